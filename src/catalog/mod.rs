@@ -1,0 +1,289 @@
+//! Which kinds are policies and how each behaves; and the policies themselves,
+//! read from objects (targets, intent). Sources, in order: the CRD label, the
+//! built-in registry, the user's `--policy-kind`, and the name-based assumption.
+
+pub mod policy;
+pub mod registry;
+
+use crate::model::GroupKind;
+use crate::source::Object;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// GEP-713 classes (a communicative aid in the current text, still the common vocabulary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum Class {
+    Direct,
+    Inherited,
+}
+
+/// Where the tool learned that a kind is a policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClassSource {
+    Label,
+    Registry,
+    Declared,
+    Assumed,
+}
+
+impl ClassSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClassSource::Label => "label",
+            ClassSource::Registry => "registry",
+            ClassSource::Declared => "declared",
+            ClassSource::Assumed => "assumed",
+        }
+    }
+}
+
+/// How policies of one kind combine when several reach the same object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum MergeModel {
+    /// GEP-713 None: one policy per target; the oldest wins (then `namespace/name`),
+    /// the others are Conflicted. A policy on a section beats one on the whole object
+    /// for that section (GEP-2648). Direct policies reach only their target.
+    None,
+    /// GEP-713 as written: `defaults`/`overrides`, each with an optional
+    /// `strategy: atomic|patch|merge`; a bare spec is implicit Atomic Defaults; the
+    /// older `default:`/`override:` stanzas merge per field (GEP-2649).
+    /// `merge` is keyed by the entries under `rule_paths` (JSON pointers whose
+    /// children are named rules); elsewhere each top-level field is one rule.
+    Gep713 { rule_paths: &'static [&'static str] },
+    /// The most specific policy wins whole (Atomic Defaults, no strategy fields).
+    MostSpecificWins,
+    /// More specific settings win per field (Patch Defaults, no strategy fields).
+    PatchDefaults,
+    /// Envoy Gateway: a policy with `mergeType` (JSONMerge / StrategicMerge) is merged
+    /// into the less specific one; without it, the most specific wins whole.
+    EnvoyMergeType,
+    /// kgateway: the parent object's `kgateway.dev/inherited-policy-priority`
+    /// annotation picks shallow or deep merge and which side wins.
+    KgatewayPriority,
+    /// Evaluated by the data plane as a set (Istio's ALLOW/DENY), never merged: every
+    /// policy that reaches an object applies side by side.
+    Accumulated,
+}
+
+impl MergeModel {
+    /// One line for `get kinds -o wide` and `describe` of a policy.
+    pub fn describe(self) -> &'static str {
+        match self {
+            MergeModel::None => "none: oldest wins, others Conflicted; a section beats its object",
+            MergeModel::Gep713 { .. } => {
+                "defaults/overrides with strategy atomic|patch|merge; bare spec = atomic defaults"
+            }
+            MergeModel::MostSpecificWins => "atomic defaults: the most specific policy wins whole",
+            MergeModel::PatchDefaults => "patch defaults: more specific settings win per field",
+            MergeModel::EnvoyMergeType => {
+                "mergeType JSONMerge|StrategicMerge merges into the parent's; unset: most specific wins whole"
+            }
+            MergeModel::KgatewayPriority => {
+                "parent annotation kgateway.dev/inherited-policy-priority: shallow|deep merge, child|parent preferred"
+            }
+            MergeModel::Accumulated => "not merged: every policy applies side by side",
+        }
+    }
+}
+
+/// How a kind names its targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Targeting {
+    pub target_ref: bool,
+    pub target_refs: bool,
+    pub target_selectors: bool,
+    /// Istio `selector` / `workloadSelector`: outside the Gateway API hierarchy.
+    pub workload_selector: bool,
+}
+
+/// Everything the tool knows about one policy kind.
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyKind {
+    pub group: String,
+    pub kind: String,
+    pub class: Class,
+    pub source: ClassSource,
+    #[serde(skip)]
+    pub merge: MergeModel,
+    #[serde(skip)]
+    pub targeting: Targeting,
+    /// Kinds it may target (empty: not known).
+    #[serde(skip)]
+    pub target_kinds: Vec<String>,
+    #[serde(skip)]
+    pub section_name: bool,
+    /// The project that defines it, when the registry knows.
+    #[serde(skip)]
+    pub project: &'static str,
+}
+
+impl PolicyKind {
+    pub fn group_kind(&self) -> GroupKind {
+        GroupKind::new(&self.group, &self.kind)
+    }
+}
+
+/// The label GEP-713 asks policy CRDs to carry.
+pub const POLICY_LABEL: &str = "gateway.networking.k8s.io/policy";
+
+/// A user's `--policy-kind KIND.GROUP=direct|inherited`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub group_kind: GroupKind,
+    pub class: Class,
+}
+
+impl std::str::FromStr for Declared {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (gk, class) = s
+            .split_once('=')
+            .ok_or_else(|| format!("--policy-kind {s:?}: expected KIND.GROUP=direct|inherited"))?;
+        let class = parse_class_label(class).ok_or_else(|| {
+            format!("--policy-kind {s:?}: class must be direct or inherited, not {class:?}")
+        })?;
+        let (kind, group) = gk.split_once('.').unwrap_or((gk, ""));
+        if kind.is_empty() {
+            return Err(format!("--policy-kind {s:?}: the kind is empty"));
+        }
+        Ok(Declared {
+            group_kind: GroupKind::new(group, kind),
+            class,
+        })
+    }
+}
+
+/// The label's value, compared case-insensitively; `true` means direct.
+pub fn parse_class_label(v: &str) -> Option<Class> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "direct" | "true" => Some(Class::Direct),
+        "inherited" => Some(Class::Inherited),
+        _ => None,
+    }
+}
+
+/// The policy kinds in play, keyed by group + kind.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    pub kinds: BTreeMap<GroupKind, PolicyKind>,
+}
+
+impl Catalog {
+    /// Builds the catalog for a snapshot: labelled CRDs in the input, then the registry,
+    /// then declarations, then objects that look like policies.
+    pub fn build(objects: &[Object], declared: &[Declared]) -> Catalog {
+        let mut kinds: BTreeMap<GroupKind, PolicyKind> = BTreeMap::new();
+        for o in objects
+            .iter()
+            .filter(|o| o.kind == "CustomResourceDefinition")
+        {
+            let Some(class) = o
+                .labels
+                .get(POLICY_LABEL)
+                .and_then(|v| parse_class_label(v))
+            else {
+                continue;
+            };
+            let group = o
+                .spec
+                .get("group")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default();
+            let Some(kind) = o.spec.pointer("/names/kind").and_then(|v| v.as_str()) else {
+                continue;
+            };
+            let gk = GroupKind::new(group, kind);
+            let reg = registry::lookup(&gk);
+            let pk = match reg {
+                // A registry entry that knows better than the CRD's label keeps its word.
+                Some(e) if e.overrides_label => e.to_policy_kind(ClassSource::Registry),
+                Some(e) => {
+                    let mut pk = e.to_policy_kind(ClassSource::Label);
+                    pk.class = class;
+                    if class == Class::Direct {
+                        pk.merge = MergeModel::None;
+                    } else if pk.merge == MergeModel::None {
+                        pk.merge = MergeModel::Gep713 { rule_paths: &[] };
+                    }
+                    pk
+                }
+                None => generic(&gk, class, ClassSource::Label),
+            };
+            kinds.insert(gk, pk);
+        }
+        for e in registry::ENTRIES {
+            let gk = GroupKind::new(e.group, e.kind);
+            kinds
+                .entry(gk)
+                .or_insert_with(|| e.to_policy_kind(ClassSource::Registry));
+        }
+        for d in declared {
+            // The user's word beats everything but keeps a registry kind's merge model.
+            let mut pk = match registry::lookup(&d.group_kind) {
+                Some(e) => e.to_policy_kind(ClassSource::Declared),
+                None => generic(&d.group_kind, d.class, ClassSource::Declared),
+            };
+            pk.source = ClassSource::Declared;
+            if pk.class != d.class {
+                pk.class = d.class;
+                pk.merge = generic(&d.group_kind, d.class, ClassSource::Declared).merge;
+            }
+            kinds.insert(d.group_kind.clone(), pk);
+        }
+        for o in objects {
+            let gk = o.group_kind();
+            if kinds.contains_key(&gk) || !looks_like_policy(o) {
+                continue;
+            }
+            // GEP-713: kinds that name one target kind and no strategy act as Direct;
+            // without a CRD we cannot know, so the assumption is Inherited (the general
+            // case) and is reported as assumed.
+            kinds.insert(
+                gk.clone(),
+                generic(&gk, Class::Inherited, ClassSource::Assumed),
+            );
+        }
+        Catalog { kinds }
+    }
+
+    pub fn get(&self, gk: &GroupKind) -> Option<&PolicyKind> {
+        self.kinds.get(gk)
+    }
+
+    pub fn is_policy(&self, o: &Object) -> bool {
+        self.kinds.contains_key(&o.group_kind())
+    }
+}
+
+/// A kind the registry does not know: GEP-713 defaults.
+fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
+    PolicyKind {
+        group: gk.group.clone(),
+        kind: gk.kind.clone(),
+        class,
+        source,
+        merge: match class {
+            Class::Direct => MergeModel::None,
+            Class::Inherited => MergeModel::Gep713 { rule_paths: &[] },
+        },
+        targeting: Targeting {
+            target_ref: true,
+            target_refs: true,
+            target_selectors: true,
+            workload_selector: false,
+        },
+        target_kinds: Vec::new(),
+        section_name: true,
+        project: "",
+    }
+}
+
+/// The name-based guess for input without CRDs: a kind ending in `Policy` whose spec
+/// has a targeting field.
+pub fn looks_like_policy(o: &Object) -> bool {
+    o.kind.ends_with("Policy")
+        && ["targetRef", "targetRefs", "targetSelectors"]
+            .iter()
+            .any(|f| o.spec.get(f).is_some())
+}

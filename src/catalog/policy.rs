@@ -1,0 +1,523 @@
+//! A policy object read for what the tool needs: its targets and its intent.
+//! Anything unreadable becomes an `invalid` entry naming the field; the policy is
+//! still listed (never dropped).
+
+use super::{Class, ClassSource, MergeModel, PolicyKind};
+use crate::model::{normalize_group, GroupKind, ObjRef, GATEWAY_GROUP};
+use crate::source::Object;
+use serde_json::{Map, Value};
+
+/// What a target entry names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TargetSpec {
+    /// `targetRef` / `targetRefs[i]`, namespace filled in, group normalised.
+    Ref(ObjRef),
+    /// `targetSelectors[i]`: objects of this kind in the policy's namespace whose labels match.
+    Selector {
+        group_kind: GroupKind,
+        namespace: Option<String>,
+        selector: LabelSelector,
+    },
+}
+
+/// `matchLabels` + `matchExpressions`, as Kubernetes evaluates them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LabelSelector {
+    pub match_labels: Vec<(String, String)>,
+    pub match_expressions: Vec<(String, String, Vec<String>)>,
+}
+
+impl LabelSelector {
+    pub fn parse(v: &Value, field: &str) -> Result<LabelSelector, (String, String)> {
+        let mut sel = LabelSelector::default();
+        let Some(m) = v.as_object() else {
+            return Err((field.into(), "must be a mapping".into()));
+        };
+        if let Some(ml) = m.get("matchLabels").filter(|v| !v.is_null()) {
+            let ml = ml.as_object().ok_or_else(|| {
+                (
+                    format!("{field}.matchLabels"),
+                    "must be a map of strings".into(),
+                )
+            })?;
+            for (k, v) in ml {
+                let v = v.as_str().ok_or_else(|| {
+                    (
+                        format!("{field}.matchLabels.{k}"),
+                        "must be a string".into(),
+                    )
+                })?;
+                sel.match_labels.push((k.clone(), v.to_string()));
+            }
+        }
+        if let Some(me) = m.get("matchExpressions").filter(|v| !v.is_null()) {
+            let me = me
+                .as_array()
+                .ok_or_else(|| (format!("{field}.matchExpressions"), "must be a list".into()))?;
+            for (i, e) in me.iter().enumerate() {
+                let f = format!("{field}.matchExpressions[{i}]");
+                let key = e.get("key").and_then(Value::as_str);
+                let op = e.get("operator").and_then(Value::as_str);
+                let (Some(key), Some(op)) = (key, op) else {
+                    return Err((f, "needs string key and operator".into()));
+                };
+                if !matches!(op, "In" | "NotIn" | "Exists" | "DoesNotExist") {
+                    return Err((format!("{f}.operator"), format!("unknown operator {op:?}")));
+                }
+                let values = match e.get("values") {
+                    None | Some(Value::Null) => Vec::new(),
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .map(|v| v.as_str().map(str::to_string))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| {
+                            (format!("{f}.values"), "must be a list of strings".into())
+                        })?,
+                    Some(_) => {
+                        return Err((format!("{f}.values"), "must be a list of strings".into()))
+                    }
+                };
+                sel.match_expressions.push((key.into(), op.into(), values));
+            }
+        }
+        Ok(sel)
+    }
+
+    pub fn matches(&self, labels: &std::collections::BTreeMap<String, String>) -> bool {
+        self.match_labels
+            .iter()
+            .all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_expressions.iter().all(|(k, op, vals)| {
+                let have = labels.get(k);
+                match op.as_str() {
+                    "In" => have.is_some_and(|h| vals.contains(h)),
+                    "NotIn" => have.is_none_or(|h| !vals.contains(h)),
+                    "Exists" => have.is_some(),
+                    "DoesNotExist" => have.is_none(),
+                    _ => false,
+                }
+            })
+    }
+}
+
+/// defaults vs overrides (GEP-713 strategy families).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Defaults,
+    Overrides,
+}
+
+/// How the spec proper combines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum How {
+    Atomic,
+    /// RFC 7396 JSON Merge Patch.
+    Patch,
+    /// Keyed rules: the winner per rule.
+    Merge,
+}
+
+/// A merge strategy as a policy declares it (or as its kind implies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Strategy {
+    pub mode: Mode,
+    pub how: How,
+}
+
+impl Strategy {
+    pub const ATOMIC_DEFAULTS: Strategy = Strategy {
+        mode: Mode::Defaults,
+        how: How::Atomic,
+    };
+
+    /// GEP-713's names: "Atomic Defaults", "Patch Overrides"...
+    pub fn name(self) -> &'static str {
+        match (self.how, self.mode) {
+            (How::Atomic, Mode::Defaults) => "Atomic Defaults",
+            (How::Atomic, Mode::Overrides) => "Atomic Overrides",
+            (How::Patch, Mode::Defaults) => "Patch Defaults",
+            (How::Patch, Mode::Overrides) => "Patch Overrides",
+            (How::Merge, Mode::Defaults) => "Merge Defaults",
+            (How::Merge, Mode::Overrides) => "Merge Overrides",
+        }
+    }
+}
+
+/// What a policy asks for, read per its kind's merge model.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Intent {
+    /// One spec proper with one strategy (GEP-713's current shape, bare specs, and
+    /// every kind whose model has no per-policy strategy).
+    Stack { strategy: Strategy, spec: Value },
+    /// The older GEP-2649 shape: `default:` and `override:` stanzas, merged per field.
+    Dual { default: Value, overrides: Value },
+}
+
+impl Intent {
+    pub fn strategy_name(&self) -> String {
+        match self {
+            Intent::Stack { strategy, .. } => strategy.name().to_string(),
+            Intent::Dual { .. } => "default + override (per field)".to_string(),
+        }
+    }
+}
+
+/// One policy object, read.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub obj_ref: ObjRef,
+    pub kind: GroupKind,
+    pub class: Class,
+    pub class_source: ClassSource,
+    pub merge: MergeModel,
+    pub creation_timestamp: Option<String>,
+    pub targets: Vec<TargetSpec>,
+    /// `selector` / `workloadSelector`: outside the hierarchy, shown but not resolved.
+    pub workload_selector: Option<String>,
+    pub intent: Intent,
+    /// Envoy Gateway `mergeType`, when set.
+    pub merge_type: Option<String>,
+    /// Fields that could not be read: (field path, message).
+    pub invalid: Vec<(String, String)>,
+    /// Index of the object in the snapshot.
+    pub object: usize,
+}
+
+/// Fields that say where a policy attaches or how it merges, not what it sets.
+const WRAPPER_FIELDS: &[&str] = &[
+    "targetRef",
+    "targetRefs",
+    "targetSelectors",
+    "strategy",
+    "mergeType",
+    "selector",
+    "workloadSelector",
+];
+
+/// Gateway API kinds a targetRef may leave the group off for.
+fn default_group_for(kind: &str) -> &'static str {
+    match kind {
+        "GatewayClass" | "Gateway" | "HTTPRoute" | "GRPCRoute" | "TCPRoute" | "TLSRoute"
+        | "UDPRoute" | "ListenerSet" => GATEWAY_GROUP,
+        _ => "",
+    }
+}
+
+/// Kinds that live outside namespaces: their refs carry no namespace.
+pub fn is_cluster_scoped(kind: &str) -> bool {
+    matches!(
+        kind,
+        "GatewayClass" | "Namespace" | "CustomResourceDefinition" | "ClusterRole" | "Node"
+    )
+}
+
+/// Reads a policy object of a known policy kind.
+pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
+    let mut invalid = Vec::new();
+    let spec = match &o.spec {
+        Value::Object(m) => m.clone(),
+        Value::Null => {
+            invalid.push(("spec".into(), "is missing".into()));
+            Map::new()
+        }
+        _ => {
+            invalid.push(("spec".into(), "must be a mapping".into()));
+            Map::new()
+        }
+    };
+    let obj_ref = o.obj_ref();
+    let ns = o.namespace.as_deref();
+    let mut targets = Vec::new();
+    if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
+        match read_ref(v, ns, "spec.targetRef") {
+            Ok(r) => targets.push(TargetSpec::Ref(r)),
+            Err(e) => invalid.push(e),
+        }
+    }
+    if let Some(v) = spec.get("targetRefs").filter(|v| !v.is_null()) {
+        match v.as_array() {
+            Some(list) => {
+                for (i, item) in list.iter().enumerate() {
+                    match read_ref(item, ns, &format!("spec.targetRefs[{i}]")) {
+                        Ok(r) => targets.push(TargetSpec::Ref(r)),
+                        Err(e) => invalid.push(e),
+                    }
+                }
+            }
+            None => invalid.push((
+                "spec.targetRefs".into(),
+                "must be a list of references".into(),
+            )),
+        }
+    }
+    if let Some(v) = spec.get("targetSelectors").filter(|v| !v.is_null()) {
+        match v.as_array() {
+            Some(list) => {
+                for (i, item) in list.iter().enumerate() {
+                    let field = format!("spec.targetSelectors[{i}]");
+                    match read_selector(item, ns, &field) {
+                        Ok(t) => targets.push(t),
+                        Err(e) => invalid.push(e),
+                    }
+                }
+            }
+            None => invalid.push(("spec.targetSelectors".into(), "must be a list".into())),
+        }
+    }
+    let workload_selector = ["selector", "workloadSelector"]
+        .iter()
+        .find(|f| spec.get(**f).is_some_and(|v| !v.is_null()))
+        .map(|f| format!("spec.{f}"));
+    if targets.is_empty() && workload_selector.is_none() && invalid.is_empty() {
+        invalid.push((
+            "spec.targetRefs".into(),
+            "the policy names no target (targetRef, targetRefs or targetSelectors)".into(),
+        ));
+    }
+    let merge_type = spec
+        .get("mergeType")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let intent = read_intent(&spec, pk.merge, &mut invalid);
+    Policy {
+        obj_ref,
+        kind: pk.group_kind(),
+        class: pk.class,
+        class_source: pk.source,
+        merge: pk.merge,
+        creation_timestamp: o.creation_timestamp.clone(),
+        targets,
+        workload_selector,
+        intent,
+        merge_type,
+        invalid,
+        object: index,
+    }
+}
+
+fn read_ref(v: &Value, policy_ns: Option<&str>, field: &str) -> Result<ObjRef, (String, String)> {
+    let m = v.as_object().ok_or_else(|| {
+        (
+            field.to_string(),
+            "must be a mapping with kind and name".to_string(),
+        )
+    })?;
+    let s = |k: &str| -> Result<Option<&str>, (String, String)> {
+        match m.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.as_str())),
+            Some(_) => Err((format!("{field}.{k}"), "must be a string".into())),
+        }
+    };
+    let kind = s("kind")?
+        .filter(|k| !k.is_empty())
+        .ok_or_else(|| (format!("{field}.kind"), "is missing".to_string()))?;
+    let name = s("name")?
+        .filter(|k| !k.is_empty())
+        .ok_or_else(|| (format!("{field}.name"), "is missing".to_string()))?;
+    // kind is matched case-insensitively for core kinds some examples write in lower case.
+    let kind = canonical_kind(kind);
+    let group = match s("group")? {
+        Some(g) => normalize_group(g).to_string(),
+        None => default_group_for(&kind).to_string(),
+    };
+    let namespace = if is_cluster_scoped(&kind) {
+        None
+    } else {
+        s("namespace")?.or(policy_ns).map(str::to_string)
+    };
+    let section = s("sectionName")?.filter(|s| !s.is_empty());
+    Ok(ObjRef {
+        group,
+        kind,
+        namespace,
+        name: name.to_string(),
+        section: section.map(str::to_string),
+    })
+}
+
+/// `namespace` → `Namespace`, `service` → `Service` (GEP-2649's own examples write `kind: namespace`).
+fn canonical_kind(kind: &str) -> String {
+    match kind.to_ascii_lowercase().as_str() {
+        "namespace" => "Namespace".into(),
+        "service" => "Service".into(),
+        "gateway" => "Gateway".into(),
+        "gatewayclass" => "GatewayClass".into(),
+        "httproute" => "HTTPRoute".into(),
+        "grpcroute" => "GRPCRoute".into(),
+        _ => kind.to_string(),
+    }
+}
+
+fn read_selector(
+    v: &Value,
+    policy_ns: Option<&str>,
+    field: &str,
+) -> Result<TargetSpec, (String, String)> {
+    let m = v
+        .as_object()
+        .ok_or_else(|| (field.to_string(), "must be a mapping".to_string()))?;
+    let kind = m
+        .get("kind")
+        .and_then(Value::as_str)
+        .filter(|k| !k.is_empty())
+        .ok_or_else(|| (format!("{field}.kind"), "is missing".to_string()))?;
+    let kind = canonical_kind(kind);
+    let group = match m.get("group").and_then(Value::as_str) {
+        Some(g) => normalize_group(g).to_string(),
+        None => default_group_for(&kind).to_string(),
+    };
+    let selector = LabelSelector::parse(v, field)?;
+    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
+        return Err((
+            format!("{field}.matchLabels"),
+            "selects nothing: no labels or expressions".into(),
+        ));
+    }
+    Ok(TargetSpec::Selector {
+        group_kind: GroupKind {
+            group,
+            kind: kind.clone(),
+        },
+        namespace: if is_cluster_scoped(&kind) {
+            None
+        } else {
+            policy_ns.map(str::to_string)
+        },
+        selector,
+    })
+}
+
+fn without_wrappers(m: &Map<String, Value>) -> Value {
+    Value::Object(
+        m.iter()
+            .filter(|(k, _)| !WRAPPER_FIELDS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
+}
+
+fn parse_how(v: Option<&Value>, field: &str, invalid: &mut Vec<(String, String)>) -> Option<How> {
+    match v {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => match s.to_ascii_lowercase().as_str() {
+            "atomic" => Some(How::Atomic),
+            "patch" => Some(How::Patch),
+            "merge" => Some(How::Merge),
+            _ => {
+                invalid.push((
+                    field.into(),
+                    format!("unknown strategy {s:?} (atomic, patch or merge)"),
+                ));
+                None
+            }
+        },
+        Some(_) => {
+            invalid.push((field.into(), "must be a string".into()));
+            None
+        }
+    }
+}
+
+/// Reads `defaults` / `overrides` / `strategy` / `default` + `override` as GEP-713 and
+/// GEP-2649 describe them. Kinds whose model has no per-policy strategy take the
+/// spec proper as it is, with the strategy their model implies.
+fn read_intent(
+    spec: &Map<String, Value>,
+    model: MergeModel,
+    invalid: &mut Vec<(String, String)>,
+) -> Intent {
+    if !matches!(model, MergeModel::Gep713 { .. }) {
+        let strategy = match model {
+            MergeModel::PatchDefaults => Strategy {
+                mode: Mode::Defaults,
+                how: How::Patch,
+            },
+            _ => Strategy::ATOMIC_DEFAULTS,
+        };
+        return Intent::Stack {
+            strategy,
+            spec: without_wrappers(spec),
+        };
+    }
+    let top_how = parse_how(spec.get("strategy"), "spec.strategy", invalid);
+    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<Map<String, Value>> {
+        match spec.get(name) {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(m)) => Some(m.clone()),
+            Some(_) => {
+                invalid.push((format!("spec.{name}"), "must be a mapping".into()));
+                None
+            }
+        }
+    };
+    let defaults = stanza("defaults", invalid);
+    let overrides = stanza("overrides", invalid);
+    let old_default = stanza("default", invalid);
+    let old_override = stanza("override", invalid);
+    if old_default.is_some() || old_override.is_some() {
+        if defaults.is_some() || overrides.is_some() {
+            invalid.push((
+                "spec".into(),
+                "mixes default/override stanzas with defaults/overrides; default/override is used"
+                    .into(),
+            ));
+        }
+        return Intent::Dual {
+            default: old_default
+                .map(Value::Object)
+                .unwrap_or(Value::Object(Map::new())),
+            overrides: old_override
+                .map(Value::Object)
+                .unwrap_or(Value::Object(Map::new())),
+        };
+    }
+    match (defaults, overrides) {
+        (Some(_), Some(_)) => {
+            // GEP-713: one strategy per policy. Kuadrant's CRDs refuse this; if it got
+            // in anyway, read it the GEP-2649 way (per field) and say so.
+            invalid.push((
+                "spec".into(),
+                "has both defaults and overrides; GEP-713 allows one merge strategy per policy"
+                    .into(),
+            ));
+            Intent::Dual {
+                default: spec.get("defaults").map(unwrap_stanza).unwrap_or_default(),
+                overrides: spec.get("overrides").map(unwrap_stanza).unwrap_or_default(),
+            }
+        }
+        (Some(m), None) | (None, Some(m)) => {
+            let mode = if spec.contains_key("defaults") {
+                Mode::Defaults
+            } else {
+                Mode::Overrides
+            };
+            let field = if mode == Mode::Defaults {
+                "spec.defaults.strategy"
+            } else {
+                "spec.overrides.strategy"
+            };
+            let how = parse_how(m.get("strategy"), field, invalid)
+                .or(top_how)
+                .unwrap_or(How::Atomic);
+            Intent::Stack {
+                strategy: Strategy { mode, how },
+                spec: without_wrappers(&m),
+            }
+        }
+        (None, None) => Intent::Stack {
+            strategy: Strategy {
+                mode: Mode::Defaults,
+                how: top_how.unwrap_or(How::Atomic),
+            },
+            spec: without_wrappers(spec),
+        },
+    }
+}
+
+fn unwrap_stanza(v: &Value) -> Value {
+    match v.as_object() {
+        Some(m) => without_wrappers(m),
+        None => Value::Object(Map::new()),
+    }
+}

@@ -1,0 +1,269 @@
+//! A JSON value whose every leaf remembers the policy that set it, and the merge
+//! strategies of GEP-713 over such values. Objects merge; scalars and arrays are
+//! leaves (RFC 7396 replaces arrays whole).
+
+use crate::topology::PolicyId;
+use serde_json::{Map, Value};
+use std::rc::Rc;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tree {
+    Leaf { value: Value, source: PolicyId },
+    Object(Vec<(String, Rc<Tree>)>),
+}
+
+impl Tree {
+    /// A policy's spec proper, every leaf sourced to it. An empty object is one leaf.
+    pub fn from_value(v: &Value, source: PolicyId) -> Rc<Tree> {
+        match v {
+            Value::Object(m) if !m.is_empty() => Rc::new(Tree::Object(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), Tree::from_value(v, source)))
+                    .collect(),
+            )),
+            _ => Rc::new(Tree::Leaf {
+                value: v.clone(),
+                source,
+            }),
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        match self {
+            Tree::Leaf { value, .. } => value.clone(),
+            Tree::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .collect::<Map<String, Value>>(),
+            ),
+        }
+    }
+
+    /// True when the tree sets nothing (`{}`): such a policy has no opinion.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Tree::Leaf { value, .. } => value.as_object().is_some_and(Map::is_empty),
+            Tree::Object(f) => f.is_empty(),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&Rc<Tree>> {
+        match self {
+            Tree::Object(f) => f.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Tree::Leaf { .. } => None,
+        }
+    }
+
+    /// Every leaf as (JSON pointer per RFC 6901, source).
+    pub fn sources(&self) -> Vec<(String, PolicyId)> {
+        let mut out = Vec::new();
+        self.walk_sources(&mut String::new(), &mut out);
+        out
+    }
+
+    fn walk_sources(&self, path: &mut String, out: &mut Vec<(String, PolicyId)>) {
+        match self {
+            Tree::Leaf { source, .. } => out.push((path.clone(), *source)),
+            Tree::Object(fields) => {
+                for (k, v) in fields {
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    v.walk_sources(path, out);
+                    path.truncate(len);
+                }
+            }
+        }
+    }
+
+    /// How many leaves of this tree come from `p`, and whether any do (cheap walk).
+    pub fn count_from(&self, p: PolicyId) -> usize {
+        match self {
+            Tree::Leaf { source, .. } => usize::from(*source == p),
+            Tree::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
+        }
+    }
+
+    /// Number of leaves that set something (nulls only delete in a patch).
+    pub fn leaf_count(&self) -> usize {
+        match self {
+            Tree::Leaf { value, .. } => usize::from(!value.is_null()),
+            Tree::Object(f) => f.iter().map(|(_, v)| v.leaf_count()).sum(),
+        }
+    }
+}
+
+/// RFC 7396 JSON Merge Patch over sourced trees: objects merge key by key, `null`
+/// in the patch removes the key, anything else in the patch replaces the target's.
+/// Unchanged subtrees are shared, not copied.
+pub fn merge_patch(target: &Rc<Tree>, patch: &Rc<Tree>) -> Rc<Tree> {
+    match (&**target, &**patch) {
+        (Tree::Object(tf), Tree::Object(pf)) => {
+            let mut out: Vec<(String, Rc<Tree>)> = Vec::with_capacity(tf.len() + pf.len());
+            for (k, tv) in tf {
+                match pf.iter().find(|(pk, _)| pk == k) {
+                    None => out.push((k.clone(), tv.clone())),
+                    Some((_, pv)) if is_null(pv) => {}
+                    Some((_, pv)) => out.push((k.clone(), merge_patch(tv, pv))),
+                }
+            }
+            for (k, pv) in pf {
+                if !is_null(pv) && !tf.iter().any(|(tk, _)| tk == k) {
+                    out.push((k.clone(), strip_nulls(pv)));
+                }
+            }
+            Rc::new(Tree::Object(out))
+        }
+        (_, Tree::Object(_)) => strip_nulls(patch),
+        _ => patch.clone(),
+    }
+}
+
+fn is_null(t: &Tree) -> bool {
+    matches!(
+        t,
+        Tree::Leaf {
+            value: Value::Null,
+            ..
+        }
+    )
+}
+
+/// A patch's nulls never land in the result (RFC 7396 §2, applied to a new member).
+fn strip_nulls(t: &Rc<Tree>) -> Rc<Tree> {
+    match &**t {
+        Tree::Object(f)
+            if f.iter()
+                .any(|(_, v)| is_null(v) || matches!(**v, Tree::Object(_))) =>
+        {
+            Rc::new(Tree::Object(
+                f.iter()
+                    .filter(|(_, v)| !is_null(v))
+                    .map(|(k, v)| (k.clone(), strip_nulls(v)))
+                    .collect(),
+            ))
+        }
+        _ => t.clone(),
+    }
+}
+
+/// Keyed-rule merge (Kuadrant's `strategy: merge`, kgateway's shallow merge): the
+/// union of both sides' rules, and for a rule on both sides the preferred side's
+/// rule whole. Rules are the children of each pointer in `rule_paths`; fields
+/// outside them count as one rule each (with no paths: every top-level field).
+pub fn merge_rules(a: &Rc<Tree>, b: &Rc<Tree>, prefer_b: bool, rule_paths: &[&str]) -> Rc<Tree> {
+    merge_rules_at(a, b, prefer_b, rule_paths, "")
+}
+
+fn merge_rules_at(
+    a: &Rc<Tree>,
+    b: &Rc<Tree>,
+    prefer_b: bool,
+    rule_paths: &[&str],
+    here: &str,
+) -> Rc<Tree> {
+    let (Tree::Object(af), Tree::Object(bf)) = (&**a, &**b) else {
+        return if prefer_b { b.clone() } else { a.clone() };
+    };
+    let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
+    let mut out: Vec<(String, Rc<Tree>)> = Vec::with_capacity(af.len() + bf.len());
+    let mut keys: Vec<&String> = af.iter().map(|(k, _)| k).collect();
+    for (k, _) in bf {
+        if !af.iter().any(|(ak, _)| ak == k) {
+            keys.push(k);
+        }
+    }
+    for k in keys {
+        let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
+        let v = match (a.get(k), b.get(k)) {
+            (Some(x), None) => x.clone(),
+            (None, Some(y)) => y.clone(),
+            (Some(x), Some(y)) => {
+                let leads_to_rules = rule_paths
+                    .iter()
+                    .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
+                if !is_collection && leads_to_rules {
+                    merge_rules_at(x, y, prefer_b, rule_paths, &path)
+                } else if prefer_b {
+                    y.clone()
+                } else {
+                    x.clone()
+                }
+            }
+            (None, None) => continue,
+        };
+        out.push((k.clone(), v));
+    }
+    Rc::new(Tree::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn t(v: Value, s: PolicyId) -> Rc<Tree> {
+        Tree::from_value(&v, s)
+    }
+
+    #[test]
+    fn merge_patch_follows_rfc_7396_examples() {
+        // RFC 7396 §3 example.
+        let target = t(json!({"a": "b", "c": {"d": "e", "f": "g"}}), 0);
+        let patch = t(json!({"a": "z", "c": {"f": null}}), 1);
+        let out = merge_patch(&target, &patch);
+        assert_eq!(out.to_value(), json!({"a": "z", "c": {"d": "e"}}));
+        assert_eq!(out.sources(), vec![("/a".into(), 1), ("/c/d".into(), 0)]);
+        // Arrays are replaced whole.
+        let out = merge_patch(&t(json!({"l": [1, 2]}), 0), &t(json!({"l": [3]}), 1));
+        assert_eq!(out.to_value(), json!({"l": [3]}));
+        // New members lose their nulls.
+        let out = merge_patch(&t(json!({}), 0), &t(json!({"x": {"y": null, "z": 1}}), 1));
+        assert_eq!(out.to_value(), json!({"x": {"z": 1}}));
+    }
+
+    #[test]
+    fn pointers_escape_tilde_and_slash() {
+        let tree = t(json!({"a/b": {"c~d": 1}}), 3);
+        assert_eq!(tree.sources(), vec![("/a~1b/c~0d".into(), 3)]);
+    }
+
+    #[test]
+    fn rule_merge_defaults_and_overrides_as_policy_machinery_describes() {
+        // Source {r1 Blue, r2 Red} merged with targets; defaults let the target win
+        // conflicts, overrides let the source win.
+        let source = t(json!({"r1": "Blue", "r2": "Red"}), 0);
+        let target = t(json!({"r1": "Yellow", "r3": "Green"}), 1);
+        let defaults = merge_rules(&source, &target, true, &[]);
+        assert_eq!(
+            defaults.to_value(),
+            json!({"r1": "Yellow", "r2": "Red", "r3": "Green"})
+        );
+        let overrides = merge_rules(&source, &target, false, &[]);
+        assert_eq!(
+            overrides.to_value(),
+            json!({"r1": "Blue", "r2": "Red", "r3": "Green"})
+        );
+    }
+
+    #[test]
+    fn rule_merge_keys_by_rule_paths() {
+        let a = t(
+            json!({"limits": {"global": {"rates": [1]}, "per-user": {"rates": [2]}}, "when": ["a"]}),
+            0,
+        );
+        let b = t(
+            json!({"limits": {"global": {"rates": [9]}}, "when": ["b"]}),
+            1,
+        );
+        let out = merge_rules(&a, &b, false, &["/limits"]);
+        assert_eq!(
+            out.to_value(),
+            json!({"limits": {"global": {"rates": [1]}, "per-user": {"rates": [2]}}, "when": ["a"]})
+        );
+        let out = merge_rules(&a, &b, true, &["/limits"]);
+        assert_eq!(out.to_value()["limits"]["global"], json!({"rates": [9]}));
+        assert_eq!(out.to_value()["limits"]["per-user"], json!({"rates": [2]}));
+    }
+}

@@ -1,0 +1,44 @@
+//! kubectl-policies: rebuilds Gateway API policy attachment (GEP-713) client-side
+//! and answers which policies affect an object, with what effective settings, and
+//! what a policy touches.
+//!
+//! The pipeline (ARCHITECTURE.md): `source` → `catalog` → `topology` → `effective`
+//! → `query` → `render`. Everything between source and render is pure.
+
+pub mod catalog;
+pub mod effective;
+pub mod model;
+pub mod query;
+pub mod render;
+pub mod source;
+pub mod topology;
+
+use catalog::{Catalog, Declared};
+use query::World;
+use source::Snapshot;
+use topology::{Code, Finding, Topology};
+
+/// Runs the pure stages on a snapshot: catalog, topology, statuses.
+pub fn analyze(
+    snapshot: Snapshot,
+    declared: &[Declared],
+    shape_errors: &[source::ShapeError],
+) -> World {
+    let catalog = Catalog::build(&snapshot.objects, declared);
+    let mut t = Topology::build(snapshot, catalog);
+    for e in shape_errors {
+        t.findings.push(Finding::new(
+            Code::Invalid,
+            model::ObjRef::new("", "Document", None, &e.origin.to_string()),
+            format!("field {}: {}", e.field, e.message),
+        ));
+    }
+    World::new(t)
+}
+
+/// Convenience for tests and examples: literal YAML in, analysed world out.
+pub fn analyze_yaml(yaml: &str) -> Result<World, source::files::SyntaxError> {
+    let mut loaded = source::files::Loaded::default();
+    source::files::load_text(yaml, "<literal>", &mut loaded)?;
+    Ok(analyze(loaded.snapshot, &[], &loaded.shape_errors))
+}

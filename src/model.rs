@@ -1,0 +1,168 @@
+//! Names shared by every stage: group/kind pairs and object references.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The Gateway API group.
+pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
+/// The experimental Gateway API group (XListenerSet, XBackendTrafficPolicy).
+pub const GATEWAY_X_GROUP: &str = "gateway.networking.x-k8s.io";
+
+/// A kind qualified by its API group (`""` is the core group).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GroupKind {
+    pub group: String,
+    pub kind: String,
+}
+
+impl GroupKind {
+    pub fn new(group: &str, kind: &str) -> Self {
+        GroupKind {
+            group: normalize_group(group).to_string(),
+            kind: kind.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for GroupKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.group.is_empty() {
+            write!(f, "{}", self.kind)
+        } else {
+            write!(f, "{}.{}", self.kind, self.group)
+        }
+    }
+}
+
+/// `core` is how some policies spell the core group; the API spells it `""`.
+pub fn normalize_group(group: &str) -> &str {
+    if group == "core" {
+        ""
+    } else {
+        group
+    }
+}
+
+/// The group of an `apiVersion` (`gateway.networking.k8s.io/v1` → the group, `v1` → core).
+pub fn group_of_api_version(api_version: &str) -> &str {
+    match api_version.rsplit_once('/') {
+        Some((group, _)) => group,
+        None => "",
+    }
+}
+
+/// A reference to an object, or to a section of one (a listener, a rule, a port).
+///
+/// Field order gives the sort order that every list in the output follows:
+/// kind, namespace, name, section (group breaks ties between equal kinds).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ObjRef {
+    pub group: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+    #[serde(
+        default,
+        rename = "sectionName",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub section: Option<String>,
+}
+
+impl Ord for ObjRef {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (
+            &self.kind,
+            &self.namespace,
+            &self.name,
+            &self.section,
+            &self.group,
+        )
+            .cmp(&(
+                &other.kind,
+                &other.namespace,
+                &other.name,
+                &other.section,
+                &other.group,
+            ))
+    }
+}
+
+impl PartialOrd for ObjRef {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl ObjRef {
+    pub fn new(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> Self {
+        ObjRef {
+            group: normalize_group(group).to_string(),
+            kind: kind.to_string(),
+            namespace: namespace.map(str::to_string),
+            name: name.to_string(),
+            section: None,
+        }
+    }
+
+    pub fn with_section(mut self, section: Option<&str>) -> Self {
+        self.section = section.map(str::to_string);
+        self
+    }
+
+    /// The whole object this reference names (drops the section).
+    pub fn object(&self) -> ObjRef {
+        ObjRef {
+            section: None,
+            ..self.clone()
+        }
+    }
+
+    pub fn group_kind(&self) -> GroupKind {
+        GroupKind {
+            group: self.group.clone(),
+            kind: self.kind.clone(),
+        }
+    }
+
+    /// `namespace/name`, the key GEP-713 orders ties by.
+    pub fn ns_name(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{ns}/{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl fmt::Display for ObjRef {
+    /// kubectl's way: `httproute.gateway.networking.k8s.io/baker` plus `#section`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.kind.to_lowercase();
+        if self.group.is_empty() {
+            write!(f, "{kind}/")?;
+        } else {
+            write!(f, "{kind}.{}/", self.group)?;
+        }
+        if let Some(ns) = &self.namespace {
+            write!(f, "{ns}/")?;
+        }
+        write!(f, "{}", self.name)?;
+        if let Some(s) = &self.section {
+            write!(f, "#{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl ObjRef {
+    /// A short human form: `HTTPRoute baker/baker#rule-1`.
+    pub fn short(&self) -> String {
+        let mut s = format!("{} {}", self.kind, self.ns_name());
+        if let Some(sec) = &self.section {
+            s.push('#');
+            s.push_str(sec);
+        }
+        s
+    }
+}

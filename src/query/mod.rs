@@ -1,0 +1,767 @@
+//! One function per question, pure, over topology + effective results. Each returns
+//! a plain struct that serialises to the JSON shape of CLI.md and that the human
+//! renderers print.
+
+pub mod types;
+
+use crate::catalog::policy::Policy;
+use crate::catalog::Class;
+use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, Statuses};
+use crate::model::{GroupKind, ObjRef};
+use crate::source::BlindSpot;
+use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A topology with its statuses computed: what every query reads.
+pub struct World {
+    pub t: Topology,
+    pub st: Statuses,
+}
+
+impl World {
+    pub fn new(t: Topology) -> World {
+        let st = Statuses::compute(&t);
+        World { t, st }
+    }
+
+    pub fn policy_ref(&self, p: PolicyId) -> ObjRef {
+        self.t.policies[p].obj_ref.clone()
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PolicyKindRef {
+    pub group: String,
+    pub kind: String,
+}
+
+impl From<&GroupKind> for PolicyKindRef {
+    fn from(g: &GroupKind) -> Self {
+        PolicyKindRef {
+            group: g.group.clone(),
+            kind: g.kind.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Source {
+    pub path: String,
+    pub policy: ObjRef,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Effective {
+    #[serde(rename = "policyKind")]
+    pub policy_kind: PolicyKindRef,
+    /// The object or section this effective spec is for.
+    pub target: ObjRef,
+    pub contexts: Vec<Vec<ObjRef>>,
+    pub spec: Value,
+    pub sources: Vec<Source>,
+}
+
+impl Effective {
+    pub fn from_group(w: &World, g: &EffectiveGroup) -> Effective {
+        Effective {
+            policy_kind: (&g.kind).into(),
+            target: w.t.nodes[g.node].obj_ref.clone(),
+            contexts: g.contexts.clone(),
+            spec: g.spec.clone(),
+            sources: g
+                .sources
+                .iter()
+                .map(|(path, p)| Source {
+                    path: path.clone(),
+                    policy: w.policy_ref(*p),
+                })
+                .collect(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- get policies
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyRow {
+    pub policy: ObjRef,
+    pub class: Class,
+    pub targets: Vec<ObjRef>,
+    pub status: PolicyStatus,
+    pub affects: usize,
+    #[serde(rename = "creationTimestamp", skip_serializing_if = "Option::is_none")]
+    pub creation_timestamp: Option<String>,
+    #[serde(skip)]
+    pub strategy: String,
+    #[serde(skip)]
+    pub class_source: &'static str,
+}
+
+/// Every policy in scope (`namespace` None: all namespaces), sorted.
+pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
+    let mut rows: Vec<PolicyRow> =
+        w.t.policies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
+            .map(|(i, p)| PolicyRow {
+                policy: p.obj_ref.clone(),
+                class: p.class,
+                targets: w.t.targets[i].iter().map(|r| r.target.clone()).collect(),
+                status: w.st.overall[i],
+                affects: w.st.affects_count(&w.t, i),
+                creation_timestamp: p.creation_timestamp.clone(),
+                strategy: p.intent.strategy_name(),
+                class_source: p.class_source.as_str(),
+            })
+            .collect();
+    rows.sort_by(|a, b| {
+        (
+            &a.policy.namespace,
+            &a.policy.name,
+            &a.policy.kind,
+            &a.policy.group,
+        )
+            .cmp(&(
+                &b.policy.namespace,
+                &b.policy.name,
+                &b.policy.kind,
+                &b.policy.group,
+            ))
+    });
+    rows
+}
+
+// ---------------------------------------------------------------- get kinds
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KindRow {
+    pub kind: String,
+    pub group: String,
+    pub class: Class,
+    pub source: &'static str,
+    pub count: usize,
+    #[serde(skip)]
+    pub merge: &'static str,
+    #[serde(skip)]
+    pub project: &'static str,
+}
+
+pub fn get_kinds(w: &World) -> Vec<KindRow> {
+    let mut rows: Vec<KindRow> =
+        w.t.catalog
+            .kinds
+            .values()
+            .map(|k| KindRow {
+                kind: k.kind.clone(),
+                group: k.group.clone(),
+                class: k.class,
+                source: k.source.as_str(),
+                count: w
+                    .t
+                    .policies
+                    .iter()
+                    .filter(|p| p.kind == k.group_kind())
+                    .count(),
+                merge: k.merge.describe(),
+                project: k.project,
+            })
+            .collect();
+    rows.sort_by(|a, b| (&a.kind, &a.group).cmp(&(&b.kind, &b.group)));
+    rows
+}
+
+// ---------------------------------------------------------------- describe target
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    Direct,
+    Section,
+    Inherited,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReachingPolicy {
+    pub policy: ObjRef,
+    pub class: Class,
+    #[serde(rename = "attachedTo")]
+    pub attached_to: ObjRef,
+    pub relation: Relation,
+    pub status: PolicyStatus,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetDescription {
+    pub kind: &'static str,
+    pub target: ObjRef,
+    pub policies: Vec<ReachingPolicy>,
+    pub effective: Vec<Effective>,
+    pub findings: Vec<Finding>,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+    #[serde(skip)]
+    pub parents: Vec<ObjRef>,
+    #[serde(skip)]
+    pub children: Vec<ObjRef>,
+}
+
+/// Where a policy attaches: its resolved nodes, and namespace levels.
+fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
+    let mut nodes = Vec::new();
+    let mut nss = Vec::new();
+    for r in &t.targets[p] {
+        match &r.resolution {
+            Resolution::Node(n) => nodes.push(*n),
+            Resolution::Namespace(ns) => nss.push(ns.clone()),
+            Resolution::NotFound(_) => {}
+        }
+    }
+    (nodes, nss)
+}
+
+/// That / which / what, for one object.
+pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
+    let t = &w.t;
+    let node = &t.nodes[n];
+    let sections: Vec<NodeId> = node
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| t.nodes[c].owner == Some(n))
+        .collect();
+    let mut policies = Vec::new();
+    for (p, per_node) in w.st.per_node.iter().enumerate() {
+        let at_node = per_node.get(&n).copied();
+        let at_section = sections
+            .iter()
+            .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
+        let conflicted_here =
+            w.st.conflicts
+                .iter()
+                .any(|&(l, _, m)| l == p && (m == n || sections.contains(&m)));
+        if at_node.is_none() && at_section.is_none() && !conflicted_here {
+            continue;
+        }
+        let (nodes, nss) = attachment_points(t, p);
+        let (relation, attached_to, status) = if nodes.contains(&n) {
+            (Relation::Direct, node.obj_ref.clone(), at_node)
+        } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
+            (
+                Relation::Section,
+                t.nodes[*s].obj_ref.clone(),
+                per_node.get(s).copied(),
+            )
+        } else if let Some(ns) = nss.first() {
+            (
+                Relation::Inherited,
+                ObjRef::new("", "Namespace", None, ns),
+                at_node.or(at_section.map(|x| x.1)),
+            )
+        } else {
+            let anc = t.ancestors(n);
+            let from = nodes
+                .iter()
+                .find(|a| anc.contains(a))
+                .map(|&a| t.nodes[a].obj_ref.clone())
+                .unwrap_or_else(|| node.obj_ref.clone());
+            (
+                Relation::Inherited,
+                from,
+                at_node.or(at_section.map(|x| x.1)),
+            )
+        };
+        let status = if conflicted_here && status.is_none() {
+            PolicyStatus::Conflicted
+        } else {
+            status.unwrap_or(PolicyStatus::Enforced)
+        };
+        policies.push(ReachingPolicy {
+            policy: t.policies[p].obj_ref.clone(),
+            class: t.policies[p].class,
+            attached_to,
+            relation,
+            status,
+        });
+    }
+    policies.sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
+    let mut effective = Vec::new();
+    for kind in KindFold::kinds_in_use(t) {
+        let mut f = KindFold::new(t, &kind);
+        let here = f.effective_at(n);
+        let mut groups: Vec<EffectiveGroup> = here.clone();
+        for &s in &sections {
+            let at = f.effective_at(s);
+            // A section is shown when what applies there differs from its object.
+            let differs = at.len() != here.len()
+                || at
+                    .iter()
+                    .zip(&here)
+                    .any(|(a, b)| a.spec != b.spec || a.sources != b.sources);
+            if differs {
+                groups.extend(at);
+            }
+        }
+        effective.extend(groups.iter().map(|g| Effective::from_group(w, g)));
+    }
+    let findings = findings_about(w, n, &sections);
+    TargetDescription {
+        kind: "TargetDescription",
+        target: node.obj_ref.clone(),
+        policies,
+        effective,
+        findings,
+        blind_spots: t.snapshot.blind_spots.clone(),
+        parents: node
+            .parents
+            .iter()
+            .map(|&p| t.nodes[p].obj_ref.clone())
+            .collect(),
+        children: node
+            .children
+            .iter()
+            .filter(|&&c| t.nodes[c].owner != Some(n))
+            .map(|&c| t.nodes[c].obj_ref.clone())
+            .collect(),
+    }
+}
+
+/// Findings on the object or its sections.
+fn findings_about(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
+    let obj = w.t.nodes[n].obj_ref.clone();
+    let sec_refs: Vec<&ObjRef> = sections.iter().map(|&s| &w.t.nodes[s].obj_ref).collect();
+    check(w)
+        .into_iter()
+        .filter(|f| f.object == obj || sec_refs.contains(&&f.object))
+        .collect()
+}
+
+// ---------------------------------------------------------------- describe policy
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetState {
+    #[serde(rename = "ref")]
+    pub target: ObjRef,
+    pub resolved: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Code>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Affected {
+    pub target: ObjRef,
+    pub status: PolicyStatus,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportedCondition {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ancestor: Option<ObjRef>,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StatusPair {
+    pub computed: PolicyStatus,
+    pub reported: Vec<ReportedCondition>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyDescription {
+    pub kind: &'static str,
+    pub policy: ObjRef,
+    pub class: Class,
+    #[serde(rename = "classSource")]
+    pub class_source: &'static str,
+    pub targets: Vec<TargetState>,
+    pub affects: Vec<Affected>,
+    #[serde(rename = "affectsCount")]
+    pub affects_count: usize,
+    pub status: StatusPair,
+    pub findings: Vec<Finding>,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+    #[serde(skip)]
+    pub strategy: String,
+    #[serde(skip)]
+    pub merge: &'static str,
+    #[serde(skip)]
+    pub project: &'static str,
+    #[serde(skip)]
+    pub spec: Value,
+    #[serde(skip)]
+    pub creation_timestamp: Option<String>,
+    /// Policies this one lost to (Direct conflicts).
+    #[serde(skip)]
+    pub lost_to: Vec<ObjRef>,
+}
+
+pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
+    let t = &w.t;
+    let pol: &Policy = &t.policies[p];
+    let targets = t.targets[p]
+        .iter()
+        .map(|r| TargetState {
+            target: r.target.clone(),
+            resolved: !matches!(r.resolution, Resolution::NotFound(_)),
+            reason: match r.resolution {
+                Resolution::NotFound(c) => Some(c),
+                _ => None,
+            },
+        })
+        .collect();
+    let mut affects: Vec<Affected> = w.st.per_node[p]
+        .iter()
+        .map(|(&n, &s)| Affected {
+            target: t.nodes[n].obj_ref.clone(),
+            status: s,
+        })
+        .collect();
+    affects.sort_by(|a, b| a.target.cmp(&b.target));
+    let pk = t.catalog.get(&pol.kind);
+    let lost_to =
+        w.st.conflicts
+            .iter()
+            .filter(|c| c.0 == p)
+            .map(|c| t.policies[c.1].obj_ref.clone())
+            .collect();
+    PolicyDescription {
+        kind: "PolicyDescription",
+        policy: pol.obj_ref.clone(),
+        class: pol.class,
+        class_source: pol.class_source.as_str(),
+        targets,
+        affects_count: w.st.affects_count(t, p),
+        affects,
+        status: StatusPair {
+            computed: w.st.overall[p],
+            reported: reported_status(t, p),
+        },
+        findings: check(w)
+            .into_iter()
+            .filter(|f| f.object == pol.obj_ref)
+            .collect(),
+        blind_spots: t.snapshot.blind_spots.clone(),
+        strategy: pol.intent.strategy_name(),
+        merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
+        project: pk.map(|k| k.project).unwrap_or_default(),
+        spec: t.snapshot.objects[pol.object].spec.clone(),
+        creation_timestamp: pol.creation_timestamp.clone(),
+        lost_to,
+    }
+}
+
+/// What controllers wrote: `status.ancestors[].conditions` (with ancestorRef and
+/// controllerName) or plain `status.conditions`.
+pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
+    let pol = &t.policies[p];
+    let status = &t.snapshot.objects[pol.object].status;
+    let mut out = Vec::new();
+    let cond = |c: &Value,
+                controller: Option<String>,
+                ancestor: Option<ObjRef>|
+     -> Option<ReportedCondition> {
+        Some(ReportedCondition {
+            controller,
+            ancestor,
+            type_: c.get("type")?.as_str()?.to_string(),
+            status: c
+                .get("status")
+                .and_then(Value::as_str)
+                .unwrap_or("Unknown")
+                .to_string(),
+            reason: c
+                .get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            message: c
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        })
+    };
+    if let Some(ancestors) = status.get("ancestors").and_then(Value::as_array) {
+        for a in ancestors {
+            let controller = a
+                .get("controllerName")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let ancestor = a.get("ancestorRef").and_then(|r| {
+                let kind = r.get("kind").and_then(Value::as_str).unwrap_or("Gateway");
+                let group = r
+                    .get("group")
+                    .and_then(Value::as_str)
+                    .unwrap_or(crate::model::GATEWAY_GROUP);
+                let name = r.get("name").and_then(Value::as_str)?;
+                let ns = r
+                    .get("namespace")
+                    .and_then(Value::as_str)
+                    .or(pol.obj_ref.namespace.as_deref());
+                let ns = if crate::catalog::policy::is_cluster_scoped(kind) {
+                    None
+                } else {
+                    ns
+                };
+                Some(
+                    ObjRef::new(group, kind, ns, name)
+                        .with_section(r.get("sectionName").and_then(Value::as_str)),
+                )
+            });
+            for c in a
+                .get("conditions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                out.extend(cond(c, controller.clone(), ancestor.clone()));
+            }
+        }
+    }
+    for c in status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.extend(cond(c, None, None));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- check
+
+/// Every finding: the topology's, Direct conflicts, and controller statuses that the
+/// computation contradicts. Sorted.
+pub fn check(w: &World) -> Vec<Finding> {
+    let t = &w.t;
+    let mut out = t.findings.clone();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(loser, winner, n) in &w.st.conflicts {
+        if !seen.insert((loser, n)) {
+            continue;
+        }
+        out.push(Finding::new(
+            Code::Conflicted,
+            t.policies[loser].obj_ref.clone(),
+            format!(
+                "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
+                t.policies[winner].kind.kind,
+                t.policies[winner].obj_ref.ns_name(),
+                t.nodes[n].obj_ref.short()
+            ),
+        ));
+    }
+    for p in 0..t.policies.len() {
+        let computed = w.st.overall[p];
+        for c in reported_status(t, p) {
+            let says_ok = c.status == "True"
+                && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
+            let says_not = c.status == "False" && c.type_ == "Accepted";
+            let contradicts = (says_ok
+                && matches!(
+                    computed,
+                    PolicyStatus::Conflicted
+                        | PolicyStatus::Overridden
+                        | PolicyStatus::TargetNotFound
+                        | PolicyStatus::SectionNotFound
+                )
+                && !(c.type_ == "Accepted" && computed == PolicyStatus::Overridden))
+                || (says_not && computed == PolicyStatus::Enforced);
+            if contradicts {
+                out.push(Finding::new(
+                    Code::StatusDisagrees,
+                    t.policies[p].obj_ref.clone(),
+                    format!(
+                        "{} reports {}={}{} but the computed status is {}",
+                        c.controller.as_deref().unwrap_or("a controller"),
+                        c.type_,
+                        c.status,
+                        if c.reason.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", c.reason)
+                        },
+                        computed.as_str()
+                    ),
+                ));
+                break;
+            }
+        }
+    }
+    crate::topology::findings::sort_findings(&mut out);
+    out.dedup();
+    out
+}
+
+// ---------------------------------------------------------------- effective
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EffectivePolicies {
+    pub kind: &'static str,
+    pub target: ObjRef,
+    pub effective: Vec<Effective>,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+}
+
+pub fn effective(w: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
+    let t = &w.t;
+    let mut effective = Vec::new();
+    for k in KindFold::kinds_in_use(t) {
+        if kind.is_some_and(|want| *want != k) {
+            continue;
+        }
+        let mut f = KindFold::new(t, &k);
+        effective.extend(
+            f.effective_at(n)
+                .iter()
+                .map(|g| Effective::from_group(w, g)),
+        );
+    }
+    EffectivePolicies {
+        kind: "EffectivePolicies",
+        target: t.nodes[n].obj_ref.clone(),
+        effective,
+        blind_spots: t.snapshot.blind_spots.clone(),
+    }
+}
+
+// ---------------------------------------------------------------- tree
+
+/// One line of `tree`: a node, the policies attached to it, and its children.
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeNode {
+    #[serde(rename = "ref")]
+    pub obj_ref: ObjRef,
+    pub policies: Vec<TreePolicy>,
+    pub children: Vec<TreeNode>,
+    /// Shown once already elsewhere in this tree (a DAG node with several parents).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub repeated: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TreePolicy {
+    pub policy: ObjRef,
+    pub status: PolicyStatus,
+    #[serde(rename = "viaNamespace", skip_serializing_if = "std::ops::Not::not")]
+    pub via_namespace: bool,
+}
+
+/// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
+pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
+    let t = &w.t;
+    let roots: Vec<NodeId> = match root {
+        Some(r) => vec![r],
+        None => {
+            let mut r: Vec<NodeId> = t
+                .roots()
+                .into_iter()
+                .filter(|&n| namespace.is_none() || in_scope(t, n, namespace))
+                .collect();
+            r.sort_by(|a, b| role_then_ref(t, *a, *b));
+            r
+        }
+    };
+    let mut expanded = vec![false; t.nodes.len()];
+    roots
+        .into_iter()
+        .map(|r| tree_node(w, r, namespace, &mut expanded, None))
+        .collect()
+}
+
+fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
+    (t.nodes[a].role, &t.nodes[a].obj_ref).cmp(&(t.nodes[b].role, &t.nodes[b].obj_ref))
+}
+
+/// A node is in scope of `-n ns` when it or anything below it lives in ns.
+fn in_scope(t: &Topology, n: NodeId, namespace: Option<&str>) -> bool {
+    let Some(ns) = namespace else { return true };
+    t.nodes[n].obj_ref.namespace.as_deref() == Some(ns)
+        || t.descendants(n)
+            .iter()
+            .any(|&d| t.nodes[d].obj_ref.namespace.as_deref() == Some(ns))
+}
+
+fn tree_node(
+    w: &World,
+    n: NodeId,
+    namespace: Option<&str>,
+    expanded: &mut Vec<bool>,
+    parent_ns: Option<&str>,
+) -> TreeNode {
+    let t = &w.t;
+    let node = &t.nodes[n];
+    let mut policies: Vec<TreePolicy> = t.attached[n]
+        .iter()
+        .map(|&p| TreePolicy {
+            policy: t.policies[p].obj_ref.clone(),
+            status: w.st.overall[p],
+            via_namespace: false,
+        })
+        .collect();
+    // Namespace-level policies hang on the first object of that namespace on the way down.
+    if let Some(ns) = t.namespace_level(n) {
+        if parent_ns != Some(ns) {
+            for &p in t.ns_attached.get(ns).into_iter().flatten() {
+                policies.push(TreePolicy {
+                    policy: t.policies[p].obj_ref.clone(),
+                    status: w.st.overall[p],
+                    via_namespace: true,
+                });
+            }
+        }
+    }
+    if std::mem::replace(&mut expanded[n], true) && !node.children.is_empty() {
+        return TreeNode {
+            obj_ref: node.obj_ref.clone(),
+            policies,
+            children: Vec::new(),
+            repeated: true,
+        };
+    }
+    let mut kids: Vec<NodeId> = node
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| t.nodes[c].owner == Some(n) || in_scope(t, c, namespace))
+        .collect();
+    kids.sort_by(|a, b| role_then_ref(t, *a, *b));
+    let here_ns = node.obj_ref.namespace.as_deref().or(parent_ns);
+    let children = kids
+        .into_iter()
+        .map(|c| tree_node(w, c, namespace, expanded, here_ns))
+        .collect();
+    TreeNode {
+        obj_ref: node.obj_ref.clone(),
+        policies,
+        children,
+        repeated: false,
+    }
+}
+
+/// Counts for a one-line summary: objects by kind.
+pub fn count_by_kind(refs: &[ObjRef]) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for r in refs {
+        *m.entry(r.kind.clone()).or_insert(0) += 1;
+    }
+    m
+}
+
+/// Whether a node is a route (for the human renderer's grouping).
+pub fn is_route(t: &Topology, n: NodeId) -> bool {
+    t.nodes[n].role == Role::Route
+}

@@ -1,0 +1,176 @@
+//! TYPE as kubectl accepts it: `httproute`, `httproutes`, `HTTPRoute`,
+//! `httproute.gateway.networking.k8s.io`, short names, and policy kinds by their
+//! lowercase kind, plural or `kind.group`.
+
+use crate::catalog::Catalog;
+use crate::model::{GroupKind, GATEWAY_GROUP, GATEWAY_X_GROUP};
+use crate::source::Object;
+
+/// Built-in kinds: (group, kind, plural, short names).
+const BUILTIN: &[(&str, &str, &str, &[&str])] = &[
+    (GATEWAY_GROUP, "GatewayClass", "gatewayclasses", &["gc"]),
+    (GATEWAY_GROUP, "Gateway", "gateways", &["gtw"]),
+    (GATEWAY_GROUP, "HTTPRoute", "httproutes", &[]),
+    (GATEWAY_GROUP, "GRPCRoute", "grpcroutes", &[]),
+    (GATEWAY_GROUP, "TCPRoute", "tcproutes", &[]),
+    (GATEWAY_GROUP, "TLSRoute", "tlsroutes", &[]),
+    (GATEWAY_GROUP, "UDPRoute", "udproutes", &[]),
+    (GATEWAY_GROUP, "ListenerSet", "listenersets", &["lset"]),
+    (GATEWAY_X_GROUP, "XListenerSet", "xlistenersets", &["lset"]),
+    (
+        GATEWAY_GROUP,
+        "ReferenceGrant",
+        "referencegrants",
+        &["refgrant"],
+    ),
+    ("", "Service", "services", &["svc"]),
+    ("", "Namespace", "namespaces", &["ns"]),
+    (
+        "multicluster.x-k8s.io",
+        "ServiceImport",
+        "serviceimports",
+        &[],
+    ),
+];
+
+/// A kind's plural the way the API server's defaulting makes it.
+pub fn plural(kind: &str) -> String {
+    let l = kind.to_lowercase();
+    if let Some(stem) = l.strip_suffix('y') {
+        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
+            return format!("{stem}ies");
+        }
+    }
+    if l.ends_with('s') || l.ends_with("ch") || l.ends_with("sh") || l.ends_with('x') {
+        return format!("{l}es");
+    }
+    format!("{l}s")
+}
+
+/// Resolves TYPE against the built-in kinds, the policy kinds of the catalog and the
+/// CRDs in the input. An ambiguous name (a kind in two groups) is an error that
+/// names the `kind.group` spellings to use.
+pub fn resolve_type(
+    input: &str,
+    catalog: &Catalog,
+    objects: &[Object],
+) -> Result<GroupKind, String> {
+    let lower = input.to_lowercase();
+    let (name, group) = match lower.split_once('.') {
+        Some((n, g)) => (n.to_string(), Some(g.to_string())),
+        None => (lower.clone(), None),
+    };
+    let mut candidates: Vec<GroupKind> = Vec::new();
+    let mut consider = |g: &str, kind: &str, plural: &str, shorts: &[String]| {
+        let matches_name = kind.to_lowercase() == name || plural == name || shorts.contains(&name);
+        let matches_group = group
+            .as_deref()
+            .is_none_or(|want| want == g || (want == "core" && g.is_empty()));
+        if matches_name && matches_group {
+            let gk = GroupKind::new(g, kind);
+            if !candidates.contains(&gk) {
+                candidates.push(gk);
+            }
+        }
+    };
+    for (g, k, p, s) in BUILTIN {
+        let shorts: Vec<String> = s.iter().map(|x| x.to_string()).collect();
+        consider(g, k, p, &shorts);
+    }
+    for o in objects
+        .iter()
+        .filter(|o| o.kind == "CustomResourceDefinition")
+    {
+        let g = o
+            .spec
+            .get("group")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        let names = o.spec.get("names");
+        let field = |f: &str| {
+            names
+                .and_then(|n| n.get(f))
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let shorts: Vec<String> = names
+            .and_then(|n| n.get("shortNames"))
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_lowercase))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let kind = field("kind");
+        if !kind.is_empty() {
+            consider(g, &kind, &field("plural"), &shorts);
+        }
+    }
+    for k in catalog.kinds.values() {
+        consider(&k.group, &k.kind, &plural(&k.kind), &[]);
+    }
+    match candidates.len() {
+        0 => Err(format!("the server doesn't have a resource type {input:?}")),
+        1 => Ok(candidates.remove(0)),
+        _ => {
+            // Gateway API kinds win over look-alikes when no group was asked for.
+            if let Some(gw) = candidates.iter().find(|c| c.group == GATEWAY_GROUP) {
+                return Ok(gw.clone());
+            }
+            let mut names: Vec<String> = candidates
+                .iter()
+                .map(|c| format!("{}.{}", c.kind.to_lowercase(), c.group))
+                .collect();
+            names.sort();
+            Err(format!(
+                "{input:?} is ambiguous: use one of {}",
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural("RetryPolicy"), "retrypolicies");
+        assert_eq!(plural("Gateway"), "gateways");
+        assert_eq!(plural("GatewayClass"), "gatewayclasses");
+    }
+
+    #[test]
+    fn kubectl_spellings_resolve() {
+        let cat = Catalog::build(&[], &[]);
+        for s in [
+            "httproute",
+            "httproutes",
+            "HTTPRoute",
+            "httproute.gateway.networking.k8s.io",
+        ] {
+            assert_eq!(resolve_type(s, &cat, &[]).unwrap().kind, "HTTPRoute", "{s}");
+        }
+        assert_eq!(
+            resolve_type("svc", &cat, &[]).unwrap(),
+            GroupKind::new("", "Service")
+        );
+        assert_eq!(resolve_type("gtw", &cat, &[]).unwrap().kind, "Gateway");
+        assert_eq!(resolve_type("gc", &cat, &[]).unwrap().kind, "GatewayClass");
+        assert_eq!(resolve_type("ns", &cat, &[]).unwrap().kind, "Namespace");
+        assert!(resolve_type("nonsense", &cat, &[]).is_err());
+    }
+
+    #[test]
+    fn kinds_in_two_groups_need_the_group() {
+        let cat = Catalog::build(&[], &[]);
+        let err = resolve_type("ratelimitpolicy", &cat, &[]).unwrap_err();
+        assert!(err.contains("ratelimitpolicy.kuadrant.io"), "{err}");
+        assert!(err.contains("ratelimitpolicy.gateway.nginx.org"), "{err}");
+        let gk = resolve_type("ratelimitpolicy.kuadrant.io", &cat, &[]).unwrap();
+        assert_eq!(gk, GroupKind::new("kuadrant.io", "RateLimitPolicy"));
+    }
+}

@@ -1,0 +1,582 @@
+//! Text for people: kubectl-describe-like pages, tables, settings with the policy
+//! behind each one.
+
+use super::age::age;
+use super::table::Table;
+use super::{status_tint, Style, Tint};
+use crate::model::ObjRef;
+use crate::query::{Effective, KindRow, PolicyDescription, PolicyRow, Relation, TargetDescription};
+use crate::source::BlindSpot;
+use crate::topology::{Finding, Severity};
+use serde_json::Value;
+use std::io::{self, Write};
+
+/// How a target is written in a table: `Gateway/cupcake-gw#https` (namespace when it
+/// is not the policy's own).
+pub fn target_cell(t: &ObjRef, own_ns: Option<&str>) -> String {
+    let mut s = format!("{}/", t.kind);
+    if let Some(ns) = &t.namespace {
+        if Some(ns.as_str()) != own_ns {
+            s.push_str(ns);
+            s.push('/');
+        }
+    }
+    s.push_str(&t.name);
+    if let Some(sec) = &t.section {
+        s.push('#');
+        s.push_str(sec);
+    }
+    s
+}
+
+/// `section` spelled for people: a listener, a rule, a port.
+fn section_word(kind: &str) -> &'static str {
+    match kind {
+        "Gateway" | "ListenerSet" | "XListenerSet" => "listener",
+        "Service" | "ServiceImport" => "port",
+        _ => "rule",
+    }
+}
+
+/// `HTTPRoute baker/baker`, `listener https of Gateway infra/cupcake-gw`.
+pub fn human_ref(r: &ObjRef) -> String {
+    match &r.section {
+        Some(s) => format!(
+            "{} {} of {} {}",
+            section_word(&r.kind),
+            s,
+            r.kind,
+            r.ns_name()
+        ),
+        None => format!("{} {}", r.kind, r.ns_name()),
+    }
+}
+
+/// A context path, compactly: `GatewayClass cupcake-class > Gateway infra/cupcake-gw > listener http > ...`.
+pub fn path_line(path: &[ObjRef]) -> String {
+    path.iter()
+        .map(|r| match &r.section {
+            Some(s) => format!("{} {s}", section_word(&r.kind)),
+            None => format!("{} {}", r.kind, r.ns_name()),
+        })
+        .collect::<Vec<_>>()
+        .join(" > ")
+}
+
+pub fn get_policies(
+    out: &mut impl Write,
+    rows: &[PolicyRow],
+    wide: bool,
+    headers: bool,
+    all_ns: bool,
+    now: i64,
+    style: Style,
+) -> io::Result<()> {
+    let mut h = vec![];
+    if all_ns {
+        h.push("NAMESPACE");
+    }
+    h.extend([
+        "NAME", "KIND", "CLASS", "TARGETS", "STATUS", "AFFECTS", "AGE",
+    ]);
+    if wide {
+        h.extend(["STRATEGY", "SOURCE"]);
+    }
+    let mut t = Table::new(h);
+    for r in rows {
+        let mut cells = Vec::new();
+        if all_ns {
+            cells.push((r.policy.namespace.clone().unwrap_or_default(), Tint::Plain));
+        }
+        let targets = if r.targets.is_empty() {
+            "<none>".to_string()
+        } else {
+            r.targets
+                .iter()
+                .map(|x| target_cell(x, r.policy.namespace.as_deref()))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        cells.extend([
+            (r.policy.name.clone(), Tint::Plain),
+            (r.policy.kind.clone(), Tint::Plain),
+            (format!("{:?}", r.class), Tint::Plain),
+            (targets, Tint::Plain),
+            (r.status.as_str().to_string(), status_tint(r.status)),
+            (r.affects.to_string(), Tint::Plain),
+            (age(r.creation_timestamp.as_deref(), now), Tint::Plain),
+        ]);
+        if wide {
+            cells.push((r.strategy.clone(), Tint::Plain));
+            cells.push((r.class_source.to_string(), Tint::Plain));
+        }
+        t.row(cells);
+    }
+    t.write(out, style, headers)
+}
+
+pub fn get_kinds(
+    out: &mut impl Write,
+    rows: &[KindRow],
+    wide: bool,
+    headers: bool,
+    style: Style,
+) -> io::Result<()> {
+    let mut h = vec!["KIND", "GROUP", "CLASS", "SOURCE", "COUNT"];
+    if wide {
+        h.extend(["PROJECT", "MERGE"]);
+    }
+    let mut t = Table::new(h);
+    for r in rows {
+        let mut cells = vec![
+            (r.kind.clone(), Tint::Plain),
+            (r.group.clone(), Tint::Plain),
+            (format!("{:?}", r.class), Tint::Plain),
+            (r.source.to_string(), Tint::Plain),
+            (
+                r.count.to_string(),
+                if r.count > 0 { Tint::Bold } else { Tint::Plain },
+            ),
+        ];
+        if wide {
+            cells.push((
+                if r.project.is_empty() {
+                    "-".into()
+                } else {
+                    r.project.to_string()
+                },
+                Tint::Plain,
+            ));
+            cells.push((r.merge.to_string(), Tint::Plain));
+        }
+        t.row(cells);
+    }
+    t.write(out, style, headers)
+}
+
+pub fn findings_table(
+    out: &mut impl Write,
+    findings: &[Finding],
+    headers: bool,
+    style: Style,
+) -> io::Result<()> {
+    let mut t = Table::new(vec!["SEVERITY", "CODE", "OBJECT", "MESSAGE"]);
+    for f in findings {
+        let tint = match f.severity {
+            Severity::Error => Tint::Bad,
+            Severity::Warning => Tint::Warn,
+            Severity::Info => Tint::Dim,
+        };
+        t.row(vec![
+            (format!("{:?}", f.severity).to_lowercase(), tint),
+            (format!("{:?}", f.code), tint),
+            (target_cell(&f.object, None), Tint::Plain),
+            (f.message.clone(), Tint::Plain),
+        ]);
+    }
+    t.write(out, style, headers)
+}
+
+fn field(out: &mut impl Write, name: &str, value: &str) -> io::Result<()> {
+    writeln!(out, "{:<14}{}", format!("{name}:"), value)
+}
+
+fn blind_spots(out: &mut impl Write, spots: &[BlindSpot], style: Style) -> io::Result<()> {
+    if spots.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}",
+        style.paint("Blind spots (the answer may be incomplete):", Tint::Warn)
+    )?;
+    for b in spots {
+        let ns = b
+            .namespace
+            .as_deref()
+            .map(|n| format!(" in namespace {n}"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  {}.{}{ns}: {:?}: {}",
+            b.kind, b.group, b.reason, b.message
+        )?;
+    }
+    Ok(())
+}
+
+fn findings_block(out: &mut impl Write, findings: &[Finding], style: Style) -> io::Result<()> {
+    if findings.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "Findings:")?;
+    for f in findings {
+        let tint = match f.severity {
+            Severity::Error => Tint::Bad,
+            Severity::Warning => Tint::Warn,
+            Severity::Info => Tint::Dim,
+        };
+        writeln!(
+            out,
+            "  {}  {}: {}",
+            style.paint(&format!("{:?}", f.code), tint),
+            human_ref(&f.object),
+            f.message
+        )?;
+    }
+    Ok(())
+}
+
+/// A YAML-ish rendering of a spec, each setting followed by the policy that set it.
+pub fn settings(
+    out: &mut impl Write,
+    e: &Effective,
+    indent: usize,
+    style: Style,
+) -> io::Result<()> {
+    let mut lines: Vec<(String, Option<String>)> = Vec::new();
+    let source_of = |path: &str| -> Option<String> {
+        e.sources
+            .iter()
+            .find(|s| s.path == path)
+            .map(|s| format!("{} {}", s.policy.kind, s.policy.ns_name()))
+    };
+    fn walk(
+        v: &Value,
+        path: &str,
+        depth: usize,
+        key: Option<&str>,
+        lines: &mut Vec<(String, Option<String>)>,
+        src: &dyn Fn(&str) -> Option<String>,
+    ) {
+        let pad = "  ".repeat(depth);
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                if let Some(k) = key {
+                    lines.push((format!("{pad}{k}:"), None));
+                }
+                let d = if key.is_some() { depth + 1 } else { depth };
+                for (k, child) in m {
+                    let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
+                    walk(child, &p, d, Some(k), lines, src);
+                }
+            }
+            _ => {
+                let text = scalar(v);
+                let line = match key {
+                    Some(k) => format!("{pad}{k}: {text}"),
+                    None => format!("{pad}{text}"),
+                };
+                lines.push((line, src(path)));
+            }
+        }
+    }
+    walk(&e.spec, "", 0, None, &mut lines, &source_of);
+    let width = lines
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    let pad = " ".repeat(indent);
+    for (l, s) in lines {
+        match s {
+            Some(s) => {
+                let gap = width - l.chars().count() + 2;
+                writeln!(
+                    out,
+                    "{pad}{l}{}{}",
+                    " ".repeat(gap),
+                    style.paint(&format!("# {s}"), Tint::Dim)
+                )?
+            }
+            None => writeln!(out, "{pad}{l}")?,
+        }
+    }
+    Ok(())
+}
+
+/// A leaf in flow style: strings bare when YAML would read them back as strings.
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let plain = !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./*".contains(c))
+                && s.parse::<f64>().is_err()
+                && !matches!(
+                    s.to_ascii_lowercase().as_str(),
+                    "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+                );
+            if plain {
+                s.clone()
+            } else {
+                serde_json::to_string(s).unwrap_or_default()
+            }
+        }
+        Value::Array(a) => format!("[{}]", a.iter().map(scalar).collect::<Vec<_>>().join(", ")),
+        Value::Object(m) if m.is_empty() => "{}".into(),
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k}: {}", scalar(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+const MAX_PATHS: usize = 3;
+
+pub fn effective_blocks(
+    out: &mut impl Write,
+    effective: &[Effective],
+    style: Style,
+) -> io::Result<()> {
+    for e in effective {
+        writeln!(out)?;
+        let where_ = match &e.target.section {
+            Some(_) => format!(" at {}", human_ref(&e.target)),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "  {}{}",
+            style.paint(
+                &format!("{}.{}", e.policy_kind.kind, e.policy_kind.group),
+                Tint::Bold
+            ),
+            where_
+        )?;
+        let n = e.contexts.len();
+        writeln!(
+            out,
+            "    {n} {}:",
+            if n == 1 { "context" } else { "contexts" }
+        )?;
+        for p in e.contexts.iter().take(MAX_PATHS) {
+            writeln!(out, "      {}", path_line(p))?;
+        }
+        if n > MAX_PATHS {
+            writeln!(
+                out,
+                "      ... and {} more (-o json lists them all)",
+                n - MAX_PATHS
+            )?;
+        }
+        writeln!(out, "    settings:")?;
+        settings(out, e, 6, style)?;
+    }
+    Ok(())
+}
+
+pub fn describe_target(
+    out: &mut impl Write,
+    d: &TargetDescription,
+    style: Style,
+) -> io::Result<()> {
+    field(out, "Name", &d.target.name)?;
+    if let Some(ns) = &d.target.namespace {
+        field(out, "Namespace", ns)?;
+    }
+    field(
+        out,
+        "Kind",
+        &format!(
+            "{} ({})",
+            d.target.kind,
+            if d.target.group.is_empty() {
+                "core"
+            } else {
+                &d.target.group
+            }
+        ),
+    )?;
+    if !d.parents.is_empty() {
+        field(
+            out,
+            "Parents",
+            &d.parents
+                .iter()
+                .map(human_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+        )?;
+    }
+    if !d.children.is_empty() {
+        field(
+            out,
+            "Children",
+            &d.children
+                .iter()
+                .map(human_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+        )?;
+    }
+    writeln!(out)?;
+    if d.policies.is_empty() {
+        writeln!(out, "Policies:     none reach this object")?;
+    } else {
+        writeln!(out, "Policies ({} reach this object):", d.policies.len())?;
+        let mut t = Table::new(vec![
+            "KIND",
+            "POLICY",
+            "CLASS",
+            "HOW",
+            "ATTACHED TO",
+            "STATUS",
+        ]);
+        for p in &d.policies {
+            let how = match p.relation {
+                Relation::Direct => "direct",
+                Relation::Section => "section",
+                Relation::Inherited => "inherited",
+            };
+            t.row(vec![
+                (p.policy.kind.clone(), Tint::Plain),
+                (p.policy.ns_name(), Tint::Plain),
+                (format!("{:?}", p.class), Tint::Plain),
+                (how.to_string(), Tint::Plain),
+                (human_ref(&p.attached_to), Tint::Plain),
+                (p.status.as_str().to_string(), status_tint(p.status)),
+            ]);
+        }
+        let mut buf = Vec::new();
+        t.write(&mut buf, style, true)?;
+        for line in String::from_utf8_lossy(&buf).lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    if !d.effective.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Effective policies (each setting with the policy that set it):"
+        )?;
+        effective_blocks(out, &d.effective, style)?;
+    }
+    findings_block(out, &d.findings, style)?;
+    blind_spots(out, &d.blind_spots, style)
+}
+
+pub fn describe_policy(
+    out: &mut impl Write,
+    d: &PolicyDescription,
+    now: i64,
+    style: Style,
+) -> io::Result<()> {
+    field(out, "Name", &d.policy.name)?;
+    if let Some(ns) = &d.policy.namespace {
+        field(out, "Namespace", ns)?;
+    }
+    field(
+        out,
+        "Kind",
+        &format!("{} ({})", d.policy.kind, d.policy.group),
+    )?;
+    let source = match d.class_source {
+        "label" => "from the CRD's gateway.networking.k8s.io/policy label",
+        "registry" => "from the built-in registry",
+        "declared" => "declared with --policy-kind",
+        _ => "assumed: the name ends in Policy and it has a target",
+    };
+    field(out, "Class", &format!("{:?} ({source})", d.class))?;
+    if !d.project.is_empty() {
+        field(out, "Project", d.project)?;
+    }
+    field(out, "Strategy", &d.strategy)?;
+    if !d.merge.is_empty() {
+        field(out, "Kind merges", d.merge)?;
+    }
+    if let Some(ts) = &d.creation_timestamp {
+        field(
+            out,
+            "Created",
+            &format!("{ts} ({} ago)", age(Some(ts), now)),
+        )?;
+    }
+    writeln!(out, "Targets:")?;
+    for t in &d.targets {
+        let state = match t.reason {
+            None => style.paint("resolved", Tint::Good),
+            Some(c) => style.paint(&format!("{c:?}"), Tint::Bad),
+        };
+        writeln!(out, "  {}   {}", human_ref(&t.target), state)?;
+    }
+    field(
+        out,
+        "Status",
+        &style.paint(
+            &format!("{} (computed)", d.status.computed.as_str()),
+            status_tint(d.status.computed),
+        ),
+    )?;
+    for lost in &d.lost_to {
+        writeln!(
+            out,
+            "              loses to {} {} (older, GEP-713 None)",
+            lost.kind,
+            lost.ns_name()
+        )?;
+    }
+    if d.status.reported.is_empty() {
+        field(
+            out,
+            "Reported",
+            "nothing (no controller has written a status)",
+        )?;
+    } else {
+        writeln!(out, "Reported:")?;
+        for r in &d.status.reported {
+            let on = r
+                .ancestor
+                .as_ref()
+                .map(|a| format!(" on {}", human_ref(a)))
+                .unwrap_or_default();
+            let by = r
+                .controller
+                .as_deref()
+                .map(|c| format!("{c}: "))
+                .unwrap_or_default();
+            let reason = if r.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", r.reason)
+            };
+            writeln!(out, "  {by}{}={}{reason}{on}", r.type_, r.status)?;
+        }
+    }
+    writeln!(out)?;
+    if d.affects.is_empty() {
+        writeln!(out, "Affects:      nothing")?;
+    } else {
+        let extra = if d.affects.len() != d.affects_count {
+            format!(" ({} with sections)", d.affects.len())
+        } else {
+            String::new()
+        };
+        writeln!(out, "Affects {} objects{extra}:", d.affects_count)?;
+        let mut t = Table::new(vec!["KIND", "NAME", "SECTION", "STATUS"]);
+        for a in &d.affects {
+            t.row(vec![
+                (a.target.kind.clone(), Tint::Plain),
+                (a.target.ns_name(), Tint::Plain),
+                (
+                    a.target.section.clone().unwrap_or_else(|| "-".into()),
+                    Tint::Plain,
+                ),
+                (a.status.as_str().to_string(), status_tint(a.status)),
+            ]);
+        }
+        let mut buf = Vec::new();
+        t.write(&mut buf, style, true)?;
+        for line in String::from_utf8_lossy(&buf).lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    findings_block(out, &d.findings, style)?;
+    blind_spots(out, &d.blind_spots, style)
+}

@@ -1,0 +1,66 @@
+//! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
+
+pub mod age;
+pub mod human;
+pub mod table;
+pub mod tree;
+
+use crate::effective::PolicyStatus;
+use owo_colors::OwoColorize;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Colour, decided once by the CLI and handed to every renderer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    pub color: bool,
+}
+
+/// What a cell should look like when colour is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tint {
+    Plain,
+    Good,
+    Warn,
+    Bad,
+    Dim,
+    Bold,
+}
+
+impl Style {
+    pub fn paint(&self, s: &str, tint: Tint) -> String {
+        if !self.color {
+            return s.to_string();
+        }
+        match tint {
+            Tint::Plain => s.to_string(),
+            Tint::Good => s.green().to_string(),
+            Tint::Warn => s.yellow().to_string(),
+            Tint::Bad => s.red().to_string(),
+            Tint::Dim => s.dimmed().to_string(),
+            Tint::Bold => s.bold().to_string(),
+        }
+    }
+}
+
+pub fn status_tint(s: PolicyStatus) -> Tint {
+    match s {
+        PolicyStatus::Enforced => Tint::Good,
+        PolicyStatus::PartiallyEnforced | PolicyStatus::SelectorBound => Tint::Warn,
+        _ => Tint::Bad,
+    }
+}
+
+/// `-o json`: pretty, with a trailing newline.
+pub fn json<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+/// `-o yaml`.
+pub fn yaml<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
+    // Through serde_json::Value so field order and shapes equal the JSON output.
+    let value = serde_json::to_value(v).map_err(io::Error::other)?;
+    let text = serde_saphyr::to_string(&value).map_err(io::Error::other)?;
+    out.write_all(text.as_bytes())
+}

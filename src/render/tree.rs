@@ -1,0 +1,83 @@
+//! `tree`: the hierarchy with policies hung on the nodes they attach to.
+
+use super::human::human_ref;
+use super::{status_tint, Style, Tint};
+use crate::query::TreeNode;
+use std::io::{self, Write};
+
+fn label(n: &TreeNode) -> String {
+    let r = &n.obj_ref;
+    match &r.section {
+        Some(s) => format!(
+            "{} {s}",
+            match r.kind.as_str() {
+                "Gateway" | "ListenerSet" | "XListenerSet" => "listener",
+                "Service" | "ServiceImport" => "port",
+                _ => "rule",
+            }
+        ),
+        None => format!("{} {}", r.kind, r.ns_name()),
+    }
+}
+
+pub fn write(out: &mut impl Write, roots: &[TreeNode], style: Style) -> io::Result<()> {
+    for r in roots {
+        node(out, r, "", None, style)?;
+    }
+    Ok(())
+}
+
+fn node(
+    out: &mut impl Write,
+    n: &TreeNode,
+    prefix: &str,
+    last: Option<bool>,
+    style: Style,
+) -> io::Result<()> {
+    let (branch, child_prefix) = match last {
+        None => (String::new(), String::new()),
+        Some(true) => (format!("{prefix}└── "), format!("{prefix}    ")),
+        Some(false) => (format!("{prefix}├── "), format!("{prefix}│   ")),
+    };
+    let mut text = style.paint(
+        &label(n),
+        if n.obj_ref.section.is_some() {
+            Tint::Plain
+        } else {
+            Tint::Bold
+        },
+    );
+    if n.repeated {
+        text.push_str(&style.paint("  (shown above)", Tint::Dim));
+    }
+    writeln!(out, "{branch}{text}")?;
+    let total = n.policies.len() + n.children.len();
+    let mut i = 0;
+    for p in &n.policies {
+        i += 1;
+        let conn = if i == total {
+            "└── "
+        } else {
+            "├── "
+        };
+        let via = if p.via_namespace {
+            format!(
+                " (Namespace {})",
+                p.policy.namespace.as_deref().unwrap_or_default()
+            )
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{child_prefix}{conn}◆ {}{via}  {}",
+            human_ref(&p.policy),
+            style.paint(p.status.as_str(), status_tint(p.status))
+        )?;
+    }
+    for c in &n.children {
+        i += 1;
+        node(out, c, &child_prefix, Some(i == total), style)?;
+    }
+    Ok(())
+}

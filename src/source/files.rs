@@ -1,0 +1,286 @@
+//! `-f PATH`: files, directories (recursive) and stdin, YAML or JSON, one or many documents.
+
+use super::{objects_from_value, Origin, ShapeError, Snapshot};
+use serde_json::Value;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A file that cannot be decoded at all: exit 1 with this line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub file: String,
+    pub document: usize,
+    pub line: Option<u64>,
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: document {}", self.file, self.document)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// What loading files produced: the snapshot, and documents that decoded but whose
+/// shape is not an object's (reported as Invalid findings, not fatal).
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub snapshot: Snapshot,
+    pub shape_errors: Vec<ShapeError>,
+}
+
+/// Lists the files a `-f` argument names: the file itself, or every `*.yaml`,
+/// `*.yml`, `*.json` below a directory, sorted so the order is stable.
+pub fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), io_reason(&e)))?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| anyhow::anyhow!("{}: {}", dir.display(), io_reason(&e)))?;
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| anyhow::anyhow!("{}: {}", dir.display(), io_reason(&e)))?;
+            let p = entry.path();
+            let ft = entry
+                .file_type()
+                .map_err(|e| anyhow::anyhow!("{}: {}", p.display(), io_reason(&e)))?;
+            if ft.is_dir() {
+                stack.push(p);
+            } else if matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "json")
+            ) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Reads every `-f` argument (`-` is stdin) into one snapshot.
+pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
+    let mut loaded = Loaded::default();
+    for arg in paths {
+        if arg == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
+            load_text(&text, "<stdin>", &mut loaded)?;
+            continue;
+        }
+        for file in expand_path(Path::new(arg))? {
+            let bytes = std::fs::read(&file)
+                .map_err(|e| anyhow::anyhow!("{}: {}", file.display(), io_reason(&e)))?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: not UTF-8 text (byte {})",
+                    file.display(),
+                    e.utf8_error().valid_up_to()
+                )
+            })?;
+            load_text(&text, &file.display().to_string(), &mut loaded)?;
+        }
+    }
+    Ok(loaded)
+}
+
+/// Decodes one file's text (JSON, or YAML with any number of documents) into `loaded`.
+pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), SyntaxError> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        // JSON: one value, or several concatenated (as `kubectl get -o json` of many objects).
+        let stream = serde_json::Deserializer::from_str(trimmed).into_iter::<Value>();
+        for (i, v) in stream.enumerate() {
+            let document = i + 1;
+            let v = v.map_err(|e| SyntaxError {
+                file: file.into(),
+                document,
+                line: Some(
+                    (e.line() + text[..text.len() - trimmed.len()].matches('\n').count()) as u64,
+                ),
+                message: format!("invalid JSON: {e}"),
+            })?;
+            add_document(v, file, document, loaded);
+        }
+        return Ok(());
+    }
+    for doc in split_yaml_documents(text) {
+        let v: Value =
+            serde_saphyr::from_str_with_options(doc.text, yaml_options()).map_err(|e| {
+                let line = e.location().map(|l| l.line() + doc.first_line - 1);
+                SyntaxError {
+                    file: file.into(),
+                    document: doc.number,
+                    line,
+                    message: format!("invalid YAML: {}", first_line(&e.to_string())),
+                }
+            })?;
+        add_document(v, file, doc.number, loaded);
+    }
+    Ok(())
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().trim().to_string()
+}
+
+fn add_document(v: Value, file: &str, document: usize, loaded: &mut Loaded) {
+    let origin = Origin {
+        file: file.into(),
+        document,
+    };
+    objects_from_value(
+        v,
+        &origin,
+        &mut loaded.snapshot.objects,
+        &mut loaded.shape_errors,
+    );
+}
+
+/// Parser budgets: refuse alias bombs and absurd nesting quickly (hostile input).
+pub fn yaml_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_depth: 200,
+            max_aliases: 10_000,
+            max_anchors: 10_000,
+        },
+    }
+}
+
+/// One YAML document of a stream, with where it starts.
+pub struct YamlDoc<'a> {
+    pub number: usize,
+    /// 1-based line of the file where `text` starts.
+    pub first_line: u64,
+    pub text: &'a str,
+}
+
+/// Splits a YAML stream at `---` markers in column 0. A block scalar cannot hold a
+/// column-0 line, so a marker there always starts a new document. Document numbers
+/// count every document, empty ones too, as a reader counting `---` would.
+pub fn split_yaml_documents(text: &str) -> Vec<YamlDoc<'_>> {
+    let mut docs = Vec::new();
+    let mut start = 0usize;
+    let mut start_line = 1u64;
+    let mut offset = 0usize;
+    let mut seen_content = false;
+    let mut number = 0usize;
+    for (line_no, line) in (1u64..).zip(text.split_inclusive('\n')) {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let is_marker = bare == "---" || bare.starts_with("--- ") || bare.starts_with("---\t");
+        if is_marker {
+            if seen_content || number > 0 || start < offset {
+                let chunk = &text[start..offset];
+                if number > 0 || !is_blank_yaml(chunk) {
+                    number += 1;
+                    docs.push(YamlDoc {
+                        number,
+                        first_line: start_line,
+                        text: chunk,
+                    });
+                }
+            }
+            // Content after `--- ` on the marker line belongs to the new document.
+            start = offset + 3;
+            start_line = line_no;
+            seen_content = false;
+        } else if !is_blank_yaml(bare) {
+            seen_content = true;
+        }
+        offset += line.len();
+    }
+    let chunk = &text[start..];
+    if number > 0 || !is_blank_yaml(chunk) {
+        number += 1;
+        docs.push(YamlDoc {
+            number,
+            first_line: start_line,
+            text: chunk,
+        });
+    }
+    docs
+}
+
+fn is_blank_yaml(s: &str) -> bool {
+    s.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#') || t == "..." || t.starts_with('%')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_documents_and_counts_them() {
+        let text = "a: 1\n---\nb: 2\n--- \n\n---\nc: 3\n";
+        let docs = split_yaml_documents(text);
+        let numbers: Vec<_> = docs.iter().map(|d| (d.number, d.first_line)).collect();
+        assert_eq!(numbers, vec![(1, 1), (2, 2), (3, 4), (4, 6)]);
+        assert!(docs[1].text.contains("b: 2"));
+    }
+
+    #[test]
+    fn leading_marker_starts_document_one() {
+        let docs = split_yaml_documents("---\nkind: A\n---\nkind: B\n");
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].number, 1);
+        assert_eq!(docs[1].number, 2);
+    }
+
+    #[test]
+    fn syntax_error_names_file_document_and_line() {
+        let text = "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\napiVersion: v1\nkind: [unclosed\n";
+        let mut loaded = Loaded::default();
+        let err = load_text(text, "bad.yaml", &mut loaded).unwrap_err();
+        assert_eq!(err.file, "bad.yaml");
+        assert_eq!(err.document, 2);
+        assert!(err.line.is_some_and(|l| l >= 5), "line: {:?}", err.line);
+        assert!(err.to_string().starts_with("bad.yaml: document 2, line"));
+    }
+
+    #[test]
+    fn typed_lists_fill_kind_and_api_version() {
+        let text = r#"{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRouteList","items":[{"metadata":{"name":"a","namespace":"n"}}]}"#;
+        let mut loaded = Loaded::default();
+        load_text(text, "x.json", &mut loaded).unwrap();
+        let o = &loaded.snapshot.objects[0];
+        assert_eq!(
+            (o.kind.as_str(), o.api_version.as_str()),
+            ("HTTPRoute", "gateway.networking.k8s.io/v1")
+        );
+    }
+
+    #[test]
+    fn wrong_shape_is_reported_not_fatal() {
+        let text = "apiVersion: v1\nkind: Service\nmetadata: [1]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: ok}\n";
+        let mut loaded = Loaded::default();
+        load_text(text, "f.yaml", &mut loaded).unwrap();
+        assert_eq!(loaded.snapshot.objects.len(), 1);
+        assert_eq!(loaded.shape_errors[0].field, "metadata");
+        assert_eq!(loaded.shape_errors[0].origin.document, 1);
+    }
+}

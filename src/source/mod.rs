@@ -1,0 +1,298 @@
+//! Where objects come from: files, the bundled demo, (later) a live cluster.
+//! The only stage that does I/O; it hands plain objects to the pure stages.
+
+pub mod demo;
+pub mod files;
+
+use crate::model::{group_of_api_version, GroupKind, ObjRef};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Where an object was read from, so errors and findings can point at it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Origin {
+    /// A file path, `<stdin>`, `<demo>` or a cluster URL.
+    pub file: String,
+    /// 1-based document number inside the file (0 when it does not apply).
+    pub document: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.document > 0 {
+            write!(f, "{} (document {})", self.file, self.document)
+        } else {
+            write!(f, "{}", self.file)
+        }
+    }
+}
+
+/// One Kubernetes object, reduced to what the tool reads.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
+    pub creation_timestamp: Option<String>,
+    pub spec: Value,
+    pub status: Value,
+    pub origin: Origin,
+}
+
+impl Object {
+    pub fn group(&self) -> &str {
+        group_of_api_version(&self.api_version)
+    }
+
+    pub fn group_kind(&self) -> GroupKind {
+        GroupKind::new(self.group(), &self.kind)
+    }
+
+    pub fn obj_ref(&self) -> ObjRef {
+        ObjRef::new(
+            self.group(),
+            &self.kind,
+            self.namespace.as_deref(),
+            &self.name,
+        )
+    }
+
+    /// The whole object as JSON again (for `dump`).
+    pub fn to_value(&self) -> Value {
+        let mut meta = Map::new();
+        meta.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(ns) = &self.namespace {
+            meta.insert("namespace".into(), Value::String(ns.clone()));
+        }
+        if !self.labels.is_empty() {
+            meta.insert(
+                "labels".into(),
+                serde_json::to_value(&self.labels).unwrap_or_default(),
+            );
+        }
+        if !self.annotations.is_empty() {
+            meta.insert(
+                "annotations".into(),
+                serde_json::to_value(&self.annotations).unwrap_or_default(),
+            );
+        }
+        if let Some(ts) = &self.creation_timestamp {
+            meta.insert("creationTimestamp".into(), Value::String(ts.clone()));
+        }
+        let mut obj = Map::new();
+        obj.insert("apiVersion".into(), Value::String(self.api_version.clone()));
+        obj.insert("kind".into(), Value::String(self.kind.clone()));
+        obj.insert("metadata".into(), Value::Object(meta));
+        if !self.spec.is_null() {
+            obj.insert("spec".into(), self.spec.clone());
+        }
+        if !self.status.is_null() {
+            obj.insert("status".into(), self.status.clone());
+        }
+        Value::Object(obj)
+    }
+}
+
+/// Why something could not be seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum BlindReason {
+    Forbidden,
+    NotFound,
+    Error,
+}
+
+/// A kind (optionally in one namespace) the source could not read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct BlindSpot {
+    pub group: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub reason: BlindReason,
+    pub message: String,
+}
+
+/// Everything a source read: the objects and what it could not see.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    pub objects: Vec<Object>,
+    pub blind_spots: Vec<BlindSpot>,
+}
+
+/// A readable document whose shape is wrong for a Kubernetes object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeError {
+    pub origin: Origin,
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: field {}: {}", self.origin, self.field, self.message)
+    }
+}
+
+fn string_map(
+    v: Option<&Value>,
+    field: &str,
+    origin: &Origin,
+) -> Result<BTreeMap<String, String>, ShapeError> {
+    let mut out = BTreeMap::new();
+    match v {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => {
+            for (k, v) in m {
+                let s = match v {
+                    Value::String(s) => s.clone(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Null => String::new(),
+                    _ => {
+                        return Err(ShapeError {
+                            origin: origin.clone(),
+                            field: format!("{field}.{k}"),
+                            message: "must be a string".into(),
+                        })
+                    }
+                };
+                out.insert(k.clone(), s);
+            }
+        }
+        Some(_) => {
+            return Err(ShapeError {
+                origin: origin.clone(),
+                field: field.into(),
+                message: "must be a map of strings".into(),
+            })
+        }
+    }
+    Ok(out)
+}
+
+/// Turns one decoded document into objects: a single object, or the items of a
+/// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). `default_api_version`
+/// and `default_kind` fill items that lack them (list items from the API server do).
+pub fn objects_from_value(
+    value: Value,
+    origin: &Origin,
+    out: &mut Vec<Object>,
+    errors: &mut Vec<ShapeError>,
+) {
+    let Value::Object(mut map) = value else {
+        if !value.is_null() {
+            errors.push(ShapeError {
+                origin: origin.clone(),
+                field: "(document)".into(),
+                message: "is not a mapping".into(),
+            });
+        }
+        return;
+    };
+    let kind = map
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let api_version = map
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    if kind == "List" || (kind.ends_with("List") && map.contains_key("items")) {
+        let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
+        match map.remove("items") {
+            Some(Value::Array(items)) => {
+                for (i, mut item) in items.into_iter().enumerate() {
+                    if let Value::Object(m) = &mut item {
+                        if !item_kind.is_empty() && !m.contains_key("kind") {
+                            m.insert("kind".into(), Value::String(item_kind.clone()));
+                        }
+                        if !item_kind.is_empty() && !m.contains_key("apiVersion") {
+                            m.insert("apiVersion".into(), Value::String(api_version.clone()));
+                        }
+                    }
+                    let before = errors.len();
+                    objects_from_value(item, origin, out, errors);
+                    for e in &mut errors[before..] {
+                        e.field = format!("items[{i}].{}", e.field);
+                    }
+                }
+            }
+            None | Some(Value::Null) => {}
+            Some(_) => errors.push(ShapeError {
+                origin: origin.clone(),
+                field: "items".into(),
+                message: "must be a list".into(),
+            }),
+        }
+        return;
+    }
+    match object_from_map(map, origin) {
+        Ok(Some(o)) => out.push(o),
+        Ok(None) => {}
+        Err(e) => errors.push(e),
+    }
+}
+
+fn object_from_map(
+    mut map: Map<String, Value>,
+    origin: &Origin,
+) -> Result<Option<Object>, ShapeError> {
+    let err = |field: &str, message: &str| ShapeError {
+        origin: origin.clone(),
+        field: field.into(),
+        message: message.into(),
+    };
+    let kind = match map.get("kind") {
+        Some(Value::String(k)) if !k.is_empty() => k.clone(),
+        None | Some(Value::Null) => return Err(err("kind", "is missing")),
+        Some(_) => return Err(err("kind", "must be a non-empty string")),
+    };
+    let api_version = match map.get("apiVersion") {
+        Some(Value::String(v)) if !v.is_empty() => v.clone(),
+        None | Some(Value::Null) => return Err(err("apiVersion", "is missing")),
+        Some(_) => return Err(err("apiVersion", "must be a non-empty string")),
+    };
+    let meta = match map.remove("metadata") {
+        Some(Value::Object(m)) => m,
+        None | Some(Value::Null) => return Err(err("metadata", "is missing")),
+        Some(_) => return Err(err("metadata", "must be a mapping")),
+    };
+    let name = match meta.get("name") {
+        Some(Value::String(n)) if !n.is_empty() => n.clone(),
+        None | Some(Value::Null) => return Err(err("metadata.name", "is missing")),
+        Some(_) => return Err(err("metadata.name", "must be a non-empty string")),
+    };
+    let namespace = match meta.get("namespace") {
+        Some(Value::String(n)) if !n.is_empty() => Some(n.clone()),
+        None | Some(Value::Null) => None,
+        Some(Value::String(_)) => None,
+        Some(_) => return Err(err("metadata.namespace", "must be a string")),
+    };
+    let creation_timestamp = match meta.get("creationTimestamp") {
+        Some(Value::String(t)) => Some(t.clone()),
+        None | Some(Value::Null) => None,
+        Some(_) => return Err(err("metadata.creationTimestamp", "must be a string")),
+    };
+    let labels = string_map(meta.get("labels"), "metadata.labels", origin)?;
+    let annotations = string_map(meta.get("annotations"), "metadata.annotations", origin)?;
+    Ok(Some(Object {
+        api_version,
+        kind,
+        name,
+        namespace,
+        labels,
+        annotations,
+        creation_timestamp,
+        spec: map.remove("spec").unwrap_or(Value::Null),
+        status: map.remove("status").unwrap_or(Value::Null),
+        origin: origin.clone(),
+    }))
+}

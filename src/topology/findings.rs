@@ -1,0 +1,80 @@
+//! Findings: what the tool noticed that a user should know. Never silence.
+
+use crate::model::ObjRef;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Code {
+    /// A policy names an object that does not exist.
+    TargetNotFound,
+    /// A policy names a section (listener, rule, port) its target does not have.
+    SectionNotFound,
+    /// A policy or object whose spec cannot be read.
+    Invalid,
+    /// A cross-namespace reference with no ReferenceGrant allowing it.
+    RefNotPermitted,
+    /// A route's parentRef that no listener admits.
+    NotAdmitted,
+    /// A route's parent (Gateway, ListenerSet, Service) or a Gateway's class is missing.
+    ParentNotFound,
+    /// A backendRef to an object that is not in the input.
+    BackendNotFound,
+    /// A Direct policy that loses to an older one on the same target.
+    Conflicted,
+    /// A controller reports a status the computation contradicts.
+    StatusDisagrees,
+    /// A policy bound by a workload selector, outside the Gateway API hierarchy.
+    SelectorBound,
+    /// A targetSelector that matches nothing.
+    SelectorMatchesNothing,
+}
+
+impl Code {
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::TargetNotFound
+            | Code::SectionNotFound
+            | Code::Invalid
+            | Code::RefNotPermitted
+            | Code::NotAdmitted
+            | Code::Conflicted => Severity::Error,
+            Code::ParentNotFound
+            | Code::BackendNotFound
+            | Code::StatusDisagrees
+            | Code::SelectorMatchesNothing => Severity::Warning,
+            Code::SelectorBound => Severity::Info,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    pub code: Code,
+    pub object: ObjRef,
+    pub message: String,
+}
+
+impl Finding {
+    pub fn new(code: Code, object: ObjRef, message: impl Into<String>) -> Self {
+        Finding {
+            severity: code.severity(),
+            code,
+            object,
+            message: message.into(),
+        }
+    }
+}
+
+/// Sorted the way every list in the output is: by object, then code, then message.
+pub fn sort_findings(f: &mut [Finding]) {
+    f.sort_by(|a, b| (&a.object, a.code, &a.message).cmp(&(&b.object, b.code, &b.message)));
+}

@@ -1,0 +1,173 @@
+//! The hierarchy (GEP-713 §"Hierarchy of target kinds"): a DAG of targetables with
+//! sections (listeners, rules, ports) as their own nodes, parents and children
+//! indexed both ways, and every policy attached to the nodes its targets resolve to.
+
+mod build;
+pub mod findings;
+
+pub use findings::{Code, Finding, Severity};
+
+use crate::catalog::policy::Policy;
+use crate::catalog::Catalog;
+use crate::model::ObjRef;
+use crate::source::Snapshot;
+use std::collections::{BTreeMap, HashMap};
+
+pub type NodeId = usize;
+pub type PolicyId = usize;
+
+/// What a node stands for; the order is the order of specificity in GEP-713's hierarchy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    GatewayClass,
+    Gateway,
+    ListenerSet,
+    Listener,
+    Route,
+    Rule,
+    Backend,
+    Port,
+}
+
+impl Role {
+    pub fn is_section(self) -> bool {
+        matches!(self, Role::Listener | Role::Rule | Role::Port)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub obj_ref: ObjRef,
+    pub role: Role,
+    /// Index in the snapshot's objects (sections: their object's).
+    pub object: Option<usize>,
+    /// For a section, the node of the object it belongs to.
+    pub owner: Option<NodeId>,
+    pub parents: Vec<NodeId>,
+    pub children: Vec<NodeId>,
+}
+
+impl Node {
+    pub fn is_section(&self) -> bool {
+        self.role.is_section()
+    }
+}
+
+/// How one target entry of a policy resolved.
+#[derive(Clone, Debug)]
+pub struct ResolvedTarget {
+    /// The reference as written (for selectors: each object the selector matched).
+    pub target: ObjRef,
+    pub resolution: Resolution,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    Node(NodeId),
+    /// A Namespace target: the namespace level of every object in it.
+    Namespace(String),
+    NotFound(Code),
+}
+
+/// A namespace the input knows of (from a Namespace object or from the objects in it).
+#[derive(Clone, Debug, Default)]
+pub struct NamespaceInfo {
+    pub labels: BTreeMap<String, String>,
+    /// There is a Namespace object for it (not just objects inside it).
+    pub has_object: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Topology {
+    pub snapshot: Snapshot,
+    pub catalog: Catalog,
+    pub nodes: Vec<Node>,
+    pub index: HashMap<ObjRef, NodeId>,
+    pub namespaces: BTreeMap<String, NamespaceInfo>,
+    pub policies: Vec<Policy>,
+    pub policy_index: HashMap<ObjRef, PolicyId>,
+    /// Per policy, how each of its targets resolved.
+    pub targets: Vec<Vec<ResolvedTarget>>,
+    /// Per node, the policies attached to it directly (sorted: oldest first, then namespace/name).
+    pub attached: Vec<Vec<PolicyId>>,
+    /// Per namespace, the policies that target the Namespace.
+    pub ns_attached: BTreeMap<String, Vec<PolicyId>>,
+    pub findings: Vec<Finding>,
+}
+
+impl Topology {
+    /// Builds the hierarchy from a snapshot. Pure: no I/O.
+    pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
+        build::build(snapshot, catalog)
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    pub fn lookup(&self, r: &ObjRef) -> Option<NodeId> {
+        self.index.get(r).copied()
+    }
+
+    /// The namespace whose level sits above this node, if it is a namespaced object
+    /// (sections share their object's level).
+    pub fn namespace_level(&self, id: NodeId) -> Option<&str> {
+        let n = &self.nodes[id];
+        if n.is_section() {
+            None
+        } else {
+            n.obj_ref.namespace.as_deref()
+        }
+    }
+
+    /// Every node below `id` (not `id` itself), each once, in a stable order.
+    pub fn descendants(&self, id: NodeId) -> Vec<NodeId> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut out = Vec::new();
+        let mut stack: Vec<NodeId> = self.nodes[id].children.iter().rev().copied().collect();
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            out.push(n);
+            stack.extend(self.nodes[n].children.iter().rev().copied());
+        }
+        out
+    }
+
+    /// Every node above `id`, each once.
+    pub fn ancestors(&self, id: NodeId) -> Vec<NodeId> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut out = Vec::new();
+        let mut stack: Vec<NodeId> = self.nodes[id].parents.clone();
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            out.push(n);
+            stack.extend(self.nodes[n].parents.iter().copied());
+        }
+        out
+    }
+
+    /// Nodes with no parents: where every context path starts.
+    pub fn roots(&self) -> Vec<NodeId> {
+        (0..self.nodes.len())
+            .filter(|&i| self.nodes[i].parents.is_empty())
+            .collect()
+    }
+
+    /// The nodes whose namespace level is `ns`.
+    pub fn nodes_in_namespace(&self, ns: &str) -> Vec<NodeId> {
+        (0..self.nodes.len())
+            .filter(|&i| self.namespace_level(i) == Some(ns))
+            .collect()
+    }
+
+    /// Findings sorted for output, policies' and objects' alike.
+    pub fn sorted_findings(&self) -> Vec<Finding> {
+        let mut f = self.findings.clone();
+        findings::sort_findings(&mut f);
+        f
+    }
+}
