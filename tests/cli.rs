@@ -1,0 +1,424 @@
+//! The binary, driven as a user runs it: flags, formats, exit codes, stderr.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// A hermetic command: no colour variables, a fixed "now" so AGE is stable.
+fn kp() -> Command {
+    let mut c = Command::cargo_bin("kubectl-policies").unwrap();
+    c.env_remove("NO_COLOR")
+        .env_remove("KUBECONFIG")
+        .env_remove("CLICOLOR_FORCE")
+        .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z");
+    c
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = kp().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+#[test]
+fn demo_describe_route_tells_that_which_and_what() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "httproute/baker",
+        "-n",
+        "baker"
+    ]));
+}
+
+#[test]
+fn demo_describe_policy_shows_reach_and_count() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker"
+    ]));
+}
+
+#[test]
+fn demo_get_all_namespaces() {
+    insta::assert_snapshot!(stdout(&["--demo", "get", "-A"]));
+}
+
+#[test]
+fn demo_get_wide_and_no_headers() {
+    let out = stdout(&["--demo", "get", "-n", "infra", "-o", "wide", "--no-headers"]);
+    assert!(!out.contains("NAME"));
+    assert!(out.contains("gateway-timeouts"));
+    assert!(
+        out.contains("Atomic Defaults"),
+        "wide shows the strategy: {out}"
+    );
+    assert!(
+        out.contains("registry"),
+        "wide shows where the class came from: {out}"
+    );
+}
+
+#[test]
+fn demo_get_kinds() {
+    let out = stdout(&["--demo", "get", "kinds"]);
+    assert!(out.starts_with("KIND "));
+    let line = out.lines().find(|l| l.starts_with("RetryPolicy ")).unwrap();
+    assert!(
+        line.contains("resilience.example.io") && line.contains("label") && line.contains(" 3"),
+        "{line}"
+    );
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("BackendTLSPolicy ") && l.contains("registry")));
+    let j = json(&["--demo", "get", "kinds", "-o", "json"]);
+    assert_eq!(j["kind"], "List");
+    assert!(j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|k| k["kind"] == "RateLimitPolicy" && k["group"] == "kuadrant.io"));
+}
+
+#[test]
+fn demo_tree() {
+    insta::assert_snapshot!(stdout(&["--demo", "tree", "-A"]));
+}
+
+#[test]
+fn demo_check_exits_1_on_errors() {
+    let out = kp().args(["--demo", "check", "-A"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
+}
+
+#[test]
+fn check_on_a_clean_input_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("ok.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: v1\nkind: Service\nmetadata: {name: a, namespace: default}\n",
+    )
+    .unwrap();
+    kp().args(["-f", f.to_str().unwrap(), "check"])
+        .assert()
+        .success()
+        .stdout("No findings.\n");
+}
+
+#[test]
+fn describe_target_json_shape() {
+    let j = json(&[
+        "--demo",
+        "describe",
+        "httproute",
+        "baker",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["kind"], "TargetDescription");
+    assert_eq!(
+        j["target"],
+        serde_json::json!({"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "namespace": "baker", "name": "baker"})
+    );
+    let ns = j["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["policy"]["name"] == "ns-retries")
+        .unwrap();
+    assert_eq!(ns["relation"], "inherited");
+    assert_eq!(
+        ns["attachedTo"],
+        serde_json::json!({"group": "", "kind": "Namespace", "name": "baker"})
+    );
+    let rule = j["effective"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["target"]["sectionName"] == "orders")
+        .unwrap();
+    assert_eq!(rule["spec"]["attempts"], 2);
+    let src: Vec<(String, String)> = rule["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap().to_string(),
+                s["policy"]["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(src.contains(&("/attempts".into(), "baker-orders-retries".into())));
+    assert!(src.contains(&("/backoff".into(), "ns-retries".into())));
+    assert!(j["blindSpots"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn describe_policy_json_shape() {
+    let j = json(&[
+        "--demo",
+        "describe",
+        "backendtlspolicy/sprinkles-tls-new",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["kind"], "PolicyDescription");
+    assert_eq!(j["class"], "Direct");
+    assert_eq!(j["classSource"], "registry");
+    assert_eq!(j["status"]["computed"], "Conflicted");
+    assert_eq!(j["status"]["reported"][0]["type"], "Accepted");
+    assert_eq!(j["status"]["reported"][0]["status"], "True");
+    assert!(j["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["code"] == "StatusDisagrees"));
+    let dangling = json(&[
+        "--demo",
+        "describe",
+        "retrypolicy/old-baker-retries",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(dangling["targets"][0]["resolved"], false);
+    assert_eq!(dangling["targets"][0]["reason"], "TargetNotFound");
+    assert_eq!(dangling["affectsCount"], 0);
+}
+
+#[test]
+fn effective_yaml_by_default_and_kind_filter() {
+    let y = stdout(&["--demo", "effective", "service/oven", "-n", "baker"]);
+    assert!(y.starts_with("kind: EffectivePolicies"), "{y}");
+    let j = json(&[
+        "--demo",
+        "effective",
+        "httproute/baker",
+        "-n",
+        "baker",
+        "--kind",
+        "retrypolicy",
+        "-o",
+        "json",
+    ]);
+    let kinds: Vec<&str> = j["effective"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["policyKind"]["kind"].as_str().unwrap())
+        .collect();
+    assert!(!kinds.is_empty() && kinds.iter().all(|k| *k == "RetryPolicy"));
+}
+
+#[test]
+fn output_name_is_kind_dot_group_slash_name() {
+    let out = stdout(&["--demo", "get", "-n", "baker", "-o", "name"]);
+    assert!(
+        out.lines()
+            .any(|l| l == "retrypolicy.resilience.example.io/ns-retries"),
+        "{out}"
+    );
+}
+
+#[test]
+fn get_json_and_yaml_are_lists() {
+    let j = json(&["--demo", "get", "-A", "-o", "json"]);
+    assert_eq!(j["kind"], "List");
+    let item = j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["policy"]["name"] == "ns-retries")
+        .unwrap();
+    assert_eq!(item["affects"], 8);
+    let y = stdout(&["--demo", "get", "-A", "-o", "yaml"]);
+    assert!(y.contains("kind: List"));
+}
+
+#[test]
+fn kubectl_type_spellings_work() {
+    for t in [
+        "httproute/baker",
+        "httproutes/baker",
+        "HTTPRoute/baker",
+        "httproute.gateway.networking.k8s.io/baker",
+    ] {
+        kp().args(["--demo", "describe", t, "-n", "baker"])
+            .assert()
+            .success();
+    }
+    kp().args(["--demo", "describe", "svc/oven", "-n", "baker"])
+        .assert()
+        .success();
+    kp().args(["--demo", "describe", "gtw/cupcake-gw", "-n", "infra"])
+        .assert()
+        .success();
+    kp().args(["--demo", "describe", "gc/cupcake-class"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn not_found_names_the_object_and_hints_the_namespace() {
+    kp().args(["--demo", "describe", "httproute/baker"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "httproutes.gateway.networking.k8s.io \"baker\" not found in namespace default",
+        ))
+        .stderr(predicate::str::contains("add -n baker"));
+}
+
+#[test]
+fn syntax_error_names_file_document_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("broken.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\nkind: [oops\n",
+    )
+    .unwrap();
+    let out = kp()
+        .args(["-f", f.to_str().unwrap(), "get"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("broken.yaml: document 2, line "), "{err}");
+}
+
+#[test]
+fn directories_lists_and_stdin_load() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("nested")).unwrap();
+    std::fs::write(
+        dir.path().join("nested/routes.json"),
+        r#"{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRouteList","items":[{"metadata":{"name":"r","namespace":"default"},"spec":{"parentRefs":[{"name":"g"}]}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("ignored.txt"), "not yaml").unwrap();
+    std::fs::write(
+        dir.path().join("policy.yml"),
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: example.io/v1\n  kind: ColorPolicy\n  metadata: {name: p, namespace: default}\n  spec: {targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}, color: red}\n",
+    )
+    .unwrap();
+    let out = stdout(&["-f", dir.path().to_str().unwrap(), "get", "-o", "name"]);
+    assert_eq!(out, "colorpolicy.example.io/p\n");
+    let out = kp()
+        .args(["-f", "-", "get", "kinds"])
+        .write_stdin(std::fs::read_to_string(dir.path().join("policy.yml")).unwrap())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let words: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("ColorPolicy"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        words,
+        ["ColorPolicy", "example.io", "Inherited", "assumed", "1"]
+    );
+}
+
+#[test]
+fn policy_kind_flag_declares_a_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.yaml");
+    std::fs::write(&f, "apiVersion: example.io/v1\nkind: Throttle\nmetadata: {name: t, namespace: default}\nspec: {targetRef: {group: \"\", kind: Service, name: s}}\n").unwrap();
+    let path = f.to_str().unwrap();
+    kp().args(["-f", path, "get", "-o", "name"])
+        .assert()
+        .success()
+        .stdout("");
+    let out = stdout(&[
+        "-f",
+        path,
+        "--policy-kind",
+        "Throttle.example.io=direct",
+        "get",
+        "kinds",
+    ]);
+    let words: Vec<&str> = out
+        .lines()
+        .find(|l| l.starts_with("Throttle"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(words, ["Throttle", "example.io", "Direct", "declared", "1"]);
+    kp().args([
+        "-f",
+        path,
+        "--policy-kind",
+        "Throttle.example.io=sideways",
+        "get",
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("direct or inherited"));
+}
+
+#[test]
+fn unknown_output_format_is_a_usage_error() {
+    kp().args(["--demo", "get", "-o", "xml"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("unknown output format \"xml\""));
+}
+
+#[test]
+fn live_cluster_is_not_yet_available_and_says_so() {
+    kp().args(["get"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("give -f PATH"));
+}
+
+#[test]
+fn no_colour_when_not_a_terminal_and_colour_when_asked() {
+    let plain = stdout(&["--demo", "get", "-A"]);
+    assert!(!plain.contains('\u{1b}'));
+    let coloured = stdout(&["--demo", "get", "-A", "--color", "always"]);
+    assert!(coloured.contains("\u{1b}[32mEnforced"), "{coloured}");
+    let j = stdout(&[
+        "--demo",
+        "describe",
+        "httproute/baker",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+        "--color",
+        "always",
+    ]);
+    assert!(!j.contains('\u{1b}'), "never colour in json");
+}
+
+#[test]
+fn usage_says_kubectl_policies() {
+    kp().arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Usage: kubectl policies"));
+}

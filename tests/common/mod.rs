@@ -1,0 +1,67 @@
+//! Helpers for scenario tests: literal YAML in, effective results out, in plain words.
+#![allow(dead_code)]
+
+use kubectl_policies::effective::{KindFold, PolicyStatus};
+use kubectl_policies::model::{GroupKind, ObjRef};
+use kubectl_policies::query::World;
+use serde_json::Value;
+
+pub fn world(yaml: &str) -> World {
+    kubectl_policies::analyze_yaml(yaml).expect("test YAML parses")
+}
+
+pub fn node(w: &World, kind: &str, ns: Option<&str>, name: &str, section: Option<&str>) -> usize {
+    let group = match kind {
+        "Service" => "",
+        _ => "gateway.networking.k8s.io",
+    };
+    let r = ObjRef::new(group, kind, ns, name).with_section(section);
+    w.t.lookup(&r).unwrap_or_else(|| panic!("no node {r}"))
+}
+
+/// The effective spec per context at a node, contexts written as the names along the
+/// path (namespace levels left out): `("g1>r1>b1", spec)`, sorted.
+pub fn effective(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, Value)> {
+    let mut f = KindFold::new(&w.t, kind);
+    let mut out = Vec::new();
+    for g in f.effective_at(n) {
+        for path in &g.contexts {
+            let names: Vec<String> = path
+                .iter()
+                .filter(|r| r.kind != "Namespace")
+                .map(|r| match &r.section {
+                    Some(s) => format!("{}#{s}", r.name),
+                    None => r.name.clone(),
+                })
+                .collect();
+            out.push((names.join(">"), g.spec.clone()));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The policy (name) behind each leaf at a node, for the single context there.
+pub fn sources(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, String)> {
+    let mut f = KindFold::new(&w.t, kind);
+    let groups = f.effective_at(n);
+    assert_eq!(groups.len(), 1, "expected one effective spec at the node");
+    groups[0]
+        .sources
+        .iter()
+        .map(|(p, pid)| (p.clone(), w.t.policies[*pid].obj_ref.name.clone()))
+        .collect()
+}
+
+pub fn status(w: &World, name: &str) -> PolicyStatus {
+    let p =
+        w.t.policies
+            .iter()
+            .position(|p| p.obj_ref.name == name)
+            .unwrap_or_else(|| panic!("no policy {name}"));
+    w.st.overall[p]
+}
+
+pub fn gk(group: &str, kind: &str) -> GroupKind {
+    GroupKind::new(group, kind)
+}

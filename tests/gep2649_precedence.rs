@@ -1,0 +1,393 @@
+//! GEP-2649's precedence tables (Namespace → Gateway → HTTPRoute, a RetryOnPolicy),
+//! sectionName precedence (GEP-2648), the timestamp tie and the older
+//! `default:`/`override:` shape.
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+
+const BASE: &str = r#"
+apiVersion: v1
+kind: Namespace
+metadata: {name: appns}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: appns}
+spec:
+  gatewayClassName: gc
+  listeners: [{name: http, port: 80, protocol: HTTP}, {name: https, port: 443, protocol: HTTPS}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: route, namespace: appns}
+spec:
+  parentRefs: [{name: gw, sectionName: http}]
+  rules: [{name: orders}, {name: other}]
+"#;
+
+#[derive(Clone, Copy, Debug)]
+enum Level {
+    Namespace,
+    Gateway,
+    Route,
+}
+
+fn retry_on(name: &str, level: Level, mode: &str, ts: &str) -> String {
+    let target = match level {
+        Level::Namespace => "{group: \"\", kind: Namespace, name: appns}",
+        Level::Gateway => "{group: gateway.networking.k8s.io, kind: Gateway, name: gw}",
+        Level::Route => "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}",
+    };
+    format!(
+        "---\napiVersion: networking.example.io/v1alpha1\nkind: RetryOnPolicy\nmetadata: {{name: {name}, namespace: appns, creationTimestamp: \"{ts}\"}}\nspec:\n  targetRef: {target}\n  {mode}: {{retryOn: [\"{name}\"]}}\n"
+    )
+}
+
+/// Whose retryOn the route ends up with (None: no policy).
+fn winner(policies: &[String]) -> Option<String> {
+    let yaml = [BASE.to_string()]
+        .into_iter()
+        .chain(policies.iter().cloned())
+        .collect::<String>();
+    let w = world(&yaml);
+    let route = node(&w, "HTTPRoute", Some("appns"), "route", None);
+    let eff = effective(&w, &gk("networking.example.io", "RetryOnPolicy"), route);
+    let values: Vec<&Value> = eff.iter().map(|(_, v)| v).collect();
+    assert!(values.len() <= 1, "one context expected: {eff:?}");
+    values
+        .first()
+        .map(|v| v["retryOn"][0].as_str().unwrap_or_default().to_string())
+}
+
+const T1: &str = "2026-01-01T00:00:00Z";
+const T2: &str = "2026-02-01T00:00:00Z";
+
+#[test]
+fn overrides_interacting_with_defaults() {
+    use Level::*;
+    // Rows: a default at a level; columns: an override at a level. Every override wins.
+    for d in [Namespace, Gateway, Route] {
+        for o in [Namespace, Gateway, Route] {
+            for (dts, ots) in [(T1, T2), (T2, T1)] {
+                let got = winner(&[
+                    retry_on("default", d, "defaults", dts),
+                    retry_on("override", o, "overrides", ots),
+                ]);
+                assert_eq!(
+                    got.as_deref(),
+                    Some("override"),
+                    "default at {d:?}, override at {o:?}"
+                );
+            }
+        }
+        assert_eq!(
+            winner(&[retry_on("default", d, "defaults", T1)]).as_deref(),
+            Some("default")
+        );
+    }
+    assert_eq!(
+        winner(&[]),
+        None,
+        "no policy: the route keeps its own (empty) value"
+    );
+}
+
+#[test]
+fn overrides_interacting_with_other_overrides() {
+    use Level::*;
+    let table = [
+        // (A's level, B's level, winner): the higher override wins.
+        (Namespace, Gateway, "a"),
+        (Namespace, Route, "a"),
+        (Gateway, Namespace, "b"),
+        (Gateway, Route, "a"),
+        (Route, Namespace, "b"),
+        (Route, Gateway, "b"),
+    ];
+    for (a, b, want) in table {
+        let got = winner(&[
+            retry_on("a", a, "overrides", T2),
+            retry_on("b", b, "overrides", T1),
+        ]);
+        assert_eq!(
+            got.as_deref(),
+            Some(want),
+            "override A at {a:?}, B at {b:?}"
+        );
+    }
+    // Same level: first created wins, otherwise first alphabetically.
+    for l in [Namespace, Gateway, Route] {
+        assert_eq!(
+            winner(&[
+                retry_on("a", l, "overrides", T2),
+                retry_on("b", l, "overrides", T1)
+            ])
+            .as_deref(),
+            Some("b")
+        );
+        assert_eq!(
+            winner(&[
+                retry_on("a", l, "overrides", T1),
+                retry_on("b", l, "overrides", T1)
+            ])
+            .as_deref(),
+            Some("a")
+        );
+    }
+}
+
+#[test]
+fn defaults_interacting_with_other_defaults() {
+    use Level::*;
+    let table = [
+        // The lower (more specific) default wins.
+        (Namespace, Gateway, "b"),
+        (Namespace, Route, "b"),
+        (Gateway, Namespace, "a"),
+        (Gateway, Route, "b"),
+        (Route, Namespace, "a"),
+        (Route, Gateway, "a"),
+    ];
+    for (a, b, want) in table {
+        let got = winner(&[
+            retry_on("a", a, "defaults", T1),
+            retry_on("b", b, "defaults", T2),
+        ]);
+        assert_eq!(got.as_deref(), Some(want), "default A at {a:?}, B at {b:?}");
+    }
+    // Same level: GEP-2649's table says "first created wins", but the current GEP-713
+    // (authoritative) makes the older one established and, under Atomic Defaults, the
+    // challenger (the newer) wins. The tool follows GEP-713.
+    for l in [Namespace, Gateway, Route] {
+        assert_eq!(
+            winner(&[
+                retry_on("a", l, "defaults", T1),
+                retry_on("b", l, "defaults", T2)
+            ])
+            .as_deref(),
+            Some("b")
+        );
+    }
+}
+
+#[test]
+fn timestamp_tie_goes_to_namespace_name_order() {
+    // Same level, same timestamp: `appns/alpha` is established; with overrides it wins.
+    let got = winner(&[
+        retry_on("zulu", Level::Gateway, "overrides", T1),
+        retry_on("alpha", Level::Gateway, "overrides", T1),
+    ]);
+    assert_eq!(got.as_deref(), Some("alpha"));
+}
+
+fn kind_policy(
+    kind: &str,
+    group: &str,
+    name: &str,
+    target: &str,
+    section: Option<&str>,
+    ts: &str,
+    spec: &str,
+) -> String {
+    let (tkind, tgroup) = match target {
+        "gw" => ("Gateway", "gateway.networking.k8s.io"),
+        "route" => ("HTTPRoute", "gateway.networking.k8s.io"),
+        _ => ("Service", "\"\""),
+    };
+    let section = section
+        .map(|s| format!(", sectionName: {s}"))
+        .unwrap_or_default();
+    format!(
+        "---\napiVersion: {group}/v1\nkind: {kind}\nmetadata: {{name: {name}, namespace: appns, creationTimestamp: \"{ts}\"}}\nspec:\n  targetRefs: [{{group: {tgroup}, kind: {tkind}, name: {target}{section}}}]\n{spec}\n"
+    )
+}
+
+#[test]
+fn listener_section_beats_the_gateway() {
+    // Envoy Gateway ClientTrafficPolicy: the listener-scoped policy applies to its
+    // listener; the Gateway-wide one to the other listener.
+    let yaml = [
+        BASE,
+        &kind_policy(
+            "ClientTrafficPolicy",
+            "gateway.envoyproxy.io",
+            "whole",
+            "gw",
+            None,
+            T1,
+            "  timeout: {idle: 10s}",
+        ),
+        &kind_policy(
+            "ClientTrafficPolicy",
+            "gateway.envoyproxy.io",
+            "tls-only",
+            "gw",
+            Some("https"),
+            T2,
+            "  timeout: {idle: 60s}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    let https = node(&w, "Gateway", Some("appns"), "gw", Some("https"));
+    let http = node(&w, "Gateway", Some("appns"), "gw", Some("http"));
+    assert_eq!(
+        effective(&w, &kind, https)[0].1,
+        json!({"timeout": {"idle": "60s"}})
+    );
+    assert_eq!(
+        effective(&w, &kind, http)[0].1,
+        json!({"timeout": {"idle": "10s"}})
+    );
+    assert_eq!(
+        status(&w, "whole"),
+        kubectl_policies::effective::PolicyStatus::PartiallyEnforced
+    );
+    assert_eq!(
+        status(&w, "tls-only"),
+        kubectl_policies::effective::PolicyStatus::Enforced
+    );
+}
+
+#[test]
+fn rule_section_beats_the_route() {
+    let yaml = [
+        BASE,
+        &retry_on("route-wide", Level::Route, "defaults", T1),
+        "---\napiVersion: networking.example.io/v1alpha1\nkind: RetryOnPolicy\nmetadata: {name: orders-only, namespace: appns}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: route, sectionName: orders}\n  retryOn: [\"502\"]\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("networking.example.io", "RetryOnPolicy");
+    let orders = node(&w, "HTTPRoute", Some("appns"), "route", Some("orders"));
+    let other = node(&w, "HTTPRoute", Some("appns"), "route", Some("other"));
+    assert_eq!(
+        effective(&w, &kind, orders)[0].1,
+        json!({"retryOn": ["502"]})
+    );
+    assert_eq!(
+        effective(&w, &kind, other)[0].1,
+        json!({"retryOn": ["route-wide"]})
+    );
+}
+
+#[test]
+fn direct_policy_on_a_port_beats_the_one_on_the_service() {
+    // GEP-2648: the policy with a sectionName has its spec applied to that port; the
+    // other one applies to every other port.
+    let svc = "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: appns}\nspec: {ports: [{name: http, port: 80}, {name: https, port: 443}]}\n";
+    let yaml = [
+        BASE,
+        svc,
+        &kind_policy(
+            "BackendTLSPolicy",
+            "gateway.networking.k8s.io",
+            "whole",
+            "svc",
+            None,
+            T1,
+            "  validation: {hostname: a}",
+        ),
+        &kind_policy(
+            "BackendTLSPolicy",
+            "gateway.networking.k8s.io",
+            "port",
+            "svc",
+            Some("https"),
+            T2,
+            "  validation: {hostname: b}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.networking.k8s.io", "BackendTLSPolicy");
+    let https = node(&w, "Service", Some("appns"), "svc", Some("https"));
+    let http = node(&w, "Service", Some("appns"), "svc", Some("http"));
+    assert_eq!(
+        effective(&w, &kind, https)[0].1,
+        json!({"validation": {"hostname": "b"}})
+    );
+    assert_eq!(
+        effective(&w, &kind, http)[0].1,
+        json!({"validation": {"hostname": "a"}})
+    );
+    assert_eq!(
+        status(&w, "port"),
+        kubectl_policies::effective::PolicyStatus::Enforced
+    );
+    assert_eq!(
+        status(&w, "whole"),
+        kubectl_policies::effective::PolicyStatus::PartiallyEnforced
+    );
+}
+
+#[test]
+fn older_default_and_override_stanzas_merge_per_field() {
+    // GEP-2649's CDNCachingPolicy example: the Gateway's override keeps cdn enabled,
+    // the route's default changes includeQueryString, the rest defaults from the Gateway.
+    let yaml = [
+        BASE,
+        r#"---
+apiVersion: networking.example.io/v1alpha1
+kind: CDNCachingPolicy
+metadata: {name: gateway-cdn, namespace: appns}
+spec:
+  override:
+    cdn: {enabled: true}
+  default:
+    cdn:
+      cachePolicy: {includeHost: true, includeProtocol: true, includeQueryString: true}
+  targetRef: {kind: Gateway, name: gw}
+---
+apiVersion: networking.example.io/v1alpha1
+kind: CDNCachingPolicy
+metadata: {name: route-cdn, namespace: appns}
+spec:
+  default:
+    cdn:
+      enabled: false
+      cachePolicy: {includeQueryString: false}
+  targetRef: {kind: HTTPRoute, name: route}
+"#,
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("networking.example.io", "CDNCachingPolicy");
+    let route = node(&w, "HTTPRoute", Some("appns"), "route", None);
+    assert_eq!(
+        effective(&w, &kind, route)[0].1,
+        json!({"cdn": {"enabled": true, "cachePolicy": {"includeHost": true, "includeProtocol": true, "includeQueryString": false}}})
+    );
+    assert_eq!(
+        sources(&w, &kind, route),
+        vec![
+            ("/cdn/cachePolicy/includeHost".into(), "gateway-cdn".into()),
+            (
+                "/cdn/cachePolicy/includeProtocol".into(),
+                "gateway-cdn".into()
+            ),
+            (
+                "/cdn/cachePolicy/includeQueryString".into(),
+                "route-cdn".into()
+            ),
+            ("/cdn/enabled".into(), "gateway-cdn".into()),
+        ]
+    );
+}
+
+#[test]
+fn namespace_level_applies_once_at_its_highest_position() {
+    // Gateway and route share appns: a namespace default sits above the Gateway only,
+    // so a Gateway default still beats it for the route (GEP-2649's table).
+    let got = winner(&[
+        retry_on("ns", Level::Namespace, "defaults", T2),
+        retry_on("gwd", Level::Gateway, "defaults", T1),
+    ]);
+    assert_eq!(got.as_deref(), Some("gwd"));
+}

@@ -1,0 +1,280 @@
+//! The hierarchy: admission, ReferenceGrants, GAMMA, Namespace targets, findings.
+
+mod common;
+use common::*;
+use kubectl_policies::effective::PolicyStatus;
+use kubectl_policies::topology::Code;
+
+const GATEWAY: &str = r#"
+apiVersion: v1
+kind: Namespace
+metadata: {name: infra}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop, labels: {team: web}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: other}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+  - {name: https, port: 443, protocol: HTTPS, hostname: "*.shop.example", allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}}
+  - {name: local, port: 8080, protocol: HTTP}
+  - {name: tcp, port: 9000, protocol: TCP, allowedRoutes: {namespaces: {from: All}}}
+"#;
+
+fn route(ns: &str, name: &str, parent: &str) -> String {
+    format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: {name}, namespace: {ns}}}\nspec:\n  parentRefs: [{parent}]\n  rules: [{{backendRefs: [{{name: svc, port: 80}}]}}]\n")
+}
+
+fn codes(w: &kubectl_policies::query::World) -> Vec<(Code, String)> {
+    w.t.findings
+        .iter()
+        .map(|f| (f.code, f.object.name.clone()))
+        .collect()
+}
+
+#[test]
+fn route_attaches_to_the_listeners_that_admit_it() {
+    let yaml = [
+        GATEWAY,
+        &route("shop", "web", "{name: gw, namespace: infra}"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let r = node(&w, "HTTPRoute", Some("shop"), "web", None);
+    let parents: Vec<String> = w.t.nodes[r]
+        .parents
+        .iter()
+        .map(|&p| w.t.nodes[p].obj_ref.section.clone().unwrap_or_default())
+        .collect();
+    // http (All) and https (Selector matches team=web); not local (Same: infra only), not tcp (kind).
+    assert_eq!(parents, vec!["http", "https"]);
+}
+
+#[test]
+fn section_name_and_port_narrow_the_listeners() {
+    let yaml = [
+        GATEWAY,
+        &route(
+            "shop",
+            "by-section",
+            "{name: gw, namespace: infra, sectionName: https}",
+        ),
+        &route("shop", "by-port", "{name: gw, namespace: infra, port: 80}"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let sec = |n: &str| {
+        let r = node(&w, "HTTPRoute", Some("shop"), n, None);
+        w.t.nodes[r]
+            .parents
+            .iter()
+            .map(|&p| w.t.nodes[p].obj_ref.section.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sec("by-section"), vec!["https"]);
+    assert_eq!(sec("by-port"), vec!["http"]);
+}
+
+#[test]
+fn disallowed_namespace_is_not_admitted_and_says_why() {
+    let yaml = [
+        GATEWAY,
+        &route(
+            "other",
+            "nope",
+            "{name: gw, namespace: infra, sectionName: https}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let f =
+        w.t.findings
+            .iter()
+            .find(|f| f.code == Code::NotAdmitted)
+            .expect("NotAdmitted");
+    assert_eq!(f.object.name, "nope");
+    assert!(
+        f.message.contains("namespace other does not match"),
+        "{}",
+        f.message
+    );
+    let r = node(&w, "HTTPRoute", Some("other"), "nope", None);
+    assert!(w.t.nodes[r].parents.is_empty());
+}
+
+#[test]
+fn listener_hostname_must_intersect_the_routes() {
+    let yaml = [
+        GATEWAY,
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: elsewhere, namespace: shop}\nspec:\n  hostnames: [api.other.example]\n  parentRefs: [{name: gw, namespace: infra, sectionName: https}]\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert!(codes(&w).contains(&(Code::NotAdmitted, "elsewhere".into())));
+}
+
+#[test]
+fn cross_namespace_backend_needs_a_reference_grant() {
+    let svc = "---\napiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: data}\n";
+    let r = "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web, namespace: shop}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules: [{backendRefs: [{name: db, namespace: data, port: 5432}]}]\n";
+    let without = world(&[GATEWAY, svc, r].concat());
+    assert!(codes(&without).contains(&(Code::RefNotPermitted, "web".into())));
+    let db = node(&without, "Service", Some("data"), "db", None);
+    assert!(
+        without.t.nodes[db].parents.is_empty(),
+        "no edge without a grant"
+    );
+
+    let grant = "---\napiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata: {name: allow-shop, namespace: data}\nspec:\n  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]\n  to: [{group: \"\", kind: Service}]\n";
+    let with = world(&[GATEWAY, svc, r, grant].concat());
+    assert!(!codes(&with)
+        .iter()
+        .any(|(c, _)| *c == Code::RefNotPermitted));
+    let db = node(&with, "Service", Some("data"), "db", None);
+    assert_eq!(with.t.nodes[db].parents.len(), 1);
+}
+
+#[test]
+fn gamma_route_hangs_under_its_service() {
+    let yaml = r#"
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: mesh}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api-v2, namespace: mesh}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: split, namespace: mesh}
+spec:
+  parentRefs: [{group: "", kind: Service, name: api}]
+  rules: [{backendRefs: [{name: api, port: 80}, {name: api-v2, port: 80}]}]
+---
+apiVersion: example.io/v1
+kind: TimeoutPolicy
+metadata: {name: mesh-timeouts, namespace: mesh}
+spec:
+  targetRef: {group: "", kind: Service, name: api}
+  defaults: {request: 3s}
+"#;
+    let w = world(yaml);
+    let r = node(&w, "HTTPRoute", Some("mesh"), "split", None);
+    let api = node(&w, "Service", Some("mesh"), "api", None);
+    assert_eq!(w.t.nodes[r].parents, vec![api]);
+    // The policy on the parent Service flows to the route and its other backend; the
+    // route's edge back to its own parent would be a cycle and is not drawn.
+    let v2 = node(&w, "Service", Some("mesh"), "api-v2", None);
+    let eff = effective(&w, &gk("example.io", "TimeoutPolicy"), v2);
+    assert_eq!(eff.len(), 1);
+    assert_eq!(eff[0].0, "api>split>split#rule-1>api-v2");
+}
+
+#[test]
+fn namespace_target_reaches_every_object_in_it() {
+    let yaml = [
+        GATEWAY,
+        &route("shop", "a", "{name: gw, namespace: infra}"),
+        &route("shop", "b", "{name: gw, namespace: infra}"),
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: shop}\n",
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: ns-wide, namespace: shop}\nspec:\n  targetRef: {group: \"\", kind: Namespace, name: shop}\n  attempts: 3\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let p =
+        w.t.policies
+            .iter()
+            .position(|p| p.obj_ref.name == "ns-wide")
+            .unwrap();
+    // Two routes and the Service (sections count with their object).
+    assert_eq!(w.st.affects_count(&w.t, p), 3);
+    // The Gateway in infra is not reached.
+    let gw = node(&w, "Gateway", Some("infra"), "gw", None);
+    assert!(effective(&w, &gk("example.io", "RetryPolicy"), gw).is_empty());
+}
+
+#[test]
+fn dangling_target_and_missing_section_are_findings() {
+    let yaml = [
+        GATEWAY,
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: gone, namespace: infra}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: old-gw}\n",
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: typo, namespace: infra}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: htps}\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert!(codes(&w).contains(&(Code::TargetNotFound, "gone".into())));
+    assert!(codes(&w).contains(&(Code::SectionNotFound, "typo".into())));
+    assert_eq!(status(&w, "gone"), PolicyStatus::TargetNotFound);
+    assert_eq!(status(&w, "typo"), PolicyStatus::SectionNotFound);
+}
+
+#[test]
+fn wrong_shape_is_an_invalid_finding_naming_the_field() {
+    let yaml = [
+        GATEWAY,
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: bad, namespace: infra}\nspec:\n  targetRefs: oops\n",
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: fine, namespace: infra}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let f =
+        w.t.findings
+            .iter()
+            .find(|f| f.object.name == "bad")
+            .expect("finding for bad");
+    assert_eq!(f.code, Code::Invalid);
+    assert!(f.message.starts_with("spec.targetRefs:"), "{}", f.message);
+    // Everything else still answers.
+    assert_eq!(status(&w, "fine"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "bad"), PolicyStatus::Invalid);
+}
+
+#[test]
+fn target_selectors_match_labels_in_the_policy_namespace() {
+    let yaml = [
+        GATEWAY,
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: a, namespace: shop, labels: {tier: gold}}\nspec: {parentRefs: [{name: gw, namespace: infra}]}\n",
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: b, namespace: shop, labels: {tier: bronze}}\nspec: {parentRefs: [{name: gw, namespace: infra}]}\n",
+        "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: gold, namespace: shop}\nspec:\n  targetSelectors: [{group: gateway.networking.k8s.io, kind: HTTPRoute, matchLabels: {tier: gold}}]\n  retry: {numRetries: 5}\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let p = w.t.policy_index.values().copied().next().unwrap();
+    let targets: Vec<String> = w.t.targets[p]
+        .iter()
+        .map(|t| t.target.name.clone())
+        .collect();
+    assert_eq!(targets, vec!["a"]);
+}
+
+#[test]
+fn registry_kinds_need_no_crd_and_labels_are_read_case_insensitively() {
+    let crd = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: quotas.example.io\n  labels: {gateway.networking.k8s.io/policy: DIRECT}\nspec: {group: example.io, names: {kind: Quota, plural: quotas}}\n";
+    let w = world(&[GATEWAY, crd].concat());
+    let k = w.t.catalog.get(&gk("example.io", "Quota")).unwrap();
+    assert_eq!(k.class, kubectl_policies::catalog::Class::Direct);
+    assert_eq!(k.source, kubectl_policies::catalog::ClassSource::Label);
+    let btls =
+        w.t.catalog
+            .get(&gk("gateway.networking.k8s.io", "BackendTLSPolicy"))
+            .unwrap();
+    assert_eq!(
+        btls.source,
+        kubectl_policies::catalog::ClassSource::Registry
+    );
+}
