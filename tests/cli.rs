@@ -375,7 +375,7 @@ fn policy_kind_flag_declares_a_kind() {
         "get",
     ])
     .assert()
-    .code(2)
+    .code(1)
     .stderr(predicate::str::contains("direct or inherited"));
 }
 
@@ -421,4 +421,30 @@ fn usage_says_kubectl_policies() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Usage: kubectl policies"));
+}
+
+#[test]
+fn readme_shows_real_output() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for args in [
+        &["--demo", "get", "-A"][..],
+        &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
+    ] {
+        let out = stdout(args);
+        assert!(
+            readme.contains(&out),
+            "README is stale for {args:?}; paste:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_1() {
+    kp().args(["--demo", "frobnicate"]).assert().code(1);
+    kp().args(["--demo", "describe"]).assert().code(1);
+    kp().args(["--demo", "describe", "nonsense/x"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("resource type"));
 }

@@ -648,12 +648,12 @@ pub static ENTRIES: &[Entry] = &[
         targeting: REF,
         target_kinds: &["Server", "Namespace", "HTTPRoute", "GRPCRoute"],
         section_name: false,
-        merge: MergeModel::None,
+        merge: MergeModel::Accumulated,
         overrides_label: false,
         label: None,
         project: "Linkerd",
         status_shape: "none",
-        note: "Grants access to the one resource it names; Linkerd does not document any GEP-713 merging for it.",
+        note: "Each grants access to the resource it names; several on one resource add up (any one that matches allows), so none conflicts or overrides another.",
     },
     Entry {
         group: "policy.linkerd.io",
@@ -803,7 +803,7 @@ mod tests {
         let linkerd = lookup(&GroupKind::new("policy.linkerd.io", "AuthorizationPolicy")).unwrap();
         assert_eq!(istio.merge, MergeModel::Accumulated);
         assert!(istio.targeting.workload_selector);
-        assert_eq!(linkerd.merge, MergeModel::None);
+        assert_eq!(linkerd.merge, MergeModel::Accumulated);
         assert!(!linkerd.targeting.workload_selector);
     }
 
@@ -830,11 +830,14 @@ mod tests {
     }
 
     #[test]
-    fn direct_entries_do_not_merge_except_istio() {
+    fn direct_entries_do_not_merge_except_accumulating_ones() {
         for e in ENTRIES.iter().filter(|e| e.class == Class::Direct) {
             if is_istio(e) {
                 assert_eq!(e.merge, MergeModel::Accumulated, "{}.{}", e.kind, e.group);
                 assert!(e.targeting.workload_selector, "{}.{}", e.kind, e.group);
+            } else if (e.group, e.kind) == ("policy.linkerd.io", "AuthorizationPolicy") {
+                // Linkerd authorizations add up: any matching one allows.
+                assert_eq!(e.merge, MergeModel::Accumulated);
             } else {
                 assert_eq!(e.merge, MergeModel::None, "{}.{}", e.kind, e.group);
             }

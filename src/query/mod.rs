@@ -2,6 +2,7 @@
 //! a plain struct that serialises to the JSON shape of CLI.md and that the human
 //! renderers print.
 
+pub mod blast;
 pub mod types;
 
 use crate::catalog::policy::Policy;

@@ -1,0 +1,386 @@
+//! Blast radius: what changes if a policy is deleted, or if some objects are applied.
+//! Builds the world as it would be after the change and compares, node by node and
+//! context by context, the effective spec of every policy kind involved.
+
+use super::{PolicyKindRef, World};
+use crate::catalog::Declared;
+use crate::effective::{KindFold, PolicyStatus};
+use crate::model::{GroupKind, ObjRef};
+use crate::source::{BlindSpot, Object, Snapshot};
+use crate::topology::{NodeId, PolicyId, Resolution, Topology};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One object (or section) whose effective spec of one kind changes, on the contexts
+/// that share the same before and after.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Change {
+    pub target: ObjRef,
+    #[serde(rename = "policyKind")]
+    pub policy_kind: PolicyKindRef,
+    pub contexts: Vec<Vec<ObjRef>>,
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct Summary {
+    pub objects: usize,
+    pub namespaces: Vec<String>,
+    #[serde(rename = "byKind")]
+    pub by_kind: BTreeMap<String, usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BlastRadius {
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<ObjRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub apply: Option<Vec<String>>,
+    pub changes: Vec<Change>,
+    pub summary: Summary,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+    /// One sentence for people: what the change does.
+    #[serde(skip)]
+    pub headline: String,
+}
+
+/// What changes if policy `p` is deleted.
+pub fn delete_policy(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
+    let pol = &w.t.policies[p];
+    let snapshot = Snapshot {
+        objects: w
+            .t
+            .snapshot
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != pol.object)
+            .map(|(_, o)| o.clone())
+            .collect(),
+        blind_spots: w.t.snapshot.blind_spots.clone(),
+    };
+    let after = crate::analyze(snapshot, declared, &[]);
+    let mut candidates = BTreeSet::new();
+    reach_of_policy(&w.t, p, &mut candidates);
+    let kinds = vec![pol.kind.clone()];
+    let changes = compare(w, &after, &candidates, &kinds);
+    let summary = summarize(&changes);
+    let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
+    let headline = if changes.is_empty() {
+        let why = if w.st.overall[p] == PolicyStatus::Overridden {
+            ": it is overridden everywhere it reaches"
+        } else if w.st.per_node[p].is_empty() {
+            ": it reaches no object"
+        } else {
+            ""
+        };
+        format!("{what} changes nothing{why}")
+    } else {
+        format!(
+            "{what} changes the effective {} of {}",
+            pol.kind.kind,
+            describe_summary(&summary)
+        )
+    };
+    BlastRadius {
+        kind: "BlastRadius",
+        policy: Some(pol.obj_ref.clone()),
+        apply: None,
+        changes,
+        summary,
+        blind_spots: w.t.snapshot.blind_spots.clone(),
+        headline,
+    }
+}
+
+/// What changes if `new_objects` (read from `paths`) are applied: objects with the
+/// same group, kind, namespace and name are replaced, the others added.
+pub fn apply_objects(
+    w: &World,
+    new_objects: Vec<Object>,
+    paths: Vec<String>,
+    declared: &[Declared],
+) -> BlastRadius {
+    let key = |o: &Object| {
+        (
+            o.group().to_string(),
+            o.kind.clone(),
+            o.namespace.clone(),
+            o.name.clone(),
+        )
+    };
+    let count = new_objects.len();
+    let mut objects = w.t.snapshot.objects.clone();
+    let mut changed: Vec<ObjRef> = Vec::new();
+    let mut applied_kinds: Vec<String> = Vec::new();
+    for o in new_objects {
+        changed.push(o.obj_ref());
+        if !applied_kinds.contains(&o.kind) {
+            applied_kinds.push(o.kind.clone());
+        }
+        let k = key(&o);
+        match objects.iter_mut().find(|x| key(x) == k) {
+            Some(slot) => *slot = o,
+            None => objects.push(o),
+        }
+    }
+    let snapshot = Snapshot {
+        objects,
+        blind_spots: w.t.snapshot.blind_spots.clone(),
+    };
+    let after = crate::analyze(snapshot, declared, &[]);
+
+    let mut candidates = BTreeSet::new();
+    for r in &changed {
+        let mut found = false;
+        for t in [&w.t, &after.t] {
+            if let Some(&p) = t.policy_index.get(r) {
+                reach_of_policy(t, p, &mut candidates);
+                found = true;
+            }
+            if let Some(n) = t.lookup(r) {
+                add_below(t, n, &mut candidates);
+                found = true;
+            }
+        }
+        if found {
+            continue;
+        }
+        if r.kind == "Namespace" && r.group.is_empty() {
+            for t in [&w.t, &after.t] {
+                for n in t.nodes_in_namespace(&r.name) {
+                    add_below(t, n, &mut candidates);
+                }
+            }
+        } else {
+            // A CRD, a ReferenceGrant, anything else: it may change anything.
+            for t in [&w.t, &after.t] {
+                candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            }
+        }
+    }
+    let mut kinds = KindFold::kinds_in_use(&w.t);
+    kinds.extend(KindFold::kinds_in_use(&after.t));
+    kinds.sort();
+    kinds.dedup();
+    let changes = compare(w, &after, &candidates, &kinds);
+    let summary = summarize(&changes);
+
+    let objs = if count == 1 { "object" } else { "objects" };
+    let from = if paths.is_empty() {
+        String::new()
+    } else {
+        format!(" from {}", paths.join(", "))
+    };
+    let what = format!("Applying {count} {objs}{from}");
+    let headline = if changes.is_empty() {
+        format!("{what} changes nothing")
+    } else {
+        let mut changed_kinds: Vec<String> = Vec::new();
+        for c in &changes {
+            if !changed_kinds.contains(&c.policy_kind.kind) {
+                changed_kinds.push(c.policy_kind.kind.clone());
+            }
+        }
+        // Kinds in the order the applied objects name them, then the rest sorted.
+        changed_kinds.sort_by_key(|k| {
+            (
+                applied_kinds
+                    .iter()
+                    .position(|a| a == k)
+                    .unwrap_or(usize::MAX),
+                k.clone(),
+            )
+        });
+        format!(
+            "{what} changes the effective {} of {}",
+            join_and(&changed_kinds),
+            describe_summary(&summary)
+        )
+    };
+    BlastRadius {
+        kind: "BlastRadius",
+        policy: None,
+        apply: Some(paths),
+        changes,
+        summary,
+        blind_spots: w.t.snapshot.blind_spots.clone(),
+        headline,
+    }
+}
+
+/// The nodes a policy can affect: its resolved targets (namespace targets: every
+/// object of the namespace) and everything below them.
+fn reach_of_policy(t: &Topology, p: PolicyId, out: &mut BTreeSet<ObjRef>) {
+    for r in &t.targets[p] {
+        match &r.resolution {
+            Resolution::Node(n) => add_below(t, *n, out),
+            Resolution::Namespace(ns) => {
+                for n in t.nodes_in_namespace(ns) {
+                    add_below(t, n, out);
+                }
+            }
+            Resolution::NotFound(_) => {}
+        }
+    }
+}
+
+fn add_below(t: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
+    out.insert(t.nodes[n].obj_ref.clone());
+    out.extend(
+        t.descendants(n)
+            .into_iter()
+            .map(|d| t.nodes[d].obj_ref.clone()),
+    );
+}
+
+/// Every context path of `n` with the spec it yields for the fold's kind.
+fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Value> {
+    let mut out = BTreeMap::new();
+    for g in f.effective_at(n) {
+        for c in g.contexts {
+            out.insert(c, g.spec.clone());
+        }
+    }
+    out
+}
+
+/// The changes between two worlds, on the candidate objects present in both.
+fn compare(
+    before: &World,
+    after: &World,
+    candidates: &BTreeSet<ObjRef>,
+    kinds: &[GroupKind],
+) -> Vec<Change> {
+    let pairs: Vec<(NodeId, NodeId, &ObjRef)> = candidates
+        .iter()
+        .filter_map(|r| Some((before.t.lookup(r)?, after.t.lookup(r)?, r)))
+        .collect();
+    let mut changes = Vec::new();
+    for kind in kinds {
+        let mut fb = KindFold::new(&before.t, kind);
+        let mut fa = KindFold::new(&after.t, kind);
+        for &(nb, na, r) in &pairs {
+            let sb = specs_by_context(&mut fb, nb);
+            let sa = specs_by_context(&mut fa, na);
+            let paths: BTreeSet<&Vec<ObjRef>> = sb.keys().chain(sa.keys()).collect();
+            let mut here: Vec<Change> = Vec::new();
+            for path in paths {
+                let (b, a) = (sb.get(path), sa.get(path));
+                if b == a {
+                    continue;
+                }
+                match here
+                    .iter_mut()
+                    .find(|c| c.before.as_ref() == b && c.after.as_ref() == a)
+                {
+                    Some(c) => c.contexts.push(path.clone()),
+                    None => here.push(Change {
+                        target: r.clone(),
+                        policy_kind: kind.into(),
+                        contexts: vec![path.clone()],
+                        before: b.cloned(),
+                        after: a.cloned(),
+                    }),
+                }
+            }
+            changes.extend(here);
+        }
+    }
+    changes.sort_by(|x, y| {
+        (
+            &x.target,
+            &x.policy_kind.kind,
+            &x.policy_kind.group,
+            &x.contexts,
+        )
+            .cmp(&(
+                &y.target,
+                &y.policy_kind.kind,
+                &y.policy_kind.group,
+                &y.contexts,
+            ))
+    });
+    changes
+}
+
+fn summarize(changes: &[Change]) -> Summary {
+    let objects: BTreeSet<ObjRef> = changes.iter().map(|c| c.target.object()).collect();
+    let namespaces: BTreeSet<String> = objects.iter().filter_map(|o| o.namespace.clone()).collect();
+    let mut by_kind = BTreeMap::new();
+    for o in &objects {
+        *by_kind.entry(o.kind.clone()).or_insert(0) += 1;
+    }
+    Summary {
+        objects: objects.len(),
+        namespaces: namespaces.into_iter().collect(),
+        by_kind,
+    }
+}
+
+/// `HTTPRoute` → `HTTPRoutes`.
+fn plural(kind: &str) -> String {
+    if kind.ends_with('s') || kind.ends_with('x') {
+        format!("{kind}es")
+    } else if let Some(stem) = kind
+        .strip_suffix('y')
+        .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{kind}s")
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// `4 HTTPRoutes and 4 Services in 1 namespace (baker)`.
+fn describe_summary(s: &Summary) -> String {
+    let parts: Vec<String> = s
+        .by_kind
+        .iter()
+        .map(|(k, &n)| {
+            if n == 1 {
+                format!("1 {k}")
+            } else {
+                format!("{n} {}", plural(k))
+            }
+        })
+        .collect();
+    let mut out = join_and(&parts);
+    match s.namespaces.len() {
+        0 => {}
+        1 => out.push_str(&format!(" in 1 namespace ({})", s.namespaces[0])),
+        n => out.push_str(&format!(" in {n} namespaces ({})", s.namespaces.join(", "))),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_and_lists() {
+        assert_eq!(plural("HTTPRoute"), "HTTPRoutes");
+        assert_eq!(plural("Service"), "Services");
+        assert_eq!(plural("GatewayClass"), "GatewayClasses");
+        assert_eq!(plural("Policy"), "Policies");
+        assert_eq!(join_and(&["a".into()]), "a");
+        assert_eq!(
+            join_and(&["a".into(), "b".into(), "c".into()]),
+            "a, b and c"
+        );
+    }
+}
