@@ -185,13 +185,13 @@ fn deleting_p3_clears_yellow_below_g2_and_lets_p4_show_green() {
         vec![
             row("g2", "gc>g2", color("yellow"), Value::Null),
             row("r3", "gc>g2>r3", color("yellow"), Value::Null),
-            row("r4", "gc>g2>r4", color("yellow"), color("green")),
             row(
                 "r3#rule-1",
                 "gc>g2>r3>r3#rule-1",
                 color("yellow"),
                 Value::Null
             ),
+            row("r4", "gc>g2>r4", color("yellow"), color("green")),
             row(
                 "r4#rule-1",
                 "gc>g2>r4>r4#rule-1",
@@ -252,13 +252,13 @@ fn applying_an_override_on_g1_paints_everything_below_it() {
         vec![
             row("g1", "gc>g1", color("red"), color("purple")),
             row("r1", "gc>g1>r1", color("blue"), color("purple")),
-            row("r2", "gc>g1>r2", color("red"), color("purple")),
             row(
                 "r1#rule-1",
                 "gc>g1>r1>r1#rule-1",
                 color("blue"),
                 color("purple")
             ),
+            row("r2", "gc>g1>r2", color("red"), color("purple")),
             row(
                 "r2#rule-1",
                 "gc>g1>r2>r2#rule-1",

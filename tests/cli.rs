@@ -448,3 +448,109 @@ fn usage_errors_exit_1() {
         .code(1)
         .stderr(predicate::str::contains("resource type"));
 }
+
+#[test]
+fn blast_radius_of_the_parable_and_exit_code() {
+    let out = stdout(&[
+        "--demo",
+        "blast-radius",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+    ]);
+    assert!(out.starts_with(
+        "Deleting RetryPolicy baker/ns-retries changes the effective RetryPolicy of 4 HTTPRoutes and 4 Services in 1 namespace (baker)\n"
+    ));
+    assert!(out.contains("BEFORE→AFTER"));
+    kp().args([
+        "--demo",
+        "blast-radius",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+        "--exit-code",
+    ])
+    .assert()
+    .code(3);
+    kp().args([
+        "--demo",
+        "blast-radius",
+        "backendtlspolicy/sprinkles-tls-new",
+        "-n",
+        "baker",
+        "--exit-code",
+    ])
+    .assert()
+    .code(0)
+    .stdout(predicate::str::contains(
+        "changes nothing: it loses to an older policy",
+    ));
+    let j = json(&[
+        "--demo",
+        "blast-radius",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["kind"], "BlastRadius");
+    assert_eq!(
+        j["summary"]["byKind"],
+        serde_json::json!({"HTTPRoute": 4, "Service": 4})
+    );
+}
+
+#[test]
+fn blast_radius_of_applying_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("override.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: resilience.example.io/v1alpha1\nkind: RetryPolicy\nmetadata: {name: gw-no-retries, namespace: infra}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: cupcake-gw}\n  overrides: {attempts: 0}\n",
+    )
+    .unwrap();
+    let j = json(&[
+        "--demo",
+        "blast-radius",
+        "--apply",
+        f.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["apply"][0], f.to_str().unwrap());
+    let changes = j["changes"].as_array().unwrap();
+    assert!(!changes.is_empty());
+    let after = |name: &str, section: Option<&str>| {
+        changes
+            .iter()
+            .find(|c| {
+                c["target"]["kind"] == "HTTPRoute"
+                    && c["target"]["name"] == name
+                    && c["target"].get("sectionName").and_then(|s| s.as_str()) == section
+            })
+            .map(|c| c["after"].clone())
+            .unwrap()
+    };
+    assert_eq!(after("baker", None), serde_json::json!({"attempts": 0}));
+    assert_eq!(
+        after("icing", Some("rule-1")),
+        serde_json::json!({"attempts": 0})
+    );
+    // GEP-713's abstract process: after the override wins, the result carries the
+    // challenger's (ns-retries') Patch Defaults onward, so the rule-level policy below
+    // still patches attempts on the orders rule.
+    assert_eq!(
+        after("baker", Some("orders")),
+        serde_json::json!({"attempts": 2})
+    );
+    kp().args([
+        "--demo",
+        "blast-radius",
+        "--apply",
+        f.to_str().unwrap(),
+        "--exit-code",
+    ])
+    .assert()
+    .code(3);
+}

@@ -73,6 +73,8 @@ pub fn delete_policy(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadi
     let headline = if changes.is_empty() {
         let why = if w.st.overall[p] == PolicyStatus::Overridden {
             ": it is overridden everywhere it reaches"
+        } else if w.st.overall[p] == PolicyStatus::Conflicted {
+            ": it loses to an older policy on every target (Conflicted)"
         } else if w.st.per_node[p].is_empty() {
             ": it reaches no object"
         } else {

@@ -53,6 +53,27 @@ pub fn human_ref(r: &ObjRef) -> String {
 }
 
 /// A context path, compactly: `GatewayClass cupcake-class > Gateway infra/cupcake-gw > listener http > ...`.
+/// The last two levels above the target (namespace levels left out): enough to tell
+/// one context from another in a table; `-o json` has the whole paths.
+pub fn via_line(path: &[ObjRef]) -> String {
+    let above: Vec<ObjRef> = path
+        .iter()
+        .take(path.len().saturating_sub(1))
+        .filter(|r| r.kind != "Namespace")
+        .cloned()
+        .collect();
+    if above.is_empty() {
+        return "-".into();
+    }
+    let tail = &above[above.len().saturating_sub(2)..];
+    let line = path_line(tail);
+    if above.len() > tail.len() {
+        format!("… > {line}")
+    } else {
+        line
+    }
+}
+
 pub fn path_line(path: &[ObjRef]) -> String {
     path.iter()
         .map(|r| match &r.section {
@@ -637,7 +658,7 @@ pub fn blast_radius(
             .contexts
             .iter()
             .min_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)))
-            .map(|p| path_line(p))
+            .map(|p| via_line(p))
             .unwrap_or_default();
         let via = if c.contexts.len() > 1 {
             format!("{via} (+{} more)", c.contexts.len() - 1)

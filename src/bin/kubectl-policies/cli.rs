@@ -90,6 +90,19 @@ pub enum Command {
         #[arg(value_name = "TYPE/NAME", num_args = 0..=2)]
         target: Vec<String>,
     },
+    /// What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied.
+    #[command(name = "blast-radius")]
+    BlastRadius {
+        /// The policy to delete, as TYPE/NAME (or TYPE NAME).
+        #[arg(value_name = "TYPE/NAME", num_args = 0..=2, required_unless_present = "apply", conflicts_with = "apply")]
+        target: Vec<String>,
+        /// New or edited objects (policies, routes, Gateways): a file, a directory or -; repeatable.
+        #[arg(long, value_name = "PATH")]
+        apply: Vec<String>,
+        /// Exit 3 when anything changes (for CI gates).
+        #[arg(long)]
+        exit_code: bool,
+    },
     /// Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error.
     Check,
 }

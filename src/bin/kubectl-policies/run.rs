@@ -292,6 +292,46 @@ pub fn run(args: Args) -> Result<u8> {
             }
             0
         }
+        Command::BlastRadius {
+            target,
+            apply,
+            exit_code,
+        } => {
+            let o = output(g, "human", &["human", "json", "yaml"], "blast-radius")?;
+            let w = load(g)?;
+            let b = if apply.is_empty() {
+                match find_subject(&w, g, target)? {
+                    Subject::Policy(p) => query::blast::delete_policy(&w, p, &g.policy_kind),
+                    Subject::Node(_) => bail!(
+                        "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
+                    ),
+                }
+            } else {
+                let loaded = files::load_paths(apply)?;
+                if let Some(e) = loaded.shape_errors.first() {
+                    bail!("{e}");
+                }
+                query::blast::apply_objects(
+                    &w,
+                    loaded.snapshot.objects,
+                    apply.clone(),
+                    &g.policy_kind,
+                )
+            };
+            for spot in &b.blind_spots {
+                eprintln!("warning: {}", spot.message);
+            }
+            match o {
+                "json" => render::json(&mut out, &b)?,
+                "yaml" => render::yaml(&mut out, &b)?,
+                _ => human::blast_radius(&mut out, &b, style(g, false))?,
+            }
+            if *exit_code && !b.changes.is_empty() {
+                3
+            } else {
+                0
+            }
+        }
         Command::Check => {
             let o = output(g, "table", &["table", "json", "yaml"], "check")?;
             let w = load(g)?;
