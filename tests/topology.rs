@@ -278,3 +278,36 @@ fn registry_kinds_need_no_crd_and_labels_are_read_case_insensitively() {
         kubectl_policies::catalog::ClassSource::Registry
     );
 }
+
+#[test]
+fn policy_affected_marks_on_targets_are_read_and_checked() {
+    let yaml = [
+        GATEWAY,
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: marked\n  namespace: shop\n  annotations: {gateway.nginx.org/ClientSettingsPolicyAffected: \"true\"}\nspec: {parentRefs: [{name: gw, namespace: infra}]}\nstatus:\n  conditions: [{type: kuadrant.io/AuthPolicyAffected, status: \"True\", reason: Accepted}]\n",
+        "---\napiVersion: kuadrant.io/v1\nkind: AuthPolicy\nmetadata: {name: auth, namespace: shop}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: marked}\n  rules: {}\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let n = node(&w, "HTTPRoute", Some("shop"), "marked", None);
+    let d = kubectl_policies::query::describe_target(&w, n);
+    let marks: Vec<(&str, &str)> = d
+        .reported_affected
+        .iter()
+        .map(|r| (r.type_.as_str(), r.status.as_str()))
+        .collect();
+    assert_eq!(
+        marks,
+        vec![
+            ("AuthPolicyAffected", "True"),
+            ("ClientSettingsPolicyAffected", "True")
+        ]
+    );
+    // AuthPolicy reaches it: agreed. No ClientSettingsPolicy does: flagged.
+    let disagree: Vec<&str> = d
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::StatusDisagrees)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(disagree, vec!["the object reports ClientSettingsPolicyAffected=True but no ClientSettingsPolicy reaches it"]);
+}

@@ -203,6 +203,10 @@ pub struct TargetDescription {
     pub findings: Vec<Finding>,
     #[serde(rename = "blindSpots")]
     pub blind_spots: Vec<BlindSpot>,
+    /// What controllers wrote on the target: `<Kind>PolicyAffected` (or `...Affected`)
+    /// conditions and annotations (GEP-713's "on targeted resources").
+    #[serde(rename = "reportedAffected", skip_serializing_if = "Vec::is_empty")]
+    pub reported_affected: Vec<ReportedCondition>,
     #[serde(skip)]
     pub parents: Vec<ObjRef>,
     #[serde(skip)]
@@ -307,7 +311,29 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         }
         effective.extend(groups.iter().map(|g| Effective::from_group(w, g)));
     }
-    let findings = findings_about(w, n, &sections);
+    let mut findings = findings_about(w, n, &sections);
+    let reported_affected = node
+        .object
+        .map(|o| affected_marks(&t.snapshot.objects[o]))
+        .unwrap_or_default();
+    // A target that says a kind of policy affects it while none reaches it (or the reverse
+    // for a kind the computation finds) is worth a look.
+    for r in &reported_affected {
+        let Some(kind) = r.type_.strip_suffix("Affected") else {
+            continue;
+        };
+        let reaches = policies.iter().any(|p| p.policy.kind == kind);
+        if r.status == "True" && !reaches {
+            findings.push(Finding::new(
+                Code::StatusDisagrees,
+                node.obj_ref.clone(),
+                format!(
+                    "the object reports {}=True but no {kind} reaches it",
+                    r.type_
+                ),
+            ));
+        }
+    }
     TargetDescription {
         kind: "TargetDescription",
         target: node.obj_ref.clone(),
@@ -315,6 +341,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         effective,
         findings,
         blind_spots: t.snapshot.blind_spots.clone(),
+        reported_affected,
         parents: node
             .parents
             .iter()
@@ -327,6 +354,65 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
             .map(|&c| t.nodes[c].obj_ref.clone())
             .collect(),
     }
+}
+
+/// `status.conditions` whose type ends in `PolicyAffected`, and annotations whose key
+/// does (`gateway.nginx.org/ClientSettingsPolicyAffected: "true"`, `kuadrant.io/AuthPolicyAffected`).
+fn affected_marks(o: &crate::source::Object) -> Vec<ReportedCondition> {
+    let mut out = Vec::new();
+    for c in o
+        .status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(ty) = c.get("type").and_then(Value::as_str) else {
+            continue;
+        };
+        if !ty.ends_with("PolicyAffected") {
+            continue;
+        }
+        let kind = ty.rsplit('/').next().unwrap_or(ty);
+        out.push(ReportedCondition {
+            controller: None,
+            ancestor: None,
+            type_: kind.to_string(),
+            status: c
+                .get("status")
+                .and_then(Value::as_str)
+                .unwrap_or("Unknown")
+                .to_string(),
+            reason: c
+                .get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            message: c
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        });
+    }
+    for (k, v) in &o.annotations {
+        let kind = k.rsplit('/').next().unwrap_or(k);
+        if kind.ends_with("PolicyAffected") {
+            out.push(ReportedCondition {
+                controller: None,
+                ancestor: None,
+                type_: kind.to_string(),
+                status: if v.eq_ignore_ascii_case("true") {
+                    "True".into()
+                } else {
+                    v.clone()
+                },
+                reason: String::new(),
+                message: format!("annotation {k}"),
+            });
+        }
+    }
+    out
 }
 
 /// Findings on the object or its sections.

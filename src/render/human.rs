@@ -479,6 +479,18 @@ pub fn describe_target(
         )?;
         effective_blocks(out, &d.effective, style)?;
     }
+    if !d.reported_affected.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Reported on the object by controllers:")?;
+        for r in &d.reported_affected {
+            let how = if r.message.starts_with("annotation") {
+                format!(" ({})", r.message)
+            } else {
+                String::new()
+            };
+            writeln!(out, "  {}={}{how}", r.type_, r.status)?;
+        }
+    }
     findings_block(out, &d.findings, style)?;
     blind_spots(out, &d.blind_spots, style)
 }
