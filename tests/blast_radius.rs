@@ -8,52 +8,6 @@ use kubectl_policies::query::World;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-/// g1 > r1 > b1, g1 > r2 > b1, g2 > r3 > b1, g2 > r4 > b2 (GEP-713 examples 2 and 3).
-const TOPOLOGY: &str = r#"
-apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: gc}
-spec: {controllerName: example.com/c}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: g1, namespace: default}
-spec: {gatewayClassName: gc}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: g2, namespace: default}
-spec: {gatewayClassName: gc}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r1, namespace: default}
-spec: {parentRefs: [{name: g1}], rules: [{backendRefs: [{name: b1, port: 80}]}]}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r2, namespace: default}
-spec: {parentRefs: [{name: g1}], rules: [{backendRefs: [{name: b1, port: 80}]}]}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r3, namespace: default}
-spec: {parentRefs: [{name: g2}], rules: [{backendRefs: [{name: b1, port: 80}]}]}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r4, namespace: default}
-spec: {parentRefs: [{name: g2}], rules: [{backendRefs: [{name: b2, port: 80}]}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: b1, namespace: default}
----
-apiVersion: v1
-kind: Service
-metadata: {name: b2, namespace: default}
-"#;
-
 fn policy(name: &str, kind: &str, target: &str, spec: &str) -> String {
     format!(
         "---\napiVersion: example.io/v1\nkind: ColorPolicy\nmetadata: {{name: {name}, namespace: default, creationTimestamp: \"2026-01-01T00:00:00Z\"}}\nspec:\n  targetRef: {{group: {group}, kind: {kind}, name: {target}}}\n{spec}\n",
