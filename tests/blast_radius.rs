@@ -368,15 +368,7 @@ fn deleting_a_rule_scoped_policy_changes_that_rule_only() {
 
 #[test]
 fn deleting_a_direct_rule_scoped_policy_changes_the_rule_section_alone() {
-    let crd = r#"
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: colorpolicies.example.io
-  labels: {gateway.networking.k8s.io/policy: Direct}
-spec: {group: example.io, names: {kind: ColorPolicy, plural: colorpolicies}, scope: Namespaced}
-"#;
+    let crd = DIRECT_COLOR_CRD;
     let w = world(&[SECTIONS, crd].concat());
     let b = delete_policy(&w, pid(&w, "ColorPolicy", "rule-a"), &[]);
     assert_eq!(

@@ -19,15 +19,7 @@ fn policy(name: &str, ts: &str, kind: &str, target: &str, spec: &str) -> String 
 
 #[test]
 fn example_1_direct_policy_oldest_wins() {
-    let crd = r#"
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: colorpolicies.example.io
-  labels: {gateway.networking.k8s.io/policy: Direct}
-spec: {group: example.io, names: {kind: ColorPolicy, plural: colorpolicies}, scope: Namespaced}
-"#;
+    let crd = DIRECT_COLOR_CRD;
     let yaml = [
         TOPOLOGY,
         crd,

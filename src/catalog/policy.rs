@@ -154,6 +154,17 @@ pub enum Intent {
 }
 
 impl Intent {
+    /// How many settings (leaves) the policy sets: what "its whole spec survives" counts.
+    pub fn leaf_count(&self) -> usize {
+        use crate::effective::tree::value_leaf_count;
+        match self {
+            Intent::Stack { spec, .. } => value_leaf_count(spec),
+            Intent::Dual { default, overrides } => {
+                value_leaf_count(default) + value_leaf_count(overrides)
+            }
+        }
+    }
+
     pub fn strategy_name(&self) -> String {
         match self {
             Intent::Stack { strategy, .. } => strategy.name().to_string(),

@@ -17,8 +17,6 @@ pub struct Entry {
     pub strategy: Strategy,
     /// Envoy Gateway: the challenger's `mergeType` decides whether it merges.
     pub merges_into_parent: bool,
-    /// How many leaves the policy sets (to tell Enforced from PartiallyEnforced).
-    pub leaves: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -86,16 +84,11 @@ impl Entry {
                 },
             };
         }
-        let leaves = match &shape {
-            Shape::Stack(t) => t.leaf_count(),
-            Shape::Dual { default, overrides } => default.leaf_count() + overrides.leaf_count(),
-        };
         Entry {
             policy: p,
             shape,
             strategy,
             merges_into_parent: policy.merge_type.is_some(),
-            leaves,
         }
     }
 }

@@ -85,6 +85,7 @@ impl Statuses {
         let mut tallies: Vec<BTreeMap<NodeId, Tally>> = vec![BTreeMap::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
+        let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
         for kind in KindFold::kinds_in_use(t) {
             let mut f = KindFold::new(t, &kind);
             for &(loser, winner, n) in &f.conflicts {
@@ -104,7 +105,6 @@ impl Statuses {
                     }
                 }
             }
-            let leaves: Vec<usize> = leaf_counts(t, &kind);
             for n in 0..t.nodes.len() {
                 let ctxs = f.contexts(n);
                 let leaf = is_leaf(t, n, f.class);
@@ -186,7 +186,6 @@ impl Statuses {
             .keys()
             .map(|&n| t.nodes[n].owner.unwrap_or(n))
             .collect();
-        objs.dedup();
         objs.sort_unstable();
         objs.dedup();
         objs.len()
@@ -201,33 +200,4 @@ fn is_leaf(t: &Topology, n: NodeId, class: Class) -> bool {
         Class::Inherited => node.children.is_empty(),
         Class::Direct => !node.children.iter().any(|&c| t.nodes[c].owner == Some(n)),
     }
-}
-
-/// Leaves each policy of `kind` sets (to tell full from partial survival).
-fn leaf_counts(t: &Topology, kind: &crate::model::GroupKind) -> Vec<usize> {
-    let model = t
-        .catalog
-        .get(kind)
-        .map(|k| k.merge)
-        .unwrap_or(crate::catalog::MergeModel::Gep713 { rule_paths: &[] });
-    (0..t.policies.len())
-        .map(|p| {
-            if &t.policies[p].kind != kind {
-                return 0;
-            }
-            super::Entry::new(
-                t,
-                p,
-                t.targets[p]
-                    .iter()
-                    .find_map(|r| match r.resolution {
-                        Resolution::Node(n) => Some(n),
-                        _ => None,
-                    })
-                    .unwrap_or(0),
-                model,
-            )
-            .leaves
-        })
-        .collect()
 }

@@ -356,6 +356,19 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
     }
 }
 
+/// A metav1.Condition as the tool shows it (no controller or ancestor yet).
+fn condition(c: &Value) -> Option<ReportedCondition> {
+    let text = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
+    Some(ReportedCondition {
+        controller: None,
+        ancestor: None,
+        type_: text("type")?,
+        status: text("status").unwrap_or_else(|| "Unknown".into()),
+        reason: text("reason").unwrap_or_default(),
+        message: text("message").unwrap_or_default(),
+    })
+}
+
 /// `status.conditions` whose type ends in `PolicyAffected`, and annotations whose key
 /// does (`gateway.nginx.org/ClientSettingsPolicyAffected: "true"`, `kuadrant.io/AuthPolicyAffected`).
 fn affected_marks(o: &crate::source::Object) -> Vec<ReportedCondition> {
@@ -373,27 +386,10 @@ fn affected_marks(o: &crate::source::Object) -> Vec<ReportedCondition> {
         if !ty.ends_with("PolicyAffected") {
             continue;
         }
-        let kind = ty.rsplit('/').next().unwrap_or(ty);
-        out.push(ReportedCondition {
-            controller: None,
-            ancestor: None,
-            type_: kind.to_string(),
-            status: c
-                .get("status")
-                .and_then(Value::as_str)
-                .unwrap_or("Unknown")
-                .to_string(),
-            reason: c
-                .get("reason")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
-            message: c
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
-        });
+        if let Some(r) = condition(c) {
+            let kind = ty.rsplit('/').next().unwrap_or(ty).to_string();
+            out.push(ReportedCondition { type_: kind, ..r });
+        }
     }
     for (k, v) in &o.annotations {
         let kind = k.rsplit('/').next().unwrap_or(k);
@@ -554,29 +550,11 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
     let pol = &t.policies[p];
     let status = &t.snapshot.objects[pol.object].status;
     let mut out = Vec::new();
-    let cond = |c: &Value,
-                controller: Option<String>,
-                ancestor: Option<ObjRef>|
-     -> Option<ReportedCondition> {
-        Some(ReportedCondition {
+    let cond = |c: &Value, controller: Option<String>, ancestor: Option<ObjRef>| {
+        condition(c).map(|r| ReportedCondition {
             controller,
             ancestor,
-            type_: c.get("type")?.as_str()?.to_string(),
-            status: c
-                .get("status")
-                .and_then(Value::as_str)
-                .unwrap_or("Unknown")
-                .to_string(),
-            reason: c
-                .get("reason")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
-            message: c
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            ..r
         })
     };
     if let Some(ancestors) = status.get("ancestors").and_then(Value::as_array) {

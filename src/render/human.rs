@@ -183,11 +183,7 @@ pub fn findings_table(
 ) -> io::Result<()> {
     let mut t = Table::new(vec!["SEVERITY", "CODE", "OBJECT", "MESSAGE"]);
     for f in findings {
-        let tint = match f.severity {
-            Severity::Error => Tint::Bad,
-            Severity::Warning => Tint::Warn,
-            Severity::Info => Tint::Dim,
-        };
+        let tint = severity_tint(f.severity);
         t.row(vec![
             (format!("{:?}", f.severity).to_lowercase(), tint),
             (format!("{:?}", f.code), tint),
@@ -196,6 +192,24 @@ pub fn findings_table(
         ]);
     }
     t.write(out, style, headers)
+}
+
+fn severity_tint(s: Severity) -> Tint {
+    match s {
+        Severity::Error => Tint::Bad,
+        Severity::Warning => Tint::Warn,
+        Severity::Info => Tint::Dim,
+    }
+}
+
+/// `retrypolicies... in namespace baker: Forbidden: ...`, as every blind-spot list prints it.
+fn blind_spot_line(b: &BlindSpot) -> String {
+    let ns = b
+        .namespace
+        .as_deref()
+        .map(|n| format!(" in namespace {n}"))
+        .unwrap_or_default();
+    format!("{}.{}{ns}: {:?}: {}", b.kind, b.group, b.reason, b.message)
 }
 
 fn field(out: &mut impl Write, name: &str, value: &str) -> io::Result<()> {
@@ -213,16 +227,7 @@ fn blind_spots(out: &mut impl Write, spots: &[BlindSpot], style: Style) -> io::R
         style.paint("Blind spots (the answer may be incomplete):", Tint::Warn)
     )?;
     for b in spots {
-        let ns = b
-            .namespace
-            .as_deref()
-            .map(|n| format!(" in namespace {n}"))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "  {}.{}{ns}: {:?}: {}",
-            b.kind, b.group, b.reason, b.message
-        )?;
+        writeln!(out, "  {}", blind_spot_line(b))?;
     }
     Ok(())
 }
@@ -234,11 +239,7 @@ fn findings_block(out: &mut impl Write, findings: &[Finding], style: Style) -> i
     writeln!(out)?;
     writeln!(out, "Findings:")?;
     for f in findings {
-        let tint = match f.severity {
-            Severity::Error => Tint::Bad,
-            Severity::Warning => Tint::Warn,
-            Severity::Info => Tint::Dim,
-        };
+        let tint = severity_tint(f.severity);
         writeln!(
             out,
             "  {}  {}: {}",
@@ -633,21 +634,10 @@ pub fn blast_radius(
             )
         )?;
         for s in &b.blind_spots {
-            let ns = s
-                .namespace
-                .as_deref()
-                .map(|n| format!(" in namespace {n}"))
-                .unwrap_or_default();
             writeln!(
                 out,
                 "{}",
-                style.paint(
-                    &format!(
-                        "  {}.{}{ns}: {:?}: {}",
-                        s.kind, s.group, s.reason, s.message
-                    ),
-                    Tint::Bad
-                )
+                style.paint(&format!("  {}", blind_spot_line(s)), Tint::Bad)
             )?;
         }
     }

@@ -636,7 +636,7 @@ impl Builder {
             let mut resolved = Vec::new();
             for t in targets {
                 match t {
-                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(&pref, r)),
+                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r)),
                     TargetSpec::Selector {
                         group_kind,
                         namespace,
@@ -671,7 +671,7 @@ impl Builder {
                         }
                         for oi in matched {
                             let r = self.t.snapshot.objects[oi].obj_ref();
-                            resolved.push(self.resolve_ref(&pref, r));
+                            resolved.push(self.resolve_ref(pid, r));
                         }
                     }
                 }
@@ -708,16 +708,11 @@ impl Builder {
         self.t.ns_attached = ns_attached;
     }
 
-    fn resolve_ref(&mut self, policy: &ObjRef, r: ObjRef) -> ResolvedTarget {
+    fn resolve_ref(&mut self, pid: usize, r: ObjRef) -> ResolvedTarget {
+        let policy = &self.t.policies[pid].obj_ref.clone();
         let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
             if self.t.namespaces.contains_key(&r.name) {
-                let class = self
-                    .t
-                    .policies
-                    .iter()
-                    .find(|p| &p.obj_ref == policy)
-                    .map(|p| p.class);
-                if class == Some(Class::Direct) {
+                if self.t.policies[pid].class == Class::Direct {
                     // A Direct policy on a Namespace affects the Namespace itself, which
                     // is not part of the Gateway API hierarchy.
                     return ResolvedTarget {

@@ -112,3 +112,14 @@ apiVersion: v1
 kind: Service
 metadata: {name: b2, namespace: default}
 "#;
+
+/// A CRD that makes ColorPolicy a Direct kind through the GEP-713 label.
+pub const DIRECT_COLOR_CRD: &str = r#"
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: colorpolicies.example.io
+  labels: {gateway.networking.k8s.io/policy: Direct}
+spec: {group: example.io, names: {kind: ColorPolicy, plural: colorpolicies}, scope: Namespaced}
+"#;
