@@ -8,6 +8,9 @@ pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
 /// The experimental Gateway API group (XListenerSet, XBackendTrafficPolicy).
 pub const GATEWAY_X_GROUP: &str = "gateway.networking.x-k8s.io";
 
+/// The route kinds of the Gateway API.
+pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
+
 /// A kind qualified by its API group (`""` is the core group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GroupKind {

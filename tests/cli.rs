@@ -388,14 +388,6 @@ fn unknown_output_format_is_a_usage_error() {
 }
 
 #[test]
-fn live_cluster_is_not_yet_available_and_says_so() {
-    kp().args(["get"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("give -f PATH"));
-}
-
-#[test]
 fn no_colour_when_not_a_terminal_and_colour_when_asked() {
     let plain = stdout(&["--demo", "get", "-A"]);
     assert!(!plain.contains('\u{1b}'));

@@ -150,6 +150,11 @@ fn add_document(v: Value, file: &str, document: usize, loaded: &mut Loaded) {
         file: file.into(),
         document,
     };
+    // A `dump` records what it could not read; reading it back keeps that honest.
+    match super::recorded_blind_spots(&v, &origin) {
+        Ok(spots) => loaded.snapshot.blind_spots.extend(spots),
+        Err(e) => loaded.shape_errors.push(e),
+    }
     objects_from_value(
         v,
         &origin,

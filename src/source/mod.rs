@@ -3,9 +3,10 @@
 
 pub mod demo;
 pub mod files;
+pub mod live;
 
 use crate::model::{group_of_api_version, GroupKind, ObjRef};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -100,7 +101,7 @@ impl Object {
 }
 
 /// Why something could not be seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum BlindReason {
     Forbidden,
     NotFound,
@@ -108,14 +109,39 @@ pub enum BlindReason {
 }
 
 /// A kind (optionally in one namespace) the source could not read.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BlindSpot {
     pub group: String,
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub namespace: Option<String>,
     pub reason: BlindReason,
     pub message: String,
+}
+
+/// The annotation on a `dump`'s List that records the blind spots of the read.
+pub const BLIND_SPOTS_ANNOTATION: &str = "kubectl-policies/blind-spots";
+
+/// The blind spots a `dump` recorded on its List (none for any other document).
+pub fn recorded_blind_spots(v: &Value, origin: &Origin) -> Result<Vec<BlindSpot>, ShapeError> {
+    let Some(text) = v
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(BLIND_SPOTS_ANNOTATION))
+    else {
+        return Ok(Vec::new());
+    };
+    let field = format!("metadata.annotations.{BLIND_SPOTS_ANNOTATION}");
+    let text = text.as_str().ok_or_else(|| ShapeError {
+        origin: origin.clone(),
+        field: field.clone(),
+        message: "must be a string (a JSON list of blind spots)".into(),
+    })?;
+    serde_json::from_str(text).map_err(|e| ShapeError {
+        origin: origin.clone(),
+        field,
+        message: format!("is not a JSON list of blind spots: {e}"),
+    })
 }
 
 /// Everything a source read: the objects and what it could not see.

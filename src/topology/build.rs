@@ -10,7 +10,7 @@ use crate::source::{Object, Snapshot};
 use serde_json::Value;
 use std::collections::HashMap;
 
-pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
+use crate::model::ROUTE_KINDS;
 
 fn is_gateway_group(g: &str) -> bool {
     g == GATEWAY_GROUP || g == GATEWAY_X_GROUP

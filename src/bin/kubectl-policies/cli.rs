@@ -103,6 +103,8 @@ pub enum Command {
         #[arg(long)]
         exit_code: bool,
     },
+    /// Write everything read from the cluster as one YAML (or JSON) List, for -f later or a bug report.
+    Dump,
     /// Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error.
     Check,
 }

@@ -5,9 +5,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
 use kubectl_policies::render::{self, age, human, Style};
-use kubectl_policies::source::{demo, files};
+use kubectl_policies::source::files::Loaded;
+use kubectl_policies::source::live::{self, LiveOptions, Scope};
+use kubectl_policies::source::{demo, files, BlindSpot};
 use kubectl_policies::topology::{NodeId, PolicyId, Severity};
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
 
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
@@ -32,37 +36,158 @@ fn style(g: &Global, structured: bool) -> Style {
     Style { color }
 }
 
-fn load(g: &Global) -> Result<World> {
-    let loaded = if g.demo {
+/// What a command needs read from a live cluster.
+#[derive(Clone, Copy)]
+enum Need<'a> {
+    /// Cluster-wide lists (`get`, `tree`, `check`, blast radius, a policy's reach).
+    Everything,
+    /// One object's answer (`describe`, `effective`): its namespace and its ancestors'.
+    Object(&'a [String]),
+    /// `dump` without -A: one namespace and its objects' ancestors.
+    Namespace,
+}
+
+/// The analysed world and the namespace names resolve in.
+struct Session {
+    w: World,
+    /// `-n`, else the context's namespace, else `default` (offline: `-n` or `default`).
+    namespace: String,
+}
+
+impl Session {
+    fn scope_ns(&self, g: &Global) -> Option<String> {
+        if g.all_namespaces {
+            None
+        } else {
+            Some(self.namespace.clone())
+        }
+    }
+}
+
+/// Reads the objects: the demo, files, or the live cluster.
+fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
+    if g.demo {
         if !g.filename.is_empty() {
             bail!("--demo and -f cannot be used together");
         }
-        demo::load()?
-    } else if !g.filename.is_empty() {
-        files::load_paths(&g.filename)?
-    } else {
-        bail!(
-            "reading a live cluster is not available in this build yet; give -f PATH (a file, a directory, or - for stdin, e.g. from `kubectl get ... -A -o yaml`) or try --demo"
-        );
+        return Ok((demo::load()?, offline_namespace(g)));
+    }
+    if !g.filename.is_empty() {
+        return Ok((files::load_paths(&g.filename)?, offline_namespace(g)));
+    }
+    let opts = LiveOptions {
+        kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
+        context: g.context.clone(),
+        request_timeout: parse_duration(&g.request_timeout)
+            .map_err(|e| anyhow!("--request-timeout {:?}: {e}", g.request_timeout))?,
+        ..LiveOptions::default()
     };
-    Ok(kubectl_policies::analyze(
-        loaded.snapshot,
-        &g.policy_kind,
-        &loaded.shape_errors,
+    let (loaded, cluster) = live::load(&opts, &g.policy_kind, |cluster, _| {
+        let ns = g
+            .namespace
+            .clone()
+            .unwrap_or_else(|| cluster.default_namespace.clone());
+        match need {
+            Need::Object(words) => object_scope(g, words, &ns),
+            Need::Namespace if !g.all_namespaces => Scope::Namespace(ns),
+            _ => Scope::Cluster { fallback: vec![ns] },
+        }
+    })?;
+    let namespace = g
+        .namespace
+        .clone()
+        .unwrap_or_else(|| cluster.default_namespace.clone());
+    Ok((loaded, namespace))
+}
+
+/// The scope of a live read for one object: policies are read cluster-wide (their
+/// reach crosses namespaces), any other object only with its ancestors.
+fn object_scope(g: &Global, words: &[String], ns: &str) -> Scope {
+    let everything = Scope::Cluster {
+        fallback: vec![ns.to_string()],
+    };
+    let Ok((ty, name)) = split_target(words) else {
+        return everything;
+    };
+    let catalog = kubectl_policies::catalog::Catalog::build(&[], &g.policy_kind);
+    let Ok(gk) = resolve_type(&ty, &catalog, &[]) else {
+        return everything;
+    };
+    if catalog.get(&gk).is_some() {
+        return everything;
+    }
+    let cluster_scoped = kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind);
+    Scope::Object(ObjRef::new(
+        &gk.group,
+        &gk.kind,
+        (!cluster_scoped).then_some(ns),
+        &name,
     ))
 }
 
+/// Reads, warns about every blind spot on stderr, analyses.
+fn load(g: &Global, need: Need) -> Result<Session> {
+    let (loaded, namespace) = read(g, need)?;
+    warn_blind_spots(&loaded.snapshot.blind_spots);
+    Ok(Session {
+        w: kubectl_policies::analyze(loaded.snapshot, &g.policy_kind, &loaded.shape_errors),
+        namespace,
+    })
+}
+
+fn warn_blind_spots(spots: &[BlindSpot]) {
+    for spot in spots {
+        eprintln!("warning: {}", spot.message);
+    }
+}
+
 /// Offline, the namespace is `-n` or `default` (kubectl's rule with no context).
-fn namespace(g: &Global) -> String {
+fn offline_namespace(g: &Global) -> String {
     g.namespace.clone().unwrap_or_else(|| "default".to_string())
 }
 
-fn scope_ns(g: &Global) -> Option<String> {
-    if g.all_namespaces {
-        None
-    } else {
-        Some(namespace(g))
+/// kubectl's durations: `30s`, `1m30s`, `500ms`, `2h`, a bare number of seconds; `0`
+/// means no limit.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if let Ok(secs) = t.parse::<u64>() {
+        return Ok(if secs == 0 {
+            Duration::from_secs(365 * 24 * 3600)
+        } else {
+            Duration::from_secs(secs)
+        });
     }
+    let mut total = Duration::ZERO;
+    let mut rest = t;
+    if rest.is_empty() {
+        return Err("expected a duration such as 30s, 1m or 500ms".into());
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or("a number needs a unit (ms, s, m, h)")?;
+        let (num, tail) = rest.split_at(digits);
+        let value: f64 = num
+            .parse()
+            .map_err(|_| format!("{num:?} is not a number"))?;
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, next) = tail.split_at(unit_len);
+        let scale = match unit {
+            "ms" => 0.001,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(format!("unknown unit {unit:?} (use ms, s, m or h)")),
+        };
+        total += Duration::from_secs_f64(value * scale);
+        rest = next;
+    }
+    if total.is_zero() {
+        return Ok(Duration::from_secs(365 * 24 * 3600));
+    }
+    Ok(total)
 }
 
 /// `TYPE/NAME` or `TYPE NAME`.
@@ -88,14 +213,15 @@ enum Subject {
     Node(NodeId),
 }
 
-fn find_subject(w: &World, g: &Global, words: &[String]) -> Result<Subject> {
+fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
+    let w = &s.w;
     let (ty, name) = split_target(words)?;
     let gk = resolve_type(&ty, &w.t.catalog, &w.t.snapshot.objects).map_err(|e| anyhow!(e))?;
     let cluster_scoped = kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind);
     let ns = if cluster_scoped {
         None
     } else {
-        Some(namespace(g))
+        Some(s.namespace.clone())
     };
     let r = ObjRef::new(&gk.group, &gk.kind, ns.as_deref(), &name);
     if w.t.catalog.get(&gk).is_some() {
@@ -140,6 +266,15 @@ fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> anyhow:
         [one] => format!(" (there is one in namespace {one}: add -n {one})"),
         many => format!(" (there are some in namespaces {})", many.join(", ")),
     };
+    // The object may exist where the user cannot see: say so rather than "not found".
+    let blind = w.t.snapshot.blind_spots.iter().find(|b| {
+        b.group == gk.group
+            && b.kind == gk.kind
+            && (b.namespace.is_none() || b.namespace.as_deref() == ns)
+    });
+    if let Some(b) = blind {
+        return anyhow!("{resource} {name:?}: {}", b.message);
+    }
     match ns {
         Some(ns) => anyhow!("{resource} {name:?} not found in namespace {ns}{hint}"),
         None => anyhow!("{resource} {name:?} not found"),
@@ -164,8 +299,9 @@ pub fn run(args: Args) -> Result<u8> {
     let code = match &args.command {
         Command::Get { what } if what.starts_with("kind") => {
             let o = output(g, "table", &["table", "wide", "json", "yaml"], "get kinds")?;
-            let w = load(g)?;
-            let rows = query::get_kinds(&w);
+            let s = load(g, Need::Everything)?;
+            let w = &s.w;
+            let rows = query::get_kinds(w);
             match o {
                 "json" => render::json(&mut out, &list("PolicyKindList", &rows))?,
                 "yaml" => render::yaml(&mut out, &list("PolicyKindList", &rows))?,
@@ -182,9 +318,10 @@ pub fn run(args: Args) -> Result<u8> {
                 &["table", "wide", "json", "yaml", "name"],
                 "get",
             )?;
-            let w = load(g)?;
-            let ns = scope_ns(g);
-            let rows = query::get_policies(&w, ns.as_deref());
+            let s = load(g, Need::Everything)?;
+            let w = &s.w;
+            let ns = s.scope_ns(g);
+            let rows = query::get_policies(w, ns.as_deref());
             match o {
                 "json" => render::json(&mut out, &list("PolicyList", &rows))?,
                 "yaml" => render::yaml(&mut out, &list("PolicyList", &rows))?,
@@ -222,11 +359,12 @@ pub fn run(args: Args) -> Result<u8> {
         }
         Command::Describe { target } => {
             let o = output(g, "human", &["human", "json", "yaml"], "describe")?;
-            let w = load(g)?;
+            let s = load(g, Need::Object(target))?;
+            let w = &s.w;
             let st = style(g, false);
-            match find_subject(&w, g, target)? {
+            match find_subject(&s, target)? {
                 Subject::Policy(p) => {
-                    let d = query::describe_policy(&w, p);
+                    let d = query::describe_policy(w, p);
                     match o {
                         "json" => render::json(&mut out, &d)?,
                         "yaml" => render::yaml(&mut out, &d)?,
@@ -234,7 +372,7 @@ pub fn run(args: Args) -> Result<u8> {
                     }
                 }
                 Subject::Node(n) => {
-                    let d = query::describe_target(&w, n);
+                    let d = query::describe_target(w, n);
                     match o {
                         "json" => render::json(&mut out, &d)?,
                         "yaml" => render::yaml(&mut out, &d)?,
@@ -246,18 +384,19 @@ pub fn run(args: Args) -> Result<u8> {
         }
         Command::Effective { target, kind } => {
             let o = output(g, "yaml", &["yaml", "json"], "effective")?;
-            let w = load(g)?;
+            let s = load(g, Need::Object(target))?;
+            let w = &s.w;
             let kind = match kind {
                 Some(k) => Some(
                     resolve_type(k, &w.t.catalog, &w.t.snapshot.objects).map_err(|e| anyhow!(e))?,
                 ),
                 None => None,
             };
-            let n = match find_subject(&w, g, target)? {
+            let n = match find_subject(&s, target)? {
                 Subject::Node(n) => n,
                 Subject::Policy(_) => bail!("effective answers for objects of the hierarchy, not for policies: try describe"),
             };
-            let e = query::effective(&w, n, kind.as_ref());
+            let e = query::effective(w, n, kind.as_ref());
             if o == "json" {
                 render::json(&mut out, &e)?
             } else {
@@ -267,19 +406,20 @@ pub fn run(args: Args) -> Result<u8> {
         }
         Command::Tree { target } => {
             let o = output(g, "tree", &["tree", "json", "yaml"], "tree")?;
-            let w = load(g)?;
+            let s = load(g, Need::Everything)?;
+            let w = &s.w;
             let root = if target.is_empty() {
                 None
             } else {
-                match find_subject(&w, g, target)? {
+                match find_subject(&s, target)? {
                     Subject::Node(n) => Some(n),
                     Subject::Policy(_) => {
                         bail!("tree starts at an object of the hierarchy, not a policy")
                     }
                 }
             };
-            let ns = if root.is_some() { None } else { scope_ns(g) };
-            let roots = query::tree(&w, root, ns.as_deref());
+            let ns = if root.is_some() { None } else { s.scope_ns(g) };
+            let roots = query::tree(w, root, ns.as_deref());
             match o {
                 "json" => render::json(&mut out, &roots)?,
                 "yaml" => render::yaml(&mut out, &roots)?,
@@ -298,10 +438,11 @@ pub fn run(args: Args) -> Result<u8> {
             exit_code,
         } => {
             let o = output(g, "human", &["human", "json", "yaml"], "blast-radius")?;
-            let w = load(g)?;
+            let s = load(g, Need::Everything)?;
+            let w = &s.w;
             let b = if apply.is_empty() {
-                match find_subject(&w, g, target)? {
-                    Subject::Policy(p) => query::blast::delete_policy(&w, p, &g.policy_kind),
+                match find_subject(&s, target)? {
+                    Subject::Policy(p) => query::blast::delete_policy(w, p, &g.policy_kind),
                     Subject::Node(_) => bail!(
                         "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
                     ),
@@ -312,15 +453,12 @@ pub fn run(args: Args) -> Result<u8> {
                     bail!("{e}");
                 }
                 query::blast::apply_objects(
-                    &w,
+                    w,
                     loaded.snapshot.objects,
                     apply.clone(),
                     &g.policy_kind,
                 )
             };
-            for spot in &b.blind_spots {
-                eprintln!("warning: {}", spot.message);
-            }
             match o {
                 "json" => render::json(&mut out, &b)?,
                 "yaml" => render::yaml(&mut out, &b)?,
@@ -332,11 +470,27 @@ pub fn run(args: Args) -> Result<u8> {
                 0
             }
         }
+        Command::Dump => {
+            let o = output(g, "yaml", &["yaml", "json"], "dump")?;
+            let (loaded, _) = read(g, Need::Namespace)?;
+            warn_blind_spots(&loaded.snapshot.blind_spots);
+            if let Some(e) = loaded.shape_errors.first() {
+                eprintln!("warning: {e}");
+            }
+            let doc = dump_list(&loaded);
+            if o == "json" {
+                render::json(&mut out, &doc)?
+            } else {
+                render::yaml(&mut out, &doc)?
+            }
+            0
+        }
         Command::Check => {
             let o = output(g, "table", &["table", "json", "yaml"], "check")?;
-            let w = load(g)?;
-            let ns = scope_ns(g);
-            let findings: Vec<_> = query::check(&w)
+            let s = load(g, Need::Everything)?;
+            let w = &s.w;
+            let ns = s.scope_ns(g);
+            let findings: Vec<_> = query::check(w)
                 .into_iter()
                 .filter(|f| {
                     ns.is_none() || f.object.namespace.is_none() || f.object.namespace == ns
@@ -372,4 +526,24 @@ pub fn run(args: Args) -> Result<u8> {
 
 fn list<T: serde::Serialize>(kind: &str, items: &[T]) -> serde_json::Value {
     serde_json::json!({"apiVersion": "v1", "kind": "List", "metadata": {"listKind": kind}, "items": items})
+}
+
+/// What `dump` writes: one `List` of everything read, its blind spots recorded in an
+/// annotation so that reading the dump back with `-f` stays honest about them.
+fn dump_list(loaded: &Loaded) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = loaded
+        .snapshot
+        .objects
+        .iter()
+        .map(|o| o.to_value())
+        .collect();
+    let mut doc =
+        serde_json::json!({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items});
+    if !loaded.snapshot.blind_spots.is_empty() {
+        let spots = serde_json::to_string(&loaded.snapshot.blind_spots).unwrap_or_default();
+        doc["metadata"]["annotations"] = serde_json::json!({
+            kubectl_policies::source::BLIND_SPOTS_ANNOTATION: spots
+        });
+    }
+    doc
 }

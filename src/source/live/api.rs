@@ -1,0 +1,185 @@
+//! One GET against the API server: bounded by the request timeout, 429 retried as the
+//! server asks, and every non-2xx answer turned into an [`ApiError`] that keeps the
+//! server's `Status` reason and message.
+
+use http_body_util::BodyExt as _;
+use kube::client::Body;
+use serde::Deserialize;
+use std::fmt;
+use std::time::Duration;
+
+/// How many times a 429 (Too Many Requests) is retried before it becomes an error.
+const MAX_RETRIES_429: u32 = 3;
+
+/// Why one request did not give a body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiError {
+    /// The server answered with a non-2xx code; `reason` and `message` come from its
+    /// `Status` body when it sent one.
+    Status {
+        code: u16,
+        reason: String,
+        message: String,
+    },
+    /// No answer within the request timeout.
+    Timeout(Duration),
+    /// The connection failed (refused, reset, TLS, DNS, proxy, credentials plugin).
+    Transport(String),
+}
+
+impl ApiError {
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            ApiError::Status { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Status {
+                code,
+                reason,
+                message,
+            } => {
+                let reason = if reason.is_empty() {
+                    http::StatusCode::from_u16(*code)
+                        .ok()
+                        .and_then(|c| c.canonical_reason())
+                        .unwrap_or("error")
+                        .to_string()
+                } else {
+                    reason.clone()
+                };
+                if message.is_empty() {
+                    write!(f, "{code} {reason}")
+                } else {
+                    write!(f, "{code} {reason}: {message}")
+                }
+            }
+            ApiError::Timeout(d) => write!(f, "no answer within {}", human_duration(*d)),
+            ApiError::Transport(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+pub fn human_duration(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+#[derive(Deserialize, Default)]
+struct StatusBody {
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    message: String,
+}
+
+/// A client that only ever sends GET.
+#[derive(Clone)]
+pub struct Api {
+    client: kube::Client,
+    timeout: Duration,
+}
+
+impl Api {
+    pub fn new(client: kube::Client, timeout: Duration) -> Api {
+        Api { client, timeout }
+    }
+
+    /// GET `path_and_query` (which starts with `/`), returning the body of a 2xx answer.
+    pub async fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ApiError> {
+        let mut attempt = 0;
+        loop {
+            match tokio::time::timeout(self.timeout, self.get_once(path_and_query, accept)).await {
+                Err(_) => return Err(ApiError::Timeout(self.timeout)),
+                Ok(Ok(body)) => return Ok(body),
+                Ok(Err((err, retry_after))) => {
+                    if err.code() == Some(429) && attempt < MAX_RETRIES_429 {
+                        attempt += 1;
+                        // Retry-After in seconds, as the API server sends it; bounded by
+                        // the request timeout so a retry never outlives it.
+                        let wait = retry_after
+                            .unwrap_or(Duration::from_secs(1))
+                            .min(self.timeout);
+                        tokio::time::sleep(wait).await;
+                        continue;
+                    }
+                    return Err(err);
+                }
+            }
+        }
+    }
+
+    async fn get_once(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+    ) -> Result<Vec<u8>, (ApiError, Option<Duration>)> {
+        let request = http::Request::get(path_and_query)
+            .header(http::header::ACCEPT, accept)
+            .body(Body::empty())
+            .map_err(|e| (ApiError::Transport(format!("bad request path: {e}")), None))?;
+        let response = self
+            .client
+            .send(request)
+            .await
+            .map_err(|e| (ApiError::Transport(transport_message(&e)), None))?;
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| {
+                (
+                    ApiError::Transport(format!("reading the answer: {e}")),
+                    None,
+                )
+            })?
+            .to_bytes()
+            .to_vec();
+        if status.is_success() {
+            return Ok(body);
+        }
+        let parsed: StatusBody = serde_json::from_slice(&body).unwrap_or_default();
+        let message = if parsed.message.is_empty() && !body.is_empty() && body.len() < 300 {
+            String::from_utf8_lossy(&body).trim().to_string()
+        } else {
+            parsed.message
+        };
+        Err((
+            ApiError::Status {
+                code: status.as_u16(),
+                reason: parsed.reason,
+                message,
+            },
+            retry_after,
+        ))
+    }
+}
+
+/// kube's errors nest the cause (hyper → io); the innermost says what happened.
+fn transport_message(e: &kube::Error) -> String {
+    let mut parts: Vec<String> = vec![e.to_string()];
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}

@@ -1,0 +1,350 @@
+//! Which resources the cluster serves: aggregated discovery (apidiscovery.k8s.io/v2,
+//! one request per root) when the server offers it, else the legacy walk over every
+//! group version. A group version that fails to answer (an aggregated API returning
+//! 503) becomes a blind spot; the others are still discovered.
+
+use super::api::{Api, ApiError};
+use super::LiveError;
+use crate::model::GroupKind;
+use crate::source::{BlindReason, BlindSpot};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Asks for aggregated discovery first; a server without it answers plain JSON.
+pub const ACCEPT_DISCOVERY: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+
+/// One listable resource, at the version the tool reads it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub plural: String,
+    pub namespaced: bool,
+}
+
+impl Resource {
+    pub fn group_kind(&self) -> GroupKind {
+        GroupKind::new(&self.group, &self.kind)
+    }
+
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// `httproutes.gateway.networking.k8s.io`, `services`: as kubectl names it.
+    pub fn display(&self) -> String {
+        if self.group.is_empty() {
+            self.plural.clone()
+        } else {
+            format!("{}.{}", self.plural, self.group)
+        }
+    }
+
+    /// The collection path: cluster-wide when `namespace` is None.
+    pub fn list_path(&self, namespace: Option<&str>) -> String {
+        let root = if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        };
+        match namespace {
+            Some(ns) if self.namespaced => format!("{root}/namespaces/{ns}/{}", self.plural),
+            _ => format!("{root}/{}", self.plural),
+        }
+    }
+}
+
+/// What discovery found: one resource per group and kind (the most preferred version
+/// that serves it) and the group versions it could not discover.
+#[derive(Clone, Debug, Default)]
+pub struct Discovery {
+    pub resources: BTreeMap<GroupKind, Resource>,
+    pub blind_spots: Vec<BlindSpot>,
+    /// True when the server answered aggregated discovery.
+    pub aggregated: bool,
+}
+
+impl Discovery {
+    pub fn get(&self, gk: &GroupKind) -> Option<&Resource> {
+        self.resources.get(gk)
+    }
+
+    /// Adds the resources of one group version, unless a more preferred version of
+    /// the same group already gave the kind.
+    fn add(&mut self, group: &str, version: &str, found: impl IntoIterator<Item = Found>) {
+        for f in found {
+            if f.plural.contains('/') || !f.verbs.iter().any(|v| v == "list") || f.kind.is_empty() {
+                continue;
+            }
+            let gk = GroupKind::new(group, &f.kind);
+            self.resources.entry(gk).or_insert_with(|| Resource {
+                group: group.to_string(),
+                version: version.to_string(),
+                kind: f.kind,
+                plural: f.plural,
+                namespaced: f.namespaced,
+            });
+        }
+    }
+}
+
+struct Found {
+    kind: String,
+    plural: String,
+    namespaced: bool,
+    verbs: Vec<String>,
+}
+
+// --- aggregated discovery (apidiscovery.k8s.io/v2) ---
+
+#[derive(Deserialize)]
+struct AggList {
+    #[serde(default)]
+    items: Vec<AggGroup>,
+}
+
+#[derive(Deserialize)]
+struct AggGroup {
+    #[serde(default)]
+    metadata: AggMeta,
+    #[serde(default)]
+    versions: Vec<AggVersion>,
+}
+
+#[derive(Deserialize, Default)]
+struct AggMeta {
+    #[serde(default)]
+    name: String,
+}
+
+#[derive(Deserialize)]
+struct AggVersion {
+    version: String,
+    #[serde(default)]
+    resources: Vec<AggResource>,
+    #[serde(default)]
+    freshness: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AggResource {
+    resource: String,
+    #[serde(default)]
+    response_kind: Option<AggKind>,
+    #[serde(default)]
+    scope: String,
+    #[serde(default)]
+    verbs: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct AggKind {
+    #[serde(default)]
+    kind: String,
+}
+
+// --- legacy discovery ---
+
+#[derive(Deserialize)]
+struct Kinded {
+    #[serde(default)]
+    kind: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GroupList {
+    #[serde(default)]
+    groups: Vec<LegacyGroup>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LegacyGroup {
+    name: String,
+    #[serde(default)]
+    versions: Vec<LegacyVersion>,
+    #[serde(default)]
+    preferred_version: Option<LegacyVersion>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct LegacyVersion {
+    version: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ResourceList {
+    #[serde(default)]
+    resources: Vec<LegacyResource>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LegacyResource {
+    name: String,
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    namespaced: bool,
+    #[serde(default)]
+    verbs: Vec<String>,
+}
+
+fn decode<'a, T: Deserialize<'a>>(body: &'a [u8], path: &str) -> Result<T, LiveError> {
+    serde_json::from_slice(body).map_err(|e| LiveError::Decode {
+        path: path.to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn aggregated_found(v: AggVersion) -> Vec<Found> {
+    v.resources
+        .into_iter()
+        .map(|r| Found {
+            kind: r.response_kind.map(|k| k.kind).unwrap_or_default(),
+            plural: r.resource,
+            namespaced: r.scope == "Namespaced",
+            verbs: r.verbs,
+        })
+        .collect()
+}
+
+fn legacy_found(list: ResourceList) -> Vec<Found> {
+    list.resources
+        .into_iter()
+        .map(|r| Found {
+            kind: r.kind,
+            plural: r.name,
+            namespaced: r.namespaced,
+            verbs: r.verbs,
+        })
+        .collect()
+}
+
+fn stale_spot(group: &str, version: &str, why: &str) -> BlindSpot {
+    let gv = if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    };
+    BlindSpot {
+        group: group.to_string(),
+        kind: String::new(),
+        namespace: None,
+        reason: BlindReason::Error,
+        message: format!("cannot discover {gv}: {why}; kinds it serves are not read"),
+    }
+}
+
+fn add_aggregated(d: &mut Discovery, list: AggList) {
+    for g in list.items {
+        for v in g.versions {
+            if v.freshness == "Stale" {
+                d.blind_spots.push(stale_spot(
+                    &g.metadata.name,
+                    &v.version,
+                    "the aggregated API behind it is not answering (discovery is stale)",
+                ));
+            }
+            let version = v.version.clone();
+            d.add(&g.metadata.name, &version, aggregated_found(v));
+        }
+    }
+}
+
+/// Discovers the core group and every API group. Only a failure of the roots
+/// (`/api`, `/apis`) is fatal; a failing group version is a blind spot.
+pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, LiveError> {
+    let mut d = Discovery::default();
+    let (core, groups) = tokio::join!(
+        api.get("/api", ACCEPT_DISCOVERY),
+        api.get("/apis", ACCEPT_DISCOVERY)
+    );
+    let core = core.map_err(|e| LiveError::api("/api", e))?;
+    let groups = groups.map_err(|e| LiveError::api("/apis", e))?;
+
+    let core_kind: Kinded = decode(&core, "/api")?;
+    if core_kind.kind == "APIGroupDiscoveryList" {
+        d.aggregated = true;
+        add_aggregated(&mut d, decode(&core, "/api")?);
+    } else {
+        // APIVersions: the core group is v1 on every server.
+        let body = api
+            .get("/api/v1", "application/json")
+            .await
+            .map_err(|e| LiveError::api("/api/v1", e))?;
+        d.add("", "v1", legacy_found(decode(&body, "/api/v1")?));
+    }
+
+    let groups_kind: Kinded = decode(&groups, "/apis")?;
+    if groups_kind.kind == "APIGroupDiscoveryList" {
+        d.aggregated = true;
+        add_aggregated(&mut d, decode(&groups, "/apis")?);
+        return Ok(d);
+    }
+    let list: GroupList = decode(&groups, "/apis")?;
+    // Every group version, preferred first within its group, fetched concurrently.
+    let mut wanted: Vec<(String, String)> = Vec::new();
+    for g in &list.groups {
+        let mut versions: Vec<String> = g
+            .preferred_version
+            .iter()
+            .map(|v| v.version.clone())
+            .collect();
+        for v in &g.versions {
+            if !versions.contains(&v.version) {
+                versions.push(v.version.clone());
+            }
+        }
+        for v in versions {
+            wanted.push((g.name.clone(), v));
+        }
+    }
+    let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, (group, version)) in wanted.iter().enumerate() {
+        let api = api.clone();
+        let permits = permits.clone();
+        let path = format!("/apis/{group}/{version}");
+        tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            (i, api.get(&path, "application/json").await)
+        });
+    }
+    let mut answers: Vec<Option<Result<Vec<u8>, ApiError>>> = vec![None; wanted.len()];
+    while let Some(joined) = tasks.join_next().await {
+        if let Ok((i, r)) = joined {
+            answers[i] = Some(r);
+        }
+    }
+    // Added in preference order, so the preferred version of each kind wins.
+    for ((group, version), answer) in wanted.iter().zip(answers) {
+        let path = format!("/apis/{group}/{version}");
+        match answer {
+            Some(Ok(body)) => match decode::<ResourceList>(&body, &path) {
+                Ok(list) => d.add(group, version, legacy_found(list)),
+                Err(e) => d
+                    .blind_spots
+                    .push(stale_spot(group, version, &e.to_string())),
+            },
+            Some(Err(e)) => d
+                .blind_spots
+                .push(stale_spot(group, version, &e.to_string())),
+            None => d
+                .blind_spots
+                .push(stale_spot(group, version, "the request was cancelled")),
+        }
+    }
+    Ok(d)
+}

@@ -1,0 +1,903 @@
+//! The live cluster: kubeconfig, discovery, then concurrent paginated GETs.
+//!
+//! Only GET requests are ever sent. Every list is paginated (`limit` 500, following
+//! `continue`, restarting once on 410 Expired) and runs as its own task, at most
+//! `concurrency` requests in flight. What cannot be read (403, 404, an error, a
+//! timeout) becomes a [`BlindSpot`]; the answer is built from the rest.
+
+pub mod api;
+pub mod discovery;
+pub mod scope;
+
+use crate::catalog::{registry, Declared, POLICY_LABEL};
+use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
+use crate::source::files::Loaded;
+use crate::source::{objects_from_value, BlindReason, BlindSpot, Object, Origin, ShapeError};
+use anyhow::{anyhow, Context as _};
+use api::{Api, ApiError};
+use discovery::{Discovery, Resource};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// Page size of every list, as kubectl uses.
+pub const PAGE_SIZE: usize = 500;
+
+/// How to reach the cluster.
+#[derive(Clone, Debug)]
+pub struct LiveOptions {
+    pub kubeconfig: Option<PathBuf>,
+    pub context: Option<String>,
+    pub request_timeout: Duration,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        LiveOptions {
+            kubeconfig: None,
+            context: None,
+            request_timeout: Duration::from_secs(30),
+            concurrency: 16,
+        }
+    }
+}
+
+/// What to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every namespace; a kind the user may not list cluster-wide is read in
+    /// `fallback` (the namespaces in scope) instead.
+    Cluster { fallback: Vec<String> },
+    /// One namespace, and the namespaces its objects' ancestors live in.
+    Namespace(String),
+    /// What the answer for one object needs: its namespace and its ancestors'.
+    Object(ObjRef),
+}
+
+/// Errors before any answer is possible (the roots of discovery failed).
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    #[error("GET {path}: {error}")]
+    Api { path: String, error: ApiError },
+    #[error("GET {path}: the answer is not the JSON expected: {message}")]
+    Decode { path: String, message: String },
+}
+
+impl LiveError {
+    pub fn api(path: &str, error: ApiError) -> LiveError {
+        LiveError::Api {
+            path: path.to_string(),
+            error,
+        }
+    }
+}
+
+/// A connection to one cluster.
+#[derive(Clone)]
+pub struct Cluster {
+    api: Api,
+    /// The API server's URL, for messages.
+    pub server: String,
+    /// The context's namespace, else `default` (in-cluster: the pod's namespace).
+    pub default_namespace: String,
+    concurrency: usize,
+}
+
+fn home_kubeconfig() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    let p = PathBuf::from(home).join(".kube").join("config");
+    p.exists().then_some(p)
+}
+
+/// Loads the kubeconfig (`--kubeconfig`, else `KUBECONFIG` as a colon list, else
+/// `~/.kube/config`, else the in-cluster service account) and builds a client whose
+/// every request is bounded by the request timeout.
+pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
+    use kube::config::{Config, KubeConfigOptions, Kubeconfig};
+    let kco = KubeConfigOptions {
+        context: opts.context.clone(),
+        cluster: None,
+        user: None,
+    };
+    let (kubeconfig, named) = if let Some(path) = &opts.kubeconfig {
+        let kc = Kubeconfig::read_from(path)
+            .with_context(|| format!("kubeconfig {}", path.display()))?;
+        (Some(kc), path.display().to_string())
+    } else if let Some(kc) = Kubeconfig::from_env().with_context(|| {
+        format!(
+            "kubeconfig from KUBECONFIG={}",
+            std::env::var("KUBECONFIG").unwrap_or_default()
+        )
+    })? {
+        (
+            Some(kc),
+            format!(
+                "KUBECONFIG={}",
+                std::env::var("KUBECONFIG").unwrap_or_default()
+            ),
+        )
+    } else if let Some(path) = home_kubeconfig() {
+        let kc = Kubeconfig::read_from(&path)
+            .with_context(|| format!("kubeconfig {}", path.display()))?;
+        (Some(kc), path.display().to_string())
+    } else {
+        (None, String::new())
+    };
+    let mut config = match kubeconfig {
+        Some(kc) => Config::from_custom_kubeconfig(kc, &kco)
+            .await
+            .with_context(|| format!("kubeconfig {named}"))?,
+        None => {
+            if let Some(ctx) = &opts.context {
+                anyhow::bail!("--context {ctx}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)");
+            }
+            Config::incluster().map_err(|e| {
+                anyhow!(
+                    "no kubeconfig found (KUBECONFIG is unset, ~/.kube/config does not exist) and not running in a cluster ({e}); give --kubeconfig PATH, or read files with -f PATH, or try --demo"
+                )
+            })?
+        }
+    };
+    config.connect_timeout = Some(opts.request_timeout);
+    config.read_timeout = Some(opts.request_timeout);
+    config.write_timeout = Some(opts.request_timeout);
+    // Retries are ours (429 with Retry-After, 410 on continue), explicit and bounded.
+    config.default_retry = false;
+    let server = config.cluster_url.to_string();
+    let server = server.trim_end_matches('/').to_string();
+    let default_namespace = config.default_namespace.clone();
+    let client = kube::Client::try_from(config)
+        .with_context(|| format!("building a client for the API server at {server}"))?;
+    Ok(Cluster {
+        api: Api::new(client, opts.request_timeout),
+        server,
+        default_namespace,
+        concurrency: opts.concurrency.max(1),
+    })
+}
+
+impl Cluster {
+    /// Discovers what the cluster serves. Fails (naming the server) only when the
+    /// discovery roots cannot be read at all.
+    pub async fn discover(&self) -> anyhow::Result<Discovery> {
+        discovery::discover(&self.api, self.concurrency)
+            .await
+            .map_err(|e| self.fatal(e))
+    }
+
+    fn fatal(&self, e: LiveError) -> anyhow::Error {
+        match &e {
+            LiveError::Api {
+                error: ApiError::Status { code: 401, .. },
+                ..
+            } => anyhow!(
+                "the API server at {} rejected the credentials (401 Unauthorized): check the kubeconfig's user for this context",
+                self.server
+            ),
+            LiveError::Api {
+                error: ApiError::Transport(m),
+                ..
+            } => anyhow!("cannot reach the API server at {}: {m}", self.server),
+            LiveError::Api {
+                error: error @ ApiError::Timeout(_),
+                path,
+            } => anyhow!(
+                "the API server at {} gave {error} to GET {path}; raise --request-timeout or check the connection",
+                self.server
+            ),
+            _ => anyhow!("API server at {}: {e}", self.server),
+        }
+    }
+
+    /// Reads what `scope` needs: the objects the analysis uses (Gateway API kinds,
+    /// Services, Namespaces, policy CRDs and every policy kind), with the blind spots.
+    pub async fn read(
+        &self,
+        d: &Discovery,
+        scope: &Scope,
+        declared: &[Declared],
+    ) -> anyhow::Result<Loaded> {
+        let mut r = Reader::new(self, d);
+        r.run(scope, declared).await?;
+        Ok(r.finish())
+    }
+}
+
+/// The kinds of the hierarchy (besides policies).
+fn structural(d: &Discovery) -> (Vec<Resource>, Vec<Resource>) {
+    let mut wanted: Vec<GroupKind> = vec![
+        GroupKind::new("", "Namespace"),
+        GroupKind::new("", "Service"),
+        GroupKind::new("multicluster.x-k8s.io", "ServiceImport"),
+    ];
+    for g in [GATEWAY_GROUP, GATEWAY_X_GROUP] {
+        for k in [
+            "GatewayClass",
+            "Gateway",
+            "ListenerSet",
+            "XListenerSet",
+            "ReferenceGrant",
+            "HTTPRoute",
+            "GRPCRoute",
+            "TLSRoute",
+            "TCPRoute",
+            "UDPRoute",
+        ] {
+            wanted.push(GroupKind::new(g, k));
+        }
+    }
+    let found: Vec<Resource> = wanted.iter().filter_map(|gk| d.get(gk).cloned()).collect();
+    found.into_iter().partition(|r| !r.namespaced)
+}
+
+/// A discovered kind that GEP-713 tooling would call a policy by its name alone: a
+/// `*Policy` kind outside the Kubernetes built-in groups.
+fn looks_like_policy_kind(r: &Resource) -> bool {
+    let g = r.group.as_str();
+    let builtin = !g.contains('.') || (g.ends_with(".k8s.io") && g != GATEWAY_GROUP);
+    r.kind.ends_with("Policy") && !builtin
+}
+
+#[derive(Deserialize)]
+struct ListMeta {
+    #[serde(default, rename = "continue")]
+    continue_token: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ListPage {
+    metadata: Option<ListMeta>,
+    #[serde(default)]
+    items: Vec<Value>,
+}
+
+/// One list: a kind, cluster-wide or in one namespace.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct ListKey {
+    gk: GroupKind,
+    namespace: Option<String>,
+}
+
+struct Listed {
+    key: ListKey,
+    result: Result<(Vec<Object>, Vec<ShapeError>), ApiError>,
+}
+
+/// Lists every page of one collection. A 410 Expired on a continue token (the
+/// snapshot behind it was compacted) restarts the list once from the beginning.
+async fn list_all(
+    api: Api,
+    permits: Arc<Semaphore>,
+    server: String,
+    resource: Resource,
+    namespace: Option<String>,
+    label_selector: Option<String>,
+) -> Result<(Vec<Object>, Vec<ShapeError>), ApiError> {
+    let base = resource.list_path(namespace.as_deref());
+    let origin = Origin {
+        file: format!("{server}{base}"),
+        document: 0,
+    };
+    let mut restarted = false;
+    'restart: loop {
+        let mut objects = Vec::new();
+        let mut errors = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let mut query = format!("{base}?limit={PAGE_SIZE}");
+            if let Some(sel) = &label_selector {
+                query.push_str("&labelSelector=");
+                query.push_str(&encode(sel));
+            }
+            if let Some(t) = &token {
+                query.push_str("&continue=");
+                query.push_str(&encode(t));
+            }
+            let body = {
+                let _permit = permits.acquire().await;
+                api.get(&query, "application/json").await
+            };
+            let body = match body {
+                Err(e) if e.code() == Some(410) && token.is_some() && !restarted => {
+                    restarted = true;
+                    continue 'restart;
+                }
+                other => other?,
+            };
+            let page: ListPage = serde_json::from_slice(&body).map_err(|e| ApiError::Status {
+                code: 200,
+                reason: "Undecodable".into(),
+                message: format!("the list is not the JSON expected: {e}"),
+            })?;
+            for mut item in page.items {
+                if let Value::Object(m) = &mut item {
+                    // The API server leaves apiVersion and kind out of the items of
+                    // built-in lists.
+                    m.entry("apiVersion")
+                        .or_insert_with(|| Value::String(resource.api_version()));
+                    m.entry("kind")
+                        .or_insert_with(|| Value::String(resource.kind.clone()));
+                    if resource.kind == "CustomResourceDefinition" {
+                        strip_crd_schemas(m);
+                    }
+                }
+                objects_from_value(item, &origin, &mut objects, &mut errors);
+            }
+            token = page
+                .metadata
+                .and_then(|m| m.continue_token)
+                .filter(|t| !t.is_empty());
+            if token.is_none() {
+                return Ok((objects, errors));
+            }
+        }
+    }
+}
+
+/// The tool reads a CRD's group, names, scope and labels; its schemas are large and
+/// unused, so they are dropped as the page is read.
+fn strip_crd_schemas(m: &mut serde_json::Map<String, Value>) {
+    if let Some(versions) = m
+        .get_mut("spec")
+        .and_then(|s| s.get_mut("versions"))
+        .and_then(Value::as_array_mut)
+    {
+        for v in versions {
+            if let Value::Object(v) = v {
+                v.remove("schema");
+            }
+        }
+    }
+}
+
+/// Percent-encodes a query value (label selectors and continue tokens).
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// What was tried for one kind, to summarise as blind spots.
+#[derive(Default)]
+struct KindLog {
+    policy: bool,
+    cluster: Option<Result<(), ApiError>>,
+    namespaces: BTreeMap<String, Result<(), ApiError>>,
+}
+
+struct Reader<'a> {
+    cluster: &'a Cluster,
+    d: &'a Discovery,
+    permits: Arc<Semaphore>,
+    objects: Vec<Object>,
+    shape_errors: Vec<ShapeError>,
+    log: BTreeMap<GroupKind, KindLog>,
+    blind_spots: Vec<BlindSpot>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(cluster: &'a Cluster, d: &'a Discovery) -> Self {
+        Reader {
+            cluster,
+            d,
+            permits: Arc::new(Semaphore::new(cluster.concurrency)),
+            objects: Vec::new(),
+            shape_errors: Vec::new(),
+            log: BTreeMap::new(),
+            blind_spots: d.blind_spots.clone(),
+        }
+    }
+
+    /// Runs lists concurrently and files their results.
+    async fn batch(&mut self, lists: Vec<(Resource, Option<String>, Option<String>)>) {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (resource, namespace, selector) in lists {
+            let key = ListKey {
+                gk: resource.group_kind(),
+                namespace: namespace.clone(),
+            };
+            let fut = list_all(
+                self.cluster.api.clone(),
+                self.permits.clone(),
+                self.cluster.server.clone(),
+                resource,
+                namespace,
+                selector,
+            );
+            tasks.spawn(async move {
+                Listed {
+                    key,
+                    result: fut.await,
+                }
+            });
+        }
+        let mut done: Vec<Listed> = Vec::new();
+        while let Some(joined) = tasks.join_next().await {
+            match joined {
+                Ok(l) => done.push(l),
+                Err(e) => self.blind_spots.push(BlindSpot {
+                    group: String::new(),
+                    kind: String::new(),
+                    namespace: None,
+                    reason: BlindReason::Error,
+                    message: format!("a read failed unexpectedly: {e}"),
+                }),
+            }
+        }
+        // Filed in a fixed order so the snapshot does not depend on timing.
+        done.sort_by(|a, b| a.key.cmp(&b.key));
+        for l in done {
+            let entry = self.log.entry(l.key.gk.clone()).or_default();
+            let outcome = match l.result {
+                Ok((objects, errors)) => {
+                    self.objects.extend(objects);
+                    self.shape_errors.extend(errors);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
+            match l.key.namespace {
+                None => entry.cluster = Some(outcome),
+                Some(ns) => {
+                    entry.namespaces.insert(ns, outcome);
+                }
+            }
+        }
+    }
+
+    fn mark_policy(&mut self, gk: &GroupKind) {
+        self.log.entry(gk.clone()).or_default().policy = true;
+    }
+
+    /// The policy kinds known before reading CRDs: the registry's, the declared and
+    /// the `*Policy` look-alikes the server serves.
+    fn known_policy_kinds(&self, declared: &[Declared]) -> Vec<Resource> {
+        let mut gks: BTreeSet<GroupKind> = registry::ENTRIES
+            .iter()
+            .map(|e| GroupKind::new(e.group, e.kind))
+            .collect();
+        gks.extend(declared.iter().map(|d| d.group_kind.clone()));
+        gks.extend(
+            self.d
+                .resources
+                .values()
+                .filter(|r| looks_like_policy_kind(r))
+                .map(Resource::group_kind),
+        );
+        gks.iter()
+            .filter_map(|gk| self.d.get(gk).cloned())
+            .collect()
+    }
+
+    /// Policy kinds named by labelled CRDs that were not read yet.
+    fn labelled_policy_kinds(&self) -> Vec<Resource> {
+        let mut out = Vec::new();
+        for o in self
+            .objects
+            .iter()
+            .filter(|o| o.kind == "CustomResourceDefinition" && o.labels.contains_key(POLICY_LABEL))
+        {
+            let group = o
+                .spec
+                .get("group")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let kind = o
+                .spec
+                .pointer("/names/kind")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let gk = GroupKind::new(group, kind);
+            if self.log.contains_key(&gk) {
+                continue;
+            }
+            if let Some(r) = self.d.get(&gk) {
+                out.push(r.clone());
+            }
+        }
+        out
+    }
+
+    /// Kinds whose cluster-wide list was forbidden: to be read per namespace.
+    fn forbidden_cluster_wide(&self) -> Vec<Resource> {
+        self.log
+            .iter()
+            .filter(|(_, l)| matches!(&l.cluster, Some(Err(e)) if e.code() == Some(403)))
+            .filter_map(|(gk, _)| self.d.get(gk).cloned())
+            .filter(|r| r.namespaced)
+            .collect()
+    }
+
+    /// Lists of `kinds` in each of `namespaces` not read for that kind yet.
+    fn per_namespace(
+        &self,
+        kinds: &[Resource],
+        namespaces: &BTreeSet<String>,
+    ) -> Vec<(Resource, Option<String>, Option<String>)> {
+        let mut out = Vec::new();
+        for r in kinds.iter().filter(|r| r.namespaced) {
+            let log = self.log.get(&r.group_kind());
+            if matches!(log.and_then(|l| l.cluster.as_ref()), Some(Ok(()))) {
+                continue;
+            }
+            for ns in namespaces {
+                if log.is_some_and(|l| l.namespaces.contains_key(ns)) {
+                    continue;
+                }
+                out.push((r.clone(), Some(ns.clone()), None));
+            }
+        }
+        out
+    }
+
+    async fn run(&mut self, scope: &Scope, declared: &[Declared]) -> anyhow::Result<()> {
+        let (cluster_scoped, namespaced) = structural(self.d);
+        let policies = self.known_policy_kinds(declared);
+        for p in &policies {
+            self.mark_policy(&p.group_kind());
+        }
+        let mut first: Vec<(Resource, Option<String>, Option<String>)> = Vec::new();
+        if let Some(crd) = self.d.get(&GroupKind::new(
+            "apiextensions.k8s.io",
+            "CustomResourceDefinition",
+        )) {
+            first.push((crd.clone(), None, Some(POLICY_LABEL.to_string())));
+        }
+        for r in &cluster_scoped {
+            first.push((r.clone(), None, None));
+        }
+        // Policies are read cluster-wide in every scope: a policy in any namespace
+        // may target a cluster-scoped GatewayClass.
+        for r in &policies {
+            first.push((r.clone(), None, None));
+        }
+        let start_namespace = match scope {
+            Scope::Cluster { .. } => None,
+            Scope::Namespace(ns) => Some(ns.clone()),
+            Scope::Object(r) => r.namespace.clone(),
+        };
+        match (scope, &start_namespace) {
+            (Scope::Cluster { .. }, _) => {
+                for r in &namespaced {
+                    first.push((r.clone(), None, None));
+                }
+            }
+            (_, Some(ns)) => {
+                for r in &namespaced {
+                    first.push((r.clone(), Some(ns.clone()), None));
+                }
+            }
+            (_, None) => {}
+        }
+        self.batch(first).await;
+
+        let labelled = self.labelled_policy_kinds();
+        if !labelled.is_empty() {
+            for p in &labelled {
+                self.mark_policy(&p.group_kind());
+            }
+            self.batch(labelled.into_iter().map(|r| (r, None, None)).collect())
+                .await;
+        }
+
+        match scope {
+            Scope::Cluster { fallback } => {
+                let namespaces: BTreeSet<String> = fallback.iter().cloned().collect();
+                let lists = self.per_namespace(&self.forbidden_cluster_wide(), &namespaces);
+                self.batch(lists).await;
+            }
+            Scope::Namespace(_) | Scope::Object(_) => {
+                // Read the namespaces the ancestors live in until no new one appears.
+                let mut read: BTreeSet<String> = start_namespace.into_iter().collect();
+                let mut rounds = 0;
+                loop {
+                    let starts: Vec<ObjRef> = match scope {
+                        Scope::Object(r) => vec![r.clone()],
+                        _ => self
+                            .objects
+                            .iter()
+                            .filter(|o| {
+                                o.namespace.is_some()
+                                    && read.contains(o.namespace.as_deref().unwrap_or_default())
+                            })
+                            .map(Object::obj_ref)
+                            .collect(),
+                    };
+                    let mut needed = scope::needed_namespaces(&self.objects, &starts);
+                    needed.extend(read.iter().cloned());
+                    let mut kinds = namespaced.clone();
+                    kinds.extend(self.forbidden_cluster_wide());
+                    let lists = self.per_namespace(&kinds, &needed);
+                    if lists.is_empty() {
+                        break;
+                    }
+                    read = needed;
+                    self.batch(lists).await;
+                    rounds += 1;
+                    if rounds > 64 {
+                        break;
+                    }
+                }
+            }
+        }
+        self.check_gateway_api_served();
+        Ok(())
+    }
+
+    fn check_gateway_api_served(&mut self) {
+        let served = self
+            .d
+            .resources
+            .keys()
+            .any(|gk| gk.group == GATEWAY_GROUP || gk.group == GATEWAY_X_GROUP);
+        if !served {
+            self.blind_spots.push(BlindSpot {
+                group: GATEWAY_GROUP.into(),
+                kind: String::new(),
+                namespace: None,
+                reason: BlindReason::NotFound,
+                message: format!(
+                    "the API server at {} does not serve {GATEWAY_GROUP}: the Gateway API CRDs are not installed, so there is no hierarchy to attach policies to",
+                    self.cluster.server
+                ),
+            });
+        }
+    }
+
+    fn finish(mut self) -> Loaded {
+        let mut spots = std::mem::take(&mut self.blind_spots);
+        for (gk, log) in &self.log {
+            if let Some(r) = self.d.get(gk) {
+                spots.extend(summarise(r, log));
+            }
+        }
+        spots.sort();
+        spots.dedup();
+        let mut objects = self.objects;
+        objects.sort_by(|a, b| {
+            (a.group(), &a.kind, &a.namespace, &a.name).cmp(&(
+                b.group(),
+                &b.kind,
+                &b.namespace,
+                &b.name,
+            ))
+        });
+        Loaded {
+            snapshot: crate::source::Snapshot {
+                objects,
+                blind_spots: spots,
+            },
+            shape_errors: self.shape_errors,
+        }
+    }
+}
+
+fn reason_of(e: &ApiError) -> BlindReason {
+    match e.code() {
+        Some(403) => BlindReason::Forbidden,
+        Some(404) => BlindReason::NotFound,
+        _ => BlindReason::Error,
+    }
+}
+
+fn short_reason(e: &ApiError) -> String {
+    match e.code() {
+        Some(403) => "forbidden".into(),
+        Some(404) => "not served (404)".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn join_names(names: &[&str]) -> String {
+    match names {
+        [one] => format!("namespace {one}"),
+        many => format!("namespaces {}", many.join(", ")),
+    }
+}
+
+/// One blind spot per kind and cause: what could not be listed, and what that hides.
+fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
+    let what = if log.policy {
+        "policies of this kind"
+    } else {
+        "objects of this kind"
+    };
+    let consequence = match r.kind.as_str() {
+        "CustomResourceDefinition" => {
+            "policy kinds are recognised by the built-in registry and by their names only"
+                .to_string()
+        }
+        "Namespace" => {
+            "namespace labels are not known (allowedRoutes selectors may not match)".to_string()
+        }
+        _ => format!("{what} are not shown"),
+    };
+    let spot = |namespace: Option<String>, reason: BlindReason, message: String| BlindSpot {
+        group: r.group.clone(),
+        kind: r.kind.clone(),
+        namespace,
+        reason,
+        message,
+    };
+    let mut out = Vec::new();
+    let failed_ns: Vec<(&str, &ApiError)> = log
+        .namespaces
+        .iter()
+        .filter_map(|(ns, res)| res.as_ref().err().map(|e| (ns.as_str(), e)))
+        .collect();
+    let ok_ns: Vec<&str> = log
+        .namespaces
+        .iter()
+        .filter(|(_, res)| res.is_ok())
+        .map(|(ns, _)| ns.as_str())
+        .collect();
+    // Namespaces that failed for the same reason share one warning.
+    let mut by_cause: BTreeMap<(BlindReason, String), Vec<&str>> = BTreeMap::new();
+    for (ns, e) in &failed_ns {
+        by_cause
+            .entry((reason_of(e), short_reason(e)))
+            .or_default()
+            .push(ns);
+    }
+    if let Some(Err(e)) = &log.cluster {
+        let cause = short_reason(e);
+        if e.code() == Some(403) && r.namespaced && !ok_ns.is_empty() {
+            out.push(spot(
+                None,
+                BlindReason::Forbidden,
+                format!(
+                    "cannot list {} in all namespaces: forbidden; read in {} only, {what} elsewhere are not shown",
+                    r.display(),
+                    join_names(&ok_ns)
+                ),
+            ));
+        } else if e.code() == Some(403) && r.namespaced && !failed_ns.is_empty() {
+            // Forbidden cluster-wide and in the namespaces in scope: said once, below.
+        } else {
+            let whereabouts = if r.namespaced {
+                " in all namespaces"
+            } else {
+                ""
+            };
+            out.push(spot(
+                None,
+                reason_of(e),
+                format!(
+                    "cannot list {}{whereabouts}: {cause}; {consequence}",
+                    r.display()
+                ),
+            ));
+        }
+    }
+    for ((reason, cause), namespaces) in by_cause {
+        let namespace = match namespaces.as_slice() {
+            [one] => Some(one.to_string()),
+            _ => None,
+        };
+        out.push(spot(
+            namespace,
+            reason,
+            format!(
+                "cannot list {} in {}: {cause}; {consequence}",
+                r.display(),
+                join_names(&namespaces)
+            ),
+        ));
+    }
+    out
+}
+
+/// Connects, discovers and reads on a runtime of its own; `scope_for` picks the scope
+/// once the context's namespace is known. For the binary and the tests.
+pub fn load(
+    opts: &LiveOptions,
+    declared: &[Declared],
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> Scope,
+) -> anyhow::Result<(Loaded, Cluster)> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the I/O runtime")?;
+    runtime.block_on(async {
+        let cluster = connect(opts).await?;
+        let d = cluster.discover().await?;
+        let scope = scope_for(&cluster, &d);
+        let loaded = cluster.read(&d, &scope, declared).await?;
+        Ok((loaded, cluster))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn res(ns: bool) -> Resource {
+        Resource {
+            group: "resilience.example.io".into(),
+            version: "v1".into(),
+            kind: "RetryPolicy".into(),
+            plural: "retrypolicies".into(),
+            namespaced: ns,
+        }
+    }
+
+    fn forbidden() -> ApiError {
+        ApiError::Status {
+            code: 403,
+            reason: "Forbidden".into(),
+            message: "no".into(),
+        }
+    }
+
+    #[test]
+    fn forbidden_everywhere_is_one_warning_naming_kind_and_namespace() {
+        let log = KindLog {
+            policy: true,
+            cluster: Some(Err(forbidden())),
+            namespaces: [("baker".to_string(), Err(forbidden()))].into(),
+        };
+        let spots = summarise(&res(true), &log);
+        assert_eq!(spots.len(), 1);
+        assert_eq!(
+            spots[0].message,
+            "cannot list retrypolicies.resilience.example.io in namespace baker: forbidden; policies of this kind are not shown"
+        );
+        assert_eq!(spots[0].namespace.as_deref(), Some("baker"));
+        assert_eq!(spots[0].reason, BlindReason::Forbidden);
+    }
+
+    #[test]
+    fn forbidden_cluster_wide_but_readable_in_scope_says_what_was_read() {
+        let log = KindLog {
+            policy: false,
+            cluster: Some(Err(forbidden())),
+            namespaces: [("baker".to_string(), Ok(()))].into(),
+        };
+        let spots = summarise(&res(true), &log);
+        assert_eq!(spots.len(), 1);
+        assert!(
+            spots[0]
+                .message
+                .contains("in all namespaces: forbidden; read in namespace baker only"),
+            "{}",
+            spots[0].message
+        );
+    }
+
+    #[test]
+    fn query_values_are_percent_encoded() {
+        assert_eq!(
+            encode("gateway.networking.k8s.io/policy"),
+            "gateway.networking.k8s.io%2Fpolicy"
+        );
+        assert_eq!(encode("a=b,c"), "a%3Db%2Cc");
+    }
+
+    #[test]
+    fn builtin_groups_do_not_look_like_policies() {
+        let mut r = res(true);
+        assert!(looks_like_policy_kind(&r));
+        r.group = "networking.k8s.io".into();
+        r.kind = "NetworkPolicy".into();
+        assert!(!looks_like_policy_kind(&r));
+        r.group = "policy".into();
+        assert!(!looks_like_policy_kind(&r));
+        r.group = GATEWAY_GROUP.into();
+        r.kind = "BackendTLSPolicy".into();
+        assert!(looks_like_policy_kind(&r));
+    }
+}

@@ -1,0 +1,215 @@
+//! Which namespaces one object's answer needs. Policies reach an object through its
+//! ancestors (GatewayClass → Gateway/ListenerSet → route → rule → backend), so the
+//! answer needs the namespaces of every ancestor: a route's parents, a ListenerSet's
+//! Gateway, and for a backend the routes that may point at it — in its own namespace,
+//! or in a namespace a ReferenceGrant there lets in. Pure: it walks the objects read
+//! so far and names the namespaces still to read.
+
+use crate::model::{ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP, ROUTE_KINDS};
+use crate::source::Object;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+fn is_gateway_group(g: &str) -> bool {
+    g == GATEWAY_GROUP || g == GATEWAY_X_GROUP
+}
+
+fn is_route(o: &Object) -> bool {
+    is_gateway_group(o.group()) && ROUTE_KINDS.contains(&o.kind.as_str())
+}
+
+/// A `parentRefs`/`backendRefs` entry as a reference, with the defaults the spec gives.
+fn reference(v: &Value, from_ns: &str, default_group: &str, default_kind: &str) -> Option<ObjRef> {
+    let name = v.get("name")?.as_str()?;
+    let group = v
+        .get("group")
+        .and_then(Value::as_str)
+        .unwrap_or(default_group);
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or(default_kind);
+    let ns = v
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or(from_ns);
+    Some(ObjRef::new(group, kind, Some(ns), name))
+}
+
+fn parent_refs(o: &Object) -> Vec<ObjRef> {
+    let ns = o.namespace.as_deref().unwrap_or_default();
+    let mut out = Vec::new();
+    if let Some(refs) = o.spec.get("parentRefs").and_then(Value::as_array) {
+        out.extend(
+            refs.iter()
+                .filter_map(|r| reference(r, ns, GATEWAY_GROUP, "Gateway")),
+        );
+    }
+    // A ListenerSet names its Gateway with a single parentRef.
+    if let Some(r) = o.spec.get("parentRef") {
+        out.extend(reference(r, ns, GATEWAY_GROUP, "Gateway"));
+    }
+    out
+}
+
+fn backend_refs(o: &Object) -> Vec<ObjRef> {
+    let ns = o.namespace.as_deref().unwrap_or_default();
+    let rules = o.spec.get("rules").and_then(Value::as_array);
+    rules
+        .into_iter()
+        .flatten()
+        .filter_map(|rule| rule.get("backendRefs").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|b| reference(b, ns, "", "Service"))
+        .collect()
+}
+
+/// Namespaces whose routes may point at `backend`: its own, and those a
+/// ReferenceGrant in its namespace admits routes from.
+fn route_namespaces_for(backend: &ObjRef, objects: &[Object]) -> BTreeSet<String> {
+    let Some(ns) = backend.namespace.clone() else {
+        return BTreeSet::new();
+    };
+    let mut out = BTreeSet::from([ns.clone()]);
+    for grant in objects.iter().filter(|o| {
+        o.kind == "ReferenceGrant"
+            && is_gateway_group(o.group())
+            && o.namespace.as_deref() == Some(&ns)
+    }) {
+        let to = grant.spec.get("to").and_then(Value::as_array);
+        let admits_backend = to.into_iter().flatten().any(|t| {
+            let group = t.get("group").and_then(Value::as_str).unwrap_or_default();
+            let kind = t.get("kind").and_then(Value::as_str).unwrap_or_default();
+            let name = t.get("name").and_then(Value::as_str);
+            group == backend.group && kind == backend.kind && name.is_none_or(|n| n == backend.name)
+        });
+        if !admits_backend {
+            continue;
+        }
+        let from = grant.spec.get("from").and_then(Value::as_array);
+        for f in from.into_iter().flatten() {
+            let kind = f.get("kind").and_then(Value::as_str).unwrap_or_default();
+            if ROUTE_KINDS.contains(&kind) {
+                if let Some(n) = f.get("namespace").and_then(Value::as_str) {
+                    out.insert(n.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every namespace holding an ancestor of one of `starts` (and the starts' own),
+/// as far as the objects read so far tell. Call it again after reading the new
+/// namespaces: it stops growing once everything it names has been read.
+pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> {
+    let mut by_ref: BTreeMap<ObjRef, &Object> = BTreeMap::new();
+    let mut routes_by_ns: BTreeMap<&str, Vec<&Object>> = BTreeMap::new();
+    for o in objects {
+        by_ref.insert(o.obj_ref(), o);
+        if is_route(o) {
+            if let Some(ns) = o.namespace.as_deref() {
+                routes_by_ns.entry(ns).or_default().push(o);
+            }
+        }
+    }
+    let mut needed = BTreeSet::new();
+    let mut seen: BTreeSet<ObjRef> = BTreeSet::new();
+    let mut queue: VecDeque<ObjRef> = starts.iter().map(ObjRef::object).collect();
+    while let Some(r) = queue.pop_front() {
+        if !seen.insert(r.clone()) {
+            continue;
+        }
+        if let Some(ns) = &r.namespace {
+            needed.insert(ns.clone());
+        }
+        let object = by_ref.get(&r).copied();
+        if let Some(o) = object {
+            if is_route(o) || o.kind.ends_with("ListenerSet") {
+                queue.extend(parent_refs(o));
+            }
+        }
+        let is_backend = (r.kind == "Service" && r.group.is_empty())
+            || (r.kind == "ServiceImport" && r.group == "multicluster.x-k8s.io");
+        if is_backend {
+            for ns in route_namespaces_for(&r, objects) {
+                for route in routes_by_ns.get(ns.as_str()).into_iter().flatten() {
+                    if backend_refs(route).contains(&r) {
+                        queue.push_back(route.obj_ref());
+                    }
+                }
+                needed.insert(ns);
+            }
+        }
+    }
+    needed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::files::{load_text, Loaded};
+
+    fn objects(yaml: &str) -> Vec<Object> {
+        let mut l = Loaded::default();
+        load_text(yaml, "<test>", &mut l).unwrap();
+        l.snapshot.objects
+    }
+
+    const WORLD: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: gw, namespace: infra}, {kind: ListenerSet, name: extra, namespace: edge}]
+  rules:
+  - backendRefs: [{name: cart, namespace: backends, port: 80}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: extra, namespace: edge}
+spec:
+  parentRef: {name: gw2, namespace: infra2}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: let-shop-in, namespace: backends}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]
+  to: [{group: "", kind: Service}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: cart, namespace: backends}
+"#;
+
+    #[test]
+    fn a_route_needs_its_parents_namespaces_and_theirs() {
+        let objs = objects(WORLD);
+        let start = ObjRef::new(GATEWAY_GROUP, "HTTPRoute", Some("shop"), "shop");
+        let got = needed_namespaces(&objs, &[start]);
+        assert_eq!(
+            got.into_iter().collect::<Vec<_>>(),
+            ["edge", "infra", "infra2", "shop"]
+        );
+    }
+
+    #[test]
+    fn a_service_needs_the_namespaces_a_grant_lets_routes_in_from() {
+        let objs = objects(WORLD);
+        let start = ObjRef::new("", "Service", Some("backends"), "cart");
+        let got = needed_namespaces(&objs, &[start]);
+        assert_eq!(
+            got.into_iter().collect::<Vec<_>>(),
+            ["backends", "edge", "infra", "infra2", "shop"]
+        );
+    }
+
+    #[test]
+    fn without_a_grant_only_the_services_own_namespace_is_searched() {
+        let objs = objects(&WORLD.replace("kind: Service}", "kind: Secret}"));
+        let start = ObjRef::new("", "Service", Some("backends"), "cart");
+        let got = needed_namespaces(&objs, &[start]);
+        assert_eq!(got.into_iter().collect::<Vec<_>>(), ["backends"]);
+    }
+}

@@ -1,0 +1,912 @@
+//! A loopback HTTP server that answers the way kube-apiserver does, for the tests of
+//! the live path (and the live benchmark, which includes this file).
+//!
+//! It serves legacy discovery (`/api`, `/apis`, `/apis/G/V`) and aggregated discovery
+//! (apidiscovery.k8s.io/v2, when asked for it by `Accept`), lists with `limit`,
+//! `continue` and `labelSelector` (built-in kinds' items without apiVersion/kind, as
+//! the real server sends them), single GETs, `Table` answers for kubectl, and `Status`
+//! bodies for 401/403/404/410/429/500/503. Latency, permissions and faults are
+//! configurable, and every request is logged.
+#![allow(dead_code)]
+
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A served resource (one kind at one version).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Res {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub plural: String,
+    pub namespaced: bool,
+}
+
+impl Res {
+    pub fn new(api_version: &str, kind: &str, namespaced: bool) -> Res {
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) => (g.to_string(), v.to_string()),
+            None => (String::new(), api_version.to_string()),
+        };
+        Res {
+            group,
+            version,
+            kind: kind.to_string(),
+            plural: plural(kind),
+            namespaced,
+        }
+    }
+
+    /// `httproutes.gateway.networking.k8s.io`, `services`.
+    pub fn display(&self) -> String {
+        if self.group.is_empty() {
+            self.plural.clone()
+        } else {
+            format!("{}.{}", self.plural, self.group)
+        }
+    }
+
+    fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// Kubernetes' own kinds: their list items carry no apiVersion/kind.
+    fn builtin(&self) -> bool {
+        self.group.is_empty() || self.group == "apiextensions.k8s.io"
+    }
+}
+
+fn plural(kind: &str) -> String {
+    let l = kind.to_lowercase();
+    if let Some(stem) = l.strip_suffix('y') {
+        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
+            return format!("{stem}ies");
+        }
+    }
+    if l.ends_with('s') || l.ends_with("ch") || l.ends_with("sh") || l.ends_with('x') {
+        return format!("{l}es");
+    }
+    format!("{l}s")
+}
+
+const CLUSTER_SCOPED: &[&str] = &[
+    "Namespace",
+    "GatewayClass",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "Node",
+];
+
+/// What a request asks to do, for the permission check.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub verb: &'static str,
+    /// `plural.group` as RBAC errors print it.
+    pub resource: String,
+    /// None: cluster-wide.
+    pub namespace: Option<String>,
+}
+
+/// A fault for the requests whose path contains `path_contains`.
+#[derive(Clone, Debug)]
+pub enum Fault {
+    /// Answer with this code and a Status body.
+    Status(u16),
+    /// Never answer (until the server stops).
+    Hang,
+    /// Answer 429 with `Retry-After: secs` this many times, then normally.
+    TooManyRequests { times: usize, retry_after_secs: u64 },
+    /// The first continue token presented is answered 410 Expired.
+    ExpireFirstContinue,
+}
+
+/// One request as the server saw it.
+#[derive(Clone, Debug)]
+pub struct Logged {
+    pub method: String,
+    pub target: String,
+    pub accept: String,
+    pub started: Instant,
+    pub took: Duration,
+}
+
+type Permit = dyn Fn(&Access) -> bool + Send + Sync;
+
+/// The server's configuration, built before it starts.
+pub struct FakeApi {
+    objects: Vec<Value>,
+    resources: BTreeSet<Res>,
+    aggregated: bool,
+    latency: Duration,
+    page_limit_cap: Option<usize>,
+    permit: Arc<Permit>,
+    faults: Vec<(String, Fault)>,
+    broken_groups: Vec<String>,
+    unauthorized: bool,
+}
+
+impl Default for FakeApi {
+    fn default() -> Self {
+        Self::new(Vec::new())
+    }
+}
+
+impl FakeApi {
+    /// Serves these objects (full objects, with apiVersion and kind), plus Namespace,
+    /// Service and CustomResourceDefinition as every cluster does.
+    pub fn new(objects: Vec<Value>) -> FakeApi {
+        let mut resources: BTreeSet<Res> = BTreeSet::new();
+        resources.insert(Res::new("v1", "Namespace", false));
+        resources.insert(Res::new("v1", "Service", true));
+        resources.insert(Res::new(
+            "apiextensions.k8s.io/v1",
+            "CustomResourceDefinition",
+            false,
+        ));
+        for o in &objects {
+            let av = o["apiVersion"].as_str().unwrap_or_default();
+            let kind = o["kind"].as_str().unwrap_or_default();
+            let namespaced = !CLUSTER_SCOPED.contains(&kind);
+            resources.insert(Res::new(av, kind, namespaced));
+        }
+        // The namespaces the objects live in exist, as on a real cluster.
+        let mut objects = objects;
+        let mut have: BTreeSet<String> = objects
+            .iter()
+            .filter(|o| o["kind"] == "Namespace")
+            .filter_map(|o| o["metadata"]["name"].as_str().map(str::to_string))
+            .collect();
+        let wanted: Vec<String> = objects
+            .iter()
+            .filter_map(|o| o["metadata"]["namespace"].as_str().map(str::to_string))
+            .collect();
+        for ns in wanted {
+            if have.insert(ns.clone()) {
+                objects.push(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "labels": {"kubernetes.io/metadata.name": ns}}}));
+            }
+        }
+        FakeApi {
+            objects,
+            resources,
+            aggregated: true,
+            latency: Duration::ZERO,
+            page_limit_cap: None,
+            permit: Arc::new(|_| true),
+            faults: Vec::new(),
+            broken_groups: Vec::new(),
+            unauthorized: false,
+        }
+    }
+
+    /// Parses multi-document YAML or JSON (`kind: List` expanded) into objects.
+    pub fn from_yaml(text: &str) -> FakeApi {
+        let mut objects = Vec::new();
+        for doc in text.split("\n---") {
+            if doc.trim().is_empty() {
+                continue;
+            }
+            let v: Value = serde_saphyr::from_str(doc).expect("test YAML parses");
+            if v.is_null() {
+                continue;
+            }
+            if v["kind"] == "List" {
+                objects.extend(v["items"].as_array().cloned().unwrap_or_default());
+            } else {
+                objects.push(v);
+            }
+        }
+        FakeApi::new(objects)
+    }
+
+    /// Serves a resource even when no object of it exists.
+    pub fn serve(mut self, api_version: &str, kind: &str, namespaced: bool) -> Self {
+        self.resources
+            .insert(Res::new(api_version, kind, namespaced));
+        self
+    }
+
+    /// Legacy discovery only (no apidiscovery.k8s.io/v2).
+    pub fn legacy_discovery(mut self) -> Self {
+        self.aggregated = false;
+        self
+    }
+
+    pub fn latency(mut self, d: Duration) -> Self {
+        self.latency = d;
+        self
+    }
+
+    /// Pages hold at most this many items, whatever `limit` asks.
+    pub fn page_cap(mut self, n: usize) -> Self {
+        self.page_limit_cap = Some(n);
+        self
+    }
+
+    /// Which requests are allowed (others get 403 Forbidden).
+    pub fn permit(mut self, f: impl Fn(&Access) -> bool + Send + Sync + 'static) -> Self {
+        self.permit = Arc::new(f);
+        self
+    }
+
+    pub fn fault(mut self, path_contains: &str, fault: Fault) -> Self {
+        self.faults.push((path_contains.to_string(), fault));
+        self
+    }
+
+    /// An aggregated API group whose backend is down: discovery of it answers 503.
+    pub fn broken_group(mut self, group_version: &str) -> Self {
+        self.broken_groups.push(group_version.to_string());
+        self
+    }
+
+    /// Every request is answered 401.
+    pub fn unauthorized(mut self) -> Self {
+        self.unauthorized = true;
+        self
+    }
+
+    /// Starts serving on 127.0.0.1 (a free port).
+    pub fn start(self) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let addr = listener.local_addr().expect("local addr");
+        let state = Arc::new(State {
+            api: self,
+            log: Mutex::new(Vec::new()),
+            stop: AtomicBool::new(false),
+            counters: Mutex::new(BTreeMap::new()),
+            connections: AtomicUsize::new(0),
+        });
+        let s = state.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if s.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                s.connections.fetch_add(1, Ordering::SeqCst);
+                let s = s.clone();
+                std::thread::spawn(move || serve_connection(stream, &s));
+            }
+        });
+        Server {
+            url: format!("http://{addr}"),
+            state,
+        }
+    }
+}
+
+struct State {
+    api: FakeApi,
+    log: Mutex<Vec<Logged>>,
+    stop: AtomicBool,
+    /// How often each fault fired, by index.
+    counters: Mutex<BTreeMap<usize, usize>>,
+    connections: AtomicUsize,
+}
+
+/// A running server. Stops when dropped.
+pub struct Server {
+    pub url: String,
+    state: Arc<State>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.state.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop.
+        let _ = TcpStream::connect(self.url.trim_start_matches("http://"));
+    }
+}
+
+impl Server {
+    pub fn requests(&self) -> Vec<Logged> {
+        self.state.log.lock().unwrap().clone()
+    }
+
+    /// Request targets (path and query) in arrival order.
+    pub fn targets(&self) -> Vec<String> {
+        self.requests().into_iter().map(|l| l.target).collect()
+    }
+
+    pub fn methods(&self) -> BTreeSet<String> {
+        self.requests().into_iter().map(|l| l.method).collect()
+    }
+
+    /// A kubeconfig with one context `name` pointing here, as a YAML string.
+    pub fn kubeconfig(&self, name: &str, namespace: Option<&str>) -> String {
+        kubeconfig(&[(name, &self.url, namespace)], name)
+    }
+}
+
+/// A kubeconfig with several contexts (name, server, namespace).
+pub fn kubeconfig(contexts: &[(&str, &str, Option<&str>)], current: &str) -> String {
+    let mut clusters = String::new();
+    let mut ctxs = String::new();
+    for (name, server, ns) in contexts {
+        clusters.push_str(&format!(
+            "- name: {name}\n  cluster:\n    server: {server}\n"
+        ));
+        ctxs.push_str(&format!(
+            "- name: {name}\n  context:\n    cluster: {name}\n    user: tester\n"
+        ));
+        if let Some(ns) = ns {
+            ctxs.push_str(&format!("    namespace: {ns}\n"));
+        }
+    }
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n{clusters}contexts:\n{ctxs}current-context: {current}\nusers:\n- name: tester\n  user:\n    token: not-a-real-token\n"
+    )
+}
+
+fn serve_connection(stream: TcpStream, state: &State) {
+    let _ = stream.set_nodelay(true);
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
+    let mut writer = stream;
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let mut parts = line.split_whitespace();
+        let method = parts.next().unwrap_or_default().to_string();
+        let target = parts.next().unwrap_or_default().to_string();
+        let mut accept = String::new();
+        let mut content_length = 0usize;
+        loop {
+            let mut h = String::new();
+            match reader.read_line(&mut h) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                match k.trim().to_ascii_lowercase().as_str() {
+                    "accept" => accept = v.trim().to_string(),
+                    "content-length" => content_length = v.trim().parse().unwrap_or(0),
+                    _ => {}
+                }
+            }
+        }
+        if content_length > 0 {
+            let mut body = vec![0; content_length];
+            if reader.read_exact(&mut body).is_err() {
+                return;
+            }
+        }
+        let started = Instant::now();
+        let answer = answer(state, &method, &target, &accept);
+        let Some(answer) = answer else {
+            // Hang: hold the connection without answering until the server stops.
+            while !state.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            return;
+        };
+        if !state.api.latency.is_zero() {
+            std::thread::sleep(state.api.latency);
+        }
+        let mut head = format!(
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n",
+            answer.code,
+            reason_phrase(answer.code),
+            answer.content_type,
+            answer.body.len()
+        );
+        for (k, v) in &answer.headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        let ok = writer.write_all(head.as_bytes()).is_ok()
+            && writer.write_all(&answer.body).is_ok()
+            && writer.flush().is_ok();
+        state.log.lock().unwrap().push(Logged {
+            method,
+            target,
+            accept,
+            started,
+            took: started.elapsed(),
+        });
+        if !ok {
+            return;
+        }
+    }
+}
+
+fn reason_phrase(code: u16) -> &'static str {
+    match code {
+        200 => "OK",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        410 => "Gone",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "Unknown",
+    }
+}
+
+struct Answer {
+    code: u16,
+    content_type: &'static str,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+fn ok(v: Value) -> Answer {
+    Answer {
+        code: 200,
+        content_type: "application/json",
+        headers: Vec::new(),
+        body: serde_json::to_vec(&v).unwrap(),
+    }
+}
+
+fn status(code: u16, reason: &str, message: &str) -> Answer {
+    let v = json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                   "message": message, "reason": reason, "code": code});
+    Answer {
+        code,
+        content_type: "application/json",
+        headers: Vec::new(),
+        body: serde_json::to_vec(&v).unwrap(),
+    }
+}
+
+fn status_reason(code: u16) -> &'static str {
+    match code {
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "NotFound",
+        410 => "Expired",
+        429 => "TooManyRequests",
+        503 => "ServiceUnavailable",
+        _ => "InternalError",
+    }
+}
+
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(x) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(x);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(if b[i] == b'+' { b' ' } else { b[i] });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn answer(state: &State, method: &str, target: &str, accept: &str) -> Option<Answer> {
+    let api = &state.api;
+    if method != "GET" {
+        return Some(status(
+            405,
+            "MethodNotAllowed",
+            &format!("the fake API server is read-only: {method} {target}"),
+        ));
+    }
+    if api.unauthorized {
+        return Some(status(401, "Unauthorized", "Unauthorized"));
+    }
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let query: BTreeMap<String, String> = query
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (k.to_string(), decode(v))
+        })
+        .collect();
+    for (i, (needle, fault)) in api.faults.iter().enumerate() {
+        if !path.contains(needle.as_str()) {
+            continue;
+        }
+        let mut counters = state.counters.lock().unwrap();
+        let fired = counters.entry(i).or_insert(0);
+        match fault {
+            Fault::Status(code) => {
+                return Some(status(
+                    *code,
+                    status_reason(*code),
+                    &format!("injected fault on {path}"),
+                ))
+            }
+            Fault::Hang => return None,
+            Fault::TooManyRequests {
+                times,
+                retry_after_secs,
+            } => {
+                if *fired < *times {
+                    *fired += 1;
+                    let mut a = status(429, "TooManyRequests", "too many requests, slow down");
+                    a.headers
+                        .push(("Retry-After".into(), retry_after_secs.to_string()));
+                    return Some(a);
+                }
+            }
+            Fault::ExpireFirstContinue => {
+                if query.contains_key("continue") && *fired == 0 {
+                    *fired += 1;
+                    return Some(status(
+                        410,
+                        "Expired",
+                        "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
+                    ));
+                }
+            }
+        }
+    }
+    let aggregated = api.aggregated && accept.contains("as=APIGroupDiscoveryList");
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match segs.as_slice() {
+        ["api"] if aggregated => Some(discovery_v2(api, true)),
+        ["api"] => Some(ok(
+            json!({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []}),
+        )),
+        ["apis"] if aggregated => Some(discovery_v2(api, false)),
+        ["apis"] => Some(ok(group_list(api))),
+        ["api", "v1"] => Some(ok(resource_list(api, "", "v1"))),
+        ["apis", g, v] => {
+            if api.broken_groups.contains(&format!("{g}/{v}")) {
+                return Some(status(
+                    503,
+                    "ServiceUnavailable",
+                    "the server is currently unable to handle the request",
+                ));
+            }
+            if !api
+                .resources
+                .iter()
+                .any(|r| r.group == *g && r.version == *v)
+            {
+                return Some(status(
+                    404,
+                    "NotFound",
+                    "the server could not find the requested resource",
+                ));
+            }
+            Some(ok(resource_list(api, g, v)))
+        }
+        ["version"] => Some(ok(
+            json!({"major": "1", "minor": "34", "gitVersion": "v1.34.0-fake", "platform": "linux/amd64"}),
+        )),
+        _ => Some(resource_request(state, &segs, &query, accept)),
+    }
+}
+
+fn group_list(api: &FakeApi) -> Value {
+    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for r in api.resources.iter().filter(|r| !r.group.is_empty()) {
+        let vs = groups.entry(&r.group).or_default();
+        if !vs.contains(&r.version.as_str()) {
+            vs.push(&r.version);
+        }
+    }
+    for bg in &api.broken_groups {
+        if let Some((g, v)) = bg.split_once('/') {
+            let vs = groups.entry(g).or_default();
+            if !vs.contains(&v) {
+                vs.push(v);
+            }
+        }
+    }
+    let items: Vec<Value> = groups
+        .into_iter()
+        .map(|(g, mut vs)| {
+            vs.sort_by_key(|v| version_rank(v));
+            let versions: Vec<Value> = vs
+                .iter()
+                .map(|v| json!({"groupVersion": format!("{g}/{v}"), "version": v}))
+                .collect();
+            json!({"name": g, "versions": versions, "preferredVersion": versions[0].clone()})
+        })
+        .collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": items})
+}
+
+/// v1 before v1beta1 before v1alpha2, as Kubernetes orders versions.
+fn version_rank(v: &str) -> (u8, i64, i64) {
+    let num = |s: &str| s.parse::<i64>().unwrap_or(0);
+    let rest = v.trim_start_matches('v');
+    if let Some((major, minor)) = rest.split_once("beta") {
+        (1, -num(major), -num(minor))
+    } else if let Some((major, minor)) = rest.split_once("alpha") {
+        (2, -num(major), -num(minor))
+    } else {
+        (0, -num(rest), 0)
+    }
+}
+
+fn resource_json(r: &Res) -> Value {
+    json!({"name": r.plural, "singularName": r.kind.to_lowercase(), "namespaced": r.namespaced,
+           "kind": r.kind, "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"]})
+}
+
+fn resource_list(api: &FakeApi, group: &str, version: &str) -> Value {
+    let resources: Vec<Value> = api
+        .resources
+        .iter()
+        .filter(|r| r.group == group && r.version == version)
+        .map(resource_json)
+        .collect();
+    let gv = if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    };
+    json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources})
+}
+
+fn discovery_v2(api: &FakeApi, core: bool) -> Answer {
+    let mut groups: BTreeMap<&str, BTreeMap<&str, Vec<&Res>>> = BTreeMap::new();
+    for r in api.resources.iter().filter(|r| r.group.is_empty() == core) {
+        groups
+            .entry(&r.group)
+            .or_default()
+            .entry(&r.version)
+            .or_default()
+            .push(r);
+    }
+    let mut items: Vec<Value> = groups
+        .into_iter()
+        .map(|(g, versions)| {
+            let mut vs: Vec<(&str, Vec<&Res>)> = versions.into_iter().collect();
+            vs.sort_by_key(|(v, _)| version_rank(v));
+            let versions: Vec<Value> = vs
+                .into_iter()
+                .map(|(v, rs)| {
+                    let resources: Vec<Value> = rs
+                        .iter()
+                        .map(|r| {
+                            json!({"resource": r.plural, "responseKind": {"group": r.group, "version": r.version, "kind": r.kind},
+                                   "scope": if r.namespaced {"Namespaced"} else {"Cluster"},
+                                   "singularResource": r.kind.to_lowercase(),
+                                   "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"]})
+                        })
+                        .collect();
+                    json!({"version": v, "resources": resources, "freshness": "Current"})
+                })
+                .collect();
+            let mut meta = Map::new();
+            if !g.is_empty() {
+                meta.insert("name".into(), json!(g));
+            }
+            json!({"metadata": meta, "versions": versions})
+        })
+        .collect();
+    if !core {
+        for bg in &api.broken_groups {
+            if let Some((g, v)) = bg.split_once('/') {
+                items.push(json!({"metadata": {"name": g}, "versions": [{"version": v, "resources": [], "freshness": "Stale"}]}));
+            }
+        }
+    }
+    let body = json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items});
+    Answer {
+        code: 200,
+        content_type: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+        headers: Vec::new(),
+        body: serde_json::to_vec(&body).unwrap(),
+    }
+}
+
+/// `key`, `!key`, `key=value`, `key==value`, `key!=value`, comma-separated.
+fn selector_matches(selector: &str, labels: &Map<String, Value>) -> bool {
+    selector.split(',').filter(|s| !s.is_empty()).all(|term| {
+        if let Some((k, v)) = term.split_once("!=") {
+            labels.get(k).and_then(Value::as_str) != Some(v)
+        } else if let Some((k, v)) = term.split_once("==").or_else(|| term.split_once('=')) {
+            labels.get(k).and_then(Value::as_str) == Some(v)
+        } else if let Some(k) = term.strip_prefix('!') {
+            !labels.contains_key(k)
+        } else {
+            labels.contains_key(term)
+        }
+    })
+}
+
+fn resource_request(
+    state: &State,
+    segs: &[&str],
+    query: &BTreeMap<String, String>,
+    accept: &str,
+) -> Answer {
+    let api = &state.api;
+    // /api/v1/... or /apis/G/V/...
+    let (group, version, rest) = match segs {
+        ["api", v, rest @ ..] => ("", *v, rest),
+        ["apis", g, v, rest @ ..] => (*g, *v, rest),
+        _ => {
+            return status(
+                404,
+                "NotFound",
+                "the server could not find the requested resource",
+            )
+        }
+    };
+    let find = |plural: &str| {
+        api.resources
+            .iter()
+            .find(|r| r.group == group && r.version == version && r.plural == plural)
+    };
+    // namespaces/NS/PLURAL[/NAME] | PLURAL[/NAME]; `namespaces[/NAME]` is the kind itself.
+    let (namespace, plural, name) = match rest {
+        ["namespaces", ns, plural] => (Some(*ns), *plural, None),
+        ["namespaces", ns, plural, name] => (Some(*ns), *plural, Some(*name)),
+        [plural] => (None, *plural, None),
+        [plural, name] => (None, *plural, Some(*name)),
+        _ => {
+            return status(
+                404,
+                "NotFound",
+                "the server could not find the requested resource",
+            )
+        }
+    };
+    let Some(res) = find(plural) else {
+        return status(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+        );
+    };
+    let verb = if name.is_some() { "get" } else { "list" };
+    let access = Access {
+        verb,
+        resource: res.display(),
+        namespace: namespace.map(str::to_string),
+    };
+    if !(api.permit)(&access) {
+        let scope = match namespace {
+            Some(ns) => format!("in the namespace \"{ns}\""),
+            None => "at the cluster scope".into(),
+        };
+        return status(
+            403,
+            "Forbidden",
+            &format!(
+                "{} is forbidden: User \"tester\" cannot {verb} resource \"{}\" in API group \"{}\" {scope}",
+                res.display(),
+                res.plural,
+                res.group
+            ),
+        );
+    }
+    let matching: Vec<&Value> = api
+        .objects
+        .iter()
+        .filter(|o| {
+            o["kind"].as_str() == Some(res.kind.as_str())
+                && o["apiVersion"]
+                    .as_str()
+                    .is_some_and(|av| av.split('/').rev().nth(1).unwrap_or("") == res.group)
+        })
+        .filter(|o| namespace.is_none_or(|ns| o["metadata"]["namespace"].as_str() == Some(ns)))
+        .collect();
+    let as_served = |o: &Value| {
+        let mut o = o.clone();
+        o["apiVersion"] = json!(res.api_version());
+        o
+    };
+    if let Some(name) = name {
+        return match matching
+            .iter()
+            .find(|o| o["metadata"]["name"].as_str() == Some(name))
+        {
+            Some(o) => ok(as_served(o)),
+            None => status(
+                404,
+                "NotFound",
+                &format!("{} \"{name}\" not found", res.display()),
+            ),
+        };
+    }
+    let mut items: Vec<&Value> = matching;
+    if let Some(sel) = query.get("labelSelector") {
+        let empty = Map::new();
+        items.retain(|o| {
+            selector_matches(sel, o["metadata"]["labels"].as_object().unwrap_or(&empty))
+        });
+    }
+    items.sort_by_key(|o| {
+        (
+            o["metadata"]["namespace"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            o["metadata"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        )
+    });
+    let offset: usize = match query.get("continue") {
+        Some(t) => match t
+            .strip_prefix("fake-continue-")
+            .and_then(|n| n.parse().ok())
+        {
+            Some(n) => n,
+            None => return status(400, "BadRequest", "invalid continue token"),
+        },
+        None => 0,
+    };
+    let mut limit: usize = query
+        .get("limit")
+        .and_then(|l| l.parse().ok())
+        .filter(|&l| l > 0)
+        .unwrap_or(usize::MAX);
+    if let Some(cap) = api.page_limit_cap {
+        limit = limit.min(cap);
+    }
+    let end = offset.saturating_add(limit).min(items.len());
+    let page = &items[offset.min(items.len())..end];
+    let mut meta = json!({"resourceVersion": "1000"});
+    if end < items.len() {
+        meta["continue"] = json!(format!("fake-continue-{end}"));
+        meta["remainingItemCount"] = json!(items.len() - end);
+    }
+    if accept.contains("as=Table") {
+        return ok(table(res, page, meta));
+    }
+    let items: Vec<Value> = page
+        .iter()
+        .map(|o| {
+            let mut o = as_served(o);
+            if res.builtin() {
+                if let Value::Object(m) = &mut o {
+                    m.remove("apiVersion");
+                    m.remove("kind");
+                }
+            }
+            o
+        })
+        .collect();
+    ok(
+        json!({"kind": format!("{}List", res.kind), "apiVersion": res.api_version(),
+              "metadata": meta, "items": items}),
+    )
+}
+
+/// The server-side printing kubectl asks for: Name and Age columns.
+fn table(res: &Res, page: &[&Value], meta: Value) -> Value {
+    let rows: Vec<Value> = page
+        .iter()
+        .map(|o| {
+            let m = &o["metadata"];
+            json!({"cells": [m["name"], "1d"],
+                   "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                              "metadata": {"name": m["name"], "namespace": m["namespace"],
+                                           "creationTimestamp": m["creationTimestamp"]}}})
+        })
+        .collect();
+    let _ = res;
+    json!({"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": meta,
+           "columnDefinitions": [
+               {"name": "Name", "type": "string", "format": "name", "description": "Name", "priority": 0},
+               {"name": "Age", "type": "string", "format": "", "description": "Age", "priority": 0}],
+           "rows": rows})
+}

@@ -1,0 +1,661 @@
+//! The live path, end to end: the binary against a loopback server that answers as
+//! kube-apiserver does (tests/fake_apiserver). Every case also checks that the server
+//! saw only GET requests.
+
+mod fake_apiserver;
+
+use assert_cmd::Command;
+use fake_apiserver::{Access, FakeApi, Fault, Server};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const DEMO: &str = include_str!("../src/source/demo.yaml");
+
+/// A user's environment: a kubeconfig of its own, no ~/.kube, a fixed "now".
+struct User {
+    home: tempfile::TempDir,
+}
+
+impl User {
+    fn new(kubeconfig: &str) -> User {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("kubeconfig"), kubeconfig).unwrap();
+        User { home }
+    }
+
+    fn kubeconfig(&self) -> PathBuf {
+        self.home.path().join("kubeconfig")
+    }
+
+    fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("kubectl-policies").unwrap();
+        c.env_clear()
+            .env("HOME", self.home.path())
+            .env("KUBECONFIG", self.kubeconfig())
+            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
+            .timeout(Duration::from_secs(60));
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = self.cmd().args(args).output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    /// Runs and expects exit 0 with no warnings.
+    fn ok(&self, args: &[&str]) -> String {
+        let (code, out, err) = self.run(args);
+        assert_eq!(code, 0, "{args:?} exited {code}: {err}");
+        assert!(err.is_empty(), "{args:?} warned: {err}");
+        out
+    }
+}
+
+fn offline(args: &[&str]) -> String {
+    let out = Command::cargo_bin("kubectl-policies")
+        .unwrap()
+        .env_clear()
+        .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn only_gets(server: &Server) {
+    let methods = server.methods();
+    assert!(
+        methods.iter().all(|m| m == "GET"),
+        "the server saw {methods:?}"
+    );
+}
+
+fn demo_server() -> Server {
+    FakeApi::from_yaml(DEMO).start()
+}
+
+/// Every command of CLI.md gives the same answer live as offline on the same objects.
+#[test]
+fn an_admin_gets_the_same_answers_live_as_offline() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let cases: &[&[&str]] = &[
+        &["get", "-A"],
+        &["get", "-n", "baker", "-o", "wide"],
+        &["get", "-A", "-o", "json"],
+        &["get", "kinds"],
+        &["describe", "httproute/baker", "-n", "baker"],
+        &["describe", "httproute/baker", "-n", "baker", "-o", "json"],
+        &["describe", "service", "oven", "-n", "baker"],
+        &[
+            "describe",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+            "-o",
+            "yaml",
+        ],
+        &["describe", "gateway/cupcake-gw", "-n", "infra"],
+        &["effective", "httproute/baker", "-n", "baker"],
+        &["effective", "svc/oven", "-n", "baker", "-o", "json"],
+        &["tree", "-A"],
+        &["tree", "gateway/cupcake-gw", "-n", "infra"],
+        &["blast-radius", "retrypolicy/ns-retries", "-n", "baker"],
+        &[
+            "blast-radius",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+            "-o",
+            "json",
+        ],
+    ];
+    for args in cases {
+        let live = user.ok(args);
+        let mut off_args = vec!["--demo"];
+        off_args.extend_from_slice(args);
+        assert_eq!(
+            live,
+            offline(&off_args),
+            "{args:?} differs live and offline"
+        );
+    }
+    // check exits 1 on the demo's errors, live as offline.
+    let (code, live, _) = user.run(&["check", "-A"]);
+    assert_eq!(code, 1);
+    let off = Command::cargo_bin("kubectl-policies")
+        .unwrap()
+        .args(["--demo", "check", "-A"])
+        .output()
+        .unwrap();
+    assert_eq!(live, String::from_utf8(off.stdout).unwrap());
+    only_gets(&server);
+}
+
+#[test]
+fn the_namespace_comes_from_the_context() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", Some("baker")));
+    let live = user.ok(&["describe", "httproute/baker"]);
+    assert_eq!(
+        live,
+        offline(&["--demo", "describe", "httproute/baker", "-n", "baker"])
+    );
+    let listed = user.ok(&["get"]);
+    assert!(listed.contains("ns-retries"), "{listed}");
+    assert!(!listed.contains("cupcake-gw"), "{listed}");
+}
+
+/// A scoped describe reads the route's namespace and its parents' — never every route.
+#[test]
+fn describe_of_one_route_reads_only_what_the_answer_needs() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    user.ok(&["describe", "httproute/baker", "-n", "baker"]);
+    let targets = server.targets();
+    let lists_all_routes = targets
+        .iter()
+        .any(|t| t.starts_with("/apis/gateway.networking.k8s.io/v1/httproutes"));
+    assert!(!lists_all_routes, "listed every route: {targets:#?}");
+    for ns in ["baker", "infra"] {
+        let read = format!("/apis/gateway.networking.k8s.io/v1/namespaces/{ns}/httproutes?");
+        assert!(
+            targets.iter().any(|t| t.starts_with(&read)),
+            "did not read routes in {ns}: {targets:#?}"
+        );
+    }
+    for ns in ["frosting", "legacy"] {
+        let read = format!("/namespaces/{ns}/");
+        assert!(
+            !targets.iter().any(|t| t.contains(&read)),
+            "read namespace {ns} it does not need: {targets:#?}"
+        );
+    }
+    // Every list is paginated.
+    for t in targets.iter().filter(|t| t.contains('?')) {
+        assert!(t.contains("limit=500"), "{t}");
+    }
+    only_gets(&server);
+}
+
+fn developer_server() -> Server {
+    // No CRDs, no cluster-wide lists, and no RetryPolicies even in her own namespace;
+    // she may read the Gateway namespace (infra) as a platform team often allows.
+    FakeApi::from_yaml(DEMO)
+        .permit(|a: &Access| {
+            if a.resource.starts_with("customresourcedefinitions") {
+                return false;
+            }
+            if a.resource.starts_with("retrypolicies.") {
+                return false;
+            }
+            match &a.namespace {
+                None => a.resource.starts_with("gatewayclasses"),
+                Some(ns) => ns == "baker" || ns == "infra",
+            }
+        })
+        .start()
+}
+
+/// The GEP-713 parable: the developer cannot list RetryPolicies. She still gets an
+/// answer, and a warning that names the kind she cannot see.
+#[test]
+fn a_developer_without_rights_gets_an_answer_and_a_warning_naming_the_kind() {
+    let server = developer_server();
+    let user = User::new(&server.kubeconfig("dev", Some("baker")));
+    let (code, out, err) = user.run(&["describe", "httproute/baker"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Name:         baker"), "{out}");
+    assert!(
+        err.contains("warning: cannot list retrypolicies.resilience.example.io in namespaces baker, infra: forbidden; policies of this kind are not shown"),
+        "{err}"
+    );
+    // One warning per kind, not one per attempt.
+    assert_eq!(err.matches("retrypolicies").count(), 1, "{err}");
+    assert!(err.contains("customresourcedefinitions"), "{err}");
+
+    let (code, out, _) = user.run(&["describe", "httproute/baker", "-o", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let spots = v["blindSpots"].as_array().unwrap();
+    assert!(
+        spots.iter().any(|s| s["kind"] == "RetryPolicy"
+            && s["group"] == "resilience.example.io"
+            && s["reason"] == "Forbidden"),
+        "{spots:#?}"
+    );
+    // The policies she may see are still there.
+    let policies: Vec<&str> = v["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["policy"]["kind"].as_str().unwrap())
+        .collect();
+    assert!(!policies.contains(&"RetryPolicy"), "{policies:?}");
+    assert!(policies.contains(&"BackendTrafficPolicy"), "{policies:?}");
+    only_gets(&server);
+}
+
+#[test]
+fn the_asked_for_object_itself_unreadable_is_an_error() {
+    let server = FakeApi::from_yaml(DEMO)
+        .permit(|a: &Access| !a.resource.starts_with("httproutes."))
+        .start();
+    let user = User::new(&server.kubeconfig("dev", Some("baker")));
+    let (code, _, err) = user.run(&["describe", "httproute/baker"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("httproutes.gateway.networking.k8s.io \"baker\": cannot list httproutes.gateway.networking.k8s.io in namespace baker: forbidden"),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_item_per_page_gives_the_same_answer() {
+    let server = FakeApi::from_yaml(DEMO).page_cap(1).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    assert_eq!(user.ok(&["get", "-A"]), offline(&["--demo", "get", "-A"]));
+    let continued = server
+        .targets()
+        .iter()
+        .filter(|t| t.contains("continue=fake-continue-"))
+        .count();
+    assert!(continued > 10, "pages were not followed: {continued}");
+    only_gets(&server);
+}
+
+#[test]
+fn an_expired_continue_token_restarts_the_list_and_it_stays_complete() {
+    let server = FakeApi::from_yaml(DEMO)
+        .page_cap(1)
+        .fault("/httproutes", Fault::ExpireFirstContinue)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    assert_eq!(user.ok(&["get", "-A"]), offline(&["--demo", "get", "-A"]));
+    let starts = server
+        .targets()
+        .iter()
+        .filter(|t| {
+            t.starts_with("/apis/gateway.networking.k8s.io/v1/httproutes?")
+                && !t.contains("continue=")
+        })
+        .count();
+    assert_eq!(starts, 2, "the list was not restarted exactly once");
+}
+
+#[test]
+fn context_chooses_between_two_clusters() {
+    let a = FakeApi::from_yaml(DEMO).start();
+    let b = FakeApi::from_yaml(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: only-in-b, namespace: shop}
+spec:
+  targetRefs: [{group: "", kind: Service, name: cart}]
+  validation: {hostname: cart.shop, wellKnownCACertificates: System}
+"#,
+    )
+    .start();
+    let kc = fake_apiserver::kubeconfig(&[("a", &a.url, None), ("b", &b.url, None)], "a");
+    let user = User::new(&kc);
+    let in_a = user.ok(&["get", "-A"]);
+    assert!(
+        in_a.contains("ns-retries") && !in_a.contains("only-in-b"),
+        "{in_a}"
+    );
+    let in_b = user.ok(&["--context", "b", "get", "-A"]);
+    assert!(
+        in_b.contains("only-in-b") && !in_b.contains("ns-retries"),
+        "{in_b}"
+    );
+    let (code, _, err) = user.run(&["--context", "c", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("c"), "{err}");
+}
+
+#[test]
+fn kubeconfig_flag_beats_the_environment() {
+    let server = demo_server();
+    let user = User::new("this: is not a kubeconfig\n");
+    let good = user.home.path().join("good");
+    std::fs::write(&good, server.kubeconfig("admin", None)).unwrap();
+    let out = user.ok(&["--kubeconfig", good.to_str().unwrap(), "get", "-A"]);
+    assert!(out.contains("ns-retries"));
+}
+
+#[test]
+fn kubeconfig_as_a_colon_list_is_merged() {
+    let server = demo_server();
+    let user = User::new("apiVersion: v1\nkind: Config\npreferences: {}\n");
+    let second = user.home.path().join("second");
+    std::fs::write(&second, server.kubeconfig("admin", None)).unwrap();
+    let list = format!("{}:{}", user.kubeconfig().display(), second.display());
+    let out = user
+        .cmd()
+        .env("KUBECONFIG", list)
+        .args(["get", "-A"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ns-retries"));
+}
+
+#[test]
+fn an_unreachable_server_fails_fast_naming_it() {
+    // A port nothing listens on.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}");
+    let user = User::new(&fake_apiserver::kubeconfig(&[("gone", &url, None)], "gone"));
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "3s", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("cannot reach the API server at {url}")),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_broken_kubeconfig_names_the_file() {
+    let user = User::new("clusters: [this is: not valid\n");
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&user.kubeconfig().display().to_string()),
+        "{err}"
+    );
+    let missing = user.home.path().join("nope");
+    let (code, _, err) = user.run(&["--kubeconfig", missing.to_str().unwrap(), "get"]);
+    assert_eq!(code, 1);
+    assert!(err.contains(&missing.display().to_string()), "{err}");
+}
+
+#[test]
+fn no_kubeconfig_at_all_says_what_to_do() {
+    let user = User::new("");
+    let out = user
+        .cmd()
+        .env_remove("KUBECONFIG")
+        .args(["get"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no kubeconfig found"), "{err}");
+    assert!(err.contains("-f PATH") && err.contains("--demo"), "{err}");
+}
+
+#[test]
+fn legacy_discovery_and_a_broken_aggregated_group() {
+    let server = FakeApi::from_yaml(DEMO)
+        .legacy_discovery()
+        .broken_group("metrics.k8s.io/v1beta1")
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, out, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, offline(&["--demo", "get", "-A"]));
+    assert!(
+        err.contains("cannot discover metrics.k8s.io/v1beta1: 503"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Aggregated discovery was asked for, and the legacy walk followed.
+    let targets = server.targets();
+    assert!(
+        targets
+            .iter()
+            .any(|t| t == "/apis/gateway.networking.k8s.io/v1"),
+        "{targets:#?}"
+    );
+    only_gets(&server);
+}
+
+#[test]
+fn aggregated_discovery_is_one_request_per_root() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    user.ok(&["get", "-A"]);
+    let discovery: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|r| !r.target.contains('?'))
+        .collect();
+    let mut roots: Vec<&str> = discovery.iter().map(|r| r.target.as_str()).collect();
+    roots.sort();
+    assert_eq!(roots, ["/api", "/apis"]);
+    for r in &discovery {
+        assert!(
+            r.accept.contains("as=APIGroupDiscoveryList"),
+            "{}",
+            r.accept
+        );
+    }
+}
+
+#[test]
+fn a_failing_kind_is_a_blind_spot_and_the_rest_answers() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/backendtlspolicies", Fault::Status(500))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, out, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ns-retries"), "{out}");
+    assert!(!out.contains("oven-tls"), "{out}");
+    assert!(
+        err.contains(
+            "cannot list backendtlspolicies.gateway.networking.k8s.io in all namespaces: 500"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_kind_that_never_answers_ends_at_the_request_timeout() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/retrypolicies", Fault::Hang)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let (code, out, err) = user.run(&["--request-timeout", "1s", "get", "-A", "-o", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.contains("retrypolicies.resilience.example.io") && err.contains("no answer within 1s"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["policy"]["kind"] != "RetryPolicy"));
+}
+
+#[test]
+fn too_many_requests_is_retried_as_the_server_asks() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::TooManyRequests {
+                times: 2,
+                retry_after_secs: 1,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    assert_eq!(user.ok(&["get", "-A"]), offline(&["--demo", "get", "-A"]));
+}
+
+#[test]
+fn rejected_credentials_are_named() {
+    let server = FakeApi::from_yaml(DEMO).unauthorized().start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!(
+            "the API server at {} rejected the credentials (401 Unauthorized)",
+            server.url
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("not-a-real-token"), "{err}");
+}
+
+/// With latency on every request the reads overlap: many are in flight at once.
+#[test]
+fn reads_run_concurrently() {
+    let server = FakeApi::from_yaml(DEMO)
+        .latency(Duration::from_millis(150))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    user.ok(&["get", "-A"]);
+    let reqs = server.requests();
+    let busiest = reqs
+        .iter()
+        .map(|r| {
+            reqs.iter()
+                .filter(|o| o.started < r.started + r.took && r.started < o.started + o.took)
+                .count()
+        })
+        .max()
+        .unwrap();
+    assert!(busiest >= 8, "at most {busiest} requests overlapped");
+}
+
+#[test]
+fn dump_reads_back_with_f_to_the_same_answers() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let dump = user.ok(&["dump", "-A"]);
+    let path = user.home.path().join("dump.yaml");
+    std::fs::write(&path, &dump).unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["get", "-A"],
+        vec!["describe", "httproute/baker", "-n", "baker"],
+        vec!["check", "-A", "-o", "json"],
+    ] {
+        let mut from_dump = vec!["-f", p];
+        from_dump.extend_from_slice(&args);
+        let mut demo = vec!["--demo"];
+        demo.extend_from_slice(&args);
+        let a = user.cmd().args(&from_dump).output().unwrap();
+        let b = Command::cargo_bin("kubectl-policies")
+            .unwrap()
+            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
+            .args(&demo)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&a.stdout),
+            String::from_utf8_lossy(&b.stdout),
+            "{args:?}"
+        );
+    }
+    let json = user.ok(&["dump", "-A", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["kind"], "List");
+    only_gets(&server);
+}
+
+#[test]
+fn a_dump_keeps_its_blind_spots() {
+    let server = developer_server();
+    let user = User::new(&server.kubeconfig("dev", Some("baker")));
+    let (code, dump, err) = user.run(&["dump"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("retrypolicies"), "{err}");
+    let path = user.home.path().join("dump.yaml");
+    std::fs::write(&path, &dump).unwrap();
+    let (code, _, err) = user.run(&[
+        "-f",
+        path.to_str().unwrap(),
+        "describe",
+        "httproute/baker",
+        "-n",
+        "baker",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "cannot list retrypolicies.resilience.example.io in namespaces baker, infra: forbidden"
+        ),
+        "{err}"
+    );
+}
+
+fn kubectl() -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("kubectl"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Where kubectl is installed, it reads the same server: the fake stays faithful.
+#[test]
+fn kubectl_reads_the_same_server() {
+    let Some(kubectl) = kubectl() else {
+        eprintln!("kubectl is not on PATH; skipping");
+        return;
+    };
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let out = std::process::Command::new(kubectl)
+        .env("KUBECONFIG", user.kubeconfig())
+        .env("HOME", user.home.path())
+        .env("KUBECACHEDIR", user.home.path().join("cache"))
+        .args(["get", "httproutes", "-A", "-o", "name"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names = String::from_utf8(out.stdout).unwrap();
+    let mut names: Vec<&str> = names.lines().collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "httproute.gateway.networking.k8s.io/baker",
+            "httproute.gateway.networking.k8s.io/glaze",
+            "httproute.gateway.networking.k8s.io/icing",
+            "httproute.gateway.networking.k8s.io/legacy",
+            "httproute.gateway.networking.k8s.io/oven",
+            "httproute.gateway.networking.k8s.io/sprinkles",
+        ]
+    );
+    only_gets(&server);
+    let _ = Path::new("");
+}
