@@ -659,3 +659,79 @@ fn kubectl_reads_the_same_server() {
     only_gets(&server);
     let _ = Path::new("");
 }
+
+/// An operator who may not read every namespace gets a blast radius that says,
+/// loudly and in the answer itself, that it may be incomplete.
+#[test]
+fn an_incomplete_blast_radius_says_so_in_the_answer() {
+    let server = FakeApi::from_yaml(DEMO)
+        .permit(|a: &Access| {
+            !(a.resource.starts_with("services") && a.namespace.as_deref() != Some("infra"))
+        })
+        .start();
+    let user = User::new(&server.kubeconfig("ops", Some("baker")));
+    let (code, out, err) = user.run(&["blast-radius", "retrypolicy/ns-retries"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("Deleting RetryPolicy baker/ns-retries changes"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Blind spots: some kinds could not be read, so the blast radius may be incomplete:"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("services"), "{out}");
+    assert!(err.contains("warning: cannot list services"), "{err}");
+    let (_, json, _) = user.run(&["blast-radius", "retrypolicy/ns-retries", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(!v["blindSpots"].as_array().unwrap().is_empty());
+    only_gets(&server);
+}
+
+/// Credentials from an exec plugin (as cloud providers' kubeconfigs use) are fetched
+/// by running the command and sent as a bearer token.
+#[test]
+fn an_exec_credential_plugin_is_run() {
+    let server = FakeApi::from_yaml(DEMO)
+        .require_bearer("token-from-exec")
+        .start();
+    let home = tempfile::tempdir().unwrap();
+    let plugin = home.path().join("credential-plugin");
+    std::fs::write(
+        &plugin,
+        "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"token-from-exec\"}}'\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kc = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: '{}'}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      interactiveMode: Never\n",
+        server.url,
+        plugin.display()
+    );
+    let user = User::new(&kc);
+    let out = user.ok(&["get", "-A"]);
+    assert!(out.contains("ns-retries"), "{out}");
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| r.authorized_as.as_deref() == Some("the expected token")));
+}
+
+/// `proxy-url` in the kubeconfig sends every request through that proxy.
+#[test]
+fn the_kubeconfig_proxy_url_is_used() {
+    let proxy = demo_server();
+    let kc = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: 'http://kube-api.invalid:6443', proxy-url: '{}'}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user: {{token: t}}\n",
+        proxy.url
+    );
+    let user = User::new(&kc);
+    let out = user.ok(&["get", "-A"]);
+    assert!(out.contains("ns-retries"), "{out}");
+    assert!(proxy.tunnels() >= 1, "no CONNECT reached the proxy");
+    assert!(!proxy.requests().is_empty());
+    only_gets(&proxy);
+}

@@ -223,6 +223,45 @@ fn dangling_target_and_missing_section_are_findings() {
     assert_eq!(status(&w, "typo"), PolicyStatus::SectionNotFound);
 }
 
+/// A target in a kind and namespace the user could not list is not "not found":
+/// the finding says it could not be read, and is a warning rather than an error.
+#[test]
+fn a_target_behind_a_blind_spot_is_unknown_not_missing() {
+    let yaml = [
+        GATEWAY,
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: unseen, namespace: shop}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: hidden}\n",
+    ]
+    .concat();
+    let mut loaded = kubectl_policies::source::files::Loaded::default();
+    kubectl_policies::source::files::load_text(&yaml, "<literal>", &mut loaded).unwrap();
+    loaded
+        .snapshot
+        .blind_spots
+        .push(kubectl_policies::source::BlindSpot {
+            group: "gateway.networking.k8s.io".into(),
+            kind: "HTTPRoute".into(),
+            namespace: Some("shop".into()),
+            reason: kubectl_policies::source::BlindReason::Forbidden,
+            message:
+                "cannot list httproutes.gateway.networking.k8s.io in namespace shop: forbidden"
+                    .into(),
+        });
+    let w = kubectl_policies::analyze(loaded.snapshot, &[], &[]);
+    let f =
+        w.t.findings
+            .iter()
+            .find(|f| f.object.name == "unseen")
+            .unwrap();
+    assert_eq!(f.code, Code::TargetNotFound);
+    assert_eq!(f.severity, kubectl_policies::topology::Severity::Warning);
+    assert!(f.message.contains("could not be read"), "{}", f.message);
+    assert!(
+        f.message.contains("whether it exists is unknown"),
+        "{}",
+        f.message
+    );
+}
+
 #[test]
 fn wrong_shape_is_an_invalid_finding_naming_the_field() {
     let yaml = [

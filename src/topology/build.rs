@@ -1,7 +1,8 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
 
 use super::{
-    Code, Finding, NamespaceInfo, Node, NodeId, Resolution, ResolvedTarget, Role, Topology,
+    Code, Finding, NamespaceInfo, Node, NodeId, Resolution, ResolvedTarget, Role, Severity,
+    Topology,
 };
 use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, TargetSpec};
 use crate::catalog::{Catalog, Class};
@@ -761,9 +762,22 @@ impl Builder {
                 Some(id) => return self.section_or_node(policy, r, id),
             }
         };
-        self.t
-            .findings
-            .push(Finding::new(code, policy.clone(), msg));
+        let mut finding = Finding::new(code, policy.clone(), msg);
+        if let Some(blind) = self.t.snapshot.blind_spots.iter().find(|b| {
+            b.group == r.group
+                && b.kind == r.kind
+                && (b.namespace.is_none() || b.namespace == r.namespace)
+        }) {
+            // Not seen is not the same as not there: say which, and do not fail `check`.
+            finding.severity = Severity::Warning;
+            finding.message = format!(
+                "{} {} could not be read ({}): whether it exists is unknown",
+                r.kind,
+                r.ns_name(),
+                blind.message
+            );
+        }
+        self.t.findings.push(finding);
         ResolvedTarget {
             target: r,
             resolution: Resolution::NotFound(code),

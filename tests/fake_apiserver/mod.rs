@@ -115,6 +115,8 @@ pub struct Logged {
     pub method: String,
     pub target: String,
     pub accept: String,
+    /// Whether an `Authorization` header came (its value is never kept).
+    pub authorized_as: Option<String>,
     pub started: Instant,
     pub took: Duration,
 }
@@ -132,6 +134,7 @@ pub struct FakeApi {
     faults: Vec<(String, Fault)>,
     broken_groups: Vec<String>,
     unauthorized: bool,
+    bearer: Option<String>,
 }
 
 impl Default for FakeApi {
@@ -184,6 +187,7 @@ impl FakeApi {
             faults: Vec::new(),
             broken_groups: Vec::new(),
             unauthorized: false,
+            bearer: None,
         }
     }
 
@@ -248,6 +252,12 @@ impl FakeApi {
         self
     }
 
+    /// Requests without `Authorization: Bearer TOKEN` are answered 401.
+    pub fn require_bearer(mut self, token: &str) -> Self {
+        self.bearer = Some(token.to_string());
+        self
+    }
+
     /// Every request is answered 401.
     pub fn unauthorized(mut self) -> Self {
         self.unauthorized = true;
@@ -264,6 +274,7 @@ impl FakeApi {
             stop: AtomicBool::new(false),
             counters: Mutex::new(BTreeMap::new()),
             connections: AtomicUsize::new(0),
+            tunnels: AtomicUsize::new(0),
         });
         let s = state.clone();
         std::thread::spawn(move || {
@@ -291,6 +302,8 @@ struct State {
     /// How often each fault fired, by index.
     counters: Mutex<BTreeMap<usize, usize>>,
     connections: AtomicUsize,
+    /// CONNECT requests seen (the server doubles as an HTTP proxy).
+    tunnels: AtomicUsize,
 }
 
 /// A running server. Stops when dropped.
@@ -315,6 +328,11 @@ impl Server {
     /// Request targets (path and query) in arrival order.
     pub fn targets(&self) -> Vec<String> {
         self.requests().into_iter().map(|l| l.target).collect()
+    }
+
+    /// How many proxy tunnels (CONNECT) were opened through this server.
+    pub fn tunnels(&self) -> usize {
+        self.state.tunnels.load(Ordering::SeqCst)
     }
 
     pub fn methods(&self) -> BTreeSet<String> {
@@ -364,6 +382,7 @@ fn serve_connection(stream: TcpStream, state: &State) {
         let method = parts.next().unwrap_or_default().to_string();
         let target = parts.next().unwrap_or_default().to_string();
         let mut accept = String::new();
+        let mut authorization = String::new();
         let mut content_length = 0usize;
         loop {
             let mut h = String::new();
@@ -378,6 +397,7 @@ fn serve_connection(stream: TcpStream, state: &State) {
             if let Some((k, v)) = h.split_once(':') {
                 match k.trim().to_ascii_lowercase().as_str() {
                     "accept" => accept = v.trim().to_string(),
+                    "authorization" => authorization = v.trim().to_string(),
                     "content-length" => content_length = v.trim().parse().unwrap_or(0),
                     _ => {}
                 }
@@ -389,8 +409,38 @@ fn serve_connection(stream: TcpStream, state: &State) {
                 return;
             }
         }
+        if method == "CONNECT" {
+            // Acting as the proxy too: open the "tunnel" to ourselves and go on serving.
+            state.tunnels.fetch_add(1, Ordering::SeqCst);
+            if writer
+                .write_all(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+                .is_err()
+            {
+                return;
+            }
+            continue;
+        }
         let started = Instant::now();
-        let answer = answer(state, &method, &target, &accept);
+        // Through an HTTP proxy the target comes in absolute form.
+        let target = match target.strip_prefix("http://") {
+            Some(rest) => rest
+                .find('/')
+                .map(|i| rest[i..].to_string())
+                .unwrap_or("/".into()),
+            None => target,
+        };
+        let authorized_as = state.api.bearer.as_ref().map(|want| {
+            if authorization == format!("Bearer {want}") {
+                "the expected token".to_string()
+            } else {
+                "another credential".to_string()
+            }
+        });
+        let answer = if authorized_as.as_deref() == Some("another credential") {
+            Some(status(401, "Unauthorized", "Unauthorized"))
+        } else {
+            answer(state, &method, &target, &accept)
+        };
         let Some(answer) = answer else {
             // Hang: hold the connection without answering until the server stops.
             while !state.stop.load(Ordering::SeqCst) {
@@ -419,6 +469,7 @@ fn serve_connection(stream: TcpStream, state: &State) {
             method,
             target,
             accept,
+            authorized_as,
             started,
             took: started.elapsed(),
         });

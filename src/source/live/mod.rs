@@ -144,9 +144,11 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
             })?
         }
     };
+    // Each request as a whole is bounded by `Api::get`; the connector only needs to
+    // give up on a connection no later than that.
     config.connect_timeout = Some(opts.request_timeout);
-    config.read_timeout = Some(opts.request_timeout);
-    config.write_timeout = Some(opts.request_timeout);
+    config.read_timeout = None;
+    config.write_timeout = None;
     // Retries are ours (429 with Retry-After, 410 on continue), explicit and bounded.
     config.default_retry = false;
     let server = config.cluster_url.to_string();
