@@ -180,6 +180,18 @@ fn describe_of_one_route_reads_only_what_the_answer_needs() {
             "read namespace {ns} it does not need: {targets:#?}"
         );
     }
+    // A policy kind that attaches within its namespace (the registry says it targets
+    // Gateways and routes) is read where needed; one that may target a GatewayClass
+    // from any namespace (RetryPolicy: labelled, targets unknown) is read cluster-wide.
+    assert!(!targets
+        .iter()
+        .any(|t| t.starts_with("/apis/gateway.envoyproxy.io/v1alpha1/backendtrafficpolicies")));
+    assert!(targets.iter().any(|t| t.starts_with(
+        "/apis/gateway.envoyproxy.io/v1alpha1/namespaces/infra/backendtrafficpolicies?"
+    )));
+    assert!(targets
+        .iter()
+        .any(|t| t.starts_with("/apis/resilience.example.io/v1alpha1/retrypolicies?")));
     // Every list is paginated.
     for t in targets.iter().filter(|t| t.contains('?')) {
         assert!(t.contains("limit=500"), "{t}");

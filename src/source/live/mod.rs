@@ -246,6 +246,18 @@ fn looks_like_policy_kind(r: &Resource) -> bool {
     r.kind.ends_with("Policy") && !builtin
 }
 
+/// Whether a policy kind may target a GatewayClass, from a policy in any namespace:
+/// the registry says which kinds a policy kind targets; a kind it does not know
+/// (labelled, declared or assumed) may target anything. Such kinds are always read
+/// cluster-wide; the others attach within their own namespace and are read in the
+/// namespaces an answer needs.
+fn may_target_cluster_scoped(r: &Resource) -> bool {
+    match registry::lookup(&r.group_kind()) {
+        Some(e) if !e.target_kinds.is_empty() => e.target_kinds.contains(&"GatewayClass"),
+        _ => true,
+    }
+}
+
 #[derive(Deserialize)]
 struct ListMeta {
     #[serde(default, rename = "continue")]
@@ -551,6 +563,30 @@ impl<'a> Reader<'a> {
         for p in &policies {
             self.mark_policy(&p.group_kind());
         }
+        let start_namespace = match scope {
+            Scope::Cluster { .. } => None,
+            Scope::Namespace(ns) => Some(ns.clone()),
+            Scope::Object(r) => r.namespace.clone(),
+        };
+        // Cluster-wide: every kind in one (paginated) list. Scoped: cluster-scoped
+        // kinds whole, namespaced kinds (policies too: a policy attaches within its own
+        // namespace, GEP-2649) in the namespaces the answer needs.
+        let wide = matches!(scope, Scope::Cluster { .. });
+        let hierarchy: BTreeSet<GroupKind> = namespaced.iter().map(Resource::group_kind).collect();
+        let read_wide = |r: &Resource| {
+            wide || !r.namespaced
+                || (!hierarchy.contains(&r.group_kind()) && may_target_cluster_scoped(r))
+        };
+        let lists_for = |kinds: &[Resource]| -> Vec<(Resource, Option<String>, Option<String>)> {
+            kinds
+                .iter()
+                .filter_map(|r| match (!read_wide(r), &start_namespace) {
+                    (false, _) => Some((r.clone(), None, None)),
+                    (true, Some(ns)) => Some((r.clone(), Some(ns.clone()), None)),
+                    (true, None) => None,
+                })
+                .collect()
+        };
         let mut first: Vec<(Resource, Option<String>, Option<String>)> = Vec::new();
         if let Some(crd) = self.d.get(&GroupKind::new(
             "apiextensions.k8s.io",
@@ -558,32 +594,9 @@ impl<'a> Reader<'a> {
         )) {
             first.push((crd.clone(), None, Some(POLICY_LABEL.to_string())));
         }
-        for r in &cluster_scoped {
-            first.push((r.clone(), None, None));
-        }
-        // Policies are read cluster-wide in every scope: a policy in any namespace
-        // may target a cluster-scoped GatewayClass.
-        for r in &policies {
-            first.push((r.clone(), None, None));
-        }
-        let start_namespace = match scope {
-            Scope::Cluster { .. } => None,
-            Scope::Namespace(ns) => Some(ns.clone()),
-            Scope::Object(r) => r.namespace.clone(),
-        };
-        match (scope, &start_namespace) {
-            (Scope::Cluster { .. }, _) => {
-                for r in &namespaced {
-                    first.push((r.clone(), None, None));
-                }
-            }
-            (_, Some(ns)) => {
-                for r in &namespaced {
-                    first.push((r.clone(), Some(ns.clone()), None));
-                }
-            }
-            (_, None) => {}
-        }
+        first.extend(lists_for(&cluster_scoped));
+        first.extend(lists_for(&policies));
+        first.extend(lists_for(&namespaced));
         self.batch(first).await;
 
         let labelled = self.labelled_policy_kinds();
@@ -591,9 +604,18 @@ impl<'a> Reader<'a> {
             for p in &labelled {
                 self.mark_policy(&p.group_kind());
             }
-            self.batch(labelled.into_iter().map(|r| (r, None, None)).collect())
-                .await;
+            self.batch(lists_for(&labelled)).await;
         }
+        let mut namespaced_kinds = namespaced.clone();
+        namespaced_kinds.extend(
+            self.log
+                .iter()
+                .filter(|(_, l)| l.policy)
+                .filter_map(|(gk, _)| self.d.get(gk).cloned())
+                .filter(|r| r.namespaced && !may_target_cluster_scoped(r)),
+        );
+        // Kinds whose cluster-wide list was refused are read where the answer needs them.
+        namespaced_kinds.extend(self.forbidden_cluster_wide());
 
         match scope {
             Scope::Cluster { fallback } => {
@@ -603,7 +625,7 @@ impl<'a> Reader<'a> {
             }
             Scope::Namespace(_) | Scope::Object(_) => {
                 // Read the namespaces the ancestors live in until no new one appears.
-                let mut read: BTreeSet<String> = start_namespace.into_iter().collect();
+                let mut read: BTreeSet<String> = start_namespace.iter().cloned().collect();
                 let mut rounds = 0;
                 loop {
                     let starts: Vec<ObjRef> = match scope {
@@ -620,9 +642,7 @@ impl<'a> Reader<'a> {
                     };
                     let mut needed = scope::needed_namespaces(&self.objects, &starts);
                     needed.extend(read.iter().cloned());
-                    let mut kinds = namespaced.clone();
-                    kinds.extend(self.forbidden_cluster_wide());
-                    let lists = self.per_namespace(&kinds, &needed);
+                    let lists = self.per_namespace(&namespaced_kinds, &needed);
                     if lists.is_empty() {
                         break;
                     }
