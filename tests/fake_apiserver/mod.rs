@@ -125,7 +125,8 @@ type Permit = dyn Fn(&Access) -> bool + Send + Sync;
 
 /// The server's configuration, built before it starts.
 pub struct FakeApi {
-    objects: Vec<Value>,
+    /// (group, kind) → objects sorted by namespace and name.
+    by_kind: BTreeMap<(String, String), Vec<Value>>,
     resources: BTreeSet<Res>,
     aggregated: bool,
     latency: Duration,
@@ -135,6 +136,38 @@ pub struct FakeApi {
     broken_groups: Vec<String>,
     unauthorized: bool,
     bearer: Option<String>,
+}
+
+fn index(objects: Vec<Value>) -> BTreeMap<(String, String), Vec<Value>> {
+    let mut by_kind: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
+    for o in objects {
+        let av = o["apiVersion"].as_str().unwrap_or_default();
+        let group = av
+            .rsplit_once('/')
+            .map(|(g, _)| g)
+            .unwrap_or("")
+            .to_string();
+        let kind = o["kind"].as_str().unwrap_or_default().to_string();
+        by_kind.entry((group, kind)).or_default().push(o);
+    }
+    for v in by_kind.values_mut() {
+        v.sort_by(|a, b| {
+            let key = |o: &Value| {
+                (
+                    o["metadata"]["namespace"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
+                    o["metadata"]["name"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
+                )
+            };
+            key(a).cmp(&key(b))
+        });
+    }
+    by_kind
 }
 
 impl Default for FakeApi {
@@ -178,7 +211,7 @@ impl FakeApi {
             }
         }
         FakeApi {
-            objects,
+            by_kind: index(objects),
             resources,
             aggregated: true,
             latency: Duration::ZERO,
@@ -847,15 +880,12 @@ fn resource_request(
             ),
         );
     }
+    // Objects are indexed by group and kind, sorted by namespace and name (as etcd keys).
     let matching: Vec<&Value> = api
-        .objects
-        .iter()
-        .filter(|o| {
-            o["kind"].as_str() == Some(res.kind.as_str())
-                && o["apiVersion"]
-                    .as_str()
-                    .is_some_and(|av| av.split('/').rev().nth(1).unwrap_or("") == res.group)
-        })
+        .by_kind
+        .get(&(res.group.clone(), res.kind.clone()))
+        .into_iter()
+        .flatten()
         .filter(|o| namespace.is_none_or(|ns| o["metadata"]["namespace"].as_str() == Some(ns)))
         .collect();
     let as_served = |o: &Value| {
@@ -883,18 +913,6 @@ fn resource_request(
             selector_matches(sel, o["metadata"]["labels"].as_object().unwrap_or(&empty))
         });
     }
-    items.sort_by_key(|o| {
-        (
-            o["metadata"]["namespace"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-            o["metadata"]["name"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-        )
-    });
     let offset: usize = match query.get("continue") {
         Some(t) => match t
             .strip_prefix("fake-continue-")

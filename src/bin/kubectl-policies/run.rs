@@ -474,8 +474,9 @@ pub fn run(args: Args) -> Result<u8> {
             let o = output(g, "yaml", &["yaml", "json"], "dump")?;
             let (loaded, _) = read(g, Need::Namespace)?;
             warn_blind_spots(&loaded.snapshot.blind_spots);
-            if let Some(e) = loaded.shape_errors.first() {
-                eprintln!("warning: {e}");
+            // An object whose shape is wrong cannot be written back; say which.
+            for e in &loaded.shape_errors {
+                eprintln!("warning: not in the dump: {e}");
             }
             let doc = dump_list(&loaded);
             if o == "json" {

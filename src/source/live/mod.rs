@@ -262,6 +262,8 @@ fn may_target_cluster_scoped(r: &Resource) -> bool {
 struct ListMeta {
     #[serde(default, rename = "continue")]
     continue_token: Option<String>,
+    #[serde(default, rename = "remainingItemCount")]
+    remaining_item_count: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -280,7 +282,16 @@ struct ListKey {
 
 struct Listed {
     key: ListKey,
-    result: Result<(Vec<Object>, Vec<ShapeError>), ApiError>,
+    resource: Resource,
+    selector: Option<String>,
+    result: Result<Listing, ApiError>,
+}
+
+enum Listing {
+    Items(Vec<Object>, Vec<ShapeError>),
+    /// A cluster-wide list too long to page through one page at a time: list it per
+    /// namespace instead, concurrently.
+    Shard,
 }
 
 /// Lists every page of one collection. A 410 Expired on a continue token (the
@@ -292,7 +303,9 @@ async fn list_all(
     resource: Resource,
     namespace: Option<String>,
     label_selector: Option<String>,
-) -> Result<(Vec<Object>, Vec<ShapeError>), ApiError> {
+    shard_namespaces: usize,
+    concurrency: usize,
+) -> Result<Listing, ApiError> {
     let base = resource.list_path(namespace.as_deref());
     let origin = Origin {
         file: format!("{server}{base}"),
@@ -329,6 +342,7 @@ async fn list_all(
                 reason: "Undecodable".into(),
                 message: format!("the list is not the JSON expected: {e}"),
             })?;
+            let page_len = page.items.len();
             for mut item in page.items {
                 if let Value::Object(m) = &mut item {
                     // The API server leaves apiVersion and kind out of the items of
@@ -343,15 +357,37 @@ async fn list_all(
                 }
                 objects_from_value(item, &origin, &mut objects, &mut errors);
             }
+            let first_page = token.is_none();
+            let remaining = page
+                .metadata
+                .as_ref()
+                .and_then(|m| m.remaining_item_count)
+                .unwrap_or(0);
             token = page
                 .metadata
                 .and_then(|m| m.continue_token)
                 .filter(|t| !t.is_empty());
             if token.is_none() {
-                return Ok((objects, errors));
+                return Ok(Listing::Items(objects, errors));
+            }
+            if first_page
+                && namespace.is_none()
+                && resource.namespaced
+                && shard_pays(remaining, page_len, shard_namespaces, concurrency)
+            {
+                return Ok(Listing::Shard);
             }
         }
     }
+}
+
+/// Whether listing per namespace, concurrently, beats paging through the remaining
+/// items one page after another: it must take clearly fewer rounds of requests, and
+/// not many more requests in all.
+fn shard_pays(remaining: u64, page_len: usize, namespaces: usize, concurrency: usize) -> bool {
+    let pages = remaining.div_ceil(page_len.max(1) as u64) as usize;
+    let rounds = namespaces.div_ceil(concurrency.max(1));
+    namespaces > 0 && pages >= 3 && rounds * 2 <= pages && namespaces <= pages * 4
 }
 
 /// The tool reads a CRD's group, names, scope and labels; its schemas are large and
@@ -416,31 +452,67 @@ impl<'a> Reader<'a> {
     }
 
     /// Runs lists concurrently and files their results.
+    fn spawn_list(
+        &self,
+        tasks: &mut tokio::task::JoinSet<Listed>,
+        resource: Resource,
+        namespace: Option<String>,
+        selector: Option<String>,
+    ) {
+        let key = ListKey {
+            gk: resource.group_kind(),
+            namespace: namespace.clone(),
+        };
+        let fut = list_all(
+            self.cluster.api.clone(),
+            self.permits.clone(),
+            self.cluster.server.clone(),
+            resource.clone(),
+            namespace,
+            selector.clone(),
+            self.namespace_names().len(),
+            self.cluster.concurrency,
+        );
+        tasks.spawn(async move {
+            Listed {
+                key,
+                resource,
+                selector,
+                result: fut.await,
+            }
+        });
+    }
+
+    /// The namespaces read so far (for sharding long lists).
+    fn namespace_names(&self) -> Vec<String> {
+        self.objects
+            .iter()
+            .filter(|o| o.kind == "Namespace" && o.group().is_empty())
+            .map(|o| o.name.clone())
+            .collect()
+    }
+
+    /// Runs lists concurrently and files their results.
     async fn batch(&mut self, lists: Vec<(Resource, Option<String>, Option<String>)>) {
         let mut tasks = tokio::task::JoinSet::new();
         for (resource, namespace, selector) in lists {
-            let key = ListKey {
-                gk: resource.group_kind(),
-                namespace: namespace.clone(),
-            };
-            let fut = list_all(
-                self.cluster.api.clone(),
-                self.permits.clone(),
-                self.cluster.server.clone(),
-                resource,
-                namespace,
-                selector,
-            );
-            tasks.spawn(async move {
-                Listed {
-                    key,
-                    result: fut.await,
-                }
-            });
+            self.spawn_list(&mut tasks, resource, namespace, selector);
         }
         let mut done: Vec<Listed> = Vec::new();
         while let Some(joined) = tasks.join_next().await {
             match joined {
+                Ok(Listed {
+                    key,
+                    resource,
+                    selector,
+                    result: Ok(Listing::Shard),
+                }) => {
+                    for ns in self.namespace_names() {
+                        self.spawn_list(&mut tasks, resource.clone(), Some(ns), selector.clone());
+                    }
+                    // The kind is covered cluster-wide once every namespace is read.
+                    self.log.entry(key.gk).or_default().cluster = Some(Ok(()));
+                }
                 Ok(l) => done.push(l),
                 Err(e) => self.blind_spots.push(BlindSpot {
                     group: String::new(),
@@ -456,11 +528,12 @@ impl<'a> Reader<'a> {
         for l in done {
             let entry = self.log.entry(l.key.gk.clone()).or_default();
             let outcome = match l.result {
-                Ok((objects, errors)) => {
+                Ok(Listing::Items(objects, errors)) => {
                     self.objects.extend(objects);
                     self.shape_errors.extend(errors);
                     Ok(())
                 }
+                Ok(Listing::Shard) => Ok(()),
                 Err(e) => Err(e),
             };
             match l.key.namespace {
@@ -594,18 +667,20 @@ impl<'a> Reader<'a> {
         )) {
             first.push((crd.clone(), None, Some(POLICY_LABEL.to_string())));
         }
+        // Cluster-scoped kinds first: the labelled CRDs name the remaining policy kinds,
+        // and the namespaces let a long list be read per namespace, concurrently.
         first.extend(lists_for(&cluster_scoped));
-        first.extend(lists_for(&policies));
-        first.extend(lists_for(&namespaced));
         self.batch(first).await;
 
+        let mut second = lists_for(&policies);
         let labelled = self.labelled_policy_kinds();
-        if !labelled.is_empty() {
-            for p in &labelled {
-                self.mark_policy(&p.group_kind());
-            }
-            self.batch(lists_for(&labelled)).await;
+        for p in &labelled {
+            self.mark_policy(&p.group_kind());
         }
+        second.extend(lists_for(&labelled));
+        second.extend(lists_for(&namespaced));
+        self.batch(second).await;
+
         let mut namespaced_kinds = namespaced.clone();
         namespaced_kinds.extend(
             self.log
