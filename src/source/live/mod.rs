@@ -294,18 +294,32 @@ enum Listing {
     Shard,
 }
 
-/// Lists every page of one collection. A 410 Expired on a continue token (the
-/// snapshot behind it was compacted) restarts the list once from the beginning.
-async fn list_all(
+/// What every list shares: the client, the bound on requests in flight, and what
+/// decides whether a long list is sharded.
+struct ListContext {
     api: Api,
     permits: Arc<Semaphore>,
     server: String,
+    /// How many namespaces a sharded list would be read in.
+    shard_namespaces: usize,
+    concurrency: usize,
+}
+
+/// Lists every page of one collection. A 410 Expired on a continue token (the
+/// snapshot behind it was compacted) restarts the list once from the beginning.
+async fn list_all(
+    ctx: ListContext,
     resource: Resource,
     namespace: Option<String>,
     label_selector: Option<String>,
-    shard_namespaces: usize,
-    concurrency: usize,
 ) -> Result<Listing, ApiError> {
+    let ListContext {
+        api,
+        permits,
+        server,
+        shard_namespaces,
+        concurrency,
+    } = ctx;
     let base = resource.list_path(namespace.as_deref());
     let origin = Origin {
         file: format!("{server}{base}"),
@@ -463,16 +477,14 @@ impl<'a> Reader<'a> {
             gk: resource.group_kind(),
             namespace: namespace.clone(),
         };
-        let fut = list_all(
-            self.cluster.api.clone(),
-            self.permits.clone(),
-            self.cluster.server.clone(),
-            resource.clone(),
-            namespace,
-            selector.clone(),
-            self.namespace_names().len(),
-            self.cluster.concurrency,
-        );
+        let ctx = ListContext {
+            api: self.cluster.api.clone(),
+            permits: self.permits.clone(),
+            server: self.cluster.server.clone(),
+            shard_namespaces: self.namespace_names().len(),
+            concurrency: self.cluster.concurrency,
+        };
+        let fut = list_all(ctx, resource.clone(), namespace, selector.clone());
         tasks.spawn(async move {
             Listed {
                 key,
