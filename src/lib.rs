@@ -5,6 +5,9 @@
 //! The pipeline (ARCHITECTURE.md): `source` → `catalog` → `topology` → `effective`
 //! → `query` → `render`. Everything between source and render is pure.
 
+// A tool run during incidents must not panic: no unwrap/expect outside tests.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod catalog;
 pub mod effective;
 pub mod model;

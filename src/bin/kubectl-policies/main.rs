@@ -1,5 +1,8 @@
 //! `kubectl policies`: parse, run, exit.
 
+// A tool run during incidents must not panic: no unwrap/expect outside tests.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 mod cli;
 mod run;
 
