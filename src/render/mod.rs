@@ -1,6 +1,7 @@
 //! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
 
 pub mod age;
+pub mod graph;
 pub mod human;
 pub mod table;
 pub mod tree;

@@ -1,6 +1,7 @@
 //! `kubectl policies`: parse, run, exit.
 
 mod cli;
+mod complete;
 mod run;
 
 use clap::Parser as _;

@@ -1,6 +1,7 @@
 //! Picks the source, calls one query, picks one renderer, maps outcomes to exit codes.
 
-use crate::cli::{Args, ColorWhen, Command, Global};
+use crate::cli::{self, Args, ColorWhen, Command, Global};
+use crate::complete;
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
@@ -19,17 +20,20 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Colour is decided once, here: `always`, `never`, or a terminal with NO_COLOR unset or empty.
 fn style(g: &Global, structured: bool) -> Style {
     let color = !structured
-        && match g.color {
-            ColorWhen::Always => true,
-            ColorWhen::Never => false,
-            ColorWhen::Auto => {
-                std::io::stdout().is_terminal()
-                    && std::env::var("NO_COLOR")
-                        .map(|v| v.is_empty())
-                        .unwrap_or(true)
-            }
-        };
+        && wants_colour(
+            g.color,
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        );
     Style { color }
+}
+
+fn wants_colour(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+    }
 }
 
 fn load(g: &Global) -> Result<World> {
@@ -146,6 +150,25 @@ fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> anyhow:
     }
 }
 
+/// `-o` as `cli::FORMATS` lists it for the command.
+fn output_for<'a>(g: &'a Global, command: &str) -> Result<&'a str> {
+    let allowed = cli::formats(command);
+    output(
+        g,
+        allowed.first().copied().unwrap_or_default(),
+        allowed,
+        command,
+    )
+}
+
+/// The object of the hierarchy a TYPE/NAME names (`what` says which command wants it).
+fn find_node(w: &World, g: &Global, words: &[String], what: &str) -> Result<NodeId> {
+    match find_subject(w, g, words)? {
+        Subject::Node(n) => Ok(n),
+        Subject::Policy(_) => bail!("{what} starts at an object of the hierarchy, not a policy"),
+    }
+}
+
 fn output<'a>(g: &'a Global, default: &'a str, allowed: &[&str], command: &str) -> Result<&'a str> {
     let o = g.output.as_deref().unwrap_or(default);
     if !allowed.contains(&o) {
@@ -163,7 +186,7 @@ pub fn run(args: Args) -> Result<u8> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = match &args.command {
         Command::Get { what } if what.starts_with("kind") => {
-            let o = output(g, "table", &["table", "wide", "json", "yaml"], "get kinds")?;
+            let o = output_for(g, "get kinds")?;
             let w = load(g)?;
             let rows = query::get_kinds(&w);
             match o {
@@ -176,12 +199,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Get { .. } => {
-            let o = output(
-                g,
-                "table",
-                &["table", "wide", "json", "yaml", "name"],
-                "get",
-            )?;
+            let o = output_for(g, "get")?;
             let w = load(g)?;
             let ns = scope_ns(g);
             let rows = query::get_policies(&w, ns.as_deref());
@@ -221,7 +239,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Describe { target } => {
-            let o = output(g, "human", &["human", "json", "yaml"], "describe")?;
+            let o = output_for(g, "describe")?;
             let w = load(g)?;
             let st = style(g, false);
             match find_subject(&w, g, target)? {
@@ -230,6 +248,11 @@ pub fn run(args: Args) -> Result<u8> {
                     match o {
                         "json" => render::json(&mut out, &d)?,
                         "yaml" => render::yaml(&mut out, &d)?,
+                        "tree" => render::tree::write_policy(
+                            &mut out,
+                            &query::outline::policy(&w, p),
+                            st,
+                        )?,
                         _ => human::describe_policy(&mut out, &d, age::now(), st)?,
                     }
                 }
@@ -238,6 +261,9 @@ pub fn run(args: Args) -> Result<u8> {
                     match o {
                         "json" => render::json(&mut out, &d)?,
                         "yaml" => render::yaml(&mut out, &d)?,
+                        "tree" => {
+                            render::tree::write(&mut out, &query::outline::target(&w, n, &d), st)?
+                        }
                         _ => human::describe_target(&mut out, &d, st)?,
                     }
                 }
@@ -245,7 +271,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Effective { target, kind } => {
-            let o = output(g, "yaml", &["yaml", "json"], "effective")?;
+            let o = output_for(g, "effective")?;
             let w = load(g)?;
             let kind = match kind {
                 Some(k) => Some(
@@ -266,17 +292,12 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Tree { target } => {
-            let o = output(g, "tree", &["tree", "json", "yaml"], "tree")?;
+            let o = output_for(g, "tree")?;
             let w = load(g)?;
             let root = if target.is_empty() {
                 None
             } else {
-                match find_subject(&w, g, target)? {
-                    Subject::Node(n) => Some(n),
-                    Subject::Policy(_) => {
-                        bail!("tree starts at an object of the hierarchy, not a policy")
-                    }
-                }
+                Some(find_node(&w, g, target, "tree")?)
             };
             let ns = if root.is_some() { None } else { scope_ns(g) };
             let roots = query::tree(&w, root, ns.as_deref());
@@ -297,7 +318,7 @@ pub fn run(args: Args) -> Result<u8> {
             apply,
             exit_code,
         } => {
-            let o = output(g, "human", &["human", "json", "yaml"], "blast-radius")?;
+            let o = output_for(g, "blast-radius")?;
             let w = load(g)?;
             let b = if apply.is_empty() {
                 match find_subject(&w, g, target)? {
@@ -324,7 +345,7 @@ pub fn run(args: Args) -> Result<u8> {
             match o {
                 "json" => render::json(&mut out, &b)?,
                 "yaml" => render::yaml(&mut out, &b)?,
-                _ => human::blast_radius(&mut out, &b, style(g, false))?,
+                _ => human::blast_radius(&mut out, &b, !g.no_headers, style(g, false))?,
             }
             if *exit_code && !b.changes.is_empty() {
                 3
@@ -333,7 +354,7 @@ pub fn run(args: Args) -> Result<u8> {
             }
         }
         Command::Check => {
-            let o = output(g, "table", &["table", "json", "yaml"], "check")?;
+            let o = output_for(g, "check")?;
             let w = load(g)?;
             let ns = scope_ns(g);
             let findings: Vec<_> = query::check(&w)
@@ -365,6 +386,33 @@ pub fn run(args: Args) -> Result<u8> {
             }
             u8::from(errors > 0)
         }
+        Command::Graph { target } => {
+            let o = output_for(g, "graph")?;
+            let w = load(g)?;
+            let focus = if target.is_empty() {
+                None
+            } else {
+                Some(find_node(&w, g, target, "graph")?)
+            };
+            let ns = if focus.is_some() { None } else { scope_ns(g) };
+            let picture = query::graph::graph(&w, focus, ns.as_deref());
+            if picture.is_empty() {
+                eprintln!("Nothing found in {} namespace.", ns.unwrap_or_default());
+            }
+            match o {
+                "mermaid" => render::graph::mermaid(&mut out, &picture)?,
+                _ => render::graph::dot(&mut out, &picture)?,
+            }
+            0
+        }
+        Command::Completion { shell } => {
+            complete::script(*shell, &mut out)?;
+            0
+        }
+        Command::Complete { words } => {
+            complete::candidates(words, &mut out, load)?;
+            0
+        }
     };
     out.flush().context("writing output")?;
     Ok(code)
@@ -372,4 +420,24 @@ pub fn run(args: Args) -> Result<u8> {
 
 fn list<T: serde::Serialize>(kind: &str, items: &[T]) -> serde_json::Value {
     serde_json::json!({"apiVersion": "v1", "kind": "List", "metadata": {"listKind": kind}, "items": items})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_auto_means_a_terminal_and_no_color_unset_or_empty() {
+        assert!(wants_colour(ColorWhen::Auto, true, None));
+        assert!(wants_colour(ColorWhen::Auto, true, Some(OsStr::new(""))));
+        assert!(!wants_colour(ColorWhen::Auto, true, Some(OsStr::new("1"))));
+        assert!(!wants_colour(ColorWhen::Auto, false, None));
+        assert!(wants_colour(
+            ColorWhen::Always,
+            false,
+            Some(OsStr::new("1"))
+        ));
+        assert!(!wants_colour(ColorWhen::Never, true, None));
+    }
 }
