@@ -407,6 +407,24 @@ fn readme_shows_real_output() {
     for args in [
         &["--demo", "get", "-A"][..],
         &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
+        &[
+            "--demo",
+            "describe",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "-o",
+            "tree",
+        ][..],
+        &[
+            "--demo",
+            "graph",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "-o",
+            "mermaid",
+        ][..],
     ] {
         let out = stdout(args);
         assert!(
