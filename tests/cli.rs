@@ -1,32 +1,9 @@
 //! The binary, driven as a user runs it: flags, formats, exit codes, stderr.
 
-use assert_cmd::Command;
+mod cmd;
+
+use cmd::{json, kp, stdout};
 use predicates::prelude::*;
-use serde_json::Value;
-
-/// A hermetic command: no colour variables, a fixed "now" so AGE is stable.
-fn kp() -> Command {
-    let mut c = Command::cargo_bin("kubectl-policies").unwrap();
-    c.env_remove("NO_COLOR")
-        .env_remove("KUBECONFIG")
-        .env_remove("CLICOLOR_FORCE")
-        .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z");
-    c
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = kp().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&stdout(args)).unwrap()
-}
 
 #[test]
 fn demo_describe_route_tells_that_which_and_what() {
@@ -422,6 +399,24 @@ fn readme_shows_real_output() {
     for args in [
         &["--demo", "get", "-A"][..],
         &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
+        &[
+            "--demo",
+            "describe",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "-o",
+            "tree",
+        ][..],
+        &[
+            "--demo",
+            "graph",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "-o",
+            "mermaid",
+        ][..],
     ] {
         let out = stdout(args);
         assert!(
@@ -545,4 +540,223 @@ fn blast_radius_of_applying_a_file() {
     ])
     .assert()
     .code(3);
+}
+
+#[test]
+fn describe_tree_of_a_target_shows_the_paths_down_to_it_and_what_reaches_it() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "httproute/baker",
+        "-n",
+        "baker",
+        "-o",
+        "tree"
+    ]));
+}
+
+#[test]
+fn describe_tree_of_a_policy_shows_its_targets_and_reach() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+        "-o",
+        "tree"
+    ]));
+    assert_eq!(
+        stdout(&[
+            "--demo",
+            "describe",
+            "retrypolicy/old-baker-retries",
+            "-n",
+            "baker",
+            "-o",
+            "tree"
+        ]),
+        "◆ RetryPolicy baker/old-baker-retries  TargetNotFound\n└── HTTPRoute baker/baker-v1  TargetNotFound\n"
+    );
+}
+
+#[test]
+fn describe_tree_of_a_backend_leaves_out_direct_policies_that_do_not_reach_it() {
+    let out = stdout(&[
+        "--demo", "describe", "svc/oven", "-n", "baker", "-o", "tree",
+    ]);
+    assert!(
+        out.contains("◆ BackendTLSPolicy baker/oven-tls  Enforced"),
+        "{out}"
+    );
+    // The Conflicted BackendTLSPolicy on Service sprinkles reaches nothing here.
+    assert!(!out.contains("sprinkles-tls"), "{out}");
+    assert!(out.starts_with("GatewayClass cupcake-class\n"), "{out}");
+}
+
+#[test]
+fn no_headers_applies_to_every_table() {
+    for (args, header) in [
+        (&["--demo", "get", "-A"][..], "NAMESPACE"),
+        (&["--demo", "get", "-A", "-o", "wide"][..], "NAMESPACE"),
+        (&["--demo", "get", "kinds"][..], "KIND"),
+        (&["--demo", "get", "kinds", "-o", "wide"][..], "KIND"),
+        (
+            &[
+                "--demo",
+                "blast-radius",
+                "retrypolicy/ns-retries",
+                "-n",
+                "baker",
+            ][..],
+            "KIND ",
+        ),
+    ] {
+        let with = stdout(args);
+        assert!(with.contains(header), "{args:?}: {with}");
+        let without = stdout(&[args, &["--no-headers"]].concat());
+        assert!(!without.contains(header), "{args:?}: {without}");
+        assert_eq!(
+            with.lines().count(),
+            without.lines().count() + 1,
+            "{args:?}: only the header row goes"
+        );
+    }
+    let out = kp()
+        .args(["--demo", "check", "-A", "--no-headers"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("error "), "{text}");
+    assert!(!text.contains("SEVERITY"), "{text}");
+}
+
+#[test]
+fn every_command_names_its_formats_when_given_a_wrong_one() {
+    for (command, formats) in [
+        (&["get"][..], "table, wide, json, yaml, name"),
+        (&["get", "kinds"][..], "table, wide, json, yaml"),
+        (
+            &["describe", "httproute/baker", "-n", "baker"][..],
+            "human, json, yaml, tree",
+        ),
+        (&["effective", "svc/oven", "-n", "baker"][..], "yaml, json"),
+        (&["tree"][..], "tree, json, yaml"),
+        (
+            &["blast-radius", "retrypolicy/ns-retries", "-n", "baker"][..],
+            "human, json, yaml",
+        ),
+        (&["graph"][..], "dot, mermaid"),
+        (&["check"][..], "table, json, yaml"),
+    ] {
+        kp().args(["--demo", "-o", "xml"])
+            .args(command)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!("(use one of: {formats})")));
+    }
+}
+
+/// ANSI SGR for each status as the tables print it.
+#[test]
+fn statuses_are_coloured_green_yellow_red() {
+    let out = stdout(&["--demo", "get", "-A", "--color", "always"]);
+    let line = |name: &str| out.lines().find(|l| l.contains(name)).unwrap().to_string();
+    assert!(line("oven-tls").contains("\u{1b}[32mEnforced"), "{out}");
+    assert!(
+        line("ns-retries").contains("\u{1b}[33mPartiallyEnforced"),
+        "{out}"
+    );
+    assert!(
+        line("sprinkles-tls-new").contains("\u{1b}[31mConflicted"),
+        "{out}"
+    );
+    assert!(
+        line("old-baker-retries").contains("\u{1b}[31mTargetNotFound"),
+        "{out}"
+    );
+}
+
+#[test]
+fn tables_trees_and_text_follow_color_always_and_never() {
+    for args in [
+        &["--demo", "get", "kinds"][..],
+        &["--demo", "tree", "-A"][..],
+        &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
+        &[
+            "--demo",
+            "describe",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "-o",
+            "tree",
+        ][..],
+        &[
+            "--demo",
+            "describe",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+            "-o",
+            "tree",
+        ][..],
+        &[
+            "--demo",
+            "blast-radius",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+        ][..],
+        &["--demo", "check", "-A"][..],
+    ] {
+        let always = kp()
+            .args(args)
+            .args(["--color", "always"])
+            .output()
+            .unwrap();
+        let always = String::from_utf8(always.stdout).unwrap();
+        assert!(
+            always.contains('\u{1b}'),
+            "{args:?} --color always: {always}"
+        );
+        let never = kp().args(args).args(["--color", "never"]).output().unwrap();
+        let never = String::from_utf8(never.stdout).unwrap();
+        assert!(!never.contains('\u{1b}'), "{args:?} --color never");
+        // Without --color, stdout here is a pipe: no colour.
+        let auto = kp().args(args).output().unwrap();
+        assert!(!auto.stdout.contains(&0x1b), "{args:?} on a pipe");
+    }
+}
+
+#[test]
+fn never_colour_in_json_yaml_name_or_pictures() {
+    for args in [
+        &["--demo", "get", "-A", "-o", "json"][..],
+        &["--demo", "get", "-A", "-o", "yaml"][..],
+        &["--demo", "get", "-A", "-o", "name"][..],
+        &["--demo", "get", "kinds", "-o", "yaml"][..],
+        &["--demo", "tree", "-A", "-o", "json"][..],
+        &["--demo", "check", "-A", "-o", "json"][..],
+        &["--demo", "effective", "svc/oven", "-n", "baker"][..],
+        &["--demo", "graph", "-A"][..],
+        &["--demo", "graph", "-A", "-o", "mermaid"][..],
+        &[
+            "--demo",
+            "describe",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "-o",
+            "yaml",
+        ][..],
+    ] {
+        let out = kp()
+            .args(args)
+            .args(["--color", "always"])
+            .output()
+            .unwrap();
+        assert!(!out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stdout.contains(&0x1b), "{args:?}");
+    }
 }

@@ -109,6 +109,9 @@ fn an_admin_gets_the_same_answers_live_as_offline() {
         &["effective", "svc/oven", "-n", "baker", "-o", "json"],
         &["tree", "-A"],
         &["tree", "gateway/cupcake-gw", "-n", "infra"],
+        &["graph", "-A"],
+        &["graph", "httproute/baker", "-n", "baker", "-o", "mermaid"],
+        &["describe", "httproute/baker", "-n", "baker", "-o", "tree"],
         &["blast-radius", "retrypolicy/ns-retries", "-n", "baker"],
         &[
             "blast-radius",

@@ -3,6 +3,9 @@
 //! renderers print.
 
 pub mod blast;
+pub mod graph;
+pub mod names;
+pub mod outline;
 pub mod types;
 
 use crate::catalog::policy::Policy;
@@ -710,6 +713,10 @@ pub fn effective(w: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePol
 pub struct TreeNode {
     #[serde(rename = "ref")]
     pub obj_ref: ObjRef,
+    /// The status of one policy at this node, in a tree drawn for that policy
+    /// (`describe POLICY -o tree`); for an unresolved target, why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<PolicyStatus>,
     pub policies: Vec<TreePolicy>,
     pub children: Vec<TreeNode>,
     /// Shown once already elsewhere in this tree (a DAG node with several parents).
@@ -740,11 +747,12 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
             r
         }
     };
-    let mut expanded = vec![false; t.nodes.len()];
-    roots
-        .into_iter()
-        .map(|r| tree_node(w, r, namespace, &mut expanded, None))
-        .collect()
+    let view = TreeView {
+        child: &|n, c| t.nodes[c].owner == Some(n) || in_scope(t, c, namespace),
+        policy: &|p| Some(w.st.overall[p]),
+        status: &|_| None,
+    };
+    view.forest(w, roots)
 }
 
 fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
@@ -760,60 +768,90 @@ fn in_scope(t: &Topology, n: NodeId, namespace: Option<&str>) -> bool {
             .any(|&d| t.nodes[d].obj_ref.namespace.as_deref() == Some(ns))
 }
 
-fn tree_node(
-    w: &World,
-    n: NodeId,
-    namespace: Option<&str>,
-    expanded: &mut Vec<bool>,
-    parent_ns: Option<&str>,
-) -> TreeNode {
-    let t = &w.t;
-    let node = &t.nodes[n];
-    let mut policies: Vec<TreePolicy> = t.attached[n]
-        .iter()
-        .map(|&p| TreePolicy {
-            policy: t.policies[p].obj_ref.clone(),
-            status: w.st.overall[p],
-            via_namespace: false,
-        })
-        .collect();
-    // Namespace-level policies hang on the first object of that namespace on the way down.
-    if let Some(ns) = t.namespace_level(n) {
-        if parent_ns != Some(ns) {
-            for &p in t.ns_attached.get(ns).into_iter().flatten() {
-                policies.push(TreePolicy {
-                    policy: t.policies[p].obj_ref.clone(),
-                    status: w.st.overall[p],
-                    via_namespace: true,
-                });
+/// What one drawing of the hierarchy shows: which children to go down into (given
+/// the parent), which policies to hang on a node and with what status, and a status
+/// for the node itself.
+struct TreeView<'a> {
+    child: &'a dyn Fn(NodeId, NodeId) -> bool,
+    policy: &'a dyn Fn(PolicyId) -> Option<PolicyStatus>,
+    status: &'a dyn Fn(NodeId) -> Option<PolicyStatus>,
+}
+
+impl TreeView<'_> {
+    /// Each root drawn down; a node reached twice is expanded the first time only.
+    fn forest(&self, w: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
+        let mut expanded = vec![false; w.t.nodes.len()];
+        roots
+            .into_iter()
+            .map(|r| self.node(w, r, &mut expanded, None))
+            .collect()
+    }
+
+    fn node(
+        &self,
+        w: &World,
+        n: NodeId,
+        expanded: &mut Vec<bool>,
+        parent_ns: Option<&str>,
+    ) -> TreeNode {
+        let t = &w.t;
+        let node = &t.nodes[n];
+        let hang = |p: PolicyId, via_namespace: bool| {
+            (self.policy)(p).map(|status| TreePolicy {
+                policy: t.policies[p].obj_ref.clone(),
+                status,
+                via_namespace,
+            })
+        };
+        let mut policies: Vec<TreePolicy> = t.attached[n]
+            .iter()
+            .filter_map(|&p| hang(p, false))
+            .collect();
+        // Namespace-level policies hang on the first object of that namespace on the way down.
+        if let Some(ns) = t.namespace_level(n) {
+            if parent_ns != Some(ns) {
+                policies.extend(
+                    t.ns_attached
+                        .get(ns)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|&p| hang(p, true)),
+                );
             }
         }
-    }
-    if std::mem::replace(&mut expanded[n], true) && !node.children.is_empty() {
-        return TreeNode {
+        let mut kids: Vec<NodeId> = node
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| (self.child)(n, c))
+            .collect();
+        let repeated = std::mem::replace(&mut expanded[n], true) && !kids.is_empty();
+        if repeated {
+            kids.clear();
+        }
+        kids.sort_by(|a, b| role_then_ref(t, *a, *b));
+        let here_ns = node.obj_ref.namespace.as_deref().or(parent_ns);
+        let children = kids
+            .into_iter()
+            .map(|c| self.node(w, c, expanded, here_ns))
+            .collect();
+        TreeNode {
             obj_ref: node.obj_ref.clone(),
+            status: (self.status)(n),
             policies,
-            children: Vec::new(),
-            repeated: true,
-        };
+            children,
+            repeated,
+        }
     }
-    let mut kids: Vec<NodeId> = node
-        .children
-        .iter()
-        .copied()
-        .filter(|&c| t.nodes[c].owner == Some(n) || in_scope(t, c, namespace))
-        .collect();
-    kids.sort_by(|a, b| role_then_ref(t, *a, *b));
-    let here_ns = node.obj_ref.namespace.as_deref().or(parent_ns);
-    let children = kids
-        .into_iter()
-        .map(|c| tree_node(w, c, namespace, expanded, here_ns))
-        .collect();
-    TreeNode {
-        obj_ref: node.obj_ref.clone(),
-        policies,
-        children,
-        repeated: false,
+}
+
+/// The status an unresolved target stands for (what `get` shows for a policy with no
+/// other target).
+fn unresolved_status(code: Code) -> PolicyStatus {
+    match code {
+        Code::SectionNotFound => PolicyStatus::SectionNotFound,
+        Code::SelectorBound => PolicyStatus::SelectorBound,
+        _ => PolicyStatus::TargetNotFound,
     }
 }
 

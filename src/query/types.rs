@@ -33,6 +33,15 @@ const BUILTIN: &[(&str, &str, &str, &[&str])] = &[
     ),
 ];
 
+/// The built-in kinds that are part of the hierarchy (what `describe`, `tree` and
+/// `graph` take besides policies).
+pub fn hierarchy_kinds() -> impl Iterator<Item = GroupKind> {
+    BUILTIN
+        .iter()
+        .filter(|(_, k, _, _)| !matches!(*k, "ReferenceGrant" | "Namespace"))
+        .map(|(g, k, _, _)| GroupKind::new(g, k))
+}
+
 /// A kind's plural the way the API server's defaulting makes it.
 pub fn plural(kind: &str) -> String {
     let l = kind.to_lowercase();

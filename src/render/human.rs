@@ -30,7 +30,7 @@ pub fn target_cell(t: &ObjRef, own_ns: Option<&str>) -> String {
 }
 
 /// `section` spelled for people: a listener, a rule, a port.
-fn section_word(kind: &str) -> &'static str {
+pub fn section_word(kind: &str) -> &'static str {
     match kind {
         "Gateway" | "ListenerSet" | "XListenerSet" => "listener",
         "Service" | "ServiceImport" => "port",
@@ -616,10 +616,11 @@ pub fn describe_policy(
 }
 
 /// `blast-radius`: the headline, blind spots (loudly), then one row per change with
-/// the field-level differences.
+/// the field-level differences (`headers`: the table's header row).
 pub fn blast_radius(
     out: &mut impl Write,
     b: &crate::query::blast::BlastRadius,
+    headers: bool,
     style: Style,
 ) -> io::Result<()> {
     writeln!(out, "{}", style.paint(&b.headline, Tint::Bold))?;
@@ -681,7 +682,7 @@ pub fn blast_radius(
             (diff, Tint::Warn),
         ]);
     }
-    t.write(out, style, true)
+    t.write(out, style, headers)
 }
 
 /// Leaf-by-leaf differences as `pointer: old → new` (RFC 6901 pointers, arrays

@@ -1,6 +1,7 @@
 //! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
 
 pub mod age;
+pub mod graph;
 pub mod human;
 pub mod table;
 pub mod tree;
@@ -53,7 +54,10 @@ pub fn status_tint(s: PolicyStatus) -> Tint {
 
 /// `-o json`: pretty, with a trailing newline.
 pub fn json<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::other)?;
+    // Serialised first, so a failed write stays an io::Error of its own kind (a
+    // closed pipe must read as BrokenPipe, not as a serialisation error).
+    let text = serde_json::to_vec_pretty(v).map_err(io::Error::other)?;
+    out.write_all(&text)?;
     writeln!(out)
 }
 

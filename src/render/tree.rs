@@ -1,21 +1,15 @@
 //! `tree`: the hierarchy with policies hung on the nodes they attach to.
 
-use super::human::human_ref;
+use super::human::{human_ref, section_word};
 use super::{status_tint, Style, Tint};
+use crate::query::outline::PolicyOutline;
 use crate::query::TreeNode;
 use std::io::{self, Write};
 
 fn label(n: &TreeNode) -> String {
     let r = &n.obj_ref;
     match &r.section {
-        Some(s) => format!(
-            "{} {s}",
-            match r.kind.as_str() {
-                "Gateway" | "ListenerSet" | "XListenerSet" => "listener",
-                "Service" | "ServiceImport" => "port",
-                _ => "rule",
-            }
-        ),
+        Some(s) => format!("{} {s}", section_word(&r.kind)),
         None => format!("{} {}", r.kind, r.ns_name()),
     }
 }
@@ -23,6 +17,20 @@ fn label(n: &TreeNode) -> String {
 pub fn write(out: &mut impl Write, roots: &[TreeNode], style: Style) -> io::Result<()> {
     for r in roots {
         node(out, r, "", None, style)?;
+    }
+    Ok(())
+}
+
+/// `describe POLICY -o tree`: the policy, then its targets with what it reaches below.
+pub fn write_policy(out: &mut impl Write, o: &PolicyOutline, style: Style) -> io::Result<()> {
+    writeln!(
+        out,
+        "◆ {}  {}",
+        style.paint(&human_ref(&o.policy), Tint::Bold),
+        style.paint(o.status.as_str(), status_tint(o.status))
+    )?;
+    for (i, t) in o.targets.iter().enumerate() {
+        node(out, t, "", Some(i + 1 == o.targets.len()), style)?;
     }
     Ok(())
 }
@@ -47,6 +55,10 @@ fn node(
             Tint::Bold
         },
     );
+    if let Some(s) = n.status {
+        text.push_str("  ");
+        text.push_str(&style.paint(s.as_str(), status_tint(s)));
+    }
     if n.repeated {
         text.push_str(&style.paint("  (shown above)", Tint::Dim));
     }

@@ -1,5 +1,6 @@
 //! Flag definitions (CLI.md is the contract).
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use kubectl_policies::catalog::Declared;
 
@@ -42,7 +43,7 @@ pub struct Global {
     /// Every namespace.
     #[arg(short = 'A', long = "all-namespaces", global = true)]
     pub all_namespaces: bool,
-    /// Output format (per command: table, wide, name, json, yaml, tree).
+    /// Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid).
     #[arg(short = 'o', long, global = true, value_name = "FORMAT")]
     pub output: Option<String>,
     /// When to colour: auto (a terminal, and NO_COLOR unset), always, never.
@@ -54,6 +55,35 @@ pub struct Global {
     /// Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable).
     #[arg(long = "policy-kind", global = true, value_name = "KIND.GROUP=CLASS")]
     pub policy_kind: Vec<Declared>,
+}
+
+/// `-o` per command (`get kinds` apart from `get`); the first is the default.
+pub const FORMATS: &[(&str, &[&str])] = &[
+    ("get", &["table", "wide", "json", "yaml", "name"]),
+    ("get kinds", &["table", "wide", "json", "yaml"]),
+    ("describe", &["human", "json", "yaml", "tree"]),
+    ("effective", &["yaml", "json"]),
+    ("tree", &["tree", "json", "yaml"]),
+    ("blast-radius", &["human", "json", "yaml"]),
+    ("graph", &["dot", "mermaid"]),
+    ("check", &["table", "json", "yaml"]),
+    ("dump", &["yaml", "json"]),
+];
+
+/// The `-o` values of a command, default first (empty for one without `-o`).
+pub fn formats(command: &str) -> &'static [&'static str] {
+    FORMATS
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map(|(_, f)| *f)
+        .unwrap_or_default()
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +98,10 @@ pub enum Command {
     /// List policies (STATUS and AFFECTS computed) or the policy kinds known.
     Get {
         /// `policies` (default) or `kinds`.
-        #[arg(default_value = "policies", value_parser = ["policies", "policy", "kinds", "kind"])]
+        #[arg(default_value = "policies", value_parser = PossibleValuesParser::new([
+            PossibleValue::new("policies").alias("policy"),
+            PossibleValue::new("kinds").alias("kind"),
+        ]))]
         what: String,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
@@ -107,4 +140,23 @@ pub enum Command {
     Dump,
     /// Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error.
     Check,
+    /// The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object.
+    Graph {
+        /// Only this object's ancestors, descendants and their policies.
+        #[arg(value_name = "TYPE/NAME", num_args = 0..=2)]
+        target: Vec<String>,
+    },
+    /// A completion script for kubectl-policies (see completions/ for `kubectl policies`).
+    Completion {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Completion candidates for the words after `kubectl policies`, one per line, then
+    /// cobra's `:<directive>` line (what kubectl_complete-policies asks for).
+    #[command(name = "__complete", hide = true)]
+    Complete {
+        /// The words typed so far, the last one being completed (may be empty); give them after `--`.
+        #[arg(num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true)]
+        words: Vec<String>,
+    },
 }

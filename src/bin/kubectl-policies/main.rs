@@ -4,6 +4,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli;
+mod complete;
 mod run;
 
 use clap::Parser as _;

@@ -1,6 +1,7 @@
 //! Picks the source, calls one query, picks one renderer, maps outcomes to exit codes.
 
-use crate::cli::{Args, ColorWhen, Command, Global};
+use crate::cli::{self, Args, ColorWhen, Command, Global};
+use crate::complete;
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
@@ -23,17 +24,20 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Colour is decided once, here: `always`, `never`, or a terminal with NO_COLOR unset or empty.
 fn style(g: &Global, structured: bool) -> Style {
     let color = !structured
-        && match g.color {
-            ColorWhen::Always => true,
-            ColorWhen::Never => false,
-            ColorWhen::Auto => {
-                std::io::stdout().is_terminal()
-                    && std::env::var("NO_COLOR")
-                        .map(|v| v.is_empty())
-                        .unwrap_or(true)
-            }
-        };
+        && wants_colour(
+            g.color,
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        );
     Style { color }
+}
+
+fn wants_colour(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+    }
 }
 
 /// What a command needs read from a live cluster.
@@ -281,6 +285,25 @@ fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> anyhow:
     }
 }
 
+/// `-o` as `cli::FORMATS` lists it for the command.
+fn output_for<'a>(g: &'a Global, command: &str) -> Result<&'a str> {
+    let allowed = cli::formats(command);
+    output(
+        g,
+        allowed.first().copied().unwrap_or_default(),
+        allowed,
+        command,
+    )
+}
+
+/// The object of the hierarchy a TYPE/NAME names (`what` says which command wants it).
+fn find_node(s: &Session, words: &[String], what: &str) -> Result<NodeId> {
+    match find_subject(s, words)? {
+        Subject::Node(n) => Ok(n),
+        Subject::Policy(_) => bail!("{what} starts at an object of the hierarchy, not a policy"),
+    }
+}
+
 fn output<'a>(g: &'a Global, default: &'a str, allowed: &[&str], command: &str) -> Result<&'a str> {
     let o = g.output.as_deref().unwrap_or(default);
     if !allowed.contains(&o) {
@@ -298,7 +321,7 @@ pub fn run(args: Args) -> Result<u8> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = match &args.command {
         Command::Get { what } if what.starts_with("kind") => {
-            let o = output(g, "table", &["table", "wide", "json", "yaml"], "get kinds")?;
+            let o = output_for(g, "get kinds")?;
             let s = load(g, Need::Everything)?;
             let w = &s.w;
             let rows = query::get_kinds(w);
@@ -312,12 +335,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Get { .. } => {
-            let o = output(
-                g,
-                "table",
-                &["table", "wide", "json", "yaml", "name"],
-                "get",
-            )?;
+            let o = output_for(g, "get")?;
             let s = load(g, Need::Everything)?;
             let w = &s.w;
             let ns = s.scope_ns(g);
@@ -358,7 +376,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Describe { target } => {
-            let o = output(g, "human", &["human", "json", "yaml"], "describe")?;
+            let o = output_for(g, "describe")?;
             let s = load(g, Need::Object(target))?;
             let w = &s.w;
             let st = style(g, false);
@@ -368,6 +386,9 @@ pub fn run(args: Args) -> Result<u8> {
                     match o {
                         "json" => render::json(&mut out, &d)?,
                         "yaml" => render::yaml(&mut out, &d)?,
+                        "tree" => {
+                            render::tree::write_policy(&mut out, &query::outline::policy(w, p), st)?
+                        }
                         _ => human::describe_policy(&mut out, &d, age::now(), st)?,
                     }
                 }
@@ -376,6 +397,9 @@ pub fn run(args: Args) -> Result<u8> {
                     match o {
                         "json" => render::json(&mut out, &d)?,
                         "yaml" => render::yaml(&mut out, &d)?,
+                        "tree" => {
+                            render::tree::write(&mut out, &query::outline::target(w, n, &d), st)?
+                        }
                         _ => human::describe_target(&mut out, &d, st)?,
                     }
                 }
@@ -383,7 +407,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Effective { target, kind } => {
-            let o = output(g, "yaml", &["yaml", "json"], "effective")?;
+            let o = output_for(g, "effective")?;
             let s = load(g, Need::Object(target))?;
             let w = &s.w;
             let kind = match kind {
@@ -405,7 +429,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Tree { target } => {
-            let o = output(g, "tree", &["tree", "json", "yaml"], "tree")?;
+            let o = output_for(g, "tree")?;
             let s = load(g, Need::Everything)?;
             let w = &s.w;
             let root = if target.is_empty() {
@@ -437,7 +461,7 @@ pub fn run(args: Args) -> Result<u8> {
             apply,
             exit_code,
         } => {
-            let o = output(g, "human", &["human", "json", "yaml"], "blast-radius")?;
+            let o = output_for(g, "blast-radius")?;
             let s = load(g, Need::Everything)?;
             let w = &s.w;
             let b = if apply.is_empty() {
@@ -462,7 +486,7 @@ pub fn run(args: Args) -> Result<u8> {
             match o {
                 "json" => render::json(&mut out, &b)?,
                 "yaml" => render::yaml(&mut out, &b)?,
-                _ => human::blast_radius(&mut out, &b, style(g, false))?,
+                _ => human::blast_radius(&mut out, &b, !g.no_headers, style(g, false))?,
             }
             if *exit_code && !b.changes.is_empty() {
                 3
@@ -471,7 +495,7 @@ pub fn run(args: Args) -> Result<u8> {
             }
         }
         Command::Dump => {
-            let o = output(g, "yaml", &["yaml", "json"], "dump")?;
+            let o = output_for(g, "dump")?;
             let (loaded, _) = read(g, Need::Namespace)?;
             warn_blind_spots(&loaded.snapshot.blind_spots);
             // An object whose shape is wrong cannot be written back; say which.
@@ -487,7 +511,7 @@ pub fn run(args: Args) -> Result<u8> {
             0
         }
         Command::Check => {
-            let o = output(g, "table", &["table", "json", "yaml"], "check")?;
+            let o = output_for(g, "check")?;
             let s = load(g, Need::Everything)?;
             let w = &s.w;
             let ns = s.scope_ns(g);
@@ -520,6 +544,34 @@ pub fn run(args: Args) -> Result<u8> {
             }
             u8::from(errors > 0)
         }
+        Command::Graph { target } => {
+            let o = output_for(g, "graph")?;
+            let s = load(g, Need::Everything)?;
+            let w = &s.w;
+            let focus = if target.is_empty() {
+                None
+            } else {
+                Some(find_node(&s, target, "graph")?)
+            };
+            let ns = if focus.is_some() { None } else { s.scope_ns(g) };
+            let picture = query::graph::graph(w, focus, ns.as_deref());
+            if picture.is_empty() {
+                eprintln!("Nothing found in {} namespace.", ns.unwrap_or_default());
+            }
+            match o {
+                "mermaid" => render::graph::mermaid(&mut out, &picture)?,
+                _ => render::graph::dot(&mut out, &picture)?,
+            }
+            0
+        }
+        Command::Completion { shell } => {
+            complete::script(*shell, &mut out)?;
+            0
+        }
+        Command::Complete { words } => {
+            complete::candidates(words, &mut out, |g| Ok(load(g, Need::Everything)?.w))?;
+            0
+        }
     };
     out.flush().context("writing output")?;
     Ok(code)
@@ -547,4 +599,24 @@ fn dump_list(loaded: &Loaded) -> serde_json::Value {
         });
     }
     doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_auto_means_a_terminal_and_no_color_unset_or_empty() {
+        assert!(wants_colour(ColorWhen::Auto, true, None));
+        assert!(wants_colour(ColorWhen::Auto, true, Some(OsStr::new(""))));
+        assert!(!wants_colour(ColorWhen::Auto, true, Some(OsStr::new("1"))));
+        assert!(!wants_colour(ColorWhen::Auto, false, None));
+        assert!(wants_colour(
+            ColorWhen::Always,
+            false,
+            Some(OsStr::new("1"))
+        ));
+        assert!(!wants_colour(ColorWhen::Never, true, None));
+    }
 }

@@ -1,0 +1,190 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kubectl_policies_global_optspecs
+    string join \n f/filename= demo kubeconfig= context= request-timeout= n/namespace= A/all-namespaces o/output= color= no-headers policy-kind= h/help V/version
+end
+
+function __fish_kubectl_policies_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kubectl_policies_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kubectl_policies_using_subcommand
+    set -l cmd (__fish_kubectl_policies_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s V -l version -d 'Print version'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "get" -d 'List policies (STATUS and AFFECTS computed) or the policy kinds known'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "describe" -d 'That, which and what for an object; class, targets and reach for a policy'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "blast-radius" -d 'What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "dump" -d 'Write everything read from the cluster as one YAML (or JSON) List, for -f later or a bug report'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "check" -d 'Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "completion" -d 'A completion script for kubectl-policies (see completions/ for `kubectl policies`)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l kind -d 'Only this policy kind (as TYPE: retrypolicy, kind.group)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l apply -d 'New or edited objects (policies, routes, Gateways): a file, a directory or -; repeatable' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l exit-code -d 'Exit 3 when anything changes (for CI gates)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "get" -d 'List policies (STATUS and AFFECTS computed) or the policy kinds known'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "describe" -d 'That, which and what for an object; class, targets and reach for a policy'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "blast-radius" -d 'What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "dump" -d 'Write everything read from the cluster as one YAML (or JSON) List, for -f later or a bug report'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "check" -d 'Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "completion" -d 'A completion script for kubectl-policies (see completions/ for `kubectl policies`)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

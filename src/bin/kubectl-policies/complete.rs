@@ -1,0 +1,364 @@
+//! Shell completion. `completion SHELL` prints clap_complete's script for the
+//! `kubectl-policies` executable. `__complete WORDS...` answers kubectl's plugin
+//! completion: kubectl (1.26 or newer) runs `kubectl_complete-policies` with the words
+//! typed after `kubectl policies`, the last one being the word to complete, and reads
+//! cobra's answer: one candidate per line (`value<TAB>description`), then a line
+//! `:<directive>`.
+
+use crate::cli::{self, Args, Global, Shell};
+use anyhow::Result;
+use clap::{Arg, Command, CommandFactory, Parser};
+use kubectl_policies::query::names::{self, TypeSet};
+use kubectl_policies::query::World;
+use std::io::{self, Write};
+
+/// cobra's ShellCompDirective: 0 lets the shell complete file names.
+const FILES: u8 = 0;
+const ERROR: u8 = 1;
+const NO_FILES: u8 = 4;
+
+pub fn script(shell: Shell, out: &mut impl Write) -> io::Result<()> {
+    let shell = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    // The executable's own name, and no hidden subcommands (`__complete`): the same
+    // command rebuilt from the visible parts.
+    let full = Args::command();
+    let mut visible = Command::new("kubectl-policies")
+        .version(env!("CARGO_PKG_VERSION"))
+        .args(full.get_arguments().cloned())
+        .subcommands(full.get_subcommands().filter(|c| !c.is_hide_set()).cloned());
+    // clap_complete panics when its writer fails; write it whole ourselves instead.
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut visible, "kubectl-policies", &mut text);
+    out.write_all(&text)
+}
+
+/// The candidates for the last of `words`, then the directive line.
+pub fn candidates(
+    words: &[String],
+    out: &mut impl Write,
+    load: impl Fn(&Global) -> Result<World>,
+) -> io::Result<()> {
+    let (current, typed) = match words.split_last() {
+        Some((last, before)) => (last.as_str(), before),
+        None => ("", &[][..]),
+    };
+    let mut root = Args::command();
+    root.build();
+    let line = Line::read(&root, typed);
+    let world = || line.source().map(|g| load(&g));
+    let (found, directive) = answer(&line, current, &world);
+    for (value, help) in found.iter().filter(|(v, _)| v.starts_with(current)) {
+        if help.is_empty() {
+            writeln!(out, "{value}")?;
+        } else {
+            writeln!(out, "{value}\t{help}")?;
+        }
+    }
+    writeln!(out, ":{directive}")
+}
+
+/// The words before the one being completed, read the way clap would read them.
+struct Line<'a> {
+    root: &'a Command,
+    sub: Option<&'a Command>,
+    positionals: Vec<&'a str>,
+    /// Flags given, by clap id, with their values.
+    flags: Vec<(&'a Arg, Option<&'a str>)>,
+    /// A flag still waiting for its value: the word being completed is that value.
+    pending: Option<&'a Arg>,
+    /// After `--`, every word is positional.
+    dash_dash: bool,
+}
+
+impl<'a> Line<'a> {
+    fn read(root: &'a Command, words: &'a [String]) -> Line<'a> {
+        let mut line = Line {
+            root,
+            sub: None,
+            positionals: Vec::new(),
+            flags: Vec::new(),
+            pending: None,
+            dash_dash: false,
+        };
+        for w in words {
+            let w = w.as_str();
+            if let Some(arg) = line.pending.take() {
+                line.flags.push((arg, Some(w)));
+            } else if line.dash_dash || w == "-" || !w.starts_with('-') {
+                match root.find_subcommand(w) {
+                    Some(sub) if line.sub.is_none() && !line.dash_dash => line.sub = Some(sub),
+                    _ => line.positionals.push(w),
+                }
+            } else if w == "--" {
+                line.dash_dash = true;
+            } else if let Some(long) = w.strip_prefix("--") {
+                let (name, value) = match long.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (long, None),
+                };
+                if let Some(arg) = line.args().find(|a| a.get_long() == Some(name)) {
+                    line.flag(arg, value);
+                }
+            } else {
+                // A cluster of short flags: `-An`, `-oyaml`, `-o=yaml`.
+                let cluster = &w[1..];
+                for (at, c) in cluster.char_indices() {
+                    let Some(arg) = line.args().find(|a| a.get_short() == Some(c)) else {
+                        break;
+                    };
+                    if takes_value(arg) {
+                        let rest = &cluster[at + c.len_utf8()..];
+                        let rest = rest.strip_prefix('=').unwrap_or(rest);
+                        line.flag(arg, (!rest.is_empty()).then_some(rest));
+                        break;
+                    }
+                    line.flag(arg, None);
+                }
+            }
+        }
+        line
+    }
+
+    fn flag(&mut self, arg: &'a Arg, value: Option<&'a str>) {
+        if takes_value(arg) && value.is_none() {
+            self.pending = Some(arg);
+        } else {
+            self.flags.push((arg, value));
+        }
+    }
+
+    /// The flags of the command typed so far (global ones are propagated to each).
+    fn args(&self) -> impl Iterator<Item = &'a Arg> {
+        self.sub.unwrap_or(self.root).get_arguments()
+    }
+
+    fn value(&self, id: &str) -> Option<&'a str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(a, _)| a.get_id() == id)
+            .and_then(|(_, v)| *v)
+    }
+
+    fn has(&self, id: &str) -> bool {
+        self.flags.iter().any(|(a, _)| a.get_id() == id)
+    }
+
+    /// The flags that say where objects come from, when they name an offline source
+    /// (`--demo`, or `-f` with a path: stdin is the terminal here).
+    fn source(&self) -> Option<Global> {
+        let files = self
+            .flags
+            .iter()
+            .any(|(a, v)| a.get_id() == "filename" && v.is_some_and(|v| v != "-"));
+        if !files && !self.has("demo") {
+            return None;
+        }
+        let mut argv = vec!["kubectl-policies".to_string()];
+        for (arg, value) in &self.flags {
+            let id = arg.get_id().as_str();
+            if !matches!(id, "demo" | "filename" | "policy_kind") || *value == Some("-") {
+                continue;
+            }
+            argv.push(format!("--{}", arg.get_long()?));
+            argv.extend(value.map(str::to_string));
+        }
+        argv.push("check".into());
+        Args::try_parse_from(argv).ok().map(|a| a.global)
+    }
+
+    /// `-n` (`None` for `-A`), or `default` when neither was typed.
+    fn namespace(&self) -> (Option<&'a str>, bool) {
+        if self.has("all_namespaces") {
+            (None, true)
+        } else {
+            match self.value("namespace") {
+                Some(ns) => (Some(ns), true),
+                None => (Some("default"), false),
+            }
+        }
+    }
+
+    /// The key of `cli::FORMATS` for the command typed.
+    fn command_key(&self) -> &'a str {
+        match self.sub.map(Command::get_name) {
+            Some("get")
+                if self
+                    .positionals
+                    .first()
+                    .is_some_and(|w| w.starts_with("kind")) =>
+            {
+                "get kinds"
+            }
+            Some(name) => name,
+            None => "",
+        }
+    }
+}
+
+fn takes_value(arg: &Arg) -> bool {
+    arg.get_action().takes_values()
+}
+
+type Found = (Vec<(String, String)>, u8);
+
+fn plain(words: Vec<String>) -> Vec<(String, String)> {
+    words.into_iter().map(|w| (w, String::new())).collect()
+}
+
+fn possible_values(arg: &Arg) -> Vec<(String, String)> {
+    arg.get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| {
+            let help = v.get_help().map(|h| h.to_string()).unwrap_or_default();
+            (v.get_name().to_string(), help)
+        })
+        .collect()
+}
+
+fn first_line(text: Option<&clap::builder::StyledStr>) -> String {
+    text.map(|t| t.to_string())
+        .and_then(|t| t.lines().next().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<World>>) -> Found {
+    if let Some(arg) = line.pending {
+        return flag_value(line, arg, world);
+    }
+    if current.starts_with('-') && !line.dash_dash {
+        let mut flags: Vec<(String, String)> = Vec::new();
+        for a in line.args().filter(|a| !a.is_hide_set()) {
+            let help = first_line(a.get_help());
+            flags.extend(a.get_long().map(|l| (format!("--{l}"), help.clone())));
+            flags.extend(a.get_short().map(|s| (format!("-{s}"), help.clone())));
+        }
+        flags.sort();
+        return (flags, NO_FILES);
+    }
+    let Some(sub) = line.sub else {
+        let commands = line
+            .root
+            .get_subcommands()
+            .filter(|c| !c.is_hide_set())
+            .map(|c| (c.get_name().to_string(), first_line(c.get_about())))
+            .collect();
+        return (commands, NO_FILES);
+    };
+    let set = match sub.get_name() {
+        "describe" => TypeSet::Any,
+        "effective" | "tree" | "graph" => TypeSet::Hierarchy,
+        "blast-radius" => TypeSet::Policies,
+        _ => {
+            // `get` and `completion` take one word from a fixed list.
+            let fixed = sub
+                .get_positionals()
+                .next()
+                .filter(|_| line.positionals.is_empty())
+                .map(possible_values)
+                .unwrap_or_default();
+            return (fixed, NO_FILES);
+        }
+    };
+    object_words(line, set, current, world)
+}
+
+/// TYPE, TYPE/NAME, or NAME after `TYPE `: names only when a source is at hand.
+fn object_words(
+    line: &Line<'_>,
+    set: TypeSet,
+    current: &str,
+    world: &dyn Fn() -> Option<Result<World>>,
+) -> Found {
+    let w = match world() {
+        Some(Ok(w)) => Some(w),
+        Some(Err(_)) => return (Vec::new(), ERROR),
+        None => None,
+    };
+    let names_of = |ty: &str| match &w {
+        Some(w) => object_names(w, ty, line.namespace()),
+        None => Vec::new(),
+    };
+    match line.positionals.as_slice() {
+        [] => match current.split_once('/') {
+            Some((ty, _)) => (
+                names_of(ty)
+                    .into_iter()
+                    .map(|(n, help)| (format!("{ty}/{n}"), help))
+                    .collect(),
+                NO_FILES,
+            ),
+            None => (plain(names::type_words(w.as_ref(), set)), NO_FILES),
+        },
+        [ty] if !ty.contains('/') => (names_of(ty), NO_FILES),
+        _ => (Vec::new(), NO_FILES),
+    }
+}
+
+/// NAMEs of TYPE, each with the namespaces it is in when that is not plain from the
+/// line. With no `-n` typed and nothing of TYPE in `default`, every namespace's are
+/// offered, so that the user sees what there is (describe then says which `-n` to add).
+fn object_names(
+    w: &World,
+    ty: &str,
+    (namespace, typed): (Option<&str>, bool),
+) -> Vec<(String, String)> {
+    let mut found = names::objects(w, ty, namespace);
+    let mut everywhere = namespace.is_none();
+    if found.is_empty() && !typed {
+        found = names::objects(w, ty, None);
+        everywhere = true;
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for r in found {
+        let ns = r.namespace.filter(|_| everywhere);
+        match out.last_mut() {
+            Some((name, help)) if *name == r.name => {
+                if let Some(ns) = ns {
+                    help.push_str(&format!(", {ns}"));
+                }
+            }
+            _ => out.push((
+                r.name,
+                ns.map(|ns| format!("namespace {ns}")).unwrap_or_default(),
+            )),
+        }
+    }
+    out
+}
+
+fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<World>>) -> Found {
+    match arg.get_id().as_str() {
+        "output" => (
+            plain(
+                cli::formats(line.command_key())
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect(),
+            ),
+            NO_FILES,
+        ),
+        "namespace" => match world() {
+            Some(Ok(w)) => (plain(names::namespaces(&w)), NO_FILES),
+            Some(Err(_)) => (Vec::new(), ERROR),
+            None => (Vec::new(), NO_FILES),
+        },
+        "kind" => match world() {
+            Some(Err(_)) => (Vec::new(), ERROR),
+            w => (
+                plain(names::type_words(
+                    w.and_then(Result::ok).as_ref(),
+                    TypeSet::Policies,
+                )),
+                NO_FILES,
+            ),
+        },
+        "filename" | "kubeconfig" | "apply" => (Vec::new(), FILES),
+        _ => (possible_values(arg), NO_FILES),
+    }
+}

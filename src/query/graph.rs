@@ -1,0 +1,197 @@
+//! `graph`: the hierarchy and the policies on it as nodes and edges, whole (in a
+//! namespace scope) or around one object. The renderer only draws what this selects.
+
+use super::{in_scope, role_then_ref, unresolved_status, World};
+use crate::effective::PolicyStatus;
+use crate::model::ObjRef;
+use crate::topology::{NodeId, Resolution, Role};
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphNodeKind {
+    /// An object or a section of the hierarchy.
+    Object(Role),
+    /// The namespace level a Namespace-targeted policy attaches to.
+    Namespace,
+    /// A target a policy names that did not resolve, and what that means for it.
+    Unresolved(PolicyStatus),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphNode {
+    pub obj_ref: ObjRef,
+    pub kind: GraphNodeKind,
+    /// The namespace it is drawn in (None: cluster-scoped).
+    pub namespace: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphPolicy {
+    pub policy: ObjRef,
+    pub status: PolicyStatus,
+    /// Indices into `Graph::nodes`.
+    pub targets: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Graph {
+    /// Objects first, sorted by role then reference; then namespace levels and
+    /// unresolved targets in the order the policies name them.
+    pub nodes: Vec<GraphNode>,
+    /// Parent → child, as indices into `nodes`, sorted.
+    pub edges: Vec<(usize, usize)>,
+    /// A namespace level → the first objects of that namespace below it (GEP-713: the
+    /// level sits above the first object of its namespace on every path), sorted.
+    pub levels: Vec<(usize, usize)>,
+    /// Sorted by reference.
+    pub policies: Vec<GraphPolicy>,
+}
+
+impl Graph {
+    /// The namespaces drawn, sorted.
+    pub fn namespaces(&self) -> Vec<&str> {
+        let set: BTreeSet<&str> = self
+            .nodes
+            .iter()
+            .filter_map(|n| n.namespace.as_deref())
+            .chain(
+                self.policies
+                    .iter()
+                    .filter_map(|p| p.policy.namespace.as_deref()),
+            )
+            .collect();
+        set.into_iter().collect()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty() && self.policies.is_empty()
+    }
+}
+
+/// `focus`: that object's ancestors, itself and its descendants, with the policies
+/// attached to any of them (Namespace-targeted ones included). Otherwise everything in
+/// scope of `namespace` (None: all), as `tree` selects it, plus every policy of that
+/// scope, dangling ones included.
+pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
+    let t = &w.t;
+    let mut keep = vec![false; t.nodes.len()];
+    match focus {
+        Some(n) => {
+            keep[n] = true;
+            for m in t.ancestors(n).into_iter().chain(t.descendants(n)) {
+                keep[m] = true;
+            }
+        }
+        None => {
+            for (n, k) in keep.iter_mut().enumerate() {
+                *k = in_scope(t, n, namespace);
+            }
+            // A kept object shows all its sections, as `tree` does.
+            for n in 0..t.nodes.len() {
+                if t.nodes[n].owner.is_some_and(|o| keep[o]) {
+                    keep[n] = true;
+                }
+            }
+        }
+    }
+    let mut ids: Vec<NodeId> = (0..t.nodes.len()).filter(|&n| keep[n]).collect();
+    ids.sort_by(|a, b| role_then_ref(t, *a, *b));
+    let mut g = Graph::default();
+    let mut index: HashMap<NodeId, usize> = HashMap::new();
+    for &n in &ids {
+        index.insert(n, g.nodes.len());
+        let r = &t.nodes[n].obj_ref;
+        g.nodes.push(GraphNode {
+            obj_ref: r.clone(),
+            kind: GraphNodeKind::Object(t.nodes[n].role),
+            namespace: r.namespace.clone(),
+        });
+    }
+    for &n in &ids {
+        for c in &t.nodes[n].children {
+            if let Some(&ci) = index.get(c) {
+                g.edges.push((index[&n], ci));
+            }
+        }
+    }
+    g.edges.sort_unstable();
+    g.edges.dedup();
+
+    let drawn_namespaces: BTreeSet<&str> =
+        ids.iter().filter_map(|&n| t.namespace_level(n)).collect();
+    let mut order: Vec<usize> = (0..t.policies.len()).collect();
+    order.sort_by(|&a, &b| t.policies[a].obj_ref.cmp(&t.policies[b].obj_ref));
+    // Namespace levels and unresolved targets, shared by the policies that name them.
+    let mut extra: HashMap<(ObjRef, bool), usize> = HashMap::new();
+    for p in order {
+        let pol = &t.policies[p];
+        let attached = t.targets[p].iter().any(|r| match &r.resolution {
+            Resolution::Node(n) => keep[*n],
+            Resolution::Namespace(ns) => drawn_namespaces.contains(ns.as_str()),
+            Resolution::NotFound(_) => false,
+        });
+        let of_scope = focus.is_none()
+            && (namespace.is_none() || pol.obj_ref.namespace.as_deref() == namespace);
+        if !attached && !of_scope {
+            continue;
+        }
+        let mut targets = Vec::new();
+        for r in &t.targets[p] {
+            let (key, kind, ns) = match &r.resolution {
+                Resolution::Node(n) => {
+                    // Outside the picture: drawing it would widen the picture.
+                    if let Some(&i) = index.get(n) {
+                        targets.push(i);
+                    }
+                    continue;
+                }
+                Resolution::Namespace(ns) => (
+                    (ObjRef::new("", "Namespace", None, ns), true),
+                    GraphNodeKind::Namespace,
+                    Some(ns.clone()),
+                ),
+                Resolution::NotFound(code) => (
+                    (r.target.clone(), false),
+                    GraphNodeKind::Unresolved(unresolved_status(*code)),
+                    r.target.namespace.clone(),
+                ),
+            };
+            let i = *extra.entry(key.clone()).or_insert_with(|| {
+                g.nodes.push(GraphNode {
+                    obj_ref: key.0,
+                    kind,
+                    namespace: ns,
+                });
+                g.nodes.len() - 1
+            });
+            targets.push(i);
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        g.policies.push(GraphPolicy {
+            policy: pol.obj_ref.clone(),
+            status: w.st.overall[p],
+            targets,
+        });
+    }
+    for (i, level) in g.nodes.iter().enumerate() {
+        if level.kind != GraphNodeKind::Namespace {
+            continue;
+        }
+        let ns = level.namespace.as_deref();
+        for &n in &ids {
+            let node = &t.nodes[n];
+            let first = !node.is_section()
+                && node.obj_ref.namespace.as_deref() == ns
+                && !node
+                    .parents
+                    .iter()
+                    .any(|&q| t.nodes[q].obj_ref.namespace.as_deref() == ns);
+            if first {
+                g.levels.push((i, index[&n]));
+            }
+        }
+    }
+    g.levels.sort_unstable();
+    g
+}

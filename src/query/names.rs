@@ -1,0 +1,133 @@
+//! The words a user types for TYPE, NAME and namespace, offered by shell completion:
+//! TYPE spelled so that `resolve_type` reads it back, NAME from the objects at hand.
+
+use super::types::{hierarchy_kinds, resolve_type};
+use super::World;
+use crate::catalog::Catalog;
+use crate::model::{GroupKind, ObjRef};
+use crate::source::Object;
+
+/// Which kinds a command takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeSet {
+    /// Objects of the hierarchy and policies (`describe`).
+    Any,
+    /// Objects of the hierarchy (`effective`, `tree`, `graph`).
+    Hierarchy,
+    /// Policies (`blast-radius`, `effective --kind`).
+    Policies,
+}
+
+/// TYPE words. With a world, the kinds it has objects of; without one, every kind
+/// known (the built-in hierarchy kinds and the registry's policy kinds). Each is its
+/// lowercase kind, or `kind.group` where the bare kind means another group.
+pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
+    let registry;
+    let (catalog, objects): (&Catalog, &[Object]) = match w {
+        Some(w) => (&w.t.catalog, &w.t.snapshot.objects),
+        None => {
+            registry = Catalog::build(&[], &[]);
+            (&registry, &[])
+        }
+    };
+    let mut kinds: Vec<GroupKind> = Vec::new();
+    if set != TypeSet::Policies {
+        match w {
+            Some(w) => kinds.extend(
+                w.t.nodes
+                    .iter()
+                    .filter(|n| !n.is_section())
+                    .map(|n| n.obj_ref.group_kind()),
+            ),
+            None => kinds.extend(hierarchy_kinds()),
+        }
+    }
+    if set != TypeSet::Hierarchy {
+        match w {
+            Some(w) => kinds.extend(w.t.policies.iter().map(|p| p.kind.clone())),
+            None => kinds.extend(catalog.kinds.values().map(|k| k.group_kind())),
+        }
+    }
+    let mut words: Vec<String> = kinds
+        .iter()
+        .filter_map(|gk| {
+            let bare = gk.kind.to_lowercase();
+            let word = if resolve_type(&bare, catalog, objects).as_ref() == Ok(gk) {
+                bare
+            } else {
+                format!("{bare}.{}", gk.group)
+            };
+            // Kinds the tool keeps only as targets (a mesh's Server) have no TYPE.
+            (resolve_type(&word, catalog, objects).as_ref() == Ok(gk)).then_some(word)
+        })
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// The objects (or policies) of TYPE in `namespace` (None: every namespace;
+/// cluster-scoped objects are always in scope), sorted by name then namespace.
+/// Nothing for an unknown TYPE.
+pub fn objects(w: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRef> {
+    let t = &w.t;
+    let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
+        return Vec::new();
+    };
+    let refs: Vec<&ObjRef> = if t.catalog.get(&gk).is_some() {
+        t.policies.iter().map(|p| &p.obj_ref).collect()
+    } else {
+        t.nodes
+            .iter()
+            .filter(|n| !n.is_section())
+            .map(|n| &n.obj_ref)
+            .collect()
+    };
+    let mut found: Vec<ObjRef> = refs
+        .into_iter()
+        .filter(|r| r.group_kind() == gk)
+        .filter(|r| {
+            namespace.is_none() || r.namespace.is_none() || r.namespace.as_deref() == namespace
+        })
+        .cloned()
+        .collect();
+    found.sort_by(|a, b| (&a.name, &a.namespace).cmp(&(&b.name, &b.namespace)));
+    found.dedup();
+    found
+}
+
+/// Every namespace the input knows of.
+pub fn namespaces(w: &World) -> Vec<String> {
+    w.t.namespaces.keys().cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_input_every_known_kind_is_offered_and_reads_back() {
+        let words = type_words(None, TypeSet::Any);
+        for w in [
+            "httproute",
+            "gateway",
+            "gatewayclass",
+            "service",
+            "backendtlspolicy",
+        ] {
+            assert!(words.contains(&w.to_string()), "{w} in {words:?}");
+        }
+        // Two groups have a RateLimitPolicy: neither bare word would read back as both.
+        assert!(words.contains(&"ratelimitpolicy.kuadrant.io".to_string()));
+        assert!(!words.contains(&"namespace".to_string()));
+        let cat = Catalog::build(&[], &[]);
+        for w in &words {
+            assert!(resolve_type(w, &cat, &[]).is_ok(), "{w}");
+        }
+        let policies = type_words(None, TypeSet::Policies);
+        assert!(!policies.contains(&"httproute".to_string()));
+        assert!(type_words(None, TypeSet::Hierarchy)
+            .iter()
+            .all(|w| !w.contains("policy")));
+    }
+}

@@ -1,0 +1,109 @@
+//! `describe -o tree`: the part of the hierarchy one description is about, drawn
+//! with the tree renderer.
+
+use super::{role_then_ref, unresolved_status, TargetDescription, TreeNode, TreeView, World};
+use crate::effective::PolicyStatus;
+use crate::model::ObjRef;
+use crate::topology::{NodeId, PolicyId, Resolution};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// For a target: every path from a root down to it and its own sections, with the
+/// policies that reach it hung where they attach, each with its status at the target
+/// (as `describe` lists them).
+pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
+    let t = &w.t;
+    let mut keep = vec![false; t.nodes.len()];
+    keep[n] = true;
+    for a in t.ancestors(n) {
+        keep[a] = true;
+    }
+    for &c in &t.nodes[n].children {
+        if t.nodes[c].owner == Some(n) {
+            keep[c] = true;
+        }
+    }
+    let reaching: HashMap<PolicyId, PolicyStatus> = d
+        .policies
+        .iter()
+        .filter_map(|r| t.policy_index.get(&r.policy).map(|&p| (p, r.status)))
+        .collect();
+    let mut roots: Vec<NodeId> = (0..t.nodes.len())
+        .filter(|&i| keep[i] && !t.nodes[i].parents.iter().any(|&p| keep[p]))
+        .collect();
+    roots.sort_by(|a, b| role_then_ref(t, *a, *b));
+    TreeView {
+        child: &|_, c| keep[c],
+        policy: &|p| reaching.get(&p).copied(),
+        status: &|_| None,
+    }
+    .forest(w, roots)
+}
+
+/// `describe POLICY -o tree`: the policy, each of its targets, and below each target
+/// the objects the policy reaches with its status at every one.
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyOutline {
+    pub policy: ObjRef,
+    pub status: PolicyStatus,
+    pub targets: Vec<TreeNode>,
+}
+
+pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
+    let t = &w.t;
+    let reached = &w.st.per_node[p];
+    // Going down from a target: the nodes reached and the nodes on the way to them.
+    let mut on_the_way = vec![false; t.nodes.len()];
+    for &n in reached.keys() {
+        on_the_way[n] = true;
+        for a in t.ancestors(n) {
+            on_the_way[a] = true;
+        }
+    }
+    let view = TreeView {
+        child: &|_, c| on_the_way[c],
+        policy: &|_| None,
+        status: &|n| reached.get(&n).copied(),
+    };
+    let mut expanded = vec![false; t.nodes.len()];
+    let targets = t.targets[p]
+        .iter()
+        .map(|r| match &r.resolution {
+            Resolution::Node(n) => view.node(w, *n, &mut expanded, None),
+            Resolution::Namespace(ns) => {
+                // The namespace level sits above the first objects of the namespace.
+                let mut tops: Vec<NodeId> = reached
+                    .keys()
+                    .copied()
+                    .filter(|&n| {
+                        t.namespace_level(n) == Some(ns.as_str())
+                            && !t.nodes[n].parents.iter().any(|q| reached.contains_key(q))
+                    })
+                    .collect();
+                tops.sort_by(|a, b| role_then_ref(t, *a, *b));
+                TreeNode {
+                    obj_ref: r.target.clone(),
+                    status: None,
+                    policies: Vec::new(),
+                    children: tops
+                        .into_iter()
+                        .map(|n| view.node(w, n, &mut expanded, None))
+                        .collect(),
+                    repeated: false,
+                }
+            }
+            Resolution::NotFound(code) => TreeNode {
+                obj_ref: r.target.clone(),
+                status: Some(unresolved_status(*code)),
+                policies: Vec::new(),
+                children: Vec::new(),
+                repeated: false,
+            },
+        })
+        .collect();
+    PolicyOutline {
+        policy: t.policies[p].obj_ref.clone(),
+        status: w.st.overall[p],
+        targets,
+    }
+}

@@ -1,0 +1,294 @@
+//! `graph`: the picture `query::graph` selects, as Graphviz DOT or a Mermaid
+//! flowchart. Namespaces are clusters (subgraphs), each kind of object has its own
+//! shape, and policies are notes with dashed edges to what they target, coloured by
+//! their computed status.
+
+use super::human::section_word;
+use super::{status_tint, Tint};
+use crate::effective::PolicyStatus;
+use crate::model::ObjRef;
+use crate::query::graph::{Graph, GraphNode, GraphNodeKind};
+use crate::topology::Role;
+use std::io::{self, Write};
+
+/// The lines of a node's label: kind, then name (its namespace is the cluster around it).
+fn node_lines(n: &GraphNode) -> Vec<String> {
+    let r = &n.obj_ref;
+    match n.kind {
+        GraphNodeKind::Object(_) => match &r.section {
+            Some(s) => vec![format!("{} {s}", section_word(&r.kind))],
+            None => vec![r.kind.clone(), r.name.clone()],
+        },
+        GraphNodeKind::Namespace => vec!["Namespace".into(), r.name.clone()],
+        GraphNodeKind::Unresolved(status) => {
+            let mut name = r.name.clone();
+            if let Some(s) = &r.section {
+                name.push('#');
+                name.push_str(s);
+            }
+            vec![r.kind.clone(), name, status.as_str().into()]
+        }
+    }
+}
+
+fn policy_lines(policy: &ObjRef, status: PolicyStatus) -> Vec<String> {
+    vec![
+        policy.kind.clone(),
+        policy.name.clone(),
+        status.as_str().into(),
+    ]
+}
+
+/// The terminal's status colours as a picture's: (tint, Mermaid class, RGB).
+const PALETTE: [(Tint, &str, &str); 3] = [
+    (Tint::Good, "good", "#2e7d32"),
+    (Tint::Warn, "warn", "#b8860b"),
+    (Tint::Bad, "bad", "#c62828"),
+];
+
+/// Drawn like a failing status: a target that is not there.
+const UNRESOLVED: &str = "#c62828";
+
+fn palette(status: PolicyStatus) -> (&'static str, &'static str) {
+    let tint = status_tint(status);
+    let (_, class, rgb) = PALETTE.iter().find(|p| p.0 == tint).unwrap_or(&PALETTE[2]);
+    (class, rgb)
+}
+
+/// Indices of the nodes and of the policies drawn in each namespace, cluster-scoped
+/// ones (None) first.
+fn by_namespace(g: &Graph) -> Vec<(Option<&str>, Vec<usize>, Vec<usize>)> {
+    let mut groups: Vec<(Option<&str>, Vec<usize>, Vec<usize>)> = std::iter::once(None)
+        .chain(g.namespaces().into_iter().map(Some))
+        .map(|ns| (ns, Vec::new(), Vec::new()))
+        .collect();
+    for (i, n) in g.nodes.iter().enumerate() {
+        if let Some(gr) = groups.iter_mut().find(|gr| gr.0 == n.namespace.as_deref()) {
+            gr.1.push(i);
+        }
+    }
+    for (i, p) in g.policies.iter().enumerate() {
+        if let Some(gr) = groups
+            .iter_mut()
+            .find(|gr| gr.0 == p.policy.namespace.as_deref())
+        {
+            gr.2.push(i);
+        }
+    }
+    groups
+}
+
+// ---------------------------------------------------------------- DOT
+
+fn dot_shape(kind: GraphNodeKind) -> &'static str {
+    match kind {
+        GraphNodeKind::Object(role) => match role {
+            Role::GatewayClass => "octagon",
+            Role::Gateway => "box3d",
+            Role::ListenerSet => "tab",
+            Role::Listener => "cds",
+            Role::Route => "box",
+            Role::Rule => "ellipse",
+            Role::Backend => "cylinder",
+            Role::Port => "hexagon",
+        },
+        GraphNodeKind::Namespace => "folder",
+        GraphNodeKind::Unresolved(_) => "box",
+    }
+}
+
+/// A DOT double-quoted string.
+fn dot_quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn dot_label(lines: &[String]) -> String {
+    dot_quote(&lines.join("\n")).replace('\n', "\\n")
+}
+
+fn dot_node_id(n: &GraphNode) -> String {
+    match n.kind {
+        GraphNodeKind::Unresolved(_) => dot_quote(&format!("unresolved:{}", n.obj_ref)),
+        _ => dot_quote(&n.obj_ref.to_string()),
+    }
+}
+
+/// Graphviz DOT (`dot -Tsvg` renders it).
+pub fn dot(out: &mut impl Write, g: &Graph) -> io::Result<()> {
+    writeln!(out, "digraph policies {{")?;
+    writeln!(out, "  rankdir=TB;")?;
+    writeln!(out, "  node [fontname=\"Helvetica\", fontsize=10];")?;
+    writeln!(out, "  edge [color=\"#555555\"];")?;
+    for (ns, nodes, policies) in by_namespace(g) {
+        let indent = match ns {
+            None => "  ",
+            Some(ns) => {
+                writeln!(out, "  subgraph {} {{", dot_quote(&format!("cluster_{ns}")))?;
+                writeln!(out, "    label={};", dot_quote(&format!("namespace {ns}")))?;
+                writeln!(
+                    out,
+                    "    style=\"rounded\"; color=\"#999999\"; fontname=\"Helvetica\";"
+                )?;
+                "    "
+            }
+        };
+        for i in nodes {
+            let n = &g.nodes[i];
+            let style = match (n.kind, &n.obj_ref.section) {
+                (GraphNodeKind::Unresolved(_), _) => {
+                    format!(", style=\"dashed\", color=\"{UNRESOLVED}\"")
+                }
+                (GraphNodeKind::Object(Role::Route), _) => ", style=\"rounded\"".into(),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{indent}{} [label={}, shape={}{style}];",
+                dot_node_id(n),
+                dot_label(&node_lines(n)),
+                dot_shape(n.kind)
+            )?;
+        }
+        for i in policies {
+            let p = &g.policies[i];
+            writeln!(
+                out,
+                "{indent}{} [label={}, shape=note, color=\"{c}\", fontcolor=\"{c}\"];",
+                dot_quote(&p.policy.to_string()),
+                dot_label(&policy_lines(&p.policy, p.status)),
+                c = palette(p.status).1
+            )?;
+        }
+        if ns.is_some() {
+            writeln!(out, "  }}")?;
+        }
+    }
+    for &(a, b) in &g.edges {
+        writeln!(
+            out,
+            "  {} -> {};",
+            dot_node_id(&g.nodes[a]),
+            dot_node_id(&g.nodes[b])
+        )?;
+    }
+    for &(a, b) in &g.levels {
+        writeln!(
+            out,
+            "  {} -> {} [style=dotted, arrowhead=none];",
+            dot_node_id(&g.nodes[a]),
+            dot_node_id(&g.nodes[b])
+        )?;
+    }
+    for p in &g.policies {
+        for &t in &p.targets {
+            writeln!(
+                out,
+                "  {} -> {} [style=dashed, color=\"{}\"];",
+                dot_quote(&p.policy.to_string()),
+                dot_node_id(&g.nodes[t]),
+                palette(p.status).1
+            )?;
+        }
+    }
+    writeln!(out, "}}")
+}
+
+// ---------------------------------------------------------------- Mermaid
+
+/// A Mermaid quoted label: `"` cannot appear inside, lines break with `<br/>`.
+fn mermaid_label(lines: &[String]) -> String {
+    let text = lines
+        .iter()
+        .map(|l| l.replace('"', "#quot;"))
+        .collect::<Vec<_>>()
+        .join("<br/>");
+    format!("\"{text}\"")
+}
+
+fn mermaid_shape(kind: GraphNodeKind) -> (&'static str, &'static str) {
+    match kind {
+        GraphNodeKind::Object(role) => match role {
+            Role::GatewayClass => ("{{", "}}"),
+            Role::Gateway => ("[[", "]]"),
+            Role::ListenerSet => ("[/", "\\]"),
+            Role::Listener => ("([", "])"),
+            Role::Route => ("(", ")"),
+            Role::Rule => ("[", "]"),
+            Role::Backend => ("[(", ")]"),
+            Role::Port => ("((", "))"),
+        },
+        GraphNodeKind::Namespace => ("[/", "/]"),
+        GraphNodeKind::Unresolved(_) => ("[", "]"),
+    }
+}
+
+/// A Mermaid flowchart (GitHub and GitLab render it in Markdown).
+pub fn mermaid(out: &mut impl Write, g: &Graph) -> io::Result<()> {
+    writeln!(out, "flowchart TB")?;
+    for (k, (ns, nodes, policies)) in by_namespace(g).into_iter().enumerate() {
+        let indent = match ns {
+            None => "  ",
+            Some(ns) => {
+                writeln!(
+                    out,
+                    "  subgraph ns{k}[{}]",
+                    mermaid_label(&[format!("namespace {ns}")])
+                )?;
+                "    "
+            }
+        };
+        for i in nodes {
+            let n = &g.nodes[i];
+            let (open, close) = mermaid_shape(n.kind);
+            writeln!(
+                out,
+                "{indent}n{i}{open}{}{close}",
+                mermaid_label(&node_lines(n))
+            )?;
+        }
+        for i in policies {
+            let p = &g.policies[i];
+            writeln!(
+                out,
+                "{indent}p{i}>{}]",
+                mermaid_label(&policy_lines(&p.policy, p.status))
+            )?;
+        }
+        if ns.is_some() {
+            writeln!(out, "  end")?;
+        }
+    }
+    for &(a, b) in &g.edges {
+        writeln!(out, "  n{a} --> n{b}")?;
+    }
+    for &(a, b) in &g.levels {
+        writeln!(out, "  n{a} -.- n{b}")?;
+    }
+    for (i, p) in g.policies.iter().enumerate() {
+        for &t in &p.targets {
+            writeln!(out, "  p{i} -.-> n{t}")?;
+        }
+    }
+    for (_, class, rgb) in PALETTE {
+        let members: Vec<String> = (0..g.policies.len())
+            .filter(|&i| palette(g.policies[i].status).0 == class)
+            .map(|i| format!("p{i}"))
+            .collect();
+        if !members.is_empty() {
+            writeln!(out, "  classDef {class} stroke:{rgb},stroke-width:2px")?;
+            writeln!(out, "  class {} {class}", members.join(","))?;
+        }
+    }
+    let unresolved: Vec<String> = (0..g.nodes.len())
+        .filter(|&i| matches!(g.nodes[i].kind, GraphNodeKind::Unresolved(_)))
+        .map(|i| format!("n{i}"))
+        .collect();
+    if !unresolved.is_empty() {
+        writeln!(
+            out,
+            "  classDef unresolved stroke:{UNRESOLVED},stroke-dasharray:4 3"
+        )?;
+        writeln!(out, "  class {} unresolved", unresolved.join(","))?;
+    }
+    Ok(())
+}

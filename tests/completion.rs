@@ -1,0 +1,250 @@
+//! Shell completion: the committed scripts, `__complete` (cobra's protocol, which
+//! kubectl speaks to plugins) and `completions/kubectl_complete-policies`.
+
+mod cmd;
+
+use cmd::{binary, kp, on_path, path_with, repo};
+use std::process::Command;
+
+/// `__complete WORDS`: the candidates (values only) and the directive.
+fn complete(words: &[&str]) -> (Vec<String>, String) {
+    let out = kp()
+        .arg("__complete")
+        .arg("--")
+        .args(words)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{words:?}");
+    parse(&String::from_utf8(out.stdout).unwrap())
+}
+
+fn parse(text: &str) -> (Vec<String>, String) {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let directive = lines.pop().unwrap_or_default().to_string();
+    let values = lines
+        .iter()
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    (values, directive)
+}
+
+#[test]
+fn committed_completion_scripts_are_current() {
+    for (shell, file) in [
+        ("bash", "completions/kubectl-policies.bash"),
+        ("zsh", "completions/_kubectl-policies"),
+        ("fish", "completions/kubectl-policies.fish"),
+    ] {
+        let generated = kp().args(["completion", shell]).output().unwrap();
+        assert!(generated.status.success());
+        let committed = std::fs::read(repo(file)).unwrap_or_default();
+        assert!(
+            generated.stdout == committed,
+            "{file} is stale; regenerate it with:\n  cargo run -- completion {shell} > {file}"
+        );
+    }
+}
+
+#[test]
+fn completion_scripts_name_the_executable_and_not_the_hidden_command() {
+    let bash = kp().args(["completion", "bash"]).output().unwrap().stdout;
+    let bash = String::from_utf8(bash).unwrap();
+    assert!(bash.contains("kubectl-policies"));
+    assert!(bash.contains("graph"));
+    assert!(!bash.contains("__complete"));
+    kp().args(["completion", "powershell"]).assert().code(1);
+}
+
+#[test]
+fn offers_commands_then_flags() {
+    let (commands, directive) = complete(&[""]);
+    for c in [
+        "get",
+        "describe",
+        "effective",
+        "tree",
+        "blast-radius",
+        "check",
+        "graph",
+        "completion",
+    ] {
+        assert!(commands.contains(&c.to_string()), "{c}: {commands:?}");
+    }
+    assert!(!commands.iter().any(|c| c.starts_with("__")));
+    assert_eq!(directive, ":4", "no file names where a command goes");
+    assert_eq!(complete(&["bl"]).0, ["blast-radius"]);
+    let (flags, _) = complete(&["describe", "x/y", "--n"]);
+    assert_eq!(flags, ["--namespace", "--no-headers"]);
+    let (flags, _) = complete(&["-"]);
+    assert!(flags.contains(&"-A".to_string()) && flags.contains(&"--demo".to_string()));
+}
+
+#[test]
+fn offers_flag_values() {
+    assert_eq!(
+        complete(&["get", "-o", ""]).0,
+        ["table", "wide", "json", "yaml", "name"]
+    );
+    assert_eq!(
+        complete(&["get", "kinds", "-o", ""]).0,
+        ["table", "wide", "json", "yaml"]
+    );
+    assert_eq!(complete(&["graph", "--output", ""]).0, ["dot", "mermaid"]);
+    assert_eq!(complete(&["describe", "-o", "t"]).0, ["tree"]);
+    assert_eq!(complete(&["--color", ""]).0, ["auto", "always", "never"]);
+    assert_eq!(complete(&["completion", ""]).0, ["bash", "zsh", "fish"]);
+    assert_eq!(complete(&["get", ""]).0, ["policies", "kinds"]);
+    // Paths are the shell's business: directive 0 lets it complete file names.
+    assert_eq!(complete(&["-f", ""]), (vec![], ":0".to_string()));
+    assert_eq!(complete(&["blast-radius", "--apply", ""]).1, ":0");
+}
+
+#[test]
+fn offers_types_without_a_source_and_the_kinds_present_with_one() {
+    let (types, _) = complete(&["describe", ""]);
+    assert!(types.contains(&"httproute".to_string()));
+    assert!(types.contains(&"ratelimitpolicy.kuadrant.io".to_string()));
+    let (types, _) = complete(&["--demo", "describe", ""]);
+    assert_eq!(
+        types,
+        [
+            "backendtlspolicy",
+            "backendtrafficpolicy",
+            "clienttrafficpolicy",
+            "gateway",
+            "gatewayclass",
+            "httproute",
+            "retrypolicy",
+            "service"
+        ]
+    );
+    let (policies, _) = complete(&["--demo", "blast-radius", ""]);
+    assert!(
+        policies.iter().all(|t| t.ends_with("policy")),
+        "{policies:?}"
+    );
+    let (objects, _) = complete(&["--demo", "tree", ""]);
+    assert!(
+        objects.iter().all(|t| !t.ends_with("policy")),
+        "{objects:?}"
+    );
+}
+
+#[test]
+fn offers_object_names_from_the_demo() {
+    let (names, directive) = complete(&["--demo", "describe", "httproute/"]);
+    assert_eq!(
+        names,
+        [
+            "httproute/baker",
+            "httproute/glaze",
+            "httproute/icing",
+            "httproute/legacy",
+            "httproute/oven",
+            "httproute/sprinkles"
+        ]
+    );
+    assert_eq!(directive, ":4");
+    // With -n, only that namespace, in the spelling typed.
+    assert_eq!(
+        complete(&["--demo", "-n", "baker", "describe", "svc/o"]).0,
+        ["svc/oven"]
+    );
+    assert_eq!(
+        complete(&["--demo", "describe", "retrypolicy", "-n", "baker", ""]).0,
+        ["baker-orders-retries", "ns-retries", "old-baker-retries"]
+    );
+    assert_eq!(complete(&["--demo", "tree", "gc/"]).0, ["gc/cupcake-class"]);
+    assert_eq!(
+        complete(&["--demo", "-n", ""]).0,
+        ["baker", "frosting", "infra", "legacy"]
+    );
+}
+
+#[test]
+fn names_outside_the_namespace_say_where_they_are() {
+    let out = kp()
+        .args(["__complete", "--", "--demo", "describe", "httproute/gl"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "httproute/glaze\tnamespace frosting\n:4\n"
+    );
+}
+
+#[test]
+fn offers_object_names_from_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("svc.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\n",
+    )
+    .unwrap();
+    let path = f.to_str().unwrap();
+    assert_eq!(
+        complete(&["-f", path, "-n", "shop", "describe", "service/"]).0,
+        ["service/web"]
+    );
+    // An unreadable source: cobra's error directive, nothing offered, nothing printed.
+    let out = kp()
+        .args([
+            "__complete",
+            "--",
+            "-f",
+            "/no/such/file",
+            "describe",
+            "svc/",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), ":1\n");
+    assert!(out.stderr.is_empty());
+}
+
+/// The script kubectl runs, on its own: it hands the words to `kubectl-policies __complete`.
+#[test]
+fn kubectl_complete_script_forwards_the_words() {
+    let script = repo("completions/kubectl_complete-policies");
+    let bin_dir = binary().parent().unwrap().to_path_buf();
+    let out = Command::new(&script)
+        .args(["--demo", "describe", "httproute/b"])
+        .env("PATH", path_with(&bin_dir))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "httproute/baker\tnamespace baker\n:4\n"
+    );
+}
+
+/// kubectl itself (1.26 or newer) completing `kubectl policies ...`, where it is installed.
+#[test]
+fn kubectl_completes_the_plugin_through_the_script() {
+    let Some(kubectl) = on_path("kubectl") else {
+        eprintln!("note: kubectl is not on PATH; not checking kubectl's plugin completion");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(binary(), dir.path().join("kubectl-policies")).unwrap();
+    std::fs::copy(
+        repo("completions/kubectl_complete-policies"),
+        dir.path().join("kubectl_complete-policies"),
+    )
+    .unwrap();
+    let out = Command::new(kubectl)
+        .args(["__complete", "policies", "--demo", "describe", "httproute/"])
+        .env("PATH", path_with(dir.path()))
+        .env_remove("KUBECONFIG")
+        .output()
+        .unwrap();
+    let (names, directive) = parse(&String::from_utf8(out.stdout).unwrap());
+    assert!(names.contains(&"httproute/baker".to_string()), "{names:?}");
+    assert_eq!(directive, ":4");
+}
