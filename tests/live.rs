@@ -790,10 +790,13 @@ fn every_command_only_reads_and_never_secrets() {
         &["blast-radius", "retrypolicy/ns-retries"],
         &["dump"],
         &["dump", "-A", "-o", "json"],
+        &["graph", "-A"],
+        &["describe", "httproute/baker", "-o", "tree"],
     ];
     for args in commands {
         let first = user.ok(args);
         assert_eq!(first, user.ok(args), "{args:?} is not stable");
+        assert!(!first.contains("not-a-real-token"), "{args:?} printed the credential");
     }
     let (code, _, _) = user.run(&["check", "-A"]);
     assert_eq!(code, 1);
