@@ -18,7 +18,7 @@ mod fake_apiserver;
 
 use fake_apiserver::FakeApi;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -205,5 +205,4 @@ fn main() {
         }
         None => println!("kubectl is not on PATH: the describe/kubectl ratio was not measured"),
     }
-    let _ = Path::new("");
 }

@@ -2,11 +2,12 @@
 //! kube-apiserver does (tests/fake_apiserver). Every case also checks that the server
 //! saw only GET requests.
 
+mod cmd;
 mod fake_apiserver;
 
 use assert_cmd::Command;
 use fake_apiserver::{Access, FakeApi, Fault, Server};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 const DEMO: &str = include_str!("../src/source/demo.yaml");
@@ -55,20 +56,9 @@ impl User {
     }
 }
 
+/// The same question offline, on the bundled demo or files.
 fn offline(args: &[&str]) -> String {
-    let out = Command::cargo_bin("kubectl-policies")
-        .unwrap()
-        .env_clear()
-        .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cmd::stdout(args)
 }
 
 fn only_gets(server: &Server) {
@@ -135,11 +125,7 @@ fn an_admin_gets_the_same_answers_live_as_offline() {
     // check exits 1 on the demo's errors, live as offline.
     let (code, live, _) = user.run(&["check", "-A"]);
     assert_eq!(code, 1);
-    let off = Command::cargo_bin("kubectl-policies")
-        .unwrap()
-        .args(["--demo", "check", "-A"])
-        .output()
-        .unwrap();
+    let off = cmd::kp().args(["--demo", "check", "-A"]).output().unwrap();
     assert_eq!(live, String::from_utf8(off.stdout).unwrap());
     only_gets(&server);
 }
@@ -591,12 +577,7 @@ fn dump_reads_back_with_f_to_the_same_answers() {
         let mut demo = vec!["--demo"];
         demo.extend_from_slice(&args);
         let a = user.cmd().args(&from_dump).output().unwrap();
-        let b = Command::cargo_bin("kubectl-policies")
-            .unwrap()
-            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
-            .args(&demo)
-            .output()
-            .unwrap();
+        let b = cmd::kp().args(&demo).output().unwrap();
         assert_eq!(
             String::from_utf8_lossy(&a.stdout),
             String::from_utf8_lossy(&b.stdout),
@@ -635,18 +616,10 @@ fn a_dump_keeps_its_blind_spots() {
     );
 }
 
-fn kubectl() -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join("kubectl"))
-            .find(|p| p.is_file())
-    })
-}
-
 /// Where kubectl is installed, it reads the same server: the fake stays faithful.
 #[test]
 fn kubectl_reads_the_same_server() {
-    let Some(kubectl) = kubectl() else {
+    let Some(kubectl) = cmd::on_path("kubectl") else {
         eprintln!("kubectl is not on PATH; skipping");
         return;
     };
@@ -679,7 +652,6 @@ fn kubectl_reads_the_same_server() {
         ]
     );
     only_gets(&server);
-    let _ = Path::new("");
 }
 
 /// An operator who may not read every namespace gets a blast radius that says,
@@ -796,7 +768,10 @@ fn every_command_only_reads_and_never_secrets() {
     for args in commands {
         let first = user.ok(args);
         assert_eq!(first, user.ok(args), "{args:?} is not stable");
-        assert!(!first.contains("not-a-real-token"), "{args:?} printed the credential");
+        assert!(
+            !first.contains("not-a-real-token"),
+            "{args:?} printed the credential"
+        );
     }
     let (code, _, _) = user.run(&["check", "-A"]);
     assert_eq!(code, 1);

@@ -37,7 +37,7 @@ impl Res {
             group,
             version,
             kind: kind.to_string(),
-            plural: plural(kind),
+            plural: kubectl_policies::query::types::plural(kind),
             namespaced,
         }
     }
@@ -63,19 +63,6 @@ impl Res {
     fn builtin(&self) -> bool {
         self.group.is_empty() || self.group == "apiextensions.k8s.io"
     }
-}
-
-fn plural(kind: &str) -> String {
-    let l = kind.to_lowercase();
-    if let Some(stem) = l.strip_suffix('y') {
-        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
-            return format!("{stem}ies");
-        }
-    }
-    if l.ends_with('s') || l.ends_with("ch") || l.ends_with("sh") || l.ends_with('x') {
-        return format!("{l}es");
-    }
-    format!("{l}s")
 }
 
 const CLUSTER_SCOPED: &[&str] = &[
