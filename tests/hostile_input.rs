@@ -140,6 +140,33 @@ proptest! {
         prop_assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
     }
 
+    /// The binary, as a user runs it on a damaged file: exit 0 or 1, never a panic
+    /// (101) or a signal, and one line naming the file when it refuses.
+    #[test]
+    fn the_binary_exits_0_or_1_on_mutated_files(ms in proptest::collection::vec(mutation(), 1..4)) {
+        let mut text = lines();
+        for m in &ms {
+            apply(&mut text, m);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mutated.yaml");
+        std::fs::write(&file, text.join("\n")).unwrap();
+        for args in [&["get", "-A"][..], &["describe", "httproute/baker", "-n", "baker"][..]] {
+            let out = assert_cmd::Command::cargo_bin("kubectl-policies")
+                .unwrap()
+                .arg("-f")
+                .arg(&file)
+                .args(args)
+                .timeout(Duration::from_secs(10))
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            prop_assert!(code == Some(0) || code == Some(1), "{args:?} exited {code:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            prop_assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
         run_everything(&String::from_utf8_lossy(&bytes));
