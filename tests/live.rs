@@ -101,6 +101,7 @@ fn an_admin_gets_the_same_answers_live_as_offline() {
         &["tree", "gateway/cupcake-gw", "-n", "infra"],
         &["graph", "-A"],
         &["graph", "httproute/baker", "-n", "baker", "-o", "mermaid"],
+        &["describe", "gatewayclass/cupcake-class"],
         &["describe", "httproute/baker", "-n", "baker", "-o", "tree"],
         &["blast-radius", "retrypolicy/ns-retries", "-n", "baker"],
         &[
@@ -814,4 +815,85 @@ fn a_long_list_is_read_per_namespace_and_stays_complete() {
         .starts_with("/apis/gateway.networking.k8s.io/v1/httproutes?")
         && t.contains("continue=")));
     only_gets(&server);
+}
+
+/// A credential plugin that fails: exit 1, and nothing of its environment or output
+/// (which may hold secrets) is printed.
+#[test]
+fn a_failing_credential_plugin_leaks_nothing() {
+    let server = demo_server();
+    let home = tempfile::tempdir().unwrap();
+    let plugin = home.path().join("credential-plugin");
+    std::fs::write(&plugin, "#!/bin/sh\necho 'token SECRET-OUTPUT'\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kc = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: '{}'}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      env: [{{name: API_KEY, value: SUPERSECRETVALUE}}]\n      interactiveMode: Never\n",
+        server.url,
+        plugin.display()
+    );
+    let user = User::new(&kc);
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("credentials"), "{err}");
+    assert!(
+        !err.contains("SUPERSECRETVALUE") && !err.contains("SECRET-OUTPUT"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_file_in_the_kubeconfig_list_is_skipped_as_kubectl_does() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let missing = user.home.path().join("does-not-exist");
+    let list = format!("{}:{}", missing.display(), user.kubeconfig().display());
+    let out = user
+        .cmd()
+        .env("KUBECONFIG", list)
+        .args(["get", "-A"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_request_timeout_out_of_range_is_a_usage_error() {
+    let user = User::new("");
+    for bad in ["99999999999999999999h", "2y", "1x", "abc"] {
+        let (code, _, err) = user.run(&["--request-timeout", bad, "get"]);
+        assert_eq!(code, 1, "{bad}: {err}");
+        assert!(err.contains("--request-timeout"), "{bad}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn credentials_rejected_part_way_are_an_error_not_a_blind_spot() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/httproutes", Fault::Status(401))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("rejected the credentials (401 Unauthorized) part-way"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_stale_aggregated_group_is_one_warning() {
+    let server = FakeApi::from_yaml(DEMO)
+        .broken_group("metrics.k8s.io/v1beta1")
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, out, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, offline(&["--demo", "get", "-A"]));
+    assert_eq!(err.trim(), "warning: cannot discover metrics.k8s.io/v1beta1: the aggregated API behind it is not answering (discovery is stale); kinds it serves are not read");
 }

@@ -117,16 +117,13 @@ fn object_scope(g: &Global, words: &[String], ns: &str) -> Scope {
     let Ok(gk) = resolve_type(&ty, &catalog, &[]) else {
         return everything;
     };
-    if catalog.get(&gk).is_some() {
+    // A policy's reach, and a cluster-scoped object's (a GatewayClass's Gateways), cross
+    // namespaces: read everything.
+    if catalog.get(&gk).is_some() || kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)
+    {
         return everything;
     }
-    let cluster_scoped = kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind);
-    Scope::Object(ObjRef::new(
-        &gk.group,
-        &gk.kind,
-        (!cluster_scoped).then_some(ns),
-        &name,
-    ))
+    Scope::Object(ObjRef::new(&gk.group, &gk.kind, Some(ns), &name))
 }
 
 /// Reads, warns about every blind spot on stderr, analyses.
@@ -155,11 +152,11 @@ fn offline_namespace(g: &Global) -> String {
 fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if let Ok(secs) = t.parse::<u64>() {
-        return Ok(if secs == 0 {
-            Duration::from_secs(365 * 24 * 3600)
-        } else {
-            Duration::from_secs(secs)
-        });
+        return match secs {
+            0 => Ok(Duration::from_secs(365 * 24 * 3600)),
+            s if s > 365 * 24 * 3600 => Err(format!("{text:?} is longer than a year")),
+            s => Ok(Duration::from_secs(s)),
+        };
     }
     let mut total = Duration::ZERO;
     let mut rest = t;
@@ -185,7 +182,12 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
             "h" => 3600.0,
             _ => return Err(format!("unknown unit {unit:?} (use ms, s, m or h)")),
         };
-        total += Duration::from_secs_f64(value * scale);
+        let part = Duration::try_from_secs_f64(value * scale)
+            .map_err(|_| format!("{text:?} is out of range"))?;
+        total = total
+            .checked_add(part)
+            .filter(|t| *t <= Duration::from_secs(365 * 24 * 3600))
+            .ok_or_else(|| format!("{text:?} is longer than a year"))?;
         rest = next;
     }
     if total.is_zero() {

@@ -95,19 +95,19 @@ impl Api {
 
     /// GET `path_and_query` (which starts with `/`), returning the body of a 2xx answer.
     pub async fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ApiError> {
+        // One deadline for the request and its retries: the timeout bounds them all.
+        let deadline = tokio::time::Instant::now() + self.timeout;
         let mut attempt = 0;
         loop {
-            match tokio::time::timeout(self.timeout, self.get_once(path_and_query, accept)).await {
+            match tokio::time::timeout_at(deadline, self.get_once(path_and_query, accept)).await {
                 Err(_) => return Err(ApiError::Timeout(self.timeout)),
                 Ok(Ok(body)) => return Ok(body),
                 Ok(Err((err, retry_after))) => {
-                    if err.code() == Some(429) && attempt < MAX_RETRIES_429 {
+                    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    // Retry-After in seconds, as the API server sends it.
+                    let wait = retry_after.unwrap_or(Duration::from_secs(1));
+                    if err.code() == Some(429) && attempt < MAX_RETRIES_429 && wait < left {
                         attempt += 1;
-                        // Retry-After in seconds, as the API server sends it; bounded by
-                        // the request timeout so a retry never outlives it.
-                        let wait = retry_after
-                            .unwrap_or(Duration::from_secs(1))
-                            .min(self.timeout);
                         tokio::time::sleep(wait).await;
                         continue;
                     }
@@ -172,6 +172,10 @@ impl Api {
 
 /// kube's errors nest the cause (hyper → io); the innermost says what happened.
 fn transport_message(e: &kube::Error) -> String {
+    if let kube::Error::Auth(_) = e {
+        // Its text may carry a credential plugin's environment and output.
+        return "the kubeconfig's credentials could not be obtained (a credential plugin or token file failed)".into();
+    }
     let mut parts: Vec<String> = vec![e.to_string()];
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {

@@ -251,11 +251,13 @@ fn add_aggregated(d: &mut Discovery, list: AggList) {
     for g in list.items {
         for v in g.versions {
             if v.freshness == "Stale" {
+                // Its kinds would only answer 503: one warning for the group instead.
                 d.blind_spots.push(stale_spot(
                     &g.metadata.name,
                     &v.version,
                     "the aggregated API behind it is not answering (discovery is stale)",
                 ));
+                continue;
             }
             let version = v.version.clone();
             d.add(&g.metadata.name, &version, aggregated_found(v));

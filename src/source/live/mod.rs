@@ -95,6 +95,31 @@ fn home_kubeconfig() -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
+/// `KUBECONFIG` as kubectl reads it: a colon list, merged in order (the first file to
+/// set a value wins), files that do not exist skipped. None when it names no file.
+fn kubeconfig_from_env() -> anyhow::Result<Option<(kube::config::Kubeconfig, String)>> {
+    let Some(value) = std::env::var_os("KUBECONFIG") else {
+        return Ok(None);
+    };
+    let mut merged: Option<kube::config::Kubeconfig> = None;
+    let mut read = Vec::new();
+    for path in std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty()) {
+        if !path.exists() {
+            continue;
+        }
+        let kc = kube::config::Kubeconfig::read_from(&path)
+            .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?;
+        merged = Some(match merged {
+            None => kc,
+            Some(m) => m
+                .merge(kc)
+                .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?,
+        });
+        read.push(path.display().to_string());
+    }
+    Ok(merged.map(|kc| (kc, format!("KUBECONFIG={}", read.join(":")))))
+}
+
 /// Loads the kubeconfig (`--kubeconfig`, else `KUBECONFIG` as a colon list, else
 /// `~/.kube/config`, else the in-cluster service account) and builds a client whose
 /// every request is bounded by the request timeout.
@@ -109,19 +134,8 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
         let kc = Kubeconfig::read_from(path)
             .with_context(|| format!("kubeconfig {}", path.display()))?;
         (Some(kc), path.display().to_string())
-    } else if let Some(kc) = Kubeconfig::from_env().with_context(|| {
-        format!(
-            "kubeconfig from KUBECONFIG={}",
-            std::env::var("KUBECONFIG").unwrap_or_default()
-        )
-    })? {
-        (
-            Some(kc),
-            format!(
-                "KUBECONFIG={}",
-                std::env::var("KUBECONFIG").unwrap_or_default()
-            ),
-        )
+    } else if let Some((kc, named)) = kubeconfig_from_env()? {
+        (Some(kc), named)
     } else if let Some(path) = home_kubeconfig() {
         let kc = Kubeconfig::read_from(&path)
             .with_context(|| format!("kubeconfig {}", path.display()))?;
@@ -154,8 +168,14 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     let server = config.cluster_url.to_string();
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
-    let client = kube::Client::try_from(config)
-        .with_context(|| format!("building a client for the API server at {server}"))?;
+    let client = kube::Client::try_from(config).map_err(|e| match e {
+        // kube's message for a failed credential plugin carries the plugin's command,
+        // its environment and its output: credentials, possibly. Say less.
+        kube::Error::Auth(_) => anyhow!(
+            "the kubeconfig's credentials for {server} could not be obtained (a credential plugin or token file failed); `kubectl get --raw /version` shows the plugin's own message"
+        ),
+        other => anyhow!("building a client for the API server at {server}: {other}"),
+    })?;
     Ok(Cluster {
         api: Api::new(client, opts.request_timeout),
         server,
@@ -377,10 +397,20 @@ async fn list_all(
                 .as_ref()
                 .and_then(|m| m.remaining_item_count)
                 .unwrap_or(0);
-            token = page
+            let next = page
                 .metadata
                 .and_then(|m| m.continue_token)
                 .filter(|t| !t.is_empty());
+            if next.is_some() && next == token {
+                return Err(ApiError::Status {
+                    code: 200,
+                    reason: "RepeatedContinue".into(),
+                    message:
+                        "the server answered the same continue token twice; the list was stopped"
+                            .into(),
+                });
+            }
+            token = next;
             if token.is_none() {
                 return Ok(Listing::Items(objects, errors));
             }
@@ -563,19 +593,21 @@ impl<'a> Reader<'a> {
 
     /// The policy kinds known before reading CRDs: the registry's, the declared and
     /// the `*Policy` look-alikes the server serves.
-    fn known_policy_kinds(&self, declared: &[Declared]) -> Vec<Resource> {
+    fn known_policy_kinds(&self, declared: &[Declared], lookalikes: bool) -> Vec<Resource> {
         let mut gks: BTreeSet<GroupKind> = registry::ENTRIES
             .iter()
             .map(|e| GroupKind::new(e.group, e.kind))
             .collect();
         gks.extend(declared.iter().map(|d| d.group_kind.clone()));
-        gks.extend(
-            self.d
-                .resources
-                .values()
-                .filter(|r| looks_like_policy_kind(r))
-                .map(Resource::group_kind),
-        );
+        if lookalikes {
+            gks.extend(
+                self.d
+                    .resources
+                    .values()
+                    .filter(|r| looks_like_policy_kind(r))
+                    .map(Resource::group_kind),
+            );
+        }
         gks.iter()
             .filter_map(|gk| self.d.get(gk).cloned())
             .collect()
@@ -644,10 +676,6 @@ impl<'a> Reader<'a> {
 
     async fn run(&mut self, scope: &Scope, declared: &[Declared]) -> anyhow::Result<()> {
         let (cluster_scoped, namespaced) = structural(self.d);
-        let policies = self.known_policy_kinds(declared);
-        for p in &policies {
-            self.mark_policy(&p.group_kind());
-        }
         let start_namespace = match scope {
             Scope::Cluster { .. } => None,
             Scope::Namespace(ns) => Some(ns.clone()),
@@ -684,6 +712,21 @@ impl<'a> Reader<'a> {
         first.extend(lists_for(&cluster_scoped));
         self.batch(first).await;
 
+        // `*Policy` look-alikes only stand in for the labelled CRDs when those could
+        // not be listed (other projects' `*Policy` kinds are not Gateway API policies).
+        let crds_listed = matches!(
+            self.log
+                .get(&GroupKind::new(
+                    "apiextensions.k8s.io",
+                    "CustomResourceDefinition"
+                ))
+                .and_then(|l| l.cluster.as_ref()),
+            Some(Ok(()))
+        );
+        let policies = self.known_policy_kinds(declared, !crds_listed);
+        for p in &policies {
+            self.mark_policy(&p.group_kind());
+        }
         let mut second = lists_for(&policies);
         let labelled = self.labelled_policy_kinds();
         for p in &labelled {
@@ -717,13 +760,12 @@ impl<'a> Reader<'a> {
                 loop {
                     let starts: Vec<ObjRef> = match scope {
                         Scope::Object(r) => vec![r.clone()],
+                        // The namespace's own objects; their ancestors are followed
+                        // through whatever the rounds read.
                         _ => self
                             .objects
                             .iter()
-                            .filter(|o| {
-                                o.namespace.is_some()
-                                    && read.contains(o.namespace.as_deref().unwrap_or_default())
-                            })
+                            .filter(|o| o.namespace.is_some() && o.namespace == start_namespace)
                             .map(Object::obj_ref)
                             .collect(),
                     };
@@ -741,6 +783,19 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
+        }
+        // Credentials rejected part-way is no blind spot: nothing can be trusted.
+        let rejected = self.log.values().any(|l| {
+            l.cluster
+                .iter()
+                .chain(l.namespaces.values())
+                .any(|r| matches!(r, Err(e) if e.code() == Some(401)))
+        });
+        if rejected {
+            anyhow::bail!(
+                "the API server at {} rejected the credentials (401 Unauthorized) part-way through the reads: check the kubeconfig's user for this context",
+                self.cluster.server
+            );
         }
         self.check_gateway_api_served();
         Ok(())

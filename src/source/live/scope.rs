@@ -123,7 +123,17 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
         if let Some(ns) = &r.namespace {
             needed.insert(ns.clone());
         }
-        let object = by_ref.get(&r).copied();
+        // ListenerSet is still XListenerSet in the experimental channel.
+        let object = by_ref.get(&r).copied().or_else(|| {
+            (r.kind == "ListenerSet")
+                .then(|| {
+                    let mut x = r.clone();
+                    x.group = GATEWAY_X_GROUP.into();
+                    x.kind = "XListenerSet".into();
+                    by_ref.get(&x).copied()
+                })
+                .flatten()
+        });
         if let Some(o) = object {
             if is_route(o) || o.kind.ends_with("ListenerSet") {
                 queue.extend(parent_refs(o));
