@@ -8,6 +8,11 @@ pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
 /// The experimental Gateway API group (XListenerSet, XBackendTrafficPolicy).
 pub const GATEWAY_X_GROUP: &str = "gateway.networking.x-k8s.io";
 
+/// The Gateway API group, standard or experimental channel.
+pub fn is_gateway_group(g: &str) -> bool {
+    g == GATEWAY_GROUP || g == GATEWAY_X_GROUP
+}
+
 /// The route kinds of the Gateway API.
 pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
 

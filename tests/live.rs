@@ -56,6 +56,23 @@ impl User {
     }
 }
 
+/// A user whose kubeconfig gets its credentials from `script` (an exec plugin), with
+/// `env` (a YAML flow list) passed to it.
+fn exec_plugin_user(server: &Server, script: &str, env: &str) -> User {
+    let user = User::new("");
+    let plugin = user.home.path().join("credential-plugin");
+    std::fs::write(&plugin, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kc = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: '{}'}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      env: {env}\n      interactiveMode: Never\n",
+        server.url,
+        plugin.display()
+    );
+    std::fs::write(user.kubeconfig(), kc).unwrap();
+    user
+}
+
 /// The same question offline, on the bundled demo or files.
 fn offline(args: &[&str]) -> String {
     cmd::stdout(args)
@@ -692,21 +709,11 @@ fn an_exec_credential_plugin_is_run() {
     let server = FakeApi::from_yaml(DEMO)
         .require_bearer("token-from-exec")
         .start();
-    let home = tempfile::tempdir().unwrap();
-    let plugin = home.path().join("credential-plugin");
-    std::fs::write(
-        &plugin,
+    let user = exec_plugin_user(
+        &server,
         "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"token-from-exec\"}}'\n",
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let kc = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: '{}'}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      interactiveMode: Never\n",
-        server.url,
-        plugin.display()
+        "[]",
     );
-    let user = User::new(&kc);
     let out = user.ok(&["get", "-A"]);
     assert!(out.contains("ns-retries"), "{out}");
     assert!(server
@@ -822,17 +829,11 @@ fn a_long_list_is_read_per_namespace_and_stays_complete() {
 #[test]
 fn a_failing_credential_plugin_leaks_nothing() {
     let server = demo_server();
-    let home = tempfile::tempdir().unwrap();
-    let plugin = home.path().join("credential-plugin");
-    std::fs::write(&plugin, "#!/bin/sh\necho 'token SECRET-OUTPUT'\nexit 1\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let kc = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: '{}'}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      env: [{{name: API_KEY, value: SUPERSECRETVALUE}}]\n      interactiveMode: Never\n",
-        server.url,
-        plugin.display()
+    let user = exec_plugin_user(
+        &server,
+        "#!/bin/sh\necho 'token SECRET-OUTPUT'\nexit 1\n",
+        "[{name: API_KEY, value: SUPERSECRETVALUE}]",
     );
-    let user = User::new(&kc);
     let (code, _, err) = user.run(&["get", "-A"]);
     assert_eq!(code, 1);
     assert!(err.contains("credentials"), "{err}");

@@ -6,16 +6,12 @@ use super::{
 };
 use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, TargetSpec};
 use crate::catalog::{Catalog, Class};
-use crate::model::{normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
+use crate::model::{is_gateway_group, normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::{Object, Snapshot};
 use serde_json::Value;
 use std::collections::HashMap;
 
 use crate::model::ROUTE_KINDS;
-
-fn is_gateway_group(g: &str) -> bool {
-    g == GATEWAY_GROUP || g == GATEWAY_X_GROUP
-}
 
 fn role_of(o: &Object) -> Option<Role> {
     let g = o.group();

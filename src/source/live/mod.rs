@@ -502,6 +502,7 @@ impl<'a> Reader<'a> {
         resource: Resource,
         namespace: Option<String>,
         selector: Option<String>,
+        shard_namespaces: usize,
     ) {
         let key = ListKey {
             gk: resource.group_kind(),
@@ -511,7 +512,7 @@ impl<'a> Reader<'a> {
             api: self.cluster.api.clone(),
             permits: self.permits.clone(),
             server: self.cluster.server.clone(),
-            shard_namespaces: self.namespace_names().len(),
+            shard_namespaces,
             concurrency: self.cluster.concurrency,
         };
         let fut = list_all(ctx, resource.clone(), namespace, selector.clone());
@@ -536,11 +537,14 @@ impl<'a> Reader<'a> {
 
     /// Runs lists concurrently and files their results.
     async fn batch(&mut self, lists: Vec<(Resource, Option<String>, Option<String>)>) {
+        // The namespaces are known before a batch starts (they are read in the first).
+        let namespaces = self.namespace_names();
         let mut tasks = tokio::task::JoinSet::new();
         for (resource, namespace, selector) in lists {
-            self.spawn_list(&mut tasks, resource, namespace, selector);
+            self.spawn_list(&mut tasks, resource, namespace, selector, namespaces.len());
         }
-        let mut done: Vec<Listed> = Vec::new();
+        type Outcome = Result<(Vec<Object>, Vec<ShapeError>), ApiError>;
+        let mut done: Vec<(ListKey, Outcome)> = Vec::new();
         while let Some(joined) = tasks.join_next().await {
             match joined {
                 Ok(Listed {
@@ -549,13 +553,28 @@ impl<'a> Reader<'a> {
                     selector,
                     result: Ok(Listing::Shard),
                 }) => {
-                    for ns in self.namespace_names() {
-                        self.spawn_list(&mut tasks, resource.clone(), Some(ns), selector.clone());
+                    for ns in &namespaces {
+                        self.spawn_list(
+                            &mut tasks,
+                            resource.clone(),
+                            Some(ns.clone()),
+                            selector.clone(),
+                            namespaces.len(),
+                        );
                     }
                     // The kind is covered cluster-wide once every namespace is read.
                     self.log.entry(key.gk).or_default().cluster = Some(Ok(()));
                 }
-                Ok(l) => done.push(l),
+                Ok(Listed {
+                    key,
+                    result: Ok(Listing::Items(objects, errors)),
+                    ..
+                }) => done.push((key, Ok((objects, errors)))),
+                Ok(Listed {
+                    key,
+                    result: Err(e),
+                    ..
+                }) => done.push((key, Err(e))),
                 Err(e) => self.blind_spots.push(BlindSpot {
                     group: String::new(),
                     kind: String::new(),
@@ -566,19 +585,14 @@ impl<'a> Reader<'a> {
             }
         }
         // Filed in a fixed order so the snapshot does not depend on timing.
-        done.sort_by(|a, b| a.key.cmp(&b.key));
-        for l in done {
-            let entry = self.log.entry(l.key.gk.clone()).or_default();
-            let outcome = match l.result {
-                Ok(Listing::Items(objects, errors)) => {
-                    self.objects.extend(objects);
-                    self.shape_errors.extend(errors);
-                    Ok(())
-                }
-                Ok(Listing::Shard) => Ok(()),
-                Err(e) => Err(e),
-            };
-            match l.key.namespace {
+        done.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, result) in done {
+            let entry = self.log.entry(key.gk.clone()).or_default();
+            let outcome = result.map(|(objects, errors)| {
+                self.objects.extend(objects);
+                self.shape_errors.extend(errors);
+            });
+            match key.namespace {
                 None => entry.cluster = Some(outcome),
                 Some(ns) => {
                     entry.namespaces.insert(ns, outcome);
@@ -806,7 +820,7 @@ impl<'a> Reader<'a> {
             .d
             .resources
             .keys()
-            .any(|gk| gk.group == GATEWAY_GROUP || gk.group == GATEWAY_X_GROUP);
+            .any(|gk| crate::model::is_gateway_group(&gk.group));
         if !served {
             self.blind_spots.push(BlindSpot {
                 group: GATEWAY_GROUP.into(),

@@ -5,14 +5,10 @@
 //! or in a namespace a ReferenceGrant there lets in. Pure: it walks the objects read
 //! so far and names the namespaces still to read.
 
-use crate::model::{ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP, ROUTE_KINDS};
+use crate::model::{is_gateway_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP, ROUTE_KINDS};
 use crate::source::Object;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-fn is_gateway_group(g: &str) -> bool {
-    g == GATEWAY_GROUP || g == GATEWAY_X_GROUP
-}
 
 fn is_route(o: &Object) -> bool {
     is_gateway_group(o.group()) && ROUTE_KINDS.contains(&o.kind.as_str())
