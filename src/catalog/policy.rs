@@ -225,15 +225,16 @@ pub fn is_cluster_scoped(kind: &str) -> bool {
 /// Reads a policy object of a known policy kind.
 pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
+    let no_spec = Map::new();
     let spec = match &o.spec {
-        Value::Object(m) => m.clone(),
+        Value::Object(m) => m,
         Value::Null => {
             invalid.push(("spec".into(), "is missing".into()));
-            Map::new()
+            &no_spec
         }
         _ => {
             invalid.push(("spec".into(), "must be a mapping".into()));
-            Map::new()
+            &no_spec
         }
     };
     let obj_ref = o.obj_ref();
@@ -289,7 +290,7 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         .get("mergeType")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let intent = read_intent(&spec, pk.merge, &mut invalid);
+    let intent = read_intent(spec, pk.merge, &mut invalid);
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -452,10 +453,10 @@ fn read_intent(
         };
     }
     let top_how = parse_how(spec.get("strategy"), "spec.strategy", invalid);
-    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<Map<String, Value>> {
+    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<&Map<String, Value>> {
         match spec.get(name) {
             None | Some(Value::Null) => None,
-            Some(Value::Object(m)) => Some(m.clone()),
+            Some(Value::Object(m)) => Some(m),
             Some(_) => {
                 invalid.push((format!("spec.{name}"), "must be a mapping".into()));
                 None
@@ -475,12 +476,8 @@ fn read_intent(
             ));
         }
         return Intent::Dual {
-            default: old_default
-                .map(Value::Object)
-                .unwrap_or(Value::Object(Map::new())),
-            overrides: old_override
-                .map(Value::Object)
-                .unwrap_or(Value::Object(Map::new())),
+            default: Value::Object(old_default.cloned().unwrap_or_default()),
+            overrides: Value::Object(old_override.cloned().unwrap_or_default()),
         };
     }
     match (defaults, overrides) {
@@ -513,7 +510,7 @@ fn read_intent(
                 .unwrap_or(How::Atomic);
             Intent::Stack {
                 strategy: Strategy { mode, how },
-                spec: without_wrappers(&m),
+                spec: without_wrappers(m),
             }
         }
         (None, None) => Intent::Stack {
