@@ -11,7 +11,7 @@ pub mod status;
 pub mod tree;
 
 pub use combine::{Acc, Entry};
-pub use status::{PolicyStatus, Statuses};
+pub use status::{PolicyStatus, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel};
 use crate::model::{GroupKind, ObjRef};
@@ -25,60 +25,134 @@ use std::rc::Rc;
 /// creationTimestamp first, then `namespace/name`. A missing timestamp sorts last.
 pub fn precedence_cmp(t: &Topology, a: PolicyId, b: PolicyId) -> Ordering {
     let (pa, pb) = (&t.policies[a], &t.policies[b]);
-    let ts = |p: &crate::catalog::policy::Policy| p.creation_timestamp.clone();
-    match (ts(pa), ts(pb)) {
-        (Some(x), Some(y)) => x.cmp(&y),
+    match (&pa.creation_timestamp, &pb.creation_timestamp) {
+        (Some(x), Some(y)) => x.cmp(y),
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
     }
-    .then_with(|| pa.obj_ref.ns_name().cmp(&pb.obj_ref.ns_name()))
+    .then_with(|| ns_name_bytes(&pa.obj_ref).cmp(ns_name_bytes(&pb.obj_ref)))
 }
 
-/// A parent context arriving at a node: its state, namespaces seen, where it came from.
-type Incoming = (Option<Rc<Acc>>, Rc<Vec<String>>, Vec<(NodeId, usize)>);
+/// The bytes of `ns_name()` (`namespace/name`), without building the string.
+fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
+    let ns = r.namespace.as_deref().map(|ns| ns.bytes().chain([b'/']));
+    ns.into_iter().flatten().chain(r.name.bytes())
+}
+
+/// A set of namespaces whose level a path has already passed (each is applied once,
+/// at its highest position), as an index into `SeenSets`.
+type SeenId = u32;
+
+/// The sets of namespaces paths have passed, each stored once. Set 0 is the empty
+/// set; a set is only ever made by adding one namespace to another, so two paths
+/// that passed the same namespaces in the same order share one id.
+#[derive(Clone, Debug)]
+struct SeenSets<'t> {
+    sets: Vec<Vec<&'t str>>,
+    entered: HashMap<(SeenId, &'t str), SeenId>,
+}
+
+impl<'t> SeenSets<'t> {
+    fn new() -> Self {
+        SeenSets {
+            sets: vec![Vec::new()],
+            entered: HashMap::new(),
+        }
+    }
+
+    fn contains(&self, s: SeenId, ns: &str) -> bool {
+        self.sets[s as usize].contains(&ns)
+    }
+
+    /// The set `s` plus `ns`.
+    fn enter(&mut self, s: SeenId, ns: &'t str) -> SeenId {
+        if let Some(&id) = self.entered.get(&(s, ns)) {
+            return id;
+        }
+        let mut set = self.sets[s as usize].clone();
+        set.push(ns);
+        let id = self.sets.len() as SeenId;
+        self.sets.push(set);
+        self.entered.insert((s, ns), id);
+        id
+    }
+}
 
 /// One context of a node: the folded result of one or more root→node paths.
 #[derive(Clone, Debug)]
-pub struct Ctx {
+pub struct Ctx<'t> {
     pub acc: Option<Rc<Acc>>,
-    /// Namespaces whose level this path has already passed (each is applied once,
-    /// at its highest position).
-    seen_ns: Rc<Vec<String>>,
+    seen: SeenId,
     /// The namespace level this node adds to the path, if any.
-    pub entered_ns: Option<String>,
-    /// The parent contexts this one continues: (parent node, index of its context).
-    pub preds: Vec<(NodeId, usize)>,
+    pub entered_ns: Option<&'t str>,
+    /// The parent contexts this one continues: a range of `KindFold::links`.
+    preds: (u32, u32),
 }
 
 /// The fold for one policy kind over the whole topology, computed on demand.
+///
+/// Every node's contexts are stored one node after another in one list (`ctxs`,
+/// `memo` says where each node's are), and the links from a context to the parent
+/// contexts it continues likewise (`links`): a topology of a hundred thousand nodes
+/// makes a few large allocations, not a few small ones per node.
 pub struct KindFold<'t> {
     pub t: &'t Topology,
     pub kind: GroupKind,
     pub class: Class,
     pub model: MergeModel,
-    node_policies: HashMap<NodeId, Vec<PolicyId>>,
-    ns_policies: HashMap<String, Vec<PolicyId>>,
+    /// Per node, the policies of this kind attached to it.
+    node_policies: Vec<Vec<PolicyId>>,
+    ns_policies: HashMap<&'t str, Vec<PolicyId>>,
     entries: HashMap<(PolicyId, NodeId), Rc<Entry>>,
-    memo: Vec<Option<Rc<Vec<Ctx>>>>,
+    ctxs: Vec<Ctx<'t>>,
+    /// Per node, its range of `ctxs`, once computed.
+    memo: Vec<Option<(u32, u32)>>,
+    /// (parent node, index among the parent's contexts).
+    links: Vec<(NodeId, u32)>,
+    seen: SeenSets<'t>,
+    /// Per node being folded: each distinct arriving (state, seen) and the context
+    /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
+    arrived: Vec<(Option<*const Acc>, SeenId, u32)>,
+    arrival_links: Vec<(u32, (NodeId, u32))>,
     /// Direct policies that lost to an older one on the same target: (loser, winner, node).
     pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
 }
 
 impl<'t> KindFold<'t> {
     pub fn new(t: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
+        Self::with(t, kind, None)
+    }
+
+    /// The fold as it would be if policy `removed` did not exist. Only nodes at or below
+    /// where `removed` attaches can differ (`below[n]`); every other node's contexts are
+    /// shared with `self`, not recomputed.
+    pub fn without(&self, removed: PolicyId, below: &[bool]) -> KindFold<'t> {
+        let mut f = Self::with(self.t, &self.kind, Some(removed));
+        f.ctxs = self.ctxs.clone();
+        f.links = self.links.clone();
+        f.seen = self.seen.clone();
+        for (n, m) in self.memo.iter().enumerate() {
+            if !below[n] {
+                f.memo[n] = *m;
+            }
+        }
+        f
+    }
+
+    fn with(t: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
         let pk = t.catalog.get(kind);
         let class = pk.map(|k| k.class).unwrap_or(Class::Inherited);
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
-        let mut node_policies: HashMap<NodeId, Vec<PolicyId>> = HashMap::new();
+        let mut node_policies: Vec<Vec<PolicyId>> = vec![Vec::new(); t.nodes.len()];
         let mut conflicts = Vec::new();
         for (n, ps) in t.attached.iter().enumerate() {
             let mine: Vec<PolicyId> = ps
                 .iter()
                 .copied()
-                .filter(|&p| &t.policies[p].kind == kind)
+                .filter(|&p| &t.policies[p].kind == kind && Some(p) != removed)
                 .collect();
             if mine.is_empty() {
                 continue;
@@ -92,7 +166,7 @@ impl<'t> KindFold<'t> {
             } else {
                 mine
             };
-            node_policies.insert(n, mine);
+            node_policies[n] = mine;
         }
         let mut ns_policies = HashMap::new();
         if class == Class::Inherited {
@@ -100,10 +174,10 @@ impl<'t> KindFold<'t> {
                 let mine: Vec<PolicyId> = ps
                     .iter()
                     .copied()
-                    .filter(|&p| &t.policies[p].kind == kind)
+                    .filter(|&p| &t.policies[p].kind == kind && Some(p) != removed)
                     .collect();
                 if !mine.is_empty() {
-                    ns_policies.insert(ns.clone(), mine);
+                    ns_policies.insert(ns.as_str(), mine);
                 }
             }
         }
@@ -115,7 +189,12 @@ impl<'t> KindFold<'t> {
             node_policies,
             ns_policies,
             entries: HashMap::new(),
+            ctxs: Vec::new(),
             memo: vec![None; t.nodes.len()],
+            links: Vec::new(),
+            seen: SeenSets::new(),
+            arrived: Vec::new(),
+            arrival_links: Vec::new(),
             conflicts,
         }
     }
@@ -128,6 +207,18 @@ impl<'t> KindFold<'t> {
         kinds
     }
 
+    /// Every node a policy of this kind may reach, in node order: at or below the
+    /// nodes they attach to (a Namespace-level one: every object of that namespace).
+    pub fn reach(&self) -> Vec<NodeId> {
+        let t = self.t;
+        let attached = (0..t.nodes.len()).filter(|&n| {
+            !self.node_policies[n].is_empty()
+                || t.namespace_level(n)
+                    .is_some_and(|ns| self.ns_policies.contains_key(ns))
+        });
+        t.at_or_below(attached)
+    }
+
     fn entry(&mut self, p: PolicyId, at: NodeId) -> Rc<Entry> {
         if let Some(e) = self.entries.get(&(p, at)) {
             return e.clone();
@@ -138,102 +229,164 @@ impl<'t> KindFold<'t> {
     }
 
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
-    pub fn contexts(&mut self, n: NodeId) -> Rc<Vec<Ctx>> {
-        if let Some(c) = &self.memo[n] {
-            return c.clone();
+    pub fn contexts(&mut self, n: NodeId) -> &[Ctx<'t>] {
+        let (a, b) = self.compute(n);
+        &self.ctxs[a as usize..b as usize]
+    }
+
+    /// The parent contexts `c` continues: (parent node, index among its contexts).
+    pub fn preds(&self, c: &Ctx) -> &[(NodeId, u32)] {
+        &self.links[c.preds.0 as usize..c.preds.1 as usize]
+    }
+
+    /// Computes the contexts of `n` (and, first, of everything above it).
+    fn compute(&mut self, n: NodeId) -> (u32, u32) {
+        if let Some(range) = self.memo[n] {
+            return range;
         }
         let t = self.t;
         let node = &t.nodes[n];
-        let mut incoming: Vec<Incoming> = Vec::new();
+        for &p in &node.parents {
+            self.compute(p);
+        }
+        let start = self.ctxs.len();
+        let mut arrived = std::mem::take(&mut self.arrived);
+        let mut links = std::mem::take(&mut self.arrival_links);
+        arrived.clear();
+        links.clear();
         if node.parents.is_empty() {
-            incoming.push((None, Rc::new(Vec::new()), Vec::new()));
-        } else {
-            for &p in &node.parents {
-                let pctx = self.contexts(p);
-                for (i, c) in pctx.iter().enumerate() {
-                    // Direct policies reach only their target and its sections.
-                    let acc = if self.class == Class::Direct && node.owner != Some(p) {
-                        None
-                    } else {
-                        c.acc.clone()
-                    };
-                    incoming.push((acc, c.seen_ns.clone(), vec![(p, i)]));
+            self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
+        }
+        for &p in &node.parents {
+            let Some((a, b)) = self.memo[p] else { continue };
+            // Direct policies reach only their target and its sections.
+            let cut = self.class == Class::Direct && node.owner != Some(p);
+            for j in a..b {
+                let c = &self.ctxs[j as usize];
+                let acc = if cut { None } else { c.acc.clone() };
+                let seen = c.seen;
+                self.arrive(
+                    n,
+                    acc,
+                    seen,
+                    Some((p, j - a)),
+                    start,
+                    &mut arrived,
+                    &mut links,
+                );
+            }
+        }
+        // Each context's links in the order they arrived.
+        links.sort_by_key(|&(i, _)| i);
+        let mut k = 0;
+        for i in 0..(self.ctxs.len() - start) as u32 {
+            let from = self.links.len() as u32;
+            while k < links.len() && links[k].0 == i {
+                self.links.push(links[k].1);
+                k += 1;
+            }
+            self.ctxs[start + i as usize].preds = (from, self.links.len() as u32);
+        }
+        self.arrived = arrived;
+        self.arrival_links = links;
+        let range = (start as u32, self.ctxs.len() as u32);
+        self.memo[n] = Some(range);
+        range
+    }
+
+    /// One parent context arriving at `n` (`pred` none: `n` is a root). Contexts that
+    /// arrive with the same state fold alike from here on, so each distinct (state,
+    /// seen) is folded once.
+    #[allow(clippy::too_many_arguments)]
+    fn arrive(
+        &mut self,
+        n: NodeId,
+        acc: Option<Rc<Acc>>,
+        seen: SeenId,
+        pred: Option<(NodeId, u32)>,
+        start: usize,
+        arrived: &mut Vec<(Option<*const Acc>, SeenId, u32)>,
+        links: &mut Vec<(u32, (NodeId, u32))>,
+    ) {
+        // The state's address is its identity: the parent context holds it alive.
+        let key = (acc.as_ref().map(Rc::as_ptr), seen);
+        let i = match arrived.iter().find(|a| (a.0, a.1) == key) {
+            Some(a) => a.2,
+            None => {
+                let i = self.fold_here(n, acc, seen, start);
+                arrived.push((key.0, key.1, i));
+                i
+            }
+        };
+        if let Some(pred) = pred {
+            links.push((i, pred));
+        }
+    }
+
+    /// Folds the policies that apply at `n` (its namespace level the first time a path
+    /// enters it, then its own) onto one arriving state; returns the index among `n`'s
+    /// contexts (from `start`) of the one it belongs to: an equal one already there,
+    /// or a new one.
+    fn fold_here(
+        &mut self,
+        n: NodeId,
+        mut acc: Option<Rc<Acc>>,
+        seen: SeenId,
+        start: usize,
+    ) -> u32 {
+        let mut seen_next = seen;
+        let mut entered = None;
+        if let Some(ns) = self.t.namespace_level(n) {
+            if !self.seen.contains(seen, ns) {
+                seen_next = self.seen.enter(seen, ns);
+                entered = Some(ns);
+                let count = self.ns_policies.get(ns).map_or(0, Vec::len);
+                for k in 0..count {
+                    let p = self.ns_policies[ns][k];
+                    let e = self.entry(p, n);
+                    acc = Some(combine::push(acc.as_deref(), &e, self.model));
                 }
             }
         }
-        let ns_here = t.namespace_level(n).map(str::to_string);
-        let own = self.node_policies.get(&n).cloned().unwrap_or_default();
-        let mut out: Vec<Ctx> = Vec::new();
-        // Contexts that arrive with the same accumulated state fold alike from here on.
-        let mut cache: HashMap<(usize, Rc<Vec<String>>), usize> = HashMap::new();
-        for (acc, seen, preds) in incoming {
-            let key = (
-                acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
-                seen.clone(),
-            );
-            if let Some(&i) = cache.get(&key) {
-                out[i].preds.extend(preds);
-                continue;
-            }
-            let mut acc = acc;
-            let mut seen_next = seen.clone();
-            let mut entered = None;
-            if let Some(ns) = &ns_here {
-                if !seen.contains(ns) {
-                    let mut s = (*seen).clone();
-                    s.push(ns.clone());
-                    seen_next = Rc::new(s);
-                    entered = Some(ns.clone());
-                    if let Some(ps) = self.ns_policies.get(ns).cloned() {
-                        for p in ps {
-                            let e = self.entry(p, n);
-                            acc = Some(combine::push(acc.as_deref(), &e, self.model));
-                        }
-                    }
-                }
-            }
-            for &p in &own {
-                let e = self.entry(p, n);
-                acc = Some(combine::push(acc.as_deref(), &e, self.model));
-            }
-            // Two inputs that ended up equal share one context (same pointer when
-            // nothing new applied here).
-            if let Some(i) = out.iter().position(|c| {
-                c.seen_ns == seen_next && c.entered_ns == entered && same_acc(&c.acc, &acc)
-            }) {
-                out[i].preds.extend(preds);
-                cache.insert(key, i);
-                continue;
-            }
-            cache.insert(key, out.len());
-            out.push(Ctx {
-                acc,
-                seen_ns: seen_next,
-                entered_ns: entered,
-                preds,
-            });
+        for k in 0..self.node_policies[n].len() {
+            let p = self.node_policies[n][k];
+            let e = self.entry(p, n);
+            acc = Some(combine::push(acc.as_deref(), &e, self.model));
         }
-        let out = Rc::new(out);
-        self.memo[n] = Some(out.clone());
-        out
+        // Two inputs that ended up equal share one context (same pointer when nothing
+        // new applied here).
+        if let Some(i) = self.ctxs[start..]
+            .iter()
+            .position(|c| c.seen == seen_next && c.entered_ns == entered && same_acc(&c.acc, &acc))
+        {
+            return i as u32;
+        }
+        self.ctxs.push(Ctx {
+            acc,
+            seen: seen_next,
+            entered_ns: entered,
+            preds: (0, 0),
+        });
+        (self.ctxs.len() - start - 1) as u32
     }
 
     /// Every root→n path of context `i` of node `n`, as references (namespace levels
     /// included where a path enters a namespace).
     pub fn paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
-        let ctxs = self.contexts(n);
-        let c = &ctxs[i];
+        let (a, _) = self.compute(n);
+        let c = &self.ctxs[a as usize + i];
         let mut tail = Vec::new();
-        if let Some(ns) = &c.entered_ns {
+        if let Some(ns) = c.entered_ns {
             tail.push(ObjRef::new("", "Namespace", None, ns));
         }
         tail.push(self.t.nodes[n].obj_ref.clone());
-        if c.preds.is_empty() {
+        let preds = self.preds(c).to_vec();
+        if preds.is_empty() {
             return vec![tail];
         }
         let mut out = Vec::new();
-        for &(p, j) in &c.preds.clone() {
-            for mut path in self.paths(p, j) {
+        for (p, j) in preds {
+            for mut path in self.paths(p, j as usize) {
                 path.extend(tail.iter().cloned());
                 out.push(path);
             }
@@ -243,10 +396,10 @@ impl<'t> KindFold<'t> {
 
     /// The effective specs at `n`, contexts with equal results grouped.
     pub fn effective_at(&mut self, n: NodeId) -> Vec<EffectiveGroup> {
-        let ctxs = self.contexts(n);
+        let accs: Vec<Option<Rc<Acc>>> = self.contexts(n).iter().map(|c| c.acc.clone()).collect();
         let mut groups: Vec<EffectiveGroup> = Vec::new();
-        for (i, c) in ctxs.iter().enumerate() {
-            let Some(acc) = &c.acc else { continue };
+        for (i, acc) in accs.iter().enumerate() {
+            let Some(acc) = acc else { continue };
             let result = acc.result();
             let spec = result.to_value();
             let sources = result.sources();

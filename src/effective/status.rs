@@ -1,11 +1,12 @@
 //! Computed status (GEP-713 §"Policy status"): per policy over every context it
 //! takes part in, and per (policy, object).
 
-use super::KindFold;
+use super::{Acc, KindFold};
 use crate::catalog::Class;
 use crate::topology::{Code, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum PolicyStatus {
@@ -68,6 +69,14 @@ impl Tally {
     }
 }
 
+/// A policy that loses a Direct conflict on a node counts as Conflicted there.
+const CONFLICTED: Tally = Tally {
+    full: 0,
+    partial: 0,
+    none: 0,
+    conflicted: 1,
+};
+
 /// Statuses for every policy in a topology.
 #[derive(Debug, Default)]
 pub struct Statuses {
@@ -82,7 +91,8 @@ pub struct Statuses {
 impl Statuses {
     pub fn compute(t: &Topology) -> Statuses {
         let np = t.policies.len();
-        let mut tallies: Vec<BTreeMap<NodeId, Tally>> = vec![BTreeMap::new(); np];
+        // Per policy, (node, how much survived) for every context it takes part in.
+        let mut reached: Vec<Vec<(NodeId, Tally)>> = vec![Vec::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
@@ -90,48 +100,21 @@ impl Statuses {
             let mut f = KindFold::new(t, &kind);
             for &(loser, winner, n) in &f.conflicts {
                 conflicts.push((loser, winner, n));
-                let mut targets = vec![n];
-                targets.extend(
-                    t.nodes[n]
-                        .children
-                        .iter()
-                        .copied()
-                        .filter(|&c| t.nodes[c].owner == Some(n)),
-                );
-                for m in targets {
-                    tallies[loser].entry(m).or_default().conflicted += 1;
+                for m in conflict_nodes(t, n) {
+                    reached[loser].push((m, CONFLICTED));
                     if is_leaf(t, m, f.class) {
-                        leaf_tally[loser].conflicted += 1;
+                        leaf_tally[loser].add(CONFLICTED);
                     }
                 }
             }
-            for n in 0..t.nodes.len() {
-                let ctxs = f.contexts(n);
+            let mut survival = Survival::new(&leaves);
+            // Only nodes at or below an attachment point can hold a policy of this kind.
+            for n in f.reach() {
                 let leaf = is_leaf(t, n, f.class);
-                for c in ctxs.iter() {
-                    let Some(acc) = &c.acc else { continue };
-                    let result = acc.result();
-                    for &p in &acc.applied {
-                        let total = leaves[p];
-                        let kept = result.count_from(p);
-                        let one = match () {
-                            _ if kept >= total => Tally {
-                                full: 1,
-                                ..Tally::default()
-                            },
-                            _ if kept == 0 => Tally {
-                                none: 1,
-                                ..Tally::default()
-                            },
-                            _ => Tally {
-                                partial: 1,
-                                ..Tally::default()
-                            },
-                        };
-                        tallies[p].entry(n).or_default().add(one);
-                        if leaf {
-                            leaf_tally[p].add(one);
-                        }
+                for (p, one) in survival.at(&mut f, n) {
+                    reached[p].push((n, one));
+                    if leaf {
+                        leaf_tally[p].add(one);
                     }
                 }
             }
@@ -168,10 +151,7 @@ impl Statuses {
             };
             overall.push(status);
         }
-        let per_node = tallies
-            .into_iter()
-            .map(|m| m.into_iter().map(|(n, t)| (n, t.status())).collect())
-            .collect();
+        let per_node = reached.into_iter().map(statuses_by_node).collect();
         conflicts.sort();
         Statuses {
             overall,
@@ -190,6 +170,133 @@ impl Statuses {
         objs.dedup();
         objs.len()
     }
+}
+
+/// Statuses at a few nodes only: what `describe` of one object needs, folding only
+/// the paths down to those nodes instead of the whole topology. For those nodes it
+/// agrees with `Statuses::compute` (a test holds them equal).
+#[derive(Debug, Default, PartialEq)]
+pub struct StatusesAt {
+    /// Per policy that reaches one of the nodes: its status at each of them.
+    pub per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>>,
+    /// Direct conflicts on one of the nodes: (loser, winner, node).
+    pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
+}
+
+impl StatusesAt {
+    pub fn compute(t: &Topology, nodes: &[NodeId]) -> StatusesAt {
+        let mut reached: BTreeMap<PolicyId, Vec<(NodeId, Tally)>> = BTreeMap::new();
+        let mut conflicts = Vec::new();
+        let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
+        for kind in KindFold::kinds_in_use(t) {
+            let mut f = KindFold::new(t, &kind);
+            for &(loser, winner, n) in &f.conflicts {
+                if nodes.contains(&n) {
+                    conflicts.push((loser, winner, n));
+                }
+                for m in conflict_nodes(t, n).filter(|m| nodes.contains(m)) {
+                    reached.entry(loser).or_default().push((m, CONFLICTED));
+                }
+            }
+            let mut survival = Survival::new(&leaves);
+            for &n in nodes {
+                for (p, one) in survival.at(&mut f, n) {
+                    reached.entry(p).or_default().push((n, one));
+                }
+            }
+        }
+        conflicts.sort();
+        StatusesAt {
+            per_node: reached
+                .into_iter()
+                .map(|(p, v)| (p, statuses_by_node(v)))
+                .collect(),
+            conflicts,
+        }
+    }
+}
+
+/// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
+fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let sections = t.nodes[n]
+        .children
+        .iter()
+        .copied()
+        .filter(move |&c| t.nodes[c].owner == Some(n));
+    std::iter::once(n).chain(sections)
+}
+
+/// One policy's (node, tally) pairs, summed per node, as statuses.
+fn statuses_by_node(mut v: Vec<(NodeId, Tally)>) -> BTreeMap<NodeId, PolicyStatus> {
+    v.sort_by_key(|&(n, _)| n);
+    let mut summed: Vec<(NodeId, Tally)> = Vec::with_capacity(v.len());
+    for (n, one) in v {
+        match summed.last_mut() {
+            Some((m, sum)) if *m == n => sum.add(one),
+            _ => summed.push((n, one)),
+        }
+    }
+    summed.into_iter().map(|(n, t)| (n, t.status())).collect()
+}
+
+/// How much of each folded policy survives in a context's result. Nodes below an
+/// attachment point share their parent's result object, so each result is measured
+/// once (kept alive here, so its address stays its identity).
+struct Survival<'a> {
+    leaves: &'a [usize],
+    measured: HashMap<*const Acc, (Rc<Acc>, Survived)>,
+}
+
+impl<'a> Survival<'a> {
+    fn new(leaves: &'a [usize]) -> Self {
+        Survival {
+            leaves,
+            measured: HashMap::new(),
+        }
+    }
+
+    /// (policy, tally) for every context of `n` and every policy folded into it.
+    fn at(&mut self, f: &mut KindFold, n: NodeId) -> Vec<(PolicyId, Tally)> {
+        let mut out = Vec::new();
+        for c in f.contexts(n).iter() {
+            let Some(acc) = &c.acc else { continue };
+            let leaves = self.leaves;
+            let (_, tallies) = self
+                .measured
+                .entry(Rc::as_ptr(acc))
+                .or_insert_with(|| (acc.clone(), measure(acc, leaves)));
+            out.extend(tallies.iter().copied());
+        }
+        out
+    }
+}
+
+/// Per policy folded into a result, how much of it survived there.
+type Survived = Vec<(PolicyId, Tally)>;
+
+fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
+    let result = acc.result();
+    acc.applied
+        .iter()
+        .map(|&p| {
+            let kept = result.count_from(p);
+            let one = match () {
+                _ if kept >= leaves[p] => Tally {
+                    full: 1,
+                    ..Tally::default()
+                },
+                _ if kept == 0 => Tally {
+                    none: 1,
+                    ..Tally::default()
+                },
+                _ => Tally {
+                    partial: 1,
+                    ..Tally::default()
+                },
+            };
+            (p, one)
+        })
+        .collect()
 }
 
 /// The most specific objects a policy of this class reaches: DAG leaves for

@@ -49,7 +49,52 @@ pub struct BlastRadius {
 }
 
 /// What changes if policy `p` is deleted.
-pub fn delete_policy(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
+///
+/// Only what lies at or below the policy's attachment points can change, so only
+/// that is folded again, without the policy; everything above is shared with the
+/// world as it is. (`_declared` kinds are already in the world's catalog.)
+pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
+    let t = &w.t;
+    let pol = &t.policies[p];
+    let reach = reach_of_policy(t, p);
+    let mut below = vec![false; t.nodes.len()];
+    for &n in &reach {
+        below[n] = true;
+    }
+    let present: Vec<NodeId> = reach
+        .into_iter()
+        .filter(|&n| !gone_without(t, p, n))
+        .collect();
+    // The before side first: the contexts it computes above the policy are then shared.
+    let mut before = KindFold::new(t, &pol.kind);
+    let specs_before: Vec<_> = present
+        .iter()
+        .map(|&n| specs_by_context(&mut before, n))
+        .collect();
+    let mut after = before.without(p, &below);
+    let mut changes = Vec::new();
+    for (&n, sb) in present.iter().zip(&specs_before) {
+        let sa = specs_by_context(&mut after, n);
+        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, sb, &sa));
+    }
+    sort_changes(&mut changes);
+    deleted(w, p, changes)
+}
+
+/// A node created only because `p` targets it (and no other policy does) is not
+/// there once `p` is deleted.
+fn gone_without(t: &Topology, p: PolicyId, n: NodeId) -> bool {
+    t.target_only.binary_search(&n).is_ok()
+        && !t
+            .targets
+            .iter()
+            .enumerate()
+            .any(|(q, rs)| q != p && rs.iter().any(|r| r.resolution == Resolution::Node(n)))
+}
+
+/// The same answer as `delete_policy`, by rebuilding the whole world without the
+/// policy and comparing: slower, and obviously right. Tests hold the two equal.
+pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
     let pol = &w.t.policies[p];
     let snapshot = Snapshot {
         objects: w
@@ -64,10 +109,18 @@ pub fn delete_policy(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadi
         blind_spots: w.t.snapshot.blind_spots.clone(),
     };
     let after = crate::analyze(snapshot, declared, &[]);
-    let mut candidates = BTreeSet::new();
-    reach_of_policy(&w.t, p, &mut candidates);
+    let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.t, p)
+        .into_iter()
+        .map(|n| w.t.nodes[n].obj_ref.clone())
+        .collect();
     let kinds = vec![pol.kind.clone()];
     let changes = compare(w, &after, &candidates, &kinds);
+    deleted(w, p, changes)
+}
+
+/// The answer for deleting `p`, given what changes.
+fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
+    let pol = &w.t.policies[p];
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
@@ -141,7 +194,11 @@ pub fn apply_objects(
         let mut found = false;
         for t in [&w.t, &after.t] {
             if let Some(&p) = t.policy_index.get(r) {
-                reach_of_policy(t, p, &mut candidates);
+                candidates.extend(
+                    reach_of_policy(t, p)
+                        .into_iter()
+                        .map(|n| t.nodes[n].obj_ref.clone()),
+                );
                 found = true;
             }
             if let Some(n) = t.lookup(r) {
@@ -216,25 +273,22 @@ pub fn apply_objects(
 }
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every
-/// object of the namespace) and everything below them.
-fn reach_of_policy(t: &Topology, p: PolicyId, out: &mut BTreeSet<ObjRef>) {
+/// object of the namespace) and everything below them, in node order.
+fn reach_of_policy(t: &Topology, p: PolicyId) -> Vec<NodeId> {
+    let mut starts = Vec::new();
     for r in &t.targets[p] {
         match &r.resolution {
-            Resolution::Node(n) => add_below(t, *n, out),
-            Resolution::Namespace(ns) => {
-                for n in t.nodes_in_namespace(ns) {
-                    add_below(t, n, out);
-                }
-            }
+            Resolution::Node(n) => starts.push(*n),
+            Resolution::Namespace(ns) => starts.extend(t.nodes_in_namespace(ns)),
             Resolution::NotFound(_) => {}
         }
     }
+    t.at_or_below(starts)
 }
 
 fn add_below(t: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
-    out.insert(t.nodes[n].obj_ref.clone());
     out.extend(
-        t.descendants(n)
+        t.at_or_below([n])
             .into_iter()
             .map(|d| t.nodes[d].obj_ref.clone()),
     );
@@ -269,30 +323,46 @@ fn compare(
         for &(nb, na, r) in &pairs {
             let sb = specs_by_context(&mut fb, nb);
             let sa = specs_by_context(&mut fa, na);
-            let paths: BTreeSet<&Vec<ObjRef>> = sb.keys().chain(sa.keys()).collect();
-            let mut here: Vec<Change> = Vec::new();
-            for path in paths {
-                let (b, a) = (sb.get(path), sa.get(path));
-                if b == a {
-                    continue;
-                }
-                match here
-                    .iter_mut()
-                    .find(|c| c.before.as_ref() == b && c.after.as_ref() == a)
-                {
-                    Some(c) => c.contexts.push(path.clone()),
-                    None => here.push(Change {
-                        target: r.clone(),
-                        policy_kind: kind.into(),
-                        contexts: vec![path.clone()],
-                        before: b.cloned(),
-                        after: a.cloned(),
-                    }),
-                }
-            }
-            changes.extend(here);
+            changes.extend(diff(r, kind, &sb, &sa));
         }
     }
+    sort_changes(&mut changes);
+    changes
+}
+
+/// The changes at one object (or section): its contexts whose spec differs, grouped
+/// where the before and the after are the same.
+fn diff(
+    target: &ObjRef,
+    kind: &GroupKind,
+    sb: &BTreeMap<Vec<ObjRef>, Value>,
+    sa: &BTreeMap<Vec<ObjRef>, Value>,
+) -> Vec<Change> {
+    let paths: BTreeSet<&Vec<ObjRef>> = sb.keys().chain(sa.keys()).collect();
+    let mut here: Vec<Change> = Vec::new();
+    for path in paths {
+        let (b, a) = (sb.get(path), sa.get(path));
+        if b == a {
+            continue;
+        }
+        match here
+            .iter_mut()
+            .find(|c| c.before.as_ref() == b && c.after.as_ref() == a)
+        {
+            Some(c) => c.contexts.push(path.clone()),
+            None => here.push(Change {
+                target: target.clone(),
+                policy_kind: kind.into(),
+                contexts: vec![path.clone()],
+                before: b.cloned(),
+                after: a.cloned(),
+            }),
+        }
+    }
+    here
+}
+
+fn sort_changes(changes: &mut [Change]) {
     changes.sort_by(|x, y| {
         (
             &x.target,
@@ -307,7 +377,6 @@ fn compare(
                 &y.contexts,
             ))
     });
-    changes
 }
 
 fn summarize(changes: &[Change]) -> Summary {
