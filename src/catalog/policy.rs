@@ -241,7 +241,7 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
     let ns = o.namespace.as_deref();
     let mut targets = Vec::new();
     if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
-        match read_ref(v, ns, "spec.targetRef") {
+        match read_ref(v, ns, || "spec.targetRef".to_string()) {
             Ok(r) => targets.push(TargetSpec::Ref(r)),
             Err(e) => invalid.push(e),
         }
@@ -250,7 +250,7 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         match v.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
-                    match read_ref(item, ns, &format!("spec.targetRefs[{i}]")) {
+                    match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
                         Ok(r) => targets.push(TargetSpec::Ref(r)),
                         Err(e) => invalid.push(e),
                     }
@@ -307,26 +307,28 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
     }
 }
 
-fn read_ref(v: &Value, policy_ns: Option<&str>, field: &str) -> Result<ObjRef, (String, String)> {
-    let m = v.as_object().ok_or_else(|| {
-        (
-            field.to_string(),
-            "must be a mapping with kind and name".to_string(),
-        )
-    })?;
+/// `field` names the reference in messages; it is built only for one.
+fn read_ref(
+    v: &Value,
+    policy_ns: Option<&str>,
+    field: impl Fn() -> String,
+) -> Result<ObjRef, (String, String)> {
+    let m = v
+        .as_object()
+        .ok_or_else(|| (field(), "must be a mapping with kind and name".to_string()))?;
     let s = |k: &str| -> Result<Option<&str>, (String, String)> {
         match m.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err((format!("{field}.{k}"), "must be a string".into())),
+            Some(_) => Err((format!("{}.{k}", field()), "must be a string".into())),
         }
     };
     let kind = s("kind")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{field}.kind"), "is missing".to_string()))?;
+        .ok_or_else(|| (format!("{}.kind", field()), "is missing".to_string()))?;
     let name = s("name")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{field}.name"), "is missing".to_string()))?;
+        .ok_or_else(|| (format!("{}.name", field()), "is missing".to_string()))?;
     // kind is matched case-insensitively for core kinds some examples write in lower case.
     let kind = canonical_kind(kind);
     let group = match s("group")? {

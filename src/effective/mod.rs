@@ -79,6 +79,9 @@ impl<'t> SeenSets<'t> {
     }
 }
 
+/// A state, an entry pushed onto it, and the resulting state.
+type Pushed = (Option<Rc<Acc>>, Rc<Entry>, Rc<Acc>);
+
 /// One context of a node: the folded result of one or more root→node paths.
 #[derive(Clone, Debug)]
 pub struct Ctx<'t> {
@@ -104,7 +107,8 @@ pub struct KindFold<'t> {
     /// Per node, the policies of this kind attached to it.
     node_policies: Vec<Vec<PolicyId>>,
     ns_policies: HashMap<&'t str, Vec<PolicyId>>,
-    entries: HashMap<(PolicyId, NodeId), Rc<Entry>>,
+    entries: HashMap<(PolicyId, Option<NodeId>), Rc<Entry>>,
+    pushed: HashMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx<'t>>,
     /// Per node, its range of `ctxs`, once computed.
     memo: Vec<Option<(u32, u32)>>,
@@ -189,6 +193,7 @@ impl<'t> KindFold<'t> {
             node_policies,
             ns_policies,
             entries: HashMap::new(),
+            pushed: HashMap::new(),
             ctxs: Vec::new(),
             memo: vec![None; t.nodes.len()],
             links: Vec::new(),
@@ -219,13 +224,36 @@ impl<'t> KindFold<'t> {
         t.at_or_below(attached)
     }
 
+    /// Policy `p` as it enters the fold at `at`. Only kgateway's merge depends on where
+    /// (the annotation on the parent object); any other entry is the same everywhere.
     fn entry(&mut self, p: PolicyId, at: NodeId) -> Rc<Entry> {
-        if let Some(e) = self.entries.get(&(p, at)) {
+        let key = (
+            p,
+            (self.model == MergeModel::KgatewayPriority).then_some(at),
+        );
+        if let Some(e) = self.entries.get(&key) {
             return e.clone();
         }
         let e = Rc::new(Entry::new(self.t, p, at, self.model));
-        self.entries.insert((p, at), e.clone());
+        self.entries.insert(key, e.clone());
         e
+    }
+
+    /// `combine::push`, once per (state, entry): nodes that share a parent's state
+    /// share the result too (a namespace's policy meets the same Gateway state at every
+    /// route of the namespace).
+    fn push(&mut self, acc: Option<Rc<Acc>>, e: Rc<Entry>) -> Rc<Acc> {
+        let key = (
+            acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
+            Rc::as_ptr(&e) as usize,
+        );
+        if let Some((.., pushed)) = self.pushed.get(&key) {
+            return pushed.clone();
+        }
+        let pushed = combine::push(acc.as_deref(), &e, self.model);
+        // The inputs are kept with the result, so their addresses stay their identity.
+        self.pushed.insert(key, (acc, e, pushed.clone()));
+        pushed
     }
 
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
@@ -344,14 +372,14 @@ impl<'t> KindFold<'t> {
                 for k in 0..count {
                     let p = self.ns_policies[ns][k];
                     let e = self.entry(p, n);
-                    acc = Some(combine::push(acc.as_deref(), &e, self.model));
+                    acc = Some(self.push(acc, e));
                 }
             }
         }
         for k in 0..self.node_policies[n].len() {
             let p = self.node_policies[n][k];
             let e = self.entry(p, n);
-            acc = Some(combine::push(acc.as_deref(), &e, self.model));
+            acc = Some(self.push(acc, e));
         }
         // Two inputs that ended up equal share one context (same pointer when nothing
         // new applied here).

@@ -91,30 +91,24 @@ pub struct Statuses {
 impl Statuses {
     pub fn compute(t: &Topology) -> Statuses {
         let np = t.policies.len();
-        // Per policy, (node, how much survived) for every context it takes part in.
-        let mut reached: Vec<Vec<(NodeId, Tally)>> = vec![Vec::new(); np];
+        let mut per_node: Vec<BTreeMap<NodeId, PolicyStatus>> = vec![BTreeMap::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
+        let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(t) {
             let mut f = KindFold::new(t, &kind);
-            for &(loser, winner, n) in &f.conflicts {
-                conflicts.push((loser, winner, n));
-                for m in conflict_nodes(t, n) {
-                    reached[loser].push((m, CONFLICTED));
-                    if is_leaf(t, m, f.class) {
-                        leaf_tally[loser].add(CONFLICTED);
-                    }
-                }
-            }
-            let mut survival = Survival::new(&leaves);
+            conflicts.extend(f.conflicts.iter().copied());
+            let mut tallies = Tallies::new(&f, &leaves);
             // Only nodes at or below an attachment point can hold a policy of this kind.
             for n in f.reach() {
+                tallies.at(&mut f, n, &mut here);
                 let leaf = is_leaf(t, n, f.class);
-                for (p, one) in survival.at(&mut f, n) {
-                    reached[p].push((n, one));
+                for &(p, tally) in &here {
+                    // Nodes come in order: each map grows at its end.
+                    per_node[p].insert(n, tally.status());
                     if leaf {
-                        leaf_tally[p].add(one);
+                        leaf_tally[p].add(tally);
                     }
                 }
             }
@@ -151,7 +145,6 @@ impl Statuses {
             };
             overall.push(status);
         }
-        let per_node = reached.into_iter().map(statuses_by_node).collect();
         conflicts.sort();
         Statuses {
             overall,
@@ -185,34 +178,80 @@ pub struct StatusesAt {
 
 impl StatusesAt {
     pub fn compute(t: &Topology, nodes: &[NodeId]) -> StatusesAt {
-        let mut reached: BTreeMap<PolicyId, Vec<(NodeId, Tally)>> = BTreeMap::new();
+        let mut per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>> = BTreeMap::new();
         let mut conflicts = Vec::new();
         let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
+        let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(t) {
             let mut f = KindFold::new(t, &kind);
-            for &(loser, winner, n) in &f.conflicts {
-                if nodes.contains(&n) {
-                    conflicts.push((loser, winner, n));
-                }
-                for m in conflict_nodes(t, n).filter(|m| nodes.contains(m)) {
-                    reached.entry(loser).or_default().push((m, CONFLICTED));
-                }
-            }
-            let mut survival = Survival::new(&leaves);
+            conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.2)));
+            let mut tallies = Tallies::new(&f, &leaves);
             for &n in nodes {
-                for (p, one) in survival.at(&mut f, n) {
-                    reached.entry(p).or_default().push((n, one));
+                tallies.at(&mut f, n, &mut here);
+                for &(p, tally) in &here {
+                    per_node.entry(p).or_default().insert(n, tally.status());
                 }
             }
         }
         conflicts.sort();
         StatusesAt {
-            per_node: reached
-                .into_iter()
-                .map(|(p, v)| (p, statuses_by_node(v)))
-                .collect(),
+            per_node,
             conflicts,
         }
+    }
+}
+
+/// How much of each policy of one kind survives at a node, over all the node's
+/// contexts, with the Direct conflicts it loses there. Nodes below an attachment
+/// point share their parent's result object, so each result is measured once (and
+/// kept alive here, so its address stays its identity).
+struct Tallies<'a> {
+    leaves: &'a [usize],
+    measured: HashMap<*const Acc, (Rc<Acc>, Survived)>,
+    /// Per node, the policies that lose a Direct conflict there.
+    conflicted: HashMap<NodeId, Vec<PolicyId>>,
+}
+
+/// Per policy folded into a result, how much of it survived there.
+type Survived = Vec<(PolicyId, Tally)>;
+
+impl<'a> Tallies<'a> {
+    fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
+        let mut conflicted: HashMap<NodeId, Vec<PolicyId>> = HashMap::new();
+        for &(loser, _, n) in &f.conflicts {
+            for m in conflict_nodes(f.t, n) {
+                conflicted.entry(m).or_default().push(loser);
+            }
+        }
+        Tallies {
+            leaves,
+            measured: HashMap::new(),
+            conflicted,
+        }
+    }
+
+    /// Into `out`: (policy, tally) for every policy at `n`, one entry per policy.
+    fn at(&mut self, f: &mut KindFold, n: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
+        out.clear();
+        for c in f.contexts(n).iter() {
+            let Some(acc) = &c.acc else { continue };
+            let leaves = self.leaves;
+            let (_, survived) = self
+                .measured
+                .entry(Rc::as_ptr(acc))
+                .or_insert_with(|| (acc.clone(), measure(acc, leaves)));
+            out.extend(survived.iter().copied());
+        }
+        let losers = self.conflicted.get(&n).into_iter().flatten();
+        out.extend(losers.map(|&p| (p, CONFLICTED)));
+        out.sort_by_key(|&(p, _)| p);
+        out.dedup_by(|(p, tally), (q, sum)| {
+            let same = p == q;
+            if same {
+                sum.add(*tally);
+            }
+            same
+        });
     }
 }
 
@@ -225,54 +264,6 @@ fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ 
         .filter(move |&c| t.nodes[c].owner == Some(n));
     std::iter::once(n).chain(sections)
 }
-
-/// One policy's (node, tally) pairs, summed per node, as statuses.
-fn statuses_by_node(mut v: Vec<(NodeId, Tally)>) -> BTreeMap<NodeId, PolicyStatus> {
-    v.sort_by_key(|&(n, _)| n);
-    let mut summed: Vec<(NodeId, Tally)> = Vec::with_capacity(v.len());
-    for (n, one) in v {
-        match summed.last_mut() {
-            Some((m, sum)) if *m == n => sum.add(one),
-            _ => summed.push((n, one)),
-        }
-    }
-    summed.into_iter().map(|(n, t)| (n, t.status())).collect()
-}
-
-/// How much of each folded policy survives in a context's result. Nodes below an
-/// attachment point share their parent's result object, so each result is measured
-/// once (kept alive here, so its address stays its identity).
-struct Survival<'a> {
-    leaves: &'a [usize],
-    measured: HashMap<*const Acc, (Rc<Acc>, Survived)>,
-}
-
-impl<'a> Survival<'a> {
-    fn new(leaves: &'a [usize]) -> Self {
-        Survival {
-            leaves,
-            measured: HashMap::new(),
-        }
-    }
-
-    /// (policy, tally) for every context of `n` and every policy folded into it.
-    fn at(&mut self, f: &mut KindFold, n: NodeId) -> Vec<(PolicyId, Tally)> {
-        let mut out = Vec::new();
-        for c in f.contexts(n).iter() {
-            let Some(acc) = &c.acc else { continue };
-            let leaves = self.leaves;
-            let (_, tallies) = self
-                .measured
-                .entry(Rc::as_ptr(acc))
-                .or_insert_with(|| (acc.clone(), measure(acc, leaves)));
-            out.extend(tallies.iter().copied());
-        }
-        out
-    }
-}
-
-/// Per policy folded into a result, how much of it survived there.
-type Survived = Vec<(PolicyId, Tally)>;
 
 fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
     let result = acc.result();

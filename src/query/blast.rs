@@ -65,17 +65,17 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
         .into_iter()
         .filter(|&n| !gone_without(t, p, n))
         .collect();
-    // The before side first: the contexts it computes above the policy are then shared.
+    // The before side first: the contexts it folds above the policy are then shared.
     let mut before = KindFold::new(t, &pol.kind);
-    let specs_before: Vec<_> = present
-        .iter()
-        .map(|&n| specs_by_context(&mut before, n))
-        .collect();
+    for &n in &present {
+        before.contexts(n);
+    }
     let mut after = before.without(p, &below);
     let mut changes = Vec::new();
-    for (&n, sb) in present.iter().zip(&specs_before) {
+    for &n in &present {
+        let sb = specs_by_context(&mut before, n);
         let sa = specs_by_context(&mut after, n);
-        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, sb, &sa));
+        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, &sb, &sa));
     }
     sort_changes(&mut changes);
     deleted(w, p, changes)

@@ -4,10 +4,12 @@
 //!
 //! Read straight from JSON text, every other field is skipped as it streams by, so
 //! nothing is built for `managedFields`, a ConfigMap's `data` or a List's envelope,
-//! and no document is ever held whole. Moved out of an already-decoded value (YAML),
-//! the same fields give the same `Doc`, and both go through one conversion into
-//! objects (`super::objects_from_document`), with the same shape errors.
+//! and a List's items become objects one by one as they are read: no document is ever
+//! held whole. Moved out of an already-decoded value (YAML), the same fields give the
+//! same `Doc`, and both go through one conversion into objects
+//! (`super::objects_from_document`), with the same shape errors.
 
+use super::{object_alone, Object, Origin, ShapeError};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -44,8 +46,39 @@ pub struct Meta {
 /// A List's `items`: documents, or something that is not a list.
 #[derive(Debug)]
 pub enum Items {
-    List(Vec<MapOr<Doc>>),
+    List(Vec<Item>),
     Other(Value),
+}
+
+/// One item of a List. (Most are `Read`: it holds its object inline, not boxed, to
+/// cost no allocation more per object.)
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Item {
+    Doc(Box<MapOr<Doc>>),
+    /// Converted as it was read, because nothing of the List changes it (it carries
+    /// its own apiVersion and kind). Its origin is filled in when it is placed.
+    Read(Result<Option<Object>, ShapeError>),
+}
+
+impl Doc {
+    /// `kind: List`, or a typed list (`HTTPRouteList`) with items.
+    pub fn is_list(&self) -> bool {
+        let kind = self
+            .kind
+            .as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        kind == "List" || (kind.ends_with("List") && self.items.is_some())
+    }
+}
+
+/// An item that becomes the same object (or error) whatever List holds it.
+fn stands_alone(item: &MapOr<Doc>) -> bool {
+    match item {
+        MapOr::Map(d) => d.kind.is_some() && d.api_version.is_some() && !d.is_list(),
+        MapOr::Other(_) => true,
+    }
 }
 
 // ------------------------------------------------------------ from a decoded value
@@ -62,7 +95,10 @@ impl From<Value> for MapOr<Doc> {
             spec: m.remove("spec"),
             status: m.remove("status"),
             items: m.remove("items").map(|items| match items {
-                Value::Array(a) => Items::List(a.into_iter().map(MapOr::from).collect()),
+                Value::Array(a) => {
+                    let items = a.into_iter().map(|v| Item::Doc(Box::new(MapOr::from(v))));
+                    Items::List(items.collect())
+                }
                 other => Items::Other(other),
             }),
         })
@@ -119,13 +155,14 @@ trait FromMap: Sized {
 impl FromMap for Doc {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut d = Doc::default();
+        let mut scratch = Scratch::default();
         while let Some(field) = map.next_key::<DocField>()? {
             match field {
                 DocField::Kind => d.kind = Some(map.next_value()?),
                 DocField::ApiVersion => d.api_version = Some(map.next_value()?),
                 DocField::Metadata => d.metadata = Some(map.next_value()?),
-                DocField::Spec => d.spec = Some(map.next_value()?),
-                DocField::Status => d.status = Some(map.next_value()?),
+                DocField::Spec => d.spec = Some(map.next_value_seed(Exact(&mut scratch))?),
+                DocField::Status => d.status = Some(map.next_value_seed(Exact(&mut scratch))?),
                 DocField::Items => d.items = Some(map.next_value()?),
                 DocField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
@@ -226,8 +263,12 @@ impl<'de> Visitor<'de> for ItemsVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
+        while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
+            items.push(if stands_alone(&item) {
+                Item::Read(object_alone(item, &Origin::default()))
+            } else {
+                Item::Doc(Box::new(item))
+            });
         }
         Ok(Items::List(items))
     }
@@ -249,6 +290,55 @@ impl<'de> Deserialize<'de> for Items {
     }
 }
 
+/// Reads a `Value` whose mappings and lists are allocated at their final size: their
+/// members are gathered on a stack first (serde_json's own `Value` grows them as it
+/// reads, to up to twice what they hold, and a spec is mostly small mappings).
+struct Exact<'s>(&'s mut Scratch);
+
+/// The stacks `Exact` gathers members on, shared by the values nested in one another.
+#[derive(Default)]
+struct Scratch {
+    members: Vec<(String, Value)>,
+    elements: Vec<Value>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Exact<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Exact<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let from = self.0.members.len();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Exact(&mut *self.0))?;
+            self.0.members.push((key, value));
+        }
+        let mut m = Map::with_capacity(self.0.members.len() - from);
+        m.extend(self.0.members.drain(from..));
+        Ok(Value::Object(m))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let from = self.0.elements.len();
+        while let Some(value) = seq.next_element_seed(Exact(&mut *self.0))? {
+            self.0.elements.push(value);
+        }
+        Ok(Value::Array(self.0.elements.drain(from..).collect()))
+    }
+
+    scalars_as_values!(std::convert::identity);
+}
+
 fn array<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {
     let mut a = Vec::new();
     while let Some(v) = seq.next_element()? {
@@ -261,14 +351,21 @@ fn array<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {
 mod tests {
     use super::*;
 
-    /// What the text gives read straight, and what it gives decoded first, in a form
-    /// that can be compared.
+    /// The objects and shape errors the text gives read straight, and decoded first.
     fn both(json: &str) -> (String, String) {
-        let direct: MapOr<Doc> = serde_json::from_str(json).unwrap();
+        let origin = Origin {
+            file: "f.json".into(),
+            document: 1,
+        };
+        let read = |doc: MapOr<Doc>| {
+            let (mut out, mut errors) = (Vec::new(), Vec::new());
+            super::super::objects_from_document(doc, &origin, &mut out, &mut errors);
+            format!("{out:?} {errors:?}")
+        };
         let value: Value = serde_json::from_str(json).unwrap();
         (
-            format!("{direct:?}"),
-            format!("{:?}", MapOr::<Doc>::from(value)),
+            read(serde_json::from_str(json).unwrap()),
+            read(MapOr::from(value)),
         )
     }
 
@@ -284,6 +381,12 @@ mod tests {
             r#"[1,2]"#,
             r#""text""#,
             r#"{"metadata":{"name":7,"namespace":null,"labels":"x"},"spec":{"a":1},"spec":{"b":2}}"#,
+            r#"{"kind":"ServiceList","apiVersion":"v1","items":[{"metadata":{"name":"a"}},
+                {"kind":"Service","metadata":{"name":"b","labels":{"n":1}}},
+                {"kind":"List","apiVersion":"v1","items":[{"apiVersion":"v1","kind":"Service"}]}]}"#,
+            r#"{"items":[{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"}}],"kind":"List"}"#,
+            r#"{"items":[{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"}}],"kind":"Thing",
+                "apiVersion":"x/v1","metadata":{"name":"t"}}"#,
         ] {
             let (direct, decoded) = both(json);
             assert_eq!(direct, decoded, "{json}");

@@ -6,7 +6,7 @@ pub mod document;
 pub mod files;
 
 use crate::model::{group_of_api_version, GroupKind, ObjRef};
-use document::{Doc, Items, MapOr};
+use document::{Doc, Item, Items, MapOr};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -198,14 +198,12 @@ pub fn objects_from_document(
     errors: &mut Vec<ShapeError>,
 ) {
     let mut doc = match doc {
-        MapOr::Map(doc) => doc,
-        MapOr::Other(value) => {
-            if !value.is_null() {
-                errors.push(ShapeError {
-                    origin: origin.clone(),
-                    field: "(document)".into(),
-                    message: "is not a mapping".into(),
-                });
+        MapOr::Map(doc) if doc.is_list() => doc,
+        other => {
+            match object_alone(other, origin) {
+                Ok(Some(o)) => out.push(o),
+                Ok(None) => {}
+                Err(e) => errors.push(e),
             }
             return;
         }
@@ -217,40 +215,59 @@ pub fn objects_from_document(
             .to_string()
     };
     let kind = text(&doc.kind);
-    if kind == "List" || (kind.ends_with("List") && doc.items.is_some()) {
-        let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
-        let api_version = text(&doc.api_version);
-        match doc.items.take() {
-            Some(Items::List(items)) => {
-                for (i, mut item) in items.into_iter().enumerate() {
-                    if let MapOr::Map(m) = &mut item {
-                        if !item_kind.is_empty() && m.kind.is_none() {
-                            m.kind = Some(Value::String(item_kind.clone()));
-                        }
-                        if !item_kind.is_empty() && m.api_version.is_none() {
-                            m.api_version = Some(Value::String(api_version.clone()));
-                        }
+    let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
+    let api_version = text(&doc.api_version);
+    match doc.items.take() {
+        Some(Items::List(items)) => {
+            for (i, item) in items.into_iter().enumerate() {
+                let before = errors.len();
+                match item {
+                    Item::Read(Ok(Some(mut o))) => {
+                        o.origin = origin.clone();
+                        out.push(o);
                     }
-                    let before = errors.len();
-                    objects_from_document(item, origin, out, errors);
-                    for e in &mut errors[before..] {
-                        e.field = format!("items[{i}].{}", e.field);
+                    Item::Read(Ok(None)) => {}
+                    Item::Read(Err(mut e)) => {
+                        e.origin = origin.clone();
+                        errors.push(e);
+                    }
+                    Item::Doc(item) => {
+                        let mut item = *item;
+                        if let MapOr::Map(m) = &mut item {
+                            if !item_kind.is_empty() && m.kind.is_none() {
+                                m.kind = Some(Value::String(item_kind.clone()));
+                            }
+                            if !item_kind.is_empty() && m.api_version.is_none() {
+                                m.api_version = Some(Value::String(api_version.clone()));
+                            }
+                        }
+                        objects_from_document(item, origin, out, errors);
                     }
                 }
+                for e in &mut errors[before..] {
+                    e.field = format!("items[{i}].{}", e.field);
+                }
             }
-            None | Some(Items::Other(Value::Null)) => {}
-            Some(Items::Other(_)) => errors.push(ShapeError {
-                origin: origin.clone(),
-                field: "items".into(),
-                message: "must be a list".into(),
-            }),
         }
-        return;
+        None | Some(Items::Other(Value::Null)) => {}
+        Some(Items::Other(_)) => errors.push(ShapeError {
+            origin: origin.clone(),
+            field: "items".into(),
+            message: "must be a list".into(),
+        }),
     }
-    match object_from_doc(doc, origin) {
-        Ok(Some(o)) => out.push(o),
-        Ok(None) => {}
-        Err(e) => errors.push(e),
+}
+
+/// A document that is not a List, as the one object it is (none for `null`).
+fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, ShapeError> {
+    match doc {
+        MapOr::Map(doc) => object_from_doc(doc, origin),
+        MapOr::Other(Value::Null) => Ok(None),
+        MapOr::Other(_) => Err(ShapeError {
+            origin: origin.clone(),
+            field: "(document)".into(),
+            message: "is not a mapping".into(),
+        }),
     }
 }
 

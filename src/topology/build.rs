@@ -3,8 +3,8 @@
 use super::{
     Code, Finding, NamespaceInfo, Node, NodeId, RefKey, Resolution, ResolvedTarget, Role, Topology,
 };
-use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, TargetSpec};
-use crate::catalog::{Catalog, Class};
+use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, Policy, TargetSpec};
+use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::{normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::{Object, Snapshot};
 use serde_json::Value;
@@ -330,22 +330,15 @@ impl<'s> Builder<'s> {
             .unwrap_or_default();
         for (j, p) in parent_refs.iter().enumerate() {
             let field = || format!("spec.parentRefs[{j}]");
-            let Some(name) = p.get("name").and_then(Value::as_str) else {
+            let p = RefFields::read(p);
+            let Some(name) = p.name else {
                 self.invalid(r, &format!("{}.name", field()), "is missing");
                 continue;
             };
-            let group = normalize_group(
-                p.get("group")
-                    .and_then(Value::as_str)
-                    .unwrap_or(GATEWAY_GROUP),
-            );
-            let kind = p.get("kind").and_then(Value::as_str).unwrap_or("Gateway");
-            let ns = p
-                .get("namespace")
-                .and_then(Value::as_str)
-                .or(r.namespace.as_deref());
-            let section = p.get("sectionName").and_then(Value::as_str);
-            let port = p.get("port").and_then(Value::as_u64);
+            let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
+            let kind = p.kind.unwrap_or("Gateway");
+            let ns = p.namespace.or(r.namespace.as_deref());
+            let (section, port) = (p.section_name, p.port);
             let target = RefKey::new(group, kind, ns, name);
             if kind == "Service" && group.is_empty() {
                 // GAMMA: the Service is the route's parent (mesh).
@@ -521,7 +514,7 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn link_route_backends(&mut self, _id: NodeId, r: &ObjRef, spec: &Value) {
+    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
         let Some(rules) = spec.get("rules").and_then(Value::as_array) else {
             return;
         };
@@ -530,21 +523,23 @@ impl<'s> Builder<'s> {
                 continue;
             };
             let section = rule_name(rule, j);
-            let Some(rule_id) = self.t.find(RefKey::of(r).with_section(Some(&section))) else {
+            // The rule is one of the route's own sections.
+            let nodes = &self.t.nodes;
+            let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
+                nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
+            }) else {
                 continue;
             };
             for (k, b) in refs.iter().enumerate() {
                 let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let Some(name) = b.get("name").and_then(Value::as_str) else {
+                let b = RefFields::read(b);
+                let Some(name) = b.name else {
                     self.invalid(r, &format!("{}.name", field()), "is missing");
                     continue;
                 };
-                let group = normalize_group(b.get("group").and_then(Value::as_str).unwrap_or(""));
-                let kind = b.get("kind").and_then(Value::as_str).unwrap_or("Service");
-                let ns = b
-                    .get("namespace")
-                    .and_then(Value::as_str)
-                    .or(r.namespace.as_deref());
+                let group = normalize_group(b.group.unwrap_or(""));
+                let kind = b.kind.unwrap_or("Service");
+                let ns = b.namespace.or(r.namespace.as_deref());
                 let target = RefKey::new(group, kind, ns, name);
                 let rule_ref = || r.clone().with_section(Some(&section));
                 if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
@@ -642,11 +637,24 @@ impl<'s> Builder<'s> {
 
     fn read_policies(&mut self) {
         let objects = self.objects;
-        for (i, o) in objects.iter().enumerate() {
-            let Some(pk) = self.t.catalog.get(&o.group_kind()) else {
-                continue;
-            };
-            let p = read_policy(o, i, pk);
+        // Policy kinds by borrowed (group, kind): most objects are not policies, and
+        // asking costs no allocation.
+        let kinds: HashMap<(&str, &str), &PolicyKind> = self
+            .t
+            .catalog
+            .kinds
+            .iter()
+            .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
+            .collect();
+        let read: Vec<Policy> = objects
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
+                Some(read_policy(o, i, pk))
+            })
+            .collect();
+        for p in read {
             let pid = self.t.policies.len();
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(
@@ -668,12 +676,11 @@ impl<'s> Builder<'s> {
         }
         self.t.attached = vec![Vec::new(); self.t.nodes.len()];
         for pid in 0..self.t.policies.len() {
-            let targets = self.t.policies[pid].targets.clone();
-            let pref = self.t.policies[pid].obj_ref.clone();
+            let targets = std::mem::take(&mut self.t.policies[pid].targets);
             let mut resolved = Vec::new();
-            for t in targets {
+            for t in &targets {
                 match t {
-                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r)),
+                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r.clone())),
                     TargetSpec::Selector {
                         group_kind,
                         namespace,
@@ -696,7 +703,7 @@ impl<'s> Builder<'s> {
                         if matched.is_empty() {
                             self.t.findings.push(Finding::new(
                                 Code::SelectorMatchesNothing,
-                                pref.clone(),
+                                self.t.policies[pid].obj_ref.clone(),
                                 format!(
                                     "targetSelectors: no {} in namespace {} matches",
                                     group_kind.kind,
@@ -728,6 +735,7 @@ impl<'s> Builder<'s> {
                 }
             }
             self.t.targets[pid] = resolved;
+            self.t.policies[pid].targets = targets;
         }
         let order =
             |t: &Topology, a: &usize, b: &usize| crate::effective::precedence_cmp(t, *a, *b);
@@ -744,7 +752,6 @@ impl<'s> Builder<'s> {
     }
 
     fn resolve_ref(&mut self, pid: usize, r: ObjRef) -> ResolvedTarget {
-        let policy = &self.t.policies[pid].obj_ref.clone();
         let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
             if self.t.namespaces.contains_key(&r.name) {
                 if self.t.policies[pid].class == Class::Direct {
@@ -789,25 +796,24 @@ impl<'s> Builder<'s> {
                         self.t.attached.push(Vec::new());
                         self.t.target_only.push(id);
                     }
-                    return self.section_or_node(policy, r, id);
+                    return self.section_or_node(pid, r, id);
                 }
                 None => (
                     Code::TargetNotFound,
                     format!("{} {} is not in the input", r.kind, r.ns_name()),
                 ),
-                Some(id) => return self.section_or_node(policy, r, id),
+                Some(id) => return self.section_or_node(pid, r, id),
             }
         };
-        self.t
-            .findings
-            .push(Finding::new(code, policy.clone(), msg));
+        let policy = self.t.policies[pid].obj_ref.clone();
+        self.t.findings.push(Finding::new(code, policy, msg));
         ResolvedTarget {
             target: r,
             resolution: Resolution::NotFound(code),
         }
     }
 
-    fn section_or_node(&mut self, policy: &ObjRef, r: ObjRef, id: NodeId) -> ResolvedTarget {
+    fn section_or_node(&mut self, pid: usize, r: ObjRef, id: NodeId) -> ResolvedTarget {
         let Some(section) = &r.section else {
             return ResolvedTarget {
                 target: r,
@@ -831,7 +837,7 @@ impl<'s> Builder<'s> {
                 };
                 self.t.findings.push(Finding::new(
                     Code::SectionNotFound,
-                    policy.clone(),
+                    self.t.policies[pid].obj_ref.clone(),
                     format!("{} {} has no {what} named {section}", r.kind, r.ns_name()),
                 ));
                 ResolvedTarget {
@@ -867,6 +873,36 @@ impl<'s> Builder<'s> {
 
     fn object_exists(&self, r: &ObjRef) -> bool {
         self.find_object(r).is_some() && !is_cluster_scoped(&r.kind)
+    }
+}
+
+/// The fields of a reference (a parentRef, a backendRef) the topology reads, in one
+/// pass over its few entries rather than a hashed lookup each.
+#[derive(Default)]
+struct RefFields<'v> {
+    name: Option<&'v str>,
+    group: Option<&'v str>,
+    kind: Option<&'v str>,
+    namespace: Option<&'v str>,
+    section_name: Option<&'v str>,
+    port: Option<u64>,
+}
+
+impl<'v> RefFields<'v> {
+    fn read(v: &'v Value) -> RefFields<'v> {
+        let mut f = RefFields::default();
+        for (k, v) in v.as_object().into_iter().flatten() {
+            match k.as_str() {
+                "name" => f.name = v.as_str(),
+                "group" => f.group = v.as_str(),
+                "kind" => f.kind = v.as_str(),
+                "namespace" => f.namespace = v.as_str(),
+                "sectionName" => f.section_name = v.as_str(),
+                "port" => f.port = v.as_u64(),
+                _ => {}
+            }
+        }
+        f
     }
 }
 

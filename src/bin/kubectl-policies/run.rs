@@ -8,6 +8,7 @@ use kubectl_policies::render::{self, age, human, Style};
 use kubectl_policies::source::{demo, files};
 use kubectl_policies::topology::{NodeId, PolicyId, Severity};
 use std::io::{IsTerminal, Write};
+use std::mem::ManuallyDrop;
 
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
@@ -32,7 +33,9 @@ fn style(g: &Global, structured: bool) -> Style {
     Style { color }
 }
 
-fn load(g: &Global) -> Result<World> {
+/// The world is never dropped: a one-shot command leaves its memory to the OS at exit
+/// instead of freeing a large cluster object by object (as clang's -disable-free does).
+fn load(g: &Global) -> Result<ManuallyDrop<World>> {
     let loaded = if g.demo {
         if !g.filename.is_empty() {
             bail!("--demo and -f cannot be used together");
@@ -45,11 +48,11 @@ fn load(g: &Global) -> Result<World> {
             "reading a live cluster is not available in this build yet; give -f PATH (a file, a directory, or - for stdin, e.g. from `kubectl get ... -A -o yaml`) or try --demo"
         );
     };
-    Ok(kubectl_policies::analyze(
+    Ok(ManuallyDrop::new(kubectl_policies::analyze(
         loaded.snapshot,
         &g.policy_kind,
         &loaded.shape_errors,
-    ))
+    )))
 }
 
 /// Offline, the namespace is `-n` or `default` (kubectl's rule with no context).
