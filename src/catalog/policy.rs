@@ -148,19 +148,58 @@ impl Strategy {
 pub enum Intent {
     /// One spec proper with one strategy (GEP-713's current shape, bare specs, and
     /// every kind whose model has no per-policy strategy).
-    Stack { strategy: Strategy, spec: Value },
+    Stack { strategy: Strategy, spec: Stanza },
     /// The older GEP-2649 shape: `default:` and `override:` stanzas, merged per field.
-    Dual { default: Value, overrides: Value },
+    Dual { default: Stanza, overrides: Stanza },
+}
+
+/// Where settings are in a policy's spec. They are read from the policy's object
+/// when needed, never copied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stanza {
+    /// The spec itself (`None`) or the mapping under this field of it, without the
+    /// fields that say where the policy attaches or how it merges.
+    Proper(Option<&'static str>),
+    /// The mapping under this field as written (GEP-2649's `default:`, `override:`).
+    Whole(&'static str),
+}
+
+impl Stanza {
+    /// The settings in `spec` (the policy object's), in the order they are written.
+    /// An empty mapping has none.
+    pub fn settings(self, spec: &Value) -> impl Iterator<Item = (&String, &Value)> {
+        let (field, proper) = match self {
+            Stanza::Proper(field) => (field, true),
+            Stanza::Whole(field) => (Some(field), false),
+        };
+        let map = match field {
+            None => spec.as_object(),
+            Some(f) => spec.get(f).and_then(Value::as_object),
+        };
+        map.into_iter()
+            .flatten()
+            .filter(move |(k, _)| !proper || !WRAPPER_FIELDS.contains(&k.as_str()))
+    }
+
+    /// How many settings (leaves) it holds; a mapping that sets nothing counts as one.
+    pub fn leaf_count(self, spec: &Value) -> usize {
+        use crate::effective::tree::value_leaf_count;
+        let mut settings = self.settings(spec).peekable();
+        if settings.peek().is_none() {
+            return 1;
+        }
+        settings.map(|(_, v)| value_leaf_count(v)).sum()
+    }
 }
 
 impl Intent {
     /// How many settings (leaves) the policy sets: what "its whole spec survives" counts.
-    pub fn leaf_count(&self) -> usize {
-        use crate::effective::tree::value_leaf_count;
+    /// `spec` is the policy object's.
+    pub fn leaf_count(&self, spec: &Value) -> usize {
         match self {
-            Intent::Stack { spec, .. } => value_leaf_count(spec),
+            Intent::Stack { spec: s, .. } => s.leaf_count(spec),
             Intent::Dual { default, overrides } => {
-                value_leaf_count(default) + value_leaf_count(overrides)
+                default.leaf_count(spec) + overrides.leaf_count(spec)
             }
         }
     }
@@ -402,15 +441,6 @@ fn read_selector(
     })
 }
 
-fn without_wrappers(m: &Map<String, Value>) -> Value {
-    Value::Object(
-        m.iter()
-            .filter(|(k, _)| !WRAPPER_FIELDS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-    )
-}
-
 fn parse_how(v: Option<&Value>, field: &str, invalid: &mut Vec<(String, String)>) -> Option<How> {
     match v {
         None | Some(Value::Null) => None,
@@ -451,7 +481,7 @@ fn read_intent(
         };
         return Intent::Stack {
             strategy,
-            spec: without_wrappers(spec),
+            spec: Stanza::Proper(None),
         };
     }
     let top_how = parse_how(spec.get("strategy"), "spec.strategy", invalid);
@@ -478,8 +508,8 @@ fn read_intent(
             ));
         }
         return Intent::Dual {
-            default: Value::Object(old_default.cloned().unwrap_or_default()),
-            overrides: Value::Object(old_override.cloned().unwrap_or_default()),
+            default: Stanza::Whole("default"),
+            overrides: Stanza::Whole("override"),
         };
     }
     match (defaults, overrides) {
@@ -492,8 +522,8 @@ fn read_intent(
                     .into(),
             ));
             Intent::Dual {
-                default: spec.get("defaults").map(unwrap_stanza).unwrap_or_default(),
-                overrides: spec.get("overrides").map(unwrap_stanza).unwrap_or_default(),
+                default: Stanza::Proper(Some("defaults")),
+                overrides: Stanza::Proper(Some("overrides")),
             }
         }
         (Some(m), None) | (None, Some(m)) => {
@@ -510,9 +540,14 @@ fn read_intent(
             let how = parse_how(m.get("strategy"), field, invalid)
                 .or(top_how)
                 .unwrap_or(How::Atomic);
+            let stanza = if defaults.is_some() {
+                "defaults"
+            } else {
+                "overrides"
+            };
             Intent::Stack {
                 strategy: Strategy { mode, how },
-                spec: without_wrappers(m),
+                spec: Stanza::Proper(Some(stanza)),
             }
         }
         (None, None) => Intent::Stack {
@@ -520,14 +555,7 @@ fn read_intent(
                 mode: Mode::Defaults,
                 how: top_how.unwrap_or(How::Atomic),
             },
-            spec: without_wrappers(spec),
+            spec: Stanza::Proper(None),
         },
-    }
-}
-
-fn unwrap_stanza(v: &Value) -> Value {
-    match v.as_object() {
-        Some(m) => without_wrappers(m),
-        None => Value::Object(Map::new()),
     }
 }

@@ -15,7 +15,7 @@ pub use status::{PolicyStatus, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel};
 use crate::model::{GroupKind, ObjRef};
-use crate::topology::{NodeId, PolicyId, Topology};
+use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -104,8 +104,8 @@ pub struct KindFold<'t> {
     pub kind: GroupKind,
     pub class: Class,
     pub model: MergeModel,
-    /// Per node, the policies of this kind attached to it.
-    node_policies: Vec<Vec<PolicyId>>,
+    /// The policies of this kind attached to each node they attach to.
+    node_policies: HashMap<NodeId, Vec<PolicyId>>,
     ns_policies: HashMap<&'t str, Vec<PolicyId>>,
     entries: HashMap<(PolicyId, Option<NodeId>), Rc<Entry>>,
     pushed: HashMap<(usize, usize), Pushed>,
@@ -150,17 +150,26 @@ impl<'t> KindFold<'t> {
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
-        let mut node_policies: Vec<Vec<PolicyId>> = vec![Vec::new(); t.nodes.len()];
+        let of_kind = |p: PolicyId| &t.policies[p].kind == kind && Some(p) != removed;
+        // The nodes policies of this kind attach to, in node order.
+        let mut nodes: Vec<NodeId> = (0..t.policies.len())
+            .filter(|&p| of_kind(p))
+            .flat_map(|p| &t.targets[p])
+            .filter_map(|r| match r.resolution {
+                Resolution::Node(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let mut node_policies = HashMap::new();
         let mut conflicts = Vec::new();
-        for (n, ps) in t.attached.iter().enumerate() {
-            let mine: Vec<PolicyId> = ps
+        for n in nodes {
+            let mine: Vec<PolicyId> = t.attached[n]
                 .iter()
                 .copied()
-                .filter(|&p| &t.policies[p].kind == kind && Some(p) != removed)
+                .filter(|&p| of_kind(p))
                 .collect();
-            if mine.is_empty() {
-                continue;
-            }
             // GEP-713 None: the oldest (then namespace/name) wins; the rest are Conflicted.
             let mine = if model == MergeModel::None && mine.len() > 1 {
                 for &loser in &mine[1..] {
@@ -170,16 +179,12 @@ impl<'t> KindFold<'t> {
             } else {
                 mine
             };
-            node_policies[n] = mine;
+            node_policies.insert(n, mine);
         }
         let mut ns_policies = HashMap::new();
         if class == Class::Inherited {
             for (ns, ps) in &t.ns_attached {
-                let mine: Vec<PolicyId> = ps
-                    .iter()
-                    .copied()
-                    .filter(|&p| &t.policies[p].kind == kind && Some(p) != removed)
-                    .collect();
+                let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 if !mine.is_empty() {
                     ns_policies.insert(ns.as_str(), mine);
                 }
@@ -216,12 +221,21 @@ impl<'t> KindFold<'t> {
     /// nodes they attach to (a Namespace-level one: every object of that namespace).
     pub fn reach(&self) -> Vec<NodeId> {
         let t = self.t;
-        let attached = (0..t.nodes.len()).filter(|&n| {
-            !self.node_policies[n].is_empty()
-                || t.namespace_level(n)
-                    .is_some_and(|ns| self.ns_policies.contains_key(ns))
+        let namespaces = if self.ns_policies.is_empty() {
+            0
+        } else {
+            t.nodes.len()
+        };
+        let in_policy_namespace = (0..namespaces).filter(|&n| {
+            t.namespace_level(n)
+                .is_some_and(|ns| self.ns_policies.contains_key(ns))
         });
-        t.at_or_below(attached)
+        t.at_or_below(
+            self.node_policies
+                .keys()
+                .copied()
+                .chain(in_policy_namespace),
+        )
     }
 
     /// Policy `p` as it enters the fold at `at`. Only kgateway's merge depends on where
@@ -376,8 +390,7 @@ impl<'t> KindFold<'t> {
                 }
             }
         }
-        for k in 0..self.node_policies[n].len() {
-            let p = self.node_policies[n][k];
+        for p in self.node_policies.get(&n).cloned().unwrap_or_default() {
             let e = self.entry(p, n);
             acc = Some(self.push(acc, e));
         }

@@ -91,10 +91,11 @@ pub struct Statuses {
 impl Statuses {
     pub fn compute(t: &Topology) -> Statuses {
         let np = t.policies.len();
-        let mut per_node: Vec<BTreeMap<NodeId, PolicyStatus>> = vec![BTreeMap::new(); np];
+        // Per policy, its status at every node it reaches, in node order.
+        let mut reached: Vec<Vec<(NodeId, PolicyStatus)>> = vec![Vec::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
-        let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
+        let leaves = leaf_counts(t);
         let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(t) {
             let mut f = KindFold::new(t, &kind);
@@ -105,8 +106,7 @@ impl Statuses {
                 tallies.at(&mut f, n, &mut here);
                 let leaf = is_leaf(t, n, f.class);
                 for &(p, tally) in &here {
-                    // Nodes come in order: each map grows at its end.
-                    per_node[p].insert(n, tally.status());
+                    reached[p].push((n, tally.status()));
                     if leaf {
                         leaf_tally[p].add(tally);
                     }
@@ -146,6 +146,8 @@ impl Statuses {
             overall.push(status);
         }
         conflicts.sort();
+        // Built from sorted lists, the maps come out full and in one go.
+        let per_node = reached.into_iter().map(BTreeMap::from_iter).collect();
         Statuses {
             overall,
             per_node,
@@ -180,7 +182,7 @@ impl StatusesAt {
     pub fn compute(t: &Topology, nodes: &[NodeId]) -> StatusesAt {
         let mut per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>> = BTreeMap::new();
         let mut conflicts = Vec::new();
-        let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
+        let leaves = leaf_counts(t);
         let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(t) {
             let mut f = KindFold::new(t, &kind);
@@ -253,6 +255,15 @@ impl<'a> Tallies<'a> {
             same
         });
     }
+}
+
+/// How many settings each policy sets.
+fn leaf_counts(t: &Topology) -> Vec<usize> {
+    let spec = |p: &crate::catalog::policy::Policy| &t.snapshot.objects[p.object].spec;
+    t.policies
+        .iter()
+        .map(|p| p.intent.leaf_count(spec(p)))
+        .collect()
 }
 
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.

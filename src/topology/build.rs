@@ -3,7 +3,7 @@
 use super::{
     Code, Finding, NamespaceInfo, Node, NodeId, RefKey, Resolution, ResolvedTarget, Role, Topology,
 };
-use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, Policy, TargetSpec};
+use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::{normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::{Object, Snapshot};
@@ -164,9 +164,10 @@ impl<'s> Builder<'s> {
         object: Option<usize>,
         owner: Option<NodeId>,
     ) -> NodeId {
-        if let Some(id) = self.t.lookup(&obj_ref) {
-            return id;
-        }
+        let slot = match self.t.index.probe(&self.t.nodes, RefKey::of(&obj_ref)) {
+            Ok(id) => return id,
+            Err(slot) => slot,
+        };
         let id = self.t.nodes.len();
         self.t.nodes.push(Node {
             obj_ref,
@@ -176,7 +177,7 @@ impl<'s> Builder<'s> {
             parents: Vec::new(),
             children: Vec::new(),
         });
-        self.t.index.insert(&self.t.nodes, id);
+        self.t.index.insert(slot, id);
         id
     }
 
@@ -646,7 +647,7 @@ impl<'s> Builder<'s> {
             .iter()
             .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
             .collect();
-        let read: Vec<Policy> = objects
+        self.t.policies = objects
             .iter()
             .enumerate()
             .filter_map(|(i, o)| {
@@ -654,8 +655,7 @@ impl<'s> Builder<'s> {
                 Some(read_policy(o, i, pk))
             })
             .collect();
-        for p in read {
-            let pid = self.t.policies.len();
+        for (pid, p) in self.t.policies.iter().enumerate() {
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(
                     Code::Invalid,
@@ -671,9 +671,8 @@ impl<'s> Builder<'s> {
                 ));
             }
             self.t.policy_index.insert(p.obj_ref.clone(), pid);
-            self.t.policies.push(p);
-            self.t.targets.push(Vec::new());
         }
+        self.t.targets = vec![Vec::new(); self.t.policies.len()];
         self.t.attached = vec![Vec::new(); self.t.nodes.len()];
         for pid in 0..self.t.policies.len() {
             let targets = std::mem::take(&mut self.t.policies[pid].targets);

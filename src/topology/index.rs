@@ -4,7 +4,7 @@
 
 use super::{Node, NodeId};
 use crate::model::{normalize_group, ObjRef};
-use std::collections::hash_map::{Entry, HashMap};
+use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// A reference as borrowed parts: what a lookup needs.
@@ -88,24 +88,90 @@ pub struct RefIndex {
 
 impl RefIndex {
     pub fn get(&self, nodes: &[Node], key: RefKey) -> Option<NodeId> {
-        let id = *self.by_hash.get(&key.hash())?;
+        self.probe(nodes, key).ok()
+    }
+
+    /// The node `key` names, or the place to index a new node under that name.
+    pub fn probe(&self, nodes: &[Node], key: RefKey) -> Result<NodeId, Slot> {
+        self.probe_hashed(nodes, key, key.hash())
+    }
+
+    fn probe_hashed(&self, nodes: &[Node], key: RefKey, hash: u64) -> Result<NodeId, Slot> {
+        let Some(&id) = self.by_hash.get(&hash) else {
+            return Err(Slot { hash, taken: false });
+        };
         if key.names(&nodes[id].obj_ref) {
-            return Some(id);
+            return Ok(id);
         }
         self.collided
             .iter()
             .copied()
             .find(|&c| key.names(&nodes[c].obj_ref))
+            .ok_or(Slot { hash, taken: true })
     }
 
-    /// Indexes node `id` (already in `nodes`) by its reference.
-    pub fn insert(&mut self, nodes: &[Node], id: NodeId) {
-        let hash = RefKey::of(&nodes[id].obj_ref).hash();
-        match self.by_hash.entry(hash) {
-            Entry::Vacant(v) => {
-                v.insert(id);
-            }
-            Entry::Occupied(_) => self.collided.push(id),
+    /// Indexes node `id` at the place `probe` gave for its name.
+    pub fn insert(&mut self, slot: Slot, id: NodeId) {
+        if slot.taken {
+            self.collided.push(id);
+        } else {
+            self.by_hash.insert(slot.hash, id);
         }
+    }
+}
+
+/// Where a name not yet indexed goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    hash: u64,
+    /// Another name has the same hash.
+    taken: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::Role;
+
+    fn node(r: ObjRef) -> Node {
+        Node {
+            obj_ref: r,
+            role: Role::Backend,
+            object: None,
+            owner: None,
+            parents: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn names_that_share_a_hash_are_both_found() {
+        let a = ObjRef::new("", "Service", Some("ns"), "a");
+        let b = ObjRef::new("", "Service", Some("ns"), "b").with_section(Some("http"));
+        let nodes = vec![node(a.clone()), node(b.clone())];
+        let mut index = RefIndex::default();
+        let Err(slot) = index.probe(&nodes, RefKey::of(&a)) else {
+            panic!("empty index")
+        };
+        index.insert(slot, 0);
+        // Pretend b hashes like a: it goes beside it, not over it, and is found there.
+        let Err(slot_b) = index.probe_hashed(&nodes, RefKey::of(&b), slot.hash) else {
+            panic!("b is not indexed yet")
+        };
+        assert!(slot_b.taken);
+        index.insert(slot_b, 1);
+        assert_eq!(index.get(&nodes, RefKey::of(&a)), Some(0));
+        assert_eq!(
+            index.probe_hashed(&nodes, RefKey::of(&b), slot.hash).ok(),
+            Some(1)
+        );
+        assert_eq!(
+            index.get(&nodes, RefKey::new("core", "Service", Some("ns"), "a")),
+            Some(0)
+        );
+        assert_eq!(
+            index.get(&nodes, RefKey::new("", "Service", Some("ns"), "c")),
+            None
+        );
     }
 }

@@ -7,7 +7,7 @@ pub mod findings;
 mod index;
 
 pub use findings::{Code, Finding, Severity};
-pub use index::{RefIndex, RefKey};
+pub use index::{RefIndex, RefKey, Slot};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
