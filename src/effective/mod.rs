@@ -84,11 +84,12 @@ type Pushed = (Option<Rc<Acc>>, Rc<Entry>, Rc<Acc>);
 
 /// One context of a node: the folded result of one or more root→node paths.
 #[derive(Clone, Debug)]
-pub struct Ctx<'t> {
+pub struct Ctx {
     pub acc: Option<Rc<Acc>>,
     seen: SeenId,
-    /// The namespace level this node adds to the path, if any.
-    pub entered_ns: Option<&'t str>,
+    /// This node's namespace level is on the path here (the path enters the
+    /// namespace at this node).
+    pub entered_ns: bool,
     /// The parent contexts this one continues: a range of `KindFold::links`.
     preds: (u32, u32),
 }
@@ -109,16 +110,17 @@ pub struct KindFold<'t> {
     ns_policies: HashMap<&'t str, Vec<PolicyId>>,
     entries: HashMap<(PolicyId, Option<NodeId>), Rc<Entry>>,
     pushed: HashMap<(usize, usize), Pushed>,
-    ctxs: Vec<Ctx<'t>>,
+    ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs`, once computed.
     memo: Vec<Option<(u32, u32)>>,
-    /// (parent node, index among the parent's contexts).
-    links: Vec<(NodeId, u32)>,
+    /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
+    /// topology has hundreds of thousands.
+    links: Vec<(u32, u32)>,
     seen: SeenSets<'t>,
     /// Per node being folded: each distinct arriving (state, seen) and the context
     /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
     arrived: Vec<(Option<*const Acc>, SeenId, u32)>,
-    arrival_links: Vec<(u32, (NodeId, u32))>,
+    arrival_links: Vec<(u32, (u32, u32))>,
     /// Direct policies that lost to an older one on the same target: (loser, winner, node).
     pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
 }
@@ -271,14 +273,15 @@ impl<'t> KindFold<'t> {
     }
 
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
-    pub fn contexts(&mut self, n: NodeId) -> &[Ctx<'t>] {
+    pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
         let (a, b) = self.compute(n);
         &self.ctxs[a as usize..b as usize]
     }
 
     /// The parent contexts `c` continues: (parent node, index among its contexts).
-    pub fn preds(&self, c: &Ctx) -> &[(NodeId, u32)] {
-        &self.links[c.preds.0 as usize..c.preds.1 as usize]
+    pub fn preds(&self, c: &Ctx) -> impl Iterator<Item = (NodeId, usize)> + '_ {
+        let links = &self.links[c.preds.0 as usize..c.preds.1 as usize];
+        links.iter().map(|&(p, j)| (p as NodeId, j as usize))
     }
 
     /// Computes the contexts of `n` (and, first, of everything above it).
@@ -348,7 +351,7 @@ impl<'t> KindFold<'t> {
         pred: Option<(NodeId, u32)>,
         start: usize,
         arrived: &mut Vec<(Option<*const Acc>, SeenId, u32)>,
-        links: &mut Vec<(u32, (NodeId, u32))>,
+        links: &mut Vec<(u32, (u32, u32))>,
     ) {
         // The state's address is its identity: the parent context holds it alive.
         let key = (acc.as_ref().map(Rc::as_ptr), seen);
@@ -360,8 +363,8 @@ impl<'t> KindFold<'t> {
                 i
             }
         };
-        if let Some(pred) = pred {
-            links.push((i, pred));
+        if let Some((p, j)) = pred {
+            links.push((i, (p as u32, j)));
         }
     }
 
@@ -377,11 +380,11 @@ impl<'t> KindFold<'t> {
         start: usize,
     ) -> u32 {
         let mut seen_next = seen;
-        let mut entered = None;
+        let mut entered = false;
         if let Some(ns) = self.t.namespace_level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
-                entered = Some(ns);
+                entered = true;
                 let count = self.ns_policies.get(ns).map_or(0, Vec::len);
                 for k in 0..count {
                     let p = self.ns_policies[ns][k];
@@ -417,17 +420,17 @@ impl<'t> KindFold<'t> {
         let (a, _) = self.compute(n);
         let c = &self.ctxs[a as usize + i];
         let mut tail = Vec::new();
-        if let Some(ns) = c.entered_ns {
+        if let Some(ns) = self.t.namespace_level(n).filter(|_| c.entered_ns) {
             tail.push(ObjRef::new("", "Namespace", None, ns));
         }
         tail.push(self.t.nodes[n].obj_ref.clone());
-        let preds = self.preds(c).to_vec();
+        let preds: Vec<(NodeId, usize)> = self.preds(c).collect();
         if preds.is_empty() {
             return vec![tail];
         }
         let mut out = Vec::new();
         for (p, j) in preds {
-            for mut path in self.paths(p, j as usize) {
+            for mut path in self.paths(p, j) {
                 path.extend(tail.iter().cloned());
                 out.push(path);
             }

@@ -91,8 +91,9 @@ pub struct Statuses {
 impl Statuses {
     pub fn compute(t: &Topology) -> Statuses {
         let np = t.policies.len();
-        // Per policy, its status at every node it reaches, in node order.
-        let mut reached: Vec<Vec<(NodeId, PolicyStatus)>> = vec![Vec::new(); np];
+        // Per policy, its status at every node it reaches, in node order (node numbers
+        // as 32 bits: there can be a million of these).
+        let mut reached: Vec<Vec<(u32, PolicyStatus)>> = vec![Vec::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
@@ -106,7 +107,7 @@ impl Statuses {
                 tallies.at(&mut f, n, &mut here);
                 let leaf = is_leaf(t, n, f.class);
                 for &(p, tally) in &here {
-                    reached[p].push((n, tally.status()));
+                    reached[p].push((n as u32, tally.status()));
                     if leaf {
                         leaf_tally[p].add(tally);
                     }
@@ -147,7 +148,10 @@ impl Statuses {
         }
         conflicts.sort();
         // Built from sorted lists, the maps come out full and in one go.
-        let per_node = reached.into_iter().map(BTreeMap::from_iter).collect();
+        let per_node = reached
+            .into_iter()
+            .map(|v| v.into_iter().map(|(n, s)| (n as NodeId, s)).collect())
+            .collect();
         Statuses {
             overall,
             per_node,

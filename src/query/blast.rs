@@ -10,6 +10,7 @@ use crate::source::{BlindSpot, Object, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One object (or section) whose effective spec of one kind changes, on the contexts
@@ -75,7 +76,7 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
     for &n in &present {
         let sb = specs_by_context(&mut before, n);
         let sa = specs_by_context(&mut after, n);
-        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, &sb, &sa));
+        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, sb, sa));
     }
     sort_changes(&mut changes);
     deleted(w, p, changes)
@@ -323,7 +324,7 @@ fn compare(
         for &(nb, na, r) in &pairs {
             let sb = specs_by_context(&mut fb, nb);
             let sa = specs_by_context(&mut fa, na);
-            changes.extend(diff(r, kind, &sb, &sa));
+            changes.extend(diff(r, kind, sb, sa));
         }
     }
     sort_changes(&mut changes);
@@ -331,31 +332,45 @@ fn compare(
 }
 
 /// The changes at one object (or section): its contexts whose spec differs, grouped
-/// where the before and the after are the same.
+/// where the before and the after are the same. The specs are taken, not copied.
 fn diff(
     target: &ObjRef,
     kind: &GroupKind,
-    sb: &BTreeMap<Vec<ObjRef>, Value>,
-    sa: &BTreeMap<Vec<ObjRef>, Value>,
+    sb: BTreeMap<Vec<ObjRef>, Value>,
+    sa: BTreeMap<Vec<ObjRef>, Value>,
 ) -> Vec<Change> {
-    let paths: BTreeSet<&Vec<ObjRef>> = sb.keys().chain(sa.keys()).collect();
     let mut here: Vec<Change> = Vec::new();
-    for path in paths {
-        let (b, a) = (sb.get(path), sa.get(path));
+    // Both sides' contexts in order, each path once with what it had before and after.
+    let (mut sb, mut sa) = (sb.into_iter().peekable(), sa.into_iter().peekable());
+    loop {
+        // The smaller of the two next paths comes next (both, when they are one).
+        let order = match (sb.peek(), sa.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((pb, _)), Some((pa, _))) => pb.cmp(pa),
+        };
+        let (b, a) = match order {
+            Ordering::Less => (sb.next(), None),
+            Ordering::Greater => (None, sa.next()),
+            Ordering::Equal => (sb.next(), sa.next()),
+        };
+        let (path, b, a) = match (b, a) {
+            (Some((path, b)), a) => (path, Some(b), a.map(|(_, a)| a)),
+            (None, Some((path, a))) => (path, None, Some(a)),
+            (None, None) => break,
+        };
         if b == a {
             continue;
         }
-        match here
-            .iter_mut()
-            .find(|c| c.before.as_ref() == b && c.after.as_ref() == a)
-        {
-            Some(c) => c.contexts.push(path.clone()),
+        match here.iter_mut().find(|c| c.before == b && c.after == a) {
+            Some(c) => c.contexts.push(path),
             None => here.push(Change {
                 target: target.clone(),
                 policy_kind: kind.into(),
-                contexts: vec![path.clone()],
-                before: b.cloned(),
-                after: a.cloned(),
+                contexts: vec![path],
+                before: b,
+                after: a,
             }),
         }
     }
