@@ -212,9 +212,8 @@ pub fn apply_objects(
         }
         if r.kind == "Namespace" && r.group.is_empty() {
             for t in [&w.t, &after.t] {
-                for n in t.nodes_in_namespace(&r.name) {
-                    add_below(t, n, &mut candidates);
-                }
+                let below = t.at_or_below(t.nodes_in_namespace(&r.name));
+                candidates.extend(below.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.

@@ -780,13 +780,15 @@ pub struct TreePolicy {
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
 pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
     let t = &w.t;
+    let scope = scope(t, namespace);
+    let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
         Some(r) => vec![r],
         None => {
             let mut r: Vec<NodeId> = t
                 .roots()
                 .into_iter()
-                .filter(|&n| namespace.is_none() || in_scope(t, n, namespace))
+                .filter(|&n| scope.is_none_or(|s| s[n]))
                 .collect();
             r.sort_by(|a, b| role_then_ref(t, *a, *b));
             r
@@ -795,7 +797,7 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
     let mut expanded = vec![false; t.nodes.len()];
     roots
         .into_iter()
-        .map(|r| tree_node(w, r, namespace, &mut expanded, None))
+        .map(|r| tree_node(w, r, scope, &mut expanded, None))
         .collect()
 }
 
@@ -803,19 +805,26 @@ fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
     (t.nodes[a].role, &t.nodes[a].obj_ref).cmp(&(t.nodes[b].role, &t.nodes[b].obj_ref))
 }
 
-/// A node is in scope of `-n ns` when it or anything below it lives in ns.
-fn in_scope(t: &Topology, n: NodeId, namespace: Option<&str>) -> bool {
-    let Some(ns) = namespace else { return true };
-    t.nodes[n].obj_ref.namespace.as_deref() == Some(ns)
-        || t.descendants(n)
-            .iter()
-            .any(|&d| t.nodes[d].obj_ref.namespace.as_deref() == Some(ns))
+/// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
+/// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
+fn scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
+    let ns = namespace?;
+    let mut in_scope = vec![false; t.nodes.len()];
+    let mut stack: Vec<NodeId> = (0..t.nodes.len())
+        .filter(|&n| t.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
+        .collect();
+    while let Some(n) = stack.pop() {
+        if !std::mem::replace(&mut in_scope[n], true) {
+            stack.extend(t.nodes[n].parents.iter().copied());
+        }
+    }
+    Some(in_scope)
 }
 
 fn tree_node(
     w: &World,
     n: NodeId,
-    namespace: Option<&str>,
+    scope: Option<&[bool]>,
     expanded: &mut Vec<bool>,
     parent_ns: Option<&str>,
 ) -> TreeNode {
@@ -853,13 +862,13 @@ fn tree_node(
         .children
         .iter()
         .copied()
-        .filter(|&c| t.nodes[c].owner == Some(n) || in_scope(t, c, namespace))
+        .filter(|&c| t.nodes[c].owner == Some(n) || scope.is_none_or(|s| s[c]))
         .collect();
     kids.sort_by(|a, b| role_then_ref(t, *a, *b));
     let here_ns = node.obj_ref.namespace.as_deref().or(parent_ns);
     let children = kids
         .into_iter()
-        .map(|c| tree_node(w, c, namespace, expanded, here_ns))
+        .map(|c| tree_node(w, c, scope, expanded, here_ns))
         .collect();
     TreeNode {
         obj_ref: node.obj_ref.clone(),
