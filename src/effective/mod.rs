@@ -111,7 +111,7 @@ pub struct KindFold<'t> {
     entries: HashMap<(PolicyId, Option<NodeId>), Rc<Entry>>,
     pushed: HashMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
-    /// Per node, its range of `ctxs`, once computed.
+    /// Per node, its range of `ctxs`, once computed (allocated on first use).
     memo: Vec<Option<(u32, u32)>>,
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
@@ -138,9 +138,10 @@ impl<'t> KindFold<'t> {
         f.ctxs = self.ctxs.clone();
         f.links = self.links.clone();
         f.seen = self.seen.clone();
-        for (n, m) in self.memo.iter().enumerate() {
-            if !below[n] {
-                f.memo[n] = *m;
+        f.memo = self.memo.clone();
+        for (m, &below) in f.memo.iter_mut().zip(below) {
+            if below {
+                *m = None;
             }
         }
         f
@@ -202,7 +203,7 @@ impl<'t> KindFold<'t> {
             entries: HashMap::new(),
             pushed: HashMap::new(),
             ctxs: Vec::new(),
-            memo: vec![None; t.nodes.len()],
+            memo: Vec::new(),
             links: Vec::new(),
             seen: SeenSets::new(),
             arrived: Vec::new(),
@@ -219,9 +220,10 @@ impl<'t> KindFold<'t> {
         kinds
     }
 
-    /// Every node a policy of this kind may reach, in node order: at or below the
-    /// nodes they attach to (a Namespace-level one: every object of that namespace).
-    pub fn reach(&self) -> Vec<NodeId> {
+    /// Where policies of this kind enter the fold: the nodes they attach to, and for
+    /// a Namespace-level one every object of that namespace. What they may reach is at
+    /// or below these.
+    pub fn starts(&self) -> Vec<NodeId> {
         let t = self.t;
         let namespaces = if self.ns_policies.is_empty() {
             0
@@ -232,12 +234,9 @@ impl<'t> KindFold<'t> {
             t.namespace_level(n)
                 .is_some_and(|ns| self.ns_policies.contains_key(ns))
         });
-        t.at_or_below(
-            self.node_policies
-                .keys()
-                .copied()
-                .chain(in_policy_namespace),
-        )
+        let mut starts: Vec<NodeId> = self.node_policies.keys().copied().collect();
+        starts.extend(in_policy_namespace);
+        starts
     }
 
     /// Policy `p` as it enters the fold at `at`. Only kgateway's merge depends on where
@@ -286,6 +285,9 @@ impl<'t> KindFold<'t> {
 
     /// Computes the contexts of `n` (and, first, of everything above it).
     fn compute(&mut self, n: NodeId) -> (u32, u32) {
+        if self.memo.is_empty() {
+            self.memo = vec![None; self.t.nodes.len()];
+        }
         if let Some(range) = self.memo[n] {
             return range;
         }

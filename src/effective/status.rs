@@ -98,12 +98,17 @@ impl Statuses {
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
         let mut here = Vec::new();
-        for kind in KindFold::kinds_in_use(t) {
-            let mut f = KindFold::new(t, &kind);
+        let folds: Vec<KindFold> = KindFold::kinds_in_use(t)
+            .iter()
+            .map(|kind| KindFold::new(t, kind))
+            .collect();
+        // Only nodes at or below where a kind's policies enter can hold one of them.
+        let starts: Vec<Vec<NodeId>> = folds.iter().map(KindFold::starts).collect();
+        let reaches = t.at_or_below_each(&starts);
+        for (mut f, reach) in folds.into_iter().zip(reaches) {
             conflicts.extend(f.conflicts.iter().copied());
             let mut tallies = Tallies::new(&f, &leaves);
-            // Only nodes at or below an attachment point can hold a policy of this kind.
-            for n in f.reach() {
+            for n in reach {
                 tallies.at(&mut f, n, &mut here);
                 let leaf = is_leaf(t, n, f.class);
                 for &(p, tally) in &here {

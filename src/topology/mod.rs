@@ -180,6 +180,53 @@ impl Topology {
         (0..self.nodes.len()).filter(|&n| seen[n]).collect()
     }
 
+    /// `at_or_below` for each list of starting points, in one walk down the DAG for
+    /// up to 64 lists at a time (a bit per list), not one walk per list.
+    pub fn at_or_below_each(&self, starts: &[Vec<NodeId>]) -> Vec<Vec<NodeId>> {
+        let order = self.top_down();
+        let mut out = vec![Vec::new(); starts.len()];
+        for first in (0..starts.len()).step_by(64) {
+            let lists = first..starts.len().min(first + 64);
+            let mut below = vec![0u64; self.nodes.len()];
+            for k in lists.clone() {
+                for &n in &starts[k] {
+                    below[n] |= 1u64 << (k - first);
+                }
+            }
+            for &n in &order {
+                let bits = below[n];
+                if bits != 0 {
+                    for &c in &self.nodes[n].children {
+                        below[c] |= bits;
+                    }
+                }
+            }
+            for (n, &bits) in below.iter().enumerate() {
+                for k in lists.clone().filter(|k| bits & (1u64 << (k - first)) != 0) {
+                    out[k].push(n);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every node, each after all its parents.
+    fn top_down(&self) -> Vec<NodeId> {
+        let mut waiting: Vec<usize> = self.nodes.iter().map(|n| n.parents.len()).collect();
+        let mut order = self.roots();
+        let mut i = 0;
+        while i < order.len() {
+            for &c in &self.nodes[order[i]].children {
+                waiting[c] -= 1;
+                if waiting[c] == 0 {
+                    order.push(c);
+                }
+            }
+            i += 1;
+        }
+        order
+    }
+
     /// Nodes with no parents: where every context path starts.
     pub fn roots(&self) -> Vec<NodeId> {
         (0..self.nodes.len())
