@@ -97,26 +97,16 @@ impl Statuses {
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
-        let mut here = Vec::new();
-        let folds: Vec<KindFold> = KindFold::kinds_in_use(t)
-            .iter()
-            .map(|kind| KindFold::new(t, kind))
-            .collect();
-        // Only nodes at or below where a kind's policies enter can hold one of them.
-        let starts: Vec<Vec<NodeId>> = folds.iter().map(KindFold::starts).collect();
-        let reaches = t.at_or_below_each(&starts);
-        for (mut f, reach) in folds.into_iter().zip(reaches) {
-            conflicts.extend(f.conflicts.iter().copied());
-            let mut tallies = Tallies::new(&f, &leaves);
-            for n in reach {
-                tallies.at(&mut f, n, &mut here);
-                let leaf = is_leaf(t, n, f.class);
-                for &(p, tally) in &here {
-                    reached[p].push((n as u32, tally.status()));
-                    if leaf {
-                        leaf_tally[p].add(tally);
-                    }
-                }
+        let kinds = KindFold::kinds_in_use(t);
+        for kinds in kinds.chunks(64) {
+            let folds: Vec<KindFold> = kinds.iter().map(|k| KindFold::new(t, k)).collect();
+            // Only nodes at or below where a kind's policies enter can hold one of them.
+            let starts: Vec<Vec<NodeId>> = folds.iter().map(KindFold::starts).collect();
+            let below = t.below_each(&starts);
+            for (k, mut f) in folds.into_iter().enumerate() {
+                let reach = (0..t.nodes.len()).filter(|&n| below[n] & (1u64 << k) != 0);
+                statuses_of_kind(&mut f, reach, &leaves, &mut reached, &mut leaf_tally);
+                conflicts.extend(f.conflicts);
             }
         }
         let mut overall = Vec::with_capacity(np);
@@ -173,6 +163,30 @@ impl Statuses {
         objs.sort_unstable();
         objs.dedup();
         objs.len()
+    }
+}
+
+/// Folds one kind over the nodes it may reach: each policy's status at every node
+/// (into `reached`, in node order) and its tally over the most specific ones.
+fn statuses_of_kind(
+    f: &mut KindFold,
+    reach: impl Iterator<Item = NodeId>,
+    leaves: &[usize],
+    reached: &mut [Vec<(u32, PolicyStatus)>],
+    leaf_tally: &mut [Tally],
+) {
+    let t = f.t;
+    let mut tallies = Tallies::new(f, leaves);
+    let mut here = Vec::new();
+    for n in reach {
+        tallies.at(f, n, &mut here);
+        let leaf = is_leaf(t, n, f.class);
+        for &(p, tally) in &here {
+            reached[p].push((n as u32, tally.status()));
+            if leaf {
+                leaf_tally[p].add(tally);
+            }
+        }
     }
 }
 

@@ -180,34 +180,25 @@ impl Topology {
         (0..self.nodes.len()).filter(|&n| seen[n]).collect()
     }
 
-    /// `at_or_below` for each list of starting points, in one walk down the DAG for
-    /// up to 64 lists at a time (a bit per list), not one walk per list.
-    pub fn at_or_below_each(&self, starts: &[Vec<NodeId>]) -> Vec<Vec<NodeId>> {
-        let order = self.top_down();
-        let mut out = vec![Vec::new(); starts.len()];
-        for first in (0..starts.len()).step_by(64) {
-            let lists = first..starts.len().min(first + 64);
-            let mut below = vec![0u64; self.nodes.len()];
-            for k in lists.clone() {
-                for &n in &starts[k] {
-                    below[n] |= 1u64 << (k - first);
-                }
+    /// `at_or_below` for up to 64 lists of starting points at once, in one walk down
+    /// the DAG: per node, bit `k` says it is at or below a node of `starts[k]`.
+    pub fn below_each(&self, starts: &[Vec<NodeId>]) -> Vec<u64> {
+        assert!(starts.len() <= 64, "one bit per list");
+        let mut below = vec![0u64; self.nodes.len()];
+        for (k, list) in starts.iter().enumerate() {
+            for &n in list {
+                below[n] |= 1u64 << k;
             }
-            for &n in &order {
-                let bits = below[n];
-                if bits != 0 {
-                    for &c in &self.nodes[n].children {
-                        below[c] |= bits;
-                    }
-                }
-            }
-            for (n, &bits) in below.iter().enumerate() {
-                for k in lists.clone().filter(|k| bits & (1u64 << (k - first)) != 0) {
-                    out[k].push(n);
+        }
+        for n in self.top_down() {
+            let bits = below[n];
+            if bits != 0 {
+                for &c in &self.nodes[n].children {
+                    below[c] |= bits;
                 }
             }
         }
-        out
+        below
     }
 
     /// Every node, each after all its parents.
