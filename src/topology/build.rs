@@ -8,6 +8,7 @@ use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::{normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::{Object, Snapshot};
 use serde_json::Value;
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 
 pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
@@ -35,8 +36,8 @@ struct Builder<'s> {
     t: Topology,
     objects: &'s [Object],
     /// Objects by (group, kind, namespace), for targetSelectors, ReferenceGrants and
-    /// backends of kinds outside the hierarchy.
-    by_kind: HashMap<KindIn<'s>, Vec<usize>>,
+    /// backends of kinds outside the hierarchy: made the first time one is asked for.
+    by_kind: OnceCell<HashMap<KindIn<'s>, Vec<usize>>>,
     /// What each listener admits, read once.
     listeners: HashMap<NodeId, Option<Listener<'s>>>,
 }
@@ -122,7 +123,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
             ..Topology::default()
         },
         objects: &snapshot.objects,
-        by_kind: HashMap::new(),
+        by_kind: OnceCell::new(),
         listeners: HashMap::new(),
     };
     b.index_namespaces();
@@ -135,6 +136,18 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
 }
 
 impl<'s> Builder<'s> {
+    fn by_kind(&self) -> &HashMap<KindIn<'s>, Vec<usize>> {
+        let objects = self.objects;
+        self.by_kind.get_or_init(|| {
+            let mut by_kind: HashMap<KindIn<'s>, Vec<usize>> = HashMap::new();
+            for (i, o) in objects.iter().enumerate() {
+                let key = (o.group(), o.kind.as_str(), o.namespace.as_deref());
+                by_kind.entry(key).or_default().push(i);
+            }
+            by_kind
+        })
+    }
+
     fn index_namespaces(&mut self) {
         for o in self.objects {
             if o.kind == "Namespace" && o.group().is_empty() {
@@ -209,10 +222,6 @@ impl<'s> Builder<'s> {
     fn create_nodes(&mut self) {
         let objects = self.objects;
         for (i, o) in objects.iter().enumerate() {
-            self.by_kind
-                .entry((o.group(), &o.kind, o.namespace.as_deref()))
-                .or_default()
-                .push(i);
             let Some(role) = role_of(o) else { continue };
             let r = o.obj_ref();
             let spec = &o.spec;
@@ -563,7 +572,7 @@ impl<'s> Builder<'s> {
                     None => {
                         // Backends of kinds the tool does not model (an InferencePool, an
                         // implementation's Backend) are nodes when they are in the input.
-                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|v| {
+                        let present = self.by_kind().get(&(group, kind, ns)).and_then(|v| {
                             v.iter().copied().find(|&oi| self.objects[oi].name == name)
                         });
                         match present {
@@ -603,7 +612,7 @@ impl<'s> Builder<'s> {
     fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
         let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
             .iter()
-            .filter_map(|g| self.by_kind.get(&(*g, "ReferenceGrant", to.namespace)))
+            .filter_map(|g| self.by_kind().get(&(*g, "ReferenceGrant", to.namespace)))
             .flatten();
         for &gi in grants {
             let spec = &self.objects[gi].spec;
@@ -686,7 +695,7 @@ impl<'s> Builder<'s> {
                         selector,
                     } => {
                         let matched: Vec<usize> = self
-                            .by_kind
+                            .by_kind()
                             .get(&(
                                 group_kind.group.as_str(),
                                 group_kind.kind.as_str(),
@@ -861,7 +870,7 @@ impl<'s> Builder<'s> {
 
     /// The object `r` names (its section aside).
     fn find_object(&self, r: &ObjRef) -> Option<usize> {
-        self.by_kind
+        self.by_kind()
             .get(&(r.group.as_str(), r.kind.as_str(), r.namespace.as_deref()))
             .and_then(|v| {
                 v.iter()
