@@ -13,6 +13,7 @@ Dumps are generated into target/bench/ (never into git).
 import argparse
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -81,22 +82,25 @@ def dump_for(routes, seed):
     return path
 
 
-def measure(dump, reps):
-    """Median seconds and max RSS per case, json.load first."""
-    times = {"json.load": []}
-    rss = {"json.load": 0.0}
-    for name, _ in cases(dump):
-        times[name] = []
-        rss[name] = 0.0
+def measure(dumps, reps):
+    """Per dump: median seconds and max RSS per case, json.load first.
+
+    Every repetition runs every case on every dump, so a machine that slows down or
+    speeds up during the run affects all of them alike.
+    """
+    times = {d: {"json.load": []} for d in dumps}
+    rss = {d: {"json.load": 0.0} for d in dumps}
     for _ in range(reps):
-        _, r, out = run([sys.executable, "-c", JSON_LOAD, dump])
-        times["json.load"].append(float(out))
-        rss["json.load"] = max(rss["json.load"], r)
-        for name, args in cases(dump):
-            wall, r, _ = run([BIN] + args)
-            times[name].append(wall)
-            rss[name] = max(rss[name], r)
-    return {k: statistics.median(v) for k, v in times.items()}, rss
+        for dump in dumps:
+            _, r, out = run([sys.executable, "-c", JSON_LOAD, dump])
+            times[dump]["json.load"].append(float(out))
+            rss[dump]["json.load"] = max(rss[dump]["json.load"], r)
+            for name, args in cases(dump):
+                wall, r, _ = run([BIN] + args)
+                times[dump].setdefault(name, []).append(wall)
+                rss[dump][name] = max(rss[dump].get(name, 0.0), r)
+    medians = {d: {k: statistics.median(v) for k, v in t.items()} for d, t in times.items()}
+    return medians, rss
 
 
 def live_section(args, results):
@@ -122,13 +126,20 @@ def main():
     os.makedirs(OUT_DIR, exist_ok=True)
 
     results = {"reps": args.reps, "sizes": {}}
+    dumps = {}
     for n in sizes:
-        dump = dump_for(n, args.seed)
-        mib = os.path.getsize(dump) / (1 << 20)
-        print(f"{n} routes: {os.path.relpath(dump, ROOT)} ({mib:.1f} MiB), {args.reps} reps ...",
-              flush=True)
-        med, rss = measure(dump, args.reps)
-        results["sizes"][n] = {"dump_mib": mib, "seconds": med, "rss_mib": rss}
+        dumps[n] = dump_for(n, args.seed)
+        mib = os.path.getsize(dumps[n]) / (1 << 20)
+        print(f"{n} routes: {os.path.relpath(dumps[n], ROOT)} ({mib:.1f} MiB)")
+    print(f"{args.reps} repetitions on {os.cpu_count()} CPUs, Python {platform.python_version()} ...",
+          flush=True)
+    med, rss = measure(list(dumps.values()), args.reps)
+    for n, dump in dumps.items():
+        results["sizes"][n] = {
+            "dump_mib": os.path.getsize(dump) / (1 << 20),
+            "seconds": med[dump],
+            "rss_mib": rss[dump],
+        }
 
     print()
     print("| routes | what | median time | ratio to json.load | peak RSS | target |")

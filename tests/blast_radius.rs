@@ -310,6 +310,13 @@ fn demo_deleting_ns_retries_changes_every_route_and_service_in_baker() {
     assert!(text.contains("BEFORE→AFTER"), "{text}");
 }
 
+#[test]
+fn incremental_answers_match_the_full_recomputation_on_the_demo() {
+    let loaded = kubectl_policies::source::demo::load().unwrap();
+    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
+    assert_incremental_matches_full(&w);
+}
+
 /// r has rules a (→ b1) and b (→ b2); the policy targets rule a only.
 const SECTIONS: &str = r#"
 apiVersion: gateway.networking.k8s.io/v1

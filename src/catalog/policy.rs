@@ -148,19 +148,58 @@ impl Strategy {
 pub enum Intent {
     /// One spec proper with one strategy (GEP-713's current shape, bare specs, and
     /// every kind whose model has no per-policy strategy).
-    Stack { strategy: Strategy, spec: Value },
+    Stack { strategy: Strategy, spec: Stanza },
     /// The older GEP-2649 shape: `default:` and `override:` stanzas, merged per field.
-    Dual { default: Value, overrides: Value },
+    Dual { default: Stanza, overrides: Stanza },
+}
+
+/// Where settings are in a policy's spec. They are read from the policy's object
+/// when needed, never copied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stanza {
+    /// The spec itself (`None`) or the mapping under this field of it, without the
+    /// fields that say where the policy attaches or how it merges.
+    Proper(Option<&'static str>),
+    /// The mapping under this field as written (GEP-2649's `default:`, `override:`).
+    Whole(&'static str),
+}
+
+impl Stanza {
+    /// The settings in `spec` (the policy object's), in the order they are written.
+    /// An empty mapping has none.
+    pub fn settings(self, spec: &Value) -> impl Iterator<Item = (&String, &Value)> {
+        let (field, proper) = match self {
+            Stanza::Proper(field) => (field, true),
+            Stanza::Whole(field) => (Some(field), false),
+        };
+        let map = match field {
+            None => spec.as_object(),
+            Some(f) => spec.get(f).and_then(Value::as_object),
+        };
+        map.into_iter()
+            .flatten()
+            .filter(move |(k, _)| !proper || !WRAPPER_FIELDS.contains(&k.as_str()))
+    }
+
+    /// How many settings (leaves) it holds; a mapping that sets nothing counts as one.
+    pub fn leaf_count(self, spec: &Value) -> usize {
+        use crate::effective::tree::value_leaf_count;
+        let mut settings = self.settings(spec).peekable();
+        if settings.peek().is_none() {
+            return 1;
+        }
+        settings.map(|(_, v)| value_leaf_count(v)).sum()
+    }
 }
 
 impl Intent {
     /// How many settings (leaves) the policy sets: what "its whole spec survives" counts.
-    pub fn leaf_count(&self) -> usize {
-        use crate::effective::tree::value_leaf_count;
+    /// `spec` is the policy object's.
+    pub fn leaf_count(&self, spec: &Value) -> usize {
         match self {
-            Intent::Stack { spec, .. } => value_leaf_count(spec),
+            Intent::Stack { spec: s, .. } => s.leaf_count(spec),
             Intent::Dual { default, overrides } => {
-                value_leaf_count(default) + value_leaf_count(overrides)
+                default.leaf_count(spec) + overrides.leaf_count(spec)
             }
         }
     }
@@ -225,22 +264,23 @@ pub fn is_cluster_scoped(kind: &str) -> bool {
 /// Reads a policy object of a known policy kind.
 pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
+    let no_spec = Map::new();
     let spec = match &o.spec {
-        Value::Object(m) => m.clone(),
+        Value::Object(m) => m,
         Value::Null => {
             invalid.push(("spec".into(), "is missing".into()));
-            Map::new()
+            &no_spec
         }
         _ => {
             invalid.push(("spec".into(), "must be a mapping".into()));
-            Map::new()
+            &no_spec
         }
     };
     let obj_ref = o.obj_ref();
     let ns = o.namespace.as_deref();
     let mut targets = Vec::new();
     if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
-        match read_ref(v, ns, "spec.targetRef") {
+        match read_ref(v, ns, || "spec.targetRef".to_string()) {
             Ok(r) => targets.push(TargetSpec::Ref(r)),
             Err(e) => invalid.push(e),
         }
@@ -249,7 +289,7 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         match v.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
-                    match read_ref(item, ns, &format!("spec.targetRefs[{i}]")) {
+                    match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
                         Ok(r) => targets.push(TargetSpec::Ref(r)),
                         Err(e) => invalid.push(e),
                     }
@@ -289,7 +329,7 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         .get("mergeType")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let intent = read_intent(&spec, pk.merge, &mut invalid);
+    let intent = read_intent(spec, pk.merge, &mut invalid);
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -306,26 +346,28 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
     }
 }
 
-fn read_ref(v: &Value, policy_ns: Option<&str>, field: &str) -> Result<ObjRef, (String, String)> {
-    let m = v.as_object().ok_or_else(|| {
-        (
-            field.to_string(),
-            "must be a mapping with kind and name".to_string(),
-        )
-    })?;
+/// `field` names the reference in messages; it is built only for one.
+fn read_ref(
+    v: &Value,
+    policy_ns: Option<&str>,
+    field: impl Fn() -> String,
+) -> Result<ObjRef, (String, String)> {
+    let m = v
+        .as_object()
+        .ok_or_else(|| (field(), "must be a mapping with kind and name".to_string()))?;
     let s = |k: &str| -> Result<Option<&str>, (String, String)> {
         match m.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err((format!("{field}.{k}"), "must be a string".into())),
+            Some(_) => Err((format!("{}.{k}", field()), "must be a string".into())),
         }
     };
     let kind = s("kind")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{field}.kind"), "is missing".to_string()))?;
+        .ok_or_else(|| (format!("{}.kind", field()), "is missing".to_string()))?;
     let name = s("name")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{field}.name"), "is missing".to_string()))?;
+        .ok_or_else(|| (format!("{}.name", field()), "is missing".to_string()))?;
     // kind is matched case-insensitively for core kinds some examples write in lower case.
     let kind = canonical_kind(kind);
     let group = match s("group")? {
@@ -399,15 +441,6 @@ fn read_selector(
     })
 }
 
-fn without_wrappers(m: &Map<String, Value>) -> Value {
-    Value::Object(
-        m.iter()
-            .filter(|(k, _)| !WRAPPER_FIELDS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-    )
-}
-
 fn parse_how(v: Option<&Value>, field: &str, invalid: &mut Vec<(String, String)>) -> Option<How> {
     match v {
         None | Some(Value::Null) => None,
@@ -448,14 +481,14 @@ fn read_intent(
         };
         return Intent::Stack {
             strategy,
-            spec: without_wrappers(spec),
+            spec: Stanza::Proper(None),
         };
     }
     let top_how = parse_how(spec.get("strategy"), "spec.strategy", invalid);
-    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<Map<String, Value>> {
+    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<&Map<String, Value>> {
         match spec.get(name) {
             None | Some(Value::Null) => None,
-            Some(Value::Object(m)) => Some(m.clone()),
+            Some(Value::Object(m)) => Some(m),
             Some(_) => {
                 invalid.push((format!("spec.{name}"), "must be a mapping".into()));
                 None
@@ -475,12 +508,8 @@ fn read_intent(
             ));
         }
         return Intent::Dual {
-            default: old_default
-                .map(Value::Object)
-                .unwrap_or(Value::Object(Map::new())),
-            overrides: old_override
-                .map(Value::Object)
-                .unwrap_or(Value::Object(Map::new())),
+            default: Stanza::Whole("default"),
+            overrides: Stanza::Whole("override"),
         };
     }
     match (defaults, overrides) {
@@ -493,8 +522,8 @@ fn read_intent(
                     .into(),
             ));
             Intent::Dual {
-                default: spec.get("defaults").map(unwrap_stanza).unwrap_or_default(),
-                overrides: spec.get("overrides").map(unwrap_stanza).unwrap_or_default(),
+                default: Stanza::Proper(Some("defaults")),
+                overrides: Stanza::Proper(Some("overrides")),
             }
         }
         (Some(m), None) | (None, Some(m)) => {
@@ -511,9 +540,14 @@ fn read_intent(
             let how = parse_how(m.get("strategy"), field, invalid)
                 .or(top_how)
                 .unwrap_or(How::Atomic);
+            let stanza = if defaults.is_some() {
+                "defaults"
+            } else {
+                "overrides"
+            };
             Intent::Stack {
                 strategy: Strategy { mode, how },
-                spec: without_wrappers(&m),
+                spec: Stanza::Proper(Some(stanza)),
             }
         }
         (None, None) => Intent::Stack {
@@ -521,14 +555,7 @@ fn read_intent(
                 mode: Mode::Defaults,
                 how: top_how.unwrap_or(How::Atomic),
             },
-            spec: without_wrappers(spec),
+            spec: Stanza::Proper(None),
         },
-    }
-}
-
-fn unwrap_stanza(v: &Value) -> Value {
-    match v.as_object() {
-        Some(m) => without_wrappers(m),
-        None => Value::Object(Map::new()),
     }
 }

@@ -6,7 +6,7 @@ use super::tree::{merge_patch, merge_rules, Tree};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
 use crate::topology::{NodeId, PolicyId, Topology};
-use serde_json::{Map, Value};
+
 use std::rc::Rc;
 
 /// A policy as it enters the fold at one attachment point.
@@ -35,22 +35,22 @@ pub const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 impl Entry {
     pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Entry {
         let policy = &t.policies[p];
+        let spec = &t.snapshot.objects[policy.object].spec;
         let (shape, mut strategy) = match &policy.intent {
-            Intent::Stack { strategy, spec } => {
-                let spec = if model == MergeModel::Accumulated {
+            Intent::Stack { strategy, spec: s } => {
+                let tree = Tree::from_settings(s.settings(spec), p);
+                let tree = if model == MergeModel::Accumulated {
                     // Side by side: each policy's spec under its own name.
-                    let mut m = Map::new();
-                    m.insert(policy.obj_ref.ns_name(), spec.clone());
-                    Value::Object(m)
+                    Rc::new(Tree::Object(vec![(policy.obj_ref.ns_name(), tree)]))
                 } else {
-                    spec.clone()
+                    tree
                 };
-                (Shape::Stack(Tree::from_value(&spec, p)), *strategy)
+                (Shape::Stack(tree), *strategy)
             }
             Intent::Dual { default, overrides } => (
                 Shape::Dual {
-                    default: Tree::from_value(default, p),
-                    overrides: Tree::from_value(overrides, p),
+                    default: Tree::from_settings(default.settings(spec), p),
+                    overrides: Tree::from_settings(overrides.settings(spec), p),
                 },
                 Strategy::ATOMIC_DEFAULTS,
             ),

@@ -11,11 +11,11 @@ pub mod status;
 pub mod tree;
 
 pub use combine::{Acc, Entry};
-pub use status::{PolicyStatus, Statuses};
+pub use status::{PolicyStatus, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel};
 use crate::model::{GroupKind, ObjRef};
-use crate::topology::{NodeId, PolicyId, Topology};
+use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -25,64 +25,154 @@ use std::rc::Rc;
 /// creationTimestamp first, then `namespace/name`. A missing timestamp sorts last.
 pub fn precedence_cmp(t: &Topology, a: PolicyId, b: PolicyId) -> Ordering {
     let (pa, pb) = (&t.policies[a], &t.policies[b]);
-    let ts = |p: &crate::catalog::policy::Policy| p.creation_timestamp.clone();
-    match (ts(pa), ts(pb)) {
-        (Some(x), Some(y)) => x.cmp(&y),
+    match (&pa.creation_timestamp, &pb.creation_timestamp) {
+        (Some(x), Some(y)) => x.cmp(y),
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
     }
-    .then_with(|| pa.obj_ref.ns_name().cmp(&pb.obj_ref.ns_name()))
+    .then_with(|| ns_name_bytes(&pa.obj_ref).cmp(ns_name_bytes(&pb.obj_ref)))
 }
 
-/// A parent context arriving at a node: its state, namespaces seen, where it came from.
-type Incoming = (Option<Rc<Acc>>, Rc<Vec<String>>, Vec<(NodeId, usize)>);
+/// The bytes of `ns_name()` (`namespace/name`), without building the string.
+fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
+    let ns = r.namespace.as_deref().map(|ns| ns.bytes().chain([b'/']));
+    ns.into_iter().flatten().chain(r.name.bytes())
+}
+
+/// A set of namespaces whose level a path has already passed (each is applied once,
+/// at its highest position), as an index into `SeenSets`.
+type SeenId = u32;
+
+/// The sets of namespaces paths have passed, each stored once. Set 0 is the empty
+/// set; a set is only ever made by adding one namespace to another, so two paths
+/// that passed the same namespaces in the same order share one id.
+#[derive(Clone, Debug)]
+struct SeenSets<'t> {
+    sets: Vec<Vec<&'t str>>,
+    entered: HashMap<(SeenId, &'t str), SeenId>,
+}
+
+impl<'t> SeenSets<'t> {
+    fn new() -> Self {
+        SeenSets {
+            sets: vec![Vec::new()],
+            entered: HashMap::new(),
+        }
+    }
+
+    fn contains(&self, s: SeenId, ns: &str) -> bool {
+        self.sets[s as usize].contains(&ns)
+    }
+
+    /// The set `s` plus `ns`.
+    fn enter(&mut self, s: SeenId, ns: &'t str) -> SeenId {
+        if let Some(&id) = self.entered.get(&(s, ns)) {
+            return id;
+        }
+        let mut set = self.sets[s as usize].clone();
+        set.push(ns);
+        let id = self.sets.len() as SeenId;
+        self.sets.push(set);
+        self.entered.insert((s, ns), id);
+        id
+    }
+}
+
+/// A state, an entry pushed onto it, and the resulting state.
+type Pushed = (Option<Rc<Acc>>, Rc<Entry>, Rc<Acc>);
 
 /// One context of a node: the folded result of one or more root→node paths.
 #[derive(Clone, Debug)]
 pub struct Ctx {
     pub acc: Option<Rc<Acc>>,
-    /// Namespaces whose level this path has already passed (each is applied once,
-    /// at its highest position).
-    seen_ns: Rc<Vec<String>>,
-    /// The namespace level this node adds to the path, if any.
-    pub entered_ns: Option<String>,
-    /// The parent contexts this one continues: (parent node, index of its context).
-    pub preds: Vec<(NodeId, usize)>,
+    seen: SeenId,
+    /// This node's namespace level is on the path here (the path enters the
+    /// namespace at this node).
+    pub entered_ns: bool,
+    /// The parent contexts this one continues: a range of `KindFold::links`.
+    preds: (u32, u32),
 }
 
 /// The fold for one policy kind over the whole topology, computed on demand.
+///
+/// Every node's contexts are stored one node after another in one list (`ctxs`,
+/// `memo` says where each node's are), and the links from a context to the parent
+/// contexts it continues likewise (`links`): a topology of a hundred thousand nodes
+/// makes a few large allocations, not a few small ones per node.
 pub struct KindFold<'t> {
     pub t: &'t Topology,
     pub kind: GroupKind,
     pub class: Class,
     pub model: MergeModel,
+    /// The policies of this kind attached to each node they attach to.
     node_policies: HashMap<NodeId, Vec<PolicyId>>,
-    ns_policies: HashMap<String, Vec<PolicyId>>,
-    entries: HashMap<(PolicyId, NodeId), Rc<Entry>>,
-    memo: Vec<Option<Rc<Vec<Ctx>>>>,
+    ns_policies: HashMap<&'t str, Vec<PolicyId>>,
+    entries: HashMap<(PolicyId, Option<NodeId>), Rc<Entry>>,
+    pushed: HashMap<(usize, usize), Pushed>,
+    ctxs: Vec<Ctx>,
+    /// Per node, its range of `ctxs`, once computed (allocated on first use).
+    memo: Vec<Option<(u32, u32)>>,
+    /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
+    /// topology has hundreds of thousands.
+    links: Vec<(u32, u32)>,
+    seen: SeenSets<'t>,
+    /// Per node being folded: each distinct arriving (state, seen) and the context
+    /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
+    arrived: Vec<(Option<*const Acc>, SeenId, u32)>,
+    arrival_links: Vec<(u32, (u32, u32))>,
     /// Direct policies that lost to an older one on the same target: (loser, winner, node).
     pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
 }
 
 impl<'t> KindFold<'t> {
     pub fn new(t: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
+        Self::with(t, kind, None)
+    }
+
+    /// The fold as it would be if policy `removed` did not exist. Only nodes at or below
+    /// where `removed` attaches can differ (`below[n]`); every other node's contexts are
+    /// shared with `self`, not recomputed.
+    pub fn without(&self, removed: PolicyId, below: &[bool]) -> KindFold<'t> {
+        let mut f = Self::with(self.t, &self.kind, Some(removed));
+        f.ctxs = self.ctxs.clone();
+        f.links = self.links.clone();
+        f.seen = self.seen.clone();
+        f.memo = self.memo.clone();
+        for (m, &below) in f.memo.iter_mut().zip(below) {
+            if below {
+                *m = None;
+            }
+        }
+        f
+    }
+
+    fn with(t: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
         let pk = t.catalog.get(kind);
         let class = pk.map(|k| k.class).unwrap_or(Class::Inherited);
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
-        let mut node_policies: HashMap<NodeId, Vec<PolicyId>> = HashMap::new();
+        let of_kind = |p: PolicyId| &t.policies[p].kind == kind && Some(p) != removed;
+        // The nodes policies of this kind attach to, in node order.
+        let mut nodes: Vec<NodeId> = (0..t.policies.len())
+            .filter(|&p| of_kind(p))
+            .flat_map(|p| &t.targets[p])
+            .filter_map(|r| match r.resolution {
+                Resolution::Node(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let mut node_policies = HashMap::new();
         let mut conflicts = Vec::new();
-        for (n, ps) in t.attached.iter().enumerate() {
-            let mine: Vec<PolicyId> = ps
+        for n in nodes {
+            let mine: Vec<PolicyId> = t.attached[n]
                 .iter()
                 .copied()
-                .filter(|&p| &t.policies[p].kind == kind)
+                .filter(|&p| of_kind(p))
                 .collect();
-            if mine.is_empty() {
-                continue;
-            }
             // GEP-713 None: the oldest (then namespace/name) wins; the rest are Conflicted.
             let mine = if model == MergeModel::None && mine.len() > 1 {
                 for &loser in &mine[1..] {
@@ -97,13 +187,9 @@ impl<'t> KindFold<'t> {
         let mut ns_policies = HashMap::new();
         if class == Class::Inherited {
             for (ns, ps) in &t.ns_attached {
-                let mine: Vec<PolicyId> = ps
-                    .iter()
-                    .copied()
-                    .filter(|&p| &t.policies[p].kind == kind)
-                    .collect();
+                let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 if !mine.is_empty() {
-                    ns_policies.insert(ns.clone(), mine);
+                    ns_policies.insert(ns.as_str(), mine);
                 }
             }
         }
@@ -115,7 +201,13 @@ impl<'t> KindFold<'t> {
             node_policies,
             ns_policies,
             entries: HashMap::new(),
-            memo: vec![None; t.nodes.len()],
+            pushed: HashMap::new(),
+            ctxs: Vec::new(),
+            memo: Vec::new(),
+            links: Vec::new(),
+            seen: SeenSets::new(),
+            arrived: Vec::new(),
+            arrival_links: Vec::new(),
             conflicts,
         }
     }
@@ -128,111 +220,218 @@ impl<'t> KindFold<'t> {
         kinds
     }
 
+    /// Where policies of this kind enter the fold: the nodes they attach to, and for
+    /// a Namespace-level one every object of that namespace. What they may reach is at
+    /// or below these.
+    pub fn starts(&self) -> Vec<NodeId> {
+        let t = self.t;
+        let namespaces = if self.ns_policies.is_empty() {
+            0
+        } else {
+            t.nodes.len()
+        };
+        let in_policy_namespace = (0..namespaces).filter(|&n| {
+            t.namespace_level(n)
+                .is_some_and(|ns| self.ns_policies.contains_key(ns))
+        });
+        let mut starts: Vec<NodeId> = self.node_policies.keys().copied().collect();
+        starts.extend(in_policy_namespace);
+        starts
+    }
+
+    /// Policy `p` as it enters the fold at `at`. Only kgateway's merge depends on where
+    /// (the annotation on the parent object); any other entry is the same everywhere.
     fn entry(&mut self, p: PolicyId, at: NodeId) -> Rc<Entry> {
-        if let Some(e) = self.entries.get(&(p, at)) {
+        let key = (
+            p,
+            (self.model == MergeModel::KgatewayPriority).then_some(at),
+        );
+        if let Some(e) = self.entries.get(&key) {
             return e.clone();
         }
         let e = Rc::new(Entry::new(self.t, p, at, self.model));
-        self.entries.insert((p, at), e.clone());
+        self.entries.insert(key, e.clone());
         e
     }
 
+    /// `combine::push`, once per (state, entry): nodes that share a parent's state
+    /// share the result too (a namespace's policy meets the same Gateway state at every
+    /// route of the namespace).
+    fn push(&mut self, acc: Option<Rc<Acc>>, e: Rc<Entry>) -> Rc<Acc> {
+        let key = (
+            acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
+            Rc::as_ptr(&e) as usize,
+        );
+        if let Some((.., pushed)) = self.pushed.get(&key) {
+            return pushed.clone();
+        }
+        let pushed = combine::push(acc.as_deref(), &e, self.model);
+        // The inputs are kept with the result, so their addresses stay their identity.
+        self.pushed.insert(key, (acc, e, pushed.clone()));
+        pushed
+    }
+
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
-    pub fn contexts(&mut self, n: NodeId) -> Rc<Vec<Ctx>> {
-        if let Some(c) = &self.memo[n] {
-            return c.clone();
+    pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
+        let (a, b) = self.compute(n);
+        &self.ctxs[a as usize..b as usize]
+    }
+
+    /// The parent contexts `c` continues: (parent node, index among its contexts).
+    pub fn preds(&self, c: &Ctx) -> impl Iterator<Item = (NodeId, usize)> + '_ {
+        let links = &self.links[c.preds.0 as usize..c.preds.1 as usize];
+        links.iter().map(|&(p, j)| (p as NodeId, j as usize))
+    }
+
+    /// Computes the contexts of `n` (and, first, of everything above it).
+    fn compute(&mut self, n: NodeId) -> (u32, u32) {
+        if self.memo.is_empty() {
+            self.memo = vec![None; self.t.nodes.len()];
+        }
+        if let Some(range) = self.memo[n] {
+            return range;
         }
         let t = self.t;
         let node = &t.nodes[n];
-        let mut incoming: Vec<Incoming> = Vec::new();
+        for &p in &node.parents {
+            self.compute(p);
+        }
+        let start = self.ctxs.len();
+        let mut arrived = std::mem::take(&mut self.arrived);
+        let mut links = std::mem::take(&mut self.arrival_links);
+        arrived.clear();
+        links.clear();
         if node.parents.is_empty() {
-            incoming.push((None, Rc::new(Vec::new()), Vec::new()));
-        } else {
-            for &p in &node.parents {
-                let pctx = self.contexts(p);
-                for (i, c) in pctx.iter().enumerate() {
-                    // Direct policies reach only their target and its sections.
-                    let acc = if self.class == Class::Direct && node.owner != Some(p) {
-                        None
-                    } else {
-                        c.acc.clone()
-                    };
-                    incoming.push((acc, c.seen_ns.clone(), vec![(p, i)]));
+            self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
+        }
+        for &p in &node.parents {
+            let Some((a, b)) = self.memo[p] else { continue };
+            // Direct policies reach only their target and its sections.
+            let cut = self.class == Class::Direct && node.owner != Some(p);
+            for j in a..b {
+                let c = &self.ctxs[j as usize];
+                let acc = if cut { None } else { c.acc.clone() };
+                let seen = c.seen;
+                self.arrive(
+                    n,
+                    acc,
+                    seen,
+                    Some((p, j - a)),
+                    start,
+                    &mut arrived,
+                    &mut links,
+                );
+            }
+        }
+        // Each context's links in the order they arrived.
+        links.sort_by_key(|&(i, _)| i);
+        let mut k = 0;
+        for i in 0..(self.ctxs.len() - start) as u32 {
+            let from = self.links.len() as u32;
+            while k < links.len() && links[k].0 == i {
+                self.links.push(links[k].1);
+                k += 1;
+            }
+            self.ctxs[start + i as usize].preds = (from, self.links.len() as u32);
+        }
+        self.arrived = arrived;
+        self.arrival_links = links;
+        let range = (start as u32, self.ctxs.len() as u32);
+        self.memo[n] = Some(range);
+        range
+    }
+
+    /// One parent context arriving at `n` (`pred` none: `n` is a root). Contexts that
+    /// arrive with the same state fold alike from here on, so each distinct (state,
+    /// seen) is folded once.
+    #[allow(clippy::too_many_arguments)]
+    fn arrive(
+        &mut self,
+        n: NodeId,
+        acc: Option<Rc<Acc>>,
+        seen: SeenId,
+        pred: Option<(NodeId, u32)>,
+        start: usize,
+        arrived: &mut Vec<(Option<*const Acc>, SeenId, u32)>,
+        links: &mut Vec<(u32, (u32, u32))>,
+    ) {
+        // The state's address is its identity: the parent context holds it alive.
+        let key = (acc.as_ref().map(Rc::as_ptr), seen);
+        let i = match arrived.iter().find(|a| (a.0, a.1) == key) {
+            Some(a) => a.2,
+            None => {
+                let i = self.fold_here(n, acc, seen, start);
+                arrived.push((key.0, key.1, i));
+                i
+            }
+        };
+        if let Some((p, j)) = pred {
+            links.push((i, (p as u32, j)));
+        }
+    }
+
+    /// Folds the policies that apply at `n` (its namespace level the first time a path
+    /// enters it, then its own) onto one arriving state; returns the index among `n`'s
+    /// contexts (from `start`) of the one it belongs to: an equal one already there,
+    /// or a new one.
+    fn fold_here(
+        &mut self,
+        n: NodeId,
+        mut acc: Option<Rc<Acc>>,
+        seen: SeenId,
+        start: usize,
+    ) -> u32 {
+        let mut seen_next = seen;
+        let mut entered = false;
+        if let Some(ns) = self.t.namespace_level(n) {
+            if !self.seen.contains(seen, ns) {
+                seen_next = self.seen.enter(seen, ns);
+                entered = true;
+                let count = self.ns_policies.get(ns).map_or(0, Vec::len);
+                for k in 0..count {
+                    let p = self.ns_policies[ns][k];
+                    let e = self.entry(p, n);
+                    acc = Some(self.push(acc, e));
                 }
             }
         }
-        let ns_here = t.namespace_level(n).map(str::to_string);
-        let own = self.node_policies.get(&n).cloned().unwrap_or_default();
-        let mut out: Vec<Ctx> = Vec::new();
-        // Contexts that arrive with the same accumulated state fold alike from here on.
-        let mut cache: HashMap<(usize, Rc<Vec<String>>), usize> = HashMap::new();
-        for (acc, seen, preds) in incoming {
-            let key = (
-                acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
-                seen.clone(),
-            );
-            if let Some(&i) = cache.get(&key) {
-                out[i].preds.extend(preds);
-                continue;
-            }
-            let mut acc = acc;
-            let mut seen_next = seen.clone();
-            let mut entered = None;
-            if let Some(ns) = &ns_here {
-                if !seen.contains(ns) {
-                    let mut s = (*seen).clone();
-                    s.push(ns.clone());
-                    seen_next = Rc::new(s);
-                    entered = Some(ns.clone());
-                    if let Some(ps) = self.ns_policies.get(ns).cloned() {
-                        for p in ps {
-                            let e = self.entry(p, n);
-                            acc = Some(combine::push(acc.as_deref(), &e, self.model));
-                        }
-                    }
-                }
-            }
-            for &p in &own {
-                let e = self.entry(p, n);
-                acc = Some(combine::push(acc.as_deref(), &e, self.model));
-            }
-            // Two inputs that ended up equal share one context (same pointer when
-            // nothing new applied here).
-            if let Some(i) = out.iter().position(|c| {
-                c.seen_ns == seen_next && c.entered_ns == entered && same_acc(&c.acc, &acc)
-            }) {
-                out[i].preds.extend(preds);
-                cache.insert(key, i);
-                continue;
-            }
-            cache.insert(key, out.len());
-            out.push(Ctx {
-                acc,
-                seen_ns: seen_next,
-                entered_ns: entered,
-                preds,
-            });
+        for p in self.node_policies.get(&n).cloned().unwrap_or_default() {
+            let e = self.entry(p, n);
+            acc = Some(self.push(acc, e));
         }
-        let out = Rc::new(out);
-        self.memo[n] = Some(out.clone());
-        out
+        // Two inputs that ended up equal share one context (same pointer when nothing
+        // new applied here).
+        if let Some(i) = self.ctxs[start..]
+            .iter()
+            .position(|c| c.seen == seen_next && c.entered_ns == entered && same_acc(&c.acc, &acc))
+        {
+            return i as u32;
+        }
+        self.ctxs.push(Ctx {
+            acc,
+            seen: seen_next,
+            entered_ns: entered,
+            preds: (0, 0),
+        });
+        (self.ctxs.len() - start - 1) as u32
     }
 
     /// Every root→n path of context `i` of node `n`, as references (namespace levels
     /// included where a path enters a namespace).
     pub fn paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
-        let ctxs = self.contexts(n);
-        let c = &ctxs[i];
+        let (a, _) = self.compute(n);
+        let c = &self.ctxs[a as usize + i];
         let mut tail = Vec::new();
-        if let Some(ns) = &c.entered_ns {
+        if let Some(ns) = self.t.namespace_level(n).filter(|_| c.entered_ns) {
             tail.push(ObjRef::new("", "Namespace", None, ns));
         }
         tail.push(self.t.nodes[n].obj_ref.clone());
-        if c.preds.is_empty() {
+        let preds: Vec<(NodeId, usize)> = self.preds(c).collect();
+        if preds.is_empty() {
             return vec![tail];
         }
         let mut out = Vec::new();
-        for &(p, j) in &c.preds.clone() {
+        for (p, j) in preds {
             for mut path in self.paths(p, j) {
                 path.extend(tail.iter().cloned());
                 out.push(path);
@@ -243,10 +442,10 @@ impl<'t> KindFold<'t> {
 
     /// The effective specs at `n`, contexts with equal results grouped.
     pub fn effective_at(&mut self, n: NodeId) -> Vec<EffectiveGroup> {
-        let ctxs = self.contexts(n);
+        let accs: Vec<Option<Rc<Acc>>> = self.contexts(n).iter().map(|c| c.acc.clone()).collect();
         let mut groups: Vec<EffectiveGroup> = Vec::new();
-        for (i, c) in ctxs.iter().enumerate() {
-            let Some(acc) = &c.acc else { continue };
+        for (i, acc) in accs.iter().enumerate() {
+            let Some(acc) = acc else { continue };
             let result = acc.result();
             let spec = result.to_value();
             let sources = result.sources();

@@ -1,11 +1,12 @@
 //! Computed status (GEP-713 §"Policy status"): per policy over every context it
 //! takes part in, and per (policy, object).
 
-use super::KindFold;
+use super::{Acc, KindFold};
 use crate::catalog::Class;
 use crate::topology::{Code, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum PolicyStatus {
@@ -68,6 +69,14 @@ impl Tally {
     }
 }
 
+/// A policy that loses a Direct conflict on a node counts as Conflicted there.
+const CONFLICTED: Tally = Tally {
+    full: 0,
+    partial: 0,
+    none: 0,
+    conflicted: 1,
+};
+
 /// Statuses for every policy in a topology.
 #[derive(Debug, Default)]
 pub struct Statuses {
@@ -82,58 +91,22 @@ pub struct Statuses {
 impl Statuses {
     pub fn compute(t: &Topology) -> Statuses {
         let np = t.policies.len();
-        let mut tallies: Vec<BTreeMap<NodeId, Tally>> = vec![BTreeMap::new(); np];
+        // Per policy, its status at every node it reaches, in node order (node numbers
+        // as 32 bits: there can be a million of these).
+        let mut reached: Vec<Vec<(u32, PolicyStatus)>> = vec![Vec::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
-        let leaves: Vec<usize> = t.policies.iter().map(|p| p.intent.leaf_count()).collect();
-        for kind in KindFold::kinds_in_use(t) {
-            let mut f = KindFold::new(t, &kind);
-            for &(loser, winner, n) in &f.conflicts {
-                conflicts.push((loser, winner, n));
-                let mut targets = vec![n];
-                targets.extend(
-                    t.nodes[n]
-                        .children
-                        .iter()
-                        .copied()
-                        .filter(|&c| t.nodes[c].owner == Some(n)),
-                );
-                for m in targets {
-                    tallies[loser].entry(m).or_default().conflicted += 1;
-                    if is_leaf(t, m, f.class) {
-                        leaf_tally[loser].conflicted += 1;
-                    }
-                }
-            }
-            for n in 0..t.nodes.len() {
-                let ctxs = f.contexts(n);
-                let leaf = is_leaf(t, n, f.class);
-                for c in ctxs.iter() {
-                    let Some(acc) = &c.acc else { continue };
-                    let result = acc.result();
-                    for &p in &acc.applied {
-                        let total = leaves[p];
-                        let kept = result.count_from(p);
-                        let one = match () {
-                            _ if kept >= total => Tally {
-                                full: 1,
-                                ..Tally::default()
-                            },
-                            _ if kept == 0 => Tally {
-                                none: 1,
-                                ..Tally::default()
-                            },
-                            _ => Tally {
-                                partial: 1,
-                                ..Tally::default()
-                            },
-                        };
-                        tallies[p].entry(n).or_default().add(one);
-                        if leaf {
-                            leaf_tally[p].add(one);
-                        }
-                    }
-                }
+        let leaves = leaf_counts(t);
+        let kinds = KindFold::kinds_in_use(t);
+        for kinds in kinds.chunks(64) {
+            let folds: Vec<KindFold> = kinds.iter().map(|k| KindFold::new(t, k)).collect();
+            // Only nodes at or below where a kind's policies enter can hold one of them.
+            let starts: Vec<Vec<NodeId>> = folds.iter().map(KindFold::starts).collect();
+            let below = t.below_each(&starts);
+            for (k, mut f) in folds.into_iter().enumerate() {
+                let reach = (0..t.nodes.len()).filter(|&n| below[n] & (1u64 << k) != 0);
+                statuses_of_kind(&mut f, reach, &leaves, &mut reached, &mut leaf_tally);
+                conflicts.extend(f.conflicts);
             }
         }
         let mut overall = Vec::with_capacity(np);
@@ -168,11 +141,12 @@ impl Statuses {
             };
             overall.push(status);
         }
-        let per_node = tallies
-            .into_iter()
-            .map(|m| m.into_iter().map(|(n, t)| (n, t.status())).collect())
-            .collect();
         conflicts.sort();
+        // Built from sorted lists, the maps come out full and in one go.
+        let per_node = reached
+            .into_iter()
+            .map(|v| v.into_iter().map(|(n, s)| (n as NodeId, s)).collect())
+            .collect();
         Statuses {
             overall,
             per_node,
@@ -190,6 +164,164 @@ impl Statuses {
         objs.dedup();
         objs.len()
     }
+}
+
+/// Folds one kind over the nodes it may reach: each policy's status at every node
+/// (into `reached`, in node order) and its tally over the most specific ones.
+fn statuses_of_kind(
+    f: &mut KindFold,
+    reach: impl Iterator<Item = NodeId>,
+    leaves: &[usize],
+    reached: &mut [Vec<(u32, PolicyStatus)>],
+    leaf_tally: &mut [Tally],
+) {
+    let t = f.t;
+    let mut tallies = Tallies::new(f, leaves);
+    let mut here = Vec::new();
+    for n in reach {
+        tallies.at(f, n, &mut here);
+        let leaf = is_leaf(t, n, f.class);
+        for &(p, tally) in &here {
+            reached[p].push((n as u32, tally.status()));
+            if leaf {
+                leaf_tally[p].add(tally);
+            }
+        }
+    }
+}
+
+/// Statuses at a few nodes only: what `describe` of one object needs, folding only
+/// the paths down to those nodes instead of the whole topology. For those nodes it
+/// agrees with `Statuses::compute` (a test holds them equal).
+#[derive(Debug, Default, PartialEq)]
+pub struct StatusesAt {
+    /// Per policy that reaches one of the nodes: its status at each of them.
+    pub per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>>,
+    /// Direct conflicts on one of the nodes: (loser, winner, node).
+    pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
+}
+
+impl StatusesAt {
+    pub fn compute(t: &Topology, nodes: &[NodeId]) -> StatusesAt {
+        let mut per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>> = BTreeMap::new();
+        let mut conflicts = Vec::new();
+        let leaves = leaf_counts(t);
+        let mut here = Vec::new();
+        for kind in KindFold::kinds_in_use(t) {
+            let mut f = KindFold::new(t, &kind);
+            conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.2)));
+            let mut tallies = Tallies::new(&f, &leaves);
+            for &n in nodes {
+                tallies.at(&mut f, n, &mut here);
+                for &(p, tally) in &here {
+                    per_node.entry(p).or_default().insert(n, tally.status());
+                }
+            }
+        }
+        conflicts.sort();
+        StatusesAt {
+            per_node,
+            conflicts,
+        }
+    }
+}
+
+/// How much of each policy of one kind survives at a node, over all the node's
+/// contexts, with the Direct conflicts it loses there. Nodes below an attachment
+/// point share their parent's result object, so each result is measured once (and
+/// kept alive here, so its address stays its identity).
+struct Tallies<'a> {
+    leaves: &'a [usize],
+    measured: HashMap<*const Acc, (Rc<Acc>, Survived)>,
+    /// Per node, the policies that lose a Direct conflict there.
+    conflicted: HashMap<NodeId, Vec<PolicyId>>,
+}
+
+/// Per policy folded into a result, how much of it survived there.
+type Survived = Vec<(PolicyId, Tally)>;
+
+impl<'a> Tallies<'a> {
+    fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
+        let mut conflicted: HashMap<NodeId, Vec<PolicyId>> = HashMap::new();
+        for &(loser, _, n) in &f.conflicts {
+            for m in conflict_nodes(f.t, n) {
+                conflicted.entry(m).or_default().push(loser);
+            }
+        }
+        Tallies {
+            leaves,
+            measured: HashMap::new(),
+            conflicted,
+        }
+    }
+
+    /// Into `out`: (policy, tally) for every policy at `n`, one entry per policy.
+    fn at(&mut self, f: &mut KindFold, n: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
+        out.clear();
+        for c in f.contexts(n).iter() {
+            let Some(acc) = &c.acc else { continue };
+            let leaves = self.leaves;
+            let (_, survived) = self
+                .measured
+                .entry(Rc::as_ptr(acc))
+                .or_insert_with(|| (acc.clone(), measure(acc, leaves)));
+            out.extend(survived.iter().copied());
+        }
+        let losers = self.conflicted.get(&n).into_iter().flatten();
+        out.extend(losers.map(|&p| (p, CONFLICTED)));
+        out.sort_by_key(|&(p, _)| p);
+        out.dedup_by(|(p, tally), (q, sum)| {
+            let same = p == q;
+            if same {
+                sum.add(*tally);
+            }
+            same
+        });
+    }
+}
+
+/// How many settings each policy sets.
+fn leaf_counts(t: &Topology) -> Vec<usize> {
+    let spec = |p: &crate::catalog::policy::Policy| &t.snapshot.objects[p.object].spec;
+    t.policies
+        .iter()
+        .map(|p| p.intent.leaf_count(spec(p)))
+        .collect()
+}
+
+/// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
+fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let sections = t.nodes[n]
+        .children
+        .iter()
+        .copied()
+        .filter(move |&c| t.nodes[c].owner == Some(n));
+    std::iter::once(n).chain(sections)
+}
+
+fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
+    let result = acc.result();
+    acc.applied
+        .iter()
+        .map(|&p| {
+            let kept = result.count_from(p);
+            let one = match () {
+                _ if kept >= leaves[p] => Tally {
+                    full: 1,
+                    ..Tally::default()
+                },
+                _ if kept == 0 => Tally {
+                    none: 1,
+                    ..Tally::default()
+                },
+                _ => Tally {
+                    partial: 1,
+                    ..Tally::default()
+                },
+            };
+            (p, one)
+        })
+        .collect()
 }
 
 /// The most specific objects a policy of this class reaches: DAG leaves for

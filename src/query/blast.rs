@@ -10,6 +10,7 @@ use crate::source::{BlindSpot, Object, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One object (or section) whose effective spec of one kind changes, on the contexts
@@ -49,7 +50,52 @@ pub struct BlastRadius {
 }
 
 /// What changes if policy `p` is deleted.
-pub fn delete_policy(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
+///
+/// Only what lies at or below the policy's attachment points can change, so only
+/// that is folded again, without the policy; everything above is shared with the
+/// world as it is. (`_declared` kinds are already in the world's catalog.)
+pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
+    let t = &w.t;
+    let pol = &t.policies[p];
+    let reach = reach_of_policy(t, p);
+    let mut below = vec![false; t.nodes.len()];
+    for &n in &reach {
+        below[n] = true;
+    }
+    let present: Vec<NodeId> = reach
+        .into_iter()
+        .filter(|&n| !gone_without(t, p, n))
+        .collect();
+    // The before side first: the contexts it folds above the policy are then shared.
+    let mut before = KindFold::new(t, &pol.kind);
+    for &n in &present {
+        before.contexts(n);
+    }
+    let mut after = before.without(p, &below);
+    let mut changes = Vec::new();
+    for &n in &present {
+        let sb = specs_by_context(&mut before, n);
+        let sa = specs_by_context(&mut after, n);
+        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, sb, sa));
+    }
+    sort_changes(&mut changes);
+    deleted(w, p, changes)
+}
+
+/// A node created only because `p` targets it (and no other policy does) is not
+/// there once `p` is deleted.
+fn gone_without(t: &Topology, p: PolicyId, n: NodeId) -> bool {
+    t.target_only.binary_search(&n).is_ok()
+        && !t
+            .targets
+            .iter()
+            .enumerate()
+            .any(|(q, rs)| q != p && rs.iter().any(|r| r.resolution == Resolution::Node(n)))
+}
+
+/// The same answer as `delete_policy`, by rebuilding the whole world without the
+/// policy and comparing: slower, and obviously right. Tests hold the two equal.
+pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
     let pol = &w.t.policies[p];
     let snapshot = Snapshot {
         objects: w
@@ -64,10 +110,18 @@ pub fn delete_policy(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadi
         blind_spots: w.t.snapshot.blind_spots.clone(),
     };
     let after = crate::analyze(snapshot, declared, &[]);
-    let mut candidates = BTreeSet::new();
-    reach_of_policy(&w.t, p, &mut candidates);
+    let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.t, p)
+        .into_iter()
+        .map(|n| w.t.nodes[n].obj_ref.clone())
+        .collect();
     let kinds = vec![pol.kind.clone()];
     let changes = compare(w, &after, &candidates, &kinds);
+    deleted(w, p, changes)
+}
+
+/// The answer for deleting `p`, given what changes.
+fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
+    let pol = &w.t.policies[p];
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
@@ -141,7 +195,11 @@ pub fn apply_objects(
         let mut found = false;
         for t in [&w.t, &after.t] {
             if let Some(&p) = t.policy_index.get(r) {
-                reach_of_policy(t, p, &mut candidates);
+                candidates.extend(
+                    reach_of_policy(t, p)
+                        .into_iter()
+                        .map(|n| t.nodes[n].obj_ref.clone()),
+                );
                 found = true;
             }
             if let Some(n) = t.lookup(r) {
@@ -154,9 +212,8 @@ pub fn apply_objects(
         }
         if r.kind == "Namespace" && r.group.is_empty() {
             for t in [&w.t, &after.t] {
-                for n in t.nodes_in_namespace(&r.name) {
-                    add_below(t, n, &mut candidates);
-                }
+                let below = t.at_or_below(t.nodes_in_namespace(&r.name));
+                candidates.extend(below.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
@@ -216,25 +273,22 @@ pub fn apply_objects(
 }
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every
-/// object of the namespace) and everything below them.
-fn reach_of_policy(t: &Topology, p: PolicyId, out: &mut BTreeSet<ObjRef>) {
+/// object of the namespace) and everything below them, in node order.
+fn reach_of_policy(t: &Topology, p: PolicyId) -> Vec<NodeId> {
+    let mut starts = Vec::new();
     for r in &t.targets[p] {
         match &r.resolution {
-            Resolution::Node(n) => add_below(t, *n, out),
-            Resolution::Namespace(ns) => {
-                for n in t.nodes_in_namespace(ns) {
-                    add_below(t, n, out);
-                }
-            }
+            Resolution::Node(n) => starts.push(*n),
+            Resolution::Namespace(ns) => starts.extend(t.nodes_in_namespace(ns)),
             Resolution::NotFound(_) => {}
         }
     }
+    t.at_or_below(starts)
 }
 
 fn add_below(t: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
-    out.insert(t.nodes[n].obj_ref.clone());
     out.extend(
-        t.descendants(n)
+        t.at_or_below([n])
             .into_iter()
             .map(|d| t.nodes[d].obj_ref.clone()),
     );
@@ -269,30 +323,60 @@ fn compare(
         for &(nb, na, r) in &pairs {
             let sb = specs_by_context(&mut fb, nb);
             let sa = specs_by_context(&mut fa, na);
-            let paths: BTreeSet<&Vec<ObjRef>> = sb.keys().chain(sa.keys()).collect();
-            let mut here: Vec<Change> = Vec::new();
-            for path in paths {
-                let (b, a) = (sb.get(path), sa.get(path));
-                if b == a {
-                    continue;
-                }
-                match here
-                    .iter_mut()
-                    .find(|c| c.before.as_ref() == b && c.after.as_ref() == a)
-                {
-                    Some(c) => c.contexts.push(path.clone()),
-                    None => here.push(Change {
-                        target: r.clone(),
-                        policy_kind: kind.into(),
-                        contexts: vec![path.clone()],
-                        before: b.cloned(),
-                        after: a.cloned(),
-                    }),
-                }
-            }
-            changes.extend(here);
+            changes.extend(diff(r, kind, sb, sa));
         }
     }
+    sort_changes(&mut changes);
+    changes
+}
+
+/// The changes at one object (or section): its contexts whose spec differs, grouped
+/// where the before and the after are the same. The specs are taken, not copied.
+fn diff(
+    target: &ObjRef,
+    kind: &GroupKind,
+    sb: BTreeMap<Vec<ObjRef>, Value>,
+    sa: BTreeMap<Vec<ObjRef>, Value>,
+) -> Vec<Change> {
+    let mut here: Vec<Change> = Vec::new();
+    // Both sides' contexts in order, each path once with what it had before and after.
+    let (mut sb, mut sa) = (sb.into_iter().peekable(), sa.into_iter().peekable());
+    loop {
+        // The smaller of the two next paths comes next (both, when they are one).
+        let order = match (sb.peek(), sa.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((pb, _)), Some((pa, _))) => pb.cmp(pa),
+        };
+        let (b, a) = match order {
+            Ordering::Less => (sb.next(), None),
+            Ordering::Greater => (None, sa.next()),
+            Ordering::Equal => (sb.next(), sa.next()),
+        };
+        let (path, b, a) = match (b, a) {
+            (Some((path, b)), a) => (path, Some(b), a.map(|(_, a)| a)),
+            (None, Some((path, a))) => (path, None, Some(a)),
+            (None, None) => break,
+        };
+        if b == a {
+            continue;
+        }
+        match here.iter_mut().find(|c| c.before == b && c.after == a) {
+            Some(c) => c.contexts.push(path),
+            None => here.push(Change {
+                target: target.clone(),
+                policy_kind: kind.into(),
+                contexts: vec![path],
+                before: b,
+                after: a,
+            }),
+        }
+    }
+    here
+}
+
+fn sort_changes(changes: &mut [Change]) {
     changes.sort_by(|x, y| {
         (
             &x.target,
@@ -307,7 +391,6 @@ fn compare(
                 &y.contexts,
             ))
     });
-    changes
 }
 
 fn summarize(changes: &[Change]) -> Summary {

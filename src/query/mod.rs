@@ -10,23 +10,44 @@ pub mod types;
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Class;
-use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, Statuses};
+use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, Statuses, StatusesAt};
 use crate::model::{GroupKind, ObjRef};
 use crate::source::BlindSpot;
 use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
 
-/// A topology with its statuses computed: what every query reads.
+/// A topology and its statuses: what every query reads.
 pub struct World {
-    pub t: Topology,
-    pub st: Statuses,
+    pub t: Arc<Topology>,
+    /// Every policy's computed status, computed the first time it is read: `describe`
+    /// of one object and `blast-radius` never need all of them.
+    pub st: LazyStatuses,
+}
+
+/// `Statuses` of a topology, computed on first use.
+pub struct LazyStatuses {
+    t: Arc<Topology>,
+    computed: OnceLock<Statuses>,
+}
+
+impl Deref for LazyStatuses {
+    type Target = Statuses;
+    fn deref(&self) -> &Statuses {
+        self.computed.get_or_init(|| Statuses::compute(&self.t))
+    }
 }
 
 impl World {
     pub fn new(t: Topology) -> World {
-        let st = Statuses::compute(&t);
+        let t = Arc::new(t);
+        let st = LazyStatuses {
+            t: t.clone(),
+            computed: OnceLock::new(),
+        };
         World { t, st }
     }
 
@@ -240,16 +261,23 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         .copied()
         .filter(|&c| t.nodes[c].owner == Some(n))
         .collect();
+    let mut here = vec![n];
+    here.extend(&sections);
+    // Statuses at this object and its sections only: no need to fold the whole topology.
+    let st = StatusesAt::compute(t, &here);
+    let mut reaching: Vec<PolicyId> = st.per_node.keys().copied().collect();
+    reaching.extend(st.conflicts.iter().map(|c| c.0));
+    reaching.sort_unstable();
+    reaching.dedup();
+    let none = BTreeMap::new();
     let mut policies = Vec::new();
-    for (p, per_node) in w.st.per_node.iter().enumerate() {
+    for p in reaching {
+        let per_node = st.per_node.get(&p).unwrap_or(&none);
         let at_node = per_node.get(&n).copied();
         let at_section = sections
             .iter()
             .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
-        let conflicted_here =
-            w.st.conflicts
-                .iter()
-                .any(|&(l, _, m)| l == p && (m == n || sections.contains(&m)));
+        let conflicted_here = st.conflicts.iter().any(|&(l, ..)| l == p);
         if at_node.is_none() && at_section.is_none() && !conflicted_here {
             continue;
         }
@@ -414,14 +442,31 @@ fn affected_marks(o: &crate::source::Object) -> Vec<ReportedCondition> {
     out
 }
 
-/// Findings on the object or its sections.
+/// Findings on the object or its sections: what `check` reports on them, without
+/// checking everything else.
 fn findings_about(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
-    let obj = w.t.nodes[n].obj_ref.clone();
-    let sec_refs: Vec<&ObjRef> = sections.iter().map(|&s| &w.t.nodes[s].obj_ref).collect();
-    check(w)
-        .into_iter()
-        .filter(|f| f.object == obj || sec_refs.contains(&&f.object))
-        .collect()
+    let mut refs = vec![&w.t.nodes[n].obj_ref];
+    refs.extend(sections.iter().map(|&s| &w.t.nodes[s].obj_ref));
+    findings_on(w, &refs)
+}
+
+/// `check`'s findings whose object is one of `refs`.
+fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
+    let t = &w.t;
+    let mut out: Vec<Finding> = t
+        .findings
+        .iter()
+        .filter(|f| refs.contains(&&f.object))
+        .cloned()
+        .collect();
+    for (p, pol) in t.policies.iter().enumerate() {
+        if refs.contains(&&pol.obj_ref) {
+            out.extend(policy_findings(w, p));
+        }
+    }
+    crate::topology::findings::sort_findings(&mut out);
+    out.dedup();
+    out
 }
 
 // ---------------------------------------------------------------- describe policy
@@ -533,10 +578,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
             computed: w.st.overall[p],
             reported: reported_status(t, p),
         },
-        findings: check(w)
-            .into_iter()
-            .filter(|f| f.object == pol.obj_ref)
-            .collect(),
+        findings: findings_on(w, &[&pol.obj_ref]),
         blind_spots: t.snapshot.blind_spots.clone(),
         strategy: pol.intent.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
@@ -613,16 +655,30 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
 /// computation contradicts. Sorted.
 pub fn check(w: &World) -> Vec<Finding> {
+    let mut out = w.t.findings.clone();
+    for p in 0..w.t.policies.len() {
+        out.extend(policy_findings(w, p));
+    }
+    crate::topology::findings::sort_findings(&mut out);
+    out.dedup();
+    out
+}
+
+/// The findings on policy `p` that the computation adds to the topology's: the Direct
+/// conflicts it loses, and a controller status that the computed one contradicts.
+fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
     let t = &w.t;
-    let mut out = t.findings.clone();
+    let mut out = Vec::new();
+    // Conflicts are sorted, so p's losses are one run of them.
+    let from = w.st.conflicts.partition_point(|c| c.0 < p);
     let mut seen = std::collections::BTreeSet::new();
-    for &(loser, winner, n) in &w.st.conflicts {
-        if !seen.insert((loser, n)) {
+    for &(_, winner, n) in w.st.conflicts[from..].iter().take_while(|c| c.0 == p) {
+        if !seen.insert(n) {
             continue;
         }
         out.push(Finding::new(
             Code::Conflicted,
-            t.policies[loser].obj_ref.clone(),
+            t.policies[p].obj_ref.clone(),
             format!(
                 "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
                 t.policies[winner].kind.kind,
@@ -631,45 +687,41 @@ pub fn check(w: &World) -> Vec<Finding> {
             ),
         ));
     }
-    for p in 0..t.policies.len() {
-        let computed = w.st.overall[p];
-        for c in reported_status(t, p) {
-            let says_ok = c.status == "True"
-                && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
-            let says_not = c.status == "False" && c.type_ == "Accepted";
-            let contradicts = (says_ok
-                && matches!(
-                    computed,
-                    PolicyStatus::Conflicted
-                        | PolicyStatus::Overridden
-                        | PolicyStatus::TargetNotFound
-                        | PolicyStatus::SectionNotFound
-                )
-                && !(c.type_ == "Accepted" && computed == PolicyStatus::Overridden))
-                || (says_not && computed == PolicyStatus::Enforced);
-            if contradicts {
-                out.push(Finding::new(
-                    Code::StatusDisagrees,
-                    t.policies[p].obj_ref.clone(),
-                    format!(
-                        "{} reports {}={}{} but the computed status is {}",
-                        c.controller.as_deref().unwrap_or("a controller"),
-                        c.type_,
-                        c.status,
-                        if c.reason.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", c.reason)
-                        },
-                        computed.as_str()
-                    ),
-                ));
-                break;
-            }
+    let computed = w.st.overall[p];
+    for c in reported_status(t, p) {
+        let says_ok = c.status == "True"
+            && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
+        let says_not = c.status == "False" && c.type_ == "Accepted";
+        let contradicts = (says_ok
+            && matches!(
+                computed,
+                PolicyStatus::Conflicted
+                    | PolicyStatus::Overridden
+                    | PolicyStatus::TargetNotFound
+                    | PolicyStatus::SectionNotFound
+            )
+            && !(c.type_ == "Accepted" && computed == PolicyStatus::Overridden))
+            || (says_not && computed == PolicyStatus::Enforced);
+        if contradicts {
+            out.push(Finding::new(
+                Code::StatusDisagrees,
+                t.policies[p].obj_ref.clone(),
+                format!(
+                    "{} reports {}={}{} but the computed status is {}",
+                    c.controller.as_deref().unwrap_or("a controller"),
+                    c.type_,
+                    c.status,
+                    if c.reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", c.reason)
+                    },
+                    computed.as_str()
+                ),
+            ));
+            break;
         }
     }
-    crate::topology::findings::sort_findings(&mut out);
-    out.dedup();
     out
 }
 
@@ -735,20 +787,22 @@ pub struct TreePolicy {
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
 pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
     let t = &w.t;
+    let scope = scope(t, namespace);
+    let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
         Some(r) => vec![r],
         None => {
             let mut r: Vec<NodeId> = t
                 .roots()
                 .into_iter()
-                .filter(|&n| namespace.is_none() || in_scope(t, n, namespace))
+                .filter(|&n| scope.is_none_or(|s| s[n]))
                 .collect();
             r.sort_by(|a, b| role_then_ref(t, *a, *b));
             r
         }
     };
     let view = TreeView {
-        child: &|n, c| t.nodes[c].owner == Some(n) || in_scope(t, c, namespace),
+        child: &|n, c| t.nodes[c].owner == Some(n) || scope.is_none_or(|s| s[c]),
         policy: &|p| Some(w.st.overall[p]),
         status: &|_| None,
     };
@@ -759,13 +813,20 @@ fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
     (t.nodes[a].role, &t.nodes[a].obj_ref).cmp(&(t.nodes[b].role, &t.nodes[b].obj_ref))
 }
 
-/// A node is in scope of `-n ns` when it or anything below it lives in ns.
-fn in_scope(t: &Topology, n: NodeId, namespace: Option<&str>) -> bool {
-    let Some(ns) = namespace else { return true };
-    t.nodes[n].obj_ref.namespace.as_deref() == Some(ns)
-        || t.descendants(n)
-            .iter()
-            .any(|&d| t.nodes[d].obj_ref.namespace.as_deref() == Some(ns))
+/// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
+/// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
+fn scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
+    let ns = namespace?;
+    let mut in_scope = vec![false; t.nodes.len()];
+    let mut stack: Vec<NodeId> = (0..t.nodes.len())
+        .filter(|&n| t.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
+        .collect();
+    while let Some(n) = stack.pop() {
+        if !std::mem::replace(&mut in_scope[n], true) {
+            stack.extend(t.nodes[n].parents.iter().copied());
+        }
+    }
+    Some(in_scope)
 }
 
 /// What one drawing of the hierarchy shows: which children to go down into (given

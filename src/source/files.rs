@@ -1,6 +1,7 @@
 //! `-f PATH`: files, directories (recursive) and stdin, YAML or JSON, one or many documents.
 
-use super::{objects_from_value, Origin, ShapeError, Snapshot};
+use super::document::{Doc, MapOr};
+use super::{objects_from_document, Origin, ShapeError, Snapshot};
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -109,11 +110,13 @@ pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
 pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), SyntaxError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        // JSON: one value, or several concatenated (as `kubectl get -o json` of many objects).
-        let stream = serde_json::Deserializer::from_str(trimmed).into_iter::<Value>();
-        for (i, v) in stream.enumerate() {
+        // JSON: one value, or several concatenated (as `kubectl get -o json` of many
+        // objects). Read as only the fields the tool uses: the rest is skipped as it
+        // streams by, and no document is held whole.
+        let stream = serde_json::Deserializer::from_str(trimmed).into_iter::<MapOr<Doc>>();
+        for (i, doc) in stream.enumerate() {
             let document = i + 1;
-            let v = v.map_err(|e| SyntaxError {
+            let doc = doc.map_err(|e| SyntaxError {
                 file: file.into(),
                 document,
                 line: Some(
@@ -121,7 +124,7 @@ pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), Synt
                 ),
                 message: format!("invalid JSON: {e}"),
             })?;
-            add_document(v, file, document, loaded);
+            add_document(doc, file, document, loaded);
         }
         return Ok(());
     }
@@ -136,7 +139,7 @@ pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), Synt
                     message: format!("invalid YAML: {}", first_line(&e.to_string())),
                 }
             })?;
-        add_document(v, file, doc.number, loaded);
+        add_document(MapOr::from(v), file, doc.number, loaded);
     }
     Ok(())
 }
@@ -145,18 +148,20 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or_default().trim().to_string()
 }
 
-fn add_document(v: Value, file: &str, document: usize, loaded: &mut Loaded) {
+fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loaded) {
     let origin = Origin {
         file: file.into(),
         document,
     };
     // A `dump` records what it could not read; reading it back keeps that honest.
-    match super::recorded_blind_spots(&v, &origin) {
-        Ok(spots) => loaded.snapshot.blind_spots.extend(spots),
-        Err(e) => loaded.shape_errors.push(e),
+    if let MapOr::Map(d) = &doc {
+        match super::recorded_blind_spots(d, &origin) {
+            Ok(spots) => loaded.snapshot.blind_spots.extend(spots),
+            Err(e) => loaded.shape_errors.push(e),
+        }
     }
-    objects_from_value(
-        v,
+    objects_from_document(
+        doc,
         &origin,
         &mut loaded.snapshot.objects,
         &mut loaded.shape_errors,

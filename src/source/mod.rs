@@ -2,10 +2,12 @@
 //! The only stage that does I/O; it hands plain objects to the pure stages.
 
 pub mod demo;
+pub mod document;
 pub mod files;
 pub mod live;
 
 use crate::model::{group_of_api_version, GroupKind, ObjRef};
+use document::{Doc, Item, Items, MapOr};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -124,9 +126,13 @@ pub struct BlindSpot {
 pub const BLIND_SPOTS_ANNOTATION: &str = "kubectl-policies/blind-spots";
 
 /// The blind spots a `dump` recorded on its List (none for any other document).
-pub fn recorded_blind_spots(v: &Value, origin: &Origin) -> Result<Vec<BlindSpot>, ShapeError> {
-    let Some(text) = v
-        .pointer("/metadata/annotations")
+pub fn recorded_blind_spots(doc: &Doc, origin: &Origin) -> Result<Vec<BlindSpot>, ShapeError> {
+    let Some(MapOr::Map(meta)) = &doc.metadata else {
+        return Ok(Vec::new());
+    };
+    let Some(text) = meta
+        .annotations
+        .as_ref()
         .and_then(|a| a.get(BLIND_SPOTS_ANNOTATION))
     else {
         return Ok(Vec::new());
@@ -203,112 +209,137 @@ fn string_map(
 }
 
 /// Turns one decoded document into objects: a single object, or the items of a
-/// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). `default_api_version`
-/// and `default_kind` fill items that lack them (list items from the API server do).
+/// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). Items of a typed list
+/// that lack `apiVersion` and `kind` (list items from the API server do) get the list's.
 pub fn objects_from_value(
     value: Value,
     origin: &Origin,
     out: &mut Vec<Object>,
     errors: &mut Vec<ShapeError>,
 ) {
-    let Value::Object(mut map) = value else {
-        if !value.is_null() {
-            errors.push(ShapeError {
-                origin: origin.clone(),
-                field: "(document)".into(),
-                message: "is not a mapping".into(),
-            });
+    objects_from_document(MapOr::from(value), origin, out, errors);
+}
+
+/// `objects_from_value` for a document read as only the fields the tool uses.
+pub fn objects_from_document(
+    doc: MapOr<Doc>,
+    origin: &Origin,
+    out: &mut Vec<Object>,
+    errors: &mut Vec<ShapeError>,
+) {
+    let mut doc = match doc {
+        MapOr::Map(doc) if doc.is_list() => doc,
+        other => {
+            match object_alone(other, origin) {
+                Ok(Some(o)) => out.push(o),
+                Ok(None) => {}
+                Err(e) => errors.push(e),
+            }
+            return;
         }
-        return;
     };
-    let kind = map
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let api_version = map
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    if kind == "List" || (kind.ends_with("List") && map.contains_key("items")) {
-        let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
-        match map.remove("items") {
-            Some(Value::Array(items)) => {
-                for (i, mut item) in items.into_iter().enumerate() {
-                    if let Value::Object(m) = &mut item {
-                        if !item_kind.is_empty() && !m.contains_key("kind") {
-                            m.insert("kind".into(), Value::String(item_kind.clone()));
-                        }
-                        if !item_kind.is_empty() && !m.contains_key("apiVersion") {
-                            m.insert("apiVersion".into(), Value::String(api_version.clone()));
-                        }
+    let text = |v: &Option<Value>| {
+        v.as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let kind = text(&doc.kind);
+    let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
+    let api_version = text(&doc.api_version);
+    match doc.items.take() {
+        Some(Items::List(items)) => {
+            for (i, item) in items.into_iter().enumerate() {
+                let before = errors.len();
+                match item {
+                    Item::Read(Ok(Some(mut o))) => {
+                        o.origin = origin.clone();
+                        out.push(o);
                     }
-                    let before = errors.len();
-                    objects_from_value(item, origin, out, errors);
-                    for e in &mut errors[before..] {
-                        e.field = format!("items[{i}].{}", e.field);
+                    Item::Read(Ok(None)) => {}
+                    Item::Read(Err(mut e)) => {
+                        e.origin = origin.clone();
+                        errors.push(e);
+                    }
+                    Item::Doc(item) => {
+                        let mut item = *item;
+                        if let MapOr::Map(m) = &mut item {
+                            if !item_kind.is_empty() && m.kind.is_none() {
+                                m.kind = Some(Value::String(item_kind.clone()));
+                            }
+                            if !item_kind.is_empty() && m.api_version.is_none() {
+                                m.api_version = Some(Value::String(api_version.clone()));
+                            }
+                        }
+                        objects_from_document(item, origin, out, errors);
                     }
                 }
+                for e in &mut errors[before..] {
+                    e.field = format!("items[{i}].{}", e.field);
+                }
             }
-            None | Some(Value::Null) => {}
-            Some(_) => errors.push(ShapeError {
-                origin: origin.clone(),
-                field: "items".into(),
-                message: "must be a list".into(),
-            }),
         }
-        return;
-    }
-    match object_from_map(map, origin) {
-        Ok(Some(o)) => out.push(o),
-        Ok(None) => {}
-        Err(e) => errors.push(e),
+        None | Some(Items::Other(Value::Null)) => {}
+        Some(Items::Other(_)) => errors.push(ShapeError {
+            origin: origin.clone(),
+            field: "items".into(),
+            message: "must be a list".into(),
+        }),
     }
 }
 
-fn object_from_map(
-    mut map: Map<String, Value>,
-    origin: &Origin,
-) -> Result<Option<Object>, ShapeError> {
+/// A document that is not a List, as the one object it is (none for `null`).
+fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, ShapeError> {
+    match doc {
+        MapOr::Map(doc) => object_from_doc(doc, origin),
+        MapOr::Other(Value::Null) => Ok(None),
+        MapOr::Other(_) => Err(ShapeError {
+            origin: origin.clone(),
+            field: "(document)".into(),
+            message: "is not a mapping".into(),
+        }),
+    }
+}
+
+fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
     let err = |field: &str, message: &str| ShapeError {
         origin: origin.clone(),
         field: field.into(),
         message: message.into(),
     };
-    let kind = match map.get("kind") {
-        Some(Value::String(k)) if !k.is_empty() => k.clone(),
+    let kind = match doc.kind {
+        Some(Value::String(k)) if !k.is_empty() => k,
         None | Some(Value::Null) => return Err(err("kind", "is missing")),
         Some(_) => return Err(err("kind", "must be a non-empty string")),
     };
-    let api_version = match map.get("apiVersion") {
-        Some(Value::String(v)) if !v.is_empty() => v.clone(),
+    let api_version = match doc.api_version {
+        Some(Value::String(v)) if !v.is_empty() => v,
         None | Some(Value::Null) => return Err(err("apiVersion", "is missing")),
         Some(_) => return Err(err("apiVersion", "must be a non-empty string")),
     };
-    let meta = match map.remove("metadata") {
-        Some(Value::Object(m)) => m,
-        None | Some(Value::Null) => return Err(err("metadata", "is missing")),
-        Some(_) => return Err(err("metadata", "must be a mapping")),
+    let meta = match doc.metadata {
+        Some(MapOr::Map(m)) => m,
+        None | Some(MapOr::Other(Value::Null)) => return Err(err("metadata", "is missing")),
+        Some(MapOr::Other(_)) => return Err(err("metadata", "must be a mapping")),
     };
-    let name = match meta.get("name") {
-        Some(Value::String(n)) if !n.is_empty() => n.clone(),
+    let name = match meta.name {
+        Some(Value::String(n)) if !n.is_empty() => n,
         None | Some(Value::Null) => return Err(err("metadata.name", "is missing")),
         Some(_) => return Err(err("metadata.name", "must be a non-empty string")),
     };
-    let namespace = match meta.get("namespace") {
-        Some(Value::String(n)) if !n.is_empty() => Some(n.clone()),
+    let namespace = match meta.namespace {
+        Some(Value::String(n)) if !n.is_empty() => Some(n),
         None | Some(Value::Null) => None,
         Some(Value::String(_)) => None,
         Some(_) => return Err(err("metadata.namespace", "must be a string")),
     };
-    let creation_timestamp = match meta.get("creationTimestamp") {
-        Some(Value::String(t)) => Some(t.clone()),
+    let creation_timestamp = match meta.creation_timestamp {
+        Some(Value::String(t)) => Some(t),
         None | Some(Value::Null) => None,
         Some(_) => return Err(err("metadata.creationTimestamp", "must be a string")),
     };
-    let labels = string_map(meta.get("labels"), "metadata.labels", origin)?;
-    let annotations = string_map(meta.get("annotations"), "metadata.annotations", origin)?;
+    let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
+    let annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
     Ok(Some(Object {
         api_version,
         kind,
@@ -317,8 +348,8 @@ fn object_from_map(
         labels,
         annotations,
         creation_timestamp,
-        spec: map.remove("spec").unwrap_or(Value::Null),
-        status: map.remove("status").unwrap_or(Value::Null),
+        spec: doc.spec.unwrap_or(Value::Null),
+        status: doc.status.unwrap_or(Value::Null),
         origin: origin.clone(),
     }))
 }

@@ -1,15 +1,16 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
 
 use super::{
-    Code, Finding, NamespaceInfo, Node, NodeId, Resolution, ResolvedTarget, Role, Severity,
+    Code, Finding, NamespaceInfo, Node, NodeId, RefKey, Resolution, ResolvedTarget, Role, Severity,
     Topology,
 };
 use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, TargetSpec};
-use crate::catalog::{Catalog, Class};
+use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::{is_gateway_group, normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
-use crate::source::{Object, Snapshot};
+use crate::source::{BlindSpot, Object, Snapshot};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::model::ROUTE_KINDS;
 
@@ -26,11 +27,93 @@ fn role_of(o: &Object) -> Option<Role> {
     }
 }
 
-struct Builder {
+/// The topology being built, beside the objects it is built from: the objects are
+/// borrowed (read in place, never copied) and move into the topology at the end.
+struct Builder<'s> {
     t: Topology,
-    /// Namespaced objects by (group, kind, namespace) for targetSelectors.
-    by_kind: HashMap<(String, String, Option<String>), Vec<usize>>,
+    objects: &'s [Object],
+    /// What the source could not read: a target there may exist unseen.
+    blind_spots: &'s [BlindSpot],
+    /// Objects by (group, kind, namespace), for targetSelectors, ReferenceGrants and
+    /// backends of kinds outside the hierarchy: made the first time one is asked for.
+    by_kind: OnceCell<HashMap<KindIn<'s>, Vec<usize>>>,
+    /// What each listener admits, read once.
+    listeners: HashMap<NodeId, Option<Listener<'s>>>,
 }
+
+/// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
+struct Listener<'s> {
+    gateway_ns: &'s str,
+    port: Option<u64>,
+    from: From<'s>,
+    /// Route kinds as (group, kind): `allowedRoutes.kinds`, or by protocol.
+    kinds: Vec<(&'s str, &'s str)>,
+    hostname: Option<&'s str>,
+}
+
+/// `allowedRoutes.namespaces.from`.
+enum From<'s> {
+    All,
+    Same,
+    Selector(Result<LabelSelector, (String, String)>),
+    Unknown(&'s str),
+}
+
+impl<'s> Listener<'s> {
+    fn read(spec: &'s Value, gateway_ns: &'s str) -> Listener<'s> {
+        let ns_cfg = spec.pointer("/allowedRoutes/namespaces");
+        let from = match ns_cfg
+            .and_then(|n| n.get("from"))
+            .and_then(Value::as_str)
+            .unwrap_or("Same")
+        {
+            "All" => From::All,
+            "Same" => From::Same,
+            "Selector" => From::Selector(
+                ns_cfg
+                    .and_then(|n| n.get("selector"))
+                    .map(|s| LabelSelector::parse(s, "selector"))
+                    .unwrap_or(Ok(LabelSelector::default())),
+            ),
+            other => From::Unknown(other),
+        };
+        let kinds = match spec
+            .pointer("/allowedRoutes/kinds")
+            .and_then(Value::as_array)
+        {
+            Some(ks) if !ks.is_empty() => ks
+                .iter()
+                .filter_map(|k| {
+                    let kind = k.get("kind").and_then(Value::as_str)?;
+                    let group = k.get("group").and_then(Value::as_str);
+                    Some((normalize_group(group.unwrap_or(GATEWAY_GROUP)), kind))
+                })
+                .collect(),
+            _ => {
+                let protocol = spec.get("protocol").and_then(Value::as_str).unwrap_or("");
+                let ks: &[&'static str] = match protocol {
+                    "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
+                    "TLS" => &["TLSRoute", "TCPRoute"],
+                    "TCP" => &["TCPRoute"],
+                    "UDP" => &["UDPRoute"],
+                    // Implementation-specific protocols: nothing to check against.
+                    _ => ROUTE_KINDS,
+                };
+                ks.iter().map(|&k| (GATEWAY_GROUP, k)).collect()
+            }
+        };
+        Listener {
+            gateway_ns,
+            port: spec.get("port").and_then(Value::as_u64),
+            from,
+            kinds,
+            hostname: spec.get("hostname").and_then(Value::as_str),
+        }
+    }
+}
+
+/// (group, kind, namespace), borrowed from the objects.
+type KindIn<'s> = (&'s str, &'s str, Option<&'s str>);
 
 pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     let mut b = Builder {
@@ -38,24 +121,43 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
             catalog,
             ..Topology::default()
         },
-        by_kind: HashMap::new(),
+        objects: &snapshot.objects,
+        blind_spots: &snapshot.blind_spots,
+        by_kind: OnceCell::new(),
+        listeners: HashMap::new(),
     };
-    b.index_namespaces(&snapshot.objects);
-    b.t.snapshot = snapshot;
+    b.index_namespaces();
     b.create_nodes();
     b.link();
     b.read_policies();
-    b.t
+    let mut t = b.t;
+    t.snapshot = snapshot;
+    t
 }
 
-impl Builder {
-    fn index_namespaces(&mut self, objects: &[Object]) {
-        for o in objects {
+impl<'s> Builder<'s> {
+    fn by_kind(&self) -> &HashMap<KindIn<'s>, Vec<usize>> {
+        let objects = self.objects;
+        self.by_kind.get_or_init(|| {
+            let mut by_kind: HashMap<KindIn<'s>, Vec<usize>> = HashMap::new();
+            for (i, o) in objects.iter().enumerate() {
+                let key = (o.group(), o.kind.as_str(), o.namespace.as_deref());
+                by_kind.entry(key).or_default().push(i);
+            }
+            by_kind
+        })
+    }
+
+    fn index_namespaces(&mut self) {
+        for o in self.objects {
             if o.kind == "Namespace" && o.group().is_empty() {
                 let e = self.t.namespaces.entry(o.name.clone()).or_default();
                 e.labels = o.labels.clone();
                 e.has_object = true;
             } else if let Some(ns) = &o.namespace {
+                if self.t.namespaces.contains_key(ns) {
+                    continue;
+                }
                 self.t
                     .namespaces
                     .entry(ns.clone())
@@ -75,19 +177,20 @@ impl Builder {
         object: Option<usize>,
         owner: Option<NodeId>,
     ) -> NodeId {
-        if let Some(&id) = self.t.index.get(&obj_ref) {
-            return id;
-        }
+        let slot = match self.t.index.probe(&self.t.nodes, RefKey::of(&obj_ref)) {
+            Ok(id) => return id,
+            Err(slot) => slot,
+        };
         let id = self.t.nodes.len();
         self.t.nodes.push(Node {
-            obj_ref: obj_ref.clone(),
+            obj_ref,
             role,
             object,
             owner,
             parents: Vec::new(),
             children: Vec::new(),
         });
-        self.t.index.insert(obj_ref, id);
+        self.t.index.insert(slot, id);
         id
     }
 
@@ -117,19 +220,15 @@ impl Builder {
 
     /// Objects and their sections become nodes (edges come after, once every node exists).
     fn create_nodes(&mut self) {
-        for i in 0..self.t.snapshot.objects.len() {
-            let o = &self.t.snapshot.objects[i];
-            self.by_kind
-                .entry((o.group().to_string(), o.kind.clone(), o.namespace.clone()))
-                .or_default()
-                .push(i);
+        let objects = self.objects;
+        for (i, o) in objects.iter().enumerate() {
             let Some(role) = role_of(o) else { continue };
             let r = o.obj_ref();
-            let spec = o.spec.clone();
+            let spec = &o.spec;
             let id = self.add_node(r.clone(), role, Some(i), None);
             match role {
                 Role::Gateway | Role::ListenerSet => {
-                    for (j, l) in list(&spec, "listeners", &r, self).iter().enumerate() {
+                    for (j, l) in list(spec, "listeners", &r, self).iter().enumerate() {
                         match l.get("name").and_then(Value::as_str) {
                             Some(name) if !name.is_empty() => {
                                 self.add_section(id, Role::Listener, name);
@@ -141,14 +240,14 @@ impl Builder {
                     }
                 }
                 Role::Route => {
-                    for (j, rule) in list(&spec, "rules", &r, self).iter().enumerate() {
+                    for (j, rule) in list(spec, "rules", &r, self).iter().enumerate() {
                         let name = rule_name(rule, j);
                         self.add_section(id, Role::Rule, &name);
                     }
                 }
                 Role::Backend => {
-                    for p in list(&spec, "ports", &r, self) {
-                        if let Some(name) = port_name(&p) {
+                    for p in list(spec, "ports", &r, self) {
+                        if let Some(name) = port_name(p) {
                             self.add_section(id, Role::Port, &name);
                         }
                     }
@@ -159,42 +258,43 @@ impl Builder {
     }
 
     fn link(&mut self) {
+        let objects = self.objects;
         for id in 0..self.t.nodes.len() {
-            let node = self.t.nodes[id].clone();
-            if node.is_section() {
+            let node = &self.t.nodes[id];
+            let (role, Some(oi)) = (node.role, node.object) else {
+                continue;
+            };
+            if !matches!(role, Role::Gateway | Role::ListenerSet) {
                 continue;
             }
-            let Some(oi) = node.object else { continue };
-            let spec = self.t.snapshot.objects[oi].spec.clone();
-            match node.role {
-                Role::Gateway => self.link_gateway(id, &node.obj_ref, &spec),
-                Role::ListenerSet => self.link_listener_set(id, &node.obj_ref, &spec),
-                _ => {}
+            let r = node.obj_ref.clone();
+            match role {
+                Role::Gateway => self.link_gateway(id, &r, &objects[oi].spec),
+                _ => self.link_listener_set(id, &r, &objects[oi].spec),
             }
         }
         // Routes after every Gateway and ListenerSet has its edges (parents first).
         for id in 0..self.t.nodes.len() {
-            if self.t.nodes[id].role != Role::Route {
+            let node = &self.t.nodes[id];
+            let (Role::Route, Some(oi)) = (node.role, node.object) else {
                 continue;
-            }
-            let node = self.t.nodes[id].clone();
-            let Some(oi) = node.object else { continue };
-            let spec = self.t.snapshot.objects[oi].spec.clone();
-            self.link_route_parents(id, &node.obj_ref, &spec);
-            self.link_route_backends(id, &node.obj_ref, &spec);
+            };
+            let r = node.obj_ref.clone();
+            let spec = &objects[oi].spec;
+            self.link_route_parents(id, &r, spec);
+            self.link_route_backends(id, &r, spec);
         }
     }
 
     fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
         match spec.get("gatewayClassName").and_then(Value::as_str) {
             Some(class) => {
-                let cr = ObjRef::new(GATEWAY_GROUP, "GatewayClass", None, class);
-                match self.t.index.get(&cr).copied().or_else(|| {
-                    self.t
-                        .index
-                        .get(&ObjRef::new(GATEWAY_X_GROUP, "GatewayClass", None, class))
-                        .copied()
-                }) {
+                let class_in = |group| RefKey::new(group, "GatewayClass", None, class);
+                match self
+                    .t
+                    .find(class_in(GATEWAY_GROUP))
+                    .or_else(|| self.t.find(class_in(GATEWAY_X_GROUP)))
+                {
                     Some(c) => self.edge(c, id),
                     None => self.t.findings.push(Finding::new(
                         Code::ParentNotFound,
@@ -220,8 +320,8 @@ impl Builder {
             .get("namespace")
             .and_then(Value::as_str)
             .or(r.namespace.as_deref());
-        let gw = ObjRef::new(GATEWAY_GROUP, "Gateway", ns, name);
-        match self.t.index.get(&gw).copied() {
+        let gw = RefKey::new(GATEWAY_GROUP, "Gateway", ns, name);
+        match self.t.find(gw) {
             Some(g) => self.edge(g, id),
             None => self.t.findings.push(Finding::new(
                 Code::ParentNotFound,
@@ -233,62 +333,61 @@ impl Builder {
 
     fn link_route_parents(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
         let parent_refs = list(spec, "parentRefs", r, self);
+        let hostnames: Vec<&str> = spec
+            .get("hostnames")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         for (j, p) in parent_refs.iter().enumerate() {
-            let field = format!("spec.parentRefs[{j}]");
-            let Some(name) = p.get("name").and_then(Value::as_str) else {
-                self.invalid(r, &format!("{field}.name"), "is missing");
+            let field = || format!("spec.parentRefs[{j}]");
+            let p = RefFields::read(p);
+            let Some(name) = p.name else {
+                self.invalid(r, &format!("{}.name", field()), "is missing");
                 continue;
             };
-            let group = normalize_group(
-                p.get("group")
-                    .and_then(Value::as_str)
-                    .unwrap_or(GATEWAY_GROUP),
-            );
-            let kind = p.get("kind").and_then(Value::as_str).unwrap_or("Gateway");
-            let ns = p
-                .get("namespace")
-                .and_then(Value::as_str)
-                .or(r.namespace.as_deref());
-            let section = p.get("sectionName").and_then(Value::as_str);
-            let port = p.get("port").and_then(Value::as_u64);
-            let target = ObjRef::new(group, kind, ns, name);
+            let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
+            let kind = p.kind.unwrap_or("Gateway");
+            let ns = p.namespace.or(r.namespace.as_deref());
+            let (section, port) = (p.section_name, p.port);
+            let target = RefKey::new(group, kind, ns, name);
             if kind == "Service" && group.is_empty() {
                 // GAMMA: the Service is the route's parent (mesh).
-                match self.t.index.get(&target).copied() {
+                match self.t.find(target) {
                     Some(s) => self.edge(s, id),
                     None => self.t.findings.push(Finding::new(
                         Code::ParentNotFound,
                         r.clone(),
-                        format!("{field}: Service {} is not in the input", target.ns_name()),
+                        format!(
+                            "{}: Service {} is not in the input",
+                            field(),
+                            target.ns_name()
+                        ),
                     )),
                 }
                 continue;
             }
-            let parent = match self.t.index.get(&target).copied() {
-                Some(p) => p,
-                None => {
-                    let alt = ObjRef::new(
-                        GATEWAY_X_GROUP,
-                        if kind == "ListenerSet" {
-                            "XListenerSet"
-                        } else {
-                            kind
-                        },
-                        ns,
-                        name,
-                    );
-                    match self.t.index.get(&alt).copied() {
-                        Some(p) => p,
-                        None => {
-                            self.t.findings.push(Finding::new(
-                                Code::ParentNotFound,
-                                r.clone(),
-                                format!("{field}: {kind} {} is not in the input", target.ns_name()),
-                            ));
-                            continue;
-                        }
-                    }
-                }
+            // ListenerSet is still XListenerSet in the experimental channel.
+            let experimental = RefKey::new(
+                GATEWAY_X_GROUP,
+                if kind == "ListenerSet" {
+                    "XListenerSet"
+                } else {
+                    kind
+                },
+                ns,
+                name,
+            );
+            let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
+                self.t.findings.push(Finding::new(
+                    Code::ParentNotFound,
+                    r.clone(),
+                    format!(
+                        "{}: {kind} {} is not in the input",
+                        field(),
+                        target.ns_name()
+                    ),
+                ));
+                continue;
             };
             let listeners: Vec<NodeId> = self.t.nodes[parent]
                 .children
@@ -303,7 +402,7 @@ impl Builder {
             let mut admitted = 0;
             let mut reasons = Vec::new();
             for l in listeners {
-                match self.admits(parent, l, r, section, port) {
+                match self.admits(parent, l, r, &hostnames, section, port) {
                     Ok(()) => {
                         self.edge(l, id);
                         admitted += 1;
@@ -313,6 +412,7 @@ impl Builder {
                 }
             }
             if admitted == 0 {
+                let field = field();
                 let mut msg = format!(
                     "{field}: no listener of {} {} admits this route",
                     kind,
@@ -344,128 +444,77 @@ impl Builder {
     /// Whether listener `l` of `parent` admits route `r`. `Err(None)`: the parentRef
     /// does not name this listener (sectionName/port); `Err(Some(why))`: it names it
     /// and the listener refuses.
+    #[allow(clippy::too_many_arguments)]
     fn admits(
-        &self,
+        &mut self,
         parent: NodeId,
         l: NodeId,
         r: &ObjRef,
+        route_hosts: &[&str],
         section: Option<&str>,
         port: Option<u64>,
     ) -> Result<(), Option<String>> {
-        let lname = self.t.nodes[l].obj_ref.section.clone().unwrap_or_default();
+        let (objects, t) = (self.objects, &self.t);
+        let lname = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
         if section.is_some_and(|s| s != lname) {
             return Err(None);
         }
-        let Some(oi) = self.t.nodes[parent].object else {
+        // Read from the Gateway's spec the first time a route asks (None: nothing to
+        // check against).
+        let listener = self.listeners.entry(l).or_insert_with(|| {
+            let gw = &objects[t.nodes[parent].object?];
+            let spec = gw.spec.get("listeners")?.as_array()?;
+            let spec = spec
+                .iter()
+                .find(|x| x.get("name").and_then(Value::as_str) == Some(lname))?;
+            Some(Listener::read(
+                spec,
+                gw.namespace.as_deref().unwrap_or_default(),
+            ))
+        });
+        let Some(listener) = listener else {
             return Ok(());
         };
-        let gw = &self.t.snapshot.objects[oi];
-        let Some(listener) = gw
-            .spec
-            .get("listeners")
-            .and_then(Value::as_array)
-            .and_then(|ls| {
-                ls.iter()
-                    .find(|x| x.get("name").and_then(Value::as_str) == Some(lname.as_str()))
-            })
-        else {
-            return Ok(());
-        };
-        if let Some(p) = port {
-            if listener.get("port").and_then(Value::as_u64) != Some(p) {
-                return Err(None);
-            }
+        let route_ns = r.namespace.as_deref().unwrap_or_default();
+        if port.is_some() && listener.port != port {
+            return Err(None);
         }
         let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
         // allowedRoutes.namespaces
-        let route_ns = r.namespace.clone().unwrap_or_default();
-        let gw_ns = gw.namespace.clone().unwrap_or_default();
-        let ns_cfg = listener.pointer("/allowedRoutes/namespaces");
-        let from = ns_cfg
-            .and_then(|n| n.get("from"))
-            .and_then(Value::as_str)
-            .unwrap_or("Same");
-        match from {
-            "All" => {}
-            "Same" => {
-                if route_ns != gw_ns {
+        match &listener.from {
+            From::All => {}
+            From::Same => {
+                if route_ns != listener.gateway_ns {
+                    let gw_ns = listener.gateway_ns;
                     return why(format!("allows routes from namespace {gw_ns} only"));
                 }
             }
-            "Selector" => {
-                let sel = ns_cfg
-                    .and_then(|n| n.get("selector"))
-                    .map(|s| LabelSelector::parse(s, "selector"))
-                    .unwrap_or(Ok(LabelSelector::default()));
-                let labels = self
-                    .t
-                    .namespaces
-                    .get(&route_ns)
-                    .map(|n| n.labels.clone())
-                    .unwrap_or_default();
-                match sel {
-                    Ok(sel) if sel.matches(&labels) => {}
-                    Ok(_) => {
-                        return why(format!(
-                            "namespace {route_ns} does not match its namespace selector"
-                        ))
-                    }
-                    Err((f, m)) => return why(format!("allowedRoutes.namespaces.{f} {m}")),
+            From::Selector(Ok(sel)) => {
+                let no_labels = BTreeMap::new();
+                let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
+                if !sel.matches(labels) {
+                    return why(format!(
+                        "namespace {route_ns} does not match its namespace selector"
+                    ));
                 }
             }
-            other => return why(format!("unknown allowedRoutes.namespaces.from {other:?}")),
-        }
-        // allowedRoutes.kinds (default: by protocol)
-        let kinds: Vec<(String, String)> = match listener
-            .pointer("/allowedRoutes/kinds")
-            .and_then(Value::as_array)
-        {
-            Some(ks) if !ks.is_empty() => ks
-                .iter()
-                .filter_map(|k| {
-                    let kind = k.get("kind").and_then(Value::as_str)?;
-                    let group = normalize_group(
-                        k.get("group")
-                            .and_then(Value::as_str)
-                            .unwrap_or(GATEWAY_GROUP),
-                    );
-                    Some((group.to_string(), kind.to_string()))
-                })
-                .collect(),
-            _ => {
-                let protocol = listener
-                    .get("protocol")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let ks: &[&str] = match protocol {
-                    "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
-                    "TLS" => &["TLSRoute", "TCPRoute"],
-                    "TCP" => &["TCPRoute"],
-                    "UDP" => &["UDPRoute"],
-                    // Implementation-specific protocols: nothing to check against.
-                    _ => ROUTE_KINDS,
-                };
-                ks.iter()
-                    .map(|k| (GATEWAY_GROUP.to_string(), k.to_string()))
-                    .collect()
+            From::Selector(Err((f, m))) => {
+                return why(format!("allowedRoutes.namespaces.{f} {m}"));
             }
-        };
-        if !kinds.iter().any(|(g, k)| {
-            *k == r.kind && (g == &r.group || is_gateway_group(g) && is_gateway_group(&r.group))
-        }) {
+            From::Unknown(other) => {
+                return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
+            }
+        }
+        // allowedRoutes.kinds
+        let allowed = listener.kinds.iter().any(|&(group, kind)| {
+            kind == r.kind
+                && (group == r.group || is_gateway_group(group) && is_gateway_group(&r.group))
+        });
+        if !allowed {
             return why(format!("does not allow {} routes", r.kind));
         }
         // Hostnames must intersect when both sides name some.
-        if let Some(lh) = listener.get("hostname").and_then(Value::as_str) {
-            let route_hosts: Vec<&str> = self
-                .t
-                .index
-                .get(r)
-                .and_then(|&id| self.t.nodes[id].object)
-                .and_then(|oi| self.t.snapshot.objects[oi].spec.get("hostnames"))
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
+        if let Some(lh) = listener.hostname {
             if !route_hosts.is_empty() && !route_hosts.iter().any(|h| hostnames_intersect(lh, h)) {
                 return why(format!(
                     "hostname {lh} matches none of the route's hostnames"
@@ -475,39 +524,41 @@ impl Builder {
         Ok(())
     }
 
-    fn link_route_backends(&mut self, _id: NodeId, r: &ObjRef, spec: &Value) {
-        let rules = spec
-            .get("rules")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
+        let Some(rules) = spec.get("rules").and_then(Value::as_array) else {
+            return;
+        };
         for (j, rule) in rules.iter().enumerate() {
-            let rule_ref = r.clone().with_section(Some(&rule_name(rule, j)));
-            let Some(rule_id) = self.t.index.get(&rule_ref).copied() else {
-                continue;
-            };
             let Some(refs) = rule.get("backendRefs").and_then(Value::as_array) else {
                 continue;
             };
+            let section = rule_name(rule, j);
+            // The rule is one of the route's own sections.
+            let nodes = &self.t.nodes;
+            let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
+                nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
+            }) else {
+                continue;
+            };
             for (k, b) in refs.iter().enumerate() {
-                let field = format!("spec.rules[{j}].backendRefs[{k}]");
-                let Some(name) = b.get("name").and_then(Value::as_str) else {
-                    self.invalid(r, &format!("{field}.name"), "is missing");
+                let field = || format!("spec.rules[{j}].backendRefs[{k}]");
+                let b = RefFields::read(b);
+                let Some(name) = b.name else {
+                    self.invalid(r, &format!("{}.name", field()), "is missing");
                     continue;
                 };
-                let group = normalize_group(b.get("group").and_then(Value::as_str).unwrap_or(""));
-                let kind = b.get("kind").and_then(Value::as_str).unwrap_or("Service");
-                let ns = b
-                    .get("namespace")
-                    .and_then(Value::as_str)
-                    .or(r.namespace.as_deref());
-                let target = ObjRef::new(group, kind, ns, name);
-                if ns != r.namespace.as_deref() && !self.reference_granted(r, &target) {
+                let group = normalize_group(b.group.unwrap_or(""));
+                let kind = b.kind.unwrap_or("Service");
+                let ns = b.namespace.or(r.namespace.as_deref());
+                let target = RefKey::new(group, kind, ns, name);
+                let rule_ref = || r.clone().with_section(Some(&section));
+                if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
                     self.t.findings.push(Finding::new(
                         Code::RefNotPermitted,
-                        rule_ref.clone(),
+                        rule_ref(),
                         format!(
-                            "{field}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
+                            "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
+                            field(),
                             target.ns_name(),
                             ns.unwrap_or_default(),
                             r.kind,
@@ -516,29 +567,25 @@ impl Builder {
                     ));
                     continue;
                 }
-                let backend = match self.t.index.get(&target).copied() {
+                let backend = match self.t.find(target) {
                     Some(bid) => bid,
                     None => {
                         // Backends of kinds the tool does not model (an InferencePool, an
                         // implementation's Backend) are nodes when they are in the input.
-                        let present = self
-                            .by_kind
-                            .get(&(group.to_string(), kind.to_string(), ns.map(str::to_string)))
-                            .and_then(|v| {
-                                v.iter()
-                                    .copied()
-                                    .find(|&oi| self.t.snapshot.objects[oi].name == name)
-                            });
+                        let present = self.by_kind().get(&(group, kind, ns)).and_then(|v| {
+                            v.iter().copied().find(|&oi| self.objects[oi].name == name)
+                        });
                         match present {
                             Some(oi) => {
-                                self.add_node(target.clone(), Role::Backend, Some(oi), None)
+                                self.add_node(target.to_obj_ref(), Role::Backend, Some(oi), None)
                             }
                             None => {
                                 self.t.findings.push(Finding::new(
                                     Code::BackendNotFound,
-                                    rule_ref.clone(),
+                                    rule_ref(),
                                     format!(
-                                        "{field}: {kind} {} is not in the input",
+                                        "{}: {kind} {} is not in the input",
+                                        field(),
                                         target.ns_name()
                                     ),
                                 ));
@@ -547,8 +594,13 @@ impl Builder {
                         }
                     }
                 };
-                // A mesh route whose backend is its own parent Service would close a cycle.
-                if self.t.ancestors(rule_id).contains(&backend) {
+                // A mesh route whose backend is its own parent Service would close a
+                // cycle. Only a backend with routes below it (GAMMA) can be above a rule.
+                let has_routes = self.t.nodes[backend]
+                    .children
+                    .iter()
+                    .any(|&c| self.t.nodes[c].owner != Some(backend));
+                if has_routes && self.t.is_ancestor(backend, rule_id) {
                     continue;
                 }
                 self.edge(rule_id, backend);
@@ -557,20 +609,13 @@ impl Builder {
     }
 
     /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
-    fn reference_granted(&self, from: &ObjRef, to: &ObjRef) -> bool {
-        let key = |g: &str| {
-            (
-                g.to_string(),
-                "ReferenceGrant".to_string(),
-                to.namespace.clone(),
-            )
-        };
+    fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
         let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
             .iter()
-            .filter_map(|g| self.by_kind.get(&key(g)))
+            .filter_map(|g| self.by_kind().get(&(*g, "ReferenceGrant", to.namespace)))
             .flatten();
         for &gi in grants {
-            let spec = &self.t.snapshot.objects[gi].spec;
+            let spec = &self.objects[gi].spec;
             let from_ok = spec
                 .get("from")
                 .and_then(Value::as_array)
@@ -585,7 +630,7 @@ impl Builder {
                 });
             let to_ok = spec.get("to").and_then(Value::as_array).is_some_and(|ts| {
                 ts.iter().any(|t| {
-                    t.get("kind").and_then(Value::as_str) == Some(to.kind.as_str())
+                    t.get("kind").and_then(Value::as_str) == Some(to.kind)
                         && normalize_group(t.get("group").and_then(Value::as_str).unwrap_or(""))
                             == to.group
                         && t.get("name")
@@ -601,13 +646,25 @@ impl Builder {
     }
 
     fn read_policies(&mut self) {
-        for i in 0..self.t.snapshot.objects.len() {
-            let o = &self.t.snapshot.objects[i];
-            let Some(pk) = self.t.catalog.get(&o.group_kind()) else {
-                continue;
-            };
-            let p = read_policy(o, i, pk);
-            let pid = self.t.policies.len();
+        let objects = self.objects;
+        // Policy kinds by borrowed (group, kind): most objects are not policies, and
+        // asking costs no allocation.
+        let kinds: HashMap<(&str, &str), &PolicyKind> = self
+            .t
+            .catalog
+            .kinds
+            .iter()
+            .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
+            .collect();
+        self.t.policies = objects
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
+                Some(read_policy(o, i, pk))
+            })
+            .collect();
+        for (pid, p) in self.t.policies.iter().enumerate() {
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(
                     Code::Invalid,
@@ -623,42 +680,38 @@ impl Builder {
                 ));
             }
             self.t.policy_index.insert(p.obj_ref.clone(), pid);
-            self.t.policies.push(p);
-            self.t.targets.push(Vec::new());
         }
+        self.t.targets = vec![Vec::new(); self.t.policies.len()];
         self.t.attached = vec![Vec::new(); self.t.nodes.len()];
         for pid in 0..self.t.policies.len() {
-            let targets = self.t.policies[pid].targets.clone();
-            let pref = self.t.policies[pid].obj_ref.clone();
+            let targets = std::mem::take(&mut self.t.policies[pid].targets);
             let mut resolved = Vec::new();
-            for t in targets {
+            for t in &targets {
                 match t {
-                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r)),
+                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r.clone())),
                     TargetSpec::Selector {
                         group_kind,
                         namespace,
                         selector,
                     } => {
                         let matched: Vec<usize> = self
-                            .by_kind
+                            .by_kind()
                             .get(&(
-                                group_kind.group.clone(),
-                                group_kind.kind.clone(),
-                                namespace.clone(),
+                                group_kind.group.as_str(),
+                                group_kind.kind.as_str(),
+                                namespace.as_deref(),
                             ))
                             .map(|v| {
                                 v.iter()
                                     .copied()
-                                    .filter(|&oi| {
-                                        selector.matches(&self.t.snapshot.objects[oi].labels)
-                                    })
+                                    .filter(|&oi| selector.matches(&self.objects[oi].labels))
                                     .collect()
                             })
                             .unwrap_or_default();
                         if matched.is_empty() {
                             self.t.findings.push(Finding::new(
                                 Code::SelectorMatchesNothing,
-                                pref.clone(),
+                                self.t.policies[pid].obj_ref.clone(),
                                 format!(
                                     "targetSelectors: no {} in namespace {} matches",
                                     group_kind.kind,
@@ -667,7 +720,7 @@ impl Builder {
                             ));
                         }
                         for oi in matched {
-                            let r = self.t.snapshot.objects[oi].obj_ref();
+                            let r = self.objects[oi].obj_ref();
                             resolved.push(self.resolve_ref(pid, r));
                         }
                     }
@@ -690,6 +743,7 @@ impl Builder {
                 }
             }
             self.t.targets[pid] = resolved;
+            self.t.policies[pid].targets = targets;
         }
         let order =
             |t: &Topology, a: &usize, b: &usize| crate::effective::precedence_cmp(t, *a, *b);
@@ -706,7 +760,6 @@ impl Builder {
     }
 
     fn resolve_ref(&mut self, pid: usize, r: ObjRef) -> ResolvedTarget {
-        let policy = &self.t.policies[pid].obj_ref.clone();
         let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
             if self.t.namespaces.contains_key(&r.name) {
                 if self.t.policies[pid].class == Class::Direct {
@@ -727,39 +780,42 @@ impl Builder {
                 format!("Namespace {} is not in the input", r.name),
             )
         } else {
-            let whole = r.object();
-            let found = self.t.index.get(&whole).copied().or_else(|| {
+            let whole = RefKey::of(&r).with_section(None);
+            let found = self.t.find(whole).or_else(|| {
                 // ListenerSet is still XListenerSet in the experimental channel.
                 (r.kind == "ListenerSet")
                     .then(|| {
-                        let mut x = whole.clone();
-                        x.group = GATEWAY_X_GROUP.into();
-                        x.kind = "XListenerSet".into();
-                        self.t.index.get(&x).copied()
+                        self.t.find(RefKey {
+                            group: GATEWAY_X_GROUP,
+                            kind: "XListenerSet",
+                            ..whole
+                        })
                     })
                     .flatten()
             });
             match found {
-                None if !self.is_modelled_kind(&r) && self.object_exists(&whole) => {
+                None if !self.is_modelled_kind(&r) && self.object_exists(&r) => {
                     // A target kind outside the hierarchy the tool models (a Server, a
                     // ServiceEntry): it exists, and the policy reaches it alone.
-                    let oi = self.find_object(&whole);
+                    let oi = self.find_object(&r);
                     let before = self.t.nodes.len();
-                    let id = self.add_node(whole.clone(), Role::Backend, oi, None);
+                    let id = self.add_node(r.object(), Role::Backend, oi, None);
                     if self.t.nodes.len() > before {
                         self.t.attached.push(Vec::new());
+                        self.t.target_only.push(id);
                     }
-                    return self.section_or_node(policy, r, id);
+                    return self.section_or_node(pid, r, id);
                 }
                 None => (
                     Code::TargetNotFound,
                     format!("{} {} is not in the input", r.kind, r.ns_name()),
                 ),
-                Some(id) => return self.section_or_node(policy, r, id),
+                Some(id) => return self.section_or_node(pid, r, id),
             }
         };
-        let mut finding = Finding::new(code, policy.clone(), msg);
-        if let Some(blind) = self.t.snapshot.blind_spots.iter().find(|b| {
+        let policy = self.t.policies[pid].obj_ref.clone();
+        let mut finding = Finding::new(code, policy, msg);
+        if let Some(blind) = self.blind_spots.iter().find(|b| {
             b.group == r.group
                 && b.kind == r.kind
                 && (b.namespace.is_none() || b.namespace == r.namespace)
@@ -780,15 +836,17 @@ impl Builder {
         }
     }
 
-    fn section_or_node(&mut self, policy: &ObjRef, r: ObjRef, id: NodeId) -> ResolvedTarget {
+    fn section_or_node(&mut self, pid: usize, r: ObjRef, id: NodeId) -> ResolvedTarget {
         let Some(section) = &r.section else {
             return ResolvedTarget {
                 target: r,
                 resolution: Resolution::Node(id),
             };
         };
-        let sref = self.t.nodes[id].obj_ref.clone().with_section(Some(section));
-        match self.t.index.get(&sref).copied() {
+        match self
+            .t
+            .find(RefKey::of(&self.t.nodes[id].obj_ref).with_section(Some(section)))
+        {
             Some(s) => ResolvedTarget {
                 target: r,
                 resolution: Resolution::Node(s),
@@ -802,7 +860,7 @@ impl Builder {
                 };
                 self.t.findings.push(Finding::new(
                     Code::SectionNotFound,
-                    policy.clone(),
+                    self.t.policies[pid].obj_ref.clone(),
                     format!("{} {} has no {what} named {section}", r.kind, r.ns_name()),
                 ));
                 ResolvedTarget {
@@ -825,18 +883,49 @@ impl Builder {
         ) || ROUTE_KINDS.contains(&r.kind.as_str())
     }
 
+    /// The object `r` names (its section aside).
     fn find_object(&self, r: &ObjRef) -> Option<usize> {
-        self.by_kind
-            .get(&(r.group.clone(), r.kind.clone(), r.namespace.clone()))
+        self.by_kind()
+            .get(&(r.group.as_str(), r.kind.as_str(), r.namespace.as_deref()))
             .and_then(|v| {
                 v.iter()
                     .copied()
-                    .find(|&oi| self.t.snapshot.objects[oi].name == r.name)
+                    .find(|&oi| self.objects[oi].name == r.name)
             })
     }
 
     fn object_exists(&self, r: &ObjRef) -> bool {
         self.find_object(r).is_some() && !is_cluster_scoped(&r.kind)
+    }
+}
+
+/// The fields of a reference (a parentRef, a backendRef) the topology reads, in one
+/// pass over its few entries rather than a hashed lookup each.
+#[derive(Default)]
+struct RefFields<'v> {
+    name: Option<&'v str>,
+    group: Option<&'v str>,
+    kind: Option<&'v str>,
+    namespace: Option<&'v str>,
+    section_name: Option<&'v str>,
+    port: Option<u64>,
+}
+
+impl<'v> RefFields<'v> {
+    fn read(v: &'v Value) -> RefFields<'v> {
+        let mut f = RefFields::default();
+        for (k, v) in v.as_object().into_iter().flatten() {
+            match k.as_str() {
+                "name" => f.name = v.as_str(),
+                "group" => f.group = v.as_str(),
+                "kind" => f.kind = v.as_str(),
+                "namespace" => f.namespace = v.as_str(),
+                "sectionName" => f.section_name = v.as_str(),
+                "port" => f.port = v.as_u64(),
+                _ => {}
+            }
+        }
+        f
     }
 }
 
@@ -857,13 +946,13 @@ fn port_name(p: &Value) -> Option<String> {
     }
 }
 
-fn list(spec: &Value, field: &str, r: &ObjRef, b: &mut Builder) -> Vec<Value> {
+fn list<'v>(spec: &'v Value, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [Value] {
     match spec.get(field) {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a.clone(),
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(a)) => a,
         Some(_) => {
             b.invalid(r, &format!("spec.{field}"), "must be a list");
-            Vec::new()
+            &[]
         }
     }
 }
@@ -871,8 +960,11 @@ fn list(spec: &Value, field: &str, r: &ObjRef, b: &mut Builder) -> Vec<Value> {
 /// Gateway API hostname intersection: equal, or a `*.` wildcard on either side.
 pub fn hostnames_intersect(a: &str, b: &str) -> bool {
     fn wild_matches(w: &str, h: &str) -> bool {
-        w.strip_prefix("*.")
-            .is_some_and(|suffix| h.len() > suffix.len() + 1 && h.ends_with(&format!(".{suffix}")))
+        w.strip_prefix("*.").is_some_and(|suffix| {
+            h.len() > suffix.len() + 1
+                && h.ends_with(suffix)
+                && h[..h.len() - suffix.len()].ends_with('.')
+        })
     }
     a == b || wild_matches(a, b) || wild_matches(b, a) || {
         // Two wildcards intersect when one suffix ends with the other.

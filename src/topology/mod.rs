@@ -4,14 +4,16 @@
 
 mod build;
 pub mod findings;
+mod index;
 
 pub use findings::{Code, Finding, Severity};
+pub use index::{RefIndex, RefKey, Slot};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
 use crate::model::ObjRef;
 use crate::source::Snapshot;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub type NodeId = usize;
 pub type PolicyId = usize;
@@ -82,7 +84,7 @@ pub struct Topology {
     pub snapshot: Snapshot,
     pub catalog: Catalog,
     pub nodes: Vec<Node>,
-    pub index: HashMap<ObjRef, NodeId>,
+    pub index: RefIndex,
     pub namespaces: BTreeMap<String, NamespaceInfo>,
     pub policies: Vec<Policy>,
     pub policy_index: HashMap<ObjRef, PolicyId>,
@@ -92,6 +94,9 @@ pub struct Topology {
     pub attached: Vec<Vec<PolicyId>>,
     /// Per namespace, the policies that target the Namespace.
     pub ns_attached: BTreeMap<String, Vec<PolicyId>>,
+    /// Nodes that exist only because a policy targets them (a kind outside the
+    /// hierarchy, such as an Istio ServiceEntry), in node order.
+    pub target_only: Vec<NodeId>,
     pub findings: Vec<Finding>,
 }
 
@@ -106,7 +111,12 @@ impl Topology {
     }
 
     pub fn lookup(&self, r: &ObjRef) -> Option<NodeId> {
-        self.index.get(r).copied()
+        self.find(RefKey::of(r))
+    }
+
+    /// `lookup` from borrowed parts.
+    pub fn find(&self, key: RefKey) -> Option<NodeId> {
+        self.index.get(&self.nodes, key)
     }
 
     /// The namespace whose level sits above this node, if it is a namespaced object
@@ -135,19 +145,77 @@ impl Topology {
         out
     }
 
-    /// Every node above `id`, each once.
+    /// Every node above `id`, each once. (A node has few ancestors: the work is
+    /// proportional to them, not to the size of the topology.)
     pub fn ancestors(&self, id: NodeId) -> Vec<NodeId> {
-        let mut seen = vec![false; self.nodes.len()];
+        let mut seen = HashSet::new();
         let mut out = Vec::new();
         let mut stack: Vec<NodeId> = self.nodes[id].parents.clone();
         while let Some(n) = stack.pop() {
-            if std::mem::replace(&mut seen[n], true) {
+            if !seen.insert(n) {
                 continue;
             }
             out.push(n);
             stack.extend(self.nodes[n].parents.iter().copied());
         }
         out
+    }
+
+    /// Whether `a` is above `id`.
+    pub fn is_ancestor(&self, a: NodeId, id: NodeId) -> bool {
+        self.ancestors(id).contains(&a)
+    }
+
+    /// Every node at or below any of `starts`, each once, in node order: one walk
+    /// however many starting points share their descendants.
+    pub fn at_or_below(&self, starts: impl IntoIterator<Item = NodeId>) -> Vec<NodeId> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = starts.into_iter().collect();
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            stack.extend(self.nodes[n].children.iter().copied());
+        }
+        (0..self.nodes.len()).filter(|&n| seen[n]).collect()
+    }
+
+    /// `at_or_below` for up to 64 lists of starting points at once, in one walk down
+    /// the DAG: per node, bit `k` says it is at or below a node of `starts[k]`.
+    pub fn below_each(&self, starts: &[Vec<NodeId>]) -> Vec<u64> {
+        assert!(starts.len() <= 64, "one bit per list");
+        let mut below = vec![0u64; self.nodes.len()];
+        for (k, list) in starts.iter().enumerate() {
+            for &n in list {
+                below[n] |= 1u64 << k;
+            }
+        }
+        for n in self.top_down() {
+            let bits = below[n];
+            if bits != 0 {
+                for &c in &self.nodes[n].children {
+                    below[c] |= bits;
+                }
+            }
+        }
+        below
+    }
+
+    /// Every node, each after all its parents.
+    fn top_down(&self) -> Vec<NodeId> {
+        let mut waiting: Vec<usize> = self.nodes.iter().map(|n| n.parents.len()).collect();
+        let mut order = self.roots();
+        let mut i = 0;
+        while i < order.len() {
+            for &c in &self.nodes[order[i]].children {
+                waiting[c] -= 1;
+                if waiting[c] == 0 {
+                    order.push(c);
+                }
+            }
+            i += 1;
+        }
+        order
     }
 
     /// Nodes with no parents: where every context path starts.

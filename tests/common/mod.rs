@@ -6,8 +6,64 @@ use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::World;
 use serde_json::Value;
 
+/// The world of a literal YAML. Every world a scenario test builds this way is also
+/// checked for `assert_incremental_matches_full`.
 pub fn world(yaml: &str) -> World {
-    kubectl_policies::analyze_yaml(yaml).expect("test YAML parses")
+    let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
+    assert_incremental_matches_full(&w);
+    w
+}
+
+/// The shortcuts give the answers of the full computation: statuses at one object
+/// and its sections (what `describe` folds) equal the whole topology's, and the blast
+/// radius of deleting each policy (folded again only below where it attaches) equals
+/// rebuilding the world without it.
+pub fn assert_incremental_matches_full(w: &World) {
+    use kubectl_policies::effective::StatusesAt;
+    use kubectl_policies::query::blast::{delete_policy, delete_policy_by_reanalysis};
+    use std::collections::BTreeMap;
+    let t = &w.t;
+    for n in 0..t.nodes.len() {
+        let mut here = vec![n];
+        here.extend(
+            t.nodes[n]
+                .children
+                .iter()
+                .filter(|&&c| t.nodes[c].owner == Some(n)),
+        );
+        let at = StatusesAt::compute(t, &here);
+        let mut per_node = BTreeMap::new();
+        for (p, m) in w.st.per_node.iter().enumerate() {
+            let mine: BTreeMap<_, _> = m
+                .iter()
+                .filter(|(k, _)| here.contains(k))
+                .map(|(&k, &v)| (k, v))
+                .collect();
+            if !mine.is_empty() {
+                per_node.insert(p, mine);
+            }
+        }
+        let object = &t.nodes[n].obj_ref;
+        assert_eq!(at.per_node, per_node, "statuses at {object}");
+        let conflicts: Vec<_> =
+            w.st.conflicts
+                .iter()
+                .filter(|c| here.contains(&c.2))
+                .copied()
+                .collect();
+        assert_eq!(at.conflicts, conflicts, "conflicts at {object}");
+    }
+    for p in 0..t.policies.len() {
+        let fast = delete_policy(w, p, &[]);
+        let full = delete_policy_by_reanalysis(w, p, &[]);
+        let policy = &t.policies[p].obj_ref;
+        assert_eq!(fast.headline, full.headline, "deleting {policy}");
+        assert_eq!(
+            serde_json::to_value(&fast).unwrap(),
+            serde_json::to_value(&full).unwrap(),
+            "deleting {policy}"
+        );
+    }
 }
 
 pub fn node(w: &World, kind: &str, ns: Option<&str>, name: &str, section: Option<&str>) -> usize {

@@ -1,0 +1,395 @@
+//! A document as the tool reads it: the fields of a Kubernetes object it uses
+//! (apiVersion, kind, metadata's name, namespace, creationTimestamp, labels and
+//! annotations, spec, status) and a List's items.
+//!
+//! Read straight from JSON text, every other field is skipped as it streams by, so
+//! nothing is built for `managedFields`, a ConfigMap's `data` or a List's envelope,
+//! and a List's items become objects one by one as they are read: no document is ever
+//! held whole. Moved out of an already-decoded value (YAML), the same fields give the
+//! same `Doc`, and both go through one conversion into objects
+//! (`super::objects_from_document`), with the same shape errors.
+
+use super::{object_alone, Object, Origin, ShapeError};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A mapping read as `T`, or anything else kept as it is (so its shape can be reported).
+#[derive(Debug)]
+pub enum MapOr<T> {
+    Map(T),
+    Other(Value),
+}
+
+/// The fields of one document (an object, or a List of them) the tool reads.
+/// Each is `None` when absent; present, it is kept as written (`null` included).
+#[derive(Debug, Default)]
+pub struct Doc {
+    pub kind: Option<Value>,
+    pub api_version: Option<Value>,
+    pub metadata: Option<MapOr<Meta>>,
+    pub spec: Option<Value>,
+    pub status: Option<Value>,
+    pub items: Option<Items>,
+}
+
+#[derive(Debug, Default)]
+pub struct Meta {
+    pub name: Option<Value>,
+    pub namespace: Option<Value>,
+    pub creation_timestamp: Option<Value>,
+    pub labels: Option<Value>,
+    pub annotations: Option<Value>,
+}
+
+/// A List's `items`: documents, or something that is not a list.
+#[derive(Debug)]
+pub enum Items {
+    List(Vec<Item>),
+    Other(Value),
+}
+
+/// One item of a List. (Most are `Read`: it holds its object inline, not boxed, to
+/// cost no allocation more per object.)
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Item {
+    Doc(Box<MapOr<Doc>>),
+    /// Converted as it was read, because nothing of the List changes it (it carries
+    /// its own apiVersion and kind). Its origin is filled in when it is placed.
+    Read(Result<Option<Object>, ShapeError>),
+}
+
+impl Doc {
+    /// `kind: List`, or a typed list (`HTTPRouteList`) with items.
+    pub fn is_list(&self) -> bool {
+        let kind = self
+            .kind
+            .as_ref()
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        kind == "List" || (kind.ends_with("List") && self.items.is_some())
+    }
+}
+
+/// An item that becomes the same object (or error) whatever List holds it.
+fn stands_alone(item: &MapOr<Doc>) -> bool {
+    match item {
+        MapOr::Map(d) => d.kind.is_some() && d.api_version.is_some() && !d.is_list(),
+        MapOr::Other(_) => true,
+    }
+}
+
+// ------------------------------------------------------------ from a decoded value
+
+impl From<Value> for MapOr<Doc> {
+    fn from(v: Value) -> Self {
+        let Value::Object(mut m) = v else {
+            return MapOr::Other(v);
+        };
+        MapOr::Map(Doc {
+            kind: m.remove("kind"),
+            api_version: m.remove("apiVersion"),
+            metadata: m.remove("metadata").map(MapOr::from),
+            spec: m.remove("spec"),
+            status: m.remove("status"),
+            items: m.remove("items").map(|items| match items {
+                Value::Array(a) => {
+                    let items = a.into_iter().map(|v| Item::Doc(Box::new(MapOr::from(v))));
+                    Items::List(items.collect())
+                }
+                other => Items::Other(other),
+            }),
+        })
+    }
+}
+
+impl From<Value> for MapOr<Meta> {
+    fn from(v: Value) -> Self {
+        let Value::Object(mut m) = v else {
+            return MapOr::Other(v);
+        };
+        MapOr::Map(Meta {
+            name: m.remove("name"),
+            namespace: m.remove("namespace"),
+            creation_timestamp: m.remove("creationTimestamp"),
+            labels: m.remove("labels"),
+            annotations: m.remove("annotations"),
+        })
+    }
+}
+
+// ------------------------------------------------------------ from JSON text
+
+#[derive(serde::Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum DocField {
+    Kind,
+    ApiVersion,
+    Metadata,
+    Spec,
+    Status,
+    Items,
+    #[serde(other)]
+    Skipped,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum MetaField {
+    Name,
+    Namespace,
+    CreationTimestamp,
+    Labels,
+    Annotations,
+    #[serde(other)]
+    Skipped,
+}
+
+/// Reads the fields of a mapping as they stream by.
+trait FromMap: Sized {
+    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+impl FromMap for Doc {
+    fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut d = Doc::default();
+        let mut scratch = Scratch::default();
+        while let Some(field) = map.next_key::<DocField>()? {
+            match field {
+                DocField::Kind => d.kind = Some(map.next_value()?),
+                DocField::ApiVersion => d.api_version = Some(map.next_value()?),
+                DocField::Metadata => d.metadata = Some(map.next_value()?),
+                DocField::Spec => d.spec = Some(map.next_value_seed(Exact(&mut scratch))?),
+                DocField::Status => d.status = Some(map.next_value_seed(Exact(&mut scratch))?),
+                DocField::Items => d.items = Some(map.next_value()?),
+                DocField::Skipped => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl FromMap for Meta {
+    fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut m = Meta::default();
+        while let Some(field) = map.next_key::<MetaField>()? {
+            match field {
+                MetaField::Name => m.name = Some(map.next_value()?),
+                MetaField::Namespace => m.namespace = Some(map.next_value()?),
+                MetaField::CreationTimestamp => m.creation_timestamp = Some(map.next_value()?),
+                MetaField::Labels => m.labels = Some(map.next_value()?),
+                MetaField::Annotations => m.annotations = Some(map.next_value()?),
+                MetaField::Skipped => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// The visit methods of every value that is neither a mapping nor a sequence: kept
+/// as the `Value` it is.
+macro_rules! scalars_as_values {
+    ($wrap:expr) => {
+        fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Bool(v)))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            Ok($wrap(Value::from(v)))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok($wrap(Value::String(v.to_string())))
+        }
+        fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+            Ok($wrap(Value::String(v)))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Null))
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok($wrap(Value::Null))
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            Ok($wrap(Value::deserialize(d)?))
+        }
+    };
+}
+
+struct MapOrVisitor<T>(PhantomData<T>);
+
+impl<'de, T: FromMap> Visitor<'de> for MapOrVisitor<T> {
+    type Value = MapOr<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        T::from_map(map).map(MapOr::Map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        array(seq).map(MapOr::Other)
+    }
+
+    scalars_as_values!(MapOr::Other);
+}
+
+impl<'de, T: FromMap> Deserialize<'de> for MapOr<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(MapOrVisitor(PhantomData))
+    }
+}
+
+struct ItemsVisitor;
+
+impl<'de> Visitor<'de> for ItemsVisitor {
+    type Value = Items;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
+            items.push(if stands_alone(&item) {
+                Item::Read(object_alone(item, &Origin::default()))
+            } else {
+                Item::Doc(Box::new(item))
+            });
+        }
+        Ok(Items::List(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut m = Map::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            m.insert(k, v);
+        }
+        Ok(Items::Other(Value::Object(m)))
+    }
+
+    scalars_as_values!(Items::Other);
+}
+
+impl<'de> Deserialize<'de> for Items {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ItemsVisitor)
+    }
+}
+
+/// Reads a `Value` whose mappings and lists are allocated at their final size: their
+/// members are gathered on a stack first (serde_json's own `Value` grows them as it
+/// reads, to up to twice what they hold, and a spec is mostly small mappings).
+struct Exact<'s>(&'s mut Scratch);
+
+/// The stacks `Exact` gathers members on, shared by the values nested in one another.
+#[derive(Default)]
+struct Scratch {
+    members: Vec<(String, Value)>,
+    elements: Vec<Value>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Exact<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Exact<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let from = self.0.members.len();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Exact(&mut *self.0))?;
+            self.0.members.push((key, value));
+        }
+        let mut m = Map::with_capacity(self.0.members.len() - from);
+        m.extend(self.0.members.drain(from..));
+        Ok(Value::Object(m))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let from = self.0.elements.len();
+        while let Some(value) = seq.next_element_seed(Exact(&mut *self.0))? {
+            self.0.elements.push(value);
+        }
+        Ok(Value::Array(self.0.elements.drain(from..).collect()))
+    }
+
+    scalars_as_values!(std::convert::identity);
+}
+
+fn array<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {
+    let mut a = Vec::new();
+    while let Some(v) = seq.next_element()? {
+        a.push(v);
+    }
+    Ok(Value::Array(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The objects and shape errors the text gives read straight, and decoded first.
+    fn both(json: &str) -> (String, String) {
+        let origin = Origin {
+            file: "f.json".into(),
+            document: 1,
+        };
+        let read = |doc: MapOr<Doc>| {
+            let (mut out, mut errors) = (Vec::new(), Vec::new());
+            super::super::objects_from_document(doc, &origin, &mut out, &mut errors);
+            format!("{out:?} {errors:?}")
+        };
+        let value: Value = serde_json::from_str(json).unwrap();
+        (
+            read(serde_json::from_str(json).unwrap()),
+            read(MapOr::from(value)),
+        )
+    }
+
+    #[test]
+    fn read_straight_or_from_a_value_the_same_fields_come_out() {
+        for json in [
+            r#"{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"a","namespace":"n",
+                 "uid":"x","labels":{"app":"a"},"managedFields":[{"f":1}]},"spec":{"ports":[]}},
+                null, 3, "s", [1, {"a": true}], {"kind": null, "metadata": [1]}]}"#,
+            r#"{"kind":"HTTPRouteList","items":{"not":"a list"}}"#,
+            r#"{"kind":"X","items":null,"spec":null,"status":{"a":[1.5,-2,null]}}"#,
+            r#"[1,2]"#,
+            r#""text""#,
+            r#"{"metadata":{"name":7,"namespace":null,"labels":"x"},"spec":{"a":1},"spec":{"b":2}}"#,
+            r#"{"kind":"ServiceList","apiVersion":"v1","items":[{"metadata":{"name":"a"}},
+                {"kind":"Service","metadata":{"name":"b","labels":{"n":1}}},
+                {"kind":"List","apiVersion":"v1","items":[{"apiVersion":"v1","kind":"Service"}]}]}"#,
+            r#"{"items":[{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"}}],"kind":"List"}"#,
+            r#"{"items":[{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"}}],"kind":"Thing",
+                "apiVersion":"x/v1","metadata":{"name":"t"}}"#,
+        ] {
+            let (direct, decoded) = both(json);
+            assert_eq!(direct, decoded, "{json}");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Nodes by reference. A node's reference lives in the node; the index keeps only
+//! the reference's hash, so building it copies no strings and a lookup can be made
+//! from borrowed parts (a parentRef's fields) without building an `ObjRef`.
+
+use super::{Node, NodeId};
+use crate::model::{normalize_group, ObjRef};
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// A reference as borrowed parts: what a lookup needs.
+#[derive(Clone, Copy, Debug)]
+pub struct RefKey<'a> {
+    pub group: &'a str,
+    pub kind: &'a str,
+    pub namespace: Option<&'a str>,
+    pub name: &'a str,
+    pub section: Option<&'a str>,
+}
+
+impl<'a> RefKey<'a> {
+    /// As `ObjRef::new` would make it (`core` is the core group, `""`).
+    pub fn new(group: &'a str, kind: &'a str, namespace: Option<&'a str>, name: &'a str) -> Self {
+        RefKey {
+            group: normalize_group(group),
+            kind,
+            namespace,
+            name,
+            section: None,
+        }
+    }
+
+    pub fn of(r: &'a ObjRef) -> RefKey<'a> {
+        RefKey {
+            group: &r.group,
+            kind: &r.kind,
+            namespace: r.namespace.as_deref(),
+            name: &r.name,
+            section: r.section.as_deref(),
+        }
+    }
+
+    /// The same reference with `section` instead of its own.
+    pub fn with_section(self, section: Option<&'a str>) -> RefKey<'a> {
+        RefKey { section, ..self }
+    }
+
+    /// `namespace/name`, as `ObjRef::ns_name`.
+    pub fn ns_name(&self) -> String {
+        match self.namespace {
+            Some(ns) => format!("{ns}/{}", self.name),
+            None => self.name.to_string(),
+        }
+    }
+
+    pub fn to_obj_ref(self) -> ObjRef {
+        ObjRef::new(self.group, self.kind, self.namespace, self.name).with_section(self.section)
+    }
+
+    fn hash(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        (
+            self.group,
+            self.kind,
+            self.namespace,
+            self.name,
+            self.section,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+
+    fn names(&self, r: &ObjRef) -> bool {
+        self.name == r.name
+            && self.kind == r.kind
+            && self.namespace == r.namespace.as_deref()
+            && self.section == r.section.as_deref()
+            && self.group == r.group
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct RefIndex {
+    by_hash: HashMap<u64, NodeId>,
+    /// Nodes whose reference hashes like an earlier node's: practically never, but
+    /// they are still found.
+    collided: Vec<NodeId>,
+}
+
+impl RefIndex {
+    pub fn get(&self, nodes: &[Node], key: RefKey) -> Option<NodeId> {
+        self.probe(nodes, key).ok()
+    }
+
+    /// The node `key` names, or the place to index a new node under that name.
+    pub fn probe(&self, nodes: &[Node], key: RefKey) -> Result<NodeId, Slot> {
+        self.probe_hashed(nodes, key, key.hash())
+    }
+
+    fn probe_hashed(&self, nodes: &[Node], key: RefKey, hash: u64) -> Result<NodeId, Slot> {
+        let Some(&id) = self.by_hash.get(&hash) else {
+            return Err(Slot { hash, taken: false });
+        };
+        if key.names(&nodes[id].obj_ref) {
+            return Ok(id);
+        }
+        self.collided
+            .iter()
+            .copied()
+            .find(|&c| key.names(&nodes[c].obj_ref))
+            .ok_or(Slot { hash, taken: true })
+    }
+
+    /// Indexes node `id` at the place `probe` gave for its name.
+    pub fn insert(&mut self, slot: Slot, id: NodeId) {
+        if slot.taken {
+            self.collided.push(id);
+        } else {
+            self.by_hash.insert(slot.hash, id);
+        }
+    }
+}
+
+/// Where a name not yet indexed goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    hash: u64,
+    /// Another name has the same hash.
+    taken: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::Role;
+
+    fn node(r: ObjRef) -> Node {
+        Node {
+            obj_ref: r,
+            role: Role::Backend,
+            object: None,
+            owner: None,
+            parents: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn names_that_share_a_hash_are_both_found() {
+        let a = ObjRef::new("", "Service", Some("ns"), "a");
+        let b = ObjRef::new("", "Service", Some("ns"), "b").with_section(Some("http"));
+        let nodes = vec![node(a.clone()), node(b.clone())];
+        let mut index = RefIndex::default();
+        let Err(slot) = index.probe(&nodes, RefKey::of(&a)) else {
+            panic!("empty index")
+        };
+        index.insert(slot, 0);
+        // Pretend b hashes like a: it goes beside it, not over it, and is found there.
+        let Err(slot_b) = index.probe_hashed(&nodes, RefKey::of(&b), slot.hash) else {
+            panic!("b is not indexed yet")
+        };
+        assert!(slot_b.taken);
+        index.insert(slot_b, 1);
+        assert_eq!(index.get(&nodes, RefKey::of(&a)), Some(0));
+        assert_eq!(
+            index.probe_hashed(&nodes, RefKey::of(&b), slot.hash).ok(),
+            Some(1)
+        );
+        assert_eq!(
+            index.get(&nodes, RefKey::new("core", "Service", Some("ns"), "a")),
+            Some(0)
+        );
+        assert_eq!(
+            index.get(&nodes, RefKey::new("", "Service", Some("ns"), "c")),
+            None
+        );
+    }
+}
