@@ -760,3 +760,38 @@ fn never_colour_in_json_yaml_name_or_pictures() {
         assert!(!out.stdout.contains(&0x1b), "{args:?}");
     }
 }
+
+/// A `dump` records what it could not read on its List; `-f` reads that back from
+/// JSON and YAML alike, warns again, and carries it into the answer.
+#[test]
+fn a_dump_file_warns_about_its_recorded_blind_spots_in_json_and_yaml() {
+    let spots = r#"[{"group":"gateway.networking.k8s.io","kind":"HTTPRoute","namespace":"shop","reason":"Forbidden","message":"httproutes.gateway.networking.k8s.io in shop: forbidden"}]"#;
+    let json = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "List",
+        "metadata": {"annotations": {"kubectl-policies/blind-spots": spots}},
+        "items": [{
+            "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}
+        }]
+    })
+    .to_string();
+    let yaml = format!(
+        "apiVersion: v1\nkind: List\nmetadata:\n  annotations:\n    kubectl-policies/blind-spots: '{spots}'\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {{name: shop}}\n"
+    );
+    for (name, text) in [("dump.json", json), ("dump.yaml", yaml)] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = kp()
+            .args(["check", "-o", "json", "-f", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("warning: httproutes.gateway.networking.k8s.io in shop: forbidden"),
+            "{name}: {err}"
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["blindSpots"][0]["namespace"], "shop", "{name}: {v}");
+    }
+}
