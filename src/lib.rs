@@ -11,6 +11,7 @@
 pub mod catalog;
 pub mod effective;
 pub mod model;
+pub mod narrow;
 pub mod query;
 pub mod render;
 pub mod source;

@@ -261,23 +261,13 @@ pub fn is_cluster_scoped(kind: &str) -> bool {
     )
 }
 
-/// Reads a policy object of a known policy kind.
-pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
-    let mut invalid = Vec::new();
-    let no_spec = Map::new();
-    let spec = match &o.spec {
-        Value::Object(m) => m,
-        Value::Null => {
-            invalid.push(("spec".into(), "is missing".into()));
-            &no_spec
-        }
-        _ => {
-            invalid.push(("spec".into(), "must be a mapping".into()));
-            &no_spec
-        }
-    };
-    let obj_ref = o.obj_ref();
-    let ns = o.namespace.as_deref();
+/// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
+/// `targetSelectors`, in that order; what cannot be read goes to `invalid`.
+pub fn read_targets(
+    spec: &Map<String, Value>,
+    ns: Option<&str>,
+    invalid: &mut Vec<(String, String)>,
+) -> Vec<TargetSpec> {
     let mut targets = Vec::new();
     if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
         match read_ref(v, ns, || "spec.targetRef".to_string()) {
@@ -315,6 +305,26 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
             None => invalid.push(("spec.targetSelectors".into(), "must be a list".into())),
         }
     }
+    targets
+}
+
+/// Reads a policy object of a known policy kind.
+pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
+    let mut invalid = Vec::new();
+    let no_spec = Map::new();
+    let spec = match &o.spec {
+        Value::Object(m) => m,
+        Value::Null => {
+            invalid.push(("spec".into(), "is missing".into()));
+            &no_spec
+        }
+        _ => {
+            invalid.push(("spec".into(), "must be a mapping".into()));
+            &no_spec
+        }
+    };
+    let obj_ref = o.obj_ref();
+    let targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
         .find(|f| spec.get(**f).is_some_and(|v| !v.is_null()))

@@ -5,6 +5,7 @@ pub mod demo;
 pub mod document;
 pub mod files;
 pub mod live;
+pub mod scope;
 
 use crate::model::{group_of_api_version, GroupKind, ObjRef};
 use document::{Doc, Item, Items, MapOr};

@@ -11,7 +11,72 @@ use serde_json::Value;
 pub fn world(yaml: &str) -> World {
     let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
     assert_incremental_matches_full(&w);
+    assert_narrowed_matches_full(yaml, &w);
     w
+}
+
+/// Answers about one object or one policy computed on the input narrowed to what they
+/// can depend on (`kubectl_policies::narrow`) equal those computed on the whole:
+/// `describe` of every namespaced object and policy, and the blast radius of deleting
+/// each policy. Returns how many (focus, objects set aside) pairs set something aside.
+pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
+    use kubectl_policies::query::{blast::delete_policy, describe_policy, describe_target};
+    let mut loaded = kubectl_policies::source::files::Loaded::default();
+    kubectl_policies::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
+    let narrowed = |focus: &ObjRef| {
+        let mut snapshot = loaded.snapshot.clone();
+        let dropped = kubectl_policies::narrow::narrow(
+            &mut snapshot,
+            &kubectl_policies::catalog::Catalog::build(&loaded.snapshot.objects, &[]),
+            focus,
+        );
+        (
+            kubectl_policies::analyze(snapshot, &[], &loaded.shape_errors),
+            dropped,
+        )
+    };
+    let json = |v: &dyn erased::Json| v.json();
+    let t = &w.t;
+    let mut narrowed_some = 0;
+    for n in 0..t.nodes.len() {
+        let r = &t.nodes[n].obj_ref;
+        if r.namespace.is_none() || t.nodes[n].owner.is_some() {
+            continue;
+        }
+        let (small, dropped) = narrowed(r);
+        narrowed_some += usize::from(dropped > 0);
+        let m = small.t.lookup(r).unwrap_or_else(|| panic!("{r} set aside"));
+        let (full, part) = (describe_target(w, n), describe_target(&small, m));
+        assert_eq!(json(&full), json(&part), "describe {r}");
+        assert_eq!(full.parents, part.parents, "parents of {r}");
+        assert_eq!(full.children, part.children, "children of {r}");
+    }
+    for p in 0..t.policies.len() {
+        let r = &t.policies[p].obj_ref;
+        let (small, dropped) = narrowed(r);
+        narrowed_some += usize::from(dropped > 0);
+        let q = (0..small.t.policies.len())
+            .find(|&q| &small.t.policies[q].obj_ref == r)
+            .unwrap_or_else(|| panic!("{r} set aside"));
+        let (full, part) = (describe_policy(w, p), describe_policy(&small, q));
+        assert_eq!(json(&full), json(&part), "describe {r}");
+        let (full, part) = (delete_policy(w, p, &[]), delete_policy(&small, q, &[]));
+        assert_eq!(full.headline, part.headline, "deleting {r}");
+        assert_eq!(json(&full), json(&part), "deleting {r}");
+    }
+    narrowed_some
+}
+
+mod erased {
+    /// Anything serialisable, as a JSON value (for comparing answers of different types).
+    pub trait Json {
+        fn json(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap()
+        }
+    }
 }
 
 /// The shortcuts give the answers of the full computation: statuses at one object

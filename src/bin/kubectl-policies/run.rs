@@ -3,6 +3,7 @@
 use crate::cli::{self, Args, ColorWhen, Command, Global};
 use crate::complete;
 use anyhow::{anyhow, bail, Context, Result};
+use kubectl_policies::catalog::Catalog;
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
 use kubectl_policies::render::{self, age, human, Style};
@@ -48,6 +49,9 @@ enum Need<'a> {
     Everything,
     /// One object's answer (`describe`, `effective`): its namespace and its ancestors'.
     Object(&'a [String]),
+    /// A policy's reach (`blast-radius`): live, everything; offline, what lies below
+    /// its targets and above that.
+    Reach(&'a [String]),
     /// `dump` without -A: one namespace and its objects' ancestors.
     Namespace,
 }
@@ -77,10 +81,12 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
         if !g.filename.is_empty() {
             bail!("--demo and -f cannot be used together");
         }
-        return Ok((demo::load()?, offline_namespace(g)));
+        let ns = offline_namespace(g);
+        return Ok((narrowed(g, demo::load()?, need, &ns), ns));
     }
     if !g.filename.is_empty() {
-        return Ok((files::load_paths(&g.filename)?, offline_namespace(g)));
+        let ns = offline_namespace(g);
+        return Ok((narrowed(g, files::load_paths(&g.filename)?, need, &ns), ns));
     }
     let opts = LiveOptions {
         kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
@@ -107,6 +113,27 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
     Ok((loaded, namespace))
 }
 
+/// Offline, an answer about one object or one policy's reach is computed from the
+/// objects it can depend on (`kubectl_policies::narrow`), as a scoped live read would
+/// have read them: building the hierarchy of a whole large cluster to answer about
+/// one route is most of the work.
+fn narrowed(g: &Global, mut loaded: Loaded, need: Need, ns: &str) -> Loaded {
+    let (Need::Object(words) | Need::Reach(words)) = need else {
+        return loaded;
+    };
+    let Ok((ty, name)) = split_target(words) else {
+        return loaded;
+    };
+    let catalog = Catalog::build(&loaded.snapshot.objects, &g.policy_kind);
+    let Ok(gk) = resolve_type(&ty, &catalog, &loaded.snapshot.objects) else {
+        return loaded;
+    };
+    let ns = (!kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)).then_some(ns);
+    let focus = ObjRef::new(&gk.group, &gk.kind, ns, &name);
+    kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &focus);
+    loaded
+}
+
 /// The scope of a live read for one object: policies are read cluster-wide (their
 /// reach crosses namespaces), any other object only with its ancestors.
 fn object_scope(g: &Global, words: &[String], ns: &str) -> Scope {
@@ -116,10 +143,16 @@ fn object_scope(g: &Global, words: &[String], ns: &str) -> Scope {
     let Ok((ty, name)) = split_target(words) else {
         return everything;
     };
-    let catalog = kubectl_policies::catalog::Catalog::build(&[], &g.policy_kind);
+    let catalog = Catalog::build(&[], &g.policy_kind);
     let Ok(gk) = resolve_type(&ty, &catalog, &[]) else {
         return everything;
     };
+    // A Gateway's or ListenerSet's children (routes) may live in any namespace.
+    if kubectl_policies::model::is_gateway_group(&gk.group)
+        && matches!(gk.kind.as_str(), "Gateway" | "ListenerSet" | "XListenerSet")
+    {
+        return everything;
+    }
     // A policy's reach, and a cluster-scoped object's (a GatewayClass's Gateways), cross
     // namespaces: read everything.
     if catalog.get(&gk).is_some() || kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)
@@ -471,7 +504,12 @@ pub fn run(args: Args) -> Result<u8> {
             exit_code,
         } => {
             let o = output_for(g, "blast-radius")?;
-            let s = load(g, Need::Everything)?;
+            let need = if apply.is_empty() {
+                Need::Reach(target)
+            } else {
+                Need::Everything
+            };
+            let s = load(g, need)?;
             let w = &s.w;
             let b = if apply.is_empty() {
                 match find_subject(&s, target)? {

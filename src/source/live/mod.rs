@@ -7,12 +7,13 @@
 
 pub mod api;
 pub mod discovery;
-pub mod scope;
 
 use crate::catalog::{registry, Declared, POLICY_LABEL};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::files::Loaded;
-use crate::source::{objects_from_value, BlindReason, BlindSpot, Object, Origin, ShapeError};
+use crate::source::{
+    objects_from_value, scope, BlindReason, BlindSpot, Object, Origin, ShapeError,
+};
 use anyhow::{anyhow, Context as _};
 use api::{Api, ApiError};
 use discovery::{Discovery, Resource};

@@ -1,14 +1,18 @@
-//! Which namespaces one object's answer needs. Policies reach an object through its
-//! ancestors (GatewayClass → Gateway/ListenerSet → route → rule → backend), so the
-//! answer needs the namespaces of every ancestor: a route's parents, a ListenerSet's
-//! Gateway, and for a backend the routes that may point at it — in its own namespace,
-//! or in a namespace a ReferenceGrant there lets in. Pure: it walks the objects read
-//! so far and names the namespaces still to read.
+//! Which namespaces an answer needs. Policies reach an object through its ancestors
+//! (GatewayClass → Gateway/ListenerSet → route → rule → backend), so the answer about
+//! one object needs the namespaces of every ancestor: a route's parents, a
+//! ListenerSet's Gateway, and for a backend the routes that may point at it — in its
+//! own namespace, or in a namespace a ReferenceGrant there lets in — and of its
+//! children. Pure: it walks the objects read so far and names the namespaces.
+//!
+//! Two walks: [`needed_namespaces`] for a live read, which follows references object by
+//! object as the namespaces arrive; [`namespace_closure`] for objects already all in
+//! hand, which links whole namespaces (never narrower than the objects' own links).
 
 use crate::model::{is_gateway_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP, ROUTE_KINDS};
 use crate::source::Object;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 fn is_route(o: &Object) -> bool {
     is_gateway_group(o.group()) && ROUTE_KINDS.contains(&o.kind.as_str())
@@ -110,6 +114,16 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
         }
     }
     let mut needed = BTreeSet::new();
+    // A start's children are part of its answer: a route's backends.
+    for r in starts {
+        let children = by_ref.get(&r.object()).filter(|o| is_route(o));
+        needed.extend(
+            children
+                .into_iter()
+                .flat_map(|o| backend_refs(o))
+                .filter_map(|b| b.namespace),
+        );
+    }
     let mut seen: BTreeSet<ObjRef> = BTreeSet::new();
     let mut queue: VecDeque<ObjRef> = starts.iter().map(ObjRef::object).collect();
     while let Some(r) = queue.pop_front() {
@@ -149,6 +163,70 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
         }
     }
     needed
+}
+
+/// A reference's namespace: its `namespace`, else the referring object's.
+fn namespace_of<'o>(v: &'o Value, from_ns: &'o str) -> &'o str {
+    v.get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or(from_ns)
+}
+
+/// The hierarchy's links between namespaces, each from a child's namespace to its
+/// parent's: a route's to its parents' (Gateways, ListenerSets, a mesh Service), a
+/// ListenerSet's to its Gateway's, a backend's to the route's that names it.
+fn namespace_links(objects: &[Object]) -> HashSet<(&str, &str)> {
+    let mut links = HashSet::new();
+    for o in objects {
+        let Some(ns) = o.namespace.as_deref() else {
+            continue;
+        };
+        if !(is_route(o) || (o.kind.ends_with("ListenerSet") && is_gateway_group(o.group()))) {
+            continue;
+        }
+        let parents = o.spec.get("parentRefs").and_then(Value::as_array);
+        for p in parents.into_iter().flatten().chain(o.spec.get("parentRef")) {
+            links.insert((ns, namespace_of(p, ns)));
+        }
+        let rules = o.spec.get("rules").and_then(Value::as_array);
+        let backends = rules
+            .into_iter()
+            .flatten()
+            .filter_map(|rule| rule.get("backendRefs").and_then(Value::as_array))
+            .flatten();
+        for b in backends {
+            links.insert((namespace_of(b, ns), ns));
+        }
+    }
+    links
+}
+
+/// Every namespace an answer about `starts` can depend on, the objects being all in
+/// hand: the namespaces below the starts (where their descendants may live), then
+/// every namespace above those (where the ancestors of any of them may live).
+/// Namespaces are linked whole, so the result only ever errs on the wide side.
+pub fn namespace_closure(objects: &[Object], starts: &BTreeSet<String>) -> BTreeSet<String> {
+    let links = namespace_links(objects);
+    let mut up: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut down: HashMap<&str, Vec<&str>> = HashMap::new();
+    for &(child, parent) in &links {
+        if child != parent {
+            up.entry(child).or_default().push(parent);
+            down.entry(parent).or_default().push(child);
+        }
+    }
+    let reach = |from: Vec<&'_ str>, edges: &HashMap<&str, Vec<&str>>| {
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut stack = from;
+        while let Some(ns) = stack.pop() {
+            if seen.insert(ns.to_string()) {
+                stack.extend(edges.get(ns).into_iter().flatten().copied());
+            }
+        }
+        seen
+    };
+    let below = reach(starts.iter().map(String::as_str).collect(), &down);
+    reach(below.iter().map(String::as_str).collect(), &up)
 }
 
 #[cfg(test)]
@@ -194,9 +272,10 @@ metadata: {name: cart, namespace: backends}
         let objs = objects(WORLD);
         let start = ObjRef::new(GATEWAY_GROUP, "HTTPRoute", Some("shop"), "shop");
         let got = needed_namespaces(&objs, &[start]);
+        // Its backend's too: the route's children are part of its answer.
         assert_eq!(
             got.into_iter().collect::<Vec<_>>(),
-            ["edge", "infra", "infra2", "shop"]
+            ["backends", "edge", "infra", "infra2", "shop"]
         );
     }
 
@@ -217,5 +296,41 @@ metadata: {name: cart, namespace: backends}
         let start = ObjRef::new("", "Service", Some("backends"), "cart");
         let got = needed_namespaces(&objs, &[start]);
         assert_eq!(got.into_iter().collect::<Vec<_>>(), ["backends"]);
+    }
+
+    fn closure(objs: &[Object], starts: &[&str]) -> Vec<String> {
+        let starts = starts.iter().map(|s| s.to_string()).collect();
+        namespace_closure(objs, &starts).into_iter().collect()
+    }
+
+    #[test]
+    fn a_namespace_needs_what_lies_below_it_and_everything_above_that() {
+        let objs = objects(WORLD);
+        // shop's routes go down to backends, and up to infra and, through the
+        // ListenerSet in edge, to infra2.
+        assert_eq!(
+            closure(&objs, &["shop"]),
+            ["backends", "edge", "infra", "infra2", "shop"]
+        );
+        // A Gateway's namespace: every namespace whose routes attach below it.
+        assert_eq!(
+            closure(&objs, &["infra2"]),
+            ["backends", "edge", "infra", "infra2", "shop"]
+        );
+        // infra holds a parent only: below it shop and backends, above them edge, infra2.
+        assert_eq!(
+            closure(&objs, &["infra"]),
+            ["backends", "edge", "infra", "infra2", "shop"]
+        );
+    }
+
+    #[test]
+    fn an_unlinked_namespace_needs_only_itself() {
+        let objs = objects(WORLD);
+        assert_eq!(closure(&objs, &["elsewhere"]), ["elsewhere"]);
+        // Without the route nothing links backends to anything.
+        let alone: Vec<Object> = objs.into_iter().filter(|o| o.kind != "HTTPRoute").collect();
+        assert_eq!(closure(&alone, &["backends"]), ["backends"]);
+        assert_eq!(closure(&alone, &["edge"]), ["edge", "infra2"]);
     }
 }
