@@ -286,3 +286,68 @@ fn nothing_is_set_aside_for_a_gatewayclass_policy_or_an_unknown_object() {
     );
     assert_eq!(kept(CROSSINGS, &missing), all);
 }
+
+/// The input as JSON: one `List` of every object, then odd documents the first pass
+/// must read in full (a typed List whose items lack apiVersion/kind, a nested List,
+/// `null`, an item without a name, a bare array).
+fn as_json(yaml: &str) -> String {
+    let mut loaded = Loaded::default();
+    load_text(yaml, "<literal>", &mut loaded).unwrap();
+    let items: Vec<serde_json::Value> = loaded
+        .snapshot
+        .objects
+        .iter()
+        .map(|o| o.to_value())
+        .collect();
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let odd = [
+        r#"{"apiVersion":"v1","kind":"ServiceList","items":[{"metadata":{"name":"typed","namespace":"lonely"}},null,{"kind":"Service","apiVersion":"v1","metadata":{"namespace":"shop"}}]}"#,
+        r#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Service","metadata":{"name":"nested","namespace":"other"}}]}]}"#,
+        "null",
+        "[1, 2]",
+    ];
+    format!("{list}\n{}", odd.join("\n"))
+}
+
+/// Reading JSON for one answer (`load_paths_for`) gives the objects, in order, that
+/// reading everything and narrowing gives, and the same shape errors.
+fn assert_focused_reads_as_narrowed(yaml: &str) -> usize {
+    let json = as_json(yaml);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.json");
+    std::fs::write(&path, &json).unwrap();
+    let paths = [path.to_str().unwrap().to_string()];
+    let full = kubectl_policies::source::files::load_paths(&paths).unwrap();
+    let mut focuses: Vec<ObjRef> = full.snapshot.objects.iter().map(|o| o.obj_ref()).collect();
+    focuses.push(ObjRef::new("", "Service", Some("nowhere"), "missing"));
+    let mut narrowed = 0;
+    for focus in &focuses {
+        let (got, aside) = kubectl_policies::source::files::load_paths_for(&paths, &[], |_, _| {
+            Some(focus.clone())
+        })
+        .unwrap();
+        let mut want = kubectl_policies::source::files::load_paths(&paths).unwrap();
+        let catalog = kubectl_policies::catalog::Catalog::build(&want.snapshot.objects, &[]);
+        let want_aside = narrow(&mut want.snapshot, &catalog, focus);
+        narrowed += usize::from(!aside.is_empty());
+        assert_eq!(aside.len(), want_aside.len(), "set aside for {focus}");
+        assert_eq!(
+            format!("{:?}", got.snapshot.objects),
+            format!("{:?}", want.snapshot.objects),
+            "objects for {focus}"
+        );
+        let sorted = |l: &Loaded| {
+            let mut e: Vec<String> = l.shape_errors.iter().map(|e| format!("{e:?}")).collect();
+            e.sort();
+            e
+        };
+        assert_eq!(sorted(&got), sorted(&want), "shape errors for {focus}");
+    }
+    narrowed
+}
+
+#[test]
+fn json_read_for_one_answer_equals_reading_everything_then_narrowing() {
+    assert!(assert_focused_reads_as_narrowed(CROSSINGS) > 10);
+    assert!(assert_focused_reads_as_narrowed(kubectl_policies::source::demo::DEMO_YAML) > 0);
+}

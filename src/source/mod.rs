@@ -4,6 +4,7 @@
 pub mod demo;
 pub mod document;
 pub mod files;
+pub mod focused;
 pub mod live;
 pub mod scope;
 
