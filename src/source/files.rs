@@ -1,9 +1,7 @@
 //! `-f PATH`: files, directories (recursive) and stdin, YAML or JSON, one or many documents.
 
 use super::document::{Doc, MapOr};
-use super::{objects_from_document, Object, Origin, ShapeError, Snapshot};
-use crate::catalog::{Catalog, Declared};
-use crate::model::ObjRef;
+use super::{objects_from_document, Origin, ShapeError, Snapshot};
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -83,47 +81,13 @@ fn io_reason(e: &std::io::Error) -> String {
 /// Reads every `-f` argument (`-` is stdin) into one snapshot.
 pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
     let mut loaded = Loaded::default();
-    for (name, text) in read_texts(paths)? {
-        load_text(&text, &name, &mut loaded)?;
-    }
-    Ok(loaded)
-}
-
-/// Reads every `-f` argument for an answer about the one object `focus` names (given
-/// the input's catalog and objects; `None`: everything is needed). JSON is read in
-/// full only where the answer needs it (`super::focused`); with any YAML, everything
-/// is read and then narrowed (`crate::narrow`). Also returns the objects set aside.
-pub fn load_paths_for(
-    paths: &[String],
-    declared: &[Declared],
-    focus: impl FnOnce(&Catalog, &[Object]) -> Option<ObjRef>,
-) -> anyhow::Result<(Loaded, Vec<Object>)> {
-    let texts = read_texts(paths)?;
-    if texts.iter().all(|(_, text)| is_json(text)) {
-        return Ok(super::focused::load_json_texts(&texts, declared, focus)?);
-    }
-    let mut loaded = Loaded::default();
-    for (name, text) in &texts {
-        load_text(text, name, &mut loaded)?;
-    }
-    let catalog = Catalog::build(&loaded.snapshot.objects, declared);
-    let aside = match focus(&catalog, &loaded.snapshot.objects) {
-        Some(f) => crate::narrow::narrow(&mut loaded.snapshot, &catalog, &f),
-        None => Vec::new(),
-    };
-    Ok((loaded, aside))
-}
-
-/// The text of every file the arguments name, with the name to report it by.
-fn read_texts(paths: &[String]) -> anyhow::Result<Vec<(String, String)>> {
-    let mut texts = Vec::new();
     for arg in paths {
         if arg == "-" {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
                 .map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
-            texts.push(("<stdin>".to_string(), text));
+            load_text(&text, "<stdin>", &mut loaded)?;
             continue;
         }
         for file in expand_path(Path::new(arg))? {
@@ -136,22 +100,16 @@ fn read_texts(paths: &[String]) -> anyhow::Result<Vec<(String, String)>> {
                     e.utf8_error().valid_up_to()
                 )
             })?;
-            texts.push((file.display().to_string(), text));
+            load_text(&text, &file.display().to_string(), &mut loaded)?;
         }
     }
-    Ok(texts)
-}
-
-/// JSON (one value or several), as opposed to YAML: `load_text`'s test.
-fn is_json(text: &str) -> bool {
-    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    trimmed.starts_with('{') || trimmed.starts_with('[')
+    Ok(loaded)
 }
 
 /// Decodes one file's text (JSON, or YAML with any number of documents) into `loaded`.
 pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), SyntaxError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if is_json(text) {
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
         // JSON: one value, or several concatenated (as `kubectl get -o json` of many
         // objects). Read as only the fields the tool uses: the rest is skipped as it
         // streams by, and no document is held whole.

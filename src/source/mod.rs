@@ -4,7 +4,6 @@
 pub mod demo;
 pub mod document;
 pub mod files;
-pub mod focused;
 pub mod live;
 pub mod scope;
 

@@ -9,7 +9,7 @@ use kubectl_policies::query::{self, types::resolve_type, World};
 use kubectl_policies::render::{self, age, human, Style};
 use kubectl_policies::source::files::Loaded;
 use kubectl_policies::source::live::{self, LiveOptions, Scope};
-use kubectl_policies::source::{demo, files, BlindSpot, Object};
+use kubectl_policies::source::{demo, files, BlindSpot};
 use kubectl_policies::topology::{NodeId, PolicyId, Severity};
 use std::io::{IsTerminal, Write};
 use std::mem::ManuallyDrop;
@@ -86,19 +86,7 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
     }
     if !g.filename.is_empty() {
         let ns = offline_namespace(g);
-        let loaded = match need {
-            Need::Object(words) | Need::Reach(words) => {
-                let (loaded, aside) =
-                    files::load_paths_for(&g.filename, &g.policy_kind, |catalog, objects| {
-                        focus(words, catalog, objects, &ns)
-                    })?;
-                // Left to the OS at exit, as the world is (see `Session::w`).
-                std::mem::forget(aside);
-                loaded
-            }
-            _ => files::load_paths(&g.filename)?,
-        };
-        return Ok((loaded, ns));
+        return Ok((narrowed(g, files::load_paths(&g.filename)?, need, &ns), ns));
     }
     let opts = LiveOptions {
         kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
@@ -133,21 +121,17 @@ fn narrowed(g: &Global, mut loaded: Loaded, need: Need, ns: &str) -> Loaded {
     let (Need::Object(words) | Need::Reach(words)) = need else {
         return loaded;
     };
+    let Ok((ty, name)) = split_target(words) else {
+        return loaded;
+    };
     let catalog = Catalog::build(&loaded.snapshot.objects, &g.policy_kind);
-    if let Some(f) = focus(words, &catalog, &loaded.snapshot.objects, ns) {
-        let aside = kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &f);
-        // Left to the OS at exit, as the world is (see `Session::w`).
-        std::mem::forget(aside);
-    }
-    loaded
-}
-
-/// The object TYPE/NAME names, resolved as `find_subject` will resolve it.
-fn focus(words: &[String], catalog: &Catalog, objects: &[Object], ns: &str) -> Option<ObjRef> {
-    let (ty, name) = split_target(words).ok()?;
-    let gk = resolve_type(&ty, catalog, objects).ok()?;
+    let Ok(gk) = resolve_type(&ty, &catalog, &loaded.snapshot.objects) else {
+        return loaded;
+    };
     let ns = (!kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)).then_some(ns);
-    Some(ObjRef::new(&gk.group, &gk.kind, ns, &name))
+    let focus = ObjRef::new(&gk.group, &gk.kind, ns, &name);
+    kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &focus);
+    loaded
 }
 
 /// The scope of a live read for one object: policies are read cluster-wide (their
