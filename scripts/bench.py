@@ -22,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "kubectl-policies")
 SYNTH = os.path.join(ROOT, "target", "release", "examples", "synth")
+LIVE_BENCH = os.path.join(ROOT, "target", "release", "examples", "live_bench")
 OUT_DIR = os.path.join(ROOT, "target", "bench")
 
 # Python's json.load alone: open, read and parse; timed inside the child so interpreter
@@ -103,17 +104,19 @@ def measure(dumps, reps):
     return medians, rss
 
 
-def live_section(args, results):
-    # ---------------------------------------------------------------- LIVE (to do)
-    # Reading a live cluster (a loopback fake Kubernetes API server serving the same
-    # objects as the dump) is being written in another branch. When it lands, time here,
-    # side by side with the offline figures above and with the same ratios:
-    #   - kubectl-policies get -A against the fake server holding each dump's objects,
-    #   - the same with the server adding latency per request (pagination, concurrency),
-    # and add rows to `results["live"]` so the table and results.json carry them.
-    # ----------------------------------------------------------------------------
-    results["live"] = None
-    print("\nLive reading: not measured yet (the loopback API server is not in this branch).")
+def live_section(args, results, dump):
+    """The live path, by examples/live_bench: the largest dump served by the loopback
+    fake API server with latency on every request; its figures are ratios measured in
+    its own run (reads span / sum of request times; scoped describe / kubectl get)."""
+    if args.no_live:
+        results["live"] = None
+        print("\nLive reading: skipped (--no-live).")
+        return
+    argv = [LIVE_BENCH, "--dump", dump, "--bin", BIN, "--reps", str(min(args.reps, 3))]
+    print("\nLive reading (examples/live_bench, the loopback API server, %s):" % os.path.basename(dump))
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(p.stdout.rstrip())
+    results["live"] = {"exit": p.returncode, "output": p.stdout}
 
 
 def main():
@@ -121,6 +124,7 @@ def main():
     ap.add_argument("--routes", default="10000,20000", help="comma-separated sizes")
     ap.add_argument("--reps", type=int, default=5, help="repetitions (median is reported)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--no-live", action="store_true", help="skip the live path's figures")
     args = ap.parse_args()
     sizes = [int(s) for s in args.routes.split(",")]
     os.makedirs(OUT_DIR, exist_ok=True)
@@ -169,7 +173,7 @@ def main():
         if not ok:
             failed.append("linear growth of get -A")
 
-    live_section(args, results)
+    live_section(args, results, dump_for(max(sizes), args.seed))
 
     with open(os.path.join(OUT_DIR, "results.json"), "w") as f:
         json.dump(results, f, indent=2)

@@ -5,5 +5,5 @@
 #   scripts/bench.sh [--routes 10000,20000] [--reps 5] [--seed 7]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked --quiet --bin kubectl-policies --example synth
+cargo build --release --locked --quiet --bin kubectl-policies --example synth --example live_bench
 exec python3 scripts/bench.py "$@"

@@ -18,7 +18,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Origin {
     /// A file path, `<stdin>`, `<demo>` or a cluster URL.
-    pub file: String,
+    pub file: std::sync::Arc<str>,
     /// 1-based document number inside the file (0 when it does not apply).
     pub document: usize,
 }

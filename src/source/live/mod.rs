@@ -343,7 +343,7 @@ async fn list_all(
     } = ctx;
     let base = resource.list_path(namespace.as_deref());
     let origin = Origin {
-        file: format!("{server}{base}"),
+        file: format!("{server}{base}").into(),
         document: 0,
     };
     let mut restarted = false;
