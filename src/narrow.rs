@@ -23,24 +23,34 @@ use crate::source::{Object, Snapshot};
 use serde_json::Map;
 use std::collections::BTreeSet;
 
-/// Sets aside from `snapshot` the objects an answer about `focus` cannot depend on.
-/// Returns how many were set aside. Nothing is set aside when `focus` is not in the
-/// input (its "not found" is answered from the whole), is cluster-scoped, or is a
-/// policy that targets a cluster-scoped object other than a Namespace (a GatewayClass
-/// reaches everywhere).
-/// `catalog` is the whole input's (`Catalog::build` of its objects).
-pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> usize {
-    let Some(starts) = start_namespaces(&snapshot.objects, catalog, focus) else {
-        return 0;
+/// Sets aside from `snapshot` the objects an answer about `focus` cannot depend on,
+/// and returns them (a one-shot command need not spend time freeing them). `catalog`
+/// is the whole input's (`Catalog::build` of its objects).
+pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec<Object> {
+    let Some(keep) = keep_mask(&snapshot.objects, catalog, focus) else {
+        return Vec::new();
     };
-    let keep = namespace_closure(&snapshot.objects, &starts);
-    let before = snapshot.objects.len();
-    snapshot.objects.retain(|o| match o.namespace.as_deref() {
+    let mut i = 0;
+    let aside = |_: &mut Object| {
+        i += 1;
+        !keep[i - 1]
+    };
+    snapshot.objects.extract_if(.., aside).collect()
+}
+
+/// Which of `objects` an answer about `focus` can depend on. `None`, everything: when
+/// `focus` is not among them (its "not found" is answered from the whole), is
+/// cluster-scoped, or is a policy that targets a cluster-scoped object other than a
+/// Namespace (a GatewayClass reaches everywhere).
+pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Option<Vec<bool>> {
+    let starts = start_namespaces(objects, catalog, focus)?;
+    let keep = namespace_closure(objects, &starts);
+    let mask = objects.iter().map(|o| match o.namespace.as_deref() {
         None => true,
         Some(ns) if keep.contains(ns) => true,
         Some(_) => catalog.is_policy(o) && targets_within(o, &keep),
     });
-    before - snapshot.objects.len()
+    Some(mask.collect())
 }
 
 /// The namespaces an answer about `focus` starts from: an object's own; a policy's

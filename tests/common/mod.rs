@@ -29,7 +29,8 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
             &mut snapshot,
             &kubectl_policies::catalog::Catalog::build(&loaded.snapshot.objects, &[]),
             focus,
-        );
+        )
+        .len();
         (
             kubectl_policies::analyze(snapshot, &[], &loaded.shape_errors),
             dropped,

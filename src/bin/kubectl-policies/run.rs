@@ -130,7 +130,9 @@ fn narrowed(g: &Global, mut loaded: Loaded, need: Need, ns: &str) -> Loaded {
     };
     let ns = (!kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)).then_some(ns);
     let focus = ObjRef::new(&gk.group, &gk.kind, ns, &name);
-    kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &focus);
+    let aside = kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &focus);
+    // Left to the OS at exit, as the world is (see `Session::w`).
+    std::mem::forget(aside);
     loaded
 }
 
