@@ -67,16 +67,22 @@ fn start_namespaces(
         return Some(starts);
     }
     for t in targets(o) {
-        match t {
-            TargetSpec::Ref(r) => match (r.namespace, r.kind.as_str()) {
-                (Some(ns), _) => starts.insert(ns),
-                (None, "Namespace") => starts.insert(r.name),
-                (None, _) => return None,
-            },
-            TargetSpec::Selector { namespace, .. } => starts.insert(namespace?),
-        };
+        starts.insert(target_namespace(&t)?.to_string());
     }
     Some(starts)
+}
+
+/// The namespace a target lies in: a Namespace's own name. `None`: anywhere (a
+/// GatewayClass, whose Gateways may be in any namespace).
+fn target_namespace(t: &TargetSpec) -> Option<&str> {
+    match t {
+        TargetSpec::Ref(r) => match (&r.namespace, r.kind.as_str()) {
+            (Some(ns), _) => Some(ns),
+            (None, "Namespace") => Some(&r.name),
+            (None, _) => None,
+        },
+        TargetSpec::Selector { namespace, .. } => namespace.as_deref(),
+    }
 }
 
 fn is(o: &Object, r: &ObjRef) -> bool {
@@ -94,14 +100,7 @@ fn targets(o: &Object) -> Vec<TargetSpec> {
 
 /// Whether a policy outside the kept namespaces targets anything kept.
 fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
-    targets(o).into_iter().any(|t| match t {
-        TargetSpec::Ref(r) => match (&r.namespace, r.kind.as_str()) {
-            (Some(ns), _) => keep.contains(ns),
-            (None, "Namespace") => keep.contains(&r.name),
-            (None, _) => true,
-        },
-        TargetSpec::Selector { namespace, .. } => {
-            namespace.as_ref().is_none_or(|ns| keep.contains(ns))
-        }
-    })
+    targets(o)
+        .iter()
+        .any(|t| target_namespace(t).is_none_or(|ns| keep.contains(ns)))
 }

@@ -29,37 +29,47 @@ fn reference(v: &Value, from_ns: &str, default_group: &str, default_kind: &str) 
         .get("kind")
         .and_then(Value::as_str)
         .unwrap_or(default_kind);
-    let ns = v
-        .get("namespace")
+    Some(ObjRef::new(
+        group,
+        kind,
+        Some(namespace_of(v, from_ns)),
+        name,
+    ))
+}
+
+/// A reference's namespace: its `namespace`, else the referring object's.
+fn namespace_of<'o>(v: &'o Value, from_ns: &'o str) -> &'o str {
+    v.get("namespace")
         .and_then(Value::as_str)
-        .unwrap_or(from_ns);
-    Some(ObjRef::new(group, kind, Some(ns), name))
+        .unwrap_or(from_ns)
 }
 
-fn parent_refs(o: &Object) -> Vec<ObjRef> {
-    let ns = o.namespace.as_deref().unwrap_or_default();
-    let mut out = Vec::new();
-    if let Some(refs) = o.spec.get("parentRefs").and_then(Value::as_array) {
-        out.extend(
-            refs.iter()
-                .filter_map(|r| reference(r, ns, GATEWAY_GROUP, "Gateway")),
-        );
-    }
-    // A ListenerSet names its Gateway with a single parentRef.
-    if let Some(r) = o.spec.get("parentRef") {
-        out.extend(reference(r, ns, GATEWAY_GROUP, "Gateway"));
-    }
-    out
+/// A route's `parentRefs` entries, or a ListenerSet's single `parentRef`.
+fn parent_ref_values(o: &Object) -> impl Iterator<Item = &Value> {
+    let refs = o.spec.get("parentRefs").and_then(Value::as_array);
+    refs.into_iter().flatten().chain(o.spec.get("parentRef"))
 }
 
-fn backend_refs(o: &Object) -> Vec<ObjRef> {
-    let ns = o.namespace.as_deref().unwrap_or_default();
+/// A route's rules' `backendRefs` entries.
+fn backend_ref_values(o: &Object) -> impl Iterator<Item = &Value> {
     let rules = o.spec.get("rules").and_then(Value::as_array);
     rules
         .into_iter()
         .flatten()
         .filter_map(|rule| rule.get("backendRefs").and_then(Value::as_array))
         .flatten()
+}
+
+fn parent_refs(o: &Object) -> Vec<ObjRef> {
+    let ns = o.namespace.as_deref().unwrap_or_default();
+    parent_ref_values(o)
+        .filter_map(|r| reference(r, ns, GATEWAY_GROUP, "Gateway"))
+        .collect()
+}
+
+fn backend_refs(o: &Object) -> Vec<ObjRef> {
+    let ns = o.namespace.as_deref().unwrap_or_default();
+    backend_ref_values(o)
         .filter_map(|b| reference(b, ns, "", "Service"))
         .collect()
 }
@@ -165,13 +175,6 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
     needed
 }
 
-/// A reference's namespace: its `namespace`, else the referring object's.
-fn namespace_of<'o>(v: &'o Value, from_ns: &'o str) -> &'o str {
-    v.get("namespace")
-        .and_then(Value::as_str)
-        .unwrap_or(from_ns)
-}
-
 /// The hierarchy's links between namespaces, each from a child's namespace to its
 /// parent's: a route's to its parents' (Gateways, ListenerSets, a mesh Service), a
 /// ListenerSet's to its Gateway's, a backend's to the route's that names it.
@@ -184,17 +187,10 @@ fn namespace_links(objects: &[Object]) -> HashSet<(&str, &str)> {
         if !(is_route(o) || (o.kind.ends_with("ListenerSet") && is_gateway_group(o.group()))) {
             continue;
         }
-        let parents = o.spec.get("parentRefs").and_then(Value::as_array);
-        for p in parents.into_iter().flatten().chain(o.spec.get("parentRef")) {
+        for p in parent_ref_values(o) {
             links.insert((ns, namespace_of(p, ns)));
         }
-        let rules = o.spec.get("rules").and_then(Value::as_array);
-        let backends = rules
-            .into_iter()
-            .flatten()
-            .filter_map(|rule| rule.get("backendRefs").and_then(Value::as_array))
-            .flatten();
-        for b in backends {
+        for b in backend_ref_values(o) {
             links.insert((namespace_of(b, ns), ns));
         }
     }

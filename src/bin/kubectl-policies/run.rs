@@ -9,7 +9,7 @@ use kubectl_policies::query::{self, types::resolve_type, World};
 use kubectl_policies::render::{self, age, human, Style};
 use kubectl_policies::source::files::Loaded;
 use kubectl_policies::source::live::{self, LiveOptions, Scope};
-use kubectl_policies::source::{demo, files, BlindSpot};
+use kubectl_policies::source::{demo, files, BlindSpot, Object};
 use kubectl_policies::topology::{NodeId, PolicyId, Severity};
 use std::io::{IsTerminal, Write};
 use std::mem::ManuallyDrop;
@@ -121,15 +121,10 @@ fn narrowed(g: &Global, mut loaded: Loaded, need: Need, ns: &str) -> Loaded {
     let (Need::Object(words) | Need::Reach(words)) = need else {
         return loaded;
     };
-    let Ok((ty, name)) = split_target(words) else {
-        return loaded;
-    };
     let catalog = Catalog::build(&loaded.snapshot.objects, &g.policy_kind);
-    let Ok(gk) = resolve_type(&ty, &catalog, &loaded.snapshot.objects) else {
+    let Ok((_, focus)) = named(words, &catalog, &loaded.snapshot.objects, ns) else {
         return loaded;
     };
-    let ns = (!kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)).then_some(ns);
-    let focus = ObjRef::new(&gk.group, &gk.kind, ns, &name);
     let aside = kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &focus);
     // Left to the OS at exit, as the world is (see `Session::w`).
     std::mem::forget(aside);
@@ -261,22 +256,29 @@ enum Subject {
     Node(NodeId),
 }
 
+/// The kind and the object `TYPE/NAME` names, in namespace `ns` unless the kind is
+/// cluster-scoped.
+fn named(
+    words: &[String],
+    catalog: &Catalog,
+    objects: &[Object],
+    ns: &str,
+) -> Result<(GroupKind, ObjRef)> {
+    let (ty, name) = split_target(words)?;
+    let gk = resolve_type(&ty, catalog, objects).map_err(|e| anyhow!(e))?;
+    let ns = (!kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)).then_some(ns);
+    let r = ObjRef::new(&gk.group, &gk.kind, ns, &name);
+    Ok((gk, r))
+}
+
 fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
     let w = &s.w;
-    let (ty, name) = split_target(words)?;
-    let gk = resolve_type(&ty, &w.t.catalog, &w.t.snapshot.objects).map_err(|e| anyhow!(e))?;
-    let cluster_scoped = kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind);
-    let ns = if cluster_scoped {
-        None
-    } else {
-        Some(s.namespace.clone())
-    };
-    let r = ObjRef::new(&gk.group, &gk.kind, ns.as_deref(), &name);
+    let (gk, r) = named(words, &w.t.catalog, &w.t.snapshot.objects, &s.namespace)?;
     if w.t.catalog.get(&gk).is_some() {
         if let Some(&p) = w.t.policy_index.get(&r) {
             return Ok(Subject::Policy(p));
         }
-        return Err(not_found(w, &gk, &name, ns.as_deref()));
+        return Err(not_found(w, &gk, &r.name, r.namespace.as_deref()));
     }
     if let Some(n) = w.t.lookup(&r) {
         return Ok(Subject::Node(n));
@@ -286,14 +288,14 @@ fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
         let x = ObjRef::new(
             kubectl_policies::model::GATEWAY_X_GROUP,
             "XListenerSet",
-            ns.as_deref(),
-            &name,
+            r.namespace.as_deref(),
+            &r.name,
         );
         if let Some(n) = w.t.lookup(&x) {
             return Ok(Subject::Node(n));
         }
     }
-    Err(not_found(w, &gk, &name, ns.as_deref()))
+    Err(not_found(w, &gk, &r.name, r.namespace.as_deref()))
 }
 
 fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> anyhow::Error {
