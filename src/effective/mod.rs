@@ -40,6 +40,29 @@ fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
     ns.into_iter().flatten().chain(r.name.bytes())
 }
 
+/// One step of a context path: a node, or the namespace level a path enters just
+/// above that node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Step {
+    Namespace(NodeId),
+    Node(NodeId),
+}
+
+impl Step {
+    /// The reference a path shows for this step.
+    pub fn obj_ref(self, t: &Topology) -> ObjRef {
+        match self {
+            Step::Namespace(n) => ObjRef::new(
+                "",
+                "Namespace",
+                None,
+                t.namespace_level(n).unwrap_or_default(),
+            ),
+            Step::Node(n) => t.nodes[n].obj_ref.clone(),
+        }
+    }
+}
+
 /// A set of namespaces whose level a path has already passed (each is applied once,
 /// at its highest position), as an index into `SeenSets`.
 type SeenId = u32;
@@ -419,21 +442,32 @@ impl<'t> KindFold<'t> {
     /// Every root→n path of context `i` of node `n`, as references (namespace levels
     /// included where a path enters a namespace).
     pub fn paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
+        let t = self.t;
+        let steps = self.step_paths(n, i);
+        let refs = steps
+            .iter()
+            .map(|p| p.iter().map(|s| s.obj_ref(t)).collect());
+        refs.collect()
+    }
+
+    /// `paths` as steps: the same paths, named by node, without building references
+    /// (two paths are equal exactly when their references are).
+    pub fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<Step>> {
         let (a, _) = self.compute(n);
         let c = &self.ctxs[a as usize + i];
-        let mut tail = Vec::new();
-        if let Some(ns) = self.t.namespace_level(n).filter(|_| c.entered_ns) {
-            tail.push(ObjRef::new("", "Namespace", None, ns));
+        let mut tail = Vec::with_capacity(2);
+        if c.entered_ns && self.t.namespace_level(n).is_some() {
+            tail.push(Step::Namespace(n));
         }
-        tail.push(self.t.nodes[n].obj_ref.clone());
+        tail.push(Step::Node(n));
         let preds: Vec<(NodeId, usize)> = self.preds(c).collect();
         if preds.is_empty() {
             return vec![tail];
         }
         let mut out = Vec::new();
         for (p, j) in preds {
-            for mut path in self.paths(p, j) {
-                path.extend(tail.iter().cloned());
+            for mut path in self.step_paths(p, j) {
+                path.extend_from_slice(&tail);
                 out.push(path);
             }
         }

@@ -4,14 +4,15 @@
 
 use super::{PolicyKindRef, World};
 use crate::catalog::Declared;
-use crate::effective::{KindFold, PolicyStatus};
+use crate::effective::{Acc, KindFold, PolicyStatus, Step};
 use crate::model::{GroupKind, ObjRef};
 use crate::source::{BlindSpot, Object, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// One object (or section) whose effective spec of one kind changes, on the contexts
 /// that share the same before and after.
@@ -72,11 +73,26 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
         before.contexts(n);
     }
     let mut after = before.without(p, &below);
+    let mut specs = Specs::default();
     let mut changes = Vec::new();
     for &n in &present {
-        let sb = specs_by_context(&mut before, n);
-        let sa = specs_by_context(&mut after, n);
-        changes.extend(diff(&t.nodes[n].obj_ref, &pol.kind, sb, sa));
+        let sb = specs.by_path(&mut before, n);
+        let sa = specs.by_path(&mut after, n);
+        let target = &t.nodes[n].obj_ref;
+        for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
+            let mut contexts: Vec<Vec<ObjRef>> = paths
+                .iter()
+                .map(|p| p.iter().map(|s| s.obj_ref(t)).collect())
+                .collect();
+            contexts.sort();
+            changes.push(Change {
+                target: target.clone(),
+                policy_kind: (&pol.kind).into(),
+                contexts,
+                before: b.map(|i| specs.values[i].clone()),
+                after: a.map(|i| specs.values[i].clone()),
+            });
+        }
     }
     sort_changes(&mut changes);
     deleted(w, p, changes)
@@ -305,6 +321,40 @@ fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Value>
     out
 }
 
+/// The effective specs of one fold's contexts (and of the fold made from it without
+/// a policy, which shares its states above the policy), each computed once per
+/// folded state: contexts that share a state share its spec.
+#[derive(Default)]
+struct Specs {
+    /// A state's address (the folds hold every state alive) → its spec in `values`.
+    ids: HashMap<*const Acc, usize>,
+    values: Vec<Value>,
+}
+
+impl Specs {
+    /// Every context path of `n` (as steps, in order) with the spec it yields, for the
+    /// contexts some policy of the fold's kind reaches.
+    fn by_path(&mut self, f: &mut KindFold, n: NodeId) -> Vec<(Vec<Step>, usize)> {
+        let accs: Vec<Option<Rc<Acc>>> = f.contexts(n).iter().map(|c| c.acc.clone()).collect();
+        let mut out = Vec::new();
+        for (i, acc) in accs.iter().enumerate() {
+            let Some(acc) = acc else { continue };
+            let id = *self.ids.entry(Rc::as_ptr(acc)).or_insert_with(|| {
+                self.values.push(acc.result().to_value());
+                self.values.len() - 1
+            });
+            out.extend(f.step_paths(n, i).into_iter().map(|p| (p, id)));
+        }
+        out.sort_by(|x, y| x.0.cmp(&y.0));
+        out.dedup_by(|x, y| x.0 == y.0);
+        out
+    }
+
+    fn same(&self, a: usize, b: usize) -> bool {
+        a == b || self.values[a] == self.values[b]
+    }
+}
+
 /// The changes between two worlds, on the candidate objects present in both.
 fn compare(
     before: &World,
@@ -323,23 +373,41 @@ fn compare(
         for &(nb, na, r) in &pairs {
             let sb = specs_by_context(&mut fb, nb);
             let sa = specs_by_context(&mut fa, na);
-            changes.extend(diff(r, kind, sb, sa));
+            let here = diff(
+                sb.into_iter().collect(),
+                sa.into_iter().collect(),
+                |x, y| x == y,
+            );
+            changes.extend(here.into_iter().map(|(contexts, before, after)| Change {
+                target: r.clone(),
+                policy_kind: kind.into(),
+                contexts,
+                before,
+                after,
+            }));
         }
     }
     sort_changes(&mut changes);
     changes
 }
 
-/// The changes at one object (or section): its contexts whose spec differs, grouped
-/// where the before and the after are the same. The specs are taken, not copied.
-fn diff(
-    target: &ObjRef,
-    kind: &GroupKind,
-    sb: BTreeMap<Vec<ObjRef>, Value>,
-    sa: BTreeMap<Vec<ObjRef>, Value>,
-) -> Vec<Change> {
-    let mut here: Vec<Change> = Vec::new();
-    // Both sides' contexts in order, each path once with what it had before and after.
+/// The changes at one object (or section), from each context path's spec before and
+/// after (both in path order): the paths whose spec differs, grouped where the before
+/// and the after are the same (`same`), each group's paths in order. The specs are
+/// taken, not copied.
+#[allow(clippy::type_complexity)]
+fn diff<P: Ord, S>(
+    sb: Vec<(P, S)>,
+    sa: Vec<(P, S)>,
+    same: impl Fn(&S, &S) -> bool,
+) -> Vec<(Vec<P>, Option<S>, Option<S>)> {
+    let same_opt = |x: &Option<S>, y: &Option<S>| match (x, y) {
+        (None, None) => true,
+        (Some(x), Some(y)) => same(x, y),
+        _ => false,
+    };
+    let mut here: Vec<(Vec<P>, Option<S>, Option<S>)> = Vec::new();
+    // Both sides' paths in order, each once with what it had before and after.
     let (mut sb, mut sa) = (sb.into_iter().peekable(), sa.into_iter().peekable());
     loop {
         // The smaller of the two next paths comes next (both, when they are one).
@@ -359,18 +427,15 @@ fn diff(
             (None, Some((path, a))) => (path, None, Some(a)),
             (None, None) => break,
         };
-        if b == a {
+        if same_opt(&b, &a) {
             continue;
         }
-        match here.iter_mut().find(|c| c.before == b && c.after == a) {
-            Some(c) => c.contexts.push(path),
-            None => here.push(Change {
-                target: target.clone(),
-                policy_kind: kind.into(),
-                contexts: vec![path],
-                before: b,
-                after: a,
-            }),
+        match here
+            .iter_mut()
+            .find(|(_, cb, ca)| same_opt(cb, &b) && same_opt(ca, &a))
+        {
+            Some((paths, ..)) => paths.push(path),
+            None => here.push((vec![path], b, a)),
         }
     }
     here
