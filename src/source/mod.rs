@@ -47,6 +47,9 @@ pub struct Object {
     pub spec: Value,
     pub status: Value,
     pub origin: Origin,
+    /// The other namespaces its parentRefs and backendRefs name (a route's, a
+    /// ListenerSet's), noted from `spec` as the object is read.
+    pub linked: scope::Linked,
 }
 
 impl Object {
@@ -341,7 +344,7 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
     };
     let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
     let annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
-    Ok(Some(Object {
+    let mut o = Object {
         api_version,
         kind,
         name,
@@ -352,5 +355,10 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
         spec: doc.spec.unwrap_or(Value::Null),
         status: doc.status.unwrap_or(Value::Null),
         origin: origin.clone(),
-    }))
+        linked: scope::Linked::default(),
+    };
+    // Now, while its spec is still in cache: walking 20,000 routes' specs again once
+    // all are read costs a fifth as much as reading them did.
+    o.linked = scope::Linked::of(&o);
+    Ok(Some(o))
 }

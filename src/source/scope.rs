@@ -175,26 +175,39 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
     needed
 }
 
-/// The hierarchy's links between namespaces, each from a child's namespace to its
-/// parent's: a route's to its parents' (Gateways, ListenerSets, a mesh Service), a
-/// ListenerSet's to its Gateway's, a backend's to the route's that names it.
-fn namespace_links(objects: &[Object]) -> HashSet<(&str, &str)> {
-    let mut links = HashSet::new();
-    for o in objects {
+/// The namespaces other than its own an object links to in the hierarchy: a route's
+/// parents' (Gateways, ListenerSets, a mesh Service) and backends', a ListenerSet's
+/// Gateway's. Each is named once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Linked {
+    /// Where its parents live.
+    pub up: Vec<String>,
+    /// Where its children live.
+    pub down: Vec<String>,
+}
+
+impl Linked {
+    pub fn of(o: &Object) -> Linked {
+        let mut linked = Linked::default();
         let Some(ns) = o.namespace.as_deref() else {
-            continue;
+            return linked;
         };
         if !(is_route(o) || (o.kind.ends_with("ListenerSet") && is_gateway_group(o.group()))) {
-            continue;
+            return linked;
         }
+        let note = |to: &mut Vec<String>, other: &str| {
+            if other != ns && !to.iter().any(|n| n == other) {
+                to.push(other.to_string());
+            }
+        };
         for p in parent_ref_values(o) {
-            links.insert((ns, namespace_of(p, ns)));
+            note(&mut linked.up, namespace_of(p, ns));
         }
         for b in backend_ref_values(o) {
-            links.insert((namespace_of(b, ns), ns));
+            note(&mut linked.down, namespace_of(b, ns));
         }
+        linked
     }
-    links
 }
 
 /// Every namespace an answer about `starts` can depend on, the objects being all in
@@ -202,14 +215,20 @@ fn namespace_links(objects: &[Object]) -> HashSet<(&str, &str)> {
 /// every namespace above those (where the ancestors of any of them may live).
 /// Namespaces are linked whole, so the result only ever errs on the wide side.
 pub fn namespace_closure(objects: &[Object], starts: &BTreeSet<String>) -> BTreeSet<String> {
-    let links = namespace_links(objects);
+    // Each link, from a child's namespace to its parent's, once.
+    let mut links: HashSet<(&str, &str)> = HashSet::new();
+    for o in objects {
+        let (Some(ns), Linked { up, down }) = (o.namespace.as_deref(), &o.linked) else {
+            continue;
+        };
+        links.extend(up.iter().map(|parent| (ns, parent.as_str())));
+        links.extend(down.iter().map(|child| (child.as_str(), ns)));
+    }
     let mut up: HashMap<&str, Vec<&str>> = HashMap::new();
     let mut down: HashMap<&str, Vec<&str>> = HashMap::new();
     for &(child, parent) in &links {
-        if child != parent {
-            up.entry(child).or_default().push(parent);
-            down.entry(parent).or_default().push(child);
-        }
+        up.entry(child).or_default().push(parent);
+        down.entry(parent).or_default().push(child);
     }
     let reach = |from: Vec<&'_ str>, edges: &HashMap<&str, Vec<&str>>| {
         let mut seen: BTreeSet<String> = BTreeSet::new();
@@ -292,6 +311,35 @@ metadata: {name: cart, namespace: backends}
         let start = ObjRef::new("", "Service", Some("backends"), "cart");
         let got = needed_namespaces(&objs, &[start]);
         assert_eq!(got.into_iter().collect::<Vec<_>>(), ["backends"]);
+    }
+
+    #[test]
+    fn an_object_notes_the_other_namespaces_it_links_to_as_it_is_read() {
+        let objs = objects(&format!(
+            "{WORLD}---\n{}",
+            r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: local, namespace: shop}
+spec:
+  parentRefs: [{name: gw, namespace: infra}, {name: gw2, namespace: infra}, {name: here}]
+  rules: [{backendRefs: [{name: a}, {name: b, namespace: shop}]}]
+"#
+        ));
+        let linked = |name: &str| {
+            let o = objs.iter().find(|o| o.name == name).unwrap();
+            (o.linked.up.clone(), o.linked.down.clone())
+        };
+        assert_eq!(
+            linked("shop"),
+            (vec!["infra".into(), "edge".into()], vec!["backends".into()])
+        );
+        assert_eq!(linked("extra"), (vec!["infra2".into()], vec![]));
+        // Its own namespace is no link; each other namespace is named once.
+        assert_eq!(linked("local"), (vec!["infra".into()], vec![]));
+        // Only routes and ListenerSets link namespaces.
+        assert_eq!(linked("let-shop-in"), (vec![], vec![]));
+        assert_eq!(linked("cart"), (vec![], vec![]));
     }
 
     fn closure(objs: &[Object], starts: &[&str]) -> Vec<String> {
