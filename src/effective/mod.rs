@@ -11,7 +11,7 @@ pub mod status;
 pub mod tree;
 
 pub use combine::{Acc, Entry};
-pub use status::{PolicyStatus, Statuses, StatusesAt};
+pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel};
 use crate::model::{GroupKind, ObjRef};

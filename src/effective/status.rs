@@ -77,13 +77,45 @@ const CONFLICTED: Tally = Tally {
     conflicted: 1,
 };
 
+/// The nodes one policy reaches and its status at each, in node order: a list, not
+/// a map (node numbers as 32 bits), for a large cluster has a million of these.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reached(Vec<(u32, PolicyStatus)>);
+
+impl Reached {
+    pub fn get(&self, n: NodeId) -> Option<PolicyStatus> {
+        let i = self
+            .0
+            .binary_search_by_key(&n, |&(m, _)| m as NodeId)
+            .ok()?;
+        Some(self.0[i].1)
+    }
+
+    /// (node, status), in node order.
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, PolicyStatus)> + '_ {
+        self.0.iter().map(|&(n, s)| (n as NodeId, s))
+    }
+
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.0.iter().map(|&(n, _)| n as NodeId)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Statuses for every policy in a topology.
 #[derive(Debug, Default)]
 pub struct Statuses {
     /// Per policy: its computed status over the most specific objects it reaches.
     pub overall: Vec<PolicyStatus>,
     /// Per policy: every node it reaches and its status there.
-    pub per_node: Vec<BTreeMap<NodeId, PolicyStatus>>,
+    pub per_node: Vec<Reached>,
     /// Direct conflicts: (loser, winner, node).
     pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
 }
@@ -142,10 +174,12 @@ impl Statuses {
             overall.push(status);
         }
         conflicts.sort();
-        // Built from sorted lists, the maps come out full and in one go.
         let per_node = reached
             .into_iter()
-            .map(|v| v.into_iter().map(|(n, s)| (n as NodeId, s)).collect())
+            .map(|mut v| {
+                v.shrink_to_fit();
+                Reached(v)
+            })
             .collect();
         Statuses {
             overall,
@@ -157,8 +191,8 @@ impl Statuses {
     /// The number of distinct objects a policy reaches (a section counts as its object).
     pub fn affects_count(&self, t: &Topology, p: PolicyId) -> usize {
         let mut objs: Vec<NodeId> = self.per_node[p]
-            .keys()
-            .map(|&n| t.nodes[n].owner.unwrap_or(n))
+            .nodes()
+            .map(|n| t.nodes[n].owner.unwrap_or(n))
             .collect();
         objs.sort_unstable();
         objs.dedup();

@@ -553,7 +553,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         .collect();
     let mut affects: Vec<Affected> = w.st.per_node[p]
         .iter()
-        .map(|(&n, &s)| Affected {
+        .map(|(n, s)| Affected {
             target: t.nodes[n].obj_ref.clone(),
             status: s,
         })

@@ -54,7 +54,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
     let reached = &w.st.per_node[p];
     // Going down from a target: the nodes reached and the nodes on the way to them.
     let mut on_the_way = vec![false; t.nodes.len()];
-    for &n in reached.keys() {
+    for n in reached.nodes() {
         on_the_way[n] = true;
         for a in t.ancestors(n) {
             on_the_way[a] = true;
@@ -63,7 +63,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
     let view = TreeView {
         child: &|_, c| on_the_way[c],
         policy: &|_| None,
-        status: &|n| reached.get(&n).copied(),
+        status: &|n| reached.get(n),
     };
     let mut expanded = vec![false; t.nodes.len()];
     let targets = t.targets[p]
@@ -73,11 +73,10 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
             Resolution::Namespace(ns) => {
                 // The namespace level sits above the first objects of the namespace.
                 let mut tops: Vec<NodeId> = reached
-                    .keys()
-                    .copied()
+                    .nodes()
                     .filter(|&n| {
                         t.namespace_level(n) == Some(ns.as_str())
-                            && !t.nodes[n].parents.iter().any(|q| reached.contains_key(q))
+                            && !t.nodes[n].parents.iter().any(|&q| reached.get(q).is_some())
                     })
                     .collect();
                 tops.sort_by(|a, b| role_then_ref(t, *a, *b));

@@ -92,11 +92,7 @@ pub fn assert_incremental_matches_full(w: &World) {
         let at = StatusesAt::compute(t, &here);
         let mut per_node = BTreeMap::new();
         for (p, m) in w.st.per_node.iter().enumerate() {
-            let mine: BTreeMap<_, _> = m
-                .iter()
-                .filter(|(k, _)| here.contains(k))
-                .map(|(&k, &v)| (k, v))
-                .collect();
+            let mine: BTreeMap<_, _> = m.iter().filter(|(k, _)| here.contains(k)).collect();
             if !mine.is_empty() {
                 per_node.insert(p, mine);
             }
