@@ -18,16 +18,22 @@
 use crate::catalog::policy::{read_targets, TargetSpec};
 use crate::catalog::Catalog;
 use crate::model::{normalize_group, ObjRef};
-use crate::source::scope::namespace_closure;
+use crate::source::scope::{namespace_closure, NamespaceLinks};
 use crate::source::{Object, Snapshot};
 use serde_json::Map;
 use std::collections::BTreeSet;
 
 /// Sets aside from `snapshot` the objects an answer about `focus` cannot depend on,
 /// and returns them (a one-shot command need not spend time freeing them). `catalog`
-/// is the whole input's (`Catalog::build` of its objects).
-pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec<Object> {
-    let Some(keep) = keep_mask(&snapshot.objects, catalog, focus) else {
+/// is the whole input's (`Catalog::build` of its objects), `links` the namespace
+/// links its objects make.
+pub fn narrow(
+    snapshot: &mut Snapshot,
+    links: &NamespaceLinks,
+    catalog: &Catalog,
+    focus: &ObjRef,
+) -> Vec<Object> {
+    let Some(keep) = keep_mask(&snapshot.objects, links, catalog, focus) else {
         return Vec::new();
     };
     let mut i = 0;
@@ -42,9 +48,14 @@ pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec
 /// `focus` is not among them (its "not found" is answered from the whole), is
 /// cluster-scoped, or is a policy that targets a cluster-scoped object other than a
 /// Namespace (a GatewayClass reaches everywhere).
-pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Option<Vec<bool>> {
+pub fn keep_mask(
+    objects: &[Object],
+    links: &NamespaceLinks,
+    catalog: &Catalog,
+    focus: &ObjRef,
+) -> Option<Vec<bool>> {
     let starts = start_namespaces(objects, catalog, focus)?;
-    let keep = namespace_closure(objects, &starts);
+    let keep = namespace_closure(links, &starts);
     let mask = objects.iter().map(|o| match o.namespace.as_deref() {
         None => true,
         Some(ns) if keep.contains(ns) => true,

@@ -9,6 +9,7 @@
 //! same `Doc`, and both go through one conversion into objects
 //! (`super::objects_from_document`), with the same shape errors.
 
+use super::scope::NamespaceLinks;
 use super::{object_alone, Object, Origin, ShapeError};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -32,6 +33,8 @@ pub struct Doc {
     pub spec: Option<Value>,
     pub status: Option<Value>,
     pub items: Option<Items>,
+    /// The namespace links the items read with it make, noted as each was read.
+    pub links: NamespaceLinks,
 }
 
 #[derive(Debug, Default)]
@@ -101,6 +104,7 @@ impl From<Value> for MapOr<Doc> {
                 }
                 other => Items::Other(other),
             }),
+            links: NamespaceLinks::default(),
         })
     }
 }
@@ -163,7 +167,7 @@ impl FromMap for Doc {
                 DocField::Metadata => d.metadata = Some(map.next_value()?),
                 DocField::Spec => d.spec = Some(map.next_value_seed(Exact(&mut scratch))?),
                 DocField::Status => d.status = Some(map.next_value_seed(Exact(&mut scratch))?),
-                DocField::Items => d.items = Some(map.next_value()?),
+                DocField::Items => d.items = Some(map.next_value_seed(ItemsSeed(&mut d.links))?),
                 DocField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -252,9 +256,18 @@ impl<'de, T: FromMap> Deserialize<'de> for MapOr<T> {
     }
 }
 
-struct ItemsVisitor;
+/// Reads a List's `items`, noting the links of each object as it is read.
+struct ItemsSeed<'l>(&'l mut NamespaceLinks);
 
-impl<'de> Visitor<'de> for ItemsVisitor {
+impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed<'_> {
+    type Value = Items;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Items, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_> {
     type Value = Items;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -265,7 +278,11 @@ impl<'de> Visitor<'de> for ItemsVisitor {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
             items.push(if stands_alone(&item) {
-                Item::Read(object_alone(item, &Origin::default()))
+                let read = object_alone(item, &Origin::default());
+                if let Ok(Some(o)) = &read {
+                    self.0.note(o);
+                }
+                Item::Read(read)
             } else {
                 Item::Doc(Box::new(item))
             });
@@ -282,12 +299,6 @@ impl<'de> Visitor<'de> for ItemsVisitor {
     }
 
     scalars_as_values!(Items::Other);
-}
-
-impl<'de> Deserialize<'de> for Items {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ItemsVisitor)
-    }
 }
 
 /// Reads a `Value` whose mappings and lists are allocated at their final size: their
@@ -359,8 +370,9 @@ mod tests {
         };
         let read = |doc: MapOr<Doc>| {
             let (mut out, mut errors) = (Vec::new(), Vec::new());
-            super::super::objects_from_document(doc, &origin, &mut out, &mut errors);
-            format!("{out:?} {errors:?}")
+            let mut links = NamespaceLinks::default();
+            super::super::objects_from_document(doc, &origin, &mut out, &mut errors, &mut links);
+            format!("{out:?} {errors:?} {links:?}")
         };
         let value: Value = serde_json::from_str(json).unwrap();
         (
@@ -390,6 +402,37 @@ mod tests {
         ] {
             let (direct, decoded) = both(json);
             assert_eq!(direct, decoded, "{json}");
+        }
+    }
+
+    #[test]
+    fn the_namespace_links_of_a_lists_items_are_noted_as_they_are_read() {
+        // One route read with the List, one that takes the typed List's kind (read as
+        // a document after it), one in a List nested in the List.
+        let route = |name: &str, extra: &str| {
+            format!(
+                r#"{{{extra}"metadata":{{"name":"{name}","namespace":"app"}},"spec":{{
+                "parentRefs":[{{"name":"gw","namespace":"infra-{name}"}}],
+                "rules":[{{"backendRefs":[{{"name":"s","namespace":"db-{name}"}}]}}]}}}}"#
+            )
+        };
+        let typed = r#""apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","#;
+        let json = format!(
+            r#"{{"kind":"HTTPRouteList","apiVersion":"gateway.networking.k8s.io/v1","items":[
+            {}, {}, {{"kind":"List","apiVersion":"v1","items":[{}]}}]}}"#,
+            route("a", typed),
+            route("b", ""),
+            route("c", typed),
+        );
+        let (direct, decoded) = both(&json);
+        assert_eq!(direct, decoded);
+        for link in [
+            "\"app\": {\"infra-a\"",
+            "\"db-a\": {\"app\"}",
+            "\"infra-b\"",
+            "\"db-c\"",
+        ] {
+            assert!(direct.contains(link), "{link} in {direct}");
         }
     }
 }

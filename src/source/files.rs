@@ -1,6 +1,7 @@
 //! `-f PATH`: files, directories (recursive) and stdin, YAML or JSON, one or many documents.
 
 use super::document::{Doc, MapOr};
+use super::scope::NamespaceLinks;
 use super::{objects_from_document, Origin, ShapeError, Snapshot};
 use serde_json::Value;
 use std::fmt;
@@ -34,6 +35,8 @@ impl std::error::Error for SyntaxError {}
 pub struct Loaded {
     pub snapshot: Snapshot,
     pub shape_errors: Vec<ShapeError>,
+    /// The namespace links the objects make (`narrow` follows them).
+    pub links: NamespaceLinks,
 }
 
 /// Lists the files a `-f` argument names: the file itself, or every `*.yaml`,
@@ -165,6 +168,7 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
         &origin,
         &mut loaded.snapshot.objects,
         &mut loaded.shape_errors,
+        &mut loaded.links,
     );
 }
 

@@ -9,6 +9,7 @@ pub mod scope;
 
 use crate::model::{group_of_api_version, GroupKind, ObjRef};
 use document::{Doc, Item, Items, MapOr};
+use scope::NamespaceLinks;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -47,9 +48,6 @@ pub struct Object {
     pub spec: Value,
     pub status: Value,
     pub origin: Origin,
-    /// The other namespaces its parentRefs and backendRefs name (a route's, a
-    /// ListenerSet's), noted from `spec` as the object is read.
-    pub linked: scope::Linked,
 }
 
 impl Object {
@@ -215,13 +213,15 @@ fn string_map(
 /// Turns one decoded document into objects: a single object, or the items of a
 /// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). Items of a typed list
 /// that lack `apiVersion` and `kind` (list items from the API server do) get the list's.
+/// The namespace links the objects make are noted in `links`.
 pub fn objects_from_value(
     value: Value,
     origin: &Origin,
     out: &mut Vec<Object>,
     errors: &mut Vec<ShapeError>,
+    links: &mut NamespaceLinks,
 ) {
-    objects_from_document(MapOr::from(value), origin, out, errors);
+    objects_from_document(MapOr::from(value), origin, out, errors, links);
 }
 
 /// `objects_from_value` for a document read as only the fields the tool uses.
@@ -230,12 +230,16 @@ pub fn objects_from_document(
     origin: &Origin,
     out: &mut Vec<Object>,
     errors: &mut Vec<ShapeError>,
+    links: &mut NamespaceLinks,
 ) {
     let mut doc = match doc {
         MapOr::Map(doc) if doc.is_list() => doc,
         other => {
             match object_alone(other, origin) {
-                Ok(Some(o)) => out.push(o),
+                Ok(Some(o)) => {
+                    links.note(&o);
+                    out.push(o);
+                }
                 Ok(None) => {}
                 Err(e) => errors.push(e),
             }
@@ -251,6 +255,8 @@ pub fn objects_from_document(
     let kind = text(&doc.kind);
     let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
     let api_version = text(&doc.api_version);
+    // The links of the items read with the List were noted as they were read.
+    links.extend(std::mem::take(&mut doc.links));
     match doc.items.take() {
         Some(Items::List(items)) => {
             for (i, item) in items.into_iter().enumerate() {
@@ -275,7 +281,7 @@ pub fn objects_from_document(
                                 m.api_version = Some(Value::String(api_version.clone()));
                             }
                         }
-                        objects_from_document(item, origin, out, errors);
+                        objects_from_document(item, origin, out, errors, links);
                     }
                 }
                 for e in &mut errors[before..] {
@@ -344,7 +350,7 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
     };
     let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
     let annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
-    let mut o = Object {
+    Ok(Some(Object {
         api_version,
         kind,
         name,
@@ -355,10 +361,5 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
         spec: doc.spec.unwrap_or(Value::Null),
         status: doc.status.unwrap_or(Value::Null),
         origin: origin.clone(),
-        linked: scope::Linked::default(),
-    };
-    // Now, while its spec is still in cache: walking 20,000 routes' specs again once
-    // all are read costs a fifth as much as reading them did.
-    o.linked = scope::Linked::of(&o);
-    Ok(Some(o))
+    }))
 }

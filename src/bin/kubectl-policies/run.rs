@@ -125,7 +125,8 @@ fn narrowed(g: &Global, mut loaded: Loaded, need: Need, ns: &str) -> Loaded {
     let Ok((_, focus)) = named(words, &catalog, &loaded.snapshot.objects, ns) else {
         return loaded;
     };
-    let aside = kubectl_policies::narrow::narrow(&mut loaded.snapshot, &catalog, &focus);
+    let aside =
+        kubectl_policies::narrow::narrow(&mut loaded.snapshot, &loaded.links, &catalog, &focus);
     // Left to the OS at exit, as the world is (see `Session::w`).
     std::mem::forget(aside);
     loaded

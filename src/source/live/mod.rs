@@ -11,6 +11,7 @@ pub mod discovery;
 use crate::catalog::{registry, Declared, POLICY_LABEL};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::files::Loaded;
+use crate::source::scope::NamespaceLinks;
 use crate::source::{
     objects_from_value, scope, BlindReason, BlindSpot, Object, Origin, ShapeError,
 };
@@ -309,7 +310,7 @@ struct Listed {
 }
 
 enum Listing {
-    Items(Vec<Object>, Vec<ShapeError>),
+    Items(Vec<Object>, Vec<ShapeError>, NamespaceLinks),
     /// A cluster-wide list too long to page through one page at a time: list it per
     /// namespace instead, concurrently.
     Shard,
@@ -350,6 +351,7 @@ async fn list_all(
     'restart: loop {
         let mut objects = Vec::new();
         let mut errors = Vec::new();
+        let mut links = NamespaceLinks::default();
         let mut token: Option<String> = None;
         loop {
             let mut query = format!("{base}?limit={PAGE_SIZE}");
@@ -390,7 +392,7 @@ async fn list_all(
                         strip_crd_schemas(m);
                     }
                 }
-                objects_from_value(item, &origin, &mut objects, &mut errors);
+                objects_from_value(item, &origin, &mut objects, &mut errors, &mut links);
             }
             let first_page = token.is_none();
             let remaining = page
@@ -413,7 +415,7 @@ async fn list_all(
             }
             token = next;
             if token.is_none() {
-                return Ok(Listing::Items(objects, errors));
+                return Ok(Listing::Items(objects, errors, links));
             }
             if first_page
                 && namespace.is_none()
@@ -479,6 +481,7 @@ struct Reader<'a> {
     permits: Arc<Semaphore>,
     objects: Vec<Object>,
     shape_errors: Vec<ShapeError>,
+    links: NamespaceLinks,
     log: BTreeMap<GroupKind, KindLog>,
     blind_spots: Vec<BlindSpot>,
 }
@@ -491,6 +494,7 @@ impl<'a> Reader<'a> {
             permits: Arc::new(Semaphore::new(cluster.concurrency)),
             objects: Vec::new(),
             shape_errors: Vec::new(),
+            links: NamespaceLinks::default(),
             log: BTreeMap::new(),
             blind_spots: d.blind_spots.clone(),
         }
@@ -544,7 +548,7 @@ impl<'a> Reader<'a> {
         for (resource, namespace, selector) in lists {
             self.spawn_list(&mut tasks, resource, namespace, selector, namespaces.len());
         }
-        type Outcome = Result<(Vec<Object>, Vec<ShapeError>), ApiError>;
+        type Outcome = Result<(Vec<Object>, Vec<ShapeError>, NamespaceLinks), ApiError>;
         let mut done: Vec<(ListKey, Outcome)> = Vec::new();
         while let Some(joined) = tasks.join_next().await {
             match joined {
@@ -568,9 +572,9 @@ impl<'a> Reader<'a> {
                 }
                 Ok(Listed {
                     key,
-                    result: Ok(Listing::Items(objects, errors)),
+                    result: Ok(Listing::Items(objects, errors, links)),
                     ..
-                }) => done.push((key, Ok((objects, errors)))),
+                }) => done.push((key, Ok((objects, errors, links)))),
                 Ok(Listed {
                     key,
                     result: Err(e),
@@ -589,9 +593,10 @@ impl<'a> Reader<'a> {
         done.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, result) in done {
             let entry = self.log.entry(key.gk.clone()).or_default();
-            let outcome = result.map(|(objects, errors)| {
+            let outcome = result.map(|(objects, errors, links)| {
                 self.objects.extend(objects);
                 self.shape_errors.extend(errors);
+                self.links.extend(links);
             });
             match key.namespace {
                 None => entry.cluster = Some(outcome),
@@ -860,6 +865,7 @@ impl<'a> Reader<'a> {
                 blind_spots: spots,
             },
             shape_errors: self.shape_errors,
+            links: self.links,
         }
     }
 }
