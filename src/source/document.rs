@@ -49,19 +49,24 @@ pub struct Meta {
 /// A List's `items`: documents, or something that is not a list.
 #[derive(Debug)]
 pub enum Items {
-    List(Vec<Item>),
+    List {
+        items: Vec<Item>,
+        /// The objects of the items converted as they were read, in order: they are
+        /// most of a List, and kept together they move over to the snapshot whole.
+        read: Vec<Object>,
+    },
     Other(Value),
 }
 
-/// One item of a List. (Most are `Read`: it holds its object inline, not boxed, to
-/// cost no allocation more per object.)
+/// One item of a List.
 #[derive(Debug)]
-#[allow(clippy::large_enum_variant)]
 pub enum Item {
     Doc(Box<MapOr<Doc>>),
     /// Converted as it was read, because nothing of the List changes it (it carries
-    /// its own apiVersion and kind). Its origin is filled in when it is placed.
-    Read(Result<Option<Object>, ShapeError>),
+    /// its own apiVersion and kind): an object (`true`, the List's next `read` one),
+    /// nothing (`false`, a `null`), or why it is not one. Origins are filled in when
+    /// the objects are placed.
+    Read(Result<bool, ShapeError>),
 }
 
 impl Doc {
@@ -100,7 +105,10 @@ impl From<Value> for MapOr<Doc> {
             items: m.remove("items").map(|items| match items {
                 Value::Array(a) => {
                     let items = a.into_iter().map(|v| Item::Doc(Box::new(MapOr::from(v))));
-                    Items::List(items.collect())
+                    Items::List {
+                        items: items.collect(),
+                        read: Vec::new(),
+                    }
                 }
                 other => Items::Other(other),
             }),
@@ -275,19 +283,22 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let (mut items, mut read) = (Vec::new(), Vec::new());
         while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
             items.push(if stands_alone(&item) {
-                let read = object_alone(item, &Origin::default());
-                if let Ok(Some(o)) = &read {
-                    self.0.note(o);
-                }
-                Item::Read(read)
+                Item::Read(object_alone(item, &Origin::default()).map(|o| match o {
+                    Some(o) => {
+                        self.0.note(&o);
+                        read.push(o);
+                        true
+                    }
+                    None => false,
+                }))
             } else {
                 Item::Doc(Box::new(item))
             });
         }
-        Ok(Items::List(items))
+        Ok(Items::List { items, read })
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {

@@ -249,6 +249,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lists_in_one_json_stream_keep_their_items_order_and_documents() {
+        let svc = |name: &str| {
+            format!(r#"{{"apiVersion":"v1","kind":"Service","metadata":{{"name":"{name}"}}}}"#)
+        };
+        // The first List is all objects; the second has a document, a null and a
+        // broken item between its objects.
+        let text = format!(
+            r#"{{"kind":"List","items":[{},{}]}}
+            {{"kind":"ServiceList","apiVersion":"v1","items":[{},{{"metadata":{{"name":"d"}}}},{},null,{{"apiVersion":"v1","kind":"Service"}},{}]}}"#,
+            svc("a"),
+            svc("b"),
+            svc("c"),
+            svc("e"),
+            svc("f"),
+        );
+        let mut loaded = Loaded::default();
+        load_text(&text, "s.json", &mut loaded).unwrap();
+        let got: Vec<String> = loaded
+            .snapshot
+            .objects
+            .iter()
+            .map(|o| format!("{}@{}", o.name, o.origin))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "a@s.json (document 1)",
+                "b@s.json (document 1)",
+                "c@s.json (document 2)",
+                "d@s.json (document 2)",
+                "e@s.json (document 2)",
+                "f@s.json (document 2)",
+            ]
+        );
+        let errors: Vec<String> = loaded.shape_errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains("items[4].metadata"), "{errors:?}");
+    }
+
+    #[test]
     fn splits_documents_and_counts_them() {
         let text = "a: 1\n---\nb: 2\n--- \n\n---\nc: 3\n";
         let docs = split_yaml_documents(text);

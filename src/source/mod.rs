@@ -258,15 +258,32 @@ pub fn objects_from_document(
     // The links of the items read with the List were noted as they were read.
     links.extend(std::mem::take(&mut doc.links));
     match doc.items.take() {
-        Some(Items::List(items)) => {
+        Some(Items::List { items, mut read }) => {
+            if items.iter().all(|item| matches!(item, Item::Read(_))) {
+                // No other item comes between the objects read with the List: they
+                // move over whole (the first List of an input: not even copied).
+                let from = out.len();
+                if out.is_empty() {
+                    std::mem::swap(out, &mut read);
+                } else {
+                    out.append(&mut read);
+                }
+                for o in &mut out[from..] {
+                    o.origin = origin.clone();
+                }
+            }
+            let mut read = read.into_iter();
             for (i, item) in items.into_iter().enumerate() {
                 let before = errors.len();
                 match item {
-                    Item::Read(Ok(Some(mut o))) => {
-                        o.origin = origin.clone();
-                        out.push(o);
+                    Item::Read(Ok(true)) => {
+                        // Taken above, unless documents come between them.
+                        if let Some(mut o) = read.next() {
+                            o.origin = origin.clone();
+                            out.push(o);
+                        }
                     }
-                    Item::Read(Ok(None)) => {}
+                    Item::Read(Ok(false)) => {}
                     Item::Read(Err(mut e)) => {
                         e.origin = origin.clone();
                         errors.push(e);
