@@ -177,6 +177,7 @@ impl Statuses {
         let per_node = reached
             .into_iter()
             .map(|mut v| {
+                debug_assert!(v.windows(2).all(|w| w[0].0 < w[1].0), "in node order");
                 v.shrink_to_fit();
                 Reached(v)
             })

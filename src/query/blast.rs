@@ -326,8 +326,10 @@ fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Value>
 /// folded state: contexts that share a state share its spec.
 #[derive(Default)]
 struct Specs {
-    /// A state's address (the folds hold every state alive) → its spec in `values`.
+    /// A state's address → its spec in `values`. The state is kept alive in `states`,
+    /// so no other state can come to have its address.
     ids: HashMap<*const Acc, usize>,
+    states: Vec<Rc<Acc>>,
     values: Vec<Value>,
 }
 
@@ -340,6 +342,7 @@ impl Specs {
         for (i, acc) in accs.iter().enumerate() {
             let Some(acc) = acc else { continue };
             let id = *self.ids.entry(Rc::as_ptr(acc)).or_insert_with(|| {
+                self.states.push(acc.clone());
                 self.values.push(acc.result().to_value());
                 self.values.len() - 1
             });
