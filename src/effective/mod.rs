@@ -61,6 +61,11 @@ impl Step {
             Step::Node(n) => t.nodes[n].obj_ref.clone(),
         }
     }
+
+    /// A path of steps as the references it shows.
+    pub fn refs(t: &Topology, path: &[Step]) -> Vec<ObjRef> {
+        path.iter().map(|s| s.obj_ref(t)).collect()
+    }
 }
 
 /// A set of namespaces whose level a path has already passed (each is applied once,
@@ -444,10 +449,7 @@ impl<'t> KindFold<'t> {
     pub fn paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
         let t = self.t;
         let steps = self.step_paths(n, i);
-        let refs = steps
-            .iter()
-            .map(|p| p.iter().map(|s| s.obj_ref(t)).collect());
-        refs.collect()
+        steps.iter().map(|p| Step::refs(t, p)).collect()
     }
 
     /// `paths` as steps: the same paths, named by node, without building references

@@ -80,10 +80,7 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
         let sa = specs.by_path(&mut after, n);
         let target = &t.nodes[n].obj_ref;
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
-            let mut contexts: Vec<Vec<ObjRef>> = paths
-                .iter()
-                .map(|p| p.iter().map(|s| s.obj_ref(t)).collect())
-                .collect();
+            let mut contexts: Vec<Vec<ObjRef>> = paths.iter().map(|p| Step::refs(t, p)).collect();
             contexts.sort();
             changes.push(Change {
                 target: target.clone(),

@@ -219,18 +219,11 @@ impl NamespaceLinks {
     }
 
     fn add(&mut self, child: &str, parent: &str) {
-        if child == parent {
-            return;
-        }
-        match self.up.get_mut(child) {
-            Some(parents) if parents.contains(parent) => {}
-            Some(parents) => {
-                parents.insert(parent.to_string());
-            }
-            None => {
-                let parents = BTreeSet::from([parent.to_string()]);
-                self.up.insert(child.to_string(), parents);
-            }
+        // Looked up before anything is allocated: almost every link is there already.
+        let known = self.up.get(child).is_some_and(|ps| ps.contains(parent));
+        if child != parent && !known {
+            let parents = self.up.entry(child.to_string()).or_default();
+            parents.insert(parent.to_string());
         }
     }
 }
@@ -241,26 +234,30 @@ impl NamespaceLinks {
 /// any of them may live). Namespaces are linked whole, so the result only ever errs
 /// on the wide side.
 pub fn namespace_closure(links: &NamespaceLinks, starts: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut up: HashMap<&str, Vec<&str>> = HashMap::new();
     let mut down: HashMap<&str, Vec<&str>> = HashMap::new();
     for (child, parents) in &links.up {
         for parent in parents {
-            up.entry(child).or_default().push(parent);
             down.entry(parent).or_default().push(child);
         }
     }
-    let reach = |from: Vec<&'_ str>, edges: &HashMap<&str, Vec<&str>>| {
-        let mut seen: BTreeSet<String> = BTreeSet::new();
-        let mut stack = from;
-        while let Some(ns) = stack.pop() {
-            if seen.insert(ns.to_string()) {
-                stack.extend(edges.get(ns).into_iter().flatten().copied());
-            }
+    let below = reach(starts, |ns| down.get(ns).cloned().unwrap_or_default());
+    reach(&below, |ns| {
+        let parents = links.up.get(ns).into_iter().flatten();
+        parents.map(String::as_str).collect()
+    })
+}
+
+/// `from` and every namespace `next` leads to from them, and on.
+fn reach<'l>(from: &BTreeSet<String>, next: impl Fn(&str) -> Vec<&'l str>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<String> = from.iter().cloned().collect();
+    while let Some(ns) = stack.pop() {
+        if !seen.contains(&ns) {
+            stack.extend(next(&ns).into_iter().map(str::to_string));
+            seen.insert(ns);
         }
-        seen
-    };
-    let below = reach(starts.iter().map(String::as_str).collect(), &down);
-    reach(below.iter().map(String::as_str).collect(), &up)
+    }
+    seen
 }
 
 #[cfg(test)]
@@ -345,15 +342,17 @@ spec:
   rules: [{backendRefs: [{name: a}, {name: b, namespace: shop}]}]
 "#
         ));
+        let pairs = |l: &NamespaceLinks| -> Vec<String> {
+            let up = l.up.iter();
+            up.flat_map(|(c, ps)| ps.iter().map(move |p| format!("{c}>{p}")))
+                .collect()
+        };
         let links = |names: &[&str]| {
             let mut l = NamespaceLinks::default();
             for o in objs.iter().filter(|o| names.contains(&o.name.as_str())) {
                 l.note(o);
             }
-            let pairs =
-                l.up.iter()
-                    .flat_map(|(c, ps)| ps.iter().map(move |p| format!("{c}>{p}")));
-            pairs.collect::<Vec<_>>()
+            pairs(&l)
         };
         // Up to its parents, down to its backends; each link once.
         assert_eq!(
@@ -366,13 +365,7 @@ spec:
         assert!(links(&["let-shop-in", "cart"]).is_empty());
         // Noted one by one, or over all objects at once: the same.
         let all: Vec<&str> = objs.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(links(&all), {
-            let l = NamespaceLinks::of(&objs);
-            let pairs =
-                l.up.iter()
-                    .flat_map(|(c, ps)| ps.iter().map(move |p| format!("{c}>{p}")));
-            pairs.collect::<Vec<_>>()
-        });
+        assert_eq!(links(&all), pairs(&NamespaceLinks::of(&objs)));
     }
 
     fn closure(objs: &[Object], starts: &[&str]) -> Vec<String> {
