@@ -524,12 +524,11 @@ fn blast_radius_of_applying_a_file() {
         after("icing", Some("rule-1")),
         serde_json::json!({"attempts": 0})
     );
-    // GEP-713's abstract process: after the override wins, the result carries the
-    // challenger's (ns-retries') Patch Defaults onward, so the rule-level policy below
-    // still patches attempts on the orders rule.
+    // An override holds against everything below it (GEP-2649's order): the rule-level
+    // policy under the namespace default does not win back `attempts` on the orders rule.
     assert_eq!(
         after("baker", Some("orders")),
-        serde_json::json!({"attempts": 2})
+        serde_json::json!({"attempts": 0})
     );
     kp().args([
         "--demo",

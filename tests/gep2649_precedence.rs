@@ -391,3 +391,98 @@ fn namespace_level_applies_once_at_its_highest_position() {
     ]);
     assert_eq!(got.as_deref(), Some("gwd"));
 }
+
+#[test]
+fn an_override_holds_against_everything_below_it_at_three_levels() {
+    // Gateway override, route default, rule default. Read literally, GEP-713's stack
+    // process hands the rule's default the last word once the route's default sits
+    // between them; GEP-2649's order (which this tool follows) keeps the override.
+    let yaml = [
+        BASE,
+        &retry_on("gw-override", Level::Gateway, "overrides", T1),
+        &retry_on("route-default", Level::Route, "defaults", T1),
+        "---\napiVersion: networking.example.io/v1alpha1\nkind: RetryOnPolicy\nmetadata: {name: rule-default, namespace: appns, creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: route, sectionName: orders}\n  defaults: {retryOn: [\"rule-default\"]}\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("networking.example.io", "RetryOnPolicy");
+    for rule in ["orders", "other"] {
+        let n = node(&w, "HTTPRoute", Some("appns"), "route", Some(rule));
+        assert_eq!(
+            effective(&w, &kind, n)[0].1,
+            json!({"retryOn": ["gw-override"]}),
+            "rule {rule}"
+        );
+    }
+    use kubectl_policies::effective::PolicyStatus::*;
+    assert_eq!(status(&w, "gw-override"), Enforced);
+    assert_eq!(status(&w, "route-default"), Overridden);
+    assert_eq!(status(&w, "rule-default"), Overridden);
+}
+
+#[test]
+fn a_parent_default_stanza_and_a_child_override_stanza_make_their_union() {
+    // GEP-2649's shape with one stanza each: neither side's missing stanza says
+    // anything, so nothing is wiped.
+    let yaml = [
+        BASE,
+        r#"---
+apiVersion: networking.example.io/v1alpha1
+kind: TimeoutPolicy
+metadata: {name: gw-timeouts, namespace: appns}
+spec:
+  targetRef: {kind: Gateway, name: gw}
+  default: {idle: 10s}
+---
+apiVersion: networking.example.io/v1alpha1
+kind: TimeoutPolicy
+metadata: {name: route-timeouts, namespace: appns}
+spec:
+  targetRef: {kind: HTTPRoute, name: route}
+  override: {request: 5s}
+"#,
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("networking.example.io", "TimeoutPolicy");
+    let route = node(&w, "HTTPRoute", Some("appns"), "route", None);
+    assert_eq!(
+        effective(&w, &kind, route)[0].1,
+        json!({"idle": "10s", "request": "5s"})
+    );
+    use kubectl_policies::effective::PolicyStatus::*;
+    assert_eq!(status(&w, "gw-timeouts"), Enforced);
+    assert_eq!(status(&w, "route-timeouts"), Enforced);
+}
+
+#[test]
+fn an_empty_defaults_stanza_never_wipes_the_rules_of_another_policy() {
+    // `defaults: {}` (and one holding only its strategy) states no intent: under patch
+    // and under keyed merge, above or below, the other policy's rules stay whole.
+    for (strategy, kind, group) in [
+        ("patch", "RetryOnPolicy", "networking.example.io"),
+        ("merge", "RateLimitPolicy", "kuadrant.io"),
+        ("atomic", "RateLimitPolicy", "kuadrant.io"),
+    ] {
+        for (empty_at, rules_at) in [("Gateway", "HTTPRoute"), ("HTTPRoute", "Gateway")] {
+            let (en, rn) = (
+                if empty_at == "Gateway" { "gw" } else { "route" },
+                if rules_at == "Gateway" { "gw" } else { "route" },
+            );
+            let yaml = format!(
+                "{BASE}---\napiVersion: {group}/v1\nkind: {kind}\nmetadata: {{name: empty, namespace: appns}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: {empty_at}, name: {en}}}\n  defaults: {{strategy: {strategy}}}\n---\napiVersion: {group}/v1\nkind: {kind}\nmetadata: {{name: rules, namespace: appns}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: {rules_at}, name: {rn}}}\n  defaults:\n    strategy: {strategy}\n    limits: {{global: {{rates: [{{limit: 5, window: 10s}}]}}}}\n"
+            );
+            let w = world(&yaml);
+            let route = node(&w, "HTTPRoute", Some("appns"), "route", None);
+            let case = format!("{strategy}: empty on {empty_at}, rules on {rules_at}");
+            assert_eq!(
+                effective(&w, &gk(group, kind), route)[0].1,
+                json!({"limits": {"global": {"rates": [{"limit": 5, "window": "10s"}]}}}),
+                "{case}"
+            );
+            use kubectl_policies::effective::PolicyStatus::*;
+            assert_eq!(status(&w, "rules"), Enforced, "{case}");
+            assert_eq!(status(&w, "empty"), Enforced, "{case}: nothing to enforce");
+        }
+    }
+}

@@ -181,14 +181,10 @@ impl Stanza {
             .filter(move |(k, _)| !proper || !WRAPPER_FIELDS.contains(&k.as_str()))
     }
 
-    /// How many settings (leaves) it holds; a mapping that sets nothing counts as one.
+    /// How many settings (leaves) it holds; an empty stanza holds none.
     pub fn leaf_count(self, spec: &Value) -> usize {
         use crate::effective::tree::value_leaf_count;
-        let mut settings = self.settings(spec).peekable();
-        if settings.peek().is_none() {
-            return 1;
-        }
-        settings.map(|(_, v)| value_leaf_count(v)).sum()
+        self.settings(spec).map(|(_, v)| value_leaf_count(v)).sum()
     }
 }
 

@@ -1,6 +1,18 @@
-//! One step of GEP-713's stack process: the accumulated (established) policy meets
-//! the next, more specific (challenger) one. The established side dictates the
-//! strategy; the result carries the challenger's strategy onward.
+//! How the policies on one context path combine (GEP-713 §"Merge strategies").
+//!
+//! Each policy on a path relates to everything **below** it (more specific) by its own
+//! strategy: its defaults fill in what the levels below leave unset, its overrides
+//! replace what they set. Folding a path from its most specific policy upwards, each
+//! policy joining with its own strategy, gives GEP-2649's order
+//! (A override > B override > C override > C default > B default > A default), which is
+//! also how the GEP-713 memorandum authors' reference code folds (policy-machinery:
+//! the less specific policy is the established one and dictates the strategy as it
+//! joins). `../shared/spec/README.md` records why this is preferred over reading the
+//! abstract process literally (which would let a rule default beat a Gateway override
+//! whenever a route default sits between them).
+//!
+//! An empty or missing stanza states no intent: it contributes nothing and never wipes
+//! what others set.
 
 use super::tree::{merge_patch, merge_rules, Tree};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
@@ -9,24 +21,24 @@ use crate::topology::{NodeId, PolicyId, Topology};
 
 use std::rc::Rc;
 
+/// One stanza of a policy: what it sets and how it meets the levels below.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stanza {
+    pub how: How,
+    pub tree: Rc<Tree>,
+}
+
 /// A policy as it enters the fold at one attachment point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     pub policy: PolicyId,
-    pub shape: Shape,
-    pub strategy: Strategy,
-    /// Envoy Gateway: the challenger's `mergeType` decides whether it merges.
+    /// What it sets where the levels below set nothing (none: no intent).
+    pub defaults: Option<Stanza>,
+    /// What it sets over everything below (none: no intent).
+    pub overrides: Option<Stanza>,
+    /// Envoy Gateway: this policy sets `mergeType`, so it is merged into the policy
+    /// of the nearest less specific level instead of replacing it.
     pub merges_into_parent: bool,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shape {
-    Stack(Rc<Tree>),
-    /// GEP-2649 stanzas: defaults and overrides, merged per field.
-    Dual {
-        default: Rc<Tree>,
-        overrides: Rc<Tree>,
-    },
 }
 
 /// The kgateway annotation that picks the merge on the parent object.
@@ -36,167 +48,338 @@ impl Entry {
     pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Entry {
         let policy = &t.policies[p];
         let spec = &t.snapshot.objects[policy.object].spec;
-        let (shape, mut strategy) = match &policy.intent {
+        let stanza = |how: How, settings| {
+            let tree = Tree::from_settings(settings, p)?;
+            Some(Stanza { how, tree })
+        };
+        let (mut defaults, mut overrides) = match &policy.intent {
             Intent::Stack { strategy, spec: s } => {
-                let tree = Tree::from_settings(s.settings(spec), p);
-                let tree = if model == MergeModel::Accumulated {
-                    // Side by side: each policy's spec under its own name.
-                    Rc::new(Tree::Object(vec![(policy.obj_ref.ns_name(), tree)]))
-                } else {
-                    tree
-                };
-                (Shape::Stack(tree), *strategy)
+                let st = stanza(strategy.how, s.settings(spec));
+                match strategy.mode {
+                    Mode::Defaults => (st, None),
+                    Mode::Overrides => (None, st),
+                }
             }
+            // GEP-2649's stanzas merge per field.
             Intent::Dual { default, overrides } => (
-                Shape::Dual {
-                    default: Tree::from_settings(default.settings(spec), p),
-                    overrides: Tree::from_settings(overrides.settings(spec), p),
-                },
-                Strategy::ATOMIC_DEFAULTS,
+                stanza(How::Patch, default.settings(spec)),
+                stanza(How::Patch, overrides.settings(spec)),
             ),
         };
-        if model == MergeModel::KgatewayPriority {
-            // The annotation sits on the object the policy is attached to (the parent
-            // whose policies flow down); its absence means ShallowMergePreferChild.
-            let owner = t.nodes.get(at).and_then(|n| n.owner).unwrap_or(at);
-            let annotation = t
-                .nodes
-                .get(owner)
-                .and_then(|n| n.object)
-                .and_then(|o| t.snapshot.objects[o].annotations.get(KGATEWAY_PRIORITY))
-                .map(String::as_str);
-            strategy = match annotation {
-                Some("ShallowMergePreferParent") => Strategy {
-                    mode: Mode::Overrides,
+        match model {
+            MergeModel::Accumulated => {
+                // Side by side: each policy's spec under its own name, never merged.
+                let named = |s: Stanza| Stanza {
                     how: How::Merge,
-                },
-                Some("DeepMergePreferChild") => Strategy {
-                    mode: Mode::Defaults,
-                    how: How::Patch,
-                },
-                Some("DeepMergePreferParent") => Strategy {
-                    mode: Mode::Overrides,
-                    how: How::Patch,
-                },
-                _ => Strategy {
-                    mode: Mode::Defaults,
-                    how: How::Merge,
-                },
-            };
+                    tree: Rc::new(Tree::Object(vec![(policy.obj_ref.ns_name(), s.tree)])),
+                };
+                defaults = defaults.or(overrides.take()).map(named);
+            }
+            MergeModel::KgatewayPriority => {
+                let how = kgateway_priority(t, at);
+                let tree = defaults.or(overrides).map(|s| s.tree);
+                let st = tree.map(|tree| Stanza { how: how.how, tree });
+                (defaults, overrides) = match how.mode {
+                    Mode::Defaults => (st, None),
+                    Mode::Overrides => (None, st),
+                };
+            }
+            _ => {}
         }
         Entry {
             policy: p,
-            shape,
-            strategy,
+            defaults,
+            overrides,
             merges_into_parent: policy.merge_type.is_some(),
         }
     }
+
+    /// This policy joining what the levels below it set (`below`, empty when nothing).
+    /// `below_merges`: the nearest more specific policy asked to be merged into this
+    /// one (Envoy Gateway's `mergeType`).
+    fn join(
+        &self,
+        below: Rc<Tree>,
+        below_merges: bool,
+        model: MergeModel,
+        rule_paths: &[&str],
+    ) -> Rc<Tree> {
+        let mut v = below;
+        if let Some(d) = &self.defaults {
+            v = if v.is_empty() {
+                d.tree.clone()
+            } else if model == MergeModel::EnvoyMergeType {
+                // Without mergeType the more specific policy replaces this one whole.
+                if below_merges {
+                    merge_patch(&d.tree, &v)
+                } else {
+                    v
+                }
+            } else {
+                match d.how {
+                    How::Atomic => v,
+                    How::Patch => merge_patch(&d.tree, &v),
+                    How::Merge => merge_rules(&d.tree, &v, true, rule_paths),
+                }
+            };
+        }
+        if let Some(o) = &self.overrides {
+            v = if v.is_empty() {
+                o.tree.clone()
+            } else {
+                match o.how {
+                    How::Atomic => o.tree.clone(),
+                    How::Patch => merge_patch(&v, &o.tree),
+                    How::Merge => merge_rules(&o.tree, &v, false, rule_paths),
+                }
+            };
+        }
+        v
+    }
 }
 
-/// The fold's running result.
-#[derive(Clone, Debug, PartialEq)]
+/// The strategy a kgateway parent object's annotation picks for the policies attached
+/// to it (kgateway docs, "Policy inheritance": ShallowMergePreferChild by default).
+fn kgateway_priority(t: &Topology, at: NodeId) -> Strategy {
+    let owner = t.nodes.get(at).and_then(|n| n.owner).unwrap_or(at);
+    let annotation = t
+        .nodes
+        .get(owner)
+        .and_then(|n| n.object)
+        .and_then(|o| t.snapshot.objects[o].annotations.get(KGATEWAY_PRIORITY))
+        .map(String::as_str);
+    let (mode, how) = match annotation {
+        Some("ShallowMergePreferParent") => (Mode::Overrides, How::Merge),
+        Some("DeepMergePreferChild") => (Mode::Defaults, How::Patch),
+        Some("DeepMergePreferParent") => (Mode::Overrides, How::Patch),
+        _ => (Mode::Defaults, How::Merge),
+    };
+    Strategy { mode, how }
+}
+
+/// The fold's state on a path: the policies met so far and what they make together.
+#[derive(Clone, Debug)]
 pub struct Acc {
-    pub shape: Shape,
-    /// The strategy the accumulated policy carries (its last challenger's).
-    pub strategy: Strategy,
-    /// Policies folded in, least specific first.
+    /// The entries folded in, least specific first.
+    entries: Vec<Rc<Entry>>,
+    /// Their policies, least specific first.
     pub applied: Vec<PolicyId>,
+    result: Rc<Tree>,
+}
+
+impl PartialEq for Acc {
+    /// Two states with the same entries make the same result.
+    fn eq(&self, other: &Self) -> bool {
+        self.entries.len() == other.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|(a, b)| Rc::ptr_eq(a, b) || a == b)
+    }
 }
 
 impl Acc {
     /// The effective spec proper.
     pub fn result(&self) -> Rc<Tree> {
-        match &self.shape {
-            Shape::Stack(t) => t.clone(),
-            // Overrides top-down beat defaults bottom-up, field by field (GEP-2649).
-            Shape::Dual { default, overrides } => merge_patch(default, overrides),
-        }
+        self.result.clone()
     }
 }
 
-fn empty() -> Rc<Tree> {
-    Rc::new(Tree::Object(Vec::new()))
-}
-
-/// Pushes the challenger `e` onto the accumulated `est` (None: `e` is the first).
-pub fn push(est: Option<&Acc>, e: &Entry, model: MergeModel) -> Rc<Acc> {
-    let Some(est) = est else {
-        return Rc::new(Acc {
-            shape: e.shape.clone(),
-            strategy: e.strategy,
-            applied: vec![e.policy],
-        });
+/// The state `est` (none: nothing yet) with the more specific entry `e` added below it.
+pub fn push(est: Option<&Acc>, e: &Rc<Entry>, model: MergeModel) -> Rc<Acc> {
+    let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
+    entries.push(e.clone());
+    let rule_paths: &[&str] = match model {
+        MergeModel::Gep713 { rule_paths } => rule_paths,
+        _ => &[],
     };
-    let mut applied = est.applied.clone();
-    applied.push(e.policy);
-    let shape = match (&est.shape, &e.shape) {
-        (Shape::Stack(a), Shape::Stack(b)) => {
-            Shape::Stack(combine_stack(a, est.strategy, b, e, model))
-        }
-        _ => {
-            let (ad, ao) = split(&est.shape, est.strategy);
-            let (bd, bo) = split(&e.shape, e.strategy);
-            Shape::Dual {
-                // More specific defaults win; less specific overrides win.
-                default: merge_patch(&ad, &bd),
-                overrides: merge_patch(&bo, &ao),
-            }
-        }
-    };
+    // From the most specific policy up, each joining with its own strategy.
+    let mut result = Rc::new(Tree::Object(Vec::new()));
+    let mut below_merges = false;
+    for entry in entries.iter().rev() {
+        result = entry.join(result, below_merges, model, rule_paths);
+        below_merges = entry.merges_into_parent;
+    }
     Rc::new(Acc {
-        shape,
-        strategy: e.strategy,
-        applied,
+        applied: entries.iter().map(|e| e.policy).collect(),
+        entries,
+        result,
     })
 }
 
-fn split(shape: &Shape, strategy: Strategy) -> (Rc<Tree>, Rc<Tree>) {
-    match shape {
-        Shape::Dual { default, overrides } => (default.clone(), overrides.clone()),
-        Shape::Stack(t) if strategy.mode == Mode::Overrides => (empty(), t.clone()),
-        Shape::Stack(t) => (t.clone(), empty()),
-    }
-}
+#[cfg(test)]
+mod tests {
+    //! The strategy table, one join at a time and on three levels.
+    use super::*;
+    use serde_json::{json, Value};
 
-fn combine_stack(
-    est: &Rc<Tree>,
-    strategy: Strategy,
-    chal: &Rc<Tree>,
-    e: &Entry,
-    model: MergeModel,
-) -> Rc<Tree> {
-    match model {
-        MergeModel::EnvoyMergeType => {
-            if e.merges_into_parent {
-                merge_patch(est, chal)
-            } else {
-                chal.clone()
+    fn entry(p: PolicyId, mode: Mode, how: How, v: Value) -> Rc<Entry> {
+        let empty = v.as_object().is_some_and(|m| m.is_empty());
+        let st = (!empty).then(|| Stanza {
+            how,
+            tree: Tree::from_value(&v, p),
+        });
+        let (defaults, overrides) = match mode {
+            Mode::Defaults => (st, None),
+            Mode::Overrides => (None, st),
+        };
+        Rc::new(Entry {
+            policy: p,
+            defaults,
+            overrides,
+            merges_into_parent: false,
+        })
+    }
+
+    /// Folds entries given least specific first.
+    fn fold(entries: &[Rc<Entry>], model: MergeModel) -> Value {
+        let mut acc: Option<Rc<Acc>> = None;
+        for e in entries {
+            acc = Some(push(acc.as_deref(), e, model));
+        }
+        acc.map(|a| a.result().to_value()).unwrap_or(Value::Null)
+    }
+
+    const GEP: MergeModel = MergeModel::Gep713 { rule_paths: &[] };
+    use How::*;
+    use Mode::*;
+
+    #[test]
+    fn the_established_policy_dictates_the_strategy_on_two_levels() {
+        let est = json!({"a": 1, "n": {"x": 1, "y": 1}});
+        let chal = json!({"b": 2, "n": {"x": 2}});
+        let cases = [
+            (Defaults, Atomic, json!({"b": 2, "n": {"x": 2}})),
+            (Overrides, Atomic, json!({"a": 1, "n": {"x": 1, "y": 1}})),
+            (
+                Defaults,
+                Patch,
+                json!({"a": 1, "n": {"x": 2, "y": 1}, "b": 2}),
+            ),
+            (
+                Overrides,
+                Patch,
+                json!({"b": 2, "n": {"x": 1, "y": 1}, "a": 1}),
+            ),
+            (Defaults, Merge, json!({"a": 1, "n": {"x": 2}, "b": 2})),
+            (
+                Overrides,
+                Merge,
+                json!({"a": 1, "n": {"x": 1, "y": 1}, "b": 2}),
+            ),
+        ];
+        for (mode, how, want) in cases {
+            let got = fold(
+                &[
+                    entry(0, mode, how, est.clone()),
+                    entry(1, Defaults, Atomic, chal.clone()),
+                ],
+                GEP,
+            );
+            assert_eq!(got, want, "{mode:?} {how:?}");
+        }
+    }
+
+    #[test]
+    fn an_override_holds_against_everything_below_it() {
+        // Gateway override, route default, rule default: the Gateway's override wins at
+        // the rule (the literal stack process would let the rule's default win).
+        let got = fold(
+            &[
+                entry(0, Overrides, Atomic, json!({"t": "gateway"})),
+                entry(1, Defaults, Atomic, json!({"t": "route"})),
+                entry(2, Defaults, Atomic, json!({"t": "rule"})),
+            ],
+            GEP,
+        );
+        assert_eq!(got, json!({"t": "gateway"}));
+    }
+
+    #[test]
+    fn gep_2649_order_on_three_levels() {
+        // A override > B override > C override > C default > B default > A default,
+        // each field set by the highest-ranked stanza that sets it.
+        let a_d = entry(
+            0,
+            Defaults,
+            Patch,
+            json!({"f1": "Ad", "f2": "Ad", "f3": "Ad"}),
+        );
+        let a_o = entry(1, Overrides, Patch, json!({"f6": "Ao"}));
+        let b_d = entry(
+            2,
+            Defaults,
+            Patch,
+            json!({"f2": "Bd", "f3": "Bd", "f5": "Bd"}),
+        );
+        let b_o = entry(3, Overrides, Patch, json!({"f5": "Bo", "f6": "Bo"}));
+        let c_d = entry(4, Defaults, Patch, json!({"f3": "Cd", "f4": "Cd"}));
+        let c_o = entry(
+            5,
+            Overrides,
+            Patch,
+            json!({"f4": "Co", "f5": "Co", "f6": "Co"}),
+        );
+        let got = fold(&[a_d, a_o, b_d, b_o, c_d, c_o], GEP);
+        assert_eq!(
+            got,
+            json!({"f1": "Ad", "f2": "Bd", "f3": "Cd", "f4": "Co", "f5": "Bo", "f6": "Ao"})
+        );
+    }
+
+    #[test]
+    fn an_empty_stanza_contributes_nothing() {
+        let rules = json!({"r1": "a", "r2": "b"});
+        for how in [Atomic, Patch, Merge] {
+            for mode in [Defaults, Overrides] {
+                // Above or below, an empty policy leaves the other's rules as they are.
+                let above = fold(
+                    &[
+                        entry(0, mode, how, json!({})),
+                        entry(1, Defaults, how, rules.clone()),
+                    ],
+                    GEP,
+                );
+                assert_eq!(above, rules, "empty {mode:?} {how:?} above");
+                let below = fold(
+                    &[
+                        entry(0, Defaults, how, rules.clone()),
+                        entry(1, mode, how, json!({})),
+                    ],
+                    GEP,
+                );
+                assert_eq!(below, rules, "empty {mode:?} {how:?} below");
             }
         }
-        MergeModel::Accumulated => merge_rules(est, chal, true, &[]),
-        MergeModel::Gep713 { rule_paths } => by_strategy(est, strategy, chal, rule_paths),
-        MergeModel::KgatewayPriority => by_strategy(est, strategy, chal, &[]),
-        MergeModel::None | MergeModel::MostSpecificWins | MergeModel::PatchDefaults => {
-            by_strategy(est, strategy, chal, &[])
-        }
     }
-}
 
-/// GEP-713's strategies, dictated by the established side.
-fn by_strategy(
-    est: &Rc<Tree>,
-    strategy: Strategy,
-    chal: &Rc<Tree>,
-    rule_paths: &[&str],
-) -> Rc<Tree> {
-    match (strategy.how, strategy.mode) {
-        // A challenger that sets nothing has no opinion to win with.
-        (How::Atomic, Mode::Defaults) if chal.is_empty() => est.clone(),
-        (How::Atomic, Mode::Defaults) => chal.clone(),
-        (How::Atomic, Mode::Overrides) => est.clone(),
-        (How::Patch, Mode::Defaults) => merge_patch(est, chal),
-        (How::Patch, Mode::Overrides) => merge_patch(chal, est),
-        (How::Merge, Mode::Defaults) => merge_rules(est, chal, true, rule_paths),
-        (How::Merge, Mode::Overrides) => merge_rules(est, chal, false, rule_paths),
+    #[test]
+    fn a_parent_default_and_a_child_override_make_their_union() {
+        let got = fold(
+            &[
+                entry(0, Defaults, Patch, json!({"a": 1})),
+                entry(1, Overrides, Patch, json!({"b": 2})),
+            ],
+            GEP,
+        );
+        assert_eq!(got, json!({"a": 1, "b": 2}));
+    }
+
+    #[test]
+    fn envoy_merge_type_merges_into_the_nearest_parent_only() {
+        let model = MergeModel::EnvoyMergeType;
+        let gw = entry(0, Defaults, Atomic, json!({"timeout": "10s", "retries": 3}));
+        let mut route = (*entry(1, Defaults, Atomic, json!({"timeout": "5s"}))).clone();
+        assert_eq!(
+            fold(&[gw.clone(), Rc::new(route.clone())], model),
+            json!({"timeout": "5s"}),
+            "without mergeType the route's policy replaces the Gateway's"
+        );
+        route.merges_into_parent = true;
+        assert_eq!(
+            fold(&[gw, Rc::new(route)], model),
+            json!({"timeout": "5s", "retries": 3})
+        );
     }
 }

@@ -28,21 +28,16 @@ impl Tree {
         }
     }
 
-    /// `from_value` of the mapping these settings make (none: an empty mapping).
+    /// `from_value` of the mapping these settings make; none when there are none (an
+    /// empty stanza states no intent).
     pub fn from_settings<'v>(
         settings: impl Iterator<Item = (&'v String, &'v Value)>,
         source: PolicyId,
-    ) -> Rc<Tree> {
+    ) -> Option<Rc<Tree>> {
         let fields: Vec<(String, Rc<Tree>)> = settings
             .map(|(k, v)| (k.clone(), Tree::from_value(v, source)))
             .collect();
-        if fields.is_empty() {
-            return Rc::new(Tree::Leaf {
-                value: Value::Object(Map::new()),
-                source,
-            });
-        }
-        Rc::new(Tree::Object(fields))
+        (!fields.is_empty()).then(|| Rc::new(Tree::Object(fields)))
     }
 
     pub fn to_value(&self) -> Value {
