@@ -55,6 +55,9 @@ pub enum MergeModel {
     MostSpecificWins,
     /// More specific settings win per field (Patch Defaults, no strategy fields).
     PatchDefaults,
+    /// More specific settings win per rule (Merge Defaults, no strategy fields): the
+    /// children of each pointer in `rule_paths` are the rules.
+    KeyedFields { rule_paths: &'static [&'static str] },
     /// Envoy Gateway: a policy with `mergeType` (JSONMerge / StrategicMerge) is merged
     /// into the less specific one; without it, the most specific wins whole.
     EnvoyMergeType,
@@ -67,15 +70,29 @@ pub enum MergeModel {
 }
 
 impl MergeModel {
+    /// Where the named rules are that keyed merges combine rule by rule (none: every
+    /// top-level field is one rule).
+    pub fn rule_paths(self) -> &'static [&'static str] {
+        match self {
+            MergeModel::Gep713 { rule_paths } | MergeModel::KeyedFields { rule_paths } => {
+                rule_paths
+            }
+            _ => &[],
+        }
+    }
+
     /// One line for `get kinds -o wide` and `describe` of a policy.
     pub fn describe(self) -> &'static str {
         match self {
-            MergeModel::None => "none: oldest wins, others Conflicted; a section beats its object",
+            MergeModel::None => "none: a section beats its object",
             MergeModel::Gep713 { .. } => {
                 "defaults/overrides with strategy atomic|patch|merge; bare spec = atomic defaults"
             }
             MergeModel::MostSpecificWins => "atomic defaults: the most specific policy wins whole",
             MergeModel::PatchDefaults => "patch defaults: more specific settings win per field",
+            MergeModel::KeyedFields { .. } => {
+                "merge defaults: the more specific policy wins each option it sets"
+            }
             MergeModel::EnvoyMergeType => {
                 "mergeType JSONMerge|StrategicMerge merges into the parent's; unset: most specific wins whole"
             }
@@ -83,6 +100,38 @@ impl MergeModel {
                 "parent annotation kgateway.dev/inherited-policy-priority: shallow|deep merge, child|parent preferred"
             }
             MergeModel::Accumulated => "not merged: every policy applies side by side",
+        }
+    }
+}
+
+/// How several policies of one kind on the same target (one object, or one section of
+/// it) combine, before the levels of the hierarchy are folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SameTarget {
+    /// They all take part in the fold in GEP-713's order: the older one is established,
+    /// and its strategy decides (GEP-713, "Conflict resolution").
+    Stack,
+    /// GEP-713's None: the oldest (then `namespace/name`) applies; the others are
+    /// Conflicted whole.
+    OldestWins,
+    /// Merged field by field. Walking them oldest first, a policy that sets one of these
+    /// fields (JSON pointers into the spec proper; none listed: any field) that an
+    /// accepted policy already sets is Conflicted whole.
+    DisjointFields(&'static [&'static str]),
+    /// Merged field by field; each field comes from the oldest policy that sets it.
+    OldestFieldWins,
+}
+
+impl SameTarget {
+    /// What several policies of a kind do on one target, for `get kinds -o wide`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SameTarget::Stack => "stacked, the older established",
+            SameTarget::OldestWins => "the oldest applies, the others are Conflicted",
+            SameTarget::DisjointFields(_) => {
+                "merged by field; a later one setting a field already set is Conflicted"
+            }
+            SameTarget::OldestFieldWins => "merged by field, the oldest wins each field",
         }
     }
 }
@@ -95,6 +144,8 @@ pub struct Targeting {
     pub target_selectors: bool,
     /// Istio `selector` / `workloadSelector`: outside the Gateway API hierarchy.
     pub workload_selector: bool,
+    /// A route rule's `ExtensionRef` filter naming the policy attaches it to that rule.
+    pub extension_ref: bool,
 }
 
 /// Everything the tool knows about one policy kind.
@@ -106,6 +157,9 @@ pub struct PolicyKind {
     pub source: ClassSource,
     #[serde(skip)]
     pub merge: MergeModel,
+    /// How several of this kind on one target combine.
+    #[serde(skip)]
+    pub same_target: SameTarget,
     #[serde(skip)]
     pub targeting: Targeting,
     /// Kinds it may target (empty: not known).
@@ -194,20 +248,16 @@ impl Catalog {
                 continue;
             };
             let gk = GroupKind::new(group, kind);
-            let reg = registry::lookup(&gk);
-            let pk = match reg {
-                // A registry entry that knows better than the CRD's label keeps its word.
-                Some(e) if e.overrides_label => e.to_policy_kind(ClassSource::Registry),
-                Some(e) => {
-                    let mut pk = e.to_policy_kind(ClassSource::Label);
-                    pk.class = class;
-                    if class == Class::Direct {
-                        pk.merge = MergeModel::None;
-                    } else if pk.merge == MergeModel::None {
-                        pk.merge = MergeModel::Gep713 { rule_paths: &[] };
-                    }
-                    pk
-                }
+            // The label decides the class; a registry entry still says how the kind merges
+            // when it agrees with the label, and is set aside when it does not.
+            let pk = match registry::lookup(&gk) {
+                Some(e) if e.class == class => e.to_policy_kind(ClassSource::Label),
+                Some(e) => PolicyKind {
+                    project: e.project,
+                    target_kinds: e.target_kinds.iter().map(|k| k.to_string()).collect(),
+                    targeting: e.targeting,
+                    ..generic(&gk, class, ClassSource::Label)
+                },
                 None => generic(&gk, class, ClassSource::Label),
             };
             kinds.insert(gk, pk);
@@ -226,8 +276,10 @@ impl Catalog {
             };
             pk.source = ClassSource::Declared;
             if pk.class != d.class {
+                let g = generic(&d.group_kind, d.class, ClassSource::Declared);
                 pk.class = d.class;
-                pk.merge = generic(&d.group_kind, d.class, ClassSource::Declared).merge;
+                pk.merge = g.merge;
+                pk.same_target = g.same_target;
             }
             kinds.insert(d.group_kind.clone(), pk);
         }
@@ -267,11 +319,16 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             Class::Direct => MergeModel::None,
             Class::Inherited => MergeModel::Gep713 { rule_paths: &[] },
         },
+        same_target: match class {
+            Class::Direct => SameTarget::OldestWins,
+            Class::Inherited => SameTarget::Stack,
+        },
         targeting: Targeting {
             target_ref: true,
             target_refs: true,
             target_selectors: true,
             workload_selector: false,
+            extension_ref: false,
         },
         target_kinds: Vec::new(),
         section_name: true,

@@ -189,6 +189,17 @@ impl Stanza {
 }
 
 impl Intent {
+    /// Every setting the policy makes, across its stanzas (`spec` is the object's).
+    pub fn settings<'v>(&self, spec: &'v Value) -> Vec<(&'v String, &'v Value)> {
+        match self {
+            Intent::Stack { spec: s, .. } => s.settings(spec).collect(),
+            Intent::Dual { default, overrides } => default
+                .settings(spec)
+                .chain(overrides.settings(spec))
+                .collect(),
+        }
+    }
+
     /// How many settings (leaves) the policy sets: what "its whole spec survives" counts.
     /// `spec` is the policy object's.
     pub fn leaf_count(&self, spec: &Value) -> usize {
@@ -482,6 +493,10 @@ fn read_intent(
             MergeModel::PatchDefaults => Strategy {
                 mode: Mode::Defaults,
                 how: How::Patch,
+            },
+            MergeModel::KeyedFields { .. } => Strategy {
+                mode: Mode::Defaults,
+                how: How::Merge,
             },
             _ => Strategy::ATOMIC_DEFAULTS,
         };

@@ -28,10 +28,12 @@ pub struct Stanza {
     pub tree: Rc<Tree>,
 }
 
-/// A policy as it enters the fold at one attachment point.
+/// A policy as it enters the fold at one attachment point (or several policies of one
+/// kind on one target, merged first as their kind says: `SameTarget`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub policy: PolicyId,
+    /// The policies it holds, oldest first (one, unless merged on one target).
+    pub policies: Vec<PolicyId>,
     /// What it sets where the levels below set nothing (none: no intent).
     pub defaults: Option<Stanza>,
     /// What it sets over everything below (none: no intent).
@@ -87,11 +89,41 @@ impl Entry {
             _ => {}
         }
         Entry {
-            policy: p,
+            policies: vec![p],
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
         }
+    }
+
+    /// Several policies of one kind on one target, oldest first, merged into one entry:
+    /// by field (`oldest_wins`: the older policy keeps a field both set; otherwise the
+    /// newer, as with fields no two of them may share). `rule_paths` key the fields.
+    pub fn merged(entries: &[Entry], oldest_wins: bool, rule_paths: &[&str]) -> Entry {
+        let join = |a: &Option<Stanza>, b: &Option<Stanza>| match (a, b) {
+            (Some(a), Some(b)) => Some(Stanza {
+                how: a.how,
+                tree: if oldest_wins {
+                    merge_rules(&a.tree, &b.tree, false, rule_paths)
+                } else {
+                    merge_patch(&a.tree, &b.tree)
+                },
+            }),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        };
+        let mut out = Entry {
+            policies: Vec::new(),
+            defaults: None,
+            overrides: None,
+            merges_into_parent: false,
+        };
+        for e in entries {
+            out.policies.extend(&e.policies);
+            out.defaults = join(&out.defaults, &e.defaults);
+            out.overrides = join(&out.overrides, &e.overrides);
+            out.merges_into_parent |= e.merges_into_parent;
+        }
+        out
     }
 
     /// This policy joining what the levels below it set (`below`, empty when nothing).
@@ -190,10 +222,7 @@ impl Acc {
 pub fn push(est: Option<&Acc>, e: &Rc<Entry>, model: MergeModel) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
     entries.push(e.clone());
-    let rule_paths: &[&str] = match model {
-        MergeModel::Gep713 { rule_paths } => rule_paths,
-        _ => &[],
-    };
+    let rule_paths = model.rule_paths();
     // From the most specific policy up, each joining with its own strategy.
     let mut result = Rc::new(Tree::Object(Vec::new()));
     let mut below_merges = false;
@@ -202,7 +231,10 @@ pub fn push(est: Option<&Acc>, e: &Rc<Entry>, model: MergeModel) -> Rc<Acc> {
         below_merges = entry.merges_into_parent;
     }
     Rc::new(Acc {
-        applied: entries.iter().map(|e| e.policy).collect(),
+        applied: entries
+            .iter()
+            .flat_map(|e| e.policies.iter().copied())
+            .collect(),
         entries,
         result,
     })
@@ -225,7 +257,7 @@ mod tests {
             Mode::Overrides => (None, st),
         };
         Rc::new(Entry {
-            policy: p,
+            policies: vec![p],
             defaults,
             overrides,
             merges_into_parent: false,

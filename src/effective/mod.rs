@@ -13,7 +13,7 @@ pub mod tree;
 pub use combine::{Acc, Entry};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
-use crate::catalog::{Class, MergeModel};
+use crate::catalog::{Class, MergeModel, SameTarget};
 use crate::model::{GroupKind, ObjRef};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
@@ -133,10 +133,13 @@ pub struct KindFold<'t> {
     pub kind: GroupKind,
     pub class: Class,
     pub model: MergeModel,
-    /// The policies of this kind attached to each node they attach to.
-    node_policies: HashMap<NodeId, Vec<PolicyId>>,
-    ns_policies: HashMap<&'t str, Vec<PolicyId>>,
-    entries: HashMap<(PolicyId, Option<NodeId>), Rc<Entry>>,
+    /// How several of this kind on one target combine.
+    pub same_target: SameTarget,
+    /// The policies of this kind attached to each node they attach to, in the groups
+    /// that enter the fold together (`SameTarget`), oldest first.
+    node_policies: HashMap<NodeId, Vec<Vec<PolicyId>>>,
+    ns_policies: HashMap<&'t str, Vec<Vec<PolicyId>>>,
+    entries: HashMap<(Vec<PolicyId>, Option<NodeId>), Rc<Entry>>,
     pushed: HashMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs`, once computed (allocated on first use).
@@ -181,6 +184,7 @@ impl<'t> KindFold<'t> {
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
+        let same_target = pk.map(|k| k.same_target).unwrap_or(SameTarget::Stack);
         let of_kind = |p: PolicyId| &t.policies[p].kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
         let mut nodes: Vec<NodeId> = (0..t.policies.len())
@@ -201,23 +205,17 @@ impl<'t> KindFold<'t> {
                 .copied()
                 .filter(|&p| of_kind(p))
                 .collect();
-            // GEP-713 None: the oldest (then namespace/name) wins; the rest are Conflicted.
-            let mine = if model == MergeModel::None && mine.len() > 1 {
-                for &loser in &mine[1..] {
-                    conflicts.push((loser, mine[0], n));
-                }
-                vec![mine[0]]
-            } else {
-                mine
-            };
-            node_policies.insert(n, mine);
+            let (groups, lost) = same_target_groups(t, &mine, same_target);
+            conflicts.extend(lost.into_iter().map(|(loser, winner)| (loser, winner, n)));
+            node_policies.insert(n, groups);
         }
         let mut ns_policies = HashMap::new();
         if class == Class::Inherited {
             for (ns, ps) in &t.ns_attached {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 if !mine.is_empty() {
-                    ns_policies.insert(ns.as_str(), mine);
+                    // A namespace level is no object to be Conflicted on: its policies stack.
+                    ns_policies.insert(ns.as_str(), mine.into_iter().map(|p| vec![p]).collect());
                 }
             }
         }
@@ -226,6 +224,7 @@ impl<'t> KindFold<'t> {
             kind: kind.clone(),
             class,
             model,
+            same_target,
             node_policies,
             ns_policies,
             entries: HashMap::new(),
@@ -267,17 +266,29 @@ impl<'t> KindFold<'t> {
         starts
     }
 
-    /// Policy `p` as it enters the fold at `at`. Only kgateway's merge depends on where
-    /// (the annotation on the parent object); any other entry is the same everywhere.
-    fn entry(&mut self, p: PolicyId, at: NodeId) -> Rc<Entry> {
+    /// The policies `ps` (one, or several merged on one target) as they enter the fold
+    /// at `at`. Only kgateway's merge depends on where (the annotation on the parent
+    /// object); any other entry is the same everywhere.
+    fn entry(&mut self, ps: &[PolicyId], at: NodeId) -> Rc<Entry> {
         let key = (
-            p,
+            ps.to_vec(),
             (self.model == MergeModel::KgatewayPriority).then_some(at),
         );
         if let Some(e) = self.entries.get(&key) {
             return e.clone();
         }
-        let e = Rc::new(Entry::new(self.t, p, at, self.model));
+        let e = match ps {
+            [p] => Entry::new(self.t, *p, at, self.model),
+            _ => {
+                let each: Vec<Entry> = ps
+                    .iter()
+                    .map(|&p| Entry::new(self.t, p, at, self.model))
+                    .collect();
+                let oldest_wins = self.same_target == SameTarget::OldestFieldWins;
+                Entry::merged(&each, oldest_wins, self.model.rule_paths())
+            }
+        };
+        let e = Rc::new(e);
         self.entries.insert(key, e.clone());
         e
     }
@@ -417,14 +428,14 @@ impl<'t> KindFold<'t> {
                 entered = true;
                 let count = self.ns_policies.get(ns).map_or(0, Vec::len);
                 for k in 0..count {
-                    let p = self.ns_policies[ns][k];
-                    let e = self.entry(p, n);
+                    let group = self.ns_policies[ns][k].clone();
+                    let e = self.entry(&group, n);
                     acc = Some(self.push(acc, e));
                 }
             }
         }
-        for p in self.node_policies.get(&n).cloned().unwrap_or_default() {
-            let e = self.entry(p, n);
+        for group in self.node_policies.get(&n).cloned().unwrap_or_default() {
+            let e = self.entry(&group, n);
             acc = Some(self.push(acc, e));
         }
         // Two inputs that ended up equal share one context (same pointer when nothing
@@ -520,6 +531,69 @@ impl<'t> KindFold<'t> {
     pub fn reaches(&mut self, n: NodeId) -> bool {
         self.contexts(n).iter().any(|c| c.acc.is_some())
     }
+}
+
+/// Several policies of one kind on one target (oldest first) as the groups that enter
+/// the fold, and the ones that lose to another there: (loser, winner).
+fn same_target_groups(
+    t: &Topology,
+    mine: &[PolicyId],
+    rule: SameTarget,
+) -> (Vec<Vec<PolicyId>>, Vec<(PolicyId, PolicyId)>) {
+    let mut lost = Vec::new();
+    let groups = match (rule, mine) {
+        (_, []) => Vec::new(),
+        (_, [one]) => vec![vec![*one]],
+        (SameTarget::Stack, _) => mine.iter().map(|&p| vec![p]).collect(),
+        (SameTarget::OldestWins, [oldest, rest @ ..]) => {
+            lost.extend(rest.iter().map(|&loser| (loser, *oldest)));
+            vec![vec![*oldest]]
+        }
+        (SameTarget::OldestFieldWins, _) => vec![mine.to_vec()],
+        (SameTarget::DisjointFields(fields), _) => {
+            let mut accepted: Vec<(PolicyId, Vec<String>)> = Vec::new();
+            for &p in mine {
+                let sets = set_fields(t, p, fields);
+                let clash = accepted
+                    .iter()
+                    .find(|(_, theirs)| sets.iter().any(|f| theirs.iter().any(|g| overlap(f, g))));
+                match clash {
+                    Some(&(winner, _)) => lost.push((p, winner)),
+                    None => accepted.push((p, sets)),
+                }
+            }
+            vec![accepted.into_iter().map(|(p, _)| p).collect()]
+        }
+    };
+    (groups, lost)
+}
+
+/// The fields policy `p` sets among `fields` (JSON pointers into its spec proper; none
+/// listed: every leaf it sets).
+fn set_fields(t: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
+    let policy = &t.policies[p];
+    let spec = &t.snapshot.objects[policy.object].spec;
+    let mut proper = serde_json::Map::new();
+    for (k, v) in policy.intent.settings(spec) {
+        proper.insert(k.clone(), v.clone());
+    }
+    let proper = Value::Object(proper);
+    if fields.is_empty() {
+        let mut out = Vec::new();
+        tree::leaf_pointers(&proper, &mut String::new(), &mut out);
+        return out;
+    }
+    fields
+        .iter()
+        .filter(|f| proper.pointer(f).is_some_and(|v| !v.is_null()))
+        .map(|f| f.to_string())
+        .collect()
+}
+
+/// Two JSON pointers name overlapping settings: one is the other or lies below it.
+fn overlap(a: &str, b: &str) -> bool {
+    let below = |x: &str, y: &str| x.strip_prefix(y).is_some_and(|r| r.starts_with('/'));
+    a == b || below(a, b) || below(b, a)
 }
 
 fn same_acc(a: &Option<Rc<Acc>>, b: &Option<Rc<Acc>>) -> bool {

@@ -106,6 +106,24 @@ impl Tree {
     }
 }
 
+/// The JSON pointer of every leaf of `v` that sets something (an empty mapping is a leaf,
+/// a null is not), into `out`; `path` is where `v` is.
+pub fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, v) in m {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                leaf_pointers(v, path, out);
+                path.truncate(len);
+            }
+        }
+        Value::Null => {}
+        _ => out.push(path.clone()),
+    }
+}
+
 /// The leaves `Tree::from_value(v, _).leaf_count()` would have, without building the tree.
 pub fn value_leaf_count(v: &Value) -> usize {
     match v {
