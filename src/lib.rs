@@ -44,5 +44,6 @@ pub fn analyze(
 pub fn analyze_yaml(yaml: &str) -> Result<World, source::files::SyntaxError> {
     let mut loaded = source::files::Loaded::default();
     source::files::load_text(yaml, "<literal>", &mut loaded)?;
+    loaded.place_in("default");
     Ok(analyze(loaded.snapshot, &[], &loaded.shape_errors))
 }

@@ -16,6 +16,41 @@ pub fn is_gateway_group(g: &str) -> bool {
 /// The route kinds of the Gateway API.
 pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
 
+/// Kinds that live outside namespaces (Kubernetes' own, and the Gateway API's
+/// GatewayClass): their objects and references carry no namespace. A CRD in the input
+/// may declare more (`spec.scope: Cluster`).
+pub const CLUSTER_SCOPED_KINDS: &[&str] = &[
+    "APIService",
+    "CertificateSigningRequest",
+    "ClusterIssuer",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ComponentStatus",
+    "CSIDriver",
+    "CSINode",
+    "CustomResourceDefinition",
+    "FlowSchema",
+    "GatewayClass",
+    "IngressClass",
+    "MutatingWebhookConfiguration",
+    "Namespace",
+    "Node",
+    "PersistentVolume",
+    "PriorityClass",
+    "PriorityLevelConfiguration",
+    "RuntimeClass",
+    "StorageClass",
+    "ValidatingAdmissionPolicy",
+    "ValidatingAdmissionPolicyBinding",
+    "ValidatingWebhookConfiguration",
+    "VolumeAttachment",
+];
+
+/// Kinds that live outside namespaces: their refs carry no namespace.
+pub fn is_cluster_scoped(kind: &str) -> bool {
+    CLUSTER_SCOPED_KINDS.contains(&kind)
+}
+
 /// A kind qualified by its API group (`""` is the core group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GroupKind {

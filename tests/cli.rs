@@ -794,3 +794,143 @@ fn a_dump_file_warns_about_its_recorded_blind_spots_in_json_and_yaml() {
         assert_eq!(v["blindSpots"][0]["namespace"], "shop", "{name}: {v}");
     }
 }
+
+/// A Gateway in `default`, and a route, a Service and two policies written with no
+/// namespace, as most vendors' examples are.
+const NO_NAMESPACES: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec: {gatewayClassName: gc, listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec: {parentRefs: [{name: gw, namespace: default}], rules: [{backendRefs: [{name: shop-svc, port: 80}]}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: shop-svc}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: BackendConfigPolicy
+metadata: {name: shop-conn}
+spec: {targetRefs: [{group: "", kind: Service, name: shop-svc}], connectTimeout: 5s}
+---
+apiVersion: example.io/v1
+kind: RetryPolicy
+metadata: {name: shop-retries}
+spec: {targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}, attempts: 3}
+"#;
+
+fn no_namespaces_file() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("example.yaml");
+    std::fs::write(&f, NO_NAMESPACES).unwrap();
+    let f = f.to_str().unwrap().to_string();
+    (dir, f)
+}
+
+/// (namespace/name, status) of every policy `get -o json` lists.
+fn listed(args: &[&str]) -> Vec<(String, String)> {
+    let j = json(args);
+    j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let p = &i["policy"];
+            (
+                format!(
+                    "{}/{}",
+                    p["namespace"].as_str().unwrap_or_default(),
+                    p["name"].as_str().unwrap()
+                ),
+                i["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn objects_without_a_namespace_are_in_default_offline() {
+    let (_dir, f) = no_namespaces_file();
+    // No -A: the default namespace lists them, and their targets (also written without
+    // a namespace, or in `default`) resolve.
+    assert_eq!(
+        listed(&["-f", &f, "get", "-o", "json"]),
+        [
+            ("default/shop-conn".to_string(), "Enforced".to_string()),
+            ("default/shop-retries".to_string(), "Enforced".to_string()),
+        ]
+    );
+    let check = json(&["-f", &f, "check", "-A", "-o", "json"]);
+    assert_eq!(check["findings"], serde_json::json!([]), "{check}");
+    let d = json(&["-f", &f, "describe", "httproute/shop", "-o", "json"]);
+    assert_eq!(d["target"]["namespace"], "default");
+    let dump = stdout(&["-f", &f, "dump", "-o", "yaml"]);
+    assert!(
+        dump.contains("name: shop\n    namespace: default"),
+        "dump writes the namespace: {dump}"
+    );
+}
+
+#[test]
+fn objects_without_a_namespace_follow_n_then_the_kubeconfig_context() {
+    let (dir, f) = no_namespaces_file();
+    assert_eq!(
+        listed(&["-f", &f, "-n", "shop", "get", "-o", "json"]),
+        [
+            ("shop/shop-conn".to_string(), "Enforced".to_string()),
+            ("shop/shop-retries".to_string(), "Enforced".to_string()),
+        ]
+    );
+    // Offline, the context's namespace is read from the kubeconfig (no cluster contact).
+    let kubeconfig = dir.path().join("config");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\ncurrent-context: dev\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\nusers: [{name: u, user: {}}]\ncontexts:\n- {name: dev, context: {cluster: c, user: u, namespace: team}}\n- {name: ops, context: {cluster: c, user: u, namespace: ops}}\n",
+    )
+    .unwrap();
+    let k = kubeconfig.to_str().unwrap();
+    assert_eq!(
+        listed(&["-f", &f, "--kubeconfig", k, "get", "-o", "json"])[0].0,
+        "team/shop-conn"
+    );
+    assert_eq!(
+        listed(&[
+            "-f",
+            &f,
+            "--kubeconfig",
+            k,
+            "--context",
+            "ops",
+            "get",
+            "-o",
+            "json"
+        ])[0]
+            .0,
+        "ops/shop-conn"
+    );
+    let out = kp()
+        .env("KUBECONFIG", k)
+        .args(["-f", &f, "get", "-A", "-o", "name"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("shop-conn"));
+    let j: serde_json::Value = serde_json::from_slice(
+        &kp()
+            .env("KUBECONFIG", k)
+            .args(["-f", &f, "get", "-A", "-o", "json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(j["items"][0]["policy"]["namespace"], "team");
+}

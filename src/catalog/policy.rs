@@ -260,13 +260,7 @@ fn default_group_for(kind: &str) -> &'static str {
     }
 }
 
-/// Kinds that live outside namespaces: their refs carry no namespace.
-pub fn is_cluster_scoped(kind: &str) -> bool {
-    matches!(
-        kind,
-        "GatewayClass" | "Namespace" | "CustomResourceDefinition" | "ClusterRole" | "Node"
-    )
-}
+pub use crate::model::is_cluster_scoped;
 
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
 /// `targetSelectors`, in that order; what cannot be read goes to `invalid`.

@@ -39,6 +39,37 @@ pub struct Loaded {
     pub links: NamespaceLinks,
 }
 
+impl Loaded {
+    /// Puts every namespaced object that names no namespace in `namespace`, as
+    /// `kubectl apply -f` would (`-n`, else the context's, else `default`). Kinds that
+    /// are cluster-scoped (Kubernetes' own, and those a CRD in the input declares so)
+    /// stay without one.
+    pub fn place_in(&mut self, namespace: &str) {
+        let objects = &mut self.snapshot.objects;
+        let declared_cluster: Vec<(String, String)> = objects
+            .iter()
+            .filter(|o| o.kind == "CustomResourceDefinition")
+            .filter(|o| o.spec.get("scope").and_then(Value::as_str) == Some("Cluster"))
+            .filter_map(|o| {
+                let group = o.spec.get("group")?.as_str()?;
+                let kind = o.spec.pointer("/names/kind")?.as_str()?;
+                Some((group.to_string(), kind.to_string()))
+            })
+            .collect();
+        for o in objects.iter_mut().filter(|o| o.namespace.is_none()) {
+            let cluster_scoped = crate::model::is_cluster_scoped(&o.kind)
+                || declared_cluster
+                    .iter()
+                    .any(|(g, k)| *k == o.kind && g == o.group());
+            if !cluster_scoped {
+                o.namespace = Some(namespace.to_string());
+                // Its links were not noted without a namespace to note them from.
+                self.links.note(o);
+            }
+        }
+    }
+}
+
 /// Lists the files a `-f` argument names: the file itself, or every `*.yaml`,
 /// `*.yml`, `*.json` below a directory, sorted so the order is stable.
 pub fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -247,6 +278,59 @@ fn is_blank_yaml(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn objects_without_a_namespace_go_where_kubectl_apply_puts_them() {
+        let text = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: meshes.example.io}
+spec: {group: example.io, scope: Cluster, names: {kind: Mesh, plural: meshes}}
+---
+apiVersion: example.io/v1
+kind: Mesh
+metadata: {name: global}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec: {parentRefs: [{name: gw, namespace: infra}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: pinned, namespace: elsewhere}
+"#;
+        let mut loaded = Loaded::default();
+        load_text(text, "f.yaml", &mut loaded).unwrap();
+        loaded.place_in("team");
+        let ns: Vec<(String, Option<String>)> = loaded
+            .snapshot
+            .objects
+            .iter()
+            .map(|o| (o.name.clone(), o.namespace.clone()))
+            .collect();
+        let team = Some("team".to_string());
+        assert_eq!(
+            ns,
+            [
+                ("gc".into(), None),
+                ("meshes.example.io".into(), None),
+                ("global".into(), None),
+                ("shop".into(), team),
+                ("pinned".into(), Some("elsewhere".into())),
+            ]
+        );
+        // The route's link to its Gateway's namespace is noted from its new namespace.
+        let closure = super::super::scope::namespace_closure(
+            &loaded.links,
+            &["team".to_string()].into_iter().collect(),
+        );
+        assert!(closure.contains("infra"), "{closure:?}");
+    }
 
     #[test]
     fn lists_in_one_json_stream_keep_their_items_order_and_documents() {

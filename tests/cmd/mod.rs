@@ -11,6 +11,8 @@ pub fn kp() -> Command {
     c.env_remove("NO_COLOR")
         .env_remove("KUBECONFIG")
         .env_remove("CLICOLOR_FORCE")
+        // No kubeconfig of the machine's: HOME is an empty folder of the test build.
+        .env("HOME", env!("CARGO_TARGET_TMPDIR"))
         .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z");
     c
 }

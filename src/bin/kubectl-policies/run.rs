@@ -82,11 +82,15 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
             bail!("--demo and -f cannot be used together");
         }
         let ns = offline_namespace(g);
-        return Ok((narrowed(g, demo::load()?, need, &ns), ns));
+        let mut loaded = demo::load()?;
+        loaded.place_in(&ns);
+        return Ok((narrowed(g, loaded, need, &ns), ns));
     }
     if !g.filename.is_empty() {
         let ns = offline_namespace(g);
-        return Ok((narrowed(g, files::load_paths(&g.filename)?, need, &ns), ns));
+        let mut loaded = files::load_paths(&g.filename)?;
+        loaded.place_in(&ns);
+        return Ok((narrowed(g, loaded, need, &ns), ns));
     }
     let opts = LiveOptions {
         kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
@@ -180,9 +184,22 @@ fn warn_blind_spots(spots: &[BlindSpot]) {
     }
 }
 
-/// Offline, the namespace is `-n` or `default` (kubectl's rule with no context).
+/// Offline, the namespace is `-n`, else the kubeconfig context's (read from the file,
+/// no cluster contact), else `default`: where `kubectl apply -f` would put an object
+/// that names none.
 fn offline_namespace(g: &Global) -> String {
-    g.namespace.clone().unwrap_or_else(|| "default".to_string())
+    if let Some(ns) = &g.namespace {
+        return ns.clone();
+    }
+    let kubeconfig = g.kubeconfig.as_ref().map(std::path::Path::new);
+    match live::context_namespace(kubeconfig, g.context.as_deref()) {
+        Ok(Some(ns)) => ns,
+        Ok(None) => "default".to_string(),
+        Err(e) => {
+            eprintln!("warning: {e:#}; the namespace is default");
+            "default".to_string()
+        }
+    }
 }
 
 /// kubectl's durations: `30s`, `1m30s`, `500ms`, `2h`, a bare number of seconds; `0`
@@ -524,7 +541,8 @@ pub fn run(args: Args) -> Result<u8> {
                     ),
                 }
             } else {
-                let loaded = files::load_paths(apply)?;
+                let mut loaded = files::load_paths(apply)?;
+                loaded.place_in(&s.namespace);
                 if let Some(e) = loaded.shape_errors.first() {
                     bail!("{e}");
                 }

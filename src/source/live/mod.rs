@@ -122,6 +122,35 @@ fn kubeconfig_from_env() -> anyhow::Result<Option<(kube::config::Kubeconfig, Str
     Ok(merged.map(|kc| (kc, format!("KUBECONFIG={}", read.join(":")))))
 }
 
+/// The namespace of the kubeconfig's context (`context`, else the current one), read from
+/// the files only: what `kubectl apply -f` puts an object without a namespace in. None
+/// when there is no kubeconfig or the context names no namespace.
+pub fn context_namespace(
+    kubeconfig: Option<&std::path::Path>,
+    context: Option<&str>,
+) -> anyhow::Result<Option<String>> {
+    use kube::config::Kubeconfig;
+    let kc = if let Some(path) = kubeconfig {
+        Kubeconfig::read_from(path).with_context(|| format!("kubeconfig {}", path.display()))?
+    } else if let Some((kc, _)) = kubeconfig_from_env()? {
+        kc
+    } else if let Some(path) = home_kubeconfig() {
+        Kubeconfig::read_from(&path).with_context(|| format!("kubeconfig {}", path.display()))?
+    } else {
+        return Ok(None);
+    };
+    let Some(name) = context.map(str::to_string).or(kc.current_context) else {
+        return Ok(None);
+    };
+    Ok(kc
+        .contexts
+        .iter()
+        .find(|c| c.name == name)
+        .and_then(|c| c.context.as_ref())
+        .and_then(|c| c.namespace.clone())
+        .filter(|ns| !ns.is_empty()))
+}
+
 /// Loads the kubeconfig (`--kubeconfig`, else `KUBECONFIG` as a colon list, else
 /// `~/.kube/config`, else the in-cluster service account) and builds a client whose
 /// every request is bounded by the request timeout.
