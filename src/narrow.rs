@@ -15,7 +15,7 @@
 //! named across namespaces). Tests hold the answers equal to those computed on the
 //! whole input, for every object and policy of every scenario.
 
-use crate::catalog::policy::{read_targets, TargetSpec};
+use crate::catalog::policy::{read_targets, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
 use crate::model::{normalize_group, ObjRef};
 use crate::source::scope::{namespace_closure, NamespaceLinks};
@@ -92,7 +92,11 @@ fn target_namespace(t: &TargetSpec) -> Option<&str> {
             (None, "Namespace") => Some(&r.name),
             (None, _) => None,
         },
-        TargetSpec::Selector { namespace, .. } => namespace.as_deref(),
+        TargetSpec::Selector { namespaces, .. } => match namespaces {
+            SelectorScope::Same(ns) => ns.as_deref(),
+            // Possibly in any namespace.
+            SelectorScope::All | SelectorScope::Labelled(_) => None,
+        },
     }
 }
 

@@ -12,12 +12,25 @@ use serde_json::{Map, Value};
 pub enum TargetSpec {
     /// `targetRef` / `targetRefs[i]`, namespace filled in, group normalised.
     Ref(ObjRef),
-    /// `targetSelectors[i]`: objects of this kind in the policy's namespace whose labels match.
+    /// `targetSelectors[i]`: objects of this kind whose labels match, in the namespaces
+    /// it names (the policy's own unless Envoy Gateway's `namespaces` says otherwise).
     Selector {
         group_kind: GroupKind,
-        namespace: Option<String>,
+        namespaces: SelectorScope,
         selector: LabelSelector,
     },
+}
+
+/// The namespaces a `targetSelectors` entry looks in: Envoy Gateway's
+/// `namespaces: {from: Same | All | Selector, selector}` (a match in another namespace
+/// than the policy's needs a ReferenceGrant there).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SelectorScope {
+    /// The policy's namespace (none: a cluster-scoped kind).
+    Same(Option<String>),
+    All,
+    /// Namespaces whose labels match.
+    Labelled(LabelSelector),
 }
 
 /// `matchLabels` + `matchExpressions`, as Kubernetes evaluates them.
@@ -431,23 +444,43 @@ fn read_selector(
         Some(g) => normalize_group(g).to_string(),
         None => default_group_for(&kind).to_string(),
     };
+    // An empty selector selects every object of the kind in scope, as Kubernetes
+    // label selectors do (Envoy Gateway relies on it with `namespaces`).
     let selector = LabelSelector::parse(v, field)?;
-    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
-        return Err((
-            format!("{field}.matchLabels"),
-            "selects nothing: no labels or expressions".into(),
-        ));
-    }
+    let same = if is_cluster_scoped(&kind) {
+        None
+    } else {
+        policy_ns.map(str::to_string)
+    };
+    let namespaces = match m.get("namespaces").filter(|n| !n.is_null()) {
+        None => SelectorScope::Same(same),
+        Some(n) => {
+            let from = n.get("from").and_then(Value::as_str).unwrap_or("Same");
+            match from {
+                "Same" => SelectorScope::Same(same),
+                "All" => SelectorScope::All,
+                "Selector" => {
+                    let sel = match n.get("selector").filter(|s| !s.is_null()) {
+                        Some(s) => LabelSelector::parse(s, &format!("{field}.namespaces.selector"))?,
+                        None => LabelSelector::default(),
+                    };
+                    SelectorScope::Labelled(sel)
+                }
+                other => {
+                    return Err((
+                        format!("{field}.namespaces.from"),
+                        format!("unknown value {other:?} (Same, All or Selector)"),
+                    ))
+                }
+            }
+        }
+    };
     Ok(TargetSpec::Selector {
         group_kind: GroupKind {
             group,
             kind: kind.clone(),
         },
-        namespace: if is_cluster_scoped(&kind) {
-            None
-        } else {
-            policy_ns.map(str::to_string)
-        },
+        namespaces,
         selector,
     })
 }

@@ -4,7 +4,9 @@ use super::{
     Code, Finding, NamespaceInfo, Node, NodeId, RefKey, Resolution, ResolvedTarget, Role, Severity,
     Topology,
 };
-use crate::catalog::policy::{is_cluster_scoped, read_policy, LabelSelector, TargetSpec};
+use crate::catalog::policy::{
+    is_cluster_scoped, read_policy, LabelSelector, SelectorScope, TargetSpec,
+};
 use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::{is_gateway_group, normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::{BlindSpot, Object, Snapshot};
@@ -153,6 +155,10 @@ impl<'s> Builder<'s> {
             if o.kind == "Namespace" && o.group().is_empty() {
                 let e = self.t.namespaces.entry(o.name.clone()).or_default();
                 e.labels = o.labels.clone();
+                // The API server labels every namespace with its own name.
+                e.labels
+                    .entry("kubernetes.io/metadata.name".to_string())
+                    .or_insert_with(|| o.name.clone());
                 e.has_object = true;
             } else if let Some(ns) = &o.namespace {
                 if self.t.namespaces.contains_key(ns) {
@@ -576,9 +582,7 @@ impl<'s> Builder<'s> {
                             v.iter().copied().find(|&oi| self.objects[oi].name == name)
                         });
                         match present {
-                            Some(oi) => {
-                                self.add_node(target.to_obj_ref(), Role::Backend, Some(oi), None)
-                            }
+                            Some(oi) => self.add_backend(target.to_obj_ref(), oi),
                             None => {
                                 self.t.findings.push(Finding::new(
                                     Code::BackendNotFound,
@@ -691,36 +695,10 @@ impl<'s> Builder<'s> {
                     TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r.clone())),
                     TargetSpec::Selector {
                         group_kind,
-                        namespace,
+                        namespaces,
                         selector,
                     } => {
-                        let matched: Vec<usize> = self
-                            .by_kind()
-                            .get(&(
-                                group_kind.group.as_str(),
-                                group_kind.kind.as_str(),
-                                namespace.as_deref(),
-                            ))
-                            .map(|v| {
-                                v.iter()
-                                    .copied()
-                                    .filter(|&oi| selector.matches(&self.objects[oi].labels))
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        if matched.is_empty() {
-                            self.t.findings.push(Finding::new(
-                                Code::SelectorMatchesNothing,
-                                self.t.policies[pid].obj_ref.clone(),
-                                format!(
-                                    "targetSelectors: no {} in namespace {} matches",
-                                    group_kind.kind,
-                                    namespace.as_deref().unwrap_or("(cluster)")
-                                ),
-                            ));
-                        }
-                        for oi in matched {
-                            let r = self.objects[oi].obj_ref();
+                        for r in self.select(pid, group_kind, namespaces, selector) {
                             resolved.push(self.resolve_ref(pid, r));
                         }
                     }
@@ -757,6 +735,68 @@ impl<'s> Builder<'s> {
             v.sort_by(|a, b| order(&self.t, a, b));
         }
         self.t.ns_attached = ns_attached;
+    }
+
+    /// The objects a `targetSelectors` entry of policy `pid` selects: of its kind, in
+    /// the namespaces it names, with matching labels. One in another namespace than
+    /// the policy's needs a ReferenceGrant there (Envoy Gateway); without one it is a
+    /// finding, not a target.
+    fn select(
+        &mut self,
+        pid: usize,
+        gk: &crate::model::GroupKind,
+        scope: &SelectorScope,
+        selector: &LabelSelector,
+    ) -> Vec<ObjRef> {
+        let policy = self.t.policies[pid].obj_ref.clone();
+        let in_scope = |ns: Option<&str>| match scope {
+            SelectorScope::Same(same) => ns == same.as_deref(),
+            SelectorScope::All => true,
+            SelectorScope::Labelled(sel) => ns
+                .and_then(|ns| self.t.namespaces.get(ns))
+                .is_some_and(|info| sel.matches(&info.labels)),
+        };
+        let mut matched: Vec<usize> = self
+            .by_kind()
+            .iter()
+            .filter(|((g, k, ns), _)| *g == gk.group && *k == gk.kind && in_scope(*ns))
+            .flat_map(|(_, v)| v.iter().copied())
+            .filter(|&oi| selector.matches(&self.objects[oi].labels))
+            .collect();
+        matched.sort_unstable();
+        let mut out = Vec::new();
+        for oi in matched {
+            let r = self.objects[oi].obj_ref();
+            if r.namespace != policy.namespace && !self.reference_granted(&policy, RefKey::of(&r)) {
+                self.t.findings.push(Finding::new(
+                    Code::RefNotPermitted,
+                    policy.clone(),
+                    format!(
+                        "targetSelectors: {} {} matches, but no ReferenceGrant in {} allows {} from {}",
+                        r.kind,
+                        r.ns_name(),
+                        r.namespace.as_deref().unwrap_or_default(),
+                        policy.kind,
+                        policy.namespace.as_deref().unwrap_or_default()
+                    ),
+                ));
+                continue;
+            }
+            out.push(r);
+        }
+        if out.is_empty() {
+            let where_ = match scope {
+                SelectorScope::Same(ns) => format!("namespace {}", ns.as_deref().unwrap_or("(cluster)")),
+                SelectorScope::All => "any namespace".to_string(),
+                SelectorScope::Labelled(_) => "the namespaces its namespace selector matches".to_string(),
+            };
+            self.t.findings.push(Finding::new(
+                Code::SelectorMatchesNothing,
+                policy,
+                format!("targetSelectors: no {} in {where_} matches", gk.kind),
+            ));
+        }
+        out
     }
 
     fn resolve_ref(&mut self, pid: usize, r: ObjRef) -> ResolvedTarget {
@@ -797,11 +837,15 @@ impl<'s> Builder<'s> {
                 None if !self.is_modelled_kind(&r) && self.object_exists(&r) => {
                     // A target kind outside the hierarchy the tool models (a Server, a
                     // ServiceEntry): it exists, and the policy reaches it alone.
-                    let oi = self.find_object(&r);
                     let before = self.t.nodes.len();
-                    let id = self.add_node(r.object(), Role::Backend, oi, None);
-                    if self.t.nodes.len() > before {
+                    let id = match self.find_object(&r) {
+                        Some(oi) => self.add_backend(r.object(), oi),
+                        None => self.add_node(r.object(), Role::Backend, None, None),
+                    };
+                    for _ in before..self.t.nodes.len() {
                         self.t.attached.push(Vec::new());
+                    }
+                    if self.t.nodes.len() > before {
                         self.t.target_only.push(id);
                     }
                     return self.section_or_node(pid, r, id);
@@ -871,6 +915,19 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// A node for an object of a kind outside the hierarchy the tool models (an Envoy
+    /// Gateway Backend, an Istio ServiceEntry...), with its ports as sections.
+    fn add_backend(&mut self, r: ObjRef, oi: usize) -> NodeId {
+        let before = self.t.nodes.len();
+        let id = self.add_node(r, Role::Backend, Some(oi), None);
+        if self.t.nodes.len() > before {
+            for name in port_sections(&self.objects[oi]) {
+                self.add_section(id, Role::Port, &name);
+            }
+        }
+        id
+    }
+
     fn is_modelled_kind(&self, r: &ObjRef) -> bool {
         matches!(
             r.kind.as_str(),
@@ -936,6 +993,39 @@ pub fn rule_name(rule: &Value, index: usize) -> String {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => format!("rule-{}", index + 1),
     }
+}
+
+/// The ports of a backend kind outside Kubernetes' own, as the sections a policy's
+/// `sectionName` names: an Istio ServiceEntry's named ports (`spec.ports[].name`, as
+/// Istio resolves BackendTLSPolicy sectionNames), an Envoy Gateway Backend's endpoint
+/// port numbers ("SectionName is port number for EG Backend object",
+/// internal/gatewayapi/backendtlspolicy.go).
+fn port_sections(o: &Object) -> Vec<String> {
+    let mut out: Vec<String> = match (o.group(), o.kind.as_str()) {
+        ("networking.istio.io", "ServiceEntry") => o
+            .spec
+            .get("ports")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(port_name)
+            .collect(),
+        ("gateway.envoyproxy.io", "Backend") => o
+            .spec
+            .get("endpoints")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.as_object())
+            .flat_map(|e| e.values())
+            .filter_map(|address| address.get("port").and_then(Value::as_u64))
+            .map(|port| port.to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|p| seen.insert(p.clone()));
+    out
 }
 
 /// Ports are sections by name; an unnamed port by its number (it cannot be targeted).
