@@ -328,6 +328,9 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
     let no_spec = Map::new();
     let spec = match &o.spec {
         Value::Object(m) => m,
+        // Istio's workload policies may leave out their spec: they then apply, as they
+        // are, to every workload of the namespace.
+        Value::Null if pk.targeting.workload_selector => &no_spec,
         Value::Null => {
             invalid.push(("spec".into(), "is missing".into()));
             &no_spec
@@ -338,12 +341,22 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         }
     };
     let obj_ref = o.obj_ref();
-    let targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
+    let mut targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
+    // A workload selector binds the policy only when no targetRef does (Istio: "has
+    // targetRef set, should be effective").
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
         .find(|f| spec.get(**f).is_some_and(|v| !v.is_null()))
-        .map(|f| format!("spec.{f}"));
-    if targets.is_empty() && workload_selector.is_none() && invalid.is_empty() {
+        .map(|f| format!("spec.{f}"))
+        .filter(|_| targets.is_empty());
+    let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
+    if untargeted && pk.targeting.workload_selector {
+        // Istio: a workload policy with neither a selector nor a targetRef applies to
+        // every workload of its namespace (the whole mesh in the root namespace).
+        if let Some(ns) = &o.namespace {
+            targets.push(TargetSpec::Ref(ObjRef::new("", "Namespace", None, ns)));
+        }
+    } else if untargeted && !pk.targeting.extension_ref {
         invalid.push((
             "spec.targetRefs".into(),
             "the policy names no target (targetRef, targetRefs or targetSelectors)".into(),

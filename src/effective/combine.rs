@@ -225,10 +225,13 @@ pub fn push(est: Option<&Acc>, e: &Rc<Entry>, model: MergeModel) -> Rc<Acc> {
     let rule_paths = model.rule_paths();
     // From the most specific policy up, each joining with its own strategy.
     let mut result = Rc::new(Tree::Object(Vec::new()));
-    let mut below_merges = false;
+    // Envoy Gateway: whether what is folded so far still takes a parent's settings in:
+    // a policy without mergeType replaces everything above it, for good.
+    let mut open = true;
     for entry in entries.iter().rev() {
-        result = entry.join(result, below_merges, model, rule_paths);
-        below_merges = entry.merges_into_parent;
+        let was_empty = result.is_empty();
+        result = entry.join(result, open, model, rule_paths);
+        open = (was_empty || open) && entry.merges_into_parent;
     }
     Rc::new(Acc {
         applied: entries
@@ -396,6 +399,23 @@ mod tests {
             GEP,
         );
         assert_eq!(got, json!({"a": 1, "b": 2}));
+    }
+
+    #[test]
+    fn envoy_a_policy_without_merge_type_replaces_everything_above_it() {
+        // Listener policy, route policy with mergeType, rule policy without: on the
+        // rule only the rule's policy applies (EG's section-merged e2e test).
+        let model = MergeModel::EnvoyMergeType;
+        let listener = entry(0, Defaults, Atomic, json!({"responseOverride": [500]}));
+        let mut route = (*entry(1, Defaults, Atomic, json!({"fault": 418}))).clone();
+        route.merges_into_parent = true;
+        let rule = entry(2, Defaults, Atomic, json!({"fault": 419}));
+        let route = Rc::new(route);
+        assert_eq!(
+            fold(&[listener.clone(), route.clone()], model),
+            json!({"responseOverride": [500], "fault": 418})
+        );
+        assert_eq!(fold(&[listener, route, rule], model), json!({"fault": 419}));
     }
 
     #[test]

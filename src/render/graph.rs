@@ -83,6 +83,7 @@ fn by_namespace(g: &Graph) -> Vec<(Option<&str>, Vec<usize>, Vec<usize>)> {
 fn dot_shape(kind: GraphNodeKind) -> &'static str {
     match kind {
         GraphNodeKind::Object(role) => match role {
+            Role::Namespace => "folder",
             Role::GatewayClass => "octagon",
             Role::Gateway => "box3d",
             Role::ListenerSet => "tab",
@@ -208,6 +209,7 @@ fn mermaid_label(lines: &[String]) -> String {
 fn mermaid_shape(kind: GraphNodeKind) -> (&'static str, &'static str) {
     match kind {
         GraphNodeKind::Object(role) => match role {
+            Role::Namespace => ("[/", "/]"),
             Role::GatewayClass => ("{{", "}}"),
             Role::Gateway => ("[[", "]]"),
             Role::ListenerSet => ("[/", "\\]"),

@@ -1,8 +1,8 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
 
 use super::{
-    Code, Finding, NamespaceInfo, Node, NodeId, RefKey, Resolution, ResolvedTarget, Role, Severity,
-    Topology,
+    Code, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution, ResolvedTarget, Role,
+    Severity, Topology,
 };
 use crate::catalog::policy::{
     is_cluster_scoped, read_policy, LabelSelector, SelectorScope, TargetSpec,
@@ -353,6 +353,11 @@ impl<'s> Builder<'s> {
             };
             let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
             let kind = p.kind.unwrap_or("Gateway");
+            if kind == "HTTPRoute" && is_gateway_group(group) {
+                // A delegated child names its parent route: the parent's backendRef links
+                // them (`delegate`).
+                continue;
+            }
             let ns = p.namespace.or(r.namespace.as_deref());
             let (section, port) = (p.section_name, p.port);
             let target = RefKey::new(group, kind, ns, name);
@@ -558,6 +563,10 @@ impl<'s> Builder<'s> {
                 let ns = b.namespace.or(r.namespace.as_deref());
                 let target = RefKey::new(group, kind, ns, name);
                 let rule_ref = || r.clone().with_section(Some(&section));
+                if kind == "HTTPRoute" && is_gateway_group(group) {
+                    self.delegate(rule_id, id, ns, name, &rule_ref(), &field());
+                    continue;
+                }
                 if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
                     self.t.findings.push(Finding::new(
                         Code::RefNotPermitted,
@@ -609,6 +618,56 @@ impl<'s> Builder<'s> {
                 }
                 self.edge(rule_id, backend);
             }
+        }
+    }
+
+    /// Route delegation (kgateway): a rule whose backendRef names an HTTPRoute (`*`: every
+    /// HTTPRoute of that namespace) hands its requests to those child routes, which sit
+    /// below the rule and inherit what applies to it. A child whose parentRefs name
+    /// HTTPRoutes accepts only those parents. kgateway documents it in "Route
+    /// delegation" (https://kgateway.dev/docs/traffic-management/route-delegation/);
+    /// no ReferenceGrant is involved.
+    fn delegate(
+        &mut self,
+        rule_id: NodeId,
+        route: NodeId,
+        ns: Option<&str>,
+        name: &str,
+        rule_ref: &ObjRef,
+        field: &str,
+    ) {
+        let parent = self.t.nodes[route].obj_ref.clone();
+        let candidates: Vec<usize> = match self.by_kind().get(&(GATEWAY_GROUP, "HTTPRoute", ns)) {
+            Some(v) => v
+                .iter()
+                .copied()
+                .filter(|&oi| name == "*" || self.objects[oi].name == name)
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut linked = 0;
+        for oi in candidates {
+            let child = &self.objects[oi];
+            let accepts = child_accepts(child, &parent);
+            let Some(c) = self.t.find(RefKey::of(&child.obj_ref())) else {
+                continue;
+            };
+            // Never a cycle: not the route itself, nor anything above the rule.
+            if !accepts || c == route || self.t.is_ancestor(c, rule_id) {
+                continue;
+            }
+            self.edge(rule_id, c);
+            linked += 1;
+        }
+        if linked == 0 {
+            self.t.findings.push(Finding::new(
+                Code::BackendNotFound,
+                rule_ref.clone(),
+                format!(
+                    "{field}: delegates to HTTPRoute {}/{name}, which is not in the input",
+                    ns.unwrap_or_default()
+                ),
+            ));
         }
     }
 
@@ -723,6 +782,7 @@ impl<'s> Builder<'s> {
             self.t.targets[pid] = resolved;
             self.t.policies[pid].targets = targets;
         }
+        self.attach_by_extension_refs();
         let order =
             |t: &Topology, a: &usize, b: &usize| crate::effective::precedence_cmp(t, *a, *b);
         let mut attached = std::mem::take(&mut self.t.attached);
@@ -735,6 +795,72 @@ impl<'s> Builder<'s> {
             v.sort_by(|a, b| order(&self.t, a, b));
         }
         self.t.ns_attached = ns_attached;
+    }
+
+    /// Policies a route rule's `ExtensionRef` filter names attach to that rule, for the
+    /// kinds whose project documents it (Gloo and kgateway: "RouteOption ... by an
+    /// extensionRef filter"). A policy that nothing names and that names no target is
+    /// a finding.
+    fn attach_by_extension_refs(&mut self) {
+        let objects = self.objects;
+        let mut found: Vec<(PolicyId, NodeId)> = Vec::new();
+        for id in 0..self.t.nodes.len() {
+            let node = &self.t.nodes[id];
+            let (Role::Route, Some(oi)) = (node.role, node.object) else {
+                continue;
+            };
+            let ns = node.obj_ref.namespace.as_deref();
+            let rules = objects[oi].spec.get("rules").and_then(Value::as_array);
+            for (j, rule) in rules.into_iter().flatten().enumerate() {
+                let filters = rule.get("filters").and_then(Value::as_array);
+                for f in filters.into_iter().flatten() {
+                    let Some(x) = f.get("extensionRef") else {
+                        continue;
+                    };
+                    let x = RefFields::read(x);
+                    let (Some(kind), Some(name)) = (x.kind, x.name) else {
+                        continue;
+                    };
+                    let r = ObjRef::new(x.group.unwrap_or(""), kind, ns, name);
+                    let Some(&pid) = self.t.policy_index.get(&r) else {
+                        continue;
+                    };
+                    let by_filter = self
+                        .t
+                        .catalog
+                        .get(&r.group_kind())
+                        .is_some_and(|k| k.targeting.extension_ref);
+                    let section = rule_name(rule, j);
+                    let rule_ref = RefKey::of(&node.obj_ref).with_section(Some(&section));
+                    if let (true, Some(rule_id)) = (by_filter, self.t.find(rule_ref)) {
+                        found.push((pid, rule_id));
+                    }
+                }
+            }
+        }
+        for (pid, rule_id) in found {
+            if !self.t.attached[rule_id].contains(&pid) {
+                self.t.attached[rule_id].push(pid);
+                self.t.targets[pid].push(ResolvedTarget {
+                    target: self.t.nodes[rule_id].obj_ref.clone(),
+                    resolution: Resolution::Node(rule_id),
+                });
+            }
+        }
+        for pid in 0..self.t.policies.len() {
+            let p = &self.t.policies[pid];
+            let kind = self.t.catalog.get(&p.kind);
+            if kind.is_some_and(|k| k.targeting.extension_ref)
+                && self.t.targets[pid].is_empty()
+                && p.invalid.is_empty()
+            {
+                self.t.findings.push(Finding::new(
+                    Code::TargetNotFound,
+                    p.obj_ref.clone(),
+                    "it names no target, and no route's ExtensionRef filter names it",
+                ));
+            }
+        }
     }
 
     /// The objects a `targetSelectors` entry of policy `pid` selects: of its kind, in
@@ -803,11 +929,22 @@ impl<'s> Builder<'s> {
         let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
             if self.t.namespaces.contains_key(&r.name) {
                 if self.t.policies[pid].class == Class::Direct {
-                    // A Direct policy on a Namespace affects the Namespace itself, which
-                    // is not part of the Gateway API hierarchy.
+                    // A Direct policy on a Namespace affects the Namespace itself: a node
+                    // of its own, outside the hierarchy, where several conflict as on
+                    // any other target.
+                    let before = self.t.nodes.len();
+                    let object = self
+                        .by_kind()
+                        .get(&("", "Namespace", None))
+                        .and_then(|v| v.iter().copied().find(|&oi| self.objects[oi].name == r.name));
+                    let id = self.add_node(r.object(), Role::Namespace, object, None);
+                    if self.t.nodes.len() > before {
+                        self.t.attached.push(Vec::new());
+                        self.t.target_only.push(id);
+                    }
                     return ResolvedTarget {
                         target: r,
-                        resolution: Resolution::NotFound(Code::SelectorBound),
+                        resolution: Resolution::Node(id),
                     };
                 }
                 return ResolvedTarget {
@@ -954,6 +1091,23 @@ impl<'s> Builder<'s> {
     fn object_exists(&self, r: &ObjRef) -> bool {
         self.find_object(r).is_some() && !is_cluster_scoped(&r.kind)
     }
+}
+
+/// Whether a delegated child route accepts `parent`: it does unless its parentRefs name
+/// HTTPRoutes, and then only those.
+fn child_accepts(child: &Object, parent: &ObjRef) -> bool {
+    let refs = child.spec.get("parentRefs").and_then(Value::as_array);
+    let routes: Vec<RefFields> = refs
+        .into_iter()
+        .flatten()
+        .map(RefFields::read)
+        .filter(|p| p.kind == Some("HTTPRoute"))
+        .collect();
+    routes.is_empty()
+        || routes.iter().any(|p| {
+            p.name == Some(parent.name.as_str())
+                && p.namespace.or(child.namespace.as_deref()) == parent.namespace.as_deref()
+        })
 }
 
 /// The fields of a reference (a parentRef, a backendRef) the topology reads, in one

@@ -21,6 +21,9 @@ pub type PolicyId = usize;
 /// What a node stands for; the order is the order of specificity in GEP-713's hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
+    /// A Namespace as the target of a Direct policy (it affects the Namespace itself;
+    /// an inherited policy on a Namespace applies at its level above each object).
+    Namespace,
     GatewayClass,
     Gateway,
     ListenerSet,
