@@ -167,6 +167,10 @@ pub struct PolicyKind {
     pub target_kinds: Vec<String>,
     #[serde(skip)]
     pub section_name: bool,
+    /// References in its spec and the kinds they may name (JSON pointer to a list of
+    /// references, (group, kind) allowed).
+    #[serde(skip)]
+    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
     /// The project that defines it, when the registry knows.
     #[serde(skip)]
     pub project: &'static str,
@@ -332,6 +336,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         },
         target_kinds: Vec::new(),
         section_name: true,
+        refs: &[],
         project: "",
     }
 }

@@ -249,6 +249,9 @@ pub struct Policy {
     pub merge_type: Option<String>,
     /// Fields that could not be read: (field path, message).
     pub invalid: Vec<(String, String)>,
+    /// Why its controller refuses it whole, if it does (a reference to a kind the
+    /// kind's project never resolves): then it applies nowhere.
+    pub rejected: Option<String>,
     /// Index of the object in the snapshot.
     pub object: usize,
 }
@@ -367,6 +370,10 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         .and_then(Value::as_str)
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
+    let rejected = unresolvable_ref(spec, pk).map(|(field, why)| {
+        invalid.push((field, why.clone()));
+        why
+    });
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -379,8 +386,50 @@ pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
         intent,
         merge_type,
         invalid,
+        rejected,
         object: index,
     }
+}
+
+/// The first reference in the spec to an object of a kind the policy's kind may not
+/// name (the registry's `refs`): (field, why its controller refuses the policy).
+fn unresolvable_ref(spec: &Map<String, Value>, pk: &PolicyKind) -> Option<(String, String)> {
+    for &(field, allowed) in pk.refs {
+        let Some(list) = pointer(spec, field).and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, r) in list.iter().enumerate() {
+            let group = normalize_group(r.get("group").and_then(Value::as_str).unwrap_or(""));
+            let Some(kind) = r.get("kind").and_then(Value::as_str) else {
+                continue;
+            };
+            if !allowed.iter().any(|&(g, k)| g == group && k == kind) {
+                let named = if group.is_empty() {
+                    kind.to_string()
+                } else {
+                    format!("{group}/{kind}")
+                };
+                let kinds: Vec<&str> = allowed.iter().map(|(_, k)| *k).collect();
+                return Some((
+                    format!("spec{}[{i}]", field.replace('/', ".")),
+                    format!(
+                        "names {named}, a kind it cannot refer to ({}): its controller refuses the policy",
+                        kinds.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn pointer<'v>(spec: &'v Map<String, Value>, field: &str) -> Option<&'v Value> {
+    let mut parts = field.trim_start_matches('/').split('/');
+    let mut v = spec.get(parts.next()?)?;
+    for p in parts {
+        v = v.get(p)?;
+    }
+    Some(v)
 }
 
 /// `field` names the reference in messages; it is built only for one.
@@ -474,7 +523,9 @@ fn read_selector(
                 "All" => SelectorScope::All,
                 "Selector" => {
                     let sel = match n.get("selector").filter(|s| !s.is_null()) {
-                        Some(s) => LabelSelector::parse(s, &format!("{field}.namespaces.selector"))?,
+                        Some(s) => {
+                            LabelSelector::parse(s, &format!("{field}.namespaces.selector"))?
+                        }
                         None => LabelSelector::default(),
                     };
                     SelectorScope::Labelled(sel)

@@ -30,6 +30,9 @@ pub struct Entry {
     pub note: &'static str,
     /// Where the project documents (or implements) the rules above.
     pub documented: &'static str,
+    /// References in the spec and the kinds they may name; naming another makes the
+    /// policy refused whole.
+    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
 }
 
 impl Entry {
@@ -45,6 +48,7 @@ impl Entry {
             targeting: self.targeting,
             target_kinds: self.target_kinds.iter().map(|k| k.to_string()).collect(),
             section_name: self.section_name,
+            refs: self.refs,
             project: self.project,
         }
     }
@@ -154,6 +158,16 @@ const AUTH_POLICY_RULE_PATHS: &[&str] = &[
     "/rules/callbacks",
 ];
 
+/// What a BackendTLSPolicy's `caCertificateRefs` may name: a ConfigMap (core support),
+/// or where an implementation supports it a Secret or a ClusterTrustBundle. Anything
+/// else never resolves: Accepted=False, reason NoValidCACertificate (Gateway API
+/// conformance test BackendTLSPolicyInvalidKind).
+const CA_CERTIFICATE_KINDS: &[(&str, &str)] = &[
+    ("", "ConfigMap"),
+    ("", "Secret"),
+    ("certificates.k8s.io", "ClusterTrustBundle"),
+];
+
 /// NGINX Gateway Fabric: the fields two policies of a kind on one target may not both
 /// set (its `Conflicts` per kind, internal/controller/nginx/config/policies/*/validator.go).
 const CSP_FIELDS: &[&str] = &[
@@ -206,6 +220,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "One policy per Service (or Service port); the oldest one applies and any later one is marked Conflicted.",
         documented: "https://gateway-api.sigs.k8s.io/api-types/backendtlspolicy/ (GEP-1897; conflict resolution in apis/v1/backendtlspolicy_types.go)",
+        refs: &[("/validation/caCertificateRefs", CA_CERTIFICATE_KINDS)],
     },
     Entry {
         group: "gateway.networking.x-k8s.io",
@@ -221,6 +236,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Experimental per-Service traffic settings that attach directly and are never combined.",
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-3388/",
+        refs: &[],
     },
     Entry {
         group: "gateway.networking.k8s.io",
@@ -236,6 +252,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Retired experimental load-balancing settings for a Service; attached directly with no merging.",
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-1619/",
+        refs: &[],
     },
     // ---- Envoy Gateway ----
     Entry {
@@ -252,6 +269,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Nothing is merged: a policy aimed at a listener replaces one aimed at its whole Gateway; of several on the same target the oldest applies and the others are Conflicted.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/client-traffic-policy/",
+        refs: &[],
     },
     Entry {
         group: "gateway.envoyproxy.io",
@@ -267,6 +285,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "A route-level policy that sets mergeType is folded into the nearest parent's policy; without mergeType the closest policy wins outright; of several on the same target the oldest applies and the others are Conflicted.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/backend-traffic-policy/ (Precedence; Multiple Policies at the Same Level; mergeType)",
+        refs: &[],
     },
     Entry {
         group: "gateway.envoyproxy.io",
@@ -282,6 +301,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Same scheme as BackendTrafficPolicy: route policies opt into merging with the parent through mergeType.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/security-policy/",
+        refs: &[],
     },
     Entry {
         group: "gateway.envoyproxy.io",
@@ -297,6 +317,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Extension settings follow the mergeType rule: merged into the parent when a route policy asks for it, otherwise most specific wins.",
         documented: "https://gateway.envoyproxy.io/docs/api/extension_types/#envoyextensionpolicy (same precedence as BackendTrafficPolicy: internal/gatewayapi/envoyextensionpolicy.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.envoyproxy.io",
@@ -312,6 +333,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Raw xDS patches applied to the generated config; priority only orders them, there is no inheritance.",
         documented: "https://gateway.envoyproxy.io/contributions/design/envoy-patch-policy/",
+        refs: &[],
     },
     // ---- Kuadrant ----
     Entry {
@@ -330,6 +352,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Full GEP-713 defaults and overrides with atomic (the default) or merge strategy; a spec without either is treated as atomic defaults.",
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/auth/ (api/v1/merge_strategies.go)",
+        refs: &[],
     },
     Entry {
         group: "kuadrant.io",
@@ -347,6 +370,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Works like AuthPolicy, with each named limit being one rule when the merge strategy combines policies.",
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/rate-limiting/",
+        refs: &[],
     },
     Entry {
         group: "kuadrant.io",
@@ -364,6 +388,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Token-based limits that combine exactly like RateLimitPolicy, keyed by limit name.",
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/token-rate-limiting/",
+        refs: &[],
     },
     Entry {
         group: "kuadrant.io",
@@ -379,6 +404,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "DNS records for a Gateway or one of its listeners; attached directly, never merged.",
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/dns/",
+        refs: &[],
     },
     Entry {
         group: "kuadrant.io",
@@ -394,6 +420,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Certificate management for a Gateway or listener; one policy per target with no combining.",
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/tls/",
+        refs: &[],
     },
     Entry {
         group: "extensions.kuadrant.io",
@@ -409,6 +436,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Extension that configures an OIDC login flow on its target only; nothing is inherited or merged.",
         documented: "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/oidc-policy",
+        refs: &[],
     },
     Entry {
         group: "extensions.kuadrant.io",
@@ -424,6 +452,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Extension that maps plans to limits on its own target; it does not take part in any merge.",
         documented: "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/plan-policy",
+        refs: &[],
     },
     Entry {
         group: "extensions.kuadrant.io",
@@ -439,6 +468,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Extension for metric labels on its target; its metrics.default field is not a GEP-713 default.",
         documented: "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/telemetry-policy",
+        refs: &[],
     },
     // ---- NGINX Gateway Fabric ----
     Entry {
@@ -455,6 +485,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Settings on a route take precedence field by field over the ones set on its Gateway; several on one target merge unless they set the same field, and then the later one (creation time, then name) is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (Merging Policies; internal/controller/state/graph/policies.go markConflictedPolicies; policies/clientsettings/validator.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -470,6 +501,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Tracing settings for the routes it names; two that both set tracing on one route conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/observability/validator.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -485,6 +517,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Settings on a route replace the Gateway's field by field (NGINX directive inheritance); several on one target merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/proxysettings/validator.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -500,6 +533,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Unrelated to Kuadrant's kind of the same name: a route's policy applies alongside the Gateway's, its dryRun, logLevel and rejectCode taking precedence; several on one target merge unless they set one of those, and then the later one is Conflicted whole. (Rule lists that add up across levels are shown as the route's replacing the Gateway's.)",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/traffic-management/rate-limit/ (policies/ratelimit/validator.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -515,6 +549,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Raw NGINX snippets injected for one Gateway; several on one Gateway never conflict, all of them apply.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/snippetspolicy/validator.go: never conflicts)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -530,6 +565,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Upstream connection settings for a Service (its group may be spelt core); several on one Service merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/upstreamsettings/validator.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -545,6 +581,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Firewall protection inherited from the Gateway unless a route carries its own, which then replaces it.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -560,6 +597,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "A policy kind whose name does not end in Policy: request and response processing inherited from a Gateway by its routes; two on one target always conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/payloadprocessor/validator.go)",
+        refs: &[],
     },
     Entry {
         group: "gateway.nginx.org",
@@ -575,6 +613,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "A policy kind whose name does not end in Policy: the external load balancer for one Gateway; the oldest applies, any other on the same Gateway is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/ (internal/controller/state/graph/externalloadbalancer.go)",
+        refs: &[],
     },
     // ---- Istio ----
     Entry {
@@ -591,6 +630,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "All matching policies are evaluated together by the proxy (CUSTOM, then DENY, then ALLOW); nothing is merged.",
         documented: "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
+        refs: &[],
     },
     Entry {
         group: "security.istio.io",
@@ -606,6 +646,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Every JWT rule that reaches a workload is accepted side by side; policies do not override each other.",
         documented: "https://istio.io/latest/docs/reference/config/security/request_authentication/",
+        refs: &[],
     },
     Entry {
         group: "telemetry.istio.io",
@@ -621,6 +662,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Telemetry resources from the mesh, namespace and workload levels are all considered by Istio rather than merged in GEP-713 fashion.",
         documented: "https://istio.io/latest/docs/reference/config/telemetry/",
+        refs: &[],
     },
     Entry {
         group: "extensions.istio.io",
@@ -636,6 +678,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Each plugin that selects a workload is loaded alongside the others, ordered by phase and priority.",
         documented: "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
+        refs: &[],
     },
     Entry {
         group: "networking.istio.io",
@@ -651,6 +694,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Every matching filter patches the generated Envoy config in turn; none replaces another.",
         documented: "https://istio.io/latest/docs/reference/config/networking/envoy-filter/",
+        refs: &[],
     },
     // ---- Gloo ----
     Entry {
@@ -669,6 +713,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "statuses map",
         note: "Options for an HTTPRoute, by targetRefs or a rule's ExtensionRef filter (the rule's win); several on one target merge by option, the oldest setting each; a route that delegates to child routes passes them down.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/routeoption/ (projects/gateway2/translator/plugins/routeoptions/query/query.go; golden outputs/route_options/merge.yaml)",
+        refs: &[],
     },
     Entry {
         group: "gateway.solo.io",
@@ -684,6 +729,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "statuses map",
         note: "Virtual host settings for a Gateway or one of its listeners; attached directly.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/virtualhostoption/",
+        refs: &[],
     },
     Entry {
         group: "gateway.solo.io",
@@ -699,6 +745,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "statuses map",
         note: "Listener-level settings for a Gateway or a single listener, with no merging across policies.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/listeneroption/",
+        refs: &[],
     },
     Entry {
         group: "gateway.solo.io",
@@ -714,6 +761,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "statuses map",
         note: "HTTP connection settings for a Gateway or listener; one policy per target.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/httplisteneroption/",
+        refs: &[],
     },
     // ---- kgateway ----
     Entry {
@@ -730,6 +778,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Despite its Direct label it is inherited: an annotation on the parent chooses shallow or deep merging and whether child or parent wins (shallow, child by default).",
         documented: "https://kgateway.dev/docs/about/policies/ (Policy inheritance: kgateway.dev/inherited-policy-priority)",
+        refs: &[],
     },
     Entry {
         group: "gateway.kgateway.dev",
@@ -745,6 +794,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Listener settings for a Gateway, with per-port entries refining its own default block rather than other policies.",
         documented: "https://kgateway.dev/docs/about/policies/",
+        refs: &[],
     },
     Entry {
         group: "gateway.kgateway.dev",
@@ -760,6 +810,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Connection settings for a Service or Backend; attached directly with no merging.",
         documented: "https://kgateway.dev/docs/about/policies/backendconfigpolicy/",
+        refs: &[],
     },
     Entry {
         group: "gateway.kgateway.dev",
@@ -775,6 +826,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "HTTP listener settings (access logs, upgrades) for every HTTP listener of a Gateway; attached directly.",
         documented: "https://kgateway.dev/docs/about/policies/ (install/helm/kgateway-crds/templates/gateway.kgateway.dev_httplistenerpolicies.yaml)",
+        refs: &[],
     },
     Entry {
         group: "gateway.kgateway.dev",
@@ -790,6 +842,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "The early name of TrafficPolicy: route settings inherited down the hierarchy as TrafficPolicy's are, though its CRD is labelled Direct.",
         documented: "https://kgateway.dev/docs/about/policies/ (install/helm/kgateway-crds/templates/gateway.kgateway.dev_routepolicies.yaml)",
+        refs: &[],
     },
     // ---- Linkerd ----
     Entry {
@@ -806,6 +859,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "none",
         note: "Each grants access to the resource it names; several on one resource add up (any one that matches allows), so none conflicts or overrides another.",
         documented: "https://linkerd.io/2-edge/reference/authorization-policy/",
+        refs: &[],
     },
     Entry {
         group: "policy.linkerd.io",
@@ -821,6 +875,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "A rate limit for one Server; its overrides list is about specific clients, not GEP-713 overrides.",
         documented: "https://linkerd.io/2-edge/reference/rate-limiting/",
+        refs: &[],
     },
     // ---- GKE ----
     Entry {
@@ -837,6 +892,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "ancestors",
         note: "Load balancer backend settings for a Service or ServiceImport (possibly in another namespace); only a default block, one policy per backend.",
         documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        refs: &[],
     },
     Entry {
         group: "networking.gke.io",
@@ -852,6 +908,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Health check settings for a backend Service; its default block is not a GEP-713 inherited default.",
         documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        refs: &[],
     },
     Entry {
         group: "networking.gke.io",
@@ -867,6 +924,7 @@ pub static ENTRIES: &[Entry] = &[
         status_shape: "conditions",
         note: "Load balancer settings for a whole Gateway, applied directly with no combining.",
         documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        refs: &[],
     },
 ];
 

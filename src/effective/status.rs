@@ -146,7 +146,9 @@ impl Statuses {
             let attached = t.targets[p]
                 .iter()
                 .any(|r| matches!(r.resolution, Resolution::Node(_) | Resolution::Namespace(_)));
-            let status = if attached {
+            let status = if t.policies[p].rejected.is_some() {
+                PolicyStatus::Invalid
+            } else if attached {
                 leaf.status()
             } else if t.policies[p].workload_selector.is_some() {
                 PolicyStatus::SelectorBound

@@ -364,7 +364,11 @@ impl<'s> Builder<'s> {
             )),
             "Selector" => {
                 let no_labels = BTreeMap::new();
-                let labels = self.t.namespaces.get(ls_ns).map_or(&no_labels, |n| &n.labels);
+                let labels = self
+                    .t
+                    .namespaces
+                    .get(ls_ns)
+                    .map_or(&no_labels, |n| &n.labels);
                 let selector = ns_cfg
                     .and_then(|n| n.get("selector"))
                     .map(|s| LabelSelector::parse(s, "selector"))
@@ -810,7 +814,9 @@ impl<'s> Builder<'s> {
                     }
                 }
             }
-            for rt in &resolved {
+            // A policy its controller refuses applies nowhere.
+            let refused = self.t.policies[pid].rejected.is_some();
+            for rt in resolved.iter().filter(|_| !refused) {
                 match &rt.resolution {
                     Resolution::Node(n) => {
                         if !self.t.attached[*n].contains(&pid) {
@@ -959,9 +965,13 @@ impl<'s> Builder<'s> {
         }
         if out.is_empty() {
             let where_ = match scope {
-                SelectorScope::Same(ns) => format!("namespace {}", ns.as_deref().unwrap_or("(cluster)")),
+                SelectorScope::Same(ns) => {
+                    format!("namespace {}", ns.as_deref().unwrap_or("(cluster)"))
+                }
                 SelectorScope::All => "any namespace".to_string(),
-                SelectorScope::Labelled(_) => "the namespaces its namespace selector matches".to_string(),
+                SelectorScope::Labelled(_) => {
+                    "the namespaces its namespace selector matches".to_string()
+                }
             };
             self.t.findings.push(Finding::new(
                 Code::SelectorMatchesNothing,
@@ -980,10 +990,11 @@ impl<'s> Builder<'s> {
                     // of its own, outside the hierarchy, where several conflict as on
                     // any other target.
                     let before = self.t.nodes.len();
-                    let object = self
-                        .by_kind()
-                        .get(&("", "Namespace", None))
-                        .and_then(|v| v.iter().copied().find(|&oi| self.objects[oi].name == r.name));
+                    let object = self.by_kind().get(&("", "Namespace", None)).and_then(|v| {
+                        v.iter()
+                            .copied()
+                            .find(|&oi| self.objects[oi].name == r.name)
+                    });
                     let id = self.add_node(r.object(), Role::Namespace, object, None);
                     if self.t.nodes.len() > before {
                         self.t.attached.push(Vec::new());
