@@ -24,12 +24,25 @@ use topology::{Code, Finding, Topology};
 
 /// Runs the pure stages on a snapshot: catalog, topology, statuses.
 pub fn analyze(
-    snapshot: Snapshot,
+    mut snapshot: Snapshot,
     declared: &[Declared],
     shape_errors: &[source::ShapeError],
 ) -> World {
+    let duplicates = source::drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
     let mut t = Topology::build(snapshot, catalog);
+    for d in duplicates {
+        let earlier: Vec<String> = d.dropped.iter().map(|o| o.to_string()).collect();
+        t.findings.push(Finding::new(
+            Code::DuplicateObject,
+            d.object,
+            format!(
+                "defined in {} and again in {}: the last is used, as kubectl apply would leave it",
+                earlier.join(", "),
+                d.used
+            ),
+        ));
+    }
     for e in shape_errors {
         t.findings.push(Finding::new(
             Code::Invalid,

@@ -155,7 +155,7 @@ fn graph_of_an_empty_namespace_is_an_empty_picture_and_says_so() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("digraph policies {"))
-        .stderr("Nothing found in default namespace.\n");
+        .stderr("No resources found in default namespace.\n");
 }
 
 /// Graphviz accepts the output, where `dot` is installed.

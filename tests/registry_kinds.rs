@@ -247,3 +247,617 @@ fn workload_selector_policies_are_shown_not_resolved() {
         .iter()
         .any(|f| f.code == kubectl_policies::topology::Code::SelectorBound));
 }
+
+// ------------------------------------------------ vendors' own rules (issue #14)
+
+/// (namespace/name → status) of every policy in a world.
+fn statuses(w: &kubectl_policies::query::World) -> Vec<(String, PolicyStatus)> {
+    let mut out: Vec<(String, PolicyStatus)> =
+        w.t.policies
+            .iter()
+            .enumerate()
+            .map(|(p, pol)| (pol.obj_ref.ns_name(), w.st.overall[p]))
+            .collect();
+    out.sort();
+    out
+}
+
+fn s(name: &str, status: PolicyStatus) -> (String, PolicyStatus) {
+    (name.to_string(), status)
+}
+
+const ROUTES: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec: {gatewayClassName: gc, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: coffee, namespace: app}
+spec: {parentRefs: [{name: gw}], rules: [{name: main, backendRefs: [{name: coffee, port: 80}]}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: coffee, namespace: app}
+spec: {ports: [{name: http, port: 80}]}
+"#;
+
+/// A policy on one target, created at `day` of January 2026 (None: no timestamp).
+fn pol(api: &str, kind: &str, name: &str, target: &str, day: Option<u8>, spec: &str) -> String {
+    let (tgroup, tkind, tname) = match target.split_once('/') {
+        Some(("Service", n)) => ("core", "Service", n),
+        Some((k, n)) => ("gateway.networking.k8s.io", k, n),
+        None => panic!("target as Kind/name"),
+    };
+    let ts = day
+        .map(|d| format!(", creationTimestamp: \"2026-01-{d:02}T00:00:00Z\""))
+        .unwrap_or_default();
+    format!(
+        "---\napiVersion: {api}\nkind: {kind}\nmetadata: {{name: {name}, namespace: app{ts}}}\nspec:\n  targetRefs: [{{group: {tgroup}, kind: {tkind}, name: {tname}}}]\n{spec}\n"
+    )
+}
+
+#[test]
+fn nginx_policies_on_one_target_merge_unless_they_set_the_same_field() {
+    // NGF markConflictedPolicies: oldest first (then name); a later policy that sets a
+    // field an accepted one sets is Conflicted whole; the others merge field by field.
+    let ngf = "gateway.nginx.org/v1alpha1";
+    let csp = "ClientSettingsPolicy";
+    let yaml = [
+        ROUTES,
+        &pol(
+            ngf,
+            csp,
+            "size",
+            "HTTPRoute/coffee",
+            Some(1),
+            "  body: {maxSize: 10m}",
+        ),
+        &pol(
+            ngf,
+            csp,
+            "keepalive",
+            "HTTPRoute/coffee",
+            Some(2),
+            "  keepAlive: {requests: 5}",
+        ),
+        &pol(
+            ngf,
+            csp,
+            "size-again",
+            "HTTPRoute/coffee",
+            Some(3),
+            "  body: {maxSize: 1m, timeout: 5s}",
+        ),
+        // No timestamps: name order decides, `a-...` before `z-...`.
+        &pol(
+            ngf,
+            "UpstreamSettingsPolicy",
+            "z-zone",
+            "Service/coffee",
+            None,
+            "  zoneSize: 1m",
+        ),
+        &pol(
+            ngf,
+            "UpstreamSettingsPolicy",
+            "a-zone",
+            "Service/coffee",
+            None,
+            "  zoneSize: 2m\n  keepAlive: {connections: 3}",
+        ),
+        &pol(
+            ngf,
+            "UpstreamSettingsPolicy",
+            "m-lb",
+            "Service/coffee",
+            None,
+            "  loadBalancingMethod: random",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/a-zone", Enforced),
+            s("app/keepalive", Enforced),
+            s("app/m-lb", Enforced),
+            s("app/size", Enforced),
+            s("app/size-again", Conflicted),
+            s("app/z-zone", Conflicted),
+        ]
+    );
+    let route = node(&w, "HTTPRoute", Some("app"), "coffee", None);
+    assert_eq!(
+        effective(&w, &gk("gateway.nginx.org", csp), route)[0].1,
+        json!({"body": {"maxSize": "10m"}, "keepAlive": {"requests": 5}})
+    );
+    let svc = node(&w, "Service", Some("app"), "coffee", None);
+    assert_eq!(
+        effective(&w, &gk("gateway.nginx.org", "UpstreamSettingsPolicy"), svc)[0].1,
+        json!({"zoneSize": "2m", "keepAlive": {"connections": 3}, "loadBalancingMethod": "random"})
+    );
+    assert!(
+        w.t.findings.is_empty()
+            || w.t
+                .findings
+                .iter()
+                .all(|f| f.code != kubectl_policies::topology::Code::Invalid)
+    );
+}
+
+#[test]
+fn nginx_snippets_never_conflict_and_kinds_not_named_policy_are_known() {
+    let ngf = "gateway.nginx.org/v1alpha1";
+    let yaml = [
+        ROUTES,
+        &pol(ngf, "SnippetsPolicy", "first", "Gateway/gw", Some(1), "  snippets: [{context: http, value: a}]"),
+        &pol(ngf, "SnippetsPolicy", "second", "Gateway/gw", Some(2), "  snippets: [{context: http, value: b}]"),
+        &pol(ngf, "ExternalLoadBalancer", "elb-old", "Gateway/gw", Some(1), "  addresses: [a]"),
+        &pol(ngf, "ExternalLoadBalancer", "elb-new", "Gateway/gw", Some(2), "  addresses: [b]"),
+        "---\napiVersion: gateway.nginx.org/v1alpha1\nkind: PayloadProcessor\nmetadata: {name: guard, namespace: app}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: coffee}\n  processors: [x]\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/elb-new", Conflicted),
+            s("app/elb-old", Enforced),
+            s("app/first", Enforced),
+            s("app/guard", Enforced),
+            s("app/second", Enforced),
+        ]
+    );
+}
+
+#[test]
+fn envoy_gateway_several_on_one_target_the_oldest_applies() {
+    let eg = "gateway.envoyproxy.io/v1alpha1";
+    let yaml = [
+        ROUTES,
+        &pol(
+            eg,
+            "BackendTrafficPolicy",
+            "newer",
+            "HTTPRoute/coffee",
+            Some(2),
+            "  retry: {numRetries: 2}",
+        ),
+        &pol(
+            eg,
+            "BackendTrafficPolicy",
+            "older",
+            "HTTPRoute/coffee",
+            Some(1),
+            "  retry: {numRetries: 1}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [s("app/newer", Conflicted), s("app/older", Enforced)]
+    );
+}
+
+#[test]
+fn envoy_gateway_target_selectors_honour_namespaces_and_reference_grants() {
+    let yaml = r#"
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop, labels: {team: shop}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: bank, labels: {team: bank}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r1, namespace: shop}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r2, namespace: bank}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: own, namespace: ops}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: let-ops-in, namespace: shop}
+spec:
+  from: [{group: gateway.envoyproxy.io, kind: BackendTrafficPolicy, namespace: ops}]
+  to: [{group: gateway.networking.k8s.io, kind: HTTPRoute}]
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: every-route-here, namespace: ops}
+spec:
+  targetSelectors: [{group: gateway.networking.k8s.io, kind: HTTPRoute}]
+  retry: {numRetries: 1}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: shop-granted, namespace: ops}
+spec:
+  targetSelectors: [{kind: HTTPRoute, namespaces: {from: Selector, selector: {matchLabels: {team: shop}}}}]
+  retry: {numRetries: 2}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: bank-denied, namespace: ops}
+spec:
+  targetSelectors: [{kind: HTTPRoute, namespaces: {from: Selector, selector: {matchLabels: {team: bank}}}}]
+  retry: {numRetries: 3}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: all-granted, namespace: ops}
+spec:
+  targetSelectors: [{kind: HTTPRoute, namespaces: {from: All}}]
+  timeout: {http: {requestTimeout: 1s}}
+"#;
+    let w = world(yaml);
+    let targets = |name: &str| -> Vec<String> {
+        let p =
+            w.t.policies
+                .iter()
+                .position(|p| p.obj_ref.name == name)
+                .unwrap();
+        w.t.targets[p].iter().map(|r| r.target.ns_name()).collect()
+    };
+    // An empty selector: every HTTPRoute of the policy's namespace.
+    assert_eq!(targets("every-route-here"), ["ops/own"]);
+    assert_eq!(targets("shop-granted"), ["shop/r1"]);
+    assert_eq!(targets("bank-denied"), Vec::<String>::new());
+    // All: its own namespace and those a ReferenceGrant opens.
+    assert_eq!(targets("all-granted"), ["shop/r1", "ops/own"]);
+    use PolicyStatus::*;
+    assert_eq!(
+        w.st.overall[w
+            .t
+            .policies
+            .iter()
+            .position(|p| p.obj_ref.name == "bank-denied")
+            .unwrap()],
+        TargetNotFound
+    );
+    let refused: Vec<&str> =
+        w.t.findings
+            .iter()
+            .filter(|f| f.code == kubectl_policies::topology::Code::RefNotPermitted)
+            .map(|f| f.object.name.as_str())
+            .collect();
+    assert_eq!(refused, ["bank-denied", "all-granted"]);
+}
+
+#[test]
+fn backend_ports_outside_kubernetes_are_sections() {
+    // Envoy Gateway Backend: the endpoints' port numbers; Istio ServiceEntry: named ports.
+    let yaml = r#"
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: Backend
+metadata: {name: idp, namespace: app}
+spec: {endpoints: [{fqdn: {hostname: idp.example.com, port: 443}}]}
+---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: external, namespace: app}
+spec: {hosts: [x.example.com], ports: [{number: 443, name: https, protocol: TLS}, {number: 80, name: http}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: idp-tls, namespace: app}
+spec:
+  targetRefs: [{group: gateway.envoyproxy.io, kind: Backend, name: idp, sectionName: "443"}]
+  validation: {hostname: idp.example.com, wellKnownCACertificates: System}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: external-whole, namespace: app, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  targetRefs: [{group: networking.istio.io, kind: ServiceEntry, name: external}]
+  validation: {hostname: a.example.com, wellKnownCACertificates: System}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: external-https, namespace: app, creationTimestamp: "2026-01-02T00:00:00Z"}
+spec:
+  targetRefs: [{group: networking.istio.io, kind: ServiceEntry, name: external, sectionName: https}]
+  validation: {hostname: b.example.com, wellKnownCACertificates: System}
+"#;
+    let w = world(yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/external-https", Enforced),
+            s("app/external-whole", PartiallyEnforced),
+            s("app/idp-tls", Enforced),
+        ]
+    );
+}
+
+#[test]
+fn istio_workload_policies_without_selector_are_namespace_wide() {
+    let yaml = r#"
+apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata: {name: deny-all, namespace: shop}
+---
+apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata: {name: allow-nothing, namespace: shop}
+spec: {}
+---
+apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata: {name: by-label, namespace: shop}
+spec: {selector: {matchLabels: {app: web}}}
+---
+apiVersion: telemetry.istio.io/v1
+kind: Telemetry
+metadata: {name: both, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: missing}]
+"#;
+    let w = world(yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [
+            s("shop/allow-nothing", Enforced),
+            s("shop/both", TargetNotFound),
+            s("shop/by-label", SelectorBound),
+            s("shop/deny-all", Enforced),
+        ]
+    );
+    let ns =
+        w.t.lookup(&kubectl_policies::model::ObjRef::new(
+            "",
+            "Namespace",
+            None,
+            "shop",
+        ))
+        .expect("a Namespace node for the namespace-wide policies");
+    assert_eq!(w.t.attached[ns].len(), 2);
+}
+
+#[test]
+fn direct_policies_on_one_namespace_conflict_like_any_direct_policy() {
+    let yaml = format!(
+        "{DIRECT_TIMEOUT_CRD}---\napiVersion: v1\nkind: Namespace\nmetadata: {{name: shop}}\n{}{}",
+        ns_timeout("old", "2026-01-01T00:00:00Z"),
+        ns_timeout("new", "2026-02-01T00:00:00Z"),
+    );
+    let w = world(&yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [s("shop/new", Conflicted), s("shop/old", Enforced)]
+    );
+}
+
+const DIRECT_TIMEOUT_CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: timeoutpolicies.example.io
+  labels: {gateway.networking.k8s.io/policy: Direct}
+spec: {group: example.io, scope: Namespaced, names: {kind: TimeoutPolicy, plural: timeoutpolicies}}
+"#;
+
+fn ns_timeout(name: &str, ts: &str) -> String {
+    format!("---\napiVersion: example.io/v1\nkind: TimeoutPolicy\nmetadata: {{name: {name}, namespace: shop, creationTimestamp: \"{ts}\"}}\nspec:\n  targetRef: {{group: \"\", kind: Namespace, name: shop}}\n  timeout: 1s\n")
+}
+
+#[test]
+fn route_options_merge_by_option_the_rules_extension_ref_first() {
+    // Gloo/kgateway golden test route_options/merge: two RouteOptions on the route
+    // (oldest, then name, wins each option) and two named by the rule's ExtensionRef
+    // filters (above the route's).
+    let yaml = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: example, namespace: app}
+spec:
+  rules:
+  - backendRefs: [{name: httpbin, port: 8000}]
+    filters:
+    - {type: ExtensionRef, extensionRef: {group: gateway.solo.io, kind: RouteOption, name: extref1}}
+    - {type: ExtensionRef, extensionRef: {group: gateway.solo.io, kind: RouteOption, name: extref2}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: httpbin, namespace: app}
+spec: {ports: [{name: http, port: 8000}]}
+---
+apiVersion: gateway.solo.io/v1
+kind: RouteOption
+metadata: {name: extref1, namespace: app}
+spec: {options: {headerManipulation: {add: extref}}}
+---
+apiVersion: gateway.solo.io/v1
+kind: RouteOption
+metadata: {name: extref2, namespace: app}
+spec: {options: {appendXForwardedHost: true}}
+---
+apiVersion: gateway.solo.io/v1
+kind: RouteOption
+metadata: {name: target-1, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: example}]
+  options: {headerManipulation: {add: target-1}, prefixRewrite: /rewrite}
+---
+apiVersion: gateway.solo.io/v1
+kind: RouteOption
+metadata: {name: target-2, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: example}]
+  options: {headerManipulation: {add: target-2}, hostRewrite: foo.com}
+---
+apiVersion: gateway.solo.io/v1
+kind: RouteOption
+metadata: {name: unused, namespace: app}
+spec: {options: {hostRewrite: bar.com}}
+"#;
+    let w = world(yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/extref1", Enforced),
+            s("app/extref2", Enforced),
+            s("app/target-1", PartiallyEnforced),
+            s("app/target-2", PartiallyEnforced),
+            s("app/unused", TargetNotFound),
+        ]
+    );
+    let rule = node(&w, "HTTPRoute", Some("app"), "example", Some("rule-1"));
+    assert_eq!(
+        effective(&w, &gk("gateway.solo.io", "RouteOption"), rule)[0].1,
+        json!({"options": {
+            "headerManipulation": {"add": "extref"},
+            "prefixRewrite": "/rewrite",
+            "hostRewrite": "foo.com",
+            "appendXForwardedHost": true
+        }})
+    );
+}
+
+#[test]
+fn a_delegating_route_passes_its_policies_to_its_child_routes() {
+    let yaml = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parent, namespace: infra}
+spec:
+  rules:
+  - backendRefs: [{name: infra-svc, port: 80}]
+  - backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: "*", namespace: a}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: infra-svc, namespace: infra}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: child, namespace: a}
+spec: {rules: [{backendRefs: [{name: svc-a, port: 8080}]}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: other-parent-only, namespace: a}
+spec:
+  parentRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: someone-else, namespace: infra}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc-a, namespace: a}
+---
+apiVersion: gateway.solo.io/v1
+kind: RouteOption
+metadata: {name: faults, namespace: infra}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: parent}]
+  options: {faults: {abort: {httpStatus: 418}}}
+"#;
+    let w = world(yaml);
+    let p =
+        w.t.policies
+            .iter()
+            .position(|p| p.obj_ref.name == "faults")
+            .unwrap();
+    assert_eq!(
+        w.st.affects_count(&w.t, p),
+        4,
+        "parent, child and both Services"
+    );
+    let child = node(&w, "HTTPRoute", Some("a"), "child", None);
+    assert_eq!(
+        effective(&w, &gk("gateway.solo.io", "RouteOption"), child)[0].1,
+        json!({"options": {"faults": {"abort": {"httpStatus": 418}}}})
+    );
+    let refuser = node(&w, "HTTPRoute", Some("a"), "other-parent-only", None);
+    assert!(
+        w.t.nodes[refuser].parents.is_empty(),
+        "it accepts another parent only"
+    );
+}
+
+#[test]
+fn a_labelled_crd_decides_the_class_over_the_registry() {
+    // kgateway's TrafficPolicy merges down the hierarchy (registry: inherited), but
+    // its CRD is labelled Direct: with the CRD in the input, the label decides.
+    let policy = pol(
+        "gateway.kgateway.dev/v1alpha1",
+        "TrafficPolicy",
+        "gw-policy",
+        "Gateway/gw",
+        Some(1),
+        "  timeout: 5s",
+    );
+    let crd = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: trafficpolicies.gateway.kgateway.dev\n  labels: {gateway.networking.k8s.io/policy: Direct}\nspec: {group: gateway.kgateway.dev, scope: Namespaced, names: {kind: TrafficPolicy, plural: trafficpolicies}}\n";
+    let class = |yaml: &str| {
+        let w = world(yaml);
+        let p =
+            w.t.policies
+                .iter()
+                .position(|p| p.obj_ref.name == "gw-policy")
+                .unwrap();
+        (w.t.policies[p].class, w.st.affects_count(&w.t, p))
+    };
+    use kubectl_policies::catalog::Class;
+    assert_eq!(class(&[ROUTES, &policy].concat()), (Class::Inherited, 3));
+    assert_eq!(class(&[ROUTES, &policy, crd].concat()), (Class::Direct, 1));
+}
+
+#[test]
+fn a_listener_set_attaches_only_where_its_gateway_allows_listener_sets() {
+    let yaml = |allowed: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: gw, namespace: app}}\nspec: {{gatewayClassName: gc{allowed}, listeners: [{{name: http, port: 80, protocol: HTTP}}]}}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nmetadata: {{name: extra, namespace: app}}\nspec: {{parentRef: {{name: gw}}, listeners: [{{name: more, port: 81, protocol: HTTP}}]}}\n"
+        )
+    };
+    let parents = |yaml: &str| {
+        let w = world(yaml);
+        let ls = node(&w, "ListenerSet", Some("app"), "extra", None);
+        let codes: Vec<_> =
+            w.t.findings
+                .iter()
+                .map(|f| f.code)
+                .filter(|&c| c == kubectl_policies::topology::Code::NotAdmitted)
+                .collect();
+        (w.t.nodes[ls].parents.len(), codes)
+    };
+    use kubectl_policies::topology::Code::NotAdmitted;
+    assert_eq!(parents(&yaml("")), (0, vec![NotAdmitted]), "unset: None");
+    assert_eq!(
+        parents(&yaml(", allowedListeners: {namespaces: {from: Same}}")),
+        (1, vec![])
+    );
+}
+
+#[test]
+fn a_backend_tls_policy_naming_a_ca_of_no_resolvable_kind_is_refused() {
+    let yaml = [
+        ROUTES,
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: bad-ca, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: coffee}]\n  validation: {hostname: x, caCertificateRefs: [{group: invalid.io, kind: InvalidKind, name: ca}]}\n",
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: good-ca, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: coffee, sectionName: http}]\n  validation: {hostname: x, caCertificateRefs: [{group: \"\", kind: ConfigMap, name: ca}]}\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [s("app/bad-ca", Invalid), s("app/good-ca", Enforced)]
+    );
+}

@@ -256,6 +256,27 @@ pub struct Policy {
     pub object: usize,
 }
 
+impl Policy {
+    /// The merge strategy it takes part in the fold with: its own (GEP-713's
+    /// `defaults`/`overrides`) or, for kinds without strategy fields, its kind's.
+    pub fn strategy_name(&self) -> String {
+        match self.merge {
+            MergeModel::Gep713 { .. } => self.intent.strategy_name(),
+            // GEP-713's None: several on one target conflict, nothing is merged.
+            MergeModel::None => "None".to_string(),
+            MergeModel::Accumulated => "None (side by side)".to_string(),
+            MergeModel::MostSpecificWins => "Atomic Defaults".to_string(),
+            MergeModel::PatchDefaults => "Patch Defaults".to_string(),
+            MergeModel::KeyedFields { .. } => "Merge Defaults".to_string(),
+            MergeModel::EnvoyMergeType => match &self.merge_type {
+                Some(m) => format!("mergeType {m}"),
+                None => "Atomic Defaults".to_string(),
+            },
+            MergeModel::KgatewayPriority => "parent's inherited-policy-priority".to_string(),
+        }
+    }
+}
+
 /// Fields that say where a policy attaches or how it merges, not what it sets.
 const WRAPPER_FIELDS: &[&str] = &[
     "targetRef",

@@ -141,12 +141,18 @@ impl Statuses {
                 conflicts.extend(f.conflicts);
             }
         }
+        // A policy that loses to another on a target would have reached everything below
+        // it: whatever the most specific objects show, it is Conflicted there.
+        for &(loser, ..) in &conflicts {
+            leaf_tally[loser].add(CONFLICTED);
+        }
         let mut overall = Vec::with_capacity(np);
         for (p, leaf) in leaf_tally.iter().enumerate() {
             let attached = t.targets[p]
                 .iter()
                 .any(|r| matches!(r.resolution, Resolution::Node(_) | Resolution::Namespace(_)));
-            let status = if t.policies[p].rejected.is_some() {
+            let status = if t.policies[p].rejected.is_some() && attached {
+                // Refused by its controller on a target that exists.
                 PolicyStatus::Invalid
             } else if attached {
                 leaf.status()

@@ -63,10 +63,7 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
     for &n in &reach {
         below[n] = true;
     }
-    let present: Vec<NodeId> = reach
-        .into_iter()
-        .filter(|&n| !gone_without(t, p, n))
-        .collect();
+    let present = reach;
     // The before side first: the contexts it folds above the policy are then shared.
     let mut before = KindFold::new(t, &pol.kind);
     for &n in &present {
@@ -93,17 +90,6 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
     }
     sort_changes(&mut changes);
     deleted(w, p, changes)
-}
-
-/// A node created only because `p` targets it (and no other policy does) is not
-/// there once `p` is deleted.
-fn gone_without(t: &Topology, p: PolicyId, n: NodeId) -> bool {
-    t.target_only.binary_search(&n).is_ok()
-        && !t
-            .targets
-            .iter()
-            .enumerate()
-            .any(|(q, rs)| q != p && rs.iter().any(|r| r.resolution == Resolution::Node(n)))
 }
 
 /// The same answer as `delete_policy`, by rebuilding the whole world without the
@@ -362,9 +348,11 @@ fn compare(
     candidates: &BTreeSet<ObjRef>,
     kinds: &[GroupKind],
 ) -> Vec<Change> {
-    let pairs: Vec<(NodeId, NodeId, &ObjRef)> = candidates
+    // A node only a deleted policy made (an object outside the hierarchy it targeted)
+    // is not in `after`, but its object still is: nothing applies to it any more.
+    let pairs: Vec<(NodeId, Option<NodeId>, &ObjRef)> = candidates
         .iter()
-        .filter_map(|r| Some((before.t.lookup(r)?, after.t.lookup(r)?, r)))
+        .filter_map(|r| Some((before.t.lookup(r)?, after.t.lookup(r), r)))
         .collect();
     let mut changes = Vec::new();
     for kind in kinds {
@@ -372,7 +360,10 @@ fn compare(
         let mut fa = KindFold::new(&after.t, kind);
         for &(nb, na, r) in &pairs {
             let sb = specs_by_context(&mut fb, nb);
-            let sa = specs_by_context(&mut fa, na);
+            let sa = match na {
+                Some(na) => specs_by_context(&mut fa, na),
+                None => BTreeMap::new(),
+            };
             let here = diff(
                 sb.into_iter().collect(),
                 sa.into_iter().collect(),

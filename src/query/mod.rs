@@ -138,7 +138,7 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
                 status: w.st.overall[i],
                 affects: w.st.affects_count(&w.t, i),
                 creation_timestamp: p.creation_timestamp.clone(),
-                strategy: p.intent.strategy_name(),
+                strategy: p.strategy_name(),
                 class_source: p.class_source.as_str(),
             })
             .collect();
@@ -580,7 +580,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         },
         findings: findings_on(w, &[&pol.obj_ref]),
         blind_spots: t.snapshot.blind_spots.clone(),
-        strategy: pol.intent.strategy_name(),
+        strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
         project: pk.map(|k| k.project).unwrap_or_default(),
         spec: t.snapshot.objects[pol.object].spec.clone(),
@@ -806,7 +806,57 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
         policy: &|p| Some(w.st.overall[p]),
         status: &|_| None,
     };
-    view.forest(w, roots)
+    let mut forest = view.forest(w, roots);
+    if root.is_none() {
+        forest.extend(unattached(w, namespace));
+    }
+    forest
+}
+
+/// The policies in scope that attach nowhere, apart after the hierarchy, each under
+/// the target it names (with why it did not attach), so `tree` hides none of them.
+fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
+    let t = &w.t;
+    let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
+    for (p, pol) in t.policies.iter().enumerate() {
+        let attached = pol.rejected.is_none()
+            && t.targets[p]
+                .iter()
+                .any(|r| !matches!(r.resolution, Resolution::NotFound(_)));
+        let in_scope = namespace.is_none_or(|ns| pol.obj_ref.namespace.as_deref() == Some(ns));
+        if attached || !in_scope {
+            continue;
+        }
+        let status = w.st.overall[p];
+        let mut targets: Vec<(ObjRef, PolicyStatus)> = t.targets[p]
+            .iter()
+            .map(|r| match r.resolution {
+                Resolution::NotFound(code) => (r.target.clone(), unresolved_status(code)),
+                _ => (r.target.clone(), status),
+            })
+            .collect();
+        if targets.is_empty() {
+            // Bound by a workload selector, or naming nothing readable.
+            let what = pol.workload_selector.as_deref().unwrap_or("no target");
+            let r = ObjRef::new("", "Workloads", pol.obj_ref.namespace.as_deref(), what);
+            targets.push((r, status));
+        }
+        for (target, why) in targets {
+            let node = by_target.entry(target.clone()).or_insert_with(|| TreeNode {
+                obj_ref: target,
+                status: Some(why),
+                policies: Vec::new(),
+                children: Vec::new(),
+                repeated: false,
+            });
+            node.policies.push(TreePolicy {
+                policy: pol.obj_ref.clone(),
+                status,
+                via_namespace: false,
+            });
+        }
+    }
+    by_target.into_values().collect()
 }
 
 fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {

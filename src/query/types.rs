@@ -121,7 +121,9 @@ pub fn resolve_type(
         consider(&k.group, &k.kind, &plural(&k.kind), &[]);
     }
     match candidates.len() {
-        0 => Err(format!("the server doesn't have a resource type {input:?}")),
+        0 => Err(format!(
+            "unknown resource type {input:?}: not a Gateway API kind, a Service, ServiceImport or Namespace, nor a policy kind the registry, the CRDs read or --policy-kind name"
+        )),
         1 => Ok(candidates.remove(0)),
         _ => {
             // Gateway API kinds win over look-alikes when no group was asked for.

@@ -204,6 +204,12 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
 }
 
 /// Parser budgets: refuse alias bombs and absurd nesting quickly (hostile input).
+/// Indentation is read as kubectl reads it (go-yaml, a port of libyaml), not as
+/// strictly as YAML 1.2 asks: the continuation lines of a quoted scalar may sit left of
+/// its key, as in generated CRDs whose long CEL rules are wrapped. Their leading
+/// spaces are never part of the value, so this takes what kubectl takes and reads it
+/// the same.
+/// (granit-parser, under serde-saphyr, does this from 2.2; 2.1 refused such lines.)
 pub fn yaml_options() -> serde_saphyr::Options {
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
@@ -211,6 +217,7 @@ pub fn yaml_options() -> serde_saphyr::Options {
             max_aliases: 10_000,
             max_anchors: 10_000,
         },
+        strict_indentation: false,
     }
 }
 
@@ -398,6 +405,110 @@ metadata: {name: pinned, namespace: elsewhere}
         assert_eq!(err.document, 2);
         assert!(err.line.is_some_and(|l| l >= 5), "line: {:?}", err.line);
         assert!(err.to_string().starts_with("bad.yaml: document 2, line"));
+    }
+
+    /// A CRD whose quoted scalars continue left of their key (as gwctl's sample1 wraps
+    /// its CEL rules), and other continuations PyYAML takes: at column 0, after an
+    /// escaped line break, after a tab, after a blank line, and starting with an
+    /// escaped quote. The values expected are PyYAML's.
+    #[test]
+    fn quoted_scalars_continued_left_of_their_key_read_as_kubectl_reads_them() {
+        let text = r#"apiVersion: v1
+kind: ConfigMap
+metadata: {name: first}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: backendtlspolicies.gateway.networking.k8s.io
+spec:
+  versions:
+  - name: v1alpha3
+    schema:
+      openAPIV3Schema:
+        properties:
+          subjectAltNames:
+            items:
+              x-kubernetes-validations:
+              - message: SubjectAltName element must contain URI, if Type
+                  is set to URI
+                rule: '!(self.type == "URI" && (!has(self.uri) || self.uri
+              == ""))'
+              - message: SubjectAltName element must not contain URI, if Type
+                  is not set to URI
+                rule: '!(self.type != "URI" && has(self.uri) && self.uri !=
+              "")'
+            maxItems: 5
+    certificate: "-----BEGIN CERTIFICATE-----
+MIIB
+-----END CERTIFICATE-----"
+    escaped: "one\
+  two"
+    tabbed: 'one
+<TAB>two'
+    blank: 'one
+
+  two'
+    quote: 'it
+''s'
+"#
+        .replace("<TAB>", "\t");
+        let mut loaded = Loaded::default();
+        load_text(&text, "crd.yaml", &mut loaded).unwrap();
+        assert!(loaded.shape_errors.is_empty(), "{:?}", loaded.shape_errors);
+        let crd = &loaded.snapshot.objects[1];
+        assert_eq!(crd.origin.to_string(), "crd.yaml (document 2)");
+        let rules = serde_json::json!([
+            {
+                "message": "SubjectAltName element must contain URI, if Type is set to URI",
+                "rule": r#"!(self.type == "URI" && (!has(self.uri) || self.uri == ""))"#,
+            },
+            {
+                "message": "SubjectAltName element must not contain URI, if Type is not set to URI",
+                "rule": r#"!(self.type != "URI" && has(self.uri) && self.uri != "")"#,
+            },
+        ]);
+        let version = &crd.spec["versions"][0];
+        let properties = &version["schema"]["openAPIV3Schema"]["properties"];
+        assert_eq!(
+            properties["subjectAltNames"]["items"]["x-kubernetes-validations"],
+            rules
+        );
+        assert_eq!(properties["subjectAltNames"]["maxItems"], 5);
+        for (field, value) in [
+            (
+                "certificate",
+                "-----BEGIN CERTIFICATE----- MIIB -----END CERTIFICATE-----",
+            ),
+            ("escaped", "onetwo"),
+            ("tabbed", "one two"),
+            ("blank", "one\ntwo"),
+            ("quote", "it 's"),
+        ] {
+            assert_eq!(version[field], value, "{field}");
+        }
+    }
+
+    /// Taking what kubectl takes does not take broken YAML: an unclosed quoted scalar,
+    /// one cut by a document marker, and a key left of its siblings are refused, with
+    /// their file, document and line.
+    #[test]
+    fn broken_yaml_around_quoted_scalars_is_still_refused() {
+        for (text, document, line) in [
+            ("kind: A\n---\nkind: B\nrule: 'one\ntwo\n", 2, 4),
+            ("kind: A\nrule: 'one\n--- two'\n", 1, 2),
+            ("kind: A\nmetadata:\n  name: a\n namespace: b\n", 1, 4),
+            ("kind: A\nrule: \"one\ntwo\" three\n", 1, 3),
+        ] {
+            let mut loaded = Loaded::default();
+            let err = load_text(text, "bad.yaml", &mut loaded).unwrap_err();
+            assert_eq!(
+                (err.document, err.line),
+                (document, Some(line)),
+                "{text:?}: {err}"
+            );
+            assert!(err.message.starts_with("invalid YAML: "), "{err}");
+        }
     }
 
     #[test]

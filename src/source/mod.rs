@@ -152,6 +152,74 @@ pub fn recorded_blind_spots(doc: &Doc, origin: &Origin) -> Result<Vec<BlindSpot>
     })
 }
 
+/// One object defined more than once in the input (one identity: group, kind,
+/// namespace and name, whatever the version).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    pub object: ObjRef,
+    /// Where the copies that were set aside came from, in input order.
+    pub dropped: Vec<Origin>,
+    /// Where the copy in use came from: the last, as `kubectl apply` would leave it.
+    pub used: Origin,
+}
+
+/// Keeps the last copy of every object defined more than once (as applying the files
+/// in order would leave the cluster) and says which.
+pub fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
+    use std::collections::HashMap;
+    let mut last: HashMap<(&str, &str, Option<&str>, &str), usize> =
+        HashMap::with_capacity(objects.len());
+    let mut dropped: Vec<usize> = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        let key = (
+            crate::model::normalize_group(o.group()),
+            o.kind.as_str(),
+            o.namespace.as_deref(),
+            o.name.as_str(),
+        );
+        if let Some(earlier) = last.insert(key, i) {
+            dropped.push(earlier);
+        }
+    }
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    let mut by_used: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for &d in &dropped {
+        let o = &objects[d];
+        let key = (
+            crate::model::normalize_group(o.group()),
+            o.kind.as_str(),
+            o.namespace.as_deref(),
+            o.name.as_str(),
+        );
+        by_used.entry(last[&key]).or_default().push(d);
+    }
+    let duplicates = by_used
+        .into_iter()
+        .map(|(used, mut copies)| {
+            copies.sort_unstable();
+            Duplicate {
+                object: objects[used].obj_ref(),
+                dropped: copies.iter().map(|&d| objects[d].origin.clone()).collect(),
+                used: objects[used].origin.clone(),
+            }
+        })
+        .collect();
+    dropped.sort_unstable();
+    let mut i = 0;
+    let mut next = dropped.iter().peekable();
+    objects.retain(|_| {
+        let keep = next.peek() != Some(&&i);
+        if !keep {
+            next.next();
+        }
+        i += 1;
+        keep
+    });
+    duplicates
+}
+
 /// Everything a source read: the objects and what it could not see.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {

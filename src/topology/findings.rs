@@ -35,6 +35,8 @@ pub enum Code {
     SelectorBound,
     /// A targetSelector that matches nothing.
     SelectorMatchesNothing,
+    /// The same object (group, kind, namespace, name) in the input more than once.
+    DuplicateObject,
 }
 
 impl Code {
@@ -49,7 +51,8 @@ impl Code {
             Code::ParentNotFound
             | Code::BackendNotFound
             | Code::StatusDisagrees
-            | Code::SelectorMatchesNothing => Severity::Warning,
+            | Code::SelectorMatchesNothing
+            | Code::DuplicateObject => Severity::Warning,
             Code::SelectorBound => Severity::Info,
         }
     }

@@ -202,6 +202,14 @@ fn offline_namespace(g: &Global) -> String {
     }
 }
 
+/// kubectl's words for an empty answer, in a namespace or in all of them.
+fn nothing_found(ns: Option<&str>) -> String {
+    match ns {
+        Some(ns) => format!("No resources found in {ns} namespace."),
+        None => "No resources found.".to_string(),
+    }
+}
+
 /// kubectl's durations: `30s`, `1m30s`, `500ms`, `2h`, a bare number of seconds; `0`
 /// means no limit.
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -513,7 +521,7 @@ pub fn run(args: Args) -> Result<u8> {
                 "yaml" => render::yaml(&mut out, &roots)?,
                 _ => {
                     if roots.is_empty() {
-                        eprintln!("Nothing found in {} namespace.", ns.unwrap_or_default());
+                        eprintln!("{}", nothing_found(ns.as_deref()));
                     }
                     render::tree::write(&mut out, &roots, style(g, false))?
                 }
@@ -626,7 +634,7 @@ pub fn run(args: Args) -> Result<u8> {
             let ns = if focus.is_some() { None } else { s.scope_ns(g) };
             let picture = query::graph::graph(w, focus, ns.as_deref());
             if picture.is_empty() {
-                eprintln!("Nothing found in {} namespace.", ns.unwrap_or_default());
+                eprintln!("{}", nothing_found(ns.as_deref()));
             }
             match o {
                 "mermaid" => render::graph::mermaid(&mut out, &picture)?,
