@@ -934,3 +934,103 @@ fn objects_without_a_namespace_follow_n_then_the_kubeconfig_context() {
     .unwrap();
     assert_eq!(j["items"][0]["policy"]["namespace"], "team");
 }
+
+#[test]
+fn the_same_object_twice_is_a_finding_naming_both_files() {
+    let (dir, f) = no_namespaces_file();
+    let again = dir.path().join("again.yaml");
+    std::fs::write(
+        &again,
+        "apiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: shop-retries, namespace: default}\nspec: {targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}, attempts: 9}\n",
+    )
+    .unwrap();
+    let again = again.to_str().unwrap();
+    let j = json(&["-f", &f, "-f", again, "check", "-A", "-o", "json"]);
+    let dup: Vec<&serde_json::Value> = j["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "DuplicateObject")
+        .collect();
+    assert_eq!(dup.len(), 1, "{j}");
+    assert_eq!(dup[0]["severity"], "warning");
+    assert_eq!(dup[0]["object"]["name"], "shop-retries");
+    let message = dup[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("{f} (document 6)"))
+            && message.contains(&format!("{again} (document 1)")),
+        "{message}"
+    );
+    // The later copy is the one used, as `kubectl apply -f A -f B` leaves it.
+    let e = json(&[
+        "-f",
+        &f,
+        "-f",
+        again,
+        "effective",
+        "httproute/shop",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        e["effective"][0]["spec"],
+        serde_json::json!({"attempts": 9})
+    );
+}
+
+#[test]
+fn describe_namespace_answers_with_the_policies_that_target_it() {
+    let j = json(&["--demo", "describe", "namespace/baker", "-o", "json"]);
+    assert_eq!(j["target"]["kind"], "Namespace");
+    assert_eq!(j["policies"][0]["policy"]["name"], "ns-retries");
+    assert_eq!(j["policies"][0]["relation"], "direct");
+    let text = stdout(&["--demo", "describe", "ns", "baker"]);
+    assert!(text.contains("baker/ns-retries"), "{text}");
+    kp().args(["--demo", "describe", "ns/nowhere"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("\"nowhere\" not found"));
+}
+
+#[test]
+fn empty_answers_and_unknown_types_say_what_kubectl_would() {
+    kp().args(["--demo", "graph", "-A", "-n", "nowhere"])
+        .assert()
+        .success();
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("cm.yaml");
+    std::fs::write(&f, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap();
+    kp().args(["-f", f.to_str().unwrap(), "tree", "-A"])
+        .assert()
+        .success()
+        .stderr("No resources found.\n");
+    kp().args(["--demo", "describe", "widget/x"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("unknown resource type \"widget\"")
+                .and(predicate::str::contains("server").not()),
+        );
+}
+
+#[test]
+fn describe_a_policy_of_a_kind_that_does_not_merge_says_so() {
+    let text = stdout(&[
+        "--demo",
+        "describe",
+        "backendtlspolicy/oven-tls",
+        "-n",
+        "baker",
+    ]);
+    let line = text.lines().find(|l| l.starts_with("Strategy:")).unwrap();
+    assert!(line.ends_with("None"), "{line}");
+    let text = stdout(&[
+        "--demo",
+        "describe",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+    ]);
+    let line = text.lines().find(|l| l.starts_with("Strategy:")).unwrap();
+    assert!(line.ends_with("Patch Defaults"), "{line}");
+}

@@ -387,6 +387,44 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
     }
 }
 
+/// That / which / what, for a Namespace: the policies that target it (inherited ones
+/// apply at its level above every object in it; Direct ones to the Namespace itself)
+/// and what the Direct ones make there. None when the input knows no such namespace.
+pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
+    let t = &w.t;
+    let r = ObjRef::new("", "Namespace", None, name);
+    let node = t.lookup(&r);
+    if node.is_none() && !t.namespaces.contains_key(name) {
+        return None;
+    }
+    let mut d = match node {
+        Some(n) => describe_target(w, n),
+        None => TargetDescription {
+            kind: "TargetDescription",
+            target: r.clone(),
+            policies: Vec::new(),
+            effective: Vec::new(),
+            findings: findings_on(w, &[&r]),
+            blind_spots: t.snapshot.blind_spots.clone(),
+            reported_affected: Vec::new(),
+            parents: Vec::new(),
+            children: Vec::new(),
+        },
+    };
+    for &p in t.ns_attached.get(name).into_iter().flatten() {
+        d.policies.push(ReachingPolicy {
+            policy: t.policies[p].obj_ref.clone(),
+            class: t.policies[p].class,
+            attached_to: r.clone(),
+            relation: Relation::Direct,
+            status: w.st.overall[p],
+        });
+    }
+    d.policies
+        .sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
+    Some(d)
+}
+
 /// A metav1.Condition as the tool shows it (no controller or ancestor yet).
 fn condition(c: &Value) -> Option<ReportedCondition> {
     let text = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);

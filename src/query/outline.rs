@@ -106,3 +106,22 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
         targets,
     }
 }
+
+/// `describe namespace/NAME -o tree`: the Namespace and the policies that target it.
+pub fn namespace(d: &TargetDescription) -> Vec<TreeNode> {
+    vec![TreeNode {
+        obj_ref: d.target.clone(),
+        status: None,
+        policies: d
+            .policies
+            .iter()
+            .map(|p| super::TreePolicy {
+                policy: p.policy.clone(),
+                status: p.status,
+                via_namespace: false,
+            })
+            .collect(),
+        children: Vec::new(),
+        repeated: false,
+    }]
+}

@@ -280,6 +280,8 @@ fn split_target(words: &[String]) -> Result<(String, String)> {
 enum Subject {
     Policy(PolicyId),
     Node(NodeId),
+    /// A namespace: its level is not a node, unless a Direct policy targets it.
+    Namespace(String),
 }
 
 /// The kind and the object `TYPE/NAME` names, in namespace `ns` unless the kind is
@@ -305,6 +307,9 @@ fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
             return Ok(Subject::Policy(p));
         }
         return Err(not_found(w, &gk, &r.name, r.namespace.as_deref()));
+    }
+    if gk.group.is_empty() && gk.kind == "Namespace" && w.t.namespaces.contains_key(&r.name) {
+        return Ok(Subject::Namespace(r.name));
     }
     if let Some(n) = w.t.lookup(&r) {
         return Ok(Subject::Node(n));
@@ -372,6 +377,14 @@ fn output_for<'a>(g: &'a Global, command: &str) -> Result<&'a str> {
 fn find_node(s: &Session, words: &[String], what: &str) -> Result<NodeId> {
     match find_subject(s, words)? {
         Subject::Node(n) => Ok(n),
+        Subject::Namespace(ns) => {
+            let r = ObjRef::new("", "Namespace", None, &ns);
+            s.w.t.lookup(&r).ok_or_else(|| {
+                anyhow!(
+                    "{what} starts at an object of the hierarchy; for namespace {ns} use -n {ns}"
+                )
+            })
+        }
         Subject::Policy(_) => bail!("{what} starts at an object of the hierarchy, not a policy"),
     }
 }
@@ -475,6 +488,18 @@ pub fn run(args: Args) -> Result<u8> {
                         _ => human::describe_target(&mut out, &d, st)?,
                     }
                 }
+                Subject::Namespace(ns) => {
+                    let d = query::describe_namespace(w, &ns)
+                        .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
+                    match o {
+                        "json" => render::json(&mut out, &d)?,
+                        "yaml" => render::yaml(&mut out, &d)?,
+                        "tree" => {
+                            render::tree::write(&mut out, &query::outline::namespace(&d), st)?
+                        }
+                        _ => human::describe_target(&mut out, &d, st)?,
+                    }
+                }
             }
             0
         }
@@ -490,6 +515,7 @@ pub fn run(args: Args) -> Result<u8> {
             };
             let n = match find_subject(&s, target)? {
                 Subject::Node(n) => n,
+                Subject::Namespace(_) => find_node(&s, target, "effective")?,
                 Subject::Policy(_) => bail!("effective answers for objects of the hierarchy, not for policies: try describe"),
             };
             let e = query::effective(w, n, kind.as_ref());
@@ -509,6 +535,7 @@ pub fn run(args: Args) -> Result<u8> {
             } else {
                 match find_subject(&s, target)? {
                     Subject::Node(n) => Some(n),
+                    Subject::Namespace(_) => Some(find_node(&s, target, "tree")?),
                     Subject::Policy(_) => {
                         bail!("tree starts at an object of the hierarchy, not a policy")
                     }
@@ -544,7 +571,7 @@ pub fn run(args: Args) -> Result<u8> {
             let b = if apply.is_empty() {
                 match find_subject(&s, target)? {
                     Subject::Policy(p) => query::blast::delete_policy(w, p, &g.policy_kind),
-                    Subject::Node(_) => bail!(
+                    Subject::Node(_) | Subject::Namespace(_) => bail!(
                         "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
                     ),
                 }
