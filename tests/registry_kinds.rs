@@ -861,3 +861,39 @@ fn a_backend_tls_policy_naming_a_ca_of_no_resolvable_kind_is_refused() {
         [s("app/bad-ca", Invalid), s("app/good-ca", Enforced)]
     );
 }
+
+#[test]
+fn virtual_host_options_on_one_gateway_merge_by_option_the_oldest_first() {
+    let solo = "gateway.solo.io/v1";
+    let yaml = [
+        ROUTES,
+        &pol(
+            solo,
+            "VirtualHostOption",
+            "older",
+            "Gateway/gw",
+            Some(1),
+            "  options: {cors: {allowOrigin: [a]}, retries: {numRetries: 1}}",
+        ),
+        &pol(
+            solo,
+            "VirtualHostOption",
+            "newer",
+            "Gateway/gw",
+            Some(2),
+            "  options: {retries: {numRetries: 5}, headerManipulation: {add: z}}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    use PolicyStatus::*;
+    assert_eq!(
+        statuses(&w),
+        [s("app/newer", PartiallyEnforced), s("app/older", Enforced)]
+    );
+    let gw = node(&w, "Gateway", Some("app"), "gw", None);
+    assert_eq!(
+        effective(&w, &gk("gateway.solo.io", "VirtualHostOption"), gw)[0].1,
+        json!({"options": {"cors": {"allowOrigin": ["a"]}, "retries": {"numRetries": 1}, "headerManipulation": {"add": "z"}}})
+    );
+}

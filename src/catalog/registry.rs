@@ -722,12 +722,14 @@ pub static ENTRIES: &[Entry] = &[
         targeting: REFS,
         target_kinds: GATEWAY,
         section_name: true,
-        merge: MergeModel::None,
-        same_target: SameTarget::OldestWins,
+        merge: MergeModel::KeyedFields {
+            rule_paths: &["/options"],
+        },
+        same_target: SameTarget::OldestFieldWins,
         label: None,
         project: "Gloo",
         status_shape: "statuses map",
-        note: "Virtual host settings for a Gateway or one of its listeners; attached directly.",
+        note: "Virtual host settings for a Gateway or one of its listeners; several on one target merge by option, the oldest setting each, and a listener's beat the Gateway's option by option.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/virtualhostoption/",
         refs: &[],
     },
@@ -1058,8 +1060,11 @@ mod tests {
                 MergeModel::Accumulated => {
                     assert!(is_istio(e) || e.group != "networking.gke.io", "{g:?}")
                 }
-                MergeModel::PatchDefaults => assert!(
-                    matches!(e.same_target, SameTarget::DisjointFields(_)),
+                MergeModel::PatchDefaults | MergeModel::KeyedFields { .. } => assert!(
+                    matches!(
+                        e.same_target,
+                        SameTarget::DisjointFields(_) | SameTarget::OldestFieldWins
+                    ),
                     "{g:?}: only kinds that merge policies on one target"
                 ),
                 other => panic!("{g:?} merges as {other:?}"),
