@@ -181,7 +181,13 @@ impl Cluster {
             LiveError::Api {
                 error: ApiError::Transport(m),
                 ..
-            } => anyhow!("cannot reach the API server at {}: {m}", self.server),
+            } => match tls_hint(m) {
+                Some(hint) => anyhow!(
+                    "cannot reach the API server at {}: {m} ({hint})",
+                    self.server
+                ),
+                None => anyhow!("cannot reach the API server at {}: {m}", self.server),
+            },
             LiveError::Api {
                 error: error @ ApiError::Timeout(_),
                 path,
@@ -204,6 +210,25 @@ impl Cluster {
         let mut r = Reader::new(self, d);
         r.run(scope, declared).await?;
         Ok(r.finish())
+    }
+}
+
+/// What a TLS failure means, in the terms of the kubeconfig and the flags.
+fn tls_hint(message: &str) -> Option<&'static str> {
+    let m = message.to_ascii_lowercase();
+    if m.contains("unknownissuer") || m.contains("unknown issuer") || m.contains("badsignature") {
+        Some("the server's certificate is not signed by a certificate authority this connection trusts: the cluster's certificate-authority(-data) or --certificate-authority; --insecure-skip-tls-verify skips the check")
+    } else if m.contains("notvalidforname") || m.contains("not valid for name") {
+        Some("the server's certificate is not valid for the name connected to: the server URL's host, or --tls-server-name")
+    } else if m.contains("certificaterequired") || m.contains("certificate required") {
+        Some("the server asks for a client certificate: the user's client-certificate and client-key, or --client-certificate and --client-key")
+    } else if m.contains("unknownca")
+        || m.contains("badcertificate")
+        || m.contains("bad certificate")
+    {
+        Some("the server refused the client certificate: it is not issued by a certificate authority the server trusts")
+    } else {
+        None
     }
 }
 
