@@ -991,3 +991,41 @@ fn connection_flags_are_accepted_and_ignored_offline() {
     ]);
     assert_eq!(plain, with);
 }
+
+/// Every flag `--help` lists is in the README's Flags section.
+#[test]
+fn readme_documents_every_flag() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flags_section = readme
+        .split("\n## Flags\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Flags section");
+    let help = stdout(&["--help"]);
+    let mut seen = 0;
+    // The option lines: `  -s, --server <URL>   ...`, `      --demo   ...`.
+    let specs = help
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-'))
+        .map(|l| l.split("  ").next().unwrap_or_default());
+    for word in specs.flat_map(|l| l.split(|c: char| c.is_whitespace() || c == ',' || c == '[')) {
+        let Some(name) = word.strip_prefix("--") else {
+            continue;
+        };
+        let name: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if name.is_empty() || name == "help" || name == "version" {
+            continue;
+        }
+        seen += 1;
+        assert!(
+            flags_section.contains(&format!("--{name}")),
+            "--{name} is not in the README's Flags section"
+        );
+    }
+    assert!(seen > 20, "{seen} flags found in --help");
+}
