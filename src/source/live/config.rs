@@ -312,13 +312,6 @@ fn find_user(kc: &Kubeconfig, name: &str) -> Option<AuthInfo> {
 
 /// Lays the flags over the chosen cluster and user, as client-go does.
 pub(crate) fn apply(o: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
-    let tls_flag = o.insecure_skip_tls_verify
-        || o.certificate_authority.is_some()
-        || o.client_certificate.is_some()
-        || o.tls_server_name.is_some();
-    if let Some(server) = &o.server {
-        cluster.server = Some(server_url(server.trim(), tls_flag));
-    }
     // An explicit CA or --insecure-skip-tls-verify replaces both the kubeconfig's CA and
     // its insecure setting (otherwise a kubeconfig CA and the flag would conflict).
     if o.insecure_skip_tls_verify || o.certificate_authority.is_some() {
@@ -354,6 +347,16 @@ pub(crate) fn apply(o: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
     }
     if let Some(uid) = &o.impersonate_uid {
         user.impersonate_uid = Some(uid.clone());
+    }
+    // Last: a URL without a scheme is https when anything about TLS is configured.
+    if let Some(server) = &o.server {
+        let tls = cluster.insecure_skip_tls_verify == Some(true)
+            || cluster.certificate_authority.is_some()
+            || cluster.certificate_authority_data.is_some()
+            || cluster.tls_server_name.is_some()
+            || user.client_certificate.is_some()
+            || user.client_certificate_data.is_some();
+        cluster.server = Some(server_url(server.trim(), tls));
     }
 }
 
@@ -542,6 +545,15 @@ users:
         assert_eq!(server_url("h:6443", true), "https://h:6443");
         assert_eq!(server_url("h:8080", false), "http://h:8080");
         assert_eq!(server_url("http://h", true), "http://h");
+        // The kubeconfig's CA counts too, as in client-go.
+        let o = Overrides {
+            server: Some("h:6443".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://h:6443"));
+        let c = choose(None, None, &o, no_pod).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("http://h:6443"));
     }
 
     #[test]
