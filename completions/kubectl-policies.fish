@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_policies_global_optspecs
-    string join \n f/filename= demo kubeconfig= context= request-timeout= n/namespace= A/all-namespaces o/output= color= no-headers policy-kind= h/help V/version
+    string join \n f/filename= demo kubeconfig= context= request-timeout= n/namespace= A/all-namespaces o/output= color= no-headers policy-kind= l/selector= s/server= token= user= cluster= certificate-authority= client-certificate= client-key= insecure-skip-tls-verify= tls-server-name= as= as-group= as-uid= h/help V/version
 end
 
 function __fish_kubectl_policies_needs_command
@@ -27,13 +27,27 @@ end
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l no-headers -d 'Tables without the header row'
@@ -52,13 +66,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "h
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l no-headers -d 'Tables without the header row'
@@ -66,13 +94,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l no-headers -d 'Tables without the header row'
@@ -81,13 +123,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effect
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l no-headers -d 'Tables without the header row'
@@ -95,13 +151,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effect
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l no-headers -d 'Tables without the header row'
@@ -110,13 +180,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l exit-code -d 'Exit 3 when anything changes (for CI gates)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s A -l all-namespaces -d 'Every namespace'
@@ -125,13 +209,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l no-headers -d 'Tables without the header row'
@@ -139,13 +237,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" 
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l no-headers -d 'Tables without the header row'
@@ -153,13 +265,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l no-headers -d 'Tables without the header row'
@@ -167,13 +293,27 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l request-timeout -d 'How long one request to the API server may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l no-headers -d 'Tables without the header row'

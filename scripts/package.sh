@@ -1,50 +1,74 @@
 #!/usr/bin/env bash
-# Builds the release archive of kubectl-policies for this machine (the binary, the
-# kubectl_complete-policies script and LICENSE in a tar.gz named as krew-manifest.yaml
-# expects) and writes the archive's sha256 into the manifest's matching platform.
+# Builds the release archive of kubectl-policies for one platform (this machine's, or
+# TARGET's) and a krew manifest that installs from it:
 #
 #   scripts/package.sh [OUTDIR]        default OUTDIR: dist
 #
+# OUTDIR gets kubectl-policies_<tag>_<os>_<arch>.tar.gz (the binary, the completion
+# forwarder kubectl runs, and LICENSE), its .sha256, and krew-manifest.yaml rendered
+# from .krew.yaml for every archive OUTDIR holds, so that
+#
+#   kubectl krew install --manifest=dist/krew-manifest.yaml --archive=dist/<archive>
+#
+# installs it. The release workflow (.github/workflows/release.yml) runs this once per
+# platform.
+#
+# TARGET=<Rust target triple> builds for that target (cargo build --target);
 # KUBECTL_POLICIES_BIN=PATH packages that binary instead of building one;
-# MANIFEST=PATH updates that manifest instead of krew-manifest.yaml.
+# TAG=vX.Y.Z names the archives (default: v and Cargo.toml's version).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 outdir="${1:-dist}"
-manifest="${MANIFEST:-$root/krew-manifest.yaml}"
+tag="${TAG:-v$(sed -n 's/^version = "\(.*\)"$/\1/p' "$root/Cargo.toml" | head -n 1)}"
+target="${TARGET:-}"
 
-version="v$(sed -n 's/^version = "\(.*\)"$/\1/p' "$root/Cargo.toml" | head -n 1)"
-case "$(uname -s)" in
-  Linux) os=linux ;;
-  Darwin) os=darwin ;;
-  *) echo "package.sh: krew-manifest.yaml has no platform for OS $(uname -s)" >&2; exit 1 ;;
+# krew's os and arch, from the target triple or from this machine.
+platform="${target:-$(uname -s)/$(uname -m)}"
+case "$platform" in
+  *linux* | Linux/*) os=linux ;;
+  *apple-darwin* | Darwin/*) os=darwin ;;
+  *windows* | MINGW* | MSYS* | CYGWIN*) os=windows ;;
+  *) echo "package.sh: no krew platform for OS of $platform" >&2; exit 1 ;;
 esac
-case "$(uname -m)" in
-  x86_64 | amd64) arch=amd64 ;;
-  aarch64 | arm64) arch=arm64 ;;
-  *) echo "package.sh: krew-manifest.yaml has no platform for CPU $(uname -m)" >&2; exit 1 ;;
+case "$platform" in
+  x86_64* | */x86_64 | */amd64) arch=amd64 ;;
+  aarch64* | */aarch64 | */arm64) arch=arm64 ;;
+  *) echo "package.sh: no krew platform for the CPU of $platform" >&2; exit 1 ;;
 esac
-name="kubectl-policies_${version}_${os}_${arch}"
-if ! grep -q "uri: .*/${version}/${name}\.tar\.gz\$" "$manifest"; then
-  echo "package.sh: $manifest has no uri for ${name}.tar.gz under ${version}/ (is spec.version still ${version}?)" >&2
+exe=""
+complete="kubectl_complete-policies"
+if [ "$os" = windows ]; then
+  exe=".exe"
+  complete="kubectl_complete-policies.cmd"
+fi
+name="kubectl-policies_${tag}_${os}_${arch}"
+if ! grep -qF "/kubectl-policies_{{ .TagName }}_${os}_${arch}.tar.gz\"" "$root/.krew.yaml"; then
+  echo "package.sh: .krew.yaml has no platform ${os}/${arch}" >&2
   exit 1
 fi
 
 bin="${KUBECTL_POLICIES_BIN:-}"
 if [ -z "$bin" ]; then
-  (cd "$root" && cargo build --release --locked)
-  bin="$root/target/release/kubectl-policies"
+  if [ -n "$target" ]; then
+    (cd "$root" && cargo build --release --locked --target "$target")
+    bin="$root/target/$target/release/kubectl-policies$exe"
+  else
+    (cd "$root" && cargo build --release --locked)
+    bin="$root/target/release/kubectl-policies$exe"
+  fi
 fi
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-cp "$bin" "$stage/kubectl-policies"
-cp "$root/completions/kubectl_complete-policies" "$root/LICENSE" "$stage/"
-chmod 0755 "$stage/kubectl-policies" "$stage/kubectl_complete-policies"
+files=("kubectl-policies$exe" "$complete" LICENSE)
+cp "$bin" "$stage/kubectl-policies$exe"
+cp "$root/completions/$complete" "$root/LICENSE" "$stage/"
+chmod 0755 "$stage/kubectl-policies$exe" "$stage/$complete"
 chmod 0644 "$stage/LICENSE"
 
 mkdir -p "$outdir"
-archive="$(cd "$outdir" && pwd)/${name}.tar.gz"
-files=(kubectl-policies kubectl_complete-policies LICENSE)
+outdir="$(cd "$outdir" && pwd)"
+archive="$outdir/${name}.tar.gz"
 # The same bytes for the same binary where GNU tar allows: fixed order, owner and time.
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$stage" -cf - "${files[@]}" | gzip -n -9 >"$archive"
@@ -57,16 +81,10 @@ if command -v sha256sum >/dev/null 2>&1; then
 else
   sha="$(shasum -a 256 "$archive" | cut -d ' ' -f 1)"
 fi
+printf '%s  %s\n' "$sha" "${name}.tar.gz" >"$archive.sha256"
 
-# The sha256 line that follows this platform's uri line.
-tmp="$(mktemp)"
-awk -v file="/${version}/${name}.tar.gz" -v sha="$sha" '
-  /^ *uri: / { hit = (substr($0, length($0) - length(file) + 1) == file) }
-  hit && /^ *sha256: / { sub(/sha256: .*/, "sha256: " sha); hit = 0 }
-  { print }
-' "$manifest" >"$tmp"
-cat "$tmp" >"$manifest"
-rm -f "$tmp"
+"$root/scripts/krew-manifest.sh" "$tag" "$outdir"/*.tar.gz.sha256 >"$outdir/krew-manifest.yaml"
 
 echo "$archive"
-echo "sha256 $sha written to $manifest (${os}/${arch})"
+echo "sha256 $sha"
+echo "$outdir/krew-manifest.yaml"

@@ -1034,3 +1034,237 @@ fn describe_a_policy_of_a_kind_that_does_not_merge_says_so() {
     let line = text.lines().find(|l| l.starts_with("Strategy:")).unwrap();
     assert!(line.ends_with("Patch Defaults"), "{line}");
 }
+
+/// Two Direct policies on one Service (the older wins, the newer is Conflicted) and one
+/// unlabelled policy: -l chooses rows, never statuses.
+const LABELLED: &str = r#"
+apiVersion: v1
+kind: Service
+metadata: {name: cart, namespace: shop}
+spec: {ports: [{name: https, port: 443}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: cart-tls
+  namespace: shop
+  labels: {team: payments, env: prod}
+  creationTimestamp: "2025-01-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: cart}]
+  validation: {hostname: cart.shop, wellKnownCACertificates: System}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: cart-tls-new
+  namespace: shop
+  labels: {team: web, env: staging}
+  creationTimestamp: "2026-01-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: cart}]
+  validation: {hostname: cart.shop, wellKnownCACertificates: System}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: unlabelled
+  namespace: shop
+  creationTimestamp: "2026-02-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: gone}]
+  validation: {hostname: gone.shop, wellKnownCACertificates: System}
+"#;
+
+fn labelled_file() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("labelled.yaml");
+    std::fs::write(&path, LABELLED).unwrap();
+    let p = path.display().to_string();
+    (dir, p)
+}
+
+fn names(args: &[&str]) -> Vec<String> {
+    json(args)["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["policy"]["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn get_with_a_selector_lists_only_matching_policies() {
+    let (_dir, f) = labelled_file();
+    let get = |sel: &str| names(&["-f", &f, "get", "-A", "-o", "json", "-l", sel]);
+    assert_eq!(get("team=web"), ["cart-tls-new"]);
+    assert_eq!(get("team==payments"), ["cart-tls"]);
+    assert_eq!(get("team!=web"), ["cart-tls", "unlabelled"]);
+    assert_eq!(get("env in (prod, staging)"), ["cart-tls", "cart-tls-new"]);
+    assert_eq!(get("env notin (prod)"), ["cart-tls-new", "unlabelled"]);
+    assert_eq!(get("team"), ["cart-tls", "cart-tls-new"]);
+    assert_eq!(get("!team"), ["unlabelled"]);
+    assert_eq!(get("team=web,env=prod"), Vec::<String>::new());
+    assert_eq!(
+        get(""),
+        ["cart-tls", "cart-tls-new", "unlabelled"],
+        "an empty selector selects everything"
+    );
+    // The status of a row is computed against every policy, shown or not.
+    let table = stdout(&["-f", &f, "get", "-n", "shop", "--selector", "team=web"]);
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(
+        rows[1].contains("cart-tls-new") && rows[1].contains("Conflicted"),
+        "{table}"
+    );
+    assert_eq!(
+        stdout(&["-f", &f, "get", "-A", "-l", "env=prod", "-o", "name"]),
+        "backendtlspolicy.gateway.networking.k8s.io/cart-tls\n"
+    );
+    kp().args(["-f", &f, "get", "-A", "-l", "team=nobody"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("No policies found.\n");
+}
+
+#[test]
+fn a_bad_selector_is_a_usage_error_before_anything_is_read() {
+    for (bad, says) in [
+        ("env in prod", "parenthesised list"),
+        ("team=web,", "after the last comma"),
+        ("replicas>1", "not supported"),
+    ] {
+        kp().args(["-f", "/no/such/file", "get", "-l", bad])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with(format!(
+                "error: --selector {bad:?}: "
+            )))
+            .stderr(predicate::str::contains(says))
+            .stderr(predicate::str::contains("/no/such/file").not());
+    }
+}
+
+#[test]
+fn the_selector_applies_to_get_policies_only() {
+    for args in [
+        &["--demo", "check", "-l", "team=web"][..],
+        &["--demo", "get", "kinds", "-l", "team=web"][..],
+        &["--demo", "-l", "team=web", "tree", "-A"][..],
+    ] {
+        kp().args(args)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "-l/--selector filters the policies `get` lists",
+            ));
+    }
+}
+
+#[test]
+fn help_groups_kubectls_connection_flags() {
+    for args in [&["--help"][..], &["get", "--help"][..]] {
+        let out = kp().args(args).output().unwrap();
+        let help = String::from_utf8(out.stdout).unwrap();
+        let (before, connection) = help
+            .split_once("Cluster connection (kubectl's global flags; ignored with -f and --demo):")
+            .unwrap_or_else(|| panic!("{args:?}: no connection heading:\n{help}"));
+        for flag in [
+            "--kubeconfig",
+            "--context",
+            "--request-timeout",
+            "-s, --server",
+            "--token",
+            "--user",
+            "--cluster",
+            "--certificate-authority",
+            "--client-certificate",
+            "--client-key",
+            "--insecure-skip-tls-verify",
+            "--tls-server-name",
+            "--as <USER>",
+            "--as-group",
+            "--as-uid",
+        ] {
+            assert!(
+                connection.contains(flag),
+                "{args:?}: {flag} not under the heading"
+            );
+            assert!(!before.contains(flag), "{args:?}: {flag} also elsewhere");
+        }
+        assert!(before.contains("-l, --selector"), "{help}");
+        assert!(!connection.contains("--namespace"), "{help}");
+    }
+}
+
+/// Offline, the connection flags are accepted (scripts and aliases carry them) and
+/// change nothing.
+#[test]
+fn connection_flags_are_accepted_and_ignored_offline() {
+    let plain = stdout(&["--demo", "get", "-A"]);
+    let with = stdout(&[
+        "--demo",
+        "--as",
+        "bob",
+        "--as-group",
+        "g1",
+        "--as-group",
+        "g2",
+        "--as-uid",
+        "7",
+        "-s",
+        "https://kube.example:6443",
+        "--token",
+        "t",
+        "--user",
+        "u",
+        "--cluster",
+        "c",
+        "--tls-server-name",
+        "kube.example",
+        "--insecure-skip-tls-verify",
+        "get",
+        "-A",
+    ]);
+    assert_eq!(plain, with);
+}
+
+/// Every flag `--help` lists is in the README's Flags section.
+#[test]
+fn readme_documents_every_flag() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flags_section = readme
+        .split("\n## Flags\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Flags section");
+    let help = stdout(&["--help"]);
+    let mut seen = 0;
+    // The option lines: `  -s, --server <URL>   ...`, `      --demo   ...`.
+    let specs = help
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-'))
+        .map(|l| l.split("  ").next().unwrap_or_default());
+    for word in specs.flat_map(|l| l.split(|c: char| c.is_whitespace() || c == ',' || c == '[')) {
+        let Some(name) = word.strip_prefix("--") else {
+            continue;
+        };
+        let name: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if name.is_empty() || name == "help" || name == "version" {
+            continue;
+        }
+        seen += 1;
+        assert!(
+            flags_section.contains(&format!("--{name}")),
+            "--{name} is not in the README's Flags section"
+        );
+    }
+    assert!(seen > 20, "{seen} flags found in --help");
+}

@@ -248,3 +248,58 @@ fn kubectl_completes_the_plugin_through_the_script() {
     assert!(names.contains(&"httproute/baker".to_string()), "{names:?}");
     assert_eq!(directive, ":4");
 }
+
+#[test]
+fn offers_kubectls_connection_flags_and_the_selector() {
+    let (flags, directive) = complete(&["get", "--"]);
+    for f in [
+        "--server",
+        "--token",
+        "--user",
+        "--cluster",
+        "--certificate-authority",
+        "--client-certificate",
+        "--client-key",
+        "--insecure-skip-tls-verify",
+        "--tls-server-name",
+        "--as",
+        "--as-group",
+        "--as-uid",
+        "--selector",
+        "--request-timeout",
+    ] {
+        assert!(flags.contains(&f.to_string()), "{f}: {flags:?}");
+    }
+    assert_eq!(directive, ":4");
+    let (flags, _) = complete(&["-"]);
+    assert!(flags.contains(&"-s".to_string()) && flags.contains(&"-l".to_string()));
+    assert_eq!(complete(&["--as"]).0, ["--as", "--as-group", "--as-uid"]);
+    // Certificate and key files are the shell's to complete.
+    for flag in [
+        "--certificate-authority",
+        "--client-certificate",
+        "--client-key",
+    ] {
+        assert_eq!(complete(&[flag, ""]), (vec![], ":0".to_string()), "{flag}");
+    }
+    // `--insecure-skip-tls-verify` takes a value only after `=`: the next word is not it.
+    assert_eq!(
+        complete(&["--insecure-skip-tls-verify", "get", ""]).0,
+        ["policies", "kinds"]
+    );
+    assert_eq!(
+        complete(&["--insecure-skip-tls-verify", ""]).0,
+        complete(&[""]).0
+    );
+}
+
+/// Windows has no sh: the archive for it carries a .cmd that does what the script does.
+#[test]
+fn the_windows_completion_script_forwards_the_words() {
+    let cmd = std::fs::read_to_string(repo("completions/kubectl_complete-policies.cmd")).unwrap();
+    assert!(
+        cmd.lines()
+            .any(|l| l.trim() == "kubectl-policies.exe __complete -- %*"),
+        "{cmd}"
+    );
+}

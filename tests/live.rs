@@ -824,23 +824,87 @@ fn a_long_list_is_read_per_namespace_and_stays_complete() {
     only_gets(&server);
 }
 
-/// A credential plugin that fails: exit 1, and nothing of its environment or output
-/// (which may hold secrets) is printed.
+/// A credential plugin that fails: exit 1, naming its command and what it said on
+/// stderr; nothing of its environment or its stdout (where credentials go) is printed.
 #[test]
-fn a_failing_credential_plugin_leaks_nothing() {
+fn a_failing_credential_plugin_is_named_and_leaks_nothing() {
     let server = demo_server();
     let user = exec_plugin_user(
         &server,
-        "#!/bin/sh\necho 'token SECRET-OUTPUT'\nexit 1\n",
+        "#!/bin/sh\necho 'token SECRET-OUTPUT'\necho 'login failed:' >&2\necho '  session expired  ' >&2\nexit 1\n",
         "[{name: API_KEY, value: SUPERSECRETVALUE}]",
     );
     let (code, _, err) = user.run(&["get", "-A"]);
     assert_eq!(code, 1);
-    assert!(err.contains("credentials"), "{err}");
+    let plugin = user.home.path().join("credential-plugin");
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: credential plugin \"{}\" failed with exit status 1: login failed: | session expired",
+            plugin.display()
+        )
+    );
     assert!(
         !err.contains("SUPERSECRETVALUE") && !err.contains("SECRET-OUTPUT"),
         "{err}"
     );
+    assert!(server.requests().is_empty());
+}
+
+/// A credential plugin that never answers (waiting for a browser login nobody
+/// completes) is killed at the request timeout: exit 1, never a hang.
+#[test]
+fn a_hanging_credential_plugin_ends_at_the_request_timeout() {
+    let server = demo_server();
+    let user = exec_plugin_user(
+        &server,
+        "#!/bin/sh\necho 'waiting for the browser login' >&2\nsleep 30\n",
+        "[]",
+    );
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "1s", "get", "-A"]);
+    let took = started.elapsed();
+    assert_eq!(code, 1, "{err}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let plugin = user.home.path().join("credential-plugin");
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: credential plugin \"{}\" gave no credentials within 1s (--request-timeout): waiting for the browser login",
+            plugin.display()
+        )
+    );
+    assert!(server.requests().is_empty());
+}
+
+/// A credential plugin may answer with a client certificate instead of a token.
+#[test]
+fn a_credential_plugin_may_give_a_client_certificate() {
+    let server = FakeApi::from_yaml(DEMO).require_client_certs().start();
+    let (cert, key) = server.client_cert("carol");
+    let answer = serde_json::json!({
+        "apiVersion": "client.authentication.k8s.io/v1",
+        "kind": "ExecCredential",
+        "status": {"clientCertificateData": cert, "clientKeyData": key}
+    });
+    let user = exec_plugin_user(&server, "", "[]");
+    let answer_file = user.home.path().join("answer.json");
+    std::fs::write(&answer_file, answer.to_string()).unwrap();
+    std::fs::write(
+        user.home.path().join("credential-plugin"),
+        format!("#!/bin/sh\ncat '{}'\n", answer_file.display()),
+    )
+    .unwrap();
+    // The plugin user's kubeconfig, with the server's CA.
+    let ca = user.home.path().join("ca.pem");
+    std::fs::write(&ca, server.ca_pem()).unwrap();
+    let out = user.ok(&["--certificate-authority", ca.to_str().unwrap(), "get", "-A"]);
+    assert_eq!(out, offline(&["--demo", "get", "-A"]));
+    let reqs = server.requests();
+    assert!(!reqs.is_empty());
+    assert!(reqs
+        .iter()
+        .all(|r| r.client_cert.as_deref() == Some("carol")));
 }
 
 #[test]
@@ -898,3 +962,450 @@ fn a_stale_aggregated_group_is_one_warning() {
     assert_eq!(out, offline(&["--demo", "get", "-A"]));
     assert_eq!(err.trim(), "warning: cannot discover metrics.k8s.io/v1beta1: the aggregated API behind it is not answering (discovery is stale); kinds it serves are not read");
 }
+
+// ------------------------------------------------------------ TLS and connection flags
+
+/// A kubeconfig with one context `c`: `cluster` and `user` are extra YAML lines of the
+/// cluster's and the user's fields (indented by four spaces).
+fn kubeconfig_with(url: &str, cluster: &str, user: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: {url}\n{cluster}contexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user:\n{user}"
+    )
+}
+
+fn b64(bytes: &[u8]) -> String {
+    fake_apiserver::tls::base64(bytes)
+}
+
+/// Writes `text` into the user's home as `name`; returns the path as a string.
+fn file(user: &User, name: &str, text: &str) -> String {
+    let p = user.home.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// Over HTTPS, with the CA from the kubeconfig's certificate-authority-data: the same
+/// answers, and the kubeconfig's bearer token on every request, no impersonation.
+#[test]
+fn https_with_the_kubeconfigs_certificate_authority() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    assert!(server.url.starts_with("https://127.0.0.1:"));
+    let user = User::new(&server.kubeconfig("admin", None));
+    assert_eq!(user.ok(&["get", "-A"]), offline(&["--demo", "get", "-A"]));
+    let reqs = server.requests();
+    assert!(reqs.len() > 5);
+    for r in &reqs {
+        assert_eq!(
+            r.header("authorization"),
+            ["Bearer not-a-real-token"],
+            "{}",
+            r.target
+        );
+        assert!(r.header("impersonate-user").is_empty());
+        assert_eq!(r.client_cert, None);
+    }
+    only_gets(&server);
+}
+
+#[test]
+fn certificate_authority_flag() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let user = User::new(&kubeconfig_with(&server.url, "", "    token: t\n"));
+    let ca = file(&user, "ca.pem", &server.ca_pem());
+    assert_eq!(
+        user.ok(&["--certificate-authority", &ca, "get", "-A"]),
+        offline(&["--demo", "get", "-A"])
+    );
+    // Without it, the system's authorities do not know the server's.
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("cannot reach the API server at {}", server.url)),
+        "{err}"
+    );
+    let missing = user.home.path().join("no-such-ca.pem");
+    let (code, _, err) = user.run(&[
+        "--certificate-authority",
+        missing.to_str().unwrap(),
+        "get",
+        "-A",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!(
+            "error: --certificate-authority {}: ",
+            missing.display()
+        )),
+        "{err}"
+    );
+}
+
+/// A kubeconfig that trusts another authority than the one that signed the server's
+/// certificate: refused before any request, with one line that says why.
+#[test]
+fn a_server_certificate_from_an_unknown_authority_is_refused() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let other = FakeApi::default().tls().start();
+    let user = User::new(&kubeconfig_with(
+        &server.url,
+        &format!(
+            "    certificate-authority-data: {}\n",
+            b64(other.ca_pem().as_bytes())
+        ),
+        "    token: t\n",
+    ));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!(
+            "error: cannot reach the API server at {}",
+            server.url
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("the server's certificate is not signed by a certificate authority this connection trusts"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn insecure_skip_tls_verify_accepts_the_server_unchecked() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let other = FakeApi::default().tls().start();
+    // The flag replaces the kubeconfig's (wrong) authority, as kubectl's does.
+    let user = User::new(&kubeconfig_with(
+        &server.url,
+        &format!(
+            "    certificate-authority-data: {}\n",
+            b64(other.ca_pem().as_bytes())
+        ),
+        "    token: t\n",
+    ));
+    let want = offline(&["--demo", "get", "-A"]);
+    assert_eq!(user.ok(&["--insecure-skip-tls-verify", "get", "-A"]), want);
+    assert_eq!(
+        user.ok(&["get", "--insecure-skip-tls-verify=true", "-A"]),
+        want
+    );
+    let (code, _, _) = user.run(&["--insecure-skip-tls-verify=false", "get", "-A"]);
+    assert_eq!(code, 1);
+    let ca = file(&user, "ca.pem", &server.ca_pem());
+    let (code, _, err) = user.run(&[
+        "--insecure-skip-tls-verify",
+        "--certificate-authority",
+        &ca,
+        "get",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim(),
+        "error: --insecure-skip-tls-verify and --certificate-authority: specifying a root certificates file with the insecure flag is not allowed"
+    );
+}
+
+/// A server that requires client certificates: the kubeconfig's, on every request;
+/// none, refused with a line that says so.
+#[test]
+fn client_certificates_from_the_kubeconfig() {
+    let server = FakeApi::from_yaml(DEMO).require_client_certs().start();
+    let (cert, key) = server.client_cert("alice");
+    let ca = format!(
+        "    certificate-authority-data: {}\n",
+        b64(server.ca_pem().as_bytes())
+    );
+    let user = User::new(&kubeconfig_with(
+        &server.url,
+        &ca,
+        &format!(
+            "    client-certificate-data: {}\n    client-key-data: {}\n",
+            b64(cert.as_bytes()),
+            b64(key.as_bytes())
+        ),
+    ));
+    assert_eq!(user.ok(&["get", "-A"]), offline(&["--demo", "get", "-A"]));
+    let reqs = server.requests();
+    assert!(!reqs.is_empty());
+    assert!(
+        reqs.iter()
+            .all(|r| r.client_cert.as_deref() == Some("alice")
+                && r.header("authorization").is_empty())
+    );
+
+    let anonymous = User::new(&kubeconfig_with(&server.url, &ca, "    token: t\n"));
+    let (code, _, err) = anonymous.run(&["--request-timeout", "5s", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!(
+            "error: cannot reach the API server at {}",
+            server.url
+        )),
+        "{err}"
+    );
+    assert!(err.contains("client certificate"), "{err}");
+
+    // A certificate from another authority is refused as well.
+    let other = FakeApi::default().tls().start();
+    let (cert, key) = other.client_cert("mallory");
+    let stranger = User::new(&kubeconfig_with(
+        &server.url,
+        &ca,
+        &format!(
+            "    client-certificate-data: {}\n    client-key-data: {}\n",
+            b64(cert.as_bytes()),
+            b64(key.as_bytes())
+        ),
+    ));
+    let (code, _, err) = stranger.run(&["--request-timeout", "5s", "get", "-A"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("client certificate"), "{err}");
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| r.client_cert.as_deref() == Some("alice")));
+}
+
+#[test]
+fn client_certificate_flags_win_over_the_kubeconfig() {
+    let server = FakeApi::from_yaml(DEMO).require_client_certs().start();
+    let (cert, key) = server.client_cert("alice");
+    let user = User::new(&kubeconfig_with(
+        &server.url,
+        &format!(
+            "    certificate-authority-data: {}\n",
+            b64(server.ca_pem().as_bytes())
+        ),
+        &format!(
+            "    client-certificate-data: {}\n    client-key-data: {}\n",
+            b64(cert.as_bytes()),
+            b64(key.as_bytes())
+        ),
+    ));
+    let (cert, key) = server.client_cert("bob");
+    let cert = file(&user, "bob.crt", &cert);
+    let key = file(&user, "bob.key", &key);
+    let out = user.ok(&[
+        "--client-certificate",
+        &cert,
+        "--client-key",
+        &key,
+        "get",
+        "-A",
+    ]);
+    assert_eq!(out, offline(&["--demo", "get", "-A"]));
+    let reqs = server.requests();
+    assert!(!reqs.is_empty());
+    assert!(reqs.iter().all(|r| r.client_cert.as_deref() == Some("bob")));
+    // Half a pair is refused before anything is sent.
+    let tokened = User::new(&kubeconfig_with(&server.url, "", "    token: t\n"));
+    let (code, _, err) = tokened.run(&["--client-certificate", &cert, "get"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("a client certificate needs its key"), "{err}");
+}
+
+/// `--server URL --token T` with no kubeconfig at all, as kubectl allows.
+#[test]
+fn server_and_token_flags_need_no_kubeconfig() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let user = User::new("");
+    let ca = file(&user, "ca.pem", &server.ca_pem());
+    let out = user
+        .cmd()
+        .env_remove("KUBECONFIG")
+        .args([
+            "--server",
+            &server.url,
+            "--token",
+            "flag-token",
+            "--certificate-authority",
+            &ca,
+            "get",
+            "-A",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        offline(&["--demo", "get", "-A"])
+    );
+    let reqs = server.requests();
+    assert!(!reqs.is_empty());
+    assert!(reqs
+        .iter()
+        .all(|r| r.header("authorization") == ["Bearer flag-token"]));
+    // The token is never printed, not even in an error.
+    let (code, _, err) = user.run(&[
+        "--server",
+        "https://127.0.0.1:1",
+        "--token",
+        "flag-token",
+        "--request-timeout",
+        "2s",
+        "get",
+    ]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("flag-token"), "{err}");
+}
+
+/// `--server` replaces the kubeconfig's server (here one nothing listens on).
+#[test]
+fn server_flag_replaces_the_kubeconfigs() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let ca = format!(
+        "    certificate-authority-data: {}\n",
+        b64(server.ca_pem().as_bytes())
+    );
+    let user = User::new(&kubeconfig_with(
+        "https://127.0.0.1:1",
+        &ca,
+        "    token: t\n",
+    ));
+    assert_eq!(
+        user.ok(&["-s", &server.url, "get", "-A"]),
+        offline(&["--demo", "get", "-A"])
+    );
+}
+
+/// `--token` replaces the user's credentials: the kubeconfig's plugin is not run.
+#[test]
+fn token_flag_replaces_a_credential_plugin() {
+    let server = FakeApi::from_yaml(DEMO)
+        .require_bearer("flag-token")
+        .start();
+    let user = exec_plugin_user(&server, "#!/bin/sh\necho 'ran' >&2\nexit 1\n", "[]");
+    let out = user.ok(&["--token", "flag-token", "get", "-A"]);
+    assert_eq!(out, offline(&["--demo", "get", "-A"]));
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| r.authorized_as.as_deref() == Some("the expected token")));
+}
+
+/// `--as`, `--as-group` (repeated) and `--as-uid` are sent on every request.
+#[test]
+fn impersonation_headers_on_every_request() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let out = user.ok(&[
+        "--as",
+        "bob",
+        "--as-group",
+        "team-a",
+        "--as-group",
+        "team-b",
+        "--as-uid",
+        "1234",
+        "get",
+        "-A",
+    ]);
+    assert_eq!(out, offline(&["--demo", "get", "-A"]));
+    let reqs = server.requests();
+    assert!(reqs.len() > 5);
+    for r in &reqs {
+        assert_eq!(r.header("impersonate-user"), ["bob"], "{}", r.target);
+        assert_eq!(
+            r.header("impersonate-group"),
+            ["team-a", "team-b"],
+            "{}",
+            r.target
+        );
+        assert_eq!(r.header("impersonate-uid"), ["1234"], "{}", r.target);
+        assert_eq!(r.header("authorization"), ["Bearer not-a-real-token"]);
+    }
+    let (code, _, err) = user.run(&["--as-group", "team-a", "get"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--as-group and --as-uid need --as USER"),
+        "{err}"
+    );
+}
+
+/// `--cluster` and `--user` pick kubeconfig entries by name, over the context's.
+#[test]
+fn cluster_and_user_flags_pick_kubeconfig_entries() {
+    let a = FakeApi::from_yaml(DEMO).require_bearer("token-a").start();
+    let b = FakeApi::from_yaml(DEMO).require_bearer("token-b").start();
+    let kc = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {{server: '{}'}}\n- name: b\n  cluster: {{server: '{}'}}\ncontexts:\n- name: a\n  context: {{cluster: a, user: ua}}\ncurrent-context: a\nusers:\n- name: ua\n  user: {{token: token-a}}\n- name: ub\n  user: {{token: token-b}}\n",
+        a.url, b.url
+    );
+    let user = User::new(&kc);
+    user.ok(&["--cluster", "b", "--user", "ub", "get", "-A"]);
+    assert!(a.requests().is_empty());
+    let reqs = b.requests();
+    assert!(!reqs.is_empty());
+    assert!(reqs
+        .iter()
+        .all(|r| r.authorized_as.as_deref() == Some("the expected token")));
+    // The context's user on cluster b: b refuses a's token.
+    let (code, _, err) = user.run(&["--cluster", "b", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("401"), "{err}");
+    let (code, _, err) = user.run(&["--user", "nobody", "get"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: --user nobody: no user \"nobody\" in kubeconfig "),
+        "{err}"
+    );
+    let (code, _, err) = user.run(&["--cluster", "nowhere", "get"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: --cluster nowhere: no cluster \"nowhere\" in kubeconfig "),
+        "{err}"
+    );
+}
+
+/// `--tls-server-name` is the name the server's certificate is checked against.
+#[test]
+fn tls_server_name_is_the_name_checked() {
+    let server = FakeApi::from_yaml(DEMO).tls().start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    user.ok(&["--tls-server-name", "fake-apiserver.test", "get", "-A"]);
+    let (code, _, err) = user.run(&["--tls-server-name", "other.example", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the server's certificate is not valid for the name connected to"),
+        "{err}"
+    );
+}
+
+/// `get -l` live gives the rows that the same selector gives offline on the same objects.
+#[test]
+fn get_with_a_selector_live_as_offline() {
+    let yaml = format!("{DEMO}\n---\n{LABELLED}");
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let path = file(&user, "all.yaml", &yaml);
+    for sel in ["team=payments", "team notin (payments)", "!team"] {
+        let live = user.ok(&["get", "-A", "-l", sel]);
+        assert_eq!(
+            live,
+            offline(&["-f", &path, "get", "-A", "-l", sel]),
+            "{sel}"
+        );
+    }
+    let live = user.ok(&["get", "-A", "-l", "team=payments", "-o", "name"]);
+    assert_eq!(
+        live,
+        "backendtlspolicy.gateway.networking.k8s.io/labelled-tls\n"
+    );
+}
+
+const LABELLED: &str = r#"apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: labelled-tls
+  namespace: baker
+  labels: {team: payments}
+  creationTimestamp: "2026-01-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: oven}]
+  validation: {hostname: oven.baker, wellKnownCACertificates: System}
+"#;

@@ -298,14 +298,14 @@ pub fn settings(
     walk(&e.spec, "", 0, None, &mut lines, &source_of);
     let width = lines
         .iter()
-        .map(|(l, _)| l.chars().count())
+        .map(|(l, _)| super::width(l))
         .max()
         .unwrap_or(0);
     let pad = " ".repeat(indent);
     for (l, s) in lines {
         match s {
             Some(s) => {
-                let gap = width - l.chars().count() + 2;
+                let gap = width - super::width(&l) + 2;
                 writeln!(
                     out,
                     "{pad}{l}{}{}",

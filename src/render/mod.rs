@@ -44,6 +44,12 @@ impl Style {
     }
 }
 
+/// Columns `s` takes on a terminal: East Asian wide characters take two, combining
+/// marks none. Alignment is computed on the text before colour is added.
+pub fn width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
 pub fn status_tint(s: PolicyStatus) -> Tint {
     match s {
         PolicyStatus::Enforced => Tint::Good,

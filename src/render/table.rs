@@ -1,7 +1,7 @@
 //! kubectl's table style: no borders, UPPERCASE headers, columns three spaces apart,
 //! the last column not padded.
 
-use super::{Style, Tint};
+use super::{width, Style, Tint};
 use std::io::{self, Write};
 
 pub struct Table {
@@ -24,13 +24,13 @@ impl Table {
     pub fn write(&self, out: &mut impl Write, style: Style, headers: bool) -> io::Result<()> {
         let cols = self.headers.len();
         let mut widths: Vec<usize> = if headers {
-            self.headers.iter().map(|h| h.chars().count()).collect()
+            self.headers.iter().map(|h| width(h)).collect()
         } else {
             vec![0; cols]
         };
         for r in &self.rows {
             for (i, (c, _)) in r.iter().enumerate().take(cols) {
-                widths[i] = widths[i].max(c.chars().count());
+                widths[i] = widths[i].max(width(c));
             }
         }
         let line = |out: &mut dyn Write, cells: Vec<(String, Tint)>| -> io::Result<()> {
@@ -38,7 +38,7 @@ impl Table {
             for (i, (c, tint)) in cells.iter().enumerate() {
                 let painted = style.paint(c, *tint);
                 if i + 1 < cells.len() {
-                    let pad = widths[i] - c.chars().count() + 3;
+                    let pad = widths[i] - width(c) + 3;
                     s.push_str(&painted);
                     s.push_str(&" ".repeat(pad));
                 } else {
@@ -84,5 +84,48 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "NAME          STATUS\na-long-name   Enforced\nb             Overridden\n"
         );
+    }
+
+    /// Wide characters (a controller's message in Japanese, say) take two columns;
+    /// colour codes take none.
+    #[test]
+    fn wide_characters_and_colour_keep_columns_aligned() {
+        let mut t = Table::new(vec!["NAME", "MESSAGE", "STATUS"]);
+        t.row(vec![
+            ("a".into(), Tint::Plain),
+            ("設定が競合".into(), Tint::Plain),
+            ("Conflicted".into(), Tint::Bad),
+        ]);
+        t.row(vec![
+            ("b".into(), Tint::Plain),
+            ("ok".into(), Tint::Plain),
+            ("Enforced".into(), Tint::Good),
+        ]);
+        let mut out = Vec::new();
+        t.write(&mut out, Style { color: true }, true).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let plain: String = {
+            // Strip SGR sequences to measure what a terminal shows.
+            let mut s = String::new();
+            let mut esc = false;
+            for c in text.chars() {
+                match (esc, c) {
+                    (false, '\u{1b}') => esc = true,
+                    (true, 'm') => esc = false,
+                    (true, _) => {}
+                    (false, c) => s.push(c),
+                }
+            }
+            s
+        };
+        let columns: Vec<usize> = plain
+            .lines()
+            .map(|l| {
+                let last = l.split_whitespace().last().unwrap();
+                width(&l[..l.rfind(last).unwrap()])
+            })
+            .collect();
+        // NAME (4) + 3, then the widest MESSAGE (5 wide characters: 10 columns) + 3.
+        assert_eq!(columns, [20, 20, 20], "{plain}");
     }
 }

@@ -6,8 +6,14 @@
 //! `continue` and `labelSelector` (built-in kinds' items without apiVersion/kind, as
 //! the real server sends them), single GETs, `Table` answers for kubectl, and `Status`
 //! bodies for 401/403/404/410/429/500/503. Latency, permissions and faults are
-//! configurable, and every request is logged.
+//! configurable, and every request is logged with its headers.
+//!
+//! It speaks plain HTTP, or HTTPS with a certificate authority it makes when it starts
+//! (`tls()`), optionally requiring client certificates issued by that authority
+//! (`require_client_certs()`); `Server::client_cert` issues them.
 #![allow(dead_code)]
+
+pub mod tls;
 
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,6 +22,8 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+pub use tls::Tls;
 
 /// A served resource (one kind at one version).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -102,10 +110,27 @@ pub struct Logged {
     pub method: String,
     pub target: String,
     pub accept: String,
-    /// Whether an `Authorization` header came (its value is never kept).
+    /// With `require_bearer`: whether the expected token came.
     pub authorized_as: Option<String>,
+    /// Every header, names lowercased, in the order sent.
+    pub headers: Vec<(String, String)>,
+    /// Over TLS, the name `Server::client_cert` issued the client's certificate to
+    /// (`"unknown"` for another certificate); None without one.
+    pub client_cert: Option<String>,
     pub started: Instant,
     pub took: Duration,
+}
+
+impl Logged {
+    /// The values of header `name` (any case), in order.
+    pub fn header(&self, name: &str) -> Vec<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .filter(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
 }
 
 type Permit = dyn Fn(&Access) -> bool + Send + Sync;
@@ -123,6 +148,8 @@ pub struct FakeApi {
     broken_groups: Vec<String>,
     unauthorized: bool,
     bearer: Option<String>,
+    /// HTTPS; `Some(true)` also requires a client certificate.
+    tls: Option<bool>,
 }
 
 fn index(objects: Vec<Value>) -> BTreeMap<(String, String), Vec<Value>> {
@@ -208,6 +235,7 @@ impl FakeApi {
             broken_groups: Vec::new(),
             unauthorized: false,
             bearer: None,
+            tls: None,
         }
     }
 
@@ -284,11 +312,27 @@ impl FakeApi {
         self
     }
 
+    /// Serves HTTPS, with a certificate for 127.0.0.1, localhost and
+    /// fake-apiserver.test issued by a certificate authority made at start.
+    pub fn tls(mut self) -> Self {
+        self.tls = Some(self.tls.unwrap_or(false));
+        self
+    }
+
+    /// Serves HTTPS and refuses clients without a certificate issued by its authority.
+    pub fn require_client_certs(mut self) -> Self {
+        self.tls = Some(true);
+        self
+    }
+
     /// Starts serving on 127.0.0.1 (a free port).
     pub fn start(self) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let addr = listener.local_addr().expect("local addr");
+        let tls = self.tls.map(|require| Arc::new(Tls::new(require)));
+        let scheme = if tls.is_some() { "https" } else { "http" };
         let state = Arc::new(State {
+            tls: tls.clone(),
             api: self,
             log: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
@@ -305,11 +349,24 @@ impl FakeApi {
                 let Ok(stream) = stream else { continue };
                 s.connections.fetch_add(1, Ordering::SeqCst);
                 let s = s.clone();
-                std::thread::spawn(move || serve_connection(stream, &s));
+                std::thread::spawn(move || {
+                    let conn = match &s.tls {
+                        Some(tls) => tls.accept(stream),
+                        None => {
+                            let _ = stream.set_nodelay(true);
+                            Some(tls::Conn::Plain(stream))
+                        }
+                    };
+                    if let Some(conn) = conn {
+                        serve_connection(conn, &s);
+                    }
+                });
             }
         });
         Server {
-            url: format!("http://{addr}"),
+            url: format!("{scheme}://{addr}"),
+            addr: addr.to_string(),
+            tls,
             state,
         }
     }
@@ -317,6 +374,7 @@ impl FakeApi {
 
 struct State {
     api: FakeApi,
+    tls: Option<Arc<Tls>>,
     log: Mutex<Vec<Logged>>,
     stop: AtomicBool,
     /// How often each fault fired, by index.
@@ -329,6 +387,8 @@ struct State {
 /// A running server. Stops when dropped.
 pub struct Server {
     pub url: String,
+    addr: String,
+    tls: Option<Arc<Tls>>,
     state: Arc<State>,
 }
 
@@ -336,11 +396,22 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.state.stop.store(true, Ordering::SeqCst);
         // Wake the accept loop.
-        let _ = TcpStream::connect(self.url.trim_start_matches("http://"));
+        let _ = TcpStream::connect(&self.addr);
     }
 }
 
 impl Server {
+    /// The certificate authority's certificate (PEM), over TLS.
+    pub fn ca_pem(&self) -> String {
+        self.tls.as_ref().expect("a TLS server").ca_pem.clone()
+    }
+
+    /// A client certificate and key (PEM) issued by this server's authority, with
+    /// `name` as its common name (the user name Kubernetes would read from it).
+    pub fn client_cert(&self, name: &str) -> (String, String) {
+        self.tls.as_ref().expect("a TLS server").issue_client(name)
+    }
+
     pub fn requests(&self) -> Vec<Logged> {
         self.state.log.lock().unwrap().clone()
     }
@@ -359,9 +430,22 @@ impl Server {
         self.requests().into_iter().map(|l| l.method).collect()
     }
 
-    /// A kubeconfig with one context `name` pointing here, as a YAML string.
+    /// A kubeconfig with one context `name` pointing here, as a YAML string (over TLS,
+    /// with the server's certificate authority as certificate-authority-data).
     pub fn kubeconfig(&self, name: &str, namespace: Option<&str>) -> String {
-        kubeconfig(&[(name, &self.url, namespace)], name)
+        let kc = kubeconfig(&[(name, &self.url, namespace)], name);
+        match &self.tls {
+            Some(tls) => kc.replacen(
+                &format!("    server: {}\n", self.url),
+                &format!(
+                    "    server: {}\n    certificate-authority-data: {}\n",
+                    self.url,
+                    tls::base64(tls.ca_pem.as_bytes())
+                ),
+                1,
+            ),
+            None => kc,
+        }
     }
 }
 
@@ -385,13 +469,8 @@ pub fn kubeconfig(contexts: &[(&str, &str, Option<&str>)], current: &str) -> Str
     )
 }
 
-fn serve_connection(stream: TcpStream, state: &State) {
-    let _ = stream.set_nodelay(true);
-    let Ok(read_half) = stream.try_clone() else {
-        return;
-    };
-    let mut reader = BufReader::new(read_half);
-    let mut writer = stream;
+fn serve_connection(conn: tls::Conn, state: &State) {
+    let mut reader = BufReader::new(conn);
     loop {
         let mut line = String::new();
         match reader.read_line(&mut line) {
@@ -404,6 +483,7 @@ fn serve_connection(stream: TcpStream, state: &State) {
         let mut accept = String::new();
         let mut authorization = String::new();
         let mut content_length = 0usize;
+        let mut headers = Vec::new();
         loop {
             let mut h = String::new();
             match reader.read_line(&mut h) {
@@ -415,6 +495,7 @@ fn serve_connection(stream: TcpStream, state: &State) {
                 break;
             }
             if let Some((k, v)) = h.split_once(':') {
+                headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
                 match k.trim().to_ascii_lowercase().as_str() {
                     "accept" => accept = v.trim().to_string(),
                     "authorization" => authorization = v.trim().to_string(),
@@ -432,7 +513,8 @@ fn serve_connection(stream: TcpStream, state: &State) {
         if method == "CONNECT" {
             // Acting as the proxy too: open the "tunnel" to ourselves and go on serving.
             state.tunnels.fetch_add(1, Ordering::SeqCst);
-            if writer
+            if reader
+                .get_mut()
                 .write_all(b"HTTP/1.1 200 Connection Established\r\n\r\n")
                 .is_err()
             {
@@ -482,6 +564,8 @@ fn serve_connection(stream: TcpStream, state: &State) {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
         head.push_str("\r\n");
+        let client_cert = reader.get_ref().client_cert(state.tls.as_deref());
+        let writer = reader.get_mut();
         let ok = writer.write_all(head.as_bytes()).is_ok()
             && writer.write_all(&answer.body).is_ok()
             && writer.flush().is_ok();
@@ -490,6 +574,8 @@ fn serve_connection(stream: TcpStream, state: &State) {
             target,
             accept,
             authorized_as,
+            headers,
+            client_cert,
             started,
             took: started.elapsed(),
         });

@@ -29,13 +29,13 @@ pub struct Global {
     #[arg(long, global = true)]
     pub demo: bool,
     /// Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", help_heading = CONNECTION)]
     pub kubeconfig: Option<String>,
     /// The kubeconfig context to use.
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME", help_heading = CONNECTION)]
     pub context: Option<String>,
-    /// How long one request to the API server may take.
-    #[arg(long, global = true, default_value = "30s", value_name = "DURATION")]
+    /// How long one request to the API server (or a credential plugin) may take.
+    #[arg(long, global = true, default_value = "30s", value_name = "DURATION", help_heading = CONNECTION)]
     pub request_timeout: String,
     /// The namespace (default: the context's, else default).
     #[arg(short = 'n', long, global = true, value_name = "NS")]
@@ -55,6 +55,61 @@ pub struct Global {
     /// Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable).
     #[arg(long = "policy-kind", global = true, value_name = "KIND.GROUP=CLASS")]
     pub policy_kind: Vec<Declared>,
+    /// `get`: only policies whose labels match, in kubectl's syntax (a=b, a!=b, 'a in (x,y)', 'a notin (x)', a, !a; commas AND them).
+    #[arg(short = 'l', long, global = true, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+    /// Last: its heading would carry over to the flags after it.
+    #[command(flatten)]
+    pub connection: Connection,
+}
+
+/// The `--help` heading of the flags that say how to reach the cluster (kubectl lists
+/// them in `kubectl options`).
+const CONNECTION: &str = "Cluster connection (kubectl's global flags; ignored with -f and --demo)";
+
+/// kubectl's connection flags, with kubectl's meaning: each one given replaces what the
+/// kubeconfig says, and `--server` works with no kubeconfig at all.
+#[derive(ClapArgs, Debug, Clone, Default)]
+#[command(next_help_heading = CONNECTION)]
+pub struct Connection {
+    /// The address and port of the Kubernetes API server.
+    #[arg(short = 's', long, global = true, value_name = "URL")]
+    pub server: Option<String>,
+    /// Bearer token for authentication to the API server (replaces the user's credentials).
+    #[arg(long, global = true, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// The name of the kubeconfig user to use.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub user: Option<String>,
+    /// The name of the kubeconfig cluster to use.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub cluster: Option<String>,
+    /// Path to a cert file for the certificate authority.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub certificate_authority: Option<String>,
+    /// Path to a client certificate file for TLS.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub client_certificate: Option<String>,
+    /// Path to a client key file for TLS.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub client_key: Option<String>,
+    /// If true, the server's certificate will not be checked for validity. This will make your HTTPS connections insecure.
+    #[arg(long, global = true, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "false", action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub insecure_skip_tls_verify: bool,
+    /// Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+    /// Username to impersonate for the operation. User could be a regular user or a service account in a namespace.
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub impersonate: Option<String>,
+    /// Group to impersonate for the operation; repeat for several groups.
+    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    pub impersonate_groups: Vec<String>,
+    /// UID to impersonate for the operation.
+    #[arg(long = "as-uid", global = true, value_name = "UID")]
+    pub impersonate_uid: Option<String>,
 }
 
 /// `-o` per command (`get kinds` apart from `get`); the first is the default.

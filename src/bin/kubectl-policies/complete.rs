@@ -124,7 +124,8 @@ impl<'a> Line<'a> {
     }
 
     fn flag(&mut self, arg: &'a Arg, value: Option<&'a str>) {
-        if takes_value(arg) && value.is_none() {
+        // `--insecure-skip-tls-verify[=BOOL]` takes its value only after `=`.
+        if takes_value(arg) && value.is_none() && !arg.is_require_equals_set() {
             self.pending = Some(arg);
         } else {
             self.flags.push((arg, value));
@@ -358,7 +359,12 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
                 NO_FILES,
             ),
         },
-        "filename" | "kubeconfig" | "apply" => (Vec::new(), FILES),
+        "filename"
+        | "kubeconfig"
+        | "apply"
+        | "certificate_authority"
+        | "client_certificate"
+        | "client_key" => (Vec::new(), FILES),
         _ => (possible_values(arg), NO_FILES),
     }
 }

@@ -6,6 +6,7 @@
 mod cli;
 mod complete;
 mod run;
+mod selector;
 
 use clap::Parser as _;
 use std::process::ExitCode;

@@ -2,7 +2,9 @@
 
 use crate::cli::{self, Args, ColorWhen, Command, Global};
 use crate::complete;
+use crate::selector;
 use anyhow::{anyhow, bail, Context, Result};
+use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::catalog::Catalog;
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
@@ -97,6 +99,7 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
         context: g.context.clone(),
         request_timeout: parse_duration(&g.request_timeout)
             .map_err(|e| anyhow!("--request-timeout {:?}: {e}", g.request_timeout))?,
+        overrides: overrides(&g.connection),
         ..LiveOptions::default()
     };
     let (loaded, cluster) = live::load(&opts, &g.policy_kind, |cluster, _| {
@@ -115,6 +118,40 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
         .clone()
         .unwrap_or_else(|| cluster.default_namespace.clone());
     Ok((loaded, namespace))
+}
+
+/// kubectl's connection flags, as the live source takes them.
+fn overrides(c: &cli::Connection) -> live::config::Overrides {
+    live::config::Overrides {
+        server: c.server.clone(),
+        token: c.token.clone(),
+        user: c.user.clone(),
+        cluster: c.cluster.clone(),
+        certificate_authority: c.certificate_authority.clone(),
+        client_certificate: c.client_certificate.clone(),
+        client_key: c.client_key.clone(),
+        insecure_skip_tls_verify: c.insecure_skip_tls_verify,
+        tls_server_name: c.tls_server_name.clone(),
+        impersonate: c.impersonate.clone(),
+        impersonate_groups: c.impersonate_groups.clone(),
+        impersonate_uid: c.impersonate_uid.clone(),
+    }
+}
+
+/// `-l`, read before anything is loaded so that a bad selector fails at once.
+fn label_selector(g: &Global) -> Result<Option<LabelSelector>> {
+    g.selector
+        .as_deref()
+        .map(|text| selector::parse(text).map_err(|e| anyhow!("--selector {text:?}: {e}")))
+        .transpose()
+}
+
+/// Whether the policy a `get` row lists has labels that `selector` selects.
+fn selected(w: &World, selector: &LabelSelector, policy: &ObjRef) -> bool {
+    w.t.policy_index
+        .get(policy)
+        .and_then(|&p| w.t.snapshot.objects.get(w.t.policies[p].object))
+        .is_some_and(|o| selector.matches(&o.labels))
 }
 
 /// Offline, an answer about one object or one policy's reach is computed from the
@@ -404,6 +441,10 @@ pub fn run(args: Args) -> Result<u8> {
     let g = &args.global;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let for_get = matches!(&args.command, Command::Get { what } if !what.starts_with("kind"));
+    if g.selector.is_some() && !for_get && !matches!(args.command, Command::Complete { .. }) {
+        bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
+    }
     let code = match &args.command {
         Command::Get { what } if what.starts_with("kind") => {
             let o = output_for(g, "get kinds")?;
@@ -421,10 +462,15 @@ pub fn run(args: Args) -> Result<u8> {
         }
         Command::Get { .. } => {
             let o = output_for(g, "get")?;
+            let selector = label_selector(g)?;
             let s = load(g, Need::Everything)?;
             let w = &s.w;
             let ns = s.scope_ns(g);
-            let rows = query::get_policies(w, ns.as_deref());
+            let mut rows = query::get_policies(w, ns.as_deref());
+            // Statuses are computed over every policy; -l only chooses the rows shown.
+            if let Some(sel) = &selector {
+                rows.retain(|r| selected(w, sel, &r.policy));
+            }
             match o {
                 "json" => render::json(&mut out, &list("PolicyList", &rows))?,
                 "yaml" => render::yaml(&mut out, &list("PolicyList", &rows))?,

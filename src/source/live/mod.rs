@@ -6,7 +6,9 @@
 //! timeout) becomes a [`BlindSpot`]; the answer is built from the rest.
 
 pub mod api;
+pub mod config;
 pub mod discovery;
+mod exec;
 
 use crate::catalog::{registry, Declared, POLICY_LABEL};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
@@ -37,6 +39,8 @@ pub struct LiveOptions {
     pub request_timeout: Duration,
     /// Requests in flight at once.
     pub concurrency: usize,
+    /// kubectl's connection flags (`--server`, `--token`, `--as`, ...), over the kubeconfig.
+    pub overrides: config::Overrides,
 }
 
 impl Default for LiveOptions {
@@ -46,6 +50,7 @@ impl Default for LiveOptions {
             context: None,
             request_timeout: Duration::from_secs(30),
             concurrency: 16,
+            overrides: config::Overrides::default(),
         }
     }
 }
@@ -91,37 +96,6 @@ pub struct Cluster {
     concurrency: usize,
 }
 
-fn home_kubeconfig() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
-    let p = PathBuf::from(home).join(".kube").join("config");
-    p.exists().then_some(p)
-}
-
-/// `KUBECONFIG` as kubectl reads it: a colon list, merged in order (the first file to
-/// set a value wins), files that do not exist skipped. None when it names no file.
-fn kubeconfig_from_env() -> anyhow::Result<Option<(kube::config::Kubeconfig, String)>> {
-    let Some(value) = std::env::var_os("KUBECONFIG") else {
-        return Ok(None);
-    };
-    let mut merged: Option<kube::config::Kubeconfig> = None;
-    let mut read = Vec::new();
-    for path in std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty()) {
-        if !path.exists() {
-            continue;
-        }
-        let kc = kube::config::Kubeconfig::read_from(&path)
-            .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?;
-        merged = Some(match merged {
-            None => kc,
-            Some(m) => m
-                .merge(kc)
-                .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?,
-        });
-        read.push(path.display().to_string());
-    }
-    Ok(merged.map(|kc| (kc, format!("KUBECONFIG={}", read.join(":")))))
-}
-
 /// The namespace of the kubeconfig's context (`context`, else the current one), read from
 /// the files only: what `kubectl apply -f` puts an object without a namespace in. None
 /// when there is no kubeconfig or the context names no namespace.
@@ -129,16 +103,10 @@ pub fn context_namespace(
     kubeconfig: Option<&std::path::Path>,
     context: Option<&str>,
 ) -> anyhow::Result<Option<String>> {
-    use kube::config::Kubeconfig;
-    let kc = if let Some(path) = kubeconfig {
-        Kubeconfig::read_from(path).with_context(|| format!("kubeconfig {}", path.display()))?
-    } else if let Some((kc, _)) = kubeconfig_from_env()? {
-        kc
-    } else if let Some(path) = home_kubeconfig() {
-        Kubeconfig::read_from(&path).with_context(|| format!("kubeconfig {}", path.display()))?
-    } else {
+    let Some(loaded) = config::load_kubeconfig(kubeconfig)? else {
         return Ok(None);
     };
+    let kc = loaded.kubeconfig;
     let Some(name) = context.map(str::to_string).or(kc.current_context) else {
         return Ok(None);
     };
@@ -152,43 +120,43 @@ pub fn context_namespace(
 }
 
 /// Loads the kubeconfig (`--kubeconfig`, else `KUBECONFIG` as a colon list, else
-/// `~/.kube/config`, else the in-cluster service account) and builds a client whose
-/// every request is bounded by the request timeout.
+/// `~/.kube/config`, else the in-cluster service account), lays kubectl's connection
+/// flags over it, runs a credential plugin within the request timeout, and builds a
+/// client whose every request is bounded by the request timeout.
 pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
-    use kube::config::{Config, KubeConfigOptions, Kubeconfig};
-    let kco = KubeConfigOptions {
-        context: opts.context.clone(),
-        cluster: None,
-        user: None,
-    };
-    let (kubeconfig, named) = if let Some(path) = &opts.kubeconfig {
-        let kc = Kubeconfig::read_from(path)
-            .with_context(|| format!("kubeconfig {}", path.display()))?;
-        (Some(kc), path.display().to_string())
-    } else if let Some((kc, named)) = kubeconfig_from_env()? {
-        (Some(kc), named)
-    } else if let Some(path) = home_kubeconfig() {
-        let kc = Kubeconfig::read_from(&path)
-            .with_context(|| format!("kubeconfig {}", path.display()))?;
-        (Some(kc), path.display().to_string())
-    } else {
-        (None, String::new())
-    };
-    let mut config = match kubeconfig {
-        Some(kc) => Config::from_custom_kubeconfig(kc, &kco)
+    use kube::config::{Config, KubeConfigOptions};
+    config::check_flags(&opts.overrides)?;
+    let loaded = config::load_kubeconfig(opts.kubeconfig.as_deref())?;
+    let chosen = config::choose(
+        loaded.as_ref(),
+        opts.context.as_deref(),
+        &opts.overrides,
+        || {
+            config::in_cluster(
+                |k| std::env::var(k).ok(),
+                std::path::Path::new(config::SERVICE_ACCOUNT_DIR),
+            )
+        },
+    )?;
+    let origin = chosen.origin.clone();
+    let mut config =
+        Config::from_custom_kubeconfig(chosen.kubeconfig(), &KubeConfigOptions::default())
             .await
-            .with_context(|| format!("kubeconfig {named}"))?,
-        None => {
-            if let Some(ctx) = &opts.context {
-                anyhow::bail!("--context {ctx}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)");
+            .map_err(|e| anyhow!("{origin}: {e}"))?;
+    // A credential plugin runs here, bounded, rather than inside kube with no bound.
+    if let Some(exec) = config.auth_info.exec.take() {
+        match exec::run(&exec, opts.request_timeout).map_err(|e| anyhow!(e))? {
+            exec::Credential::Token(token) => config.auth_info.token = Some(token.into()),
+            exec::Credential::Certificate { certificate, key } => {
+                use base64::Engine as _;
+                let b64 = base64::engine::general_purpose::STANDARD;
+                config.auth_info.client_certificate = None;
+                config.auth_info.client_key = None;
+                config.auth_info.client_certificate_data = Some(b64.encode(certificate));
+                config.auth_info.client_key_data = Some(b64.encode(key).into());
             }
-            Config::incluster().map_err(|e| {
-                anyhow!(
-                    "no kubeconfig found (KUBECONFIG is unset, ~/.kube/config does not exist) and not running in a cluster ({e}); give --kubeconfig PATH, or read files with -f PATH, or try --demo"
-                )
-            })?
         }
-    };
+    }
     // Each request as a whole is bounded by `Api::get`; the connector only needs to
     // give up on a connection no later than that.
     config.connect_timeout = Some(opts.request_timeout);
@@ -200,12 +168,12 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
     let client = kube::Client::try_from(config).map_err(|e| match e {
-        // kube's message for a failed credential plugin carries the plugin's command,
-        // its environment and its output: credentials, possibly. Say less.
+        // kube's message for failed credentials may carry a plugin's environment and
+        // output: credentials, possibly. Say less.
         kube::Error::Auth(_) => anyhow!(
-            "the kubeconfig's credentials for {server} could not be obtained (a credential plugin or token file failed); `kubectl get --raw /version` shows the plugin's own message"
+            "the credentials for {server} could not be obtained from {origin} (a token file or auth provider failed)"
         ),
-        other => anyhow!("building a client for the API server at {server}: {other}"),
+        other => anyhow!("building a client for the API server at {server} ({origin}): {other}"),
     })?;
     Ok(Cluster {
         api: Api::new(client, opts.request_timeout),
@@ -236,7 +204,13 @@ impl Cluster {
             LiveError::Api {
                 error: ApiError::Transport(m),
                 ..
-            } => anyhow!("cannot reach the API server at {}: {m}", self.server),
+            } => match tls_hint(m) {
+                Some(hint) => anyhow!(
+                    "cannot reach the API server at {}: {m} ({hint})",
+                    self.server
+                ),
+                None => anyhow!("cannot reach the API server at {}: {m}", self.server),
+            },
             LiveError::Api {
                 error: error @ ApiError::Timeout(_),
                 path,
@@ -259,6 +233,25 @@ impl Cluster {
         let mut r = Reader::new(self, d);
         r.run(scope, declared).await?;
         Ok(r.finish())
+    }
+}
+
+/// What a TLS failure means, in the terms of the kubeconfig and the flags.
+fn tls_hint(message: &str) -> Option<&'static str> {
+    let m = message.to_ascii_lowercase();
+    if m.contains("unknownissuer") || m.contains("unknown issuer") || m.contains("badsignature") {
+        Some("the server's certificate is not signed by a certificate authority this connection trusts: the cluster's certificate-authority(-data) or --certificate-authority; --insecure-skip-tls-verify skips the check")
+    } else if m.contains("notvalidforname") || m.contains("not valid for name") {
+        Some("the server's certificate is not valid for the name connected to: the server URL's host, or --tls-server-name")
+    } else if m.contains("certificaterequired") || m.contains("certificate required") {
+        Some("the server asks for a client certificate: the user's client-certificate and client-key, or --client-certificate and --client-key")
+    } else if m.contains("unknownca")
+        || m.contains("badcertificate")
+        || m.contains("bad certificate")
+    {
+        Some("the server refused the client certificate: it is not issued by a certificate authority the server trusts")
+    } else {
+        None
     }
 }
 

@@ -1,0 +1,695 @@
+//! Which cluster, as whom: the kubeconfig (`--kubeconfig`, else `KUBECONFIG` as a colon
+//! list, else `~/.kube/config`) or the in-cluster service account, with kubectl's
+//! connection flags laid over it the way client-go lays its `ConfigOverrides` over the
+//! kubeconfig: `--context`, `--cluster` and `--user` pick entries by name, and the other
+//! flags replace the fields of the chosen cluster and user.
+
+use anyhow::{anyhow, bail, Context as _};
+use kube::config::NamedContext;
+use kube::config::{AuthInfo, Cluster, Context, Kubeconfig, NamedAuthInfo, NamedCluster};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// kubectl's connection flags. Each one set replaces what the kubeconfig says.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `-s/--server`: the API server's URL.
+    pub server: Option<String>,
+    /// `--token`: a bearer token; replaces the user's credentials (token file,
+    /// credential plugin, auth provider, basic auth).
+    pub token: Option<String>,
+    /// `--user`: the kubeconfig user to use, by name.
+    pub user: Option<String>,
+    /// `--cluster`: the kubeconfig cluster to use, by name.
+    pub cluster: Option<String>,
+    pub certificate_authority: Option<String>,
+    pub client_certificate: Option<String>,
+    pub client_key: Option<String>,
+    pub insecure_skip_tls_verify: bool,
+    pub tls_server_name: Option<String>,
+    /// `--as`: the user to impersonate.
+    pub impersonate: Option<String>,
+    /// `--as-group`, repeatable.
+    pub impersonate_groups: Vec<String>,
+    /// `--as-uid`.
+    pub impersonate_uid: Option<String>,
+}
+
+/// Never prints the token.
+impl fmt::Debug for Overrides {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Overrides")
+            .field("server", &self.server)
+            .field("token", &self.token.as_ref().map(|_| "(hidden)"))
+            .field("user", &self.user)
+            .field("cluster", &self.cluster)
+            .field("certificate_authority", &self.certificate_authority)
+            .field("client_certificate", &self.client_certificate)
+            .field("client_key", &self.client_key)
+            .field("insecure_skip_tls_verify", &self.insecure_skip_tls_verify)
+            .field("tls_server_name", &self.tls_server_name)
+            .field("impersonate", &self.impersonate)
+            .field("impersonate_groups", &self.impersonate_groups)
+            .field("impersonate_uid", &self.impersonate_uid)
+            .finish()
+    }
+}
+
+/// The cluster, user and namespace to connect with, once the flags are applied.
+#[derive(Clone, Debug)]
+pub(crate) struct Chosen {
+    pub cluster: Cluster,
+    pub user: AuthInfo,
+    pub namespace: String,
+    /// Where it came from, for messages: a kubeconfig's path, `KUBECONFIG=...`,
+    /// `the in-cluster service account` or `the command-line flags`.
+    pub origin: String,
+}
+
+impl Chosen {
+    /// The same as a kubeconfig of one context, for kube to load (CA bundles, client
+    /// certificates, proxy-url and an exec plugin's cluster information as it always does).
+    pub fn kubeconfig(&self) -> Kubeconfig {
+        let name = "kubectl-policies".to_string();
+        Kubeconfig {
+            clusters: vec![NamedCluster {
+                name: name.clone(),
+                cluster: Some(self.cluster.clone()),
+                ..NamedCluster::default()
+            }],
+            auth_infos: vec![NamedAuthInfo {
+                name: name.clone(),
+                auth_info: Some(self.user.clone()),
+                ..NamedAuthInfo::default()
+            }],
+            contexts: vec![NamedContext {
+                name: name.clone(),
+                context: Some(Context {
+                    cluster: name.clone(),
+                    user: Some(name.clone()),
+                    namespace: Some(self.namespace.clone()),
+                    ..Context::default()
+                }),
+                ..NamedContext::default()
+            }],
+            current_context: Some(name),
+            ..Kubeconfig::default()
+        }
+    }
+}
+
+/// Where a kubeconfig came from and what it says.
+pub(crate) struct Loaded {
+    pub kubeconfig: Kubeconfig,
+    /// Its path, or `KUBECONFIG=a:b` for a merged list.
+    pub named: String,
+}
+
+/// `--kubeconfig`, else `KUBECONFIG` (a colon list, merged: the first file to set a value
+/// wins; files that do not exist are skipped), else `~/.kube/config`. None when there is
+/// none of them.
+pub(crate) fn load_kubeconfig(flag: Option<&Path>) -> anyhow::Result<Option<Loaded>> {
+    if let Some(path) = flag {
+        let kc = Kubeconfig::read_from(path)
+            .with_context(|| format!("kubeconfig {}", path.display()))?;
+        return Ok(Some(Loaded {
+            kubeconfig: kc,
+            named: path.display().to_string(),
+        }));
+    }
+    if let Some(found) = kubeconfig_from_env()? {
+        return Ok(Some(found));
+    }
+    if let Some(path) = home_kubeconfig() {
+        let kc = Kubeconfig::read_from(&path)
+            .with_context(|| format!("kubeconfig {}", path.display()))?;
+        return Ok(Some(Loaded {
+            kubeconfig: kc,
+            named: path.display().to_string(),
+        }));
+    }
+    Ok(None)
+}
+
+fn home_kubeconfig() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    let p = PathBuf::from(home).join(".kube").join("config");
+    p.exists().then_some(p)
+}
+
+fn kubeconfig_from_env() -> anyhow::Result<Option<Loaded>> {
+    let Some(value) = std::env::var_os("KUBECONFIG") else {
+        return Ok(None);
+    };
+    let mut merged: Option<Kubeconfig> = None;
+    let mut read = Vec::new();
+    for path in std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty()) {
+        if !path.exists() {
+            continue;
+        }
+        let kc = Kubeconfig::read_from(&path)
+            .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?;
+        merged = Some(match merged {
+            None => kc,
+            Some(m) => m
+                .merge(kc)
+                .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?,
+        });
+        read.push(path.display().to_string());
+    }
+    Ok(merged.map(|kc| Loaded {
+        kubeconfig: kc,
+        named: format!("KUBECONFIG={}", read.join(":")),
+    }))
+}
+
+/// Checks the flags on their own: what kubectl refuses before reading anything, and
+/// files named by flags that cannot be read (named, rather than failing later inside
+/// the TLS setup).
+pub(crate) fn check_flags(o: &Overrides) -> anyhow::Result<()> {
+    if o.insecure_skip_tls_verify && o.certificate_authority.is_some() {
+        bail!("--insecure-skip-tls-verify and --certificate-authority: specifying a root certificates file with the insecure flag is not allowed");
+    }
+    for (flag, path) in [
+        ("--certificate-authority", &o.certificate_authority),
+        ("--client-certificate", &o.client_certificate),
+        ("--client-key", &o.client_key),
+    ] {
+        if let Some(path) = path {
+            std::fs::metadata(path).with_context(|| format!("{flag} {path}"))?;
+        }
+    }
+    if let Some(server) = &o.server {
+        if server.trim().is_empty() {
+            bail!("--server: the API server's URL is empty");
+        }
+    }
+    Ok(())
+}
+
+/// kubectl's `--server` may leave out the scheme: https when anything about TLS is set,
+/// else http (client-go's `DefaultServerURL`).
+fn server_url(server: &str, tls: bool) -> String {
+    if server.contains("://") {
+        server.to_string()
+    } else if tls {
+        format!("https://{server}")
+    } else {
+        format!("http://{server}")
+    }
+}
+
+/// The cluster, user and namespace of `context` (else the current context) in
+/// `loaded`, with the flags applied. `None` for `loaded` means there is no kubeconfig:
+/// the flags alone when they name a server, else the in-cluster service account.
+pub(crate) fn choose(
+    loaded: Option<&Loaded>,
+    context: Option<&str>,
+    o: &Overrides,
+    in_cluster: impl FnOnce() -> Result<Chosen, String>,
+) -> anyhow::Result<Chosen> {
+    let mut chosen = match loaded {
+        Some(l) => from_kubeconfig(l, context, o)?,
+        None => {
+            if let Some(ctx) = context {
+                bail!("--context {ctx}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)");
+            }
+            for (flag, name) in [("--cluster", &o.cluster), ("--user", &o.user)] {
+                if let Some(name) = name {
+                    bail!("{flag} {name}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)");
+                }
+            }
+            if o.server.is_some() {
+                Chosen {
+                    cluster: Cluster::default(),
+                    user: AuthInfo::default(),
+                    namespace: "default".into(),
+                    origin: "the command-line flags".into(),
+                }
+            } else {
+                in_cluster().map_err(|e| {
+                    anyhow!(
+                        "no kubeconfig found (KUBECONFIG is unset, ~/.kube/config does not exist) and not running in a cluster ({e}); give --kubeconfig PATH or --server URL, or read files with -f PATH, or try --demo"
+                    )
+                })?
+            }
+        }
+    };
+    apply(o, &mut chosen.cluster, &mut chosen.user);
+    check_chosen(&chosen)?;
+    Ok(chosen)
+}
+
+fn from_kubeconfig(l: &Loaded, context: Option<&str>, o: &Overrides) -> anyhow::Result<Chosen> {
+    let kc = &l.kubeconfig;
+    let named = &l.named;
+    let context_name = context
+        .map(str::to_string)
+        .or_else(|| kc.current_context.clone().filter(|c| !c.is_empty()));
+    let ctx: Context = match &context_name {
+        Some(name) => kc
+            .contexts
+            .iter()
+            .find(|c| &c.name == name)
+            .map(|c| c.context.clone().unwrap_or_default())
+            .ok_or_else(|| match context {
+                Some(_) => anyhow!("--context {name}: no context {name:?} in kubeconfig {named}"),
+                None => anyhow!(
+                    "kubeconfig {named}: its current-context {name:?} is not among its contexts"
+                ),
+            })?,
+        // No context at all: the flags must say which cluster (or server) and user.
+        None => Context::default(),
+    };
+    let cluster = match (&o.cluster, ctx.cluster.as_str()) {
+        (Some(name), _) => find_cluster(kc, name)
+            .ok_or_else(|| anyhow!("--cluster {name}: no cluster {name:?} in kubeconfig {named}"))?,
+        (None, "") if o.server.is_some() => Cluster::default(),
+        (None, "") => match &context_name {
+            Some(c) => bail!("kubeconfig {named}: context {c:?} names no cluster; give --cluster NAME or --server URL"),
+            None => bail!("kubeconfig {named}: no current-context is set; give --context NAME (or --server URL)"),
+        },
+        (None, name) => match find_cluster(kc, name) {
+            Some(c) => c,
+            None if o.server.is_some() => Cluster::default(),
+            None => bail!(
+                "kubeconfig {named}: context {:?} names cluster {name:?}, which is not among its clusters",
+                context_name.unwrap_or_default()
+            ),
+        },
+    };
+    let user = match (&o.user, ctx.user.as_deref()) {
+        (Some(name), _) => find_user(kc, name)
+            .ok_or_else(|| anyhow!("--user {name}: no user {name:?} in kubeconfig {named}"))?,
+        // client-go does not fail on a context whose user is missing; neither does kube.
+        (None, Some(name)) => find_user(kc, name).unwrap_or_default(),
+        (None, None) => AuthInfo::default(),
+    };
+    Ok(Chosen {
+        cluster,
+        user,
+        namespace: ctx
+            .namespace
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "default".into()),
+        origin: format!("kubeconfig {named}"),
+    })
+}
+
+fn find_cluster(kc: &Kubeconfig, name: &str) -> Option<Cluster> {
+    kc.clusters
+        .iter()
+        .find(|c| c.name == name)
+        .map(|c| c.cluster.clone().unwrap_or_default())
+}
+
+fn find_user(kc: &Kubeconfig, name: &str) -> Option<AuthInfo> {
+    kc.auth_infos
+        .iter()
+        .find(|u| u.name == name)
+        .map(|u| u.auth_info.clone().unwrap_or_default())
+}
+
+/// Lays the flags over the chosen cluster and user, as client-go does.
+pub(crate) fn apply(o: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
+    // An explicit CA or --insecure-skip-tls-verify replaces both the kubeconfig's CA and
+    // its insecure setting (otherwise a kubeconfig CA and the flag would conflict).
+    if o.insecure_skip_tls_verify || o.certificate_authority.is_some() {
+        cluster.insecure_skip_tls_verify = Some(o.insecure_skip_tls_verify);
+        cluster.certificate_authority = o.certificate_authority.clone();
+        cluster.certificate_authority_data = None;
+    }
+    // A new --server makes the kubeconfig's tls-server-name (meant for its server) moot.
+    if o.tls_server_name.is_some() || o.server.is_some() {
+        cluster.tls_server_name = o.tls_server_name.clone();
+    }
+    if let Some(token) = &o.token {
+        user.token = Some(token.clone().into());
+        user.token_file = None;
+        user.exec = None;
+        user.auth_provider = None;
+        user.username = None;
+        user.password = None;
+    }
+    if let Some(cert) = &o.client_certificate {
+        user.client_certificate = Some(cert.clone());
+        user.client_certificate_data = None;
+    }
+    if let Some(key) = &o.client_key {
+        user.client_key = Some(key.clone());
+        user.client_key_data = None;
+    }
+    if let Some(who) = &o.impersonate {
+        user.impersonate = Some(who.clone());
+    }
+    if !o.impersonate_groups.is_empty() {
+        user.impersonate_groups = Some(o.impersonate_groups.clone());
+    }
+    if let Some(uid) = &o.impersonate_uid {
+        user.impersonate_uid = Some(uid.clone());
+    }
+    // Last: a URL without a scheme is https when anything about TLS is configured.
+    if let Some(server) = &o.server {
+        let tls = cluster.insecure_skip_tls_verify == Some(true)
+            || cluster.certificate_authority.is_some()
+            || cluster.certificate_authority_data.is_some()
+            || cluster.tls_server_name.is_some()
+            || user.client_certificate.is_some()
+            || user.client_certificate_data.is_some();
+        cluster.server = Some(server_url(server.trim(), tls));
+    }
+}
+
+/// What kubectl refuses once the kubeconfig and the flags are merged.
+fn check_chosen(c: &Chosen) -> anyhow::Result<()> {
+    let cl = &c.cluster;
+    if cl.server.as_deref().is_none_or(|s| s.trim().is_empty()) {
+        bail!("{}: the cluster has no server; give --server URL", c.origin);
+    }
+    let has_ca = cl.certificate_authority.is_some() || cl.certificate_authority_data.is_some();
+    if cl.insecure_skip_tls_verify == Some(true) && has_ca {
+        bail!("{}: specifying a root certificates file with the insecure flag is not allowed (the cluster has certificate-authority and insecure-skip-tls-verify)", c.origin);
+    }
+    let u = &c.user;
+    let has_cert = u.client_certificate.is_some() || u.client_certificate_data.is_some();
+    let has_key = u.client_key.is_some() || u.client_key_data.is_some();
+    if has_cert && !has_key {
+        bail!(
+            "{}: a client certificate needs its key (--client-key or the user's client-key)",
+            c.origin
+        );
+    }
+    if has_key && !has_cert {
+        bail!("{}: a client key needs its certificate (--client-certificate or the user's client-certificate)", c.origin);
+    }
+    if u.impersonate.is_none() && (u.impersonate_groups.is_some() || u.impersonate_uid.is_some()) {
+        bail!("--as-group and --as-uid need --as USER: impersonating groups or a uid without a user is not allowed");
+    }
+    Ok(())
+}
+
+/// The service account a pod runs as, as client-go's in-cluster config reads it:
+/// `KUBERNETES_SERVICE_HOST` and `_PORT`, and the token, CA and namespace files.
+pub(crate) fn in_cluster(
+    env: impl Fn(&str) -> Option<String>,
+    dir: &Path,
+) -> Result<Chosen, String> {
+    let host = env("KUBERNETES_SERVICE_HOST").filter(|h| !h.is_empty());
+    let port = env("KUBERNETES_SERVICE_PORT").filter(|p| !p.is_empty());
+    let (Some(host), Some(port)) = (host, port) else {
+        return Err("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set".into());
+    };
+    let token = dir.join("token");
+    if !token.exists() {
+        return Err(format!("{} does not exist", token.display()));
+    }
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host
+    };
+    let ca = dir.join("ca.crt");
+    let namespace = std::fs::read_to_string(dir.join("namespace"))
+        .ok()
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".into());
+    Ok(Chosen {
+        cluster: Cluster {
+            server: Some(format!("https://{host}:{port}")),
+            certificate_authority: ca.exists().then(|| ca.display().to_string()),
+            ..Cluster::default()
+        },
+        user: AuthInfo {
+            token_file: Some(token.display().to_string()),
+            ..AuthInfo::default()
+        },
+        namespace,
+        origin: "the in-cluster service account".into(),
+    })
+}
+
+/// Where a pod's service account credentials are mounted.
+pub(crate) const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kubeconfig() -> Loaded {
+        let yaml = r#"
+apiVersion: v1
+kind: Config
+current-context: a
+clusters:
+- name: a
+  cluster: {server: 'https://a.example:6443', certificate-authority-data: Q0E=, tls-server-name: a.internal}
+- name: b
+  cluster: {server: 'https://b.example:6443', insecure-skip-tls-verify: true}
+contexts:
+- name: a
+  context: {cluster: a, user: alice, namespace: shop}
+- name: b
+  context: {cluster: b, user: bob}
+users:
+- name: alice
+  user:
+    exec: {apiVersion: client.authentication.k8s.io/v1, command: get-token}
+- name: bob
+  user: {token: bobs-token}
+"#;
+        Loaded {
+            kubeconfig: Kubeconfig::from_yaml(yaml).unwrap(),
+            named: "kc".into(),
+        }
+    }
+
+    fn no_pod() -> Result<Chosen, String> {
+        Err("not in a pod".into())
+    }
+
+    fn choose_with(context: Option<&str>, o: &Overrides) -> anyhow::Result<Chosen> {
+        choose(Some(&kubeconfig()), context, o, no_pod)
+    }
+
+    #[test]
+    fn the_current_context_without_flags() {
+        let c = choose_with(None, &Overrides::default()).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://a.example:6443"));
+        assert_eq!(c.namespace, "shop");
+        assert!(c.user.exec.is_some());
+    }
+
+    #[test]
+    fn cluster_and_user_flags_pick_entries_by_name() {
+        let o = Overrides {
+            cluster: Some("b".into()),
+            user: Some("bob".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://b.example:6443"));
+        assert!(c.user.exec.is_none());
+        // The namespace is still the context's.
+        assert_eq!(c.namespace, "shop");
+        let o = Overrides {
+            user: Some("carol".into()),
+            ..Overrides::default()
+        };
+        let e = choose_with(None, &o).unwrap_err().to_string();
+        assert_eq!(e, "--user carol: no user \"carol\" in kubeconfig kc");
+        let o = Overrides {
+            cluster: Some("c".into()),
+            ..Overrides::default()
+        };
+        let e = choose_with(None, &o).unwrap_err().to_string();
+        assert_eq!(e, "--cluster c: no cluster \"c\" in kubeconfig kc");
+        let e = choose_with(Some("z"), &Overrides::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "--context z: no context \"z\" in kubeconfig kc");
+    }
+
+    #[test]
+    fn token_replaces_the_users_credentials() {
+        let o = Overrides {
+            token: Some("t".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert!(c.user.exec.is_none());
+        assert!(c.user.token.is_some());
+    }
+
+    #[test]
+    fn server_replaces_the_url_and_the_kubeconfigs_tls_server_name() {
+        let o = Overrides {
+            server: Some("https://other:443".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://other:443"));
+        assert_eq!(c.cluster.tls_server_name, None);
+        // The CA stays: it may well be the same cluster behind another address.
+        assert!(c.cluster.certificate_authority_data.is_some());
+        let o = Overrides {
+            tls_server_name: Some("api.internal".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.cluster.tls_server_name.as_deref(), Some("api.internal"));
+    }
+
+    #[test]
+    fn a_server_without_scheme_is_https_when_tls_is_configured() {
+        assert_eq!(server_url("h:6443", true), "https://h:6443");
+        assert_eq!(server_url("h:8080", false), "http://h:8080");
+        assert_eq!(server_url("http://h", true), "http://h");
+        // The kubeconfig's CA counts too, as in client-go.
+        let o = Overrides {
+            server: Some("h:6443".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://h:6443"));
+        let c = choose(None, None, &o, no_pod).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("http://h:6443"));
+    }
+
+    #[test]
+    fn insecure_and_ca_flags_replace_each_other_and_together_are_refused() {
+        let o = Overrides {
+            insecure_skip_tls_verify: true,
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.cluster.insecure_skip_tls_verify, Some(true));
+        assert!(c.cluster.certificate_authority_data.is_none());
+        let o = Overrides {
+            certificate_authority: Some("/ca.pem".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(Some("b"), &o).unwrap();
+        assert_eq!(c.cluster.insecure_skip_tls_verify, Some(false));
+        assert_eq!(c.cluster.certificate_authority.as_deref(), Some("/ca.pem"));
+        let both = Overrides {
+            certificate_authority: Some("/ca.pem".into()),
+            insecure_skip_tls_verify: true,
+            ..Overrides::default()
+        };
+        let e = check_flags(&both).unwrap_err().to_string();
+        assert!(
+            e.contains("specifying a root certificates file with the insecure flag is not allowed"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn impersonation_needs_a_user() {
+        let o = Overrides {
+            impersonate: Some("bob".into()),
+            impersonate_groups: vec!["g1".into(), "g2".into()],
+            impersonate_uid: Some("42".into()),
+            ..Overrides::default()
+        };
+        let c = choose_with(None, &o).unwrap();
+        assert_eq!(c.user.impersonate.as_deref(), Some("bob"));
+        assert_eq!(
+            c.user.impersonate_groups,
+            Some(vec!["g1".to_string(), "g2".to_string()])
+        );
+        assert_eq!(c.user.impersonate_uid.as_deref(), Some("42"));
+        let o = Overrides {
+            impersonate_groups: vec!["g1".into()],
+            ..Overrides::default()
+        };
+        let e = choose_with(None, &o).unwrap_err().to_string();
+        assert!(e.contains("need --as USER"), "{e}");
+    }
+
+    #[test]
+    fn flags_alone_make_a_config_without_a_kubeconfig() {
+        let o = Overrides {
+            server: Some("https://api:6443".into()),
+            token: Some("t".into()),
+            ..Overrides::default()
+        };
+        let c = choose(None, None, &o, no_pod).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://api:6443"));
+        assert_eq!(c.namespace, "default");
+        let e = choose(None, None, &Overrides::default(), no_pod)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no kubeconfig found") && e.contains("not in a pod"),
+            "{e}"
+        );
+        let o = Overrides {
+            user: Some("u".into()),
+            server: Some("https://api:6443".into()),
+            ..Overrides::default()
+        };
+        assert!(choose(None, None, &o, no_pod)
+            .unwrap_err()
+            .to_string()
+            .starts_with("--user u: no kubeconfig found"));
+    }
+
+    #[test]
+    fn a_kubeconfig_without_current_context_works_with_server_flag() {
+        let mut l = kubeconfig();
+        l.kubeconfig.current_context = None;
+        let e = choose(Some(&l), None, &Overrides::default(), no_pod)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no current-context"), "{e}");
+        let o = Overrides {
+            server: Some("https://api:6443".into()),
+            ..Overrides::default()
+        };
+        let c = choose(Some(&l), None, &o, no_pod).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://api:6443"));
+        assert_eq!(c.namespace, "default");
+    }
+
+    #[test]
+    fn the_in_cluster_service_account_and_flags_over_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("token"), "sa-token").unwrap();
+        std::fs::write(dir.path().join("ca.crt"), "ca").unwrap();
+        std::fs::write(dir.path().join("namespace"), "team-a\n").unwrap();
+        let env = |k: &str| match k {
+            "KUBERNETES_SERVICE_HOST" => Some("fd00::1".to_string()),
+            "KUBERNETES_SERVICE_PORT" => Some("443".to_string()),
+            _ => None,
+        };
+        let o = Overrides {
+            impersonate: Some("bob".into()),
+            ..Overrides::default()
+        };
+        let c = choose(None, None, &o, || in_cluster(env, dir.path())).unwrap();
+        assert_eq!(c.cluster.server.as_deref(), Some("https://[fd00::1]:443"));
+        assert_eq!(c.namespace, "team-a");
+        assert!(c.user.token_file.is_some());
+        assert_eq!(c.user.impersonate.as_deref(), Some("bob"));
+        assert!(in_cluster(|_| None, dir.path()).is_err());
+    }
+
+    #[test]
+    fn the_chosen_config_is_a_kubeconfig_of_one_context() {
+        let c = choose_with(None, &Overrides::default()).unwrap();
+        let kc = c.kubeconfig();
+        assert_eq!(kc.contexts.len(), 1);
+        let NamedContext { context, .. } = &kc.contexts[0];
+        assert_eq!(context.as_ref().unwrap().namespace.as_deref(), Some("shop"));
+    }
+
+    #[test]
+    fn debug_hides_the_token() {
+        let o = Overrides {
+            token: Some("s3cr3t".into()),
+            ..Overrides::default()
+        };
+        assert!(!format!("{o:?}").contains("s3cr3t"));
+    }
+}

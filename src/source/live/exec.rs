@@ -1,0 +1,297 @@
+//! A kubeconfig's credential plugin (`users[].user.exec`), run as client-go runs it, but
+//! bounded: it must answer within the request timeout or it is killed. kube would run it
+//! itself while building the client, with no bound (and twice); here it is run once,
+//! before, and its token or client certificate handed to kube instead.
+//!
+//! Messages name the plugin's command and show the end of what it wrote on stderr. Its
+//! stdout (where credentials go) and its environment are never shown.
+
+use kube::config::{ExecConfig, ExecInteractiveMode};
+use serde::Deserialize;
+use std::io::{IsTerminal, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What a plugin gave.
+pub(crate) enum Credential {
+    Token(String),
+    /// PEM, as the plugin printed them.
+    Certificate {
+        certificate: String,
+        key: String,
+    },
+}
+
+#[derive(Deserialize)]
+struct ExecCredential {
+    #[serde(rename = "apiVersion")]
+    api_version: Option<String>,
+    status: Option<Status>,
+}
+
+#[derive(Deserialize)]
+struct Status {
+    token: Option<String>,
+    #[serde(rename = "clientCertificateData")]
+    client_certificate_data: Option<String>,
+    #[serde(rename = "clientKeyData")]
+    client_key_data: Option<String>,
+}
+
+/// More than any plugin's answer; what it writes beyond this is dropped.
+const MAX_OUTPUT: usize = 1 << 20;
+
+/// The plugin's command and arguments, as a message names them.
+pub(crate) fn describe(exec: &ExecConfig) -> String {
+    let mut words = vec![exec.command.clone().unwrap_or_default()];
+    words.extend(exec.args.iter().flatten().cloned());
+    words.join(" ")
+}
+
+/// Runs the plugin; it must have answered within `timeout`.
+pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, String> {
+    let deadline = Instant::now() + timeout;
+    let named = format!("credential plugin {:?}", describe(exec));
+    let Some(command) = exec.command.as_deref().filter(|c| !c.is_empty()) else {
+        return Err(format!("{named}: the kubeconfig's exec has no command"));
+    };
+    let stdin_terminal = std::io::stdin().is_terminal();
+    let interactive = match exec.interactive_mode {
+        Some(ExecInteractiveMode::Never) => false,
+        Some(ExecInteractiveMode::Always) if !stdin_terminal => {
+            return Err(format!(
+                "{named}: its interactiveMode is Always but standard input is not a terminal"
+            ));
+        }
+        Some(ExecInteractiveMode::Always) => true,
+        Some(ExecInteractiveMode::IfAvailable) | None => stdin_terminal,
+    };
+    let mut cmd = Command::new(command);
+    cmd.args(exec.args.iter().flatten());
+    for pair in exec.env.iter().flatten() {
+        if let (Some(name), Some(value)) = (pair.get("name"), pair.get("value")) {
+            cmd.env(name, value);
+        }
+    }
+    for name in exec.drop_env.iter().flatten() {
+        cmd.env_remove(name);
+    }
+    let mut spec = serde_json::json!({ "interactive": interactive });
+    if exec.provide_cluster_info {
+        if let Some(cluster) = &exec.cluster {
+            spec["cluster"] = serde_json::to_value(cluster).unwrap_or_default();
+        }
+    }
+    let info = serde_json::json!({
+        "apiVersion": exec.api_version,
+        "kind": "ExecCredential",
+        "spec": spec,
+    });
+    cmd.env("KUBERNETES_EXEC_INFO", info.to_string());
+    cmd.stdin(if interactive {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| {
+        let hint = exec
+            .install_hint
+            .as_deref()
+            .map(|h| format!("; {}", one_line(h)))
+            .unwrap_or_default();
+        format!("{named}: cannot run it: {e}{hint}")
+    })?;
+    // A person at a terminal sees what the plugin says (a login URL, a prompt) as it
+    // says it, as with kubectl.
+    let (stdout, stdout_done) = collect(child.stdout.take(), false);
+    let (stderr, stderr_done) = collect(child.stderr.take(), interactive);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {}
+            Err(e) => return Err(format!("{named}: waiting for it: {e}")),
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            // What it wrote so far; a child of the plugin may still hold the pipe.
+            let _ = stderr_done.recv_timeout(Duration::from_millis(50));
+            return Err(format!(
+                "{named} gave no credentials within {} (--request-timeout){}",
+                super::api::human_duration(timeout),
+                said(&taken(&stderr))
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let left = deadline.saturating_duration_since(Instant::now());
+    let complete = stdout_done.recv_timeout(left).is_ok();
+    let _ = stderr_done.recv_timeout(Duration::from_millis(50));
+    let err_text = taken(&stderr);
+    if !status.success() {
+        let code = status
+            .code()
+            .map(|c| format!("exit status {c}"))
+            .unwrap_or_else(|| "a signal".into());
+        return Err(format!("{named} failed with {code}{}", said(&err_text)));
+    }
+    if !complete {
+        return Err(format!(
+            "{named} did not finish writing its answer within {} (--request-timeout){}",
+            super::api::human_duration(timeout),
+            said(&err_text)
+        ));
+    }
+    parse(&taken(&stdout), exec.api_version.as_deref())
+        .map_err(|why| format!("{named}: {why}{}", said(&err_text)))
+}
+
+/// The credential in a plugin's stdout. Never echoes the output: it holds secrets.
+fn parse(stdout: &[u8], api_version: Option<&str>) -> Result<Credential, String> {
+    // client-go reads the answer with a YAML-tolerant decoder; JSON is what plugins
+    // print. serde_json's errors give positions only, never the text.
+    let cred: ExecCredential = match serde_json::from_slice(stdout) {
+        Ok(c) => c,
+        Err(json_error) => serde_saphyr::from_slice(stdout)
+            .map_err(|_| format!("its output is not an ExecCredential (JSON: {json_error})"))?,
+    };
+    if let (Some(want), Some(got)) = (api_version, cred.api_version.as_deref()) {
+        if want != got {
+            return Err(format!(
+                "it answered with apiVersion {got}, the kubeconfig asks for {want}"
+            ));
+        }
+    }
+    let status = cred
+        .status
+        .ok_or("its ExecCredential has no status (no token, no client certificate)")?;
+    match status {
+        Status {
+            client_certificate_data: Some(certificate),
+            client_key_data: Some(key),
+            ..
+        } => Ok(Credential::Certificate { certificate, key }),
+        Status {
+            token: Some(token), ..
+        } if !token.is_empty() => Ok(Credential::Token(token)),
+        _ => Err("its ExecCredential has neither a token nor a client certificate and key".into()),
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own, keeping at most `MAX_OUTPUT` bytes
+/// (and copying them to stderr when `tee`); the receiver hears when it is done.
+fn collect(
+    pipe: Option<impl Read + Send + 'static>,
+    tee: bool,
+) -> (Arc<Mutex<Vec<u8>>>, mpsc::Receiver<()>) {
+    let buf = Arc::new(Mutex::new(Vec::new()));
+    let (done, heard) = mpsc::channel();
+    let Some(mut pipe) = pipe else {
+        let _ = done.send(());
+        return (buf, heard);
+    };
+    let shared = buf.clone();
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        loop {
+            match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tee {
+                        let _ = std::io::stderr().write_all(&chunk[..n]);
+                    }
+                    if let Ok(mut b) = shared.lock() {
+                        let room = MAX_OUTPUT.saturating_sub(b.len());
+                        b.extend_from_slice(&chunk[..n.min(room)]);
+                    }
+                }
+            }
+        }
+        let _ = done.send(());
+    });
+    (buf, heard)
+}
+
+fn taken(buf: &Arc<Mutex<Vec<u8>>>) -> Vec<u8> {
+    buf.lock().map(|b| b.clone()).unwrap_or_default()
+}
+
+/// `: <the end of what it wrote on stderr>`, on one line, or a note that it wrote nothing.
+fn said(stderr: &[u8]) -> String {
+    let text = trimmed(stderr);
+    if text.is_empty() {
+        " (it wrote nothing on stderr)".into()
+    } else {
+        format!(": {text}")
+    }
+}
+
+/// The last lines of `bytes`, on one line: control characters dropped, blank lines
+/// skipped, lines joined by ` | `, at most 300 characters (the end kept: that is where
+/// programs say what went wrong).
+pub(crate) fn trimmed(bytes: &[u8]) -> String {
+    const MAX: usize = 300;
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<String> = text
+        .lines()
+        .map(one_line)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = lines[lines.len().saturating_sub(5)..].join(" | ");
+    let count = joined.chars().count();
+    if count <= MAX {
+        return joined;
+    }
+    let tail: String = joined.chars().skip(count - (MAX - 1)).collect();
+    format!("…{tail}")
+}
+
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trimmed_keeps_the_last_lines_on_one_line() {
+        assert_eq!(trimmed(b"\n  error: no session \n\n"), "error: no session");
+        assert_eq!(trimmed(b"a\nb\nc\nd\ne\nf\ng\n"), "c | d | e | f | g");
+        assert_eq!(trimmed(b"\x1b[31mred\x1b[0m"), "[31mred[0m");
+        let long = "x".repeat(1000) + "END";
+        let t = trimmed(long.as_bytes());
+        assert_eq!(t.chars().count(), 300);
+        assert!(t.starts_with('…') && t.ends_with("END"), "{t}");
+    }
+
+    #[test]
+    fn a_token_or_a_certificate_is_read_and_never_echoed() {
+        let token = br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"abc"}}"#;
+        assert!(matches!(
+            parse(token, Some("client.authentication.k8s.io/v1")),
+            Ok(Credential::Token(t)) if t == "abc"
+        ));
+        let cert = b"apiVersion: client.authentication.k8s.io/v1\nstatus: {clientCertificateData: C, clientKeyData: K}\n";
+        assert!(matches!(
+            parse(cert, None),
+            Ok(Credential::Certificate { .. })
+        ));
+        let e = parse(b"token SECRET-OUTPUT", None).err().unwrap();
+        assert!(!e.contains("SECRET"), "{e}");
+        let e = parse(token, Some("client.authentication.k8s.io/v1beta1"))
+            .err()
+            .unwrap();
+        assert!(e.contains("apiVersion"), "{e}");
+        let e = parse(br#"{"status":{}}"#, None).err().unwrap();
+        assert!(e.contains("neither a token"), "{e}");
+    }
+}
