@@ -18,17 +18,17 @@ pub mod source;
 pub mod topology;
 
 use catalog::{Catalog, Declared};
+use model::Snapshot;
 use query::World;
-use source::Snapshot;
 use topology::{Code, Finding, Topology};
 
 /// Runs the pure stages on a snapshot: catalog, topology, statuses.
 pub fn analyze(
     mut snapshot: Snapshot,
     declared: &[Declared],
-    shape_errors: &[source::ShapeError],
+    shape_errors: &[model::ShapeError],
 ) -> World {
-    let duplicates = source::drop_duplicates(&mut snapshot.objects);
+    let duplicates = model::drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
     let mut t = Topology::build(snapshot, catalog);
     for d in duplicates {

@@ -18,8 +18,8 @@
 use crate::catalog::policy::{read_targets, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
 use crate::model::{normalize_group, ObjRef};
+use crate::model::{Object, Snapshot};
 use crate::source::scope::{namespace_closure, NamespaceLinks};
-use crate::source::{Object, Snapshot};
 use serde_json::Map;
 use std::collections::BTreeSet;
 

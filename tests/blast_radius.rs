@@ -190,7 +190,7 @@ fn deleting_p4_changes_nothing_because_p3_overrides_it() {
     );
 }
 
-fn objects(yaml: &str, file: &str) -> Vec<kubectl_policies::source::Object> {
+fn objects(yaml: &str, file: &str) -> Vec<kubectl_policies::model::Object> {
     let mut loaded = kubectl_policies::source::files::Loaded::default();
     kubectl_policies::source::files::load_text(yaml, file, &mut loaded).expect("YAML parses");
     loaded.snapshot.objects

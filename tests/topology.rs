@@ -237,11 +237,11 @@ fn a_target_behind_a_blind_spot_is_unknown_not_missing() {
     loaded
         .snapshot
         .blind_spots
-        .push(kubectl_policies::source::BlindSpot {
+        .push(kubectl_policies::model::BlindSpot {
             group: "gateway.networking.k8s.io".into(),
             kind: "HTTPRoute".into(),
             namespace: Some("shop".into()),
-            reason: kubectl_policies::source::BlindReason::Forbidden,
+            reason: kubectl_policies::model::BlindReason::Forbidden,
             message:
                 "cannot list httproutes.gateway.networking.k8s.io in namespace shop: forbidden"
                     .into(),

@@ -5,8 +5,8 @@
 pub mod policy;
 pub mod registry;
 
-use crate::model::GroupKind;
-use crate::source::Object;
+use crate::model::Object;
+use crate::model::{GroupKind, POLICY_LABEL};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -181,9 +181,6 @@ impl PolicyKind {
         GroupKind::new(&self.group, &self.kind)
     }
 }
-
-/// The label GEP-713 asks policy CRDs to carry.
-pub const POLICY_LABEL: &str = "gateway.networking.k8s.io/policy";
 
 /// A user's `--policy-kind KIND.GROUP=direct|inherited`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! still listed (never dropped).
 
 use super::{Class, ClassSource, MergeModel, PolicyKind};
-use crate::model::{normalize_group, GroupKind, ObjRef, GATEWAY_GROUP};
-use crate::source::Object;
+use crate::model::Object;
+use crate::model::{normalize_group, GroupKind, ObjRef};
 use serde_json::{Map, Value};
 
 /// What a target entry names.
@@ -288,16 +288,7 @@ const WRAPPER_FIELDS: &[&str] = &[
     "workloadSelector",
 ];
 
-/// Gateway API kinds a targetRef may leave the group off for.
-fn default_group_for(kind: &str) -> &'static str {
-    match kind {
-        "GatewayClass" | "Gateway" | "HTTPRoute" | "GRPCRoute" | "TCPRoute" | "TLSRoute"
-        | "UDPRoute" | "ListenerSet" => GATEWAY_GROUP,
-        _ => "",
-    }
-}
-
-pub use crate::model::is_cluster_scoped;
+use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
 /// `targetSelectors`, in that order; what cannot be read goes to `invalid`.
@@ -494,19 +485,6 @@ fn read_ref(
         name: name.to_string(),
         section: section.map(str::to_string),
     })
-}
-
-/// `namespace` → `Namespace`, `service` → `Service` (GEP-2649's own examples write `kind: namespace`).
-fn canonical_kind(kind: &str) -> String {
-    match kind.to_ascii_lowercase().as_str() {
-        "namespace" => "Namespace".into(),
-        "service" => "Service".into(),
-        "gateway" => "Gateway".into(),
-        "gatewayclass" => "GatewayClass".into(),
-        "httproute" => "HTTPRoute".into(),
-        "grpcroute" => "GRPCRoute".into(),
-        _ => kind.to_string(),
-    }
 }
 
 fn read_selector(

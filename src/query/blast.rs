@@ -5,8 +5,8 @@
 use super::{PolicyKindRef, World};
 use crate::catalog::Declared;
 use crate::effective::{Acc, KindFold, PolicyStatus, Step};
-use crate::model::{GroupKind, ObjRef};
-use crate::source::{BlindSpot, Object, Snapshot};
+use crate::model::{plural, GroupKind, ObjRef};
+use crate::model::{BlindSpot, Object, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
@@ -460,20 +460,6 @@ fn summarize(changes: &[Change]) -> Summary {
         objects: objects.len(),
         namespaces: namespaces.into_iter().collect(),
         by_kind,
-    }
-}
-
-/// `HTTPRoute` → `HTTPRoutes`.
-fn plural(kind: &str) -> String {
-    if kind.ends_with('s') || kind.ends_with('x') {
-        format!("{kind}es")
-    } else if let Some(stem) = kind
-        .strip_suffix('y')
-        .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
-    {
-        format!("{stem}ies")
-    } else {
-        format!("{kind}s")
     }
 }
 

@@ -11,8 +11,8 @@ pub mod types;
 use crate::catalog::policy::Policy;
 use crate::catalog::Class;
 use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, Statuses, StatusesAt};
+use crate::model::BlindSpot;
 use crate::model::{GroupKind, ObjRef};
-use crate::source::BlindSpot;
 use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
 use serde::Serialize;
 use serde_json::Value;
@@ -440,7 +440,7 @@ fn condition(c: &Value) -> Option<ReportedCondition> {
 
 /// `status.conditions` whose type ends in `PolicyAffected`, and annotations whose key
 /// does (`gateway.nginx.org/ClientSettingsPolicyAffected: "true"`, `kuadrant.io/AuthPolicyAffected`).
-fn affected_marks(o: &crate::source::Object) -> Vec<ReportedCondition> {
+fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
     let mut out = Vec::new();
     for c in o
         .status
@@ -657,7 +657,7 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
                     .get("namespace")
                     .and_then(Value::as_str)
                     .or(pol.obj_ref.namespace.as_deref());
-                let ns = if crate::catalog::policy::is_cluster_scoped(kind) {
+                let ns = if crate::model::is_cluster_scoped(kind) {
                     None
                 } else {
                     ns

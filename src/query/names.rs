@@ -1,11 +1,12 @@
 //! The words a user types for TYPE, NAME and namespace, offered by shell completion:
 //! TYPE spelled so that `resolve_type` reads it back, NAME from the objects at hand.
 
-use super::types::{hierarchy_kinds, resolve_type};
+use super::types::resolve_type;
 use super::World;
 use crate::catalog::Catalog;
+use crate::model::hierarchy_kinds;
+use crate::model::Object;
 use crate::model::{GroupKind, ObjRef};
-use crate::source::Object;
 
 /// Which kinds a command takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,58 +3,8 @@
 //! lowercase kind, plural or `kind.group`.
 
 use crate::catalog::Catalog;
-use crate::model::{GroupKind, GATEWAY_GROUP, GATEWAY_X_GROUP};
-use crate::source::Object;
-
-/// Built-in kinds: (group, kind, plural, short names).
-const BUILTIN: &[(&str, &str, &str, &[&str])] = &[
-    (GATEWAY_GROUP, "GatewayClass", "gatewayclasses", &["gc"]),
-    (GATEWAY_GROUP, "Gateway", "gateways", &["gtw"]),
-    (GATEWAY_GROUP, "HTTPRoute", "httproutes", &[]),
-    (GATEWAY_GROUP, "GRPCRoute", "grpcroutes", &[]),
-    (GATEWAY_GROUP, "TCPRoute", "tcproutes", &[]),
-    (GATEWAY_GROUP, "TLSRoute", "tlsroutes", &[]),
-    (GATEWAY_GROUP, "UDPRoute", "udproutes", &[]),
-    (GATEWAY_GROUP, "ListenerSet", "listenersets", &["lset"]),
-    (GATEWAY_X_GROUP, "XListenerSet", "xlistenersets", &["lset"]),
-    (
-        GATEWAY_GROUP,
-        "ReferenceGrant",
-        "referencegrants",
-        &["refgrant"],
-    ),
-    ("", "Service", "services", &["svc"]),
-    ("", "Namespace", "namespaces", &["ns"]),
-    (
-        "multicluster.x-k8s.io",
-        "ServiceImport",
-        "serviceimports",
-        &[],
-    ),
-];
-
-/// The built-in kinds that are part of the hierarchy (what `describe`, `tree` and
-/// `graph` take besides policies).
-pub fn hierarchy_kinds() -> impl Iterator<Item = GroupKind> {
-    BUILTIN
-        .iter()
-        .filter(|(_, k, _, _)| !matches!(*k, "ReferenceGrant" | "Namespace"))
-        .map(|(g, k, _, _)| GroupKind::new(g, k))
-}
-
-/// A kind's plural the way the API server's defaulting makes it.
-pub fn plural(kind: &str) -> String {
-    let l = kind.to_lowercase();
-    if let Some(stem) = l.strip_suffix('y') {
-        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
-            return format!("{stem}ies");
-        }
-    }
-    if l.ends_with('s') || l.ends_with("ch") || l.ends_with("sh") || l.ends_with('x') {
-        return format!("{l}es");
-    }
-    format!("{l}s")
-}
+use crate::model::Object;
+use crate::model::{resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP};
 
 /// Resolves TYPE against the built-in kinds, the policy kinds of the catalog and the
 /// CRDs in the input. An ambiguous name (a kind in two groups) is an error that
@@ -82,9 +32,9 @@ pub fn resolve_type(
             }
         }
     };
-    for (g, k, p, s) in BUILTIN {
+    for (g, k, s) in BUILTIN_KINDS {
         let shorts: Vec<String> = s.iter().map(|x| x.to_string()).collect();
-        consider(g, k, p, &shorts);
+        consider(g, k, &resource_plural(k), &shorts);
     }
     for o in objects
         .iter()
@@ -118,7 +68,7 @@ pub fn resolve_type(
         }
     }
     for k in catalog.kinds.values() {
-        consider(&k.group, &k.kind, &plural(&k.kind), &[]);
+        consider(&k.group, &k.kind, &resource_plural(&k.kind), &[]);
     }
     match candidates.len() {
         0 => Err(format!(
@@ -149,9 +99,9 @@ mod tests {
 
     #[test]
     fn plurals() {
-        assert_eq!(plural("RetryPolicy"), "retrypolicies");
-        assert_eq!(plural("Gateway"), "gateways");
-        assert_eq!(plural("GatewayClass"), "gatewayclasses");
+        assert_eq!(resource_plural("RetryPolicy"), "retrypolicies");
+        assert_eq!(resource_plural("Gateway"), "gateways");
+        assert_eq!(resource_plural("GatewayClass"), "gatewayclasses");
     }
 
     #[test]

@@ -4,9 +4,9 @@
 use super::age::age;
 use super::table::Table;
 use super::{status_tint, Style, Tint};
+use crate::model::BlindSpot;
 use crate::model::ObjRef;
 use crate::query::{Effective, KindRow, PolicyDescription, PolicyRow, Relation, TargetDescription};
-use crate::source::BlindSpot;
 use crate::topology::{Finding, Severity};
 use serde_json::Value;
 use std::io::{self, Write};

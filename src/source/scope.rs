@@ -9,8 +9,8 @@
 //! object as the namespaces arrive; [`namespace_closure`] for objects already all in
 //! hand, which links whole namespaces (never narrower than the objects' own links).
 
+use crate::model::Object;
 use crate::model::{is_gateway_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP, ROUTE_KINDS};
-use crate::source::Object;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 

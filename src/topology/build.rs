@@ -4,12 +4,11 @@ use super::{
     Code, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution, ResolvedTarget, Role,
     Severity, Topology,
 };
-use crate::catalog::policy::{
-    is_cluster_scoped, read_policy, LabelSelector, SelectorScope, TargetSpec,
-};
+use crate::catalog::policy::{read_policy, LabelSelector, SelectorScope, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
+use crate::model::is_cluster_scoped;
 use crate::model::{is_gateway_group, normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
-use crate::source::{BlindSpot, Object, Snapshot};
+use crate::model::{BlindSpot, Object, Snapshot};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};

@@ -12,7 +12,7 @@ pub use index::{RefIndex, RefKey, Slot};
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
 use crate::model::ObjRef;
-use crate::source::Snapshot;
+use crate::model::Snapshot;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub type NodeId = usize;

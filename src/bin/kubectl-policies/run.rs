@@ -6,12 +6,13 @@ use crate::selector;
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::catalog::Catalog;
+use kubectl_policies::model::{BlindSpot, Object};
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
 use kubectl_policies::render::{self, age, human, Style};
 use kubectl_policies::source::files::Loaded;
 use kubectl_policies::source::live::{self, LiveOptions, Scope};
-use kubectl_policies::source::{demo, files, BlindSpot, Object};
+use kubectl_policies::source::{demo, files};
 use kubectl_policies::topology::{NodeId, PolicyId, Severity};
 use std::io::{IsTerminal, Write};
 use std::mem::ManuallyDrop;
@@ -194,8 +195,7 @@ fn object_scope(g: &Global, words: &[String], ns: &str) -> Scope {
     }
     // A policy's reach, and a cluster-scoped object's (a GatewayClass's Gateways), cross
     // namespaces: read everything.
-    if catalog.get(&gk).is_some() || kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)
-    {
+    if catalog.get(&gk).is_some() || kubectl_policies::model::is_cluster_scoped(&gk.kind) {
         return everything;
     }
     Scope::Object(ObjRef::new(&gk.group, &gk.kind, Some(ns), &name))
@@ -331,7 +331,7 @@ fn named(
 ) -> Result<(GroupKind, ObjRef)> {
     let (ty, name) = split_target(words)?;
     let gk = resolve_type(&ty, catalog, objects).map_err(|e| anyhow!(e))?;
-    let ns = (!kubectl_policies::catalog::policy::is_cluster_scoped(&gk.kind)).then_some(ns);
+    let ns = (!kubectl_policies::model::is_cluster_scoped(&gk.kind)).then_some(ns);
     let r = ObjRef::new(&gk.group, &gk.kind, ns, &name);
     Ok((gk, r))
 }
@@ -368,9 +368,13 @@ fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
 
 fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> anyhow::Error {
     let resource = if gk.group.is_empty() {
-        query::types::plural(&gk.kind)
+        kubectl_policies::model::resource_plural(&gk.kind)
     } else {
-        format!("{}.{}", query::types::plural(&gk.kind), gk.group)
+        format!(
+            "{}.{}",
+            kubectl_policies::model::resource_plural(&gk.kind),
+            gk.group
+        )
     };
     let elsewhere: Vec<String> =
         w.t.snapshot

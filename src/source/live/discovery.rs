@@ -6,7 +6,7 @@
 use super::api::{Api, ApiError};
 use super::LiveError;
 use crate::model::GroupKind;
-use crate::source::{BlindReason, BlindSpot};
+use crate::model::{BlindReason, BlindSpot};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -10,13 +10,13 @@ pub mod config;
 pub mod discovery;
 mod exec;
 
-use crate::catalog::{registry, Declared, POLICY_LABEL};
+use crate::catalog::{registry, Declared};
+use crate::model::POLICY_LABEL;
+use crate::model::{BlindReason, BlindSpot, Object, Origin, ShapeError};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::files::Loaded;
 use crate::source::scope::NamespaceLinks;
-use crate::source::{
-    objects_from_value, scope, BlindReason, BlindSpot, Object, Origin, ShapeError,
-};
+use crate::source::{objects_from_value, scope};
 use anyhow::{anyhow, Context as _};
 use api::{Api, ApiError};
 use discovery::{Discovery, Resource};
@@ -882,7 +882,7 @@ impl<'a> Reader<'a> {
             ))
         });
         Loaded {
-            snapshot: crate::source::Snapshot {
+            snapshot: crate::model::Snapshot {
                 objects,
                 blind_spots: spots,
             },

@@ -1,55 +1,7 @@
-//! Names shared by every stage: group/kind pairs and object references.
+//! The names every stage uses: group/kind pairs and references to objects and sections.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// The Gateway API group.
-pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
-/// The experimental Gateway API group (XListenerSet, XBackendTrafficPolicy).
-pub const GATEWAY_X_GROUP: &str = "gateway.networking.x-k8s.io";
-
-/// The Gateway API group, standard or experimental channel.
-pub fn is_gateway_group(g: &str) -> bool {
-    g == GATEWAY_GROUP || g == GATEWAY_X_GROUP
-}
-
-/// The route kinds of the Gateway API.
-pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
-
-/// Kinds that live outside namespaces (Kubernetes' own, and the Gateway API's
-/// GatewayClass): their objects and references carry no namespace. A CRD in the input
-/// may declare more (`spec.scope: Cluster`).
-pub const CLUSTER_SCOPED_KINDS: &[&str] = &[
-    "APIService",
-    "CertificateSigningRequest",
-    "ClusterIssuer",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "ComponentStatus",
-    "CSIDriver",
-    "CSINode",
-    "CustomResourceDefinition",
-    "FlowSchema",
-    "GatewayClass",
-    "IngressClass",
-    "MutatingWebhookConfiguration",
-    "Namespace",
-    "Node",
-    "PersistentVolume",
-    "PriorityClass",
-    "PriorityLevelConfiguration",
-    "RuntimeClass",
-    "StorageClass",
-    "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding",
-    "ValidatingWebhookConfiguration",
-    "VolumeAttachment",
-];
-
-/// Kinds that live outside namespaces: their refs carry no namespace.
-pub fn is_cluster_scoped(kind: &str) -> bool {
-    CLUSTER_SCOPED_KINDS.contains(&kind)
-}
 
 /// A kind qualified by its API group (`""` is the core group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,0 +1,206 @@
+//! Objects as every stage after the source sees them: what was read, from where, and
+//! what could not be read. Plain data, no I/O.
+
+use super::{group_of_api_version, GroupKind, ObjRef};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Where an object was read from, so errors and findings can point at it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Origin {
+    /// A file path, `<stdin>`, `<demo>` or a cluster URL.
+    pub file: std::sync::Arc<str>,
+    /// 1-based document number inside the file (0 when it does not apply).
+    pub document: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.document > 0 {
+            write!(f, "{} (document {})", self.file, self.document)
+        } else {
+            write!(f, "{}", self.file)
+        }
+    }
+}
+
+/// One Kubernetes object, reduced to what the tool reads.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
+    pub creation_timestamp: Option<String>,
+    pub spec: Value,
+    pub status: Value,
+    pub origin: Origin,
+}
+
+impl Object {
+    pub fn group(&self) -> &str {
+        group_of_api_version(&self.api_version)
+    }
+
+    pub fn group_kind(&self) -> GroupKind {
+        GroupKind::new(self.group(), &self.kind)
+    }
+
+    pub fn obj_ref(&self) -> ObjRef {
+        ObjRef::new(
+            self.group(),
+            &self.kind,
+            self.namespace.as_deref(),
+            &self.name,
+        )
+    }
+
+    /// The whole object as JSON again (for `dump`).
+    pub fn to_value(&self) -> Value {
+        let mut meta = Map::new();
+        meta.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(ns) = &self.namespace {
+            meta.insert("namespace".into(), Value::String(ns.clone()));
+        }
+        if !self.labels.is_empty() {
+            meta.insert(
+                "labels".into(),
+                serde_json::to_value(&self.labels).unwrap_or_default(),
+            );
+        }
+        if !self.annotations.is_empty() {
+            meta.insert(
+                "annotations".into(),
+                serde_json::to_value(&self.annotations).unwrap_or_default(),
+            );
+        }
+        if let Some(ts) = &self.creation_timestamp {
+            meta.insert("creationTimestamp".into(), Value::String(ts.clone()));
+        }
+        let mut obj = Map::new();
+        obj.insert("apiVersion".into(), Value::String(self.api_version.clone()));
+        obj.insert("kind".into(), Value::String(self.kind.clone()));
+        obj.insert("metadata".into(), Value::Object(meta));
+        if !self.spec.is_null() {
+            obj.insert("spec".into(), self.spec.clone());
+        }
+        if !self.status.is_null() {
+            obj.insert("status".into(), self.status.clone());
+        }
+        Value::Object(obj)
+    }
+}
+
+/// Why something could not be seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum BlindReason {
+    Forbidden,
+    NotFound,
+    Error,
+}
+
+/// A kind (optionally in one namespace) the source could not read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BlindSpot {
+    pub group: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub namespace: Option<String>,
+    pub reason: BlindReason,
+    pub message: String,
+}
+
+/// One object defined more than once in the input (one identity: group, kind,
+/// namespace and name, whatever the version).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    pub object: ObjRef,
+    /// Where the copies that were set aside came from, in input order.
+    pub dropped: Vec<Origin>,
+    /// Where the copy in use came from: the last, as `kubectl apply` would leave it.
+    pub used: Origin,
+}
+
+/// Keeps the last copy of every object defined more than once (as applying the files
+/// in order would leave the cluster) and says which.
+pub fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
+    use std::collections::HashMap;
+    let mut last: HashMap<(&str, &str, Option<&str>, &str), usize> =
+        HashMap::with_capacity(objects.len());
+    let mut dropped: Vec<usize> = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        let key = (
+            crate::model::normalize_group(o.group()),
+            o.kind.as_str(),
+            o.namespace.as_deref(),
+            o.name.as_str(),
+        );
+        if let Some(earlier) = last.insert(key, i) {
+            dropped.push(earlier);
+        }
+    }
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    let mut by_used: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for &d in &dropped {
+        let o = &objects[d];
+        let key = (
+            crate::model::normalize_group(o.group()),
+            o.kind.as_str(),
+            o.namespace.as_deref(),
+            o.name.as_str(),
+        );
+        by_used.entry(last[&key]).or_default().push(d);
+    }
+    let duplicates = by_used
+        .into_iter()
+        .map(|(used, mut copies)| {
+            copies.sort_unstable();
+            Duplicate {
+                object: objects[used].obj_ref(),
+                dropped: copies.iter().map(|&d| objects[d].origin.clone()).collect(),
+                used: objects[used].origin.clone(),
+            }
+        })
+        .collect();
+    dropped.sort_unstable();
+    let mut i = 0;
+    let mut next = dropped.iter().peekable();
+    objects.retain(|_| {
+        let keep = next.peek() != Some(&&i);
+        if !keep {
+            next.next();
+        }
+        i += 1;
+        keep
+    });
+    duplicates
+}
+
+/// Everything a source read: the objects and what it could not see.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    pub objects: Vec<Object>,
+    pub blind_spots: Vec<BlindSpot>,
+}
+
+/// A readable document whose shape is wrong for a Kubernetes object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeError {
+    pub origin: Origin,
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: field {}: {}", self.origin, self.field, self.message)
+    }
+}
