@@ -29,7 +29,8 @@ fn example_2() -> World {
 }
 
 fn pid(w: &World, kind: &str, name: &str) -> usize {
-    w.t.policies
+    w.topology
+        .policies
         .iter()
         .position(|p| p.obj_ref.kind == kind && p.obj_ref.name == name)
         .unwrap_or_else(|| panic!("no policy {kind} {name}"))

@@ -278,7 +278,7 @@ fn contexts_with_the_same_result_are_grouped() {
     .concat();
     let w = world(&yaml);
     let b1 = node(&w, "Service", Some("default"), "b1", None);
-    let mut f = kubectl_policies::effective::KindFold::new(&w.t, &color());
+    let mut f = kubectl_policies::effective::KindFold::new(&w.topology, &color());
     let groups = f.effective_at(b1);
     // Two paths through g1 give red: one group with both contexts.
     assert_eq!(groups.len(), 1);

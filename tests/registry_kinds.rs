@@ -242,7 +242,7 @@ fn workload_selector_policies_are_shown_not_resolved() {
     let w = world(&[BASE, p].concat());
     assert_eq!(status(&w, "by-label"), PolicyStatus::SelectorBound);
     assert!(w
-        .t
+        .topology
         .findings
         .iter()
         .any(|f| f.code == kubectl_policies::topology::Code::SelectorBound));
@@ -252,12 +252,13 @@ fn workload_selector_policies_are_shown_not_resolved() {
 
 /// (namespace/name → status) of every policy in a world.
 fn statuses(w: &kubectl_policies::query::World) -> Vec<(String, PolicyStatus)> {
-    let mut out: Vec<(String, PolicyStatus)> =
-        w.t.policies
-            .iter()
-            .enumerate()
-            .map(|(p, pol)| (pol.obj_ref.ns_name(), w.st.overall[p]))
-            .collect();
+    let mut out: Vec<(String, PolicyStatus)> = w
+        .topology
+        .policies
+        .iter()
+        .enumerate()
+        .map(|(p, pol)| (pol.obj_ref.ns_name(), w.statuses.overall[p]))
+        .collect();
     out.sort();
     out
 }
@@ -381,8 +382,8 @@ fn nginx_policies_on_one_target_merge_unless_they_set_the_same_field() {
         json!({"zoneSize": "2m", "keepAlive": {"connections": 3}, "loadBalancingMethod": "random"})
     );
     assert!(
-        w.t.findings.is_empty()
-            || w.t
+        w.topology.findings.is_empty()
+            || w.topology
                 .findings
                 .iter()
                 .all(|f| f.code != kubectl_policies::topology::Code::Invalid)
@@ -506,12 +507,16 @@ spec:
 "#;
     let w = world(yaml);
     let targets = |name: &str| -> Vec<String> {
-        let p =
-            w.t.policies
-                .iter()
-                .position(|p| p.obj_ref.name == name)
-                .unwrap();
-        w.t.targets[p].iter().map(|r| r.target.ns_name()).collect()
+        let p = w
+            .topology
+            .policies
+            .iter()
+            .position(|p| p.obj_ref.name == name)
+            .unwrap();
+        w.topology.targets[p]
+            .iter()
+            .map(|r| r.target.ns_name())
+            .collect()
     };
     // An empty selector: every HTTPRoute of the policy's namespace.
     assert_eq!(targets("every-route-here"), ["ops/own"]);
@@ -521,20 +526,21 @@ spec:
     assert_eq!(targets("all-granted"), ["shop/r1", "ops/own"]);
     use PolicyStatus::*;
     assert_eq!(
-        w.st.overall[w
-            .t
+        w.statuses.overall[w
+            .topology
             .policies
             .iter()
             .position(|p| p.obj_ref.name == "bank-denied")
             .unwrap()],
         TargetNotFound
     );
-    let refused: Vec<&str> =
-        w.t.findings
-            .iter()
-            .filter(|f| f.code == kubectl_policies::topology::Code::RefNotPermitted)
-            .map(|f| f.object.name.as_str())
-            .collect();
+    let refused: Vec<&str> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.code == kubectl_policies::topology::Code::RefNotPermitted)
+        .map(|f| f.object.name.as_str())
+        .collect();
     assert_eq!(refused, ["bank-denied", "all-granted"]);
 }
 
@@ -620,15 +626,16 @@ spec:
             s("shop/deny-all", Enforced),
         ]
     );
-    let ns =
-        w.t.lookup(&kubectl_policies::model::ObjRef::new(
+    let ns = w
+        .topology
+        .lookup(&kubectl_policies::model::ObjRef::new(
             "",
             "Namespace",
             None,
             "shop",
         ))
         .expect("a Namespace node for the namespace-wide policies");
-    assert_eq!(w.t.attached[ns].len(), 2);
+    assert_eq!(w.topology.attached[ns].len(), 2);
 }
 
 #[test]
@@ -771,13 +778,14 @@ spec:
   options: {faults: {abort: {httpStatus: 418}}}
 "#;
     let w = world(yaml);
-    let p =
-        w.t.policies
-            .iter()
-            .position(|p| p.obj_ref.name == "faults")
-            .unwrap();
+    let p = w
+        .topology
+        .policies
+        .iter()
+        .position(|p| p.obj_ref.name == "faults")
+        .unwrap();
     assert_eq!(
-        w.st.affects_count(&w.t, p),
+        w.statuses.affects_count(&w.topology, p),
         4,
         "parent, child and both Services"
     );
@@ -788,7 +796,7 @@ spec:
     );
     let refuser = node(&w, "HTTPRoute", Some("a"), "other-parent-only", None);
     assert!(
-        w.t.nodes[refuser].parents.is_empty(),
+        w.topology.nodes[refuser].parents.is_empty(),
         "it accepts another parent only"
     );
 }
@@ -808,12 +816,16 @@ fn a_labelled_crd_decides_the_class_over_the_registry() {
     let crd = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: trafficpolicies.gateway.kgateway.dev\n  labels: {gateway.networking.k8s.io/policy: Direct}\nspec: {group: gateway.kgateway.dev, scope: Namespaced, names: {kind: TrafficPolicy, plural: trafficpolicies}}\n";
     let class = |yaml: &str| {
         let w = world(yaml);
-        let p =
-            w.t.policies
-                .iter()
-                .position(|p| p.obj_ref.name == "gw-policy")
-                .unwrap();
-        (w.t.policies[p].class, w.st.affects_count(&w.t, p))
+        let p = w
+            .topology
+            .policies
+            .iter()
+            .position(|p| p.obj_ref.name == "gw-policy")
+            .unwrap();
+        (
+            w.topology.policies[p].class,
+            w.statuses.affects_count(&w.topology, p),
+        )
     };
     use kubectl_policies::catalog::Class;
     assert_eq!(class(&[ROUTES, &policy].concat()), (Class::Inherited, 3));
@@ -830,13 +842,14 @@ fn a_listener_set_attaches_only_where_its_gateway_allows_listener_sets() {
     let parents = |yaml: &str| {
         let w = world(yaml);
         let ls = node(&w, "ListenerSet", Some("app"), "extra", None);
-        let codes: Vec<_> =
-            w.t.findings
-                .iter()
-                .map(|f| f.code)
-                .filter(|&c| c == kubectl_policies::topology::Code::NotAdmitted)
-                .collect();
-        (w.t.nodes[ls].parents.len(), codes)
+        let codes: Vec<_> = w
+            .topology
+            .findings
+            .iter()
+            .map(|f| f.code)
+            .filter(|&c| c == kubectl_policies::topology::Code::NotAdmitted)
+            .collect();
+        (w.topology.nodes[ls].parents.len(), codes)
     };
     use kubectl_policies::topology::Code::NotAdmitted;
     assert_eq!(parents(&yaml("")), (0, vec![NotAdmitted]), "unset: None");

@@ -39,7 +39,8 @@ fn route(ns: &str, name: &str, parent: &str) -> String {
 }
 
 fn codes(w: &kubectl_policies::query::World) -> Vec<(Code, String)> {
-    w.t.findings
+    w.topology
+        .findings
         .iter()
         .map(|f| (f.code, f.object.name.clone()))
         .collect()
@@ -54,10 +55,16 @@ fn route_attaches_to_the_listeners_that_admit_it() {
     .concat();
     let w = world(&yaml);
     let r = node(&w, "HTTPRoute", Some("shop"), "web", None);
-    let parents: Vec<String> = w.t.nodes[r]
+    let parents: Vec<String> = w.topology.nodes[r]
         .parents
         .iter()
-        .map(|&p| w.t.nodes[p].obj_ref.section.clone().unwrap_or_default())
+        .map(|&p| {
+            w.topology.nodes[p]
+                .obj_ref
+                .section
+                .clone()
+                .unwrap_or_default()
+        })
         .collect();
     // http (All) and https (Selector matches team=web); not local (Same: infra only), not tcp (kind).
     assert_eq!(parents, vec!["http", "https"]);
@@ -78,10 +85,16 @@ fn section_name_and_port_narrow_the_listeners() {
     let w = world(&yaml);
     let sec = |n: &str| {
         let r = node(&w, "HTTPRoute", Some("shop"), n, None);
-        w.t.nodes[r]
+        w.topology.nodes[r]
             .parents
             .iter()
-            .map(|&p| w.t.nodes[p].obj_ref.section.clone().unwrap_or_default())
+            .map(|&p| {
+                w.topology.nodes[p]
+                    .obj_ref
+                    .section
+                    .clone()
+                    .unwrap_or_default()
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(sec("by-section"), vec!["https"]);
@@ -100,11 +113,12 @@ fn disallowed_namespace_is_not_admitted_and_says_why() {
     ]
     .concat();
     let w = world(&yaml);
-    let f =
-        w.t.findings
-            .iter()
-            .find(|f| f.code == Code::NotAdmitted)
-            .expect("NotAdmitted");
+    let f = w
+        .topology
+        .findings
+        .iter()
+        .find(|f| f.code == Code::NotAdmitted)
+        .expect("NotAdmitted");
     assert_eq!(f.object.name, "nope");
     assert!(
         f.message.contains("namespace other does not match"),
@@ -112,7 +126,7 @@ fn disallowed_namespace_is_not_admitted_and_says_why() {
         f.message
     );
     let r = node(&w, "HTTPRoute", Some("other"), "nope", None);
-    assert!(w.t.nodes[r].parents.is_empty());
+    assert!(w.topology.nodes[r].parents.is_empty());
 }
 
 #[test]
@@ -134,7 +148,7 @@ fn cross_namespace_backend_needs_a_reference_grant() {
     assert!(codes(&without).contains(&(Code::RefNotPermitted, "web".into())));
     let db = node(&without, "Service", Some("data"), "db", None);
     assert!(
-        without.t.nodes[db].parents.is_empty(),
+        without.topology.nodes[db].parents.is_empty(),
         "no edge without a grant"
     );
 
@@ -144,7 +158,7 @@ fn cross_namespace_backend_needs_a_reference_grant() {
         .iter()
         .any(|(c, _)| *c == Code::RefNotPermitted));
     let db = node(&with, "Service", Some("data"), "db", None);
-    assert_eq!(with.t.nodes[db].parents.len(), 1);
+    assert_eq!(with.topology.nodes[db].parents.len(), 1);
 }
 
 #[test]
@@ -176,7 +190,7 @@ spec:
     let w = world(yaml);
     let r = node(&w, "HTTPRoute", Some("mesh"), "split", None);
     let api = node(&w, "Service", Some("mesh"), "api", None);
-    assert_eq!(w.t.nodes[r].parents, vec![api]);
+    assert_eq!(w.topology.nodes[r].parents, vec![api]);
     // The policy on the parent Service flows to the route and its other backend; the
     // route's edge back to its own parent would be a cycle and is not drawn.
     let v2 = node(&w, "Service", Some("mesh"), "api-v2", None);
@@ -196,13 +210,14 @@ fn namespace_target_reaches_every_object_in_it() {
     ]
     .concat();
     let w = world(&yaml);
-    let p =
-        w.t.policies
-            .iter()
-            .position(|p| p.obj_ref.name == "ns-wide")
-            .unwrap();
+    let p = w
+        .topology
+        .policies
+        .iter()
+        .position(|p| p.obj_ref.name == "ns-wide")
+        .unwrap();
     // Two routes and the Service (sections count with their object).
-    assert_eq!(w.st.affects_count(&w.t, p), 3);
+    assert_eq!(w.statuses.affects_count(&w.topology, p), 3);
     // The Gateway in infra is not reached.
     let gw = node(&w, "Gateway", Some("infra"), "gw", None);
     assert!(effective(&w, &gk("example.io", "RetryPolicy"), gw).is_empty());
@@ -247,11 +262,12 @@ fn a_target_behind_a_blind_spot_is_unknown_not_missing() {
                     .into(),
         });
     let w = kubectl_policies::analyze(loaded.snapshot, &[], &[]);
-    let f =
-        w.t.findings
-            .iter()
-            .find(|f| f.object.name == "unseen")
-            .unwrap();
+    let f = w
+        .topology
+        .findings
+        .iter()
+        .find(|f| f.object.name == "unseen")
+        .unwrap();
     assert_eq!(f.code, Code::TargetNotFound);
     assert_eq!(f.severity, kubectl_policies::topology::Severity::Warning);
     assert!(f.message.contains("could not be read"), "{}", f.message);
@@ -271,11 +287,12 @@ fn wrong_shape_is_an_invalid_finding_naming_the_field() {
     ]
     .concat();
     let w = world(&yaml);
-    let f =
-        w.t.findings
-            .iter()
-            .find(|f| f.object.name == "bad")
-            .expect("finding for bad");
+    let f = w
+        .topology
+        .findings
+        .iter()
+        .find(|f| f.object.name == "bad")
+        .expect("finding for bad");
     assert_eq!(f.code, Code::Invalid);
     assert!(f.message.starts_with("spec.targetRefs:"), "{}", f.message);
     // Everything else still answers.
@@ -293,8 +310,8 @@ fn target_selectors_match_labels_in_the_policy_namespace() {
     ]
     .concat();
     let w = world(&yaml);
-    let p = w.t.policy_index.values().copied().next().unwrap();
-    let targets: Vec<String> = w.t.targets[p]
+    let p = w.topology.policy_index.values().copied().next().unwrap();
+    let targets: Vec<String> = w.topology.targets[p]
         .iter()
         .map(|t| t.target.name.clone())
         .collect();
@@ -305,13 +322,14 @@ fn target_selectors_match_labels_in_the_policy_namespace() {
 fn registry_kinds_need_no_crd_and_labels_are_read_case_insensitively() {
     let crd = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: quotas.example.io\n  labels: {gateway.networking.k8s.io/policy: DIRECT}\nspec: {group: example.io, names: {kind: Quota, plural: quotas}}\n";
     let w = world(&[GATEWAY, crd].concat());
-    let k = w.t.catalog.get(&gk("example.io", "Quota")).unwrap();
+    let k = w.topology.catalog.get(&gk("example.io", "Quota")).unwrap();
     assert_eq!(k.class, kubectl_policies::catalog::Class::Direct);
     assert_eq!(k.source, kubectl_policies::catalog::ClassSource::Label);
-    let btls =
-        w.t.catalog
-            .get(&gk("gateway.networking.k8s.io", "BackendTLSPolicy"))
-            .unwrap();
+    let btls = w
+        .topology
+        .catalog
+        .get(&gk("gateway.networking.k8s.io", "BackendTLSPolicy"))
+        .unwrap();
     assert_eq!(
         btls.source,
         kubectl_policies::catalog::ClassSource::Registry
@@ -355,7 +373,7 @@ fn policy_affected_marks_on_targets_are_read_and_checked() {
 fn nodes_below_many_starting_points_at_once_are_those_below_each() {
     let loaded = kubectl_policies::source::demo::load().unwrap();
     let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
-    let t = &w.t;
+    let t = &w.topology;
     // As many lists as one walk carries (64), some with several starting points.
     let n = t.nodes.len();
     let starts: Vec<Vec<usize>> = (0..64)

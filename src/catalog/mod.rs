@@ -300,6 +300,20 @@ impl Catalog {
         Catalog { kinds }
     }
 
+    /// Every kind, and whether it attaches within its own namespace only (its project
+    /// names the kinds it targets, and a GatewayClass is not among them): what a live
+    /// read is handed before it reads any CRD.
+    pub fn kinds_for_reading(&self) -> Vec<(GroupKind, bool)> {
+        self.kinds
+            .iter()
+            .map(|(gk, k)| {
+                let namespaced = !k.target_kinds.is_empty()
+                    && !k.target_kinds.iter().any(|t| t == "GatewayClass");
+                (gk.clone(), namespaced)
+            })
+            .collect()
+    }
+
     pub fn get(&self, gk: &GroupKind) -> Option<&PolicyKind> {
         self.kinds.get(gk)
     }

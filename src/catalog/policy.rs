@@ -196,7 +196,6 @@ impl Stanza {
 
     /// How many settings (leaves) it holds; an empty stanza holds none.
     pub fn leaf_count(self, spec: &Value) -> usize {
-        use crate::effective::tree::value_leaf_count;
         self.settings(spec).map(|(_, v)| value_leaf_count(v)).sum()
     }
 }
@@ -254,6 +253,35 @@ pub struct Policy {
     pub rejected: Option<String>,
     /// Index of the object in the snapshot.
     pub object: usize,
+}
+
+/// The settings (leaves) a value sets: a mapping's leaves, an empty mapping one (it sets
+/// the field to `{}`), a null none (it only deletes in a patch).
+pub(crate) fn value_leaf_count(v: &Value) -> usize {
+    match v {
+        Value::Object(m) if !m.is_empty() => m.values().map(value_leaf_count).sum(),
+        Value::Null => 0,
+        _ => 1,
+    }
+}
+
+/// GEP-713's conflict resolution between two policies at the same level: the older
+/// creationTimestamp first, then `namespace/name`. A missing timestamp sorts last.
+pub fn precedence(a: &Policy, b: &Policy) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (&a.creation_timestamp, &b.creation_timestamp) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+    .then_with(|| ns_name_bytes(&a.obj_ref).cmp(ns_name_bytes(&b.obj_ref)))
+}
+
+/// The bytes of `ns_name()` (`namespace/name`), without building the string.
+fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
+    let ns = r.namespace.as_deref().map(|ns| ns.bytes().chain([b'/']));
+    ns.into_iter().flatten().chain(r.name.bytes())
 }
 
 impl Policy {

@@ -17,28 +17,8 @@ use crate::catalog::{Class, MergeModel, SameTarget};
 use crate::model::{GroupKind, ObjRef};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::rc::Rc;
-
-/// GEP-713 conflict resolution between two policies at the same level: older
-/// creationTimestamp first, then `namespace/name`. A missing timestamp sorts last.
-pub fn precedence_cmp(t: &Topology, a: PolicyId, b: PolicyId) -> Ordering {
-    let (pa, pb) = (&t.policies[a], &t.policies[b]);
-    match (&pa.creation_timestamp, &pb.creation_timestamp) {
-        (Some(x), Some(y)) => x.cmp(y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    }
-    .then_with(|| ns_name_bytes(&pa.obj_ref).cmp(ns_name_bytes(&pb.obj_ref)))
-}
-
-/// The bytes of `ns_name()` (`namespace/name`), without building the string.
-fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
-    let ns = r.namespace.as_deref().map(|ns| ns.bytes().chain([b'/']));
-    ns.into_iter().flatten().chain(r.name.bytes())
-}
 
 /// One step of a context path: a node, or the namespace level a path enters just
 /// above that node.

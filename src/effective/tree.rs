@@ -124,15 +124,6 @@ pub fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
     }
 }
 
-/// The leaves `Tree::from_value(v, _).leaf_count()` would have, without building the tree.
-pub fn value_leaf_count(v: &Value) -> usize {
-    match v {
-        Value::Object(m) if !m.is_empty() => m.values().map(value_leaf_count).sum(),
-        Value::Null => 0,
-        _ => 1,
-    }
-}
-
 /// RFC 7396 JSON Merge Patch over sourced trees: objects merge key by key, `null`
 /// in the patch removes the key, anything else in the patch replaces the target's.
 /// Unchanged subtrees are shared, not copied.

@@ -56,7 +56,7 @@ pub struct BlastRadius {
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`_declared` kinds are already in the world's catalog.)
 pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
-    let t = &w.t;
+    let t = &w.topology;
     let pol = &t.policies[p];
     let reach = reach_of_policy(t, p);
     let mut below = vec![false; t.nodes.len()];
@@ -95,10 +95,10 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
 /// The same answer as `delete_policy`, by rebuilding the whole world without the
 /// policy and comparing: slower, and obviously right. Tests hold the two equal.
 pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
-    let pol = &w.t.policies[p];
+    let pol = &w.topology.policies[p];
     let snapshot = Snapshot {
         objects: w
-            .t
+            .topology
             .snapshot
             .objects
             .iter()
@@ -106,12 +106,12 @@ pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]
             .filter(|&(i, _)| i != pol.object)
             .map(|(_, o)| o.clone())
             .collect(),
-        blind_spots: w.t.snapshot.blind_spots.clone(),
+        blind_spots: w.topology.snapshot.blind_spots.clone(),
     };
-    let after = crate::analyze(snapshot, declared, &[]);
-    let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.t, p)
+    let after = super::analyze(snapshot, declared, &[]);
+    let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.topology, p)
         .into_iter()
-        .map(|n| w.t.nodes[n].obj_ref.clone())
+        .map(|n| w.topology.nodes[n].obj_ref.clone())
         .collect();
     let kinds = vec![pol.kind.clone()];
     let changes = compare(w, &after, &candidates, &kinds);
@@ -120,15 +120,15 @@ pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]
 
 /// The answer for deleting `p`, given what changes.
 fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
-    let pol = &w.t.policies[p];
+    let pol = &w.topology.policies[p];
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
-        let why = if w.st.overall[p] == PolicyStatus::Overridden {
+        let why = if w.statuses.overall[p] == PolicyStatus::Overridden {
             ": it is overridden everywhere it reaches"
-        } else if w.st.overall[p] == PolicyStatus::Conflicted {
+        } else if w.statuses.overall[p] == PolicyStatus::Conflicted {
             ": it loses to an older policy on every target (Conflicted)"
-        } else if w.st.per_node[p].is_empty() {
+        } else if w.statuses.per_node[p].is_empty() {
             ": it reaches no object"
         } else {
             ""
@@ -147,7 +147,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
         apply: None,
         changes,
         summary,
-        blind_spots: w.t.snapshot.blind_spots.clone(),
+        blind_spots: w.topology.snapshot.blind_spots.clone(),
         headline,
     }
 }
@@ -169,7 +169,7 @@ pub fn apply_objects(
         )
     };
     let count = new_objects.len();
-    let mut objects = w.t.snapshot.objects.clone();
+    let mut objects = w.topology.snapshot.objects.clone();
     let mut changed: Vec<ObjRef> = Vec::new();
     let mut applied_kinds: Vec<String> = Vec::new();
     for o in new_objects {
@@ -185,14 +185,14 @@ pub fn apply_objects(
     }
     let snapshot = Snapshot {
         objects,
-        blind_spots: w.t.snapshot.blind_spots.clone(),
+        blind_spots: w.topology.snapshot.blind_spots.clone(),
     };
-    let after = crate::analyze(snapshot, declared, &[]);
+    let after = super::analyze(snapshot, declared, &[]);
 
     let mut candidates = BTreeSet::new();
     for r in &changed {
         let mut found = false;
-        for t in [&w.t, &after.t] {
+        for t in [&w.topology, &after.topology] {
             if let Some(&p) = t.policy_index.get(r) {
                 candidates.extend(
                     reach_of_policy(t, p)
@@ -210,19 +210,19 @@ pub fn apply_objects(
             continue;
         }
         if r.kind == "Namespace" && r.group.is_empty() {
-            for t in [&w.t, &after.t] {
+            for t in [&w.topology, &after.topology] {
                 let below = t.at_or_below(t.nodes_in_namespace(&r.name));
                 candidates.extend(below.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
-            for t in [&w.t, &after.t] {
+            for t in [&w.topology, &after.topology] {
                 candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
             }
         }
     }
-    let mut kinds = KindFold::kinds_in_use(&w.t);
-    kinds.extend(KindFold::kinds_in_use(&after.t));
+    let mut kinds = KindFold::kinds_in_use(&w.topology);
+    kinds.extend(KindFold::kinds_in_use(&after.topology));
     kinds.sort();
     kinds.dedup();
     let changes = compare(w, &after, &candidates, &kinds);
@@ -266,7 +266,7 @@ pub fn apply_objects(
         apply: Some(paths),
         changes,
         summary,
-        blind_spots: w.t.snapshot.blind_spots.clone(),
+        blind_spots: w.topology.snapshot.blind_spots.clone(),
         headline,
     }
 }
@@ -352,12 +352,12 @@ fn compare(
     // is not in `after`, but its object still is: nothing applies to it any more.
     let pairs: Vec<(NodeId, Option<NodeId>, &ObjRef)> = candidates
         .iter()
-        .filter_map(|r| Some((before.t.lookup(r)?, after.t.lookup(r), r)))
+        .filter_map(|r| Some((before.topology.lookup(r)?, after.topology.lookup(r), r)))
         .collect();
     let mut changes = Vec::new();
     for kind in kinds {
-        let mut fb = KindFold::new(&before.t, kind);
-        let mut fa = KindFold::new(&after.t, kind);
+        let mut fb = KindFold::new(&before.topology, kind);
+        let mut fa = KindFold::new(&after.topology, kind);
         for &(nb, na, r) in &pairs {
             let sb = specs_by_context(&mut fb, nb);
             let sa = match na {

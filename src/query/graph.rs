@@ -73,7 +73,7 @@ impl Graph {
 /// scope of `namespace` (None: all), as `tree` selects it, plus every policy of that
 /// scope, dangling ones included.
 pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
-    let t = &w.t;
+    let t = &w.topology;
     let mut keep = vec![false; t.nodes.len()];
     match focus {
         Some(n) => {
@@ -168,7 +168,7 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
         targets.dedup();
         g.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
-            status: w.st.overall[p],
+            status: w.statuses.overall[p],
             targets,
         });
     }

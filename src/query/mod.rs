@@ -7,54 +7,19 @@ pub mod graph;
 pub mod names;
 pub mod outline;
 pub mod types;
+mod world;
+
+pub use world::{analyze, analyze_yaml, LazyStatuses, World};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Class;
-use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, Statuses, StatusesAt};
+use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, StatusesAt};
 use crate::model::BlindSpot;
 use crate::model::{GroupKind, ObjRef};
 use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::ops::Deref;
-use std::sync::{Arc, OnceLock};
-
-/// A topology and its statuses: what every query reads.
-pub struct World {
-    pub t: Arc<Topology>,
-    /// Every policy's computed status, computed the first time it is read: `describe`
-    /// of one object and `blast-radius` never need all of them.
-    pub st: LazyStatuses,
-}
-
-/// `Statuses` of a topology, computed on first use.
-pub struct LazyStatuses {
-    t: Arc<Topology>,
-    computed: OnceLock<Statuses>,
-}
-
-impl Deref for LazyStatuses {
-    type Target = Statuses;
-    fn deref(&self) -> &Statuses {
-        self.computed.get_or_init(|| Statuses::compute(&self.t))
-    }
-}
-
-impl World {
-    pub fn new(t: Topology) -> World {
-        let t = Arc::new(t);
-        let st = LazyStatuses {
-            t: t.clone(),
-            computed: OnceLock::new(),
-        };
-        World { t, st }
-    }
-
-    pub fn policy_ref(&self, p: PolicyId) -> ObjRef {
-        self.t.policies[p].obj_ref.clone()
-    }
-}
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PolicyKindRef {
@@ -92,7 +57,7 @@ impl Effective {
     pub fn from_group(w: &World, g: &EffectiveGroup) -> Effective {
         Effective {
             policy_kind: (&g.kind).into(),
-            target: w.t.nodes[g.node].obj_ref.clone(),
+            target: w.topology.nodes[g.node].obj_ref.clone(),
             contexts: g.contexts.clone(),
             spec: g.spec.clone(),
             sources: g
@@ -126,22 +91,26 @@ pub struct PolicyRow {
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
 pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
-    let mut rows: Vec<PolicyRow> =
-        w.t.policies
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
-            .map(|(i, p)| PolicyRow {
-                policy: p.obj_ref.clone(),
-                class: p.class,
-                targets: w.t.targets[i].iter().map(|r| r.target.clone()).collect(),
-                status: w.st.overall[i],
-                affects: w.st.affects_count(&w.t, i),
-                creation_timestamp: p.creation_timestamp.clone(),
-                strategy: p.strategy_name(),
-                class_source: p.class_source.as_str(),
-            })
-            .collect();
+    let mut rows: Vec<PolicyRow> = w
+        .topology
+        .policies
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
+        .map(|(i, p)| PolicyRow {
+            policy: p.obj_ref.clone(),
+            class: p.class,
+            targets: w.topology.targets[i]
+                .iter()
+                .map(|r| r.target.clone())
+                .collect(),
+            status: w.statuses.overall[i],
+            affects: w.statuses.affects_count(&w.topology, i),
+            creation_timestamp: p.creation_timestamp.clone(),
+            strategy: p.strategy_name(),
+            class_source: p.class_source.as_str(),
+        })
+        .collect();
     rows.sort_by(|a, b| {
         (
             &a.policy.namespace,
@@ -175,25 +144,26 @@ pub struct KindRow {
 }
 
 pub fn get_kinds(w: &World) -> Vec<KindRow> {
-    let mut rows: Vec<KindRow> =
-        w.t.catalog
-            .kinds
-            .values()
-            .map(|k| KindRow {
-                kind: k.kind.clone(),
-                group: k.group.clone(),
-                class: k.class,
-                source: k.source.as_str(),
-                count: w
-                    .t
-                    .policies
-                    .iter()
-                    .filter(|p| p.kind == k.group_kind())
-                    .count(),
-                merge: k.merge.describe(),
-                project: k.project,
-            })
-            .collect();
+    let mut rows: Vec<KindRow> = w
+        .topology
+        .catalog
+        .kinds
+        .values()
+        .map(|k| KindRow {
+            kind: k.kind.clone(),
+            group: k.group.clone(),
+            class: k.class,
+            source: k.source.as_str(),
+            count: w
+                .topology
+                .policies
+                .iter()
+                .filter(|p| p.kind == k.group_kind())
+                .count(),
+            merge: k.merge.describe(),
+            project: k.project,
+        })
+        .collect();
     rows.sort_by(|a, b| (&a.kind, &a.group).cmp(&(&b.kind, &b.group)));
     rows
 }
@@ -253,7 +223,7 @@ fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
 
 /// That / which / what, for one object.
 pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
-    let t = &w.t;
+    let t = &w.topology;
     let node = &t.nodes[n];
     let sections: Vec<NodeId> = node
         .children
@@ -391,7 +361,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
 /// apply at its level above every object in it; Direct ones to the Namespace itself)
 /// and what the Direct ones make there. None when the input knows no such namespace.
 pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
-    let t = &w.t;
+    let t = &w.topology;
     let r = ObjRef::new("", "Namespace", None, name);
     let node = t.lookup(&r);
     if node.is_none() && !t.namespaces.contains_key(name) {
@@ -417,7 +387,7 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
             class: t.policies[p].class,
             attached_to: r.clone(),
             relation: Relation::Direct,
-            status: w.st.overall[p],
+            status: w.statuses.overall[p],
         });
     }
     d.policies
@@ -483,14 +453,14 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
 /// Findings on the object or its sections: what `check` reports on them, without
 /// checking everything else.
 fn findings_about(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
-    let mut refs = vec![&w.t.nodes[n].obj_ref];
-    refs.extend(sections.iter().map(|&s| &w.t.nodes[s].obj_ref));
+    let mut refs = vec![&w.topology.nodes[n].obj_ref];
+    refs.extend(sections.iter().map(|&s| &w.topology.nodes[s].obj_ref));
     findings_on(w, &refs)
 }
 
 /// `check`'s findings whose object is one of `refs`.
 fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
-    let t = &w.t;
+    let t = &w.topology;
     let mut out: Vec<Finding> = t
         .findings
         .iter()
@@ -576,7 +546,7 @@ pub struct PolicyDescription {
 }
 
 pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
-    let t = &w.t;
+    let t = &w.topology;
     let pol: &Policy = &t.policies[p];
     let targets = t.targets[p]
         .iter()
@@ -589,7 +559,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let mut affects: Vec<Affected> = w.st.per_node[p]
+    let mut affects: Vec<Affected> = w.statuses.per_node[p]
         .iter()
         .map(|(n, s)| Affected {
             target: t.nodes[n].obj_ref.clone(),
@@ -598,22 +568,23 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         .collect();
     affects.sort_by(|a, b| a.target.cmp(&b.target));
     let pk = t.catalog.get(&pol.kind);
-    let lost_to =
-        w.st.conflicts
-            .iter()
-            .filter(|c| c.0 == p)
-            .map(|c| t.policies[c.1].obj_ref.clone())
-            .collect();
+    let lost_to = w
+        .statuses
+        .conflicts
+        .iter()
+        .filter(|c| c.0 == p)
+        .map(|c| t.policies[c.1].obj_ref.clone())
+        .collect();
     PolicyDescription {
         kind: "PolicyDescription",
         policy: pol.obj_ref.clone(),
         class: pol.class,
         class_source: pol.class_source.as_str(),
         targets,
-        affects_count: w.st.affects_count(t, p),
+        affects_count: w.statuses.affects_count(t, p),
         affects,
         status: StatusPair {
-            computed: w.st.overall[p],
+            computed: w.statuses.overall[p],
             reported: reported_status(t, p),
         },
         findings: findings_on(w, &[&pol.obj_ref]),
@@ -693,8 +664,8 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
 /// computation contradicts. Sorted.
 pub fn check(w: &World) -> Vec<Finding> {
-    let mut out = w.t.findings.clone();
-    for p in 0..w.t.policies.len() {
+    let mut out = w.topology.findings.clone();
+    for p in 0..w.topology.policies.len() {
         out.extend(policy_findings(w, p));
     }
     crate::topology::findings::sort_findings(&mut out);
@@ -705,12 +676,12 @@ pub fn check(w: &World) -> Vec<Finding> {
 /// The findings on policy `p` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
 fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
-    let t = &w.t;
+    let t = &w.topology;
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
-    let from = w.st.conflicts.partition_point(|c| c.0 < p);
+    let from = w.statuses.conflicts.partition_point(|c| c.0 < p);
     let mut seen = std::collections::BTreeSet::new();
-    for &(_, winner, n) in w.st.conflicts[from..].iter().take_while(|c| c.0 == p) {
+    for &(_, winner, n) in w.statuses.conflicts[from..].iter().take_while(|c| c.0 == p) {
         if !seen.insert(n) {
             continue;
         }
@@ -725,7 +696,7 @@ fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
             ),
         ));
     }
-    let computed = w.st.overall[p];
+    let computed = w.statuses.overall[p];
     for c in reported_status(t, p) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
@@ -775,7 +746,7 @@ pub struct EffectivePolicies {
 }
 
 pub fn effective(w: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
-    let t = &w.t;
+    let t = &w.topology;
     let mut effective = Vec::new();
     for k in KindFold::kinds_in_use(t) {
         if kind.is_some_and(|want| *want != k) {
@@ -824,7 +795,7 @@ pub struct TreePolicy {
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
 pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &w.t;
+    let t = &w.topology;
     let scope = scope(t, namespace);
     let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
@@ -841,7 +812,7 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
     };
     let view = TreeView {
         child: &|n, c| t.nodes[c].owner == Some(n) || scope.is_none_or(|s| s[c]),
-        policy: &|p| Some(w.st.overall[p]),
+        policy: &|p| Some(w.statuses.overall[p]),
         status: &|_| None,
     };
     let mut forest = view.forest(w, roots);
@@ -854,7 +825,7 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under
 /// the target it names (with why it did not attach), so `tree` hides none of them.
 fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &w.t;
+    let t = &w.topology;
     let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
     for (p, pol) in t.policies.iter().enumerate() {
         let attached = pol.rejected.is_none()
@@ -865,7 +836,7 @@ fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
         if attached || !in_scope {
             continue;
         }
-        let status = w.st.overall[p];
+        let status = w.statuses.overall[p];
         let mut targets: Vec<(ObjRef, PolicyStatus)> = t.targets[p]
             .iter()
             .map(|r| match r.resolution {
@@ -929,7 +900,7 @@ struct TreeView<'a> {
 impl TreeView<'_> {
     /// Each root drawn down; a node reached twice is expanded the first time only.
     fn forest(&self, w: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
-        let mut expanded = vec![false; w.t.nodes.len()];
+        let mut expanded = vec![false; w.topology.nodes.len()];
         roots
             .into_iter()
             .map(|r| self.node(w, r, &mut expanded, None))
@@ -943,7 +914,7 @@ impl TreeView<'_> {
         expanded: &mut Vec<bool>,
         parent_ns: Option<&str>,
     ) -> TreeNode {
-        let t = &w.t;
+        let t = &w.topology;
         let node = &t.nodes[n];
         let hang = |p: PolicyId, via_namespace: bool| {
             (self.policy)(p).map(|status| TreePolicy {

@@ -25,7 +25,7 @@ pub enum TypeSet {
 pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
     let registry;
     let (catalog, objects): (&Catalog, &[Object]) = match w {
-        Some(w) => (&w.t.catalog, &w.t.snapshot.objects),
+        Some(w) => (&w.topology.catalog, &w.topology.snapshot.objects),
         None => {
             registry = Catalog::build(&[], &[]);
             (&registry, &[])
@@ -35,7 +35,8 @@ pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
     if set != TypeSet::Policies {
         match w {
             Some(w) => kinds.extend(
-                w.t.nodes
+                w.topology
+                    .nodes
                     .iter()
                     .filter(|n| !n.is_section())
                     .map(|n| n.obj_ref.group_kind()),
@@ -45,7 +46,7 @@ pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
     }
     if set != TypeSet::Hierarchy {
         match w {
-            Some(w) => kinds.extend(w.t.policies.iter().map(|p| p.kind.clone())),
+            Some(w) => kinds.extend(w.topology.policies.iter().map(|p| p.kind.clone())),
             None => kinds.extend(catalog.kinds.values().map(|k| k.group_kind())),
         }
     }
@@ -71,7 +72,7 @@ pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
 /// cluster-scoped objects are always in scope), sorted by name then namespace.
 /// Nothing for an unknown TYPE.
 pub fn objects(w: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRef> {
-    let t = &w.t;
+    let t = &w.topology;
     let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
         return Vec::new();
     };
@@ -99,7 +100,7 @@ pub fn objects(w: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRe
 
 /// Every namespace the input knows of.
 pub fn namespaces(w: &World) -> Vec<String> {
-    w.t.namespaces.keys().cloned().collect()
+    w.topology.namespaces.keys().cloned().collect()
 }
 
 #[cfg(test)]

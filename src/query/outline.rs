@@ -12,7 +12,7 @@ use std::collections::HashMap;
 /// policies that reach it hung where they attach, each with its status at the target
 /// (as `describe` lists them).
 pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
-    let t = &w.t;
+    let t = &w.topology;
     let mut keep = vec![false; t.nodes.len()];
     keep[n] = true;
     for a in t.ancestors(n) {
@@ -50,8 +50,8 @@ pub struct PolicyOutline {
 }
 
 pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
-    let t = &w.t;
-    let reached = &w.st.per_node[p];
+    let t = &w.topology;
+    let reached = &w.statuses.per_node[p];
     // Going down from a target: the nodes reached and the nodes on the way to them.
     let mut on_the_way = vec![false; t.nodes.len()];
     for n in reached.nodes() {
@@ -102,7 +102,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
         .collect();
     PolicyOutline {
         policy: t.policies[p].obj_ref.clone(),
-        status: w.st.overall[p],
+        status: w.statuses.overall[p],
         targets,
     }
 }

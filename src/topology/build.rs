@@ -4,7 +4,7 @@ use super::{
     Code, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution, ResolvedTarget, Role,
     Severity, Topology,
 };
-use crate::catalog::policy::{read_policy, LabelSelector, SelectorScope, TargetSpec};
+use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorScope, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::is_cluster_scoped;
 use crate::model::{is_gateway_group, normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
@@ -836,7 +836,7 @@ impl<'s> Builder<'s> {
         }
         self.attach_by_extension_refs();
         let order =
-            |t: &Topology, a: &usize, b: &usize| crate::effective::precedence_cmp(t, *a, *b);
+            |t: &Topology, a: &usize, b: &usize| precedence(&t.policies[*a], &t.policies[*b]);
         let mut attached = std::mem::take(&mut self.t.attached);
         for v in &mut attached {
             v.sort_by(|a, b| order(&self.t, a, b));

@@ -37,7 +37,7 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
             dropped,
         )
     };
-    let t = &w.t;
+    let t = &w.topology;
     let mut narrowed_some = 0;
     for n in 0..t.nodes.len() {
         let r = &t.nodes[n].obj_ref;
@@ -46,7 +46,10 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
         }
         let (small, dropped) = narrowed(r);
         narrowed_some += usize::from(dropped > 0);
-        let m = small.t.lookup(r).unwrap_or_else(|| panic!("{r} set aside"));
+        let m = small
+            .topology
+            .lookup(r)
+            .unwrap_or_else(|| panic!("{r} set aside"));
         let (full, part) = (describe_target(w, n), describe_target(&small, m));
         assert_eq!(json(&full), json(&part), "describe {r}");
         assert_eq!(full.parents, part.parents, "parents of {r}");
@@ -56,8 +59,8 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
         let r = &t.policies[p].obj_ref;
         let (small, dropped) = narrowed(r);
         narrowed_some += usize::from(dropped > 0);
-        let q = (0..small.t.policies.len())
-            .find(|&q| &small.t.policies[q].obj_ref == r)
+        let q = (0..small.topology.policies.len())
+            .find(|&q| &small.topology.policies[q].obj_ref == r)
             .unwrap_or_else(|| panic!("{r} set aside"));
         let (full, part) = (describe_policy(w, p), describe_policy(&small, q));
         assert_eq!(json(&full), json(&part), "describe {r}");
@@ -81,7 +84,7 @@ pub fn assert_incremental_matches_full(w: &World) {
     use kubectl_policies::effective::StatusesAt;
     use kubectl_policies::query::blast::{delete_policy, delete_policy_by_reanalysis};
     use std::collections::BTreeMap;
-    let t = &w.t;
+    let t = &w.topology;
     for n in 0..t.nodes.len() {
         let mut here = vec![n];
         here.extend(
@@ -92,7 +95,7 @@ pub fn assert_incremental_matches_full(w: &World) {
         );
         let at = StatusesAt::compute(t, &here);
         let mut per_node = BTreeMap::new();
-        for (p, m) in w.st.per_node.iter().enumerate() {
+        for (p, m) in w.statuses.per_node.iter().enumerate() {
             let mine: BTreeMap<_, _> = m.iter().filter(|(k, _)| here.contains(k)).collect();
             if !mine.is_empty() {
                 per_node.insert(p, mine);
@@ -100,12 +103,13 @@ pub fn assert_incremental_matches_full(w: &World) {
         }
         let object = &t.nodes[n].obj_ref;
         assert_eq!(at.per_node, per_node, "statuses at {object}");
-        let conflicts: Vec<_> =
-            w.st.conflicts
-                .iter()
-                .filter(|c| here.contains(&c.2))
-                .copied()
-                .collect();
+        let conflicts: Vec<_> = w
+            .statuses
+            .conflicts
+            .iter()
+            .filter(|c| here.contains(&c.2))
+            .copied()
+            .collect();
         assert_eq!(at.conflicts, conflicts, "conflicts at {object}");
     }
     for p in 0..t.policies.len() {
@@ -123,13 +127,15 @@ pub fn node(w: &World, kind: &str, ns: Option<&str>, name: &str, section: Option
         _ => "gateway.networking.k8s.io",
     };
     let r = ObjRef::new(group, kind, ns, name).with_section(section);
-    w.t.lookup(&r).unwrap_or_else(|| panic!("no node {r}"))
+    w.topology
+        .lookup(&r)
+        .unwrap_or_else(|| panic!("no node {r}"))
 }
 
 /// The effective spec per context at a node, contexts written as the names along the
 /// path (namespace levels left out): `("g1>r1>b1", spec)`, sorted.
 pub fn effective(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, Value)> {
-    let mut f = KindFold::new(&w.t, kind);
+    let mut f = KindFold::new(&w.topology, kind);
     let mut out = Vec::new();
     for g in f.effective_at(n) {
         for path in &g.contexts {
@@ -150,23 +156,24 @@ pub fn effective(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, Value)> 
 
 /// The policy (name) behind each leaf at a node, for the single context there.
 pub fn sources(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, String)> {
-    let mut f = KindFold::new(&w.t, kind);
+    let mut f = KindFold::new(&w.topology, kind);
     let groups = f.effective_at(n);
     assert_eq!(groups.len(), 1, "expected one effective spec at the node");
     groups[0]
         .sources
         .iter()
-        .map(|(p, pid)| (p.clone(), w.t.policies[*pid].obj_ref.name.clone()))
+        .map(|(p, pid)| (p.clone(), w.topology.policies[*pid].obj_ref.name.clone()))
         .collect()
 }
 
 pub fn status(w: &World, name: &str) -> PolicyStatus {
-    let p =
-        w.t.policies
-            .iter()
-            .position(|p| p.obj_ref.name == name)
-            .unwrap_or_else(|| panic!("no policy {name}"));
-    w.st.overall[p]
+    let p = w
+        .topology
+        .policies
+        .iter()
+        .position(|p| p.obj_ref.name == name)
+        .unwrap_or_else(|| panic!("no policy {name}"));
+    w.statuses.overall[p]
 }
 
 pub fn gk(group: &str, kind: &str) -> GroupKind {

@@ -103,7 +103,10 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
         overrides: overrides(&g.connection),
         ..LiveOptions::default()
     };
-    let (loaded, cluster) = live::load(&opts, &g.policy_kind, |cluster, _| {
+    let kinds = live::PolicyKinds {
+        kinds: Catalog::build(&[], &g.policy_kind).kinds_for_reading(),
+    };
+    let (loaded, cluster) = live::load(&opts, &kinds, |cluster, _| {
         let ns = g
             .namespace
             .clone()
@@ -149,9 +152,15 @@ fn label_selector(g: &Global) -> Result<Option<LabelSelector>> {
 
 /// Whether the policy a `get` row lists has labels that `selector` selects.
 fn selected(w: &World, selector: &LabelSelector, policy: &ObjRef) -> bool {
-    w.t.policy_index
+    w.topology
+        .policy_index
         .get(policy)
-        .and_then(|&p| w.t.snapshot.objects.get(w.t.policies[p].object))
+        .and_then(|&p| {
+            w.topology
+                .snapshot
+                .objects
+                .get(w.topology.policies[p].object)
+        })
         .is_some_and(|o| selector.matches(&o.labels))
 }
 
@@ -338,17 +347,23 @@ fn named(
 
 fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
     let w = &s.w;
-    let (gk, r) = named(words, &w.t.catalog, &w.t.snapshot.objects, &s.namespace)?;
-    if w.t.catalog.get(&gk).is_some() {
-        if let Some(&p) = w.t.policy_index.get(&r) {
+    let (gk, r) = named(
+        words,
+        &w.topology.catalog,
+        &w.topology.snapshot.objects,
+        &s.namespace,
+    )?;
+    if w.topology.catalog.get(&gk).is_some() {
+        if let Some(&p) = w.topology.policy_index.get(&r) {
             return Ok(Subject::Policy(p));
         }
         return Err(not_found(w, &gk, &r.name, r.namespace.as_deref()));
     }
-    if gk.group.is_empty() && gk.kind == "Namespace" && w.t.namespaces.contains_key(&r.name) {
+    if gk.group.is_empty() && gk.kind == "Namespace" && w.topology.namespaces.contains_key(&r.name)
+    {
         return Ok(Subject::Namespace(r.name));
     }
-    if let Some(n) = w.t.lookup(&r) {
+    if let Some(n) = w.topology.lookup(&r) {
         return Ok(Subject::Node(n));
     }
     // ListenerSet is XListenerSet in the experimental channel.
@@ -359,7 +374,7 @@ fn find_subject(s: &Session, words: &[String]) -> Result<Subject> {
             r.namespace.as_deref(),
             &r.name,
         );
-        if let Some(n) = w.t.lookup(&x) {
+        if let Some(n) = w.topology.lookup(&x) {
             return Ok(Subject::Node(n));
         }
     }
@@ -376,20 +391,21 @@ fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> anyhow:
             gk.group
         )
     };
-    let elsewhere: Vec<String> =
-        w.t.snapshot
-            .objects
-            .iter()
-            .filter(|o| o.group_kind() == *gk && o.name == name)
-            .filter_map(|o| o.namespace.clone())
-            .collect();
+    let elsewhere: Vec<String> = w
+        .topology
+        .snapshot
+        .objects
+        .iter()
+        .filter(|o| o.group_kind() == *gk && o.name == name)
+        .filter_map(|o| o.namespace.clone())
+        .collect();
     let hint = match elsewhere.as_slice() {
         [] => String::new(),
         [one] => format!(" (there is one in namespace {one}: add -n {one})"),
         many => format!(" (there are some in namespaces {})", many.join(", ")),
     };
     // The object may exist where the user cannot see: say so rather than "not found".
-    let blind = w.t.snapshot.blind_spots.iter().find(|b| {
+    let blind = w.topology.snapshot.blind_spots.iter().find(|b| {
         b.group == gk.group
             && b.kind == gk.kind
             && (b.namespace.is_none() || b.namespace.as_deref() == ns)
@@ -420,7 +436,7 @@ fn find_node(s: &Session, words: &[String], what: &str) -> Result<NodeId> {
         Subject::Node(n) => Ok(n),
         Subject::Namespace(ns) => {
             let r = ObjRef::new("", "Namespace", None, &ns);
-            s.w.t.lookup(&r).ok_or_else(|| {
+            s.w.topology.lookup(&r).ok_or_else(|| {
                 anyhow!(
                     "{what} starts at an object of the hierarchy; for namespace {ns} use -n {ns}"
                 )
@@ -559,7 +575,8 @@ pub fn run(args: Args) -> Result<u8> {
             let w = &s.w;
             let kind = match kind {
                 Some(k) => Some(
-                    resolve_type(k, &w.t.catalog, &w.t.snapshot.objects).map_err(|e| anyhow!(e))?,
+                    resolve_type(k, &w.topology.catalog, &w.topology.snapshot.objects)
+                        .map_err(|e| anyhow!(e))?,
                 ),
                 None => None,
             };
@@ -683,11 +700,11 @@ pub fn run(args: Args) -> Result<u8> {
             match o {
                 "json" => render::json(
                     &mut out,
-                    &serde_json::json!({"kind": "CheckResult", "findings": findings, "blindSpots": w.t.snapshot.blind_spots}),
+                    &serde_json::json!({"kind": "CheckResult", "findings": findings, "blindSpots": w.topology.snapshot.blind_spots}),
                 )?,
                 "yaml" => render::yaml(
                     &mut out,
-                    &serde_json::json!({"kind": "CheckResult", "findings": findings, "blindSpots": w.t.snapshot.blind_spots}),
+                    &serde_json::json!({"kind": "CheckResult", "findings": findings, "blindSpots": w.topology.snapshot.blind_spots}),
                 )?,
                 _ => {
                     if findings.is_empty() {

@@ -10,7 +10,6 @@ pub mod config;
 pub mod discovery;
 mod exec;
 
-use crate::catalog::{registry, Declared};
 use crate::model::POLICY_LABEL;
 use crate::model::{BlindReason, BlindSpot, Object, Origin, ShapeError};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
@@ -228,10 +227,10 @@ impl Cluster {
         &self,
         d: &Discovery,
         scope: &Scope,
-        declared: &[Declared],
+        kinds: &PolicyKinds,
     ) -> anyhow::Result<Loaded> {
-        let mut r = Reader::new(self, d);
-        r.run(scope, declared).await?;
+        let mut r = Reader::new(self, d, kinds);
+        r.run(scope).await?;
         Ok(r.finish())
     }
 }
@@ -290,15 +289,27 @@ fn looks_like_policy_kind(r: &Resource) -> bool {
     r.kind.ends_with("Policy") && !builtin
 }
 
-/// Whether a policy kind may target a GatewayClass, from a policy in any namespace:
-/// the registry says which kinds a policy kind targets; a kind it does not know
-/// (labelled, declared or assumed) may target anything. Such kinds are always read
-/// cluster-wide; the others attach within their own namespace and are read in the
-/// namespaces an answer needs.
-fn may_target_cluster_scoped(r: &Resource) -> bool {
-    match registry::lookup(&r.group_kind()) {
-        Some(e) if !e.target_kinds.is_empty() => e.target_kinds.contains(&"GatewayClass"),
-        _ => true,
+/// The policy kinds a read looks for before any CRD is read, as the caller's catalog
+/// knows them (the registry's and the declared ones): the live reader is handed them,
+/// and learns the labelled ones from the CRDs it reads.
+#[derive(Clone, Debug, Default)]
+pub struct PolicyKinds {
+    /// Each kind, and whether the project says it attaches within its own namespace
+    /// only (never to a GatewayClass): such kinds are read in the namespaces an
+    /// answer needs, the others cluster-wide.
+    pub kinds: Vec<(GroupKind, bool)>,
+}
+
+impl PolicyKinds {
+    /// Whether a policy of this kind may target a GatewayClass, from a policy in any
+    /// namespace: a kind not known to attach within its own namespace (labelled,
+    /// declared or assumed) may target anything.
+    fn may_target_cluster_scoped(&self, r: &Resource) -> bool {
+        let gk = r.group_kind();
+        !self
+            .kinds
+            .iter()
+            .any(|(k, namespaced)| *k == gk && *namespaced)
     }
 }
 
@@ -500,6 +511,7 @@ struct KindLog {
 struct Reader<'a> {
     cluster: &'a Cluster,
     d: &'a Discovery,
+    kinds: &'a PolicyKinds,
     permits: Arc<Semaphore>,
     objects: Vec<Object>,
     shape_errors: Vec<ShapeError>,
@@ -509,10 +521,11 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn new(cluster: &'a Cluster, d: &'a Discovery) -> Self {
+    fn new(cluster: &'a Cluster, d: &'a Discovery, kinds: &'a PolicyKinds) -> Self {
         Reader {
             cluster,
             d,
+            kinds,
             permits: Arc::new(Semaphore::new(cluster.concurrency)),
             objects: Vec::new(),
             shape_errors: Vec::new(),
@@ -633,14 +646,11 @@ impl<'a> Reader<'a> {
         self.log.entry(gk.clone()).or_default().policy = true;
     }
 
-    /// The policy kinds known before reading CRDs: the registry's, the declared and
-    /// the `*Policy` look-alikes the server serves.
-    fn known_policy_kinds(&self, declared: &[Declared], lookalikes: bool) -> Vec<Resource> {
-        let mut gks: BTreeSet<GroupKind> = registry::ENTRIES
-            .iter()
-            .map(|e| GroupKind::new(e.group, e.kind))
-            .collect();
-        gks.extend(declared.iter().map(|d| d.group_kind.clone()));
+    /// The policy kinds known before reading CRDs: the ones handed in, and the
+    /// `*Policy` look-alikes the server serves.
+    fn known_policy_kinds(&self, lookalikes: bool) -> Vec<Resource> {
+        let mut gks: BTreeSet<GroupKind> =
+            self.kinds.kinds.iter().map(|(gk, _)| gk.clone()).collect();
         if lookalikes {
             gks.extend(
                 self.d
@@ -716,7 +726,7 @@ impl<'a> Reader<'a> {
         out
     }
 
-    async fn run(&mut self, scope: &Scope, declared: &[Declared]) -> anyhow::Result<()> {
+    async fn run(&mut self, scope: &Scope) -> anyhow::Result<()> {
         let (cluster_scoped, namespaced) = structural(self.d);
         let start_namespace = match scope {
             Scope::Cluster { .. } => None,
@@ -730,7 +740,7 @@ impl<'a> Reader<'a> {
         let hierarchy: BTreeSet<GroupKind> = namespaced.iter().map(Resource::group_kind).collect();
         let read_wide = |r: &Resource| {
             wide || !r.namespaced
-                || (!hierarchy.contains(&r.group_kind()) && may_target_cluster_scoped(r))
+                || (!hierarchy.contains(&r.group_kind()) && self.kinds.may_target_cluster_scoped(r))
         };
         let lists_for = |kinds: &[Resource]| -> Vec<(Resource, Option<String>, Option<String>)> {
             kinds
@@ -765,7 +775,7 @@ impl<'a> Reader<'a> {
                 .and_then(|l| l.cluster.as_ref()),
             Some(Ok(()))
         );
-        let policies = self.known_policy_kinds(declared, !crds_listed);
+        let policies = self.known_policy_kinds(!crds_listed);
         for p in &policies {
             self.mark_policy(&p.group_kind());
         }
@@ -784,7 +794,7 @@ impl<'a> Reader<'a> {
                 .iter()
                 .filter(|(_, l)| l.policy)
                 .filter_map(|(gk, _)| self.d.get(gk).cloned())
-                .filter(|r| r.namespaced && !may_target_cluster_scoped(r)),
+                .filter(|r| r.namespaced && !self.kinds.may_target_cluster_scoped(r)),
         );
         // Kinds whose cluster-wide list was refused are read where the answer needs them.
         namespaced_kinds.extend(self.forbidden_cluster_wide());
@@ -1011,7 +1021,7 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
 /// once the context's namespace is known. For the binary and the tests.
 pub fn load(
     opts: &LiveOptions,
-    declared: &[Declared],
+    kinds: &PolicyKinds,
     scope_for: impl FnOnce(&Cluster, &Discovery) -> Scope,
 ) -> anyhow::Result<(Loaded, Cluster)> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -1023,7 +1033,7 @@ pub fn load(
         let cluster = connect(opts).await?;
         let d = cluster.discover().await?;
         let scope = scope_for(&cluster, &d);
-        let loaded = cluster.read(&d, &scope, declared).await?;
+        let loaded = cluster.read(&d, &scope, kinds).await?;
         Ok((loaded, cluster))
     })
 }

@@ -1,0 +1,90 @@
+//! The analysed world every question reads: the hierarchy and, computed on first use,
+//! every policy's status. `analyze` is the pipeline's pure part in one call: catalog,
+//! topology, statuses.
+
+use crate::catalog::{Catalog, Declared};
+use crate::effective::Statuses;
+use crate::model::{drop_duplicates, ObjRef, ShapeError, Snapshot};
+use crate::source::files::{load_text, Loaded, SyntaxError};
+use crate::topology::{Code, Finding, PolicyId, Topology};
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+/// A topology and its statuses: what every query reads.
+pub struct World {
+    pub topology: Arc<Topology>,
+    /// Every policy's computed status, computed the first time it is read: `describe`
+    /// of one object and `blast-radius` never need all of them.
+    pub statuses: LazyStatuses,
+}
+
+/// `Statuses` of a topology, computed on first use.
+pub struct LazyStatuses {
+    topology: Arc<Topology>,
+    computed: OnceLock<Statuses>,
+}
+
+impl Deref for LazyStatuses {
+    type Target = Statuses;
+    fn deref(&self) -> &Statuses {
+        self.computed
+            .get_or_init(|| Statuses::compute(&self.topology))
+    }
+}
+
+impl World {
+    pub fn new(t: Topology) -> World {
+        let topology = Arc::new(t);
+        let statuses = LazyStatuses {
+            topology: topology.clone(),
+            computed: OnceLock::new(),
+        };
+        World { topology, statuses }
+    }
+
+    pub fn policy_ref(&self, p: PolicyId) -> ObjRef {
+        self.topology.policies[p].obj_ref.clone()
+    }
+}
+
+/// Runs the pure stages on a snapshot: catalog, topology, statuses (on first use).
+/// Objects defined twice keep their last copy; documents whose shape is wrong are
+/// findings.
+pub fn analyze(
+    mut snapshot: Snapshot,
+    declared: &[Declared],
+    shape_errors: &[ShapeError],
+) -> World {
+    let duplicates = drop_duplicates(&mut snapshot.objects);
+    let catalog = Catalog::build(&snapshot.objects, declared);
+    let mut t = Topology::build(snapshot, catalog);
+    for d in duplicates {
+        let earlier: Vec<String> = d.dropped.iter().map(|o| o.to_string()).collect();
+        t.findings.push(Finding::new(
+            Code::DuplicateObject,
+            d.object,
+            format!(
+                "defined in {} and again in {}: the last is used, as kubectl apply would leave it",
+                earlier.join(", "),
+                d.used
+            ),
+        ));
+    }
+    for e in shape_errors {
+        t.findings.push(Finding::new(
+            Code::Invalid,
+            ObjRef::new("", "Document", None, &e.origin.to_string()),
+            format!("field {}: {}", e.field, e.message),
+        ));
+    }
+    World::new(t)
+}
+
+/// Literal YAML in, analysed world out (objects without a namespace in `default`): for
+/// tests and examples.
+pub fn analyze_yaml(yaml: &str) -> Result<World, SyntaxError> {
+    let mut loaded = Loaded::default();
+    load_text(yaml, "<literal>", &mut loaded)?;
+    loaded.place_in("default");
+    Ok(analyze(loaded.snapshot, &[], &loaded.shape_errors))
+}
