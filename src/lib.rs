@@ -11,8 +11,8 @@
 
 pub mod catalog;
 pub mod effective;
+pub mod focus;
 pub mod model;
-pub mod narrow;
 pub mod query;
 pub mod render;
 pub mod source;

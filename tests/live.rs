@@ -188,14 +188,19 @@ fn describe_of_one_route_reads_only_what_the_answer_needs() {
         );
     }
     // A policy kind that attaches within its namespace (the registry says it targets
-    // Gateways and routes) is read where needed; one that may target a GatewayClass
-    // from any namespace (RetryPolicy: labelled, targets unknown) is read cluster-wide.
+    // Services, by local references) is read where needed; one that may target a
+    // GatewayClass from any namespace (RetryPolicy: labelled, targets unknown) or reach
+    // other namespaces (Envoy Gateway's targetSelectors) is read cluster-wide.
+    let gapi = "/apis/gateway.networking.k8s.io/v1";
     assert!(!targets
         .iter()
-        .any(|t| t.starts_with("/apis/gateway.envoyproxy.io/v1alpha1/backendtrafficpolicies")));
-    assert!(targets.iter().any(|t| t.starts_with(
-        "/apis/gateway.envoyproxy.io/v1alpha1/namespaces/infra/backendtrafficpolicies?"
-    )));
+        .any(|t| t.starts_with(&format!("{gapi}/backendtlspolicies"))));
+    assert!(targets
+        .iter()
+        .any(|t| t.starts_with(&format!("{gapi}/namespaces/baker/backendtlspolicies?"))));
+    assert!(targets
+        .iter()
+        .any(|t| t.starts_with("/apis/gateway.envoyproxy.io/v1alpha1/backendtrafficpolicies?")));
     assert!(targets
         .iter()
         .any(|t| t.starts_with("/apis/resilience.example.io/v1alpha1/retrypolicies?")));

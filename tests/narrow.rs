@@ -1,13 +1,13 @@
 //! Offline answers about one object or one policy are computed on the input narrowed to
-//! the namespaces they can depend on (`kubectl_policies::narrow`). They must equal the
+//! the namespaces they can depend on (`kubectl_policies::focus`). They must equal the
 //! answers computed on the whole input; `common::world` checks that on every scenario,
 //! these tests on inputs where much is set aside.
 
 mod common;
 
 use common::assert_narrowed_matches_full;
+use kubectl_policies::focus::narrow;
 use kubectl_policies::model::ObjRef;
-use kubectl_policies::narrow::narrow;
 use kubectl_policies::source::files::{load_text, Loaded};
 
 /// Every link that crosses namespaces: a route in `shop` on a Gateway in `infra` and
@@ -45,6 +45,7 @@ kind: Gateway
 metadata: {name: gw, namespace: infra}
 spec:
   gatewayClassName: gc
+  allowedListeners: {namespaces: {from: All}}
   listeners:
   - name: http
     port: 80

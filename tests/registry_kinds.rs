@@ -743,6 +743,14 @@ spec: {options: {hostRewrite: bar.com}}
 #[test]
 fn a_delegating_route_passes_its_policies_to_its_child_routes() {
     let yaml = r#"
+apiVersion: v1
+kind: Namespace
+metadata: {name: infra}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: a}
+---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: parent, namespace: infra}

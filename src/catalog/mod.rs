@@ -146,6 +146,9 @@ pub struct Targeting {
     pub workload_selector: bool,
     /// A route rule's `ExtensionRef` filter naming the policy attaches it to that rule.
     pub extension_ref: bool,
+    /// Its targetRefs may name another namespace, or its selectors look in other
+    /// namespaces (Istio, Gloo, GKE references; Envoy Gateway's `namespaces`).
+    pub other_namespaces: bool,
 }
 
 /// Everything the tool knows about one policy kind.
@@ -308,7 +311,8 @@ impl Catalog {
             .iter()
             .map(|(gk, k)| {
                 let namespaced = !k.target_kinds.is_empty()
-                    && !k.target_kinds.iter().any(|t| t == "GatewayClass");
+                    && !k.target_kinds.iter().any(|t| t == "GatewayClass")
+                    && !k.targeting.other_namespaces;
                 (gk.clone(), namespaced)
             })
             .collect()
@@ -344,6 +348,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             target_selectors: true,
             workload_selector: false,
             extension_ref: false,
+            other_namespaces: true,
         },
         target_kinds: Vec::new(),
         section_name: true,

@@ -64,6 +64,12 @@ pub fn lookup(gk: &GroupKind) -> Option<&'static Entry> {
 
 // Targeting shapes shared by several entries.
 
+/// A single `targetRef` that may name another namespace (GKE).
+const NAMESPACED_REF: Targeting = Targeting {
+    other_namespaces: true,
+    ..REF
+};
+
 /// A single `targetRef`.
 const REF: Targeting = Targeting {
     target_ref: true,
@@ -71,6 +77,7 @@ const REF: Targeting = Targeting {
     target_selectors: false,
     workload_selector: false,
     extension_ref: false,
+    other_namespaces: false,
 };
 
 /// A `targetRefs` list.
@@ -80,6 +87,7 @@ const REFS: Targeting = Targeting {
     target_selectors: false,
     workload_selector: false,
     extension_ref: false,
+    other_namespaces: false,
 };
 
 /// `targetRefs` or label-based `targetSelectors` (kgateway).
@@ -89,11 +97,13 @@ const REFS_OR_SELECTORS: Targeting = Targeting {
     target_selectors: true,
     workload_selector: false,
     extension_ref: false,
+    other_namespaces: false,
 };
 
 /// `targetRefs`, or a route rule's `ExtensionRef` filter naming the policy (Gloo, kgateway).
 const REFS_OR_EXTENSION_REF: Targeting = Targeting {
     extension_ref: true,
+    other_namespaces: true,
     ..REFS
 };
 
@@ -110,6 +120,7 @@ const EG_TARGETING: Targeting = Targeting {
     target_selectors: true,
     workload_selector: false,
     extension_ref: false,
+    other_namespaces: true,
 };
 
 /// Istio security/telemetry/extension kinds: a workload `selector`, or Gateway API refs.
@@ -119,6 +130,7 @@ const ISTIO_TARGETING: Targeting = Targeting {
     target_selectors: false,
     workload_selector: true,
     extension_ref: false,
+    other_namespaces: true,
 };
 
 /// Istio EnvoyFilter: `workloadSelector` or `targetRefs`.
@@ -128,6 +140,7 @@ const ENVOY_FILTER_TARGETING: Targeting = Targeting {
     target_selectors: false,
     workload_selector: true,
     extension_ref: false,
+    other_namespaces: true,
 };
 
 // Target kind lists shared by several entries.
@@ -884,7 +897,7 @@ pub static ENTRIES: &[Entry] = &[
         group: "networking.gke.io",
         kind: "GCPBackendPolicy",
         class: Class::Direct,
-        targeting: REF,
+        targeting: NAMESPACED_REF,
         target_kinds: GKE_BACKENDS,
         section_name: false,
         merge: MergeModel::None,
@@ -900,7 +913,7 @@ pub static ENTRIES: &[Entry] = &[
         group: "networking.gke.io",
         kind: "HealthCheckPolicy",
         class: Class::Direct,
-        targeting: REF,
+        targeting: NAMESPACED_REF,
         target_kinds: GKE_BACKENDS,
         section_name: false,
         merge: MergeModel::None,
@@ -916,7 +929,7 @@ pub static ENTRIES: &[Entry] = &[
         group: "networking.gke.io",
         kind: "GCPGatewayPolicy",
         class: Class::Direct,
-        targeting: REF,
+        targeting: NAMESPACED_REF,
         target_kinds: GATEWAY,
         section_name: false,
         merge: MergeModel::None,

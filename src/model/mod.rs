@@ -1,11 +1,14 @@
 //! The data every stage shares, at the bottom of the pipeline: names and references
-//! (`names`), objects and what could not be read (`object`), and the Gateway API's
-//! vocabulary (`vocabulary`). No I/O, and no import of any other module of the crate.
+//! (`names`), objects and what could not be read (`object`), the links between
+//! namespaces routes make (`links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of any other module of the crate.
 
+mod links;
 mod names;
 mod object;
 mod vocabulary;
 
+pub use links::NamespaceLinks;
+pub(crate) use links::{backend_refs, is_route_object, parent_refs};
 pub use names::*;
 pub use object::*;
 pub use vocabulary::*;

@@ -9,8 +9,8 @@
 //! same `Doc`, and both go through one conversion into objects
 //! (`super::objects_from_document`), with the same shape errors.
 
-use super::scope::NamespaceLinks;
 use super::{object_alone, Object, Origin, ShapeError};
+use crate::model::NamespaceLinks;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;

@@ -1,8 +1,8 @@
 //! `-f PATH`: files, directories (recursive) and stdin, YAML or JSON, one or many documents.
 
 use super::document::{Doc, MapOr};
-use super::scope::NamespaceLinks;
 use super::{objects_from_document, Origin, ShapeError, Snapshot};
+use crate::model::NamespaceLinks;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -332,11 +332,8 @@ metadata: {name: pinned, namespace: elsewhere}
             ]
         );
         // The route's link to its Gateway's namespace is noted from its new namespace.
-        let closure = super::super::scope::namespace_closure(
-            &loaded.links,
-            &["team".to_string()].into_iter().collect(),
-        );
-        assert!(closure.contains("infra"), "{closure:?}");
+        let parents: Vec<&str> = loaded.links.parents_of("team").collect();
+        assert_eq!(parents, ["infra"]);
     }
 
     #[test]

@@ -5,11 +5,10 @@ pub mod demo;
 pub mod document;
 pub mod files;
 pub mod live;
-pub mod scope;
 
+use crate::model::NamespaceLinks;
 use crate::model::{BlindSpot, Object, Origin, ShapeError, Snapshot};
 use document::{Doc, Item, Items, MapOr};
-use scope::NamespaceLinks;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -12,11 +12,88 @@ pub fn world(yaml: &str) -> World {
     let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
     assert_incremental_matches_full(&w);
     assert_narrowed_matches_full(yaml, &w);
+    assert_live_plan_matches_full(yaml, &w);
     w
 }
 
+/// A live read of what `focus` plans for one object (`live_scope`, then the
+/// namespaces `needed_namespaces` names, round after round, as the live reader does)
+/// gives the same `describe` as the whole input, for every namespaced object.
+/// Simulated on the objects of the YAML: a round "reads" a namespace by taking every
+/// object in it; cluster-scoped objects and the policy kinds not known to attach
+/// within their namespace are read cluster-wide, as the live reader reads them.
+pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
+    use kubectl_policies::catalog::Catalog;
+    use kubectl_policies::focus::{live_scope, needed_namespaces, Need};
+    use kubectl_policies::source::live::Scope;
+    use std::collections::BTreeSet;
+    let mut loaded = kubectl_policies::source::files::Loaded::default();
+    kubectl_policies::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
+    loaded.place_in("default");
+    let objects = &loaded.snapshot.objects;
+    let known = Catalog::build(&[], &[]);
+    let everywhere: BTreeSet<_> = known
+        .kinds_for_reading()
+        .into_iter()
+        .filter(|(_, namespaced)| !namespaced)
+        .map(|(gk, _)| gk)
+        .collect();
+    let t = &w.topology;
+    for n in 0..t.nodes.len() {
+        let r = &t.nodes[n].obj_ref;
+        if r.namespace.is_none() || t.nodes[n].owner.is_some() || t.nodes[n].object.is_none() {
+            continue;
+        }
+        let ns = r.namespace.clone().unwrap();
+        let Scope::Object(start) = live_scope(&Need::Object(r.clone()), &known, &ns, false) else {
+            continue;
+        };
+        let in_read = |read: &BTreeSet<String>, o: &kubectl_policies::model::Object| {
+            o.namespace.as_ref().is_none_or(|ns| read.contains(ns))
+                || everywhere.contains(&o.group_kind())
+                || o.kind.ends_with("Policy") && known.get(&o.group_kind()).is_none()
+        };
+        let mut read: BTreeSet<String> = BTreeSet::from([ns]);
+        loop {
+            let got: Vec<_> = objects
+                .iter()
+                .filter(|o| in_read(&read, o))
+                .cloned()
+                .collect();
+            let mut needed = needed_namespaces(&got, std::slice::from_ref(&start));
+            needed.extend(read.iter().cloned());
+            if needed == read {
+                break;
+            }
+            read = needed;
+        }
+        let snapshot = kubectl_policies::model::Snapshot {
+            objects: objects
+                .iter()
+                .filter(|o| in_read(&read, o))
+                .cloned()
+                .collect(),
+            blind_spots: Vec::new(),
+        };
+        let part = kubectl_policies::analyze(snapshot, &[], &loaded.shape_errors);
+        let m = part
+            .topology
+            .lookup(r)
+            .unwrap_or_else(|| panic!("{r} not read"));
+        let (full, small) = (
+            kubectl_policies::query::describe_target(w, n),
+            kubectl_policies::query::describe_target(&part, m),
+        );
+        assert_eq!(
+            json(&full),
+            json(&small),
+            "live plan for {r}: read {read:?}"
+        );
+    }
+}
+
 /// Answers about one object or one policy computed on the input narrowed to what they
-/// can depend on (`kubectl_policies::narrow`) equal those computed on the whole:
+/// can depend on (`kubectl_policies::focus`) equal those computed on the whole:
 /// `describe` of every namespaced object and policy, and the blast radius of deleting
 /// each policy. Returns how many (focus, objects set aside) pairs set something aside.
 pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
@@ -25,7 +102,7 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
     kubectl_policies::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
     let narrowed = |focus: &ObjRef| {
         let mut snapshot = loaded.snapshot.clone();
-        let dropped = kubectl_policies::narrow::narrow(
+        let dropped = kubectl_policies::focus::narrow(
             &mut snapshot,
             &loaded.links,
             &kubectl_policies::catalog::Catalog::build(&loaded.snapshot.objects, &[]),

@@ -6,12 +6,13 @@ use crate::selector;
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::catalog::Catalog;
+use kubectl_policies::focus;
 use kubectl_policies::model::{BlindSpot, Object};
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::{self, types::resolve_type, World};
 use kubectl_policies::render::{self, age, human, Style};
 use kubectl_policies::source::files::Loaded;
-use kubectl_policies::source::live::{self, LiveOptions, Scope};
+use kubectl_policies::source::live::{self, LiveOptions};
 use kubectl_policies::source::{demo, files};
 use kubectl_policies::topology::{NodeId, PolicyId, Severity};
 use std::io::{IsTerminal, Write};
@@ -103,19 +104,25 @@ fn read(g: &Global, need: Need) -> Result<(Loaded, String)> {
         overrides: overrides(&g.connection),
         ..LiveOptions::default()
     };
-    let kinds = live::PolicyKinds {
-        kinds: Catalog::build(&[], &g.policy_kind).kinds_for_reading(),
+    let catalog = Catalog::build(&[], &g.policy_kind);
+    let guide = live::Guide {
+        policy_kinds: catalog.kinds_for_reading(),
+        follow: focus::needed_namespaces,
     };
-    let (loaded, cluster) = live::load(&opts, &kinds, |cluster, _| {
+    let (loaded, cluster) = live::load(&opts, &guide, |cluster, _| {
         let ns = g
             .namespace
             .clone()
             .unwrap_or_else(|| cluster.default_namespace.clone());
-        match need {
-            Need::Object(words) => object_scope(g, words, &ns),
-            Need::Namespace if !g.all_namespaces => Scope::Namespace(ns),
-            _ => Scope::Cluster { fallback: vec![ns] },
-        }
+        let need = match need {
+            Need::Object(words) => match named(words, &catalog, &[], &ns) {
+                Ok((_, r)) => focus::Need::Object(r),
+                Err(_) => focus::Need::Everything,
+            },
+            Need::Namespace => focus::Need::Namespace,
+            _ => focus::Need::Everything,
+        };
+        focus::live_scope(&need, &catalog, &ns, g.all_namespaces)
     })?;
     let namespace = g
         .namespace
@@ -177,37 +184,10 @@ fn narrowed(g: &Global, mut loaded: Loaded, need: Need, ns: &str) -> Loaded {
         return loaded;
     };
     let aside =
-        kubectl_policies::narrow::narrow(&mut loaded.snapshot, &loaded.links, &catalog, &focus);
+        kubectl_policies::focus::narrow(&mut loaded.snapshot, &loaded.links, &catalog, &focus);
     // Left to the OS at exit, as the world is (see `Session::w`).
     std::mem::forget(aside);
     loaded
-}
-
-/// The scope of a live read for one object: policies are read cluster-wide (their
-/// reach crosses namespaces), any other object only with its ancestors.
-fn object_scope(g: &Global, words: &[String], ns: &str) -> Scope {
-    let everything = Scope::Cluster {
-        fallback: vec![ns.to_string()],
-    };
-    let Ok((ty, name)) = split_target(words) else {
-        return everything;
-    };
-    let catalog = Catalog::build(&[], &g.policy_kind);
-    let Ok(gk) = resolve_type(&ty, &catalog, &[]) else {
-        return everything;
-    };
-    // A Gateway's or ListenerSet's children (routes) may live in any namespace.
-    if kubectl_policies::model::is_gateway_group(&gk.group)
-        && matches!(gk.kind.as_str(), "Gateway" | "ListenerSet" | "XListenerSet")
-    {
-        return everything;
-    }
-    // A policy's reach, and a cluster-scoped object's (a GatewayClass's Gateways), cross
-    // namespaces: read everything.
-    if catalog.get(&gk).is_some() || kubectl_policies::model::is_cluster_scoped(&gk.kind) {
-        return everything;
-    }
-    Scope::Object(ObjRef::new(&gk.group, &gk.kind, Some(ns), &name))
 }
 
 /// Reads, warns about every blind spot on stderr, analyses.

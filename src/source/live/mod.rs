@@ -10,12 +10,12 @@ pub mod config;
 pub mod discovery;
 mod exec;
 
+use crate::model::NamespaceLinks;
 use crate::model::POLICY_LABEL;
 use crate::model::{BlindReason, BlindSpot, Object, Origin, ShapeError};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::files::Loaded;
-use crate::source::scope::NamespaceLinks;
-use crate::source::{objects_from_value, scope};
+use crate::source::objects_from_value;
 use anyhow::{anyhow, Context as _};
 use api::{Api, ApiError};
 use discovery::{Discovery, Resource};
@@ -227,9 +227,9 @@ impl Cluster {
         &self,
         d: &Discovery,
         scope: &Scope,
-        kinds: &PolicyKinds,
+        guide: &Guide,
     ) -> anyhow::Result<Loaded> {
-        let mut r = Reader::new(self, d, kinds);
+        let mut r = Reader::new(self, d, guide);
         r.run(scope).await?;
         Ok(r.finish())
     }
@@ -289,25 +289,29 @@ fn looks_like_policy_kind(r: &Resource) -> bool {
     r.kind.ends_with("Policy") && !builtin
 }
 
-/// The policy kinds a read looks for before any CRD is read, as the caller's catalog
-/// knows them (the registry's and the declared ones): the live reader is handed them,
-/// and learns the labelled ones from the CRDs it reads.
-#[derive(Clone, Debug, Default)]
-pub struct PolicyKinds {
-    /// Each kind, and whether the project says it attaches within its own namespace
-    /// only (never to a GatewayClass): such kinds are read in the namespaces an
-    /// answer needs, the others cluster-wide.
-    pub kinds: Vec<(GroupKind, bool)>,
+/// What the layers above tell the live reader: the policy kinds to look for before any
+/// CRD is read (as the caller's catalog knows them: the registry's and the declared
+/// ones; the reader learns the labelled ones from the CRDs it reads), and how to follow
+/// an object's references to the namespaces its answer needs (`focus`).
+#[derive(Clone, Debug)]
+pub struct Guide {
+    /// Each kind, and whether its project says it attaches within its own namespace
+    /// only (never to a GatewayClass): such kinds are read in the namespaces an answer
+    /// needs, the others cluster-wide.
+    pub policy_kinds: Vec<(GroupKind, bool)>,
+    /// The namespaces the answer about `starts` needs, as far as `objects` (read so
+    /// far) tell: called again after each round of reads until nothing new is named.
+    pub follow: fn(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String>,
 }
 
-impl PolicyKinds {
+impl Guide {
     /// Whether a policy of this kind may target a GatewayClass, from a policy in any
     /// namespace: a kind not known to attach within its own namespace (labelled,
     /// declared or assumed) may target anything.
     fn may_target_cluster_scoped(&self, r: &Resource) -> bool {
         let gk = r.group_kind();
         !self
-            .kinds
+            .policy_kinds
             .iter()
             .any(|(k, namespaced)| *k == gk && *namespaced)
     }
@@ -511,7 +515,7 @@ struct KindLog {
 struct Reader<'a> {
     cluster: &'a Cluster,
     d: &'a Discovery,
-    kinds: &'a PolicyKinds,
+    guide: &'a Guide,
     permits: Arc<Semaphore>,
     objects: Vec<Object>,
     shape_errors: Vec<ShapeError>,
@@ -521,11 +525,11 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn new(cluster: &'a Cluster, d: &'a Discovery, kinds: &'a PolicyKinds) -> Self {
+    fn new(cluster: &'a Cluster, d: &'a Discovery, guide: &'a Guide) -> Self {
         Reader {
             cluster,
             d,
-            kinds,
+            guide,
             permits: Arc::new(Semaphore::new(cluster.concurrency)),
             objects: Vec::new(),
             shape_errors: Vec::new(),
@@ -649,8 +653,12 @@ impl<'a> Reader<'a> {
     /// The policy kinds known before reading CRDs: the ones handed in, and the
     /// `*Policy` look-alikes the server serves.
     fn known_policy_kinds(&self, lookalikes: bool) -> Vec<Resource> {
-        let mut gks: BTreeSet<GroupKind> =
-            self.kinds.kinds.iter().map(|(gk, _)| gk.clone()).collect();
+        let mut gks: BTreeSet<GroupKind> = self
+            .guide
+            .policy_kinds
+            .iter()
+            .map(|(gk, _)| gk.clone())
+            .collect();
         if lookalikes {
             gks.extend(
                 self.d
@@ -740,7 +748,7 @@ impl<'a> Reader<'a> {
         let hierarchy: BTreeSet<GroupKind> = namespaced.iter().map(Resource::group_kind).collect();
         let read_wide = |r: &Resource| {
             wide || !r.namespaced
-                || (!hierarchy.contains(&r.group_kind()) && self.kinds.may_target_cluster_scoped(r))
+                || (!hierarchy.contains(&r.group_kind()) && self.guide.may_target_cluster_scoped(r))
         };
         let lists_for = |kinds: &[Resource]| -> Vec<(Resource, Option<String>, Option<String>)> {
             kinds
@@ -794,7 +802,7 @@ impl<'a> Reader<'a> {
                 .iter()
                 .filter(|(_, l)| l.policy)
                 .filter_map(|(gk, _)| self.d.get(gk).cloned())
-                .filter(|r| r.namespaced && !self.kinds.may_target_cluster_scoped(r)),
+                .filter(|r| r.namespaced && !self.guide.may_target_cluster_scoped(r)),
         );
         // Kinds whose cluster-wide list was refused are read where the answer needs them.
         namespaced_kinds.extend(self.forbidden_cluster_wide());
@@ -821,7 +829,7 @@ impl<'a> Reader<'a> {
                             .map(Object::obj_ref)
                             .collect(),
                     };
-                    let mut needed = scope::needed_namespaces(&self.objects, &starts);
+                    let mut needed = (self.guide.follow)(&self.objects, &starts);
                     needed.extend(read.iter().cloned());
                     let lists = self.per_namespace(&namespaced_kinds, &needed);
                     if lists.is_empty() {
@@ -1021,7 +1029,7 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
 /// once the context's namespace is known. For the binary and the tests.
 pub fn load(
     opts: &LiveOptions,
-    kinds: &PolicyKinds,
+    guide: &Guide,
     scope_for: impl FnOnce(&Cluster, &Discovery) -> Scope,
 ) -> anyhow::Result<(Loaded, Cluster)> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -1033,7 +1041,7 @@ pub fn load(
         let cluster = connect(opts).await?;
         let d = cluster.discover().await?;
         let scope = scope_for(&cluster, &d);
-        let loaded = cluster.read(&d, &scope, kinds).await?;
+        let loaded = cluster.read(&d, &scope, guide).await?;
         Ok((loaded, cluster))
     })
 }

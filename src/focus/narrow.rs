@@ -15,11 +15,12 @@
 //! named across namespaces). Tests hold the answers equal to those computed on the
 //! whole input, for every object and policy of every scenario.
 
+use super::namespace_closure;
 use crate::catalog::policy::{read_targets, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
+use crate::model::NamespaceLinks;
 use crate::model::{normalize_group, ObjRef};
 use crate::model::{Object, Snapshot};
-use crate::source::scope::{namespace_closure, NamespaceLinks};
 use serde_json::Map;
 use std::collections::BTreeSet;
 

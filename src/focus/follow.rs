@@ -1,0 +1,136 @@
+//! Which namespaces a live read for one object needs, followed object by object as the
+//! namespaces arrive. Policies reach an object through its ancestors (GatewayClass →
+//! Gateway/ListenerSet → route → rule → backend), so the answer about one object needs
+//! the namespaces of every ancestor: a route's parents, a ListenerSet's Gateway, and for
+//! a backend the routes that may point at it — in its own namespace, or in a namespace a
+//! ReferenceGrant there lets in — and of its children.
+
+use crate::model::{
+    backend_refs, experimental_alias, is_gateway_group, is_route_object, parent_refs, ObjRef,
+    Object, ROUTE_KINDS,
+};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Namespaces whose routes may point at `backend`: its own, and those a
+/// ReferenceGrant in its namespace admits routes from.
+fn route_namespaces_for(backend: &ObjRef, objects: &[Object]) -> BTreeSet<String> {
+    let Some(ns) = backend.namespace.clone() else {
+        return BTreeSet::new();
+    };
+    let mut out = BTreeSet::from([ns.clone()]);
+    for grant in objects.iter().filter(|o| {
+        o.kind == "ReferenceGrant"
+            && is_gateway_group(o.group())
+            && o.namespace.as_deref() == Some(&ns)
+    }) {
+        let to = grant.spec.get("to").and_then(Value::as_array);
+        let admits_backend = to.into_iter().flatten().any(|t| {
+            let group = t.get("group").and_then(Value::as_str).unwrap_or_default();
+            let kind = t.get("kind").and_then(Value::as_str).unwrap_or_default();
+            let name = t.get("name").and_then(Value::as_str);
+            group == backend.group && kind == backend.kind && name.is_none_or(|n| n == backend.name)
+        });
+        if !admits_backend {
+            continue;
+        }
+        let from = grant.spec.get("from").and_then(Value::as_array);
+        for f in from.into_iter().flatten() {
+            let kind = f.get("kind").and_then(Value::as_str).unwrap_or_default();
+            if ROUTE_KINDS.contains(&kind) {
+                if let Some(n) = f.get("namespace").and_then(Value::as_str) {
+                    out.insert(n.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every namespace holding an ancestor of one of `starts` (and the starts' own),
+/// as far as the objects read so far tell. Call it again after reading the new
+/// namespaces: it stops growing once everything it names has been read.
+pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> {
+    let mut by_ref: BTreeMap<ObjRef, &Object> = BTreeMap::new();
+    let mut routes_by_ns: BTreeMap<&str, Vec<&Object>> = BTreeMap::new();
+    for o in objects {
+        by_ref.insert(o.obj_ref(), o);
+        if is_route_object(o) {
+            if let Some(ns) = o.namespace.as_deref() {
+                routes_by_ns.entry(ns).or_default().push(o);
+            }
+        }
+    }
+    let mut needed = BTreeSet::new();
+    // A start's children are part of its answer: a route's backends.
+    for r in starts {
+        let children = by_ref.get(&r.object()).filter(|o| is_route_object(o));
+        needed.extend(
+            children
+                .into_iter()
+                .flat_map(|o| backend_refs(o))
+                .filter_map(|b| b.namespace),
+        );
+    }
+    let mut anywhere = false;
+    let mut seen: BTreeSet<ObjRef> = BTreeSet::new();
+    let mut queue: VecDeque<ObjRef> = starts.iter().map(ObjRef::object).collect();
+    while let Some(r) = queue.pop_front() {
+        if !seen.insert(r.clone()) {
+            continue;
+        }
+        if let Some(ns) = &r.namespace {
+            needed.insert(ns.clone());
+        }
+        let object = by_ref.get(&r).copied().or_else(|| {
+            let (group, kind) = experimental_alias(&r.kind)?;
+            let mut x = r.clone();
+            (x.group, x.kind) = (group.into(), kind.into());
+            by_ref.get(&x).copied()
+        });
+        if let Some(o) = object {
+            if is_route_object(o) || o.kind.ends_with("ListenerSet") {
+                let parents = parent_refs(o);
+                // A route that names no parent may be a delegated child (kgateway): the
+                // route delegating to it may be in any namespace.
+                anywhere |= parents.is_empty() && is_route_object(o);
+                queue.extend(parents);
+            }
+            if is_route_object(o) {
+                // Routes that delegate to it (a backendRef of kind HTTPRoute) are its parents.
+                let delegating = routes_by_ns.values().flatten().filter(|p| {
+                    backend_refs(p).iter().any(|b| {
+                        b.kind == r.kind
+                            && b.group == r.group
+                            && b.namespace == r.namespace
+                            && (b.name == r.name || b.name == "*")
+                    })
+                });
+                queue.extend(delegating.map(|p| p.obj_ref()));
+            }
+        }
+        let is_backend = (r.kind == "Service" && r.group.is_empty())
+            || (r.kind == "ServiceImport" && r.group == "multicluster.x-k8s.io");
+        if is_backend {
+            for ns in route_namespaces_for(&r, objects) {
+                for route in routes_by_ns.get(ns.as_str()).into_iter().flatten() {
+                    if backend_refs(route).contains(&r) {
+                        queue.push_back(route.obj_ref());
+                    }
+                }
+                needed.insert(ns);
+            }
+        }
+    }
+    if anywhere {
+        needed.extend(
+            objects
+                .iter()
+                .filter_map(|o| match (&o.namespace, o.kind.as_str()) {
+                    (None, "Namespace") => Some(o.name.clone()),
+                    (ns, _) => ns.clone(),
+                }),
+        );
+    }
+    needed
+}
