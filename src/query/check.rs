@@ -1,0 +1,77 @@
+//! `check`: every finding, the topology's and each policy's (conflicts, controller
+//! statuses that disagree with the computed ones).
+
+use super::*;
+
+/// Every finding: the topology's, Direct conflicts, and controller statuses that the
+/// computation contradicts. Sorted.
+pub fn check(w: &World) -> Vec<Finding> {
+    let mut out = w.topology.findings.clone();
+    for p in 0..w.topology.policies.len() {
+        out.extend(policy_findings(w, p));
+    }
+    crate::topology::findings::sort_findings(&mut out);
+    out.dedup();
+    out
+}
+
+/// The findings on policy `p` that the computation adds to the topology's: the Direct
+/// conflicts it loses, and a controller status that the computed one contradicts.
+pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
+    let t = &w.topology;
+    let mut out = Vec::new();
+    // Conflicts are sorted, so p's losses are one run of them.
+    let from = w.statuses.conflicts.partition_point(|c| c.0 < p);
+    let mut seen = std::collections::BTreeSet::new();
+    for &(_, winner, n) in w.statuses.conflicts[from..].iter().take_while(|c| c.0 == p) {
+        if !seen.insert(n) {
+            continue;
+        }
+        out.push(Finding::new(
+            Code::Conflicted,
+            t.policies[p].obj_ref.clone(),
+            format!(
+                "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
+                t.policies[winner].kind.kind,
+                t.policies[winner].obj_ref.ns_name(),
+                t.nodes[n].obj_ref.short()
+            ),
+        ));
+    }
+    let computed = w.statuses.overall[p];
+    for c in reported_status(t, p) {
+        let says_ok = c.status == "True"
+            && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
+        let says_not = c.status == "False" && c.type_ == "Accepted";
+        let contradicts = (says_ok
+            && matches!(
+                computed,
+                PolicyStatus::Conflicted
+                    | PolicyStatus::Overridden
+                    | PolicyStatus::TargetNotFound
+                    | PolicyStatus::SectionNotFound
+            )
+            && !(c.type_ == "Accepted" && computed == PolicyStatus::Overridden))
+            || (says_not && computed == PolicyStatus::Enforced);
+        if contradicts {
+            out.push(Finding::new(
+                Code::StatusDisagrees,
+                t.policies[p].obj_ref.clone(),
+                format!(
+                    "{} reports {}={}{} but the computed status is {}",
+                    c.controller.as_deref().unwrap_or("a controller"),
+                    c.type_,
+                    c.status,
+                    if c.reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", c.reason)
+                    },
+                    computed.as_str()
+                ),
+            ));
+            break;
+        }
+    }
+    out
+}

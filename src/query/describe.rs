@@ -1,0 +1,312 @@
+//! `describe` of an object (or a Namespace): that, which and what — the policies that
+//! reach it, how each reaches it, the effective settings with the policy behind each,
+//! and the findings on it.
+
+use super::*;
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    Direct,
+    Section,
+    Inherited,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReachingPolicy {
+    pub policy: ObjRef,
+    pub class: Class,
+    #[serde(rename = "attachedTo")]
+    pub attached_to: ObjRef,
+    pub relation: Relation,
+    pub status: PolicyStatus,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetDescription {
+    pub kind: &'static str,
+    pub target: ObjRef,
+    pub policies: Vec<ReachingPolicy>,
+    pub effective: Vec<Effective>,
+    pub findings: Vec<Finding>,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+    /// What controllers wrote on the target: `<Kind>PolicyAffected` (or `...Affected`)
+    /// conditions and annotations (GEP-713's "on targeted resources").
+    #[serde(rename = "reportedAffected", skip_serializing_if = "Vec::is_empty")]
+    pub reported_affected: Vec<ReportedCondition>,
+    #[serde(skip)]
+    pub parents: Vec<ObjRef>,
+    #[serde(skip)]
+    pub children: Vec<ObjRef>,
+}
+
+/// Where a policy attaches: its resolved nodes, and namespace levels.
+fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
+    let mut nodes = Vec::new();
+    let mut nss = Vec::new();
+    for r in &t.targets[p] {
+        match &r.resolution {
+            Resolution::Node(n) => nodes.push(*n),
+            Resolution::Namespace(ns) => nss.push(ns.clone()),
+            Resolution::NotFound(_) => {}
+        }
+    }
+    (nodes, nss)
+}
+
+/// That / which / what, for one object.
+pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
+    let t = &w.topology;
+    let node = &t.nodes[n];
+    let sections: Vec<NodeId> = node
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| t.nodes[c].owner == Some(n))
+        .collect();
+    let mut here = vec![n];
+    here.extend(&sections);
+    // Statuses at this object and its sections only: no need to fold the whole topology.
+    let st = StatusesAt::compute(t, &here);
+    let mut reaching: Vec<PolicyId> = st.per_node.keys().copied().collect();
+    reaching.extend(st.conflicts.iter().map(|c| c.0));
+    reaching.sort_unstable();
+    reaching.dedup();
+    let none = BTreeMap::new();
+    let mut policies = Vec::new();
+    for p in reaching {
+        let per_node = st.per_node.get(&p).unwrap_or(&none);
+        let at_node = per_node.get(&n).copied();
+        let at_section = sections
+            .iter()
+            .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
+        let conflicted_here = st.conflicts.iter().any(|&(l, ..)| l == p);
+        if at_node.is_none() && at_section.is_none() && !conflicted_here {
+            continue;
+        }
+        let (nodes, nss) = attachment_points(t, p);
+        let (relation, attached_to, status) = if nodes.contains(&n) {
+            (Relation::Direct, node.obj_ref.clone(), at_node)
+        } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
+            (
+                Relation::Section,
+                t.nodes[*s].obj_ref.clone(),
+                per_node.get(s).copied(),
+            )
+        } else if let Some(ns) = nss.first() {
+            (
+                Relation::Inherited,
+                ObjRef::new("", "Namespace", None, ns),
+                at_node.or(at_section.map(|x| x.1)),
+            )
+        } else {
+            let anc = t.ancestors(n);
+            let from = nodes
+                .iter()
+                .find(|a| anc.contains(a))
+                .map(|&a| t.nodes[a].obj_ref.clone())
+                .unwrap_or_else(|| node.obj_ref.clone());
+            (
+                Relation::Inherited,
+                from,
+                at_node.or(at_section.map(|x| x.1)),
+            )
+        };
+        let status = if conflicted_here && status.is_none() {
+            PolicyStatus::Conflicted
+        } else {
+            status.unwrap_or(PolicyStatus::Enforced)
+        };
+        policies.push(ReachingPolicy {
+            policy: t.policies[p].obj_ref.clone(),
+            class: t.policies[p].class,
+            attached_to,
+            relation,
+            status,
+        });
+    }
+    policies.sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
+    let mut effective = Vec::new();
+    for kind in KindFold::kinds_in_use(t) {
+        let mut f = KindFold::new(t, &kind);
+        let here = f.effective_at(n);
+        let mut groups: Vec<EffectiveGroup> = here.clone();
+        for &s in &sections {
+            let at = f.effective_at(s);
+            // A section is shown when what applies there differs from its object.
+            let differs = at.len() != here.len()
+                || at
+                    .iter()
+                    .zip(&here)
+                    .any(|(a, b)| a.spec != b.spec || a.sources != b.sources);
+            if differs {
+                groups.extend(at);
+            }
+        }
+        effective.extend(groups.iter().map(|g| Effective::from_group(w, g)));
+    }
+    let mut findings = findings_about(w, n, &sections);
+    let reported_affected = node
+        .object
+        .map(|o| affected_marks(&t.snapshot.objects[o]))
+        .unwrap_or_default();
+    // A target that says a kind of policy affects it while none reaches it (or the reverse
+    // for a kind the computation finds) is worth a look.
+    for r in &reported_affected {
+        let Some(kind) = r.type_.strip_suffix("Affected") else {
+            continue;
+        };
+        let reaches = policies.iter().any(|p| p.policy.kind == kind);
+        if r.status == "True" && !reaches {
+            findings.push(Finding::new(
+                Code::StatusDisagrees,
+                node.obj_ref.clone(),
+                format!(
+                    "the object reports {}=True but no {kind} reaches it",
+                    r.type_
+                ),
+            ));
+        }
+    }
+    TargetDescription {
+        kind: "TargetDescription",
+        target: node.obj_ref.clone(),
+        policies,
+        effective,
+        findings,
+        blind_spots: t.snapshot.blind_spots.clone(),
+        reported_affected,
+        parents: node
+            .parents
+            .iter()
+            .map(|&p| t.nodes[p].obj_ref.clone())
+            .collect(),
+        children: node
+            .children
+            .iter()
+            .filter(|&&c| t.nodes[c].owner != Some(n))
+            .map(|&c| t.nodes[c].obj_ref.clone())
+            .collect(),
+    }
+}
+
+/// That / which / what, for a Namespace: the policies that target it (inherited ones
+/// apply at its level above every object in it; Direct ones to the Namespace itself)
+/// and what the Direct ones make there. None when the input knows no such namespace.
+pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
+    let t = &w.topology;
+    let r = ObjRef::new("", "Namespace", None, name);
+    let node = t.lookup(&r);
+    if node.is_none() && !t.namespaces.contains_key(name) {
+        return None;
+    }
+    let mut d = match node {
+        Some(n) => describe_target(w, n),
+        None => TargetDescription {
+            kind: "TargetDescription",
+            target: r.clone(),
+            policies: Vec::new(),
+            effective: Vec::new(),
+            findings: findings_on(w, &[&r]),
+            blind_spots: t.snapshot.blind_spots.clone(),
+            reported_affected: Vec::new(),
+            parents: Vec::new(),
+            children: Vec::new(),
+        },
+    };
+    for &p in t.ns_attached.get(name).into_iter().flatten() {
+        d.policies.push(ReachingPolicy {
+            policy: t.policies[p].obj_ref.clone(),
+            class: t.policies[p].class,
+            attached_to: r.clone(),
+            relation: Relation::Direct,
+            status: w.statuses.overall[p],
+        });
+    }
+    d.policies
+        .sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
+    Some(d)
+}
+
+/// A metav1.Condition as the tool shows it (no controller or ancestor yet).
+pub(crate) fn condition(c: &Value) -> Option<ReportedCondition> {
+    let text = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
+    Some(ReportedCondition {
+        controller: None,
+        ancestor: None,
+        type_: text("type")?,
+        status: text("status").unwrap_or_else(|| "Unknown".into()),
+        reason: text("reason").unwrap_or_default(),
+        message: text("message").unwrap_or_default(),
+    })
+}
+
+/// `status.conditions` whose type ends in `PolicyAffected`, and annotations whose key
+/// does (`gateway.nginx.org/ClientSettingsPolicyAffected: "true"`, `kuadrant.io/AuthPolicyAffected`).
+fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
+    let mut out = Vec::new();
+    for c in o
+        .status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(ty) = c.get("type").and_then(Value::as_str) else {
+            continue;
+        };
+        if !ty.ends_with("PolicyAffected") {
+            continue;
+        }
+        if let Some(r) = condition(c) {
+            let kind = ty.rsplit('/').next().unwrap_or(ty).to_string();
+            out.push(ReportedCondition { type_: kind, ..r });
+        }
+    }
+    for (k, v) in &o.annotations {
+        let kind = k.rsplit('/').next().unwrap_or(k);
+        if kind.ends_with("PolicyAffected") {
+            out.push(ReportedCondition {
+                controller: None,
+                ancestor: None,
+                type_: kind.to_string(),
+                status: if v.eq_ignore_ascii_case("true") {
+                    "True".into()
+                } else {
+                    v.clone()
+                },
+                reason: String::new(),
+                message: format!("annotation {k}"),
+            });
+        }
+    }
+    out
+}
+
+/// Findings on the object or its sections: what `check` reports on them, without
+/// checking everything else.
+fn findings_about(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
+    let mut refs = vec![&w.topology.nodes[n].obj_ref];
+    refs.extend(sections.iter().map(|&s| &w.topology.nodes[s].obj_ref));
+    findings_on(w, &refs)
+}
+
+/// `check`'s findings whose object is one of `refs`.
+pub(crate) fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
+    let t = &w.topology;
+    let mut out: Vec<Finding> = t
+        .findings
+        .iter()
+        .filter(|f| refs.contains(&&f.object))
+        .cloned()
+        .collect();
+    for (p, pol) in t.policies.iter().enumerate() {
+        if refs.contains(&&pol.obj_ref) {
+            out.extend(policy_findings(w, p));
+        }
+    }
+    crate::topology::findings::sort_findings(&mut out);
+    out.dedup();
+    out
+}

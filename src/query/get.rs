@@ -1,0 +1,97 @@
+//! `get`: every policy in scope with its computed status and reach; every policy kind known.
+
+use super::*;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyRow {
+    pub policy: ObjRef,
+    pub class: Class,
+    pub targets: Vec<ObjRef>,
+    pub status: PolicyStatus,
+    pub affects: usize,
+    #[serde(rename = "creationTimestamp", skip_serializing_if = "Option::is_none")]
+    pub creation_timestamp: Option<String>,
+    #[serde(skip)]
+    pub strategy: String,
+    #[serde(skip)]
+    pub class_source: &'static str,
+}
+
+/// Every policy in scope (`namespace` None: all namespaces), sorted.
+pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
+    let mut rows: Vec<PolicyRow> = w
+        .topology
+        .policies
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
+        .map(|(i, p)| PolicyRow {
+            policy: p.obj_ref.clone(),
+            class: p.class,
+            targets: w.topology.targets[i]
+                .iter()
+                .map(|r| r.target.clone())
+                .collect(),
+            status: w.statuses.overall[i],
+            affects: w.statuses.affects_count(&w.topology, i),
+            creation_timestamp: p.creation_timestamp.clone(),
+            strategy: p.strategy_name(),
+            class_source: p.class_source.as_str(),
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        (
+            &a.policy.namespace,
+            &a.policy.name,
+            &a.policy.kind,
+            &a.policy.group,
+        )
+            .cmp(&(
+                &b.policy.namespace,
+                &b.policy.name,
+                &b.policy.kind,
+                &b.policy.group,
+            ))
+    });
+    rows
+}
+
+// ---------------------------------------------------------------- get kinds
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KindRow {
+    pub kind: String,
+    pub group: String,
+    pub class: Class,
+    pub source: &'static str,
+    pub count: usize,
+    #[serde(skip)]
+    pub merge: &'static str,
+    #[serde(skip)]
+    pub project: &'static str,
+}
+
+pub fn get_kinds(w: &World) -> Vec<KindRow> {
+    let mut rows: Vec<KindRow> = w
+        .topology
+        .catalog
+        .kinds
+        .values()
+        .map(|k| KindRow {
+            kind: k.kind.clone(),
+            group: k.group.clone(),
+            class: k.class,
+            source: k.source.as_str(),
+            count: w
+                .topology
+                .policies
+                .iter()
+                .filter(|p| p.kind == k.group_kind())
+                .count(),
+            merge: k.merge.describe(),
+            project: k.project,
+        })
+        .collect();
+    rows.sort_by(|a, b| (&a.kind, &a.group).cmp(&(&b.kind, &b.group)));
+    rows
+}

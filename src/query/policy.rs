@@ -1,0 +1,184 @@
+//! `describe` of a policy: its class, targets (resolved or not), what it reaches and how
+//! many objects, its computed status beside what controllers report, its conflicts.
+
+use super::*;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetState {
+    #[serde(rename = "ref")]
+    pub target: ObjRef,
+    pub resolved: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Code>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Affected {
+    pub target: ObjRef,
+    pub status: PolicyStatus,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportedCondition {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ancestor: Option<ObjRef>,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StatusPair {
+    pub computed: PolicyStatus,
+    pub reported: Vec<ReportedCondition>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyDescription {
+    pub kind: &'static str,
+    pub policy: ObjRef,
+    pub class: Class,
+    #[serde(rename = "classSource")]
+    pub class_source: &'static str,
+    pub targets: Vec<TargetState>,
+    pub affects: Vec<Affected>,
+    #[serde(rename = "affectsCount")]
+    pub affects_count: usize,
+    pub status: StatusPair,
+    pub findings: Vec<Finding>,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+    #[serde(skip)]
+    pub strategy: String,
+    #[serde(skip)]
+    pub merge: &'static str,
+    #[serde(skip)]
+    pub project: &'static str,
+    #[serde(skip)]
+    pub spec: Value,
+    #[serde(skip)]
+    pub creation_timestamp: Option<String>,
+    /// Policies this one lost to (Direct conflicts).
+    #[serde(skip)]
+    pub lost_to: Vec<ObjRef>,
+}
+
+pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
+    let t = &w.topology;
+    let pol: &Policy = &t.policies[p];
+    let targets = t.targets[p]
+        .iter()
+        .map(|r| TargetState {
+            target: r.target.clone(),
+            resolved: !matches!(r.resolution, Resolution::NotFound(_)),
+            reason: match r.resolution {
+                Resolution::NotFound(c) => Some(c),
+                _ => None,
+            },
+        })
+        .collect();
+    let mut affects: Vec<Affected> = w.statuses.per_node[p]
+        .iter()
+        .map(|(n, s)| Affected {
+            target: t.nodes[n].obj_ref.clone(),
+            status: s,
+        })
+        .collect();
+    affects.sort_by(|a, b| a.target.cmp(&b.target));
+    let pk = t.catalog.get(&pol.kind);
+    let lost_to = w
+        .statuses
+        .conflicts
+        .iter()
+        .filter(|c| c.0 == p)
+        .map(|c| t.policies[c.1].obj_ref.clone())
+        .collect();
+    PolicyDescription {
+        kind: "PolicyDescription",
+        policy: pol.obj_ref.clone(),
+        class: pol.class,
+        class_source: pol.class_source.as_str(),
+        targets,
+        affects_count: w.statuses.affects_count(t, p),
+        affects,
+        status: StatusPair {
+            computed: w.statuses.overall[p],
+            reported: reported_status(t, p),
+        },
+        findings: findings_on(w, &[&pol.obj_ref]),
+        blind_spots: t.snapshot.blind_spots.clone(),
+        strategy: pol.strategy_name(),
+        merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
+        project: pk.map(|k| k.project).unwrap_or_default(),
+        spec: t.snapshot.objects[pol.object].spec.clone(),
+        creation_timestamp: pol.creation_timestamp.clone(),
+        lost_to,
+    }
+}
+
+/// What controllers wrote: `status.ancestors[].conditions` (with ancestorRef and
+/// controllerName) or plain `status.conditions`.
+pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
+    let pol = &t.policies[p];
+    let status = &t.snapshot.objects[pol.object].status;
+    let mut out = Vec::new();
+    let cond = |c: &Value, controller: Option<String>, ancestor: Option<ObjRef>| {
+        condition(c).map(|r| ReportedCondition {
+            controller,
+            ancestor,
+            ..r
+        })
+    };
+    if let Some(ancestors) = status.get("ancestors").and_then(Value::as_array) {
+        for a in ancestors {
+            let controller = a
+                .get("controllerName")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let ancestor = a.get("ancestorRef").and_then(|r| {
+                let kind = r.get("kind").and_then(Value::as_str).unwrap_or("Gateway");
+                let group = r
+                    .get("group")
+                    .and_then(Value::as_str)
+                    .unwrap_or(crate::model::GATEWAY_GROUP);
+                let name = r.get("name").and_then(Value::as_str)?;
+                let ns = r
+                    .get("namespace")
+                    .and_then(Value::as_str)
+                    .or(pol.obj_ref.namespace.as_deref());
+                let ns = if crate::model::is_cluster_scoped(kind) {
+                    None
+                } else {
+                    ns
+                };
+                Some(
+                    ObjRef::new(group, kind, ns, name)
+                        .with_section(r.get("sectionName").and_then(Value::as_str)),
+                )
+            });
+            for c in a
+                .get("conditions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                out.extend(cond(c, controller.clone(), ancestor.clone()));
+            }
+        }
+    }
+    for c in status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.extend(cond(c, None, None));
+    }
+    out
+}
