@@ -75,3 +75,36 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
     }
     out
 }
+
+/// `check` in scope of `-n` (`namespace`; none: every namespace): the findings on
+/// objects of that namespace, and on cluster-scoped ones.
+pub fn check_in(w: &World, namespace: Option<&str>) -> Vec<Finding> {
+    check(w)
+        .into_iter()
+        .filter(|f| {
+            namespace.is_none()
+                || f.object.namespace.is_none()
+                || f.object.namespace.as_deref() == namespace
+        })
+        .collect()
+}
+
+/// `check -o json|yaml`: the findings and what could not be read.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckResult<'a> {
+    /// Always `CheckResult`.
+    pub kind: &'static str,
+    pub findings: &'a [Finding],
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: &'a [BlindSpot],
+}
+
+impl<'a> CheckResult<'a> {
+    pub fn new(findings: &'a [Finding], blind_spots: &'a [BlindSpot]) -> Self {
+        CheckResult {
+            kind: "CheckResult",
+            findings,
+            blind_spots,
+        }
+    }
+}

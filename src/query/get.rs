@@ -95,3 +95,32 @@ pub fn get_kinds(w: &World) -> Vec<KindRow> {
     rows.sort_by(|a, b| (&a.kind, &a.group).cmp(&(&b.kind, &b.group)));
     rows
 }
+
+/// `get -o json|yaml`: the rows as kubectl prints a list (`kind: List`, the rows' kind
+/// in `metadata.listKind`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ListOf<'a, T> {
+    #[serde(rename = "apiVersion")]
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    pub metadata: ListMeta,
+    pub items: &'a [T],
+}
+
+/// What kind of rows a `ListOf` holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct ListMeta {
+    #[serde(rename = "listKind")]
+    pub list_kind: &'static str,
+}
+
+impl<'a, T> ListOf<'a, T> {
+    pub fn new(list_kind: &'static str, items: &'a [T]) -> Self {
+        ListOf {
+            api_version: "v1",
+            kind: "List",
+            metadata: ListMeta { list_kind },
+            items,
+        }
+    }
+}

@@ -11,18 +11,19 @@ pub mod graph;
 pub mod names;
 pub mod outline;
 mod policy;
+pub mod subject;
 mod tree;
 pub mod types;
 mod world;
 
-pub use check::check;
 pub(crate) use check::policy_findings;
+pub use check::{check, check_in, CheckResult};
 pub(crate) use describe::{condition, findings_on};
 pub use describe::{
     describe_namespace, describe_target, ReachingPolicy, Relation, TargetDescription,
 };
 pub use effective::{effective, EffectivePolicies};
-pub use get::{get_kinds, get_policies, KindRow, PolicyRow};
+pub use get::{get_kinds, get_policies, KindRow, ListMeta, ListOf, PolicyRow};
 pub use policy::{
     describe_policy, reported_status, Affected, PolicyDescription, ReportedCondition, StatusPair,
     TargetState,

@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod document;
+pub mod dump;
 pub mod files;
 pub mod live;
 

@@ -1,12 +1,18 @@
-//! `kubectl policies`: parse, run, exit.
+//! `kubectl policies`: parse the flags, run one command, exit with its code.
+//!
+//! `cli` defines the flags, `settings` turns them into typed settings once, `session`
+//! reads and analyses the objects, `commands` has one small function per command. The
+//! library does the rest.
 
 // A tool run during incidents must not panic: no unwrap/expect outside tests.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli;
+mod commands;
 mod complete;
-mod run;
 mod selector;
+mod session;
+mod settings;
 
 use clap::Parser as _;
 use std::process::ExitCode;
@@ -25,9 +31,10 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match run::run(args) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) if run::is_broken_pipe(&e) => ExitCode::SUCCESS,
+    // The one place an outcome becomes an exit code.
+    match commands::run(args) {
+        Ok(outcome) => ExitCode::from(outcome.exit_code()),
+        Err(e) if commands::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)

@@ -1,0 +1,336 @@
+//! One small function per command: read, ask one question of the library, render the
+//! answer in the format asked for. Each returns what the answer was, and `main` alone
+//! turns that into an exit code.
+
+use crate::cli::{Args, Command, Global};
+use crate::complete;
+use crate::session::{self, Question};
+use crate::settings::{self, Format};
+use anyhow::{anyhow, bail, Context, Result};
+use kubectl_policies::model::ObjRef;
+use kubectl_policies::query::subject::Subject;
+use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
+use kubectl_policies::render::{self, age, human};
+use kubectl_policies::source::dump::DumpList;
+use kubectl_policies::source::files;
+use kubectl_policies::topology::Severity;
+use serde::Serialize;
+use std::io::Write;
+use std::mem::ManuallyDrop;
+
+/// What an answer was, for the exit code (CLI.md: 0, 1 for `check` errors, 3 for
+/// `blast-radius --exit-code` changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Answered,
+    /// `check` found an error-level finding.
+    Errors,
+    /// `blast-radius --exit-code` found changes.
+    Changes,
+}
+
+impl Outcome {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Answered => 0,
+            Outcome::Errors => 1,
+            Outcome::Changes => 3,
+        }
+    }
+}
+
+/// Routes the command to its function; output is buffered and flushed at the end.
+pub fn run(args: Args) -> Result<Outcome> {
+    let g = &args.global;
+    let get_policies = matches!(&args.command, Command::Get { what } if !what.starts_with("kind"));
+    if g.selector.is_some() && !get_policies && !matches!(args.command, Command::Complete { .. }) {
+        bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let outcome = match &args.command {
+        Command::Get { what } if what.starts_with("kind") => get_kinds(g, &mut out)?,
+        Command::Get { .. } => get(g, &mut out)?,
+        Command::Describe { target } => describe(g, target, &mut out)?,
+        Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
+        Command::Tree { target } => tree(g, target, &mut out)?,
+        Command::BlastRadius {
+            target,
+            apply,
+            exit_code,
+        } => blast_radius(g, target, apply, *exit_code, &mut out)?,
+        Command::Dump => dump(g, &mut out)?,
+        Command::Check => check(g, &mut out)?,
+        Command::Graph { target } => graph(g, target, &mut out)?,
+        Command::Completion { shell } => {
+            complete::script(*shell, &mut out)?;
+            Outcome::Answered
+        }
+        Command::Complete { words } => {
+            complete::candidates(words, &mut out, |g| {
+                let s = session::load(g, Question::Everything)?;
+                Ok(ManuallyDrop::into_inner(s.w))
+            })?;
+            Outcome::Answered
+        }
+    };
+    out.flush().context("writing output")?;
+    Ok(outcome)
+}
+
+/// JSON or YAML of an answer.
+fn structured(out: &mut impl Write, format: Format, answer: &impl Serialize) -> Result<()> {
+    match format {
+        Format::Json => render::json(out, answer)?,
+        _ => render::yaml(out, answer)?,
+    }
+    Ok(())
+}
+
+/// kubectl's words for an empty answer, in a namespace or in all of them.
+fn nothing_found(ns: Option<&str>) -> String {
+    match ns {
+        Some(ns) => format!("No resources found in {ns} namespace."),
+        None => "No resources found.".to_string(),
+    }
+}
+
+fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "get kinds")?;
+    let s = session::load(g, Question::Everything)?;
+    let rows = query::get_kinds(&s.w);
+    match format {
+        Format::Json | Format::Yaml => {
+            structured(out, format, &ListOf::new("PolicyKindList", &rows))?
+        }
+        _ => human::get_kinds(
+            out,
+            &rows,
+            format == Format::Wide,
+            !g.no_headers,
+            settings::style(g, format),
+        )?,
+    }
+    Ok(Outcome::Answered)
+}
+
+fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "get")?;
+    let selector = settings::label_selector(g)?;
+    let s = session::load(g, Question::Everything)?;
+    let mut rows = query::get_policies(&s.w, s.scope());
+    // Statuses are computed over every policy; -l only chooses the rows shown.
+    if let Some(sel) = &selector {
+        rows.retain(|r| selected(&s.w, sel, &r.policy));
+    }
+    match format {
+        Format::Json | Format::Yaml => structured(out, format, &ListOf::new("PolicyList", &rows))?,
+        Format::Name => {
+            for r in &rows {
+                let p = &r.policy;
+                writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
+            }
+        }
+        _ if rows.is_empty() => match s.scope() {
+            Some(ns) => eprintln!("No policies found in {ns} namespace."),
+            None => eprintln!("No policies found."),
+        },
+        _ => human::get_policies(
+            out,
+            &rows,
+            format == Format::Wide,
+            !g.no_headers,
+            s.scope().is_none(),
+            age::now(),
+            settings::style(g, format),
+        )?,
+    }
+    Ok(Outcome::Answered)
+}
+
+/// Whether the policy a `get` row lists has labels that `selector` selects.
+fn selected(
+    w: &World,
+    selector: &kubectl_policies::catalog::policy::LabelSelector,
+    policy: &ObjRef,
+) -> bool {
+    let t = &w.topology;
+    t.policy_index
+        .get(policy)
+        .and_then(|&p| t.snapshot.objects.get(t.policies[p].object))
+        .is_some_and(|o| selector.matches(&o.labels))
+}
+
+fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "describe")?;
+    let s = session::load(g, Question::Object(target))?;
+    let (w, style) = (&s.w, settings::style(g, format));
+    match s.subject(target)? {
+        Subject::Policy(p) => {
+            let d = query::describe_policy(w, p);
+            match format {
+                Format::Json | Format::Yaml => structured(out, format, &d)?,
+                Format::Tree => render::tree::write_policy(out, &outline::policy(w, p), style)?,
+                _ => human::describe_policy(out, &d, age::now(), style)?,
+            }
+        }
+        Subject::Node(n) => {
+            let d = query::describe_target(w, n);
+            match format {
+                Format::Json | Format::Yaml => structured(out, format, &d)?,
+                Format::Tree => render::tree::write(out, &outline::target(w, n, &d), style)?,
+                _ => human::describe_target(out, &d, style)?,
+            }
+        }
+        Subject::Namespace(ns) => {
+            let d = query::describe_namespace(w, &ns)
+                .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
+            match format {
+                Format::Json | Format::Yaml => structured(out, format, &d)?,
+                Format::Tree => render::tree::write(out, &outline::namespace(&d), style)?,
+                _ => human::describe_target(out, &d, style)?,
+            }
+        }
+    }
+    Ok(Outcome::Answered)
+}
+
+fn effective(
+    g: &Global,
+    target: &[String],
+    kind: Option<&str>,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let format = Format::for_command(g, "effective")?;
+    let s = session::load(g, Question::Object(target))?;
+    let t = &s.w.topology;
+    let kind = kind
+        .map(|k| resolve_type(k, &t.catalog, &t.snapshot.objects).map_err(|e| anyhow!(e)))
+        .transpose()?;
+    let n = match s.subject(target)? {
+        Subject::Policy(_) => {
+            bail!("effective answers for objects of the hierarchy, not for policies: try describe")
+        }
+        _ => s.node(target, "effective")?,
+    };
+    structured(out, format, &query::effective(&s.w, n, kind.as_ref()))?;
+    Ok(Outcome::Answered)
+}
+
+fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "tree")?;
+    let s = session::load(g, Question::Everything)?;
+    let root = match target {
+        [] => None,
+        _ => Some(s.node(target, "tree")?),
+    };
+    let ns = if root.is_some() { None } else { s.scope() };
+    let roots = query::tree(&s.w, root, ns);
+    match format {
+        Format::Json | Format::Yaml => structured(out, format, &roots)?,
+        _ => {
+            if roots.is_empty() {
+                eprintln!("{}", nothing_found(ns));
+            }
+            render::tree::write(out, &roots, settings::style(g, format))?
+        }
+    }
+    Ok(Outcome::Answered)
+}
+
+fn blast_radius(
+    g: &Global,
+    target: &[String],
+    apply: &[String],
+    exit_code: bool,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let format = Format::for_command(g, "blast-radius")?;
+    let question = match apply {
+        [] => Question::Reach(target),
+        _ => Question::Everything,
+    };
+    let s = session::load(g, question)?;
+    let b = if apply.is_empty() {
+        match s.subject(target)? {
+            Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
+            _ => bail!("blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"),
+        }
+    } else {
+        let mut loaded = files::load_paths(apply)?;
+        loaded.place_in(&s.namespace);
+        if let Some(e) = loaded.shape_errors.first() {
+            bail!("{e}");
+        }
+        let objects = loaded.snapshot.objects;
+        query::blast::apply_objects(&s.w, objects, apply.to_vec(), &g.policy_kind)
+    };
+    match format {
+        Format::Json | Format::Yaml => structured(out, format, &b)?,
+        _ => human::blast_radius(out, &b, !g.no_headers, settings::style(g, format))?,
+    }
+    Ok(if exit_code && !b.changes.is_empty() {
+        Outcome::Changes
+    } else {
+        Outcome::Answered
+    })
+}
+
+fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "dump")?;
+    let (loaded, _) = session::read(g, Question::Namespace)?;
+    session::warn_blind_spots(&loaded.snapshot.blind_spots);
+    // An object whose shape is wrong cannot be written back; say which.
+    for e in &loaded.shape_errors {
+        eprintln!("warning: not in the dump: {e}");
+    }
+    structured(out, format, &DumpList::of(&loaded))?;
+    Ok(Outcome::Answered)
+}
+
+fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "check")?;
+    let s = session::load(g, Question::Everything)?;
+    let findings = query::check_in(&s.w, s.scope());
+    match format {
+        Format::Json | Format::Yaml => {
+            let blind = &s.w.topology.snapshot.blind_spots;
+            structured(out, format, &CheckResult::new(&findings, blind))?
+        }
+        _ if findings.is_empty() => writeln!(out, "No findings.")?,
+        _ => human::findings_table(out, &findings, !g.no_headers, settings::style(g, format))?,
+    }
+    let errors = findings.iter().any(|f| f.severity == Severity::Error);
+    Ok(if errors {
+        Outcome::Errors
+    } else {
+        Outcome::Answered
+    })
+}
+
+fn graph(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(g, "graph")?;
+    let s = session::load(g, Question::Everything)?;
+    let focus = match target {
+        [] => None,
+        _ => Some(s.node(target, "graph")?),
+    };
+    let ns = if focus.is_some() { None } else { s.scope() };
+    let picture = query::graph::graph(&s.w, focus, ns);
+    if picture.is_empty() {
+        eprintln!("{}", nothing_found(ns));
+    }
+    match format {
+        Format::Mermaid => render::graph::mermaid(out, &picture)?,
+        _ => render::graph::dot(out, &picture)?,
+    }
+    Ok(Outcome::Answered)
+}
+
+/// A broken pipe (`| head`) is no error: the reader had what it wanted.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

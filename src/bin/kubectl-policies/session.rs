@@ -1,0 +1,251 @@
+//! Reading the objects (the demo, files, or the live cluster) and analysing them: what
+//! every command starts with.
+
+use crate::cli::{self, Global};
+use anyhow::{anyhow, bail, Result};
+use kubectl_policies::catalog::Catalog;
+use kubectl_policies::focus::{self, Need};
+use kubectl_policies::model::BlindSpot;
+use kubectl_policies::query::{self, subject, World};
+use kubectl_policies::source::files::Loaded;
+use kubectl_policies::source::live::{self, LiveOptions};
+use kubectl_policies::source::{demo, files};
+use std::mem::ManuallyDrop;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What a command's answer depends on, as the command line names it (TYPE/NAME words
+/// are resolved once the kinds are known: before a live read, after reading files).
+#[derive(Clone, Copy)]
+pub enum Question<'a> {
+    /// Everything in scope (`get`, `tree`, `check`, `graph`, `blast-radius --apply`).
+    Everything,
+    /// One object's answer (`describe`, `effective`).
+    Object(&'a [String]),
+    /// A policy's reach (`blast-radius`).
+    Reach(&'a [String]),
+    /// `dump` without -A: one namespace and its objects' ancestors.
+    Namespace,
+}
+
+/// The analysed world and the namespace names resolve in.
+pub struct Session {
+    /// Never dropped: a one-shot command leaves its memory to the OS at exit instead of
+    /// freeing a large cluster object by object (as clang's -disable-free does).
+    pub w: ManuallyDrop<World>,
+    /// `-n`, else the context's namespace, else `default`.
+    pub namespace: String,
+    all_namespaces: bool,
+}
+
+impl Session {
+    /// The namespace in scope: none with `-A`.
+    pub fn scope(&self) -> Option<&str> {
+        (!self.all_namespaces).then_some(self.namespace.as_str())
+    }
+
+    /// What `TYPE/NAME` names.
+    pub fn subject(&self, words: &[String]) -> Result<subject::Subject> {
+        subject::find_subject(&self.w, words, &self.namespace).map_err(|e| anyhow!(e))
+    }
+
+    /// The object of the hierarchy `TYPE/NAME` names, for a command (`what`) that starts
+    /// at one.
+    pub fn node(&self, words: &[String], what: &str) -> Result<kubectl_policies::topology::NodeId> {
+        subject::node_of(&self.w, self.subject(words)?, what).map_err(|e| anyhow!(e))
+    }
+}
+
+/// Reads, warns about every blind spot on stderr, analyses.
+pub fn load(g: &Global, question: Question) -> Result<Session> {
+    let (loaded, namespace) = read(g, question)?;
+    warn_blind_spots(&loaded.snapshot.blind_spots);
+    let w = query::analyze(loaded.snapshot, &g.policy_kind, &loaded.shape_errors);
+    Ok(Session {
+        w: ManuallyDrop::new(w),
+        namespace,
+        all_namespaces: g.all_namespaces,
+    })
+}
+
+pub fn warn_blind_spots(spots: &[BlindSpot]) {
+    for spot in spots {
+        eprintln!("warning: {}", spot.message);
+    }
+}
+
+/// Reads the objects: the demo, files, or the live cluster; and the namespace in scope.
+pub fn read(g: &Global, question: Question) -> Result<(Loaded, String)> {
+    let offline = match (g.demo, g.filename.is_empty()) {
+        (true, false) => bail!("--demo and -f cannot be used together"),
+        (true, true) => Some(demo::load()?),
+        (false, false) => Some(files::load_paths(&g.filename)?),
+        (false, true) => None,
+    };
+    match offline {
+        Some(mut loaded) => {
+            let ns = offline_namespace(g);
+            loaded.place_in(&ns);
+            narrow(g, &mut loaded, question, &ns);
+            Ok((loaded, ns))
+        }
+        None => read_live(g, question),
+    }
+}
+
+fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
+    let opts = LiveOptions {
+        kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
+        context: g.context.clone(),
+        request_timeout: parse_duration(&g.request_timeout)
+            .map_err(|e| anyhow!("--request-timeout {:?}: {e}", g.request_timeout))?,
+        overrides: overrides(&g.connection),
+        ..LiveOptions::default()
+    };
+    // The kinds known before anything is read: the registry's and the declared ones.
+    let catalog = Catalog::build(&[], &g.policy_kind);
+    let guide = live::Guide {
+        policy_kinds: catalog.kinds_for_reading(),
+        follow: focus::needed_namespaces,
+    };
+    let (loaded, cluster) = live::load(&opts, &guide, |cluster, _| {
+        let ns = namespace_or(g, &cluster.default_namespace);
+        let need = match question {
+            Question::Object(words) => match subject::name_target(words, &catalog, &[], &ns) {
+                Ok((_, r)) => Need::Object(r),
+                Err(_) => Need::Everything,
+            },
+            Question::Namespace => Need::Namespace,
+            Question::Everything | Question::Reach(_) => Need::Everything,
+        };
+        focus::live_scope(&need, &catalog, &ns, g.all_namespaces)
+    })?;
+    Ok((loaded, namespace_or(g, &cluster.default_namespace)))
+}
+
+fn namespace_or(g: &Global, context_namespace: &str) -> String {
+    g.namespace
+        .clone()
+        .unwrap_or_else(|| context_namespace.to_string())
+}
+
+/// Offline, an answer about one object or one policy's reach is computed from the
+/// objects it can depend on (`focus::narrow`), as a scoped live read would have read
+/// them: building the hierarchy of a whole large cluster to answer about one route is
+/// most of the work.
+fn narrow(g: &Global, loaded: &mut Loaded, question: Question, ns: &str) {
+    let (Question::Object(words) | Question::Reach(words)) = question else {
+        return;
+    };
+    let catalog = Catalog::build(&loaded.snapshot.objects, &g.policy_kind);
+    let Ok((_, start)) = subject::name_target(words, &catalog, &loaded.snapshot.objects, ns) else {
+        return;
+    };
+    let aside = focus::narrow(&mut loaded.snapshot, &loaded.links, &catalog, &start);
+    // Left to the OS at exit, as the world is (see `Session::w`).
+    std::mem::forget(aside);
+}
+
+/// kubectl's connection flags, as the live source takes them.
+fn overrides(c: &cli::Connection) -> live::config::Overrides {
+    live::config::Overrides {
+        server: c.server.clone(),
+        token: c.token.clone(),
+        user: c.user.clone(),
+        cluster: c.cluster.clone(),
+        certificate_authority: c.certificate_authority.clone(),
+        client_certificate: c.client_certificate.clone(),
+        client_key: c.client_key.clone(),
+        insecure_skip_tls_verify: c.insecure_skip_tls_verify,
+        tls_server_name: c.tls_server_name.clone(),
+        impersonate: c.impersonate.clone(),
+        impersonate_groups: c.impersonate_groups.clone(),
+        impersonate_uid: c.impersonate_uid.clone(),
+    }
+}
+
+/// Offline, the namespace is `-n`, else the kubeconfig context's (read from the file,
+/// no cluster contact), else `default`: where `kubectl apply -f` would put an object
+/// that names none.
+fn offline_namespace(g: &Global) -> String {
+    if let Some(ns) = &g.namespace {
+        return ns.clone();
+    }
+    let kubeconfig = g.kubeconfig.as_ref().map(std::path::Path::new);
+    match live::context_namespace(kubeconfig, g.context.as_deref()) {
+        Ok(Some(ns)) => ns,
+        Ok(None) => "default".to_string(),
+        Err(e) => {
+            eprintln!("warning: {e:#}; the namespace is default");
+            "default".to_string()
+        }
+    }
+}
+
+/// A year: what `0` (no limit) means for a request.
+const NO_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// kubectl's durations: `30s`, `1m30s`, `500ms`, `2h`, a bare number of seconds; `0`
+/// means no limit.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if let Ok(secs) = t.parse::<u64>() {
+        return match secs {
+            0 => Ok(NO_LIMIT),
+            s if s > NO_LIMIT.as_secs() => Err(format!("{text:?} is longer than a year")),
+            s => Ok(Duration::from_secs(s)),
+        };
+    }
+    if t.is_empty() {
+        return Err("expected a duration such as 30s, 1m or 500ms".into());
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = t;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or("a number needs a unit (ms, s, m, h)")?;
+        let (num, tail) = rest.split_at(digits);
+        let value: f64 = num
+            .parse()
+            .map_err(|_| format!("{num:?} is not a number"))?;
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, next) = tail.split_at(unit_len);
+        let scale = match unit {
+            "ms" => 0.001,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(format!("unknown unit {unit:?} (use ms, s, m or h)")),
+        };
+        let part = Duration::try_from_secs_f64(value * scale)
+            .map_err(|_| format!("{text:?} is out of range"))?;
+        total = total
+            .checked_add(part)
+            .filter(|t| *t <= NO_LIMIT)
+            .ok_or_else(|| format!("{text:?} is longer than a year"))?;
+        rest = next;
+    }
+    Ok(if total.is_zero() { NO_LIMIT } else { total })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kubectl_durations() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("0"), Ok(NO_LIMIT));
+        assert!(parse_duration("5x").unwrap_err().contains("unknown unit"));
+        assert!(parse_duration("9999999h")
+            .unwrap_err()
+            .contains("longer than a year"));
+        assert!(parse_duration("").is_err());
+    }
+}

@@ -1,0 +1,211 @@
+//! What a `TYPE/NAME` on the command line names: a policy, an object of the hierarchy,
+//! or a namespace; and, when nothing matches, an answer that helps (the namespaces
+//! where one of that name is, or the blind spot that hides it).
+
+use super::types::resolve_type;
+use super::World;
+use crate::catalog::Catalog;
+use crate::model::{
+    experimental_alias, is_cluster_scoped, resource_plural, GroupKind, ObjRef, Object,
+};
+use crate::topology::{NodeId, PolicyId};
+
+/// What a `TYPE/NAME` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subject {
+    Policy(PolicyId),
+    /// An object of the hierarchy (a Namespace a Direct policy targets is one too).
+    Node(NodeId),
+    /// A namespace the input knows, whose level is not a node.
+    Namespace(String),
+}
+
+/// `TYPE/NAME` or `TYPE NAME`, split.
+pub fn split_target(words: &[String]) -> Result<(String, String), String> {
+    match words {
+        [one] => {
+            let (t, n) = one.split_once('/').ok_or_else(|| {
+                format!("{one:?}: expected TYPE/NAME (for example httproute/baker) or TYPE NAME")
+            })?;
+            if t.is_empty() || n.is_empty() {
+                return Err(format!("{one:?}: expected TYPE/NAME"));
+            }
+            Ok((t.to_string(), n.to_string()))
+        }
+        [t, n] => Ok((t.clone(), n.clone())),
+        _ => Err("expected TYPE/NAME".into()),
+    }
+}
+
+/// The kind and the object `TYPE/NAME` names, in namespace `ns` unless the kind is
+/// cluster-scoped. `objects` are the CRDs (and the rest) TYPE may name a kind of.
+pub fn name_target(
+    words: &[String],
+    catalog: &Catalog,
+    objects: &[Object],
+    ns: &str,
+) -> Result<(GroupKind, ObjRef), String> {
+    let (ty, name) = split_target(words)?;
+    let gk = resolve_type(&ty, catalog, objects)?;
+    let ns = (!is_cluster_scoped(&gk.kind)).then_some(ns);
+    let r = ObjRef::new(&gk.group, &gk.kind, ns, &name);
+    Ok((gk, r))
+}
+
+/// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
+pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, String> {
+    let t = &w.topology;
+    let (gk, r) = name_target(words, &t.catalog, &t.snapshot.objects, ns)?;
+    if t.catalog.get(&gk).is_some() {
+        return match t.policy_index.get(&r) {
+            Some(&p) => Ok(Subject::Policy(p)),
+            None => Err(not_found(w, &gk, &r.name, r.namespace.as_deref())),
+        };
+    }
+    if gk.group.is_empty() && gk.kind == "Namespace" && t.namespaces.contains_key(&r.name) {
+        return Ok(Subject::Namespace(r.name));
+    }
+    if let Some(n) = t.lookup(&r) {
+        return Ok(Subject::Node(n));
+    }
+    if let Some((group, kind)) = experimental_alias(&gk.kind) {
+        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name);
+        if let Some(n) = t.lookup(&x) {
+            return Ok(Subject::Node(n));
+        }
+    }
+    Err(not_found(w, &gk, &r.name, r.namespace.as_deref()))
+}
+
+/// The object of the hierarchy a subject is, for a command (`what`) that starts at one.
+pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, String> {
+    match subject {
+        Subject::Node(n) => Ok(n),
+        Subject::Namespace(ns) => w
+            .topology
+            .lookup(&ObjRef::new("", "Namespace", None, &ns))
+            .ok_or_else(|| {
+                format!(
+                    "{what} starts at an object of the hierarchy; for namespace {ns} use -n {ns}"
+                )
+            }),
+        Subject::Policy(_) => Err(format!(
+            "{what} starts at an object of the hierarchy, not a policy"
+        )),
+    }
+}
+
+/// kubectl's "not found", with a hint where one of that name is elsewhere, or the blind
+/// spot that may hide it ("not seen" is not "not there").
+pub fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> String {
+    let resource = if gk.group.is_empty() {
+        resource_plural(&gk.kind)
+    } else {
+        format!("{}.{}", resource_plural(&gk.kind), gk.group)
+    };
+    let t = &w.topology;
+    let elsewhere: Vec<String> = t
+        .snapshot
+        .objects
+        .iter()
+        .filter(|o| o.group_kind() == *gk && o.name == name)
+        .filter_map(|o| o.namespace.clone())
+        .collect();
+    let hint = match elsewhere.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (there is one in namespace {one}: add -n {one})"),
+        many => format!(" (there are some in namespaces {})", many.join(", ")),
+    };
+    let blind = t.snapshot.blind_spots.iter().find(|b| {
+        b.group == gk.group
+            && b.kind == gk.kind
+            && (b.namespace.is_none() || b.namespace.as_deref() == ns)
+    });
+    if let Some(b) = blind {
+        return format!("{resource} {name:?}: {}", b.message);
+    }
+    match ns {
+        Some(ns) => format!("{resource} {name:?} not found in namespace {ns}{hint}"),
+        None => format!("{resource} {name:?} not found"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUT: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: team}
+---
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: extra, namespace: team}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: tls, namespace: team}
+spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
+"#;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn type_and_name_in_one_word_or_two() {
+        assert_eq!(
+            split_target(&words("httproute/shop")),
+            Ok(("httproute".into(), "shop".into()))
+        );
+        assert_eq!(
+            split_target(&words("svc web")),
+            Ok(("svc".into(), "web".into()))
+        );
+        assert!(split_target(&words("httproute"))
+            .unwrap_err()
+            .contains("TYPE/NAME"));
+        assert!(split_target(&words("/shop")).is_err());
+    }
+
+    #[test]
+    fn subjects_policies_nodes_namespaces_and_the_listener_set_alias() {
+        let w = crate::analyze_yaml(INPUT).unwrap();
+        assert!(matches!(
+            find_subject(&w, &words("backendtlspolicy/tls"), "team"),
+            Ok(Subject::Policy(_))
+        ));
+        assert!(matches!(
+            find_subject(&w, &words("httproute/shop"), "team"),
+            Ok(Subject::Node(_))
+        ));
+        assert!(matches!(
+            find_subject(&w, &words("listenerset/extra"), "team"),
+            Ok(Subject::Node(_))
+        ));
+        assert_eq!(
+            find_subject(&w, &words("ns/team"), "x"),
+            Ok(Subject::Namespace("team".into()))
+        );
+        let n = match find_subject(&w, &words("httproute/shop"), "team") {
+            Ok(s) => node_of(&w, s, "tree"),
+            Err(e) => Err(e),
+        };
+        assert!(n.is_ok());
+        let p = find_subject(&w, &words("backendtlspolicy/tls"), "team").unwrap();
+        assert!(node_of(&w, p, "tree").unwrap_err().contains("not a policy"));
+    }
+
+    #[test]
+    fn not_found_says_where_one_of_that_name_is() {
+        let w = crate::analyze_yaml(INPUT).unwrap();
+        let e = find_subject(&w, &words("httproute/shop"), "default").unwrap_err();
+        assert_eq!(
+            e,
+            "httproutes.gateway.networking.k8s.io \"shop\" not found in namespace default (there is one in namespace team: add -n team)"
+        );
+        let e = find_subject(&w, &words("backendtlspolicy/nope"), "team").unwrap_err();
+        assert!(e.ends_with("\"nope\" not found in namespace team"), "{e}");
+    }
+}
