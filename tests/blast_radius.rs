@@ -28,11 +28,12 @@ fn example_2() -> World {
     )
 }
 
-fn pid(w: &World, kind: &str, name: &str) -> usize {
+fn pid(w: &World, kind: &str, name: &str) -> kubectl_policies::topology::PolicyId {
     w.topology
         .policies
         .iter()
         .position(|p| p.obj_ref.kind == kind && p.obj_ref.name == name)
+        .map(kubectl_policies::topology::PolicyId::at)
         .unwrap_or_else(|| panic!("no policy {kind} {name}"))
 }
 

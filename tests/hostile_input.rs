@@ -22,11 +22,11 @@ fn run_everything(text: &str) {
     let _ = query::get_kinds(&w);
     let _ = query::check(&w);
     let _ = query::tree(&w, None, None);
-    for n in 0..w.topology.nodes.len() {
+    for n in kubectl_policies::topology::NodeId::all(w.topology.nodes.len()) {
         let _ = query::describe_target(&w, n);
         let _ = query::effective(&w, n, None);
     }
-    for p in 0..w.topology.policies.len() {
+    for p in kubectl_policies::topology::PolicyId::all(w.topology.policies.len()) {
         let _ = query::describe_policy(&w, p);
         let _ = query::blast::delete_policy(&w, p, &[]);
     }

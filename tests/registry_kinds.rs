@@ -791,6 +791,7 @@ spec:
         .policies
         .iter()
         .position(|p| p.obj_ref.name == "faults")
+        .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
     assert_eq!(
         w.statuses.affects_count(&w.topology, p),
@@ -829,6 +830,7 @@ fn a_labelled_crd_decides_the_class_over_the_registry() {
             .policies
             .iter()
             .position(|p| p.obj_ref.name == "gw-policy")
+            .map(kubectl_policies::topology::PolicyId::at)
             .unwrap();
         (
             w.topology.policies[p].class,

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use kubectl_policies::effective::PolicyStatus;
-use kubectl_policies::topology::Code;
+use kubectl_policies::topology::{Code, NodeId};
 
 const GATEWAY: &str = r#"
 apiVersion: v1
@@ -215,6 +215,7 @@ fn namespace_target_reaches_every_object_in_it() {
         .policies
         .iter()
         .position(|p| p.obj_ref.name == "ns-wide")
+        .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
     // Two routes and the Service (sections count with their object).
     assert_eq!(w.statuses.affects_count(&w.topology, p), 3);
@@ -376,15 +377,17 @@ fn nodes_below_many_starting_points_at_once_are_those_below_each() {
     let t = &w.topology;
     // As many lists as one walk carries (64), some with several starting points.
     let n = t.nodes.len();
-    let starts: Vec<Vec<usize>> = (0..64)
+    let starts: Vec<Vec<NodeId>> = (0..64)
         .map(|i| match i % 3 {
-            0 => vec![i % n, n - 1 - i % n],
-            _ => vec![i % n],
+            0 => vec![NodeId::at(i % n), NodeId::at(n - 1 - i % n)],
+            _ => vec![NodeId::at(i % n)],
         })
         .collect();
     let below = t.below_each(&starts);
     for (k, s) in starts.iter().enumerate() {
-        let each: Vec<usize> = (0..n).filter(|&m| below[m] & (1 << k) != 0).collect();
+        let each: Vec<NodeId> = NodeId::all(n)
+            .filter(|&m| below[m.index()] & (1 << k) != 0)
+            .collect();
         assert_eq!(each, t.at_or_below(s.iter().copied()), "from {s:?}");
     }
 }

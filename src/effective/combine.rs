@@ -173,10 +173,10 @@ impl Entry {
 /// The strategy a kgateway parent object's annotation picks for the policies attached
 /// to it (kgateway docs, "Policy inheritance": ShallowMergePreferChild by default).
 fn kgateway_priority(t: &Topology, at: NodeId) -> Strategy {
-    let owner = t.nodes.get(at).and_then(|n| n.owner).unwrap_or(at);
+    let owner = t.nodes.get(at.index()).and_then(|n| n.owner).unwrap_or(at);
     let annotation = t
         .nodes
-        .get(owner)
+        .get(owner.index())
         .and_then(|n| n.object)
         .and_then(|o| t.snapshot.objects[o].annotations.get(KGATEWAY_PRIORITY))
         .map(String::as_str);
@@ -249,7 +249,8 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    fn entry(p: PolicyId, mode: Mode, how: How, v: Value) -> Rc<Entry> {
+    fn entry(p: u32, mode: Mode, how: How, v: Value) -> Rc<Entry> {
+        let p = PolicyId(p);
         let empty = v.as_object().is_some_and(|m| m.is_empty());
         let st = (!empty).then(|| Stanza {
             how,

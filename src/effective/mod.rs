@@ -15,7 +15,7 @@ pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel, SameTarget};
 use crate::model::{GroupKind, ObjRef};
-use crate::topology::{NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -126,14 +126,14 @@ pub struct KindFold<'t> {
     memo: Vec<Option<(u32, u32)>>,
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
-    links: Vec<(u32, u32)>,
+    links: Vec<(NodeId, u32)>,
     seen: SeenSets<'t>,
     /// Per node being folded: each distinct arriving (state, seen) and the context
     /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
     arrived: Vec<(Option<*const Acc>, SeenId, u32)>,
-    arrival_links: Vec<(u32, (u32, u32))>,
+    arrival_links: Vec<(u32, (NodeId, u32))>,
     /// Direct policies that lost to an older one on the same target: (loser, winner, node).
-    pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
+    pub conflicts: Vec<Conflict>,
 }
 
 impl<'t> KindFold<'t> {
@@ -167,7 +167,7 @@ impl<'t> KindFold<'t> {
         let same_target = pk.map(|k| k.same_target).unwrap_or(SameTarget::Stack);
         let of_kind = |p: PolicyId| &t.policies[p].kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
-        let mut nodes: Vec<NodeId> = (0..t.policies.len())
+        let mut nodes: Vec<NodeId> = PolicyId::all(t.policies.len())
             .filter(|&p| of_kind(p))
             .flat_map(|p| &t.targets[p])
             .filter_map(|r| match r.resolution {
@@ -186,7 +186,11 @@ impl<'t> KindFold<'t> {
                 .filter(|&p| of_kind(p))
                 .collect();
             let (groups, lost) = same_target_groups(t, &mine, same_target);
-            conflicts.extend(lost.into_iter().map(|(loser, winner)| (loser, winner, n)));
+            conflicts.extend(lost.into_iter().map(|(loser, winner)| Conflict {
+                loser,
+                winner,
+                at: n,
+            }));
             node_policies.insert(n, groups);
         }
         let mut ns_policies = HashMap::new();
@@ -237,7 +241,7 @@ impl<'t> KindFold<'t> {
         } else {
             t.nodes.len()
         };
-        let in_policy_namespace = (0..namespaces).filter(|&n| {
+        let in_policy_namespace = NodeId::all(namespaces).filter(|&n| {
             t.namespace_level(n)
                 .is_some_and(|ns| self.ns_policies.contains_key(ns))
         });
@@ -299,7 +303,7 @@ impl<'t> KindFold<'t> {
     /// The parent contexts `c` continues: (parent node, index among its contexts).
     pub fn preds(&self, c: &Ctx) -> impl Iterator<Item = (NodeId, usize)> + '_ {
         let links = &self.links[c.preds.0 as usize..c.preds.1 as usize];
-        links.iter().map(|&(p, j)| (p as NodeId, j as usize))
+        links.iter().map(|&(p, j)| (p, j as usize))
     }
 
     /// Computes the contexts of `n` (and, first, of everything above it).
@@ -372,7 +376,7 @@ impl<'t> KindFold<'t> {
         pred: Option<(NodeId, u32)>,
         start: usize,
         arrived: &mut Vec<(Option<*const Acc>, SeenId, u32)>,
-        links: &mut Vec<(u32, (u32, u32))>,
+        links: &mut Vec<(u32, (NodeId, u32))>,
     ) {
         // The state's address is its identity: the parent context holds it alive.
         let key = (acc.as_ref().map(Rc::as_ptr), seen);
@@ -385,7 +389,7 @@ impl<'t> KindFold<'t> {
             }
         };
         if let Some((p, j)) = pred {
-            links.push((i, (p as u32, j)));
+            links.push((i, (p, j)));
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::Class;
-use crate::topology::{Code, NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
@@ -80,24 +80,21 @@ const CONFLICTED: Tally = Tally {
 /// The nodes one policy reaches and its status at each, in node order: a list, not
 /// a map (node numbers as 32 bits), for a large cluster has a million of these.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reached(Vec<(u32, PolicyStatus)>);
+pub struct Reached(Vec<(NodeId, PolicyStatus)>);
 
 impl Reached {
     pub fn get(&self, n: NodeId) -> Option<PolicyStatus> {
-        let i = self
-            .0
-            .binary_search_by_key(&n, |&(m, _)| m as NodeId)
-            .ok()?;
+        let i = self.0.binary_search_by_key(&n, |&(m, _)| m).ok()?;
         Some(self.0[i].1)
     }
 
     /// (node, status), in node order.
     pub fn iter(&self) -> impl Iterator<Item = (NodeId, PolicyStatus)> + '_ {
-        self.0.iter().map(|&(n, s)| (n as NodeId, s))
+        self.0.iter().copied()
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.0.iter().map(|&(n, _)| n as NodeId)
+        self.0.iter().map(|&(n, _)| n)
     }
 
     pub fn len(&self) -> usize {
@@ -116,8 +113,8 @@ pub struct Statuses {
     pub overall: Vec<PolicyStatus>,
     /// Per policy: every node it reaches and its status there.
     pub per_node: Vec<Reached>,
-    /// Direct conflicts: (loser, winner, node).
-    pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
+    /// Policies that lose to another on a target, sorted by loser.
+    pub conflicts: Vec<Conflict>,
 }
 
 impl Statuses {
@@ -125,7 +122,7 @@ impl Statuses {
         let np = t.policies.len();
         // Per policy, its status at every node it reaches, in node order (node numbers
         // as 32 bits: there can be a million of these).
-        let mut reached: Vec<Vec<(u32, PolicyStatus)>> = vec![Vec::new(); np];
+        let mut reached: Vec<Vec<(NodeId, PolicyStatus)>> = vec![Vec::new(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
@@ -136,15 +133,15 @@ impl Statuses {
             let starts: Vec<Vec<NodeId>> = folds.iter().map(KindFold::starts).collect();
             let below = t.below_each(&starts);
             for (k, mut f) in folds.into_iter().enumerate() {
-                let reach = (0..t.nodes.len()).filter(|&n| below[n] & (1u64 << k) != 0);
+                let reach = NodeId::all(t.nodes.len()).filter(|&n| below[n] & (1u64 << k) != 0);
                 statuses_of_kind(&mut f, reach, &leaves, &mut reached, &mut leaf_tally);
                 conflicts.extend(f.conflicts);
             }
         }
         // A policy that loses to another on a target would have reached everything below
         // it: whatever the most specific objects show, it is Conflicted there.
-        for &(loser, ..) in &conflicts {
-            leaf_tally[loser].add(CONFLICTED);
+        for c in &conflicts {
+            leaf_tally[c.loser].add(CONFLICTED);
         }
         let mut overall = Vec::with_capacity(np);
         for (p, leaf) in leaf_tally.iter().enumerate() {
@@ -215,7 +212,7 @@ fn statuses_of_kind(
     f: &mut KindFold,
     reach: impl Iterator<Item = NodeId>,
     leaves: &[usize],
-    reached: &mut [Vec<(u32, PolicyStatus)>],
+    reached: &mut [Vec<(NodeId, PolicyStatus)>],
     leaf_tally: &mut [Tally],
 ) {
     let t = f.t;
@@ -225,7 +222,7 @@ fn statuses_of_kind(
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class);
         for &(p, tally) in &here {
-            reached[p].push((n as u32, tally.status()));
+            reached[p].push((n, tally.status()));
             if leaf {
                 leaf_tally[p].add(tally);
             }
@@ -240,8 +237,8 @@ fn statuses_of_kind(
 pub struct StatusesAt {
     /// Per policy that reaches one of the nodes: its status at each of them.
     pub per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>>,
-    /// Direct conflicts on one of the nodes: (loser, winner, node).
-    pub conflicts: Vec<(PolicyId, PolicyId, NodeId)>,
+    /// Conflicts on one of the nodes.
+    pub conflicts: Vec<Conflict>,
 }
 
 impl StatusesAt {
@@ -252,7 +249,7 @@ impl StatusesAt {
         let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(t) {
             let mut f = KindFold::new(t, &kind);
-            conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.2)));
+            conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.at)));
             let mut tallies = Tallies::new(&f, &leaves);
             for &n in nodes {
                 tallies.at(&mut f, n, &mut here);
@@ -286,9 +283,9 @@ type Survived = Vec<(PolicyId, Tally)>;
 impl<'a> Tallies<'a> {
     fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
         let mut conflicted: HashMap<NodeId, Vec<PolicyId>> = HashMap::new();
-        for &(loser, _, n) in &f.conflicts {
-            for m in conflict_nodes(f.t, n) {
-                conflicted.entry(m).or_default().push(loser);
+        for c in &f.conflicts {
+            for m in conflict_nodes(f.t, c.at) {
+                conflicted.entry(m).or_default().push(c.loser);
             }
         }
         Tallies {

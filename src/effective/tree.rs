@@ -233,7 +233,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn t(v: Value, s: PolicyId) -> Rc<Tree> {
+    fn t(v: Value, s: u32) -> Rc<Tree> {
+        let s = PolicyId(s);
         Tree::from_value(&v, s)
     }
 
@@ -244,7 +245,10 @@ mod tests {
         let patch = t(json!({"a": "z", "c": {"f": null}}), 1);
         let out = merge_patch(&target, &patch);
         assert_eq!(out.to_value(), json!({"a": "z", "c": {"d": "e"}}));
-        assert_eq!(out.sources(), vec![("/a".into(), 1), ("/c/d".into(), 0)]);
+        assert_eq!(
+            out.sources(),
+            vec![("/a".into(), PolicyId(1)), ("/c/d".into(), PolicyId(0))]
+        );
         // Arrays are replaced whole.
         let out = merge_patch(&t(json!({"l": [1, 2]}), 0), &t(json!({"l": [3]}), 1));
         assert_eq!(out.to_value(), json!({"l": [3]}));
@@ -256,7 +260,7 @@ mod tests {
     #[test]
     fn pointers_escape_tilde_and_slash() {
         let tree = t(json!({"a/b": {"c~d": 1}}), 3);
-        assert_eq!(tree.sources(), vec![("/a~1b/c~0d".into(), 3)]);
+        assert_eq!(tree.sources(), vec![("/a~1b/c~0d".into(), PolicyId(3))]);
     }
 
     #[test]

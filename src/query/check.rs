@@ -2,12 +2,13 @@
 //! statuses that disagree with the computed ones).
 
 use super::*;
+use crate::topology::Conflict;
 
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
 /// computation contradicts. Sorted.
 pub fn check(w: &World) -> Vec<Finding> {
     let mut out = w.topology.findings.clone();
-    for p in 0..w.topology.policies.len() {
+    for p in PolicyId::all(w.topology.policies.len()) {
         out.extend(policy_findings(w, p));
     }
     crate::topology::findings::sort_findings(&mut out);
@@ -21,9 +22,12 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
     let t = &w.topology;
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
-    let from = w.statuses.conflicts.partition_point(|c| c.0 < p);
+    let from = w.statuses.conflicts.partition_point(|c| c.loser < p);
     let mut seen = std::collections::BTreeSet::new();
-    for &(_, winner, n) in w.statuses.conflicts[from..].iter().take_while(|c| c.0 == p) {
+    for &Conflict { winner, at: n, .. } in w.statuses.conflicts[from..]
+        .iter()
+        .take_while(|c| c.loser == p)
+    {
         if !seen.insert(n) {
             continue;
         }

@@ -70,7 +70,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
     // Statuses at this object and its sections only: no need to fold the whole topology.
     let st = StatusesAt::compute(t, &here);
     let mut reaching: Vec<PolicyId> = st.per_node.keys().copied().collect();
-    reaching.extend(st.conflicts.iter().map(|c| c.0));
+    reaching.extend(st.conflicts.iter().map(|c| c.loser));
     reaching.sort_unstable();
     reaching.dedup();
     let none = BTreeMap::new();
@@ -81,7 +81,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         let at_section = sections
             .iter()
             .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
-        let conflicted_here = st.conflicts.iter().any(|&(l, ..)| l == p);
+        let conflicted_here = st.conflicts.iter().any(|c| c.loser == p);
         if at_node.is_none() && at_section.is_none() && !conflicted_here {
             continue;
         }
@@ -301,7 +301,7 @@ pub(crate) fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
         .filter(|f| refs.contains(&&f.object))
         .cloned()
         .collect();
-    for (p, pol) in t.policies.iter().enumerate() {
+    for (p, pol) in t.each_policy() {
         if refs.contains(&&pol.obj_ref) {
             out.extend(policy_findings(w, p));
         }

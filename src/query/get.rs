@@ -21,9 +21,7 @@ pub struct PolicyRow {
 pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     let mut rows: Vec<PolicyRow> = w
         .topology
-        .policies
-        .iter()
-        .enumerate()
+        .each_policy()
         .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
         .map(|(i, p)| PolicyRow {
             policy: p.obj_ref.clone(),

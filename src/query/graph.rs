@@ -4,7 +4,7 @@
 use super::{role_then_ref, scope, unresolved_status, World};
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
-use crate::topology::{NodeId, Resolution, Role};
+use crate::topology::{NodeId, PolicyId, Resolution, Role};
 use std::collections::{BTreeSet, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,14 +85,14 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
         None => {
             keep = scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
             // A kept object shows all its sections, as `tree` does.
-            for n in 0..t.nodes.len() {
+            for n in NodeId::all(t.nodes.len()) {
                 if t.nodes[n].owner.is_some_and(|o| keep[o]) {
                     keep[n] = true;
                 }
             }
         }
     }
-    let mut ids: Vec<NodeId> = (0..t.nodes.len()).filter(|&n| keep[n]).collect();
+    let mut ids: Vec<NodeId> = NodeId::all(t.nodes.len()).filter(|&n| keep[n]).collect();
     ids.sort_by(|a, b| role_then_ref(t, *a, *b));
     let mut g = Graph::default();
     let mut index: HashMap<NodeId, usize> = HashMap::new();
@@ -117,7 +117,7 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
 
     let drawn_namespaces: BTreeSet<&str> =
         ids.iter().filter_map(|&n| t.namespace_level(n)).collect();
-    let mut order: Vec<usize> = (0..t.policies.len()).collect();
+    let mut order: Vec<PolicyId> = PolicyId::all(t.policies.len()).collect();
     order.sort_by(|&a, &b| t.policies[a].obj_ref.cmp(&t.policies[b].obj_ref));
     // Namespace levels and unresolved targets, shared by the policies that name them.
     let mut extra: HashMap<(ObjRef, bool), usize> = HashMap::new();

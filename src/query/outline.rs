@@ -28,7 +28,7 @@ pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
         .iter()
         .filter_map(|r| t.policy_index.get(&r.policy).map(|&p| (p, r.status)))
         .collect();
-    let mut roots: Vec<NodeId> = (0..t.nodes.len())
+    let mut roots: Vec<NodeId> = NodeId::all(t.nodes.len())
         .filter(|&i| keep[i] && !t.nodes[i].parents.iter().any(|&p| keep[p]))
         .collect();
     roots.sort_by(|a, b| role_then_ref(t, *a, *b));

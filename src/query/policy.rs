@@ -96,8 +96,8 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         .statuses
         .conflicts
         .iter()
-        .filter(|c| c.0 == p)
-        .map(|c| t.policies[c.1].obj_ref.clone())
+        .filter(|c| c.loser == p)
+        .map(|c| t.policies[c.winner].obj_ref.clone())
         .collect();
     PolicyDescription {
         kind: "PolicyDescription",

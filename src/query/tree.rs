@@ -61,7 +61,7 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
 fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
     let t = &w.topology;
     let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
-    for (p, pol) in t.policies.iter().enumerate() {
+    for (p, pol) in t.each_policy() {
         let attached = pol.rejected.is_none()
             && t.targets[p]
                 .iter()
@@ -111,7 +111,7 @@ pub(crate) fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ord
 pub(crate) fn scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
     let ns = namespace?;
     let mut in_scope = vec![false; t.nodes.len()];
-    let mut stack: Vec<NodeId> = (0..t.nodes.len())
+    let mut stack: Vec<NodeId> = NodeId::all(t.nodes.len())
         .filter(|&n| t.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
         .collect();
     while let Some(n) = stack.pop() {

@@ -186,7 +186,7 @@ impl<'s> Builder<'s> {
             Ok(id) => return id,
             Err(slot) => slot,
         };
-        let id = self.t.nodes.len();
+        let id = NodeId::at(self.t.nodes.len());
         self.t.nodes.push(Node {
             obj_ref,
             role,
@@ -264,7 +264,7 @@ impl<'s> Builder<'s> {
 
     fn link(&mut self) {
         let objects = self.objects;
-        for id in 0..self.t.nodes.len() {
+        for id in NodeId::all(self.t.nodes.len()) {
             let node = &self.t.nodes[id];
             let (role, Some(oi)) = (node.role, node.object) else {
                 continue;
@@ -279,7 +279,7 @@ impl<'s> Builder<'s> {
             }
         }
         // Routes after every Gateway and ListenerSet has its edges (parents first).
-        for id in 0..self.t.nodes.len() {
+        for id in NodeId::all(self.t.nodes.len()) {
             let node = &self.t.nodes[id];
             let (Role::Route, Some(oi)) = (node.role, node.object) else {
                 continue;
@@ -777,7 +777,7 @@ impl<'s> Builder<'s> {
                 Some(read_policy(o, i, pk))
             })
             .collect();
-        for (pid, p) in self.t.policies.iter().enumerate() {
+        for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(
                     Code::Invalid,
@@ -796,7 +796,7 @@ impl<'s> Builder<'s> {
         }
         self.t.targets = vec![Vec::new(); self.t.policies.len()];
         self.t.attached = vec![Vec::new(); self.t.nodes.len()];
-        for pid in 0..self.t.policies.len() {
+        for pid in PolicyId::all(self.t.policies.len()) {
             let targets = std::mem::take(&mut self.t.policies[pid].targets);
             let mut resolved = Vec::new();
             for t in &targets {
@@ -836,7 +836,7 @@ impl<'s> Builder<'s> {
         }
         self.attach_by_extension_refs();
         let order =
-            |t: &Topology, a: &usize, b: &usize| precedence(&t.policies[*a], &t.policies[*b]);
+            |t: &Topology, a: &PolicyId, b: &PolicyId| precedence(&t.policies[*a], &t.policies[*b]);
         let mut attached = std::mem::take(&mut self.t.attached);
         for v in &mut attached {
             v.sort_by(|a, b| order(&self.t, a, b));
@@ -856,7 +856,7 @@ impl<'s> Builder<'s> {
     fn attach_by_extension_refs(&mut self) {
         let objects = self.objects;
         let mut found: Vec<(PolicyId, NodeId)> = Vec::new();
-        for id in 0..self.t.nodes.len() {
+        for id in NodeId::all(self.t.nodes.len()) {
             let node = &self.t.nodes[id];
             let (Role::Route, Some(oi)) = (node.role, node.object) else {
                 continue;
@@ -899,7 +899,7 @@ impl<'s> Builder<'s> {
                 });
             }
         }
-        for pid in 0..self.t.policies.len() {
+        for pid in PolicyId::all(self.t.policies.len()) {
             let p = &self.t.policies[pid];
             let kind = self.t.catalog.get(&p.kind);
             if kind.is_some_and(|k| k.targeting.extension_ref)
@@ -921,7 +921,7 @@ impl<'s> Builder<'s> {
     /// finding, not a target.
     fn select(
         &mut self,
-        pid: usize,
+        pid: PolicyId,
         gk: &crate::model::GroupKind,
         scope: &SelectorScope,
         selector: &LabelSelector,
@@ -981,7 +981,7 @@ impl<'s> Builder<'s> {
         out
     }
 
-    fn resolve_ref(&mut self, pid: usize, r: ObjRef) -> ResolvedTarget {
+    fn resolve_ref(&mut self, pid: PolicyId, r: ObjRef) -> ResolvedTarget {
         let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
             if self.t.namespaces.contains_key(&r.name) {
                 if self.t.policies[pid].class == Class::Direct {
@@ -1074,7 +1074,7 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn section_or_node(&mut self, pid: usize, r: ObjRef, id: NodeId) -> ResolvedTarget {
+    fn section_or_node(&mut self, pid: PolicyId, r: ObjRef, id: NodeId) -> ResolvedTarget {
         let Some(section) = &r.section else {
             return ResolvedTarget {
                 target: r,

@@ -153,21 +153,21 @@ mod tests {
         let Err(slot) = index.probe(&nodes, RefKey::of(&a)) else {
             panic!("empty index")
         };
-        index.insert(slot, 0);
+        index.insert(slot, NodeId(0));
         // Pretend b hashes like a: it goes beside it, not over it, and is found there.
         let Err(slot_b) = index.probe_hashed(&nodes, RefKey::of(&b), slot.hash) else {
             panic!("b is not indexed yet")
         };
         assert!(slot_b.taken);
-        index.insert(slot_b, 1);
-        assert_eq!(index.get(&nodes, RefKey::of(&a)), Some(0));
+        index.insert(slot_b, NodeId(1));
+        assert_eq!(index.get(&nodes, RefKey::of(&a)), Some(NodeId(0)));
         assert_eq!(
             index.probe_hashed(&nodes, RefKey::of(&b), slot.hash).ok(),
-            Some(1)
+            Some(NodeId(1))
         );
         assert_eq!(
             index.get(&nodes, RefKey::new("core", "Service", Some("ns"), "a")),
-            Some(0)
+            Some(NodeId(0))
         );
         assert_eq!(
             index.get(&nodes, RefKey::new("", "Service", Some("ns"), "c")),

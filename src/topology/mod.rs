@@ -15,8 +15,78 @@ use crate::model::ObjRef;
 use crate::model::Snapshot;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-pub type NodeId = usize;
-pub type PolicyId = usize;
+/// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct NodeId(pub u32);
+
+/// A policy: an index into `Topology::policies` (and every per-policy list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct PolicyId(pub u32);
+
+macro_rules! index_type {
+    ($id:ident) => {
+        impl $id {
+            /// Its position in the list it indexes.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The id at position `i` (a topology has far fewer than 2^32 of either).
+            pub fn at(i: usize) -> $id {
+                $id(i as u32)
+            }
+
+            /// Every id of a list of `len`.
+            pub fn all(len: usize) -> impl DoubleEndedIterator<Item = $id> + Clone {
+                (0..len as u32).map($id)
+            }
+        }
+
+        impl<T> std::ops::Index<$id> for Vec<T> {
+            type Output = T;
+            fn index(&self, i: $id) -> &T {
+                &self[i.0 as usize]
+            }
+        }
+
+        impl<T> std::ops::IndexMut<$id> for Vec<T> {
+            fn index_mut(&mut self, i: $id) -> &mut T {
+                &mut self[i.0 as usize]
+            }
+        }
+
+        impl<T> std::ops::Index<$id> for [T] {
+            type Output = T;
+            fn index(&self, i: $id) -> &T {
+                &self[i.0 as usize]
+            }
+        }
+
+        impl<T> std::ops::IndexMut<$id> for [T] {
+            fn index_mut(&mut self, i: $id) -> &mut T {
+                &mut self[i.0 as usize]
+            }
+        }
+
+        impl std::fmt::Display for $id {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+
+index_type!(NodeId);
+index_type!(PolicyId);
+
+/// A Direct policy (or one of a kind that conflicts) that loses to another on a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Conflict {
+    pub loser: PolicyId,
+    pub winner: PolicyId,
+    /// The node they both attach to.
+    pub at: NodeId,
+}
 
 /// What a node stands for; the order is the order of specificity in GEP-713's hierarchy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -109,6 +179,11 @@ impl Topology {
         build::build(snapshot, catalog)
     }
 
+    /// Every policy with its id.
+    pub fn each_policy(&self) -> impl Iterator<Item = (PolicyId, &Policy)> {
+        PolicyId::all(self.policies.len()).zip(&self.policies)
+    }
+
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id]
     }
@@ -180,7 +255,7 @@ impl Topology {
             }
             stack.extend(self.nodes[n].children.iter().copied());
         }
-        (0..self.nodes.len()).filter(|&n| seen[n]).collect()
+        NodeId::all(self.nodes.len()).filter(|&n| seen[n]).collect()
     }
 
     /// `at_or_below` for up to 64 lists of starting points at once, in one walk down
@@ -223,14 +298,14 @@ impl Topology {
 
     /// Nodes with no parents: where every context path starts.
     pub fn roots(&self) -> Vec<NodeId> {
-        (0..self.nodes.len())
+        NodeId::all(self.nodes.len())
             .filter(|&i| self.nodes[i].parents.is_empty())
             .collect()
     }
 
     /// The nodes whose namespace level is `ns`.
     pub fn nodes_in_namespace(&self, ns: &str) -> Vec<NodeId> {
-        (0..self.nodes.len())
+        NodeId::all(self.nodes.len())
             .filter(|&i| self.namespace_level(i) == Some(ns))
             .collect()
     }

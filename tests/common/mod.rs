@@ -39,7 +39,7 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
         .map(|(gk, _)| gk)
         .collect();
     let t = &w.topology;
-    for n in 0..t.nodes.len() {
+    for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
         let r = &t.nodes[n].obj_ref;
         if r.namespace.is_none() || t.nodes[n].owner.is_some() || t.nodes[n].object.is_none() {
             continue;
@@ -116,7 +116,7 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
     };
     let t = &w.topology;
     let mut narrowed_some = 0;
-    for n in 0..t.nodes.len() {
+    for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
         let r = &t.nodes[n].obj_ref;
         if r.namespace.is_none() || t.nodes[n].owner.is_some() {
             continue;
@@ -132,11 +132,11 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
         assert_eq!(full.parents, part.parents, "parents of {r}");
         assert_eq!(full.children, part.children, "children of {r}");
     }
-    for p in 0..t.policies.len() {
+    for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
         let r = &t.policies[p].obj_ref;
         let (small, dropped) = narrowed(r);
         narrowed_some += usize::from(dropped > 0);
-        let q = (0..small.topology.policies.len())
+        let q = kubectl_policies::topology::PolicyId::all(small.topology.policies.len())
             .find(|&q| &small.topology.policies[q].obj_ref == r)
             .unwrap_or_else(|| panic!("{r} set aside"));
         let (full, part) = (describe_policy(w, p), describe_policy(&small, q));
@@ -162,7 +162,7 @@ pub fn assert_incremental_matches_full(w: &World) {
     use kubectl_policies::query::blast::{delete_policy, delete_policy_by_reanalysis};
     use std::collections::BTreeMap;
     let t = &w.topology;
-    for n in 0..t.nodes.len() {
+    for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
         let mut here = vec![n];
         here.extend(
             t.nodes[n]
@@ -172,7 +172,9 @@ pub fn assert_incremental_matches_full(w: &World) {
         );
         let at = StatusesAt::compute(t, &here);
         let mut per_node = BTreeMap::new();
-        for (p, m) in w.statuses.per_node.iter().enumerate() {
+        for (p, m) in
+            kubectl_policies::topology::PolicyId::all(usize::MAX).zip(&w.statuses.per_node)
+        {
             let mine: BTreeMap<_, _> = m.iter().filter(|(k, _)| here.contains(k)).collect();
             if !mine.is_empty() {
                 per_node.insert(p, mine);
@@ -184,12 +186,12 @@ pub fn assert_incremental_matches_full(w: &World) {
             .statuses
             .conflicts
             .iter()
-            .filter(|c| here.contains(&c.2))
+            .filter(|c| here.contains(&c.at))
             .copied()
             .collect();
         assert_eq!(at.conflicts, conflicts, "conflicts at {object}");
     }
-    for p in 0..t.policies.len() {
+    for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
         let fast = delete_policy(w, p, &[]);
         let full = delete_policy_by_reanalysis(w, p, &[]);
         let policy = &t.policies[p].obj_ref;
@@ -198,7 +200,13 @@ pub fn assert_incremental_matches_full(w: &World) {
     }
 }
 
-pub fn node(w: &World, kind: &str, ns: Option<&str>, name: &str, section: Option<&str>) -> usize {
+pub fn node(
+    w: &World,
+    kind: &str,
+    ns: Option<&str>,
+    name: &str,
+    section: Option<&str>,
+) -> kubectl_policies::topology::NodeId {
     let group = match kind {
         "Service" => "",
         _ => "gateway.networking.k8s.io",
@@ -211,7 +219,11 @@ pub fn node(w: &World, kind: &str, ns: Option<&str>, name: &str, section: Option
 
 /// The effective spec per context at a node, contexts written as the names along the
 /// path (namespace levels left out): `("g1>r1>b1", spec)`, sorted.
-pub fn effective(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, Value)> {
+pub fn effective(
+    w: &World,
+    kind: &GroupKind,
+    n: kubectl_policies::topology::NodeId,
+) -> Vec<(String, Value)> {
     let mut f = KindFold::new(&w.topology, kind);
     let mut out = Vec::new();
     for g in f.effective_at(n) {
@@ -232,7 +244,11 @@ pub fn effective(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, Value)> 
 }
 
 /// The policy (name) behind each leaf at a node, for the single context there.
-pub fn sources(w: &World, kind: &GroupKind, n: usize) -> Vec<(String, String)> {
+pub fn sources(
+    w: &World,
+    kind: &GroupKind,
+    n: kubectl_policies::topology::NodeId,
+) -> Vec<(String, String)> {
     let mut f = KindFold::new(&w.topology, kind);
     let groups = f.effective_at(n);
     assert_eq!(groups.len(), 1, "expected one effective spec at the node");
