@@ -4,7 +4,7 @@
 
 use super::{Class, ClassSource, MergeModel, PolicyKind};
 use crate::model::Object;
-use crate::model::{normalize_group, GroupKind, ObjRef};
+use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
 use serde_json::{Map, Value};
 
 /// What a target entry names.
@@ -252,7 +252,7 @@ pub struct Policy {
     /// kind's project never resolves): then it applies nowhere.
     pub rejected: Option<String>,
     /// Index of the object in the snapshot.
-    pub object: usize,
+    pub object: ObjectId,
 }
 
 /// The settings (leaves) a value sets: a mapping's leaves, an empty mapping one (it sets
@@ -366,7 +366,7 @@ pub fn read_targets(
 }
 
 /// Reads a policy object of a known policy kind.
-pub fn read_policy(o: &Object, index: usize, pk: &PolicyKind) -> Policy {
+pub fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
     let no_spec = Map::new();
     let spec = match &o.spec {

@@ -2,11 +2,15 @@
 //! (`names`), objects and what could not be read (`object`), the links between
 //! namespaces routes make (`links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of any other module of the crate.
 
+#[macro_use]
+mod ids;
 mod links;
 mod names;
 mod object;
 mod vocabulary;
 
+pub(crate) use ids::index_type;
+pub use ids::ObjectId;
 pub use links::NamespaceLinks;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs};
 pub use names::*;

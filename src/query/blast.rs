@@ -6,7 +6,7 @@ use super::{PolicyKindRef, World};
 use crate::catalog::Declared;
 use crate::effective::{Acc, KindFold, PolicyStatus, Step};
 use crate::model::{plural, GroupKind, ObjRef};
-use crate::model::{BlindSpot, Object, Snapshot};
+use crate::model::{BlindSpot, Object, ObjectId, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
@@ -102,9 +102,9 @@ pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]
             .snapshot
             .objects
             .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != pol.object)
-            .map(|(_, o)| o.clone())
+            .zip(ObjectId::all(usize::MAX))
+            .filter(|&(_, i)| i != pol.object)
+            .map(|(o, _)| o.clone())
             .collect(),
         blind_spots: w.topology.snapshot.blind_spots.clone(),
     };

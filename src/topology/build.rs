@@ -6,9 +6,10 @@ use super::{
 };
 use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorScope, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
-use crate::model::is_cluster_scoped;
-use crate::model::{is_gateway_group, normalize_group, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
-use crate::model::{BlindSpot, Object, Snapshot};
+use crate::model::{
+    is_cluster_scoped, is_gateway_group, normalize_group, BlindSpot, ObjRef, Object, ObjectId,
+    Snapshot, GATEWAY_GROUP, GATEWAY_X_GROUP,
+};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
@@ -37,7 +38,7 @@ struct Builder<'s> {
     blind_spots: &'s [BlindSpot],
     /// Objects by (group, kind, namespace), for targetSelectors, ReferenceGrants and
     /// backends of kinds outside the hierarchy: made the first time one is asked for.
-    by_kind: OnceCell<HashMap<KindIn<'s>, Vec<usize>>>,
+    by_kind: OnceCell<HashMap<KindIn<'s>, Vec<ObjectId>>>,
     /// What each listener admits, read once.
     listeners: HashMap<NodeId, Option<Listener<'s>>>,
 }
@@ -137,11 +138,11 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
 }
 
 impl<'s> Builder<'s> {
-    fn by_kind(&self) -> &HashMap<KindIn<'s>, Vec<usize>> {
+    fn by_kind(&self) -> &HashMap<KindIn<'s>, Vec<ObjectId>> {
         let objects = self.objects;
         self.by_kind.get_or_init(|| {
-            let mut by_kind: HashMap<KindIn<'s>, Vec<usize>> = HashMap::new();
-            for (i, o) in objects.iter().enumerate() {
+            let mut by_kind: HashMap<KindIn<'s>, Vec<ObjectId>> = HashMap::new();
+            for (i, o) in ObjectId::all(objects.len()).zip(objects) {
                 let key = (o.group(), o.kind.as_str(), o.namespace.as_deref());
                 by_kind.entry(key).or_default().push(i);
             }
@@ -179,7 +180,7 @@ impl<'s> Builder<'s> {
         &mut self,
         obj_ref: ObjRef,
         role: Role,
-        object: Option<usize>,
+        object: Option<ObjectId>,
         owner: Option<NodeId>,
     ) -> NodeId {
         let slot = match self.t.index.probe(&self.t.nodes, RefKey::of(&obj_ref)) {
@@ -226,7 +227,7 @@ impl<'s> Builder<'s> {
     /// Objects and their sections become nodes (edges come after, once every node exists).
     fn create_nodes(&mut self) {
         let objects = self.objects;
-        for (i, o) in objects.iter().enumerate() {
+        for (i, o) in ObjectId::all(objects.len()).zip(objects) {
             let Some(role) = role_of(o) else { continue };
             let r = o.obj_ref();
             let spec = &o.spec;
@@ -687,7 +688,8 @@ impl<'s> Builder<'s> {
         field: &str,
     ) {
         let parent = self.t.nodes[route].obj_ref.clone();
-        let candidates: Vec<usize> = match self.by_kind().get(&(GATEWAY_GROUP, "HTTPRoute", ns)) {
+        let candidates: Vec<ObjectId> = match self.by_kind().get(&(GATEWAY_GROUP, "HTTPRoute", ns))
+        {
             Some(v) => v
                 .iter()
                 .copied()
@@ -771,7 +773,8 @@ impl<'s> Builder<'s> {
             .collect();
         self.t.policies = objects
             .iter()
-            .enumerate()
+            .zip(ObjectId::all(usize::MAX))
+            .map(|(o, i)| (i, o))
             .filter_map(|(i, o)| {
                 let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
                 Some(read_policy(o, i, pk))
@@ -934,7 +937,7 @@ impl<'s> Builder<'s> {
                 .and_then(|ns| self.t.namespaces.get(ns))
                 .is_some_and(|info| sel.matches(&info.labels)),
         };
-        let mut matched: Vec<usize> = self
+        let mut matched: Vec<ObjectId> = self
             .by_kind()
             .iter()
             .filter(|((g, k, ns), _)| *g == gk.group && *k == gk.kind && in_scope(*ns))
@@ -1111,7 +1114,7 @@ impl<'s> Builder<'s> {
 
     /// A node for an object of a kind outside the hierarchy the tool models (an Envoy
     /// Gateway Backend, an Istio ServiceEntry...), with its ports as sections.
-    fn add_backend(&mut self, r: ObjRef, oi: usize) -> NodeId {
+    fn add_backend(&mut self, r: ObjRef, oi: ObjectId) -> NodeId {
         let before = self.t.nodes.len();
         let id = self.add_node(r, Role::Backend, Some(oi), None);
         if self.t.nodes.len() > before {
@@ -1135,7 +1138,7 @@ impl<'s> Builder<'s> {
     }
 
     /// The object `r` names (its section aside).
-    fn find_object(&self, r: &ObjRef) -> Option<usize> {
+    fn find_object(&self, r: &ObjRef) -> Option<ObjectId> {
         self.by_kind()
             .get(&(r.group.as_str(), r.kind.as_str(), r.namespace.as_deref()))
             .and_then(|v| {

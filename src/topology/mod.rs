@@ -11,8 +11,8 @@ pub use index::{RefIndex, RefKey, Slot};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
-use crate::model::ObjRef;
 use crate::model::Snapshot;
+use crate::model::{ObjRef, ObjectId};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
@@ -23,61 +23,8 @@ pub struct NodeId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct PolicyId(pub u32);
 
-macro_rules! index_type {
-    ($id:ident) => {
-        impl $id {
-            /// Its position in the list it indexes.
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-
-            /// The id at position `i` (a topology has far fewer than 2^32 of either).
-            pub fn at(i: usize) -> $id {
-                $id(i as u32)
-            }
-
-            /// Every id of a list of `len`.
-            pub fn all(len: usize) -> impl DoubleEndedIterator<Item = $id> + Clone {
-                (0..len as u32).map($id)
-            }
-        }
-
-        impl<T> std::ops::Index<$id> for Vec<T> {
-            type Output = T;
-            fn index(&self, i: $id) -> &T {
-                &self[i.0 as usize]
-            }
-        }
-
-        impl<T> std::ops::IndexMut<$id> for Vec<T> {
-            fn index_mut(&mut self, i: $id) -> &mut T {
-                &mut self[i.0 as usize]
-            }
-        }
-
-        impl<T> std::ops::Index<$id> for [T] {
-            type Output = T;
-            fn index(&self, i: $id) -> &T {
-                &self[i.0 as usize]
-            }
-        }
-
-        impl<T> std::ops::IndexMut<$id> for [T] {
-            fn index_mut(&mut self, i: $id) -> &mut T {
-                &mut self[i.0 as usize]
-            }
-        }
-
-        impl std::fmt::Display for $id {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "{}", self.0)
-            }
-        }
-    };
-}
-
-index_type!(NodeId);
-index_type!(PolicyId);
+crate::model::index_type!(NodeId);
+crate::model::index_type!(PolicyId);
 
 /// A Direct policy (or one of a kind that conflicts) that loses to another on a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -115,7 +62,7 @@ pub struct Node {
     pub obj_ref: ObjRef,
     pub role: Role,
     /// Index in the snapshot's objects (sections: their object's).
-    pub object: Option<usize>,
+    pub object: Option<ObjectId>,
     /// For a section, the node of the object it belongs to.
     pub owner: Option<NodeId>,
     pub parents: Vec<NodeId>,

@@ -157,7 +157,7 @@ fn selected(
     let t = &w.topology;
     t.policy_index
         .get(policy)
-        .and_then(|&p| t.snapshot.objects.get(t.policies[p].object))
+        .and_then(|&p| t.snapshot.objects.get(t.policies[p].object.index()))
         .is_some_and(|o| selector.matches(&o.labels))
 }
 
