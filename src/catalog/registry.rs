@@ -11,7 +11,7 @@ use crate::model::GroupKind;
 
 /// One row of the built-in registry.
 #[derive(Debug)]
-pub struct Entry {
+pub struct KnownKind {
     pub group: &'static str,
     pub kind: &'static str,
     pub class: Class,
@@ -35,7 +35,7 @@ pub struct Entry {
     pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
 }
 
-impl Entry {
+impl KnownKind {
     /// The catalog's view of this entry, tagged with where the knowledge came from.
     pub fn to_policy_kind(&self, source: ClassSource) -> PolicyKind {
         PolicyKind {
@@ -56,7 +56,7 @@ impl Entry {
 
 /// The registry entry for exactly this group and kind, if there is one.
 /// `gk.group` is expected to be normalised already (`""` for the core group).
-pub fn lookup(gk: &GroupKind) -> Option<&'static Entry> {
+pub fn lookup(gk: &GroupKind) -> Option<&'static KnownKind> {
     ENTRIES
         .iter()
         .find(|e| e.group == gk.group && e.kind == gk.kind)
@@ -217,9 +217,9 @@ const USP_FIELDS: &[&str] = &[
 const LIMITS_RULE_PATHS: &[&str] = &["/limits"];
 
 /// Every policy kind the tool knows without being told.
-pub static ENTRIES: &[Entry] = &[
+pub static ENTRIES: &[KnownKind] = &[
     // ---- Gateway API ----
-    Entry {
+    KnownKind {
         group: "gateway.networking.k8s.io",
         kind: "BackendTLSPolicy",
         class: Class::Direct,
@@ -235,7 +235,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://gateway-api.sigs.k8s.io/api-types/backendtlspolicy/ (GEP-1897; conflict resolution in apis/v1/backendtlspolicy_types.go)",
         refs: &[("/validation/caCertificateRefs", CA_CERTIFICATE_KINDS)],
     },
-    Entry {
+    KnownKind {
         group: "gateway.networking.x-k8s.io",
         kind: "XBackendTrafficPolicy",
         class: Class::Direct,
@@ -251,7 +251,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-3388/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.networking.k8s.io",
         kind: "BackendLBPolicy",
         class: Class::Direct,
@@ -268,7 +268,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- Envoy Gateway ----
-    Entry {
+    KnownKind {
         group: "gateway.envoyproxy.io",
         kind: "ClientTrafficPolicy",
         class: Class::Inherited,
@@ -284,7 +284,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/client-traffic-policy/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.envoyproxy.io",
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
@@ -300,7 +300,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/backend-traffic-policy/ (Precedence; Multiple Policies at the Same Level; mergeType)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.envoyproxy.io",
         kind: "SecurityPolicy",
         class: Class::Inherited,
@@ -316,7 +316,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/security-policy/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.envoyproxy.io",
         kind: "EnvoyExtensionPolicy",
         class: Class::Inherited,
@@ -332,7 +332,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://gateway.envoyproxy.io/docs/api/extension_types/#envoyextensionpolicy (same precedence as BackendTrafficPolicy: internal/gatewayapi/envoyextensionpolicy.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.envoyproxy.io",
         kind: "EnvoyPatchPolicy",
         class: Class::Direct,
@@ -349,7 +349,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- Kuadrant ----
-    Entry {
+    KnownKind {
         group: "kuadrant.io",
         kind: "AuthPolicy",
         class: Class::Inherited,
@@ -367,7 +367,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/auth/ (api/v1/merge_strategies.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "kuadrant.io",
         kind: "RateLimitPolicy",
         class: Class::Inherited,
@@ -385,7 +385,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/rate-limiting/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "kuadrant.io",
         kind: "TokenRateLimitPolicy",
         class: Class::Inherited,
@@ -403,7 +403,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/token-rate-limiting/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "kuadrant.io",
         kind: "DNSPolicy",
         class: Class::Direct,
@@ -419,7 +419,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/dns/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "kuadrant.io",
         kind: "TLSPolicy",
         class: Class::Direct,
@@ -435,7 +435,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/tls/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "extensions.kuadrant.io",
         kind: "OIDCPolicy",
         class: Class::Direct,
@@ -451,7 +451,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/oidc-policy",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "extensions.kuadrant.io",
         kind: "PlanPolicy",
         class: Class::Direct,
@@ -467,7 +467,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/plan-policy",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "extensions.kuadrant.io",
         kind: "TelemetryPolicy",
         class: Class::Direct,
@@ -484,7 +484,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- NGINX Gateway Fabric ----
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "ClientSettingsPolicy",
         class: Class::Inherited,
@@ -500,7 +500,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (Merging Policies; internal/controller/state/graph/policies.go markConflictedPolicies; policies/clientsettings/validator.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "ObservabilityPolicy",
         class: Class::Direct,
@@ -516,7 +516,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/observability/validator.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "ProxySettingsPolicy",
         class: Class::Inherited,
@@ -532,7 +532,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/proxysettings/validator.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "RateLimitPolicy",
         class: Class::Inherited,
@@ -548,7 +548,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/traffic-management/rate-limit/ (policies/ratelimit/validator.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "SnippetsPolicy",
         class: Class::Direct,
@@ -564,7 +564,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/snippetspolicy/validator.go: never conflicts)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "UpstreamSettingsPolicy",
         class: Class::Direct,
@@ -580,7 +580,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/upstreamsettings/validator.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "WAFPolicy",
         class: Class::Inherited,
@@ -596,7 +596,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "PayloadProcessor",
         class: Class::Inherited,
@@ -612,7 +612,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/payloadprocessor/validator.go)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.nginx.org",
         kind: "ExternalLoadBalancer",
         class: Class::Direct,
@@ -629,7 +629,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- Istio ----
-    Entry {
+    KnownKind {
         group: "security.istio.io",
         kind: "AuthorizationPolicy",
         class: Class::Direct,
@@ -645,7 +645,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "security.istio.io",
         kind: "RequestAuthentication",
         class: Class::Direct,
@@ -661,7 +661,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://istio.io/latest/docs/reference/config/security/request_authentication/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "telemetry.istio.io",
         kind: "Telemetry",
         class: Class::Direct,
@@ -677,7 +677,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://istio.io/latest/docs/reference/config/telemetry/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "extensions.istio.io",
         kind: "WasmPlugin",
         class: Class::Direct,
@@ -693,7 +693,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "networking.istio.io",
         kind: "EnvoyFilter",
         class: Class::Direct,
@@ -710,7 +710,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- Gloo ----
-    Entry {
+    KnownKind {
         group: "gateway.solo.io",
         kind: "RouteOption",
         class: Class::Inherited,
@@ -728,7 +728,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.solo.io/gateway/latest/about/policies/routeoption/ (projects/gateway2/translator/plugins/routeoptions/query/query.go; golden outputs/route_options/merge.yaml)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.solo.io",
         kind: "VirtualHostOption",
         class: Class::Direct,
@@ -746,7 +746,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.solo.io/gateway/latest/about/policies/virtualhostoption/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.solo.io",
         kind: "ListenerOption",
         class: Class::Direct,
@@ -762,7 +762,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://docs.solo.io/gateway/latest/about/policies/listeneroption/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.solo.io",
         kind: "HttpListenerOption",
         class: Class::Direct,
@@ -779,7 +779,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- kgateway ----
-    Entry {
+    KnownKind {
         group: "gateway.kgateway.dev",
         kind: "TrafficPolicy",
         class: Class::Inherited,
@@ -795,7 +795,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://kgateway.dev/docs/about/policies/ (Policy inheritance: kgateway.dev/inherited-policy-priority)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.kgateway.dev",
         kind: "ListenerPolicy",
         class: Class::Direct,
@@ -811,7 +811,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://kgateway.dev/docs/about/policies/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.kgateway.dev",
         kind: "BackendConfigPolicy",
         class: Class::Direct,
@@ -827,7 +827,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://kgateway.dev/docs/about/policies/backendconfigpolicy/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.kgateway.dev",
         kind: "HTTPListenerPolicy",
         class: Class::Direct,
@@ -843,7 +843,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://kgateway.dev/docs/about/policies/ (install/helm/kgateway-crds/templates/gateway.kgateway.dev_httplistenerpolicies.yaml)",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "gateway.kgateway.dev",
         kind: "RoutePolicy",
         class: Class::Inherited,
@@ -860,7 +860,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- Linkerd ----
-    Entry {
+    KnownKind {
         group: "policy.linkerd.io",
         kind: "AuthorizationPolicy",
         class: Class::Direct,
@@ -876,7 +876,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://linkerd.io/2-edge/reference/authorization-policy/",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "policy.linkerd.io",
         kind: "HTTPLocalRateLimitPolicy",
         class: Class::Direct,
@@ -893,7 +893,7 @@ pub static ENTRIES: &[Entry] = &[
         refs: &[],
     },
     // ---- GKE ----
-    Entry {
+    KnownKind {
         group: "networking.gke.io",
         kind: "GCPBackendPolicy",
         class: Class::Direct,
@@ -909,7 +909,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "networking.gke.io",
         kind: "HealthCheckPolicy",
         class: Class::Direct,
@@ -925,7 +925,7 @@ pub static ENTRIES: &[Entry] = &[
         documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
         refs: &[],
     },
-    Entry {
+    KnownKind {
         group: "networking.gke.io",
         kind: "GCPGatewayPolicy",
         class: Class::Direct,
@@ -997,7 +997,7 @@ mod tests {
         ("networking.gke.io", "GCPGatewayPolicy"),
     ];
 
-    fn is_istio(e: &Entry) -> bool {
+    fn is_istio(e: &KnownKind) -> bool {
         e.group.ends_with("istio.io")
     }
 

@@ -14,30 +14,31 @@
 //! An empty or missing stanza states no intent: it contributes nothing and never wipes
 //! what others set.
 
-use super::tree::{merge_patch, merge_rules, Tree};
+use super::sourced::{merge_patch, merge_rules, Sourced};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
 use crate::topology::{NodeId, PolicyId, Topology};
 
 use std::rc::Rc;
 
-/// One stanza of a policy: what it sets and how it meets the levels below.
+/// One stanza of a policy as it joins the fold: what it sets, and how it meets the
+/// levels below.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Stanza {
+pub struct Layer {
     pub how: How,
-    pub tree: Rc<Tree>,
+    pub value: Rc<Sourced>,
 }
 
 /// A policy as it enters the fold at one attachment point (or several policies of one
 /// kind on one target, merged first as their kind says: `SameTarget`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
+pub struct Joining {
     /// The policies it holds, oldest first (one, unless merged on one target).
     pub policies: Vec<PolicyId>,
     /// What it sets where the levels below set nothing (none: no intent).
-    pub defaults: Option<Stanza>,
+    pub defaults: Option<Layer>,
     /// What it sets over everything below (none: no intent).
-    pub overrides: Option<Stanza>,
+    pub overrides: Option<Layer>,
     /// Envoy Gateway: this policy sets `mergeType`, so it is merged into the policy
     /// of the nearest less specific level instead of replacing it.
     pub merges_into_parent: bool,
@@ -46,13 +47,13 @@ pub struct Entry {
 /// The kgateway annotation that picks the merge on the parent object.
 pub const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 
-impl Entry {
-    pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Entry {
+impl Joining {
+    pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
         let policy = &t.policies[p];
         let spec = &t.snapshot.objects[policy.object].spec;
         let stanza = |how: How, settings| {
-            let tree = Tree::from_settings(settings, p)?;
-            Some(Stanza { how, tree })
+            let tree = Sourced::from_settings(settings, p)?;
+            Some(Layer { how, value: tree })
         };
         let (mut defaults, mut overrides) = match &policy.intent {
             Intent::Stack { strategy, spec: s } => {
@@ -71,16 +72,19 @@ impl Entry {
         match model {
             MergeModel::Accumulated => {
                 // Side by side: each policy's spec under its own name, never merged.
-                let named = |s: Stanza| Stanza {
+                let named = |s: Layer| Layer {
                     how: How::Merge,
-                    tree: Rc::new(Tree::Object(vec![(policy.obj_ref.ns_name(), s.tree)])),
+                    value: Rc::new(Sourced::Object(vec![(policy.obj_ref.ns_name(), s.value)])),
                 };
                 defaults = defaults.or(overrides.take()).map(named);
             }
             MergeModel::KgatewayPriority => {
                 let how = kgateway_priority(t, at);
-                let tree = defaults.or(overrides).map(|s| s.tree);
-                let st = tree.map(|tree| Stanza { how: how.how, tree });
+                let tree = defaults.or(overrides).map(|s| s.value);
+                let st = tree.map(|value| Layer {
+                    how: how.how,
+                    value,
+                });
                 (defaults, overrides) = match how.mode {
                     Mode::Defaults => (st, None),
                     Mode::Overrides => (None, st),
@@ -88,7 +92,7 @@ impl Entry {
             }
             _ => {}
         }
-        Entry {
+        Joining {
             policies: vec![p],
             defaults,
             overrides,
@@ -99,19 +103,19 @@ impl Entry {
     /// Several policies of one kind on one target, oldest first, merged into one entry:
     /// by field (`oldest_wins`: the older policy keeps a field both set; otherwise the
     /// newer, as with fields no two of them may share). `rule_paths` key the fields.
-    pub fn merged(entries: &[Entry], oldest_wins: bool, rule_paths: &[&str]) -> Entry {
-        let join = |a: &Option<Stanza>, b: &Option<Stanza>| match (a, b) {
-            (Some(a), Some(b)) => Some(Stanza {
+    pub fn merged(entries: &[Joining], oldest_wins: bool, rule_paths: &[&str]) -> Joining {
+        let join = |a: &Option<Layer>, b: &Option<Layer>| match (a, b) {
+            (Some(a), Some(b)) => Some(Layer {
                 how: a.how,
-                tree: if oldest_wins {
-                    merge_rules(&a.tree, &b.tree, false, rule_paths)
+                value: if oldest_wins {
+                    merge_rules(&a.value, &b.value, false, rule_paths)
                 } else {
-                    merge_patch(&a.tree, &b.tree)
+                    merge_patch(&a.value, &b.value)
                 },
             }),
             (a, b) => a.clone().or_else(|| b.clone()),
         };
-        let mut out = Entry {
+        let mut out = Joining {
             policies: Vec::new(),
             defaults: None,
             overrides: None,
@@ -131,38 +135,38 @@ impl Entry {
     /// one (Envoy Gateway's `mergeType`).
     fn join(
         &self,
-        below: Rc<Tree>,
+        below: Rc<Sourced>,
         below_merges: bool,
         model: MergeModel,
         rule_paths: &[&str],
-    ) -> Rc<Tree> {
+    ) -> Rc<Sourced> {
         let mut v = below;
         if let Some(d) = &self.defaults {
             v = if v.is_empty() {
-                d.tree.clone()
+                d.value.clone()
             } else if model == MergeModel::EnvoyMergeType {
                 // Without mergeType the more specific policy replaces this one whole.
                 if below_merges {
-                    merge_patch(&d.tree, &v)
+                    merge_patch(&d.value, &v)
                 } else {
                     v
                 }
             } else {
                 match d.how {
                     How::Atomic => v,
-                    How::Patch => merge_patch(&d.tree, &v),
-                    How::Merge => merge_rules(&d.tree, &v, true, rule_paths),
+                    How::Patch => merge_patch(&d.value, &v),
+                    How::Merge => merge_rules(&d.value, &v, true, rule_paths),
                 }
             };
         }
         if let Some(o) = &self.overrides {
             v = if v.is_empty() {
-                o.tree.clone()
+                o.value.clone()
             } else {
                 match o.how {
-                    How::Atomic => o.tree.clone(),
-                    How::Patch => merge_patch(&v, &o.tree),
-                    How::Merge => merge_rules(&o.tree, &v, false, rule_paths),
+                    How::Atomic => o.value.clone(),
+                    How::Patch => merge_patch(&v, &o.value),
+                    How::Merge => merge_rules(&o.value, &v, false, rule_paths),
                 }
             };
         }
@@ -193,10 +197,10 @@ fn kgateway_priority(t: &Topology, at: NodeId) -> Strategy {
 #[derive(Clone, Debug)]
 pub struct Acc {
     /// The entries folded in, least specific first.
-    entries: Vec<Rc<Entry>>,
+    entries: Vec<Rc<Joining>>,
     /// Their policies, least specific first.
     pub applied: Vec<PolicyId>,
-    result: Rc<Tree>,
+    result: Rc<Sourced>,
 }
 
 impl PartialEq for Acc {
@@ -213,18 +217,18 @@ impl PartialEq for Acc {
 
 impl Acc {
     /// The effective spec proper.
-    pub fn result(&self) -> Rc<Tree> {
+    pub fn result(&self) -> Rc<Sourced> {
         self.result.clone()
     }
 }
 
 /// The state `est` (none: nothing yet) with the more specific entry `e` added below it.
-pub fn push(est: Option<&Acc>, e: &Rc<Entry>, model: MergeModel) -> Rc<Acc> {
+pub fn push(est: Option<&Acc>, e: &Rc<Joining>, model: MergeModel) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
     entries.push(e.clone());
     let rule_paths = model.rule_paths();
     // From the most specific policy up, each joining with its own strategy.
-    let mut result = Rc::new(Tree::Object(Vec::new()));
+    let mut result = Rc::new(Sourced::Object(Vec::new()));
     // Envoy Gateway: whether what is folded so far still takes a parent's settings in:
     // a policy without mergeType replaces everything above it, for good.
     let mut open = true;
@@ -249,18 +253,18 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    fn entry(p: u32, mode: Mode, how: How, v: Value) -> Rc<Entry> {
+    fn entry(p: u32, mode: Mode, how: How, v: Value) -> Rc<Joining> {
         let p = PolicyId(p);
         let empty = v.as_object().is_some_and(|m| m.is_empty());
-        let st = (!empty).then(|| Stanza {
+        let st = (!empty).then(|| Layer {
             how,
-            tree: Tree::from_value(&v, p),
+            value: Sourced::from_value(&v, p),
         });
         let (defaults, overrides) = match mode {
             Mode::Defaults => (st, None),
             Mode::Overrides => (None, st),
         };
-        Rc::new(Entry {
+        Rc::new(Joining {
             policies: vec![p],
             defaults,
             overrides,
@@ -269,7 +273,7 @@ mod tests {
     }
 
     /// Folds entries given least specific first.
-    fn fold(entries: &[Rc<Entry>], model: MergeModel) -> Value {
+    fn fold(entries: &[Rc<Joining>], model: MergeModel) -> Value {
         let mut acc: Option<Rc<Acc>> = None;
         for e in entries {
             acc = Some(push(acc.as_deref(), e, model));

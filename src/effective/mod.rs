@@ -7,10 +7,10 @@
 //! every child, so no path is ever re-walked from the root.
 
 pub mod combine;
+pub mod sourced;
 pub mod status;
-pub mod tree;
 
-pub use combine::{Acc, Entry};
+pub use combine::{Acc, Joining};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel, SameTarget};
@@ -88,7 +88,7 @@ impl<'t> SeenSets<'t> {
 }
 
 /// A state, an entry pushed onto it, and the resulting state.
-type Pushed = (Option<Rc<Acc>>, Rc<Entry>, Rc<Acc>);
+type Pushed = (Option<Rc<Acc>>, Rc<Joining>, Rc<Acc>);
 
 /// One context of a node: the folded result of one or more root→node paths.
 #[derive(Clone, Debug)]
@@ -119,7 +119,7 @@ pub struct KindFold<'t> {
     /// that enter the fold together (`SameTarget`), oldest first.
     node_policies: HashMap<NodeId, Vec<Vec<PolicyId>>>,
     ns_policies: HashMap<&'t str, Vec<Vec<PolicyId>>>,
-    entries: HashMap<(Vec<PolicyId>, Option<NodeId>), Rc<Entry>>,
+    entries: HashMap<(Vec<PolicyId>, Option<NodeId>), Rc<Joining>>,
     pushed: HashMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs`, once computed (allocated on first use).
@@ -253,7 +253,7 @@ impl<'t> KindFold<'t> {
     /// The policies `ps` (one, or several merged on one target) as they enter the fold
     /// at `at`. Only kgateway's merge depends on where (the annotation on the parent
     /// object); any other entry is the same everywhere.
-    fn entry(&mut self, ps: &[PolicyId], at: NodeId) -> Rc<Entry> {
+    fn entry(&mut self, ps: &[PolicyId], at: NodeId) -> Rc<Joining> {
         let key = (
             ps.to_vec(),
             (self.model == MergeModel::KgatewayPriority).then_some(at),
@@ -262,14 +262,14 @@ impl<'t> KindFold<'t> {
             return e.clone();
         }
         let e = match ps {
-            [p] => Entry::new(self.t, *p, at, self.model),
+            [p] => Joining::new(self.t, *p, at, self.model),
             _ => {
-                let each: Vec<Entry> = ps
+                let each: Vec<Joining> = ps
                     .iter()
-                    .map(|&p| Entry::new(self.t, p, at, self.model))
+                    .map(|&p| Joining::new(self.t, p, at, self.model))
                     .collect();
                 let oldest_wins = self.same_target == SameTarget::OldestFieldWins;
-                Entry::merged(&each, oldest_wins, self.model.rule_paths())
+                Joining::merged(&each, oldest_wins, self.model.rule_paths())
             }
         };
         let e = Rc::new(e);
@@ -280,7 +280,7 @@ impl<'t> KindFold<'t> {
     /// `combine::push`, once per (state, entry): nodes that share a parent's state
     /// share the result too (a namespace's policy meets the same Gateway state at every
     /// route of the namespace).
-    fn push(&mut self, acc: Option<Rc<Acc>>, e: Rc<Entry>) -> Rc<Acc> {
+    fn push(&mut self, acc: Option<Rc<Acc>>, e: Rc<Joining>) -> Rc<Acc> {
         let key = (
             acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
             Rc::as_ptr(&e) as usize,
@@ -564,7 +564,7 @@ fn set_fields(t: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
     let proper = Value::Object(proper);
     if fields.is_empty() {
         let mut out = Vec::new();
-        tree::leaf_pointers(&proper, &mut String::new(), &mut out);
+        sourced::leaf_pointers(&proper, &mut String::new(), &mut out);
         return out;
     }
     fields

@@ -20,7 +20,7 @@ pub use narrow::{keep_mask, narrow};
 
 use crate::catalog::Catalog;
 use crate::model::{is_cluster_scoped, is_gateway_group, is_listener_set, ObjRef};
-use crate::source::live::Scope;
+use crate::source::live::ReadScope;
 
 /// What a command's answer depends on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,8 +38,13 @@ pub enum Need {
 
 /// What a live read lists for `need`. `namespace` is the one in scope; `catalog` the
 /// policy kinds known before reading (registry and declared).
-pub fn live_scope(need: &Need, catalog: &Catalog, namespace: &str, all_namespaces: bool) -> Scope {
-    let everything = Scope::Cluster {
+pub fn live_scope(
+    need: &Need,
+    catalog: &Catalog,
+    namespace: &str,
+    all_namespaces: bool,
+) -> ReadScope {
+    let everything = ReadScope::Cluster {
         fallback: vec![namespace.to_string()],
     };
     match need {
@@ -56,10 +61,10 @@ pub fn live_scope(need: &Need, catalog: &Catalog, namespace: &str, all_namespace
             {
                 everything
             } else {
-                Scope::Object(r.clone())
+                ReadScope::Object(r.clone())
             }
         }
-        Need::Namespace if !all_namespaces => Scope::Namespace(namespace.to_string()),
+        Need::Namespace if !all_namespaces => ReadScope::Namespace(namespace.to_string()),
         _ => everything,
     }
 }

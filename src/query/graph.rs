@@ -1,7 +1,7 @@
 //! `graph`: the hierarchy and the policies on it as nodes and edges, whole (in a
 //! namespace scope) or around one object. The renderer only draws what this selects.
 
-use super::{role_then_ref, scope, unresolved_status, World};
+use super::{nodes_in_scope, role_then_ref, unresolved_status, World};
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
 use crate::topology::{NodeId, PolicyId, Resolution, Role};
@@ -83,7 +83,7 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
             }
         }
         None => {
-            keep = scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
+            keep = nodes_in_scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
             // A kept object shows all its sections, as `tree` does.
             for n in NodeId::all(t.nodes.len()) {
                 if t.nodes[n].owner.is_some_and(|o| keep[o]) {

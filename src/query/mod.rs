@@ -28,7 +28,7 @@ pub use policy::{
     describe_policy, reported_status, Affected, PolicyDescription, ReportedCondition, StatusPair,
     TargetState,
 };
-pub(crate) use tree::{role_then_ref, scope, TreeView};
+pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy};
 pub use world::{analyze, analyze_yaml, LazyStatuses, World};
 

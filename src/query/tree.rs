@@ -30,7 +30,7 @@ pub struct TreePolicy {
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
 pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
     let t = &w.topology;
-    let scope = scope(t, namespace);
+    let scope = nodes_in_scope(t, namespace);
     let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
         Some(r) => vec![r],
@@ -108,7 +108,7 @@ pub(crate) fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ord
 
 /// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
 /// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
-pub(crate) fn scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
+pub(crate) fn nodes_in_scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
     let ns = namespace?;
     let mut in_scope = vec![false; t.nodes.len()];
     let mut stack: Vec<NodeId> = NodeId::all(t.nodes.len())

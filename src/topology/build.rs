@@ -47,14 +47,14 @@ struct Builder<'s> {
 struct Listener<'s> {
     gateway_ns: &'s str,
     port: Option<u64>,
-    from: From<'s>,
+    from: AllowedFrom<'s>,
     /// Route kinds as (group, kind): `allowedRoutes.kinds`, or by protocol.
     kinds: Vec<(&'s str, &'s str)>,
     hostname: Option<&'s str>,
 }
 
 /// `allowedRoutes.namespaces.from`.
-enum From<'s> {
+enum AllowedFrom<'s> {
     All,
     Same,
     Selector(Result<LabelSelector, (String, String)>),
@@ -69,15 +69,15 @@ impl<'s> Listener<'s> {
             .and_then(Value::as_str)
             .unwrap_or("Same")
         {
-            "All" => From::All,
-            "Same" => From::Same,
-            "Selector" => From::Selector(
+            "All" => AllowedFrom::All,
+            "Same" => AllowedFrom::Same,
+            "Selector" => AllowedFrom::Selector(
                 ns_cfg
                     .and_then(|n| n.get("selector"))
                     .map(|s| LabelSelector::parse(s, "selector"))
                     .unwrap_or(Ok(LabelSelector::default())),
             ),
-            other => From::Unknown(other),
+            other => AllowedFrom::Unknown(other),
         };
         let kinds = match spec
             .pointer("/allowedRoutes/kinds")
@@ -544,14 +544,14 @@ impl<'s> Builder<'s> {
         let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
         // allowedRoutes.namespaces
         match &listener.from {
-            From::All => {}
-            From::Same => {
+            AllowedFrom::All => {}
+            AllowedFrom::Same => {
                 if route_ns != listener.gateway_ns {
                     let gw_ns = listener.gateway_ns;
                     return why(format!("allows routes from namespace {gw_ns} only"));
                 }
             }
-            From::Selector(Ok(sel)) => {
+            AllowedFrom::Selector(Ok(sel)) => {
                 let no_labels = BTreeMap::new();
                 let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
                 if !sel.matches(labels) {
@@ -560,10 +560,10 @@ impl<'s> Builder<'s> {
                     ));
                 }
             }
-            From::Selector(Err((f, m))) => {
+            AllowedFrom::Selector(Err((f, m))) => {
                 return why(format!("allowedRoutes.namespaces.{f} {m}"));
             }
-            From::Unknown(other) => {
+            AllowedFrom::Unknown(other) => {
                 return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
             }
         }

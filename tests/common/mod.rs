@@ -25,7 +25,7 @@ pub fn world(yaml: &str) -> World {
 pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
     use kubectl_policies::catalog::Catalog;
     use kubectl_policies::focus::{live_scope, needed_namespaces, Need};
-    use kubectl_policies::source::live::Scope;
+    use kubectl_policies::source::live::ReadScope;
     use std::collections::BTreeSet;
     let mut loaded = kubectl_policies::source::files::Loaded::default();
     kubectl_policies::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
@@ -45,7 +45,8 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
             continue;
         }
         let ns = r.namespace.clone().unwrap();
-        let Scope::Object(start) = live_scope(&Need::Object(r.clone()), &known, &ns, false) else {
+        let ReadScope::Object(start) = live_scope(&Need::Object(r.clone()), &known, &ns, false)
+        else {
             continue;
         };
         let in_read = |read: &BTreeSet<String>, o: &kubectl_policies::model::Object| {

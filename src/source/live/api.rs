@@ -59,13 +59,13 @@ impl fmt::Display for ApiError {
                     write!(f, "{code} {reason}: {message}")
                 }
             }
-            ApiError::Timeout(d) => write!(f, "no answer within {}", human_duration(*d)),
+            ApiError::Timeout(d) => write!(f, "no answer within {}", flag_duration(*d)),
             ApiError::Transport(m) => write!(f, "{m}"),
         }
     }
 }
 
-pub fn human_duration(d: Duration) -> String {
+pub fn flag_duration(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{}s", d.as_secs())
     } else {

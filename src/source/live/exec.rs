@@ -121,7 +121,7 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
             let _ = stderr_done.recv_timeout(Duration::from_millis(50));
             return Err(format!(
                 "{named} gave no credentials within {} (--request-timeout){}",
-                super::api::human_duration(timeout),
+                super::api::flag_duration(timeout),
                 said(&taken(&stderr))
             ));
         }
@@ -141,7 +141,7 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
     if !complete {
         return Err(format!(
             "{named} did not finish writing its answer within {} (--request-timeout){}",
-            super::api::human_duration(timeout),
+            super::api::flag_duration(timeout),
             said(&err_text)
         ));
     }

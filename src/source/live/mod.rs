@@ -56,7 +56,7 @@ impl Default for LiveOptions {
 
 /// What to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub enum ReadScope {
     /// Every namespace; a kind the user may not list cluster-wide is read in
     /// `fallback` (the namespaces in scope) instead.
     Cluster { fallback: Vec<String> },
@@ -226,7 +226,7 @@ impl Cluster {
     pub async fn read(
         &self,
         d: &Discovery,
-        scope: &Scope,
+        scope: &ReadScope,
         guide: &Guide,
     ) -> anyhow::Result<Loaded> {
         let mut r = Reader::new(self, d, guide);
@@ -734,17 +734,17 @@ impl<'a> Reader<'a> {
         out
     }
 
-    async fn run(&mut self, scope: &Scope) -> anyhow::Result<()> {
+    async fn run(&mut self, scope: &ReadScope) -> anyhow::Result<()> {
         let (cluster_scoped, namespaced) = structural(self.d);
         let start_namespace = match scope {
-            Scope::Cluster { .. } => None,
-            Scope::Namespace(ns) => Some(ns.clone()),
-            Scope::Object(r) => r.namespace.clone(),
+            ReadScope::Cluster { .. } => None,
+            ReadScope::Namespace(ns) => Some(ns.clone()),
+            ReadScope::Object(r) => r.namespace.clone(),
         };
         // Cluster-wide: every kind in one (paginated) list. Scoped: cluster-scoped
         // kinds whole, namespaced kinds (policies too: a policy attaches within its own
         // namespace, GEP-2649) in the namespaces the answer needs.
-        let wide = matches!(scope, Scope::Cluster { .. });
+        let wide = matches!(scope, ReadScope::Cluster { .. });
         let hierarchy: BTreeSet<GroupKind> = namespaced.iter().map(Resource::group_kind).collect();
         let read_wide = |r: &Resource| {
             wide || !r.namespaced
@@ -808,18 +808,18 @@ impl<'a> Reader<'a> {
         namespaced_kinds.extend(self.forbidden_cluster_wide());
 
         match scope {
-            Scope::Cluster { fallback } => {
+            ReadScope::Cluster { fallback } => {
                 let namespaces: BTreeSet<String> = fallback.iter().cloned().collect();
                 let lists = self.per_namespace(&self.forbidden_cluster_wide(), &namespaces);
                 self.batch(lists).await;
             }
-            Scope::Namespace(_) | Scope::Object(_) => {
+            ReadScope::Namespace(_) | ReadScope::Object(_) => {
                 // Read the namespaces the ancestors live in until no new one appears.
                 let mut read: BTreeSet<String> = start_namespace.iter().cloned().collect();
                 let mut rounds = 0;
                 loop {
                     let starts: Vec<ObjRef> = match scope {
-                        Scope::Object(r) => vec![r.clone()],
+                        ReadScope::Object(r) => vec![r.clone()],
                         // The namespace's own objects; their ancestors are followed
                         // through whatever the rounds read.
                         _ => self
@@ -1030,7 +1030,7 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
 pub fn load(
     opts: &LiveOptions,
     guide: &Guide,
-    scope_for: impl FnOnce(&Cluster, &Discovery) -> Scope,
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> ReadScope,
 ) -> anyhow::Result<(Loaded, Cluster)> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

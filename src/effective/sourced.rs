@@ -7,21 +7,21 @@ use serde_json::{Map, Value};
 use std::rc::Rc;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tree {
+pub enum Sourced {
     Leaf { value: Value, source: PolicyId },
-    Object(Vec<(String, Rc<Tree>)>),
+    Object(Vec<(String, Rc<Sourced>)>),
 }
 
-impl Tree {
+impl Sourced {
     /// A policy's spec proper, every leaf sourced to it. An empty object is one leaf.
-    pub fn from_value(v: &Value, source: PolicyId) -> Rc<Tree> {
+    pub fn from_value(v: &Value, source: PolicyId) -> Rc<Sourced> {
         match v {
-            Value::Object(m) if !m.is_empty() => Rc::new(Tree::Object(
+            Value::Object(m) if !m.is_empty() => Rc::new(Sourced::Object(
                 m.iter()
-                    .map(|(k, v)| (k.clone(), Tree::from_value(v, source)))
+                    .map(|(k, v)| (k.clone(), Sourced::from_value(v, source)))
                     .collect(),
             )),
-            _ => Rc::new(Tree::Leaf {
+            _ => Rc::new(Sourced::Leaf {
                 value: v.clone(),
                 source,
             }),
@@ -33,17 +33,17 @@ impl Tree {
     pub fn from_settings<'v>(
         settings: impl Iterator<Item = (&'v String, &'v Value)>,
         source: PolicyId,
-    ) -> Option<Rc<Tree>> {
-        let fields: Vec<(String, Rc<Tree>)> = settings
-            .map(|(k, v)| (k.clone(), Tree::from_value(v, source)))
+    ) -> Option<Rc<Sourced>> {
+        let fields: Vec<(String, Rc<Sourced>)> = settings
+            .map(|(k, v)| (k.clone(), Sourced::from_value(v, source)))
             .collect();
-        (!fields.is_empty()).then(|| Rc::new(Tree::Object(fields)))
+        (!fields.is_empty()).then(|| Rc::new(Sourced::Object(fields)))
     }
 
     pub fn to_value(&self) -> Value {
         match self {
-            Tree::Leaf { value, .. } => value.clone(),
-            Tree::Object(fields) => Value::Object(
+            Sourced::Leaf { value, .. } => value.clone(),
+            Sourced::Object(fields) => Value::Object(
                 fields
                     .iter()
                     .map(|(k, v)| (k.clone(), v.to_value()))
@@ -55,15 +55,15 @@ impl Tree {
     /// True when the tree sets nothing (`{}`): such a policy has no opinion.
     pub fn is_empty(&self) -> bool {
         match self {
-            Tree::Leaf { value, .. } => value.as_object().is_some_and(Map::is_empty),
-            Tree::Object(f) => f.is_empty(),
+            Sourced::Leaf { value, .. } => value.as_object().is_some_and(Map::is_empty),
+            Sourced::Object(f) => f.is_empty(),
         }
     }
 
-    fn get(&self, key: &str) -> Option<&Rc<Tree>> {
+    fn get(&self, key: &str) -> Option<&Rc<Sourced>> {
         match self {
-            Tree::Object(f) => f.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            Tree::Leaf { .. } => None,
+            Sourced::Object(f) => f.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Sourced::Leaf { .. } => None,
         }
     }
 
@@ -76,8 +76,8 @@ impl Tree {
 
     fn walk_sources(&self, path: &mut String, out: &mut Vec<(String, PolicyId)>) {
         match self {
-            Tree::Leaf { source, .. } => out.push((path.clone(), *source)),
-            Tree::Object(fields) => {
+            Sourced::Leaf { source, .. } => out.push((path.clone(), *source)),
+            Sourced::Object(fields) => {
                 for (k, v) in fields {
                     let len = path.len();
                     path.push('/');
@@ -92,16 +92,16 @@ impl Tree {
     /// How many leaves of this tree come from `p`, and whether any do (cheap walk).
     pub fn count_from(&self, p: PolicyId) -> usize {
         match self {
-            Tree::Leaf { source, .. } => usize::from(*source == p),
-            Tree::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
+            Sourced::Leaf { source, .. } => usize::from(*source == p),
+            Sourced::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
         }
     }
 
     /// Number of leaves that set something (nulls only delete in a patch).
     pub fn leaf_count(&self) -> usize {
         match self {
-            Tree::Leaf { value, .. } => usize::from(!value.is_null()),
-            Tree::Object(f) => f.iter().map(|(_, v)| v.leaf_count()).sum(),
+            Sourced::Leaf { value, .. } => usize::from(!value.is_null()),
+            Sourced::Object(f) => f.iter().map(|(_, v)| v.leaf_count()).sum(),
         }
     }
 }
@@ -127,10 +127,10 @@ pub fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
 /// RFC 7396 JSON Merge Patch over sourced trees: objects merge key by key, `null`
 /// in the patch removes the key, anything else in the patch replaces the target's.
 /// Unchanged subtrees are shared, not copied.
-pub fn merge_patch(target: &Rc<Tree>, patch: &Rc<Tree>) -> Rc<Tree> {
+pub fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourced> {
     match (&**target, &**patch) {
-        (Tree::Object(tf), Tree::Object(pf)) => {
-            let mut out: Vec<(String, Rc<Tree>)> = Vec::with_capacity(tf.len() + pf.len());
+        (Sourced::Object(tf), Sourced::Object(pf)) => {
+            let mut out: Vec<(String, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
             for (k, tv) in tf {
                 match pf.iter().find(|(pk, _)| pk == k) {
                     None => out.push((k.clone(), tv.clone())),
@@ -143,17 +143,17 @@ pub fn merge_patch(target: &Rc<Tree>, patch: &Rc<Tree>) -> Rc<Tree> {
                     out.push((k.clone(), strip_nulls(pv)));
                 }
             }
-            Rc::new(Tree::Object(out))
+            Rc::new(Sourced::Object(out))
         }
-        (_, Tree::Object(_)) => strip_nulls(patch),
+        (_, Sourced::Object(_)) => strip_nulls(patch),
         _ => patch.clone(),
     }
 }
 
-fn is_null(t: &Tree) -> bool {
+fn is_null(t: &Sourced) -> bool {
     matches!(
         t,
-        Tree::Leaf {
+        Sourced::Leaf {
             value: Value::Null,
             ..
         }
@@ -161,13 +161,13 @@ fn is_null(t: &Tree) -> bool {
 }
 
 /// A patch's nulls never land in the result (RFC 7396 §2, applied to a new member).
-fn strip_nulls(t: &Rc<Tree>) -> Rc<Tree> {
+fn strip_nulls(t: &Rc<Sourced>) -> Rc<Sourced> {
     match &**t {
-        Tree::Object(f)
+        Sourced::Object(f)
             if f.iter()
-                .any(|(_, v)| is_null(v) || matches!(**v, Tree::Object(_))) =>
+                .any(|(_, v)| is_null(v) || matches!(**v, Sourced::Object(_))) =>
         {
-            Rc::new(Tree::Object(
+            Rc::new(Sourced::Object(
                 f.iter()
                     .filter(|(_, v)| !is_null(v))
                     .map(|(k, v)| (k.clone(), strip_nulls(v)))
@@ -182,22 +182,27 @@ fn strip_nulls(t: &Rc<Tree>) -> Rc<Tree> {
 /// union of both sides' rules, and for a rule on both sides the preferred side's
 /// rule whole. Rules are the children of each pointer in `rule_paths`; fields
 /// outside them count as one rule each (with no paths: every top-level field).
-pub fn merge_rules(a: &Rc<Tree>, b: &Rc<Tree>, prefer_b: bool, rule_paths: &[&str]) -> Rc<Tree> {
+pub fn merge_rules(
+    a: &Rc<Sourced>,
+    b: &Rc<Sourced>,
+    prefer_b: bool,
+    rule_paths: &[&str],
+) -> Rc<Sourced> {
     merge_rules_at(a, b, prefer_b, rule_paths, "")
 }
 
 fn merge_rules_at(
-    a: &Rc<Tree>,
-    b: &Rc<Tree>,
+    a: &Rc<Sourced>,
+    b: &Rc<Sourced>,
     prefer_b: bool,
     rule_paths: &[&str],
     here: &str,
-) -> Rc<Tree> {
-    let (Tree::Object(af), Tree::Object(bf)) = (&**a, &**b) else {
+) -> Rc<Sourced> {
+    let (Sourced::Object(af), Sourced::Object(bf)) = (&**a, &**b) else {
         return if prefer_b { b.clone() } else { a.clone() };
     };
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
-    let mut out: Vec<(String, Rc<Tree>)> = Vec::with_capacity(af.len() + bf.len());
+    let mut out: Vec<(String, Rc<Sourced>)> = Vec::with_capacity(af.len() + bf.len());
     let mut keys: Vec<&String> = af.iter().map(|(k, _)| k).collect();
     for (k, _) in bf {
         if !af.iter().any(|(ak, _)| ak == k) {
@@ -225,7 +230,7 @@ fn merge_rules_at(
         };
         out.push((k.clone(), v));
     }
-    Rc::new(Tree::Object(out))
+    Rc::new(Sourced::Object(out))
 }
 
 #[cfg(test)]
@@ -233,9 +238,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn t(v: Value, s: u32) -> Rc<Tree> {
+    fn t(v: Value, s: u32) -> Rc<Sourced> {
         let s = PolicyId(s);
-        Tree::from_value(&v, s)
+        Sourced::from_value(&v, s)
     }
 
     #[test]
