@@ -72,7 +72,7 @@ pub enum MergeModel {
 impl MergeModel {
     /// Where the named rules are that keyed merges combine rule by rule (none: every
     /// top-level field is one rule).
-    pub fn rule_paths(self) -> &'static [&'static str] {
+    pub(crate) fn rule_paths(self) -> &'static [&'static str] {
         match self {
             MergeModel::Gep713 { rule_paths } | MergeModel::KeyedFields { rule_paths } => {
                 rule_paths
@@ -213,7 +213,7 @@ impl std::str::FromStr for Declared {
 }
 
 /// The label's value, compared case-insensitively; `true` means direct.
-pub fn parse_class_label(v: &str) -> Option<Class> {
+pub(crate) fn parse_class_label(v: &str) -> Option<Class> {
     match v.trim().to_ascii_lowercase().as_str() {
         "direct" | "true" => Some(Class::Direct),
         "inherited" => Some(Class::Inherited),
@@ -322,7 +322,7 @@ impl Catalog {
         self.kinds.get(gk)
     }
 
-    pub fn is_policy(&self, o: &Object) -> bool {
+    pub(crate) fn is_policy(&self, o: &Object) -> bool {
         self.kinds.contains_key(&o.group_kind())
     }
 }
@@ -359,7 +359,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
 
 /// The name-based guess for input without CRDs: a kind ending in `Policy` whose spec
 /// has a targeting field.
-pub fn looks_like_policy(o: &Object) -> bool {
+pub(crate) fn looks_like_policy(o: &Object) -> bool {
     o.kind.ends_with("Policy")
         && ["targetRef", "targetRefs", "targetSelectors"]
             .iter()

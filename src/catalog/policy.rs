@@ -138,7 +138,7 @@ pub struct Strategy {
 }
 
 impl Strategy {
-    pub const ATOMIC_DEFAULTS: Strategy = Strategy {
+    pub(crate) const ATOMIC_DEFAULTS: Strategy = Strategy {
         mode: Mode::Defaults,
         how: How::Atomic,
     };
@@ -195,7 +195,7 @@ impl Stanza {
     }
 
     /// How many settings (leaves) it holds; an empty stanza holds none.
-    pub fn leaf_count(self, spec: &Value) -> usize {
+    pub(crate) fn leaf_count(self, spec: &Value) -> usize {
         self.settings(spec).map(|(_, v)| value_leaf_count(v)).sum()
     }
 }
@@ -214,7 +214,7 @@ impl Intent {
 
     /// How many settings (leaves) the policy sets: what "its whole spec survives" counts.
     /// `spec` is the policy object's.
-    pub fn leaf_count(&self, spec: &Value) -> usize {
+    pub(crate) fn leaf_count(&self, spec: &Value) -> usize {
         match self {
             Intent::Stack { spec: s, .. } => s.leaf_count(spec),
             Intent::Dual { default, overrides } => {
@@ -223,7 +223,7 @@ impl Intent {
         }
     }
 
-    pub fn strategy_name(&self) -> String {
+    pub(crate) fn strategy_name(&self) -> String {
         match self {
             Intent::Stack { strategy, .. } => strategy.name().to_string(),
             Intent::Dual { .. } => "default + override (per field)".to_string(),
@@ -287,7 +287,7 @@ fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
 impl Policy {
     /// The merge strategy it takes part in the fold with: its own (GEP-713's
     /// `defaults`/`overrides`) or, for kinds without strategy fields, its kind's.
-    pub fn strategy_name(&self) -> String {
+    pub(crate) fn strategy_name(&self) -> String {
         match self.merge {
             MergeModel::Gep713 { .. } => self.intent.strategy_name(),
             // GEP-713's None: several on one target conflict, nothing is merged.
@@ -320,7 +320,7 @@ use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
 /// `targetSelectors`, in that order; what cannot be read goes to `invalid`.
-pub fn read_targets(
+pub(crate) fn read_targets(
     spec: &Map<String, Value>,
     ns: Option<&str>,
     invalid: &mut Vec<(String, String)>,
@@ -366,7 +366,7 @@ pub fn read_targets(
 }
 
 /// Reads a policy object of a known policy kind.
-pub fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
+pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
     let no_spec = Map::new();
     let spec = match &o.spec {

@@ -37,7 +37,7 @@ pub struct KnownKind {
 
 impl KnownKind {
     /// The catalog's view of this entry, tagged with where the knowledge came from.
-    pub fn to_policy_kind(&self, source: ClassSource) -> PolicyKind {
+    pub(crate) fn to_policy_kind(&self, source: ClassSource) -> PolicyKind {
         PolicyKind {
             group: self.group.to_string(),
             kind: self.kind.to_string(),
@@ -217,7 +217,7 @@ const USP_FIELDS: &[&str] = &[
 const LIMITS_RULE_PATHS: &[&str] = &["/limits"];
 
 /// Every policy kind the tool knows without being told.
-pub static ENTRIES: &[KnownKind] = &[
+pub(crate) static ENTRIES: &[KnownKind] = &[
     // ---- Gateway API ----
     KnownKind {
         group: "gateway.networking.k8s.io",

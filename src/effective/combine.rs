@@ -45,7 +45,7 @@ pub struct Joining {
 }
 
 /// The kgateway annotation that picks the merge on the parent object.
-pub const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
+pub(crate) const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 
 impl Joining {
     pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {

@@ -23,7 +23,7 @@ use std::rc::Rc;
 /// One step of a context path: a node, or the namespace level a path enters just
 /// above that node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Step {
+pub(crate) enum Step {
     Namespace(NodeId),
     Node(NodeId),
 }
@@ -43,7 +43,7 @@ impl Step {
     }
 
     /// A path of steps as the references it shows.
-    pub fn refs(t: &Topology, path: &[Step]) -> Vec<ObjRef> {
+    pub(crate) fn refs(t: &Topology, path: &[Step]) -> Vec<ObjRef> {
         path.iter().map(|s| s.obj_ref(t)).collect()
     }
 }
@@ -224,7 +224,7 @@ impl<'t> KindFold<'t> {
     }
 
     /// Policy kinds that have at least one policy in the topology.
-    pub fn kinds_in_use(t: &Topology) -> Vec<GroupKind> {
+    pub(crate) fn kinds_in_use(t: &Topology) -> Vec<GroupKind> {
         let mut kinds: Vec<GroupKind> = t.policies.iter().map(|p| p.kind.clone()).collect();
         kinds.sort();
         kinds.dedup();
@@ -301,7 +301,7 @@ impl<'t> KindFold<'t> {
     }
 
     /// The parent contexts `c` continues: (parent node, index among its contexts).
-    pub fn preds(&self, c: &Ctx) -> impl Iterator<Item = (NodeId, usize)> + '_ {
+    pub(crate) fn preds(&self, c: &Ctx) -> impl Iterator<Item = (NodeId, usize)> + '_ {
         let links = &self.links[c.preds.0 as usize..c.preds.1 as usize];
         links.iter().map(|&(p, j)| (p, j as usize))
     }
@@ -449,7 +449,7 @@ impl<'t> KindFold<'t> {
 
     /// `paths` as steps: the same paths, named by node, without building references
     /// (two paths are equal exactly when their references are).
-    pub fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<Step>> {
+    pub(crate) fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<Step>> {
         let (a, _) = self.compute(n);
         let c = &self.ctxs[a as usize + i];
         let mut tail = Vec::with_capacity(2);

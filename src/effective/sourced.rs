@@ -14,7 +14,7 @@ pub enum Sourced {
 
 impl Sourced {
     /// A policy's spec proper, every leaf sourced to it. An empty object is one leaf.
-    pub fn from_value(v: &Value, source: PolicyId) -> Rc<Sourced> {
+    pub(crate) fn from_value(v: &Value, source: PolicyId) -> Rc<Sourced> {
         match v {
             Value::Object(m) if !m.is_empty() => Rc::new(Sourced::Object(
                 m.iter()
@@ -30,7 +30,7 @@ impl Sourced {
 
     /// `from_value` of the mapping these settings make; none when there are none (an
     /// empty stanza states no intent).
-    pub fn from_settings<'v>(
+    pub(crate) fn from_settings<'v>(
         settings: impl Iterator<Item = (&'v String, &'v Value)>,
         source: PolicyId,
     ) -> Option<Rc<Sourced>> {
@@ -90,25 +90,17 @@ impl Sourced {
     }
 
     /// How many leaves of this tree come from `p`, and whether any do (cheap walk).
-    pub fn count_from(&self, p: PolicyId) -> usize {
+    pub(crate) fn count_from(&self, p: PolicyId) -> usize {
         match self {
             Sourced::Leaf { source, .. } => usize::from(*source == p),
             Sourced::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
-        }
-    }
-
-    /// Number of leaves that set something (nulls only delete in a patch).
-    pub fn leaf_count(&self) -> usize {
-        match self {
-            Sourced::Leaf { value, .. } => usize::from(!value.is_null()),
-            Sourced::Object(f) => f.iter().map(|(_, v)| v.leaf_count()).sum(),
         }
     }
 }
 
 /// The JSON pointer of every leaf of `v` that sets something (an empty mapping is a leaf,
 /// a null is not), into `out`; `path` is where `v` is.
-pub fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
+pub(crate) fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
     match v {
         Value::Object(m) if !m.is_empty() => {
             for (k, v) in m {
@@ -127,7 +119,7 @@ pub fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
 /// RFC 7396 JSON Merge Patch over sourced trees: objects merge key by key, `null`
 /// in the patch removes the key, anything else in the patch replaces the target's.
 /// Unchanged subtrees are shared, not copied.
-pub fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourced> {
+pub(crate) fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourced> {
     match (&**target, &**patch) {
         (Sourced::Object(tf), Sourced::Object(pf)) => {
             let mut out: Vec<(String, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
@@ -182,7 +174,7 @@ fn strip_nulls(t: &Rc<Sourced>) -> Rc<Sourced> {
 /// union of both sides' rules, and for a rule on both sides the preferred side's
 /// rule whole. Rules are the children of each pointer in `rule_paths`; fields
 /// outside them count as one rule each (with no paths: every top-level field).
-pub fn merge_rules(
+pub(crate) fn merge_rules(
     a: &Rc<Sourced>,
     b: &Rc<Sourced>,
     prefer_b: bool,

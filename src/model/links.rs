@@ -123,7 +123,7 @@ impl NamespaceLinks {
     }
 
     /// The namespaces of `child`'s parents.
-    pub fn parents_of(&self, child: &str) -> impl Iterator<Item = &str> {
+    pub(crate) fn parents_of(&self, child: &str) -> impl Iterator<Item = &str> {
         self.up.get(child).into_iter().flatten().map(String::as_str)
     }
 

@@ -30,7 +30,7 @@ impl fmt::Display for GroupKind {
 }
 
 /// `core` is how some policies spell the core group; the API spells it `""`.
-pub fn normalize_group(group: &str) -> &str {
+pub(crate) fn normalize_group(group: &str) -> &str {
     if group == "core" {
         ""
     } else {
@@ -39,7 +39,7 @@ pub fn normalize_group(group: &str) -> &str {
 }
 
 /// The group of an `apiVersion` (`gateway.networking.k8s.io/v1` → the group, `v1` → core).
-pub fn group_of_api_version(api_version: &str) -> &str {
+pub(crate) fn group_of_api_version(api_version: &str) -> &str {
     match api_version.rsplit_once('/') {
         Some((group, _)) => group,
         None => "",

@@ -119,7 +119,7 @@ pub struct BlindSpot {
 /// One object defined more than once in the input (one identity: group, kind,
 /// namespace and name, whatever the version).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Duplicate {
+pub(crate) struct Duplicate {
     pub object: ObjRef,
     /// Where the copies that were set aside came from, in input order.
     pub dropped: Vec<Origin>,
@@ -129,7 +129,7 @@ pub struct Duplicate {
 
 /// Keeps the last copy of every object defined more than once (as applying the files
 /// in order would leave the cluster) and says which.
-pub fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
+pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
     use std::collections::HashMap;
     let mut last: HashMap<(&str, &str, Option<&str>, &str), usize> =
         HashMap::with_capacity(objects.len());

@@ -5,22 +5,23 @@
 use super::GroupKind;
 
 /// The Gateway API group.
-pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
+pub(crate) const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
 /// The experimental Gateway API group (XListenerSet, XBackendTrafficPolicy).
-pub const GATEWAY_X_GROUP: &str = "gateway.networking.x-k8s.io";
+pub(crate) const GATEWAY_X_GROUP: &str = "gateway.networking.x-k8s.io";
 
 /// The Gateway API group, standard or experimental channel.
-pub fn is_gateway_group(g: &str) -> bool {
+pub(crate) fn is_gateway_group(g: &str) -> bool {
     g == GATEWAY_GROUP || g == GATEWAY_X_GROUP
 }
 
 /// The route kinds of the Gateway API.
-pub const ROUTE_KINDS: &[&str] = &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
+pub(crate) const ROUTE_KINDS: &[&str] =
+    &["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute"];
 
 /// Kinds that live outside namespaces (Kubernetes' own, and the Gateway API's
 /// GatewayClass): their objects and references carry no namespace. A CRD in the input
 /// may declare more (`spec.scope: Cluster`).
-pub const CLUSTER_SCOPED_KINDS: &[&str] = &[
+pub(crate) const CLUSTER_SCOPED_KINDS: &[&str] = &[
     "APIService",
     "CertificateSigningRequest",
     "ClusterIssuer",
@@ -48,31 +49,31 @@ pub const CLUSTER_SCOPED_KINDS: &[&str] = &[
 ];
 
 /// Kinds that live outside namespaces: their refs carry no namespace.
-pub fn is_cluster_scoped(kind: &str) -> bool {
+pub(crate) fn is_cluster_scoped(kind: &str) -> bool {
     CLUSTER_SCOPED_KINDS.contains(&kind)
 }
 
 /// The label GEP-713 asks policy CRDs to carry (`direct` or `inherited`).
-pub const POLICY_LABEL: &str = "gateway.networking.k8s.io/policy";
+pub(crate) const POLICY_LABEL: &str = "gateway.networking.k8s.io/policy";
 
 /// The ListenerSet kinds: the standard one and the experimental channel's alias.
-pub fn is_listener_set(group: &str, kind: &str) -> bool {
+pub(crate) fn is_listener_set(group: &str, kind: &str) -> bool {
     matches!(kind, "ListenerSet" | "XListenerSet") && is_gateway_group(group)
 }
 
 /// A Gateway API route kind.
-pub fn is_route(group: &str, kind: &str) -> bool {
+pub(crate) fn is_route(group: &str, kind: &str) -> bool {
     is_gateway_group(group) && ROUTE_KINDS.contains(&kind)
 }
 
 /// Where a reference that names `ListenerSet` may find it too: `XListenerSet` in the
 /// experimental group (the channel it still lives in on many clusters).
-pub fn experimental_alias(kind: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn experimental_alias(kind: &str) -> Option<(&'static str, &'static str)> {
     (kind == "ListenerSet").then_some((GATEWAY_X_GROUP, "XListenerSet"))
 }
 
 /// The group a Gateway API reference may leave off for its own kinds (`""` otherwise).
-pub fn default_group_for(kind: &str) -> &'static str {
+pub(crate) fn default_group_for(kind: &str) -> &'static str {
     match kind {
         "GatewayClass" | "Gateway" | "HTTPRoute" | "GRPCRoute" | "TCPRoute" | "TLSRoute"
         | "UDPRoute" | "ListenerSet" => GATEWAY_GROUP,
@@ -83,7 +84,7 @@ pub fn default_group_for(kind: &str) -> &'static str {
 /// `namespace` → `Namespace`, `service` → `Service`: the spelling of a core or Gateway
 /// API kind that references sometimes write in lower case (GEP-2649's own examples write
 /// `kind: namespace`).
-pub fn canonical_kind(kind: &str) -> String {
+pub(crate) fn canonical_kind(kind: &str) -> String {
     match kind.to_ascii_lowercase().as_str() {
         "namespace" => "Namespace".into(),
         "service" => "Service".into(),
@@ -96,7 +97,7 @@ pub fn canonical_kind(kind: &str) -> String {
 }
 
 /// The kinds the tool knows besides policies: (group, kind, short names).
-pub const BUILTIN_KINDS: &[(&str, &str, &[&str])] = &[
+pub(crate) const BUILTIN_KINDS: &[(&str, &str, &[&str])] = &[
     (GATEWAY_GROUP, "GatewayClass", &["gc"]),
     (GATEWAY_GROUP, "Gateway", &["gtw"]),
     (GATEWAY_GROUP, "HTTPRoute", &[]),
@@ -114,7 +115,7 @@ pub const BUILTIN_KINDS: &[(&str, &str, &[&str])] = &[
 
 /// The built-in kinds that are part of the hierarchy (what `describe`, `tree` and
 /// `graph` take besides policies).
-pub fn hierarchy_kinds() -> impl Iterator<Item = GroupKind> {
+pub(crate) fn hierarchy_kinds() -> impl Iterator<Item = GroupKind> {
     BUILTIN_KINDS
         .iter()
         .filter(|(_, k, _)| !matches!(*k, "ReferenceGrant" | "Namespace"))
@@ -141,7 +142,7 @@ pub fn plural(kind: &str) -> String {
 }
 
 /// A kind's resource name as the API server's defaulting makes it: `httproutes`.
-pub fn resource_plural(kind: &str) -> String {
+pub(crate) fn resource_plural(kind: &str) -> String {
     plural(kind).to_ascii_lowercase()
 }
 

@@ -37,7 +37,7 @@ use crate::catalog::Class;
 use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, StatusesAt};
 use crate::model::BlindSpot;
 use crate::model::{GroupKind, ObjRef};
-use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
+use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -75,7 +75,7 @@ pub struct Effective {
 }
 
 impl Effective {
-    pub fn from_group(w: &World, g: &EffectiveGroup) -> Effective {
+    pub(crate) fn from_group(w: &World, g: &EffectiveGroup) -> Effective {
         Effective {
             policy_kind: (&g.kind).into(),
             target: w.topology.nodes[g.node].obj_ref.clone(),
@@ -101,18 +101,4 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         Code::SelectorBound => PolicyStatus::SelectorBound,
         _ => PolicyStatus::TargetNotFound,
     }
-}
-
-/// Counts for a one-line summary: objects by kind.
-pub fn count_by_kind(refs: &[ObjRef]) -> BTreeMap<String, usize> {
-    let mut m = BTreeMap::new();
-    for r in refs {
-        *m.entry(r.kind.clone()).or_insert(0) += 1;
-    }
-    m
-}
-
-/// Whether a node is a route (for the human renderer's grouping).
-pub fn is_route(t: &Topology, n: NodeId) -> bool {
-    t.nodes[n].role == Role::Route
 }

@@ -21,7 +21,7 @@ pub enum Subject {
 }
 
 /// `TYPE/NAME` or `TYPE NAME`, split.
-pub fn split_target(words: &[String]) -> Result<(String, String), String> {
+pub(crate) fn split_target(words: &[String]) -> Result<(String, String), String> {
     match words {
         [one] => {
             let (t, n) = one.split_once('/').ok_or_else(|| {
@@ -97,7 +97,7 @@ pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, String
 
 /// kubectl's "not found", with a hint where one of that name is elsewhere, or the blind
 /// spot that may hide it ("not seen" is not "not there").
-pub fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> String {
+pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> String {
     let resource = if gk.group.is_empty() {
         resource_plural(&gk.kind)
     } else {

@@ -42,7 +42,7 @@ impl World {
         World { topology, statuses }
     }
 
-    pub fn policy_ref(&self, p: PolicyId) -> ObjRef {
+    pub(crate) fn policy_ref(&self, p: PolicyId) -> ObjRef {
         self.topology.policies[p].obj_ref.clone()
     }
 }

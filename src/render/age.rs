@@ -2,7 +2,7 @@
 
 /// Seconds since the Unix epoch for an RFC 3339 timestamp (`2026-02-03T09:00:00Z`,
 /// fractions and `+hh:mm` offsets allowed). None when it does not parse.
-pub fn parse_rfc3339(s: &str) -> Option<i64> {
+pub(crate) fn parse_rfc3339(s: &str) -> Option<i64> {
     let b = s.as_bytes();
     if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
         return None;
@@ -37,7 +37,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 /// kubectl's short duration: `45s`, `5m30s`, `3h`, `5d`, `2y37d`.
-pub fn human_duration(seconds: i64) -> String {
+pub(crate) fn human_duration(seconds: i64) -> String {
     if seconds < -1 {
         return "<invalid>".into();
     }

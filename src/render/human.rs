@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 /// How a target is written in a table: `Gateway/cupcake-gw#https` (namespace when it
 /// is not the policy's own).
-pub fn target_cell(t: &ObjRef, own_ns: Option<&str>) -> String {
+pub(crate) fn target_cell(t: &ObjRef, own_ns: Option<&str>) -> String {
     let mut s = format!("{}/", t.kind);
     if let Some(ns) = &t.namespace {
         if Some(ns.as_str()) != own_ns {
@@ -30,7 +30,7 @@ pub fn target_cell(t: &ObjRef, own_ns: Option<&str>) -> String {
 }
 
 /// `section` spelled for people: a listener, a rule, a port.
-pub fn section_word(kind: &str) -> &'static str {
+pub(crate) fn section_word(kind: &str) -> &'static str {
     match kind {
         "Gateway" | "ListenerSet" | "XListenerSet" => "listener",
         "Service" | "ServiceImport" => "port",
@@ -39,7 +39,7 @@ pub fn section_word(kind: &str) -> &'static str {
 }
 
 /// `HTTPRoute baker/baker`, `listener https of Gateway infra/cupcake-gw`.
-pub fn human_ref(r: &ObjRef) -> String {
+pub(crate) fn human_ref(r: &ObjRef) -> String {
     match &r.section {
         Some(s) => format!(
             "{} {} of {} {}",
@@ -55,7 +55,7 @@ pub fn human_ref(r: &ObjRef) -> String {
 /// A context path, compactly: `GatewayClass cupcake-class > Gateway infra/cupcake-gw > listener http > ...`.
 /// The last two levels above the target (namespace levels left out): enough to tell
 /// one context from another in a table; `-o json` has the whole paths.
-pub fn via_line(path: &[ObjRef]) -> String {
+pub(crate) fn via_line(path: &[ObjRef]) -> String {
     let above: Vec<ObjRef> = path
         .iter()
         .take(path.len().saturating_sub(1))
@@ -74,7 +74,7 @@ pub fn via_line(path: &[ObjRef]) -> String {
     }
 }
 
-pub fn path_line(path: &[ObjRef]) -> String {
+pub(crate) fn path_line(path: &[ObjRef]) -> String {
     path.iter()
         .map(|r| match &r.section {
             Some(s) => format!("{} {s}", section_word(&r.kind)),
@@ -352,7 +352,7 @@ fn scalar(v: &Value) -> String {
 
 const MAX_PATHS: usize = 3;
 
-pub fn effective_blocks(
+pub(crate) fn effective_blocks(
     out: &mut impl Write,
     effective: &[Effective],
     style: Style,

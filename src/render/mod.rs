@@ -29,7 +29,7 @@ pub enum Tint {
 }
 
 impl Style {
-    pub fn paint(&self, s: &str, tint: Tint) -> String {
+    pub(crate) fn paint(&self, s: &str, tint: Tint) -> String {
         if !self.color {
             return s.to_string();
         }
@@ -46,11 +46,11 @@ impl Style {
 
 /// Columns `s` takes on a terminal: East Asian wide characters take two, combining
 /// marks none. Alignment is computed on the text before colour is added.
-pub fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }
 
-pub fn status_tint(s: PolicyStatus) -> Tint {
+pub(crate) fn status_tint(s: PolicyStatus) -> Tint {
     match s {
         PolicyStatus::Enforced => Tint::Good,
         PolicyStatus::PartiallyEnforced | PolicyStatus::SelectorBound => Tint::Warn,

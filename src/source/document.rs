@@ -71,7 +71,7 @@ pub enum Item {
 
 impl Doc {
     /// `kind: List`, or a typed list (`HTTPRouteList`) with items.
-    pub fn is_list(&self) -> bool {
+    pub(crate) fn is_list(&self) -> bool {
         let kind = self
             .kind
             .as_ref()

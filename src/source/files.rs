@@ -72,7 +72,7 @@ impl Loaded {
 
 /// Lists the files a `-f` argument names: the file itself, or every `*.yaml`,
 /// `*.yml`, `*.json` below a directory, sorted so the order is stable.
-pub fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path)
         .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), io_reason(&e)))?;
     if !meta.is_dir() {
@@ -210,7 +210,7 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
 /// spaces are never part of the value, so this takes what kubectl takes and reads it
 /// the same.
 /// (granit-parser, under serde-saphyr, does this from 2.2; 2.1 refused such lines.)
-pub fn yaml_options() -> serde_saphyr::Options {
+pub(crate) fn yaml_options() -> serde_saphyr::Options {
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_depth: 200,
@@ -222,7 +222,7 @@ pub fn yaml_options() -> serde_saphyr::Options {
 }
 
 /// One YAML document of a stream, with where it starts.
-pub struct YamlDoc<'a> {
+pub(crate) struct YamlDoc<'a> {
     pub number: usize,
     /// 1-based line of the file where `text` starts.
     pub first_line: u64,
@@ -232,7 +232,7 @@ pub struct YamlDoc<'a> {
 /// Splits a YAML stream at `---` markers in column 0. A block scalar cannot hold a
 /// column-0 line, so a marker there always starts a new document. Document numbers
 /// count every document, empty ones too, as a reader counting `---` would.
-pub fn split_yaml_documents(text: &str) -> Vec<YamlDoc<'_>> {
+pub(crate) fn split_yaml_documents(text: &str) -> Vec<YamlDoc<'_>> {
     let mut docs = Vec::new();
     let mut start = 0usize;
     let mut start_line = 1u64;

@@ -14,10 +14,13 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The annotation on a `dump`'s List that records the blind spots of the read.
-pub const BLIND_SPOTS_ANNOTATION: &str = "kubectl-policies/blind-spots";
+pub(crate) const BLIND_SPOTS_ANNOTATION: &str = "kubectl-policies/blind-spots";
 
 /// The blind spots a `dump` recorded on its List (none for any other document).
-pub fn recorded_blind_spots(doc: &Doc, origin: &Origin) -> Result<Vec<BlindSpot>, ShapeError> {
+pub(crate) fn recorded_blind_spots(
+    doc: &Doc,
+    origin: &Origin,
+) -> Result<Vec<BlindSpot>, ShapeError> {
     let Some(MapOr::Map(meta)) = &doc.metadata else {
         return Ok(Vec::new());
     };
@@ -82,7 +85,7 @@ fn string_map(
 /// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). Items of a typed list
 /// that lack `apiVersion` and `kind` (list items from the API server do) get the list's.
 /// The namespace links the objects make are noted in `links`.
-pub fn objects_from_value(
+pub(crate) fn objects_from_value(
     value: Value,
     origin: &Origin,
     out: &mut Vec<Object>,
@@ -93,7 +96,7 @@ pub fn objects_from_value(
 }
 
 /// `objects_from_value` for a document read as only the fields the tool uses.
-pub fn objects_from_document(
+pub(crate) fn objects_from_document(
     doc: MapOr<Doc>,
     origin: &Origin,
     out: &mut Vec<Object>,

@@ -1202,7 +1202,7 @@ impl<'v> RefFields<'v> {
 
 /// Rules are sections by `name`; unnamed ones by position, `rule-1` first (as
 /// policy-machinery names them). Only a real name can be targeted by sectionName.
-pub fn rule_name(rule: &Value, index: usize) -> String {
+pub(crate) fn rule_name(rule: &Value, index: usize) -> String {
     match rule.get("name").and_then(Value::as_str) {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => format!("rule-{}", index + 1),
@@ -1262,7 +1262,7 @@ fn list<'v>(spec: &'v Value, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [V
 }
 
 /// Gateway API hostname intersection: equal, or a `*.` wildcard on either side.
-pub fn hostnames_intersect(a: &str, b: &str) -> bool {
+pub(crate) fn hostnames_intersect(a: &str, b: &str) -> bool {
     fn wild_matches(w: &str, h: &str) -> bool {
         w.strip_prefix("*.").is_some_and(|suffix| {
             h.len() > suffix.len() + 1

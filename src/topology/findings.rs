@@ -78,6 +78,6 @@ impl Finding {
 }
 
 /// Sorted the way every list in the output is: by object, then code, then message.
-pub fn sort_findings(f: &mut [Finding]) {
+pub(crate) fn sort_findings(f: &mut [Finding]) {
     f.sort_by(|a, b| (&a.object, a.code, &a.message).cmp(&(&b.object, b.code, &b.message)));
 }

@@ -52,7 +52,7 @@ impl<'a> RefKey<'a> {
         }
     }
 
-    pub fn to_obj_ref(self) -> ObjRef {
+    pub(crate) fn to_obj_ref(self) -> ObjRef {
         ObjRef::new(self.group, self.kind, self.namespace, self.name).with_section(self.section)
     }
 

@@ -52,7 +52,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub fn is_section(self) -> bool {
+    pub(crate) fn is_section(self) -> bool {
         matches!(self, Role::Listener | Role::Rule | Role::Port)
     }
 }
@@ -70,7 +70,7 @@ pub struct Node {
 }
 
 impl Node {
-    pub fn is_section(&self) -> bool {
+    pub(crate) fn is_section(&self) -> bool {
         self.role.is_section()
     }
 }
@@ -127,7 +127,7 @@ impl Topology {
     }
 
     /// Every policy with its id.
-    pub fn each_policy(&self) -> impl Iterator<Item = (PolicyId, &Policy)> {
+    pub(crate) fn each_policy(&self) -> impl Iterator<Item = (PolicyId, &Policy)> {
         PolicyId::all(self.policies.len()).zip(&self.policies)
     }
 
@@ -146,7 +146,7 @@ impl Topology {
 
     /// The namespace whose level sits above this node, if it is a namespaced object
     /// (sections share their object's level).
-    pub fn namespace_level(&self, id: NodeId) -> Option<&str> {
+    pub(crate) fn namespace_level(&self, id: NodeId) -> Option<&str> {
         let n = &self.nodes[id];
         if n.is_section() {
             None
@@ -187,7 +187,7 @@ impl Topology {
     }
 
     /// Whether `a` is above `id`.
-    pub fn is_ancestor(&self, a: NodeId, id: NodeId) -> bool {
+    pub(crate) fn is_ancestor(&self, a: NodeId, id: NodeId) -> bool {
         self.ancestors(id).contains(&a)
     }
 
@@ -251,16 +251,9 @@ impl Topology {
     }
 
     /// The nodes whose namespace level is `ns`.
-    pub fn nodes_in_namespace(&self, ns: &str) -> Vec<NodeId> {
+    pub(crate) fn nodes_in_namespace(&self, ns: &str) -> Vec<NodeId> {
         NodeId::all(self.nodes.len())
             .filter(|&i| self.namespace_level(i) == Some(ns))
             .collect()
-    }
-
-    /// Findings sorted for output, policies' and objects' alike.
-    pub fn sorted_findings(&self) -> Vec<Finding> {
-        let mut f = self.findings.clone();
-        findings::sort_findings(&mut f);
-        f
     }
 }

@@ -65,7 +65,7 @@ impl fmt::Display for ApiError {
     }
 }
 
-pub fn flag_duration(d: Duration) -> String {
+pub(crate) fn flag_duration(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         format!("{}s", d.as_secs())
     } else {

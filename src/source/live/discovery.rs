@@ -13,7 +13,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 /// Asks for aggregated discovery first; a server without it answers plain JSON.
-pub const ACCEPT_DISCOVERY: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+pub(crate) const ACCEPT_DISCOVERY: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
 /// One listable resource, at the version the tool reads it in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ impl Resource {
     }
 
     /// The collection path: cluster-wide when `namespace` is None.
-    pub fn list_path(&self, namespace: Option<&str>) -> String {
+    pub(crate) fn list_path(&self, namespace: Option<&str>) -> String {
         let root = if self.group.is_empty() {
             format!("/api/{}", self.version)
         } else {

@@ -28,7 +28,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Page size of every list, as kubectl uses.
-pub const PAGE_SIZE: usize = 500;
+pub(crate) const PAGE_SIZE: usize = 500;
 
 /// How to reach the cluster.
 #[derive(Clone, Debug)]
