@@ -6,6 +6,8 @@ use crate::topology::PolicyId;
 use serde_json::{Map, Value};
 use std::rc::Rc;
 
+/// A JSON value whose every leaf remembers the policy that set it: what the merge
+/// strategies combine, so that the effective spec can say who set each setting.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sourced {
     Leaf { value: Value, source: PolicyId },

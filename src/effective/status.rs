@@ -8,6 +8,8 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
+/// A policy's computed status (GEP-713 §"Policy status", and why one that attaches
+/// nowhere does not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum PolicyStatus {
     /// Its whole spec survives in every context it takes part in.

@@ -26,6 +26,7 @@ pub struct Change {
     pub after: Option<Value>,
 }
 
+/// What a blast radius touches, counted: objects, their namespaces, objects by kind.
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
 pub struct Summary {
     pub objects: usize,
@@ -34,6 +35,8 @@ pub struct Summary {
     pub by_kind: BTreeMap<String, usize>,
 }
 
+/// `blast-radius`: every object (or section) whose effective spec changes if a policy
+/// is deleted or the objects of `--apply` are applied, before and after, per context.
 #[derive(Clone, Debug, Serialize)]
 pub struct BlastRadius {
     pub kind: &'static str,

@@ -4,6 +4,8 @@
 
 use super::*;
 
+/// How a policy reaches an object: attached to it, to one of its sections, or from an
+/// ancestor (or its namespace) above.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Relation {
@@ -12,6 +14,7 @@ pub enum Relation {
     Inherited,
 }
 
+/// One policy that reaches the described object, how, and its status there.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReachingPolicy {
     pub policy: ObjRef,
@@ -22,6 +25,8 @@ pub struct ReachingPolicy {
     pub status: PolicyStatus,
 }
 
+/// `describe` of an object: that policies reach it, which and how, and what they make
+/// together (the effective spec per policy kind, with the policy behind each setting).
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetDescription {
     pub kind: &'static str,

@@ -2,6 +2,7 @@
 
 use super::*;
 
+/// `effective`: the effective spec of each policy kind at one object, per context path.
 #[derive(Clone, Debug, Serialize)]
 pub struct EffectivePolicies {
     pub kind: &'static str,

@@ -2,6 +2,8 @@
 
 use super::*;
 
+/// One row of `get`: a policy, its targets, its computed status and how many objects it
+/// reaches.
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyRow {
     pub policy: ObjRef,
@@ -56,6 +58,8 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
 
 // ---------------------------------------------------------------- get kinds
 
+/// One row of `get kinds`: a policy kind, where the tool learned it is one, and how
+/// many policies of it are in the input.
 #[derive(Clone, Debug, Serialize)]
 pub struct KindRow {
     pub kind: String,

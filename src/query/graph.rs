@@ -7,6 +7,7 @@ use crate::model::ObjRef;
 use crate::topology::{NodeId, PolicyId, Resolution, Role};
 use std::collections::{BTreeSet, HashMap};
 
+/// What a node of the picture stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GraphNodeKind {
     /// An object or a section of the hierarchy.
@@ -17,6 +18,8 @@ pub enum GraphNodeKind {
     Unresolved(PolicyStatus),
 }
 
+/// A node of the picture: an object or section, a namespace level, or a target that
+/// does not resolve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphNode {
     pub obj_ref: ObjRef,
@@ -25,6 +28,7 @@ pub struct GraphNode {
     pub namespace: Option<String>,
 }
 
+/// A policy in the picture, with the nodes it attaches to and its status.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphPolicy {
     pub policy: ObjRef,
@@ -33,6 +37,7 @@ pub struct GraphPolicy {
     pub targets: Vec<usize>,
 }
 
+/// `graph`: what the picture holds; the renderers only draw it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Graph {
     /// Objects first, sorted by role then reference; then namespace levels and

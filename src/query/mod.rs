@@ -42,6 +42,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// A policy kind in the JSON answers: `{"group", "kind"}`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PolicyKindRef {
     pub group: String,
@@ -57,12 +58,15 @@ impl From<&GroupKind> for PolicyKindRef {
     }
 }
 
+/// Who set one leaf of an effective spec: its JSON pointer and the policy.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Source {
     pub path: String,
     pub policy: ObjRef,
 }
 
+/// The effective spec of one policy kind at one object (or section), for the contexts
+/// that share it, with the policy behind every setting (CLI.md's EFFECTIVE).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Effective {
     #[serde(rename = "policyKind")]

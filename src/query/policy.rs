@@ -3,6 +3,7 @@
 
 use super::*;
 
+/// One target of a described policy, resolved or not (and why not).
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetState {
     #[serde(rename = "ref")]
@@ -12,12 +13,15 @@ pub struct TargetState {
     pub reason: Option<Code>,
 }
 
+/// One object a described policy reaches, with its status there.
 #[derive(Clone, Debug, Serialize)]
 pub struct Affected {
     pub target: ObjRef,
     pub status: PolicyStatus,
 }
 
+/// A condition a controller wrote (on the policy's status, or on a target), as shown
+/// beside the computed status.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReportedCondition {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,12 +37,15 @@ pub struct ReportedCondition {
     pub message: String,
 }
 
+/// A policy's status as the tool computes it and as controllers report it.
 #[derive(Clone, Debug, Serialize)]
 pub struct StatusPair {
     pub computed: PolicyStatus,
     pub reported: Vec<ReportedCondition>,
 }
 
+/// `describe` of a policy: its class, targets, what it reaches and how many objects,
+/// computed vs reported status, and the conflicts it loses.
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyDescription {
     pub kind: &'static str,

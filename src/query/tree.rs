@@ -19,6 +19,8 @@ pub struct TreeNode {
     pub repeated: bool,
 }
 
+/// A policy hung on a node of a tree, with its status (and whether it hangs there
+/// through the node's namespace).
 #[derive(Clone, Debug, Serialize)]
 pub struct TreePolicy {
     pub policy: ObjRef,

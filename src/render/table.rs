@@ -4,6 +4,8 @@
 use super::{width, Style, Tint};
 use std::io::{self, Write};
 
+/// A kubectl-style table: columns as wide as their widest cell (by display width),
+/// two spaces apart, colour that never shifts a column.
 pub struct Table {
     pub headers: Vec<&'static str>,
     pub rows: Vec<Vec<(String, Tint)>>,

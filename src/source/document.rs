@@ -37,6 +37,7 @@ pub struct Doc {
     pub links: NamespaceLinks,
 }
 
+/// The metadata fields the tool reads, each as it came.
 #[derive(Debug, Default)]
 pub struct Meta {
     pub name: Option<Value>,

@@ -3,6 +3,7 @@
 use crate::model::ObjRef;
 use serde::Serialize;
 
+/// How bad a finding is: `check` exits 1 on an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -11,6 +12,7 @@ pub enum Severity {
     Info,
 }
 
+/// What a finding is about (CLI.md lists the codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Code {
     /// A policy names an object that does not exist.
@@ -58,6 +60,7 @@ impl Code {
     }
 }
 
+/// Something a user should know about an object or a policy: never silence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub severity: Severity,

@@ -78,6 +78,8 @@ impl<'a> RefKey<'a> {
     }
 }
 
+/// Nodes by reference, hashed once: the index the topology finds nodes by, without a
+/// second copy of every reference.
 #[derive(Debug, Default)]
 pub struct RefIndex {
     by_hash: HashMap<u64, NodeId>,

@@ -57,6 +57,8 @@ impl Role {
     }
 }
 
+/// One node of the hierarchy: an object, or a section of one (a listener, a rule, a
+/// port), with its parents and children.
 #[derive(Clone, Debug)]
 pub struct Node {
     pub obj_ref: ObjRef,
@@ -83,6 +85,7 @@ pub struct ResolvedTarget {
     pub resolution: Resolution,
 }
 
+/// What one target of a policy resolved to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolution {
     Node(NodeId),
@@ -99,6 +102,8 @@ pub struct NamespaceInfo {
     pub has_object: bool,
 }
 
+/// The hierarchy a snapshot makes (GEP-713's DAG of targetables), the policies read
+/// from it and where each attaches, and the findings: what every later stage reads.
 #[derive(Debug, Default)]
 pub struct Topology {
     pub snapshot: Snapshot,

@@ -13,6 +13,7 @@ use kubectl_policies::catalog::Declared;
     long_about = None,
     after_help = "Examples:\n  kubectl policies --demo describe httproute/baker -n baker\n  kubectl policies --demo get -A\n  kubectl policies -f cluster-dump.yaml check -A"
 )]
+/// The command line: the global flags and one command.
 pub struct Args {
     #[command(flatten)]
     pub global: Global,
@@ -20,6 +21,7 @@ pub struct Args {
     pub command: Command,
 }
 
+/// Flags every command takes: where objects come from, the scope, the output.
 #[derive(ClapArgs, Debug, Clone)]
 pub struct Global {
     /// Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact.
@@ -134,6 +136,7 @@ pub fn formats(command: &str) -> &'static [&'static str] {
         .unwrap_or_default()
 }
 
+/// The shells `completion` writes a script for.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shell {
     Bash,
@@ -141,6 +144,7 @@ pub enum Shell {
     Fish,
 }
 
+/// `--color`: when to colour tables, trees and pages.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorWhen {
     Auto,
@@ -148,6 +152,7 @@ pub enum ColorWhen {
     Never,
 }
 
+/// The commands (CLI.md's table).
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List policies (STATUS and AFFECTS computed) or the policy kinds known.
