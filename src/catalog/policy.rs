@@ -5,7 +5,7 @@
 use super::{Class, ClassSource, MergeModel, PolicyKind};
 use crate::model::Object;
 use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
-use serde_json::{Map, Value};
+use crate::model::{Map, Text, Val};
 
 /// What a target entry names.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,7 @@ pub struct LabelSelector {
 }
 
 impl LabelSelector {
-    pub fn parse(v: &Value, field: &str) -> Result<LabelSelector, (String, String)> {
+    pub fn parse(v: &Val, field: &str) -> Result<LabelSelector, (String, String)> {
         let mut sel = LabelSelector::default();
         let Some(m) = v.as_object() else {
             return Err((field.into(), "must be a mapping".into()));
@@ -60,7 +60,7 @@ impl LabelSelector {
                         "must be a string".into(),
                     )
                 })?;
-                sel.match_labels.push((k.clone(), v.to_string()));
+                sel.match_labels.push((k.to_string(), v.to_string()));
             }
         }
         if let Some(me) = m.get("matchExpressions").filter(|v| !v.is_null()) {
@@ -69,8 +69,8 @@ impl LabelSelector {
                 .ok_or_else(|| (format!("{field}.matchExpressions"), "must be a list".into()))?;
             for (i, e) in me.iter().enumerate() {
                 let f = format!("{field}.matchExpressions[{i}]");
-                let key = e.get("key").and_then(Value::as_str);
-                let op = e.get("operator").and_then(Value::as_str);
+                let key = e.get("key").and_then(Val::as_str);
+                let op = e.get("operator").and_then(Val::as_str);
                 let (Some(key), Some(op)) = (key, op) else {
                     return Err((f, "needs string key and operator".into()));
                 };
@@ -78,8 +78,8 @@ impl LabelSelector {
                     return Err((format!("{f}.operator"), format!("unknown operator {op:?}")));
                 }
                 let values = match e.get("values") {
-                    None | Some(Value::Null) => Vec::new(),
-                    Some(Value::Array(a)) => a
+                    None | Some(Val::Null) => Vec::new(),
+                    Some(Val::Array(a)) => a
                         .iter()
                         .map(|v| v.as_str().map(str::to_string))
                         .collect::<Option<Vec<_>>>()
@@ -180,29 +180,29 @@ pub enum Stanza {
 impl Stanza {
     /// The settings in `spec` (the policy object's), in the order they are written.
     /// An empty mapping has none.
-    pub fn settings(self, spec: &Value) -> impl Iterator<Item = (&String, &Value)> {
+    pub fn settings(self, spec: &Val) -> impl Iterator<Item = (&Text, &Val)> {
         let (field, proper) = match self {
             Stanza::Proper(field) => (field, true),
             Stanza::Whole(field) => (Some(field), false),
         };
         let map = match field {
             None => spec.as_object(),
-            Some(f) => spec.get(f).and_then(Value::as_object),
+            Some(f) => spec.get(f).and_then(Val::as_object),
         };
         map.into_iter()
             .flatten()
-            .filter(move |(k, _)| !proper || !WRAPPER_FIELDS.contains(&k.as_str()))
+            .filter(move |(k, _)| !proper || !WRAPPER_FIELDS.contains(&&***k))
     }
 
     /// How many settings (leaves) it holds; an empty stanza holds none.
-    pub(crate) fn leaf_count(self, spec: &Value) -> usize {
+    pub(crate) fn leaf_count(self, spec: &Val) -> usize {
         self.settings(spec).map(|(_, v)| value_leaf_count(v)).sum()
     }
 }
 
 impl Intent {
     /// Every setting the policy makes, across its stanzas (`spec` is the object's).
-    pub fn settings<'v>(&self, spec: &'v Value) -> Vec<(&'v String, &'v Value)> {
+    pub fn settings<'v>(&self, spec: &'v Val) -> Vec<(&'v Text, &'v Val)> {
         match self {
             Intent::Stack { spec: s, .. } => s.settings(spec).collect(),
             Intent::Dual { default, overrides } => default
@@ -214,7 +214,7 @@ impl Intent {
 
     /// How many settings (leaves) the policy sets: what "its whole spec survives" counts.
     /// `spec` is the policy object's.
-    pub(crate) fn leaf_count(&self, spec: &Value) -> usize {
+    pub(crate) fn leaf_count(&self, spec: &Val) -> usize {
         match self {
             Intent::Stack { spec: s, .. } => s.leaf_count(spec),
             Intent::Dual { default, overrides } => {
@@ -257,10 +257,10 @@ pub struct Policy {
 
 /// The settings (leaves) a value sets: a mapping's leaves, an empty mapping one (it sets
 /// the field to `{}`), a null none (it only deletes in a patch).
-pub(crate) fn value_leaf_count(v: &Value) -> usize {
+pub(crate) fn value_leaf_count(v: &Val) -> usize {
     match v {
-        Value::Object(m) if !m.is_empty() => m.values().map(value_leaf_count).sum(),
-        Value::Null => 0,
+        Val::Object(m) if !m.is_empty() => m.values().map(value_leaf_count).sum(),
+        Val::Null => 0,
         _ => 1,
     }
 }
@@ -321,7 +321,7 @@ use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
 /// `targetSelectors`, in that order; what cannot be read goes to `invalid`.
 pub(crate) fn read_targets(
-    spec: &Map<String, Value>,
+    spec: &Map,
     ns: Option<&str>,
     invalid: &mut Vec<(String, String)>,
 ) -> Vec<TargetSpec> {
@@ -370,11 +370,11 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     let mut invalid = Vec::new();
     let no_spec = Map::new();
     let spec = match &o.spec {
-        Value::Object(m) => m,
+        Val::Object(m) => m,
         // Istio's workload policies may leave out their spec: they then apply, as they
         // are, to every workload of the namespace.
-        Value::Null if pk.targeting.workload_selector => &no_spec,
-        Value::Null => {
+        Val::Null if pk.targeting.workload_selector => &no_spec,
+        Val::Null => {
             invalid.push(("spec".into(), "is missing".into()));
             &no_spec
         }
@@ -389,7 +389,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     // targetRef set, should be effective").
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
-        .find(|f| spec.get(**f).is_some_and(|v| !v.is_null()))
+        .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
         .map(|f| format!("spec.{f}"))
         .filter(|_| targets.is_empty());
     let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
@@ -407,7 +407,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     }
     let merge_type = spec
         .get("mergeType")
-        .and_then(Value::as_str)
+        .and_then(Val::as_str)
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let rejected = unresolvable_ref(spec, pk).map(|(field, why)| {
@@ -433,14 +433,14 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
 
 /// The first reference in the spec to an object of a kind the policy's kind may not
 /// name (the registry's `refs`): (field, why its controller refuses the policy).
-fn unresolvable_ref(spec: &Map<String, Value>, pk: &PolicyKind) -> Option<(String, String)> {
+fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
     for &(field, allowed) in pk.refs {
-        let Some(list) = pointer(spec, field).and_then(Value::as_array) else {
+        let Some(list) = pointer(spec, field).and_then(Val::as_array) else {
             continue;
         };
         for (i, r) in list.iter().enumerate() {
-            let group = normalize_group(r.get("group").and_then(Value::as_str).unwrap_or(""));
-            let Some(kind) = r.get("kind").and_then(Value::as_str) else {
+            let group = normalize_group(r.get("group").and_then(Val::as_str).unwrap_or(""));
+            let Some(kind) = r.get("kind").and_then(Val::as_str) else {
                 continue;
             };
             if !allowed.iter().any(|&(g, k)| g == group && k == kind) {
@@ -463,7 +463,7 @@ fn unresolvable_ref(spec: &Map<String, Value>, pk: &PolicyKind) -> Option<(Strin
     None
 }
 
-fn pointer<'v>(spec: &'v Map<String, Value>, field: &str) -> Option<&'v Value> {
+fn pointer<'v>(spec: &'v Map, field: &str) -> Option<&'v Val> {
     let mut parts = field.trim_start_matches('/').split('/');
     let mut v = spec.get(parts.next()?)?;
     for p in parts {
@@ -474,7 +474,7 @@ fn pointer<'v>(spec: &'v Map<String, Value>, field: &str) -> Option<&'v Value> {
 
 /// `field` names the reference in messages; it is built only for one.
 fn read_ref(
-    v: &Value,
+    v: &Val,
     policy_ns: Option<&str>,
     field: impl Fn() -> String,
 ) -> Result<ObjRef, (String, String)> {
@@ -483,8 +483,8 @@ fn read_ref(
         .ok_or_else(|| (field(), "must be a mapping with kind and name".to_string()))?;
     let s = |k: &str| -> Result<Option<&str>, (String, String)> {
         match m.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
+            None | Some(Val::Null) => Ok(None),
+            Some(Val::String(s)) => Ok(Some(&**s)),
             Some(_) => Err((format!("{}.{k}", field()), "must be a string".into())),
         }
     };
@@ -516,7 +516,7 @@ fn read_ref(
 }
 
 fn read_selector(
-    v: &Value,
+    v: &Val,
     policy_ns: Option<&str>,
     field: &str,
 ) -> Result<TargetSpec, (String, String)> {
@@ -525,11 +525,11 @@ fn read_selector(
         .ok_or_else(|| (field.to_string(), "must be a mapping".to_string()))?;
     let kind = m
         .get("kind")
-        .and_then(Value::as_str)
+        .and_then(Val::as_str)
         .filter(|k| !k.is_empty())
         .ok_or_else(|| (format!("{field}.kind"), "is missing".to_string()))?;
     let kind = canonical_kind(kind);
-    let group = match m.get("group").and_then(Value::as_str) {
+    let group = match m.get("group").and_then(Val::as_str) {
         Some(g) => normalize_group(g).to_string(),
         None => default_group_for(&kind).to_string(),
     };
@@ -544,7 +544,7 @@ fn read_selector(
     let namespaces = match m.get("namespaces").filter(|n| !n.is_null()) {
         None => SelectorScope::Same(same),
         Some(n) => {
-            let from = n.get("from").and_then(Value::as_str).unwrap_or("Same");
+            let from = n.get("from").and_then(Val::as_str).unwrap_or("Same");
             match from {
                 "Same" => SelectorScope::Same(same),
                 "All" => SelectorScope::All,
@@ -576,10 +576,10 @@ fn read_selector(
     })
 }
 
-fn parse_how(v: Option<&Value>, field: &str, invalid: &mut Vec<(String, String)>) -> Option<How> {
+fn parse_how(v: Option<&Val>, field: &str, invalid: &mut Vec<(String, String)>) -> Option<How> {
     match v {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => match s.to_ascii_lowercase().as_str() {
+        None | Some(Val::Null) => None,
+        Some(Val::String(s)) => match s.to_ascii_lowercase().as_str() {
             "atomic" => Some(How::Atomic),
             "patch" => Some(How::Patch),
             "merge" => Some(How::Merge),
@@ -601,11 +601,7 @@ fn parse_how(v: Option<&Value>, field: &str, invalid: &mut Vec<(String, String)>
 /// Reads `defaults` / `overrides` / `strategy` / `default` + `override` as GEP-713 and
 /// GEP-2649 describe them. Kinds whose model has no per-policy strategy take the
 /// spec proper as it is, with the strategy their model implies.
-fn read_intent(
-    spec: &Map<String, Value>,
-    model: MergeModel,
-    invalid: &mut Vec<(String, String)>,
-) -> Intent {
+fn read_intent(spec: &Map, model: MergeModel, invalid: &mut Vec<(String, String)>) -> Intent {
     if !matches!(model, MergeModel::Gep713 { .. }) {
         let strategy = match model {
             MergeModel::PatchDefaults => Strategy {
@@ -624,10 +620,10 @@ fn read_intent(
         };
     }
     let top_how = parse_how(spec.get("strategy"), "spec.strategy", invalid);
-    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<&Map<String, Value>> {
+    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<&Map> {
         match spec.get(name) {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(m)) => Some(m),
+            None | Some(Val::Null) => None,
+            Some(Val::Object(m)) => Some(m),
             Some(_) => {
                 invalid.push((format!("spec.{name}"), "must be a mapping".into()));
                 None

@@ -258,7 +258,7 @@ mod tests {
         let empty = v.as_object().is_some_and(|m| m.is_empty());
         let st = (!empty).then(|| Layer {
             how,
-            value: Sourced::from_value(&v, p),
+            value: Sourced::from_value(&crate::model::Val::from_value(v.clone()), p),
         });
         let (defaults, overrides) = match mode {
             Mode::Defaults => (st, None),

@@ -14,7 +14,7 @@ pub use combine::{Acc, Joining};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel, SameTarget};
-use crate::model::{GroupKind, ObjRef};
+use crate::model::{GroupKind, ObjRef, Val};
 use crate::topology::{Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -557,11 +557,14 @@ fn same_target_groups(
 fn set_fields(t: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
     let policy = &t.policies[p];
     let spec = &t.snapshot.objects[policy.object].spec;
-    let mut proper = serde_json::Map::new();
-    for (k, v) in policy.intent.settings(spec) {
-        proper.insert(k.clone(), v.clone());
-    }
-    let proper = Value::Object(proper);
+    let proper = Val::Object(
+        policy
+            .intent
+            .settings(spec)
+            .into_iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    );
     if fields.is_empty() {
         let mut out = Vec::new();
         sourced::leaf_pointers(&proper, &mut String::new(), &mut out);

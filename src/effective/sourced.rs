@@ -2,6 +2,7 @@
 //! strategies of GEP-713 over such values. Objects merge; scalars and arrays are
 //! leaves (RFC 7396 replaces arrays whole).
 
+use crate::model::{Text, Val};
 use crate::topology::PolicyId;
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -16,15 +17,15 @@ pub enum Sourced {
 
 impl Sourced {
     /// A policy's spec proper, every leaf sourced to it. An empty object is one leaf.
-    pub(crate) fn from_value(v: &Value, source: PolicyId) -> Rc<Sourced> {
+    pub(crate) fn from_value(v: &Val, source: PolicyId) -> Rc<Sourced> {
         match v {
-            Value::Object(m) if !m.is_empty() => Rc::new(Sourced::Object(
+            Val::Object(m) if !m.is_empty() => Rc::new(Sourced::Object(
                 m.iter()
-                    .map(|(k, v)| (k.clone(), Sourced::from_value(v, source)))
+                    .map(|(k, v)| (k.to_string(), Sourced::from_value(v, source)))
                     .collect(),
             )),
             _ => Rc::new(Sourced::Leaf {
-                value: v.clone(),
+                value: v.to_value(),
                 source,
             }),
         }
@@ -33,11 +34,12 @@ impl Sourced {
     /// `from_value` of the mapping these settings make; none when there are none (an
     /// empty stanza states no intent).
     pub(crate) fn from_settings<'v>(
-        settings: impl Iterator<Item = (&'v String, &'v Value)>,
+        settings: impl IntoIterator<Item = (&'v Text, &'v Val)>,
         source: PolicyId,
     ) -> Option<Rc<Sourced>> {
         let fields: Vec<(String, Rc<Sourced>)> = settings
-            .map(|(k, v)| (k.clone(), Sourced::from_value(v, source)))
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), Sourced::from_value(v, source)))
             .collect();
         (!fields.is_empty()).then(|| Rc::new(Sourced::Object(fields)))
     }
@@ -102,9 +104,9 @@ impl Sourced {
 
 /// The JSON pointer of every leaf of `v` that sets something (an empty mapping is a leaf,
 /// a null is not), into `out`; `path` is where `v` is.
-pub(crate) fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>) {
+pub(crate) fn leaf_pointers(v: &Val, path: &mut String, out: &mut Vec<String>) {
     match v {
-        Value::Object(m) if !m.is_empty() => {
+        Val::Object(m) if !m.is_empty() => {
             for (k, v) in m {
                 let len = path.len();
                 path.push('/');
@@ -113,7 +115,7 @@ pub(crate) fn leaf_pointers(v: &Value, path: &mut String, out: &mut Vec<String>)
                 path.truncate(len);
             }
         }
-        Value::Null => {}
+        Val::Null => {}
         _ => out.push(path.clone()),
     }
 }
@@ -234,7 +236,7 @@ mod tests {
 
     fn t(v: Value, s: u32) -> Rc<Sourced> {
         let s = PolicyId(s);
-        Sourced::from_value(&v, s)
+        Sourced::from_value(&Val::from_value(v), s)
     }
 
     #[test]

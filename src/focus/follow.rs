@@ -7,9 +7,8 @@
 
 use crate::model::{
     backend_refs, experimental_alias, is_gateway_group, is_route_object, parent_refs, ObjRef,
-    Object, ROUTE_KINDS,
+    Object, Val, ROUTE_KINDS,
 };
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Namespaces whose routes may point at `backend`: its own, and those a
@@ -24,21 +23,21 @@ fn route_namespaces_for(backend: &ObjRef, objects: &[Object]) -> BTreeSet<String
             && is_gateway_group(o.group())
             && o.namespace.as_deref() == Some(&ns)
     }) {
-        let to = grant.spec.get("to").and_then(Value::as_array);
+        let to = grant.spec.get("to").and_then(Val::as_array);
         let admits_backend = to.into_iter().flatten().any(|t| {
-            let group = t.get("group").and_then(Value::as_str).unwrap_or_default();
-            let kind = t.get("kind").and_then(Value::as_str).unwrap_or_default();
-            let name = t.get("name").and_then(Value::as_str);
+            let group = t.get("group").and_then(Val::as_str).unwrap_or_default();
+            let kind = t.get("kind").and_then(Val::as_str).unwrap_or_default();
+            let name = t.get("name").and_then(Val::as_str);
             group == backend.group && kind == backend.kind && name.is_none_or(|n| n == backend.name)
         });
         if !admits_backend {
             continue;
         }
-        let from = grant.spec.get("from").and_then(Value::as_array);
+        let from = grant.spec.get("from").and_then(Val::as_array);
         for f in from.into_iter().flatten() {
-            let kind = f.get("kind").and_then(Value::as_str).unwrap_or_default();
+            let kind = f.get("kind").and_then(Val::as_str).unwrap_or_default();
             if ROUTE_KINDS.contains(&kind) {
-                if let Some(n) = f.get("namespace").and_then(Value::as_str) {
+                if let Some(n) = f.get("namespace").and_then(Val::as_str) {
                     out.insert(n.to_string());
                 }
             }

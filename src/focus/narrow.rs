@@ -18,10 +18,9 @@
 use super::namespace_closure;
 use crate::catalog::policy::{read_targets, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
-use crate::model::NamespaceLinks;
 use crate::model::{normalize_group, ObjRef};
+use crate::model::{Map, NamespaceLinks};
 use crate::model::{Object, Snapshot};
-use serde_json::Map;
 use std::collections::BTreeSet;
 
 /// Sets aside from `snapshot` the objects an answer about `focus` cannot depend on,

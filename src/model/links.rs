@@ -3,8 +3,7 @@
 //! noted as objects are read, so that what an answer needs can be told without
 //! walking every spec again.
 
-use super::{is_gateway_group, is_route, ObjRef, Object, GATEWAY_GROUP};
-use serde_json::Value;
+use super::{is_gateway_group, is_route, ObjRef, Object, Val, GATEWAY_GROUP};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A route of the Gateway API, standard or experimental.
@@ -14,7 +13,7 @@ pub(crate) fn is_route_object(o: &Object) -> bool {
 
 /// A `parentRefs`/`backendRefs` entry as a reference, with the defaults the spec gives.
 pub(crate) fn reference(
-    v: &Value,
+    v: &Val,
     from_ns: &str,
     default_group: &str,
     default_kind: &str,
@@ -22,12 +21,9 @@ pub(crate) fn reference(
     let name = v.get("name")?.as_str()?;
     let group = v
         .get("group")
-        .and_then(Value::as_str)
+        .and_then(Val::as_str)
         .unwrap_or(default_group);
-    let kind = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or(default_kind);
+    let kind = v.get("kind").and_then(Val::as_str).unwrap_or(default_kind);
     Some(ObjRef::new(
         group,
         kind,
@@ -37,25 +33,23 @@ pub(crate) fn reference(
 }
 
 /// A reference's namespace: its `namespace`, else the referring object's.
-pub(crate) fn namespace_of<'o>(v: &'o Value, from_ns: &'o str) -> &'o str {
-    v.get("namespace")
-        .and_then(Value::as_str)
-        .unwrap_or(from_ns)
+pub(crate) fn namespace_of<'o>(v: &'o Val, from_ns: &'o str) -> &'o str {
+    v.get("namespace").and_then(Val::as_str).unwrap_or(from_ns)
 }
 
 /// A route's `parentRefs` entries, or a ListenerSet's single `parentRef`.
-pub(crate) fn parent_ref_values(o: &Object) -> impl Iterator<Item = &Value> {
-    let refs = o.spec.get("parentRefs").and_then(Value::as_array);
+pub(crate) fn parent_ref_values(o: &Object) -> impl Iterator<Item = &Val> {
+    let refs = o.spec.get("parentRefs").and_then(Val::as_array);
     refs.into_iter().flatten().chain(o.spec.get("parentRef"))
 }
 
 /// A route's rules' `backendRefs` entries.
-pub(crate) fn backend_ref_values(o: &Object) -> impl Iterator<Item = &Value> {
-    let rules = o.spec.get("rules").and_then(Value::as_array);
+pub(crate) fn backend_ref_values(o: &Object) -> impl Iterator<Item = &Val> {
+    let rules = o.spec.get("rules").and_then(Val::as_array);
     rules
         .into_iter()
         .flatten()
-        .filter_map(|rule| rule.get("backendRefs").and_then(Value::as_array))
+        .filter_map(|rule| rule.get("backendRefs").and_then(Val::as_array))
         .flatten()
 }
 

@@ -7,6 +7,7 @@ mod ids;
 mod links;
 mod names;
 mod object;
+pub mod value;
 mod vocabulary;
 
 pub(crate) use ids::index_type;
@@ -15,4 +16,5 @@ pub use links::NamespaceLinks;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs};
 pub use names::*;
 pub use object::*;
+pub use value::{Map, Text, Val};
 pub use vocabulary::*;

@@ -1,7 +1,7 @@
 //! Objects as every stage after the source sees them: what was read, from where, and
 //! what could not be read. Plain data, no I/O.
 
-use super::{group_of_api_version, GroupKind, ObjRef};
+use super::{group_of_api_version, GroupKind, ObjRef, Val};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -37,8 +37,8 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
-    pub spec: Value,
-    pub status: Value,
+    pub spec: Val,
+    pub status: Val,
     pub origin: Origin,
 }
 
@@ -87,10 +87,10 @@ impl Object {
         obj.insert("kind".into(), Value::String(self.kind.clone()));
         obj.insert("metadata".into(), Value::Object(meta));
         if !self.spec.is_null() {
-            obj.insert("spec".into(), self.spec.clone());
+            obj.insert("spec".into(), self.spec.to_value());
         }
         if !self.status.is_null() {
-            obj.insert("status".into(), self.status.clone());
+            obj.insert("status".into(), self.status.to_value());
         }
         Value::Object(obj)
     }

@@ -235,8 +235,8 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
 }
 
 /// A metav1.Condition as the tool shows it (no controller or ancestor yet).
-pub(crate) fn condition(c: &Value) -> Option<ReportedCondition> {
-    let text = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
+pub(crate) fn condition(c: &Val) -> Option<ReportedCondition> {
+    let text = |k: &str| c.get(k).and_then(Val::as_str).map(str::to_string);
     Some(ReportedCondition {
         controller: None,
         ancestor: None,
@@ -254,11 +254,11 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
     for c in o
         .status
         .get("conditions")
-        .and_then(Value::as_array)
+        .and_then(Val::as_array)
         .into_iter()
         .flatten()
     {
-        let Some(ty) = c.get("type").and_then(Value::as_str) else {
+        let Some(ty) = c.get("type").and_then(Val::as_str) else {
             continue;
         };
         if !ty.ends_with("PolicyAffected") {

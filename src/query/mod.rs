@@ -35,7 +35,7 @@ pub use world::{analyze, analyze_yaml, LazyStatuses, World};
 use crate::catalog::policy::Policy;
 use crate::catalog::Class;
 use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, StatusesAt};
-use crate::model::BlindSpot;
+use crate::model::{BlindSpot, Val};
 use crate::model::{GroupKind, ObjRef};
 use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;

@@ -68,7 +68,7 @@ pub struct PolicyDescription {
     #[serde(skip)]
     pub project: &'static str,
     #[serde(skip)]
-    pub spec: Value,
+    pub spec: crate::model::Val,
     #[serde(skip)]
     pub creation_timestamp: Option<String>,
     /// Policies this one lost to (Direct conflicts).
@@ -135,29 +135,29 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
     let pol = &t.policies[p];
     let status = &t.snapshot.objects[pol.object].status;
     let mut out = Vec::new();
-    let cond = |c: &Value, controller: Option<String>, ancestor: Option<ObjRef>| {
+    let cond = |c: &Val, controller: Option<String>, ancestor: Option<ObjRef>| {
         condition(c).map(|r| ReportedCondition {
             controller,
             ancestor,
             ..r
         })
     };
-    if let Some(ancestors) = status.get("ancestors").and_then(Value::as_array) {
+    if let Some(ancestors) = status.get("ancestors").and_then(Val::as_array) {
         for a in ancestors {
             let controller = a
                 .get("controllerName")
-                .and_then(Value::as_str)
+                .and_then(Val::as_str)
                 .map(str::to_string);
             let ancestor = a.get("ancestorRef").and_then(|r| {
-                let kind = r.get("kind").and_then(Value::as_str).unwrap_or("Gateway");
+                let kind = r.get("kind").and_then(Val::as_str).unwrap_or("Gateway");
                 let group = r
                     .get("group")
-                    .and_then(Value::as_str)
+                    .and_then(Val::as_str)
                     .unwrap_or(crate::model::GATEWAY_GROUP);
-                let name = r.get("name").and_then(Value::as_str)?;
+                let name = r.get("name").and_then(Val::as_str)?;
                 let ns = r
                     .get("namespace")
-                    .and_then(Value::as_str)
+                    .and_then(Val::as_str)
                     .or(pol.obj_ref.namespace.as_deref());
                 let ns = if crate::model::is_cluster_scoped(kind) {
                     None
@@ -166,12 +166,12 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
                 };
                 Some(
                     ObjRef::new(group, kind, ns, name)
-                        .with_section(r.get("sectionName").and_then(Value::as_str)),
+                        .with_section(r.get("sectionName").and_then(Val::as_str)),
                 )
             });
             for c in a
                 .get("conditions")
-                .and_then(Value::as_array)
+                .and_then(Val::as_array)
                 .into_iter()
                 .flatten()
             {
@@ -181,7 +181,7 @@ pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
     }
     for c in status
         .get("conditions")
-        .and_then(Value::as_array)
+        .and_then(Val::as_array)
         .into_iter()
         .flatten()
     {

@@ -10,9 +10,10 @@
 //! (`super::objects_from_document`), with the same shape errors.
 
 use super::{object_alone, Object, Origin, ShapeError};
-use crate::model::NamespaceLinks;
+use crate::model::value::{self, ValSeed};
+use crate::model::{NamespaceLinks, Val};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -30,8 +31,8 @@ pub struct Doc {
     pub kind: Option<Value>,
     pub api_version: Option<Value>,
     pub metadata: Option<MapOr<Meta>>,
-    pub spec: Option<Value>,
-    pub status: Option<Value>,
+    pub spec: Option<Val>,
+    pub status: Option<Val>,
     pub items: Option<Items>,
     /// The namespace links the items read with it make, noted as each was read.
     pub links: NamespaceLinks,
@@ -101,8 +102,8 @@ impl From<Value> for MapOr<Doc> {
             kind: m.remove("kind"),
             api_version: m.remove("apiVersion"),
             metadata: m.remove("metadata").map(MapOr::from),
-            spec: m.remove("spec"),
-            status: m.remove("status"),
+            spec: m.remove("spec").map(Val::from_value),
+            status: m.remove("status").map(Val::from_value),
             items: m.remove("items").map(|items| match items {
                 Value::Array(a) => {
                     let items = a.into_iter().map(|v| Item::Doc(Box::new(MapOr::from(v))));
@@ -168,14 +169,14 @@ trait FromMap: Sized {
 impl FromMap for Doc {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut d = Doc::default();
-        let mut scratch = Scratch::default();
+        let mut scratch = value::Scratch::default();
         while let Some(field) = map.next_key::<DocField>()? {
             match field {
                 DocField::Kind => d.kind = Some(map.next_value()?),
                 DocField::ApiVersion => d.api_version = Some(map.next_value()?),
                 DocField::Metadata => d.metadata = Some(map.next_value()?),
-                DocField::Spec => d.spec = Some(map.next_value_seed(Exact(&mut scratch))?),
-                DocField::Status => d.status = Some(map.next_value_seed(Exact(&mut scratch))?),
+                DocField::Spec => d.spec = Some(map.next_value_seed(ValSeed(&mut scratch))?),
+                DocField::Status => d.status = Some(map.next_value_seed(ValSeed(&mut scratch))?),
                 DocField::Items => d.items = Some(map.next_value_seed(ItemsSeed(&mut d.links))?),
                 DocField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
@@ -303,7 +304,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut m = Map::new();
+        let mut m = serde_json::Map::new();
         while let Some((k, v)) = map.next_entry::<String, Value>()? {
             m.insert(k, v);
         }
@@ -311,55 +312,6 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
     }
 
     scalars_as_values!(Items::Other);
-}
-
-/// Reads a `Value` whose mappings and lists are allocated at their final size: their
-/// members are gathered on a stack first (serde_json's own `Value` grows them as it
-/// reads, to up to twice what they hold, and a spec is mostly small mappings).
-struct Exact<'s>(&'s mut Scratch);
-
-/// The stacks `Exact` gathers members on, shared by the values nested in one another.
-#[derive(Default)]
-struct Scratch {
-    members: Vec<(String, Value)>,
-    elements: Vec<Value>,
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Exact<'_> {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Exact<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let from = self.0.members.len();
-        while let Some(key) = map.next_key::<String>()? {
-            let value = map.next_value_seed(Exact(&mut *self.0))?;
-            self.0.members.push((key, value));
-        }
-        let mut m = Map::with_capacity(self.0.members.len() - from);
-        m.extend(self.0.members.drain(from..));
-        Ok(Value::Object(m))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let from = self.0.elements.len();
-        while let Some(value) = seq.next_element_seed(Exact(&mut *self.0))? {
-            self.0.elements.push(value);
-        }
-        Ok(Value::Array(self.0.elements.drain(from..).collect()))
-    }
-
-    scalars_as_values!(std::convert::identity);
 }
 
 fn array<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {

@@ -246,8 +246,8 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
         labels,
         annotations,
         creation_timestamp,
-        spec: doc.spec.unwrap_or(Value::Null),
-        status: doc.status.unwrap_or(Value::Null),
+        spec: doc.spec.unwrap_or_default(),
+        status: doc.status.unwrap_or_default(),
         origin: origin.clone(),
     }))
 }

@@ -8,9 +8,8 @@ use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorSco
 use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, BlindSpot, ObjRef, Object, ObjectId,
-    Snapshot, GATEWAY_GROUP, GATEWAY_X_GROUP,
+    Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
-use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,11 +61,11 @@ enum AllowedFrom<'s> {
 }
 
 impl<'s> Listener<'s> {
-    fn read(spec: &'s Value, gateway_ns: &'s str) -> Listener<'s> {
+    fn read(spec: &'s Val, gateway_ns: &'s str) -> Listener<'s> {
         let ns_cfg = spec.pointer("/allowedRoutes/namespaces");
         let from = match ns_cfg
             .and_then(|n| n.get("from"))
-            .and_then(Value::as_str)
+            .and_then(Val::as_str)
             .unwrap_or("Same")
         {
             "All" => AllowedFrom::All,
@@ -79,20 +78,17 @@ impl<'s> Listener<'s> {
             ),
             other => AllowedFrom::Unknown(other),
         };
-        let kinds = match spec
-            .pointer("/allowedRoutes/kinds")
-            .and_then(Value::as_array)
-        {
+        let kinds = match spec.pointer("/allowedRoutes/kinds").and_then(Val::as_array) {
             Some(ks) if !ks.is_empty() => ks
                 .iter()
                 .filter_map(|k| {
-                    let kind = k.get("kind").and_then(Value::as_str)?;
-                    let group = k.get("group").and_then(Value::as_str);
+                    let kind = k.get("kind").and_then(Val::as_str)?;
+                    let group = k.get("group").and_then(Val::as_str);
                     Some((normalize_group(group.unwrap_or(GATEWAY_GROUP)), kind))
                 })
                 .collect(),
             _ => {
-                let protocol = spec.get("protocol").and_then(Value::as_str).unwrap_or("");
+                let protocol = spec.get("protocol").and_then(Val::as_str).unwrap_or("");
                 let ks: &[&'static str] = match protocol {
                     "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
                     "TLS" => &["TLSRoute", "TCPRoute"],
@@ -106,10 +102,10 @@ impl<'s> Listener<'s> {
         };
         Listener {
             gateway_ns,
-            port: spec.get("port").and_then(Value::as_u64),
+            port: spec.get("port").and_then(Val::as_u64),
             from,
             kinds,
-            hostname: spec.get("hostname").and_then(Value::as_str),
+            hostname: spec.get("hostname").and_then(Val::as_str),
         }
     }
 }
@@ -235,7 +231,7 @@ impl<'s> Builder<'s> {
             match role {
                 Role::Gateway | Role::ListenerSet => {
                     for (j, l) in list(spec, "listeners", &r, self).iter().enumerate() {
-                        match l.get("name").and_then(Value::as_str) {
+                        match l.get("name").and_then(Val::as_str) {
                             Some(name) if !name.is_empty() => {
                                 self.add_section(id, Role::Listener, name);
                             }
@@ -292,8 +288,8 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
-        match spec.get("gatewayClassName").and_then(Value::as_str) {
+    fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
+        match spec.get("gatewayClassName").and_then(Val::as_str) {
             Some(class) => {
                 let class_in = |group| RefKey::new(group, "GatewayClass", None, class);
                 match self
@@ -313,18 +309,18 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn link_listener_set(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
+    fn link_listener_set(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
         let Some(p) = spec.get("parentRef") else {
             self.invalid(r, "spec.parentRef", "is missing");
             return;
         };
-        let Some(name) = p.get("name").and_then(Value::as_str) else {
+        let Some(name) = p.get("name").and_then(Val::as_str) else {
             self.invalid(r, "spec.parentRef.name", "is missing");
             return;
         };
         let ns = p
             .get("namespace")
-            .and_then(Value::as_str)
+            .and_then(Val::as_str)
             .or(r.namespace.as_deref());
         let gw = RefKey::new(GATEWAY_GROUP, "Gateway", ns, name);
         match self.t.find(gw) {
@@ -351,7 +347,7 @@ impl<'s> Builder<'s> {
         let ns_cfg = spec.and_then(|s| s.pointer("/allowedListeners/namespaces"));
         let from = ns_cfg
             .and_then(|n| n.get("from"))
-            .and_then(Value::as_str)
+            .and_then(Val::as_str)
             .unwrap_or("None");
         let gw_ns = self.t.nodes[g].obj_ref.namespace.as_deref();
         let ls_ns = ls.namespace.as_deref().unwrap_or_default();
@@ -388,12 +384,12 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn link_route_parents(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
+    fn link_route_parents(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
         let parent_refs = list(spec, "parentRefs", r, self);
         let hostnames: Vec<&str> = spec
             .get("hostnames")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .and_then(Val::as_array)
+            .map(|a| a.iter().filter_map(Val::as_str).collect())
             .unwrap_or_default();
         for (j, p) in parent_refs.iter().enumerate() {
             let field = || format!("spec.parentRefs[{j}]");
@@ -528,7 +524,7 @@ impl<'s> Builder<'s> {
             let spec = gw.spec.get("listeners")?.as_array()?;
             let spec = spec
                 .iter()
-                .find(|x| x.get("name").and_then(Value::as_str) == Some(lname))?;
+                .find(|x| x.get("name").and_then(Val::as_str) == Some(lname))?;
             Some(Listener::read(
                 spec,
                 gw.namespace.as_deref().unwrap_or_default(),
@@ -586,12 +582,12 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, spec: &Value) {
-        let Some(rules) = spec.get("rules").and_then(Value::as_array) else {
+    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
+        let Some(rules) = spec.get("rules").and_then(Val::as_array) else {
             return;
         };
         for (j, rule) in rules.iter().enumerate() {
-            let Some(refs) = rule.get("backendRefs").and_then(Value::as_array) else {
+            let Some(refs) = rule.get("backendRefs").and_then(Val::as_array) else {
                 continue;
             };
             let section = rule_name(rule, j);
@@ -731,25 +727,21 @@ impl<'s> Builder<'s> {
             .flatten();
         for &gi in grants {
             let spec = &self.objects[gi].spec;
-            let from_ok = spec
-                .get("from")
-                .and_then(Value::as_array)
-                .is_some_and(|fs| {
-                    fs.iter().any(|f| {
-                        f.get("kind").and_then(Value::as_str) == Some(from.kind.as_str())
-                            && normalize_group(f.get("group").and_then(Value::as_str).unwrap_or(""))
-                                == from.group
-                            && f.get("namespace").and_then(Value::as_str)
-                                == from.namespace.as_deref()
-                    })
-                });
-            let to_ok = spec.get("to").and_then(Value::as_array).is_some_and(|ts| {
+            let from_ok = spec.get("from").and_then(Val::as_array).is_some_and(|fs| {
+                fs.iter().any(|f| {
+                    f.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
+                        && normalize_group(f.get("group").and_then(Val::as_str).unwrap_or(""))
+                            == from.group
+                        && f.get("namespace").and_then(Val::as_str) == from.namespace.as_deref()
+                })
+            });
+            let to_ok = spec.get("to").and_then(Val::as_array).is_some_and(|ts| {
                 ts.iter().any(|t| {
-                    t.get("kind").and_then(Value::as_str) == Some(to.kind)
-                        && normalize_group(t.get("group").and_then(Value::as_str).unwrap_or(""))
+                    t.get("kind").and_then(Val::as_str) == Some(to.kind)
+                        && normalize_group(t.get("group").and_then(Val::as_str).unwrap_or(""))
                             == to.group
                         && t.get("name")
-                            .and_then(Value::as_str)
+                            .and_then(Val::as_str)
                             .is_none_or(|n| n == to.name)
                 })
             });
@@ -865,9 +857,9 @@ impl<'s> Builder<'s> {
                 continue;
             };
             let ns = node.obj_ref.namespace.as_deref();
-            let rules = objects[oi].spec.get("rules").and_then(Value::as_array);
+            let rules = objects[oi].spec.get("rules").and_then(Val::as_array);
             for (j, rule) in rules.into_iter().flatten().enumerate() {
-                let filters = rule.get("filters").and_then(Value::as_array);
+                let filters = rule.get("filters").and_then(Val::as_array);
                 for f in filters.into_iter().flatten() {
                     let Some(x) = f.get("extensionRef") else {
                         continue;
@@ -1156,7 +1148,7 @@ impl<'s> Builder<'s> {
 /// Whether a delegated child route accepts `parent`: it does unless its parentRefs name
 /// HTTPRoutes, and then only those.
 fn child_accepts(child: &Object, parent: &ObjRef) -> bool {
-    let refs = child.spec.get("parentRefs").and_then(Value::as_array);
+    let refs = child.spec.get("parentRefs").and_then(Val::as_array);
     let routes: Vec<RefFields> = refs
         .into_iter()
         .flatten()
@@ -1183,10 +1175,10 @@ struct RefFields<'v> {
 }
 
 impl<'v> RefFields<'v> {
-    fn read(v: &'v Value) -> RefFields<'v> {
+    fn read(v: &'v Val) -> RefFields<'v> {
         let mut f = RefFields::default();
         for (k, v) in v.as_object().into_iter().flatten() {
-            match k.as_str() {
+            match &**k {
                 "name" => f.name = v.as_str(),
                 "group" => f.group = v.as_str(),
                 "kind" => f.kind = v.as_str(),
@@ -1202,8 +1194,8 @@ impl<'v> RefFields<'v> {
 
 /// Rules are sections by `name`; unnamed ones by position, `rule-1` first (as
 /// policy-machinery names them). Only a real name can be targeted by sectionName.
-pub(crate) fn rule_name(rule: &Value, index: usize) -> String {
-    match rule.get("name").and_then(Value::as_str) {
+pub(crate) fn rule_name(rule: &Val, index: usize) -> String {
+    match rule.get("name").and_then(Val::as_str) {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => format!("rule-{}", index + 1),
     }
@@ -1219,7 +1211,7 @@ fn port_sections(o: &Object) -> Vec<String> {
         ("networking.istio.io", "ServiceEntry") => o
             .spec
             .get("ports")
-            .and_then(Value::as_array)
+            .and_then(Val::as_array)
             .into_iter()
             .flatten()
             .filter_map(port_name)
@@ -1227,12 +1219,12 @@ fn port_sections(o: &Object) -> Vec<String> {
         ("gateway.envoyproxy.io", "Backend") => o
             .spec
             .get("endpoints")
-            .and_then(Value::as_array)
+            .and_then(Val::as_array)
             .into_iter()
             .flatten()
             .filter_map(|e| e.as_object())
             .flat_map(|e| e.values())
-            .filter_map(|address| address.get("port").and_then(Value::as_u64))
+            .filter_map(|address| address.get("port").and_then(Val::as_u64))
             .map(|port| port.to_string())
             .collect(),
         _ => Vec::new(),
@@ -1243,17 +1235,17 @@ fn port_sections(o: &Object) -> Vec<String> {
 }
 
 /// Ports are sections by name; an unnamed port by its number (it cannot be targeted).
-fn port_name(p: &Value) -> Option<String> {
-    match p.get("name").and_then(Value::as_str) {
+fn port_name(p: &Val) -> Option<String> {
+    match p.get("name").and_then(Val::as_str) {
         Some(n) if !n.is_empty() => Some(n.to_string()),
-        _ => p.get("port").and_then(Value::as_u64).map(|n| n.to_string()),
+        _ => p.get("port").and_then(Val::as_u64).map(|n| n.to_string()),
     }
 }
 
-fn list<'v>(spec: &'v Value, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [Value] {
+fn list<'v>(spec: &'v Val, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [Val] {
     match spec.get(field) {
-        None | Some(Value::Null) => &[],
-        Some(Value::Array(a)) => a,
+        None | Some(Val::Null) => &[],
+        Some(Val::Array(a)) => a,
         Some(_) => {
             b.invalid(r, &format!("spec.{field}"), "must be a list");
             &[]

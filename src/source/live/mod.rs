@@ -12,7 +12,7 @@ mod exec;
 
 use crate::model::NamespaceLinks;
 use crate::model::POLICY_LABEL;
-use crate::model::{BlindReason, BlindSpot, Object, Origin, ShapeError};
+use crate::model::{BlindReason, BlindSpot, Object, Origin, ShapeError, Val};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::files::Loaded;
 use crate::source::objects_from_value;
@@ -684,12 +684,12 @@ impl<'a> Reader<'a> {
             let group = o
                 .spec
                 .get("group")
-                .and_then(Value::as_str)
+                .and_then(Val::as_str)
                 .unwrap_or_default();
             let kind = o
                 .spec
                 .pointer("/names/kind")
-                .and_then(Value::as_str)
+                .and_then(Val::as_str)
                 .unwrap_or_default();
             let gk = GroupKind::new(group, kind);
             if self.log.contains_key(&gk) {
