@@ -369,7 +369,7 @@ pub(crate) fn read_targets(
 pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
     let no_spec = Map::new();
-    let spec = match &o.spec {
+    let spec = match &*o.spec {
         Val::Object(m) => m,
         // Istio's workload policies may leave out their spec: they then apply, as they
         // are, to every workload of the namespace.

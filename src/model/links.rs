@@ -67,6 +67,38 @@ pub(crate) fn backend_refs(o: &Object) -> Vec<ObjRef> {
         .collect()
 }
 
+/// The namespaces a route's or ListenerSet's references name, read from its spec's
+/// JSON text (every other field skipped). Reading fails on any shape it does not
+/// expect (a reference that is not a mapping, a namespace that is not a string, a key
+/// written twice): the caller then reads the built spec.
+#[derive(serde::Deserialize)]
+struct RefNamespaces<'t> {
+    #[serde(borrow, rename = "parentRefs", default)]
+    parent_refs: Option<Vec<RefNamespace<'t>>>,
+    #[serde(borrow, rename = "parentRef", default)]
+    parent_ref: Option<RefNamespace<'t>>,
+    #[serde(borrow, default)]
+    rules: Option<Vec<RuleRefs<'t>>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RuleRefs<'t> {
+    #[serde(borrow, rename = "backendRefs", default)]
+    backend_refs: Option<Vec<RefNamespace<'t>>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RefNamespace<'t> {
+    #[serde(borrow, default)]
+    namespace: Option<std::borrow::Cow<'t, str>>,
+}
+
+impl<'t> RefNamespaces<'t> {
+    fn read(text: &'t str) -> Option<RefNamespaces<'t>> {
+        serde_json::from_str(text).ok()
+    }
+}
+
 /// The hierarchy's links between namespaces, each from a child's namespace to its
 /// parent's: a route's to its parents' (Gateways, ListenerSets, a mesh Service), a
 /// ListenerSet's to its Gateway's, a backend's to the route's that names it. Noted
@@ -94,6 +126,19 @@ impl NamespaceLinks {
         };
         if !(is_route_object(o) || (o.kind.ends_with("ListenerSet") && is_gateway_group(o.group())))
         {
+            return;
+        }
+        // A spec still held as text is read for its references' namespaces alone,
+        // without building it (an answer about one object may never look at it); any
+        // shape that reading does not expect is read the full way.
+        if let Some(refs) = o.spec.unbuilt_text().and_then(RefNamespaces::read) {
+            for p in refs.parent_refs.iter().flatten().chain(&refs.parent_ref) {
+                self.add(ns, p.namespace.as_deref().unwrap_or(ns));
+            }
+            let rules = refs.rules.iter().flatten();
+            for b in rules.flat_map(|r| r.backend_refs.iter().flatten()) {
+                self.add(b.namespace.as_deref().unwrap_or(ns), ns);
+            }
             return;
         }
         for p in parent_ref_values(o) {

@@ -16,5 +16,5 @@ pub use links::NamespaceLinks;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs};
 pub use names::*;
 pub use object::*;
-pub use value::{Map, Text, Val};
+pub use value::{Lazy, Map, Text, Val};
 pub use vocabulary::*;

@@ -1,7 +1,7 @@
 //! Objects as every stage after the source sees them: what was read, from where, and
 //! what could not be read. Plain data, no I/O.
 
-use super::{group_of_api_version, GroupKind, ObjRef, Val};
+use super::{group_of_api_version, GroupKind, Lazy, ObjRef};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -37,8 +37,8 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
-    pub spec: Val,
-    pub status: Val,
+    pub spec: Lazy,
+    pub status: Lazy,
     pub origin: Origin,
 }
 
@@ -189,6 +189,17 @@ pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
 pub struct Snapshot {
     pub objects: Vec<Object>,
     pub blind_spots: Vec<BlindSpot>,
+}
+
+impl Snapshot {
+    /// Builds every spec and status still held as text, and lets the text go: what is
+    /// left after an answer has set aside what it does not need is all looked at.
+    pub fn settle(&mut self) {
+        for o in &mut self.objects {
+            o.spec.settle();
+            o.status.settle();
+        }
+    }
 }
 
 /// A readable document whose shape is wrong for a Kubernetes object.

@@ -433,6 +433,93 @@ impl<'de> Deserialize<'de> for Val {
     }
 }
 
+// ------------------------------------------------------------ read when first looked at
+
+/// A spec or status read from JSON text: kept as that text, and built into a [`Val`]
+/// the first time it is looked at (through `Deref`). An answer about one object sets
+/// aside most of a large input before looking at it, and what is set aside is never
+/// built. [`Lazy::settle`] builds it and lets the text go.
+#[derive(Default)]
+pub struct Lazy {
+    text: Option<Box<serde_json::value::RawValue>>,
+    val: std::sync::OnceLock<Val>,
+}
+
+impl Lazy {
+    /// Text read as valid JSON, to be built when first looked at.
+    pub fn from_text(text: Box<serde_json::value::RawValue>) -> Lazy {
+        Lazy {
+            text: Some(text),
+            val: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The JSON text, while the value is not built yet.
+    pub fn unbuilt_text(&self) -> Option<&str> {
+        match self.val.get() {
+            Some(_) => None,
+            None => self.text.as_deref().map(serde_json::value::RawValue::get),
+        }
+    }
+
+    /// Builds the value now, and drops the text it came from.
+    pub fn settle(&mut self) {
+        let _ = &**self;
+        self.text = None;
+    }
+
+    fn build(&self) -> Val {
+        let Some(text) = &self.text else {
+            return Val::Null;
+        };
+        let mut d = serde_json::Deserializer::from_str(text.get());
+        // The text was read as JSON already, and refused if nested deeper than serde_json
+        // builds (`source::document`): reading it again cannot fail.
+        serde::de::DeserializeSeed::deserialize(ValSeed(&mut Scratch::default()), &mut d)
+            .unwrap_or_default()
+    }
+}
+
+impl From<Val> for Lazy {
+    fn from(v: Val) -> Lazy {
+        Lazy {
+            text: None,
+            val: std::sync::OnceLock::from(v),
+        }
+    }
+}
+
+impl std::ops::Deref for Lazy {
+    type Target = Val;
+    fn deref(&self) -> &Val {
+        self.val.get_or_init(|| self.build())
+    }
+}
+
+impl Clone for Lazy {
+    fn clone(&self) -> Lazy {
+        Lazy::from((**self).clone())
+    }
+}
+
+impl fmt::Debug for Lazy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl PartialEq for Lazy {
+    fn eq(&self, other: &Lazy) -> bool {
+        **self == **other
+    }
+}
+
+impl Serialize for Lazy {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

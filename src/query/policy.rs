@@ -123,7 +123,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
         project: pk.map(|k| k.project).unwrap_or_default(),
-        spec: t.snapshot.objects[pol.object].spec.clone(),
+        spec: (*t.snapshot.objects[pol.object].spec).clone(),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
     }

@@ -10,9 +10,9 @@
 //! (`super::objects_from_document`), with the same shape errors.
 
 use super::{object_alone, Object, Origin, ShapeError};
-use crate::model::value::{self, ValSeed};
-use crate::model::{NamespaceLinks, Val};
+use crate::model::{Lazy, NamespaceLinks, Val};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
@@ -31,8 +31,8 @@ pub struct Doc {
     pub kind: Option<Value>,
     pub api_version: Option<Value>,
     pub metadata: Option<MapOr<Meta>>,
-    pub spec: Option<Val>,
-    pub status: Option<Val>,
+    pub spec: Option<Lazy>,
+    pub status: Option<Lazy>,
     pub items: Option<Items>,
     /// The namespace links the items read with it make, noted as each was read.
     pub links: NamespaceLinks,
@@ -102,8 +102,8 @@ impl From<Value> for MapOr<Doc> {
             kind: m.remove("kind"),
             api_version: m.remove("apiVersion"),
             metadata: m.remove("metadata").map(MapOr::from),
-            spec: m.remove("spec").map(Val::from_value),
-            status: m.remove("status").map(Val::from_value),
+            spec: m.remove("spec").map(|v| Lazy::from(Val::from_value(v))),
+            status: m.remove("status").map(|v| Lazy::from(Val::from_value(v))),
             items: m.remove("items").map(|items| match items {
                 Value::Array(a) => {
                     let items = a.into_iter().map(|v| Item::Doc(Box::new(MapOr::from(v))));
@@ -169,14 +169,14 @@ trait FromMap: Sized {
 impl FromMap for Doc {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut d = Doc::default();
-        let mut scratch = value::Scratch::default();
         while let Some(field) = map.next_key::<DocField>()? {
             match field {
                 DocField::Kind => d.kind = Some(map.next_value()?),
                 DocField::ApiVersion => d.api_version = Some(map.next_value()?),
                 DocField::Metadata => d.metadata = Some(map.next_value()?),
-                DocField::Spec => d.spec = Some(map.next_value_seed(ValSeed(&mut scratch))?),
-                DocField::Status => d.status = Some(map.next_value_seed(ValSeed(&mut scratch))?),
+                // Kept as text, built when first looked at.
+                DocField::Spec => d.spec = Some(lazy(map.next_value()?)?),
+                DocField::Status => d.status = Some(lazy(map.next_value()?)?),
                 DocField::Items => d.items = Some(map.next_value_seed(ItemsSeed(&mut d.links))?),
                 DocField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
@@ -185,6 +185,44 @@ impl FromMap for Doc {
         }
         Ok(d)
     }
+}
+
+/// JSON text kept to be built later. Skipping it over does not limit how deeply it
+/// nests, as building it does: it is refused here, as it would have been if built now.
+fn lazy<E: serde::de::Error>(text: Box<RawValue>) -> Result<Lazy, E> {
+    if nesting(text.get()) > NESTING_LIMIT {
+        return Err(E::custom("recursion limit exceeded"));
+    }
+    Ok(Lazy::from_text(text))
+}
+
+/// The deepest nesting serde_json builds.
+const NESTING_LIMIT: usize = 127;
+
+/// The deepest nesting of arrays and mappings in valid JSON text.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 impl FromMap for Meta {
@@ -343,6 +381,13 @@ mod tests {
             read(serde_json::from_str(json).unwrap()),
             read(MapOr::from(value)),
         )
+    }
+
+    #[test]
+    fn nesting_counts_brackets_outside_strings() {
+        assert_eq!(nesting("1"), 0);
+        assert_eq!(nesting(r#"{"a":[1,{"b":[]}],"c":{}}"#), 4);
+        assert_eq!(nesting(r#"["[[[{", "\\\"[[", {"x\\": "]"}]"#), 2);
     }
 
     #[test]

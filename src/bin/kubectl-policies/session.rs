@@ -87,6 +87,7 @@ pub fn read(g: &Global, question: Question) -> Result<(Loaded, String)> {
             let ns = offline_namespace(g);
             loaded.place_in(&ns);
             narrow(g, &mut loaded, question, &ns);
+            loaded.snapshot.settle();
             Ok((loaded, ns))
         }
         None => read_live(g, question),
