@@ -40,7 +40,7 @@ fn pid(w: &World, kind: &str, name: &str) -> kubectl_policies::topology::PolicyI
 fn name_of(r: &ObjRef) -> String {
     match &r.section {
         Some(s) => format!("{}#{s}", r.name),
-        None => r.name.clone(),
+        None => r.name.to_string(),
     }
 }
 

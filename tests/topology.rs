@@ -42,7 +42,7 @@ fn codes(w: &kubectl_policies::query::World) -> Vec<(Code, String)> {
     w.topology
         .findings
         .iter()
-        .map(|f| (f.code, f.object.name.clone()))
+        .map(|f| (f.code, f.object.name.to_string()))
         .collect()
 }
 
@@ -62,8 +62,9 @@ fn route_attaches_to_the_listeners_that_admit_it() {
             w.topology.nodes[p]
                 .obj_ref
                 .section
-                .clone()
+                .as_deref()
                 .unwrap_or_default()
+                .to_string()
         })
         .collect();
     // http (All) and https (Selector matches team=web); not local (Same: infra only), not tcp (kind).
@@ -314,7 +315,7 @@ fn target_selectors_match_labels_in_the_policy_namespace() {
     let p = w.topology.policy_index.values().copied().next().unwrap();
     let targets: Vec<String> = w.topology.targets[p]
         .iter()
-        .map(|t| t.target.name.clone())
+        .map(|t| t.target.name.to_string())
         .collect();
     assert_eq!(targets, vec!["a"]);
 }

@@ -330,8 +330,8 @@ impl Catalog {
 /// A kind the registry does not know: GEP-713 defaults.
 fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
     PolicyKind {
-        group: gk.group.clone(),
-        kind: gk.kind.clone(),
+        group: gk.group.to_string(),
+        kind: gk.kind.to_string(),
         class,
         source,
         merge: match class {

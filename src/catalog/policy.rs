@@ -507,11 +507,11 @@ fn read_ref(
     };
     let section = s("sectionName")?.filter(|s| !s.is_empty());
     Ok(ObjRef {
-        group,
-        kind,
-        namespace,
-        name: name.to_string(),
-        section: section.map(str::to_string),
+        group: group.into(),
+        kind: kind.into(),
+        namespace: namespace.map(Text::from),
+        name: name.into(),
+        section: section.map(Text::from),
     })
 }
 
@@ -567,10 +567,7 @@ fn read_selector(
         }
     };
     Ok(TargetSpec::Selector {
-        group_kind: GroupKind {
-            group,
-            kind: kind.clone(),
-        },
+        group_kind: GroupKind::new(&group, &kind),
         namespaces,
         selector,
     })

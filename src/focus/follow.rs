@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// Namespaces whose routes may point at `backend`: its own, and those a
 /// ReferenceGrant in its namespace admits routes from.
 fn route_namespaces_for(backend: &ObjRef, objects: &[Object]) -> BTreeSet<String> {
-    let Some(ns) = backend.namespace.clone() else {
+    let Some(ns) = backend.namespace.as_deref().map(str::to_string) else {
         return BTreeSet::new();
     };
     let mut out = BTreeSet::from([ns.clone()]);
@@ -68,7 +68,7 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
             children
                 .into_iter()
                 .flat_map(|o| backend_refs(o))
-                .filter_map(|b| b.namespace),
+                .filter_map(|b| b.namespace.map(String::from)),
         );
     }
     let mut anywhere = false;
@@ -79,7 +79,7 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
             continue;
         }
         if let Some(ns) = &r.namespace {
-            needed.insert(ns.clone());
+            needed.insert(ns.to_string());
         }
         let object = by_ref.get(&r).copied().or_else(|| {
             let (group, kind) = experimental_alias(&r.kind)?;
@@ -126,8 +126,8 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
             objects
                 .iter()
                 .filter_map(|o| match (&o.namespace, o.kind.as_str()) {
-                    (None, "Namespace") => Some(o.name.clone()),
-                    (ns, _) => ns.clone(),
+                    (None, "Namespace") => Some(o.name.to_string()),
+                    (ns, _) => ns.as_deref().map(str::to_string),
                 }),
         );
     }

@@ -7,6 +7,7 @@ mod ids;
 mod links;
 mod names;
 mod object;
+pub mod text;
 pub mod value;
 mod vocabulary;
 
@@ -16,5 +17,6 @@ pub use links::NamespaceLinks;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs};
 pub use names::*;
 pub use object::*;
-pub use value::{Lazy, Map, Text, Val};
+pub use text::{text, Text};
+pub use value::{Lazy, Map, Val};
 pub use vocabulary::*;

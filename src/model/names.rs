@@ -1,20 +1,21 @@
 //! The names every stage uses: group/kind pairs and references to objects and sections.
 
+use super::text::{text, Text};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A kind qualified by its API group (`""` is the core group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GroupKind {
-    pub group: String,
-    pub kind: String,
+    pub group: Text,
+    pub kind: Text,
 }
 
 impl GroupKind {
     pub fn new(group: &str, kind: &str) -> Self {
         GroupKind {
-            group: normalize_group(group).to_string(),
-            kind: kind.to_string(),
+            group: text(normalize_group(group)),
+            kind: text(kind),
         }
     }
 }
@@ -52,17 +53,17 @@ pub(crate) fn group_of_api_version(api_version: &str) -> &str {
 /// kind, namespace, name, section (group breaks ties between equal kinds).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ObjRef {
-    pub group: String,
-    pub kind: String,
+    pub group: Text,
+    pub kind: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    pub name: String,
+    pub namespace: Option<Text>,
+    pub name: Text,
     #[serde(
         default,
         rename = "sectionName",
         skip_serializing_if = "Option::is_none"
     )]
-    pub section: Option<String>,
+    pub section: Option<Text>,
 }
 
 impl Ord for ObjRef {
@@ -93,16 +94,16 @@ impl PartialOrd for ObjRef {
 impl ObjRef {
     pub fn new(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> Self {
         ObjRef {
-            group: normalize_group(group).to_string(),
-            kind: kind.to_string(),
-            namespace: namespace.map(str::to_string),
-            name: name.to_string(),
+            group: text(normalize_group(group)),
+            kind: text(kind),
+            namespace: namespace.map(text),
+            name: text(name),
             section: None,
         }
     }
 
     pub fn with_section(mut self, section: Option<&str>) -> Self {
-        self.section = section.map(str::to_string);
+        self.section = section.map(text);
         self
     }
 
@@ -125,7 +126,7 @@ impl ObjRef {
     pub fn ns_name(&self) -> String {
         match &self.namespace {
             Some(ns) => format!("{ns}/{}", self.name),
-            None => self.name.clone(),
+            None => self.name.to_string(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Objects as every stage after the source sees them: what was read, from where, and
 //! what could not be read. Plain data, no I/O.
 
-use super::{group_of_api_version, GroupKind, Lazy, ObjRef};
+use super::{group_of_api_version, GroupKind, Lazy, ObjRef, Text};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -29,10 +29,10 @@ impl fmt::Display for Origin {
 /// One Kubernetes object, reduced to what the tool reads.
 #[derive(Clone, Debug)]
 pub struct Object {
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
-    pub namespace: Option<String>,
+    pub api_version: Text,
+    pub kind: Text,
+    pub name: Text,
+    pub namespace: Option<Text>,
     pub labels: BTreeMap<String, String>,
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
@@ -63,9 +63,9 @@ impl Object {
     /// The whole object as JSON again (for `dump`).
     pub fn to_value(&self) -> Value {
         let mut meta = Map::new();
-        meta.insert("name".into(), Value::String(self.name.clone()));
+        meta.insert("name".into(), Value::String(self.name.to_string()));
         if let Some(ns) = &self.namespace {
-            meta.insert("namespace".into(), Value::String(ns.clone()));
+            meta.insert("namespace".into(), Value::String(ns.to_string()));
         }
         if !self.labels.is_empty() {
             meta.insert(
@@ -83,8 +83,11 @@ impl Object {
             meta.insert("creationTimestamp".into(), Value::String(ts.clone()));
         }
         let mut obj = Map::new();
-        obj.insert("apiVersion".into(), Value::String(self.api_version.clone()));
-        obj.insert("kind".into(), Value::String(self.kind.clone()));
+        obj.insert(
+            "apiVersion".into(),
+            Value::String(self.api_version.to_string()),
+        );
+        obj.insert("kind".into(), Value::String(self.kind.to_string()));
         obj.insert("metadata".into(), Value::Object(meta));
         if !self.spec.is_null() {
             obj.insert("spec".into(), self.spec.to_value());

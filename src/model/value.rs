@@ -8,17 +8,11 @@
 //! `serde_json::Value` needs (an IndexMap per mapping: its own hash table, and one heap
 //! string per key), and reads them without hashing a key.
 
+use super::text::{text, Text};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Number, Value};
-use std::cell::RefCell;
-use std::collections::HashSet;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
-
-/// A shared string: a key, or a string value.
-pub type Text = Arc<str>;
 
 /// A JSON value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -226,61 +220,6 @@ impl From<&str> for Val {
     fn from(s: &str) -> Val {
         Val::String(text(s))
     }
-}
-
-// ------------------------------------------------------------ shared strings
-
-/// FNV-1a: a fast hash for the short strings interned (the default SipHash costs more
-/// than the allocation it saves).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-/// Strings no longer than this are shared; longer ones are rarely repeated.
-const SHARED_UP_TO: usize = 64;
-
-thread_local! {
-    /// The strings read so far on this thread, one copy each. Kept for the life of the
-    /// thread (a command reads once; `forget_shared` empties it).
-    static SHARED: RefCell<HashSet<Text, BuildHasherDefault<Fnv>>> = RefCell::default();
-}
-
-/// `s` as a shared string: the copy already read, or a new one kept for the next.
-pub fn text(s: &str) -> Text {
-    if s.len() > SHARED_UP_TO {
-        return Text::from(s);
-    }
-    SHARED.with(|shared| {
-        let mut shared = shared.borrow_mut();
-        if let Some(t) = shared.get(s) {
-            return t.clone();
-        }
-        let t = Text::from(s);
-        shared.insert(t.clone());
-        t
-    })
-}
-
-/// Lets go of this thread's shared strings (those still held by values live on).
-pub fn forget_shared() {
-    SHARED.with(|shared| shared.borrow_mut().clear());
 }
 
 // ------------------------------------------------------------ printing
@@ -558,14 +497,5 @@ mod tests {
         assert_eq!(v.pointer(""), Some(&v));
         assert!(v.pointer("/a/x").is_none() && v.pointer("a").is_none());
         assert!(v.get("a").is_some_and(Val::is_object) && v.get("z").is_none());
-    }
-
-    #[test]
-    fn short_strings_are_shared() {
-        let a = text("gateway.networking.k8s.io");
-        let b = text("gateway.networking.k8s.io");
-        assert!(Arc::ptr_eq(&a, &b));
-        let long = "x".repeat(SHARED_UP_TO + 1);
-        assert!(!Arc::ptr_eq(&text(&long), &text(&long)));
     }
 }

@@ -5,7 +5,7 @@
 use super::{PolicyKindRef, World};
 use crate::catalog::Declared;
 use crate::effective::{Acc, KindFold, PolicyStatus, Step};
-use crate::model::{plural, GroupKind, ObjRef};
+use crate::model::{plural, GroupKind, ObjRef, Text};
 use crate::model::{BlindSpot, Object, ObjectId, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
@@ -174,7 +174,7 @@ pub fn apply_objects(
     let count = new_objects.len();
     let mut objects = w.topology.snapshot.objects.clone();
     let mut changed: Vec<ObjRef> = Vec::new();
-    let mut applied_kinds: Vec<String> = Vec::new();
+    let mut applied_kinds: Vec<Text> = Vec::new();
     for o in new_objects {
         changed.push(o.obj_ref());
         if !applied_kinds.contains(&o.kind) {
@@ -454,10 +454,13 @@ fn sort_changes(changes: &mut [Change]) {
 
 fn summarize(changes: &[Change]) -> Summary {
     let objects: BTreeSet<ObjRef> = changes.iter().map(|c| c.target.object()).collect();
-    let namespaces: BTreeSet<String> = objects.iter().filter_map(|o| o.namespace.clone()).collect();
+    let namespaces: BTreeSet<String> = objects
+        .iter()
+        .filter_map(|o| o.namespace.as_deref().map(str::to_string))
+        .collect();
     let mut by_kind = BTreeMap::new();
     for o in &objects {
-        *by_kind.entry(o.kind.clone()).or_insert(0) += 1;
+        *by_kind.entry(o.kind.to_string()).or_insert(0) += 1;
     }
     Summary {
         objects: objects.len(),

@@ -107,7 +107,7 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
         g.nodes.push(GraphNode {
             obj_ref: r.clone(),
             kind: GraphNodeKind::Object(t.nodes[n].role),
-            namespace: r.namespace.clone(),
+            namespace: r.namespace.as_deref().map(str::to_string),
         });
     }
     for &n in &ids {
@@ -156,7 +156,7 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
                 Resolution::NotFound(code) => (
                     (r.target.clone(), false),
                     GraphNodeKind::Unresolved(unresolved_status(*code)),
-                    r.target.namespace.clone(),
+                    r.target.namespace.as_deref().map(str::to_string),
                 ),
             };
             let i = *extra.entry(key.clone()).or_insert_with(|| {

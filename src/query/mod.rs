@@ -52,8 +52,8 @@ pub struct PolicyKindRef {
 impl From<&GroupKind> for PolicyKindRef {
     fn from(g: &GroupKind) -> Self {
         PolicyKindRef {
-            group: g.group.clone(),
-            kind: g.kind.clone(),
+            group: g.group.to_string(),
+            kind: g.kind.to_string(),
         }
     }
 }

@@ -62,8 +62,8 @@ pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, St
             None => Err(not_found(w, &gk, &r.name, r.namespace.as_deref())),
         };
     }
-    if gk.group.is_empty() && gk.kind == "Namespace" && t.namespaces.contains_key(&r.name) {
-        return Ok(Subject::Namespace(r.name));
+    if gk.group.is_empty() && gk.kind == "Namespace" && t.namespaces.contains_key(r.name.as_str()) {
+        return Ok(Subject::Namespace(r.name.to_string()));
     }
     if let Some(n) = t.lookup(&r) {
         return Ok(Subject::Node(n));
@@ -109,7 +109,7 @@ pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>)
         .objects
         .iter()
         .filter(|o| o.group_kind() == *gk && o.name == name)
-        .filter_map(|o| o.namespace.clone())
+        .filter_map(|o| o.namespace.as_deref().map(str::to_string))
         .collect();
     let hint = match elsewhere.as_slice() {
         [] => String::new(),

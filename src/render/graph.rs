@@ -17,24 +17,24 @@ fn node_lines(n: &GraphNode) -> Vec<String> {
     match n.kind {
         GraphNodeKind::Object(_) => match &r.section {
             Some(s) => vec![format!("{} {s}", section_word(&r.kind))],
-            None => vec![r.kind.clone(), r.name.clone()],
+            None => vec![r.kind.to_string(), r.name.to_string()],
         },
-        GraphNodeKind::Namespace => vec!["Namespace".into(), r.name.clone()],
+        GraphNodeKind::Namespace => vec!["Namespace".into(), r.name.to_string()],
         GraphNodeKind::Unresolved(status) => {
-            let mut name = r.name.clone();
+            let mut name = r.name.to_string();
             if let Some(s) = &r.section {
                 name.push('#');
                 name.push_str(s);
             }
-            vec![r.kind.clone(), name, status.as_str().into()]
+            vec![r.kind.to_string(), name.to_string(), status.as_str().into()]
         }
     }
 }
 
 fn policy_lines(policy: &ObjRef, status: PolicyStatus) -> Vec<String> {
     vec![
-        policy.kind.clone(),
-        policy.name.clone(),
+        policy.kind.to_string(),
+        policy.name.to_string(),
         status.as_str().into(),
     ]
 }

@@ -107,7 +107,8 @@ pub fn get_policies(
     for r in rows {
         let mut cells = Vec::new();
         if all_ns {
-            cells.push((r.policy.namespace.clone().unwrap_or_default(), Tint::Plain));
+            let ns = r.policy.namespace.as_deref().unwrap_or_default();
+            cells.push((ns.to_string(), Tint::Plain));
         }
         let targets = if r.targets.is_empty() {
             "<none>".to_string()
@@ -119,8 +120,8 @@ pub fn get_policies(
                 .join(",")
         };
         cells.extend([
-            (r.policy.name.clone(), Tint::Plain),
-            (r.policy.kind.clone(), Tint::Plain),
+            (r.policy.name.to_string(), Tint::Plain),
+            (r.policy.kind.to_string(), Tint::Plain),
             (format!("{:?}", r.class), Tint::Plain),
             (targets, Tint::Plain),
             (r.status.as_str().to_string(), status_tint(r.status)),
@@ -458,7 +459,7 @@ pub fn describe_target(
                 Relation::Inherited => "inherited",
             };
             t.row(vec![
-                (p.policy.kind.clone(), Tint::Plain),
+                (p.policy.kind.to_string(), Tint::Plain),
                 (p.policy.ns_name(), Tint::Plain),
                 (format!("{:?}", p.class), Tint::Plain),
                 (how.to_string(), Tint::Plain),
@@ -596,10 +597,14 @@ pub fn describe_policy(
         let mut t = Table::new(vec!["KIND", "NAME", "SECTION", "STATUS"]);
         for a in &d.affects {
             t.row(vec![
-                (a.target.kind.clone(), Tint::Plain),
+                (a.target.kind.to_string(), Tint::Plain),
                 (a.target.ns_name(), Tint::Plain),
                 (
-                    a.target.section.clone().unwrap_or_else(|| "-".into()),
+                    a.target
+                        .section
+                        .clone()
+                        .unwrap_or_else(|| "-".into())
+                        .to_string(),
                     Tint::Plain,
                 ),
                 (a.status.as_str().to_string(), status_tint(a.status)),
@@ -652,7 +657,7 @@ pub fn blast_radius(
         .any(|c| c.policy_kind != b.changes[0].policy_kind);
     let mut t = Table::new(vec!["KIND", "NAMESPACE", "NAME", "VIA", "BEFORE→AFTER"]);
     for c in &b.changes {
-        let mut name = c.target.name.clone();
+        let mut name = c.target.name.to_string();
         if let Some(s) = &c.target.section {
             name.push('#');
             name.push_str(s);
@@ -675,9 +680,12 @@ pub fn blast_radius(
             diff = format!("{}: {diff}", c.policy_kind.kind);
         }
         t.row(vec![
-            (c.target.kind.clone(), Tint::Plain),
-            (c.target.namespace.clone().unwrap_or_default(), Tint::Plain),
-            (name, Tint::Plain),
+            (c.target.kind.to_string(), Tint::Plain),
+            (
+                c.target.namespace.clone().unwrap_or_default().to_string(),
+                Tint::Plain,
+            ),
+            (name.to_string(), Tint::Plain),
             (via, Tint::Dim),
             (diff, Tint::Warn),
         ]);

@@ -62,7 +62,7 @@ impl Loaded {
                     .iter()
                     .any(|(g, k)| *k == o.kind && g == o.group());
             if !cluster_scoped {
-                o.namespace = Some(namespace.to_string());
+                o.namespace = Some(namespace.to_string().into());
                 // Its links were not noted without a namespace to note them from.
                 self.links.note(o);
             }
@@ -318,7 +318,12 @@ metadata: {name: pinned, namespace: elsewhere}
             .snapshot
             .objects
             .iter()
-            .map(|o| (o.name.clone(), o.namespace.clone()))
+            .map(|o| {
+                (
+                    o.name.to_string(),
+                    o.namespace.as_deref().map(str::to_string),
+                )
+            })
             .collect();
         let team = Some("team".to_string());
         assert_eq!(

@@ -8,7 +8,7 @@ pub mod files;
 pub mod live;
 
 use crate::model::NamespaceLinks;
-use crate::model::{BlindSpot, Object, Origin, ShapeError, Snapshot};
+use crate::model::{BlindSpot, Object, Origin, ShapeError, Snapshot, Text};
 use document::{Doc, Item, Items, MapOr};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -239,10 +239,10 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
     let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
     let annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
     Ok(Some(Object {
-        api_version,
-        kind,
-        name,
-        namespace,
+        api_version: api_version.into(),
+        kind: kind.into(),
+        name: name.into(),
+        namespace: namespace.map(Text::from),
         labels,
         annotations,
         creation_timestamp,

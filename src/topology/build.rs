@@ -149,23 +149,24 @@ impl<'s> Builder<'s> {
     fn index_namespaces(&mut self) {
         for o in self.objects {
             if o.kind == "Namespace" && o.group().is_empty() {
-                let e = self.t.namespaces.entry(o.name.clone()).or_default();
+                let e = self.t.namespaces.entry(o.name.to_string()).or_default();
                 e.labels = o.labels.clone();
                 // The API server labels every namespace with its own name.
                 e.labels
                     .entry("kubernetes.io/metadata.name".to_string())
-                    .or_insert_with(|| o.name.clone());
+                    .or_insert_with(|| o.name.to_string());
                 e.has_object = true;
             } else if let Some(ns) = &o.namespace {
-                if self.t.namespaces.contains_key(ns) {
+                if self.t.namespaces.contains_key(ns.as_str()) {
                     continue;
                 }
                 self.t
                     .namespaces
-                    .entry(ns.clone())
+                    .entry(ns.to_string())
                     .or_insert_with(|| NamespaceInfo {
                         // The API server labels every namespace with its own name.
-                        labels: [("kubernetes.io/metadata.name".to_string(), ns.clone())].into(),
+                        labels: [("kubernetes.io/metadata.name".to_string(), ns.to_string())]
+                            .into(),
                         has_object: false,
                     });
             }
@@ -978,7 +979,7 @@ impl<'s> Builder<'s> {
 
     fn resolve_ref(&mut self, pid: PolicyId, r: ObjRef) -> ResolvedTarget {
         let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
-            if self.t.namespaces.contains_key(&r.name) {
+            if self.t.namespaces.contains_key(r.name.as_str()) {
                 if self.t.policies[pid].class == Class::Direct {
                     // A Direct policy on a Namespace affects the Namespace itself: a node
                     // of its own, outside the hierarchy, where several conflict as on
@@ -1000,7 +1001,7 @@ impl<'s> Builder<'s> {
                     };
                 }
                 return ResolvedTarget {
-                    resolution: Resolution::Namespace(r.name.clone()),
+                    resolution: Resolution::Namespace(r.name.to_string()),
                     target: r,
                 };
             }
@@ -1051,7 +1052,7 @@ impl<'s> Builder<'s> {
         if let Some(blind) = self.blind_spots.iter().find(|b| {
             b.group == r.group
                 && b.kind == r.kind
-                && (b.namespace.is_none() || b.namespace == r.namespace)
+                && (b.namespace.is_none() || b.namespace.as_deref() == r.namespace.as_deref())
         }) {
             // Not seen is not the same as not there: say which, and do not fail `check`.
             finding.severity = Severity::Warning;

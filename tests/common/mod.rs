@@ -44,13 +44,15 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
         if r.namespace.is_none() || t.nodes[n].owner.is_some() || t.nodes[n].object.is_none() {
             continue;
         }
-        let ns = r.namespace.clone().unwrap();
+        let ns = r.namespace.as_deref().unwrap().to_string();
         let ReadScope::Object(start) = live_scope(&Need::Object(r.clone()), &known, &ns, false)
         else {
             continue;
         };
         let in_read = |read: &BTreeSet<String>, o: &kubectl_policies::model::Object| {
-            o.namespace.as_ref().is_none_or(|ns| read.contains(ns))
+            o.namespace
+                .as_ref()
+                .is_none_or(|ns| read.contains(ns.as_str()))
                 || everywhere.contains(&o.group_kind())
                 || o.kind.ends_with("Policy") && known.get(&o.group_kind()).is_none()
         };
@@ -234,7 +236,7 @@ pub fn effective(
                 .filter(|r| r.kind != "Namespace")
                 .map(|r| match &r.section {
                     Some(s) => format!("{}#{s}", r.name),
-                    None => r.name.clone(),
+                    None => r.name.to_string(),
                 })
                 .collect();
             out.push((names.join(">"), g.spec.clone()));
@@ -256,7 +258,12 @@ pub fn sources(
     groups[0]
         .sources
         .iter()
-        .map(|(p, pid)| (p.clone(), w.topology.policies[*pid].obj_ref.name.clone()))
+        .map(|(p, pid)| {
+            (
+                p.clone(),
+                w.topology.policies[*pid].obj_ref.name.to_string(),
+            )
+        })
         .collect()
 }
 

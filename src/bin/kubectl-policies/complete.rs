@@ -325,7 +325,7 @@ fn object_names(
                 }
             }
             _ => out.push((
-                r.name,
+                r.name.to_string(),
                 ns.map(|ns| format!("namespace {ns}")).unwrap_or_default(),
             )),
         }

@@ -575,7 +575,7 @@ impl<'a> Reader<'a> {
         self.objects
             .iter()
             .filter(|o| o.kind == "Namespace" && o.group().is_empty())
-            .map(|o| o.name.clone())
+            .map(|o| o.name.to_string())
             .collect()
     }
 
@@ -739,7 +739,7 @@ impl<'a> Reader<'a> {
         let start_namespace = match scope {
             ReadScope::Cluster { .. } => None,
             ReadScope::Namespace(ns) => Some(ns.clone()),
-            ReadScope::Object(r) => r.namespace.clone(),
+            ReadScope::Object(r) => r.namespace.as_deref().map(str::to_string),
         };
         // Cluster-wide: every kind in one (paginated) list. Scoped: cluster-scoped
         // kinds whole, namespaced kinds (policies too: a policy attaches within its own
@@ -825,7 +825,10 @@ impl<'a> Reader<'a> {
                         _ => self
                             .objects
                             .iter()
-                            .filter(|o| o.namespace.is_some() && o.namespace == start_namespace)
+                            .filter(|o| {
+                                o.namespace.is_some()
+                                    && o.namespace.as_deref() == start_namespace.as_deref()
+                            })
                             .map(Object::obj_ref)
                             .collect(),
                     };

@@ -1,0 +1,220 @@
+//! Shared strings: a name, a kind, a key of a spec. Cloned, one is a reference count,
+//! not a copy; read, the short ones are one copy for every object that repeats them
+//! (`gateway.networking.k8s.io`, `HTTPRoute`, a namespace, a key like `parentRefs`).
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Borrow;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// An immutable shared string. Compares, orders and hashes as the `str` it holds.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Text(Arc<str>);
+
+impl Text {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        text(s)
+    }
+}
+
+impl From<&String> for Text {
+    fn from(s: &String) -> Text {
+        text(s)
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        text(&s)
+    }
+}
+
+impl From<Text> for String {
+    fn from(t: Text) -> String {
+        t.0.to_string()
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == &*other.0
+    }
+}
+
+impl PartialEq<Text> for String {
+    fn eq(&self, other: &Text) -> bool {
+        **self == *other.0
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
+        d.deserialize_str(TextVisitor)
+    }
+}
+
+pub(crate) struct TextVisitor;
+
+impl serde::de::Visitor<'_> for TextVisitor {
+    type Value = Text;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Text, E> {
+        Ok(text(v))
+    }
+}
+
+/// FNV-1a over eight bytes at a time: a fast hash for the short strings shared (the
+/// default SipHash costs more than the allocation it saves).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
+        }
+        for b in words.remainder() {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// Strings no longer than this are shared; longer ones are rarely repeated.
+const SHARED_UP_TO: usize = 64;
+
+thread_local! {
+    /// The strings read so far on this thread, one copy each, kept for the life of the
+    /// thread (a command reads once).
+    static SHARED: RefCell<HashSet<Text, BuildHasherDefault<Fnv>>> = RefCell::default();
+}
+
+/// `s` as a shared string: the copy already read, or a new one kept for the next.
+pub fn text(s: &str) -> Text {
+    if s.len() > SHARED_UP_TO {
+        return Text(Arc::from(s));
+    }
+    SHARED.with(|shared| {
+        let mut shared = shared.borrow_mut();
+        if let Some(t) = shared.get(s) {
+            return t.clone();
+        }
+        let t = Text(Arc::from(s));
+        shared.insert(t.clone());
+        t
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_strings_are_shared() {
+        let a = text("gateway.networking.k8s.io");
+        let b = text("gateway.networking.k8s.io");
+        assert!(Arc::ptr_eq(&a.0, &b.0));
+        let long = "x".repeat(SHARED_UP_TO + 1);
+        assert!(!Arc::ptr_eq(&text(&long).0, &text(&long).0));
+    }
+
+    #[test]
+    fn it_compares_orders_and_prints_as_its_str() {
+        let (a, b) = (text("a"), text("b"));
+        assert!(a < b);
+        assert_eq!(a, "a");
+        assert_eq!("a", a);
+        assert_eq!(a, *"a");
+        assert_eq!(a, "a".to_string());
+        assert_eq!(format!("{a} {a:?}"), "a \"a\"");
+        assert_eq!(serde_json::to_string(&a).unwrap(), "\"a\"");
+        assert_eq!(serde_json::from_str::<Text>("\"a\"").unwrap(), a);
+        let set: HashSet<Text> = [a.clone()].into();
+        assert!(set.contains("a"));
+    }
+}
