@@ -14,10 +14,10 @@ pub use combine::{Acc, Joining};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, MergeModel, SameTarget};
+use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
 use crate::topology::{Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// One step of a context path: a node, or the namespace level a path enters just
@@ -58,14 +58,14 @@ type SeenId = u32;
 #[derive(Clone, Debug)]
 struct SeenSets<'t> {
     sets: Vec<Vec<&'t str>>,
-    entered: HashMap<(SeenId, &'t str), SeenId>,
+    entered: FastMap<(SeenId, &'t str), SeenId>,
 }
 
 impl<'t> SeenSets<'t> {
     fn new() -> Self {
         SeenSets {
             sets: vec![Vec::new()],
-            entered: HashMap::new(),
+            entered: FastMap::default(),
         }
     }
 
@@ -117,10 +117,10 @@ pub struct KindFold<'t> {
     pub same_target: SameTarget,
     /// The policies of this kind attached to each node they attach to, in the groups
     /// that enter the fold together (`SameTarget`), oldest first.
-    node_policies: HashMap<NodeId, Vec<Vec<PolicyId>>>,
-    ns_policies: HashMap<&'t str, Vec<Vec<PolicyId>>>,
-    entries: HashMap<(Vec<PolicyId>, Option<NodeId>), Rc<Joining>>,
-    pushed: HashMap<(usize, usize), Pushed>,
+    node_policies: FastMap<NodeId, Vec<Vec<PolicyId>>>,
+    ns_policies: FastMap<&'t str, Vec<Vec<PolicyId>>>,
+    entries: FastMap<(Vec<PolicyId>, Option<NodeId>), Rc<Joining>>,
+    pushed: FastMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs`, once computed (allocated on first use).
     memo: Vec<Option<(u32, u32)>>,
@@ -177,7 +177,7 @@ impl<'t> KindFold<'t> {
             .collect();
         nodes.sort_unstable();
         nodes.dedup();
-        let mut node_policies = HashMap::new();
+        let mut node_policies = FastMap::default();
         let mut conflicts = Vec::new();
         for n in nodes {
             let mine: Vec<PolicyId> = t.attached[n]
@@ -193,7 +193,7 @@ impl<'t> KindFold<'t> {
             }));
             node_policies.insert(n, groups);
         }
-        let mut ns_policies = HashMap::new();
+        let mut ns_policies = FastMap::default();
         if class == Class::Inherited {
             for (ns, ps) in &t.ns_attached {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
@@ -211,8 +211,8 @@ impl<'t> KindFold<'t> {
             same_target,
             node_policies,
             ns_policies,
-            entries: HashMap::new(),
-            pushed: HashMap::new(),
+            entries: FastMap::default(),
+            pushed: FastMap::default(),
             ctxs: Vec::new(),
             memo: Vec::new(),
             links: Vec::new(),

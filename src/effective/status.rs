@@ -3,9 +3,10 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::Class;
+use crate::model::FastMap;
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A policy's computed status (GEP-713 §"Policy status", and why one that attaches
@@ -274,9 +275,9 @@ impl StatusesAt {
 /// kept alive here, so its address stays its identity).
 struct Tallies<'a> {
     leaves: &'a [usize],
-    measured: HashMap<*const Acc, (Rc<Acc>, Survived)>,
+    measured: FastMap<*const Acc, (Rc<Acc>, Survived)>,
     /// Per node, the policies that lose a Direct conflict there.
-    conflicted: HashMap<NodeId, Vec<PolicyId>>,
+    conflicted: FastMap<NodeId, Vec<PolicyId>>,
 }
 
 /// Per policy folded into a result, how much of it survived there.
@@ -284,7 +285,7 @@ type Survived = Vec<(PolicyId, Tally)>;
 
 impl<'a> Tallies<'a> {
     fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
-        let mut conflicted: HashMap<NodeId, Vec<PolicyId>> = HashMap::new();
+        let mut conflicted: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
         for c in &f.conflicts {
             for m in conflict_nodes(f.t, c.at) {
                 conflicted.entry(m).or_default().push(c.loser);
@@ -292,7 +293,7 @@ impl<'a> Tallies<'a> {
         }
         Tallies {
             leaves,
-            measured: HashMap::new(),
+            measured: FastMap::default(),
             conflicted,
         }
     }

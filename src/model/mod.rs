@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod ids;
+pub mod hash;
 mod links;
 mod names;
 mod object;
@@ -11,6 +12,7 @@ pub mod text;
 pub mod value;
 mod vocabulary;
 
+pub use hash::{FastMap, FastSet};
 pub(crate) use ids::index_type;
 pub use ids::ObjectId;
 pub use links::NamespaceLinks;

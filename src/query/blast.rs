@@ -5,13 +5,14 @@
 use super::{PolicyKindRef, World};
 use crate::catalog::Declared;
 use crate::effective::{Acc, KindFold, PolicyStatus, Step};
+use crate::model::FastMap;
 use crate::model::{plural, GroupKind, ObjRef, Text};
 use crate::model::{BlindSpot, Object, ObjectId, Snapshot};
 use crate::topology::{NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// One object (or section) whose effective spec of one kind changes, on the contexts
@@ -314,7 +315,7 @@ fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Value>
 struct Specs {
     /// A state's address → its spec in `values`. The state is kept alive in `states`,
     /// so no other state can come to have its address.
-    ids: HashMap<*const Acc, usize>,
+    ids: FastMap<*const Acc, usize>,
     states: Vec<Rc<Acc>>,
     values: Vec<Value>,
 }

@@ -6,12 +6,13 @@ use super::{
 };
 use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorScope, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
+use crate::model::FastMap;
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, BlindSpot, ObjRef, Object, ObjectId,
     Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::model::ROUTE_KINDS;
 
@@ -37,9 +38,9 @@ struct Builder<'s> {
     blind_spots: &'s [BlindSpot],
     /// Objects by (group, kind, namespace), for targetSelectors, ReferenceGrants and
     /// backends of kinds outside the hierarchy: made the first time one is asked for.
-    by_kind: OnceCell<HashMap<KindIn<'s>, Vec<ObjectId>>>,
+    by_kind: OnceCell<FastMap<KindIn<'s>, Vec<ObjectId>>>,
     /// What each listener admits, read once.
-    listeners: HashMap<NodeId, Option<Listener<'s>>>,
+    listeners: FastMap<NodeId, Option<Listener<'s>>>,
 }
 
 /// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
@@ -122,7 +123,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         objects: &snapshot.objects,
         blind_spots: &snapshot.blind_spots,
         by_kind: OnceCell::new(),
-        listeners: HashMap::new(),
+        listeners: FastMap::default(),
     };
     b.index_namespaces();
     b.create_nodes();
@@ -134,10 +135,10 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
 }
 
 impl<'s> Builder<'s> {
-    fn by_kind(&self) -> &HashMap<KindIn<'s>, Vec<ObjectId>> {
+    fn by_kind(&self) -> &FastMap<KindIn<'s>, Vec<ObjectId>> {
         let objects = self.objects;
         self.by_kind.get_or_init(|| {
-            let mut by_kind: HashMap<KindIn<'s>, Vec<ObjectId>> = HashMap::new();
+            let mut by_kind: FastMap<KindIn<'s>, Vec<ObjectId>> = FastMap::default();
             for (i, o) in ObjectId::all(objects.len()).zip(objects) {
                 let key = (o.group(), o.kind.as_str(), o.namespace.as_deref());
                 by_kind.entry(key).or_default().push(i);
@@ -757,7 +758,7 @@ impl<'s> Builder<'s> {
         let objects = self.objects;
         // Policy kinds by borrowed (group, kind): most objects are not policies, and
         // asking costs no allocation.
-        let kinds: HashMap<(&str, &str), &PolicyKind> = self
+        let kinds: FastMap<(&str, &str), &PolicyKind> = self
             .t
             .catalog
             .kinds

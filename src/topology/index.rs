@@ -3,8 +3,8 @@
 //! from borrowed parts (a parentRef's fields) without building an `ObjRef`.
 
 use super::{Node, NodeId};
+use crate::model::FastMap;
 use crate::model::{normalize_group, ObjRef};
-use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// A reference as borrowed parts: what a lookup needs.
@@ -82,7 +82,7 @@ impl<'a> RefKey<'a> {
 /// second copy of every reference.
 #[derive(Debug, Default)]
 pub struct RefIndex {
-    by_hash: HashMap<u64, NodeId>,
+    by_hash: FastMap<u64, NodeId>,
     /// Nodes whose reference hashes like an earlier node's: practically never, but
     /// they are still found.
     collided: Vec<NodeId>,
