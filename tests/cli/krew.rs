@@ -1,9 +1,7 @@
 //! Releases: the krew manifest template (.krew.yaml, krew-release-bot's syntax), the
 //! script that renders it, the packaging script and the release workflow.
 
-mod cmd;
-
-use cmd::{on_path, repo};
+use crate::command::{on_path, repo};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;

@@ -1,9 +1,7 @@
 //! Shell completion: the committed scripts, `__complete` (cobra's protocol, which
 //! kubectl speaks to plugins) and `completions/kubectl_complete-policies`.
 
-mod cmd;
-
-use cmd::{binary, kp, on_path, path_with, repo};
+use crate::command::{binary, kp, on_path, path_with, repo};
 use std::process::Command;
 
 /// `__complete WORDS`: the candidates (values only) and the directive.

@@ -3,9 +3,7 @@
 //! answers computed on the whole input; `common::world` checks that on every scenario,
 //! these tests on inputs where much is set aside.
 
-mod common;
-
-use common::assert_narrowed_matches_full;
+use crate::common::{assert_narrowed_matches_full, world};
 use kubectl_policies::focus::narrow;
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::source::files::{load_text, Loaded};
@@ -204,7 +202,7 @@ fn kept(yaml: &str, focus: &ObjRef) -> Vec<String> {
 
 #[test]
 fn every_answer_on_the_crossings_equals_the_whole_inputs() {
-    let w = common::world(CROSSINGS);
+    let w = world(CROSSINGS);
     let narrowed = assert_narrowed_matches_full(CROSSINGS, &w);
     assert!(narrowed > 10, "only {narrowed} answers set anything aside");
 }
@@ -212,7 +210,7 @@ fn every_answer_on_the_crossings_equals_the_whole_inputs() {
 #[test]
 fn every_answer_on_the_demo_equals_the_whole_inputs() {
     let yaml = kubectl_policies::source::demo::DEMO_YAML;
-    let w = common::world(yaml);
+    let w = world(yaml);
     let narrowed = assert_narrowed_matches_full(yaml, &w);
     assert!(narrowed > 0, "the demo's answers set nothing aside");
 }

@@ -1,8 +1,6 @@
 //! `graph`: the hierarchy and its policies as Graphviz DOT or Mermaid.
 
-mod cmd;
-
-use cmd::{kp, on_path, stdout};
+use crate::command::{kp, on_path, stdout};
 use predicates::prelude::*;
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,9 +1,7 @@
 //! As a kubectl plugin: found by kubectl on PATH, quiet on a closed pipe, coloured on
 //! a terminal only.
 
-mod cmd;
-
-use cmd::{binary, kp, on_path, path_with, stdout};
+use crate::command::{binary, kp, on_path, path_with, stdout};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 

@@ -1,5 +1,4 @@
 //! Helpers for scenario tests: literal YAML in, effective results out, in plain words.
-#![allow(dead_code)]
 
 use kubectl_policies::effective::{KindFold, PolicyStatus};
 use kubectl_policies::model::{GroupKind, ObjRef};
