@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 const DEMO: &str = include_str!("../../src/source/demo.yaml");
 
-/// A user's environment: a kubeconfig of its own, no ~/.kube, a fixed "now".
+/// A user: a HOME of their own holding their kubeconfig; the rest of the environment
+/// as `command::hermetic` makes it.
 struct User {
     home: tempfile::TempDir,
 }
@@ -33,12 +34,11 @@ impl User {
         self.home.path().join("kubeconfig")
     }
 
+    /// The binary, hermetic, run by this user.
     fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("kubectl-policies").unwrap();
-        c.env_clear()
-            .env("HOME", self.home.path())
+        let mut c = command::kp();
+        c.env("HOME", self.home.path())
             .env("KUBECONFIG", self.kubeconfig())
-            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
             .timeout(Duration::from_secs(60));
         c
     }
@@ -656,7 +656,7 @@ fn kubectl_reads_the_same_server() {
     };
     let server = demo_server();
     let user = User::new(&server.kubeconfig("admin", None));
-    let out = std::process::Command::new(kubectl)
+    let out = command::hermetic(kubectl)
         .env("KUBECONFIG", user.kubeconfig())
         .env("HOME", user.home.path())
         .env("KUBECACHEDIR", user.home.path().join("cache"))
