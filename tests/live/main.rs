@@ -15,7 +15,7 @@ use fake_apiserver::{Access, FakeApi, Fault, Server};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-const DEMO: &str = include_str!("../../src/source/demo.yaml");
+const DEMO: &str = kubectl_policies::source::demo::DEMO_YAML;
 
 /// A user: a HOME of their own holding their kubeconfig; the rest of the environment
 /// as `command::hermetic` makes it.

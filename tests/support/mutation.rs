@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-const DEMO: &str = include_str!("../../src/source/demo.yaml");
+const DEMO: &str = kubectl_policies::source::demo::DEMO_YAML;
 
 /// The demo's lines, for mutation.
 fn lines() -> Vec<String> {
