@@ -13,7 +13,7 @@
 //! ```
 //! Options: `--latency-ms N` (100), `--reps N` (3), `--bin PATH` (the release binary).
 
-#[path = "../tests/fake_apiserver/mod.rs"]
+#[path = "../tests/support/fake_apiserver/mod.rs"]
 mod fake_apiserver;
 
 use fake_apiserver::FakeApi;

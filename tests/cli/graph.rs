@@ -1,11 +1,9 @@
 //! `graph`: the hierarchy and its policies as Graphviz DOT or Mermaid.
 
-mod cmd;
-
-use cmd::{kp, on_path, stdout};
+use crate::command::{hermetic, kp, on_path, stdout};
 use predicates::prelude::*;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 #[test]
 fn graph_of_a_route_is_its_ancestors_descendants_and_policies_in_dot() {
@@ -171,7 +169,7 @@ fn graphviz_renders_the_dot_output() {
         &["--demo", "graph"][..],
     ] {
         let text = stdout(args);
-        let mut child = Command::new(&dot)
+        let mut child = hermetic(&dot)
             .arg("-Tsvg")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -1,11 +1,9 @@
 //! As a kubectl plugin: found by kubectl on PATH, quiet on a closed pipe, coloured on
 //! a terminal only.
 
-mod cmd;
-
-use cmd::{binary, kp, on_path, path_with, stdout};
+use crate::command::{binary, hermetic, kp, on_path, path_with, stdout};
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 #[test]
 fn kubectl_runs_it_as_kubectl_policies() {
@@ -14,12 +12,9 @@ fn kubectl_runs_it_as_kubectl_policies() {
         return;
     };
     let bin_dir = binary().parent().unwrap().to_path_buf();
-    let out = Command::new(kubectl)
+    let out = hermetic(kubectl)
         .args(["policies", "--demo", "get", "-A"])
         .env("PATH", path_with(&bin_dir))
-        .env_remove("KUBECONFIG")
-        .env_remove("NO_COLOR")
-        .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
         .output()
         .unwrap();
     assert!(
@@ -50,9 +45,8 @@ fn many_policies() -> tempfile::NamedTempFile {
 fn a_reader_that_closes_early_gets_exit_0_and_no_error() {
     let input = many_policies();
     for format in ["table", "json", "yaml", "name"] {
-        let mut child = Command::new(binary())
+        let mut child = hermetic(binary())
             .args(["-f", input.path().to_str().unwrap(), "get", "-o", format])
-            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -91,7 +85,7 @@ fn a_reader_that_closes_before_reading_gets_exit_0_and_no_error() {
         ][..],
         &["--demo", "__complete", "--", "describe", ""][..],
     ] {
-        let mut child = Command::new(binary())
+        let mut child = hermetic(binary())
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -114,10 +108,8 @@ fn colour_on_a_terminal_unless_no_color() {
     };
     let run = |no_color: Option<&str>| {
         let line = format!("'{}' --demo get -n infra", binary().display());
-        let mut c = Command::new(&script);
-        c.args(["-qec", &line, "/dev/null"])
-            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
-            .env_remove("NO_COLOR");
+        let mut c = hermetic(&script);
+        c.args(["-qec", &line, "/dev/null"]);
         if let Some(v) = no_color {
             c.env("NO_COLOR", v);
         }

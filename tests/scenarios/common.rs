@@ -1,5 +1,4 @@
 //! Helpers for scenario tests: literal YAML in, effective results out, in plain words.
-#![allow(dead_code)]
 
 use kubectl_policies::effective::{KindFold, PolicyStatus};
 use kubectl_policies::model::{GroupKind, ObjRef};
@@ -283,58 +282,7 @@ pub fn gk(group: &str, kind: &str) -> GroupKind {
 
 /// GEP-713 examples 2 and 3: g1 > r1 > b1, g1 > r2 > b1, g2 > r3 > b1, g2 > r4 > b2
 /// (Gateway = g, HTTPRoute = r, Service = b).
-pub const TOPOLOGY: &str = r#"
-apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: gc}
-spec: {controllerName: example.com/c}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: g1, namespace: default}
-spec: {gatewayClassName: gc}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: g2, namespace: default}
-spec: {gatewayClassName: gc}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r1, namespace: default}
-spec: {parentRefs: [{name: g1}], rules: [{backendRefs: [{name: b1, port: 80}]}]}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r2, namespace: default}
-spec: {parentRefs: [{name: g1}], rules: [{backendRefs: [{name: b1, port: 80}]}]}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r3, namespace: default}
-spec: {parentRefs: [{name: g2}], rules: [{backendRefs: [{name: b1, port: 80}]}]}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r4, namespace: default}
-spec: {parentRefs: [{name: g2}], rules: [{backendRefs: [{name: b2, port: 80}]}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: b1, namespace: default}
----
-apiVersion: v1
-kind: Service
-metadata: {name: b2, namespace: default}
-"#;
+pub const TOPOLOGY: &str = include_str!("../fixtures/gep713-topology.yaml");
 
 /// A CRD that makes ColorPolicy a Direct kind through the GEP-713 label.
-pub const DIRECT_COLOR_CRD: &str = r#"
----
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: colorpolicies.example.io
-  labels: {gateway.networking.k8s.io/policy: Direct}
-spec: {group: example.io, names: {kind: ColorPolicy, plural: colorpolicies}, scope: Namespaced}
-"#;
+pub const DIRECT_COLOR_CRD: &str = include_str!("../fixtures/direct-color-crd.yaml");

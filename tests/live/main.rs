@@ -1,8 +1,13 @@
 //! The live path, end to end: the binary against a loopback server that answers as
-//! kube-apiserver does (tests/fake_apiserver). Every case also checks that the server
-//! saw only GET requests.
+//! kube-apiserver does (`tests/support/fake_apiserver`). Every case also checks that the
+//! server saw only GET requests.
+//!
+//! One test binary (`cargo test --test live`); the same questions offline are tested in
+//! `tests/cli`, the library's stages in `tests/scenarios`.
 
-mod cmd;
+#[path = "../support/command.rs"]
+mod command;
+#[path = "../support/fake_apiserver/mod.rs"]
 mod fake_apiserver;
 
 use assert_cmd::Command;
@@ -10,9 +15,10 @@ use fake_apiserver::{Access, FakeApi, Fault, Server};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-const DEMO: &str = include_str!("../src/source/demo.yaml");
+const DEMO: &str = kubectl_policies::source::demo::DEMO_YAML;
 
-/// A user's environment: a kubeconfig of its own, no ~/.kube, a fixed "now".
+/// A user: a HOME of their own holding their kubeconfig; the rest of the environment
+/// as `command::hermetic` makes it.
 struct User {
     home: tempfile::TempDir,
 }
@@ -28,12 +34,11 @@ impl User {
         self.home.path().join("kubeconfig")
     }
 
+    /// The binary, hermetic, run by this user.
     fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("kubectl-policies").unwrap();
-        c.env_clear()
-            .env("HOME", self.home.path())
+        let mut c = command::kp();
+        c.env("HOME", self.home.path())
             .env("KUBECONFIG", self.kubeconfig())
-            .env("KUBECTL_POLICIES_NOW", "2026-11-22T00:00:00Z")
             .timeout(Duration::from_secs(60));
         c
     }
@@ -75,7 +80,7 @@ fn exec_plugin_user(server: &Server, script: &str, env: &str) -> User {
 
 /// The same question offline, on the bundled demo or files.
 fn offline(args: &[&str]) -> String {
-    cmd::stdout(args)
+    command::stdout(args)
 }
 
 fn only_gets(server: &Server) {
@@ -143,7 +148,10 @@ fn an_admin_gets_the_same_answers_live_as_offline() {
     // check exits 1 on the demo's errors, live as offline.
     let (code, live, _) = user.run(&["check", "-A"]);
     assert_eq!(code, 1);
-    let off = cmd::kp().args(["--demo", "check", "-A"]).output().unwrap();
+    let off = command::kp()
+        .args(["--demo", "check", "-A"])
+        .output()
+        .unwrap();
     assert_eq!(live, String::from_utf8(off.stdout).unwrap());
     only_gets(&server);
 }
@@ -600,7 +608,7 @@ fn dump_reads_back_with_f_to_the_same_answers() {
         let mut demo = vec!["--demo"];
         demo.extend_from_slice(&args);
         let a = user.cmd().args(&from_dump).output().unwrap();
-        let b = cmd::kp().args(&demo).output().unwrap();
+        let b = command::kp().args(&demo).output().unwrap();
         assert_eq!(
             String::from_utf8_lossy(&a.stdout),
             String::from_utf8_lossy(&b.stdout),
@@ -642,13 +650,13 @@ fn a_dump_keeps_its_blind_spots() {
 /// Where kubectl is installed, it reads the same server: the fake stays faithful.
 #[test]
 fn kubectl_reads_the_same_server() {
-    let Some(kubectl) = cmd::on_path("kubectl") else {
+    let Some(kubectl) = command::on_path("kubectl") else {
         eprintln!("kubectl is not on PATH; skipping");
         return;
     };
     let server = demo_server();
     let user = User::new(&server.kubeconfig("admin", None));
-    let out = std::process::Command::new(kubectl)
+    let out = command::hermetic(kubectl)
         .env("KUBECONFIG", user.kubeconfig())
         .env("HOME", user.home.path())
         .env("KUBECACHEDIR", user.home.path().join("cache"))

@@ -1,7 +1,6 @@
 //! blast-radius: what changes when a policy is deleted or objects are applied.
 
-mod common;
-use common::*;
+use crate::common::*;
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::blast::{apply_objects, delete_policy, BlastRadius, Change};
 use kubectl_policies::query::World;

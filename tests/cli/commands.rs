@@ -1,8 +1,6 @@
 //! The binary, driven as a user runs it: flags, formats, exit codes, stderr.
 
-mod cmd;
-
-use cmd::{json, kp, stdout};
+use crate::command::{json, kp, stdout};
 use predicates::prelude::*;
 
 #[test]

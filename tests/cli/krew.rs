@@ -1,12 +1,9 @@
 //! Releases: the krew manifest template (.krew.yaml, krew-release-bot's syntax), the
 //! script that renders it, the packaging script and the release workflow.
 
-mod cmd;
-
-use cmd::{on_path, repo};
+use crate::command::{hermetic, on_path, repo};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::process::Command;
 
 const HOMEPAGE: &str = "https://github.com/kubectl-policies/kubectl-policies";
 
@@ -191,7 +188,7 @@ fn the_render_script_fills_in_what_the_bot_would() {
     }
     std::fs::write(&sums, &listing).unwrap();
     let run = |sums: &std::path::Path| {
-        Command::new(repo("scripts/krew-manifest.sh"))
+        hermetic(repo("scripts/krew-manifest.sh"))
             .arg(tag)
             .arg(sums)
             .output()
@@ -276,14 +273,11 @@ fn package_script_builds_archives_and_a_manifest_for_them() {
     let dist = dir.path().join("dist");
     let version = format!("v{}", env!("CARGO_PKG_VERSION"));
     let package = |target: Option<&str>| {
-        let mut c = Command::new(repo("scripts/package.sh"));
-        c.arg(&dist)
-            .env("KUBECTL_POLICIES_BIN", &bin)
-            .env_remove("TAG");
-        match target {
-            Some(t) => c.env("TARGET", t),
-            None => c.env_remove("TARGET"),
-        };
+        let mut c = hermetic(repo("scripts/package.sh"));
+        c.arg(&dist).env("KUBECTL_POLICIES_BIN", &bin);
+        if let Some(t) = target {
+            c.env("TARGET", t);
+        }
         let out = c.output().unwrap();
         assert!(
             out.status.success(),
@@ -309,7 +303,7 @@ fn package_script_builds_archives_and_a_manifest_for_them() {
 
     for (os, arch, printed) in &built {
         let file = dist.join(archive(&version, os, arch));
-        let listing = Command::new("tar").arg("-tzf").arg(&file).output().unwrap();
+        let listing = hermetic("tar").arg("-tzf").arg(&file).output().unwrap();
         let mut names: Vec<String> = String::from_utf8(listing.stdout)
             .unwrap()
             .lines()
@@ -332,7 +326,7 @@ fn package_script_builds_archives_and_a_manifest_for_them() {
         assert_eq!(name, archive(&version, os, arch));
         assert!(printed.contains(sha), "{printed}");
         if let Some(sha256sum) = on_path("sha256sum") {
-            let sum = Command::new(sha256sum).arg(&file).output().unwrap();
+            let sum = hermetic(sha256sum).arg(&file).output().unwrap();
             assert!(String::from_utf8(sum.stdout).unwrap().starts_with(sha));
         }
     }
@@ -351,7 +345,7 @@ fn package_script_builds_archives_and_a_manifest_for_them() {
         assert_eq!(text(p, "/sha256"), &sums[..64], "{os}/{arch}");
     }
     // A target no release builds is refused.
-    let out = Command::new(repo("scripts/package.sh"))
+    let out = hermetic(repo("scripts/package.sh"))
         .arg(&dist)
         .env("KUBECTL_POLICIES_BIN", &bin)
         .env("TARGET", "riscv64gc-unknown-linux-gnu")

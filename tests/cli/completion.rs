@@ -1,10 +1,7 @@
 //! Shell completion: the committed scripts, `__complete` (cobra's protocol, which
 //! kubectl speaks to plugins) and `completions/kubectl_complete-policies`.
 
-mod cmd;
-
-use cmd::{binary, kp, on_path, path_with, repo};
-use std::process::Command;
+use crate::command::{binary, hermetic, kp, on_path, path_with, repo};
 
 /// `__complete WORDS`: the candidates (values only) and the directive.
 fn complete(words: &[&str]) -> (Vec<String>, String) {
@@ -208,7 +205,7 @@ fn offers_object_names_from_files() {
 fn kubectl_complete_script_forwards_the_words() {
     let script = repo("completions/kubectl_complete-policies");
     let bin_dir = binary().parent().unwrap().to_path_buf();
-    let out = Command::new(&script)
+    let out = hermetic(&script)
         .args(["--demo", "describe", "httproute/b"])
         .env("PATH", path_with(&bin_dir))
         .output()
@@ -238,10 +235,9 @@ fn kubectl_completes_the_plugin_through_the_script() {
         dir.path().join("kubectl_complete-policies"),
     )
     .unwrap();
-    let out = Command::new(kubectl)
+    let out = hermetic(kubectl)
         .args(["__complete", "policies", "--demo", "describe", "httproute/"])
         .env("PATH", path_with(dir.path()))
-        .env_remove("KUBECONFIG")
         .output()
         .unwrap();
     let (names, directive) = parse(&String::from_utf8(out.stdout).unwrap());

@@ -1,8 +1,7 @@
 //! GEP-713 "End-to-end examples" 1–3 and the "Abstract process" example, with
 //! Gateway = g, HTTPRoute = r, Service = b (the GEP's Backend).
 
-mod common;
-use common::*;
+use crate::common::*;
 use kubectl_policies::effective::PolicyStatus::*;
 use serde_json::json;
 

@@ -2,8 +2,7 @@
 //! sectionName precedence (GEP-2648), the timestamp tie and the older
 //! `default:`/`override:` shape.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const BASE: &str = r#"

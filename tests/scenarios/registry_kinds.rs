@@ -1,7 +1,6 @@
 //! One case per merge model the built-in registry knows, as each project documents it.
 
-mod common;
-use common::*;
+use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
 use serde_json::json;
 

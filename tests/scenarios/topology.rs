@@ -1,7 +1,6 @@
 //! The hierarchy: admission, ReferenceGrants, GAMMA, Namespace targets, findings.
 
-mod common;
-use common::*;
+use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
 use kubectl_policies::topology::{Code, NodeId};
 

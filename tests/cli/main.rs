@@ -1,0 +1,18 @@
+//! The binary as a user runs it (assert_cmd): flags, formats, exit codes, stderr,
+//! offline answers on the demo and on files, completion, `graph`, kubectl's plugin
+//! mechanism, releases. Every process a test starts comes from `command::hermetic`.
+//!
+//! One test binary for all of them (`cargo test --test cli`); the library's stages are
+//! tested in `tests/scenarios`, live reads in `tests/live`.
+
+#[path = "../support/command.rs"]
+mod command;
+#[path = "../support/mutation.rs"]
+mod mutation;
+
+mod commands;
+mod completion;
+mod graph;
+mod hostile_input;
+mod krew;
+mod plugin;

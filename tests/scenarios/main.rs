@@ -1,0 +1,19 @@
+//! Scenarios: the library's pure stages on literal YAML, in plain words. Every world a
+//! scenario builds (`common::world`) is also checked against the oracles: incremental
+//! answers, narrowed inputs and the live reader's plan all give the answers of the full
+//! computation.
+//!
+//! One test binary for all of them (`cargo test --test scenarios`); the binary as a user
+//! runs it is tested in `tests/cli`, live reads in `tests/live`.
+
+mod common;
+#[path = "../support/mutation.rs"]
+mod mutation;
+
+mod blast_radius;
+mod gep2649_precedence;
+mod gep713_examples;
+mod hostile_input;
+mod narrow;
+mod registry_kinds;
+mod topology;
