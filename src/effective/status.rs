@@ -3,7 +3,7 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::Class;
-use crate::model::FastMap;
+use crate::model::{parallel, FastMap, GroupKind};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -131,14 +131,24 @@ impl Statuses {
         let leaves = leaf_counts(t);
         let kinds = KindFold::kinds_in_use(t);
         for kinds in kinds.chunks(64) {
-            let folds: Vec<KindFold> = kinds.iter().map(|k| KindFold::new(t, k)).collect();
             // Only nodes at or below where a kind's policies enter can hold one of them.
-            let starts: Vec<Vec<NodeId>> = folds.iter().map(KindFold::starts).collect();
+            let starts: Vec<Vec<NodeId>> =
+                kinds.iter().map(|k| KindFold::new(t, k).starts()).collect();
             let below = t.below_each(&starts);
-            for (k, mut f) in folds.into_iter().enumerate() {
+            // Kinds fold independently (a policy has one kind): one per core at a time.
+            let bits: Vec<(usize, &GroupKind)> = kinds.iter().enumerate().collect();
+            let folded = parallel::map(&bits, |&(k, kind)| {
                 let reach = NodeId::all(t.nodes.len()).filter(|&n| below[n] & (1u64 << k) != 0);
-                statuses_of_kind(&mut f, reach, &leaves, &mut reached, &mut leaf_tally);
-                conflicts.extend(f.conflicts);
+                statuses_of_kind(&mut KindFold::new(t, kind), reach, &leaves)
+            });
+            for kind in folded {
+                for (p, at) in kind.reached {
+                    reached[p] = at;
+                }
+                for (p, tally) in kind.leaf_tally {
+                    leaf_tally[p].add(tally);
+                }
+                conflicts.extend(kind.conflicts);
             }
         }
         // A policy that loses to another on a target would have reached everything below
@@ -209,16 +219,26 @@ impl Statuses {
     }
 }
 
-/// Folds one kind over the nodes it may reach: each policy's status at every node
-/// (into `reached`, in node order) and its tally over the most specific ones.
+/// What folding one kind tells of its policies.
+struct KindStatuses {
+    /// Per policy of the kind that reaches anything: its status at every node it
+    /// reaches, in node order.
+    reached: Vec<(PolicyId, Vec<(NodeId, PolicyStatus)>)>,
+    /// Per policy: its tally over the most specific nodes it reaches.
+    leaf_tally: Vec<(PolicyId, Tally)>,
+    conflicts: Vec<Conflict>,
+}
+
+/// Folds one kind over the nodes it may reach.
 fn statuses_of_kind(
     f: &mut KindFold,
     reach: impl Iterator<Item = NodeId>,
     leaves: &[usize],
-    reached: &mut [Vec<(NodeId, PolicyStatus)>],
-    leaf_tally: &mut [Tally],
-) {
+) -> KindStatuses {
     let t = f.t;
+    let np = t.policies.len();
+    let mut reached: Vec<Vec<(NodeId, PolicyStatus)>> = vec![Vec::new(); np];
+    let mut leaf_tally = vec![Tally::default(); np];
     let mut tallies = Tallies::new(f, leaves);
     let mut here = Vec::new();
     for n in reach {
@@ -230,6 +250,18 @@ fn statuses_of_kind(
                 leaf_tally[p].add(tally);
             }
         }
+    }
+    let of_kind = |p: &PolicyId| t.policies[*p].kind == f.kind;
+    KindStatuses {
+        reached: PolicyId::all(np)
+            .filter(of_kind)
+            .map(|p| (p, std::mem::take(&mut reached[p])))
+            .collect(),
+        leaf_tally: PolicyId::all(np)
+            .filter(of_kind)
+            .map(|p| (p, leaf_tally[p]))
+            .collect(),
+        conflicts: std::mem::take(&mut f.conflicts),
     }
 }
 

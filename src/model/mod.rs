@@ -8,6 +8,7 @@ pub mod hash;
 mod links;
 mod names;
 mod object;
+pub mod parallel;
 pub mod text;
 pub mod value;
 mod vocabulary;
