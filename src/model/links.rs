@@ -3,7 +3,7 @@
 //! noted as objects are read, so that what an answer needs can be told without
 //! walking every spec again.
 
-use super::{is_gateway_group, is_route, ObjRef, Object, Val, GATEWAY_GROUP};
+use super::{is_gateway_group, is_route, text, ObjRef, Object, Text, Val, GATEWAY_GROUP};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A route of the Gateway API, standard or experimental.
@@ -172,6 +172,159 @@ impl NamespaceLinks {
         if child != parent && !known {
             let parents = self.up.entry(child.to_string()).or_default();
             parents.insert(parent.to_string());
+        }
+    }
+}
+
+/// What the hierarchy reads of a route's or a backend's spec, held typed: a route's
+/// `parentRefs`, `hostnames` and `rules` (each rule's name, `backendRefs` and the
+/// `extensionRef`s of its filters), a backend's `ports`. Read once; the rest of the
+/// spec is never built unless an answer looks at it.
+///
+/// Each field keeps what the hierarchy needs to tell a misshapen spec from a sparse
+/// one: a field that is not a list, a reference with no name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Links {
+    pub parent_refs: Listed<RefFields>,
+    /// The strings among `hostnames`.
+    pub hostnames: Vec<Text>,
+    pub rules: Listed<RuleLinks>,
+    /// Each `ports` entry's section name (`name`, else `port`): none when it has neither.
+    pub ports: Listed<Option<Text>>,
+}
+
+/// A list field of a spec: absent (or null), not a list, or its entries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Listed<T> {
+    #[default]
+    Absent,
+    NotAList,
+    Items(Vec<T>),
+}
+
+impl<T> Listed<T> {
+    /// The entries (none unless it is a list).
+    pub fn items(&self) -> &[T] {
+        match self {
+            Listed::Items(v) => v,
+            _ => &[],
+        }
+    }
+
+    fn read(v: Option<&Val>, entry: impl Fn(&Val) -> T) -> Listed<T> {
+        match v {
+            None | Some(Val::Null) => Listed::Absent,
+            Some(Val::Array(a)) => Listed::Items(a.iter().map(entry).collect()),
+            Some(_) => Listed::NotAList,
+        }
+    }
+}
+
+/// A port as a section: by its name; an unnamed port by its number (it cannot be
+/// targeted).
+pub(crate) fn port_section(p: &Val) -> Option<Text> {
+    match p.get("name").and_then(Val::as_str) {
+        Some(n) if !n.is_empty() => Some(text(n)),
+        _ => p
+            .get("port")
+            .and_then(Val::as_u64)
+            .map(|n| text(&n.to_string())),
+    }
+}
+
+/// One rule of a route.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleLinks {
+    /// Its `name`, when that is a non-empty string.
+    pub name: Option<Text>,
+    /// Its `backendRefs`, when that is a list.
+    pub backend_refs: Option<Vec<RefFields>>,
+    /// The `extensionRef` of each of its `filters` that has one.
+    pub extension_refs: Vec<RefFields>,
+}
+
+impl RuleLinks {
+    /// The rule's section name: its `name`, else its position (`rule-1` first, as
+    /// policy-machinery names them). Only a real name can be targeted by sectionName.
+    pub fn section(&self, index: usize) -> String {
+        match &self.name {
+            Some(n) => n.to_string(),
+            None => format!("rule-{}", index + 1),
+        }
+    }
+}
+
+/// The fields of a reference (a parentRef, a backendRef, an extensionRef) the
+/// hierarchy reads; a field that is not a string (a number) reads as absent.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RefFields {
+    pub name: Option<Text>,
+    pub group: Option<Text>,
+    pub kind: Option<Text>,
+    pub namespace: Option<Text>,
+    pub section_name: Option<Text>,
+    pub port: Option<u64>,
+}
+
+impl RefFields {
+    pub fn read(v: &Val) -> RefFields {
+        let mut f = RefFields::default();
+        let s = |v: &Val| v.as_str().map(text);
+        for (k, v) in v.as_object().into_iter().flatten() {
+            match &**k {
+                "name" => f.name = s(v),
+                "group" => f.group = s(v),
+                "kind" => f.kind = s(v),
+                "namespace" => f.namespace = s(v),
+                "sectionName" => f.section_name = s(v),
+                "port" => f.port = v.as_u64(),
+                _ => {}
+            }
+        }
+        f
+    }
+}
+
+impl Links {
+    /// The objects whose links are kept instead of their specs: routes and the
+    /// backends the hierarchy models (Services, ServiceImports).
+    pub fn kept_for(o: &Object) -> bool {
+        let g = o.group();
+        is_route_object(o)
+            || (o.kind == "Service" && g.is_empty())
+            || (o.kind == "ServiceImport" && g == "multicluster.x-k8s.io")
+    }
+
+    pub fn read(spec: &Val) -> Links {
+        let nonempty =
+            |v: Option<&Val>| v.and_then(Val::as_str).filter(|s| !s.is_empty()).map(text);
+        let rule = |r: &Val| RuleLinks {
+            name: nonempty(r.get("name")),
+            backend_refs: r
+                .get("backendRefs")
+                .and_then(Val::as_array)
+                .map(|a| a.iter().map(RefFields::read).collect()),
+            extension_refs: r
+                .get("filters")
+                .and_then(Val::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f.get("extensionRef"))
+                .map(RefFields::read)
+                .collect(),
+        };
+        Links {
+            parent_refs: Listed::read(spec.get("parentRefs"), RefFields::read),
+            hostnames: spec
+                .get("hostnames")
+                .and_then(Val::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Val::as_str)
+                .map(text)
+                .collect(),
+            rules: Listed::read(spec.get("rules"), rule),
+            ports: Listed::read(spec.get("ports"), port_section),
         }
     }
 }

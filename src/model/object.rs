@@ -1,7 +1,7 @@
 //! Objects as every stage after the source sees them: what was read, from where, and
 //! what could not be read. Plain data, no I/O.
 
-use super::{group_of_api_version, GroupKind, Lazy, ObjRef, Text};
+use super::{group_of_api_version, GroupKind, Lazy, Links, ObjRef, Text};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -39,10 +39,19 @@ pub struct Object {
     pub creation_timestamp: Option<String>,
     pub spec: Lazy,
     pub status: Lazy,
+    /// What the hierarchy reads of a route's or backend's spec (`links`).
+    pub(crate) links: std::sync::OnceLock<Box<Links>>,
     pub origin: Origin,
 }
 
 impl Object {
+    /// What the hierarchy reads of a route's or backend's spec, read the first time it
+    /// is asked for: from the spec's text when the spec is not built, without building it.
+    pub fn links(&self) -> &Links {
+        self.links
+            .get_or_init(|| Box::new(self.spec.with(Links::read)))
+    }
+
     pub fn group(&self) -> &str {
         group_of_api_version(&self.api_version)
     }
@@ -196,12 +205,18 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// Builds every spec and status still held as text, and lets the text go: what is
-    /// left after an answer has set aside what it does not need is all looked at.
+    /// left after an answer has set aside what it does not need is all looked at;
+    /// except routes and backends, whose links are read instead.
     /// Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
         super::parallel::for_each_mut(&mut self.objects, |o| {
-            o.spec.settle();
-            o.status.settle();
+            if Links::kept_for(o) {
+                // Only their links are read: their specs stay text until looked at.
+                o.links();
+            } else {
+                o.spec.settle();
+                o.status.settle();
+            }
         });
     }
 }

@@ -401,6 +401,15 @@ impl Lazy {
         }
     }
 
+    /// `f` of the value, without keeping it: the value built already, or one built
+    /// for `f` alone and dropped after.
+    pub fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
+        match self.val.get() {
+            Some(v) => f(v),
+            None => f(&self.build()),
+        }
+    }
+
     /// Builds the value now, and drops the text it came from.
     pub fn settle(&mut self) {
         let _ = &**self;

@@ -248,6 +248,7 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
         creation_timestamp,
         spec: doc.spec.unwrap_or_default(),
         status: doc.status.unwrap_or_default(),
+        links: Default::default(),
         origin: origin.clone(),
     }))
 }

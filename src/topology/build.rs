@@ -8,8 +8,8 @@ use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorSco
 use crate::catalog::{Catalog, Class, PolicyKind};
 use crate::model::FastMap;
 use crate::model::{
-    is_cluster_scoped, is_gateway_group, normalize_group, BlindSpot, ObjRef, Object, ObjectId,
-    Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
+    is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
+    ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
@@ -130,6 +130,11 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     b.link();
     b.read_policies();
     let mut t = b.t;
+    // Grown by doubling, they would keep up to half again their size for good.
+    t.nodes.shrink_to_fit();
+    t.index.shrink_to_fit();
+    t.targets.shrink_to_fit();
+    t.attached.shrink_to_fit();
     t.snapshot = snapshot;
     t
 }
@@ -244,16 +249,14 @@ impl<'s> Builder<'s> {
                     }
                 }
                 Role::Route => {
-                    for (j, rule) in list(spec, "rules", &r, self).iter().enumerate() {
-                        let name = rule_name(rule, j);
-                        self.add_section(id, Role::Rule, &name);
+                    let rules = listed(&o.links().rules, "rules", &r, self);
+                    for (j, rule) in rules.iter().enumerate() {
+                        self.add_section(id, Role::Rule, &rule.section(j));
                     }
                 }
                 Role::Backend => {
-                    for p in list(spec, "ports", &r, self) {
-                        if let Some(name) = port_name(p) {
-                            self.add_section(id, Role::Port, &name);
-                        }
+                    for name in listed(&o.links().ports, "ports", &r, self).iter().flatten() {
+                        self.add_section(id, Role::Port, name);
                     }
                 }
                 _ => {}
@@ -284,9 +287,9 @@ impl<'s> Builder<'s> {
                 continue;
             };
             let r = node.obj_ref.clone();
-            let spec = &objects[oi].spec;
-            self.link_route_parents(id, &r, spec);
-            self.link_route_backends(id, &r, spec);
+            let links = objects[oi].links();
+            self.link_route_parents(id, &r, links);
+            self.link_route_backends(id, &r, links);
         }
     }
 
@@ -386,16 +389,12 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn link_route_parents(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
-        let parent_refs = list(spec, "parentRefs", r, self);
-        let hostnames: Vec<&str> = spec
-            .get("hostnames")
-            .and_then(Val::as_array)
-            .map(|a| a.iter().filter_map(Val::as_str).collect())
-            .unwrap_or_default();
+    fn link_route_parents(&mut self, id: NodeId, r: &ObjRef, links: &'s Links) {
+        let parent_refs = listed(&links.parent_refs, "parentRefs", r, self);
+        let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
         for (j, p) in parent_refs.iter().enumerate() {
             let field = || format!("spec.parentRefs[{j}]");
-            let p = RefFields::read(p);
+            let p = p.borrowed();
             let Some(name) = p.name else {
                 self.invalid(r, &format!("{}.name", field()), "is missing");
                 continue;
@@ -584,15 +583,12 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
-        let Some(rules) = spec.get("rules").and_then(Val::as_array) else {
-            return;
-        };
-        for (j, rule) in rules.iter().enumerate() {
-            let Some(refs) = rule.get("backendRefs").and_then(Val::as_array) else {
+    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, links: &Links) {
+        for (j, rule) in links.rules.items().iter().enumerate() {
+            let Some(refs) = &rule.backend_refs else {
                 continue;
             };
-            let section = rule_name(rule, j);
+            let section = rule.section(j);
             // The rule is one of the route's own sections.
             let nodes = &self.t.nodes;
             let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
@@ -602,7 +598,7 @@ impl<'s> Builder<'s> {
             };
             for (k, b) in refs.iter().enumerate() {
                 let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let b = RefFields::read(b);
+                let b = b.borrowed();
                 let Some(name) = b.name else {
                     self.invalid(r, &format!("{}.name", field()), "is missing");
                     continue;
@@ -859,14 +855,9 @@ impl<'s> Builder<'s> {
                 continue;
             };
             let ns = node.obj_ref.namespace.as_deref();
-            let rules = objects[oi].spec.get("rules").and_then(Val::as_array);
-            for (j, rule) in rules.into_iter().flatten().enumerate() {
-                let filters = rule.get("filters").and_then(Val::as_array);
-                for f in filters.into_iter().flatten() {
-                    let Some(x) = f.get("extensionRef") else {
-                        continue;
-                    };
-                    let x = RefFields::read(x);
+            for (j, rule) in objects[oi].links().rules.items().iter().enumerate() {
+                for x in &rule.extension_refs {
+                    let x = x.borrowed();
                     let (Some(kind), Some(name)) = (x.kind, x.name) else {
                         continue;
                     };
@@ -879,7 +870,7 @@ impl<'s> Builder<'s> {
                         .catalog
                         .get(&r.group_kind())
                         .is_some_and(|k| k.targeting.extension_ref);
-                    let section = rule_name(rule, j);
+                    let section = rule.section(j);
                     let rule_ref = RefKey::of(&node.obj_ref).with_section(Some(&section));
                     if let (true, Some(rule_id)) = (by_filter, self.t.find(rule_ref)) {
                         found.push((pid, rule_id));
@@ -1150,11 +1141,12 @@ impl<'s> Builder<'s> {
 /// Whether a delegated child route accepts `parent`: it does unless its parentRefs name
 /// HTTPRoutes, and then only those.
 fn child_accepts(child: &Object, parent: &ObjRef) -> bool {
-    let refs = child.spec.get("parentRefs").and_then(Val::as_array);
-    let routes: Vec<RefFields> = refs
-        .into_iter()
-        .flatten()
-        .map(RefFields::read)
+    let routes: Vec<Ref> = child
+        .links()
+        .parent_refs
+        .items()
+        .iter()
+        .map(RefFields::borrowed)
         .filter(|p| p.kind == Some("HTTPRoute"))
         .collect();
     routes.is_empty()
@@ -1164,10 +1156,9 @@ fn child_accepts(child: &Object, parent: &ObjRef) -> bool {
         })
 }
 
-/// The fields of a reference (a parentRef, a backendRef) the topology reads, in one
-/// pass over its few entries rather than a hashed lookup each.
+/// A reference's fields as the topology reads them (borrowed from [`RefFields`]).
 #[derive(Default)]
-struct RefFields<'v> {
+struct Ref<'v> {
     name: Option<&'v str>,
     group: Option<&'v str>,
     kind: Option<&'v str>,
@@ -1176,30 +1167,20 @@ struct RefFields<'v> {
     port: Option<u64>,
 }
 
-impl<'v> RefFields<'v> {
-    fn read(v: &'v Val) -> RefFields<'v> {
-        let mut f = RefFields::default();
-        for (k, v) in v.as_object().into_iter().flatten() {
-            match &**k {
-                "name" => f.name = v.as_str(),
-                "group" => f.group = v.as_str(),
-                "kind" => f.kind = v.as_str(),
-                "namespace" => f.namespace = v.as_str(),
-                "sectionName" => f.section_name = v.as_str(),
-                "port" => f.port = v.as_u64(),
-                _ => {}
-            }
-        }
-        f
-    }
+trait Borrowed {
+    fn borrowed(&self) -> Ref<'_>;
 }
 
-/// Rules are sections by `name`; unnamed ones by position, `rule-1` first (as
-/// policy-machinery names them). Only a real name can be targeted by sectionName.
-pub(crate) fn rule_name(rule: &Val, index: usize) -> String {
-    match rule.get("name").and_then(Val::as_str) {
-        Some(n) if !n.is_empty() => n.to_string(),
-        _ => format!("rule-{}", index + 1),
+impl Borrowed for RefFields {
+    fn borrowed(&self) -> Ref<'_> {
+        Ref {
+            name: self.name.as_deref(),
+            group: self.group.as_deref(),
+            kind: self.kind.as_deref(),
+            namespace: self.namespace.as_deref(),
+            section_name: self.section_name.as_deref(),
+            port: self.port,
+        }
     }
 }
 
@@ -1216,7 +1197,8 @@ fn port_sections(o: &Object) -> Vec<String> {
             .and_then(Val::as_array)
             .into_iter()
             .flatten()
-            .filter_map(port_name)
+            .filter_map(port_section)
+            .map(String::from)
             .collect(),
         ("gateway.envoyproxy.io", "Backend") => o
             .spec
@@ -1236,12 +1218,12 @@ fn port_sections(o: &Object) -> Vec<String> {
     out
 }
 
-/// Ports are sections by name; an unnamed port by its number (it cannot be targeted).
-fn port_name(p: &Val) -> Option<String> {
-    match p.get("name").and_then(Val::as_str) {
-        Some(n) if !n.is_empty() => Some(n.to_string()),
-        _ => p.get("port").and_then(Val::as_u64).map(|n| n.to_string()),
+/// The entries of a list field the links hold, reporting one that is not a list.
+fn listed<'v, T>(l: &'v Listed<T>, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [T] {
+    if matches!(l, Listed::NotAList) {
+        b.invalid(r, &format!("spec.{field}"), "must be a list");
     }
+    l.items()
 }
 
 fn list<'v>(spec: &'v Val, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [Val] {

@@ -112,6 +112,10 @@ impl RefIndex {
             .ok_or(Slot { hash, taken: true })
     }
 
+    pub fn shrink_to_fit(&mut self) {
+        self.by_hash.shrink_to_fit();
+    }
+
     /// Indexes node `id` at the place `probe` gave for its name.
     pub fn insert(&mut self, slot: Slot, id: NodeId) {
         if slot.taken {
