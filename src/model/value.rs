@@ -401,12 +401,24 @@ impl Lazy {
         }
     }
 
-    /// `f` of the value, without keeping it: the value built already, or one built
-    /// for `f` alone and dropped after.
+    /// Looks at the value without keeping it: the value built already if it is, else
+    /// one built for `f` alone and dropped after (the text stays). For what only passes
+    /// a value through (`dump` writes each object once), so the cluster is never held
+    /// built and as text at once.
     pub fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
         match self.val.get() {
             Some(v) => f(v),
             None => f(&self.build()),
+        }
+    }
+
+    /// Whether the value is null, told from the text when it is not built yet (JSON text
+    /// read as one value is exactly `null` then), so asking builds nothing.
+    pub fn is_null(&self) -> bool {
+        match (self.val.get(), &self.text) {
+            (Some(v), _) => v.is_null(),
+            (None, Some(text)) => text.get() == "null",
+            (None, None) => true,
         }
     }
 
@@ -496,6 +508,41 @@ mod tests {
                 serde_json::to_string(&value).unwrap()
             );
         }
+    }
+
+    fn text(json: &str) -> Lazy {
+        Lazy::from_text(serde_json::from_str(json).unwrap())
+    }
+
+    #[test]
+    fn looked_at_with_with_a_value_is_built_for_the_look_only() {
+        let lazy = text(r#"{"a":[1,"b"]}"#);
+        let printed = lazy.with(|v| serde_json::to_string(v).unwrap());
+        assert_eq!(printed, r#"{"a":[1,"b"]}"#);
+        // Not kept: the text is still what the value is held as.
+        assert_eq!(lazy.unbuilt_text(), Some(r#"{"a":[1,"b"]}"#));
+        // Built already, the built value is the one looked at.
+        assert_eq!(lazy["a"][1], "b");
+        assert_eq!(lazy.unbuilt_text(), None);
+        assert!(lazy.with(|v| std::ptr::eq(v, &*lazy)));
+        assert!(Lazy::default().with(Val::is_null));
+    }
+
+    #[test]
+    fn null_is_told_from_the_text_without_building() {
+        for (json, null) in [
+            ("null", true),
+            ("{}", false),
+            ("0", false),
+            (r#""null""#, false),
+        ] {
+            let lazy = text(json);
+            assert_eq!(lazy.is_null(), null, "{json}");
+            assert_eq!(lazy.unbuilt_text(), Some(json));
+            assert_eq!((*lazy).is_null(), null, "{json}");
+        }
+        assert!(Lazy::default().is_null());
+        assert!(!Lazy::from(Val::from("x")).is_null());
     }
 
     #[test]

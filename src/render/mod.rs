@@ -74,3 +74,21 @@ pub fn yaml<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
     let text = serde_saphyr::to_string(&value).map_err(io::Error::other)?;
     out.write_all(text.as_bytes())
 }
+
+/// `-o json` written as it is serialised, for an answer too large to hold twice over
+/// (`dump`): the same text as [`json`]. A failed write stays the io::Error it was.
+pub fn json_streamed<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+/// `-o yaml` written as it is serialised, for an answer too large to hold twice over
+/// (`dump`). The same text as [`yaml`] for a value whose `Serialize` makes only the
+/// calls a `serde_json::Value` makes (mappings, sequences, strings, numbers, booleans,
+/// unit), which is what going through a `Value` there ensures.
+pub fn yaml_streamed<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
+    serde_saphyr::to_io_writer(out, v).map_err(|e| match e {
+        serde_saphyr::SerializeError::IO { error } => error,
+        other => io::Error::other(other),
+    })
+}

@@ -1,47 +1,143 @@
 //! What `dump` writes: one `List` of everything read, as `kubectl get -o yaml` prints
 //! one, its blind spots recorded in an annotation so that reading the dump back with
 //! `-f` stays honest about what it could not see.
+//!
+//! The List is written straight from the objects read, one after another: an object's
+//! spec and status still held as the JSON text they were read as are built for that
+//! object alone and dropped once it is written, so the cluster is never held built.
+//! The objects themselves are all held until the read ends, compactly as their text:
+//! the blind spots come first in the List and are known only then.
 
 use super::files::Loaded;
 use super::BLIND_SPOTS_ANNOTATION;
-use serde::Serialize;
-use serde_json::Value;
-use std::collections::BTreeMap;
+use crate::model::{Lazy, Object};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-/// The `List` `dump` writes.
-#[derive(Clone, Debug, Serialize)]
-pub struct DumpList {
-    #[serde(rename = "apiVersion")]
-    pub api_version: &'static str,
-    pub kind: &'static str,
-    pub metadata: DumpMeta,
-    pub items: Vec<Value>,
+/// The `List` `dump` writes, borrowing the objects read. It serialises with the calls
+/// a `serde_json::Value` of the same JSON makes (mappings, sequences, strings), so every
+/// format prints it as it would print that value.
+#[derive(Clone, Debug)]
+pub struct DumpList<'a> {
+    objects: &'a [Object],
+    /// The blind spots of the read as the annotation's text, when there are any.
+    blind_spots: Option<String>,
 }
 
-/// The dump's metadata: the blind spots of the read, when there are any.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct DumpMeta {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<&'static str, String>,
-}
-
-impl DumpList {
-    pub fn of(loaded: &Loaded) -> DumpList {
-        let mut metadata = DumpMeta::default();
-        if !loaded.snapshot.blind_spots.is_empty() {
-            let spots = serde_json::to_string(&loaded.snapshot.blind_spots).unwrap_or_default();
-            metadata.annotations.insert(BLIND_SPOTS_ANNOTATION, spots);
-        }
+impl<'a> DumpList<'a> {
+    pub fn of(loaded: &'a Loaded) -> DumpList<'a> {
+        let spots = &loaded.snapshot.blind_spots;
         DumpList {
-            api_version: "v1",
-            kind: "List",
-            metadata,
-            items: loaded
-                .snapshot
-                .objects
-                .iter()
-                .map(|o| o.to_value())
-                .collect(),
+            objects: &loaded.snapshot.objects,
+            blind_spots: (!spots.is_empty())
+                .then(|| serde_json::to_string(spots).unwrap_or_default()),
         }
+    }
+}
+
+impl Serialize for DumpList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut list = s.serialize_map(Some(4))?;
+        list.serialize_entry("apiVersion", "v1")?;
+        list.serialize_entry("kind", "List")?;
+        list.serialize_entry("metadata", &DumpMeta(self.blind_spots.as_deref()))?;
+        list.serialize_entry("items", &Items(self.objects))?;
+        list.end()
+    }
+}
+
+/// The List's metadata: the blind-spots annotation, when there are blind spots.
+struct DumpMeta<'a>(Option<&'a str>);
+
+impl Serialize for DumpMeta<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut meta = s.serialize_map(Some(usize::from(self.0.is_some())))?;
+        if let Some(spots) = self.0 {
+            meta.serialize_entry("annotations", &Annotation(spots))?;
+        }
+        meta.end()
+    }
+}
+
+struct Annotation<'a>(&'a str);
+
+impl Serialize for Annotation<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut annotations = s.serialize_map(Some(1))?;
+        annotations.serialize_entry(BLIND_SPOTS_ANNOTATION, self.0)?;
+        annotations.end()
+    }
+}
+
+struct Items<'a>(&'a [Object]);
+
+impl Serialize for Items<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut items = s.serialize_seq(Some(self.0.len()))?;
+        for o in self.0 {
+            items.serialize_element(&Item(o))?;
+        }
+        items.end()
+    }
+}
+
+/// One object as JSON again: apiVersion, kind, metadata (name, namespace, labels,
+/// annotations, creationTimestamp: each only when set), spec and status (each only
+/// when not null).
+struct Item<'a>(&'a Object);
+
+impl Serialize for Item<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.0;
+        let (spec, status) = (!o.spec.is_null(), !o.status.is_null());
+        let len = 3 + usize::from(spec) + usize::from(status);
+        let mut item = s.serialize_map(Some(len))?;
+        item.serialize_entry("apiVersion", o.api_version.as_str())?;
+        item.serialize_entry("kind", o.kind.as_str())?;
+        item.serialize_entry("metadata", &Metadata(o))?;
+        if spec {
+            item.serialize_entry("spec", &Passed(&o.spec))?;
+        }
+        if status {
+            item.serialize_entry("status", &Passed(&o.status))?;
+        }
+        item.end()
+    }
+}
+
+struct Metadata<'a>(&'a Object);
+
+impl Serialize for Metadata<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.0;
+        let (labels, annotations) = (!o.labels.is_empty(), !o.annotations.is_empty());
+        let len = 1
+            + usize::from(o.namespace.is_some())
+            + usize::from(labels)
+            + usize::from(annotations)
+            + usize::from(o.creation_timestamp.is_some());
+        let mut meta = s.serialize_map(Some(len))?;
+        meta.serialize_entry("name", o.name.as_str())?;
+        if let Some(ns) = &o.namespace {
+            meta.serialize_entry("namespace", ns.as_str())?;
+        }
+        if labels {
+            meta.serialize_entry("labels", &o.labels)?;
+        }
+        if annotations {
+            meta.serialize_entry("annotations", &o.annotations)?;
+        }
+        if let Some(ts) = &o.creation_timestamp {
+            meta.serialize_entry("creationTimestamp", ts)?;
+        }
+        meta.end()
+    }
+}
+
+/// A spec or status written as it is, without keeping it built.
+struct Passed<'a>(&'a Lazy);
+
+impl Serialize for Passed<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.with(|v| v.serialize(s))
     }
 }

@@ -85,17 +85,6 @@ fn string_map(
 /// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). Items of a typed list
 /// that lack `apiVersion` and `kind` (list items from the API server do) get the list's.
 /// The namespace links the objects make are noted in `links`.
-pub(crate) fn objects_from_value(
-    value: Value,
-    origin: &Origin,
-    out: &mut Vec<Object>,
-    errors: &mut Vec<ShapeError>,
-    links: &mut NamespaceLinks,
-) {
-    objects_from_document(MapOr::from(value), origin, out, errors, links);
-}
-
-/// `objects_from_value` for a document read as only the fields the tool uses.
 pub(crate) fn objects_from_document(
     doc: MapOr<Doc>,
     origin: &Origin,

@@ -278,13 +278,20 @@ fn blast_radius(
 
 fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "dump")?;
-    let (loaded, _) = session::read(g, Question::Namespace)?;
+    // Specs and statuses are passed through: left as the text they were read as.
+    let (loaded, _) = session::read_unsettled(g, Question::Namespace)?;
     session::warn_blind_spots(&loaded.snapshot.blind_spots);
     // An object whose shape is wrong cannot be written back; say which.
     for e in &loaded.shape_errors {
         eprintln!("warning: not in the dump: {e}");
     }
-    structured(out, format, &DumpList::of(&loaded))?;
+    let list = DumpList::of(&loaded);
+    match format {
+        Format::Json => render::json_streamed(out, &list)?,
+        _ => render::yaml_streamed(out, &list)?,
+    }
+    // Left to the OS at exit, as a session's world is.
+    std::mem::forget(loaded);
     Ok(Outcome::Answered)
 }
 

@@ -75,7 +75,17 @@ pub fn warn_blind_spots(spots: &[BlindSpot]) {
 }
 
 /// Reads the objects: the demo, files, or the live cluster; and the namespace in scope.
+/// Every spec and status is built, on every core, and the text it was read from let go
+/// (`Snapshot::settle`): the answers look at all of them.
 pub fn read(g: &Global, question: Question) -> Result<(Loaded, String)> {
+    let (mut loaded, ns) = read_unsettled(g, question)?;
+    loaded.snapshot.settle();
+    Ok((loaded, ns))
+}
+
+/// `read`, with the specs and statuses read from JSON left as that text, built only when
+/// looked at: for an answer that only passes them through (`dump`).
+pub fn read_unsettled(g: &Global, question: Question) -> Result<(Loaded, String)> {
     let offline = match (g.demo, g.filename.is_empty()) {
         (true, false) => bail!("--demo and -f cannot be used together"),
         (true, true) => Some(demo::load()?),
@@ -87,7 +97,6 @@ pub fn read(g: &Global, question: Question) -> Result<(Loaded, String)> {
             let ns = offline_namespace(g);
             loaded.place_in(&ns);
             narrow(g, &mut loaded, question, &ns);
-            loaded.snapshot.settle();
             Ok((loaded, ns))
         }
         None => read_live(g, question),

@@ -12,13 +12,17 @@ mod exec;
 
 use crate::model::NamespaceLinks;
 use crate::model::POLICY_LABEL;
-use crate::model::{BlindReason, BlindSpot, Object, Origin, ShapeError, Val};
+use crate::model::{BlindReason, BlindSpot, Lazy, Object, Origin, ShapeError, Text, Val};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
+use crate::source::document::{Doc, MapOr};
 use crate::source::files::Loaded;
-use crate::source::objects_from_value;
+use crate::source::objects_from_document;
 use anyhow::{anyhow, Context as _};
 use api::{Api, ApiError};
 use discovery::{Discovery, Resource};
+use serde::de::{
+    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -325,11 +329,118 @@ struct ListMeta {
     remaining_item_count: Option<u64>,
 }
 
-#[derive(Deserialize)]
+/// One page of a list, read by [`Page`].
 struct ListPage {
     metadata: Option<ListMeta>,
-    #[serde(default)]
-    items: Vec<Value>,
+    /// How many items it held.
+    items: usize,
+}
+
+/// Reads one page of a list. Its items are read straight into documents (no
+/// `serde_json::Value` is built for one) and made objects as each is read, into the
+/// list's objects, shape errors and namespace links: the API server leaves apiVersion
+/// and kind out of the items of built-in lists, so an item without them gets its
+/// kind's, and a CRD's schemas are dropped.
+struct Page<'p> {
+    resource: &'p Resource,
+    origin: &'p Origin,
+    objects: &'p mut Vec<Object>,
+    errors: &'p mut Vec<ShapeError>,
+    links: &'p mut NamespaceLinks,
+}
+
+impl Page<'_> {
+    fn item(&mut self, mut item: MapOr<Doc>) {
+        if let MapOr::Map(doc) = &mut item {
+            let r = self.resource;
+            doc.api_version
+                .get_or_insert_with(|| Value::String(r.api_version()));
+            doc.kind
+                .get_or_insert_with(|| Value::String(r.kind.clone()));
+            if r.kind == "CustomResourceDefinition" {
+                if let Some(spec) = &mut doc.spec {
+                    strip_crd_schemas(spec);
+                }
+            }
+        }
+        objects_from_document(item, self.origin, self.objects, self.errors, self.links);
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum PageField {
+    Metadata,
+    Items,
+    #[serde(other)]
+    Skipped,
+}
+
+impl<'de> DeserializeSeed<'de> for Page<'_> {
+    type Value = ListPage;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ListPage, D::Error> {
+        d.deserialize_struct("ListPage", &["metadata", "items"], self)
+    }
+}
+
+impl<'de> Visitor<'de> for Page<'_> {
+    type Value = ListPage;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("struct ListPage")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<ListPage, A::Error> {
+        let (mut metadata, mut items) = (None, None);
+        while let Some(field) = map.next_key::<PageField>()? {
+            match field {
+                PageField::Metadata if metadata.is_some() => {
+                    return Err(A::Error::duplicate_field("metadata"))
+                }
+                PageField::Metadata => metadata = Some(map.next_value::<Option<ListMeta>>()?),
+                PageField::Items if items.is_some() => {
+                    return Err(A::Error::duplicate_field("items"))
+                }
+                PageField::Items => items = Some(map.next_value_seed(PageItems(&mut self))?),
+                PageField::Skipped => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(ListPage {
+            metadata: metadata.flatten(),
+            items: items.unwrap_or(0),
+        })
+    }
+}
+
+/// A page's `items`, each made objects as it is read; their number.
+struct PageItems<'a, 'p>(&'a mut Page<'p>);
+
+impl<'de> DeserializeSeed<'de> for PageItems<'_, '_> {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PageItems<'_, '_> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut n = 0;
+        while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
+            self.0.item(item);
+            n += 1;
+        }
+        Ok(n)
+    }
 }
 
 /// One list: a kind, cluster-wide or in one namespace.
@@ -411,26 +522,23 @@ async fn list_all(
                 }
                 other => other?,
             };
-            let page: ListPage = serde_json::from_slice(&body).map_err(|e| ApiError::Status {
-                code: 200,
-                reason: "Undecodable".into(),
-                message: format!("the list is not the JSON expected: {e}"),
-            })?;
-            let page_len = page.items.len();
-            for mut item in page.items {
-                if let Value::Object(m) = &mut item {
-                    // The API server leaves apiVersion and kind out of the items of
-                    // built-in lists.
-                    m.entry("apiVersion")
-                        .or_insert_with(|| Value::String(resource.api_version()));
-                    m.entry("kind")
-                        .or_insert_with(|| Value::String(resource.kind.clone()));
-                    if resource.kind == "CustomResourceDefinition" {
-                        strip_crd_schemas(m);
-                    }
-                }
-                objects_from_value(item, &origin, &mut objects, &mut errors, &mut links);
-            }
+            let page = Page {
+                resource: &resource,
+                origin: &origin,
+                objects: &mut objects,
+                errors: &mut errors,
+                links: &mut links,
+            };
+            let mut d = serde_json::Deserializer::from_slice(&body);
+            let page = page
+                .deserialize(&mut d)
+                .and_then(|page| d.end().map(|()| page))
+                .map_err(|e| ApiError::Status {
+                    code: 200,
+                    reason: "Undecodable".into(),
+                    message: format!("the list is not the JSON expected: {e}"),
+                })?;
+            let page_len = page.items;
             let first_page = token.is_none();
             let remaining = page
                 .metadata
@@ -475,19 +583,40 @@ fn shard_pays(remaining: u64, page_len: usize, namespaces: usize, concurrency: u
 }
 
 /// The tool reads a CRD's group, names, scope and labels; its schemas are large and
-/// unused, so they are dropped as the page is read.
-fn strip_crd_schemas(m: &mut serde_json::Map<String, Value>) {
-    if let Some(versions) = m
-        .get_mut("spec")
-        .and_then(|s| s.get_mut("versions"))
-        .and_then(Value::as_array_mut)
-    {
-        for v in versions {
-            if let Value::Object(v) = v {
-                v.remove("schema");
-            }
-        }
+/// unused, so they are dropped as the page is read: the spec is built (CRDs are few),
+/// each version's `schema` taken out, and the rest kept built. The version's last
+/// member takes the schema's place, as `serde_json::Map::remove` leaves it (how the
+/// tool has always dropped them, and so how `dump` has always written a CRD).
+fn strip_crd_schemas(spec: &mut Lazy) {
+    if let Some(stripped) = spec.with(without_schemas) {
+        *spec = Lazy::from(stripped);
     }
+}
+
+/// The spec with no `schema` in its `versions`; none when it has no list of versions.
+fn without_schemas(spec: &Val) -> Option<Val> {
+    let versions = spec.get("versions")?.as_array()?;
+    let version = |v: &Val| match v.as_object() {
+        Some(m) => {
+            let mut members: Vec<(Text, Val)> =
+                m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            if let Some(i) = members.iter().position(|(k, _)| k.as_str() == "schema") {
+                members.swap_remove(i);
+            }
+            Val::Object(members.into_iter().collect())
+        }
+        None => v.clone(),
+    };
+    let mut versions = Some(Val::Array(versions.iter().map(version).collect()));
+    let members = spec.as_object()?.iter().map(|(k, v)| {
+        // A mapping holds each key once: `versions` is met once.
+        let v = match k.as_str() {
+            "versions" => versions.take().unwrap_or_default(),
+            _ => v.clone(),
+        };
+        (k.clone(), v)
+    });
+    Some(Val::Object(members.collect()))
 }
 
 /// Percent-encodes a query value (label selectors and continue tokens).
