@@ -3,7 +3,6 @@
 
 use super::{group_of_api_version, GroupKind, Lazy, Links, ObjRef, Text};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -37,6 +36,7 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
+    /// Null for a route or backend once the snapshot is settled: its links are kept.
     pub spec: Lazy,
     pub status: Lazy,
     /// What the hierarchy reads of a route's or backend's spec (`links`).
@@ -67,44 +67,6 @@ impl Object {
             self.namespace.as_deref(),
             &self.name,
         )
-    }
-
-    /// The whole object as JSON again (for `dump`).
-    pub fn to_value(&self) -> Value {
-        let mut meta = Map::new();
-        meta.insert("name".into(), Value::String(self.name.to_string()));
-        if let Some(ns) = &self.namespace {
-            meta.insert("namespace".into(), Value::String(ns.to_string()));
-        }
-        if !self.labels.is_empty() {
-            meta.insert(
-                "labels".into(),
-                serde_json::to_value(&self.labels).unwrap_or_default(),
-            );
-        }
-        if !self.annotations.is_empty() {
-            meta.insert(
-                "annotations".into(),
-                serde_json::to_value(&self.annotations).unwrap_or_default(),
-            );
-        }
-        if let Some(ts) = &self.creation_timestamp {
-            meta.insert("creationTimestamp".into(), Value::String(ts.clone()));
-        }
-        let mut obj = Map::new();
-        obj.insert(
-            "apiVersion".into(),
-            Value::String(self.api_version.to_string()),
-        );
-        obj.insert("kind".into(), Value::String(self.kind.to_string()));
-        obj.insert("metadata".into(), Value::Object(meta));
-        if !self.spec.is_null() {
-            obj.insert("spec".into(), self.spec.to_value());
-        }
-        if !self.status.is_null() {
-            obj.insert("status".into(), self.status.to_value());
-        }
-        Value::Object(obj)
     }
 }
 
@@ -206,13 +168,15 @@ pub struct Snapshot {
 impl Snapshot {
     /// Builds every spec and status still held as text, and lets the text go: what is
     /// left after an answer has set aside what it does not need is all looked at;
-    /// except routes and backends, whose links are read instead.
-    /// Built on every core: building is most of the cost of reading.
+    /// except routes and backends, whose specs are reduced to their links (the
+    /// answers read nothing else of them): after this their `spec` is null and
+    /// `links()` is what they keep. Answers that write objects back (`dump`) do not
+    /// settle the snapshot. Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
         super::parallel::for_each_mut(&mut self.objects, |o| {
             if Links::kept_for(o) {
-                // Only their links are read: their specs stay text until looked at.
                 o.links();
+                o.spec = Lazy::default();
             } else {
                 o.spec.settle();
                 o.status.settle();

@@ -12,8 +12,12 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 /// An immutable shared string. Compares, orders and hashes as the `str` it holds.
+///
+/// One pointer wide (the `str` is reached through a box), not two: a topology holds
+/// several per node and per reference, a hundred thousand of each, and the shared
+/// strings are few.
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Text(Arc<str>);
+pub struct Text(Arc<Box<str>>);
 
 impl Text {
     pub fn as_str(&self) -> &str {
@@ -42,13 +46,13 @@ impl Borrow<str> for Text {
 
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Debug for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
@@ -72,49 +76,49 @@ impl From<String> for Text {
 
 impl From<Text> for String {
     fn from(t: Text) -> String {
-        t.0.to_string()
+        t.as_str().into()
     }
 }
 
 impl PartialEq<str> for Text {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for Text {
     fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
+        self.as_str() == *other
     }
 }
 
 impl PartialEq<String> for Text {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
+        self.as_str() == other.as_str()
     }
 }
 
 impl PartialEq<Text> for str {
     fn eq(&self, other: &Text) -> bool {
-        self == &*other.0
+        self == other.as_str()
     }
 }
 
 impl PartialEq<Text> for &str {
     fn eq(&self, other: &Text) -> bool {
-        *self == &*other.0
+        *self == other.as_str()
     }
 }
 
 impl PartialEq<Text> for String {
     fn eq(&self, other: &Text) -> bool {
-        **self == *other.0
+        self.as_str() == other.as_str()
     }
 }
 
 impl Serialize for Text {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.0)
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -177,14 +181,14 @@ thread_local! {
 /// `s` as a shared string: the copy already read, or a new one kept for the next.
 pub fn text(s: &str) -> Text {
     if s.len() > SHARED_UP_TO {
-        return Text(Arc::from(s));
+        return Text(Arc::new(Box::from(s)));
     }
     SHARED.with(|shared| {
         let mut shared = shared.borrow_mut();
         if let Some(t) = shared.get(s) {
             return t.clone();
         }
-        let t = Text(Arc::from(s));
+        let t = Text(Arc::new(Box::from(s)));
         shared.insert(t.clone());
         t
     })

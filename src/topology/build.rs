@@ -1,8 +1,8 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
 
 use super::{
-    Code, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution, ResolvedTarget, Role,
-    Severity, Topology,
+    Code, Edges, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution,
+    ResolvedTarget, Role, Severity, Topology,
 };
 use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorScope, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
@@ -196,8 +196,8 @@ impl<'s> Builder<'s> {
             role,
             object,
             owner,
-            parents: Vec::new(),
-            children: Vec::new(),
+            parents: Edges::new(),
+            children: Edges::new(),
         });
         self.t.index.insert(slot, id);
         id

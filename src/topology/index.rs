@@ -145,8 +145,8 @@ mod tests {
             role: Role::Backend,
             object: None,
             owner: None,
-            parents: Vec::new(),
-            children: Vec::new(),
+            parents: Default::default(),
+            children: Default::default(),
         }
     }
 

@@ -67,9 +67,13 @@ pub struct Node {
     pub object: Option<ObjectId>,
     /// For a section, the node of the object it belongs to.
     pub owner: Option<NodeId>,
-    pub parents: Vec<NodeId>,
-    pub children: Vec<NodeId>,
+    pub parents: Edges,
+    pub children: Edges,
 }
+
+/// A node's parents or children: up to four held in the node itself (most nodes have
+/// one parent and few children), more on the heap.
+pub type Edges = smallvec::SmallVec<[NodeId; 4]>;
 
 impl Node {
     pub(crate) fn is_section(&self) -> bool {
@@ -180,7 +184,7 @@ impl Topology {
     pub fn ancestors(&self, id: NodeId) -> Vec<NodeId> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
-        let mut stack: Vec<NodeId> = self.nodes[id].parents.clone();
+        let mut stack: Vec<NodeId> = self.nodes[id].parents.to_vec();
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
                 continue;

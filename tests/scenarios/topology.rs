@@ -190,7 +190,7 @@ spec:
     let w = world(yaml);
     let r = node(&w, "HTTPRoute", Some("mesh"), "split", None);
     let api = node(&w, "Service", Some("mesh"), "api", None);
-    assert_eq!(w.topology.nodes[r].parents, vec![api]);
+    assert_eq!(w.topology.nodes[r].parents.as_slice(), [api]);
     // The policy on the parent Service flows to the route and its other backend; the
     // route's edge back to its own parent would be a cycle and is not drawn.
     let v2 = node(&w, "Service", Some("mesh"), "api-v2", None);
