@@ -362,6 +362,8 @@ pub(crate) fn read_targets(
             None => invalid.push(("spec.targetSelectors".into(), "must be a list".into())),
         }
     }
+    // Kept for the life of the command, a list per policy: no room to spare.
+    targets.shrink_to_fit();
     targets
 }
 

@@ -194,9 +194,8 @@ impl Statuses {
         conflicts.sort();
         let per_node = reached
             .into_iter()
-            .map(|mut v| {
+            .map(|v| {
                 debug_assert!(v.windows(2).all(|w| w[0].0 < w[1].0), "in node order");
-                v.shrink_to_fit();
                 Reached(v)
             })
             .collect();
@@ -255,7 +254,11 @@ fn statuses_of_kind(
     KindStatuses {
         reached: PolicyId::all(np)
             .filter(of_kind)
-            .map(|p| (p, std::mem::take(&mut reached[p])))
+            .map(|p| {
+                let mut at = std::mem::take(&mut reached[p]);
+                at.shrink_to_fit();
+                (p, at)
+            })
             .collect(),
         leaf_tally: PolicyId::all(np)
             .filter(of_kind)

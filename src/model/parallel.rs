@@ -21,15 +21,19 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     }
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = items.get(i) else { break };
+        let r = f(item);
+        done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
+    };
     std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
-            });
+        // The calling thread is one of the workers: what it allocates comes from the
+        // memory the program has already freed, not from a new thread's own arena.
+        for _ in 1..threads {
+            s.spawn(work);
         }
+        work();
     });
     let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
     done.sort_by_key(|&(i, _)| i);
@@ -44,11 +48,15 @@ pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
         return;
     }
     let per_thread = items.len().div_ceil(threads);
+    let mut parts = items.chunks_mut(per_thread);
+    let here = parts.next();
     std::thread::scope(|s| {
-        for part in items.chunks_mut(per_thread) {
+        for part in parts {
             let f = &f;
             s.spawn(move || part.iter_mut().for_each(f));
         }
+        // The calling thread takes the first run (see `map`).
+        here.into_iter().flatten().for_each(&f);
     });
 }
 

@@ -824,6 +824,7 @@ impl<'s> Builder<'s> {
                     Resolution::NotFound(_) => {}
                 }
             }
+            resolved.shrink_to_fit();
             self.t.targets[pid] = resolved;
             self.t.policies[pid].targets = targets;
         }
