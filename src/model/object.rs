@@ -163,9 +163,23 @@ pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
 pub struct Snapshot {
     pub objects: Vec<Object>,
     pub blind_spots: Vec<BlindSpot>,
+    /// The routes' and backends' links were let go (`release_links`): the snapshot
+    /// can no longer be built into a topology.
+    pub links_released: bool,
 }
 
 impl Snapshot {
+    /// Lets go of what routes and backends said of the hierarchy (their links, all
+    /// that settling kept of their specs), once a topology has been built from them.
+    /// Building one again from this snapshot, or a copy, would link nothing: the
+    /// topology's build refuses it (`links_released`).
+    pub fn release_links(&mut self) {
+        for o in &mut self.objects {
+            o.links = std::sync::OnceLock::new();
+        }
+        self.links_released = true;
+    }
+
     /// Builds every spec and status still held as text, and lets the text go: what is
     /// left after an answer has set aside what it does not need is all looked at;
     /// except routes and backends, whose specs are reduced to their links (the

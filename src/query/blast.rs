@@ -111,6 +111,7 @@ pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]
             .map(|(o, _)| o.clone())
             .collect(),
         blind_spots: w.topology.snapshot.blind_spots.clone(),
+        links_released: w.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.topology, p)
@@ -190,6 +191,7 @@ pub fn apply_objects(
     let snapshot = Snapshot {
         objects,
         blind_spots: w.topology.snapshot.blind_spots.clone(),
+        links_released: w.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
 

@@ -30,7 +30,7 @@ pub use policy::{
 };
 pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy};
-pub use world::{analyze, analyze_yaml, LazyStatuses, World};
+pub use world::{analyze, analyze_once, analyze_yaml, LazyStatuses, World};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Class;

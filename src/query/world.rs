@@ -50,11 +50,29 @@ impl World {
 /// Runs the pure stages on a snapshot: catalog, topology, statuses (on first use).
 /// Objects defined twice keep their last copy; documents whose shape is wrong are
 /// findings.
-pub fn analyze(
-    mut snapshot: Snapshot,
+pub fn analyze(snapshot: Snapshot, declared: &[Declared], shape_errors: &[ShapeError]) -> World {
+    World::new(topology_of(snapshot, declared, shape_errors))
+}
+
+/// `analyze` for a world that is answered from and never built again (every command
+/// but `blast-radius --apply`, which analyses a changed copy of its snapshot): once the
+/// topology is built, the routes' and backends' links are let go, and the folds that
+/// follow reuse their memory.
+pub fn analyze_once(
+    snapshot: Snapshot,
     declared: &[Declared],
     shape_errors: &[ShapeError],
 ) -> World {
+    let mut t = topology_of(snapshot, declared, shape_errors);
+    t.snapshot.release_links();
+    World::new(t)
+}
+
+fn topology_of(
+    mut snapshot: Snapshot,
+    declared: &[Declared],
+    shape_errors: &[ShapeError],
+) -> Topology {
     let duplicates = drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
     let mut t = Topology::build(snapshot, catalog);
@@ -77,7 +95,7 @@ pub fn analyze(
             format!("field {}: {}", e.field, e.message),
         ));
     }
-    World::new(t)
+    t
 }
 
 /// Literal YAML in, analysed world out (objects without a namespace in `default`): for

@@ -115,6 +115,11 @@ impl<'s> Listener<'s> {
 type KindIn<'s> = (&'s str, &'s str, Option<&'s str>);
 
 pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
+    // An internal rule, not a user's error: only a finished world releases its links.
+    assert!(
+        !snapshot.links_released,
+        "a snapshot whose links were released cannot be built again"
+    );
     let mut b = Builder {
         t: Topology {
             catalog,

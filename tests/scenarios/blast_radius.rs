@@ -412,3 +412,45 @@ fn human_output_lists_field_differences() {
     assert!(text.contains("/color: blue → red"), "{text}");
     assert_eq!(lines.len(), 6, "{text}");
 }
+
+#[test]
+fn a_world_analysed_once_answers_as_one_kept_for_changes() {
+    let yaml = [
+        TOPOLOGY,
+        &policy("p1", "Gateway", "g1", "  color: red"),
+        &policy("p2", "HTTPRoute", "r1", "  color: blue"),
+    ]
+    .concat();
+    let snapshot = || {
+        let mut loaded = kubectl_policies::source::files::Loaded::default();
+        kubectl_policies::source::files::load_text(&yaml, "<literal>", &mut loaded).unwrap();
+        loaded.place_in("default");
+        loaded.snapshot.settle();
+        loaded.snapshot
+    };
+    let kept = kubectl_policies::analyze(snapshot(), &[], &[]);
+    let once = kubectl_policies::query::analyze_once(snapshot(), &[], &[]);
+    assert!(once.topology.snapshot.links_released);
+    assert!(!kept.topology.snapshot.links_released);
+    let edges = |w: &World| -> Vec<(String, Vec<String>)> {
+        let t = &w.topology;
+        t.nodes
+            .iter()
+            .map(|n| {
+                let parents = n.parents.iter().map(|&p| t.nodes[p].obj_ref.to_string());
+                (n.obj_ref.to_string(), parents.collect())
+            })
+            .collect()
+    };
+    assert_eq!(edges(&once), edges(&kept));
+    assert!(edges(&once).iter().any(|(_, parents)| !parents.is_empty()));
+    assert_eq!(
+        format!("{:?}", once.statuses.overall),
+        format!("{:?}", kept.statuses.overall)
+    );
+    // Its routes no longer say what they link: it is not built again.
+    let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        kubectl_policies::analyze(once.topology.snapshot.clone(), &[], &[])
+    }));
+    assert!(again.is_err());
+}

@@ -76,6 +76,7 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
                 .cloned()
                 .collect(),
             blind_spots: Vec::new(),
+            links_released: false,
         };
         let part = kubectl_policies::analyze(snapshot, &[], &loaded.shape_errors);
         let m = part

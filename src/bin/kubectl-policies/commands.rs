@@ -248,7 +248,7 @@ fn blast_radius(
     let format = Format::for_command(g, "blast-radius")?;
     let question = match apply {
         [] => Question::Reach(target),
-        _ => Question::Everything,
+        _ => Question::Changes,
     };
     let s = session::load(g, question)?;
     let b = if apply.is_empty() {

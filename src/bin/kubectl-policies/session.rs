@@ -18,8 +18,10 @@ use std::time::Duration;
 /// are resolved once the kinds are known: before a live read, after reading files).
 #[derive(Clone, Copy)]
 pub enum Question<'a> {
-    /// Everything in scope (`get`, `tree`, `check`, `graph`, `blast-radius --apply`).
+    /// Everything in scope (`get`, `tree`, `check`, `graph`).
     Everything,
+    /// Everything in scope, to be analysed again with changes (`blast-radius --apply`).
+    Changes,
     /// One object's answer (`describe`, `effective`).
     Object(&'a [String]),
     /// A policy's reach (`blast-radius`).
@@ -60,7 +62,11 @@ impl Session {
 pub fn load(g: &Global, question: Question) -> Result<Session> {
     let (loaded, namespace) = read(g, question)?;
     warn_blind_spots(&loaded.snapshot.blind_spots);
-    let w = query::analyze(loaded.snapshot, &g.policy_kind, &loaded.shape_errors);
+    let analyze = match question {
+        Question::Changes => query::analyze,
+        _ => query::analyze_once,
+    };
+    let w = analyze(loaded.snapshot, &g.policy_kind, &loaded.shape_errors);
     Ok(Session {
         w: ManuallyDrop::new(w),
         namespace,
@@ -126,7 +132,7 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
                 Err(_) => Need::Everything,
             },
             Question::Namespace => Need::Namespace,
-            Question::Everything | Question::Reach(_) => Need::Everything,
+            Question::Everything | Question::Changes | Question::Reach(_) => Need::Everything,
         };
         focus::live_scope(&need, &catalog, &ns, g.all_namespaces)
     })?;

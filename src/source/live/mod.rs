@@ -1035,6 +1035,7 @@ impl<'a> Reader<'a> {
             snapshot: crate::model::Snapshot {
                 objects,
                 blind_spots: spots,
+                links_released: false,
             },
             shape_errors: self.shape_errors,
             links: self.links,
