@@ -87,6 +87,10 @@ impl<'t> SeenSets<'t> {
     }
 }
 
+/// A node whose contexts are not computed yet, in `KindFold::memo` (no range of
+/// contexts ends before it starts).
+const NOT_YET: (u32, u32) = (u32::MAX, 0);
+
 /// A state, an entry pushed onto it, and the resulting state.
 type Pushed = (Option<Rc<Acc>>, Rc<Joining>, Rc<Acc>);
 
@@ -122,8 +126,8 @@ pub struct KindFold<'t> {
     entries: FastMap<(Vec<PolicyId>, Option<NodeId>), Rc<Joining>>,
     pushed: FastMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
-    /// Per node, its range of `ctxs`, once computed (allocated on first use).
-    memo: Vec<Option<(u32, u32)>>,
+    /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
+    memo: Vec<(u32, u32)>,
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
@@ -152,7 +156,7 @@ impl<'t> KindFold<'t> {
         f.memo = self.memo.clone();
         for (m, &below) in f.memo.iter_mut().zip(below) {
             if below {
-                *m = None;
+                *m = NOT_YET;
             }
         }
         f
@@ -309,10 +313,10 @@ impl<'t> KindFold<'t> {
     /// Computes the contexts of `n` (and, first, of everything above it).
     fn compute(&mut self, n: NodeId) -> (u32, u32) {
         if self.memo.is_empty() {
-            self.memo = vec![None; self.t.nodes.len()];
+            self.memo = vec![NOT_YET; self.t.nodes.len()];
         }
-        if let Some(range) = self.memo[n] {
-            return range;
+        if self.memo[n] != NOT_YET {
+            return self.memo[n];
         }
         let t = self.t;
         let node = &t.nodes[n];
@@ -328,7 +332,10 @@ impl<'t> KindFold<'t> {
             self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
         }
         for &p in &node.parents {
-            let Some((a, b)) = self.memo[p] else { continue };
+            let (a, b) = self.memo[p];
+            if (a, b) == NOT_YET {
+                continue;
+            }
             // Direct policies reach only their target and its sections.
             let cut = self.class == Class::Direct && node.owner != Some(p);
             for j in a..b {
@@ -360,7 +367,7 @@ impl<'t> KindFold<'t> {
         self.arrived = arrived;
         self.arrival_links = links;
         let range = (start as u32, self.ctxs.len() as u32);
-        self.memo[n] = Some(range);
+        self.memo[n] = range;
         range
     }
 

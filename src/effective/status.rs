@@ -80,32 +80,64 @@ const CONFLICTED: Tally = Tally {
     conflicted: 1,
 };
 
-/// The nodes one policy reaches and its status at each, in node order: a list, not
-/// a map (node numbers as 32 bits), for a large cluster has a million of these.
+/// The nodes one policy reaches and its status at each, in node order: lists, not a
+/// map (node numbers as 32 bits, statuses as runs), for a large cluster has a million
+/// of these.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reached(Vec<(NodeId, PolicyStatus)>);
+pub struct Reached {
+    /// The nodes, in node order.
+    nodes: Vec<NodeId>,
+    /// The statuses as runs: from `nodes[i]` on, until the next run, each node's status
+    /// is this one (a policy mostly has one status wherever it reaches).
+    runs: Vec<(u32, PolicyStatus)>,
+}
 
 impl Reached {
+    /// Adds node `n`, after every node already in.
+    pub(crate) fn push(&mut self, n: NodeId, status: PolicyStatus) {
+        debug_assert!(self.nodes.last().is_none_or(|&m| m < n), "in node order");
+        if self.runs.last().is_none_or(|&(_, s)| s != status) {
+            self.runs.push((self.nodes.len() as u32, status));
+        }
+        self.nodes.push(n);
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.runs.shrink_to_fit();
+    }
+
+    fn status_at(&self, i: usize) -> PolicyStatus {
+        let run = self.runs.partition_point(|&(from, _)| from as usize <= i);
+        self.runs[run - 1].1
+    }
+
     pub fn get(&self, n: NodeId) -> Option<PolicyStatus> {
-        let i = self.0.binary_search_by_key(&n, |&(m, _)| m).ok()?;
-        Some(self.0[i].1)
+        let i = self.nodes.binary_search(&n).ok()?;
+        Some(self.status_at(i))
     }
 
     /// (node, status), in node order.
     pub fn iter(&self) -> impl Iterator<Item = (NodeId, PolicyStatus)> + '_ {
-        self.0.iter().copied()
+        let mut run = 0;
+        self.nodes.iter().enumerate().map(move |(i, &n)| {
+            while run + 1 < self.runs.len() && self.runs[run + 1].0 as usize <= i {
+                run += 1;
+            }
+            (n, self.runs[run].1)
+        })
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.0.iter().map(|&(n, _)| n)
+        self.nodes.iter().copied()
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.nodes.is_empty()
     }
 }
 
@@ -125,7 +157,7 @@ impl Statuses {
         let np = t.policies.len();
         // Per policy, its status at every node it reaches, in node order (node numbers
         // as 32 bits: there can be a million of these).
-        let mut reached: Vec<Vec<(NodeId, PolicyStatus)>> = vec![Vec::new(); np];
+        let mut reached: Vec<Reached> = vec![Reached::default(); np];
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
@@ -192,13 +224,7 @@ impl Statuses {
             overall.push(status);
         }
         conflicts.sort();
-        let per_node = reached
-            .into_iter()
-            .map(|v| {
-                debug_assert!(v.windows(2).all(|w| w[0].0 < w[1].0), "in node order");
-                Reached(v)
-            })
-            .collect();
+        let per_node = reached;
         Statuses {
             overall,
             per_node,
@@ -222,7 +248,7 @@ impl Statuses {
 struct KindStatuses {
     /// Per policy of the kind that reaches anything: its status at every node it
     /// reaches, in node order.
-    reached: Vec<(PolicyId, Vec<(NodeId, PolicyStatus)>)>,
+    reached: Vec<(PolicyId, Reached)>,
     /// Per policy: its tally over the most specific nodes it reaches.
     leaf_tally: Vec<(PolicyId, Tally)>,
     conflicts: Vec<Conflict>,
@@ -236,7 +262,7 @@ fn statuses_of_kind(
 ) -> KindStatuses {
     let t = f.t;
     let np = t.policies.len();
-    let mut reached: Vec<Vec<(NodeId, PolicyStatus)>> = vec![Vec::new(); np];
+    let mut reached: Vec<Reached> = vec![Reached::default(); np];
     let mut leaf_tally = vec![Tally::default(); np];
     let mut tallies = Tallies::new(f, leaves);
     let mut here = Vec::new();
@@ -244,7 +270,7 @@ fn statuses_of_kind(
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class);
         for &(p, tally) in &here {
-            reached[p].push((n, tally.status()));
+            reached[p].push(n, tally.status());
             if leaf {
                 leaf_tally[p].add(tally);
             }
@@ -409,5 +435,39 @@ fn is_leaf(t: &Topology, n: NodeId, class: Class) -> bool {
     match class {
         Class::Inherited => node.children.is_empty(),
         Class::Direct => !node.children.iter().any(|&c| t.nodes[c].owner == Some(n)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PolicyStatus::*;
+
+    #[test]
+    fn reached_keeps_each_nodes_status_through_its_runs() {
+        let at: Vec<(NodeId, PolicyStatus)> = [
+            (2, Enforced),
+            (3, Enforced),
+            (5, Overridden),
+            (8, Enforced),
+            (9, Conflicted),
+            (10, Conflicted),
+        ]
+        .into_iter()
+        .map(|(n, s)| (NodeId(n), s))
+        .collect();
+        let mut r = Reached::default();
+        for &(n, s) in &at {
+            r.push(n, s);
+        }
+        assert_eq!(r.runs.len(), 4, "equal neighbours share a run");
+        assert_eq!(r.iter().collect::<Vec<_>>(), at);
+        for &(n, s) in &at {
+            assert_eq!(r.get(n), Some(s));
+        }
+        assert_eq!(r.get(NodeId(4)), None);
+        assert_eq!(r.get(NodeId(11)), None);
+        assert_eq!(r.len(), 6);
+        assert!(Reached::default().iter().next().is_none());
     }
 }

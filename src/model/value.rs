@@ -381,7 +381,14 @@ impl<'de> Deserialize<'de> for Val {
 #[derive(Default)]
 pub struct Lazy {
     text: Option<Box<serde_json::value::RawValue>>,
-    val: std::sync::OnceLock<Val>,
+    /// The value once built: boxed, and none for null, so that a `Lazy` is four words
+    /// (every object holds two, most never built or null).
+    val: std::sync::OnceLock<Option<Box<Val>>>,
+}
+
+/// A built value as it is kept.
+fn kept(v: Val) -> Option<Box<Val>> {
+    (!v.is_null()).then(|| Box::new(v))
 }
 
 impl Lazy {
@@ -395,7 +402,7 @@ impl Lazy {
 
     /// The JSON text, while the value is not built yet.
     pub fn unbuilt_text(&self) -> Option<&str> {
-        match self.val.get() {
+        match self.built() {
             Some(_) => None,
             None => self.text.as_deref().map(serde_json::value::RawValue::get),
         }
@@ -406,7 +413,7 @@ impl Lazy {
     /// a value through (`dump` writes each object once), so the cluster is never held
     /// built and as text at once.
     pub fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
-        match self.val.get() {
+        match self.built() {
             Some(v) => f(v),
             None => f(&self.build()),
         }
@@ -415,7 +422,7 @@ impl Lazy {
     /// Whether the value is null, told from the text when it is not built yet (JSON text
     /// read as one value is exactly `null` then), so asking builds nothing.
     pub fn is_null(&self) -> bool {
-        match (self.val.get(), &self.text) {
+        match (self.built(), &self.text) {
             (Some(v), _) => v.is_null(),
             (None, Some(text)) => text.get() == "null",
             (None, None) => true,
@@ -426,6 +433,11 @@ impl Lazy {
     pub fn settle(&mut self) {
         let _ = &**self;
         self.text = None;
+    }
+
+    /// The value, if built.
+    fn built(&self) -> Option<&Val> {
+        self.val.get().map(|v| v.as_deref().unwrap_or(&NULL))
     }
 
     fn build(&self) -> Val {
@@ -444,7 +456,7 @@ impl From<Val> for Lazy {
     fn from(v: Val) -> Lazy {
         Lazy {
             text: None,
-            val: std::sync::OnceLock::from(v),
+            val: std::sync::OnceLock::from(kept(v)),
         }
     }
 }
@@ -452,7 +464,8 @@ impl From<Val> for Lazy {
 impl std::ops::Deref for Lazy {
     type Target = Val;
     fn deref(&self) -> &Val {
-        self.val.get_or_init(|| self.build())
+        let v = self.val.get_or_init(|| kept(self.build()));
+        v.as_deref().unwrap_or(&NULL)
     }
 }
 
