@@ -37,7 +37,9 @@ pub(crate) fn namespace_of<'o>(v: &'o Val, from_ns: &'o str) -> &'o str {
     v.get("namespace").and_then(Val::as_str).unwrap_or(from_ns)
 }
 
-/// A route's `parentRefs` entries, or a ListenerSet's single `parentRef`.
+/// A route's `parentRefs` entries, or a ListenerSet's single `parentRef`. Read from the
+/// spec: for what runs before the snapshot is settled (narrowing, the live plan), since
+/// settling keeps only a route's `Links`.
 pub(crate) fn parent_ref_values(o: &Object) -> impl Iterator<Item = &Val> {
     let refs = o.spec.get("parentRefs").and_then(Val::as_array);
     refs.into_iter().flatten().chain(o.spec.get("parentRef"))

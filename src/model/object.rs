@@ -46,7 +46,8 @@ pub struct Object {
 
 impl Object {
     /// What the hierarchy reads of a route's or backend's spec, read the first time it
-    /// is asked for: from the spec's text when the spec is not built, without building it.
+    /// is asked for: when the spec is still text, from a value built for the reading
+    /// alone and not kept (`Lazy::with`).
     pub fn links(&self) -> &Links {
         self.links
             .get_or_init(|| Box::new(self.spec.with(Links::read)))

@@ -2,12 +2,11 @@
 //! not a copy; read, the short ones are one copy for every object that repeats them
 //! (`gateway.networking.k8s.io`, `HTTPRoute`, a namespace, a key like `parentRefs`).
 
+use super::FastSet;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -142,40 +141,13 @@ impl serde::de::Visitor<'_> for TextVisitor {
     }
 }
 
-/// FNV-1a over eight bytes at a time: a fast hash for the short strings shared (the
-/// default SipHash costs more than the allocation it saves).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-            h = (h ^ w).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
-        }
-        for b in words.remainder() {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
 /// Strings no longer than this are shared; longer ones are rarely repeated.
 const SHARED_UP_TO: usize = 64;
 
 thread_local! {
     /// The strings read so far on this thread, one copy each, kept for the life of the
     /// thread (a command reads once).
-    static SHARED: RefCell<HashSet<Text, BuildHasherDefault<Fnv>>> = RefCell::default();
+    static SHARED: RefCell<FastSet<Text>> = RefCell::default();
 }
 
 /// `s` as a shared string: the copy already read, or a new one kept for the next.
@@ -218,7 +190,7 @@ mod tests {
         assert_eq!(format!("{a} {a:?}"), "a \"a\"");
         assert_eq!(serde_json::to_string(&a).unwrap(), "\"a\"");
         assert_eq!(serde_json::from_str::<Text>("\"a\"").unwrap(), a);
-        let set: HashSet<Text> = [a.clone()].into();
+        let set: std::collections::HashSet<Text> = [a.clone()].into();
         assert!(set.contains("a"));
     }
 }
