@@ -18,6 +18,7 @@ use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
 use crate::topology::{Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// One step of a context path: a node, or the namespace level a path enters just
@@ -457,25 +458,31 @@ impl<'t> KindFold<'t> {
     /// `paths` as steps: the same paths, named by node, without building references
     /// (two paths are equal exactly when their references are).
     pub(crate) fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<Step>> {
+        let mut out = Vec::new();
+        self.walk_paths(n, i, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// Walks the paths of context `i` of `n` up to their roots, each path's steps below
+    /// the current one held in `below` (last step first), and adds each whole path to
+    /// `out` as it reaches a root: in the order of the predecessors, as the paths are
+    /// read.
+    fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
         let (a, _) = self.compute(n);
         let c = &self.ctxs[a as usize + i];
-        let mut tail = Vec::with_capacity(2);
+        let depth = below.len();
+        below.push(Step::Node(n));
         if c.entered_ns && self.t.namespace_level(n).is_some() {
-            tail.push(Step::Namespace(n));
+            below.push(Step::Namespace(n));
         }
-        tail.push(Step::Node(n));
-        let preds: Vec<(NodeId, usize)> = self.preds(c).collect();
+        let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
         if preds.is_empty() {
-            return vec![tail];
+            out.push(below.iter().rev().copied().collect());
         }
-        let mut out = Vec::new();
         for (p, j) in preds {
-            for mut path in self.step_paths(p, j) {
-                path.extend_from_slice(&tail);
-                out.push(path);
-            }
+            self.walk_paths(p, j, below, out);
         }
-        out
+        below.truncate(depth);
     }
 
     /// The effective specs at `n`, contexts with equal results grouped.

@@ -18,9 +18,10 @@
 use super::namespace_closure;
 use crate::catalog::policy::{read_targets, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
-use crate::model::{normalize_group, ObjRef};
+use crate::model::{canonical_kind, is_cluster_scoped, normalize_group, ObjRef};
+use crate::model::{parallel, Object, Snapshot};
 use crate::model::{Map, NamespaceLinks};
-use crate::model::{Object, Snapshot};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// Sets aside from `snapshot` the objects an answer about `focus` cannot depend on,
@@ -36,12 +37,14 @@ pub fn narrow(
     let Some(keep) = keep_mask(&snapshot.objects, links, catalog, focus) else {
         return Vec::new();
     };
+    let mut aside = Vec::with_capacity(keep.iter().filter(|&&k| !k).count());
     let mut i = 0;
-    let aside = |_: &mut Object| {
+    let set_aside = |_: &mut Object| {
         i += 1;
         !keep[i - 1]
     };
-    snapshot.objects.extract_if(.., aside).collect()
+    aside.extend(snapshot.objects.extract_if(.., set_aside));
+    aside
 }
 
 /// Which of `objects` an answer about `focus` can depend on. `None`, everything: when
@@ -56,12 +59,15 @@ pub fn keep_mask(
 ) -> Option<Vec<bool>> {
     let starts = start_namespaces(objects, catalog, focus)?;
     let keep = namespace_closure(links, &starts);
-    let mask = objects.iter().map(|o| match o.namespace.as_deref() {
+    let kept = |o: &Object| match o.namespace.as_deref() {
         None => true,
         Some(ns) if keep.contains(ns) => true,
         Some(_) => catalog.is_policy(o) && targets_within(o, &keep),
-    });
-    Some(mask.collect())
+    };
+    // Reading the targets of every policy elsewhere is most of the work: on every core.
+    let runs: Vec<&[Object]> = objects.chunks(1024).collect();
+    let mask = parallel::map(&runs, |run| run.iter().map(kept).collect::<Vec<bool>>());
+    Some(mask.concat())
 }
 
 /// The namespaces an answer about `focus` starts from: an object's own; a policy's
@@ -107,15 +113,175 @@ fn is(o: &Object, r: &ObjRef) -> bool {
         && normalize_group(o.group()) == r.group
 }
 
+/// Read without keeping the spec built: most of the policies looked at here are set
+/// aside.
 fn targets(o: &Object) -> Vec<TargetSpec> {
     let empty = Map::new();
-    let spec = o.spec.as_object().unwrap_or(&empty);
-    read_targets(spec, o.namespace.as_deref(), &mut Vec::new())
+    o.spec.with(|spec| {
+        let spec = spec.as_object().unwrap_or(&empty);
+        read_targets(spec, o.namespace.as_deref(), &mut Vec::new())
+    })
 }
 
 /// Whether a policy outside the kept namespaces targets anything kept.
 fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
-    targets(o)
-        .iter()
-        .any(|t| target_namespace(t).is_none_or(|ns| keep.contains(ns)))
+    let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));
+    // Most policies are set aside: their targets are read from the spec's text alone
+    // when its shape allows, without building the spec.
+    if let Some(refs) = o.spec.unbuilt_text().and_then(TargetRefsText::read) {
+        let policy_ns = o.namespace.as_deref();
+        return refs
+            .target_ref
+            .iter()
+            .chain(refs.target_refs.iter().flatten())
+            .filter_map(|r| r.namespace(policy_ns))
+            .any(|ns| within(ns.as_deref()));
+    }
+    targets(o).iter().any(|t| within(target_namespace(t)))
+}
+
+/// A policy's `targetRef` and `targetRefs`, read from its spec's JSON text, every
+/// other field skipped. Reading fails on any shape `read_targets` may read otherwise
+/// (`targetSelectors`, a reference that is not a mapping, a field that is not a
+/// string, a key written twice): the caller then reads the built spec.
+#[derive(serde::Deserialize)]
+struct TargetRefsText<'t> {
+    #[serde(borrow, rename = "targetRef", default)]
+    target_ref: Option<RefText<'t>>,
+    #[serde(borrow, rename = "targetRefs", default)]
+    target_refs: Option<Vec<RefText<'t>>>,
+    #[serde(rename = "targetSelectors", default)]
+    target_selectors: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize)]
+struct RefText<'t> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'t, str>>,
+    #[serde(borrow, default)]
+    name: Option<Cow<'t, str>>,
+    #[serde(borrow, default)]
+    namespace: Option<Cow<'t, str>>,
+    // Read only to hold them to `read_ref`'s shape.
+    #[serde(borrow, default)]
+    #[allow(dead_code)]
+    group: Option<Cow<'t, str>>,
+    #[serde(borrow, default, rename = "sectionName")]
+    #[allow(dead_code)]
+    section_name: Option<Cow<'t, str>>,
+}
+
+impl<'t> TargetRefsText<'t> {
+    fn read(text: &'t str) -> Option<TargetRefsText<'t>> {
+        let refs: TargetRefsText = serde_json::from_str(text).ok()?;
+        refs.target_selectors.is_none().then_some(refs)
+    }
+}
+
+impl RefText<'_> {
+    /// As `target_namespace` of the reference `read_ref` reads: `None` for one it
+    /// refuses (no kind or name), `Some(None)` for anywhere.
+    fn namespace(&self, policy_ns: Option<&str>) -> Option<Option<String>> {
+        let kind = self.kind.as_deref().filter(|k| !k.is_empty())?;
+        let name = self.name.as_deref().filter(|n| !n.is_empty())?;
+        let kind = canonical_kind(kind);
+        let namespace = match is_cluster_scoped(&kind) {
+            true => None,
+            false => self.namespace.as_deref().or(policy_ns),
+        };
+        Some(match (namespace, kind.as_str()) {
+            (Some(ns), _) => Some(ns.to_string()),
+            (None, "Namespace") => Some(name.to_string()),
+            (None, _) => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::files::{load_text, Loaded};
+
+    /// A policy in namespace `a` with `spec`, read from JSON: its spec still text.
+    fn policy(spec: &str) -> Object {
+        let json = format!(
+            r#"{{"apiVersion":"x.io/v1","kind":"P","metadata":{{"name":"p","namespace":"a"}},"spec":{spec}}}"#
+        );
+        let mut loaded = Loaded::default();
+        load_text(&json, "p.json", &mut loaded).unwrap();
+        loaded.snapshot.objects.remove(0)
+    }
+
+    #[test]
+    fn targets_read_from_the_text_are_those_of_the_built_spec() {
+        let keeps: Vec<BTreeSet<String>> = [&[][..], &["a"], &["b"], &["c", "n"]]
+            .iter()
+            .map(|k| k.iter().map(|s| s.to_string()).collect())
+            .collect();
+        // (spec, read from its text alone)
+        let specs = [
+            (
+                r#"{"targetRef":{"group":"","kind":"Service","name":"s"}}"#,
+                true,
+            ),
+            (
+                r#"{"targetRef":{"kind":"Service","name":"s","namespace":"b"}}"#,
+                true,
+            ),
+            (
+                r#"{"targetRefs":[{"kind":"HTTPRoute","name":"r","sectionName":"x"},
+                {"kind":"Service","name":"s","namespace":"c"}],"other":{"deep":[1]}}"#,
+                true,
+            ),
+            (
+                r#"{"targetRef":{"kind":"Namespace","name":"n","namespace":"b"}}"#,
+                true,
+            ),
+            (r#"{"targetRef":{"kind":"namespace","name":"b"}}"#, true),
+            (
+                r#"{"targetRef":{"group":"gateway.networking.k8s.io","kind":"GatewayClass","name":"gc"}}"#,
+                true,
+            ),
+            (
+                r#"{"targetRef":{"kind":"","name":"s","namespace":"b"}}"#,
+                true,
+            ),
+            (r#"{"targetRef":{"kind":"Service","namespace":"b"}}"#, true),
+            (r#"{"targetRef":null,"targetRefs":null}"#, true),
+            (r#"{"settings":{"a":1}}"#, true),
+            (r#"{"targetRefs":[],"targetSelectors":null}"#, true),
+            // Shapes left to the built spec.
+            (
+                r#"{"targetSelectors":[{"kind":"HTTPRoute","matchLabels":{"a":"b"}}]}"#,
+                false,
+            ),
+            (
+                r#"{"targetRef":{"kind":"Service","name":"s","group":7}}"#,
+                false,
+            ),
+            (r#"{"targetRef":"s"}"#, false),
+            (r#"{"targetRefs":{"kind":"Service","name":"s"}}"#, false),
+            (r#"{"targetRefs":[null]}"#, false),
+            (
+                r#"{"targetRef":{"kind":"Service","name":"s","name":"t","namespace":"b"}}"#,
+                false,
+            ),
+            (r#"null"#, false),
+            (r#""text""#, false),
+        ];
+        for (spec, from_text) in specs {
+            let (text, built) = (policy(spec), policy(spec));
+            let _ = &*built.spec;
+            assert_eq!(built.spec.unbuilt_text(), None);
+            let read = text.spec.unbuilt_text().and_then(TargetRefsText::read);
+            assert_eq!(read.is_some(), from_text, "{spec}");
+            for keep in &keeps {
+                assert_eq!(
+                    targets_within(&text, keep),
+                    targets_within(&built, keep),
+                    "{spec} {keep:?}"
+                );
+            }
+        }
+    }
 }

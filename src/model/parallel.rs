@@ -5,11 +5,14 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+/// The cores available to this process.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// How many threads to use: the cores available, at most `items`.
 fn threads_for(items: usize) -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items)
+    cores().min(items)
 }
 
 /// `f` of each item, in order, the items shared among the cores (each thread takes

@@ -304,6 +304,26 @@ impl<'de, T: FromMap> Deserialize<'de> for MapOr<T> {
     }
 }
 
+/// One item of a List as it is read: converted into an object (pushed on `read`, its
+/// links noted) when nothing of the List changes it, else kept as a document.
+pub(crate) fn read_item(
+    item: MapOr<Doc>,
+    links: &mut NamespaceLinks,
+    read: &mut Vec<Object>,
+) -> Item {
+    if !stands_alone(&item) {
+        return Item::Doc(Box::new(item));
+    }
+    Item::Read(object_alone(item, &Origin::default()).map(|o| match o {
+        Some(o) => {
+            links.note(&o);
+            read.push(o);
+            true
+        }
+        None => false,
+    }))
+}
+
 /// Reads a List's `items`, noting the links of each object as it is read.
 struct ItemsSeed<'l>(&'l mut NamespaceLinks);
 
@@ -325,18 +345,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let (mut items, mut read) = (Vec::new(), Vec::new());
         while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
-            items.push(if stands_alone(&item) {
-                Item::Read(object_alone(item, &Origin::default()).map(|o| match o {
-                    Some(o) => {
-                        self.0.note(&o);
-                        read.push(o);
-                        true
-                    }
-                    None => false,
-                }))
-            } else {
-                Item::Doc(Box::new(item))
-            });
+            items.push(read_item(item, self.0, &mut read));
         }
         Ok(Items::List { items, read })
     }

@@ -104,6 +104,44 @@ pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// A file's bytes. A large one is read in one part per core, side by side: copying
+/// it out of the page cache into fresh memory is bound by the page faults, and those
+/// are taken on every core at once.
+#[cfg(unix)]
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    const PARALLEL_FROM: u64 = 4 << 20;
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    let cores = crate::model::parallel::cores();
+    if len < PARALLEL_FROM || cores < 2 || usize::try_from(len).is_err() {
+        return std::fs::read(path);
+    }
+    let mut bytes = vec![0u8; len as usize];
+    let per_part = bytes.len().div_ceil(cores);
+    let whole = std::thread::scope(|s| {
+        let parts: Vec<_> = bytes
+            .chunks_mut(per_part)
+            .enumerate()
+            .map(|(i, part)| {
+                let file = &file;
+                s.spawn(move || file.read_exact_at(part, (i * per_part) as u64))
+            })
+            .collect();
+        parts.into_iter().all(|p| p.join().is_ok_and(|r| r.is_ok()))
+    });
+    // A file that changed size while it was read is read again the plain way.
+    if !whole || file.read_at(&mut [0u8], len)? != 0 {
+        return std::fs::read(path);
+    }
+    Ok(bytes)
+}
+
+#[cfg(not(unix))]
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    std::fs::read(path)
+}
+
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".into(),
@@ -125,7 +163,7 @@ pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
             continue;
         }
         for file in expand_path(Path::new(arg))? {
-            let bytes = std::fs::read(&file)
+            let bytes = read_file(&file)
                 .map_err(|e| anyhow::anyhow!("{}: {}", file.display(), io_reason(&e)))?;
             let text = String::from_utf8(bytes).map_err(|e| {
                 anyhow::anyhow!(
@@ -146,7 +184,14 @@ pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), Synt
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         // JSON: one value, or several concatenated (as `kubectl get -o json` of many
         // objects). Read as only the fields the tool uses: the rest is skipped as it
-        // streams by, and no document is held whole.
+        // streams by, and no document is held whole. A large List is read on every
+        // core, when its text allows it (see `split`).
+        if trimmed.len() >= super::split::MIN_BYTES {
+            if let Some(doc) = super::split::read_list(trimmed) {
+                add_document(doc, file, 1, loaded);
+                return Ok(());
+            }
+        }
         let stream = serde_json::Deserializer::from_str(trimmed).into_iter::<MapOr<Doc>>();
         for (i, doc) in stream.enumerate() {
             let document = i + 1;

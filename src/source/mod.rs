@@ -6,6 +6,7 @@ pub mod document;
 pub mod dump;
 pub mod files;
 pub mod live;
+mod split;
 
 use crate::model::NamespaceLinks;
 use crate::model::{BlindSpot, Object, Origin, ShapeError, Snapshot, Text};

@@ -6,11 +6,11 @@ use super::{
 };
 use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorScope, TargetSpec};
 use crate::catalog::{Catalog, Class, PolicyKind};
-use crate::model::FastMap;
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
     ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
+use crate::model::{parallel, FastMap};
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
@@ -766,15 +766,20 @@ impl<'s> Builder<'s> {
             .iter()
             .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
             .collect();
-        self.t.policies = objects
-            .iter()
-            .zip(ObjectId::all(usize::MAX))
-            .map(|(o, i)| (i, o))
-            .filter_map(|(i, o)| {
-                let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
-                Some(read_policy(o, i, pk))
-            })
-            .collect();
+        // Reading each policy's spec is most of the work here: on every core.
+        const RUN: usize = 1024;
+        let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
+        let read = parallel::map(&runs, |&(k, run)| {
+            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
+            run.iter()
+                .zip(ids)
+                .filter_map(|(o, i)| {
+                    let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
+                    Some(read_policy(o, i, pk))
+                })
+                .collect::<Vec<_>>()
+        });
+        self.t.policies = read.into_iter().flatten().collect();
         for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(

@@ -1266,3 +1266,76 @@ fn readme_documents_every_flag() {
     }
     assert!(seen > 20, "{seen} flags found in --help");
 }
+
+/// A JSON List of more than a mebibyte, as `kubectl get -o json` or `dump` writes for a
+/// large cluster: its items are read on every core (`source::split`).
+fn large_json_list(routes: usize) -> String {
+    let mut items = vec![
+        r#"{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"gw","namespace":"infra"},"spec":{"gatewayClassName":"c","listeners":[{"name":"http","port":80,"protocol":"HTTP","allowedRoutes":{"namespaces":{"from":"All"}}}]}}"#.to_string(),
+        r#"{"apiVersion":"gateway.networking.k8s.io/v1alpha3","kind":"BackendTLSPolicy","metadata":{"name":"tls","namespace":"app"},"spec":{"targetRefs":[{"group":"","kind":"Service","name":"s-7"}],"validation":{"hostname":"s-7.app.svc","wellKnownCACertificates":"System"}}}"#.to_string(),
+    ];
+    for i in 0..routes {
+        items.push(format!(
+            r#"{{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{{"name":"r-{i}","namespace":"app"}},"spec":{{"parentRefs":[{{"name":"gw","namespace":"infra"}}],"rules":[{{"backendRefs":[{{"name":"s-{i}","port":80}}]}}]}}}}"#
+        ));
+        items.push(format!(
+            r#"{{"apiVersion":"v1","kind":"Service","metadata":{{"name":"s-{i}","namespace":"app"}},"spec":{{"ports":[{{"port":80}}]}}}}"#
+        ));
+    }
+    format!(
+        "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{}\n]}}\n",
+        items.join(",\n")
+    )
+}
+
+#[test]
+fn a_large_json_list_reads_as_its_objects_do_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = large_json_list(4000);
+    assert!(list.len() > 1 << 20);
+    let whole = dir.path().join("list.json");
+    std::fs::write(&whole, &list).unwrap();
+    // The same objects as separate JSON documents, read serially.
+    let items = list
+        .lines()
+        .filter(|l| l.starts_with('{') && l.contains("metadata"));
+    let apart = dir.path().join("apart.json");
+    let apart_text: Vec<&str> = items.map(|l| l.trim_end_matches(',')).collect();
+    std::fs::write(&apart, apart_text.join("\n")).unwrap();
+    for args in [
+        &["get", "-A", "-o", "json"][..],
+        &["describe", "service/s-7", "-n", "app"],
+        &["graph", "httproute/r-7", "-n", "app"],
+    ] {
+        let run = |f: &std::path::Path| {
+            let out = kp().arg("-f").arg(f).args(args).output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "{args:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        assert_eq!(run(&whole), run(&apart), "{args:?}");
+    }
+}
+
+#[test]
+fn a_large_json_list_with_a_syntax_error_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = large_json_list(4000);
+    // Line 5001 writes a key without its quotes.
+    let broken: Vec<String> = list
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i + 1 {
+            5001 => l.replacen("\"spec\"", "spec", 1),
+            _ => l.to_string(),
+        })
+        .collect();
+    let f = dir.path().join("broken.json");
+    std::fs::write(&f, broken.join("\n")).unwrap();
+    let out = kp().arg("-f").arg(&f).args(["get", "-A"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("broken.json: document 1, line 5001: invalid JSON"),
+        "{err}"
+    );
+}

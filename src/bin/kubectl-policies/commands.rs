@@ -251,7 +251,9 @@ fn blast_radius(
         _ => Question::Changes,
     };
     let s = session::load(g, question)?;
-    let b = if apply.is_empty() {
+    // Left to the OS at exit, as the world is (see `Session::w`): a large blast radius
+    // takes a while to free.
+    let b = std::mem::ManuallyDrop::new(if apply.is_empty() {
         match s.subject(target)? {
             Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
             _ => bail!("blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"),
@@ -264,9 +266,9 @@ fn blast_radius(
         }
         let objects = loaded.snapshot.objects;
         query::blast::apply_objects(&s.w, objects, apply.to_vec(), &g.policy_kind)
-    };
+    });
     match format {
-        Format::Json | Format::Yaml => structured(out, format, &b)?,
+        Format::Json | Format::Yaml => structured(out, format, &*b)?,
         _ => human::blast_radius(out, &b, !g.no_headers, settings::style(g, format))?,
     }
     Ok(if exit_code && !b.changes.is_empty() {
