@@ -21,6 +21,10 @@ use serde_json::Value;
 use smallvec::SmallVec;
 use std::rc::Rc;
 
+/// Policies that apply together at one place (most often one), held inline: looking
+/// one up allocates nothing.
+type Group = SmallVec<[PolicyId; 2]>;
+
 /// One step of a context path: a node, or the namespace level a path enters just
 /// above that node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,7 +128,7 @@ pub struct KindFold<'t> {
     /// that enter the fold together (`SameTarget`), oldest first.
     node_policies: FastMap<NodeId, Vec<Vec<PolicyId>>>,
     ns_policies: FastMap<&'t str, Vec<Vec<PolicyId>>>,
-    entries: FastMap<(Vec<PolicyId>, Option<NodeId>), Rc<Joining>>,
+    entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
     pushed: FastMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
@@ -258,16 +262,17 @@ impl<'t> KindFold<'t> {
     /// The policies `ps` (one, or several merged on one target) as they enter the fold
     /// at `at`. Only kgateway's merge depends on where (the annotation on the parent
     /// object); any other entry is the same everywhere.
-    fn entry(&mut self, ps: &[PolicyId], at: NodeId) -> Rc<Joining> {
+    fn entry(&mut self, ps: Group, at: NodeId) -> Rc<Joining> {
         let key = (
-            ps.to_vec(),
+            ps,
             (self.model == MergeModel::KgatewayPriority).then_some(at),
         );
         if let Some(e) = self.entries.get(&key) {
             return e.clone();
         }
-        let e = match ps {
-            [p] => Joining::new(self.t, *p, at, self.model),
+        let ps = &key.0;
+        let e = match ps[..] {
+            [p] => Joining::new(self.t, p, at, self.model),
             _ => {
                 let each: Vec<Joining> = ps
                     .iter()
@@ -420,14 +425,16 @@ impl<'t> KindFold<'t> {
                 entered = true;
                 let count = self.ns_policies.get(ns).map_or(0, Vec::len);
                 for k in 0..count {
-                    let group = self.ns_policies[ns][k].clone();
-                    let e = self.entry(&group, n);
+                    let group = Group::from_slice(&self.ns_policies[ns][k]);
+                    let e = self.entry(group, n);
                     acc = Some(self.push(acc, e));
                 }
             }
         }
-        for group in self.node_policies.get(&n).cloned().unwrap_or_default() {
-            let e = self.entry(&group, n);
+        let count = self.node_policies.get(&n).map_or(0, Vec::len);
+        for k in 0..count {
+            let group = Group::from_slice(&self.node_policies[&n][k]);
+            let e = self.entry(group, n);
             acc = Some(self.push(acc, e));
         }
         // Two inputs that ended up equal share one context (same pointer when nothing

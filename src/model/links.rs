@@ -170,11 +170,11 @@ impl NamespaceLinks {
 
     fn add(&mut self, child: &str, parent: &str) {
         // Looked up before anything is allocated: almost every link is there already.
-        let known = self.up.get(child).is_some_and(|ps| ps.contains(parent));
-        if child != parent && !known {
-            let parents = self.up.entry(child.to_string()).or_default();
-            parents.insert(parent.to_string());
+        if child == parent || self.up.get(child).is_some_and(|ps| ps.contains(parent)) {
+            return;
         }
+        let parents = self.up.entry(child.to_string()).or_default();
+        parents.insert(parent.to_string());
     }
 }
 

@@ -6,6 +6,7 @@
 mod ids;
 pub mod hash;
 mod links;
+mod links_text;
 mod names;
 mod object;
 pub mod parallel;

@@ -49,8 +49,11 @@ impl Object {
     /// is asked for: when the spec is still text, from a value built for the reading
     /// alone and not kept (`Lazy::with`).
     pub fn links(&self) -> &Links {
-        self.links
-            .get_or_init(|| Box::new(self.spec.with(Links::read)))
+        self.links.get_or_init(|| {
+            // Read from the spec's text when it is still text: no spec is built.
+            let from_text = self.spec.unbuilt_text().and_then(Links::read_text);
+            Box::new(from_text.unwrap_or_else(|| self.spec.with(Links::read)))
+        })
     }
 
     pub fn group(&self) -> &str {

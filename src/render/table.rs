@@ -35,31 +35,29 @@ impl Table {
                 widths[i] = widths[i].max(width(c));
             }
         }
-        let line = |out: &mut dyn Write, cells: Vec<(String, Tint)>| -> io::Result<()> {
-            let mut s = String::new();
-            for (i, (c, tint)) in cells.iter().enumerate() {
-                let painted = style.paint(c, *tint);
-                if i + 1 < cells.len() {
-                    let pad = widths[i] - width(c) + 3;
-                    s.push_str(&painted);
-                    s.push_str(&" ".repeat(pad));
-                } else {
-                    s.push_str(&painted);
+        // One line at a time, in one buffer: a table of every policy of a large cluster
+        // has tens of thousands of rows.
+        let mut s = String::new();
+        let mut line = |out: &mut dyn Write, cells: &mut dyn Iterator<Item = (&str, Tint)>| {
+            s.clear();
+            let mut pad = 0;
+            for (i, (c, tint)) in cells.enumerate() {
+                s.extend(std::iter::repeat_n(' ', pad));
+                match style.color && tint != Tint::Plain {
+                    true => s.push_str(&style.paint(c, tint)),
+                    false => s.push_str(c),
                 }
+                pad = widths[i] - width(c) + 3;
             }
-            writeln!(out, "{}", s.trim_end())
+            s.truncate(s.trim_end().len());
+            s.push('\n');
+            out.write_all(s.as_bytes())
         };
         if headers {
-            line(
-                out,
-                self.headers
-                    .iter()
-                    .map(|h| (h.to_string(), Tint::Plain))
-                    .collect(),
-            )?;
+            line(out, &mut self.headers.iter().map(|h| (&**h, Tint::Plain)))?;
         }
         for r in &self.rows {
-            line(out, r.clone())?;
+            line(out, &mut r.iter().map(|(c, t)| (c.as_str(), *t)))?;
         }
         Ok(())
     }
