@@ -43,23 +43,27 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// `f` on every item, the items cut into one run per core.
+/// `f` on every item, the items cut into runs of `RUN` that the cores take in turn,
+/// so that a core given cheap items takes more of them.
 pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
-    let threads = threads_for(items.len());
+    const RUN: usize = 256;
+    let threads = threads_for(items.len().div_ceil(RUN));
     if threads <= 1 {
         items.iter_mut().for_each(f);
         return;
     }
-    let per_thread = items.len().div_ceil(threads);
-    let mut parts = items.chunks_mut(per_thread);
-    let here = parts.next();
+    let runs = Mutex::new(items.chunks_mut(RUN));
+    let work = || loop {
+        let run = runs.lock().unwrap_or_else(|e| e.into_inner()).next();
+        let Some(run) = run else { break };
+        run.iter_mut().for_each(&f);
+    };
     std::thread::scope(|s| {
-        for part in parts {
-            let f = &f;
-            s.spawn(move || part.iter_mut().for_each(f));
+        for _ in 1..threads {
+            s.spawn(work);
         }
-        // The calling thread takes the first run (see `map`).
-        here.into_iter().flatten().for_each(&f);
+        // The calling thread is one of the workers (see `map`).
+        work();
     });
 }
 
