@@ -14,6 +14,7 @@ use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// One object (or section) whose effective spec of one kind changes, on the contexts
 /// that share the same before and after.
@@ -23,8 +24,9 @@ pub struct Change {
     #[serde(rename = "policyKind")]
     pub policy_kind: PolicyKindRef,
     pub contexts: Vec<Vec<ObjRef>>,
-    pub before: Option<Value>,
-    pub after: Option<Value>,
+    /// Shared: many objects change from and to the same spec.
+    pub before: Option<Arc<Value>>,
+    pub after: Option<Arc<Value>>,
 }
 
 /// What a blast radius touches, counted: objects, their namespaces, objects by kind.
@@ -300,11 +302,12 @@ fn add_below(t: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
 }
 
 /// Every context path of `n` with the spec it yields for the fold's kind.
-fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Value> {
+fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Arc<Value>> {
     let mut out = BTreeMap::new();
     for g in f.effective_at(n) {
+        let spec = Arc::new(g.spec);
         for c in g.contexts {
-            out.insert(c, g.spec.clone());
+            out.insert(c, spec.clone());
         }
     }
     out
@@ -319,7 +322,7 @@ struct Specs {
     /// so no other state can come to have its address.
     ids: FastMap<*const Acc, usize>,
     states: Vec<Rc<Acc>>,
-    values: Vec<Value>,
+    values: Vec<Arc<Value>>,
 }
 
 impl Specs {
@@ -332,7 +335,7 @@ impl Specs {
             let Some(acc) = acc else { continue };
             let id = *self.ids.entry(Rc::as_ptr(acc)).or_insert_with(|| {
                 self.states.push(acc.clone());
-                self.values.push(acc.result().to_value());
+                self.values.push(Arc::new(acc.result().to_value()));
                 self.values.len() - 1
             });
             out.extend(f.step_paths(n, i).into_iter().map(|p| (p, id)));

@@ -674,7 +674,7 @@ pub fn blast_radius(
             via
         };
         let mut diffs = Vec::new();
-        value_diff(c.before.as_ref(), c.after.as_ref(), "", &mut diffs);
+        value_diff(c.before.as_deref(), c.after.as_deref(), "", &mut diffs);
         let mut diff = diffs.join("; ");
         if several_kinds {
             diff = format!("{}: {diff}", c.policy_kind.kind);

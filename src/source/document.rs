@@ -190,7 +190,14 @@ impl FromMap for Doc {
 /// JSON text kept to be built later. Skipping it over does not limit how deeply it
 /// nests, as building it does: it is refused here, as it would have been if built now.
 fn lazy<E: serde::de::Error>(text: Box<RawValue>) -> Result<Lazy, E> {
-    if nesting(text.get()) > NESTING_LIMIT {
+    // Nesting deeper than the limit needs more opening brackets than it: counted first,
+    // in one quick pass, since almost no spec has that many.
+    let opening = text
+        .get()
+        .bytes()
+        .filter(|&b| b == b'[' || b == b'{')
+        .count();
+    if opening > NESTING_LIMIT && nesting(text.get()) > NESTING_LIMIT {
         return Err(E::custom("recursion limit exceeded"));
     }
     Ok(Lazy::from_text(text))

@@ -64,8 +64,8 @@ fn rows(b: &BlastRadius) -> Vec<(String, String, Value, Value)> {
             out.push((
                 name_of(target),
                 names.join(">"),
-                before.clone().unwrap_or(Value::Null),
-                after.clone().unwrap_or(Value::Null),
+                before.as_deref().cloned().unwrap_or(Value::Null),
+                after.as_deref().cloned().unwrap_or(Value::Null),
             ));
         }
     }
