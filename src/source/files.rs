@@ -332,6 +332,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_large_file_read_in_parts_is_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.json");
+        // Not a multiple of the part size, and no two parts alike.
+        let bytes: Vec<u8> = (0..(5 << 20) + 7).map(|i: u32| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_file(&path).unwrap() == bytes);
+        let small = dir.path().join("small.json");
+        std::fs::write(&small, b"{}").unwrap();
+        assert_eq!(read_file(&small).unwrap(), b"{}");
+        assert!(read_file(&dir.path().join("missing.json")).is_err());
+    }
+
+    #[test]
     fn objects_without_a_namespace_go_where_kubectl_apply_puts_them() {
         let text = r#"
 apiVersion: gateway.networking.k8s.io/v1

@@ -129,8 +129,11 @@ struct QueueState {
 
 impl Queue {
     fn push(&self, i: usize, run: Vec<Range<usize>>) {
-        lock(&self.state).runs.push_back((i, run));
-        self.ready.notify_one();
+        let mut state = lock(&self.state);
+        if !state.stopped {
+            state.runs.push_back((i, run));
+            self.ready.notify_one();
+        }
     }
 
     fn close(&self) {
