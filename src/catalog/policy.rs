@@ -502,11 +502,7 @@ fn read_ref(
         Some(g) => normalize_group(g).to_string(),
         None => default_group_for(&kind).to_string(),
     };
-    let namespace = if is_cluster_scoped(&kind) {
-        None
-    } else {
-        s("namespace")?.or(policy_ns).map(str::to_string)
-    };
+    let namespace = ref_namespace(&kind, s("namespace")?, policy_ns).map(str::to_string);
     let section = s("sectionName")?.filter(|s| !s.is_empty());
     Ok(ObjRef {
         group: group.into(),
@@ -515,6 +511,19 @@ fn read_ref(
         name: name.into(),
         section: section.map(Text::from),
     })
+}
+
+/// A reference's namespace: none for a cluster-scoped kind (as `canonical_kind`
+/// writes it), else the one it names, else the policy's own.
+pub(crate) fn ref_namespace<'a>(
+    kind: &str,
+    written: Option<&'a str>,
+    policy_ns: Option<&'a str>,
+) -> Option<&'a str> {
+    match is_cluster_scoped(kind) {
+        true => None,
+        false => written.or(policy_ns),
+    }
 }
 
 fn read_selector(

@@ -16,9 +16,9 @@
 //! whole input, for every object and policy of every scenario.
 
 use super::namespace_closure;
-use crate::catalog::policy::{read_targets, SelectorScope, TargetSpec};
+use crate::catalog::policy::{read_targets, ref_namespace, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
-use crate::model::{canonical_kind, is_cluster_scoped, normalize_group, ObjRef};
+use crate::model::{canonical_kind, normalize_group, ObjRef};
 use crate::model::{parallel, Object, Snapshot};
 use crate::model::{Map, NamespaceLinks};
 use std::borrow::Cow;
@@ -37,14 +37,12 @@ pub fn narrow(
     let Some(keep) = keep_mask(&snapshot.objects, links, catalog, focus) else {
         return Vec::new();
     };
-    let mut aside = Vec::with_capacity(keep.iter().filter(|&&k| !k).count());
     let mut i = 0;
-    let set_aside = |_: &mut Object| {
+    let aside = |_: &mut Object| {
         i += 1;
         !keep[i - 1]
     };
-    aside.extend(snapshot.objects.extract_if(.., set_aside));
-    aside
+    snapshot.objects.extract_if(.., aside).collect()
 }
 
 /// Which of `objects` an answer about `focus` can depend on. `None`, everything: when
@@ -93,16 +91,22 @@ fn start_namespaces(
 /// GatewayClass, whose Gateways may be in any namespace).
 fn target_namespace(t: &TargetSpec) -> Option<&str> {
     match t {
-        TargetSpec::Ref(r) => match (&r.namespace, r.kind.as_str()) {
-            (Some(ns), _) => Some(ns),
-            (None, "Namespace") => Some(&r.name),
-            (None, _) => None,
-        },
+        TargetSpec::Ref(r) => ref_lies_in(r.namespace.as_deref(), &r.kind, &r.name),
         TargetSpec::Selector { namespaces, .. } => match namespaces {
             SelectorScope::Same(ns) => ns.as_deref(),
             // Possibly in any namespace.
             SelectorScope::All | SelectorScope::Labelled(_) => None,
         },
+    }
+}
+
+/// Where a reference (its namespace as `read_ref` resolves it) lies: that namespace; a
+/// Namespace's own name; `None`, anywhere.
+fn ref_lies_in<'a>(namespace: Option<&'a str>, kind: &str, name: &'a str) -> Option<&'a str> {
+    match (namespace, kind) {
+        (Some(ns), _) => Some(ns),
+        (None, "Namespace") => Some(name),
+        (None, _) => None,
     }
 }
 
@@ -163,12 +167,10 @@ struct RefText<'t> {
     #[serde(borrow, default)]
     namespace: Option<Cow<'t, str>>,
     // Read only to hold them to `read_ref`'s shape.
-    #[serde(borrow, default)]
-    #[allow(dead_code)]
-    group: Option<Cow<'t, str>>,
+    #[serde(borrow, default, rename = "group")]
+    _group: Option<Cow<'t, str>>,
     #[serde(borrow, default, rename = "sectionName")]
-    #[allow(dead_code)]
-    section_name: Option<Cow<'t, str>>,
+    _section_name: Option<Cow<'t, str>>,
 }
 
 impl<'t> TargetRefsText<'t> {
@@ -185,15 +187,8 @@ impl RefText<'_> {
         let kind = self.kind.as_deref().filter(|k| !k.is_empty())?;
         let name = self.name.as_deref().filter(|n| !n.is_empty())?;
         let kind = canonical_kind(kind);
-        let namespace = match is_cluster_scoped(&kind) {
-            true => None,
-            false => self.namespace.as_deref().or(policy_ns),
-        };
-        Some(match (namespace, kind.as_str()) {
-            (Some(ns), _) => Some(ns.to_string()),
-            (None, "Namespace") => Some(name.to_string()),
-            (None, _) => None,
-        })
+        let namespace = ref_namespace(&kind, self.namespace.as_deref(), policy_ns);
+        Some(ref_lies_in(namespace, &kind, name).map(str::to_string))
     }
 }
 

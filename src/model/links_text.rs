@@ -126,6 +126,20 @@ impl Shape for U64 {
     }
 }
 
+/// Each entry of a list as `S` reads it, the list cut to size (it is kept for the
+/// whole command).
+fn read_list<'de, S: Shape + Copy, A: SeqAccess<'de>>(
+    shape: S,
+    mut seq: A,
+) -> Result<Vec<S::Out>, A::Error> {
+    let mut items = Vec::new();
+    while let Some(item) = seq.next_element_seed(Any(shape))? {
+        items.push(item);
+    }
+    items.shrink_to_fit();
+    Ok(items)
+}
+
 /// A list field: absent when null, not a list when anything else.
 struct ListOf<S>(S);
 impl<S: Shape + Copy> Shape for ListOf<S> {
@@ -136,14 +150,8 @@ impl<S: Shape + Copy> Shape for ListOf<S> {
     fn null(self) -> Listed<S::Out> {
         Listed::Absent
     }
-    fn seq<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Out, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(Any(self.0))? {
-            items.push(item);
-        }
-        // Kept for the whole command: no room to spare.
-        items.shrink_to_fit();
-        Ok(Listed::Items(items))
+    fn seq<'de, A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Out, A::Error> {
+        read_list(self.0, seq).map(Listed::Items)
     }
 }
 
@@ -155,10 +163,7 @@ impl<S: Shape + Copy> Shape for VecOf<S> {
         None
     }
     fn seq<'de, A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Out, A::Error> {
-        match ListOf(self.0).seq(seq)? {
-            Listed::Items(items) => Ok(Some(items)),
-            _ => Ok(None),
-        }
+        read_list(self.0, seq).map(Some)
     }
 }
 

@@ -46,11 +46,10 @@ pub struct Object {
 
 impl Object {
     /// What the hierarchy reads of a route's or backend's spec, read the first time it
-    /// is asked for: when the spec is still text, from a value built for the reading
-    /// alone and not kept (`Lazy::with`).
+    /// is asked for: when the spec is still text, straight from the text
+    /// (`Links::read_text`), no spec built; else from the built spec.
     pub fn links(&self) -> &Links {
         self.links.get_or_init(|| {
-            // Read from the spec's text when it is still text: no spec is built.
             let from_text = self.spec.unbuilt_text().and_then(Links::read_text);
             Box::new(from_text.unwrap_or_else(|| self.spec.with(Links::read)))
         })

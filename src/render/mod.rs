@@ -30,17 +30,26 @@ pub enum Tint {
 
 impl Style {
     pub(crate) fn paint(&self, s: &str, tint: Tint) -> String {
+        let mut out = String::new();
+        self.paint_into(&mut out, s, tint);
+        out
+    }
+
+    /// `paint`, written at the end of `out`.
+    pub(crate) fn paint_into(&self, out: &mut String, s: &str, tint: Tint) {
+        use std::fmt::Write;
         if !self.color {
-            return s.to_string();
+            out.push_str(s);
+            return;
         }
-        match tint {
-            Tint::Plain => s.to_string(),
-            Tint::Good => s.green().to_string(),
-            Tint::Warn => s.yellow().to_string(),
-            Tint::Bad => s.red().to_string(),
-            Tint::Dim => s.dimmed().to_string(),
-            Tint::Bold => s.bold().to_string(),
-        }
+        let _ = match tint {
+            Tint::Plain => write!(out, "{s}"),
+            Tint::Good => write!(out, "{}", s.green()),
+            Tint::Warn => write!(out, "{}", s.yellow()),
+            Tint::Bad => write!(out, "{}", s.red()),
+            Tint::Dim => write!(out, "{}", s.dimmed()),
+            Tint::Bold => write!(out, "{}", s.bold()),
+        };
     }
 }
 

@@ -43,10 +43,7 @@ impl Table {
             let mut pad = 0;
             for (i, (c, tint)) in cells.enumerate() {
                 s.extend(std::iter::repeat_n(' ', pad));
-                match style.color && tint != Tint::Plain {
-                    true => s.push_str(&style.paint(c, tint)),
-                    false => s.push_str(c),
-                }
+                style.paint_into(&mut s, c, tint);
                 pad = widths[i] - width(c) + 3;
             }
             s.truncate(s.trim_end().len());
