@@ -74,7 +74,10 @@ impl Joining {
                 // Side by side: each policy's spec under its own name, never merged.
                 let named = |s: Layer| Layer {
                     how: How::Merge,
-                    value: Rc::new(Sourced::Object(vec![(policy.obj_ref.ns_name(), s.value)])),
+                    value: Rc::new(Sourced::Object(vec![(
+                        policy.obj_ref.ns_name().into(),
+                        s.value,
+                    )])),
                 };
                 defaults = defaults.or(overrides.take()).map(named);
             }

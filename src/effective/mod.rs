@@ -304,6 +304,12 @@ impl<'t> KindFold<'t> {
         pushed
     }
 
+    /// Room for the contexts of about `nodes` nodes, made at once.
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        self.ctxs.reserve(nodes);
+        self.links.reserve(nodes);
+    }
+
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
     pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
         let (a, b) = self.compute(n);
@@ -360,7 +366,9 @@ impl<'t> KindFold<'t> {
             }
         }
         // Each context's links in the order they arrived.
-        links.sort_by_key(|&(i, _)| i);
+        if links.len() > 1 {
+            links.sort_by_key(|&(i, _)| i);
+        }
         let mut k = 0;
         for i in 0..(self.ctxs.len() - start) as u32 {
             let from = self.links.len() as u32;

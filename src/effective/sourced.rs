@@ -1,6 +1,10 @@
 //! A JSON value whose every leaf remembers the policy that set it, and the merge
 //! strategies of GEP-713 over such values. Objects merge; scalars and arrays are
 //! leaves (RFC 7396 replaces arrays whole).
+//!
+//! Keys and leaves are the spec's own shared strings and compact values (`Text`,
+//! `Val`): the folds make and merge thousands of these trees, and a merge copies no
+//! string.
 
 use crate::model::{Text, Val};
 use crate::topology::PolicyId;
@@ -11,8 +15,8 @@ use std::rc::Rc;
 /// strategies combine, so that the effective spec can say who set each setting.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Sourced {
-    Leaf { value: Value, source: PolicyId },
-    Object(Vec<(String, Rc<Sourced>)>),
+    Leaf { value: Val, source: PolicyId },
+    Object(Vec<(Text, Rc<Sourced>)>),
 }
 
 impl Sourced {
@@ -21,11 +25,11 @@ impl Sourced {
         match v {
             Val::Object(m) if !m.is_empty() => Rc::new(Sourced::Object(
                 m.iter()
-                    .map(|(k, v)| (k.to_string(), Sourced::from_value(v, source)))
+                    .map(|(k, v)| (k.clone(), Sourced::from_value(v, source)))
                     .collect(),
             )),
             _ => Rc::new(Sourced::Leaf {
-                value: v.to_value(),
+                value: v.clone(),
                 source,
             }),
         }
@@ -37,20 +41,20 @@ impl Sourced {
         settings: impl IntoIterator<Item = (&'v Text, &'v Val)>,
         source: PolicyId,
     ) -> Option<Rc<Sourced>> {
-        let fields: Vec<(String, Rc<Sourced>)> = settings
+        let fields: Vec<(Text, Rc<Sourced>)> = settings
             .into_iter()
-            .map(|(k, v)| (k.to_string(), Sourced::from_value(v, source)))
+            .map(|(k, v)| (k.clone(), Sourced::from_value(v, source)))
             .collect();
         (!fields.is_empty()).then(|| Rc::new(Sourced::Object(fields)))
     }
 
     pub fn to_value(&self) -> Value {
         match self {
-            Sourced::Leaf { value, .. } => value.clone(),
+            Sourced::Leaf { value, .. } => value.to_value(),
             Sourced::Object(fields) => Value::Object(
                 fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
                     .collect::<Map<String, Value>>(),
             ),
         }
@@ -59,7 +63,7 @@ impl Sourced {
     /// True when the tree sets nothing (`{}`): such a policy has no opinion.
     pub fn is_empty(&self) -> bool {
         match self {
-            Sourced::Leaf { value, .. } => value.as_object().is_some_and(Map::is_empty),
+            Sourced::Leaf { value, .. } => value.as_object().is_some_and(|m| m.is_empty()),
             Sourced::Object(f) => f.is_empty(),
         }
     }
@@ -126,7 +130,7 @@ pub(crate) fn leaf_pointers(v: &Val, path: &mut String, out: &mut Vec<String>) {
 pub(crate) fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourced> {
     match (&**target, &**patch) {
         (Sourced::Object(tf), Sourced::Object(pf)) => {
-            let mut out: Vec<(String, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
+            let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
             for (k, tv) in tf {
                 match pf.iter().find(|(pk, _)| pk == k) {
                     None => out.push((k.clone(), tv.clone())),
@@ -150,7 +154,7 @@ fn is_null(t: &Sourced) -> bool {
     matches!(
         t,
         Sourced::Leaf {
-            value: Value::Null,
+            value: Val::Null,
             ..
         }
     )
@@ -198,8 +202,8 @@ fn merge_rules_at(
         return if prefer_b { b.clone() } else { a.clone() };
     };
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
-    let mut out: Vec<(String, Rc<Sourced>)> = Vec::with_capacity(af.len() + bf.len());
-    let mut keys: Vec<&String> = af.iter().map(|(k, _)| k).collect();
+    let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(af.len() + bf.len());
+    let mut keys: Vec<&Text> = af.iter().map(|(k, _)| k).collect();
     for (k, _) in bf {
         if !af.iter().any(|(ak, _)| ak == k) {
             keys.push(k);

@@ -3,7 +3,7 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::Class;
-use crate::model::{parallel, FastMap, GroupKind};
+use crate::model::{parallel, FastMap};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -162,26 +162,24 @@ impl Statuses {
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
         let kinds = KindFold::kinds_in_use(t);
-        for kinds in kinds.chunks(64) {
-            // Only nodes at or below where a kind's policies enter can hold one of them.
-            let starts: Vec<Vec<NodeId>> =
-                kinds.iter().map(|k| KindFold::new(t, k).starts()).collect();
-            let below = t.below_each(&starts);
-            // Kinds fold independently (a policy has one kind): one per core at a time.
-            let bits: Vec<(usize, &GroupKind)> = kinds.iter().enumerate().collect();
-            let folded = parallel::map(&bits, |&(k, kind)| {
-                let reach = NodeId::all(t.nodes.len()).filter(|&n| below[n] & (1u64 << k) != 0);
-                statuses_of_kind(&mut KindFold::new(t, kind), reach, &leaves)
-            });
-            for kind in folded {
-                for (p, at) in kind.reached {
-                    reached[p] = at;
-                }
-                for (p, tally) in kind.leaf_tally {
-                    leaf_tally[p].add(tally);
-                }
-                conflicts.extend(kind.conflicts);
+        // Only nodes at or below where a kind's policies enter can hold one of them.
+        let reach: Vec<Vec<NodeId>> =
+            parallel::map(&kinds, |k| t.at_or_below(KindFold::new(t, k).starts()));
+        // Kinds fold independently (a policy has one kind): one per core at a time, the
+        // largest first, so that no core is left with a large one at the end.
+        let mut order: Vec<usize> = (0..kinds.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len()));
+        let folded = parallel::map(&order, |&k| {
+            statuses_of_kind(&mut KindFold::new(t, &kinds[k]), &reach[k], &leaves)
+        });
+        for kind in folded {
+            for (p, at) in kind.reached {
+                reached[p] = at;
             }
+            for (p, tally) in kind.leaf_tally {
+                leaf_tally[p].add(tally);
+            }
+            conflicts.extend(kind.conflicts);
         }
         // A policy that loses to another on a target would have reached everything below
         // it: whatever the most specific objects show, it is Conflicted there.
@@ -255,18 +253,15 @@ struct KindStatuses {
 }
 
 /// Folds one kind over the nodes it may reach.
-fn statuses_of_kind(
-    f: &mut KindFold,
-    reach: impl Iterator<Item = NodeId>,
-    leaves: &[usize],
-) -> KindStatuses {
+fn statuses_of_kind(f: &mut KindFold, reach: &[NodeId], leaves: &[usize]) -> KindStatuses {
     let t = f.t;
+    f.reserve(reach.len());
     let np = t.policies.len();
     let mut reached: Vec<Reached> = vec![Reached::default(); np];
     let mut leaf_tally = vec![Tally::default(); np];
     let mut tallies = Tallies::new(f, leaves);
     let mut here = Vec::new();
-    for n in reach {
+    for &n in reach {
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class);
         for &(p, tally) in &here {
@@ -339,6 +334,9 @@ struct Tallies<'a> {
     measured: FastMap<*const Acc, (Rc<Acc>, Survived)>,
     /// Per node, the policies that lose a Direct conflict there.
     conflicted: FastMap<NodeId, Vec<PolicyId>>,
+    /// The one state the last node asked about had, if it had one and no conflict:
+    /// the answer for it is still in `out` (a node mostly has its parent's state).
+    last: Option<*const Acc>,
 }
 
 /// Per policy folded into a result, how much of it survived there.
@@ -356,13 +354,25 @@ impl<'a> Tallies<'a> {
             leaves,
             measured: FastMap::default(),
             conflicted,
+            last: None,
         }
     }
 
     /// Into `out`: (policy, tally) for every policy at `n`, one entry per policy.
+    /// `out` is what the last call left there: it is kept as it is when `n` has the
+    /// same single state as the node before.
     fn at(&mut self, f: &mut KindFold, n: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
+        let ctxs = f.contexts(n);
+        let single = match ctxs {
+            [c] if !self.conflicted.contains_key(&n) => c.acc.as_ref().map(Rc::as_ptr),
+            _ => None,
+        };
+        if single.is_some() && single == self.last {
+            return;
+        }
+        self.last = single;
         out.clear();
-        for c in f.contexts(n).iter() {
+        for c in ctxs {
             let Some(acc) = &c.acc else { continue };
             let leaves = self.leaves;
             let (_, survived) = self

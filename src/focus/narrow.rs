@@ -26,15 +26,9 @@ use std::collections::BTreeSet;
 
 /// Sets aside from `snapshot` the objects an answer about `focus` cannot depend on,
 /// and returns them (a one-shot command need not spend time freeing them). `catalog`
-/// is the whole input's (`Catalog::build` of its objects), `links` the namespace
-/// links its objects make.
-pub fn narrow(
-    snapshot: &mut Snapshot,
-    links: &NamespaceLinks,
-    catalog: &Catalog,
-    focus: &ObjRef,
-) -> Vec<Object> {
-    let Some(keep) = keep_mask(&snapshot.objects, links, catalog, focus) else {
+/// is the whole input's (`Catalog::build` of its objects).
+pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec<Object> {
+    let Some(keep) = keep_mask(&snapshot.objects, catalog, focus) else {
         return Vec::new();
     };
     let mut i = 0;
@@ -49,14 +43,10 @@ pub fn narrow(
 /// `focus` is not among them (its "not found" is answered from the whole), is
 /// cluster-scoped, or is a policy that targets a cluster-scoped object other than a
 /// Namespace (a GatewayClass reaches everywhere).
-pub fn keep_mask(
-    objects: &[Object],
-    links: &NamespaceLinks,
-    catalog: &Catalog,
-    focus: &ObjRef,
-) -> Option<Vec<bool>> {
+pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Option<Vec<bool>> {
     let starts = start_namespaces(objects, catalog, focus)?;
-    let keep = namespace_closure(links, &starts);
+    // The links between namespaces, read only when an answer narrows (on every core).
+    let keep = namespace_closure(&NamespaceLinks::of(objects), &starts);
     let kept = |o: &Object| match o.namespace.as_deref() {
         None => true,
         Some(ns) if keep.contains(ns) => true,

@@ -1,7 +1,6 @@
 //! The references routes and ListenerSets make to other namespaces (parentRefs,
 //! backendRefs), read from their specs, and the links between namespaces they make:
-//! noted as objects are read, so that what an answer needs can be told without
-//! walking every spec again.
+//! what an answer about one object follows to tell which namespaces it needs.
 
 use super::{is_gateway_group, is_route, text, ObjRef, Object, Text, Val, GATEWAY_GROUP};
 use std::collections::{BTreeMap, BTreeSet};
@@ -103,9 +102,9 @@ impl<'t> RefNamespaces<'t> {
 
 /// The hierarchy's links between namespaces, each from a child's namespace to its
 /// parent's: a route's to its parents' (Gateways, ListenerSets, a mesh Service), a
-/// ListenerSet's to its Gateway's, a backend's to the route's that names it. Noted
-/// as objects are read (`note`), while their specs are still in cache: walking
-/// 20,000 routes' specs again once all are read costs a fifth as much as reading them.
+/// ListenerSet's to its Gateway's, a backend's to the route's that names it. Read
+/// only by an answer that narrows (`of`, on every core, from the specs' text): an
+/// answer about everything never pays for them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NamespaceLinks {
     /// Child namespace → its parents' namespaces (never itself).
@@ -113,10 +112,19 @@ pub struct NamespaceLinks {
 }
 
 impl NamespaceLinks {
+    /// The links `objects` make, read on every core.
     pub fn of(objects: &[Object]) -> NamespaceLinks {
+        let runs: Vec<&[Object]> = objects.chunks(1024).collect();
+        let parts = super::parallel::map(&runs, |run| {
+            let mut links = NamespaceLinks::default();
+            for o in *run {
+                links.note(o);
+            }
+            links
+        });
         let mut links = NamespaceLinks::default();
-        for o in objects {
-            links.note(o);
+        for part in parts {
+            links.extend(part);
         }
         links
     }

@@ -10,7 +10,7 @@
 //! (`super::objects_from_document`), with the same shape errors.
 
 use super::{object_alone, Object, Origin, ShapeError};
-use crate::model::{Lazy, NamespaceLinks, Val};
+use crate::model::{Lazy, Val};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -34,8 +34,6 @@ pub struct Doc {
     pub spec: Option<Lazy>,
     pub status: Option<Lazy>,
     pub items: Option<Items>,
-    /// The namespace links the items read with it make, noted as each was read.
-    pub links: NamespaceLinks,
 }
 
 /// The metadata fields the tool reads, each as it came.
@@ -114,7 +112,6 @@ impl From<Value> for MapOr<Doc> {
                 }
                 other => Items::Other(other),
             }),
-            links: NamespaceLinks::default(),
         })
     }
 }
@@ -177,7 +174,7 @@ impl FromMap for Doc {
                 // Kept as text, built when first looked at.
                 DocField::Spec => d.spec = Some(lazy(map.next_value()?)?),
                 DocField::Status => d.status = Some(lazy(map.next_value()?)?),
-                DocField::Items => d.items = Some(map.next_value_seed(ItemsSeed(&mut d.links))?),
+                DocField::Items => d.items = Some(map.next_value_seed(ItemsSeed)?),
                 DocField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -311,19 +308,14 @@ impl<'de, T: FromMap> Deserialize<'de> for MapOr<T> {
     }
 }
 
-/// One item of a List as it is read: converted into an object (pushed on `read`, its
-/// links noted) when nothing of the List changes it, else kept as a document.
-pub(crate) fn read_item(
-    item: MapOr<Doc>,
-    links: &mut NamespaceLinks,
-    read: &mut Vec<Object>,
-) -> Item {
+/// One item of a List as it is read: converted into an object (pushed on `read`)
+/// when nothing of the List changes it, else kept as a document.
+pub(crate) fn read_item(item: MapOr<Doc>, read: &mut Vec<Object>) -> Item {
     if !stands_alone(&item) {
         return Item::Doc(Box::new(item));
     }
     Item::Read(object_alone(item, &Origin::default()).map(|o| match o {
         Some(o) => {
-            links.note(&o);
             read.push(o);
             true
         }
@@ -331,10 +323,10 @@ pub(crate) fn read_item(
     }))
 }
 
-/// Reads a List's `items`, noting the links of each object as it is read.
-struct ItemsSeed<'l>(&'l mut NamespaceLinks);
+/// Reads a List's `items`, each made an object as it is read where it stands alone.
+struct ItemsSeed;
 
-impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed<'_> {
+impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed {
     type Value = Items;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Items, D::Error> {
@@ -342,7 +334,7 @@ impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for ItemsSeed<'_> {
+impl<'de> Visitor<'de> for ItemsSeed {
     type Value = Items;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -352,7 +344,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let (mut items, mut read) = (Vec::new(), Vec::new());
         while let Some(item) = seq.next_element::<MapOr<Doc>>()? {
-            items.push(read_item(item, self.0, &mut read));
+            items.push(read_item(item, &mut read));
         }
         Ok(Items::List { items, read })
     }
@@ -379,6 +371,7 @@ fn array<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::NamespaceLinks;
 
     /// The objects and shape errors the text gives read straight, and decoded first.
     fn both(json: &str) -> (String, String) {
@@ -388,8 +381,8 @@ mod tests {
         };
         let read = |doc: MapOr<Doc>| {
             let (mut out, mut errors) = (Vec::new(), Vec::new());
-            let mut links = NamespaceLinks::default();
-            super::super::objects_from_document(doc, &origin, &mut out, &mut errors, &mut links);
+            super::super::objects_from_document(doc, &origin, &mut out, &mut errors);
+            let links = NamespaceLinks::of(&out);
             format!("{out:?} {errors:?} {links:?}")
         };
         let value: Value = serde_json::from_str(json).unwrap();
@@ -431,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn the_namespace_links_of_a_lists_items_are_noted_as_they_are_read() {
+    fn the_namespace_links_of_a_lists_items_are_those_of_its_objects() {
         // One route read with the List, one that takes the typed List's kind (read as
         // a document after it), one in a List nested in the List.
         let route = |name: &str, extra: &str| {

@@ -2,7 +2,7 @@
 
 use super::document::{Doc, MapOr};
 use super::{objects_from_document, Origin, ShapeError, Snapshot};
-use crate::model::{NamespaceLinks, Val};
+use crate::model::Val;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -35,8 +35,6 @@ impl std::error::Error for SyntaxError {}
 pub struct Loaded {
     pub snapshot: Snapshot,
     pub shape_errors: Vec<ShapeError>,
-    /// The namespace links the objects make (`narrow` follows them).
-    pub links: NamespaceLinks,
 }
 
 impl Loaded {
@@ -63,8 +61,6 @@ impl Loaded {
                     .any(|(g, k)| *k == o.kind && g == o.group());
             if !cluster_scoped {
                 o.namespace = Some(namespace.to_string().into());
-                // Its links were not noted without a namespace to note them from.
-                self.links.note(o);
             }
         }
     }
@@ -244,7 +240,6 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
         &origin,
         &mut loaded.snapshot.objects,
         &mut loaded.shape_errors,
-        &mut loaded.links,
     );
 }
 
@@ -330,6 +325,7 @@ fn is_blank_yaml(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::NamespaceLinks;
 
     #[test]
     fn a_large_file_read_in_parts_is_the_file() {
@@ -396,7 +392,8 @@ metadata: {name: pinned, namespace: elsewhere}
             ]
         );
         // The route's link to its Gateway's namespace is noted from its new namespace.
-        let parents: Vec<&str> = loaded.links.parents_of("team").collect();
+        let links = NamespaceLinks::of(&loaded.snapshot.objects);
+        let parents: Vec<&str> = links.parents_of("team").collect();
         assert_eq!(parents, ["infra"]);
     }
 

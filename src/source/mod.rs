@@ -8,7 +8,6 @@ pub mod files;
 pub mod live;
 mod split;
 
-use crate::model::NamespaceLinks;
 use crate::model::{BlindSpot, Object, Origin, ShapeError, Snapshot, Text};
 use document::{Doc, Item, Items, MapOr};
 use serde_json::Value;
@@ -85,22 +84,17 @@ fn string_map(
 /// Turns one decoded document into objects: a single object, or the items of a
 /// `List` / `HTTPRouteList` (as `kubectl get -o yaml` prints). Items of a typed list
 /// that lack `apiVersion` and `kind` (list items from the API server do) get the list's.
-/// The namespace links the objects make are noted in `links`.
 pub(crate) fn objects_from_document(
     doc: MapOr<Doc>,
     origin: &Origin,
     out: &mut Vec<Object>,
     errors: &mut Vec<ShapeError>,
-    links: &mut NamespaceLinks,
 ) {
     let mut doc = match doc {
         MapOr::Map(doc) if doc.is_list() => doc,
         other => {
             match object_alone(other, origin) {
-                Ok(Some(o)) => {
-                    links.note(&o);
-                    out.push(o);
-                }
+                Ok(Some(o)) => out.push(o),
                 Ok(None) => {}
                 Err(e) => errors.push(e),
             }
@@ -116,8 +110,6 @@ pub(crate) fn objects_from_document(
     let kind = text(&doc.kind);
     let item_kind = kind.strip_suffix("List").unwrap_or_default().to_string();
     let api_version = text(&doc.api_version);
-    // The links of the items read with the List were noted as they were read.
-    links.extend(std::mem::take(&mut doc.links));
     match doc.items.take() {
         Some(Items::List { items, mut read }) => {
             if items.iter().all(|item| matches!(item, Item::Read(_))) {
@@ -159,7 +151,7 @@ pub(crate) fn objects_from_document(
                                 m.api_version = Some(Value::String(api_version.clone()));
                             }
                         }
-                        objects_from_document(item, origin, out, errors, links);
+                        objects_from_document(item, origin, out, errors);
                     }
                 }
                 for e in &mut errors[before..] {

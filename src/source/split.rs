@@ -12,7 +12,7 @@
 //! also reports errors with the line they are on.
 
 use super::document::{read_item, Doc, Item, Items, MapOr};
-use crate::model::{parallel, NamespaceLinks, Object};
+use crate::model::{parallel, Object};
 use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::{Condvar, Mutex};
@@ -75,40 +75,38 @@ pub(crate) fn read_list(text: &str) -> Option<MapOr<Doc>> {
     };
     let mut read = read.into_inner().unwrap_or_else(|e| e.into_inner());
     read.sort_unstable_by_key(|&(i, _)| i);
-    let (mut items, mut objects, mut links) = (Vec::new(), Vec::new(), NamespaceLinks::default());
+    let (mut items, mut objects) = (Vec::new(), Vec::new());
     items.reserve(layout.elements);
     for (_, part) in read {
-        let (run_items, mut run_objects, run_links) = part?;
+        let (run_items, mut run_objects) = part?;
         items.extend(run_items);
         if objects.is_empty() {
             objects = run_objects;
         } else {
             objects.append(&mut run_objects);
         }
-        links.extend(run_links);
     }
     doc.items = Some(Items::List {
         items,
         read: objects,
     });
-    doc.links.extend(links);
     Some(MapOr::Map(doc))
 }
 
 /// About this many bytes of elements make a run, read by one core at a time.
 const RUN_BYTES: usize = 256 << 10;
 
-type Run = (Vec<Item>, Vec<Object>, NamespaceLinks);
+type Run = (Vec<Item>, Vec<Object>);
 
 /// Reads a run of elements as the serial reader reads a List's items.
 fn read_run(text: &str, run: &[Range<usize>]) -> Option<Run> {
     let mut items = Vec::with_capacity(run.len());
-    let (mut objects, mut links) = (Vec::new(), NamespaceLinks::default());
+    let mut objects = Vec::new();
     for element in run {
         let item = serde_json::from_str::<MapOr<Doc>>(&text[element.clone()]).ok()?;
-        items.push(read_item(item, &mut links, &mut objects));
+        items.push(read_item(item, &mut objects));
     }
-    Some((items, objects, links))
+    Some((items, objects))
 }
 
 /// Runs waiting to be read, in the order the scan found them.
@@ -287,6 +285,7 @@ fn is_blank(text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::NamespaceLinks;
 
     fn pieces(text: &str) -> Option<Vec<&str>> {
         let mut elements = Vec::new();
@@ -334,8 +333,9 @@ mod tests {
             file: "f.json".into(),
             document: 1,
         };
-        let (mut out, mut errors, mut links) = (Vec::new(), Vec::new(), NamespaceLinks::default());
-        crate::source::objects_from_document(doc, &origin, &mut out, &mut errors, &mut links);
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        crate::source::objects_from_document(doc, &origin, &mut out, &mut errors);
+        let links = NamespaceLinks::of(&out);
         format!("{out:?} {errors:?} {links:?}")
     }
 

@@ -209,7 +209,8 @@ impl<'s> Builder<'s> {
     }
 
     fn edge(&mut self, parent: NodeId, child: NodeId) {
-        if parent == child || self.t.nodes[parent].children.contains(&child) {
+        // A child has few parents; a listener may have thousands of children.
+        if parent == child || self.t.nodes[child].parents.contains(&parent) {
             return;
         }
         self.t.nodes[parent].children.push(child);

@@ -3,9 +3,9 @@
 //! from borrowed parts (a parentRef's fields) without building an `ObjRef`.
 
 use super::{Node, NodeId};
-use crate::model::FastMap;
 use crate::model::{normalize_group, ObjRef};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use crate::model::{FastHasher, FastMap};
+use std::hash::{Hash, Hasher};
 
 /// A reference as borrowed parts: what a lookup needs.
 #[derive(Clone, Copy, Debug)]
@@ -56,8 +56,11 @@ impl<'a> RefKey<'a> {
         ObjRef::new(self.group, self.kind, self.namespace, self.name).with_section(self.section)
     }
 
+    /// The fast hash of the parts, its bits mixed once more at the end (MurmurHash3's
+    /// finalizer): the index keeps only this number, so near names (`app-00`,
+    /// `app-01`) must differ in every bit, the low ones the table looks at included.
     fn hash(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = FastHasher::default();
         (
             self.group,
             self.kind,
@@ -66,7 +69,12 @@ impl<'a> RefKey<'a> {
             self.section,
         )
             .hash(&mut h);
-        h.finish()
+        let mut x = h.finish();
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
     }
 
     fn names(&self, r: &ObjRef) -> bool {

@@ -214,44 +214,6 @@ impl Topology {
         NodeId::all(self.nodes.len()).filter(|&n| seen[n]).collect()
     }
 
-    /// `at_or_below` for up to 64 lists of starting points at once, in one walk down
-    /// the DAG: per node, bit `k` says it is at or below a node of `starts[k]`.
-    pub fn below_each(&self, starts: &[Vec<NodeId>]) -> Vec<u64> {
-        assert!(starts.len() <= 64, "one bit per list");
-        let mut below = vec![0u64; self.nodes.len()];
-        for (k, list) in starts.iter().enumerate() {
-            for &n in list {
-                below[n] |= 1u64 << k;
-            }
-        }
-        for n in self.top_down() {
-            let bits = below[n];
-            if bits != 0 {
-                for &c in &self.nodes[n].children {
-                    below[c] |= bits;
-                }
-            }
-        }
-        below
-    }
-
-    /// Every node, each after all its parents.
-    fn top_down(&self) -> Vec<NodeId> {
-        let mut waiting: Vec<usize> = self.nodes.iter().map(|n| n.parents.len()).collect();
-        let mut order = self.roots();
-        let mut i = 0;
-        while i < order.len() {
-            for &c in &self.nodes[order[i]].children {
-                waiting[c] -= 1;
-                if waiting[c] == 0 {
-                    order.push(c);
-                }
-            }
-            i += 1;
-        }
-        order
-    }
-
     /// Nodes with no parents: where every context path starts.
     pub fn roots(&self) -> Vec<NodeId> {
         NodeId::all(self.nodes.len())

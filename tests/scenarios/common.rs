@@ -107,7 +107,6 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
         let mut snapshot = loaded.snapshot.clone();
         let dropped = kubectl_policies::focus::narrow(
             &mut snapshot,
-            &loaded.links,
             &kubectl_policies::catalog::Catalog::build(&loaded.snapshot.objects, &[]),
             focus,
         )

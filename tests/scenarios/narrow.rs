@@ -16,7 +16,7 @@ fn kept(yaml: &str, focus: &ObjRef) -> Vec<String> {
     let mut loaded = Loaded::default();
     load_text(yaml, "<literal>", &mut loaded).unwrap();
     let catalog = kubectl_policies::catalog::Catalog::build(&loaded.snapshot.objects, &[]);
-    narrow(&mut loaded.snapshot, &loaded.links, &catalog, focus);
+    narrow(&mut loaded.snapshot, &catalog, focus);
     let mut names: Vec<String> = loaded
         .snapshot
         .objects

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
-use kubectl_policies::topology::{Code, NodeId};
+use kubectl_policies::topology::Code;
 
 const GATEWAY: &str = r#"
 apiVersion: v1
@@ -368,26 +368,4 @@ fn policy_affected_marks_on_targets_are_read_and_checked() {
         .map(|f| f.message.as_str())
         .collect();
     assert_eq!(disagree, vec!["the object reports ClientSettingsPolicyAffected=True but no ClientSettingsPolicy reaches it"]);
-}
-
-#[test]
-fn nodes_below_many_starting_points_at_once_are_those_below_each() {
-    let loaded = kubectl_policies::source::demo::load().unwrap();
-    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
-    let t = &w.topology;
-    // As many lists as one walk carries (64), some with several starting points.
-    let n = t.nodes.len();
-    let starts: Vec<Vec<NodeId>> = (0..64)
-        .map(|i| match i % 3 {
-            0 => vec![NodeId::at(i % n), NodeId::at(n - 1 - i % n)],
-            _ => vec![NodeId::at(i % n)],
-        })
-        .collect();
-    let below = t.below_each(&starts);
-    for (k, s) in starts.iter().enumerate() {
-        let each: Vec<NodeId> = NodeId::all(n)
-            .filter(|&m| below[m.index()] & (1 << k) != 0)
-            .collect();
-        assert_eq!(each, t.at_or_below(s.iter().copied()), "from {s:?}");
-    }
 }

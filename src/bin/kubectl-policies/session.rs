@@ -157,7 +157,7 @@ fn narrow(g: &Global, loaded: &mut Loaded, question: Question, ns: &str) {
     let Ok((_, start)) = subject::name_target(words, &catalog, &loaded.snapshot.objects, ns) else {
         return;
     };
-    let aside = focus::narrow(&mut loaded.snapshot, &loaded.links, &catalog, &start);
+    let aside = focus::narrow(&mut loaded.snapshot, &catalog, &start);
     // Left to the OS at exit, as the world is (see `Session::w`).
     std::mem::forget(aside);
 }

@@ -10,7 +10,6 @@ pub mod config;
 pub mod discovery;
 mod exec;
 
-use crate::model::NamespaceLinks;
 use crate::model::POLICY_LABEL;
 use crate::model::{BlindReason, BlindSpot, Lazy, Object, Origin, ShapeError, Text, Val};
 use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
@@ -338,7 +337,7 @@ struct ListPage {
 
 /// Reads one page of a list. Its items are read straight into documents (no
 /// `serde_json::Value` is built for one) and made objects as each is read, into the
-/// list's objects, shape errors and namespace links: the API server leaves apiVersion
+/// list's objects and shape errors: the API server leaves apiVersion
 /// and kind out of the items of built-in lists, so an item without them gets its
 /// kind's, and a CRD's schemas are dropped.
 struct Page<'p> {
@@ -346,7 +345,6 @@ struct Page<'p> {
     origin: &'p Origin,
     objects: &'p mut Vec<Object>,
     errors: &'p mut Vec<ShapeError>,
-    links: &'p mut NamespaceLinks,
 }
 
 impl Page<'_> {
@@ -363,7 +361,7 @@ impl Page<'_> {
                 }
             }
         }
-        objects_from_document(item, self.origin, self.objects, self.errors, self.links);
+        objects_from_document(item, self.origin, self.objects, self.errors);
     }
 }
 
@@ -458,7 +456,7 @@ struct Listed {
 }
 
 enum Listing {
-    Items(Vec<Object>, Vec<ShapeError>, NamespaceLinks),
+    Items(Vec<Object>, Vec<ShapeError>),
     /// A cluster-wide list too long to page through one page at a time: list it per
     /// namespace instead, concurrently.
     Shard,
@@ -499,7 +497,6 @@ async fn list_all(
     'restart: loop {
         let mut objects = Vec::new();
         let mut errors = Vec::new();
-        let mut links = NamespaceLinks::default();
         let mut token: Option<String> = None;
         loop {
             let mut query = format!("{base}?limit={PAGE_SIZE}");
@@ -527,7 +524,6 @@ async fn list_all(
                 origin: &origin,
                 objects: &mut objects,
                 errors: &mut errors,
-                links: &mut links,
             };
             let mut d = serde_json::Deserializer::from_slice(&body);
             let page = page
@@ -560,7 +556,7 @@ async fn list_all(
             }
             token = next;
             if token.is_none() {
-                return Ok(Listing::Items(objects, errors, links));
+                return Ok(Listing::Items(objects, errors));
             }
             if first_page
                 && namespace.is_none()
@@ -648,7 +644,6 @@ struct Reader<'a> {
     permits: Arc<Semaphore>,
     objects: Vec<Object>,
     shape_errors: Vec<ShapeError>,
-    links: NamespaceLinks,
     log: BTreeMap<GroupKind, KindLog>,
     blind_spots: Vec<BlindSpot>,
 }
@@ -662,7 +657,6 @@ impl<'a> Reader<'a> {
             permits: Arc::new(Semaphore::new(cluster.concurrency)),
             objects: Vec::new(),
             shape_errors: Vec::new(),
-            links: NamespaceLinks::default(),
             log: BTreeMap::new(),
             blind_spots: d.blind_spots.clone(),
         }
@@ -716,7 +710,7 @@ impl<'a> Reader<'a> {
         for (resource, namespace, selector) in lists {
             self.spawn_list(&mut tasks, resource, namespace, selector, namespaces.len());
         }
-        type Outcome = Result<(Vec<Object>, Vec<ShapeError>, NamespaceLinks), ApiError>;
+        type Outcome = Result<(Vec<Object>, Vec<ShapeError>), ApiError>;
         let mut done: Vec<(ListKey, Outcome)> = Vec::new();
         while let Some(joined) = tasks.join_next().await {
             match joined {
@@ -740,9 +734,9 @@ impl<'a> Reader<'a> {
                 }
                 Ok(Listed {
                     key,
-                    result: Ok(Listing::Items(objects, errors, links)),
+                    result: Ok(Listing::Items(objects, errors)),
                     ..
-                }) => done.push((key, Ok((objects, errors, links)))),
+                }) => done.push((key, Ok((objects, errors)))),
                 Ok(Listed {
                     key,
                     result: Err(e),
@@ -761,10 +755,9 @@ impl<'a> Reader<'a> {
         done.sort_by(|a, b| a.0.cmp(&b.0));
         for (key, result) in done {
             let entry = self.log.entry(key.gk.clone()).or_default();
-            let outcome = result.map(|(objects, errors, links)| {
+            let outcome = result.map(|(objects, errors)| {
                 self.objects.extend(objects);
                 self.shape_errors.extend(errors);
-                self.links.extend(links);
             });
             match key.namespace {
                 None => entry.cluster = Some(outcome),
@@ -1038,7 +1031,6 @@ impl<'a> Reader<'a> {
                 links_released: false,
             },
             shape_errors: self.shape_errors,
-            links: self.links,
         }
     }
 }
