@@ -1,7 +1,7 @@
 //! Objects as every stage after the source sees them: what was read, from where, and
 //! what could not be read. Plain data, no I/O.
 
-use super::{group_of_api_version, GroupKind, Lazy, Links, ObjRef, Text};
+use super::{group_of_api_version, normalize_group, text, GroupKind, Lazy, Links, ObjRef, Text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -59,17 +59,23 @@ impl Object {
         group_of_api_version(&self.api_version)
     }
 
+    /// As `GroupKind::new` makes it; the kind shared with the object, not looked up again.
     pub fn group_kind(&self) -> GroupKind {
-        GroupKind::new(self.group(), &self.kind)
+        GroupKind {
+            group: text(normalize_group(self.group())),
+            kind: self.kind.clone(),
+        }
     }
 
+    /// As `ObjRef::new` makes it; the names shared with the object, not looked up again.
     pub fn obj_ref(&self) -> ObjRef {
-        ObjRef::new(
-            self.group(),
-            &self.kind,
-            self.namespace.as_deref(),
-            &self.name,
-        )
+        ObjRef {
+            group: text(normalize_group(self.group())),
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            section: None,
+        }
     }
 }
 
@@ -107,9 +113,8 @@ pub(crate) struct Duplicate {
 /// Keeps the last copy of every object defined more than once (as applying the files
 /// in order would leave the cluster) and says which.
 pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
-    use std::collections::HashMap;
-    let mut last: HashMap<(&str, &str, Option<&str>, &str), usize> =
-        HashMap::with_capacity(objects.len());
+    let mut last: super::FastMap<(&str, &str, Option<&str>, &str), usize> =
+        super::FastMap::with_capacity_and_hasher(objects.len(), Default::default());
     let mut dropped: Vec<usize> = Vec::new();
     for (i, o) in objects.iter().enumerate() {
         let key = (

@@ -56,6 +56,11 @@ impl Style {
 /// Columns `s` takes on a terminal: East Asian wide characters take two, combining
 /// marks none. Alignment is computed on the text before colour is added.
 pub(crate) fn width(s: &str) -> usize {
+    // Most cells are printable ASCII, one column a byte: told without a table lookup
+    // per character.
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return s.len();
+    }
     unicode_width::UnicodeWidthStr::width(s)
 }
 
@@ -100,4 +105,24 @@ pub fn yaml_streamed<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()
         serde_saphyr::SerializeError::IO { error } => error,
         other => io::Error::other(other),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width;
+
+    #[test]
+    fn width_counts_terminal_columns() {
+        // Printable ASCII, told by its length, agrees with the full table.
+        let ascii: String = (b' '..=b'~').map(char::from).collect();
+        assert_eq!(
+            width(&ascii),
+            unicode_width::UnicodeWidthStr::width(&*ascii)
+        );
+        assert_eq!(width(""), 0);
+        // Wide characters take two columns, combining marks none, a tab the table's.
+        assert_eq!(width("日本"), 4);
+        assert_eq!(width("e\u{301}"), 1);
+        assert_eq!(width("a\tb"), unicode_width::UnicodeWidthStr::width("a\tb"));
+    }
 }

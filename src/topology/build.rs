@@ -4,13 +4,15 @@ use super::{
     Code, Edges, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution,
     ResolvedTarget, Role, Severity, Topology,
 };
-use crate::catalog::policy::{precedence, read_policy, LabelSelector, SelectorScope, TargetSpec};
+use crate::catalog::policy::{
+    precedence, read_policy, LabelSelector, Policy, SelectorScope, TargetSpec,
+};
 use crate::catalog::{Catalog, Class, PolicyKind};
+use crate::model::FastMap;
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
     ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
-use crate::model::{parallel, FastMap};
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
@@ -121,19 +123,25 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         "a snapshot whose links were released cannot be built again"
     );
     let mut b = Builder {
-        t: Topology {
-            catalog,
-            ..Topology::default()
-        },
+        t: Topology::default(),
         objects: &snapshot.objects,
         blind_spots: &snapshot.blind_spots,
         by_kind: OnceCell::new(),
         listeners: FastMap::default(),
     };
     b.index_namespaces();
-    b.create_nodes();
-    b.link();
-    b.read_policies();
+    // Reading the policies needs only the objects and the catalog: it runs on another
+    // core while the nodes and edges are made on this one.
+    let policies = std::thread::scope(|s| {
+        let reading = s.spawn(|| read_policies(&snapshot.objects, &catalog));
+        b.create_nodes();
+        b.link();
+        reading
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    b.t.catalog = catalog;
+    b.attach_policies(policies);
     let mut t = b.t;
     // Grown by doubling, they would keep up to half again their size for good.
     t.nodes.shrink_to_fit();
@@ -142,6 +150,24 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     t.attached.shrink_to_fit();
     t.snapshot = snapshot;
     t
+}
+
+/// The policies among `objects`, read in input order.
+fn read_policies(objects: &[Object], catalog: &Catalog) -> Vec<Policy> {
+    // Policy kinds by borrowed (group, kind): most objects are not policies, and
+    // asking costs no allocation.
+    let kinds: FastMap<(&str, &str), &PolicyKind> = catalog
+        .kinds
+        .iter()
+        .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
+        .collect();
+    ObjectId::all(objects.len())
+        .zip(objects)
+        .filter_map(|(i, o)| {
+            let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
+            Some(read_policy(o, i, pk))
+        })
+        .collect()
 }
 
 impl<'s> Builder<'s> {
@@ -236,6 +262,10 @@ impl<'s> Builder<'s> {
     /// Objects and their sections become nodes (edges come after, once every node exists).
     fn create_nodes(&mut self) {
         let objects = self.objects;
+        // Room made at once (pages never written are never taken): an object in the
+        // hierarchy is a node with a few sections, and the rest are not nodes at all.
+        self.t.nodes.reserve(objects.len() * 3);
+        self.t.index.reserve(objects.len() * 3);
         for (i, o) in ObjectId::all(objects.len()).zip(objects) {
             let Some(role) = role_of(o) else { continue };
             let r = o.obj_ref();
@@ -756,31 +786,9 @@ impl<'s> Builder<'s> {
         false
     }
 
-    fn read_policies(&mut self) {
-        let objects = self.objects;
-        // Policy kinds by borrowed (group, kind): most objects are not policies, and
-        // asking costs no allocation.
-        let kinds: FastMap<(&str, &str), &PolicyKind> = self
-            .t
-            .catalog
-            .kinds
-            .iter()
-            .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
-            .collect();
-        // Reading each policy's spec is most of the work here: on every core.
-        const RUN: usize = 1024;
-        let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
-        let read = parallel::map(&runs, |&(k, run)| {
-            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
-            run.iter()
-                .zip(ids)
-                .filter_map(|(o, i)| {
-                    let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
-                    Some(read_policy(o, i, pk))
-                })
-                .collect::<Vec<_>>()
-        });
-        self.t.policies = read.into_iter().flatten().collect();
+    /// Resolves the policies' targets and attaches them.
+    fn attach_policies(&mut self, policies: Vec<Policy>) {
+        self.t.policies = policies;
         for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(

@@ -124,6 +124,11 @@ impl RefIndex {
         self.by_hash.shrink_to_fit();
     }
 
+    /// Room for `more` nodes, made at once.
+    pub fn reserve(&mut self, more: usize) {
+        self.by_hash.reserve(more);
+    }
+
     /// Indexes node `id` at the place `probe` gave for its name.
     pub fn insert(&mut self, slot: Slot, id: NodeId) {
         if slot.taken {

@@ -12,8 +12,8 @@ pub use index::{RefIndex, RefKey, Slot};
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
 use crate::model::Snapshot;
-use crate::model::{ObjRef, ObjectId};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::model::{FastMap, ObjRef, ObjectId};
+use std::collections::{BTreeMap, HashSet};
 
 /// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -116,7 +116,7 @@ pub struct Topology {
     pub index: RefIndex,
     pub namespaces: BTreeMap<String, NamespaceInfo>,
     pub policies: Vec<Policy>,
-    pub policy_index: HashMap<ObjRef, PolicyId>,
+    pub policy_index: FastMap<ObjRef, PolicyId>,
     /// Per policy, how each of its targets resolved.
     pub targets: Vec<Vec<ResolvedTarget>>,
     /// Per node, the policies attached to it directly (sorted: oldest first, then namespace/name).
