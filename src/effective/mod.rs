@@ -100,15 +100,32 @@ const NOT_YET: (u32, u32) = (u32::MAX, 0);
 type Pushed = (Option<Rc<Acc>>, Rc<Joining>, Rc<Acc>);
 
 /// One context of a node: the folded result of one or more root→node paths.
+///
+/// Two words: a large topology has a million of these.
 #[derive(Clone, Debug)]
 pub struct Ctx {
     pub acc: Option<Rc<Acc>>,
-    seen: SeenId,
-    /// This node's namespace level is on the path here (the path enters the
-    /// namespace at this node).
-    pub entered_ns: bool,
-    /// The parent contexts this one continues: a range of `KindFold::links`.
-    preds: (u32, u32),
+    /// The namespaces passed (`SeenId`), and in the top bit whether this node's
+    /// namespace level is on the path here (the path enters the namespace at this node).
+    seen_entered: u32,
+    /// Where the links to the parent contexts this one continues start in
+    /// `KindFold::links`. Contexts and their links are appended in step, so they end
+    /// where the next context's start (the last context's, at the end of the links).
+    preds_from: u32,
+}
+
+/// The bit of `Ctx::seen_entered` that says the namespace level is entered here.
+const ENTERED: u32 = 1 << 31;
+
+impl Ctx {
+    fn seen(&self) -> SeenId {
+        self.seen_entered & !ENTERED
+    }
+
+    /// This node's namespace level is on the path here.
+    pub fn entered_ns(&self) -> bool {
+        self.seen_entered & ENTERED != 0
+    }
 }
 
 /// The fold for one policy kind over the whole topology, computed on demand.
@@ -304,22 +321,21 @@ impl<'t> KindFold<'t> {
         pushed
     }
 
-    /// Room for the contexts of about `nodes` nodes, made at once.
-    pub(crate) fn reserve(&mut self, nodes: usize) {
-        self.ctxs.reserve(nodes);
-        self.links.reserve(nodes);
-    }
-
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
     pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
         let (a, b) = self.compute(n);
         &self.ctxs[a as usize..b as usize]
     }
 
-    /// The parent contexts `c` continues: (parent node, index among its contexts).
-    pub(crate) fn preds(&self, c: &Ctx) -> impl Iterator<Item = (NodeId, usize)> + '_ {
-        let links = &self.links[c.preds.0 as usize..c.preds.1 as usize];
-        links.iter().map(|&(p, j)| (p, j as usize))
+    /// The parent contexts context `c` (an index into `ctxs`) continues: (parent
+    /// node, index among its contexts).
+    fn preds(&self, c: usize) -> impl Iterator<Item = (NodeId, usize)> + '_ {
+        let from = self.ctxs[c].preds_from as usize;
+        let to = self
+            .ctxs
+            .get(c + 1)
+            .map_or(self.links.len(), |next| next.preds_from as usize);
+        self.links[from..to].iter().map(|&(p, j)| (p, j as usize))
     }
 
     /// Computes the contexts of `n` (and, first, of everything above it).
@@ -353,7 +369,7 @@ impl<'t> KindFold<'t> {
             for j in a..b {
                 let c = &self.ctxs[j as usize];
                 let acc = if cut { None } else { c.acc.clone() };
-                let seen = c.seen;
+                let seen = c.seen();
                 self.arrive(
                     n,
                     acc,
@@ -376,7 +392,7 @@ impl<'t> KindFold<'t> {
                 self.links.push(links[k].1);
                 k += 1;
             }
-            self.ctxs[start + i as usize].preds = (from, self.links.len() as u32);
+            self.ctxs[start + i as usize].preds_from = from;
         }
         self.arrived = arrived;
         self.arrival_links = links;
@@ -447,17 +463,17 @@ impl<'t> KindFold<'t> {
         }
         // Two inputs that ended up equal share one context (same pointer when nothing
         // new applied here).
-        if let Some(i) = self.ctxs[start..]
-            .iter()
-            .position(|c| c.seen == seen_next && c.entered_ns == entered && same_acc(&c.acc, &acc))
-        {
+        if let Some(i) = self.ctxs[start..].iter().position(|c| {
+            c.seen() == seen_next && c.entered_ns() == entered && same_acc(&c.acc, &acc)
+        }) {
             return i as u32;
         }
+        debug_assert!(seen_next < ENTERED, "namespace sets fit in 31 bits");
         self.ctxs.push(Ctx {
             acc,
-            seen: seen_next,
-            entered_ns: entered,
-            preds: (0, 0),
+            seen_entered: seen_next | if entered { ENTERED } else { 0 },
+            // Set once the node's contexts are all in (`compute`).
+            preds_from: self.links.len() as u32,
         });
         (self.ctxs.len() - start - 1) as u32
     }
@@ -484,10 +500,10 @@ impl<'t> KindFold<'t> {
     /// read.
     fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
         let (a, _) = self.compute(n);
-        let c = &self.ctxs[a as usize + i];
+        let c = a as usize + i;
         let depth = below.len();
         below.push(Step::Node(n));
-        if c.entered_ns && self.t.namespace_level(n).is_some() {
+        if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
             below.push(Step::Namespace(n));
         }
         let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();

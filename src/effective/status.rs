@@ -163,12 +163,13 @@ impl Statuses {
         let leaves = leaf_counts(t);
         let kinds = KindFold::kinds_in_use(t);
         // Only nodes at or below where a kind's policies enter can hold one of them.
-        let reach: Vec<Vec<NodeId>> =
-            parallel::map(&kinds, |k| t.at_or_below(KindFold::new(t, k).starts()));
+        let reach: Vec<NodeSet> = parallel::map(&kinds, |k| {
+            NodeSet::of(t.nodes.len(), &t.at_or_below(KindFold::new(t, k).starts()))
+        });
         // Kinds fold independently (a policy has one kind): one per core at a time, the
         // largest first, so that no core is left with a large one at the end.
         let mut order: Vec<usize> = (0..kinds.len()).collect();
-        order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len()));
+        order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len));
         let folded = parallel::map(&order, |&k| {
             statuses_of_kind(&mut KindFold::new(t, &kinds[k]), &reach[k], &leaves)
         });
@@ -242,6 +243,42 @@ impl Statuses {
     }
 }
 
+/// Nodes of a topology, a bit each: where a kind may reach, held for every kind at
+/// once while the kinds are folded (a list of node numbers would take 32 times more).
+struct NodeSet {
+    words: Vec<u64>,
+    /// How many nodes are in.
+    len: usize,
+}
+
+impl NodeSet {
+    /// `nodes` (each once) among `all` nodes.
+    fn of(all: usize, nodes: &[NodeId]) -> NodeSet {
+        let mut words = vec![0u64; all.div_ceil(64)];
+        for n in nodes {
+            words[n.index() / 64] |= 1 << (n.index() % 64);
+        }
+        NodeSet {
+            words,
+            len: nodes.len(),
+        }
+    }
+
+    /// The nodes in, in node order.
+    fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    NodeId::at(i * 64 + bit)
+                })
+            })
+        })
+    }
+}
+
 /// What folding one kind tells of its policies.
 struct KindStatuses {
     /// Per policy of the kind that reaches anything: its status at every node it
@@ -253,15 +290,14 @@ struct KindStatuses {
 }
 
 /// Folds one kind over the nodes it may reach.
-fn statuses_of_kind(f: &mut KindFold, reach: &[NodeId], leaves: &[usize]) -> KindStatuses {
+fn statuses_of_kind(f: &mut KindFold, reach: &NodeSet, leaves: &[usize]) -> KindStatuses {
     let t = f.t;
-    f.reserve(reach.len());
     let np = t.policies.len();
     let mut reached: Vec<Reached> = vec![Reached::default(); np];
     let mut leaf_tally = vec![Tally::default(); np];
     let mut tallies = Tallies::new(f, leaves);
     let mut here = Vec::new();
-    for &n in reach {
+    for n in reach.iter() {
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class);
         for &(p, tally) in &here {
@@ -452,6 +488,23 @@ fn is_leaf(t: &Topology, n: NodeId, class: Class) -> bool {
 mod tests {
     use super::*;
     use PolicyStatus::*;
+
+    #[test]
+    fn a_node_set_gives_back_its_nodes_in_order() {
+        for all in [0, 1, 63, 64, 65, 200] {
+            let nodes: Vec<NodeId> = NodeId::all(all).filter(|n| n.index() % 3 != 1).collect();
+            let set = NodeSet::of(all, &nodes);
+            assert_eq!(set.len, nodes.len());
+            assert_eq!(set.iter().collect::<Vec<_>>(), nodes, "of {all}");
+        }
+        let ends = [
+            NodeId::at(0),
+            NodeId::at(63),
+            NodeId::at(64),
+            NodeId::at(127),
+        ];
+        assert_eq!(NodeSet::of(128, &ends).iter().collect::<Vec<_>>(), ends);
+    }
 
     #[test]
     fn reached_keeps_each_nodes_status_through_its_runs() {

@@ -8,11 +8,11 @@ use crate::catalog::policy::{
     precedence, read_policy, LabelSelector, Policy, SelectorScope, TargetSpec,
 };
 use crate::catalog::{Catalog, Class, PolicyKind};
-use crate::model::FastMap;
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
     ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
+use crate::model::{parallel, FastMap};
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
@@ -123,24 +123,19 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         "a snapshot whose links were released cannot be built again"
     );
     let mut b = Builder {
-        t: Topology::default(),
+        t: Topology {
+            catalog,
+            ..Topology::default()
+        },
         objects: &snapshot.objects,
         blind_spots: &snapshot.blind_spots,
         by_kind: OnceCell::new(),
         listeners: FastMap::default(),
     };
     b.index_namespaces();
-    // Reading the policies needs only the objects and the catalog: it runs on another
-    // core while the nodes and edges are made on this one.
-    let policies = std::thread::scope(|s| {
-        let reading = s.spawn(|| read_policies(&snapshot.objects, &catalog));
-        b.create_nodes();
-        b.link();
-        reading
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    });
-    b.t.catalog = catalog;
+    b.create_nodes();
+    b.link();
+    let policies = read_policies(&snapshot.objects, &b.t.catalog);
     b.attach_policies(policies);
     let mut t = b.t;
     // Grown by doubling, they would keep up to half again their size for good.
@@ -161,13 +156,20 @@ fn read_policies(objects: &[Object], catalog: &Catalog) -> Vec<Policy> {
         .iter()
         .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
         .collect();
-    ObjectId::all(objects.len())
-        .zip(objects)
-        .filter_map(|(i, o)| {
-            let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
-            Some(read_policy(o, i, pk))
-        })
-        .collect()
+    // Reading each policy's spec is most of the work here: on every core.
+    const RUN: usize = 1024;
+    let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
+    let read = parallel::map(&runs, |&(k, run)| {
+        let ids = ObjectId::all(usize::MAX).skip(k * RUN);
+        run.iter()
+            .zip(ids)
+            .filter_map(|(o, i)| {
+                let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
+                Some(read_policy(o, i, pk))
+            })
+            .collect::<Vec<_>>()
+    });
+    read.into_iter().flatten().collect()
 }
 
 impl<'s> Builder<'s> {
