@@ -391,7 +391,7 @@ metadata: {name: pinned, namespace: elsewhere}
                 ("pinned".into(), Some("elsewhere".into())),
             ]
         );
-        // The route's link to its Gateway's namespace is noted from its new namespace.
+        // The route's link to its Gateway's namespace is read from its new namespace.
         let links = NamespaceLinks::of(&loaded.snapshot.objects);
         let parents: Vec<&str> = links.parents_of("team").collect();
         assert_eq!(parents, ["infra"]);
