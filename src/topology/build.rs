@@ -254,11 +254,7 @@ impl<'s> Builder<'s> {
     }
 
     fn invalid(&mut self, o: &ObjRef, field: &str, msg: &str) {
-        self.t.findings.push(Finding::new(
-            Code::Invalid,
-            o.clone(),
-            format!("{field}: {msg}"),
-        ));
+        self.t.findings.push(invalid(o, field, msg));
     }
 
     /// Objects and their sections become nodes (edges come after, once every node exists).
@@ -319,16 +315,87 @@ impl<'s> Builder<'s> {
             }
         }
         // Routes after every Gateway and ListenerSet has its edges (parents first).
-        for id in NodeId::all(self.t.nodes.len()) {
-            let node = &self.t.nodes[id];
-            let (Role::Route, Some(oi)) = (node.role, node.object) else {
+        // What each route links to is worked out on every core from the nodes as they
+        // are now (`RouteView`), then done here in route order.
+        self.read_listeners();
+        let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
+            .filter(|&id| self.t.nodes[id].role == Role::Route && self.t.nodes[id].object.is_some())
+            .collect();
+        let runs: Vec<&[NodeId]> = routes.chunks(256).collect();
+        let plans = {
+            let view = self.view();
+            parallel::map(&runs, |run| {
+                run.iter().map(|&id| view.route(id)).collect::<Vec<_>>()
+            })
+        };
+        let nodes_before = self.t.nodes.len();
+        for (&id, steps) in routes.iter().zip(plans.into_iter().flatten()) {
+            // A backend node made for an earlier route (a kind outside the hierarchy)
+            // may be what this one names: then it is worked out again, as it stands now.
+            let steps = if self.t.nodes.len() == nodes_before {
+                steps
+            } else {
+                self.view().route(id)
+            };
+            self.apply(steps);
+        }
+    }
+
+    /// Reads what every listener admits, once, before the routes ask.
+    fn read_listeners(&mut self) {
+        let objects = self.objects;
+        for l in NodeId::all(self.t.nodes.len()) {
+            let node = &self.t.nodes[l];
+            let (Role::Listener, Some(parent)) = (node.role, node.owner) else {
                 continue;
             };
-            let r = node.obj_ref.clone();
-            let links = objects[oi].links();
-            self.link_route_parents(id, &r, links);
-            self.link_route_backends(id, &r, links);
+            let lname = node.obj_ref.section.as_deref().unwrap_or_default();
+            let listener = read_listener(objects, &self.t, parent, lname);
+            self.listeners.insert(l, listener);
         }
+    }
+
+    /// What route linking reads, borrowed from the builder as it is.
+    fn view(&self) -> RouteView<'_, 's> {
+        RouteView {
+            t: &self.t,
+            objects: self.objects,
+            listeners: &self.listeners,
+            by_kind: self.by_kind(),
+        }
+    }
+
+    /// Does what linking one route worked out, in order.
+    fn apply(&mut self, steps: Vec<Step>) {
+        for step in steps {
+            match step {
+                Step::Edge(parent, child) => self.edge(parent, child),
+                Step::Finding(f) => self.t.findings.push(*f),
+                Step::Backend { rule, backend } => self.backend_edge(rule, backend),
+                Step::AddBackend(b) => {
+                    let backend = self.add_backend(b.target, b.object);
+                    self.backend_edge(b.rule, backend);
+                }
+                Step::Delegate(d) => {
+                    let ns = d.namespace.as_deref();
+                    self.delegate(d.rule, d.route, ns, &d.name, &d.rule_ref, &d.field)
+                }
+            }
+        }
+    }
+
+    /// Links a rule to its backend, unless that closes a cycle: a mesh route whose
+    /// backend is its own parent Service. Only a backend with routes below it (GAMMA)
+    /// can be above a rule.
+    fn backend_edge(&mut self, rule: NodeId, backend: NodeId) {
+        let has_routes = self.t.nodes[backend]
+            .children
+            .iter()
+            .any(|&c| self.t.nodes[c].owner != Some(backend));
+        if has_routes && self.t.is_ancestor(backend, rule) {
+            return;
+        }
+        self.edge(rule, backend);
     }
 
     fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
@@ -427,283 +494,6 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn link_route_parents(&mut self, id: NodeId, r: &ObjRef, links: &'s Links) {
-        let parent_refs = listed(&links.parent_refs, "parentRefs", r, self);
-        let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
-        for (j, p) in parent_refs.iter().enumerate() {
-            let field = || format!("spec.parentRefs[{j}]");
-            let p = p.borrowed();
-            let Some(name) = p.name else {
-                self.invalid(r, &format!("{}.name", field()), "is missing");
-                continue;
-            };
-            let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
-            let kind = p.kind.unwrap_or("Gateway");
-            if kind == "HTTPRoute" && is_gateway_group(group) {
-                // A delegated child names its parent route: the parent's backendRef links
-                // them (`delegate`).
-                continue;
-            }
-            let ns = p.namespace.or(r.namespace.as_deref());
-            let (section, port) = (p.section_name, p.port);
-            let target = RefKey::new(group, kind, ns, name);
-            if kind == "Service" && group.is_empty() {
-                // GAMMA: the Service is the route's parent (mesh).
-                match self.t.find(target) {
-                    Some(s) => self.edge(s, id),
-                    None => self.t.findings.push(Finding::new(
-                        Code::ParentNotFound,
-                        r.clone(),
-                        format!(
-                            "{}: Service {} is not in the input",
-                            field(),
-                            target.ns_name()
-                        ),
-                    )),
-                }
-                continue;
-            }
-            // ListenerSet is still XListenerSet in the experimental channel.
-            let experimental = RefKey::new(
-                GATEWAY_X_GROUP,
-                if kind == "ListenerSet" {
-                    "XListenerSet"
-                } else {
-                    kind
-                },
-                ns,
-                name,
-            );
-            let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
-                self.t.findings.push(Finding::new(
-                    Code::ParentNotFound,
-                    r.clone(),
-                    format!(
-                        "{}: {kind} {} is not in the input",
-                        field(),
-                        target.ns_name()
-                    ),
-                ));
-                continue;
-            };
-            let listeners: Vec<NodeId> = self.t.nodes[parent]
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| self.t.nodes[c].role == Role::Listener)
-                .collect();
-            if listeners.is_empty() {
-                self.edge(parent, id);
-                continue;
-            }
-            let mut admitted = 0;
-            let mut reasons = Vec::new();
-            for l in listeners {
-                match self.admits(parent, l, r, &hostnames, section, port) {
-                    Ok(()) => {
-                        self.edge(l, id);
-                        admitted += 1;
-                    }
-                    Err(Some(reason)) => reasons.push(reason),
-                    Err(None) => {}
-                }
-            }
-            if admitted == 0 {
-                let field = field();
-                let mut msg = format!(
-                    "{field}: no listener of {} {} admits this route",
-                    kind,
-                    target.ns_name()
-                );
-                if let Some(s) = section {
-                    if !reasons
-                        .iter()
-                        .any(|x| x.starts_with(&format!("listener {s}:")))
-                    {
-                        msg = format!(
-                            "{field}: {kind} {} has no listener named {s}",
-                            target.ns_name()
-                        );
-                    }
-                }
-                if !reasons.is_empty() {
-                    msg.push_str(" (");
-                    msg.push_str(&reasons.join("; "));
-                    msg.push(')');
-                }
-                self.t
-                    .findings
-                    .push(Finding::new(Code::NotAdmitted, r.clone(), msg));
-            }
-        }
-    }
-
-    /// Whether listener `l` of `parent` admits route `r`. `Err(None)`: the parentRef
-    /// does not name this listener (sectionName/port); `Err(Some(why))`: it names it
-    /// and the listener refuses.
-    #[allow(clippy::too_many_arguments)]
-    fn admits(
-        &mut self,
-        parent: NodeId,
-        l: NodeId,
-        r: &ObjRef,
-        route_hosts: &[&str],
-        section: Option<&str>,
-        port: Option<u64>,
-    ) -> Result<(), Option<String>> {
-        let (objects, t) = (self.objects, &self.t);
-        let lname = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
-        if section.is_some_and(|s| s != lname) {
-            return Err(None);
-        }
-        // Read from the Gateway's spec the first time a route asks (None: nothing to
-        // check against).
-        let listener = self.listeners.entry(l).or_insert_with(|| {
-            let gw = &objects[t.nodes[parent].object?];
-            let spec = gw.spec.get("listeners")?.as_array()?;
-            let spec = spec
-                .iter()
-                .find(|x| x.get("name").and_then(Val::as_str) == Some(lname))?;
-            Some(Listener::read(
-                spec,
-                gw.namespace.as_deref().unwrap_or_default(),
-            ))
-        });
-        let Some(listener) = listener else {
-            return Ok(());
-        };
-        let route_ns = r.namespace.as_deref().unwrap_or_default();
-        if port.is_some() && listener.port != port {
-            return Err(None);
-        }
-        let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
-        // allowedRoutes.namespaces
-        match &listener.from {
-            AllowedFrom::All => {}
-            AllowedFrom::Same => {
-                if route_ns != listener.gateway_ns {
-                    let gw_ns = listener.gateway_ns;
-                    return why(format!("allows routes from namespace {gw_ns} only"));
-                }
-            }
-            AllowedFrom::Selector(Ok(sel)) => {
-                let no_labels = BTreeMap::new();
-                let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
-                if !sel.matches(labels) {
-                    return why(format!(
-                        "namespace {route_ns} does not match its namespace selector"
-                    ));
-                }
-            }
-            AllowedFrom::Selector(Err((f, m))) => {
-                return why(format!("allowedRoutes.namespaces.{f} {m}"));
-            }
-            AllowedFrom::Unknown(other) => {
-                return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
-            }
-        }
-        // allowedRoutes.kinds
-        let allowed = listener.kinds.iter().any(|&(group, kind)| {
-            kind == r.kind
-                && (group == r.group || is_gateway_group(group) && is_gateway_group(&r.group))
-        });
-        if !allowed {
-            return why(format!("does not allow {} routes", r.kind));
-        }
-        // Hostnames must intersect when both sides name some.
-        if let Some(lh) = listener.hostname {
-            if !route_hosts.is_empty() && !route_hosts.iter().any(|h| hostnames_intersect(lh, h)) {
-                return why(format!(
-                    "hostname {lh} matches none of the route's hostnames"
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn link_route_backends(&mut self, id: NodeId, r: &ObjRef, links: &Links) {
-        for (j, rule) in links.rules.items().iter().enumerate() {
-            let Some(refs) = &rule.backend_refs else {
-                continue;
-            };
-            let section = rule.section(j);
-            // The rule is one of the route's own sections.
-            let nodes = &self.t.nodes;
-            let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
-                nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
-            }) else {
-                continue;
-            };
-            for (k, b) in refs.iter().enumerate() {
-                let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let b = b.borrowed();
-                let Some(name) = b.name else {
-                    self.invalid(r, &format!("{}.name", field()), "is missing");
-                    continue;
-                };
-                let group = normalize_group(b.group.unwrap_or(""));
-                let kind = b.kind.unwrap_or("Service");
-                let ns = b.namespace.or(r.namespace.as_deref());
-                let target = RefKey::new(group, kind, ns, name);
-                let rule_ref = || r.clone().with_section(Some(&section));
-                if kind == "HTTPRoute" && is_gateway_group(group) {
-                    self.delegate(rule_id, id, ns, name, &rule_ref(), &field());
-                    continue;
-                }
-                if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
-                    self.t.findings.push(Finding::new(
-                        Code::RefNotPermitted,
-                        rule_ref(),
-                        format!(
-                            "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
-                            field(),
-                            target.ns_name(),
-                            ns.unwrap_or_default(),
-                            r.kind,
-                            r.namespace.as_deref().unwrap_or_default()
-                        ),
-                    ));
-                    continue;
-                }
-                let backend = match self.t.find(target) {
-                    Some(bid) => bid,
-                    None => {
-                        // Backends of kinds the tool does not model (an InferencePool, an
-                        // implementation's Backend) are nodes when they are in the input.
-                        let present = self.by_kind().get(&(group, kind, ns)).and_then(|v| {
-                            v.iter().copied().find(|&oi| self.objects[oi].name == name)
-                        });
-                        match present {
-                            Some(oi) => self.add_backend(target.to_obj_ref(), oi),
-                            None => {
-                                self.t.findings.push(Finding::new(
-                                    Code::BackendNotFound,
-                                    rule_ref(),
-                                    format!(
-                                        "{}: {kind} {} is not in the input",
-                                        field(),
-                                        target.ns_name()
-                                    ),
-                                ));
-                                continue;
-                            }
-                        }
-                    }
-                };
-                // A mesh route whose backend is its own parent Service would close a
-                // cycle. Only a backend with routes below it (GAMMA) can be above a rule.
-                let has_routes = self.t.nodes[backend]
-                    .children
-                    .iter()
-                    .any(|&c| self.t.nodes[c].owner != Some(backend));
-                if has_routes && self.t.is_ancestor(backend, rule_id) {
-                    continue;
-                }
-                self.edge(rule_id, backend);
-            }
-        }
-    }
-
     /// Route delegation (kgateway): a rule whose backendRef names an HTTPRoute (`*`: every
     /// HTTPRoute of that namespace) hands its requests to those child routes, which sit
     /// below the rule and inherit what applies to it. A child whose parentRefs name
@@ -757,35 +547,7 @@ impl<'s> Builder<'s> {
 
     /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
     fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
-        let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
-            .iter()
-            .filter_map(|g| self.by_kind().get(&(*g, "ReferenceGrant", to.namespace)))
-            .flatten();
-        for &gi in grants {
-            let spec = &self.objects[gi].spec;
-            let from_ok = spec.get("from").and_then(Val::as_array).is_some_and(|fs| {
-                fs.iter().any(|f| {
-                    f.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
-                        && normalize_group(f.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == from.group
-                        && f.get("namespace").and_then(Val::as_str) == from.namespace.as_deref()
-                })
-            });
-            let to_ok = spec.get("to").and_then(Val::as_array).is_some_and(|ts| {
-                ts.iter().any(|t| {
-                    t.get("kind").and_then(Val::as_str) == Some(to.kind)
-                        && normalize_group(t.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == to.group
-                        && t.get("name")
-                            .and_then(Val::as_str)
-                            .is_none_or(|n| n == to.name)
-                })
-            });
-            if from_ok && to_ok {
-                return true;
-            }
-        }
-        false
+        self.view().reference_granted(from, to)
     }
 
     /// Resolves the policies' targets and attaches them.
@@ -1241,6 +1003,419 @@ fn port_sections(o: &Object) -> Vec<String> {
 }
 
 /// The entries of a list field the links hold, reporting one that is not a list.
+/// One thing linking a route does, worked out before it is done (`Builder::apply`).
+/// Two words: the rare ones are boxed, for every route has a few of these.
+enum Step {
+    Edge(NodeId, NodeId),
+    /// A rule's edge to a backend node, unless it closes a cycle.
+    Backend {
+        rule: NodeId,
+        backend: NodeId,
+    },
+    Finding(Box<Finding>),
+    /// A backend of a kind outside the hierarchy, made a node the first time.
+    AddBackend(Box<NewBackend>),
+    /// A rule delegating to HTTPRoutes (`Builder::delegate`), which reads the edges
+    /// made so far: done in its turn.
+    Delegate(Box<Delegation>),
+}
+
+impl Step {
+    fn found(f: Finding) -> Step {
+        Step::Finding(Box::new(f))
+    }
+}
+
+struct NewBackend {
+    rule: NodeId,
+    target: ObjRef,
+    object: ObjectId,
+}
+
+struct Delegation {
+    rule: NodeId,
+    route: NodeId,
+    namespace: Option<String>,
+    name: String,
+    rule_ref: ObjRef,
+    field: String,
+}
+
+/// What linking a route reads: the nodes made before any route is linked, the
+/// listeners' admission rules and the objects. Shared by every core.
+struct RouteView<'b, 's> {
+    t: &'b Topology,
+    objects: &'s [Object],
+    listeners: &'b FastMap<NodeId, Option<Listener<'s>>>,
+    by_kind: &'b FastMap<KindIn<'s>, Vec<ObjectId>>,
+}
+
+impl<'s> RouteView<'_, 's> {
+    /// What linking route `id` does: its parents' edges, then its rules' backends'.
+    fn route(&self, id: NodeId) -> Vec<Step> {
+        let node = &self.t.nodes[id];
+        let mut out = Vec::new();
+        if let Some(oi) = node.object {
+            let links = self.objects[oi].links();
+            self.parents(id, &node.obj_ref, links, &mut out);
+            self.backends(id, &node.obj_ref, links, &mut out);
+        }
+        out
+    }
+
+    /// A route's parentRefs: the edges from the listeners (or parents) that admit it.
+    fn parents(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
+        let parent_refs = listed_into(&links.parent_refs, "parentRefs", r, out);
+        let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
+        for (j, p) in parent_refs.iter().enumerate() {
+            let field = || format!("spec.parentRefs[{j}]");
+            let p = p.borrowed();
+            let Some(name) = p.name else {
+                out.push(Step::found(invalid(
+                    r,
+                    &format!("{}.name", field()),
+                    "is missing",
+                )));
+                continue;
+            };
+            let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
+            let kind = p.kind.unwrap_or("Gateway");
+            if kind == "HTTPRoute" && is_gateway_group(group) {
+                // A delegated child names its parent route: the parent's backendRef links
+                // them (`delegate`).
+                continue;
+            }
+            let ns = p.namespace.or(r.namespace.as_deref());
+            let (section, port) = (p.section_name, p.port);
+            let target = RefKey::new(group, kind, ns, name);
+            if kind == "Service" && group.is_empty() {
+                // GAMMA: the Service is the route's parent (mesh).
+                match self.t.find(target) {
+                    Some(s) => out.push(Step::Edge(s, id)),
+                    None => out.push(Step::found(Finding::new(
+                        Code::ParentNotFound,
+                        r.clone(),
+                        format!(
+                            "{}: Service {} is not in the input",
+                            field(),
+                            target.ns_name()
+                        ),
+                    ))),
+                }
+                continue;
+            }
+            // ListenerSet is still XListenerSet in the experimental channel.
+            let experimental = RefKey::new(
+                GATEWAY_X_GROUP,
+                if kind == "ListenerSet" {
+                    "XListenerSet"
+                } else {
+                    kind
+                },
+                ns,
+                name,
+            );
+            let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
+                out.push(Step::found(Finding::new(
+                    Code::ParentNotFound,
+                    r.clone(),
+                    format!(
+                        "{}: {kind} {} is not in the input",
+                        field(),
+                        target.ns_name()
+                    ),
+                )));
+                continue;
+            };
+            let listeners: Vec<NodeId> = self.t.nodes[parent]
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| self.t.nodes[c].role == Role::Listener)
+                .collect();
+            if listeners.is_empty() {
+                out.push(Step::Edge(parent, id));
+                continue;
+            }
+            let mut admitted = 0;
+            let mut reasons = Vec::new();
+            for l in listeners {
+                match self.admits(parent, l, r, &hostnames, section, port) {
+                    Ok(()) => {
+                        out.push(Step::Edge(l, id));
+                        admitted += 1;
+                    }
+                    Err(Some(reason)) => reasons.push(reason),
+                    Err(None) => {}
+                }
+            }
+            if admitted == 0 {
+                let field = field();
+                let mut msg = format!(
+                    "{field}: no listener of {} {} admits this route",
+                    kind,
+                    target.ns_name()
+                );
+                if let Some(s) = section {
+                    if !reasons
+                        .iter()
+                        .any(|x| x.starts_with(&format!("listener {s}:")))
+                    {
+                        msg = format!(
+                            "{field}: {kind} {} has no listener named {s}",
+                            target.ns_name()
+                        );
+                    }
+                }
+                if !reasons.is_empty() {
+                    msg.push_str(" (");
+                    msg.push_str(&reasons.join("; "));
+                    msg.push(')');
+                }
+                out.push(Step::found(Finding::new(Code::NotAdmitted, r.clone(), msg)));
+            }
+        }
+    }
+
+    /// Whether listener `l` of `parent` admits route `r`. `Err(None)`: the parentRef
+    /// does not name this listener (sectionName/port); `Err(Some(why))`: it names it
+    /// and the listener refuses.
+    #[allow(clippy::too_many_arguments)]
+    fn admits(
+        &self,
+        parent: NodeId,
+        l: NodeId,
+        r: &ObjRef,
+        route_hosts: &[&str],
+        section: Option<&str>,
+        port: Option<u64>,
+    ) -> Result<(), Option<String>> {
+        let t = self.t;
+        let lname = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
+        if section.is_some_and(|s| s != lname) {
+            return Err(None);
+        }
+        // Read from the Gateway's spec before the routes ask (None: nothing to check
+        // against).
+        let read;
+        let listener = match self.listeners.get(&l) {
+            Some(known) => known.as_ref(),
+            None => {
+                read = read_listener(self.objects, t, parent, lname);
+                read.as_ref()
+            }
+        };
+        let Some(listener) = listener else {
+            return Ok(());
+        };
+        let route_ns = r.namespace.as_deref().unwrap_or_default();
+        if port.is_some() && listener.port != port {
+            return Err(None);
+        }
+        let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
+        // allowedRoutes.namespaces
+        match &listener.from {
+            AllowedFrom::All => {}
+            AllowedFrom::Same => {
+                if route_ns != listener.gateway_ns {
+                    let gw_ns = listener.gateway_ns;
+                    return why(format!("allows routes from namespace {gw_ns} only"));
+                }
+            }
+            AllowedFrom::Selector(Ok(sel)) => {
+                let no_labels = BTreeMap::new();
+                let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
+                if !sel.matches(labels) {
+                    return why(format!(
+                        "namespace {route_ns} does not match its namespace selector"
+                    ));
+                }
+            }
+            AllowedFrom::Selector(Err((f, m))) => {
+                return why(format!("allowedRoutes.namespaces.{f} {m}"));
+            }
+            AllowedFrom::Unknown(other) => {
+                return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
+            }
+        }
+        // allowedRoutes.kinds
+        let allowed = listener.kinds.iter().any(|&(group, kind)| {
+            kind == r.kind
+                && (group == r.group || is_gateway_group(group) && is_gateway_group(&r.group))
+        });
+        if !allowed {
+            return why(format!("does not allow {} routes", r.kind));
+        }
+        // Hostnames must intersect when both sides name some.
+        if let Some(lh) = listener.hostname {
+            if !route_hosts.is_empty() && !route_hosts.iter().any(|h| hostnames_intersect(lh, h)) {
+                return why(format!(
+                    "hostname {lh} matches none of the route's hostnames"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A route's rules' backendRefs: the edges from each rule to its backends.
+    fn backends(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
+        for (j, rule) in links.rules.items().iter().enumerate() {
+            let Some(refs) = &rule.backend_refs else {
+                continue;
+            };
+            let section = rule.section(j);
+            // The rule is one of the route's own sections.
+            let nodes = &self.t.nodes;
+            let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
+                nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
+            }) else {
+                continue;
+            };
+            for (k, b) in refs.iter().enumerate() {
+                let field = || format!("spec.rules[{j}].backendRefs[{k}]");
+                let b = b.borrowed();
+                let Some(name) = b.name else {
+                    out.push(Step::found(invalid(
+                        r,
+                        &format!("{}.name", field()),
+                        "is missing",
+                    )));
+                    continue;
+                };
+                let group = normalize_group(b.group.unwrap_or(""));
+                let kind = b.kind.unwrap_or("Service");
+                let ns = b.namespace.or(r.namespace.as_deref());
+                let target = RefKey::new(group, kind, ns, name);
+                let rule_ref = || r.clone().with_section(Some(&section));
+                if kind == "HTTPRoute" && is_gateway_group(group) {
+                    out.push(Step::Delegate(Box::new(Delegation {
+                        rule: rule_id,
+                        route: id,
+                        namespace: ns.map(str::to_string),
+                        name: name.to_string(),
+                        rule_ref: rule_ref(),
+                        field: field(),
+                    })));
+                    continue;
+                }
+                if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
+                    out.push(Step::found(Finding::new(
+                        Code::RefNotPermitted,
+                        rule_ref(),
+                        format!(
+                            "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
+                            field(),
+                            target.ns_name(),
+                            ns.unwrap_or_default(),
+                            r.kind,
+                            r.namespace.as_deref().unwrap_or_default()
+                        ),
+                    )));
+                    continue;
+                }
+                match self.t.find(target) {
+                    Some(backend) => out.push(Step::Backend {
+                        rule: rule_id,
+                        backend,
+                    }),
+                    None => {
+                        // Backends of kinds the tool does not model (an InferencePool, an
+                        // implementation's Backend) are nodes when they are in the input.
+                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|v| {
+                            v.iter().copied().find(|&oi| self.objects[oi].name == name)
+                        });
+                        out.push(match present {
+                            Some(object) => Step::AddBackend(Box::new(NewBackend {
+                                rule: rule_id,
+                                target: target.to_obj_ref(),
+                                object,
+                            })),
+                            None => Step::found(Finding::new(
+                                Code::BackendNotFound,
+                                rule_ref(),
+                                format!(
+                                    "{}: {kind} {} is not in the input",
+                                    field(),
+                                    target.ns_name()
+                                ),
+                            )),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
+    fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
+        let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
+            .iter()
+            .filter_map(|g| self.by_kind.get(&(*g, "ReferenceGrant", to.namespace)))
+            .flatten();
+        for &gi in grants {
+            let spec = &self.objects[gi].spec;
+            let from_ok = spec.get("from").and_then(Val::as_array).is_some_and(|fs| {
+                fs.iter().any(|f| {
+                    f.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
+                        && normalize_group(f.get("group").and_then(Val::as_str).unwrap_or(""))
+                            == from.group
+                        && f.get("namespace").and_then(Val::as_str) == from.namespace.as_deref()
+                })
+            });
+            let to_ok = spec.get("to").and_then(Val::as_array).is_some_and(|ts| {
+                ts.iter().any(|t| {
+                    t.get("kind").and_then(Val::as_str) == Some(to.kind)
+                        && normalize_group(t.get("group").and_then(Val::as_str).unwrap_or(""))
+                            == to.group
+                        && t.get("name")
+                            .and_then(Val::as_str)
+                            .is_none_or(|n| n == to.name)
+                })
+            });
+            if from_ok && to_ok {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// What listener `lname` of `parent` (a Gateway or ListenerSet) admits, read from its
+/// spec (None: nothing to check against).
+fn read_listener<'s>(
+    objects: &'s [Object],
+    t: &Topology,
+    parent: NodeId,
+    lname: &str,
+) -> Option<Listener<'s>> {
+    let gw = &objects[t.nodes[parent].object?];
+    let spec = gw.spec.get("listeners")?.as_array()?;
+    let spec = spec
+        .iter()
+        .find(|x| x.get("name").and_then(Val::as_str) == Some(lname))?;
+    Some(Listener::read(
+        spec,
+        gw.namespace.as_deref().unwrap_or_default(),
+    ))
+}
+
+/// The finding a misshapen field of `r` makes.
+fn invalid(r: &ObjRef, field: &str, msg: &str) -> Finding {
+    Finding::new(Code::Invalid, r.clone(), format!("{field}: {msg}"))
+}
+
+/// `listed`, its finding into `out`.
+fn listed_into<'v, T>(l: &'v Listed<T>, field: &str, r: &ObjRef, out: &mut Vec<Step>) -> &'v [T] {
+    if matches!(l, Listed::NotAList) {
+        out.push(Step::found(invalid(
+            r,
+            &format!("spec.{field}"),
+            "must be a list",
+        )));
+    }
+    l.items()
+}
+
 fn listed<'v, T>(l: &'v Listed<T>, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [T] {
     if matches!(l, Listed::NotAList) {
         b.invalid(r, &format!("spec.{field}"), "must be a list");

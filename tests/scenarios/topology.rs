@@ -2,6 +2,7 @@
 
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
+use kubectl_policies::model::ObjRef;
 use kubectl_policies::topology::Code;
 
 const GATEWAY: &str = r#"
@@ -368,4 +369,41 @@ fn policy_affected_marks_on_targets_are_read_and_checked() {
         .map(|f| f.message.as_str())
         .collect();
     assert_eq!(disagree, vec!["the object reports ClientSettingsPolicyAffected=True but no ClientSettingsPolicy reaches it"]);
+}
+
+#[test]
+fn a_backend_made_a_node_for_one_route_is_the_parent_a_later_route_names() {
+    // Routes are worked out on every core from the nodes made before any is linked,
+    // then linked in order: the InferencePool becomes a node only as the first route's
+    // backend, and the second route must still find it as its parent.
+    let yaml = r#"
+apiVersion: inference.networking.k8s.io/v1
+kind: InferencePool
+metadata: {name: pool, namespace: app}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: first, namespace: app}
+spec:
+  rules: [{backendRefs: [{group: inference.networking.k8s.io, kind: InferencePool, name: pool}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: second, namespace: app}
+spec:
+  parentRefs: [{group: inference.networking.k8s.io, kind: InferencePool, name: pool}]
+"#;
+    let w = world(yaml);
+    let pool_ref = ObjRef::new(
+        "inference.networking.k8s.io",
+        "InferencePool",
+        Some("app"),
+        "pool",
+    );
+    let pool = w.topology.lookup(&pool_ref).expect("the pool is a node");
+    let rule = node(&w, "HTTPRoute", Some("app"), "first", Some("rule-1"));
+    let second = node(&w, "HTTPRoute", Some("app"), "second", None);
+    assert_eq!(w.topology.nodes[pool].parents.as_slice(), [rule]);
+    assert_eq!(w.topology.nodes[second].parents.as_slice(), [pool]);
+    assert!(codes(&w).is_empty(), "{:?}", codes(&w));
 }
