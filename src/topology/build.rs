@@ -283,13 +283,14 @@ impl<'s> Builder<'s> {
                     }
                 }
                 Role::Route => {
-                    let rules = listed(&o.links().rules, "rules", &r, self);
+                    let rules = listed(&o.links().rules, "rules", &r, |f| self.t.findings.push(f));
                     for (j, rule) in rules.iter().enumerate() {
                         self.add_section(id, Role::Rule, &rule.section(j));
                     }
                 }
                 Role::Backend => {
-                    for name in listed(&o.links().ports, "ports", &r, self).iter().flatten() {
+                    let ports = listed(&o.links().ports, "ports", &r, |f| self.t.findings.push(f));
+                    for name in ports.iter().flatten() {
                         self.add_section(id, Role::Port, name);
                     }
                 }
@@ -319,7 +320,7 @@ impl<'s> Builder<'s> {
         // are now (`RouteView`), then done here in route order.
         self.read_listeners();
         let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
-            .filter(|&id| self.t.nodes[id].role == Role::Route && self.t.nodes[id].object.is_some())
+            .filter(|&id| self.t.nodes[id].role == Role::Route)
             .collect();
         let runs: Vec<&[NodeId]> = routes.chunks(256).collect();
         let plans = {
@@ -1065,7 +1066,9 @@ impl<'s> RouteView<'_, 's> {
 
     /// A route's parentRefs: the edges from the listeners (or parents) that admit it.
     fn parents(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
-        let parent_refs = listed_into(&links.parent_refs, "parentRefs", r, out);
+        let parent_refs = listed(&links.parent_refs, "parentRefs", r, |f| {
+            out.push(Step::found(f))
+        });
         let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
         for (j, p) in parent_refs.iter().enumerate() {
             let field = || format!("spec.parentRefs[{j}]");
@@ -1140,7 +1143,7 @@ impl<'s> RouteView<'_, 's> {
             let mut admitted = 0;
             let mut reasons = Vec::new();
             for l in listeners {
-                match self.admits(parent, l, r, &hostnames, section, port) {
+                match self.admits(l, r, &hostnames, section, port) {
                     Ok(()) => {
                         out.push(Step::Edge(l, id));
                         admitted += 1;
@@ -1177,13 +1180,11 @@ impl<'s> RouteView<'_, 's> {
         }
     }
 
-    /// Whether listener `l` of `parent` admits route `r`. `Err(None)`: the parentRef
-    /// does not name this listener (sectionName/port); `Err(Some(why))`: it names it
-    /// and the listener refuses.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether listener `l` admits route `r`. `Err(None)`: the parentRef does not name
+    /// this listener (sectionName/port); `Err(Some(why))`: it names it and the
+    /// listener refuses.
     fn admits(
         &self,
-        parent: NodeId,
         l: NodeId,
         r: &ObjRef,
         route_hosts: &[&str],
@@ -1195,17 +1196,9 @@ impl<'s> RouteView<'_, 's> {
         if section.is_some_and(|s| s != lname) {
             return Err(None);
         }
-        // Read from the Gateway's spec before the routes ask (None: nothing to check
-        // against).
-        let read;
-        let listener = match self.listeners.get(&l) {
-            Some(known) => known.as_ref(),
-            None => {
-                read = read_listener(self.objects, t, parent, lname);
-                read.as_ref()
-            }
-        };
-        let Some(listener) = listener else {
+        // Read for every listener before the routes ask (`Builder::read_listeners`;
+        // None: nothing to check against).
+        let Some(listener) = self.listeners.get(&l).and_then(Option::as_ref) else {
             return Ok(());
         };
         let route_ns = r.namespace.as_deref().unwrap_or_default();
@@ -1404,21 +1397,15 @@ fn invalid(r: &ObjRef, field: &str, msg: &str) -> Finding {
     Finding::new(Code::Invalid, r.clone(), format!("{field}: {msg}"))
 }
 
-/// `listed`, its finding into `out`.
-fn listed_into<'v, T>(l: &'v Listed<T>, field: &str, r: &ObjRef, out: &mut Vec<Step>) -> &'v [T] {
+/// The entries of list field `field` of `r`; one that is not a list is `found` Invalid.
+fn listed<'v, T>(
+    l: &'v Listed<T>,
+    field: &str,
+    r: &ObjRef,
+    found: impl FnOnce(Finding),
+) -> &'v [T] {
     if matches!(l, Listed::NotAList) {
-        out.push(Step::found(invalid(
-            r,
-            &format!("spec.{field}"),
-            "must be a list",
-        )));
-    }
-    l.items()
-}
-
-fn listed<'v, T>(l: &'v Listed<T>, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [T] {
-    if matches!(l, Listed::NotAList) {
-        b.invalid(r, &format!("spec.{field}"), "must be a list");
+        found(invalid(r, &format!("spec.{field}"), "must be a list"));
     }
     l.items()
 }
