@@ -4,11 +4,13 @@
 use super::age::age;
 use super::table::Table;
 use super::{status_tint, Style, Tint};
+use crate::model::parallel;
 use crate::model::BlindSpot;
 use crate::model::ObjRef;
 use crate::query::{Effective, KindRow, PolicyDescription, PolicyRow, Relation, TargetDescription};
 use crate::topology::{Finding, Severity};
 use serde_json::Value;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 /// How a target is written in a table: `Gateway/cupcake-gw#https` (namespace when it
@@ -103,36 +105,45 @@ pub fn get_policies(
     if wide {
         h.extend(["STRATEGY", "SOURCE"]);
     }
+    // Every policy of a large cluster is tens of thousands of rows: made on every core.
+    let runs: Vec<&[PolicyRow]> = rows.chunks(1024).collect();
+    let parts = parallel::map(&runs, |run| {
+        let mut t = Table::new(Vec::new());
+        for r in *run {
+            t.start_row();
+            if all_ns {
+                t.cell(
+                    r.policy.namespace.as_deref().unwrap_or_default(),
+                    Tint::Plain,
+                );
+            }
+            t.cell(&r.policy.name, Tint::Plain);
+            t.cell(&r.policy.kind, Tint::Plain);
+            t.cell_with(Tint::Plain, |s| write!(s, "{:?}", r.class).unwrap_or(()));
+            t.cell_with(Tint::Plain, |s| match &r.targets[..] {
+                [] => s.push_str("<none>"),
+                targets => {
+                    for (i, x) in targets.iter().enumerate() {
+                        if i > 0 {
+                            s.push(',');
+                        }
+                        s.push_str(&target_cell(x, r.policy.namespace.as_deref()));
+                    }
+                }
+            });
+            t.cell(r.status.as_str(), status_tint(r.status));
+            t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
+            t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
+            if wide {
+                t.cell(&r.strategy, Tint::Plain);
+                t.cell(r.class_source, Tint::Plain);
+            }
+        }
+        t
+    });
     let mut t = Table::new(h);
-    for r in rows {
-        let mut cells = Vec::new();
-        if all_ns {
-            let ns = r.policy.namespace.as_deref().unwrap_or_default();
-            cells.push((ns.to_string(), Tint::Plain));
-        }
-        let targets = if r.targets.is_empty() {
-            "<none>".to_string()
-        } else {
-            r.targets
-                .iter()
-                .map(|x| target_cell(x, r.policy.namespace.as_deref()))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        cells.extend([
-            (r.policy.name.to_string(), Tint::Plain),
-            (r.policy.kind.to_string(), Tint::Plain),
-            (format!("{:?}", r.class), Tint::Plain),
-            (targets, Tint::Plain),
-            (r.status.as_str().to_string(), status_tint(r.status)),
-            (r.affects.to_string(), Tint::Plain),
-            (age(r.creation_timestamp.as_deref(), now), Tint::Plain),
-        ]);
-        if wide {
-            cells.push((r.strategy.clone(), Tint::Plain));
-            cells.push((r.class_source.to_string(), Tint::Plain));
-        }
-        t.row(cells);
+    for part in parts {
+        t.append(part);
     }
     t.write(out, style, headers)
 }

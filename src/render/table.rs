@@ -6,21 +6,79 @@ use std::io::{self, Write};
 
 /// A kubectl-style table: columns as wide as their widest cell (by display width),
 /// two spaces apart, colour that never shifts a column.
+///
+/// The cells are held one after another in one string: a table of every policy of a
+/// large cluster has hundreds of thousands of cells, and each is not an allocation.
 pub struct Table {
     pub headers: Vec<&'static str>,
-    pub rows: Vec<Vec<(String, Tint)>>,
+    /// Every cell's text, one after another.
+    text: String,
+    /// Each cell: where its text ends in `text`, and its tint.
+    cells: Vec<(usize, Tint)>,
+    /// Where each row's cells start in `cells`.
+    rows: Vec<usize>,
 }
 
 impl Table {
     pub fn new(headers: Vec<&'static str>) -> Table {
         Table {
             headers,
+            text: String::new(),
+            cells: Vec::new(),
             rows: Vec::new(),
         }
     }
 
     pub fn row(&mut self, cells: Vec<(String, Tint)>) {
-        self.rows.push(cells);
+        self.start_row();
+        for (c, tint) in cells {
+            self.cell(&c, tint);
+        }
+    }
+
+    /// Starts a row: the cells that follow are its own.
+    pub fn start_row(&mut self) {
+        self.rows.push(self.cells.len());
+    }
+
+    /// A cell of the current row.
+    pub fn cell(&mut self, text: &str, tint: Tint) {
+        self.cell_with(tint, |s| s.push_str(text));
+    }
+
+    /// A cell of the current row, its text written by `write` in place.
+    pub fn cell_with(&mut self, tint: Tint, write: impl FnOnce(&mut String)) {
+        write(&mut self.text);
+        self.cells.push((self.text.len(), tint));
+    }
+
+    /// The rows of `other` after this table's own (the headers are this table's).
+    pub fn append(&mut self, other: Table) {
+        let (text, cells) = (self.text.len(), self.cells.len());
+        self.text.push_str(&other.text);
+        self.cells.extend(
+            other
+                .cells
+                .into_iter()
+                .map(|(end, tint)| (end + text, tint)),
+        );
+        self.rows
+            .extend(other.rows.into_iter().map(|start| start + cells));
+    }
+
+    /// Each row's cells: (text, tint).
+    fn each_row(&self) -> impl Iterator<Item = impl Iterator<Item = (&str, Tint)> + '_> + '_ {
+        let ends = self.rows.iter().skip(1).copied().chain([self.cells.len()]);
+        self.rows.iter().zip(ends).map(move |(&from, to)| {
+            (from..to).map(move |c| {
+                let start = match c {
+                    0 => 0,
+                    _ => self.cells[c - 1].0,
+                };
+                let (end, tint) = self.cells[c];
+                (&self.text[start..end], tint)
+            })
+        })
     }
 
     pub fn write(&self, out: &mut impl Write, style: Style, headers: bool) -> io::Result<()> {
@@ -30,8 +88,8 @@ impl Table {
         } else {
             vec![0; cols]
         };
-        for r in &self.rows {
-            for (i, (c, _)) in r.iter().enumerate().take(cols) {
+        for r in self.each_row() {
+            for (i, (c, _)) in r.enumerate().take(cols) {
                 widths[i] = widths[i].max(width(c));
             }
         }
@@ -53,8 +111,8 @@ impl Table {
         if headers {
             line(out, &mut self.headers.iter().map(|h| (&**h, Tint::Plain)))?;
         }
-        for r in &self.rows {
-            line(out, &mut r.iter().map(|(c, t)| (c.as_str(), *t)))?;
+        for mut r in self.each_row() {
+            line(out, &mut r)?;
         }
         Ok(())
     }
@@ -80,6 +138,43 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "NAME          STATUS\na-long-name   Enforced\nb             Overridden\n"
+        );
+    }
+
+    /// A table made in parts (on several cores) prints as the table made in one go.
+    #[test]
+    fn appended_rows_print_as_rows_made_in_place() {
+        let rows = [
+            ["a", "Enforced", ""],
+            ["bb", "", "x"],
+            ["ccc", "Overridden", "yy"],
+        ];
+        let mut whole = Table::new(vec!["NAME", "STATUS", "MORE"]);
+        let mut first = Table::new(vec![]);
+        let mut rest = Table::new(vec![]);
+        for (i, r) in rows.iter().enumerate() {
+            whole.row(r.iter().map(|c| (c.to_string(), Tint::Good)).collect());
+            let part = if i == 0 { &mut first } else { &mut rest };
+            part.start_row();
+            for c in r {
+                part.cell_with(Tint::Good, |s| s.push_str(c));
+            }
+        }
+        let mut parts = Table::new(vec!["NAME", "STATUS", "MORE"]);
+        parts.append(first);
+        parts.append(Table::new(vec![]));
+        parts.append(rest);
+        for color in [false, true] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            whole.write(&mut a, Style { color }, true).unwrap();
+            parts.write(&mut b, Style { color }, true).unwrap();
+            assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+        }
+        let mut out = Vec::new();
+        parts.write(&mut out, Style::default(), false).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "a     Enforced\nbb                 x\nccc   Overridden   yy\n"
         );
     }
 

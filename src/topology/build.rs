@@ -1,5 +1,6 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
 
+use super::index::RefIndex;
 use super::{
     Code, Edges, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution,
     ResolvedTarget, Role, Severity, Topology,
@@ -236,6 +237,35 @@ impl<'s> Builder<'s> {
         id
     }
 
+    /// `add_node` for a reference whose hash was taken beforehand (on another core).
+    fn add_hashed_node(
+        &mut self,
+        (obj_ref, hash): (ObjRef, u64),
+        role: Role,
+        object: Option<ObjectId>,
+        owner: Option<NodeId>,
+    ) -> NodeId {
+        let slot = match self
+            .t
+            .index
+            .probe_hashed(&self.t.nodes, RefKey::of(&obj_ref), hash)
+        {
+            Ok(id) => return id,
+            Err(slot) => slot,
+        };
+        let id = NodeId::at(self.t.nodes.len());
+        self.t.nodes.push(Node {
+            obj_ref,
+            role,
+            object,
+            owner,
+            parents: Edges::new(),
+            children: Edges::new(),
+        });
+        self.t.index.insert(slot, id);
+        id
+    }
+
     fn edge(&mut self, parent: NodeId, child: NodeId) {
         // A child has few parents; a listener may have thousands of children.
         if parent == child || self.t.nodes[child].parents.contains(&parent) {
@@ -258,44 +288,31 @@ impl<'s> Builder<'s> {
     }
 
     /// Objects and their sections become nodes (edges come after, once every node exists).
+    /// What each object's nodes are is worked out on every core (`plan_nodes`); they
+    /// are added here, in object order.
     fn create_nodes(&mut self) {
         let objects = self.objects;
         // Room made at once (pages never written are never taken): an object in the
         // hierarchy is a node with a few sections, and the rest are not nodes at all.
         self.t.nodes.reserve(objects.len() * 3);
         self.t.index.reserve(objects.len() * 3);
-        for (i, o) in ObjectId::all(objects.len()).zip(objects) {
-            let Some(role) = role_of(o) else { continue };
-            let r = o.obj_ref();
-            let spec = &o.spec;
-            let id = self.add_node(r.clone(), role, Some(i), None);
-            match role {
-                Role::Gateway | Role::ListenerSet => {
-                    for (j, l) in list(spec, "listeners", &r, self).iter().enumerate() {
-                        match l.get("name").and_then(Val::as_str) {
-                            Some(name) if !name.is_empty() => {
-                                self.add_section(id, Role::Listener, name);
-                            }
-                            _ => {
-                                self.invalid(&r, &format!("spec.listeners[{j}].name"), "is missing")
-                            }
-                        }
-                    }
-                }
-                Role::Route => {
-                    let rules = listed(&o.links().rules, "rules", &r, |f| self.t.findings.push(f));
-                    for (j, rule) in rules.iter().enumerate() {
-                        self.add_section(id, Role::Rule, &rule.section(j));
-                    }
-                }
-                Role::Backend => {
-                    let ports = listed(&o.links().ports, "ports", &r, |f| self.t.findings.push(f));
-                    for name in ports.iter().flatten() {
-                        self.add_section(id, Role::Port, name);
-                    }
-                }
-                _ => {}
+        const RUN: usize = 1024;
+        let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
+        let planned = parallel::map(&runs, |&(k, run)| {
+            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
+            run.iter()
+                .zip(ids)
+                .filter_map(|(o, i)| plan_nodes(o, i))
+                .collect::<Vec<_>>()
+        });
+        for plan in planned.into_iter().flatten() {
+            let id = self.add_hashed_node(plan.node, plan.role, Some(plan.object), None);
+            let object = self.t.nodes[id].object;
+            for (section, role) in plan.sections {
+                let s = self.add_hashed_node(section, role, object, Some(id));
+                self.edge(id, s);
             }
+            self.t.findings.extend(plan.findings);
         }
     }
 
@@ -317,7 +334,7 @@ impl<'s> Builder<'s> {
         }
         // Routes after every Gateway and ListenerSet has its edges (parents first).
         // What each route links to is worked out on every core from the nodes as they
-        // are now (`RouteView`), then done here in route order.
+        // are now (`View`), then done here in route order.
         self.read_listeners();
         let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
             .filter(|&id| self.t.nodes[id].role == Role::Route)
@@ -357,10 +374,11 @@ impl<'s> Builder<'s> {
     }
 
     /// What route linking reads, borrowed from the builder as it is.
-    fn view(&self) -> RouteView<'_, 's> {
-        RouteView {
+    fn view(&self) -> View<'_, 's> {
+        View {
             t: &self.t,
             objects: self.objects,
+            blind_spots: self.blind_spots,
             listeners: &self.listeners,
             by_kind: self.by_kind(),
         }
@@ -573,12 +591,39 @@ impl<'s> Builder<'s> {
         }
         self.t.targets = vec![Vec::new(); self.t.policies.len()];
         self.t.attached = vec![Vec::new(); self.t.nodes.len()];
-        for pid in PolicyId::all(self.t.policies.len()) {
+        // What the targets each policy names resolve to is read on every core: the
+        // nodes that resolving may make (`resolve_making_node`) are made below, in
+        // policy order, and no target read here could name one of them.
+        let read: Vec<Vec<Option<Resolved>>> = {
+            let view = self.view();
+            let policies: Vec<(PolicyId, &Policy)> =
+                PolicyId::all(usize::MAX).zip(&view.t.policies).collect();
+            let runs: Vec<_> = policies.chunks(512).collect();
+            let read = parallel::map(&runs, |run| {
+                run.iter()
+                    .map(|&(pid, p)| {
+                        p.targets
+                            .iter()
+                            .filter_map(|t| match t {
+                                TargetSpec::Ref(r) => Some(view.resolve(pid, r)),
+                                TargetSpec::Selector { .. } => None,
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            });
+            read.into_iter().flatten().collect()
+        };
+        for (pid, read) in PolicyId::all(self.t.policies.len()).zip(read) {
             let targets = std::mem::take(&mut self.t.policies[pid].targets);
             let mut resolved = Vec::new();
+            let mut read = read.into_iter();
             for t in &targets {
                 match t {
-                    TargetSpec::Ref(r) => resolved.push(self.resolve_ref(pid, r.clone())),
+                    TargetSpec::Ref(r) => {
+                        let read = read.next().flatten();
+                        resolved.push(self.resolved(pid, r.clone(), read))
+                    }
                     TargetSpec::Selector {
                         group_kind,
                         namespaces,
@@ -755,131 +800,59 @@ impl<'s> Builder<'s> {
     }
 
     fn resolve_ref(&mut self, pid: PolicyId, r: ObjRef) -> ResolvedTarget {
-        let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
-            if self.t.namespaces.contains_key(r.name.as_str()) {
-                if self.t.policies[pid].class == Class::Direct {
-                    // A Direct policy on a Namespace affects the Namespace itself: a node
-                    // of its own, outside the hierarchy, where several conflict as on
-                    // any other target.
-                    let before = self.t.nodes.len();
-                    let object = self.by_kind().get(&("", "Namespace", None)).and_then(|v| {
-                        v.iter()
-                            .copied()
-                            .find(|&oi| self.objects[oi].name == r.name)
-                    });
-                    let id = self.add_node(r.object(), Role::Namespace, object, None);
-                    if self.t.nodes.len() > before {
-                        self.t.attached.push(Vec::new());
-                        self.t.target_only.push(id);
-                    }
-                    return ResolvedTarget {
-                        target: r,
-                        resolution: Resolution::Node(id),
-                    };
-                }
-                return ResolvedTarget {
-                    resolution: Resolution::Namespace(r.name.to_string()),
-                    target: r,
-                };
-            }
-            (
-                Code::TargetNotFound,
-                format!("Namespace {} is not in the input", r.name),
-            )
-        } else {
-            let whole = RefKey::of(&r).with_section(None);
-            let found = self.t.find(whole).or_else(|| {
-                // ListenerSet is still XListenerSet in the experimental channel.
-                (r.kind == "ListenerSet")
-                    .then(|| {
-                        self.t.find(RefKey {
-                            group: GATEWAY_X_GROUP,
-                            kind: "XListenerSet",
-                            ..whole
-                        })
-                    })
-                    .flatten()
-            });
-            match found {
-                None if !self.is_modelled_kind(&r) && self.object_exists(&r) => {
-                    // A target kind outside the hierarchy the tool models (a Server, a
-                    // ServiceEntry): it exists, and the policy reaches it alone.
-                    let before = self.t.nodes.len();
-                    let id = match self.find_object(&r) {
-                        Some(oi) => self.add_backend(r.object(), oi),
-                        None => self.add_node(r.object(), Role::Backend, None, None),
-                    };
-                    for _ in before..self.t.nodes.len() {
-                        self.t.attached.push(Vec::new());
-                    }
-                    if self.t.nodes.len() > before {
-                        self.t.target_only.push(id);
-                    }
-                    return self.section_or_node(pid, r, id);
-                }
-                None => (
-                    Code::TargetNotFound,
-                    format!("{} {} is not in the input", r.kind, r.ns_name()),
-                ),
-                Some(id) => return self.section_or_node(pid, r, id),
-            }
+        let read = self.view().resolve(pid, &r);
+        self.resolved(pid, r, read)
+    }
+
+    /// Target `r` of policy `pid`, as `View::resolve` read it beforehand (perhaps on
+    /// another core); when it could not, because resolving it makes a node, resolved here.
+    fn resolved(&mut self, pid: PolicyId, r: ObjRef, read: Option<Resolved>) -> ResolvedTarget {
+        let (resolution, finding) = match read {
+            Some(read) => read,
+            None => self.resolve_making_node(pid, &r),
         };
-        let policy = self.t.policies[pid].obj_ref.clone();
-        let mut finding = Finding::new(code, policy, msg);
-        if let Some(blind) = self.blind_spots.iter().find(|b| {
-            b.group == r.group
-                && b.kind == r.kind
-                && (b.namespace.is_none() || b.namespace.as_deref() == r.namespace.as_deref())
-        }) {
-            // Not seen is not the same as not there: say which, and do not fail `check`.
-            finding.severity = Severity::Warning;
-            finding.message = format!(
-                "{} {} could not be read ({}): whether it exists is unknown",
-                r.kind,
-                r.ns_name(),
-                blind.message
-            );
+        if let Some(f) = finding {
+            self.t.findings.push(f);
         }
-        self.t.findings.push(finding);
         ResolvedTarget {
             target: r,
-            resolution: Resolution::NotFound(code),
+            resolution,
         }
     }
 
-    fn section_or_node(&mut self, pid: PolicyId, r: ObjRef, id: NodeId) -> ResolvedTarget {
-        let Some(section) = &r.section else {
-            return ResolvedTarget {
-                target: r,
-                resolution: Resolution::Node(id),
-            };
-        };
-        match self
-            .t
-            .find(RefKey::of(&self.t.nodes[id].obj_ref).with_section(Some(section)))
-        {
-            Some(s) => ResolvedTarget {
-                target: r,
-                resolution: Resolution::Node(s),
-            },
-            None => {
-                let what = match self.t.nodes[id].role {
-                    Role::Gateway | Role::ListenerSet => "listener",
-                    Role::Route => "rule",
-                    Role::Backend => "port",
-                    _ => "section",
-                };
-                self.t.findings.push(Finding::new(
-                    Code::SectionNotFound,
-                    self.t.policies[pid].obj_ref.clone(),
-                    format!("{} {} has no {what} named {section}", r.kind, r.ns_name()),
-                ));
-                ResolvedTarget {
-                    target: r,
-                    resolution: Resolution::NotFound(Code::SectionNotFound),
-                }
+    /// The targets `View::resolve` leaves to the builder: a Direct policy's Namespace,
+    /// and an object of a kind outside the hierarchy that has no node yet.
+    fn resolve_making_node(&mut self, pid: PolicyId, r: &ObjRef) -> Resolved {
+        if r.kind == "Namespace" && r.group.is_empty() {
+            // A Direct policy on a Namespace affects the Namespace itself: a node of its
+            // own, outside the hierarchy, where several conflict as on any other target.
+            let before = self.t.nodes.len();
+            let object = self.by_kind().get(&("", "Namespace", None)).and_then(|v| {
+                v.iter()
+                    .copied()
+                    .find(|&oi| self.objects[oi].name == r.name)
+            });
+            let id = self.add_node(r.object(), Role::Namespace, object, None);
+            if self.t.nodes.len() > before {
+                self.t.attached.push(Vec::new());
+                self.t.target_only.push(id);
             }
+            return (Resolution::Node(id), None);
         }
+        // A target kind outside the hierarchy the tool models (a Server, a
+        // ServiceEntry): it exists, and the policy reaches it alone.
+        let before = self.t.nodes.len();
+        let id = match self.find_object(r) {
+            Some(oi) => self.add_backend(r.object(), oi),
+            None => self.add_node(r.object(), Role::Backend, None, None),
+        };
+        for _ in before..self.t.nodes.len() {
+            self.t.attached.push(Vec::new());
+        }
+        if self.t.nodes.len() > before {
+            self.t.target_only.push(id);
+        }
+        self.view().section_or_node(pid, r, id)
     }
 
     /// A node for an object of a kind outside the hierarchy the tool models (an Envoy
@@ -895,33 +868,22 @@ impl<'s> Builder<'s> {
         id
     }
 
-    fn is_modelled_kind(&self, r: &ObjRef) -> bool {
-        matches!(
-            r.kind.as_str(),
-            "GatewayClass"
-                | "Gateway"
-                | "ListenerSet"
-                | "XListenerSet"
-                | "Service"
-                | "ServiceImport"
-        ) || ROUTE_KINDS.contains(&r.kind.as_str())
-    }
-
     /// The object `r` names (its section aside).
     fn find_object(&self, r: &ObjRef) -> Option<ObjectId> {
-        self.by_kind()
-            .get(&(r.group.as_str(), r.kind.as_str(), r.namespace.as_deref()))
-            .and_then(|v| {
-                v.iter()
-                    .copied()
-                    .find(|&oi| self.objects[oi].name == r.name)
-            })
-    }
-
-    fn object_exists(&self, r: &ObjRef) -> bool {
-        self.find_object(r).is_some() && !is_cluster_scoped(&r.kind)
+        self.view().find_object(r)
     }
 }
+
+/// Whether objects of `r`'s kind are nodes of the hierarchy the tool models.
+fn is_modelled_kind(r: &ObjRef) -> bool {
+    matches!(
+        r.kind.as_str(),
+        "GatewayClass" | "Gateway" | "ListenerSet" | "XListenerSet" | "Service" | "ServiceImport"
+    ) || ROUTE_KINDS.contains(&r.kind.as_str())
+}
+
+/// A target's resolution and the finding it makes, if any.
+type Resolved = (Resolution, Option<Finding>);
 
 /// Whether a delegated child route accepts `parent`: it does unless its parentRefs name
 /// HTTPRoutes, and then only those.
@@ -1042,16 +1004,116 @@ struct Delegation {
     field: String,
 }
 
-/// What linking a route reads: the nodes made before any route is linked, the
-/// listeners' admission rules and the objects. Shared by every core.
-struct RouteView<'b, 's> {
+/// What the builder's work on every core reads: the nodes made so far, the listeners'
+/// admission rules and the objects. Routes are linked (`route`) and policies' targets
+/// resolved (`resolve`) through it; what they change is then done by the builder, in order.
+struct View<'b, 's> {
     t: &'b Topology,
     objects: &'s [Object],
+    blind_spots: &'s [BlindSpot],
     listeners: &'b FastMap<NodeId, Option<Listener<'s>>>,
     by_kind: &'b FastMap<KindIn<'s>, Vec<ObjectId>>,
 }
 
-impl<'s> RouteView<'_, 's> {
+impl<'s> View<'_, 's> {
+    /// How target `r` of policy `pid` resolves among the nodes as they are, with the
+    /// finding it makes; None when resolving it makes a node (a Direct policy's
+    /// Namespace, an object of a kind outside the hierarchy), which only the builder does.
+    fn resolve(&self, pid: PolicyId, r: &ObjRef) -> Option<Resolved> {
+        let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
+            if self.t.namespaces.contains_key(r.name.as_str()) {
+                if self.t.policies[pid].class == Class::Direct {
+                    return None;
+                }
+                return Some((Resolution::Namespace(r.name.to_string()), None));
+            }
+            (
+                Code::TargetNotFound,
+                format!("Namespace {} is not in the input", r.name),
+            )
+        } else {
+            let whole = RefKey::of(r).with_section(None);
+            let found = self.t.find(whole).or_else(|| {
+                // ListenerSet is still XListenerSet in the experimental channel.
+                (r.kind == "ListenerSet")
+                    .then(|| {
+                        self.t.find(RefKey {
+                            group: GATEWAY_X_GROUP,
+                            kind: "XListenerSet",
+                            ..whole
+                        })
+                    })
+                    .flatten()
+            });
+            match found {
+                None if !is_modelled_kind(r) && self.object_exists(r) => return None,
+                None => (
+                    Code::TargetNotFound,
+                    format!("{} {} is not in the input", r.kind, r.ns_name()),
+                ),
+                Some(id) => return Some(self.section_or_node(pid, r, id)),
+            }
+        };
+        let policy = self.t.policies[pid].obj_ref.clone();
+        let mut finding = Finding::new(code, policy, msg);
+        if let Some(blind) = self.blind_spots.iter().find(|b| {
+            b.group == r.group
+                && b.kind == r.kind
+                && (b.namespace.is_none() || b.namespace.as_deref() == r.namespace.as_deref())
+        }) {
+            // Not seen is not the same as not there: say which, and do not fail `check`.
+            finding.severity = Severity::Warning;
+            finding.message = format!(
+                "{} {} could not be read ({}): whether it exists is unknown",
+                r.kind,
+                r.ns_name(),
+                blind.message
+            );
+        }
+        Some((Resolution::NotFound(code), Some(finding)))
+    }
+
+    /// Target `r`, whose object is node `id`: that node, or the section `r` names.
+    fn section_or_node(&self, pid: PolicyId, r: &ObjRef, id: NodeId) -> Resolved {
+        let Some(section) = &r.section else {
+            return (Resolution::Node(id), None);
+        };
+        match self
+            .t
+            .find(RefKey::of(&self.t.nodes[id].obj_ref).with_section(Some(section)))
+        {
+            Some(s) => (Resolution::Node(s), None),
+            None => {
+                let what = match self.t.nodes[id].role {
+                    Role::Gateway | Role::ListenerSet => "listener",
+                    Role::Route => "rule",
+                    Role::Backend => "port",
+                    _ => "section",
+                };
+                let finding = Finding::new(
+                    Code::SectionNotFound,
+                    self.t.policies[pid].obj_ref.clone(),
+                    format!("{} {} has no {what} named {section}", r.kind, r.ns_name()),
+                );
+                (Resolution::NotFound(Code::SectionNotFound), Some(finding))
+            }
+        }
+    }
+
+    /// The object `r` names (its section aside).
+    fn find_object(&self, r: &ObjRef) -> Option<ObjectId> {
+        self.by_kind
+            .get(&(r.group.as_str(), r.kind.as_str(), r.namespace.as_deref()))
+            .and_then(|v| {
+                v.iter()
+                    .copied()
+                    .find(|&oi| self.objects[oi].name == r.name)
+            })
+    }
+
+    fn object_exists(&self, r: &ObjRef) -> bool {
+        self.find_object(r).is_some() && !is_cluster_scoped(&r.kind)
+    }
     /// What linking route `id` does: its parents' edges, then its rules' backends'.
     fn route(&self, id: NodeId) -> Vec<Step> {
         let node = &self.t.nodes[id];
@@ -1410,15 +1472,70 @@ fn listed<'v, T>(
     l.items()
 }
 
-fn list<'v>(spec: &'v Val, field: &str, r: &ObjRef, b: &mut Builder) -> &'v [Val] {
-    match spec.get(field) {
-        None | Some(Val::Null) => &[],
-        Some(Val::Array(a)) => a,
-        Some(_) => {
-            b.invalid(r, &format!("spec.{field}"), "must be a list");
-            &[]
+/// An object's node and its sections' nodes, each reference with its index hash, and
+/// what is wrong with them: worked out on any core, added in object order.
+struct PlannedNodes {
+    object: ObjectId,
+    role: Role,
+    node: (ObjRef, u64),
+    sections: Vec<((ObjRef, u64), Role)>,
+    findings: Vec<Finding>,
+}
+
+/// The nodes object `o` (number `i`) becomes, if it is in the hierarchy.
+fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
+    let role = role_of(o)?;
+    let r = o.obj_ref();
+    let mut findings = Vec::new();
+    let mut sections = Vec::new();
+    let mut section = |name: &str, role: Role| {
+        let s = r.clone().with_section(Some(name));
+        let hash = RefIndex::hash(RefKey::of(&s));
+        sections.push(((s, hash), role));
+    };
+    match role {
+        Role::Gateway | Role::ListenerSet => {
+            let listeners: &[Val] = match o.spec.get("listeners") {
+                None | Some(Val::Null) => &[],
+                Some(Val::Array(a)) => a,
+                Some(_) => {
+                    findings.push(invalid(&r, "spec.listeners", "must be a list"));
+                    &[]
+                }
+            };
+            for (j, l) in listeners.iter().enumerate() {
+                match l.get("name").and_then(Val::as_str) {
+                    Some(name) if !name.is_empty() => section(name, Role::Listener),
+                    _ => findings.push(invalid(
+                        &r,
+                        &format!("spec.listeners[{j}].name"),
+                        "is missing",
+                    )),
+                }
+            }
         }
+        Role::Route => {
+            let rules = listed(&o.links().rules, "rules", &r, |f| findings.push(f));
+            for (j, rule) in rules.iter().enumerate() {
+                section(&rule.section(j), Role::Rule);
+            }
+        }
+        Role::Backend => {
+            let ports = listed(&o.links().ports, "ports", &r, |f| findings.push(f));
+            for name in ports.iter().flatten() {
+                section(name, Role::Port);
+            }
+        }
+        _ => {}
     }
+    let hash = RefIndex::hash(RefKey::of(&r));
+    Some(PlannedNodes {
+        object: i,
+        role,
+        node: (r, hash),
+        sections,
+        findings,
+    })
 }
 
 /// Gateway API hostname intersection: equal, or a `*.` wildcard on either side.

@@ -106,7 +106,14 @@ impl RefIndex {
         self.probe_hashed(nodes, key, key.hash())
     }
 
-    fn probe_hashed(&self, nodes: &[Node], key: RefKey, hash: u64) -> Result<NodeId, Slot> {
+    /// The hash `key` is indexed under: taken beforehand (on another core), it is given
+    /// to `probe_hashed`.
+    pub fn hash(key: RefKey) -> u64 {
+        key.hash()
+    }
+
+    /// `probe`, with `key`'s hash taken beforehand by `hash`.
+    pub fn probe_hashed(&self, nodes: &[Node], key: RefKey, hash: u64) -> Result<NodeId, Slot> {
         let Some(&id) = self.by_hash.get(&hash) else {
             return Err(Slot { hash, taken: false });
         };
