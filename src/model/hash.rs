@@ -61,6 +61,17 @@ impl Hasher for FastHasher {
     }
 }
 
+/// `x`'s bits mixed so that each depends on all of them (MurmurHash3's finalizer): a
+/// FastHasher hash kept as a key of its own (near names such as `app-00` and `app-01`
+/// must differ in every bit, the low ones a table looks at included).
+pub fn spread(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
 /// A `HashMap` with [`FastHasher`].
 pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 

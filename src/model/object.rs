@@ -113,33 +113,20 @@ pub(crate) struct Duplicate {
 /// Keeps the last copy of every object defined more than once (as applying the files
 /// in order would leave the cluster) and says which.
 pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
-    let mut last: super::FastMap<(&str, &str, Option<&str>, &str), usize> =
-        super::FastMap::with_capacity_and_hasher(objects.len(), Default::default());
-    let mut dropped: Vec<usize> = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        let key = (
-            crate::model::normalize_group(o.group()),
-            o.kind.as_str(),
-            o.namespace.as_deref(),
-            o.name.as_str(),
-        );
-        if let Some(earlier) = last.insert(key, i) {
-            dropped.push(earlier);
-        }
-    }
+    let mut dropped = dropped_by_hash(objects).unwrap_or_else(|| dropped_by_identity(objects));
     if dropped.is_empty() {
         return Vec::new();
     }
+    let mut last: super::FastMap<Identity, usize> = super::FastMap::default();
+    for (i, o) in objects.iter().enumerate() {
+        last.insert(identity(o), i);
+    }
     let mut by_used: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for &d in &dropped {
-        let o = &objects[d];
-        let key = (
-            crate::model::normalize_group(o.group()),
-            o.kind.as_str(),
-            o.namespace.as_deref(),
-            o.name.as_str(),
-        );
-        by_used.entry(last[&key]).or_default().push(d);
+        by_used
+            .entry(last[&identity(&objects[d])])
+            .or_default()
+            .push(d);
     }
     let duplicates = by_used
         .into_iter()
@@ -166,6 +153,59 @@ pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
     duplicates
 }
 
+/// What makes an object one object: group, kind, namespace and name.
+type Identity<'o> = (&'o str, &'o str, Option<&'o str>, &'o str);
+
+fn identity(o: &Object) -> Identity<'_> {
+    (
+        crate::model::normalize_group(o.group()),
+        o.kind.as_str(),
+        o.namespace.as_deref(),
+        o.name.as_str(),
+    )
+}
+
+/// The copies set aside: every copy of an identity but its last, in input order.
+fn dropped_by_identity(objects: &[Object]) -> Vec<usize> {
+    let mut last: super::FastMap<Identity, usize> =
+        super::FastMap::with_capacity_and_hasher(objects.len(), Default::default());
+    let mut dropped: Vec<usize> = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        if let Some(earlier) = last.insert(identity(o), i) {
+            dropped.push(earlier);
+        }
+    }
+    dropped
+}
+
+/// `dropped_by_identity`, by each identity's 64-bit hash, taken on every core: most
+/// of the work is reading the names. None if two identities share a hash.
+fn dropped_by_hash(objects: &[Object]) -> Option<Vec<usize>> {
+    use std::hash::{Hash, Hasher};
+    let runs: Vec<&[Object]> = objects.chunks(4096).collect();
+    let hashes = super::parallel::map(&runs, |run| {
+        run.iter()
+            .map(|o| {
+                let mut h = super::FastHasher::default();
+                identity(o).hash(&mut h);
+                super::spread(h.finish())
+            })
+            .collect::<Vec<u64>>()
+    });
+    let mut last: super::FastMap<u64, usize> =
+        super::FastMap::with_capacity_and_hasher(objects.len(), Default::default());
+    let mut dropped: Vec<usize> = Vec::new();
+    for (i, h) in hashes.into_iter().flatten().enumerate() {
+        if let Some(earlier) = last.insert(h, i) {
+            if identity(&objects[earlier]) != identity(&objects[i]) {
+                return None;
+            }
+            dropped.push(earlier);
+        }
+    }
+    Some(dropped)
+}
+
 /// Everything a source read: the objects and what it could not see.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
@@ -182,9 +222,10 @@ impl Snapshot {
     /// Building one again from this snapshot, or a copy, would link nothing: the
     /// topology's build refuses it (`links_released`).
     pub fn release_links(&mut self) {
-        for o in &mut self.objects {
+        // Read on every core (`settle`), let go on every core.
+        super::parallel::for_each_mut(&mut self.objects, |o| {
             o.links = std::sync::OnceLock::new();
-        }
+        });
         self.links_released = true;
     }
 
@@ -218,5 +259,43 @@ pub struct ShapeError {
 impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: field {}: {}", self.origin, self.field, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::files::{load_text, Loaded};
+
+    fn objects(yaml: &str) -> Vec<Object> {
+        let mut loaded = Loaded::default();
+        load_text(yaml, "<literal>", &mut loaded).unwrap();
+        loaded.place_in("default");
+        loaded.snapshot.objects
+    }
+
+    /// The copies set aside by hash (on every core) are the ones set aside by name:
+    /// every copy but the last, the core group written either way.
+    #[test]
+    fn duplicates_found_by_hash_are_the_ones_found_by_name() {
+        let mut objects = objects(
+            "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\n\
+             apiVersion: v1\nkind: Service\nmetadata: {name: b}\n---\n\
+             apiVersion: core/v1\nkind: Service\nmetadata: {name: a}\n---\n\
+             apiVersion: v1\nkind: Service\nmetadata: {name: a, namespace: other}\n---\n\
+             apiVersion: v1\nkind: Service\nmetadata: {name: b}\n---\n\
+             apiVersion: v1\nkind: Service\nmetadata: {name: a}\n",
+        );
+        assert_eq!(dropped_by_identity(&objects), [0, 1, 2]);
+        assert_eq!(dropped_by_hash(&objects), Some(vec![0, 1, 2]));
+        let duplicates = drop_duplicates(&mut objects);
+        let names: Vec<String> = objects.iter().map(|o| o.obj_ref().ns_name()).collect();
+        assert_eq!(names, ["other/a", "default/b", "default/a"]);
+        let dropped: Vec<usize> = duplicates.iter().map(|d| d.dropped.len()).collect();
+        assert_eq!(
+            dropped,
+            [1, 2],
+            "b once, then a twice, in the order used: {duplicates:?}"
+        );
     }
 }

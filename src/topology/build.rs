@@ -245,11 +245,7 @@ impl<'s> Builder<'s> {
         object: Option<ObjectId>,
         owner: Option<NodeId>,
     ) -> NodeId {
-        let slot = match self
-            .t
-            .index
-            .probe_hashed(&self.t.nodes, RefKey::of(&obj_ref), hash)
-        {
+        let slot = match self.t.index.probe_hashed(&self.t.nodes, &obj_ref, hash) {
             Ok(id) => return id,
             Err(slot) => slot,
         };

@@ -4,7 +4,7 @@
 
 use super::{Node, NodeId};
 use crate::model::{normalize_group, ObjRef};
-use crate::model::{FastHasher, FastMap};
+use crate::model::{spread, FastHasher, FastMap};
 use std::hash::{Hash, Hasher};
 
 /// A reference as borrowed parts: what a lookup needs.
@@ -56,9 +56,7 @@ impl<'a> RefKey<'a> {
         ObjRef::new(self.group, self.kind, self.namespace, self.name).with_section(self.section)
     }
 
-    /// The fast hash of the parts, its bits mixed once more at the end (MurmurHash3's
-    /// finalizer): the index keeps only this number, so near names (`app-00`,
-    /// `app-01`) must differ in every bit, the low ones the table looks at included.
+    /// The fast hash of the parts, `spread`: the index keeps only this number.
     fn hash(&self) -> u64 {
         let mut h = FastHasher::default();
         (
@@ -69,12 +67,7 @@ impl<'a> RefKey<'a> {
             self.section,
         )
             .hash(&mut h);
-        let mut x = h.finish();
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        x ^ (x >> 33)
+        spread(h.finish())
     }
 
     fn names(&self, r: &ObjRef) -> bool {
@@ -103,7 +96,7 @@ impl RefIndex {
 
     /// The node `key` names, or the place to index a new node under that name.
     pub fn probe(&self, nodes: &[Node], key: RefKey) -> Result<NodeId, Slot> {
-        self.probe_hashed(nodes, key, key.hash())
+        self.probe_with(nodes, key.hash(), |n| key.names(n))
     }
 
     /// The hash `key` is indexed under: taken beforehand (on another core), it is given
@@ -112,18 +105,28 @@ impl RefIndex {
         key.hash()
     }
 
-    /// `probe`, with `key`'s hash taken beforehand by `hash`.
-    pub fn probe_hashed(&self, nodes: &[Node], key: RefKey, hash: u64) -> Result<NodeId, Slot> {
+    /// `probe` of `r`, its hash taken beforehand by `hash`: `r`'s names are read only
+    /// when a node has that hash (a new node's are not read at all).
+    pub fn probe_hashed(&self, nodes: &[Node], r: &ObjRef, hash: u64) -> Result<NodeId, Slot> {
+        self.probe_with(nodes, hash, |n| RefKey::of(r).names(n))
+    }
+
+    fn probe_with(
+        &self,
+        nodes: &[Node],
+        hash: u64,
+        names: impl Fn(&ObjRef) -> bool,
+    ) -> Result<NodeId, Slot> {
         let Some(&id) = self.by_hash.get(&hash) else {
             return Err(Slot { hash, taken: false });
         };
-        if key.names(&nodes[id].obj_ref) {
+        if names(&nodes[id].obj_ref) {
             return Ok(id);
         }
         self.collided
             .iter()
             .copied()
-            .find(|&c| key.names(&nodes[c].obj_ref))
+            .find(|&c| names(&nodes[c].obj_ref))
             .ok_or(Slot { hash, taken: true })
     }
 
@@ -181,14 +184,14 @@ mod tests {
         };
         index.insert(slot, NodeId(0));
         // Pretend b hashes like a: it goes beside it, not over it, and is found there.
-        let Err(slot_b) = index.probe_hashed(&nodes, RefKey::of(&b), slot.hash) else {
+        let Err(slot_b) = index.probe_hashed(&nodes, &b, slot.hash) else {
             panic!("b is not indexed yet")
         };
         assert!(slot_b.taken);
         index.insert(slot_b, NodeId(1));
         assert_eq!(index.get(&nodes, RefKey::of(&a)), Some(NodeId(0)));
         assert_eq!(
-            index.probe_hashed(&nodes, RefKey::of(&b), slot.hash).ok(),
+            index.probe_hashed(&nodes, &b, slot.hash).ok(),
             Some(NodeId(1))
         );
         assert_eq!(
