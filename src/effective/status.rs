@@ -146,18 +146,59 @@ impl Reached {
 pub struct Statuses {
     /// Per policy: its computed status over the most specific objects it reaches.
     pub overall: Vec<PolicyStatus>,
-    /// Per policy: every node it reaches and its status there.
-    pub per_node: Vec<Reached>,
+    /// Per policy: every node it reaches and its status there; None when computed for
+    /// counts only (`Statuses::counts`).
+    per_node: Option<Vec<Reached>>,
+    /// Per policy: how many distinct objects it reaches (a section counts as its object).
+    affects: Vec<usize>,
     /// Policies that lose to another on a target, sorted by loser.
     pub conflicts: Vec<Conflict>,
 }
 
 impl Statuses {
+    /// Every policy's statuses, at every node it reaches included.
     pub fn compute(t: &Topology) -> Statuses {
+        Self::computed(t, true)
+    }
+
+    /// `compute`, without each policy's status at every node it reaches: the overall
+    /// statuses, the counts of objects reached and the conflicts, what `get` and
+    /// `check` show. On a large cluster the statuses per node are tens of megabytes.
+    pub fn counts(t: &Topology) -> Statuses {
+        Self::computed(t, false)
+    }
+
+    /// Every node policy `p` reaches and its status there. Only for statuses from
+    /// `compute` (an internal rule: `counts` keeps none).
+    pub fn reached(&self, p: PolicyId) -> &Reached {
+        &self.per_node()[p]
+    }
+
+    /// Per policy, `reached`.
+    pub fn per_node(&self) -> &[Reached] {
+        self.per_node
+            .as_deref()
+            .expect("statuses per node were not kept (Statuses::counts)")
+    }
+
+    /// The number of distinct objects a policy reaches (a section counts as its object).
+    pub fn affects_count(&self, p: PolicyId) -> usize {
+        self.affects[p]
+    }
+
+    fn computed(t: &Topology, keep_nodes: bool) -> Statuses {
         let np = t.policies.len();
         // Per policy, its status at every node it reaches, in node order (node numbers
         // as 32 bits: there can be a million of these).
-        let mut reached: Vec<Reached> = vec![Reached::default(); np];
+        let mut reached: Vec<Reached> = Vec::new();
+        let mut affects = vec![0; np];
+        // Objects reached are counted as the nodes go by, when each section's node
+        // follows its object's; else they are counted from the nodes kept.
+        let ordered = sections_follow_owners(t);
+        let keep_nodes = keep_nodes || !ordered;
+        if keep_nodes {
+            reached = vec![Reached::default(); np];
+        }
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
         let leaves = leaf_counts(t);
@@ -171,11 +212,16 @@ impl Statuses {
         let mut order: Vec<usize> = (0..kinds.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len));
         let folded = parallel::map(&order, |&k| {
-            statuses_of_kind(&mut KindFold::new(t, &kinds[k]), &reach[k], &leaves)
+            let f = &mut KindFold::new(t, &kinds[k]);
+            statuses_of_kind(f, &reach[k], &leaves, keep_nodes)
         });
         for kind in folded {
             for (p, at) in kind.reached {
+                affects[p] = objects_reached(t, &at, ordered);
                 reached[p] = at;
+            }
+            for (p, count) in kind.affects {
+                affects[p] = count;
             }
             for (p, tally) in kind.leaf_tally {
                 leaf_tally[p].add(tally);
@@ -223,41 +269,42 @@ impl Statuses {
             overall.push(status);
         }
         conflicts.sort();
-        let per_node = reached;
         Statuses {
             overall,
-            per_node,
+            per_node: keep_nodes.then_some(reached),
+            affects,
             conflicts,
         }
     }
-
-    /// The number of distinct objects a policy reaches (a section counts as its object).
-    pub fn affects_count(&self, t: &Topology, p: PolicyId) -> usize {
-        let objects = || {
-            self.per_node[p]
-                .nodes()
-                .map(|n| t.nodes[n].owner.unwrap_or(n))
-        };
-        // A section's node comes right after its object's, so in node order the
-        // objects mostly come sorted: then counting the changes is enough.
-        let (mut count, mut last) = (0, None);
-        for o in objects() {
-            match last {
-                Some(l) if o == l => {}
-                Some(l) if o < l => return distinct(objects()),
-                _ => (count, last) = (count + 1, Some(o)),
-            }
-        }
-        count
-    }
 }
 
-/// How many distinct nodes `nodes` holds, in whatever order.
-fn distinct(nodes: impl Iterator<Item = NodeId>) -> usize {
-    let mut all: Vec<NodeId> = nodes.collect();
-    all.sort_unstable();
-    all.dedup();
-    all.len()
+/// Whether every section's node comes right after its object's node or another
+/// section of it (as the topology makes them): then, in node order, the objects of
+/// the nodes a policy reaches come in order too, and counting them takes no list.
+fn sections_follow_owners(t: &Topology) -> bool {
+    let mut object = None;
+    NodeId::all(t.nodes.len()).all(|n| match t.nodes[n].owner {
+        None => {
+            object = Some(n);
+            true
+        }
+        Some(o) => object == Some(o),
+    })
+}
+
+/// How many distinct objects the nodes `at` holds are or belong to: counted as they go
+/// by when they come in order (`sections_follow_owners`), else sorted.
+fn objects_reached(t: &Topology, at: &Reached, ordered: bool) -> usize {
+    let objects = at.nodes().map(|n| t.nodes[n].owner.unwrap_or(n));
+    if ordered {
+        let mut last = None;
+        objects.filter(|&o| last.replace(o) != Some(o)).count()
+    } else {
+        let mut all: Vec<NodeId> = objects.collect();
+        all.sort_unstable();
+        all.dedup();
+        all.len()
+    }
 }
 
 /// Nodes of a topology, a bit each: where a kind may reach, held for every kind at
@@ -301,43 +348,68 @@ struct KindStatuses {
     /// Per policy of the kind that reaches anything: its status at every node it
     /// reaches, in node order.
     reached: Vec<(PolicyId, Reached)>,
+    /// Per policy of the kind, when its nodes are not kept: how many objects it reaches.
+    affects: Vec<(PolicyId, usize)>,
     /// Per policy: its tally over the most specific nodes it reaches.
     leaf_tally: Vec<(PolicyId, Tally)>,
     conflicts: Vec<Conflict>,
 }
 
-/// Folds one kind over the nodes it may reach.
-fn statuses_of_kind(f: &mut KindFold, reach: &NodeSet, leaves: &[usize]) -> KindStatuses {
+/// Folds one kind over the nodes it may reach. Each policy's status at every node is
+/// kept if `keep_nodes`; else only how many objects it reaches (see
+/// `sections_follow_owners`).
+fn statuses_of_kind(
+    f: &mut KindFold,
+    reach: &NodeSet,
+    leaves: &[usize],
+    keep_nodes: bool,
+) -> KindStatuses {
     let t = f.t;
     let np = t.policies.len();
-    let mut reached: Vec<Reached> = vec![Reached::default(); np];
+    let mut reached: Vec<Reached> = Vec::new();
+    // Per policy: the last object reached and how many so far.
+    let mut objects: Vec<(Option<NodeId>, usize)> = Vec::new();
+    if keep_nodes {
+        reached = vec![Reached::default(); np];
+    } else {
+        objects = vec![(None, 0); np];
+    }
     let mut leaf_tally = vec![Tally::default(); np];
     let mut tallies = Tallies::new(f, leaves);
     let mut here = Vec::new();
     for n in reach.iter() {
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class);
+        let object = t.nodes[n].owner.unwrap_or(n);
         for &(p, tally) in &here {
-            reached[p].push(n, tally.status());
+            if keep_nodes {
+                reached[p].push(n, tally.status());
+            } else if objects[p].0 != Some(object) {
+                objects[p] = (Some(object), objects[p].1 + 1);
+            }
             if leaf {
                 leaf_tally[p].add(tally);
             }
         }
     }
     let of_kind = |p: &PolicyId| t.policies[*p].kind == f.kind;
+    let mine = || PolicyId::all(np).filter(of_kind);
     KindStatuses {
-        reached: PolicyId::all(np)
-            .filter(of_kind)
-            .map(|p| {
-                let mut at = std::mem::take(&mut reached[p]);
-                at.shrink_to_fit();
-                (p, at)
-            })
-            .collect(),
-        leaf_tally: PolicyId::all(np)
-            .filter(of_kind)
-            .map(|p| (p, leaf_tally[p]))
-            .collect(),
+        reached: match keep_nodes {
+            true => mine()
+                .map(|p| {
+                    let mut at = std::mem::take(&mut reached[p]);
+                    at.shrink_to_fit();
+                    (p, at)
+                })
+                .collect(),
+            false => Vec::new(),
+        },
+        affects: match keep_nodes {
+            true => Vec::new(),
+            false => mine().map(|p| (p, objects[p].1)).collect(),
+        },
+        leaf_tally: mine().map(|p| (p, leaf_tally[p])).collect(),
         conflicts: std::mem::take(&mut f.conflicts),
     }
 }

@@ -135,7 +135,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
             ": it is overridden everywhere it reaches"
         } else if w.statuses.overall[p] == PolicyStatus::Conflicted {
             ": it loses to an older policy on every target (Conflicted)"
-        } else if w.statuses.per_node[p].is_empty() {
+        } else if w.statuses.reached(p).is_empty() {
             ": it reaches no object"
         } else {
             ""

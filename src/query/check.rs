@@ -22,9 +22,13 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
     let t = &w.topology;
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
-    let from = w.statuses.conflicts.partition_point(|c| c.loser < p);
+    let from = w
+        .statuses
+        .counts()
+        .conflicts
+        .partition_point(|c| c.loser < p);
     let mut seen = std::collections::BTreeSet::new();
-    for &Conflict { winner, at: n, .. } in w.statuses.conflicts[from..]
+    for &Conflict { winner, at: n, .. } in w.statuses.counts().conflicts[from..]
         .iter()
         .take_while(|c| c.loser == p)
     {
@@ -42,7 +46,7 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
             ),
         ));
     }
-    let computed = w.statuses.overall[p];
+    let computed = w.statuses.counts().overall[p];
     for c in reported_status(t, p) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");

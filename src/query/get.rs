@@ -22,7 +22,7 @@ pub struct PolicyRow {
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
 pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
-    let (t, statuses) = (&*w.topology, &*w.statuses);
+    let (t, statuses) = (&*w.topology, w.statuses.counts());
     let in_scope: Vec<PolicyId> = t
         .each_policy()
         .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
@@ -39,7 +39,7 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
                     class: p.class,
                     targets: t.targets[i].iter().map(|r| r.target.clone()).collect(),
                     status: statuses.overall[i],
-                    affects: statuses.affects_count(t, i),
+                    affects: statuses.affects_count(i),
                     creation_timestamp: p.creation_timestamp.clone(),
                     strategy: p.strategy_name(),
                     class_source: p.class_source.as_str(),

@@ -51,7 +51,7 @@ pub struct PolicyOutline {
 
 pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
     let t = &w.topology;
-    let reached = &w.statuses.per_node[p];
+    let reached = w.statuses.reached(p);
     // Going down from a target: the nodes reached and the nodes on the way to them.
     let mut on_the_way = vec![false; t.nodes.len()];
     for n in reached.nodes() {

@@ -90,7 +90,9 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let mut affects: Vec<Affected> = w.statuses.per_node[p]
+    let mut affects: Vec<Affected> = w
+        .statuses
+        .reached(p)
         .iter()
         .map(|(n, s)| Affected {
             target: t.nodes[n].obj_ref.clone(),
@@ -112,7 +114,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         class: pol.class,
         class_source: pol.class_source.as_str(),
         targets,
-        affects_count: w.statuses.affects_count(t, p),
+        affects_count: w.statuses.affects_count(p),
         affects,
         status: StatusPair {
             computed: w.statuses.overall[p],

@@ -22,6 +22,20 @@ pub struct World {
 pub struct LazyStatuses {
     topology: Arc<Topology>,
     computed: OnceLock<Statuses>,
+    counted: OnceLock<Statuses>,
+}
+
+impl LazyStatuses {
+    /// The statuses without each policy's status at every node (`Statuses::counts`):
+    /// for answers that show only overall statuses, counts and conflicts.
+    pub fn counts(&self) -> &Statuses {
+        match self.computed.get() {
+            Some(all) => all,
+            None => self
+                .counted
+                .get_or_init(|| Statuses::counts(&self.topology)),
+        }
+    }
 }
 
 impl Deref for LazyStatuses {
@@ -38,6 +52,7 @@ impl World {
         let statuses = LazyStatuses {
             topology: topology.clone(),
             computed: OnceLock::new(),
+            counted: OnceLock::new(),
         };
         World { topology, statuses }
     }

@@ -164,6 +164,24 @@ pub fn assert_incremental_matches_full(w: &World) {
     use kubectl_policies::query::blast::{delete_policy, delete_policy_by_reanalysis};
     use std::collections::BTreeMap;
     let t = &w.topology;
+    // Counted without the statuses per node, every count is the same.
+    let counts = kubectl_policies::effective::Statuses::counts(t);
+    assert_eq!(counts.overall, w.statuses.overall);
+    assert_eq!(counts.conflicts, w.statuses.conflicts);
+    for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
+        let objects: std::collections::BTreeSet<_> = w
+            .statuses
+            .reached(p)
+            .nodes()
+            .map(|n| t.nodes[n].owner.unwrap_or(n))
+            .collect();
+        assert_eq!(
+            counts.affects_count(p),
+            objects.len(),
+            "objects {p:?} reaches"
+        );
+        assert_eq!(w.statuses.affects_count(p), objects.len());
+    }
     for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
         let mut here = vec![n];
         here.extend(
@@ -175,7 +193,7 @@ pub fn assert_incremental_matches_full(w: &World) {
         let at = StatusesAt::compute(t, &here);
         let mut per_node = BTreeMap::new();
         for (p, m) in
-            kubectl_policies::topology::PolicyId::all(usize::MAX).zip(&w.statuses.per_node)
+            kubectl_policies::topology::PolicyId::all(usize::MAX).zip(w.statuses.per_node())
         {
             let mine: BTreeMap<_, _> = m.iter().filter(|(k, _)| here.contains(k)).collect();
             if !mine.is_empty() {

@@ -793,7 +793,7 @@ spec:
         .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
     assert_eq!(
-        w.statuses.affects_count(&w.topology, p),
+        w.statuses.affects_count(p),
         4,
         "parent, child and both Services"
     );
@@ -831,10 +831,7 @@ fn a_labelled_crd_decides_the_class_over_the_registry() {
             .position(|p| p.obj_ref.name == "gw-policy")
             .map(kubectl_policies::topology::PolicyId::at)
             .unwrap();
-        (
-            w.topology.policies[p].class,
-            w.statuses.affects_count(&w.topology, p),
-        )
+        (w.topology.policies[p].class, w.statuses.affects_count(p))
     };
     use kubectl_policies::catalog::Class;
     assert_eq!(class(&[ROUTES, &policy].concat()), (Class::Inherited, 3));
