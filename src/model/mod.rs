@@ -14,7 +14,7 @@ pub mod text;
 pub mod value;
 mod vocabulary;
 
-pub use hash::{spread, FastHasher, FastMap, FastSet};
+pub use hash::{FastHasher, FastMap, FastSet, WideHasher, WideMap};
 pub(crate) use ids::index_type;
 pub use ids::ObjectId;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs, port_section};

@@ -186,9 +186,9 @@ fn dropped_by_hash(objects: &[Object]) -> Option<Vec<usize>> {
     let hashes = super::parallel::map(&runs, |run| {
         run.iter()
             .map(|o| {
-                let mut h = super::FastHasher::default();
+                let mut h = super::WideHasher::default();
                 identity(o).hash(&mut h);
-                super::spread(h.finish())
+                h.finish()
             })
             .collect::<Vec<u64>>()
     });

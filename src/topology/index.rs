@@ -4,7 +4,7 @@
 
 use super::{Node, NodeId};
 use crate::model::{normalize_group, ObjRef};
-use crate::model::{spread, FastHasher, FastMap};
+use crate::model::{FastMap, WideHasher};
 use std::hash::{Hash, Hasher};
 
 /// A reference as borrowed parts: what a lookup needs.
@@ -56,9 +56,10 @@ impl<'a> RefKey<'a> {
         ObjRef::new(self.group, self.kind, self.namespace, self.name).with_section(self.section)
     }
 
-    /// The fast hash of the parts, `spread`: the index keeps only this number.
+    /// The hash of the parts: the index keeps only this number, so it is the wide one
+    /// (`WideHasher`), which names made to a pattern do not make collide.
     fn hash(&self) -> u64 {
-        let mut h = FastHasher::default();
+        let mut h = WideHasher::default();
         (
             self.group,
             self.kind,
@@ -67,7 +68,7 @@ impl<'a> RefKey<'a> {
             self.section,
         )
             .hash(&mut h);
-        spread(h.finish())
+        h.finish()
     }
 
     fn names(&self, r: &ObjRef) -> bool {
