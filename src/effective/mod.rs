@@ -251,9 +251,15 @@ impl<'t> KindFold<'t> {
 
     /// Policy kinds that have at least one policy in the topology.
     pub(crate) fn kinds_in_use(t: &Topology) -> Vec<GroupKind> {
-        let mut kinds: Vec<GroupKind> = t.policies.iter().map(|p| p.kind.clone()).collect();
+        // A few kinds among tens of thousands of policies: each is looked for among
+        // those found so far, not every policy's kind sorted.
+        let mut kinds: Vec<GroupKind> = Vec::new();
+        for p in &t.policies {
+            if !kinds.contains(&p.kind) {
+                kinds.push(p.kind.clone());
+            }
+        }
         kinds.sort();
-        kinds.dedup();
         kinds
     }
 
