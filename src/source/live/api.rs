@@ -11,6 +11,12 @@ use std::time::Duration;
 /// How many times a 429 (Too Many Requests) is retried before it becomes an error.
 const MAX_RETRIES_429: u32 = 3;
 
+/// How many times a GET whose connection was lost before it was answered is sent again
+/// (as client-go retries a GET on a connection reset): a server that refuses the TLS
+/// client mid-handshake may close the connection before the request is even sent, and
+/// only a later attempt reads the alert that says why.
+const MAX_RETRIES_LOST: u32 = 2;
+
 /// Why one request did not give a body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApiError {
@@ -33,6 +39,19 @@ impl ApiError {
             ApiError::Status { code, .. } => Some(*code),
             _ => None,
         }
+    }
+
+    /// The connection closed before the request was answered, saying no more.
+    fn connection_lost(&self) -> bool {
+        let ApiError::Transport(m) = self else {
+            return false;
+        };
+        [
+            "connection was not ready",
+            "connection closed before message completed",
+        ]
+        .iter()
+        .any(|lost| m.contains(lost))
     }
 }
 
@@ -97,11 +116,14 @@ impl Api {
     pub async fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ApiError> {
         // One deadline for the request and its retries: the timeout bounds them all.
         let deadline = tokio::time::Instant::now() + self.timeout;
-        let mut attempt = 0;
+        let (mut attempt, mut lost) = (0, 0);
         loop {
             match tokio::time::timeout_at(deadline, self.get_once(path_and_query, accept)).await {
                 Err(_) => return Err(ApiError::Timeout(self.timeout)),
                 Ok(Ok(body)) => return Ok(body),
+                Ok(Err((err, _))) if err.connection_lost() && lost < MAX_RETRIES_LOST => {
+                    lost += 1;
+                }
                 Ok(Err((err, retry_after))) => {
                     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
                     // Retry-After in seconds, as the API server sends it.
@@ -186,4 +208,32 @@ fn transport_message(e: &kube::Error) -> String {
         source = s.source();
     }
     parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a connection that closed before any answer is sent again; a refusal, a
+    /// TLS alert or a status is what the server said.
+    #[test]
+    fn a_connection_lost_before_an_answer_is_told_apart() {
+        let transport = |m: &str| ApiError::Transport(m.into());
+        let lost = "ServiceError: client error (Canceled): operation was canceled: connection was not ready";
+        assert!(transport(lost).connection_lost());
+        assert!(transport("connection closed before message completed").connection_lost());
+        for said in [
+            "received fatal alert: CertificateRequired",
+            "Connection refused (os error 111)",
+        ] {
+            assert!(!transport(said).connection_lost(), "{said}");
+        }
+        let status = ApiError::Status {
+            code: 503,
+            reason: String::new(),
+            message: "connection was not ready".into(),
+        };
+        assert!(!status.connection_lost());
+        assert!(!ApiError::Timeout(Duration::from_secs(1)).connection_lost());
+    }
 }
