@@ -6,6 +6,53 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// `Hasher` for a hash that takes eight bytes at a time (its `add`), the last ones
+/// padded with zeros, and finishes its state with `$finish`.
+macro_rules! by_words {
+    ($hasher:ty, $finish:expr) => {
+        impl Hasher for $hasher {
+            #[inline]
+            fn finish(&self) -> u64 {
+                $finish(self.0)
+            }
+
+            #[inline]
+            fn write(&mut self, bytes: &[u8]) {
+                let mut words = bytes.chunks_exact(8);
+                for w in &mut words {
+                    self.add(u64::from_le_bytes(w.try_into().unwrap_or_default()));
+                }
+                let rest = words.remainder();
+                if !rest.is_empty() {
+                    let mut last = [0u8; 8];
+                    last[..rest.len()].copy_from_slice(rest);
+                    self.add(u64::from_le_bytes(last));
+                }
+            }
+
+            #[inline]
+            fn write_u8(&mut self, i: u8) {
+                self.add(u64::from(i));
+            }
+
+            #[inline]
+            fn write_u32(&mut self, i: u32) {
+                self.add(u64::from(i));
+            }
+
+            #[inline]
+            fn write_u64(&mut self, i: u64) {
+                self.add(i);
+            }
+
+            #[inline]
+            fn write_usize(&mut self, i: usize) {
+                self.add(i as u64);
+            }
+        }
+    };
+}
+
 /// The multiply-and-rotate hash rustc uses for its own tables (FxHash), eight bytes at
 /// a time.
 #[derive(Clone, Copy, Default)]
@@ -20,46 +67,7 @@ impl FastHasher {
     }
 }
 
-impl Hasher for FastHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            self.add(u64::from_le_bytes(w.try_into().unwrap_or_default()));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-}
+by_words!(FastHasher, std::convert::identity);
 
 /// A hash that folds every word through a 64×64→128-bit multiply (as wyhash and
 /// foldhash mix), for hashes kept as keys of their own (the node index, the duplicate
@@ -80,41 +88,7 @@ impl WideHasher {
     }
 }
 
-impl Hasher for WideHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        spread(self.0)
-    }
-
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            self.add(u64::from_le_bytes(w.try_into().unwrap_or_default()));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-}
+by_words!(WideHasher, spread);
 
 /// `x`'s bits mixed so that each depends on all of them (MurmurHash3's finalizer): a
 /// hash kept as a key of its own must differ in every bit for near names (`app-00`,

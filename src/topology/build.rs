@@ -158,19 +158,28 @@ fn read_policies(objects: &[Object], catalog: &Catalog) -> Vec<Policy> {
         .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
         .collect();
     // Reading each policy's spec is most of the work here: on every core.
+    each_object(objects, |o, i| {
+        let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
+        Some(read_policy(o, i, pk))
+    })
+}
+
+/// `f` of each object and its number, worked out on every core; what it gives, in
+/// object order.
+fn each_object<R: Send>(
+    objects: &[Object],
+    f: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
+) -> Vec<R> {
     const RUN: usize = 1024;
     let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
-    let read = parallel::map(&runs, |&(k, run)| {
+    let found = parallel::map(&runs, |&(k, run)| {
         let ids = ObjectId::all(usize::MAX).skip(k * RUN);
         run.iter()
             .zip(ids)
-            .filter_map(|(o, i)| {
-                let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
-                Some(read_policy(o, i, pk))
-            })
+            .filter_map(|(o, i)| f(o, i))
             .collect::<Vec<_>>()
     });
-    read.into_iter().flatten().collect()
+    found.into_iter().flatten().collect()
 }
 
 impl<'s> Builder<'s> {
@@ -220,21 +229,8 @@ impl<'s> Builder<'s> {
         object: Option<ObjectId>,
         owner: Option<NodeId>,
     ) -> NodeId {
-        let slot = match self.t.index.probe(&self.t.nodes, RefKey::of(&obj_ref)) {
-            Ok(id) => return id,
-            Err(slot) => slot,
-        };
-        let id = NodeId::at(self.t.nodes.len());
-        self.t.nodes.push(Node {
-            obj_ref,
-            role,
-            object,
-            owner,
-            parents: Edges::new(),
-            children: Edges::new(),
-        });
-        self.t.index.insert(slot, id);
-        id
+        let hash = RefIndex::hash(RefKey::of(&obj_ref));
+        self.add_hashed_node((obj_ref, hash), role, object, owner)
     }
 
     /// `add_node` for a reference whose hash was taken beforehand (on another core).
@@ -292,16 +288,7 @@ impl<'s> Builder<'s> {
         // hierarchy is a node with a few sections, and the rest are not nodes at all.
         self.t.nodes.reserve(objects.len() * 3);
         self.t.index.reserve(objects.len() * 3);
-        const RUN: usize = 1024;
-        let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
-        let planned = parallel::map(&runs, |&(k, run)| {
-            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
-            run.iter()
-                .zip(ids)
-                .filter_map(|(o, i)| plan_nodes(o, i))
-                .collect::<Vec<_>>()
-        });
-        for plan in planned.into_iter().flatten() {
+        for plan in each_object(objects, plan_nodes) {
             let id = self.add_hashed_node(plan.node, plan.role, Some(plan.object), None);
             let object = self.t.nodes[id].object;
             for (section, role) in plan.sections {
