@@ -19,16 +19,12 @@ pub fn check(w: &World) -> Vec<Finding> {
 /// The findings on policy `p` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
 pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
-    let t = &w.topology;
+    let (t, statuses) = (&w.topology, w.statuses.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
-    let from = w
-        .statuses
-        .counts()
-        .conflicts
-        .partition_point(|c| c.loser < p);
+    let from = statuses.conflicts.partition_point(|c| c.loser < p);
     let mut seen = std::collections::BTreeSet::new();
-    for &Conflict { winner, at: n, .. } in w.statuses.counts().conflicts[from..]
+    for &Conflict { winner, at: n, .. } in statuses.conflicts[from..]
         .iter()
         .take_while(|c| c.loser == p)
     {
@@ -46,7 +42,7 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
             ),
         ));
     }
-    let computed = w.statuses.counts().overall[p];
+    let computed = statuses.overall[p];
     for c in reported_status(t, p) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");

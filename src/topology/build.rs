@@ -1,6 +1,5 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
 
-use super::index::RefIndex;
 use super::{
     Code, Edges, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution,
     ResolvedTarget, Role, Severity, Topology,
@@ -229,7 +228,7 @@ impl<'s> Builder<'s> {
         object: Option<ObjectId>,
         owner: Option<NodeId>,
     ) -> NodeId {
-        let hash = RefIndex::hash(RefKey::of(&obj_ref));
+        let hash = RefKey::of(&obj_ref).hash();
         self.add_hashed_node((obj_ref, hash), role, object, owner)
     }
 
@@ -1473,7 +1472,7 @@ fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
     let mut sections = Vec::new();
     let mut section = |name: &str, role: Role| {
         let s = r.clone().with_section(Some(name));
-        let hash = RefIndex::hash(RefKey::of(&s));
+        let hash = RefKey::of(&s).hash();
         sections.push(((s, hash), role));
     };
     match role {
@@ -1511,7 +1510,7 @@ fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
         }
         _ => {}
     }
-    let hash = RefIndex::hash(RefKey::of(&r));
+    let hash = RefKey::of(&r).hash();
     Some(PlannedNodes {
         object: i,
         role,

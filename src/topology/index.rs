@@ -56,9 +56,10 @@ impl<'a> RefKey<'a> {
         ObjRef::new(self.group, self.kind, self.namespace, self.name).with_section(self.section)
     }
 
-    /// The hash of the parts: the index keeps only this number, so it is the wide one
-    /// (`WideHasher`), which names made to a pattern do not make collide.
-    fn hash(&self) -> u64 {
+    /// The hash of the parts, the one the index keeps (taken beforehand, perhaps on
+    /// another core, it is given to `RefIndex::probe_hashed`). The index keeps only this
+    /// number, so it is the wide one (`WideHasher`): names made to a pattern do not collide.
+    pub fn hash(&self) -> u64 {
         let mut h = WideHasher::default();
         (
             self.group,
@@ -100,13 +101,7 @@ impl RefIndex {
         self.probe_with(nodes, key.hash(), |n| key.names(n))
     }
 
-    /// The hash `key` is indexed under: taken beforehand (on another core), it is given
-    /// to `probe_hashed`.
-    pub fn hash(key: RefKey) -> u64 {
-        key.hash()
-    }
-
-    /// `probe` of `r`, its hash taken beforehand by `hash`: `r`'s names are read only
+    /// `probe` of `r`, its hash taken beforehand (`RefKey::hash`): `r`'s names are read only
     /// when a node has that hash (a new node's are not read at all).
     pub fn probe_hashed(&self, nodes: &[Node], r: &ObjRef, hash: u64) -> Result<NodeId, Slot> {
         self.probe_with(nodes, hash, |n| RefKey::of(r).names(n))
