@@ -16,7 +16,7 @@ pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 use crate::catalog::{Class, MergeModel, SameTarget};
 use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
-use crate::topology::{Conflict, NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -61,12 +61,12 @@ type SeenId = u32;
 /// set; a set is only ever made by adding one namespace to another, so two paths
 /// that passed the same namespaces in the same order share one id.
 #[derive(Clone, Debug)]
-struct SeenSets<'t> {
-    sets: Vec<Vec<&'t str>>,
-    entered: FastMap<(SeenId, &'t str), SeenId>,
+struct SeenSets {
+    sets: Vec<Vec<LevelId>>,
+    entered: FastMap<(SeenId, LevelId), SeenId>,
 }
 
-impl<'t> SeenSets<'t> {
+impl SeenSets {
     fn new() -> Self {
         SeenSets {
             sets: vec![Vec::new()],
@@ -74,12 +74,12 @@ impl<'t> SeenSets<'t> {
         }
     }
 
-    fn contains(&self, s: SeenId, ns: &str) -> bool {
+    fn contains(&self, s: SeenId, ns: LevelId) -> bool {
         self.sets[s as usize].contains(&ns)
     }
 
     /// The set `s` plus `ns`.
-    fn enter(&mut self, s: SeenId, ns: &'t str) -> SeenId {
+    fn enter(&mut self, s: SeenId, ns: LevelId) -> SeenId {
         if let Some(&id) = self.entered.get(&(s, ns)) {
             return id;
         }
@@ -142,9 +142,15 @@ pub struct KindFold<'t> {
     /// How several of this kind on one target combine.
     pub same_target: SameTarget,
     /// The policies of this kind attached to each node they attach to, in the groups
-    /// that enter the fold together (`SameTarget`), oldest first.
-    node_policies: FastMap<NodeId, Vec<Vec<PolicyId>>>,
-    ns_policies: FastMap<&'t str, Vec<Vec<PolicyId>>>,
+    /// that enter the fold together (`SameTarget`), oldest first; in node order.
+    node_policies: Vec<(NodeId, Vec<Vec<PolicyId>>)>,
+    /// Per node, 1 + where in `node_policies` its policies are, or 0 if it has none: a
+    /// number per node read in node order, where a map of a large cluster's routes
+    /// would be read at random.
+    at_node: Vec<u32>,
+    /// Likewise per namespace level (`LevelId`), for policies that target a Namespace:
+    /// empty if none does.
+    ns_policies: Vec<Vec<Vec<PolicyId>>>,
     entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
     pushed: FastMap<(usize, usize), Pushed>,
     ctxs: Vec<Ctx>,
@@ -153,7 +159,7 @@ pub struct KindFold<'t> {
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
-    seen: SeenSets<'t>,
+    seen: SeenSets,
     /// Per node being folded: each distinct arriving (state, seen) and the context
     /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
     arrived: Vec<(Option<*const Acc>, SeenId, u32)>,
@@ -203,7 +209,8 @@ impl<'t> KindFold<'t> {
             .collect();
         nodes.sort_unstable();
         nodes.dedup();
-        let mut node_policies = FastMap::default();
+        let mut node_policies = Vec::with_capacity(nodes.len());
+        let mut at_node = vec![0; if nodes.is_empty() { 0 } else { t.nodes.len() }];
         let mut conflicts = Vec::new();
         for n in nodes {
             let mine: Vec<PolicyId> = t.attached[n]
@@ -217,15 +224,21 @@ impl<'t> KindFold<'t> {
                 winner,
                 at: n,
             }));
-            node_policies.insert(n, groups);
+            node_policies.push((n, groups));
+            at_node[n] = node_policies.len() as u32;
         }
-        let mut ns_policies = FastMap::default();
+        let mut ns_policies = Vec::new();
         if class == Class::Inherited {
             for (ns, ps) in &t.ns_attached {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
+                // A namespace no node is in has no level to apply at.
+                let Some(level) = t.shape.level_of(ns) else {
+                    continue;
+                };
                 if !mine.is_empty() {
+                    ns_policies.resize(t.shape.levels(), Vec::new());
                     // A namespace level is no object to be Conflicted on: its policies stack.
-                    ns_policies.insert(ns.as_str(), mine.into_iter().map(|p| vec![p]).collect());
+                    ns_policies[level as usize] = mine.into_iter().map(|p| vec![p]).collect();
                 }
             }
         }
@@ -236,6 +249,7 @@ impl<'t> KindFold<'t> {
             model,
             same_target,
             node_policies,
+            at_node,
             ns_policies,
             entries: FastMap::default(),
             pushed: FastMap::default(),
@@ -273,13 +287,28 @@ impl<'t> KindFold<'t> {
         } else {
             t.nodes.len()
         };
-        let in_policy_namespace = NodeId::all(namespaces).filter(|&n| {
-            t.namespace_level(n)
-                .is_some_and(|ns| self.ns_policies.contains_key(ns))
-        });
-        let mut starts: Vec<NodeId> = self.node_policies.keys().copied().collect();
+        let in_policy_namespace =
+            NodeId::all(namespaces).filter(|&n| !self.ns_policies_at(n).is_empty());
+        let mut starts: Vec<NodeId> = self.node_policies.iter().map(|&(n, _)| n).collect();
         starts.extend(in_policy_namespace);
         starts
+    }
+
+    /// The groups of policies of this kind attached to node `n`.
+    fn node_policies_at(&self, n: NodeId) -> &[Vec<PolicyId>] {
+        match self.at_node.get(n.index()) {
+            Some(&i) if i > 0 => &self.node_policies[i as usize - 1].1,
+            _ => &[],
+        }
+    }
+
+    /// The groups of Namespace-targeting policies of this kind at node `n`'s namespace
+    /// level, if it has one.
+    fn ns_policies_at(&self, n: NodeId) -> &[Vec<PolicyId>] {
+        match self.t.shape.level(n) {
+            Some(l) if !self.ns_policies.is_empty() => &self.ns_policies[l as usize],
+            _ => &[],
+        }
     }
 
     /// The policies `ps` (one, or several merged on one target) as they enter the fold
@@ -353,8 +382,9 @@ impl<'t> KindFold<'t> {
             return self.memo[n];
         }
         let t = self.t;
-        let node = &t.nodes[n];
-        for &p in &node.parents {
+        let shape = &t.shape;
+        let parents = shape.parents(n);
+        for &p in parents {
             self.compute(p);
         }
         let start = self.ctxs.len();
@@ -362,16 +392,16 @@ impl<'t> KindFold<'t> {
         let mut links = std::mem::take(&mut self.arrival_links);
         arrived.clear();
         links.clear();
-        if node.parents.is_empty() {
+        if parents.is_empty() {
             self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
         }
-        for &p in &node.parents {
+        for &p in parents {
             let (a, b) = self.memo[p];
             if (a, b) == NOT_YET {
                 continue;
             }
             // Direct policies reach only their target and its sections.
-            let cut = self.class == Class::Direct && node.owner != Some(p);
+            let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
             for j in a..b {
                 let c = &self.ctxs[j as usize];
                 let acc = if cut { None } else { c.acc.clone() };
@@ -449,21 +479,20 @@ impl<'t> KindFold<'t> {
     ) -> u32 {
         let mut seen_next = seen;
         let mut entered = false;
-        if let Some(ns) = self.t.namespace_level(n) {
+        if let Some(ns) = self.t.shape.level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
-                let count = self.ns_policies.get(ns).map_or(0, Vec::len);
-                for k in 0..count {
-                    let group = Group::from_slice(&self.ns_policies[ns][k]);
+                for k in 0..self.ns_policies_at(n).len() {
+                    let group = Group::from_slice(&self.ns_policies_at(n)[k]);
                     let e = self.entry(group, n);
                     acc = Some(self.push(acc, e));
                 }
             }
         }
-        let count = self.node_policies.get(&n).map_or(0, Vec::len);
+        let count = self.node_policies_at(n).len();
         for k in 0..count {
-            let group = Group::from_slice(&self.node_policies[&n][k]);
+            let group = Group::from_slice(&self.node_policies_at(n)[k]);
             let e = self.entry(group, n);
             acc = Some(self.push(acc, e));
         }

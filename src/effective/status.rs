@@ -286,7 +286,7 @@ impl Statuses {
 /// the nodes a policy reaches come in order too, and counting them takes no list.
 fn sections_follow_owners(t: &Topology) -> bool {
     let mut object = None;
-    NodeId::all(t.nodes.len()).all(|n| match t.nodes[n].owner {
+    NodeId::all(t.nodes.len()).all(|n| match t.shape.owner(n) {
         None => {
             object = Some(n);
             true
@@ -298,7 +298,7 @@ fn sections_follow_owners(t: &Topology) -> bool {
 /// How many distinct objects the nodes `at` holds are or belong to: counted as they go
 /// by when they come in order (`sections_follow_owners`), else sorted.
 fn objects_reached(t: &Topology, at: &Reached, ordered: bool) -> usize {
-    let objects = at.nodes().map(|n| t.nodes[n].owner.unwrap_or(n));
+    let objects = at.nodes().map(|n| t.shape.object(n));
     if ordered {
         let mut last = None;
         objects.filter(|&o| last.replace(o) != Some(o)).count()
@@ -383,7 +383,7 @@ fn statuses_of_kind(
     for n in reach.iter() {
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class);
-        let object = t.nodes[n].owner.unwrap_or(n);
+        let object = t.shape.object(n);
         for &(p, tally) in &here {
             if keep_nodes {
                 reached[p].push(n, tally.status());
@@ -537,11 +537,12 @@ fn leaf_counts(t: &Topology) -> Vec<usize> {
 
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
 fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-    let sections = t.nodes[n]
-        .children
+    let sections = t
+        .shape
+        .children(n)
         .iter()
         .copied()
-        .filter(move |&c| t.nodes[c].owner == Some(n));
+        .filter(move |&c| t.shape.owner(c) == Some(n));
     std::iter::once(n).chain(sections)
 }
 
@@ -573,10 +574,10 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 /// The most specific objects a policy of this class reaches: DAG leaves for
 /// inherited kinds; for Direct kinds, a target's sections or the target itself.
 fn is_leaf(t: &Topology, n: NodeId, class: Class) -> bool {
-    let node = &t.nodes[n];
+    let children = t.shape.children(n);
     match class {
-        Class::Inherited => node.children.is_empty(),
-        Class::Direct => !node.children.iter().any(|&c| t.nodes[c].owner == Some(n)),
+        Class::Inherited => children.is_empty(),
+        Class::Direct => !children.iter().any(|&c| t.shape.owner(c) == Some(n)),
     }
 }
 

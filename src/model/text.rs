@@ -2,11 +2,13 @@
 //! not a copy; read, the short ones are one copy for every object that repeats them
 //! (`gateway.networking.k8s.io`, `HTTPRoute`, a namespace, a key like `parentRefs`).
 
-use super::FastSet;
+use super::FastHasher;
+use hashbrown::HashTable;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::fmt;
+use std::hash::Hasher;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -145,9 +147,11 @@ impl serde::de::Visitor<'_> for TextVisitor {
 const SHARED_UP_TO: usize = 64;
 
 thread_local! {
-    /// The strings read so far on this thread, one copy each, kept for the life of the
-    /// thread (a command reads once).
-    static SHARED: RefCell<FastSet<Text>> = RefCell::default();
+    /// The strings read so far on this thread, one copy each with its hash, kept for
+    /// the life of the thread (a command reads once). The hash is kept so that growing
+    /// the table does not reach every string again: a large cluster's hundreds of
+    /// thousands of names would each be a wait on memory.
+    static SHARED: RefCell<HashTable<(u64, Text)>> = RefCell::default();
 }
 
 /// `s` as a shared string: the copy already read, or a new one kept for the next.
@@ -155,13 +159,16 @@ pub fn text(s: &str) -> Text {
     if s.len() > SHARED_UP_TO {
         return Text(Arc::new(Box::from(s)));
     }
+    let mut h = FastHasher::default();
+    h.write(s.as_bytes());
+    let hash = h.finish();
     SHARED.with(|shared| {
         let mut shared = shared.borrow_mut();
-        if let Some(t) = shared.get(s) {
+        if let Some((_, t)) = shared.find(hash, |(h, t)| *h == hash && t.as_str() == s) {
             return t.clone();
         }
         let t = Text(Arc::new(Box::from(s)));
-        shared.insert(t.clone());
+        shared.insert_unique(hash, (hash, t.clone()), |&(h, _)| h);
         t
     })
 }

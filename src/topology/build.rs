@@ -2,7 +2,7 @@
 
 use super::{
     Code, Edges, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution,
-    ResolvedTarget, Role, Severity, Topology,
+    ResolvedTarget, Role, Severity, Shape, Topology,
 };
 use crate::catalog::policy::{
     precedence, read_policy, LabelSelector, Policy, SelectorScope, TargetSpec,
@@ -143,6 +143,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     t.index.shrink_to_fit();
     t.targets.shrink_to_fit();
     t.attached.shrink_to_fit();
+    t.shape = Shape::of(&t.nodes);
     t.snapshot = snapshot;
     t
 }

@@ -5,9 +5,11 @@
 mod build;
 pub mod findings;
 mod index;
+mod shape;
 
 pub use findings::{Code, Finding, Severity};
 pub use index::{RefIndex, RefKey, Slot};
+pub use shape::{LevelId, Shape};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
@@ -127,6 +129,9 @@ pub struct Topology {
     /// hierarchy, such as an Istio ServiceEntry), in node order.
     pub target_only: Vec<NodeId>,
     pub findings: Vec<Finding>,
+    /// The nodes' edges, owners and namespace levels in compact form, made once the
+    /// nodes are final: what the walks over every node read.
+    pub shape: Shape,
 }
 
 impl Topology {
@@ -155,7 +160,7 @@ impl Topology {
 
     /// The namespace whose level sits above this node, if it is a namespaced object
     /// (sections share their object's level).
-    pub(crate) fn namespace_level(&self, id: NodeId) -> Option<&str> {
+    pub fn namespace_level(&self, id: NodeId) -> Option<&str> {
         let n = &self.nodes[id];
         if n.is_section() {
             None
@@ -209,7 +214,7 @@ impl Topology {
             if std::mem::replace(&mut seen[n], true) {
                 continue;
             }
-            stack.extend(self.nodes[n].children.iter().copied());
+            stack.extend_from_slice(self.shape.children(n));
         }
         NodeId::all(self.nodes.len()).filter(|&n| seen[n]).collect()
     }

@@ -9,10 +9,38 @@ use serde_json::Value;
 /// checked for `assert_incremental_matches_full`.
 pub fn world(yaml: &str) -> World {
     let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
+    assert_shape_matches_nodes(&w);
     assert_incremental_matches_full(&w);
     assert_narrowed_matches_full(yaml, &w);
     assert_live_plan_matches_full(yaml, &w);
     w
+}
+
+/// The compact copy of the hierarchy (`Topology::shape`) says what the nodes say:
+/// the same parents and children in the same order, owners and namespace levels.
+pub fn assert_shape_matches_nodes(w: &World) {
+    let t = &w.topology;
+    for (i, node) in t.nodes.iter().enumerate() {
+        let n = kubectl_policies::topology::NodeId(i as u32);
+        let name = &node.obj_ref;
+        assert_eq!(t.shape.parents(n), &node.parents[..], "parents of {name}");
+        assert_eq!(
+            t.shape.children(n),
+            &node.children[..],
+            "children of {name}"
+        );
+        assert_eq!(t.shape.owner(n), node.owner, "owner of {name}");
+        assert_eq!(
+            t.shape.object(n),
+            node.owner.unwrap_or(n),
+            "object of {name}"
+        );
+        let level = t.shape.level(n);
+        let by_name = t.namespace_level(n).and_then(|ns| t.shape.level_of(ns));
+        assert_eq!(level, by_name, "namespace level of {name}");
+        assert_eq!(level.is_some(), t.namespace_level(n).is_some(), "{name}");
+        assert!(level.is_none_or(|l| (l as usize) < t.shape.levels()));
+    }
 }
 
 /// A live read of what `focus` plans for one object (`live_scope`, then the
