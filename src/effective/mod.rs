@@ -305,10 +305,15 @@ impl<'t> KindFold<'t> {
     /// The groups of Namespace-targeting policies of this kind at node `n`'s namespace
     /// level, if it has one.
     fn ns_policies_at(&self, n: NodeId) -> &[Vec<PolicyId>] {
-        match self.t.shape.level(n) {
-            Some(l) if !self.ns_policies.is_empty() => &self.ns_policies[l as usize],
-            _ => &[],
-        }
+        self.t
+            .shape
+            .level(n)
+            .map_or(&[], |l| self.ns_policies_of(l))
+    }
+
+    /// The groups of Namespace-targeting policies of this kind at namespace level `l`.
+    fn ns_policies_of(&self, l: LevelId) -> &[Vec<PolicyId>] {
+        self.ns_policies.get(l as usize).map_or(&[], Vec::as_slice)
     }
 
     /// The policies `ps` (one, or several merged on one target) as they enter the fold
@@ -483,8 +488,8 @@ impl<'t> KindFold<'t> {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
-                for k in 0..self.ns_policies_at(n).len() {
-                    let group = Group::from_slice(&self.ns_policies_at(n)[k]);
+                for k in 0..self.ns_policies_of(ns).len() {
+                    let group = Group::from_slice(&self.ns_policies_of(ns)[k]);
                     let e = self.entry(group, n);
                     acc = Some(self.push(acc, e));
                 }

@@ -81,6 +81,15 @@ impl Node {
     pub(crate) fn is_section(&self) -> bool {
         self.role.is_section()
     }
+
+    /// The namespace whose level sits above this node, if it is a namespaced object
+    /// (sections share their object's level).
+    pub(crate) fn namespace_level(&self) -> Option<&str> {
+        match self.is_section() {
+            true => None,
+            false => self.obj_ref.namespace.as_deref(),
+        }
+    }
 }
 
 /// How one target entry of a policy resolved.
@@ -161,12 +170,7 @@ impl Topology {
     /// The namespace whose level sits above this node, if it is a namespaced object
     /// (sections share their object's level).
     pub fn namespace_level(&self, id: NodeId) -> Option<&str> {
-        let n = &self.nodes[id];
-        if n.is_section() {
-            None
-        } else {
-            n.obj_ref.namespace.as_deref()
-        }
+        self.nodes[id].namespace_level()
     }
 
     /// Every node below `id` (not `id` itself), each once, in a stable order.

@@ -65,11 +65,7 @@ impl Shape {
         let mut last: Option<(&str, LevelId)> = None;
         for n in nodes {
             owner.push(n.owner.map_or(NONE, |o| o.0));
-            let ns = match n.is_section() {
-                true => None,
-                false => n.obj_ref.namespace.as_deref(),
-            };
-            let l = match (ns, last) {
+            let l = match (n.namespace_level(), last) {
                 (None, _) => NONE,
                 (Some(ns), Some((name, l))) if name == ns => l,
                 (Some(ns), _) => {
@@ -122,7 +118,8 @@ impl Shape {
 
     /// The number of namespace `ns` if it is some node's level.
     pub fn level_of(&self, ns: &str) -> Option<LevelId> {
-        let i = (self.by_name).binary_search_by(|&l| self.namespaces[l as usize].as_str().cmp(ns));
+        let name = |&l: &LevelId| self.namespaces[l as usize].as_str();
+        let i = self.by_name.binary_search_by(|l| name(l).cmp(ns));
         i.ok().map(|i| self.by_name[i])
     }
 
