@@ -79,15 +79,25 @@ impl Object {
     }
 }
 
+/// An RFC 3339 time as `creationTimestamp` holds it (`2026-02-03T09:00:00Z`, fractions
+/// and offsets allowed), read by jiff; None when it is not one.
+pub fn parse_timestamp(s: &str) -> Option<jiff::Timestamp> {
+    s.parse().ok()
+}
+
 /// Why something could not be seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum BlindReason {
     Forbidden,
     NotFound,
     Error,
+    /// A document that was read but is not a valid object.
+    Invalid,
 }
 
-/// A kind (optionally in one namespace) the source could not read.
+/// Something the source could not read: a kind (optionally in one namespace) it may not
+/// list or that the server does not serve, or a document of the input that is not a
+/// valid object (its group and kind when the document says them, and where it is).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BlindSpot {
     pub group: String,
@@ -97,6 +107,14 @@ pub struct BlindSpot {
     pub namespace: Option<String>,
     pub reason: BlindReason,
     pub message: String,
+    /// The file (or `<stdin>`) of a document that could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Its 1-based document number in that file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub document: Option<usize>,
 }
 
 /// One object defined more than once in the input (one identity: group, kind,
@@ -249,16 +267,57 @@ impl Snapshot {
 }
 
 /// A readable document whose shape is wrong for a Kubernetes object.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ShapeError {
     pub origin: Origin,
     pub field: String,
     pub message: String,
+    /// What the document says it is, when it says so.
+    pub says: Option<Box<DocumentSays>>,
+}
+
+/// The group, kind and namespace a document that is not a valid object says it has
+/// (empty when it does not say).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DocumentSays {
+    pub group: String,
+    pub kind: String,
+    pub namespace: Option<String>,
 }
 
 impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: field {}: {}", self.origin, self.field, self.message)
+    }
+}
+
+impl ShapeError {
+    /// What every answer says of this document: it could not be read, where, and why
+    /// (CLI.md, Blind spots: `b.yaml document 4: metadata.name: must be a string; this
+    /// object is not shown`).
+    pub fn blind_spot(&self) -> BlindSpot {
+        let (file, document) = (self.origin.file.to_string(), self.origin.document);
+        let place = match document {
+            0 => file.clone(),
+            n => format!("{file} document {n}"),
+        };
+        let says = self.says.as_deref().cloned().unwrap_or_default();
+        let what = match says.kind.as_str() {
+            "" => String::new(),
+            kind => format!(" ({kind})"),
+        };
+        BlindSpot {
+            group: says.group,
+            kind: says.kind,
+            namespace: says.namespace,
+            reason: BlindReason::Invalid,
+            message: format!(
+                "{place}{what}: {}: {}; this object is not shown",
+                self.field, self.message
+            ),
+            file: Some(file),
+            document: (document > 0).then_some(document),
+        }
     }
 }
 

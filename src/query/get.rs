@@ -117,6 +117,9 @@ pub struct ListOf<'a, T> {
     pub kind: &'static str,
     pub metadata: ListMeta,
     pub items: &'a [T],
+    /// What could not be read (CLI.md, Blind spots): the rows may be incomplete.
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: &'a [BlindSpot],
 }
 
 /// What kind of rows a `ListOf` holds.
@@ -127,12 +130,13 @@ pub struct ListMeta {
 }
 
 impl<'a, T> ListOf<'a, T> {
-    pub fn new(list_kind: &'static str, items: &'a [T]) -> Self {
+    pub fn new(list_kind: &'static str, items: &'a [T], blind_spots: &'a [BlindSpot]) -> Self {
         ListOf {
             api_version: "v1",
             kind: "List",
             metadata: ListMeta { list_kind },
             items,
+            blind_spots,
         }
     }
 }

@@ -1,39 +1,9 @@
 //! AGE as kubectl prints it (apimachinery's HumanDuration), from RFC 3339 stamps.
 
 /// Seconds since the Unix epoch for an RFC 3339 timestamp (`2026-02-03T09:00:00Z`,
-/// fractions and `+hh:mm` offsets allowed). None when it does not parse.
+/// fractions and `+hh:mm` offsets allowed), read by jiff. None when it does not parse.
 pub(crate) fn parse_rfc3339(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let mut rest = &s[19..];
-    if let Some(r) = rest.strip_prefix('.') {
-        rest = r.trim_start_matches(|c: char| c.is_ascii_digit());
-    }
-    let offset = match rest {
-        "Z" | "z" => 0,
-        _ if rest.len() == 6 => {
-            let sign = if rest.starts_with('-') { -1 } else { 1 };
-            sign * (rest[1..3].parse::<i64>().ok()? * 3600 + rest[4..6].parse::<i64>().ok()? * 60)
-        }
-        _ => return None,
-    };
-    Some(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset)
-}
-
-/// Days since 1970-01-01 (Howard Hinnant's civil-from-days inverse).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146097 + doe - 719468
+    crate::model::parse_timestamp(s).map(|t| t.as_second())
 }
 
 /// kubectl's short duration: `45s`, `5m30s`, `3h`, `5d`, `2y37d`.
@@ -126,6 +96,9 @@ mod tests {
         assert_eq!(parse_rfc3339("1970-01-01T01:00:00+01:00"), Some(0));
         assert_eq!(parse_rfc3339("1970-01-01T00:00:01.5Z"), Some(1));
         assert_eq!(parse_rfc3339("yesterday"), None);
+        // Not ASCII where digits belong: no panic, no time.
+        assert_eq!(parse_rfc3339("2024-01-01T00:00:0é"), None);
+        assert_eq!(parse_rfc3339("２０２４-01-01T00:00:00Z"), None);
     }
 
     #[test]

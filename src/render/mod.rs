@@ -1,6 +1,7 @@
 //! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
 
 pub mod age;
+pub mod escape;
 pub mod graph;
 pub mod human;
 pub mod table;
@@ -38,6 +39,9 @@ impl Style {
     /// `paint`, written at the end of `out`.
     pub(crate) fn paint_into(&self, out: &mut String, s: &str, tint: Tint) {
         use std::fmt::Write;
+        // Text from input is escaped before colour is put around it: the writer lets
+        // the colour through and nothing else (`escape::SafeWriter`).
+        let s = &*escape::terminal_safe(s);
         if !self.color {
             out.push_str(s);
             return;

@@ -47,8 +47,14 @@ impl Table {
     }
 
     /// A cell of the current row, its text written by `write` in place.
+    /// Text from input is escaped here, so columns are measured as they will be shown.
     pub fn cell_with(&mut self, tint: Tint, write: impl FnOnce(&mut String)) {
+        let start = self.text.len();
         write(&mut self.text);
+        if let std::borrow::Cow::Owned(safe) = super::escape::terminal_safe(&self.text[start..]) {
+            self.text.truncate(start);
+            self.text.push_str(&safe);
+        }
         self.cells.push((self.text.len(), tint));
     }
 

@@ -66,15 +66,27 @@ impl Loaded {
     }
 }
 
-/// Lists the files a `-f` argument names: the file itself, or every `*.yaml`,
-/// `*.yml`, `*.json` below a directory, sorted so the order is stable.
-pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+/// The files a `-f` argument names, and the entries of its directories passed over.
+#[derive(Debug, Default)]
+pub(crate) struct Expanded {
+    pub files: Vec<PathBuf>,
+    /// Entries named like manifests that are not regular files (a FIFO, a device, a
+    /// link to one or to a directory): never opened, since reading one could hang or
+    /// never end. Each is a blind spot of the answer.
+    pub skipped: Vec<(PathBuf, &'static str)>,
+}
+
+/// Lists the files a `-f` argument names: the path itself (read whatever it is, as
+/// kubectl reads `-f <(…)`), or every regular `*.yaml`, `*.yml`, `*.json` below a
+/// directory, sorted so the order is stable. Links to regular files are followed.
+pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Expanded> {
     let meta = std::fs::metadata(path)
         .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), io_reason(&e)))?;
+    let mut out = Expanded::default();
     if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
+        out.files.push(path.to_path_buf());
+        return Ok(out);
     }
-    let mut out = Vec::new();
     let mut stack = vec![path.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let entries = std::fs::read_dir(&dir)
@@ -88,16 +100,44 @@ pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
                 .map_err(|e| anyhow::anyhow!("{}: {}", p.display(), io_reason(&e)))?;
             if ft.is_dir() {
                 stack.push(p);
-            } else if matches!(
+                continue;
+            }
+            let manifest = matches!(
                 p.extension().and_then(|e| e.to_str()),
                 Some("yaml" | "yml" | "json")
-            ) {
-                out.push(p);
+            );
+            if !manifest {
+                continue;
+            }
+            match not_regular(&p, ft) {
+                None => out.files.push(p),
+                Some(why) => out.skipped.push((p, why)),
             }
         }
     }
-    out.sort();
+    out.files.sort();
+    out.skipped.sort();
     Ok(out)
+}
+
+/// Why a directory entry is not read as a manifest, or None for a regular file (or a
+/// link to one).
+fn not_regular(path: &Path, ft: std::fs::FileType) -> Option<&'static str> {
+    let target = match ft.is_symlink() {
+        true => match std::fs::metadata(path) {
+            Ok(m) => m.file_type(),
+            Err(_) => return Some("a link whose target cannot be read"),
+        },
+        false => ft,
+    };
+    if target.is_file() {
+        return None;
+    }
+    Some(match target.is_dir() {
+        // As kubectl's walk, links to directories are not followed.
+        true => "a link to a directory (not followed)",
+        false => "not a regular file (a FIFO, socket or device)",
+    })
 }
 
 /// A file's bytes. A large one is read in one part per core, side by side: copying
@@ -146,9 +186,11 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// Reads every `-f` argument (`-` is stdin) into one snapshot.
+/// Reads every `-f` argument (`-` is stdin) into one snapshot. Input that yields no
+/// object at all is an error, not an empty answer.
 pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
     let mut loaded = Loaded::default();
+    let (mut files_read, mut skipped) = (0usize, Vec::new());
     for arg in paths {
         if arg == "-" {
             let mut text = String::new();
@@ -156,9 +198,16 @@ pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
                 .read_to_string(&mut text)
                 .map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
             load_text(&text, "<stdin>", &mut loaded)?;
+            files_read += 1;
             continue;
         }
-        for file in expand_path(Path::new(arg))? {
+        let expanded = expand_path(Path::new(arg))?;
+        for (file, why) in expanded.skipped {
+            let spot = skipped_spot(&file, why);
+            skipped.push(spot.message.clone());
+            loaded.snapshot.blind_spots.push(spot);
+        }
+        for file in expanded.files {
             let bytes = read_file(&file)
                 .map_err(|e| anyhow::anyhow!("{}: {}", file.display(), io_reason(&e)))?;
             let text = String::from_utf8(bytes).map_err(|e| {
@@ -169,9 +218,54 @@ pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
                 )
             })?;
             load_text(&text, &file.display().to_string(), &mut loaded)?;
+            files_read += 1;
         }
     }
+    if loaded.snapshot.objects.is_empty() {
+        return Err(nothing_read(paths, files_read, &skipped, &loaded));
+    }
     Ok(loaded)
+}
+
+/// The blind spot of a directory entry that was not read.
+fn skipped_spot(file: &Path, why: &str) -> crate::model::BlindSpot {
+    crate::model::BlindSpot {
+        group: String::new(),
+        kind: String::new(),
+        namespace: None,
+        reason: crate::model::BlindReason::Error,
+        message: format!("{} was not read: {why}", file.display()),
+        file: Some(file.display().to_string()),
+        document: None,
+    }
+}
+
+/// The error for input that yielded no object: what was found instead.
+fn nothing_read(
+    paths: &[String],
+    files_read: usize,
+    skipped: &[String],
+    loaded: &Loaded,
+) -> anyhow::Error {
+    let named = paths.join(", ");
+    let found = match (files_read, loaded.shape_errors.len()) {
+        (0, _) if !skipped.is_empty() => format!(
+            "no manifest file could be read ({} skipped; the first: {})",
+            skipped.len(),
+            skipped[0]
+        ),
+        (0, _) => "no *.yaml, *.yml or *.json file in it".to_string(),
+        (_, 0) => format!(
+            "no Kubernetes object in {files_read} file{} (empty, or only comments)",
+            if files_read == 1 { "" } else { "s" }
+        ),
+        (_, n) => format!(
+            "no valid Kubernetes object: {n} document{} could not be read, the first: {}",
+            if n == 1 { "" } else { "s" },
+            loaded.shape_errors[0]
+        ),
+    };
+    anyhow::anyhow!("{named}: {found}")
 }
 
 /// Decodes one file's text (JSON, or YAML with any number of documents) into `loaded`.
@@ -203,20 +297,55 @@ pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), Synt
         }
         return Ok(());
     }
-    for doc in split_yaml_documents(text) {
-        let v: Value =
-            serde_saphyr::from_str_with_options(doc.text, yaml_options()).map_err(|e| {
+    // YAML allows a line to end in CR alone (old Mac files); the documents are split
+    // on LF, so such a file is read with its line breaks made LF, lines counted alike.
+    let text = lf_line_breaks(text);
+    for doc in split_yaml_documents(&text) {
+        let v: Value = serde_saphyr::from_str_with_options(doc.text, yaml_options(doc.text.len()))
+            .map_err(|e| {
                 let line = e.location().map(|l| l.line() + doc.first_line - 1);
                 SyntaxError {
                     file: file.into(),
                     document: doc.number,
                     line,
-                    message: format!("invalid YAML: {}", first_line(&e.to_string())),
+                    message: yaml_error_message(&e),
                 }
             })?;
         add_document(MapOr::from(v), file, doc.number, loaded);
     }
     Ok(())
+}
+
+/// `text` with every CR that ends a line alone (not followed by LF) made LF; borrowed
+/// when there is none (LF and CRLF files).
+fn lf_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !text.contains('\r') || !(0..bytes.len()).any(lone_cr) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+/// What a YAML error means, in words, instead of the reader's own (its budget's debug
+/// form, its advice to call another function).
+fn yaml_error_message(e: &serde_saphyr::Error) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match e {
+        serde_saphyr::Error::Budget { breach, .. } => match breach {
+            B::Depth { .. } => {
+                format!("nested deeper than {MAX_DEPTH} levels; no Kubernetes object is: refused")
+            }
+            B::Aliases { .. } | B::Anchors { .. } | B::AliasAnchorRatio { .. } => {
+                "too many YAML aliases for its anchors (an alias bomb?): refused".into()
+            }
+            _ => "expands far beyond its own size (YAML aliases?): refused".into(),
+        },
+        serde_saphyr::Error::MultipleDocuments { .. } => {
+            "holds several YAML documents not separated by a `---` line of its own".into()
+        }
+        other => format!("invalid YAML: {}", first_line(&other.to_string())),
+    }
 }
 
 fn first_line(s: &str) -> String {
@@ -235,27 +364,44 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
             Err(e) => loaded.shape_errors.push(e),
         }
     }
+    let before = loaded.shape_errors.len();
     objects_from_document(
         doc,
         &origin,
         &mut loaded.snapshot.objects,
         &mut loaded.shape_errors,
     );
+    // Nothing read is dropped in silence: every answer says what was not shown.
+    let invalid = loaded.shape_errors[before..]
+        .iter()
+        .map(ShapeError::blind_spot);
+    loaded.snapshot.blind_spots.extend(invalid);
 }
 
-/// Parser budgets: refuse alias bombs and absurd nesting quickly (hostile input).
+/// How deep a document may nest: no Kubernetes object comes near it, and a deeper one
+/// is refused before it can exhaust the stack.
+const MAX_DEPTH: usize = 200;
+
+/// Parser budgets for a document of `len` bytes: sized to the input, so that a `dump`
+/// of any size reads back (without aliases a byte of text makes at most a few events:
+/// `- ` opens a sequence and holds a null), while alias bombs (many events out of few
+/// bytes) are still refused by the alias limits, which do not grow with it.
 /// Indentation is read as kubectl reads it (go-yaml, a port of libyaml), not as
 /// strictly as YAML 1.2 asks: the continuation lines of a quoted scalar may sit left of
 /// its key, as in generated CRDs whose long CEL rules are wrapped. Their leading
 /// spaces are never part of the value, so this takes what kubectl takes and reads it
 /// the same.
-/// (granit-parser, under serde-saphyr, does this from 2.2; 2.1 refused such lines.)
-pub(crate) fn yaml_options() -> serde_saphyr::Options {
+pub(crate) fn yaml_options(len: usize) -> serde_saphyr::Options {
+    let defaults = serde_saphyr::Budget::default();
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
-            max_depth: 200,
+            max_depth: MAX_DEPTH,
             max_aliases: 10_000,
             max_anchors: 10_000,
+            max_events: defaults.max_events.max(len.saturating_mul(4)),
+            max_nodes: defaults.max_nodes.max(len.saturating_mul(2)),
+            max_total_scalar_bytes: defaults.max_total_scalar_bytes.max(len),
+            max_reader_input_bytes: None,
         },
         strict_indentation: false,
     }

@@ -16,6 +16,9 @@ use std::collections::BTreeMap;
 /// The annotation on a `dump`'s List that records the blind spots of the read.
 pub(crate) const BLIND_SPOTS_ANNOTATION: &str = "kubectl-policies/blind-spots";
 
+/// `kubectl apply`'s copy of the object as applied: dropped as it is read.
+const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
 /// The blind spots a `dump` recorded on its List (none for any other document).
 pub(crate) fn recorded_blind_spots(
     doc: &Doc,
@@ -36,11 +39,13 @@ pub(crate) fn recorded_blind_spots(
         origin: origin.clone(),
         field: field.clone(),
         message: "must be a string (a JSON list of blind spots)".into(),
+        ..Default::default()
     })?;
     serde_json::from_str(text).map_err(|e| ShapeError {
         origin: origin.clone(),
         field,
         message: format!("is not a JSON list of blind spots: {e}"),
+        ..Default::default()
     })
 }
 
@@ -64,6 +69,7 @@ fn string_map(
                             origin: origin.clone(),
                             field: format!("{field}.{k}"),
                             message: "must be a string".into(),
+                            ..Default::default()
                         })
                     }
                 };
@@ -75,6 +81,7 @@ fn string_map(
                 origin: origin.clone(),
                 field: field.into(),
                 message: "must be a map of strings".into(),
+                ..Default::default()
             })
         }
     }
@@ -164,6 +171,7 @@ pub(crate) fn objects_from_document(
             origin: origin.clone(),
             field: "items".into(),
             message: "must be a list".into(),
+            ..Default::default()
         }),
     }
 }
@@ -177,15 +185,36 @@ fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, Shap
             origin: origin.clone(),
             field: "(document)".into(),
             message: "is not a mapping".into(),
+            ..Default::default()
         }),
     }
 }
 
 fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
+    // What the document says it is, for the blind spot when it is not a valid object.
+    let said = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
+    let group = said(&doc.api_version).map(|v| crate::model::group_of_api_version(&v).to_string());
+    let kind = said(&doc.kind);
+    let namespace = match &doc.metadata {
+        Some(MapOr::Map(m)) => said(&m.namespace).filter(|n| !n.is_empty()),
+        _ => None,
+    };
+    object_shape(doc, origin).map_err(|e| ShapeError {
+        says: Some(Box::new(crate::model::DocumentSays {
+            group: group.unwrap_or_default(),
+            kind: kind.unwrap_or_default(),
+            namespace,
+        })),
+        ..e
+    })
+}
+
+fn object_shape(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
     let err = |field: &str, message: &str| ShapeError {
         origin: origin.clone(),
         field: field.into(),
         message: message.into(),
+        ..Default::default()
     };
     let kind = match doc.kind {
         Some(Value::String(k)) if !k.is_empty() => k,
@@ -214,12 +243,23 @@ fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeErr
         Some(_) => return Err(err("metadata.namespace", "must be a string")),
     };
     let creation_timestamp = match meta.creation_timestamp {
-        Some(Value::String(t)) => Some(t),
+        Some(Value::String(t)) if crate::model::parse_timestamp(&t).is_some() => Some(t),
         None | Some(Value::Null) => None,
+        Some(Value::String(t)) if t.is_empty() => None,
+        // kubectl refuses such an object too (metav1.Time reads RFC 3339 only).
+        Some(Value::String(_)) => {
+            return Err(err(
+                "metadata.creationTimestamp",
+                "must be an RFC 3339 time such as 2026-02-03T09:00:00Z",
+            ))
+        }
         Some(_) => return Err(err("metadata.creationTimestamp", "must be a string")),
     };
     let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
-    let annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
+    let mut annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
+    // The object again as its owner last applied it, secrets included: no answer reads
+    // it, and `dump` must not write it out (nor `managedFields`, never kept at all).
+    annotations.remove(LAST_APPLIED_ANNOTATION);
     Ok(Some(Object {
         api_version: api_version.into(),
         kind: kind.into(),

@@ -262,6 +262,8 @@ fn a_target_behind_a_blind_spot_is_unknown_not_missing() {
             message:
                 "cannot list httproutes.gateway.networking.k8s.io in namespace shop: forbidden"
                     .into(),
+            file: None,
+            document: None,
         });
     let w = kubectl_policies::analyze(loaded.snapshot, &[], &[]);
     let f = w

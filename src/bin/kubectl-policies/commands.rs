@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::subject::Subject;
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
+use kubectl_policies::render::escape::SafeWriter;
 use kubectl_policies::render::{self, age, human};
 use kubectl_policies::source::dump::DumpList;
 use kubectl_policies::source::files;
@@ -47,7 +48,17 @@ pub fn run(args: Args) -> Result<Outcome> {
         bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
     }
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let buffered = std::io::BufWriter::new(stdout.lock());
+    // JSON and YAML are written exact; everything else a person reads goes through the
+    // terminal-safe writer (render::escape), whatever renderer wrote it.
+    let exact = matches!(g.output.as_deref(), Some("json" | "yaml"))
+        || matches!(args.command, Command::Dump | Command::Completion { .. });
+    let mut out: Box<dyn Write> = if exact {
+        Box::new(buffered)
+    } else {
+        let colour = settings::style(g, settings::Format::Table).color;
+        Box::new(SafeWriter::new(buffered, colour))
+    };
     let outcome = match &args.command {
         Command::Get { what } if what.starts_with("kind") => get_kinds(g, &mut out)?,
         Command::Get { .. } => get(g, &mut out)?,
@@ -101,7 +112,8 @@ fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     let rows = query::get_kinds(&s.w);
     match format {
         Format::Json | Format::Yaml => {
-            structured(out, format, &ListOf::new("PolicyKindList", &rows))?
+            let blind = &s.w.topology.snapshot.blind_spots;
+            structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
         }
         _ => human::get_kinds(
             out,
@@ -124,7 +136,10 @@ fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
         rows.retain(|r| selected(&s.w, sel, &r.policy));
     }
     match format {
-        Format::Json | Format::Yaml => structured(out, format, &ListOf::new("PolicyList", &rows))?,
+        Format::Json | Format::Yaml => {
+            let blind = &s.w.topology.snapshot.blind_spots;
+            structured(out, format, &ListOf::new("PolicyList", &rows, blind))?
+        }
         Format::Name => {
             for r in &rows {
                 let p = &r.policy;
@@ -132,8 +147,8 @@ fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
             }
         }
         _ if rows.is_empty() => match s.scope() {
-            Some(ns) => eprintln!("No policies found in {ns} namespace."),
-            None => eprintln!("No policies found."),
+            Some(ns) => session::warn_line(&format!("No policies found in {ns} namespace.")),
+            None => session::warn_line("No policies found."),
         },
         _ => human::get_policies(
             out,
@@ -230,7 +245,7 @@ fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> 
         Format::Json | Format::Yaml => structured(out, format, &roots)?,
         _ => {
             if roots.is_empty() {
-                eprintln!("{}", nothing_found(ns));
+                session::warn_line(&nothing_found(ns));
             }
             render::tree::write(out, &roots, settings::style(g, format))?
         }
@@ -282,11 +297,8 @@ fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "dump")?;
     // Specs and statuses are passed through: left as the text they were read as.
     let (loaded, _) = session::read_unsettled(g, Question::Namespace)?;
+    // Documents whose shape is wrong are among them: they cannot be written back.
     session::warn_blind_spots(&loaded.snapshot.blind_spots);
-    // An object whose shape is wrong cannot be written back; say which.
-    for e in &loaded.shape_errors {
-        eprintln!("warning: not in the dump: {e}");
-    }
     let list = DumpList::of(&loaded);
     match format {
         Format::Json => render::json_streamed(out, &list)?,
@@ -301,15 +313,21 @@ fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "check")?;
     let s = session::load(g, Question::Everything)?;
     let findings = query::check_in(&s.w, s.scope());
+    let blind = &s.w.topology.snapshot.blind_spots;
     match format {
-        Format::Json | Format::Yaml => {
-            let blind = &s.w.topology.snapshot.blind_spots;
-            structured(out, format, &CheckResult::new(&findings, blind))?
-        }
+        Format::Json | Format::Yaml => structured(out, format, &CheckResult::new(&findings, blind))?,
+        // Not "No findings.": what could not be read may hold some (said on stderr).
+        _ if findings.is_empty() && !blind.is_empty() => writeln!(
+            out,
+            "No findings in what could be read; {} part{} of the input could not be read (see the warnings).",
+            blind.len(),
+            if blind.len() == 1 { "" } else { "s" }
+        )?,
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
         _ => human::findings_table(out, &findings, !g.no_headers, settings::style(g, format))?,
     }
-    let errors = findings.iter().any(|f| f.severity == Severity::Error);
+    // CLI.md: exit 1 on an error-level finding, or when part of the input was not read.
+    let errors = findings.iter().any(|f| f.severity == Severity::Error) || !blind.is_empty();
     Ok(if errors {
         Outcome::Errors
     } else {
@@ -327,7 +345,7 @@ fn graph(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome>
     let ns = if focus.is_some() { None } else { s.scope() };
     let picture = query::graph::graph(&s.w, focus, ns);
     if picture.is_empty() {
-        eprintln!("{}", nothing_found(ns));
+        session::warn_line(&nothing_found(ns));
     }
     match format {
         Format::Mermaid => render::graph::mermaid(out, &picture)?,

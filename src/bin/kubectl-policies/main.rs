@@ -27,7 +27,11 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let _ = e.print();
+            // A usage error quotes what was typed: escaped, as every line on stderr.
+            eprint!(
+                "{}",
+                kubectl_policies::render::escape::terminal_safe(&e.render().to_string())
+            );
             return ExitCode::from(1);
         }
     };
@@ -36,7 +40,8 @@ fn main() -> ExitCode {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) if commands::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // The error may quote input or a server: escaped, as every line on stderr.
+            session::warn_line(&format!("error: {e:#}"));
             ExitCode::from(1)
         }
     }

@@ -7,6 +7,7 @@ use kubectl_policies::catalog::Catalog;
 use kubectl_policies::focus::{self, Need};
 use kubectl_policies::model::BlindSpot;
 use kubectl_policies::query::{self, subject, World};
+use kubectl_policies::render::escape::terminal_safe;
 use kubectl_policies::source::files::Loaded;
 use kubectl_policies::source::live::{self, LiveOptions};
 use kubectl_policies::source::{demo, files};
@@ -76,8 +77,13 @@ pub fn load(g: &Global, question: Question) -> Result<Session> {
 
 pub fn warn_blind_spots(spots: &[BlindSpot]) {
     for spot in spots {
-        eprintln!("warning: {}", spot.message);
+        warn_line(&format!("warning: {}", spot.message));
     }
+}
+
+/// One line on stderr, its text from input or a server escaped (CLI.md: Terminal safety).
+pub fn warn_line(text: &str) {
+    eprintln!("{}", terminal_safe(text));
 }
 
 /// Reads the objects: the demo, files, or the live cluster; and the namespace in scope.
@@ -192,7 +198,7 @@ fn offline_namespace(g: &Global) -> String {
         Ok(Some(ns)) => ns,
         Ok(None) => "default".to_string(),
         Err(e) => {
-            eprintln!("warning: {e:#}; the namespace is default");
+            warn_line(&format!("warning: {e:#}; the namespace is default"));
             "default".to_string()
         }
     }

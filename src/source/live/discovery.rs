@@ -244,6 +244,8 @@ fn stale_spot(group: &str, version: &str, why: &str) -> BlindSpot {
         namespace: None,
         reason: BlindReason::Error,
         message: format!("cannot discover {gv}: {why}; kinds it serves are not read"),
+        file: None,
+        document: None,
     }
 }
 

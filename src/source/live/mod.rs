@@ -748,6 +748,8 @@ impl<'a> Reader<'a> {
                     namespace: None,
                     reason: BlindReason::Error,
                     message: format!("a read failed unexpectedly: {e}"),
+                    file: None,
+                    document: None,
                 }),
             }
         }
@@ -757,6 +759,9 @@ impl<'a> Reader<'a> {
             let entry = self.log.entry(key.gk.clone()).or_default();
             let outcome = result.map(|(objects, errors)| {
                 self.objects.extend(objects);
+                // Nothing read is dropped in silence: every answer says what was not shown.
+                self.blind_spots
+                    .extend(errors.iter().map(ShapeError::blind_spot));
                 self.shape_errors.extend(errors);
             });
             match key.namespace {
@@ -1002,6 +1007,8 @@ impl<'a> Reader<'a> {
                     "the API server at {} does not serve {GATEWAY_GROUP}: the Gateway API CRDs are not installed, so there is no hierarchy to attach policies to",
                     self.cluster.server
                 ),
+                file: None,
+                document: None,
             });
         }
     }
@@ -1081,6 +1088,8 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
         namespace,
         reason,
         message,
+        file: None,
+        document: None,
     };
     let mut out = Vec::new();
     let failed_ns: Vec<(&str, &ApiError)> = log
