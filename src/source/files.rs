@@ -331,8 +331,24 @@ fn lf_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
 /// form, its advice to call another function).
 fn yaml_error_message(e: &serde_saphyr::Error) -> String {
     use serde_saphyr::budget::BudgetBreach as B;
-    match e {
-        serde_saphyr::Error::Budget { breach, .. } => match breach {
+    use serde_saphyr::Error as E;
+    // The cause, under the reader's wrappers: a limit met while an alias was replayed
+    // is an alias bomb, whichever limit it was.
+    let (mut cause, mut via_alias) = (e.without_snippet(), false);
+    while let E::AliasError { error, .. } = cause {
+        (cause, via_alias) = (error.without_snippet(), true);
+    }
+    if via_alias && matches!(cause, E::Budget { .. }) {
+        return "expands far beyond its own size through YAML aliases (an alias bomb?): refused"
+            .into();
+    }
+    match cause {
+        E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => {
+            "expands far beyond its own size through YAML aliases (an alias bomb?): refused".into()
+        }
+        E::Budget { breach, .. } => match breach {
             B::Depth { .. } => {
                 format!("nested deeper than {MAX_DEPTH} levels; no Kubernetes object is: refused")
             }
@@ -341,10 +357,23 @@ fn yaml_error_message(e: &serde_saphyr::Error) -> String {
             }
             _ => "expands far beyond its own size (YAML aliases?): refused".into(),
         },
-        serde_saphyr::Error::MultipleDocuments { .. } => {
+        E::MultipleDocuments { .. } => {
             "holds several YAML documents not separated by a `---` line of its own".into()
         }
-        other => format!("invalid YAML: {}", first_line(&other.to_string())),
+        other => format!(
+            "invalid YAML: {}",
+            without_place(&first_line(&other.to_string()))
+        ),
+    }
+}
+
+/// The reader's message without its own `error: line N column M: ` (the line is said
+/// once, by the caller, counted in the file).
+fn without_place(message: &str) -> &str {
+    let rest = message.strip_prefix("error: ").unwrap_or(message);
+    match rest.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
+        Some((place, said)) if place.contains(" column ") => said,
+        _ => rest,
     }
 }
 

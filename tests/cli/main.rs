@@ -13,6 +13,7 @@ mod mutation;
 mod commands;
 mod completion;
 mod graph;
+mod honest;
 mod hostile_input;
 mod krew;
 mod plugin;
