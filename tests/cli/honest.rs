@@ -380,3 +380,44 @@ fn control_characters_never_reach_the_terminal_raw() {
         "retries\x1b[2J\x1b]0;pwned\x07\r\x1b[8m"
     );
 }
+
+mod field_mutated {
+    use crate::command::kp;
+    use crate::field_mutation::{field_mutated, field_mutation, written};
+    use proptest::prelude::*;
+    use std::time::Duration;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The binary on objects damaged field by field: exit 0 or 1, never a panic, and
+        /// no control character but the line feed on either stream, colour on.
+        #[test]
+        fn the_binary_answers_or_refuses_and_prints_nothing_raw(
+            ms in proptest::collection::vec(field_mutation(), 1..4),
+            how in written(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("mutated.yaml");
+            std::fs::write(&file, field_mutated(&ms, how)).unwrap();
+            for args in [&["get", "-A"][..], &["describe", "httproute/baker", "-n", "baker"], &["tree", "-A"]] {
+                let out = kp()
+                    .arg("-f")
+                    .arg(&file)
+                    .args(args)
+                    .args(["--color", "never"])
+                    .timeout(Duration::from_secs(20))
+                    .output()
+                    .unwrap();
+                let code = out.status.code();
+                prop_assert!(code == Some(0) || code == Some(1), "{args:?} exited {code:?}");
+                for bytes in [&out.stdout, &out.stderr] {
+                    let text = String::from_utf8_lossy(bytes);
+                    prop_assert!(!text.contains("panicked"), "{text}");
+                    let raw = text.chars().find(|c| c.is_control() && *c != '\n');
+                    prop_assert!(raw.is_none(), "{args:?}: {raw:?} in {text:?}");
+                }
+            }
+        }
+    }
+}

@@ -7,6 +7,8 @@
 
 #[path = "../support/command.rs"]
 mod command;
+#[path = "../support/field_mutation.rs"]
+mod field_mutation;
 #[path = "../support/mutation.rs"]
 mod mutation;
 

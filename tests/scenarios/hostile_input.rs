@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
 /// Every stage and every question, on whatever parsed: none may panic.
-fn run_everything(text: &str) {
+pub(crate) fn run_everything(text: &str) {
     let mut loaded = Loaded::default();
     if load_text(text, "mutated.yaml", &mut loaded).is_err() {
         return; // a syntax error is a clean answer (exit 1)

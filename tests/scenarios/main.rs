@@ -7,10 +7,13 @@
 //! runs it is tested in `tests/cli`, live reads in `tests/live`.
 
 mod common;
+#[path = "../support/field_mutation.rs"]
+mod field_mutation;
 #[path = "../support/mutation.rs"]
 mod mutation;
 
 mod blast_radius;
+mod field_mutation_tests;
 mod gep2649_precedence;
 mod gep713_examples;
 mod hostile_input;
