@@ -18,4 +18,5 @@ mod graph;
 mod honest;
 mod hostile_input;
 mod krew;
+mod layers;
 mod plugin;

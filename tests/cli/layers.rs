@@ -1,0 +1,97 @@
+//! ARCHITECTURE.md's one rule for imports, as a test: a module of the library imports
+//! only the layers below it. Test modules (`#[cfg(test)]`, at the end of a file) may
+//! reach anything.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Each layer and the layers it may import, as ARCHITECTURE.md's table has them.
+const LAYERS: [(&str, &[&str]); 8] = [
+    ("model", &[]),
+    ("source", &["model"]),
+    ("catalog", &["model"]),
+    ("focus", &["model", "source", "catalog"]),
+    ("topology", &["model", "catalog"]),
+    ("effective", &["model", "catalog", "topology"]),
+    (
+        "query",
+        &["model", "source", "catalog", "focus", "topology", "effective"],
+    ),
+    ("render", &["model", "topology", "effective", "query"]),
+];
+
+/// The layers `code` names through `crate::`, grouped imports (`crate::{a, b::c}`) too.
+fn layers_named(code: &str) -> BTreeSet<String> {
+    let mut named = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.trim()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                named.extend(group.split(',').map(ident).filter(|s| !s.is_empty()));
+            }
+            None => {
+                named.insert(ident(rest));
+            }
+        }
+    }
+    named
+}
+
+/// The code of a file up to its test module.
+fn non_test_code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    match text.find("#[cfg(test)]") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_module_imports_only_the_layers_below_it() {
+    let src = crate::command::repo("src");
+    let all: BTreeSet<&str> = LAYERS.iter().map(|(l, _)| *l).collect();
+    let mut broken = Vec::new();
+    for (layer, allowed) in LAYERS {
+        let mut files = Vec::new();
+        rust_files(&src.join(layer), &mut files);
+        assert!(!files.is_empty(), "no files in src/{layer}");
+        for file in files {
+            for named in layers_named(&non_test_code(&file)) {
+                let is_layer = all.contains(named.as_str());
+                if is_layer && named != layer && !allowed.contains(&named.as_str()) {
+                    broken.push(format!(
+                        "{} imports {named}",
+                        file.strip_prefix(&src).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "imports against the layer order:\n{}", broken.join("\n"));
+}
+
+/// The reader of imports itself: plain paths and groups.
+#[test]
+fn imports_are_read_in_both_spellings() {
+    let named = layers_named("use crate::model::Val;\nuse crate::{query, render::Style};\nlet x = crate::topology::NodeId::new(1);");
+    let named: Vec<&str> = named.iter().map(String::as_str).collect();
+    assert_eq!(named, ["model", "query", "render", "topology"]);
+}
