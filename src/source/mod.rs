@@ -1,4 +1,4 @@
-//! Where objects come from: files, the bundled demo, (later) a live cluster.
+//! Where objects come from: files, the bundled demo, a live cluster.
 //! The only stage that does I/O; it hands plain objects to the pure stages.
 
 pub mod demo;
