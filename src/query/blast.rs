@@ -8,7 +8,7 @@ use crate::effective::{Acc, KindFold, PolicyStatus, Step};
 use crate::model::FastMap;
 use crate::model::{plural, GroupKind, ObjRef, Text};
 use crate::model::{BlindSpot, Object, ObjectId, Snapshot};
-use crate::topology::{NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Finding, NodeId, PolicyId, Resolution, Severity, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::cmp::Ordering;
@@ -49,6 +49,10 @@ pub struct BlastRadius {
     pub apply: Option<Vec<String>>,
     pub changes: Vec<Change>,
     pub summary: Summary,
+    /// `--apply`: the findings the applied objects would bring (a new Conflicted,
+    /// Invalid, TargetNotFound, a missing ReferenceGrant…): those of the world after
+    /// that the world before did not have. None for a deletion.
+    pub findings: Vec<Finding>,
     #[serde(rename = "blindSpots")]
     pub blind_spots: Vec<BlindSpot>,
     /// One sentence for people: what the change does.
@@ -154,6 +158,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
         apply: None,
         changes,
         summary,
+        findings: Vec::new(),
         blind_spots: w.topology.snapshot.blind_spots.clone(),
         headline,
     }
@@ -235,6 +240,7 @@ pub fn apply_objects(
     kinds.dedup();
     let changes = compare(w, &after, &candidates, &kinds);
     let summary = summarize(&changes);
+    let findings = brought(w, &after);
 
     let objs = if count == 1 { "object" } else { "objects" };
     let from = if paths.is_empty() {
@@ -243,8 +249,19 @@ pub fn apply_objects(
         format!(" from {}", paths.join(", "))
     };
     let what = format!("Applying {count} {objs}{from}");
-    let headline = if changes.is_empty() {
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let brings = match errors {
+        0 => String::new(),
+        1 => ", and brings 1 error".to_string(),
+        n => format!(", and brings {n} errors"),
+    };
+    let headline = if changes.is_empty() && brings.is_empty() {
         format!("{what} changes nothing")
+    } else if changes.is_empty() {
+        format!("{what} changes no effective spec{brings}")
     } else {
         let mut changed_kinds: Vec<String> = Vec::new();
         for c in &changes {
@@ -263,7 +280,7 @@ pub fn apply_objects(
             )
         });
         format!(
-            "{what} changes the effective {} of {}",
+            "{what} changes the effective {} of {}{brings}",
             join_and(&changed_kinds),
             describe_summary(&summary)
         )
@@ -274,9 +291,23 @@ pub fn apply_objects(
         apply: Some(paths),
         changes,
         summary,
+        findings,
         blind_spots: w.topology.snapshot.blind_spots.clone(),
         headline,
     }
+}
+
+/// The findings of `after` that `before` does not have, by code and object: what
+/// applying brings (a finding that only changes its words is not new).
+fn brought(before: &World, after: &World) -> Vec<Finding> {
+    let had: BTreeSet<(crate::topology::Code, ObjRef)> = super::check(before)
+        .into_iter()
+        .map(|f| (f.code, f.object))
+        .collect();
+    super::check(after)
+        .into_iter()
+        .filter(|f| !had.contains(&(f.code, f.object.clone())))
+        .collect()
 }
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every

@@ -658,6 +658,11 @@ pub fn blast_radius(
             )?;
         }
     }
+    if !b.findings.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Findings it would bring:")?;
+        findings_table(out, &b.findings, headers, style)?;
+    }
     if b.changes.is_empty() {
         return Ok(());
     }

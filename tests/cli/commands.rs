@@ -1339,3 +1339,45 @@ fn a_large_json_list_with_a_syntax_error_names_its_line() {
         "{err}"
     );
 }
+
+/// `blast-radius --apply` of a policy that would lose a conflict changes no effective
+/// spec, but is no clean answer: it lists the finding it would bring, and
+/// `--exit-code` exits 3 on it.
+#[test]
+fn blast_radius_of_applying_lists_the_findings_it_would_bring() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("second-tls.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: oven-tls-2, namespace: baker, creationTimestamp: \"2026-11-01T00:00:00Z\"}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: oven, sectionName: https}]\n  validation: {hostname: other.baker.svc, wellKnownCACertificates: System}\n",
+    )
+    .unwrap();
+    let path = f.to_str().unwrap();
+    let j = json(&["--demo", "blast-radius", "--apply", path, "-o", "json"]);
+    assert_eq!(j["changes"], serde_json::json!([]));
+    let findings = j["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["code"], "Conflicted");
+    assert_eq!(findings[0]["object"]["name"], "oven-tls-2");
+    let human = stdout(&["--demo", "blast-radius", "--apply", path]);
+    assert!(
+        human.starts_with("Applying 1 object from ")
+            && human.contains("changes no effective spec, and brings 1 error"),
+        "{human}"
+    );
+    assert!(human.contains("Findings it would bring:"), "{human}");
+    kp().args(["--demo", "blast-radius", "--apply", path, "--exit-code"])
+        .assert()
+        .code(3);
+    // Deleting a policy brings no finding: the list is there, empty.
+    let j = json(&[
+        "--demo",
+        "blast-radius",
+        "backendtlspolicy/oven-tls",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["findings"], serde_json::json!([]));
+}

@@ -15,7 +15,14 @@ const LAYERS: [(&str, &[&str]); 8] = [
     ("effective", &["model", "catalog", "topology"]),
     (
         "query",
-        &["model", "source", "catalog", "focus", "topology", "effective"],
+        &[
+            "model",
+            "source",
+            "catalog",
+            "focus",
+            "topology",
+            "effective",
+        ],
     ),
     ("render", &["model", "topology", "effective", "query"]),
 ];
@@ -85,7 +92,11 @@ fn every_module_imports_only_the_layers_below_it() {
             }
         }
     }
-    assert!(broken.is_empty(), "imports against the layer order:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "imports against the layer order:\n{}",
+        broken.join("\n")
+    );
 }
 
 /// The reader of imports itself: plain paths and groups.

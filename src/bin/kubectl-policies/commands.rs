@@ -286,7 +286,9 @@ fn blast_radius(
         Format::Json | Format::Yaml => structured(out, format, &*b)?,
         _ => human::blast_radius(out, &b, !g.no_headers, settings::style(g, format))?,
     }
-    Ok(if exit_code && !b.changes.is_empty() {
+    // CLI.md: exit 3 on changes, or on an error-level finding the applied objects bring.
+    let errors = b.findings.iter().any(|f| f.severity == Severity::Error);
+    Ok(if exit_code && (!b.changes.is_empty() || errors) {
         Outcome::Changes
     } else {
         Outcome::Answered
