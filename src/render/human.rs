@@ -270,12 +270,25 @@ pub fn settings(
     indent: usize,
     style: Style,
 ) -> io::Result<()> {
+    settings_labelled(out, e, indent, style, &|p| {
+        format!("{} {}", p.kind, p.ns_name())
+    })
+}
+
+/// `settings`, each setting's policy written by `label`.
+fn settings_labelled(
+    out: &mut impl Write,
+    e: &Effective,
+    indent: usize,
+    style: Style,
+    label: &dyn Fn(&ObjRef) -> String,
+) -> io::Result<()> {
     let mut lines: Vec<(String, Option<String>)> = Vec::new();
     let source_of = |path: &str| -> Option<String> {
         e.sources
             .iter()
             .find(|s| s.path == path)
-            .map(|s| format!("{} {}", s.policy.kind, s.policy.ns_name()))
+            .map(|s| label(&s.policy))
     };
     fn walk(
         v: &Value,
@@ -369,6 +382,41 @@ pub(crate) fn effective_blocks(
     effective: &[Effective],
     style: Style,
 ) -> io::Result<()> {
+    effective_blocks_labelled(out, effective, style, &|p| {
+        format!("{} {}", p.kind, p.ns_name())
+    })
+}
+
+/// The width human pages keep within when names are short (`-o wide` aside).
+pub(crate) const PAGE_WIDTH: usize = 100;
+
+/// A context path as lines of at most `width` columns, broken before a ` > `; the
+/// lines after the first start with `> `.
+pub(crate) fn path_lines(path: &[ObjRef], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for step in path_line(path).split(" > ") {
+        let joined = match line.is_empty() {
+            true => step.to_string(),
+            false => format!("{line} > {step}"),
+        };
+        if !line.is_empty() && super::width(&joined) > width {
+            lines.push(std::mem::take(&mut line));
+            line = format!("  > {step}");
+        } else {
+            line = joined;
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+fn effective_blocks_labelled(
+    out: &mut impl Write,
+    effective: &[Effective],
+    style: Style,
+    label: &dyn Fn(&ObjRef) -> String,
+) -> io::Result<()> {
     for e in effective {
         writeln!(out)?;
         let where_ = match &e.target.section {
@@ -391,7 +439,9 @@ pub(crate) fn effective_blocks(
             if n == 1 { "context" } else { "contexts" }
         )?;
         for p in e.contexts.iter().take(MAX_PATHS) {
-            writeln!(out, "      {}", path_line(p))?;
+            for line in path_lines(p, PAGE_WIDTH - 6) {
+                writeln!(out, "      {line}")?;
+            }
         }
         if n > MAX_PATHS {
             writeln!(
@@ -401,9 +451,74 @@ pub(crate) fn effective_blocks(
             )?;
         }
         writeln!(out, "    settings:")?;
-        settings(out, e, 6, style)?;
+        settings_labelled(out, e, 6, style, label)?;
     }
     Ok(())
+}
+
+/// `effective` for people: the object, then each policy kind's settings with, beside
+/// each, the policy that set it and how that policy arrives here.
+pub fn effective(
+    out: &mut impl Write,
+    e: &crate::query::EffectivePolicies,
+    reaching: &[crate::query::ReachingPolicy],
+    style: Style,
+) -> io::Result<()> {
+    object_header(out, &e.target)?;
+    writeln!(out)?;
+    if e.effective.is_empty() {
+        writeln!(
+            out,
+            "Effective policies: none (no policy reaches this object)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Effective policies (each setting with the policy that set it, and how it arrives):"
+        )?;
+        let arrival = |p: &ObjRef| -> String {
+            let name = match p.namespace == e.target.namespace {
+                true => p.name.to_string(),
+                false => p.ns_name(),
+            };
+            match reaching.iter().find(|r| r.policy == *p) {
+                Some(r) => match r.relation {
+                    Relation::Direct => format!("{name}, attached here"),
+                    Relation::Section => {
+                        format!("{name}, on {}", section_only(&r.attached_to))
+                    }
+                    Relation::Inherited => {
+                        format!("{name}, from {}", human_ref(&r.attached_to))
+                    }
+                },
+                None => name,
+            }
+        };
+        effective_blocks_labelled(out, &e.effective, style, &arrival)?;
+    }
+    blind_spots(out, &e.blind_spots, style)
+}
+
+/// `rule orders` of a section reference (its object is the one described).
+fn section_only(r: &ObjRef) -> String {
+    match &r.section {
+        Some(s) => format!("{} {s}", section_word(&r.kind)),
+        None => human_ref(r),
+    }
+}
+
+/// Name, Namespace and Kind, as every description starts.
+fn object_header(out: &mut impl Write, r: &ObjRef) -> io::Result<()> {
+    let name = match &r.section {
+        Some(s) => format!("{}#{s}", r.name),
+        None => r.name.to_string(),
+    };
+    field(out, "Name", &name)?;
+    if let Some(ns) = &r.namespace {
+        field(out, "Namespace", ns)?;
+    }
+    let group = if r.group.is_empty() { "core" } else { &r.group };
+    field(out, "Kind", &format!("{} ({group})", r.kind))
 }
 
 pub fn describe_target(
@@ -411,23 +526,7 @@ pub fn describe_target(
     d: &TargetDescription,
     style: Style,
 ) -> io::Result<()> {
-    field(out, "Name", &d.target.name)?;
-    if let Some(ns) = &d.target.namespace {
-        field(out, "Namespace", ns)?;
-    }
-    field(
-        out,
-        "Kind",
-        &format!(
-            "{} ({})",
-            d.target.kind,
-            if d.target.group.is_empty() {
-                "core"
-            } else {
-                &d.target.group
-            }
-        ),
-    )?;
+    object_header(out, &d.target)?;
     if !d.parents.is_empty() {
         field(
             out,

@@ -181,9 +181,26 @@ fn describe_policy_json_shape() {
 }
 
 #[test]
-fn effective_yaml_by_default_and_kind_filter() {
-    let y = stdout(&["--demo", "effective", "service/oven", "-n", "baker"]);
+fn effective_for_people_by_default_yaml_json_and_kind_filter() {
+    let y = stdout(&[
+        "--demo",
+        "effective",
+        "service/oven",
+        "-n",
+        "baker",
+        "-o",
+        "yaml",
+    ]);
     assert!(y.starts_with("kind: EffectivePolicies"), "{y}");
+    // For people: each setting with the policy that set it and how it arrives, within
+    // 100 columns.
+    let human = stdout(&["--demo", "effective", "httproute/baker", "-n", "baker"]);
+    insta::assert_snapshot!(human);
+    assert!(human.lines().all(|l| l.chars().count() <= 100), "{human}");
+    assert!(
+        human.contains("attempts: 5            # ns-retries, from Namespace baker"),
+        "{human}"
+    );
     let j = json(&[
         "--demo",
         "effective",
@@ -397,6 +414,15 @@ fn readme_shows_real_output() {
     for args in [
         &["--demo", "get", "-A"][..],
         &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
+        &[
+            "--demo",
+            "effective",
+            "httproute/baker",
+            "-n",
+            "baker",
+            "--kind",
+            "retrypolicy",
+        ][..],
         &[
             "--demo",
             "describe",
@@ -637,7 +663,10 @@ fn every_command_names_its_formats_when_given_a_wrong_one() {
             &["describe", "httproute/baker", "-n", "baker"][..],
             "human, json, yaml, tree",
         ),
-        (&["effective", "svc/oven", "-n", "baker"][..], "yaml, json"),
+        (
+            &["effective", "svc/oven", "-n", "baker"][..],
+            "human, yaml, json",
+        ),
         (&["tree"][..], "tree, json, yaml"),
         (
             &["blast-radius", "retrypolicy/ns-retries", "-n", "baker"][..],
@@ -735,7 +764,15 @@ fn never_colour_in_json_yaml_name_or_pictures() {
         &["--demo", "get", "kinds", "-o", "yaml"][..],
         &["--demo", "tree", "-A", "-o", "json"][..],
         &["--demo", "check", "-A", "-o", "json"][..],
-        &["--demo", "effective", "svc/oven", "-n", "baker"][..],
+        &[
+            "--demo",
+            "effective",
+            "svc/oven",
+            "-n",
+            "baker",
+            "-o",
+            "yaml",
+        ][..],
         &["--demo", "graph", "-A"][..],
         &["--demo", "graph", "-A", "-o", "mermaid"][..],
         &[

@@ -119,7 +119,7 @@ pub const FORMATS: &[(&str, &[&str])] = &[
     ("get", &["table", "wide", "json", "yaml", "name"]),
     ("get kinds", &["table", "wide", "json", "yaml"]),
     ("describe", &["human", "json", "yaml", "tree"]),
-    ("effective", &["yaml", "json"]),
+    ("effective", &["human", "yaml", "json"]),
     ("tree", &["tree", "json", "yaml"]),
     ("blast-radius", &["human", "json", "yaml"]),
     ("graph", &["dot", "mermaid"]),

@@ -228,7 +228,15 @@ fn effective(
         }
         _ => s.node(target, "effective")?,
     };
-    structured(out, format, &query::effective(&s.w, n, kind.as_ref()))?;
+    let e = query::effective(&s.w, n, kind.as_ref());
+    match format {
+        Format::Json | Format::Yaml => structured(out, format, &e)?,
+        _ => {
+            // How each policy arrives is what describe tells of the object.
+            let reaching = query::describe_target(&s.w, n).policies;
+            human::effective(out, &e, &reaching, settings::style(g, format))?
+        }
+    }
     Ok(Outcome::Answered)
 }
 
