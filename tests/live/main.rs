@@ -1422,3 +1422,215 @@ spec:
   targetRefs: [{group: "", kind: Service, name: oven}]
   validation: {hostname: oven.baker, wellKnownCACertificates: System}
 "#;
+
+// ------------------------------------------------ a client that behaves like client-go
+
+/// The requests whose path contains `needle`.
+fn requests_to(server: &Server, needle: &str) -> usize {
+    server
+        .targets()
+        .iter()
+        .filter(|t| t.contains(needle))
+        .count()
+}
+
+/// A 503 that says `Retry-After` is retried as the server asks, as a 429 is; the answer
+/// is then complete.
+#[test]
+fn unavailable_with_retry_after_is_retried_as_the_server_asks() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::Unavailable {
+                times: 2,
+                retry_after_secs: 1,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    assert_eq!(
+        user.ok(&["--request-timeout", "10s", "get", "-A"]),
+        offline(&["--demo", "get", "-A"])
+    );
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    assert_eq!(requests_to(&server, "/httproutes"), 3);
+}
+
+/// client-go retries at most ten times; then the kind is a blind spot that says so.
+#[test]
+fn retries_that_run_out_are_a_blind_spot_that_says_why() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::Unavailable {
+                times: usize::MAX,
+                retry_after_secs: 0,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: cannot list httproutes.gateway.networking.k8s.io in all namespaces: 503 ServiceUnavailable: the server is currently unable to handle the request (still so after 10 retries, each after the Retry-After the server asked for); objects of this kind are not shown"),
+        "{err}"
+    );
+    assert_eq!(requests_to(&server, "/httproutes"), 11);
+}
+
+/// A Retry-After past the request timeout is not waited for: the timeout bounds the
+/// request and its retries together.
+#[test]
+fn a_retry_after_past_the_request_timeout_is_not_waited_for() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::Unavailable {
+                times: usize::MAX,
+                retry_after_secs: 1,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "2500ms", "get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.contains("503 ServiceUnavailable: the server is currently unable to handle the request (the server asked to retry after 1s, past the --request-timeout of 2500ms, after 2 retries)"),
+        "{err}"
+    );
+    assert_eq!(requests_to(&server, "/httproutes"), 3);
+}
+
+/// Every request names the program, its version and the platform, as client-go's
+/// user agent does (`kubectl/v1.34.0 (linux/amd64)`).
+#[test]
+fn every_request_says_who_sends_it() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    user.ok(&["get", "-A"]);
+    user.ok(&["describe", "httproute/baker", "-n", "baker"]);
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        os => os,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        arch => arch,
+    };
+    let want = format!(
+        "kubectl-policies/{} ({os}/{arch})",
+        env!("CARGO_PKG_VERSION")
+    );
+    let requests = server.requests();
+    assert!(requests.len() > 10);
+    for r in &requests {
+        assert_eq!(r.header("user-agent"), [want.as_str()], "{}", r.target);
+    }
+}
+
+/// A list whose continue tokens come round again would never end: it is stopped, and
+/// the kind is a blind spot naming it.
+#[test]
+fn a_continue_token_that_comes_round_again_stops_the_list() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/httproutes", Fault::LoopingContinue)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["--request-timeout", "5s", "get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: cannot list httproutes.gateway.networking.k8s.io in all namespaces: the server gave a continue token it had given before, after 3 pages; the list was stopped, as it would never end; objects of this kind are not shown"),
+        "{err}"
+    );
+    assert_eq!(requests_to(&server, "/httproutes"), 3);
+}
+
+/// The highest resident memory of a process, in KiB, as `/proc` reports it.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A server that streams a body without end: the read stops once the body holds more
+/// than the bound (256 MiB), long before the request timeout, with a blind spot naming
+/// the kind; the memory of the process stays near that bound.
+#[test]
+fn an_endless_body_ends_in_an_error_naming_the_kind_and_memory_stays_bounded() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/retrypolicies", Fault::EndlessBody)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let mut child = command::hermetic(command::binary())
+        .env("HOME", user.home.path())
+        .env("KUBECONFIG", user.kubeconfig())
+        .args(["--request-timeout", "120s", "get", "-A"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut s).unwrap();
+        s
+    });
+    let mut peak = 0;
+    let status = loop {
+        if let Some(kib) = peak_kib(child.id()) {
+            peak = peak.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "still reading"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let err = reader.join().unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: cannot list retrypolicies.resilience.example.io in all namespaces: the answer is larger than 256 MiB, the most one answer may hold; it was not read further; policies of this kind are not shown"),
+        "{err}"
+    );
+    // The bound, and what the process holds besides (its runtime, the demo's objects).
+    assert!(peak > 0);
+    assert!(peak < (256 + 128) << 10, "peak {} MiB", peak >> 10);
+    eprintln!(
+        "endless body: stopped after {:?}, peak {} MiB",
+        started.elapsed(),
+        peak >> 10
+    );
+}
+
+/// A server's Status message with escape sequences (retitling the terminal, clearing
+/// it) never reaches the terminal raw.
+#[test]
+fn escape_sequences_in_a_server_message_never_reach_the_terminal() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/retrypolicies",
+            Fault::Message {
+                code: 500,
+                message: "\u{1b}]0;pwned\u{7}\u{1b}[2J".into(),
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("retrypolicies.resilience.example.io"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(!err.contains('\u{7}'), "{err:?}");
+}

@@ -164,8 +164,15 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     config.connect_timeout = Some(opts.request_timeout);
     config.read_timeout = None;
     config.write_timeout = None;
-    // Retries are ours (429 with Retry-After, 410 on continue), explicit and bounded.
+    // Retries are ours (429 and 5xx with Retry-After, 410 on continue), explicit and
+    // bounded.
     config.default_retry = false;
+    // Every request says who sends it, as client-go's do.
+    config.headers.push((
+        http::header::USER_AGENT,
+        http::HeaderValue::from_str(&api::user_agent())
+            .map_err(|e| anyhow!("the User-Agent header: {e}"))?,
+    ));
     let server = config.cluster_url.to_string();
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
@@ -498,7 +505,10 @@ async fn list_all(
         let mut objects = Vec::new();
         let mut errors = Vec::new();
         let mut token: Option<String> = None;
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut pages = 0usize;
         loop {
+            pages += 1;
             let mut query = format!("{base}?limit={PAGE_SIZE}");
             if let Some(sel) = &label_selector {
                 query.push_str("&labelSelector=");
@@ -529,10 +539,8 @@ async fn list_all(
             let page = page
                 .deserialize(&mut d)
                 .and_then(|page| d.end().map(|()| page))
-                .map_err(|e| ApiError::Status {
-                    code: 200,
-                    reason: "Undecodable".into(),
-                    message: format!("the list is not the JSON expected: {e}"),
+                .map_err(|e| {
+                    ApiError::Invalid(format!("the list is not the JSON expected: {e}"))
                 })?;
             let page_len = page.items;
             let first_page = token.is_none();
@@ -545,14 +553,14 @@ async fn list_all(
                 .metadata
                 .and_then(|m| m.continue_token)
                 .filter(|t| !t.is_empty());
-            if next.is_some() && next == token {
-                return Err(ApiError::Status {
-                    code: 200,
-                    reason: "RepeatedContinue".into(),
-                    message:
-                        "the server answered the same continue token twice; the list was stopped"
-                            .into(),
-                });
+            // A token seen before means the pages go round: the list would never end.
+            if let Some(t) = &next {
+                if !seen.insert(t.clone()) {
+                    return Err(ApiError::Invalid(format!(
+                        "the server gave a continue token it had given before, after {pages} {}; the list was stopped, as it would never end",
+                        if pages == 1 { "page" } else { "pages" }
+                    )));
+                }
             }
             token = next;
             if token.is_none() {
