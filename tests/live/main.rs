@@ -1634,3 +1634,77 @@ fn escape_sequences_in_a_server_message_never_reach_the_terminal() {
     assert!(!err.contains('\u{1b}'), "{err:?}");
     assert!(!err.contains('\u{7}'), "{err:?}");
 }
+
+// ------------------------------------------------------------ namespace names in URLs
+
+/// `-n` is a namespace's name before it goes into any URL: `-n a/b` is a usage error
+/// (exit 1, saying why) and no request is sent; offline too, as kubectl refuses it.
+#[test]
+fn a_namespace_flag_that_is_no_namespace_name_is_a_usage_error() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    for bad in ["a/b", "..", "Baker", "baker\u{1b}[2J"] {
+        for args in [
+            vec!["get", "-n", bad],
+            vec!["describe", "httproute/baker", "-n", bad],
+            vec!["--demo", "get", "-n", bad],
+        ] {
+            let (code, out, err) = user.run(&args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(out.is_empty(), "{out}");
+            let first = err.lines().next().unwrap_or_default();
+            assert!(
+                first.starts_with(&format!("error: -n/--namespace {bad:?}: not a namespace name: a namespace name must be a lowercase RFC 1123 label")),
+                "{err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
+    assert!(server.requests().is_empty(), "{:#?}", server.targets());
+    user.ok(&["get", "-n", "baker"]);
+}
+
+/// The kubeconfig context's namespace is checked as `-n` is; `-n` given instead is used.
+#[test]
+fn a_context_namespace_that_is_no_namespace_name_is_refused() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", Some("a/b")));
+    let (code, _, err) = user.run(&["get"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the kubeconfig context's namespace \"a/b\" is not a namespace name"),
+        "{err}"
+    );
+    assert!(
+        !server.targets().iter().any(|t| t.contains("a/b")),
+        "{:#?}",
+        server.targets()
+    );
+    user.ok(&["get", "-n", "baker"]);
+}
+
+/// A reference may name any text as a namespace; one that is no namespace name is never
+/// read (it can hold nothing), so it never goes into a URL.
+#[test]
+fn a_reference_to_a_namespace_that_cannot_exist_is_never_requested() {
+    let yaml = format!(
+        "{DEMO}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: sly, namespace: baker}}\nspec:\n  parentRefs: [{{name: gw, namespace: \"x/../../../api/v1/secrets?\"}}]\n"
+    );
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", Some("baker")));
+    let (code, out, err) = user.run(&["describe", "httproute/sly"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sly"), "{out}");
+    let targets = server.targets();
+    assert!(
+        targets
+            .iter()
+            .all(|t| !t.contains("x/") && !t.contains("secrets")),
+        "{targets:#?}"
+    );
+    // The namespaces it did read are those of the route and of real references.
+    assert!(
+        targets.iter().any(|t| t.contains("/namespaces/baker/")),
+        "{targets:#?}"
+    );
+}

@@ -854,7 +854,12 @@ impl<'a> Reader<'a> {
             if matches!(log.and_then(|l| l.cluster.as_ref()), Some(Ok(()))) {
                 continue;
             }
-            for ns in namespaces {
+            // A reference may name any text as a namespace; one that cannot be a
+            // namespace's name holds nothing, and never goes into a URL.
+            for ns in namespaces
+                .iter()
+                .filter(|ns| crate::model::namespace_name_problem(ns).is_none())
+            {
                 if log.is_some_and(|l| l.namespaces.contains_key(ns)) {
                     continue;
                 }
@@ -871,6 +876,12 @@ impl<'a> Reader<'a> {
             ReadScope::Namespace(ns) => Some(ns.clone()),
             ReadScope::Object(r) => r.namespace.as_deref().map(str::to_string),
         };
+        // Only a namespace name goes into a URL (the caller checks `-n` first).
+        if let Some(ns) = &start_namespace {
+            if let Some(problem) = crate::model::namespace_name_problem(ns) {
+                anyhow::bail!("namespace {ns:?}: {problem}");
+            }
+        }
         // Cluster-wide: every kind in one (paginated) list. Scoped: cluster-scoped
         // kinds whole, namespaced kinds (policies too: a policy attaches within its own
         // namespace, GEP-2649) in the namespaces the answer needs.
@@ -1163,7 +1174,7 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
 pub fn load(
     opts: &LiveOptions,
     guide: &Guide,
-    scope_for: impl FnOnce(&Cluster, &Discovery) -> ReadScope,
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> anyhow::Result<ReadScope>,
 ) -> anyhow::Result<(Loaded, Cluster)> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -1173,7 +1184,7 @@ pub fn load(
     runtime.block_on(async {
         let cluster = connect(opts).await?;
         let d = cluster.discover().await?;
-        let scope = scope_for(&cluster, &d);
+        let scope = scope_for(&cluster, &d)?;
         let loaded = cluster.read(&d, &scope, guide).await?;
         Ok((loaded, cluster))
     })
