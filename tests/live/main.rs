@@ -1708,3 +1708,52 @@ fn a_reference_to_a_namespace_that_cannot_exist_is_never_requested() {
         "{targets:#?}"
     );
 }
+
+/// Whether process `pid` is still running (not gone, not a zombie waiting to be reaped).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .next()?
+                .to_string();
+            Some(state != "Z" && state != "X")
+        })
+        .unwrap_or(false)
+}
+
+/// A credential plugin that times out is ended with everything it started: it runs in
+/// a process group of its own, and the whole group is killed.
+#[test]
+fn a_credential_plugin_that_times_out_is_ended_with_its_whole_process_group() {
+    let server = demo_server();
+    let user = exec_plugin_user(&server, "", "[]");
+    let pid_file = user.home.path().join("helper.pid");
+    std::fs::write(
+        user.home.path().join("credential-plugin"),
+        format!(
+            "#!/bin/sh\nsleep 60 &\necho $! > '{}'\necho 'waiting for the browser login' >&2\nsleep 60\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "1s", "get", "-A"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{err}");
+    assert!(err.contains("gave no credentials within 1s"), "{err}");
+    let helper: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Killed with the group; reaped by whoever adopted it, soon.
+    let gone_by = Instant::now() + Duration::from_secs(5);
+    while running(helper) && Instant::now() < gone_by {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(helper), "the plugin's helper {helper} still runs");
+}
