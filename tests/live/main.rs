@@ -1757,3 +1757,182 @@ fn a_credential_plugin_that_times_out_is_ended_with_its_whole_process_group() {
     }
     assert!(!running(helper), "the plugin's helper {helper} still runs");
 }
+
+// ------------------------------------------------------------ no secret in a message
+
+/// Recognisable secrets, one per place a kubeconfig keeps one.
+const SECRETS: &[&str] = &[
+    "SECRET-TOKEN-0001",
+    "SECRET-PASSWORD-0002",
+    "SECRET-KEY-DATA-0003",
+    "SECRET-CERT-DATA-0004",
+    "SECRET-ENV-0005",
+    "SECRET-ARG-0006",
+    "SECRET-URL-PW-0007",
+];
+
+/// Runs the user's command and checks that no secret reached stdout or stderr; returns
+/// the exit code and stderr.
+fn run_without_secrets(user: &User, args: &[&str]) -> (i32, String) {
+    let out = user.cmd().args(args).output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    for secret in SECRETS {
+        assert!(
+            !stdout.contains(secret) && !stderr.contains(secret),
+            "{args:?} printed {secret}:\n{stdout}\n{stderr}"
+        );
+    }
+    (out.status.code().unwrap_or(-1), stderr.into_owned())
+}
+
+/// A kubeconfig whose user entry holds every kind of secret, with `user` (YAML lines
+/// indented by four spaces) added to it, and `server` as the cluster's URL.
+fn secret_kubeconfig(server: &str, user: &str) -> String {
+    kubeconfig_with(
+        server,
+        "",
+        &format!("    token: SECRET-TOKEN-0001\n    username: admin\n    password: SECRET-PASSWORD-0002\n{user}"),
+    )
+}
+
+/// A kubeconfig whose YAML cannot be read: the error gives the file, the line and the
+/// column, never the text there or around it (the token on the line before).
+#[test]
+fn a_kubeconfig_yaml_error_shows_no_text_of_it() {
+    for broken in [
+        "    client-key: [unclosed\n",
+        "    client-key: {SECRET-KEY-DATA-0003: [1, 2}\n",
+        "    client-certificate: [SECRET-CERT-DATA-0004]\n",
+        "    exec: {command: x, env: [{name: K, value: SECRET-ENV-0005}], args: SECRET-ARG-0006}\n",
+    ] {
+        let user = User::new(&secret_kubeconfig("http://127.0.0.1:1", broken));
+        for args in [vec!["get"], vec!["--demo", "get"]] {
+            let (code, err) = run_without_secrets(&user, &args);
+            let path = user.kubeconfig().display().to_string();
+            assert!(
+                err.contains(&format!("kubeconfig {path}"))
+                    && err.contains(": not a valid kubeconfig at line "),
+                "{broken}: {err}"
+            );
+            assert!(err.contains("the text there is not shown"), "{err}");
+            assert_eq!(err.lines().count(), 1 + usize::from(code == 0), "{err}");
+            assert!(!err.contains(" | ") && !err.contains("-->"), "{err}");
+        }
+    }
+}
+
+/// A server URL's `user:password@` is redacted wherever the URL is named.
+#[test]
+fn user_information_in_a_server_url_is_never_shown() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let gone = format!("http://admin:SECRET-URL-PW-0007@127.0.0.1:{port}");
+    let user = User::new(&secret_kubeconfig(&gone, ""));
+    let (code, err) = run_without_secrets(&user, &["--request-timeout", "3s", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!(
+            "cannot reach the API server at http://***@127.0.0.1:{port}"
+        )),
+        "{err}"
+    );
+    // Through --server too, and when the server answers 401.
+    let server = FakeApi::from_yaml(DEMO).unauthorized().start();
+    let with_password = server
+        .url
+        .replace("http://", "http://admin:SECRET-URL-PW-0007@");
+    let (code, err) = run_without_secrets(&user, &["--server", &with_password, "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the API server at http://***@127.0.0.1:"),
+        "{err}"
+    );
+}
+
+/// Key and certificate data that cannot be decoded: the error says which field, not
+/// what it holds.
+#[test]
+fn undecodable_key_data_is_named_not_shown() {
+    let server = demo_server();
+    let user = User::new(&secret_kubeconfig(
+        &server.url,
+        "    client-certificate-data: SECRET-CERT-DATA-0004!!\n    client-key-data: SECRET-KEY-DATA-0003!!\n",
+    ));
+    let (code, err) = run_without_secrets(&user, &["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("-data is not valid base64") && err.contains("the user's client-"),
+        "{err}"
+    );
+    assert!(server.requests().is_empty());
+}
+
+/// A credential plugin whose arguments and environment hold secrets: neither is shown
+/// when it fails or hangs.
+#[test]
+fn a_credential_plugins_arguments_and_environment_are_never_shown() {
+    let server = demo_server();
+    let user = exec_plugin_user(
+        &server,
+        "",
+        "[{name: CLIENT_SECRET, value: SECRET-ENV-0005}]",
+    );
+    let kc = std::fs::read_to_string(user.kubeconfig()).unwrap().replace(
+        "      env:",
+        "      args: ['--client-secret=SECRET-ARG-0006']\n      env:",
+    );
+    std::fs::write(user.kubeconfig(), kc).unwrap();
+    let plugin = user.home.path().join("credential-plugin");
+    for script in [
+        "#!/bin/sh\necho \"cannot log in\" >&2\nexit 1\n",
+        "#!/bin/sh\nsleep 5\n",
+        "#!/bin/sh\necho not-json\n",
+    ] {
+        std::fs::write(&plugin, script).unwrap();
+        let (code, err) = run_without_secrets(&user, &["--request-timeout", "1s", "get", "-A"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains(&format!("credential plugin \"{}\"", plugin.display())),
+            "{err}"
+        );
+    }
+    assert!(server.requests().is_empty());
+}
+
+/// Every command, on a server reached with a kubeconfig full of secrets: nothing of
+/// them in any answer or warning.
+#[test]
+fn no_command_prints_a_kubeconfig_secret() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/backendtlspolicies", Fault::Status(500))
+        .start();
+    let with_password = server
+        .url
+        .replace("http://", "http://admin:SECRET-URL-PW-0007@");
+    let user = User::new(&secret_kubeconfig(&with_password, ""));
+    for args in [
+        vec!["get", "-A"],
+        vec!["get", "-A", "-o", "json"],
+        vec!["describe", "httproute/baker", "-n", "baker"],
+        vec!["dump", "-A"],
+        vec![
+            "blast-radius",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+            "-o",
+            "json",
+        ],
+        vec!["check", "-A"],
+    ] {
+        let (code, err) = run_without_secrets(&user, &args);
+        assert!(code == 0 || args[0] == "check", "{args:?}: {err}");
+        assert!(err.contains("backendtlspolicies"), "{err}");
+    }
+    assert!(!server.requests().is_empty());
+}

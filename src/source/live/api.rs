@@ -350,7 +350,8 @@ fn transport_message(e: &kube::Error) -> String {
         }
         source = s.source();
     }
-    parts.join(": ")
+    // A server's or a proxy's URL in the message may carry user information.
+    super::config::redact_userinfo(&parts.join(": "))
 }
 
 #[cfg(test)]

@@ -144,7 +144,7 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     let mut config =
         Config::from_custom_kubeconfig(chosen.kubeconfig(), &KubeConfigOptions::default())
             .await
-            .map_err(|e| anyhow!("{origin}: {e}"))?;
+            .map_err(|e| config::config_error(&origin, &e))?;
     // A credential plugin runs here, bounded, rather than inside kube with no bound.
     if let Some(exec) = config.auth_info.exec.take() {
         match exec::run(&exec, opts.request_timeout).map_err(|e| anyhow!(e))? {
@@ -173,7 +173,8 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
         http::HeaderValue::from_str(&api::user_agent())
             .map_err(|e| anyhow!("the User-Agent header: {e}"))?,
     ));
-    let server = config.cluster_url.to_string();
+    // For messages: a URL's user information may be a password or a token.
+    let server = config::redact_userinfo(&config.cluster_url.to_string());
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
     let client = kube::Client::try_from(config).map_err(|e| match e {
@@ -182,7 +183,12 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
         kube::Error::Auth(_) => anyhow!(
             "the credentials for {server} could not be obtained from {origin} (a token file or auth provider failed)"
         ),
-        other => anyhow!("building a client for the API server at {server} ({origin}): {other}"),
+        // Key and certificate data are decoded here: said without what they hold.
+        kube::Error::InferKubeconfig(e) => config::config_error(&origin, &e),
+        other => anyhow!(
+            "building a client for the API server at {server} ({origin}): {}",
+            config::redact_userinfo(&other.to_string())
+        ),
     })?;
     Ok(Cluster {
         api: Api::new(client, opts.request_timeout),
