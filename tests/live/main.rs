@@ -1936,3 +1936,25 @@ fn no_command_prints_a_kubeconfig_secret() {
     }
     assert!(!server.requests().is_empty());
 }
+
+/// A body that says it is larger than the bound is refused as soon as it says so, not
+/// read until the request timeout.
+#[test]
+fn a_body_that_says_it_is_too_large_is_refused_at_once() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/retrypolicies", Fault::DeclaredLength(300 << 20))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "30s", "get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.contains("cannot list retrypolicies.resilience.example.io in all namespaces: the answer is larger than 256 MiB"),
+        "{err}"
+    );
+}

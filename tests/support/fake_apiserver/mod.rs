@@ -124,6 +124,9 @@ pub enum Fault {
     /// Lists answer their pages with continue tokens that go round: the first page
     /// names `loop-a`, `loop-a` names `loop-b`, `loop-b` names `loop-a` again.
     LoopingContinue,
+    /// Answer 200 saying `Content-Length: bytes`, then send the start of a list and
+    /// nothing more (until the server stops).
+    DeclaredLength(u64),
     /// Answer with this code and a Status whose message is this text (as it is: escape
     /// sequences and all).
     Message { code: u16, message: String },
@@ -581,7 +584,8 @@ fn serve_connection(conn: tls::Conn, state: &State) {
         let length = if answer.endless {
             "Transfer-Encoding: chunked".to_string()
         } else {
-            format!("Content-Length: {}", answer.body.len())
+            let n = answer.declared.unwrap_or(answer.body.len() as u64);
+            format!("Content-Length: {n}")
         };
         let mut head = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: {}\r\n{length}\r\n",
@@ -601,7 +605,8 @@ fn serve_connection(conn: tls::Conn, state: &State) {
             } else {
                 writer.write_all(&answer.body).is_ok()
             }
-            && writer.flush().is_ok();
+            && writer.flush().is_ok()
+            && answer.declared.is_none();
         state.log.lock().unwrap().push(Logged {
             method,
             target,
@@ -613,6 +618,10 @@ fn serve_connection(conn: tls::Conn, state: &State) {
             took: started.elapsed(),
         });
         if !ok {
+            // A body shorter than it said: hold the connection, as a slow server would.
+            while answer.declared.is_some() && !state.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
             return;
         }
     }
@@ -665,6 +674,9 @@ struct Answer {
     body: Vec<u8>,
     /// The body is sent chunked, and list items follow it without end.
     endless: bool,
+    /// The Content-Length said, when it is not the body's: after the body, the
+    /// connection is held until the server stops.
+    declared: Option<u64>,
 }
 
 fn ok(v: Value) -> Answer {
@@ -674,6 +686,7 @@ fn ok(v: Value) -> Answer {
         headers: Vec::new(),
         body: serde_json::to_vec(&v).unwrap(),
         endless: false,
+        declared: None,
     }
 }
 
@@ -686,6 +699,7 @@ fn status(code: u16, reason: &str, message: &str) -> Answer {
         headers: Vec::new(),
         body: serde_json::to_vec(&v).unwrap(),
         endless: false,
+        declared: None,
     }
 }
 
@@ -788,6 +802,13 @@ fn answer(state: &State, method: &str, target: &str, accept: &str) -> Option<Ans
                 let mut a = ok(json!({}));
                 a.body = br#"{"kind":"List","apiVersion":"v1","metadata":{},"items":["#.to_vec();
                 a.endless = true;
+                return Some(a);
+            }
+            Fault::DeclaredLength(bytes) => {
+                *fired += 1;
+                let mut a = ok(json!({}));
+                a.body = br#"{"kind":"List","apiVersion":"v1","metadata":{},"items":["#.to_vec();
+                a.declared = Some(*bytes);
                 return Some(a);
             }
             Fault::LoopingContinue => {
@@ -974,6 +995,7 @@ fn discovery_v2(api: &FakeApi, core: bool) -> Answer {
         headers: Vec::new(),
         body: serde_json::to_vec(&body).unwrap(),
         endless: false,
+        declared: None,
     }
 }
 
