@@ -13,12 +13,12 @@ use std::time::Duration;
 /// is retried before it becomes an error: client-go's default (`maxRetries`).
 const MAX_RETRIES: u32 = 10;
 
-/// The most one answer's body may hold. A real list page of 500 objects stays far
-/// below it (the API server refuses objects over about 1.5 MiB, and a page of 200 MiB
-/// is already extreme); a body growing past it comes from a server that would never
-/// stop, and reading stops there. 256 MiB: a 200 MiB page read into a buffer that
-/// doubles as it grows occupies a 256 MiB buffer anyway, so the bound costs a real
-/// page nothing.
+/// The most one answer's body may hold. A real list page of 500 objects stays below
+/// it: objects of a few KiB make a page of a few MiB, and even a page of 200 MiB (500
+/// objects of 400 KiB, near etcd's default limit of 1.5 MiB for one) fits. A body
+/// growing past it comes from a server that would never stop, and reading stops
+/// there. 256 MiB: a 200 MiB chunked page, read into a buffer that doubles as it
+/// grows, occupies a 256 MiB buffer anyway, so the bound costs a real page nothing.
 pub(crate) const MAX_BODY: usize = 256 << 20;
 
 /// How many times a GET whose connection was lost before it was answered is sent again
@@ -133,7 +133,6 @@ struct StatusBody {
 pub struct Api {
     client: kube::Client,
     timeout: Duration,
-    max_body: usize,
 }
 
 /// `kubectl-policies/VERSION (OS/ARCH)`, as client-go's default user agent names the
@@ -172,11 +171,7 @@ fn go_arch(arch: &str, little_endian: bool) -> &str {
 
 impl Api {
     pub fn new(client: kube::Client, timeout: Duration) -> Api {
-        Api {
-            client,
-            timeout,
-            max_body: MAX_BODY,
-        }
+        Api { client, timeout }
     }
 
     /// GET `path_and_query` (which starts with `/`), returning the body of a 2xx answer.
@@ -263,7 +258,7 @@ impl Api {
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
-        let body = read_bounded(response.into_body(), length, self.max_body)
+        let body = read_bounded(response.into_body(), length, MAX_BODY)
             .await
             .map_err(|e| (e, None))?;
         if status.is_success() {
