@@ -162,3 +162,58 @@ impl ObjRef {
         s
     }
 }
+
+/// Why `name` cannot name a namespace, or None when it can: a namespace's name is a
+/// lowercase RFC 1123 label, as the API server validates it (apimachinery's
+/// `ValidateNamespaceName`, `IsDNS1123Label`), so that nothing else goes into a URL.
+pub fn namespace_name_problem(name: &str) -> Option<&'static str> {
+    const LABEL: &str = "a namespace name must be a lowercase RFC 1123 label: lower case alphanumeric characters or '-', starting and ending with an alphanumeric character (e.g. 'my-name' or '123-abc')";
+    let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    let bytes = name.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (None, _) | (_, None) => Some("a namespace name may not be empty"),
+        _ if bytes.len() > 63 => Some("a namespace name must be no more than 63 characters"),
+        (Some(first), Some(last))
+            if !alnum(first) || !alnum(last) || !bytes.iter().all(|b| alnum(b) || *b == b'-') =>
+        {
+            Some(LABEL)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::namespace_name_problem as problem;
+
+    #[test]
+    fn namespace_names_are_rfc_1123_labels() {
+        for ok in [
+            "default",
+            "a",
+            "0",
+            "kube-system",
+            "123-abc",
+            &"a".repeat(63),
+        ] {
+            assert_eq!(problem(ok), None, "{ok}");
+        }
+        for bad in [
+            "",
+            "a/b",
+            "..",
+            "A",
+            "-a",
+            "a-",
+            "a_b",
+            "a.b",
+            "é",
+            "a\u{1b}[2J",
+            " a",
+            "%2F",
+        ] {
+            assert!(problem(bad).is_some(), "{bad:?}");
+        }
+        assert!(problem(&"a".repeat(64)).unwrap().contains("63"));
+    }
+}

@@ -1422,3 +1422,539 @@ spec:
   targetRefs: [{group: "", kind: Service, name: oven}]
   validation: {hostname: oven.baker, wellKnownCACertificates: System}
 "#;
+
+// ------------------------------------------------ a client that behaves like client-go
+
+/// The requests whose path contains `needle`.
+fn requests_to(server: &Server, needle: &str) -> usize {
+    server
+        .targets()
+        .iter()
+        .filter(|t| t.contains(needle))
+        .count()
+}
+
+/// A 503 that says `Retry-After` is retried as the server asks, as a 429 is; the answer
+/// is then complete.
+#[test]
+fn unavailable_with_retry_after_is_retried_as_the_server_asks() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::Unavailable {
+                times: 2,
+                retry_after_secs: 1,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    assert_eq!(
+        user.ok(&["--request-timeout", "10s", "get", "-A"]),
+        offline(&["--demo", "get", "-A"])
+    );
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    assert_eq!(requests_to(&server, "/httproutes"), 3);
+}
+
+/// client-go retries at most ten times; then the kind is a blind spot that says so.
+#[test]
+fn retries_that_run_out_are_a_blind_spot_that_says_why() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::Unavailable {
+                times: usize::MAX,
+                retry_after_secs: 0,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: cannot list httproutes.gateway.networking.k8s.io in all namespaces: 503 ServiceUnavailable: the server is currently unable to handle the request (still so after 10 retries, each after the Retry-After the server asked for); objects of this kind are not shown"),
+        "{err}"
+    );
+    assert_eq!(requests_to(&server, "/httproutes"), 11);
+}
+
+/// A Retry-After past the request timeout is not waited for: the timeout bounds the
+/// request and its retries together.
+#[test]
+fn a_retry_after_past_the_request_timeout_is_not_waited_for() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/httproutes",
+            Fault::Unavailable {
+                times: usize::MAX,
+                retry_after_secs: 1,
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "2500ms", "get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.contains("503 ServiceUnavailable: the server is currently unable to handle the request (the server asked to retry after 1s, past the --request-timeout of 2500ms, after 2 retries)"),
+        "{err}"
+    );
+    assert_eq!(requests_to(&server, "/httproutes"), 3);
+}
+
+/// Every request names the program, its version and the platform, as client-go's
+/// user agent does (`kubectl/v1.34.0 (linux/amd64)`).
+#[test]
+fn every_request_says_who_sends_it() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    user.ok(&["get", "-A"]);
+    user.ok(&["describe", "httproute/baker", "-n", "baker"]);
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        os => os,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        arch => arch,
+    };
+    let want = format!(
+        "kubectl-policies/{} ({os}/{arch})",
+        env!("CARGO_PKG_VERSION")
+    );
+    let requests = server.requests();
+    assert!(requests.len() > 10);
+    for r in &requests {
+        assert_eq!(r.header("user-agent"), [want.as_str()], "{}", r.target);
+    }
+}
+
+/// A list whose continue tokens come round again would never end: it is stopped, and
+/// the kind is a blind spot naming it.
+#[test]
+fn a_continue_token_that_comes_round_again_stops_the_list() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/httproutes", Fault::LoopingContinue)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["--request-timeout", "5s", "get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: cannot list httproutes.gateway.networking.k8s.io in all namespaces: the server gave a continue token it had given before, after 3 pages; the list was stopped, as it would never end; objects of this kind are not shown"),
+        "{err}"
+    );
+    assert_eq!(requests_to(&server, "/httproutes"), 3);
+}
+
+/// The highest resident memory of a process, in KiB, as `/proc` reports it.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A server that streams a body without end: the read stops once the body holds more
+/// than the bound (256 MiB), long before the request timeout, with a blind spot naming
+/// the kind; the memory of the process stays near that bound.
+#[test]
+fn an_endless_body_ends_in_an_error_naming_the_kind_and_memory_stays_bounded() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/retrypolicies", Fault::EndlessBody)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let mut child = command::hermetic(command::binary())
+        .env("HOME", user.home.path())
+        .env("KUBECONFIG", user.kubeconfig())
+        .args(["--request-timeout", "120s", "get", "-A"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut s).unwrap();
+        s
+    });
+    let mut peak = 0;
+    let status = loop {
+        if let Some(kib) = peak_kib(child.id()) {
+            peak = peak.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "still reading"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let err = reader.join().unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: cannot list retrypolicies.resilience.example.io in all namespaces: the answer is larger than 256 MiB, the most one answer may hold; it was not read further; policies of this kind are not shown"),
+        "{err}"
+    );
+    // The bound, and what the process holds besides (its runtime, the demo's objects).
+    assert!(peak > 0);
+    assert!(peak < (256 + 128) << 10, "peak {} MiB", peak >> 10);
+    eprintln!(
+        "endless body: stopped after {:?}, peak {} MiB",
+        started.elapsed(),
+        peak >> 10
+    );
+}
+
+/// A server's Status message with escape sequences (retitling the terminal, clearing
+/// it) never reaches the terminal raw.
+#[test]
+fn escape_sequences_in_a_server_message_never_reach_the_terminal() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault(
+            "/retrypolicies",
+            Fault::Message {
+                code: 500,
+                message: "\u{1b}]0;pwned\u{7}\u{1b}[2J".into(),
+            },
+        )
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (code, _, err) = user.run(&["get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("retrypolicies.resilience.example.io"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(!err.contains('\u{7}'), "{err:?}");
+}
+
+// ------------------------------------------------------------ namespace names in URLs
+
+/// `-n` is a namespace's name before it goes into any URL: `-n a/b` is a usage error
+/// (exit 1, saying why) and no request is sent; offline too, as kubectl refuses it.
+#[test]
+fn a_namespace_flag_that_is_no_namespace_name_is_a_usage_error() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    for bad in ["a/b", "..", "Baker", "baker\u{1b}[2J"] {
+        for args in [
+            vec!["get", "-n", bad],
+            vec!["describe", "httproute/baker", "-n", bad],
+            vec!["--demo", "get", "-n", bad],
+        ] {
+            let (code, out, err) = user.run(&args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(out.is_empty(), "{out}");
+            let first = err.lines().next().unwrap_or_default();
+            assert!(
+                first.starts_with(&format!("error: -n/--namespace {bad:?}: not a namespace name: a namespace name must be a lowercase RFC 1123 label")),
+                "{err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
+    assert!(server.requests().is_empty(), "{:#?}", server.targets());
+    user.ok(&["get", "-n", "baker"]);
+}
+
+/// The kubeconfig context's namespace is checked as `-n` is; `-n` given instead is used.
+#[test]
+fn a_context_namespace_that_is_no_namespace_name_is_refused() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", Some("a/b")));
+    let (code, _, err) = user.run(&["get"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the kubeconfig context's namespace \"a/b\" is not a namespace name"),
+        "{err}"
+    );
+    assert!(
+        !server.targets().iter().any(|t| t.contains("a/b")),
+        "{:#?}",
+        server.targets()
+    );
+    user.ok(&["get", "-n", "baker"]);
+}
+
+/// A reference may name any text as a namespace; one that is no namespace name is never
+/// read (it can hold nothing), so it never goes into a URL.
+#[test]
+fn a_reference_to_a_namespace_that_cannot_exist_is_never_requested() {
+    let yaml = format!(
+        "{DEMO}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: sly, namespace: baker}}\nspec:\n  parentRefs: [{{name: gw, namespace: \"x/../../../api/v1/secrets?\"}}]\n"
+    );
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", Some("baker")));
+    let (code, out, err) = user.run(&["describe", "httproute/sly"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sly"), "{out}");
+    let targets = server.targets();
+    assert!(
+        targets
+            .iter()
+            .all(|t| !t.contains("x/") && !t.contains("secrets")),
+        "{targets:#?}"
+    );
+    // The namespaces it did read are those of the route and of real references.
+    assert!(
+        targets.iter().any(|t| t.contains("/namespaces/baker/")),
+        "{targets:#?}"
+    );
+}
+
+/// Whether process `pid` is still running (not gone, not a zombie waiting to be reaped).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .next()?
+                .to_string();
+            Some(state != "Z" && state != "X")
+        })
+        .unwrap_or(false)
+}
+
+/// A credential plugin that times out is ended with everything it started: it runs in
+/// a process group of its own, and the whole group is killed.
+#[test]
+fn a_credential_plugin_that_times_out_is_ended_with_its_whole_process_group() {
+    let server = demo_server();
+    let user = exec_plugin_user(&server, "", "[]");
+    let pid_file = user.home.path().join("helper.pid");
+    std::fs::write(
+        user.home.path().join("credential-plugin"),
+        format!(
+            "#!/bin/sh\nsleep 60 &\necho $! > '{}'\necho 'waiting for the browser login' >&2\nsleep 60\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "1s", "get", "-A"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{err}");
+    assert!(err.contains("gave no credentials within 1s"), "{err}");
+    let helper: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Killed with the group; reaped by whoever adopted it, soon.
+    let gone_by = Instant::now() + Duration::from_secs(5);
+    while running(helper) && Instant::now() < gone_by {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(helper), "the plugin's helper {helper} still runs");
+}
+
+// ------------------------------------------------------------ no secret in a message
+
+/// Recognisable secrets, one per place a kubeconfig keeps one.
+const SECRETS: &[&str] = &[
+    "SECRET-TOKEN-0001",
+    "SECRET-PASSWORD-0002",
+    "SECRET-KEY-DATA-0003",
+    "SECRET-CERT-DATA-0004",
+    "SECRET-ENV-0005",
+    "SECRET-ARG-0006",
+    "SECRET-URL-PW-0007",
+];
+
+/// Runs the user's command and checks that no secret reached stdout or stderr; returns
+/// the exit code and stderr.
+fn run_without_secrets(user: &User, args: &[&str]) -> (i32, String) {
+    let out = user.cmd().args(args).output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    for secret in SECRETS {
+        assert!(
+            !stdout.contains(secret) && !stderr.contains(secret),
+            "{args:?} printed {secret}:\n{stdout}\n{stderr}"
+        );
+    }
+    (out.status.code().unwrap_or(-1), stderr.into_owned())
+}
+
+/// A kubeconfig whose user entry holds every kind of secret, with `user` (YAML lines
+/// indented by four spaces) added to it, and `server` as the cluster's URL.
+fn secret_kubeconfig(server: &str, user: &str) -> String {
+    kubeconfig_with(
+        server,
+        "",
+        &format!("    token: SECRET-TOKEN-0001\n    username: admin\n    password: SECRET-PASSWORD-0002\n{user}"),
+    )
+}
+
+/// A kubeconfig whose YAML cannot be read: the error gives the file, the line and the
+/// column, never the text there or around it (the token on the line before).
+#[test]
+fn a_kubeconfig_yaml_error_shows_no_text_of_it() {
+    for broken in [
+        "    client-key: [unclosed\n",
+        "    client-key: {SECRET-KEY-DATA-0003: [1, 2}\n",
+        "    client-certificate: [SECRET-CERT-DATA-0004]\n",
+        "    exec: {command: x, env: [{name: K, value: SECRET-ENV-0005}], args: SECRET-ARG-0006}\n",
+    ] {
+        let user = User::new(&secret_kubeconfig("http://127.0.0.1:1", broken));
+        for args in [vec!["get"], vec!["--demo", "get"]] {
+            let (code, err) = run_without_secrets(&user, &args);
+            let path = user.kubeconfig().display().to_string();
+            assert!(
+                err.contains(&format!("kubeconfig {path}"))
+                    && err.contains(": not a valid kubeconfig at line "),
+                "{broken}: {err}"
+            );
+            assert!(err.contains("the text there is not shown"), "{err}");
+            assert_eq!(err.lines().count(), 1 + usize::from(code == 0), "{err}");
+            assert!(!err.contains(" | ") && !err.contains("-->"), "{err}");
+        }
+    }
+}
+
+/// A server URL's `user:password@` is redacted wherever the URL is named.
+#[test]
+fn user_information_in_a_server_url_is_never_shown() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let gone = format!("http://admin:SECRET-URL-PW-0007@127.0.0.1:{port}");
+    let user = User::new(&secret_kubeconfig(&gone, ""));
+    let (code, err) = run_without_secrets(&user, &["--request-timeout", "3s", "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!(
+            "cannot reach the API server at http://***@127.0.0.1:{port}"
+        )),
+        "{err}"
+    );
+    // Through --server too, and when the server answers 401.
+    let server = FakeApi::from_yaml(DEMO).unauthorized().start();
+    let with_password = server
+        .url
+        .replace("http://", "http://admin:SECRET-URL-PW-0007@");
+    let (code, err) = run_without_secrets(&user, &["--server", &with_password, "get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the API server at http://***@127.0.0.1:"),
+        "{err}"
+    );
+}
+
+/// Key and certificate data that cannot be decoded: the error says which field, not
+/// what it holds.
+#[test]
+fn undecodable_key_data_is_named_not_shown() {
+    let server = demo_server();
+    let user = User::new(&secret_kubeconfig(
+        &server.url,
+        "    client-certificate-data: SECRET-CERT-DATA-0004!!\n    client-key-data: SECRET-KEY-DATA-0003!!\n",
+    ));
+    let (code, err) = run_without_secrets(&user, &["get", "-A"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("-data is not valid base64") && err.contains("the user's client-"),
+        "{err}"
+    );
+    assert!(server.requests().is_empty());
+}
+
+/// A credential plugin whose arguments and environment hold secrets: neither is shown
+/// when it fails or hangs.
+#[test]
+fn a_credential_plugins_arguments_and_environment_are_never_shown() {
+    let server = demo_server();
+    let user = exec_plugin_user(
+        &server,
+        "",
+        "[{name: CLIENT_SECRET, value: SECRET-ENV-0005}]",
+    );
+    let kc = std::fs::read_to_string(user.kubeconfig()).unwrap().replace(
+        "      env:",
+        "      args: ['--client-secret=SECRET-ARG-0006']\n      env:",
+    );
+    std::fs::write(user.kubeconfig(), kc).unwrap();
+    let plugin = user.home.path().join("credential-plugin");
+    for script in [
+        "#!/bin/sh\necho \"cannot log in\" >&2\nexit 1\n",
+        "#!/bin/sh\nsleep 5\n",
+        "#!/bin/sh\necho not-json\n",
+    ] {
+        std::fs::write(&plugin, script).unwrap();
+        let (code, err) = run_without_secrets(&user, &["--request-timeout", "1s", "get", "-A"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains(&format!("credential plugin \"{}\"", plugin.display())),
+            "{err}"
+        );
+    }
+    assert!(server.requests().is_empty());
+}
+
+/// Every command, on a server reached with a kubeconfig full of secrets: nothing of
+/// them in any answer or warning.
+#[test]
+fn no_command_prints_a_kubeconfig_secret() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/backendtlspolicies", Fault::Status(500))
+        .start();
+    let with_password = server
+        .url
+        .replace("http://", "http://admin:SECRET-URL-PW-0007@");
+    let user = User::new(&secret_kubeconfig(&with_password, ""));
+    for args in [
+        vec!["get", "-A"],
+        vec!["get", "-A", "-o", "json"],
+        vec!["describe", "httproute/baker", "-n", "baker"],
+        vec!["dump", "-A"],
+        vec![
+            "blast-radius",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+            "-o",
+            "json",
+        ],
+        vec!["check", "-A"],
+    ] {
+        let (code, err) = run_without_secrets(&user, &args);
+        assert!(code == 0 || args[0] == "check", "{args:?}: {err}");
+        assert!(err.contains("backendtlspolicies"), "{err}");
+    }
+    assert!(!server.requests().is_empty());
+}
+
+/// A body that says it is larger than the bound is refused as soon as it says so, not
+/// read until the request timeout.
+#[test]
+fn a_body_that_says_it_is_too_large_is_refused_at_once() {
+    let server = FakeApi::from_yaml(DEMO)
+        .fault("/retrypolicies", Fault::DeclaredLength(300 << 20))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let started = Instant::now();
+    let (code, _, err) = user.run(&["--request-timeout", "30s", "get", "-A"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.contains("cannot list retrypolicies.resilience.example.io in all namespaces: the answer is larger than 256 MiB"),
+        "{err}"
+    );
+}

@@ -44,8 +44,15 @@ impl Outcome {
 pub fn run(args: Args) -> Result<Outcome> {
     let g = &args.global;
     let get_policies = matches!(&args.command, Command::Get { what } if !what.starts_with("kind"));
-    if g.selector.is_some() && !get_policies && !matches!(args.command, Command::Complete { .. }) {
+    let completing = matches!(
+        args.command,
+        Command::Complete { .. } | Command::Completion { .. }
+    );
+    if g.selector.is_some() && !get_policies && !completing {
         bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
+    }
+    if !completing {
+        settings::check_namespace(g)?;
     }
     let stdout = std::io::stdout();
     let buffered = std::io::BufWriter::new(stdout.lock());

@@ -5,7 +5,7 @@ use crate::cli::{self, Global};
 use anyhow::{anyhow, bail, Result};
 use kubectl_policies::catalog::Catalog;
 use kubectl_policies::focus::{self, Need};
-use kubectl_policies::model::BlindSpot;
+use kubectl_policies::model::{namespace_name_problem, BlindSpot};
 use kubectl_policies::query::{self, subject, World};
 use kubectl_policies::render::escape::terminal_safe;
 use kubectl_policies::source::files::Loaded;
@@ -131,7 +131,7 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
         follow: focus::needed_namespaces,
     };
     let (loaded, cluster) = live::load(&opts, &guide, |cluster, _| {
-        let ns = namespace_or(g, &cluster.default_namespace);
+        let ns = namespace_or(g, &cluster.default_namespace)?;
         let need = match question {
             Question::Object(words) => match subject::name_target(words, &catalog, &[], &ns) {
                 Ok((_, r)) => Need::Object(r),
@@ -140,15 +140,21 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
             Question::Namespace => Need::Namespace,
             Question::Everything | Question::Changes | Question::Reach(_) => Need::Everything,
         };
-        focus::live_scope(&need, &catalog, &ns, g.all_namespaces)
+        Ok(focus::live_scope(&need, &catalog, &ns, g.all_namespaces))
     })?;
-    Ok((loaded, namespace_or(g, &cluster.default_namespace)))
+    Ok((loaded, namespace_or(g, &cluster.default_namespace)?))
 }
 
-fn namespace_or(g: &Global, context_namespace: &str) -> String {
-    g.namespace
-        .clone()
-        .unwrap_or_else(|| context_namespace.to_string())
+/// `-n` (already checked), else the context's namespace, which must be a namespace
+/// name too before it goes into a URL.
+fn namespace_or(g: &Global, context_namespace: &str) -> Result<String> {
+    if let Some(ns) = &g.namespace {
+        return Ok(ns.clone());
+    }
+    if let Some(problem) = namespace_name_problem(context_namespace) {
+        bail!("the kubeconfig context's namespace {context_namespace:?} is not a namespace name: {problem}; fix the context or give -n NAMESPACE");
+    }
+    Ok(context_namespace.to_string())
 }
 
 /// Offline, an answer about one object or one policy's reach is computed from the
@@ -195,6 +201,10 @@ fn offline_namespace(g: &Global) -> String {
     }
     let kubeconfig = g.kubeconfig.as_ref().map(std::path::Path::new);
     match live::context_namespace(kubeconfig, g.context.as_deref()) {
+        Ok(Some(ns)) if namespace_name_problem(&ns).is_some() => {
+            eprintln!("warning: the kubeconfig context's namespace {ns:?} is not a namespace name; the namespace is default");
+            "default".to_string()
+        }
         Ok(Some(ns)) => ns,
         Ok(None) => "default".to_string(),
         Err(e) => {

@@ -5,6 +5,7 @@ use crate::cli::{self, ColorWhen, Global};
 use crate::selector;
 use anyhow::{anyhow, bail, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
+use kubectl_policies::model::namespace_name_problem;
 use kubectl_policies::render::Style;
 use std::io::IsTerminal;
 
@@ -79,6 +80,22 @@ fn wants_colour(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsS
         ColorWhen::Always => true,
         ColorWhen::Never => false,
         ColorWhen::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// `-n`, checked before anything is read, offline as live: a name that cannot be a
+/// namespace's (kubectl and the API server refuse it) is a usage error, and never
+/// goes into a URL.
+pub fn check_namespace(g: &Global) -> Result<()> {
+    match g
+        .namespace
+        .as_deref()
+        .map(|ns| (ns, namespace_name_problem(ns)))
+    {
+        Some((ns, Some(problem))) => {
+            bail!("-n/--namespace {ns:?}: not a namespace name: {problem}")
+        }
+        _ => Ok(()),
     }
 }
 

@@ -6,7 +6,8 @@
 
 use anyhow::{anyhow, bail, Context as _};
 use kube::config::NamedContext;
-use kube::config::{AuthInfo, Cluster, Context, Kubeconfig, NamedAuthInfo, NamedCluster};
+use kube::config::{AuthInfo, Cluster, Context, Kubeconfig, KubeconfigError};
+use kube::config::{NamedAuthInfo, NamedCluster};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -110,8 +111,7 @@ pub(crate) struct Loaded {
 /// none of them.
 pub(crate) fn load_kubeconfig(flag: Option<&Path>) -> anyhow::Result<Option<Loaded>> {
     if let Some(path) = flag {
-        let kc = Kubeconfig::read_from(path)
-            .with_context(|| format!("kubeconfig {}", path.display()))?;
+        let kc = read_file(path, "")?;
         return Ok(Some(Loaded {
             kubeconfig: kc,
             named: path.display().to_string(),
@@ -121,14 +121,104 @@ pub(crate) fn load_kubeconfig(flag: Option<&Path>) -> anyhow::Result<Option<Load
         return Ok(Some(found));
     }
     if let Some(path) = home_kubeconfig() {
-        let kc = Kubeconfig::read_from(&path)
-            .with_context(|| format!("kubeconfig {}", path.display()))?;
+        let kc = read_file(&path, "")?;
         return Ok(Some(Loaded {
             kubeconfig: kc,
             named: path.display().to_string(),
         }));
     }
     Ok(None)
+}
+
+/// One kubeconfig file. An error names the file and, for YAML that cannot be read, the
+/// line and column only: never the text there or around it, which may be a token.
+fn read_file(path: &Path, from: &str) -> anyhow::Result<Kubeconfig> {
+    Kubeconfig::read_from(path).map_err(|e| {
+        let named = format!("kubeconfig {}{from}", path.display());
+        match e {
+            KubeconfigError::Parse(e) => anyhow!("{named}: {}", parse_error(&e)),
+            other => anyhow!("{named}: {}", redact_userinfo(&other.to_string())),
+        }
+    })
+}
+
+/// What a YAML error says, without the text it points at: the position, and the
+/// reason when it quotes nothing from the file (`expected string scalar`; not
+/// `invalid type: string "…"`, which would).
+fn parse_error(e: &serde_saphyr::Error) -> String {
+    let first = e.to_string();
+    let first = first.lines().next().unwrap_or_default();
+    // "error: line 14 column 15: expected string scalar"
+    let reason = first
+        .split_once(": line ")
+        .and_then(|(_, rest)| rest.split_once(": "))
+        // The YAML reader's advice to its own callers is no use to the user.
+        .map(|(_, reason)| {
+            reason
+                .split(", set DuplicateKeyPolicy")
+                .next()
+                .unwrap_or(reason)
+                .trim()
+        })
+        .filter(|r| !r.is_empty())
+        .filter(|r| !r.contains(['"', '\'', '`']) && !r.chars().any(char::is_control))
+        .unwrap_or("a value there is not what a kubeconfig holds");
+    let at = e
+        .location()
+        .map(|l| format!(" at line {} column {}", l.line(), l.column()))
+        .unwrap_or_default();
+    format!("not a valid kubeconfig{at}: {reason} (the text there is not shown: a kubeconfig holds credentials)")
+}
+
+/// A kubeconfig that kube cannot turn into a client configuration, said without the
+/// data it holds (a decoding error would show a byte of a key).
+pub(crate) fn config_error(origin: &str, e: &KubeconfigError) -> anyhow::Error {
+    use kube::config::LoadDataError;
+    let data = |what: &str, e: &LoadDataError| match e {
+        LoadDataError::DecodeBase64(_) => format!("{what}-data is not valid base64"),
+        LoadDataError::ReadFile(io, path) => {
+            format!("{what} {} cannot be read: {io}", path.display())
+        }
+        LoadDataError::NoBase64DataOrFile => format!("{what}(-data) is empty"),
+    };
+    let what = match e {
+        KubeconfigError::LoadCertificateAuthority(e) => {
+            data("the cluster's certificate-authority", e)
+        }
+        KubeconfigError::LoadClientCertificate(e) => data("the user's client-certificate", e),
+        KubeconfigError::LoadClientKey(e) => data("the user's client-key", e),
+        KubeconfigError::ParseCertificates(_) => {
+            "a certificate or key is not valid PEM".to_string()
+        }
+        KubeconfigError::Parse(e) => parse_error(e),
+        other => redact_userinfo(&other.to_string()),
+    };
+    anyhow!("{origin}: {what}")
+}
+
+/// `text` with the user information of every URL in it (`https://user:password@host`)
+/// replaced by `***`: it may be a password or a token.
+pub fn redact_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        let (before, after) = rest.split_at(i + 3);
+        out.push_str(before);
+        let authority_end = after
+            .find(|c: char| {
+                matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>') || c.is_whitespace()
+            })
+            .unwrap_or(after.len());
+        match after[..authority_end].rfind('@') {
+            Some(at) => {
+                out.push_str("***");
+                rest = &after[at..];
+            }
+            None => rest = after,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn home_kubeconfig() -> Option<PathBuf> {
@@ -147,8 +237,7 @@ fn kubeconfig_from_env() -> anyhow::Result<Option<Loaded>> {
         if !path.exists() {
             continue;
         }
-        let kc = Kubeconfig::read_from(&path)
-            .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?;
+        let kc = read_file(&path, " (from KUBECONFIG)")?;
         merged = Some(match merged {
             None => kc,
             Some(m) => m
@@ -682,6 +771,42 @@ users:
         assert_eq!(kc.contexts.len(), 1);
         let NamedContext { context, .. } = &kc.contexts[0];
         assert_eq!(context.as_ref().unwrap().namespace.as_deref(), Some("shop"));
+    }
+
+    #[test]
+    fn user_information_in_urls_is_redacted() {
+        assert_eq!(
+            redact_userinfo("cannot reach https://admin:s3cr3t@10.0.0.1:6443/api: refused"),
+            "cannot reach https://***@10.0.0.1:6443/api: refused"
+        );
+        assert_eq!(
+            redact_userinfo("http://tok@h and socks5://u:p@proxy:1080 and https://h/a@b"),
+            "http://***@h and socks5://***@proxy:1080 and https://h/a@b"
+        );
+        assert_eq!(redact_userinfo("https://h:6443"), "https://h:6443");
+        assert_eq!(redact_userinfo("no url: a@b"), "no url: a@b");
+    }
+
+    #[test]
+    fn a_yaml_error_shows_the_position_never_the_text() {
+        let e = Kubeconfig::from_yaml(
+            "users:\n- name: u\n  user:\n    token: S3CR3T\n    password: [unclosed\n",
+        );
+        let Err(KubeconfigError::Parse(e)) = e else {
+            panic!("{e:?}")
+        };
+        let m = parse_error(&e);
+        assert!(
+            m.starts_with("not a valid kubeconfig at line 5 column"),
+            "{m}"
+        );
+        assert!(!m.contains("S3CR3T") && !m.contains("unclosed"), "{m}");
+        let e = Kubeconfig::from_yaml("users:\n- name: u\n  user: {token: {S3CR3T: 1}}\n");
+        let Err(KubeconfigError::Parse(e)) = e else {
+            panic!("{e:?}")
+        };
+        let m = parse_error(&e);
+        assert!(!m.contains("S3CR3T"), "{m}");
     }
 
     #[test]

@@ -3,8 +3,15 @@
 //! itself while building the client, with no bound (and twice); here it is run once,
 //! before, and its token or client certificate handed to kube instead.
 //!
-//! Messages name the plugin's command and show the end of what it wrote on stderr. Its
-//! stdout (where credentials go) and its environment are never shown.
+//! A plugin that cannot be interactive runs in a process group of its own, and one
+//! that times out is ended with that whole group: whatever it started (a helper, a
+//! browser launcher) ends with it. One that may be interactive stays in the terminal's
+//! foreground group, where it can read a prompt's answer (a background group reading
+//! the terminal is stopped), and only it is ended.
+//!
+//! Messages name the plugin's command (not its arguments: they may hold a client
+//! secret) and show the end of what it wrote on stderr. Its stdout (where credentials
+//! go) and its environment are never shown.
 
 use kube::config::{ExecConfig, ExecInteractiveMode};
 use serde::Deserialize;
@@ -43,11 +50,10 @@ struct Status {
 /// More than any plugin's answer; what it writes beyond this is dropped.
 const MAX_OUTPUT: usize = 1 << 20;
 
-/// The plugin's command and arguments, as a message names them.
+/// The plugin's command, as a message names it; not its arguments, which may hold a
+/// secret (`--oidc-client-secret=…`).
 pub(crate) fn describe(exec: &ExecConfig) -> String {
-    let mut words = vec![exec.command.clone().unwrap_or_default()];
-    words.extend(exec.args.iter().flatten().cloned());
-    words.join(" ")
+    exec.command.clone().unwrap_or_default()
 }
 
 /// Runs the plugin; it must have answered within `timeout`.
@@ -96,6 +102,12 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
         Stdio::null()
     });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let group = !interactive;
+    #[cfg(unix)]
+    if group {
+        use std::os::unix::process::CommandExt as _;
+        cmd.process_group(0);
+    }
     let mut child = cmd.spawn().map_err(|e| {
         let hint = exec
             .install_hint
@@ -115,8 +127,7 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
             Err(e) => return Err(format!("{named}: waiting for it: {e}")),
         }
         if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child, group);
             // What it wrote so far; a child of the plugin may still hold the pipe.
             let _ = stderr_done.recv_timeout(Duration::from_millis(50));
             return Err(format!(
@@ -129,6 +140,10 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
     };
     let left = deadline.saturating_duration_since(Instant::now());
     let complete = stdout_done.recv_timeout(left).is_ok();
+    if !complete {
+        // What it started still holds its stdout: end them.
+        end(&mut child, group);
+    }
     let _ = stderr_done.recv_timeout(Duration::from_millis(50));
     let err_text = taken(&stderr);
     if !status.success() {
@@ -147,6 +162,20 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
     }
     parse(&taken(&stdout), exec.api_version.as_deref())
         .map_err(|why| format!("{named}: {why}{}", said(&err_text)))
+}
+
+/// Ends the plugin, and with `group` every process of its process group (it leads it;
+/// not yet reaped when timed out, so the group's id is still its own).
+fn end(child: &mut std::process::Child, group: bool) {
+    #[cfg(unix)]
+    if group {
+        use rustix::process::{kill_process_group, Pid, Signal};
+        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+    }
+    #[cfg(not(unix))]
+    let _ = group;
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// The credential in a plugin's stdout. Never echoes the output: it holds secrets.

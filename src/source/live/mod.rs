@@ -144,7 +144,7 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     let mut config =
         Config::from_custom_kubeconfig(chosen.kubeconfig(), &KubeConfigOptions::default())
             .await
-            .map_err(|e| anyhow!("{origin}: {e}"))?;
+            .map_err(|e| config::config_error(&origin, &e))?;
     // A credential plugin runs here, bounded, rather than inside kube with no bound.
     if let Some(exec) = config.auth_info.exec.take() {
         match exec::run(&exec, opts.request_timeout).map_err(|e| anyhow!(e))? {
@@ -164,9 +164,17 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     config.connect_timeout = Some(opts.request_timeout);
     config.read_timeout = None;
     config.write_timeout = None;
-    // Retries are ours (429 with Retry-After, 410 on continue), explicit and bounded.
+    // Retries are ours (429 and 5xx with Retry-After, 410 on continue), explicit and
+    // bounded.
     config.default_retry = false;
-    let server = config.cluster_url.to_string();
+    // Every request says who sends it, as client-go's do.
+    config.headers.push((
+        http::header::USER_AGENT,
+        http::HeaderValue::from_str(&api::user_agent())
+            .map_err(|e| anyhow!("the User-Agent header: {e}"))?,
+    ));
+    // For messages: a URL's user information may be a password or a token.
+    let server = config::redact_userinfo(&config.cluster_url.to_string());
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
     let client = kube::Client::try_from(config).map_err(|e| match e {
@@ -175,7 +183,12 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
         kube::Error::Auth(_) => anyhow!(
             "the credentials for {server} could not be obtained from {origin} (a token file or auth provider failed)"
         ),
-        other => anyhow!("building a client for the API server at {server} ({origin}): {other}"),
+        // Key and certificate data are decoded here: said without what they hold.
+        kube::Error::InferKubeconfig(e) => config::config_error(&origin, &e),
+        other => anyhow!(
+            "building a client for the API server at {server} ({origin}): {}",
+            config::redact_userinfo(&other.to_string())
+        ),
     })?;
     Ok(Cluster {
         api: Api::new(client, opts.request_timeout),
@@ -498,7 +511,10 @@ async fn list_all(
         let mut objects = Vec::new();
         let mut errors = Vec::new();
         let mut token: Option<String> = None;
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut pages = 0usize;
         loop {
+            pages += 1;
             let mut query = format!("{base}?limit={PAGE_SIZE}");
             if let Some(sel) = &label_selector {
                 query.push_str("&labelSelector=");
@@ -529,10 +545,8 @@ async fn list_all(
             let page = page
                 .deserialize(&mut d)
                 .and_then(|page| d.end().map(|()| page))
-                .map_err(|e| ApiError::Status {
-                    code: 200,
-                    reason: "Undecodable".into(),
-                    message: format!("the list is not the JSON expected: {e}"),
+                .map_err(|e| {
+                    ApiError::Invalid(format!("the list is not the JSON expected: {e}"))
                 })?;
             let page_len = page.items;
             let first_page = token.is_none();
@@ -545,14 +559,14 @@ async fn list_all(
                 .metadata
                 .and_then(|m| m.continue_token)
                 .filter(|t| !t.is_empty());
-            if next.is_some() && next == token {
-                return Err(ApiError::Status {
-                    code: 200,
-                    reason: "RepeatedContinue".into(),
-                    message:
-                        "the server answered the same continue token twice; the list was stopped"
-                            .into(),
-                });
+            // A token seen before means the pages go round: the list would never end.
+            if let Some(t) = &next {
+                if !seen.insert(t.clone()) {
+                    return Err(ApiError::Invalid(format!(
+                        "the server gave a continue token it had given before, after {pages} {}; the list was stopped, as it would never end",
+                        if pages == 1 { "page" } else { "pages" }
+                    )));
+                }
             }
             token = next;
             if token.is_none() {
@@ -851,7 +865,12 @@ impl<'a> Reader<'a> {
             if matches!(log.and_then(|l| l.cluster.as_ref()), Some(Ok(()))) {
                 continue;
             }
-            for ns in namespaces {
+            // A reference may name any text as a namespace; one that cannot be a
+            // namespace's name holds nothing, and never goes into a URL.
+            for ns in namespaces
+                .iter()
+                .filter(|ns| crate::model::namespace_name_problem(ns).is_none())
+            {
                 if log.is_some_and(|l| l.namespaces.contains_key(ns)) {
                     continue;
                 }
@@ -868,6 +887,12 @@ impl<'a> Reader<'a> {
             ReadScope::Namespace(ns) => Some(ns.clone()),
             ReadScope::Object(r) => r.namespace.as_deref().map(str::to_string),
         };
+        // Only a namespace name goes into a URL (the caller checks `-n` first).
+        if let Some(ns) = &start_namespace {
+            if let Some(problem) = crate::model::namespace_name_problem(ns) {
+                anyhow::bail!("namespace {ns:?}: {problem}");
+            }
+        }
         // Cluster-wide: every kind in one (paginated) list. Scoped: cluster-scoped
         // kinds whole, namespaced kinds (policies too: a policy attaches within its own
         // namespace, GEP-2649) in the namespaces the answer needs.
@@ -1164,7 +1189,7 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
 pub fn load(
     opts: &LiveOptions,
     guide: &Guide,
-    scope_for: impl FnOnce(&Cluster, &Discovery) -> ReadScope,
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> anyhow::Result<ReadScope>,
 ) -> anyhow::Result<(Loaded, Cluster)> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -1174,7 +1199,7 @@ pub fn load(
     runtime.block_on(async {
         let cluster = connect(opts).await?;
         let d = cluster.discover().await?;
-        let scope = scope_for(&cluster, &d);
+        let scope = scope_for(&cluster, &d)?;
         let loaded = cluster.read(&d, &scope, guide).await?;
         Ok((loaded, cluster))
     })

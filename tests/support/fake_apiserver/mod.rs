@@ -6,7 +6,9 @@
 //! `continue` and `labelSelector` (built-in kinds' items without apiVersion/kind, as
 //! the real server sends them), single GETs, `Table` answers for kubectl, and `Status`
 //! bodies for 401/403/404/410/429/500/503. Latency, permissions and faults are
-//! configurable, and every request is logged with its headers.
+//! configurable (503 with Retry-After, a body without end, continue tokens that go
+//! round, a Status message of the test's choosing), and every request is logged with
+//! its headers.
 //!
 //! It speaks plain HTTP, or HTTPS with a certificate authority it makes when it starts
 //! (`tls()`), optionally requiring client certificates issued by that authority
@@ -114,6 +116,20 @@ pub enum Fault {
     TooManyRequests { times: usize, retry_after_secs: u64 },
     /// The first continue token presented is answered 410 Expired.
     ExpireFirstContinue,
+    /// Answer 503 with `Retry-After: secs` this many times, then normally.
+    Unavailable { times: usize, retry_after_secs: u64 },
+    /// Answer 200 with a chunked body that never ends: the start of a list, then items
+    /// until the client goes away or the server stops.
+    EndlessBody,
+    /// Lists answer their pages with continue tokens that go round: the first page
+    /// names `loop-a`, `loop-a` names `loop-b`, `loop-b` names `loop-a` again.
+    LoopingContinue,
+    /// Answer 200 saying `Content-Length: bytes`, then send the start of a list and
+    /// nothing more (until the server stops).
+    DeclaredLength(u64),
+    /// Answer with this code and a Status whose message is this text (as it is: escape
+    /// sequences and all).
+    Message { code: u16, message: String },
 }
 
 /// One request as the server saw it.
@@ -565,12 +581,17 @@ fn serve_connection(conn: tls::Conn, state: &State) {
         if !state.api.latency.is_zero() {
             std::thread::sleep(state.api.latency);
         }
+        let length = if answer.endless {
+            "Transfer-Encoding: chunked".to_string()
+        } else {
+            let n = answer.declared.unwrap_or(answer.body.len() as u64);
+            format!("Content-Length: {n}")
+        };
         let mut head = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n",
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\n{length}\r\n",
             answer.code,
             reason_phrase(answer.code),
             answer.content_type,
-            answer.body.len()
         );
         for (k, v) in &answer.headers {
             head.push_str(&format!("{k}: {v}\r\n"));
@@ -579,8 +600,13 @@ fn serve_connection(conn: tls::Conn, state: &State) {
         let client_cert = reader.get_ref().client_cert(state.tls.as_deref());
         let writer = reader.get_mut();
         let ok = writer.write_all(head.as_bytes()).is_ok()
-            && writer.write_all(&answer.body).is_ok()
-            && writer.flush().is_ok();
+            && if answer.endless {
+                write_endless(writer, &answer.body, state)
+            } else {
+                writer.write_all(&answer.body).is_ok()
+            }
+            && writer.flush().is_ok()
+            && answer.declared.is_none();
         state.log.lock().unwrap().push(Logged {
             method,
             target,
@@ -592,9 +618,38 @@ fn serve_connection(conn: tls::Conn, state: &State) {
             took: started.elapsed(),
         });
         if !ok {
+            // A body shorter than it said: hold the connection, as a slow server would.
+            while answer.declared.is_some() && !state.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
             return;
         }
     }
+}
+
+/// `start` as a first chunk, then chunks of list items until the client goes away or
+/// the server stops (then false: the connection is done).
+fn write_endless(w: &mut impl Write, start: &[u8], state: &State) -> bool {
+    let item = br#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"again"}},"#;
+    let mut chunk = Vec::with_capacity(64 << 10);
+    while chunk.len() + item.len() <= 64 << 10 {
+        chunk.extend_from_slice(item);
+    }
+    let mut send = |data: &[u8]| {
+        w.write_all(format!("{:x}\r\n", data.len()).as_bytes())
+            .and_then(|()| w.write_all(data))
+            .and_then(|()| w.write_all(b"\r\n"))
+            .is_ok()
+    };
+    if !send(start) {
+        return false;
+    }
+    while !state.stop.load(Ordering::SeqCst) {
+        if !send(&chunk) {
+            return false;
+        }
+    }
+    false
 }
 
 fn reason_phrase(code: u16) -> &'static str {
@@ -617,6 +672,11 @@ struct Answer {
     content_type: &'static str,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
+    /// The body is sent chunked, and list items follow it without end.
+    endless: bool,
+    /// The Content-Length said, when it is not the body's: after the body, the
+    /// connection is held until the server stops.
+    declared: Option<u64>,
 }
 
 fn ok(v: Value) -> Answer {
@@ -625,6 +685,8 @@ fn ok(v: Value) -> Answer {
         content_type: "application/json",
         headers: Vec::new(),
         body: serde_json::to_vec(&v).unwrap(),
+        endless: false,
+        declared: None,
     }
 }
 
@@ -636,6 +698,8 @@ fn status(code: u16, reason: &str, message: &str) -> Answer {
         content_type: "application/json",
         headers: Vec::new(),
         body: serde_json::to_vec(&v).unwrap(),
+        endless: false,
+        declared: None,
     }
 }
 
@@ -716,6 +780,56 @@ fn answer(state: &State, method: &str, target: &str, accept: &str) -> Option<Ans
                         .push(("Retry-After".into(), retry_after_secs.to_string()));
                     return Some(a);
                 }
+            }
+            Fault::Unavailable {
+                times,
+                retry_after_secs,
+            } => {
+                if *fired < *times {
+                    *fired += 1;
+                    let mut a = status(
+                        503,
+                        "ServiceUnavailable",
+                        "the server is currently unable to handle the request",
+                    );
+                    a.headers
+                        .push(("Retry-After".into(), retry_after_secs.to_string()));
+                    return Some(a);
+                }
+            }
+            Fault::EndlessBody => {
+                *fired += 1;
+                let mut a = ok(json!({}));
+                a.body = br#"{"kind":"List","apiVersion":"v1","metadata":{},"items":["#.to_vec();
+                a.endless = true;
+                return Some(a);
+            }
+            Fault::DeclaredLength(bytes) => {
+                *fired += 1;
+                let mut a = ok(json!({}));
+                a.body = br#"{"kind":"List","apiVersion":"v1","metadata":{},"items":["#.to_vec();
+                a.declared = Some(*bytes);
+                return Some(a);
+            }
+            Fault::LoopingContinue => {
+                *fired += 1;
+                drop(counters);
+                let next = match query.get("continue").map(String::as_str) {
+                    Some("loop-a") => "loop-b",
+                    _ => "loop-a",
+                };
+                let mut first = query.clone();
+                first.remove("continue");
+                let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+                let mut a = resource_request(state, &segs, &first, accept);
+                if let Ok(mut page) = serde_json::from_slice::<Value>(&a.body) {
+                    page["metadata"]["continue"] = json!(next);
+                    a.body = serde_json::to_vec(&page).unwrap();
+                }
+                return Some(a);
+            }
+            Fault::Message { code, message } => {
+                return Some(status(*code, status_reason(*code), message));
             }
             Fault::ExpireFirstContinue => {
                 if query.contains_key("continue") && *fired == 0 {
@@ -880,6 +994,8 @@ fn discovery_v2(api: &FakeApi, core: bool) -> Answer {
         content_type: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
         headers: Vec::new(),
         body: serde_json::to_vec(&body).unwrap(),
+        endless: false,
+        declared: None,
     }
 }
 
