@@ -127,7 +127,10 @@ pub(crate) fn hierarchy_kinds() -> impl Iterator<Item = GroupKind> {
 pub fn plural(kind: &str) -> String {
     let lower = kind.to_ascii_lowercase();
     if let Some(stem) = kind.strip_suffix(['y', 'Y']) {
-        if !lower[..lower.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']) {
+        let vowel_y = lower
+            .strip_suffix('y')
+            .is_some_and(|s| s.ends_with(['a', 'e', 'i', 'o', 'u']));
+        if !vowel_y {
             return format!("{stem}ies");
         }
     }

@@ -51,7 +51,8 @@ impl Table {
     pub fn cell_with(&mut self, tint: Tint, write: impl FnOnce(&mut String)) {
         let start = self.text.len();
         write(&mut self.text);
-        if let std::borrow::Cow::Owned(safe) = super::escape::terminal_safe(&self.text[start..]) {
+        let written = self.text.get(start..).unwrap_or_default();
+        if let std::borrow::Cow::Owned(safe) = super::escape::terminal_safe(written) {
             self.text.truncate(start);
             self.text.push_str(&safe);
         }
@@ -82,7 +83,7 @@ impl Table {
                     _ => self.cells[c - 1].0,
                 };
                 let (end, tint) = self.cells[c];
-                (&self.text[start..end], tint)
+                (self.text.get(start..end).unwrap_or_default(), tint)
             })
         })
     }

@@ -282,6 +282,11 @@ pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), Synt
                 return Ok(());
             }
         }
+        let leading = text.len() - trimmed.len();
+        let leading_lines = text.as_bytes()[..leading]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
         let stream = serde_json::Deserializer::from_str(trimmed).into_iter::<MapOr<Doc>>();
         for (i, doc) in stream.enumerate() {
             let document = i + 1;
@@ -289,7 +294,8 @@ pub fn load_text(text: &str, file: &str, loaded: &mut Loaded) -> Result<(), Synt
                 file: file.into(),
                 document,
                 line: Some(
-                    (e.line() + text[..text.len() - trimmed.len()].matches('\n').count()) as u64,
+                    // The lines of the blank text before the JSON.
+                    (e.line() + leading_lines) as u64,
                 ),
                 message: format!("invalid JSON: {e}"),
             })?;
@@ -459,7 +465,7 @@ pub(crate) fn split_yaml_documents(text: &str) -> Vec<YamlDoc<'_>> {
         let is_marker = bare == "---" || bare.starts_with("--- ") || bare.starts_with("---\t");
         if is_marker {
             if seen_content || number > 0 || start < offset {
-                let chunk = &text[start..offset];
+                let chunk = text.get(start..offset).unwrap_or_default();
                 if number > 0 || !is_blank_yaml(chunk) {
                     number += 1;
                     docs.push(YamlDoc {
@@ -478,7 +484,7 @@ pub(crate) fn split_yaml_documents(text: &str) -> Vec<YamlDoc<'_>> {
         }
         offset += line.len();
     }
-    let chunk = &text[start..];
+    let chunk = text.get(start..).unwrap_or_default();
     if number > 0 || !is_blank_yaml(chunk) {
         number += 1;
         docs.push(YamlDoc {

@@ -68,7 +68,7 @@ pub(crate) fn read_list(text: &str) -> Option<MapOr<Doc>> {
         return None;
     }
     // The envelope, with `items: []` in place of the array.
-    let envelope = [&text[..=layout.open], &text[layout.close..]].concat();
+    let envelope = [text.get(..=layout.open)?, text.get(layout.close..)?].concat();
     let mut doc = match serde_json::from_str::<MapOr<Doc>>(&envelope).ok()? {
         MapOr::Map(d) => d,
         MapOr::Other(_) => return None,
@@ -103,7 +103,7 @@ fn read_run(text: &str, run: &[Range<usize>]) -> Option<Run> {
     let mut items = Vec::with_capacity(run.len());
     let mut objects = Vec::new();
     for element in run {
-        let item = serde_json::from_str::<MapOr<Doc>>(&text[element.clone()]).ok()?;
+        let item = serde_json::from_str::<MapOr<Doc>>(text.get(element.clone())?).ok()?;
         items.push(read_item(item, &mut objects));
     }
     Some((items, objects))

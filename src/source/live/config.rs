@@ -209,10 +209,13 @@ pub fn redact_userinfo(text: &str) -> String {
                 matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>') || c.is_whitespace()
             })
             .unwrap_or(after.len());
-        match after[..authority_end].rfind('@') {
-            Some(at) => {
+        let at = after
+            .get(..authority_end)
+            .and_then(|authority| authority.rfind('@'));
+        match at.and_then(|at| after.split_at_checked(at)) {
+            Some((_, from_at)) => {
                 out.push_str("***");
-                rest = &after[at..];
+                rest = from_at;
             }
             None => rest = after,
         }
