@@ -401,7 +401,8 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         if let Some(ns) = &o.namespace {
             targets.push(TargetSpec::Ref(ObjRef::new("", "Namespace", None, ns)));
         }
-    } else if untargeted && !pk.targeting.extension_ref {
+    } else if untargeted && !pk.targeting.extension_ref && pk.targeting.target_annotation.is_none()
+    {
         invalid.push((
             "spec.targetRefs".into(),
             "the policy names no target (targetRef, targetRefs or targetSelectors)".into(),

@@ -53,6 +53,11 @@ pub struct PolicyDescription {
     pub class: Class,
     #[serde(rename = "classSource")]
     pub class_source: &'static str,
+    /// The class the kind's `gateway.networking.k8s.io/policy` label states (its CRD's
+    /// in the input, else the one its project ships), only where it differs from how
+    /// the controller behaves (`class`).
+    #[serde(rename = "labelClass", skip_serializing_if = "Option::is_none")]
+    pub label_class: Option<Class>,
     pub targets: Vec<TargetState>,
     pub affects: Vec<Affected>,
     #[serde(rename = "affectsCount")]
@@ -113,6 +118,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         policy: pol.obj_ref.clone(),
         class: pol.class,
         class_source: pol.class_source.as_str(),
+        label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
         affects_count: w.statuses.affects_count(p),
         affects,

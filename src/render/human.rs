@@ -530,6 +530,16 @@ pub fn describe_policy(
         _ => "assumed: the name ends in Policy and it has a target",
     };
     field(out, "Class", &format!("{:?} ({source})", d.class))?;
+    if let Some(label) = d.label_class {
+        field(
+            out,
+            "Label",
+            &format!(
+                "{label:?}: the kind's gateway.networking.k8s.io/policy label differs from how its controller behaves ({:?})",
+                d.class
+            ),
+        )?;
+    }
     if !d.project.is_empty() {
         field(out, "Project", d.project)?;
     }
