@@ -328,7 +328,7 @@ pub(crate) fn read_targets(
     let mut targets = Vec::new();
     if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
         match read_ref(v, ns, || "spec.targetRef".to_string()) {
-            Ok(r) => targets.push(TargetSpec::Ref(r)),
+            Ok(r) => push_sections(v, r, "spec.targetRef", &mut targets, invalid),
             Err(e) => invalid.push(e),
         }
     }
@@ -337,7 +337,10 @@ pub(crate) fn read_targets(
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
-                        Ok(r) => targets.push(TargetSpec::Ref(r)),
+                        Ok(r) => {
+                            let field = format!("spec.targetRefs[{i}]");
+                            push_sections(item, r, &field, &mut targets, invalid)
+                        }
                         Err(e) => invalid.push(e),
                     }
                 }
@@ -365,6 +368,46 @@ pub(crate) fn read_targets(
     // Kept for the life of the command, a list per policy: no room to spare.
     targets.shrink_to_fit();
     targets
+}
+
+/// The reference `r` read from `item`, once, or once per name of its `sectionNames`
+/// list (Azure Application Gateway for Containers' pre-GEP-2648 shape: one targetRef
+/// naming several listeners or rules).
+fn push_sections(
+    item: &Val,
+    r: ObjRef,
+    field: &str,
+    targets: &mut Vec<TargetSpec>,
+    invalid: &mut Vec<(String, String)>,
+) {
+    let names = match item.get("sectionNames") {
+        None | Some(Val::Null) => return targets.push(TargetSpec::Ref(r)),
+        Some(Val::Array(names)) => names,
+        Some(_) => {
+            invalid.push((
+                format!("{field}.sectionNames"),
+                "must be a list of names".into(),
+            ));
+            return targets.push(TargetSpec::Ref(r));
+        }
+    };
+    let mut any = false;
+    for (j, n) in names.iter().enumerate() {
+        match n.as_str().filter(|n| !n.is_empty()) {
+            Some(n) => {
+                any = true;
+                targets.push(TargetSpec::Ref(r.clone().with_section(Some(n))));
+            }
+            None => invalid.push((
+                format!("{field}.sectionNames[{j}]"),
+                "must be a non-empty string".into(),
+            )),
+        }
+    }
+    // An empty list names no section: the whole object.
+    if !any {
+        targets.push(TargetSpec::Ref(r));
+    }
 }
 
 /// Reads a policy object of a known policy kind.

@@ -2,6 +2,7 @@
 
 mod corrections;
 mod readme;
+mod shapes;
 mod survey;
 
 use crate::common::*;
