@@ -2,7 +2,7 @@
 //! Anything unreadable becomes an `invalid` entry naming the field; the policy is
 //! still listed (never dropped).
 
-use super::{Class, ClassSource, MergeModel, PolicyKind};
+use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind};
 use crate::model::Object;
 use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Text, Val};
@@ -336,6 +336,10 @@ pub(crate) fn read_targets(
         match v.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
+                    if is_selector_ref(item) {
+                        // Bound by labels to workloads (read_policy says so), not named.
+                        continue;
+                    }
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
                         Ok(r) => {
                             let field = format!("spec.targetRefs[{i}]");
@@ -368,6 +372,14 @@ pub(crate) fn read_targets(
     // Kept for the life of the command, a list per policy: no room to spare.
     targets.shrink_to_fit();
     targets
+}
+
+/// A targetRefs entry that picks its targets by a label `selector` instead of a name
+/// (GKE's `{kind: Pod, selector}` and `{kind: Namespace, selector: {}}`, the direction of
+/// GEP-3779): outside the hierarchy the tool builds, like a workload selector.
+fn is_selector_ref(item: &Val) -> bool {
+    item.get("selector").is_some_and(|v| !v.is_null())
+        && item.get("name").is_none_or(|v| v.is_null())
 }
 
 /// The reference `r` read from `item`, once, or once per name of its `sectionNames`
@@ -432,10 +444,16 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     let mut targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
     // A workload selector binds the policy only when no targetRef does (Istio: "has
     // targetRef set, should be effective").
+    let selector_ref = spec
+        .get("targetRefs")
+        .and_then(Val::as_array)
+        .and_then(|refs| refs.iter().position(is_selector_ref))
+        .map(|i| format!("spec.targetRefs[{i}].selector"));
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
         .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
         .map(|f| format!("spec.{f}"))
+        .or(selector_ref)
         .filter(|_| targets.is_empty());
     let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
     if untargeted && pk.targeting.workload_selector {
@@ -456,10 +474,12 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         .and_then(Val::as_str)
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
-    let rejected = unresolvable_ref(spec, pk).map(|(field, why)| {
-        invalid.push((field, why.clone()));
-        why
-    });
+    let rejected = unresolvable_ref(spec, pk)
+        .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
+        .map(|(field, why)| {
+            invalid.push((field, why.clone()));
+            why
+        });
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -475,6 +495,30 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         rejected,
         object: index,
     }
+}
+
+/// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL
+/// `self.size() == 0` on `targetRef(s).namespace`, "cross namespace referencing is not
+/// currently supported"): (field, why).
+fn refused_namespace(
+    targets: &[TargetSpec],
+    policy_ns: Option<&str>,
+    pk: &PolicyKind,
+) -> Option<(String, String)> {
+    if pk.namespaces != NamespaceRule::OwnOrMeshRoot {
+        return None;
+    }
+    targets.iter().find_map(|t| match t {
+        TargetSpec::Ref(r) if r.namespace.is_some() && r.namespace.as_deref() != policy_ns => {
+            Some((
+                "spec.targetRefs".to_string(),
+                format!(
+                    "names {r} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)"
+                ),
+            ))
+        }
+        _ => None,
+    })
 }
 
 /// The first reference in the spec to an object of a kind the policy's kind may not

@@ -72,6 +72,14 @@ pub struct PolicyDescription {
     pub merge: &'static str,
     #[serde(skip)]
     pub project: &'static str,
+    /// What several of its kind on one target do, the namespaces it may reach and
+    /// the vendor source the registry read them from (empty: not a registry kind).
+    #[serde(skip)]
+    pub same_target: &'static str,
+    #[serde(skip)]
+    pub namespaces: &'static str,
+    #[serde(skip)]
+    pub cite: &'static str,
     #[serde(skip)]
     pub spec: crate::model::Val,
     #[serde(skip)]
@@ -131,6 +139,9 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
         project: pk.map(|k| k.project).unwrap_or_default(),
+        same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
+        namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
+        cite: pk.map(|k| k.cite).unwrap_or_default(),
         spec: (*t.snapshot.objects[pol.object].spec).clone(),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,

@@ -547,6 +547,12 @@ pub fn describe_policy(
     if !d.merge.is_empty() {
         field(out, "Kind merges", d.merge)?;
     }
+    // What the registry knows of the kind, and where it read it.
+    if !d.cite.is_empty() {
+        field(out, "Same target", d.same_target)?;
+        field(out, "Namespaces", d.namespaces)?;
+        field(out, "Read from", d.cite)?;
+    }
     if let Some(ts) = &d.creation_timestamp {
         field(
             out,

@@ -96,3 +96,40 @@ fn targets_outside_gateway_api_are_reached_when_they_exist() {
         ]
     );
 }
+
+#[test]
+fn a_target_ref_with_a_label_selector_binds_workloads_outside_the_hierarchy() {
+    // GKE: `{kind: Pod, selector}` picks Pods by label, not by name.
+    let authz = "---\napiVersion: networking.gke.io/v1\nkind: GCPAuthzPolicy\nmetadata: {name: pods, namespace: app}\nspec:\n  targetRefs: [{kind: Pod, selector: {matchLabels: {app: coffee}}}]\n  action: ALLOW\n";
+    let w = world(&[ROUTES, authz].concat());
+    assert_eq!(
+        statuses(&w),
+        [s(
+            "app/pods",
+            kubectl_policies::effective::PolicyStatus::SelectorBound
+        )]
+    );
+    assert!(w
+        .topology
+        .findings
+        .iter()
+        .all(|f| f.code != kubectl_policies::topology::Code::Invalid));
+}
+
+#[test]
+fn istio_refuses_a_target_in_another_namespace() {
+    let other = ROUTES.replace("namespace: app", "namespace: other");
+    let ap = "---\napiVersion: security.istio.io/v1\nkind: AuthorizationPolicy\nmetadata: {name: cross, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, namespace: other}]\n  action: DENY\n";
+    let w = world(&[&other, ap].concat());
+    assert_eq!(
+        statuses(&w),
+        [s(
+            "app/cross",
+            kubectl_policies::effective::PolicyStatus::Invalid
+        )]
+    );
+    // In its own namespace the same reference is fine.
+    let own = ap.replace(", namespace: other}", "}");
+    let w = world(&[ROUTES, &own].concat());
+    assert_eq!(statuses(&w), [s("app/cross", Enforced)]);
+}
