@@ -591,7 +591,8 @@ fn read_ref(
         None => default_group_for(&kind).to_string(),
     };
     let namespace = ref_namespace(&kind, s("namespace")?, policy_ns).map(str::to_string);
-    let section = s("sectionName")?.filter(|s| !s.is_empty());
+    // Flomesh names a route rule by `rule` (LocalFilterPolicyTargetReference).
+    let section = s("sectionName")?.or(s("rule")?).filter(|s| !s.is_empty());
     Ok(ObjRef {
         group: group.into(),
         kind: kind.into(),

@@ -6,6 +6,7 @@ use super::*;
 const fn fsm(
     kind: &'static str,
     target_kinds: &'static [&'static str],
+    namespaces: NamespaceRule,
     sections: Sections,
     note: &'static str,
     source: &'static str,
@@ -16,7 +17,7 @@ const fn fsm(
         class: Class::Direct,
         targeting: REFS,
         target_kinds,
-        namespaces: NamespaceRule::Own,
+        namespaces,
         sections,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
@@ -34,23 +35,28 @@ const fn fsm(
 pub(super) static ENTRIES: &[KnownKind] = &[
     fsm(
         "BackendLBPolicy",
-        SERVICE,
+        // And implementation-specific backends.
+        SERVICE_AND_IMPORT,
+        NamespaceRule::Own,
         Sections::None,
-        "Not Gateway API's retired kind of the same name: load balancing for the backend Services it names.",
+        "Not Gateway API's retired kind of the same name: load balancing (algorithm, session persistence) for the backends it names.",
         "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/backendlb.go",
     ),
     fsm(
         "HealthCheckPolicy",
         SERVICE,
+        // NamespacedPolicyTargetReference.
+        NamespaceRule::AnyNamespace,
         Sections::Ports,
-        "Not GKE's or Azure's kind of the same name: health checks for the ports (a ports list) of the Services it names.",
+        "Not GKE's or Azure's kind of the same name: health checks for the Services it names, a default one and one per port number (a ports list in its spec).",
         "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/healthcheck.go",
     ),
     fsm(
         "RouteRuleFilterPolicy",
         &["TCPRoute", "UDPRoute"],
+        NamespaceRule::Own,
         Sections::Rule,
-        "Filters for the rules (a rule field on each targetRef) of TCP and UDP routes.",
+        "Filters for the rules of TCP and UDP routes, each targetRef naming one rule by name in its rule field.",
         "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/routerulefilter.go",
     ),
 ];

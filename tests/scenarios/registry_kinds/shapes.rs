@@ -133,3 +133,17 @@ fn istio_refuses_a_target_in_another_namespace() {
     let w = world(&[ROUTES, &own].concat());
     assert_eq!(statuses(&w), [s("app/cross", Enforced)]);
 }
+
+#[test]
+fn a_flomesh_target_ref_names_a_route_rule_by_its_rule_field() {
+    let tcp = "---\napiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {name: db, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: primary, backendRefs: [{name: coffee, port: 80}]}, {name: replica, backendRefs: [{name: coffee, port: 80}]}]}\n";
+    let policy = "---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: RouteRuleFilterPolicy\nmetadata: {name: filters, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: db, rule: primary}]\n  filterRefs: [{group: extension.gateway.flomesh.io, kind: Filter, name: f}]\n";
+    let w = world(&[ROUTES, tcp, policy].concat());
+    let targets: Vec<String> = w.topology.targets[kubectl_policies::topology::PolicyId::at(0)]
+        .iter()
+        .map(|t| t.target.to_string())
+        .collect();
+    assert_eq!(targets.len(), 1);
+    assert!(targets[0].ends_with("#primary"), "{targets:?}");
+    assert_eq!(statuses(&w), [s("app/filters", Enforced)]);
+}
