@@ -157,7 +157,7 @@ pub fn get_kinds(
 ) -> io::Result<()> {
     let mut h = vec!["KIND", "GROUP", "CLASS", "SOURCE", "COUNT"];
     if wide {
-        h.extend(["PROJECT", "MERGE"]);
+        h.extend(["PROJECT", "MERGE", "SAME TARGET"]);
     }
     let mut t = Table::new(h);
     for r in rows {
@@ -181,6 +181,7 @@ pub fn get_kinds(
                 Tint::Plain,
             ));
             cells.push((r.merge.to_string(), Tint::Plain));
+            cells.push((r.same_target.to_string(), Tint::Plain));
         }
         t.row(cells);
     }

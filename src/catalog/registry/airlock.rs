@@ -22,7 +22,7 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         status_shape: "unknown",
         note,
         documented: "https://docs.airlock.com/microgateway/latest/",
-        source: "airlock/microgateway@9ac212e7 (CRDs of microgateway.airlock.com/v1alpha1)",
+        source: "airlock/microgateway@9ac212e7 deploy/charts/airlock-microgateway/crds/<plural>.microgateway.airlock.com.yaml",
         refs: &[],
     }
 }
