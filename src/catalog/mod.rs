@@ -120,6 +120,43 @@ pub enum SameTarget {
     DisjointFields(&'static [&'static str]),
     /// Merged field by field; each field comes from the oldest policy that sets it.
     OldestFieldWins,
+    /// Merged by top-level field as `OldestFieldWins`, but ordered first by an integer
+    /// annotation on the policy, higher first (missing or unreadable: 0), then by age
+    /// (kgateway's `kgateway.dev/policy-weight`).
+    WeightedFieldWins { annotation: &'static str },
+    /// The one applied last (the newest creationTimestamp, then the last
+    /// `namespace/name`) applies whole; the others are Conflicted (kgateway
+    /// HTTPListenerPolicy: "only the policy that was last applied is enforced").
+    LastAppliedWins,
+    /// All apply side by side, ordered by an integer field of the spec (missing: 0;
+    /// lower first, or higher first), then by age: none is Overridden or Conflicted
+    /// (Envoy Gateway's EnvoyPatchPolicy, Istio's WasmPlugin, EnvoyFilter,
+    /// TrafficExtension).
+    AllByPriority {
+        field: &'static str,
+        higher_first: bool,
+    },
+    /// One per value of a field (JSON pointer into the spec proper, read as `key`
+    /// says): of several with the same value the oldest applies and the others are
+    /// Conflicted; different values all apply (AWS AccessLogPolicy: one per
+    /// destination type).
+    OnePerValue { field: &'static str, key: ValueKey },
+    /// All apply while they agree on a field; if any two differ in it, every one of
+    /// them is Conflicted (APISIX HTTPRoutePolicy's `priority`).
+    AllConflictedOnMismatch { field: &'static str },
+    /// Only one may reach an object: with several, none applies and all are Conflicted
+    /// (Envoy AI Gateway BackendSecurityPolicy: "multiple on the same resource is
+    /// invalid").
+    SeveralConflict,
+}
+
+/// How `SameTarget::OnePerValue` reads the value that must be unique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ValueKey {
+    /// The value as written.
+    Whole,
+    /// The service of an ARN (`arn:PARTITION:SERVICE:...`): `s3`, `logs`, `firehose`.
+    ArnService,
 }
 
 impl SameTarget {
@@ -132,6 +169,34 @@ impl SameTarget {
                 "merged by field; a later one setting a field already set is Conflicted"
             }
             SameTarget::OldestFieldWins => "merged by field, the oldest wins each field",
+            SameTarget::WeightedFieldWins { .. } => {
+                "merged by field, the highest weight annotation then the oldest wins each field"
+            }
+            SameTarget::LastAppliedWins => "the last applied applies, the others are Conflicted",
+            SameTarget::AllByPriority { .. } => "all apply, ordered by priority",
+            SameTarget::OnePerValue { .. } => {
+                "one per value of a field: the oldest applies, the others are Conflicted"
+            }
+            SameTarget::AllConflictedOnMismatch { .. } => {
+                "all apply while a field agrees; if it differs, all are Conflicted"
+            }
+            SameTarget::SeveralConflict => "only one may apply: with several, all are Conflicted",
+        }
+    }
+
+    /// Several on one target are merged into one entry of the fold in which the first
+    /// of them (in the rule's order) keeps each field they share.
+    pub(crate) fn first_wins_each_field(self) -> bool {
+        match self {
+            SameTarget::OldestFieldWins | SameTarget::WeightedFieldWins { .. } => true,
+            SameTarget::Stack
+            | SameTarget::OldestWins
+            | SameTarget::DisjointFields(_)
+            | SameTarget::LastAppliedWins
+            | SameTarget::AllByPriority { .. }
+            | SameTarget::OnePerValue { .. }
+            | SameTarget::AllConflictedOnMismatch { .. }
+            | SameTarget::SeveralConflict => false,
         }
     }
 }
@@ -146,9 +211,118 @@ pub struct Targeting {
     pub workload_selector: bool,
     /// A route rule's `ExtensionRef` filter naming the policy attaches it to that rule.
     pub extension_ref: bool,
-    /// Its targetRefs may name another namespace, or its selectors look in other
-    /// namespaces (Istio, Gloo, GKE references; Envoy Gateway's `namespaces`).
-    pub other_namespaces: bool,
+    /// Attached from the target's side: this annotation on the target names the policy
+    /// (Kong's `konghq.com/upstream-policy` on a Service). Such a policy has no targetRef.
+    pub target_annotation: Option<&'static str>,
+}
+
+/// Which namespaces a kind's policies may reach from their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum NamespaceRule {
+    /// Only objects of the policy's own namespace (a local reference, or a `namespace`
+    /// field that must equal the policy's).
+    Own,
+    /// Its reference may name an object of another namespace.
+    AnyNamespace,
+    /// Its references stay in its namespace; its `targetSelectors` look in the
+    /// namespaces their `namespaces` field names, where a ReferenceGrant there allows it
+    /// (Envoy Gateway since v1.8).
+    SelectorsWithGrant,
+    /// Its own namespace (the CRD rejects a `namespace` in a reference); a policy in the
+    /// mesh's root namespace reaches a GatewayClass and the whole mesh (Istio).
+    OwnOrMeshRoot,
+    /// Its own namespace, except a policy in the install's global policy namespace
+    /// (`KGW_GLOBAL_POLICY_NAMESPACE`), whose selectors look in every namespace (kgateway).
+    OwnOrGlobalNamespace,
+}
+
+impl NamespaceRule {
+    /// May a policy of the kind reach an object in another namespace than its own?
+    pub fn reaches_other_namespaces(self) -> bool {
+        match self {
+            NamespaceRule::Own => false,
+            NamespaceRule::AnyNamespace
+            | NamespaceRule::SelectorsWithGrant
+            | NamespaceRule::OwnOrMeshRoot
+            | NamespaceRule::OwnOrGlobalNamespace => true,
+        }
+    }
+
+    /// One line for `describe` of a policy and the README's table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            NamespaceRule::Own => "own namespace only",
+            NamespaceRule::AnyNamespace => "may name another namespace",
+            NamespaceRule::SelectorsWithGrant => {
+                "own namespace; selectors in others with a ReferenceGrant"
+            }
+            NamespaceRule::OwnOrMeshRoot => "own namespace; the root namespace reaches the mesh",
+            NamespaceRule::OwnOrGlobalNamespace => {
+                "own namespace; selectors everywhere from the global policy namespace"
+            }
+        }
+    }
+}
+
+/// What part of a target a kind's reference may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Sections {
+    /// The whole object only.
+    None,
+    /// `sectionName`: a listener, a route rule, a Service port.
+    SectionName,
+    /// A `sectionNames` list on the one `targetRef` (Azure Application Gateway for
+    /// Containers' pre-GEP-2648 shape).
+    SectionNames,
+    /// A `ports` list (Azure BackendLoadBalancingPolicy's targetRefs, Flomesh
+    /// HealthCheckPolicy).
+    Ports,
+    /// A `rule` on each targetRef: a rule of a TCP or UDP route (Flomesh).
+    Rule,
+    /// `sectionName`, and a `port` on policies that set only frontend settings
+    /// (agentgateway).
+    SectionNameOrPort,
+}
+
+impl Sections {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Sections::None => "none",
+            Sections::SectionName => "sectionName",
+            Sections::SectionNames => "sectionNames list",
+            Sections::Ports => "ports list",
+            Sections::Rule => "rule",
+            Sections::SectionNameOrPort => "sectionName or port",
+        }
+    }
+}
+
+/// The `default`/`override` stanzas a kind's spec has, whether GEP-713's or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum DefaultsOverrides {
+    /// None: the spec proper is the settings.
+    None,
+    /// GEP-713 `defaults` / `overrides`, each with a `strategy`.
+    Gep713,
+    /// A `default` block only: the settings, not an inherited default (GKE).
+    DefaultOnly,
+    /// `default` and `override` blocks (GEP-2649's older shape: Azure, Consul).
+    DefaultAndOverride,
+    /// `strategy.inheritance: Default | Override` (agentgateway: Override blocks more
+    /// specific traffic policies).
+    Inheritance,
+}
+
+impl DefaultsOverrides {
+    pub fn describe(self) -> &'static str {
+        match self {
+            DefaultsOverrides::None => "none",
+            DefaultsOverrides::Gep713 => "defaults/overrides (GEP-713)",
+            DefaultsOverrides::DefaultOnly => "default only",
+            DefaultsOverrides::DefaultAndOverride => "default/override",
+            DefaultsOverrides::Inheritance => "strategy.inheritance Default|Override",
+        }
+    }
 }
 
 /// Everything the tool knows about one policy kind.
@@ -168,8 +342,22 @@ pub struct PolicyKind {
     /// Kinds it may target (empty: not known).
     #[serde(skip)]
     pub target_kinds: Vec<String>,
+    /// The namespaces its policies may reach.
     #[serde(skip)]
-    pub section_name: bool,
+    pub namespaces: NamespaceRule,
+    /// What part of a target its references may name.
+    #[serde(skip)]
+    pub sections: Sections,
+    #[serde(skip)]
+    pub defaults_overrides: DefaultsOverrides,
+    /// The class the `gateway.networking.k8s.io/policy` label states: the label of the
+    /// CRD in the input, else the one the project ships (registry). May differ from
+    /// `class` when the controller behaves otherwise (then the behaviour decides).
+    #[serde(skip)]
+    pub label: Option<Class>,
+    /// The vendor source the registry entry was read from.
+    #[serde(skip)]
+    pub cite: &'static str,
     /// References in its spec and the kinds they may name (JSON pointer to a list of
     /// references, (group, kind) allowed).
     #[serde(skip)]
@@ -213,7 +401,7 @@ impl std::str::FromStr for Declared {
 }
 
 /// The label's value, compared case-insensitively; `true` means direct.
-pub(crate) fn parse_class_label(v: &str) -> Option<Class> {
+pub fn parse_class_label(v: &str) -> Option<Class> {
     match v.trim().to_ascii_lowercase().as_str() {
         "direct" | "true" => Some(Class::Direct),
         "inherited" => Some(Class::Inherited),
@@ -252,21 +440,19 @@ impl Catalog {
                 continue;
             };
             let gk = GroupKind::new(group, kind);
-            // The label decides the class; a registry entry still says how the kind merges
-            // when it agrees with the label, and is set aside when it does not.
-            let pk = match registry::lookup(&gk) {
+            // The label decides the class of a kind the registry does not know. For one
+            // it knows, the controller's behaviour decides (issue 28: kgateway labels
+            // TrafficPolicy Direct and inherits it); `label` keeps what the CRD says so
+            // `describe` can show that it differs.
+            let mut pk = match registry::lookup(&gk) {
                 Some(e) if e.class == class => e.to_policy_kind(ClassSource::Label),
-                Some(e) => PolicyKind {
-                    project: e.project,
-                    target_kinds: e.target_kinds.iter().map(|k| k.to_string()).collect(),
-                    targeting: e.targeting,
-                    ..generic(&gk, class, ClassSource::Label)
-                },
+                Some(e) => e.to_policy_kind(ClassSource::Registry),
                 None => generic(&gk, class, ClassSource::Label),
             };
+            pk.label = Some(class);
             kinds.insert(gk, pk);
         }
-        for e in registry::ENTRIES {
+        for e in registry::entries() {
             let gk = GroupKind::new(e.group, e.kind);
             kinds
                 .entry(gk)
@@ -279,6 +465,9 @@ impl Catalog {
                 None => generic(&d.group_kind, d.class, ClassSource::Declared),
             };
             pk.source = ClassSource::Declared;
+            if let Some(label) = kinds.get(&d.group_kind).and_then(|k| k.label) {
+                pk.label = Some(label);
+            }
             if pk.class != d.class {
                 let g = generic(&d.group_kind, d.class, ClassSource::Declared);
                 pk.class = d.class;
@@ -312,7 +501,7 @@ impl Catalog {
             .map(|(gk, k)| {
                 let namespaced = !k.target_kinds.is_empty()
                     && !k.target_kinds.iter().any(|t| t == "GatewayClass")
-                    && !k.targeting.other_namespaces;
+                    && !k.namespaces.reaches_other_namespaces();
                 (gk.clone(), namespaced)
             })
             .collect()
@@ -348,10 +537,17 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             target_selectors: true,
             workload_selector: false,
             extension_ref: false,
-            other_namespaces: true,
+            target_annotation: None,
         },
         target_kinds: Vec::new(),
-        section_name: true,
+        namespaces: NamespaceRule::AnyNamespace,
+        sections: Sections::SectionName,
+        defaults_overrides: match class {
+            Class::Direct => DefaultsOverrides::None,
+            Class::Inherited => DefaultsOverrides::Gep713,
+        },
+        label: None,
+        cite: "",
         refs: &[],
         project: "",
     }

@@ -2,7 +2,7 @@
 //! Anything unreadable becomes an `invalid` entry naming the field; the policy is
 //! still listed (never dropped).
 
-use super::{Class, ClassSource, MergeModel, PolicyKind};
+use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind};
 use crate::model::Object;
 use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Text, Val};
@@ -328,7 +328,7 @@ pub(crate) fn read_targets(
     let mut targets = Vec::new();
     if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
         match read_ref(v, ns, || "spec.targetRef".to_string()) {
-            Ok(r) => targets.push(TargetSpec::Ref(r)),
+            Ok(r) => push_sections(v, r, "spec.targetRef", &mut targets, invalid),
             Err(e) => invalid.push(e),
         }
     }
@@ -336,8 +336,15 @@ pub(crate) fn read_targets(
         match v.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
+                    if is_selector_ref(item) {
+                        // Bound by labels to workloads (read_policy says so), not named.
+                        continue;
+                    }
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
-                        Ok(r) => targets.push(TargetSpec::Ref(r)),
+                        Ok(r) => {
+                            let field = format!("spec.targetRefs[{i}]");
+                            push_sections(item, r, &field, &mut targets, invalid)
+                        }
                         Err(e) => invalid.push(e),
                     }
                 }
@@ -367,6 +374,54 @@ pub(crate) fn read_targets(
     targets
 }
 
+/// A targetRefs entry that picks its targets by a label `selector` instead of a name
+/// (GKE's `{kind: Pod, selector}` and `{kind: Namespace, selector: {}}`, the direction of
+/// GEP-3779): outside the hierarchy the tool builds, like a workload selector.
+fn is_selector_ref(item: &Val) -> bool {
+    item.get("selector").is_some_and(|v| !v.is_null())
+        && item.get("name").is_none_or(|v| v.is_null())
+}
+
+/// The reference `r` read from `item`, once, or once per name of its `sectionNames`
+/// list (Azure Application Gateway for Containers' pre-GEP-2648 shape: one targetRef
+/// naming several listeners or rules).
+fn push_sections(
+    item: &Val,
+    r: ObjRef,
+    field: &str,
+    targets: &mut Vec<TargetSpec>,
+    invalid: &mut Vec<(String, String)>,
+) {
+    let names = match item.get("sectionNames") {
+        None | Some(Val::Null) => return targets.push(TargetSpec::Ref(r)),
+        Some(Val::Array(names)) => names,
+        Some(_) => {
+            invalid.push((
+                format!("{field}.sectionNames"),
+                "must be a list of names".into(),
+            ));
+            return targets.push(TargetSpec::Ref(r));
+        }
+    };
+    let mut any = false;
+    for (j, n) in names.iter().enumerate() {
+        match n.as_str().filter(|n| !n.is_empty()) {
+            Some(n) => {
+                any = true;
+                targets.push(TargetSpec::Ref(r.clone().with_section(Some(n))));
+            }
+            None => invalid.push((
+                format!("{field}.sectionNames[{j}]"),
+                "must be a non-empty string".into(),
+            )),
+        }
+    }
+    // An empty list names no section: the whole object.
+    if !any {
+        targets.push(TargetSpec::Ref(r));
+    }
+}
+
 /// Reads a policy object of a known policy kind.
 pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
@@ -389,10 +444,16 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     let mut targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
     // A workload selector binds the policy only when no targetRef does (Istio: "has
     // targetRef set, should be effective").
+    let selector_ref = spec
+        .get("targetRefs")
+        .and_then(Val::as_array)
+        .and_then(|refs| refs.iter().position(is_selector_ref))
+        .map(|i| format!("spec.targetRefs[{i}].selector"));
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
         .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
         .map(|f| format!("spec.{f}"))
+        .or(selector_ref)
         .filter(|_| targets.is_empty());
     let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
     if untargeted && pk.targeting.workload_selector {
@@ -401,7 +462,8 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         if let Some(ns) = &o.namespace {
             targets.push(TargetSpec::Ref(ObjRef::new("", "Namespace", None, ns)));
         }
-    } else if untargeted && !pk.targeting.extension_ref {
+    } else if untargeted && !pk.targeting.extension_ref && pk.targeting.target_annotation.is_none()
+    {
         invalid.push((
             "spec.targetRefs".into(),
             "the policy names no target (targetRef, targetRefs or targetSelectors)".into(),
@@ -412,10 +474,12 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         .and_then(Val::as_str)
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
-    let rejected = unresolvable_ref(spec, pk).map(|(field, why)| {
-        invalid.push((field, why.clone()));
-        why
-    });
+    let rejected = unresolvable_ref(spec, pk)
+        .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
+        .map(|(field, why)| {
+            invalid.push((field, why.clone()));
+            why
+        });
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -431,6 +495,30 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         rejected,
         object: index,
     }
+}
+
+/// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL
+/// `self.size() == 0` on `targetRef(s).namespace`, "cross namespace referencing is not
+/// currently supported"): (field, why).
+fn refused_namespace(
+    targets: &[TargetSpec],
+    policy_ns: Option<&str>,
+    pk: &PolicyKind,
+) -> Option<(String, String)> {
+    if pk.namespaces != NamespaceRule::OwnOrMeshRoot {
+        return None;
+    }
+    targets.iter().find_map(|t| match t {
+        TargetSpec::Ref(r) if r.namespace.is_some() && r.namespace.as_deref() != policy_ns => {
+            Some((
+                "spec.targetRefs".to_string(),
+                format!(
+                    "names {r} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)"
+                ),
+            ))
+        }
+        _ => None,
+    })
 }
 
 /// The first reference in the spec to an object of a kind the policy's kind may not
@@ -503,7 +591,8 @@ fn read_ref(
         None => default_group_for(&kind).to_string(),
     };
     let namespace = ref_namespace(&kind, s("namespace")?, policy_ns).map(str::to_string);
-    let section = s("sectionName")?.filter(|s| !s.is_empty());
+    // Flomesh names a route rule by `rule` (LocalFilterPolicyTargetReference).
+    let section = s("sectionName")?.or(s("rule")?).filter(|s| !s.is_empty());
     Ok(ObjRef {
         group: group.into(),
         kind: kind.into(),

@@ -7,6 +7,7 @@
 //! every child, so no path is ever re-walked from the root.
 
 pub mod combine;
+mod same_target;
 pub mod sourced;
 pub mod status;
 
@@ -335,7 +336,7 @@ impl<'t> KindFold<'t> {
                     .iter()
                     .map(|&p| Joining::new(self.t, p, at, self.model))
                     .collect();
-                let oldest_wins = self.same_target == SameTarget::OldestFieldWins;
+                let oldest_wins = self.same_target.first_wins_each_field();
                 Joining::merged(&each, oldest_wins, self.model.rule_paths())
             }
         };
@@ -633,6 +634,25 @@ fn same_target_groups(
             }
             vec![accepted.into_iter().map(|(p, _)| p).collect()]
         }
+        // The vendor rules (issue 28), one piece of engine each: `same_target.rs`.
+        (SameTarget::WeightedFieldWins { annotation }, _) => {
+            return same_target::weighted_field_wins(t, mine, annotation)
+        }
+        (SameTarget::LastAppliedWins, _) => return same_target::last_applied_wins(mine),
+        (
+            SameTarget::AllByPriority {
+                field,
+                higher_first,
+            },
+            _,
+        ) => return same_target::all_by_priority(t, mine, field, higher_first),
+        (SameTarget::OnePerValue { field, key }, _) => {
+            return same_target::one_per_value(t, mine, field, key)
+        }
+        (SameTarget::AllConflictedOnMismatch { field }, _) => {
+            return same_target::all_conflicted_on_mismatch(t, mine, field)
+        }
+        (SameTarget::SeveralConflict, _) => return same_target::several_conflict(mine),
     };
     (groups, lost)
 }

@@ -81,6 +81,9 @@ pub struct KindRow {
     pub merge: &'static str,
     #[serde(skip)]
     pub project: &'static str,
+    /// What several policies of the kind on one target do.
+    #[serde(skip)]
+    pub same_target: &'static str,
 }
 
 pub fn get_kinds(w: &World) -> Vec<KindRow> {
@@ -102,6 +105,7 @@ pub fn get_kinds(w: &World) -> Vec<KindRow> {
                 .count(),
             merge: k.merge.describe(),
             project: k.project,
+            same_target: k.same_target.describe(),
         })
         .collect();
     rows.sort_by(|a, b| (&a.kind, &a.group).cmp(&(&b.kind, &b.group)));

@@ -53,6 +53,11 @@ pub struct PolicyDescription {
     pub class: Class,
     #[serde(rename = "classSource")]
     pub class_source: &'static str,
+    /// The class the kind's `gateway.networking.k8s.io/policy` label states (its CRD's
+    /// in the input, else the one its project ships), only where it differs from how
+    /// the controller behaves (`class`).
+    #[serde(rename = "labelClass", skip_serializing_if = "Option::is_none")]
+    pub label_class: Option<Class>,
     pub targets: Vec<TargetState>,
     pub affects: Vec<Affected>,
     #[serde(rename = "affectsCount")]
@@ -67,6 +72,14 @@ pub struct PolicyDescription {
     pub merge: &'static str,
     #[serde(skip)]
     pub project: &'static str,
+    /// What several of its kind on one target do, the namespaces it may reach and
+    /// the vendor source the registry read them from (empty: not a registry kind).
+    #[serde(skip)]
+    pub same_target: &'static str,
+    #[serde(skip)]
+    pub namespaces: &'static str,
+    #[serde(skip)]
+    pub cite: &'static str,
     #[serde(skip)]
     pub spec: crate::model::Val,
     #[serde(skip)]
@@ -113,6 +126,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         policy: pol.obj_ref.clone(),
         class: pol.class,
         class_source: pol.class_source.as_str(),
+        label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
         affects_count: w.statuses.affects_count(p),
         affects,
@@ -125,6 +139,9 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
         project: pk.map(|k| k.project).unwrap_or_default(),
+        same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
+        namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
+        cite: pk.map(|k| k.cite).unwrap_or_default(),
         spec: (*t.snapshot.objects[pol.object].spec).clone(),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,

@@ -80,6 +80,15 @@ pub fn resolve_type(
             if let Some(gw) = candidates.iter().find(|c| c.group == GATEWAY_GROUP) {
                 return Ok(gw.clone());
             }
+            // Of kinds that share a name (Envoy Gateway's and APISIX's
+            // BackendTrafficPolicy), the only one the input has objects or a CRD of.
+            let present: Vec<&GroupKind> = candidates
+                .iter()
+                .filter(|c| objects.iter().any(|o| defines_or_is(o, c)))
+                .collect();
+            if let [one] = present[..] {
+                return Ok(one.clone());
+            }
             let mut names: Vec<String> = candidates
                 .iter()
                 .map(|c| format!("{}.{}", c.kind.to_lowercase(), c.group))
@@ -90,6 +99,17 @@ pub fn resolve_type(
                 names.join(", ")
             ))
         }
+    }
+}
+
+/// `o` is an object of kind `gk`, or the CRD that defines it.
+fn defines_or_is(o: &Object, gk: &GroupKind) -> bool {
+    if o.kind == "CustomResourceDefinition" {
+        let spec = &o.spec;
+        spec.get("group").and_then(|v| v.as_str()) == Some(&*gk.group)
+            && spec.pointer("/names/kind").and_then(|v| v.as_str()) == Some(&*gk.kind)
+    } else {
+        o.group() == &*gk.group && o.kind == *gk.kind
     }
 }
 
@@ -133,5 +153,22 @@ mod tests {
         assert!(err.contains("ratelimitpolicy.gateway.nginx.org"), "{err}");
         let gk = resolve_type("ratelimitpolicy.kuadrant.io", &cat, &[]).unwrap();
         assert_eq!(gk, GroupKind::new("kuadrant.io", "RateLimitPolicy"));
+    }
+
+    #[test]
+    fn a_shared_kind_name_resolves_to_the_one_the_input_holds() {
+        let eg = GroupKind::new("gateway.envoyproxy.io", "BackendTrafficPolicy");
+        let w = crate::query::analyze_yaml(
+            "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: p, namespace: default}\nspec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]}\n",
+        )
+        .unwrap();
+        let (cat, objects) = (&w.topology.catalog, &w.topology.snapshot.objects);
+        assert_eq!(resolve_type("backendtrafficpolicy", cat, objects), Ok(eg));
+        // With neither in the input, the name is ambiguous (APISIX ships one too).
+        let err = resolve_type("backendtrafficpolicy", cat, &[]).unwrap_err();
+        assert!(
+            err.contains("backendtrafficpolicy.apisix.apache.org"),
+            "{err}"
+        );
     }
 }

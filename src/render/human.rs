@@ -157,7 +157,7 @@ pub fn get_kinds(
 ) -> io::Result<()> {
     let mut h = vec!["KIND", "GROUP", "CLASS", "SOURCE", "COUNT"];
     if wide {
-        h.extend(["PROJECT", "MERGE"]);
+        h.extend(["PROJECT", "MERGE", "SAME TARGET"]);
     }
     let mut t = Table::new(h);
     for r in rows {
@@ -181,6 +181,7 @@ pub fn get_kinds(
                 Tint::Plain,
             ));
             cells.push((r.merge.to_string(), Tint::Plain));
+            cells.push((r.same_target.to_string(), Tint::Plain));
         }
         t.row(cells);
     }
@@ -629,12 +630,28 @@ pub fn describe_policy(
         _ => "assumed: the name ends in Policy and it has a target",
     };
     field(out, "Class", &format!("{:?} ({source})", d.class))?;
+    if let Some(label) = d.label_class {
+        field(
+            out,
+            "Label",
+            &format!(
+                "{label:?}: the kind's gateway.networking.k8s.io/policy label differs from how its controller behaves ({:?})",
+                d.class
+            ),
+        )?;
+    }
     if !d.project.is_empty() {
         field(out, "Project", d.project)?;
     }
     field(out, "Strategy", &d.strategy)?;
     if !d.merge.is_empty() {
         field(out, "Kind merges", d.merge)?;
+    }
+    // What the registry knows of the kind, and where it read it.
+    if !d.cite.is_empty() {
+        field(out, "Same target", d.same_target)?;
+        field(out, "Namespaces", d.namespaces)?;
+        field(out, "Read from", d.cite)?;
     }
     if let Some(ts) = &d.creation_timestamp {
         field(

@@ -135,7 +135,13 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     b.index_namespaces();
     b.create_nodes();
     b.link();
-    let policies = read_policies(&snapshot.objects, &b.t.catalog);
+    let mut policies = read_policies(&snapshot.objects, &b.t.catalog);
+    let unnamed = super::annotation::attach_by_target_annotations(
+        &snapshot.objects,
+        &b.t.catalog,
+        &mut policies,
+    );
+    b.t.findings.extend(unnamed);
     b.attach_policies(policies);
     let mut t = b.t;
     // Grown by doubling, they would keep up to half again their size for good.

@@ -2,6 +2,7 @@
 //! sections (listeners, rules, ports) as their own nodes, parents and children
 //! indexed both ways, and every policy attached to the nodes its targets resolve to.
 
+mod annotation;
 mod build;
 pub mod findings;
 mod index;

@@ -1418,3 +1418,78 @@ fn blast_radius_of_applying_lists_the_findings_it_would_bring() {
     ]);
     assert_eq!(j["findings"], serde_json::json!([]));
 }
+#[test]
+fn get_kinds_lists_every_registry_kind_with_no_crd_in_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("ns.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: app}\n",
+    )
+    .unwrap();
+    let j = json(&["-f", f.to_str().unwrap(), "get", "kinds", "-o", "json"]);
+    let items = j["items"].as_array().unwrap();
+    let registry = kubectl_policies::catalog::registry::entries().count();
+    assert_eq!(registry, 87);
+    assert_eq!(items.len(), registry);
+    assert!(items
+        .iter()
+        .all(|k| k["source"] == "registry" && k["count"] == 0));
+    // Kinds that do not end in Policy, and kinds that share a name across groups.
+    for (kind, group) in [
+        ("GCPRoutingExtension", "networking.gke.io"),
+        ("PayloadProcessor", "gateway.nginx.org"),
+        ("HealthCheckPolicy", "alb.networking.azure.io"),
+        ("HealthCheckPolicy", "gateway.flomesh.io"),
+        ("KongUpstreamPolicy", "configuration.konghq.com"),
+    ] {
+        assert!(
+            items
+                .iter()
+                .any(|k| k["kind"] == kind && k["group"] == group),
+            "{kind}.{group}"
+        );
+    }
+}
+
+#[test]
+fn describe_says_when_a_kinds_label_differs_from_its_behaviour() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.yaml");
+    std::fs::write(&f, "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: app}\nspec: {gatewayClassName: gc}\n---\napiVersion: gateway.kgateway.dev/v1alpha1\nkind: TrafficPolicy\nmetadata: {name: tp, namespace: app}\nspec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}], timeouts: {request: 5s}}\n").unwrap();
+    let path = f.to_str().unwrap();
+    let out = stdout(&["-f", path, "describe", "trafficpolicy/tp", "-n", "app"]);
+    assert!(
+        out.contains("Class:        Inherited (from the built-in registry)")
+            && out.contains(
+                "Label:        Direct: the kind's gateway.networking.k8s.io/policy label differs"
+            ),
+        "{out}"
+    );
+    let j = json(&[
+        "-f",
+        path,
+        "describe",
+        "trafficpolicy/tp",
+        "-n",
+        "app",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        (&j["class"], &j["labelClass"]),
+        (&"Inherited".into(), &"Direct".into())
+    );
+    // A kind whose label agrees says nothing of it.
+    let j = json(&[
+        "--demo",
+        "describe",
+        "backendtlspolicy/oven-tls",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["class"], "Direct");
+    assert!(j.get("labelClass").is_none(), "{j}");
+}

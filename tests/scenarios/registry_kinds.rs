@@ -1,5 +1,10 @@
 //! One case per merge model the built-in registry knows, as each project documents it.
 
+mod corrections;
+mod readme;
+mod shapes;
+mod survey;
+
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
 use serde_json::json;
@@ -810,9 +815,10 @@ spec:
 }
 
 #[test]
-fn a_labelled_crd_decides_the_class_over_the_registry() {
+fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
     // kgateway's TrafficPolicy merges down the hierarchy (registry: inherited), but
-    // its CRD is labelled Direct: with the CRD in the input, the label decides.
+    // its CRD is labelled Direct: the behaviour decides, with or without the CRD in the
+    // input, and `describe` says the label differs (issue 28).
     let policy = pol(
         "gateway.kgateway.dev/v1alpha1",
         "TrafficPolicy",
@@ -831,11 +837,29 @@ fn a_labelled_crd_decides_the_class_over_the_registry() {
             .position(|p| p.obj_ref.name == "gw-policy")
             .map(kubectl_policies::topology::PolicyId::at)
             .unwrap();
-        (w.topology.policies[p].class, w.statuses.affects_count(p))
+        let d = kubectl_policies::query::describe_policy(&w, p);
+        (
+            w.topology.policies[p].class,
+            w.statuses.affects_count(p),
+            d.class_source,
+            d.label_class,
+        )
     };
     use kubectl_policies::catalog::Class;
-    assert_eq!(class(&[ROUTES, &policy].concat()), (Class::Inherited, 3));
-    assert_eq!(class(&[ROUTES, &policy, crd].concat()), (Class::Direct, 1));
+    assert_eq!(
+        class(&[ROUTES, &policy].concat()),
+        (Class::Inherited, 3, "registry", Some(Class::Direct))
+    );
+    assert_eq!(
+        class(&[ROUTES, &policy, crd].concat()),
+        (Class::Inherited, 3, "registry", Some(Class::Direct))
+    );
+    // A label that agrees is the class's source, and nothing differs.
+    let agreeing = crd.replace("policy: Direct", "policy: inherited");
+    assert_eq!(
+        class(&[ROUTES, &policy, &agreeing].concat()),
+        (Class::Inherited, 3, "label", None)
+    );
 }
 
 #[test]

@@ -1,0 +1,42 @@
+//! agentgateway (agentgateway/agentgateway @ 75b4e6ce, v1.4.1; also kgateway's
+//! api/v1alpha1/agentgateway @0c6aa135, the 2.1 transitional group).
+
+use super::*;
+
+/// AgentgatewayPolicy as its controller reads it, whichever group ships it: labelled
+/// Direct, inherited in behaviour; its sub-sections merge field by field.
+pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
+    group: "agentgateway.dev",
+    kind: "AgentgatewayPolicy",
+    class: Class::Inherited,
+    targeting: REFS_OR_SELECTORS,
+    target_kinds: &[
+        "Gateway",
+        "ListenerSet",
+        "HTTPRoute",
+        "GRPCRoute",
+        "Service",
+        "AgentgatewayBackend",
+        "InferencePool",
+    ],
+    namespaces: NamespaceRule::Own,
+    sections: Sections::SectionNameOrPort,
+    // Per sub-section (frontend, traffic, backend), a shallow merge by field: each
+    // field of a sub-section is one rule, the more specific policy winning it.
+    merge: MergeModel::KeyedFields {
+        rule_paths: &["/frontend", "/traffic", "/backend"],
+    },
+    // Same level: the oldest, then namespace, then name (policyselection/selector.go
+    // HasHigherPriority), field by field.
+    same_target: SameTarget::OldestFieldWins,
+    defaults_overrides: DefaultsOverrides::Inheritance,
+    label: Some("Direct"),
+    project: "agentgateway",
+    status_shape: "ancestors",
+    note: "Labelled Direct but inherited: precedence Gateway < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
+    documented: "https://agentgateway.dev/docs/kubernetes/latest/reference/api/ (AgentgatewayPolicy)",
+    source: "agentgateway/agentgateway@75b4e6ce AgentgatewayPolicy API types; policyselection/selector.go (HasHigherPriority)",
+    refs: &[],
+};
+
+pub(super) static ENTRIES: &[KnownKind] = &[AGENTGATEWAY_POLICY];

@@ -1,0 +1,42 @@
+//! Consul API Gateway (hashicorp/consul-k8s @ a507b1d1, v1.9.x). No CRD carries the
+//! policy label.
+
+use super::*;
+
+const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
+    KnownKind {
+        group: "consul.hashicorp.com",
+        kind,
+        class: Class::Direct,
+        targeting: REF,
+        target_kinds: GATEWAY,
+        // Its targetRef carries a namespace.
+        namespaces: NamespaceRule::AnyNamespace,
+        // In effect required: the controller looks policies up by Gateway and
+        // listener name, so one without a sectionName never applies.
+        sections: Sections::SectionName,
+        merge: MergeModel::None,
+        // One per listener: a map overwritten in list order, the last listed wins
+        // (undocumented); the oldest is shown winning until that order is modelled.
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::DefaultAndOverride,
+        label: None,
+        project: "Consul",
+        status_shape: "conditions",
+        note,
+        documented: "https://developer.hashicorp.com/consul/docs/connect/gateways/api-gateway/configuration/gatewaypolicy",
+        source: "hashicorp/consul-k8s@a507b1d1 control-plane/api/v1alpha1/gatewaypolicy_types.go",
+        refs: &[],
+    }
+}
+
+pub(super) static ENTRIES: &[KnownKind] = &[
+    gateway_policy(
+        "GatewayPolicy",
+        "Settings (JWT providers in default and override blocks) for one listener of a Gateway, named by sectionName; one per listener, the controller keeping the last one it lists.",
+    ),
+    gateway_policy(
+        "CustomGatewayPolicy",
+        "The same spec as GatewayPolicy, shipped in the custom (OpenShift) CRD set consul-crd-gatewaypolicies.yaml.",
+    ),
+];

@@ -1,0 +1,74 @@
+//! Gateway API's own policy kinds (kubernetes-sigs/gateway-api @ 4564255a, v1.6.1).
+
+use super::*;
+
+/// What a BackendTLSPolicy's `caCertificateRefs` may name: a ConfigMap (core support),
+/// or where an implementation supports it a Secret or a ClusterTrustBundle. Anything
+/// else never resolves: Accepted=False, reason NoValidCACertificate (Gateway API
+/// conformance test BackendTLSPolicyInvalidKind).
+const CA_CERTIFICATE_KINDS: &[(&str, &str)] = &[
+    ("", "ConfigMap"),
+    ("", "Secret"),
+    ("certificates.k8s.io", "ClusterTrustBundle"),
+];
+
+pub(super) static ENTRIES: &[KnownKind] = &[
+    KnownKind {
+        group: "gateway.networking.k8s.io",
+        kind: "BackendTLSPolicy",
+        class: Class::Direct,
+        targeting: REFS,
+        target_kinds: SERVICE,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::SectionName,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        project: "Gateway API",
+        status_shape: "ancestors",
+        note: "One policy per Service (or Service port); the oldest one applies and any later one is marked Conflicted.",
+        documented: "https://gateway-api.sigs.k8s.io/api-types/backendtlspolicy/ (GEP-1897)",
+        source: "kubernetes-sigs/gateway-api@4564255a apis/v1/backendtlspolicy_types.go",
+        refs: &[("/validation/caCertificateRefs", CA_CERTIFICATE_KINDS)],
+    },
+    KnownKind {
+        group: "gateway.networking.x-k8s.io",
+        kind: "XBackendTrafficPolicy",
+        class: Class::Direct,
+        targeting: REFS,
+        // And implementation-specific backends.
+        target_kinds: SERVICE_AND_IMPORT,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        project: "Gateway API",
+        status_shape: "ancestors",
+        note: "Experimental per-backend traffic settings (a Service, a ServiceImport or an implementation's backend) that attach directly and are never combined (\"no Override or Default\").",
+        documented: "https://gateway-api.sigs.k8s.io/geps/gep-3388/",
+        source: "kubernetes-sigs/gateway-api@4564255a apisx/v1alpha1/xbackendtrafficpolicy_types.go",
+        refs: &[],
+    },
+    KnownKind {
+        group: "gateway.networking.k8s.io",
+        kind: "BackendLBPolicy",
+        class: Class::Direct,
+        targeting: REFS,
+        target_kinds: SERVICE,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        project: "Gateway API",
+        status_shape: "ancestors",
+        note: "Retired experimental load-balancing settings for a Service (removed by #3705, absent from v1.3.0 on); attached directly with no merging.",
+        documented: "https://gateway-api.sigs.k8s.io/geps/gep-1619/",
+        source: "kubernetes-sigs/gateway-api v1.2 apis/v1alpha2/backendlbpolicy_types.go (removed by #3705)",
+        refs: &[],
+    },
+];

@@ -1,0 +1,189 @@
+//! GKE Gateway (GoogleCloudPlatform/gke-gateway-api @ fc40d606, the public type and CRD
+//! repository). Labelled Direct, except the GCP*TLS and authorization kinds (no label)
+//! and GCPRoutingExtension (`"true"`).
+
+use super::*;
+
+const SRC: &str = "GoogleCloudPlatform/gke-gateway-api@fc40d606";
+
+/// A GKE kind: Direct, one policy per target.
+#[allow(clippy::too_many_arguments)]
+const fn gke(
+    kind: &'static str,
+    targeting: Targeting,
+    target_kinds: &'static [&'static str],
+    namespaces: NamespaceRule,
+    sections: Sections,
+    merge: MergeModel,
+    same_target: SameTarget,
+    defaults_overrides: DefaultsOverrides,
+    label: Option<&'static str>,
+    note: &'static str,
+    documented: &'static str,
+) -> KnownKind {
+    KnownKind {
+        group: "networking.gke.io",
+        kind,
+        class: Class::Direct,
+        targeting,
+        target_kinds,
+        namespaces,
+        sections,
+        merge,
+        same_target,
+        defaults_overrides,
+        label,
+        project: "GKE",
+        status_shape: "unknown",
+        note,
+        documented,
+        source: SRC,
+        refs: &[],
+    }
+}
+
+const RESOURCES_DOC: &str =
+    "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources";
+
+pub(super) static ENTRIES: &[KnownKind] = &[
+    KnownKind {
+        status_shape: "ancestors",
+        ..gke(
+            "GCPBackendPolicy",
+            REF,
+            SERVICE_AND_IMPORT,
+            NamespaceRule::AnyNamespace,
+            Sections::None,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::DefaultOnly,
+            Some("Direct"),
+            "Load balancer backend settings for a Service or ServiceImport (its targetRef may name another namespace); only a default block, one policy per backend.",
+            RESOURCES_DOC,
+        )
+    },
+    KnownKind {
+        status_shape: "conditions",
+        ..gke(
+            "HealthCheckPolicy",
+            REF,
+            SERVICE_AND_IMPORT,
+            NamespaceRule::AnyNamespace,
+            Sections::None,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::DefaultOnly,
+            Some("Direct"),
+            "Health check settings for a backend Service; its default block is not a GEP-713 inherited default.",
+            RESOURCES_DOC,
+        )
+    },
+    KnownKind {
+        status_shape: "conditions",
+        ..gke(
+            "GCPGatewayPolicy",
+            REF,
+            GATEWAY,
+            // GKE's docs: the policy must be in the Gateway's namespace.
+            NamespaceRule::Own,
+            Sections::None,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::DefaultOnly,
+            Some("Direct"),
+            "Load balancer settings for a whole Gateway, in the Gateway's namespace, applied directly with no combining.",
+            RESOURCES_DOC,
+        )
+    },
+    gke(
+        "GCPTrafficDistributionPolicy",
+        REFS,
+        SERVICE,
+        NamespaceRule::Own,
+        Sections::None,
+        MergeModel::None,
+        SameTarget::OldestWins,
+        DefaultsOverrides::DefaultOnly,
+        Some("Direct"),
+        "Traffic distribution (load balancing across zones and backends) for a Service; one policy per Service.",
+        RESOURCES_DOC,
+    ),
+    gke(
+        "GCPSessionAffinityPolicy",
+        REF,
+        SERVICE,
+        NamespaceRule::AnyNamespace,
+        Sections::None,
+        MergeModel::None,
+        SameTarget::OldestWins,
+        DefaultsOverrides::None,
+        Some("Direct"),
+        "Session affinity for a Service (route rules use the GCPSessionAffinityFilter instead, by ExtensionRef).",
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_session_affinity",
+    ),
+    gke(
+        "GCPTrafficExtension",
+        REFS,
+        GATEWAY,
+        NamespaceRule::Own,
+        Sections::None,
+        MergeModel::Accumulated,
+        SameTarget::Stack,
+        DefaultsOverrides::None,
+        Some("Direct"),
+        "A policy kind whose name does not end in Policy: callouts chained on a Gateway's traffic; every extension applies, the first whose match fits handles a request.",
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+    ),
+    gke(
+        "GCPRoutingExtension",
+        REFS,
+        GATEWAY,
+        NamespaceRule::Own,
+        Sections::None,
+        MergeModel::Accumulated,
+        SameTarget::Stack,
+        DefaultsOverrides::None,
+        Some("true"),
+        "A policy kind whose name does not end in Policy, labelled with the non-standard value \"true\": routing callouts on a Gateway, chained as GCPTrafficExtension's.",
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+    ),
+    gke(
+        "GCPAuthzPolicy",
+        REFS,
+        &["Gateway", "Pod"],
+        NamespaceRule::Own,
+        Sections::None,
+        MergeModel::Accumulated,
+        SameTarget::Stack,
+        DefaultsOverrides::None,
+        None,
+        "Authorization for a Gateway or for the Pods a label selector picks; every policy is evaluated (ALLOW, DENY, CUSTOM, DENY_BY_DEFAULT), none replaces another.",
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+    ),
+    gke(
+        "GCPClientTLSPolicy",
+        REFS,
+        &["Service", "Namespace"],
+        NamespaceRule::Own,
+        Sections::SectionName,
+        MergeModel::None,
+        SameTarget::OldestWins,
+        DefaultsOverrides::None,
+        None,
+        "Backend TLS for a Service (or one of its ports) or a whole Namespace: a port's beats its Service's, which beats its Namespace's; at one level the oldest applies.",
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+    ),
+    gke(
+        "GCPServerTLSPolicy",
+        REFS,
+        &["Pod", "Namespace"],
+        NamespaceRule::Own,
+        Sections::None,
+        MergeModel::None,
+        SameTarget::OldestWins,
+        DefaultsOverrides::None,
+        None,
+        "Server TLS for the Pods a label selector picks (or a whole Namespace with an empty selector), exactly one targetRef: a workload port's beats its workload's, which beats its Namespace's; at one level the oldest creationTimestamp applies.",
+        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+    ),
+];

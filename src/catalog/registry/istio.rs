@@ -1,0 +1,138 @@
+//! Istio (istio/api @ b8f8791d, 1.30.3). No CRD carries the policy label. A
+//! `targetRef(s).namespace` is rejected by the CRDs (CEL `self.size() == 0`); a GatewayClass
+//! is reached only from the root namespace.
+
+use super::*;
+
+/// Istio security/telemetry/extension kinds: a workload `selector`, or Gateway API refs.
+const ISTIO_TARGETING: Targeting = Targeting {
+    target_ref: true,
+    target_refs: true,
+    workload_selector: true,
+    ..REF
+};
+
+/// EnvoyFilter and TrafficExtension: a workload selector or `targetRefs`.
+const SELECTOR_OR_REFS: Targeting = Targeting {
+    target_ref: false,
+    ..ISTIO_TARGETING
+};
+
+const ISTIO_TARGETS: &[&str] = &["Gateway", "GatewayClass", "Service", "ServiceEntry"];
+
+/// An Istio kind whose policies all apply side by side (the proxy evaluates them).
+const fn side_by_side(
+    group: &'static str,
+    kind: &'static str,
+    targeting: Targeting,
+    same_target: SameTarget,
+    note: &'static str,
+    documented: &'static str,
+    source: &'static str,
+) -> KnownKind {
+    KnownKind {
+        group,
+        kind,
+        class: Class::Direct,
+        targeting,
+        target_kinds: ISTIO_TARGETS,
+        namespaces: NamespaceRule::OwnOrMeshRoot,
+        sections: Sections::None,
+        merge: MergeModel::Accumulated,
+        same_target,
+        defaults_overrides: DefaultsOverrides::None,
+        label: None,
+        project: "Istio",
+        status_shape: "conditions",
+        note,
+        documented,
+        source,
+        refs: &[],
+    }
+}
+
+pub(super) static ENTRIES: &[KnownKind] = &[
+    side_by_side(
+        "security.istio.io",
+        "AuthorizationPolicy",
+        ISTIO_TARGETING,
+        SameTarget::Stack,
+        "All matching policies are evaluated together by the proxy (CUSTOM, then DENY, then ALLOW); nothing is merged.",
+        "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
+        "istio/api@b8f8791d security/v1beta1/authorization.proto",
+    ),
+    side_by_side(
+        "security.istio.io",
+        "RequestAuthentication",
+        ISTIO_TARGETING,
+        SameTarget::Stack,
+        "Every JWT rule that reaches a workload is accepted side by side; policies do not override each other.",
+        "https://istio.io/latest/docs/reference/config/security/request_authentication/",
+        "istio/api@b8f8791d security/v1beta1/request_authentication.proto",
+    ),
+    KnownKind {
+        group: "telemetry.istio.io",
+        kind: "Telemetry",
+        // Istio folds root namespace -> namespace -> workload/targetRef itself: a
+        // namespace-wide Telemetry reaches every workload of its namespace and a more
+        // specific one replaces it per telemetry type, which is inheritance.
+        class: Class::Inherited,
+        targeting: ISTIO_TARGETING,
+        target_kinds: ISTIO_TARGETS,
+        namespaces: NamespaceRule::OwnOrMeshRoot,
+        sections: Sections::None,
+        // Each top-level field (tracing, metrics, accessLogging) is one rule: the most
+        // specific Telemetry that sets it wins it.
+        merge: MergeModel::KeyedFields { rule_paths: &[] },
+        // Only one selector-less Telemetry per namespace and one per workload is valid;
+        // the extras are ignored (istio/istio#50414, analyzer IST0159).
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: None,
+        project: "Istio",
+        status_shape: "conditions",
+        note: "Applied root namespace, then namespace, then workload or targetRef: the most specific wins per telemetry type (tracing, metrics, accessLogging); of several on one workload (or selector-less in one namespace) only one is used, the others are ignored.",
+        documented: "https://istio.io/latest/docs/reference/config/telemetry/ (istio/istio#50414; analyzer IST0159 ConflictingTelemetryWorkloadSelectors)",
+        source: "istio/api@b8f8791d telemetry/v1alpha1/telemetry.proto",
+        refs: &[],
+    },
+    side_by_side(
+        "extensions.istio.io",
+        "WasmPlugin",
+        ISTIO_TARGETING,
+        // "applied by priority, in descending order" (within a phase).
+        SameTarget::AllByPriority {
+            field: "/priority",
+            higher_first: true,
+        },
+        "Each plugin that selects a workload is loaded alongside the others, ordered by phase and priority.",
+        "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
+        "istio/api@b8f8791d extensions/v1alpha1/wasm.proto",
+    ),
+    side_by_side(
+        "networking.istio.io",
+        "EnvoyFilter",
+        SELECTOR_OR_REFS,
+        // Lower priority first (negative before the default 0).
+        SameTarget::AllByPriority {
+            field: "/priority",
+            higher_first: false,
+        },
+        "Every matching filter patches the generated Envoy config in turn, ordered by priority; none replaces another.",
+        "https://istio.io/latest/docs/reference/config/networking/envoy-filter/",
+        "istio/api@b8f8791d networking/v1alpha3/envoy_filter.proto",
+    ),
+    side_by_side(
+        "extensions.istio.io",
+        "TrafficExtension",
+        SELECTOR_OR_REFS,
+        // As WasmPlugin, which it supersedes.
+        SameTarget::AllByPriority {
+            field: "/priority",
+            higher_first: true,
+        },
+        "New in 1.30 (superseding WasmPlugin, Wasm or Lua): every extension that selects a workload is loaded, ordered by phase and priority.",
+        "https://istio.io/latest/docs/reference/config/proxy_extensions/",
+        "istio/api@b8f8791d extensions/v1alpha1/traffic_extension.proto",
+    ),
+];

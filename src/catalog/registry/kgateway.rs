@@ -1,0 +1,135 @@
+//! kgateway (kgateway-dev/kgateway; types read at api/v1alpha1/kgateway/, index
+//! versions traffic_policy_types.go @181f64ab, backend_config_policy_types.go @007f5591,
+//! listener_policy_types.go @028d2df5). Every CRD is labelled Direct.
+
+use super::*;
+
+/// TrafficPolicy: `targetRefs`, `targetSelectors` or an `ExtensionRef` filter.
+const REFS_SELECTORS_OR_EXTENSION_REF: Targeting = Targeting {
+    extension_ref: true,
+    ..REFS_OR_SELECTORS
+};
+
+/// TrafficPolicies on one target merge by top-level field, ordered by the policy's
+/// weight annotation (higher first, default 0), then age (kgateway docs, "Policy
+/// priority and merging rules"; annotation `PolicyPrecedenceWeight`).
+pub(super) const WEIGHTED: SameTarget = SameTarget::WeightedFieldWins {
+    annotation: "kgateway.dev/policy-weight",
+};
+
+/// A Direct kgateway kind whose policies on one target merge by top-level field.
+const fn per_field(
+    kind: &'static str,
+    target_kinds: &'static [&'static str],
+    same_target: SameTarget,
+    note: &'static str,
+    documented: &'static str,
+    source: &'static str,
+) -> KnownKind {
+    KnownKind {
+        group: "gateway.kgateway.dev",
+        kind,
+        class: Class::Direct,
+        targeting: REFS_OR_SELECTORS,
+        target_kinds,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        // Each top-level field is one rule.
+        merge: MergeModel::KeyedFields { rule_paths: &[] },
+        same_target,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        project: "kgateway",
+        status_shape: "ancestors",
+        note,
+        documented,
+        source,
+        refs: &[],
+    }
+}
+
+pub(super) static ENTRIES: &[KnownKind] = &[
+    KnownKind {
+        group: "gateway.kgateway.dev",
+        kind: "TrafficPolicy",
+        class: Class::Inherited,
+        targeting: REFS_SELECTORS_OR_EXTENSION_REF,
+        // Any kind ending in ListenerSet (`kind.endsWith('ListenerSet')`).
+        target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
+        namespaces: NamespaceRule::OwnOrGlobalNamespace,
+        sections: Sections::SectionName,
+        merge: MergeModel::KgatewayPriority,
+        same_target: WEIGHTED,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        project: "kgateway",
+        status_shape: "ancestors",
+        note: "Despite its Direct label it is inherited: an annotation on the parent chooses shallow or deep merging and whether child or parent wins (shallow, child by default); several on one target merge by top-level field, the oldest winning each.",
+        documented: "https://kgateway.dev/docs/about/policies/ (Policy priority and merging rules; kgateway.dev/inherited-policy-priority)",
+        source: "kgateway-dev/kgateway@181f64ab api/v1alpha1/kgateway/traffic_policy_types.go",
+        refs: &[],
+    },
+    per_field(
+        "ListenerPolicy",
+        GATEWAY,
+        SameTarget::OldestFieldWins,
+        "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway are undocumented: merged by top-level field, the oldest winning each, as kgateway's other kinds.",
+        "https://kgateway.dev/docs/about/policies/",
+        "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go",
+    ),
+    per_field(
+        "BackendConfigPolicy",
+        &["Service", "Backend", "Hostname"],
+        SameTarget::OldestFieldWins,
+        "Connection settings for a Service, a kgateway Backend or an Istio Hostname; several on one backend merge by top-level field, the oldest winning each (ties by name). A BackendTLSPolicy on the same backend overrides its tls (Overridden, reason ConflictedWithBackendTLSPolicy).",
+        "https://kgateway.dev/docs/about/policies/backendconfigpolicy/",
+        "kgateway-dev/kgateway@007f5591 api/v1alpha1/kgateway/backend_config_policy_types.go",
+    ),
+    KnownKind {
+        // Whole: one policy applies.
+        merge: MergeModel::None,
+        ..per_field(
+        "HTTPListenerPolicy",
+        GATEWAY,
+        SameTarget::LastAppliedWins,
+        "HTTP listener settings (access logs, upgrades) for every HTTP listener of a Gateway; only the one applied last is enforced. Deprecated in 2.2 for ListenerPolicy httpSettings.",
+        "https://kgateway.dev/docs/about/policies/ (\"only the HTTPListenerPolicy that was last applied is enforced\")",
+        "kgateway-dev/kgateway api/v1alpha1/kgateway/http_listener_policy_types.go",
+    )
+    },
+    KnownKind {
+        group: "gateway.kgateway.dev",
+        kind: "RoutePolicy",
+        class: Class::Inherited,
+        targeting: REFS_SELECTORS_OR_EXTENSION_REF,
+        target_kinds: GATEWAY_AND_HTTPROUTE,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::SectionName,
+        merge: MergeModel::KgatewayPriority,
+        same_target: WEIGHTED,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        project: "kgateway",
+        status_shape: "ancestors",
+        note: "The pre-2.0 name of TrafficPolicy: route settings inherited down the hierarchy as TrafficPolicy's are, though its CRD is labelled Direct.",
+        documented: "https://kgateway.dev/docs/about/policies/",
+        source: "kgateway-dev/kgateway api/v1alpha1/route_policy_types.go",
+        refs: &[],
+    },
+    KnownKind {
+        group: "gateway.kgateway.dev",
+        kind: "AgentgatewayPolicy",
+        target_kinds: &[
+            "Gateway",
+            "HTTPRoute",
+            "ListenerSet",
+            "Service",
+            "AgentgatewayBackend",
+        ],
+        project: "kgateway",
+        note: "kgateway 2.1's transitional group for agentgateway's AgentgatewayPolicy (October 2025 CRD): labelled Direct, inherited, merged per sub-section as agentgateway's.",
+        documented: "https://kgateway.dev/docs/agentgateway/",
+        source: "kgateway-dev/kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go",
+        ..super::agentgateway::AGENTGATEWAY_POLICY
+    },
+];

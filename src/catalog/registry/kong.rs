@@ -1,0 +1,29 @@
+//! Kong (Kong/kubernetes-configuration @ b6e8d4f7).
+
+use super::*;
+
+pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
+    group: "configuration.konghq.com",
+    kind: "KongUpstreamPolicy",
+    class: Class::Direct,
+    // No targetRef: the Service's annotation names the policy.
+    targeting: Targeting {
+        target_ref: false,
+        target_refs: false,
+        target_annotation: Some("konghq.com/upstream-policy"),
+        ..REF
+    },
+    target_kinds: &["Service", "KongServiceFacade"],
+    namespaces: NamespaceRule::Own,
+    sections: Sections::None,
+    merge: MergeModel::None,
+    same_target: SameTarget::OldestWins,
+    defaults_overrides: DefaultsOverrides::None,
+    label: Some("direct"),
+    project: "Kong",
+    status_shape: "ancestors",
+    note: "Upstream (load balancing, health check) settings attached from the target's side: a Service's konghq.com/upstream-policy annotation names it; all Services behind one route rule must name the same one, or it is ignored.",
+    documented: "https://developer.konghq.com/kubernetes-ingress-controller/reference/custom-resources/#kongupstreampolicy",
+    source: "Kong/kubernetes-configuration@b6e8d4f7 api/configuration/v1beta1/kongupstreampolicy_types.go",
+    refs: &[],
+}];

@@ -1,0 +1,158 @@
+//! Kuadrant (Kuadrant/kuadrant-operator @ ae698811, v1.5.2).
+
+use super::*;
+
+/// Kuadrant AuthPolicy: the JSON pointers under which children are named rules.
+const AUTH_POLICY_RULE_PATHS: &[&str] = &[
+    "/rules/authentication",
+    "/rules/metadata",
+    "/rules/authorization",
+    "/rules/response/success/headers",
+    "/rules/response/success/filters",
+    "/rules/callbacks",
+];
+
+/// Kuadrant rate limits are merged by limit name.
+const LIMITS_RULE_PATHS: &[&str] = &["/limits"];
+
+/// A Direct Kuadrant kind: one `targetRef` (with sectionName), never merged.
+const fn direct(
+    group: &'static str,
+    kind: &'static str,
+    target_kinds: &'static [&'static str],
+    label: Option<&'static str>,
+    note: &'static str,
+    documented: &'static str,
+    source: &'static str,
+) -> KnownKind {
+    KnownKind {
+        group,
+        kind,
+        class: Class::Direct,
+        targeting: REF,
+        target_kinds,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::SectionName,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label,
+        project: "Kuadrant",
+        status_shape: "conditions",
+        note,
+        documented,
+        source,
+        refs: &[],
+    }
+}
+
+/// An inherited Kuadrant kind: GEP-713 defaults and overrides, keyed by `rule_paths`.
+const fn inherited(
+    kind: &'static str,
+    target_kinds: &'static [&'static str],
+    rule_paths: &'static [&'static str],
+    note: &'static str,
+    documented: &'static str,
+    source: &'static str,
+) -> KnownKind {
+    KnownKind {
+        group: "kuadrant.io",
+        kind,
+        class: Class::Inherited,
+        targeting: REF,
+        target_kinds,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::SectionName,
+        merge: MergeModel::Gep713 { rule_paths },
+        same_target: SameTarget::Stack,
+        defaults_overrides: DefaultsOverrides::Gep713,
+        label: Some("inherited"),
+        project: "Kuadrant",
+        status_shape: "conditions",
+        note,
+        documented,
+        source,
+        refs: &[],
+    }
+}
+
+pub(super) static ENTRIES: &[KnownKind] = &[
+    inherited(
+        "AuthPolicy",
+        GATEWAY_AND_ROUTES,
+        AUTH_POLICY_RULE_PATHS,
+        "Full GEP-713 defaults and overrides with atomic (the default) or merge strategy; a spec without either is treated as atomic defaults.",
+        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/auth/ (api/v1/merge_strategies.go)",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_authpolicies.yaml",
+    ),
+    inherited(
+        "RateLimitPolicy",
+        GATEWAY_AND_ROUTES,
+        LIMITS_RULE_PATHS,
+        "Works like AuthPolicy, with each named limit being one rule when the merge strategy combines policies.",
+        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/rate-limiting/",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_ratelimitpolicies.yaml",
+    ),
+    inherited(
+        "TokenRateLimitPolicy",
+        GATEWAY_AND_HTTPROUTE,
+        LIMITS_RULE_PATHS,
+        "Token-based limits that combine exactly like RateLimitPolicy, keyed by limit name.",
+        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/token-rate-limiting/",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tokenratelimitpolicies.yaml",
+    ),
+    direct(
+        "kuadrant.io",
+        "DNSPolicy",
+        GATEWAY,
+        Some("direct"),
+        "DNS records for a Gateway or one of its listeners; attached directly, never merged.",
+        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/dns/",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_dnspolicies.yaml",
+    ),
+    direct(
+        "kuadrant.io",
+        "TLSPolicy",
+        GATEWAY,
+        Some("direct"),
+        "Certificate management for a Gateway or listener; one policy per target with no combining.",
+        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/tls/",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tlspolicies.yaml",
+    ),
+    direct(
+        "extensions.kuadrant.io",
+        "OIDCPolicy",
+        GATEWAY_AND_HTTPROUTE,
+        None,
+        "Extension that configures an OIDC login flow on its target by generating AuthPolicies; nothing of its own is inherited or merged.",
+        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/oidc-policy",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_oidcpolicies.yaml",
+    ),
+    direct(
+        "extensions.kuadrant.io",
+        "PlanPolicy",
+        GATEWAY_AND_ROUTES,
+        None,
+        "Extension that maps plans to limits on its own target by generating RateLimitPolicies; it does not take part in any merge itself.",
+        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/plan-policy",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_planpolicies.yaml",
+    ),
+    direct(
+        "extensions.kuadrant.io",
+        "TelemetryPolicy",
+        GATEWAY,
+        None,
+        "Extension for metric labels on a Gateway (its CRD accepts no other target since v1.3.0); its metrics.default field is not a GEP-713 default.",
+        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/telemetry-policy",
+        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_telemetrypolicies.yaml (CEL self.kind == 'Gateway')",
+    ),
+    direct(
+        "extensions.kuadrant.io",
+        "ThreatPolicy",
+        GATEWAY_AND_HTTPROUTE,
+        None,
+        "Extension (new in v1.5.0) that configures threat protection on its own target; never merged.",
+        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/threat-policy",
+        "Kuadrant/kuadrant-operator@ae698811 cmd/extensions/threat-policy/api/v1alpha1/threatpolicy_types.go",
+    ),
+];

@@ -1,0 +1,167 @@
+//! The built-in registry: policy kinds shipped by real projects, with what each one
+//! targets and how several of them combine. Many of these CRDs carry no policy label
+//! at all, so without this table the tool would not see them; for the ones that do,
+//! the table adds the merge model the label cannot express, and where the label and
+//! the controller's behaviour disagree, the behaviour.
+//!
+//! Entries are keyed by group + kind, because the same kind name is reused by
+//! unrelated projects (three `RateLimitPolicy` kinds, three `HealthCheckPolicy` kinds).
+//! One file per project; every entry cites the vendor source it was read from (the
+//! survey `../shared/reference/policy-kinds.md` lists the snapshot commits).
+
+mod agentgateway;
+mod airlock;
+mod apisix;
+mod aws;
+mod azure;
+mod consul;
+mod envoy_ai_gateway;
+mod envoy_gateway;
+mod flomesh;
+mod gateway_api;
+mod gke;
+mod gloo;
+mod istio;
+mod kgateway;
+mod kong;
+mod kuadrant;
+mod linkerd;
+mod nginx;
+mod solo;
+
+use super::{
+    Class, ClassSource, DefaultsOverrides, MergeModel, NamespaceRule, PolicyKind, SameTarget,
+    Sections, Targeting, ValueKey,
+};
+use crate::model::GroupKind;
+
+/// One row of the built-in registry.
+#[derive(Debug)]
+pub struct KnownKind {
+    pub group: &'static str,
+    pub kind: &'static str,
+    /// The class as the project's controller behaves (not necessarily its label).
+    pub class: Class,
+    pub targeting: Targeting,
+    /// The kinds it may target (by kind name; the group is the usual one for the kind).
+    pub target_kinds: &'static [&'static str],
+    /// The namespaces its policies may reach.
+    pub namespaces: NamespaceRule,
+    /// What part of a target its references may name.
+    pub sections: Sections,
+    pub merge: MergeModel,
+    /// How several policies of the kind on one target combine.
+    pub same_target: SameTarget,
+    /// Its `default`/`override` stanzas, GEP-713's or not.
+    pub defaults_overrides: DefaultsOverrides,
+    /// The label its shipped CRD carries, as written (e.g. Some("Direct"),
+    /// Some("inherited"), Some("true")); None: no label, or not seen (closed source).
+    pub label: Option<&'static str>,
+    /// The project that ships it; one of `PROJECTS`.
+    pub project: &'static str,
+    pub status_shape: &'static str, // "ancestors", "conditions", "statuses map", "none", "unknown"
+    /// what the project documents about how the kind merges, one sentence in your own words
+    pub note: &'static str,
+    /// Where the project documents the rules above (a page a user can open).
+    pub documented: &'static str,
+    /// The vendor source the entry was read from: `owner/repo@commit path`, or the
+    /// documentation set for closed-source projects.
+    pub source: &'static str,
+    /// References in the spec and the kinds they may name; naming another makes the
+    /// policy refused whole.
+    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+}
+
+impl KnownKind {
+    /// The catalog's view of this entry, tagged with where the knowledge came from.
+    pub(crate) fn to_policy_kind(&self, source: ClassSource) -> PolicyKind {
+        PolicyKind {
+            group: self.group.to_string(),
+            kind: self.kind.to_string(),
+            class: self.class,
+            source,
+            merge: self.merge,
+            same_target: self.same_target,
+            targeting: self.targeting,
+            target_kinds: self.target_kinds.iter().map(|k| k.to_string()).collect(),
+            namespaces: self.namespaces,
+            sections: self.sections,
+            defaults_overrides: self.defaults_overrides,
+            label: self.label.and_then(super::parse_class_label),
+            cite: self.source,
+            refs: self.refs,
+            project: self.project,
+        }
+    }
+}
+
+/// The projects, in the order the README's table lists them, each with its entries.
+pub static PROJECTS: &[(&str, &[KnownKind])] = &[
+    ("Gateway API", gateway_api::ENTRIES),
+    ("Envoy Gateway", envoy_gateway::ENTRIES),
+    ("Envoy AI Gateway", envoy_ai_gateway::ENTRIES),
+    ("Kuadrant", kuadrant::ENTRIES),
+    ("NGINX Gateway Fabric", nginx::ENTRIES),
+    ("Istio", istio::ENTRIES),
+    ("Gloo", gloo::ENTRIES),
+    ("kgateway", kgateway::ENTRIES),
+    ("agentgateway", agentgateway::ENTRIES),
+    ("Solo Enterprise", solo::ENTRIES),
+    ("Linkerd", linkerd::ENTRIES),
+    ("GKE", gke::ENTRIES),
+    ("AWS VPC Lattice", aws::ENTRIES),
+    ("Azure AGC", azure::ENTRIES),
+    ("Consul", consul::ENTRIES),
+    ("Kong", kong::ENTRIES),
+    ("APISIX", apisix::ENTRIES),
+    ("Airlock", airlock::ENTRIES),
+    ("Flomesh", flomesh::ENTRIES),
+];
+
+/// Every policy kind the tool knows without being told, project by project.
+pub fn entries() -> impl Iterator<Item = &'static KnownKind> {
+    PROJECTS.iter().flat_map(|(_, entries)| entries.iter())
+}
+
+/// The registry entry for exactly this group and kind, if there is one.
+/// `gk.group` is expected to be normalised already (`""` for the core group).
+pub fn lookup(gk: &GroupKind) -> Option<&'static KnownKind> {
+    entries().find(|e| e.group == gk.group && e.kind == gk.kind)
+}
+
+// Targeting shapes shared by several entries.
+
+/// A single `targetRef`.
+const REF: Targeting = Targeting {
+    target_ref: true,
+    target_refs: false,
+    target_selectors: false,
+    workload_selector: false,
+    extension_ref: false,
+    target_annotation: None,
+};
+
+/// A `targetRefs` list.
+const REFS: Targeting = Targeting {
+    target_ref: false,
+    target_refs: true,
+    ..REF
+};
+
+/// `targetRefs` or label-based `targetSelectors` (kgateway, agentgateway).
+const REFS_OR_SELECTORS: Targeting = Targeting {
+    target_selectors: true,
+    ..REFS
+};
+
+// Target kind lists shared by several entries.
+
+const SERVICE: &[&str] = &["Service"];
+const GATEWAY: &[&str] = &["Gateway"];
+const HTTPROUTE: &[&str] = &["HTTPRoute"];
+const GATEWAY_AND_ROUTES: &[&str] = &["Gateway", "HTTPRoute", "GRPCRoute"];
+const GATEWAY_AND_HTTPROUTE: &[&str] = &["Gateway", "HTTPRoute"];
+const SERVICE_AND_IMPORT: &[&str] = &["Service", "ServiceImport"];
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,168 @@
+use super::*;
+use crate::catalog::parse_class_label;
+use std::collections::BTreeSet;
+
+fn get(group: &str, kind: &str) -> &'static KnownKind {
+    lookup(&GroupKind::new(group, kind))
+        .unwrap_or_else(|| panic!("no registry entry for {kind}.{group}"))
+}
+
+#[test]
+fn no_duplicate_group_kind() {
+    let mut seen = BTreeSet::new();
+    for e in entries() {
+        assert!(seen.insert((e.group, e.kind)), "{}.{}", e.kind, e.group);
+    }
+}
+
+#[test]
+fn kind_names_shared_by_projects_are_told_apart_by_group() {
+    for (kind, groups) in [
+        (
+            "RateLimitPolicy",
+            &[
+                "kuadrant.io",
+                "gateway.nginx.org",
+                "microgateway.airlock.com",
+            ][..],
+        ),
+        (
+            "HealthCheckPolicy",
+            &[
+                "networking.gke.io",
+                "alb.networking.azure.io",
+                "gateway.flomesh.io",
+            ],
+        ),
+        (
+            "BackendTLSPolicy",
+            &["gateway.networking.k8s.io", "alb.networking.azure.io"],
+        ),
+        (
+            "BackendTrafficPolicy",
+            &["gateway.envoyproxy.io", "apisix.apache.org"],
+        ),
+        (
+            "AgentgatewayPolicy",
+            &["agentgateway.dev", "gateway.kgateway.dev"],
+        ),
+    ] {
+        let projects: BTreeSet<&str> = groups.iter().map(|g| get(g, kind).project).collect();
+        assert_eq!(projects.len(), groups.len(), "{kind}: {projects:?}");
+    }
+    assert_eq!(
+        get("kuadrant.io", "RateLimitPolicy").merge,
+        MergeModel::Gep713 {
+            rule_paths: &["/limits"]
+        }
+    );
+    assert_eq!(
+        get("gateway.nginx.org", "RateLimitPolicy").merge,
+        MergeModel::PatchDefaults
+    );
+    assert!(lookup(&GroupKind::new("example.com", "RateLimitPolicy")).is_none());
+    assert!(lookup(&GroupKind::new("kuadrant.io", "BackendTLSPolicy")).is_none());
+}
+
+#[test]
+fn every_entry_is_filed_under_its_project_and_cites_its_source() {
+    const SHAPES: &[&str] = &["ancestors", "conditions", "statuses map", "none", "unknown"];
+    for (project, list) in PROJECTS {
+        assert!(!list.is_empty(), "{project}");
+        for e in *list {
+            let g = format!("{}.{}", e.kind, e.group);
+            assert_eq!(e.project, *project, "{g}");
+            assert!(e.documented.starts_with("https://"), "{g}");
+            assert!(!e.source.is_empty() && !e.note.is_empty(), "{g}");
+            assert!(SHAPES.contains(&e.status_shape), "{g}");
+            assert!(!e.target_kinds.is_empty(), "{g}");
+            let t = e.targeting;
+            assert!(
+                t.target_ref
+                    || t.target_refs
+                    || t.target_selectors
+                    || t.workload_selector
+                    || t.target_annotation.is_some(),
+                "{g} has no way to target"
+            );
+            if let Some(label) = e.label {
+                assert!(parse_class_label(label).is_some(), "{g}: label {label}");
+            }
+        }
+    }
+}
+
+#[test]
+fn direct_entries_do_not_merge_across_levels() {
+    // A Direct policy reaches only its target and its sections: the only merging is
+    // side by side, or among several on one target.
+    for e in entries().filter(|e| e.class == Class::Direct) {
+        let g = (e.kind, e.group);
+        match e.merge {
+            MergeModel::None | MergeModel::Accumulated => {}
+            MergeModel::PatchDefaults | MergeModel::KeyedFields { .. } => assert!(
+                matches!(
+                    e.same_target,
+                    SameTarget::DisjointFields(_)
+                        | SameTarget::OldestFieldWins
+                        | SameTarget::WeightedFieldWins { .. }
+                ),
+                "{g:?}: only kinds that merge policies on one target"
+            ),
+            other => panic!("{g:?} merges as {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn rules_that_keep_several_side_by_side_never_merge_them() {
+    // All of them apply: pushed one after the other, an atomic model would let the
+    // later replace the earlier.
+    for e in entries() {
+        if matches!(
+            e.same_target,
+            SameTarget::AllByPriority { .. }
+                | SameTarget::OnePerValue { .. }
+                | SameTarget::AllConflictedOnMismatch { .. }
+        ) {
+            assert_eq!(e.merge, MergeModel::Accumulated, "{}.{}", e.kind, e.group);
+        }
+    }
+}
+
+#[test]
+fn labels_that_differ_from_the_behaviour_are_the_known_ones() {
+    let differing: Vec<(&str, &str)> = entries()
+        .filter(|e| {
+            e.label
+                .and_then(parse_class_label)
+                .is_some_and(|l| l != e.class)
+        })
+        .map(|e| (e.group, e.kind))
+        .collect();
+    assert_eq!(
+        differing,
+        [
+            ("gateway.kgateway.dev", "TrafficPolicy"),
+            ("gateway.kgateway.dev", "RoutePolicy"),
+            ("gateway.kgateway.dev", "AgentgatewayPolicy"),
+            ("agentgateway.dev", "AgentgatewayPolicy"),
+        ]
+    );
+}
+
+#[test]
+fn to_policy_kind_copies_fields() {
+    let e = get("gateway.kgateway.dev", "TrafficPolicy");
+    let pk = e.to_policy_kind(ClassSource::Registry);
+    assert_eq!(pk.group_kind(), GroupKind::new(e.group, e.kind));
+    assert_eq!(pk.class, Class::Inherited);
+    assert_eq!(pk.label, Some(Class::Direct));
+    assert_eq!(pk.source, ClassSource::Registry);
+    assert_eq!(pk.merge, MergeModel::KgatewayPriority);
+    assert_eq!(pk.same_target, e.same_target);
+    assert_eq!(pk.namespaces, NamespaceRule::OwnOrGlobalNamespace);
+    assert_eq!(pk.sections, Sections::SectionName);
+    assert_eq!(pk.cite, e.source);
+    assert_eq!(pk.project, "kgateway");
+}

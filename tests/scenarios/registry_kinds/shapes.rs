@@ -1,0 +1,149 @@
+//! The targeting shapes real kinds use beyond Gateway API's (issue 28, item 3).
+
+use super::{s, statuses, ROUTES};
+use crate::common::*;
+use kubectl_policies::effective::PolicyStatus::{Enforced, TargetNotFound};
+
+#[test]
+fn a_services_annotation_attaches_its_kong_upstream_policy() {
+    let policy = "---\napiVersion: configuration.konghq.com/v1beta1\nkind: KongUpstreamPolicy\nmetadata: {name: sticky, namespace: app}\nspec: {algorithm: sticky-sessions}\n";
+    let unnamed = "---\napiVersion: configuration.konghq.com/v1beta1\nkind: KongUpstreamPolicy\nmetadata: {name: unused, namespace: app}\nspec: {algorithm: round-robin}\n";
+    let annotated = ROUTES.replace(
+        "metadata: {name: coffee, namespace: app}\nspec: {ports",
+        "metadata: {name: coffee, namespace: app, annotations: {konghq.com/upstream-policy: sticky}}\nspec: {ports",
+    );
+    assert_ne!(annotated, ROUTES);
+    let w = world(&[&annotated, policy, unnamed].concat());
+    assert_eq!(
+        statuses(&w),
+        [s("app/sticky", Enforced), s("app/unused", TargetNotFound)]
+    );
+    let svc = node(&w, "Service", Some("app"), "coffee", None);
+    assert_eq!(
+        effective(
+            &w,
+            &gk("configuration.konghq.com", "KongUpstreamPolicy"),
+            svc
+        )[0]
+        .1,
+        serde_json::json!({"algorithm": "sticky-sessions"})
+    );
+    assert!(w
+        .topology
+        .findings
+        .iter()
+        .any(|f| f.object.name == "unused" && f.message.contains("konghq.com/upstream-policy")));
+}
+
+#[test]
+fn a_target_ref_with_section_names_names_each_listener() {
+    // Azure Application Gateway for Containers: one targetRef, a sectionNames list.
+    let gw = ROUTES.replace(
+        "listeners: [{name: http, port: 80, protocol: HTTP}]",
+        "listeners: [{name: http, port: 80, protocol: HTTP}, {name: https, port: 443, protocol: HTTPS}, {name: other, port: 8080, protocol: HTTP}]",
+    );
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: FrontendTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionNames: [http, https]}\n  default: {policyType: {type: predefined, name: 2023-06}}\n";
+    let w = world(&[&gw, policy].concat());
+    let reached: Vec<String> = w.topology.targets[kubectl_policies::topology::PolicyId::at(0)]
+        .iter()
+        .map(|t| t.target.to_string())
+        .collect();
+    assert_eq!(reached.len(), 2, "{reached:?}");
+    assert!(reached.iter().any(|r| r.ends_with("#http")), "{reached:?}");
+    assert!(reached.iter().any(|r| r.ends_with("#https")), "{reached:?}");
+    let other = node(&w, "Gateway", Some("app"), "gw", Some("other"));
+    assert!(effective(
+        &w,
+        &gk("alb.networking.azure.io", "FrontendTLSPolicy"),
+        other
+    )
+    .is_empty());
+}
+
+#[test]
+fn targets_outside_gateway_api_are_reached_when_they_exist() {
+    // Envoy AI Gateway: an AIServiceBackend and an InferencePool.
+    let backend = "---\napiVersion: aigateway.envoyproxy.io/v1alpha1\nkind: AIServiceBackend\nmetadata: {name: llm, namespace: app}\nspec: {schema: {name: OpenAI}}\n";
+    let bsp = |name: &str, kind: &str, group: &str, target: &str| {
+        format!(
+        "---\napiVersion: aigateway.envoyproxy.io/v1beta1\nkind: BackendSecurityPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: {group}, kind: {kind}, name: {target}}}]\n  type: APIKey\n"
+    )
+    };
+    let w = world(
+        &[
+            ROUTES,
+            backend,
+            &bsp(
+                "llm-key",
+                "AIServiceBackend",
+                "aigateway.envoyproxy.io",
+                "llm",
+            ),
+            &bsp(
+                "pool-key",
+                "InferencePool",
+                "inference.networking.k8s.io",
+                "missing",
+            ),
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/llm-key", Enforced),
+            s("app/pool-key", TargetNotFound)
+        ]
+    );
+}
+
+#[test]
+fn a_target_ref_with_a_label_selector_binds_workloads_outside_the_hierarchy() {
+    // GKE: `{kind: Pod, selector}` picks Pods by label, not by name.
+    let authz = "---\napiVersion: networking.gke.io/v1\nkind: GCPAuthzPolicy\nmetadata: {name: pods, namespace: app}\nspec:\n  targetRefs: [{kind: Pod, selector: {matchLabels: {app: coffee}}}]\n  action: ALLOW\n";
+    let w = world(&[ROUTES, authz].concat());
+    assert_eq!(
+        statuses(&w),
+        [s(
+            "app/pods",
+            kubectl_policies::effective::PolicyStatus::SelectorBound
+        )]
+    );
+    assert!(w
+        .topology
+        .findings
+        .iter()
+        .all(|f| f.code != kubectl_policies::topology::Code::Invalid));
+}
+
+#[test]
+fn istio_refuses_a_target_in_another_namespace() {
+    let other = ROUTES.replace("namespace: app", "namespace: other");
+    let ap = "---\napiVersion: security.istio.io/v1\nkind: AuthorizationPolicy\nmetadata: {name: cross, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, namespace: other}]\n  action: DENY\n";
+    let w = world(&[&other, ap].concat());
+    assert_eq!(
+        statuses(&w),
+        [s(
+            "app/cross",
+            kubectl_policies::effective::PolicyStatus::Invalid
+        )]
+    );
+    // In its own namespace the same reference is fine.
+    let own = ap.replace(", namespace: other}", "}");
+    let w = world(&[ROUTES, &own].concat());
+    assert_eq!(statuses(&w), [s("app/cross", Enforced)]);
+}
+
+#[test]
+fn a_flomesh_target_ref_names_a_route_rule_by_its_rule_field() {
+    let tcp = "---\napiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {name: db, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: primary, backendRefs: [{name: coffee, port: 80}]}, {name: replica, backendRefs: [{name: coffee, port: 80}]}]}\n";
+    let policy = "---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: RouteRuleFilterPolicy\nmetadata: {name: filters, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: db, rule: primary}]\n  filterRefs: [{group: extension.gateway.flomesh.io, kind: Filter, name: f}]\n";
+    let w = world(&[ROUTES, tcp, policy].concat());
+    let targets: Vec<String> = w.topology.targets[kubectl_policies::topology::PolicyId::at(0)]
+        .iter()
+        .map(|t| t.target.to_string())
+        .collect();
+    assert_eq!(targets.len(), 1);
+    assert!(targets[0].ends_with("#primary"), "{targets:?}");
+    assert_eq!(statuses(&w), [s("app/filters", Enforced)]);
+}
