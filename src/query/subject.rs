@@ -55,7 +55,15 @@ pub fn name_target(
 /// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
 pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, String> {
     let t = &w.topology;
-    let (gk, r) = name_target(words, &t.catalog, &t.snapshot.objects, ns)?;
+    let (gk, r) =
+        name_target(words, &t.catalog, &t.snapshot.objects, ns).map_err(|e| match split_target(
+            words,
+        ) {
+            Ok((ty, _)) if resolve_type(&ty, &t.catalog, &t.snapshot.objects).is_err() => {
+                super::hint::unknown_type(w, &ty, e)
+            }
+            _ => e,
+        })?;
     if t.catalog.get(&gk).is_some() {
         return match t.policy_index.get(&r) {
             Some(&p) => Ok(Subject::Policy(p)),
@@ -124,9 +132,14 @@ pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>)
     if let Some(b) = blind {
         return format!("{resource} {name:?}: {}", b.message);
     }
+    // No other namespace has one of that name: the nearest names in scope.
+    let near = match elsewhere.is_empty() {
+        true => super::hint::did_you_mean(&super::hint::near_names(w, gk, name, ns)),
+        false => String::new(),
+    };
     match ns {
-        Some(ns) => format!("{resource} {name:?} not found in namespace {ns}{hint}"),
-        None => format!("{resource} {name:?} not found"),
+        Some(ns) => format!("{resource} {name:?} not found in namespace {ns}{hint}{near}"),
+        None => format!("{resource} {name:?} not found{near}"),
     }
 }
 

@@ -90,7 +90,12 @@ fn offers_flag_values() {
     assert_eq!(complete(&["describe", "-o", "t"]).0, ["tree"]);
     assert_eq!(complete(&["--color", ""]).0, ["auto", "always", "never"]);
     assert_eq!(complete(&["completion", ""]).0, ["bash", "zsh", "fish"]);
-    assert_eq!(complete(&["get", ""]).0, ["policies", "kinds"]);
+    // `get` takes policies, kinds, or a policy kind (and then names).
+    let get = complete(&["get", ""]).0;
+    assert_eq!(get[..2], ["policies", "kinds"]);
+    assert!(get.iter().any(|w| w == "backendtlspolicy"), "{get:?}");
+    assert!(!get.iter().any(|w| w == "httproute"), "{get:?}");
+    assert!(complete(&["get", "kinds", ""]).0.is_empty());
     // Paths are the shell's business: directive 0 lets it complete file names.
     assert_eq!(complete(&["-f", ""]), (vec![], ":0".to_string()));
     assert_eq!(complete(&["blast-radius", "--apply", ""]).1, ":0");
@@ -280,7 +285,7 @@ fn offers_kubectls_connection_flags_and_the_selector() {
     }
     // `--insecure-skip-tls-verify` takes a value only after `=`: the next word is not it.
     assert_eq!(
-        complete(&["--insecure-skip-tls-verify", "get", ""]).0,
+        complete(&["--insecure-skip-tls-verify", "get", ""]).0[..2],
         ["policies", "kinds"]
     );
     assert_eq!(

@@ -15,4 +15,5 @@ mod completion;
 mod graph;
 mod hostile_input;
 mod krew;
+mod kubectl_like;
 mod plugin;

@@ -1,6 +1,5 @@
 //! Flag definitions (CLI.md is the contract).
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use kubectl_policies::catalog::Declared;
 
@@ -155,14 +154,11 @@ pub enum ColorWhen {
 /// The commands (CLI.md's table).
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List policies (STATUS and AFFECTS computed) or the policy kinds known.
+    /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.
     Get {
-        /// `policies` (default) or `kinds`.
-        #[arg(default_value = "policies", value_parser = PossibleValuesParser::new([
-            PossibleValue::new("policies").alias("policy"),
-            PossibleValue::new("kinds").alias("kind"),
-        ]))]
-        what: String,
+        /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
+        #[arg(value_name = "TYPE [NAME...] | TYPE/NAME...")]
+        words: Vec<String>,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
     Describe {

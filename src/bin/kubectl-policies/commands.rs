@@ -8,6 +8,7 @@ use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::ObjRef;
+use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::subject::Subject;
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
 use kubectl_policies::render::{self, age, human};
@@ -27,13 +28,15 @@ pub enum Outcome {
     Errors,
     /// `blast-radius --exit-code` found changes.
     Changes,
+    /// Some of the objects named were not found (the others were answered).
+    Missing,
 }
 
 impl Outcome {
     pub fn exit_code(self) -> u8 {
         match self {
             Outcome::Answered => 0,
-            Outcome::Errors => 1,
+            Outcome::Errors | Outcome::Missing => 1,
             Outcome::Changes => 3,
         }
     }
@@ -42,15 +45,15 @@ impl Outcome {
 /// Routes the command to its function; output is buffered and flushed at the end.
 pub fn run(args: Args) -> Result<Outcome> {
     let g = &args.global;
-    let get_policies = matches!(&args.command, Command::Get { what } if !what.starts_with("kind"));
+    let get_policies = matches!(&args.command, Command::Get { words } if !is_kinds(words));
     if g.selector.is_some() && !get_policies && !matches!(args.command, Command::Complete { .. }) {
         bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let outcome = match &args.command {
-        Command::Get { what } if what.starts_with("kind") => get_kinds(g, &mut out)?,
-        Command::Get { .. } => get(g, &mut out)?,
+        Command::Get { words } if is_kinds(words) => get_kinds(g, &mut out)?,
+        Command::Get { words } => get(g, words, &mut out)?,
         Command::Describe { target } => describe(g, target, &mut out)?,
         Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
         Command::Tree { target } => tree(g, target, &mut out)?,
@@ -76,6 +79,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     out.flush().context("writing output")?;
     Ok(outcome)
+}
+
+/// `get kinds` (or `get kind`): the policy kinds, not policies.
+fn is_kinds(words: &[String]) -> bool {
+    matches!(words, [one] if one == "kinds" || one == "kind")
 }
 
 /// JSON or YAML of an answer.
@@ -114,11 +122,21 @@ fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     Ok(Outcome::Answered)
 }
 
-fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
+fn get(g: &Global, words: &[String], out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "get")?;
     let selector = settings::label_selector(g)?;
     let s = session::load(g, Question::Everything)?;
-    let mut rows = query::get_policies(&s.w, s.scope());
+    let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
+    let all = query::get_policies(&s.w, s.scope());
+    let (mut rows, missing) = select::select(&s.w, all, &selection, s.scope());
+    // kubectl answers for the names it finds and reports the others (exit 1 at the end).
+    for m in &missing {
+        eprintln!("Error from server (NotFound): {m}");
+    }
+    let outcome = match missing.is_empty() {
+        true => Outcome::Answered,
+        false => Outcome::Missing,
+    };
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
         rows.retain(|r| selected(&s.w, sel, &r.policy));
@@ -130,6 +148,10 @@ fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
                 let p = &r.policy;
                 writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
             }
+        }
+        _ if rows.is_empty() && !missing.is_empty() => {}
+        _ if rows.is_empty() && selection != Selection::All => {
+            eprintln!("{}", nothing_found(s.scope()))
         }
         _ if rows.is_empty() => match s.scope() {
             Some(ns) => eprintln!("No policies found in {ns} namespace."),
@@ -145,7 +167,7 @@ fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
             settings::style(g, format),
         )?,
     }
-    Ok(Outcome::Answered)
+    Ok(outcome)
 }
 
 /// Whether the policy a `get` row lists has labels that `selector` selects.

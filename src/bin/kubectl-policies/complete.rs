@@ -201,6 +201,11 @@ impl<'a> Line<'a> {
     }
 }
 
+/// `get policies` and `get kinds` take no more words.
+fn is_fixed_get_word(word: &str) -> bool {
+    matches!(word, "policies" | "policy" | "kinds" | "kind")
+}
+
 fn takes_value(arg: &Arg) -> bool {
     arg.get_action().takes_values()
 }
@@ -252,11 +257,24 @@ fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<Worl
         return (commands, NO_FILES);
     };
     let set = match sub.get_name() {
+        "get" if matches!(line.positionals.as_slice(), [w] if is_fixed_get_word(w)) => {
+            return (Vec::new(), NO_FILES);
+        }
+        "get" => {
+            // `get` takes `policies`, `kinds`, or a policy kind and names.
+            let (found, directive) = object_words(line, TypeSet::Policies, current, world);
+            if !line.positionals.is_empty() || current.contains('/') {
+                return (found, directive);
+            }
+            let mut words = plain(vec!["policies".into(), "kinds".into()]);
+            words.extend(found);
+            return (words, directive);
+        }
         "describe" => TypeSet::Any,
         "effective" | "tree" | "graph" => TypeSet::Hierarchy,
         "blast-radius" => TypeSet::Policies,
         _ => {
-            // `get` and `completion` take one word from a fixed list.
+            // `completion` takes one word from a fixed list.
             let fixed = sub
                 .get_positionals()
                 .next()
@@ -285,8 +303,10 @@ fn object_words(
         Some(w) => object_names(w, ty, line.namespace()),
         None => Vec::new(),
     };
-    match line.positionals.as_slice() {
-        [] => match current.split_once('/') {
+    // Several objects may be named: TYPE/NAME TYPE/NAME..., or TYPE NAME NAME...
+    let typed = line.positionals.as_slice();
+    match typed {
+        _ if typed.iter().all(|p| p.contains('/')) => match current.split_once('/') {
             Some((ty, _)) => (
                 names_of(ty)
                     .into_iter()
@@ -296,7 +316,7 @@ fn object_words(
             ),
             None => (plain(names::type_words(w.as_ref(), set)), NO_FILES),
         },
-        [ty] if !ty.contains('/') => (names_of(ty), NO_FILES),
+        [ty, ..] if !ty.contains('/') => (names_of(ty), NO_FILES),
         _ => (Vec::new(), NO_FILES),
     }
 }
