@@ -86,6 +86,7 @@ pub(crate) fn path_line(path: &[ObjRef]) -> String {
         .join(" > ")
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn get_policies(
     out: &mut impl Write,
     rows: &[PolicyRow],
@@ -94,6 +95,7 @@ pub fn get_policies(
     all_ns: bool,
     now: i64,
     style: Style,
+    show_labels: bool,
 ) -> io::Result<()> {
     let mut h = vec![];
     if all_ns {
@@ -104,6 +106,9 @@ pub fn get_policies(
     ]);
     if wide {
         h.extend(["STRATEGY", "SOURCE"]);
+    }
+    if show_labels {
+        h.push("LABELS");
     }
     // Every policy of a large cluster is tens of thousands of rows: made on every core.
     let runs: Vec<&[PolicyRow]> = rows.chunks(1024).collect();
@@ -137,6 +142,9 @@ pub fn get_policies(
             if wide {
                 t.cell(&r.strategy, Tint::Plain);
                 t.cell(r.class_source, Tint::Plain);
+            }
+            if show_labels {
+                t.cell(&super::columns::labels_cell(&r.labels), Tint::Plain);
             }
         }
         t

@@ -1,8 +1,10 @@
 //! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
 
 pub mod age;
+pub mod columns;
 pub mod graph;
 pub mod human;
+pub mod jsonpath;
 pub mod table;
 pub mod tree;
 

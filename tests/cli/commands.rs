@@ -631,7 +631,10 @@ fn no_headers_applies_to_every_table() {
 #[test]
 fn every_command_names_its_formats_when_given_a_wrong_one() {
     for (command, formats) in [
-        (&["get"][..], "table, wide, json, yaml, name"),
+        (
+            &["get"][..],
+            "table, wide, json, yaml, name, jsonpath=, custom-columns=",
+        ),
         (&["get", "kinds"][..], "table, wide, json, yaml"),
         (
             &["describe", "httproute/baker", "-n", "baker"][..],

@@ -80,7 +80,20 @@ fn offers_commands_then_flags() {
 fn offers_flag_values() {
     assert_eq!(
         complete(&["get", "-o", ""]).0,
-        ["table", "wide", "json", "yaml", "name"]
+        [
+            "table",
+            "wide",
+            "json",
+            "yaml",
+            "name",
+            "jsonpath=",
+            "custom-columns="
+        ]
+    );
+    // A template follows `jsonpath=` without a space.
+    assert_eq!(
+        complete(&["get", "-o", "jsonp"]),
+        (vec!["jsonpath=".to_string()], ":6".to_string())
     );
     assert_eq!(
         complete(&["get", "kinds", "-o", ""]).0,

@@ -144,3 +144,188 @@ fn unknown_types_and_names_are_answered_with_the_nearest_known_ones() {
             "did you mean retrypolicy/ns-retries?",
         ));
 }
+
+/// Two policies with labels, one without, in one namespace.
+const LABELLED: &str = r#"
+apiVersion: v1
+kind: Service
+metadata: {name: cart, namespace: shop}
+spec: {ports: [{name: https, port: 443}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: cart-tls
+  namespace: shop
+  labels: {team: payments, env: prod}
+  creationTimestamp: "2025-01-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: cart, sectionName: https}]
+  validation: {hostname: cart.shop, wellKnownCACertificates: System}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: cart-tls-10
+  namespace: shop
+  labels: {team: web}
+  creationTimestamp: "2025-02-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: cart}, {group: "", kind: Service, name: gone}]
+  validation: {hostname: cart.shop, wellKnownCACertificates: System}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata:
+  name: cart-tls-9
+  namespace: shop
+  creationTimestamp: "2025-03-01T00:00:00Z"
+spec:
+  targetRefs: [{group: "", kind: Service, name: nowhere}]
+  validation: {hostname: cart.shop, wellKnownCACertificates: System}
+"#;
+
+fn labelled() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("shop.yaml");
+    std::fs::write(&f, LABELLED).unwrap();
+    let path = f.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+#[test]
+fn jsonpath_templates_as_kubectl_evaluates_them() {
+    let (_dir, f) = labelled();
+    let run = |template: &str| {
+        stdout(&[
+            "-f",
+            &f,
+            "-n",
+            "shop",
+            "get",
+            "-o",
+            &format!("jsonpath={template}"),
+        ])
+    };
+    // {range}{end} over the items, quoted text for tabs and newlines.
+    assert_eq!(
+        run(r#"{range .items[*]}{.policy.name}{"\t"}{.status}{"\n"}{end}"#),
+        "cart-tls\tEnforced\ncart-tls-10\tOverridden\ncart-tls-9\tTargetNotFound\n"
+    );
+    // Several results are separated by one space, and nothing is added at the end.
+    assert_eq!(
+        run("{.items[*].policy.name}"),
+        "cart-tls cart-tls-10 cart-tls-9"
+    );
+    // Filters; a missing key yields nothing; maps print as JSON with sorted keys.
+    assert_eq!(
+        run(r#"{.items[?(@.status=="TargetNotFound")].policy.name}"#),
+        "cart-tls-9"
+    );
+    assert_eq!(run("{.items[?(@.affects>0)].affects}"), "1 1");
+    assert_eq!(run("[{.items[2].labels}]"), "[]");
+    assert_eq!(
+        run("{.items[0].labels}"),
+        r#"{"env":"prod","team":"payments"}"#
+    );
+    assert_eq!(run("{.items[-1].targets[0].name}"), "nowhere");
+    // An index out of bounds is an error, as in kubectl.
+    kp().args(["-f", &f, "-n", "shop", "get", "-o", "jsonpath={.items[7]}"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("array index out of bounds"));
+    // A template that does not parse fails before anything is read.
+    kp().args(["--demo", "get", "-o", "jsonpath={.items[0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("-o jsonpath: unclosed"));
+}
+
+#[test]
+fn custom_columns_print_none_for_missing_fields_and_join_several() {
+    let (_dir, f) = labelled();
+    let out = stdout(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "-o",
+        "custom-columns=NAME:.policy.name,TARGETS:.targets[*].name,SECTION:targets[*].sectionName,TEAM:{.labels.team}",
+    ]);
+    insta::assert_snapshot!(out, @r"
+    NAME          TARGETS     SECTION   TEAM
+    cart-tls      cart        https     payments
+    cart-tls-10   cart,gone   <none>    web
+    cart-tls-9    nowhere     <none>    <none>
+    ");
+    let out = stdout(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "--no-headers",
+        "-o",
+        "custom-columns=N:.policy.name",
+    ]);
+    assert_eq!(out, "cart-tls\ncart-tls-10\ncart-tls-9\n");
+    kp().args(["--demo", "get", "-o", "custom-columns=NAME"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "expected <header>:<json-path-expr>",
+        ));
+}
+
+#[test]
+fn sort_by_orders_rows_by_a_jsonpath_naturally_and_missing_first() {
+    let (_dir, f) = labelled();
+    let sorted = |path: &str| names(&stdout(&["-f", &f, "-n", "shop", "get", "--sort-by", path]));
+    // Natural order: 9 before 10.
+    assert_eq!(
+        sorted(".policy.name"),
+        ["cart-tls", "cart-tls-9", "cart-tls-10"]
+    );
+    // Numbers by value; ties keep the table's order.
+    assert_eq!(
+        sorted("{.affects}"),
+        ["cart-tls-9", "cart-tls", "cart-tls-10"]
+    );
+    // A row without the field comes first.
+    assert_eq!(
+        sorted(".labels.team"),
+        ["cart-tls-9", "cart-tls", "cart-tls-10"]
+    );
+    // The same order in every format.
+    let j = json(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "--sort-by",
+        "policy.name",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["items"][1]["policy"]["name"], "cart-tls-9");
+}
+
+#[test]
+fn show_labels_adds_kubectls_labels_column() {
+    let (_dir, f) = labelled();
+    let out = stdout(&["-f", &f, "-n", "shop", "get", "--show-labels"]);
+    let header = out.lines().next().unwrap();
+    assert!(header.ends_with("   LABELS"), "{header}");
+    let labels: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().last().unwrap())
+        .collect();
+    assert_eq!(labels, ["env=prod,team=payments", "team=web", "<none>"]);
+    // -o json carries the labels the column shows.
+    let j = json(&["-f", &f, "-n", "shop", "get", "-o", "json"]);
+    assert_eq!(j["items"][1]["labels"], serde_json::json!({"team": "web"}));
+    assert!(j["items"][2].get("labels").is_none());
+}

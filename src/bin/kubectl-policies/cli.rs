@@ -44,7 +44,7 @@ pub struct Global {
     /// Every namespace.
     #[arg(short = 'A', long = "all-namespaces", global = true)]
     pub all_namespaces: bool,
-    /// Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid).
+    /// Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid).
     #[arg(short = 'o', long, global = true, value_name = "FORMAT")]
     pub output: Option<String>,
     /// When to colour: auto (a terminal, and NO_COLOR unset), always, never.
@@ -115,7 +115,18 @@ pub struct Connection {
 
 /// `-o` per command (`get kinds` apart from `get`); the first is the default.
 pub const FORMATS: &[(&str, &[&str])] = &[
-    ("get", &["table", "wide", "json", "yaml", "name"]),
+    (
+        "get",
+        &[
+            "table",
+            "wide",
+            "json",
+            "yaml",
+            "name",
+            "jsonpath=",
+            "custom-columns=",
+        ],
+    ),
     ("get kinds", &["table", "wide", "json", "yaml"]),
     ("describe", &["human", "json", "yaml", "tree"]),
     ("effective", &["yaml", "json"]),
@@ -159,6 +170,12 @@ pub enum Command {
         /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
         #[arg(value_name = "TYPE [NAME...] | TYPE/NAME...")]
         words: Vec<String>,
+        /// Sort the rows by this JSONPath over the `-o json` items (for example .policy.name, '{.affects}').
+        #[arg(long, value_name = "JSONPATH")]
+        sort_by: Option<String>,
+        /// Add a LABELS column: the policy's labels.
+        #[arg(long)]
+        show_labels: bool,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
     Describe {

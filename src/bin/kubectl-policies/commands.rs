@@ -11,7 +11,7 @@ use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::subject::Subject;
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
-use kubectl_policies::render::{self, age, human};
+use kubectl_policies::render::{self, age, columns, human, jsonpath};
 use kubectl_policies::source::dump::DumpList;
 use kubectl_policies::source::files;
 use kubectl_policies::topology::Severity;
@@ -45,15 +45,19 @@ impl Outcome {
 /// Routes the command to its function; output is buffered and flushed at the end.
 pub fn run(args: Args) -> Result<Outcome> {
     let g = &args.global;
-    let get_policies = matches!(&args.command, Command::Get { words } if !is_kinds(words));
+    let get_policies = matches!(&args.command, Command::Get { words, .. } if !is_kinds(words));
     if g.selector.is_some() && !get_policies && !matches!(args.command, Command::Complete { .. }) {
         bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let outcome = match &args.command {
-        Command::Get { words } if is_kinds(words) => get_kinds(g, &mut out)?,
-        Command::Get { words } => get(g, words, &mut out)?,
+        Command::Get { words, .. } if is_kinds(words) => get_kinds(g, &mut out)?,
+        Command::Get {
+            words,
+            sort_by,
+            show_labels,
+        } => get(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
         Command::Describe { target } => describe(g, target, &mut out)?,
         Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
         Command::Tree { target } => tree(g, target, &mut out)?,
@@ -122,9 +126,33 @@ fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     Ok(Outcome::Answered)
 }
 
-fn get(g: &Global, words: &[String], out: &mut impl Write) -> Result<Outcome> {
+fn get(
+    g: &Global,
+    words: &[String],
+    sort_by: Option<&str>,
+    show_labels: bool,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     let format = Format::for_command(g, "get")?;
     let selector = settings::label_selector(g)?;
+    // Templates are read before anything is loaded, so that a bad one fails at once.
+    let sort_by = sort_by
+        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+        .transpose()?;
+    let template = match format {
+        Format::JsonPath => Some(
+            jsonpath::Template::parse(Format::argument(g))
+                .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
+        ),
+        _ => None,
+    };
+    let columns = match format {
+        Format::CustomColumns => Some(
+            columns::Columns::parse(Format::argument(g))
+                .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
+        ),
+        _ => None,
+    };
     let s = session::load(g, Question::Everything)?;
     let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
     let all = query::get_policies(&s.w, s.scope());
@@ -137,12 +165,25 @@ fn get(g: &Global, words: &[String], out: &mut impl Write) -> Result<Outcome> {
         true => Outcome::Answered,
         false => Outcome::Missing,
     };
+    if let Some(path) = &sort_by {
+        rows = sorted_by(rows, path)?;
+    }
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
         rows.retain(|r| selected(&s.w, sel, &r.policy));
     }
     match format {
         Format::Json | Format::Yaml => structured(out, format, &ListOf::new("PolicyList", &rows))?,
+        // kubectl's template, over the `-o json` list; its text is written as it is.
+        Format::JsonPath => {
+            let list = serde_json::to_value(ListOf::new("PolicyList", &rows))?;
+            if let Some(t) = &template {
+                let text = t.execute(&list).map_err(|e| {
+                    anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
+                })?;
+                out.write_all(text.as_bytes())?;
+            }
+        }
         Format::Name => {
             for r in &rows {
                 let p = &r.policy;
@@ -150,6 +191,13 @@ fn get(g: &Global, words: &[String], out: &mut impl Write) -> Result<Outcome> {
             }
         }
         _ if rows.is_empty() && !missing.is_empty() => {}
+        Format::CustomColumns if !rows.is_empty() => {
+            let items = serde_json::to_value(&rows)?;
+            if let Some(c) = &columns {
+                let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
+                c.write(out, items, !g.no_headers, settings::style(g, format))?;
+            }
+        }
         _ if rows.is_empty() && selection != Selection::All => {
             eprintln!("{}", nothing_found(s.scope()))
         }
@@ -165,9 +213,28 @@ fn get(g: &Global, words: &[String], out: &mut impl Write) -> Result<Outcome> {
             s.scope().is_none(),
             age::now(),
             settings::style(g, format),
+            show_labels,
         )?,
     }
     Ok(outcome)
+}
+
+/// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
+/// (stable: rows that tie keep their order). A path that yields several values sorts by
+/// the first.
+fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<query::PolicyRow>> {
+    let items: Vec<serde_json::Value> = rows
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()?;
+    let mut keys: Vec<(Option<&serde_json::Value>, query::PolicyRow)> =
+        Vec::with_capacity(rows.len());
+    for (item, row) in items.iter().zip(rows) {
+        let found = path.find(item).map_err(|e| anyhow!("--sort-by: {e}"))?;
+        keys.push((found.first().copied(), row));
+    }
+    keys.sort_by(|a, b| jsonpath::sort_order(a.0, b.0));
+    Ok(keys.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Whether the policy a `get` row lists has labels that `selector` selects.

@@ -15,6 +15,7 @@ use std::io::{self, Write};
 /// cobra's ShellCompDirective: 0 lets the shell complete file names.
 const FILES: u8 = 0;
 const ERROR: u8 = 1;
+const NO_SPACE: u8 = 2;
 const NO_FILES: u8 = 4;
 
 pub fn script(shell: Shell, out: &mut impl Write) -> io::Result<()> {
@@ -50,8 +51,16 @@ pub fn candidates(
     root.build();
     let line = Line::read(&root, typed);
     let world = || line.source().map(|g| load(&g));
-    let (found, directive) = answer(&line, current, &world);
-    for (value, help) in found.iter().filter(|(v, _)| v.starts_with(current)) {
+    let (found, mut directive) = answer(&line, current, &world);
+    let found: Vec<&(String, String)> = found
+        .iter()
+        .filter(|(v, _)| v.starts_with(current))
+        .collect();
+    // `jsonpath=` is to be continued: no space after it.
+    if !found.is_empty() && found.iter().all(|(v, _)| v.ends_with('=')) {
+        directive |= NO_SPACE;
+    }
+    for (value, help) in found {
         if help.is_empty() {
             writeln!(out, "{value}")?;
         } else {
