@@ -177,6 +177,44 @@ fn offers_object_names_from_the_demo() {
 }
 
 #[test]
+fn sections_after_a_hash_and_names_of_every_namespace_with_all_namespaces() {
+    assert_eq!(
+        complete(&["--demo", "-n", "baker", "describe", "httproute/baker#"]).0,
+        ["httproute/baker#orders", "httproute/baker#rule-2"]
+    );
+    assert_eq!(
+        complete(&["--demo", "-A", "effective", "gtw/cupcake-gw#https"]).0,
+        ["gtw/cupcake-gw#https"]
+    );
+    assert_eq!(
+        complete(&["--demo", "-n", "baker", "describe", "svc", "oven#"]).0,
+        ["oven#http", "oven#https"]
+    );
+    // With -A, every namespace's, each saying where it is.
+    let out = kp()
+        .args(["__complete", "--", "--demo", "-A", "get", "retrypolicy", ""])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "baker-orders-retries\tnamespace baker\nns-retries\tnamespace baker\nold-baker-retries\tnamespace baker\n:4\n"
+    );
+    // Several objects: after one TYPE/NAME, another.
+    assert_eq!(
+        complete(&[
+            "--demo",
+            "-n",
+            "baker",
+            "describe",
+            "httproute/baker",
+            "svc/o"
+        ])
+        .0,
+        ["svc/oven"]
+    );
+}
+
+#[test]
 fn names_outside_the_namespace_say_where_they_are() {
     let out = kp()
         .args(["__complete", "--", "--demo", "describe", "httproute/gl"])

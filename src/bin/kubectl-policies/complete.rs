@@ -316,6 +316,14 @@ fn object_words(
     let typed = line.positionals.as_slice();
     match typed {
         _ if typed.iter().all(|p| p.contains('/')) => match current.split_once('/') {
+            // After `#`: the sections of that object.
+            Some((ty, rest)) if rest.contains('#') => {
+                let name = rest.split('#').next().unwrap_or_default();
+                (
+                    section_words(&w, ty, name, line, |s| format!("{ty}/{name}#{s}")),
+                    NO_FILES,
+                )
+            }
             Some((ty, _)) => (
                 names_of(ty)
                     .into_iter()
@@ -325,9 +333,37 @@ fn object_words(
             ),
             None => (plain(names::type_words(w.as_ref(), set)), NO_FILES),
         },
+        // `TYPE NAME#`: the sections of NAME.
+        [ty, ..] if !ty.contains('/') && current.contains('#') => {
+            let name = current.split('#').next().unwrap_or_default();
+            (
+                section_words(&w, ty, name, line, |s| format!("{name}#{s}")),
+                NO_FILES,
+            )
+        }
         [ty, ..] if !ty.contains('/') => (names_of(ty), NO_FILES),
         _ => (Vec::new(), NO_FILES),
     }
+}
+
+/// The sections of TYPE/NAME in the namespace of the line (any with `-A`), each written
+/// by `word`.
+fn section_words(
+    w: &Option<World>,
+    ty: &str,
+    name: &str,
+    line: &Line<'_>,
+    word: impl Fn(&str) -> String,
+) -> Vec<(String, String)> {
+    let Some(w) = w else {
+        return Vec::new();
+    };
+    let (ns, typed) = line.namespace();
+    let mut found = names::sections(w, ty, name, ns);
+    if found.is_empty() && !typed {
+        found = names::sections(w, ty, name, None);
+    }
+    plain(found.iter().map(|s| word(s)).collect())
 }
 
 /// NAMEs of TYPE, each with the namespaces it is in when that is not plain from the
