@@ -37,6 +37,27 @@ pub(crate) fn split_target(words: &[String]) -> Result<(String, String), String>
     }
 }
 
+/// The objects a command line names, one `TYPE/NAME` word each: `TYPE/NAME…` as
+/// given, or `TYPE NAME…` (kubectl's two forms, not mixed).
+pub fn split_targets(words: &[String]) -> Result<Vec<String>, String> {
+    match words {
+        [] => Err("expected TYPE/NAME".into()),
+        _ if words.iter().all(|w| w.contains('/')) => Ok(words.to_vec()),
+        [ty, names @ ..] if !names.is_empty() && !ty.contains('/') => {
+            match names.iter().find(|n| n.contains('/')) {
+                Some(n) => Err(format!(
+                    "{n:?}: after TYPE, give NAMEs; or give every object as TYPE/NAME"
+                )),
+                None => Ok(names.iter().map(|n| format!("{ty}/{n}")).collect()),
+            }
+        }
+        [_] => split_target(words).map(|(t, n)| vec![format!("{t}/{n}")]),
+        _ => Err(
+            "when one object is given as TYPE/NAME, give every one so (or TYPE then NAMEs)".into(),
+        ),
+    }
+}
+
 /// The kind and the object `TYPE/NAME` names, in namespace `ns` unless the kind is
 /// cluster-scoped. `objects` are the CRDs (and the rest) TYPE may name a kind of.
 pub fn name_target(
@@ -180,6 +201,21 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
             .unwrap_err()
             .contains("TYPE/NAME"));
         assert!(split_target(&words("/shop")).is_err());
+    }
+
+    #[test]
+    fn several_objects_in_either_of_kubectls_forms() {
+        assert_eq!(
+            split_targets(&words("svc a b")),
+            Ok(vec!["svc/a".to_string(), "svc/b".to_string()])
+        );
+        assert_eq!(
+            split_targets(&words("svc/a httproute/b")),
+            Ok(vec!["svc/a".to_string(), "httproute/b".to_string()])
+        );
+        assert!(split_targets(&words("svc a/b")).is_err());
+        assert!(split_targets(&words("svc/a b")).is_err());
+        assert!(split_targets(&words("svc")).is_err());
     }
 
     #[test]

@@ -329,3 +329,121 @@ fn show_labels_adds_kubectls_labels_column() {
     assert_eq!(j["items"][1]["labels"], serde_json::json!({"team": "web"}));
     assert!(j["items"][2].get("labels").is_none());
 }
+
+#[test]
+fn several_objects_are_answered_in_order_and_a_missing_one_reported() {
+    // Human: each answer as it is alone, apart as kubectl describe sets them.
+    let one = |name: &str| stdout(&["--demo", "describe", name, "-n", "baker"]);
+    let both = stdout(&[
+        "--demo",
+        "describe",
+        "svc/oven",
+        "httproute/baker",
+        "-n",
+        "baker",
+    ]);
+    assert_eq!(
+        both,
+        format!("{}\n\n{}", one("svc/oven"), one("httproute/baker"))
+    );
+    // TYPE NAME NAME..., with one missing: the others answered, exit 1 at the end.
+    let out = kp()
+        .args([
+            "--demo",
+            "describe",
+            "svc",
+            "oven",
+            "nope",
+            "sprinkles",
+            "-n",
+            "baker",
+            "-o",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "Error from server (NotFound): services \"nope\" not found in namespace baker\n"
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["kind"], "List");
+    let targets: Vec<&str> = j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["target"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(targets, ["oven", "sprinkles"]);
+    // One object keeps its own shape.
+    let j = json(&[
+        "--demo", "describe", "svc/oven", "-n", "baker", "-o", "json",
+    ]);
+    assert_eq!(j["kind"], "TargetDescription");
+}
+
+#[test]
+fn effective_tree_and_blast_radius_take_several_objects() {
+    let j = json(&[
+        "--demo",
+        "effective",
+        "svc/sprinkles",
+        "svc/oven",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["kind"], "List");
+    assert_eq!(j["items"][0]["target"]["name"], "sprinkles");
+    assert_eq!(j["items"][1]["kind"], "EffectivePolicies");
+    let trees = stdout(&["--demo", "tree", "svc/oven", "svc/sprinkles", "-n", "baker"]);
+    let roots: Vec<&str> = trees
+        .lines()
+        .filter(|l| l.starts_with("Service "))
+        .collect();
+    assert_eq!(roots, ["Service baker/oven", "Service baker/sprinkles"]);
+    let j = json(&[
+        "--demo",
+        "blast-radius",
+        "retrypolicy",
+        "ns-retries",
+        "baker-orders-retries",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    let policies: Vec<&str> = j["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["policy"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(policies, ["ns-retries", "baker-orders-retries"]);
+    // A missing policy among them: the gate fails (exit 1), never passes quietly.
+    kp().args([
+        "--demo",
+        "blast-radius",
+        "retrypolicy/ns-retries",
+        "retrypolicy/gone",
+        "-n",
+        "baker",
+        "--exit-code",
+    ])
+    .assert()
+    .code(1)
+    .stderr(predicate::str::contains("\"gone\" not found"));
+    kp().args([
+        "--demo",
+        "blast-radius",
+        "retrypolicy/ns-retries",
+        "retrypolicy/baker-orders-retries",
+        "-n",
+        "baker",
+        "--exit-code",
+    ])
+    .assert()
+    .code(3);
+}

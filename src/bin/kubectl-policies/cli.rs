@@ -179,13 +179,13 @@ pub enum Command {
     },
     /// That, which and what for an object; class, targets and reach for a policy.
     Describe {
-        /// TYPE/NAME, or TYPE then NAME.
-        #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
+        /// TYPE/NAME..., or TYPE then NAME...; answered in order.
+        #[arg(value_name = "TYPE/NAME", num_args = 1.., required = true)]
         target: Vec<String>,
     },
     /// The effective spec of each policy kind at an object, per context path.
     Effective {
-        #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
+        #[arg(value_name = "TYPE/NAME", num_args = 1.., required = true)]
         target: Vec<String>,
         /// Only this policy kind (as TYPE: retrypolicy, kind.group).
         #[arg(long, value_name = "KIND")]
@@ -193,14 +193,14 @@ pub enum Command {
     },
     /// The hierarchy with policies on the nodes they attach to, whole or below one object.
     Tree {
-        #[arg(value_name = "TYPE/NAME", num_args = 0..=2)]
+        #[arg(value_name = "TYPE/NAME", num_args = 0..)]
         target: Vec<String>,
     },
     /// What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied.
     #[command(name = "blast-radius")]
     BlastRadius {
-        /// The policy to delete, as TYPE/NAME (or TYPE NAME).
-        #[arg(value_name = "TYPE/NAME", num_args = 0..=2, required_unless_present = "apply", conflicts_with = "apply")]
+        /// The policies to delete, one answer each: TYPE/NAME... (or TYPE NAME...).
+        #[arg(value_name = "TYPE/NAME", num_args = 0.., required_unless_present = "apply", conflicts_with = "apply")]
         target: Vec<String>,
         /// New or edited objects (policies, routes, Gateways): a file, a directory or -; repeatable.
         #[arg(long, value_name = "PATH")]

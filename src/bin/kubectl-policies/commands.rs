@@ -9,7 +9,7 @@ use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::select::{self, Selection};
-use kubectl_policies::query::subject::Subject;
+use kubectl_policies::query::subject::{self, Subject};
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
 use kubectl_policies::render::{self, age, columns, human, jsonpath};
 use kubectl_policies::source::dump::DumpList;
@@ -250,38 +250,128 @@ fn selected(
         .is_some_and(|o| selector.matches(&o.labels))
 }
 
+/// One object's answer: text (human, tree) or data (JSON, YAML), gathered so that
+/// several are written in order: texts apart as `kubectl describe` sets them, data as
+/// one `List`.
+enum One {
+    Text(Vec<u8>),
+    Data(serde_json::Value),
+}
+
+impl One {
+    fn data(answer: &impl Serialize) -> Result<One> {
+        Ok(One::Data(serde_json::to_value(answer)?))
+    }
+
+    fn text(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<One> {
+        let mut text = Vec::new();
+        write(&mut text)?;
+        Ok(One::Text(text))
+    }
+}
+
+/// What several `TYPE/NAME`s need read: one object's answer is read narrowly, several
+/// read everything in scope.
+fn question_for<'a>(targets: &'a [String], one: fn(&'a [String]) -> Question<'a>) -> Question<'a> {
+    match targets {
+        [_] => one(targets),
+        _ => Question::Everything,
+    }
+}
+
+/// Answers each object in order. One object answers as before (its error is the
+/// command's); of several, one that cannot be answered is reported on stderr, the others
+/// are still answered, and the outcome is `Missing` (exit 1).
+fn answer_each(
+    targets: &[String],
+    format: Format,
+    out: &mut impl Write,
+    mut one: impl FnMut(&[String]) -> Result<One>,
+) -> Result<Outcome> {
+    let (mut items, mut written, mut outcome) = (Vec::new(), false, Outcome::Answered);
+    for t in targets {
+        let answer = match one(std::slice::from_ref(t)) {
+            Ok(a) => a,
+            Err(e) if targets.len() == 1 || is_broken_pipe(&e) => return Err(e),
+            Err(e) => {
+                report(&e);
+                outcome = Outcome::Missing;
+                continue;
+            }
+        };
+        match answer {
+            One::Data(v) => items.push(v),
+            One::Text(text) => {
+                if written {
+                    out.write_all(b"\n\n")?;
+                }
+                out.write_all(&text)?;
+                written = true;
+            }
+        }
+    }
+    if matches!(format, Format::Json | Format::Yaml) {
+        match (targets.len(), items.as_slice()) {
+            (1, [one]) => structured(out, format, one)?,
+            _ => structured(
+                out,
+                format,
+                &serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}),
+            )?,
+        }
+    }
+    Ok(outcome)
+}
+
+/// One object that could not be answered, as kubectl reports it and goes on.
+fn report(e: &anyhow::Error) {
+    let text = format!("{e:#}");
+    if text.contains(" not found") {
+        eprintln!("Error from server (NotFound): {text}");
+    } else {
+        eprintln!("error: {text}");
+    }
+}
+
 fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "describe")?;
-    let s = session::load(g, Question::Object(target))?;
+    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
+    let s = session::load(g, question_for(&targets, Question::Object))?;
     let (w, style) = (&s.w, settings::style(g, format));
-    match s.subject(target)? {
+    let data = matches!(format, Format::Json | Format::Yaml);
+    answer_each(&targets, format, out, |target| match s.subject(target)? {
         Subject::Policy(p) => {
             let d = query::describe_policy(w, p);
             match format {
-                Format::Json | Format::Yaml => structured(out, format, &d)?,
-                Format::Tree => render::tree::write_policy(out, &outline::policy(w, p), style)?,
-                _ => human::describe_policy(out, &d, age::now(), style)?,
+                _ if data => One::data(&d),
+                Format::Tree => {
+                    One::text(|o| render::tree::write_policy(o, &outline::policy(w, p), style))
+                }
+                _ => One::text(|o| human::describe_policy(o, &d, age::now(), style)),
             }
         }
         Subject::Node(n) => {
             let d = query::describe_target(w, n);
             match format {
-                Format::Json | Format::Yaml => structured(out, format, &d)?,
-                Format::Tree => render::tree::write(out, &outline::target(w, n, &d), style)?,
-                _ => human::describe_target(out, &d, style)?,
+                _ if data => One::data(&d),
+                Format::Tree => {
+                    One::text(|o| render::tree::write(o, &outline::target(w, n, &d), style))
+                }
+                _ => One::text(|o| human::describe_target(o, &d, style)),
             }
         }
         Subject::Namespace(ns) => {
             let d = query::describe_namespace(w, &ns)
                 .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
             match format {
-                Format::Json | Format::Yaml => structured(out, format, &d)?,
-                Format::Tree => render::tree::write(out, &outline::namespace(&d), style)?,
-                _ => human::describe_target(out, &d, style)?,
+                _ if data => One::data(&d),
+                Format::Tree => {
+                    One::text(|o| render::tree::write(o, &outline::namespace(&d), style))
+                }
+                _ => One::text(|o| human::describe_target(o, &d, style)),
             }
         }
-    }
-    Ok(Outcome::Answered)
+    })
 }
 
 fn effective(
@@ -291,40 +381,50 @@ fn effective(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let format = Format::for_command(g, "effective")?;
-    let s = session::load(g, Question::Object(target))?;
+    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
+    let s = session::load(g, question_for(&targets, Question::Object))?;
     let t = &s.w.topology;
     let kind = kind
         .map(|k| resolve_type(k, &t.catalog, &t.snapshot.objects).map_err(|e| anyhow!(e)))
         .transpose()?;
-    let n = match s.subject(target)? {
-        Subject::Policy(_) => {
-            bail!("effective answers for objects of the hierarchy, not for policies: try describe")
-        }
-        _ => s.node(target, "effective")?,
-    };
-    structured(out, format, &query::effective(&s.w, n, kind.as_ref()))?;
-    Ok(Outcome::Answered)
+    answer_each(&targets, format, out, |target| {
+        let n = match s.subject(target)? {
+            Subject::Policy(_) => bail!(
+                "effective answers for objects of the hierarchy, not for policies: try describe"
+            ),
+            _ => s.node(target, "effective")?,
+        };
+        One::data(&query::effective(&s.w, n, kind.as_ref()))
+    })
 }
 
 fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "tree")?;
     let s = session::load(g, Question::Everything)?;
-    let root = match target {
-        [] => None,
-        _ => Some(s.node(target, "tree")?),
-    };
-    let ns = if root.is_some() { None } else { s.scope() };
-    let roots = query::tree(&s.w, root, ns);
-    match format {
-        Format::Json | Format::Yaml => structured(out, format, &roots)?,
-        _ => {
-            if roots.is_empty() {
-                eprintln!("{}", nothing_found(ns));
+    let style = settings::style(g, format);
+    if target.is_empty() {
+        let ns = s.scope();
+        let roots = query::tree(&s.w, None, ns);
+        match format {
+            Format::Json | Format::Yaml => structured(out, format, &roots)?,
+            _ => {
+                if roots.is_empty() {
+                    eprintln!("{}", nothing_found(ns));
+                }
+                render::tree::write(out, &roots, style)?
             }
-            render::tree::write(out, &roots, settings::style(g, format))?
         }
+        return Ok(Outcome::Answered);
     }
-    Ok(Outcome::Answered)
+    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
+    answer_each(&targets, format, out, |target| {
+        let roots = query::tree(&s.w, Some(s.node(target, "tree")?), None);
+        match format {
+            // One object's tree is its list of roots (as before); several, a List of them.
+            Format::Json | Format::Yaml => One::data(&roots),
+            _ => One::text(|o| render::tree::write(o, &roots, style)),
+        }
+    })
 }
 
 fn blast_radius(
@@ -335,18 +435,36 @@ fn blast_radius(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let format = Format::for_command(g, "blast-radius")?;
+    let targets = match apply {
+        [] => subject::split_targets(target).map_err(|e| anyhow!(e))?,
+        _ => Vec::new(),
+    };
     let question = match apply {
-        [] => Question::Reach(target),
+        [] => question_for(&targets, Question::Reach),
         _ => Question::Changes,
     };
     let s = session::load(g, question)?;
-    // Left to the OS at exit, as the world is (see `Session::w`): a large blast radius
-    // takes a while to free.
-    let b = std::mem::ManuallyDrop::new(if apply.is_empty() {
-        match s.subject(target)? {
-            Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
-            _ => bail!("blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"),
+    let style = settings::style(g, format);
+    let mut changed = false;
+    let mut write = |b: &query::blast::BlastRadius| -> Result<One> {
+        changed |= !b.changes.is_empty();
+        match format {
+            Format::Json | Format::Yaml => One::data(b),
+            _ => One::text(|o| human::blast_radius(o, b, !g.no_headers, style)),
         }
+    };
+    let outcome = if apply.is_empty() {
+        answer_each(&targets, format, out, |target| {
+            // Left to the OS at exit, as the world is (see `Session::w`): a large blast
+            // radius takes a while to free.
+            let b = std::mem::ManuallyDrop::new(match s.subject(target)? {
+                Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
+                _ => bail!(
+                    "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
+                ),
+            });
+            write(&b)
+        })?
     } else {
         let mut loaded = files::load_paths(apply)?;
         loaded.place_in(&s.namespace);
@@ -354,16 +472,17 @@ fn blast_radius(
             bail!("{e}");
         }
         let objects = loaded.snapshot.objects;
-        query::blast::apply_objects(&s.w, objects, apply.to_vec(), &g.policy_kind)
-    });
-    match format {
-        Format::Json | Format::Yaml => structured(out, format, &*b)?,
-        _ => human::blast_radius(out, &b, !g.no_headers, settings::style(g, format))?,
-    }
-    Ok(if exit_code && !b.changes.is_empty() {
-        Outcome::Changes
-    } else {
-        Outcome::Answered
+        let b = std::mem::ManuallyDrop::new(query::blast::apply_objects(
+            &s.w,
+            objects,
+            apply.to_vec(),
+            &g.policy_kind,
+        ));
+        answer_each(&["--apply".to_string()], format, out, |_| write(&b))?
+    };
+    Ok(match outcome {
+        Outcome::Answered if exit_code && changed => Outcome::Changes,
+        other => other,
     })
 }
 
