@@ -69,7 +69,17 @@ pub fn name_target(
     let (ty, name) = split_target(words)?;
     let gk = resolve_type(&ty, catalog, objects)?;
     let ns = (!is_cluster_scoped(&gk.kind)).then_some(ns);
-    let r = ObjRef::new(&gk.group, &gk.kind, ns, &name);
+    // `NAME#section`: a listener, a rule or a port, as the TARGETS column prints it.
+    let (name, section) = match name.split_once('#') {
+        Some((n, s)) if n.is_empty() || s.is_empty() => {
+            return Err(format!(
+                "{ty}/{name}: expected TYPE/NAME#SECTION (for example httproute/baker#orders)"
+            ))
+        }
+        Some((n, s)) => (n, Some(s)),
+        None => (name.as_str(), None),
+    };
+    let r = ObjRef::new(&gk.group, &gk.kind, ns, name).with_section(section);
     Ok((gk, r))
 }
 
@@ -86,6 +96,13 @@ pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, St
             _ => e,
         })?;
     if t.catalog.get(&gk).is_some() {
+        if let Some(section) = &r.section {
+            return Err(format!(
+                "{}/{}#{section}: a policy has no sections (it may target one: see its TARGETS)",
+                gk.kind.to_lowercase(),
+                r.name
+            ));
+        }
         return match t.policy_index.get(&r) {
             Some(&p) => Ok(Subject::Policy(p)),
             None => Err(not_found(w, &gk, &r.name, r.namespace.as_deref())),
@@ -98,9 +115,15 @@ pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, St
         return Ok(Subject::Node(n));
     }
     if let Some((group, kind)) = experimental_alias(&gk.kind) {
-        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name);
+        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
+            .with_section(r.section.as_deref());
         if let Some(n) = t.lookup(&x) {
             return Ok(Subject::Node(n));
+        }
+    }
+    if let Some(section) = &r.section {
+        if t.lookup(&r.object()).is_some() {
+            return Err(section_not_found(w, &gk, &r, section));
         }
     }
     Err(not_found(w, &gk, &r.name, r.namespace.as_deref()))
@@ -122,6 +145,26 @@ pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, String
             "{what} starts at an object of the hierarchy, not a policy"
         )),
     }
+}
+
+/// An object that is there without the section named: its sections, and the nearest.
+fn section_not_found(w: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> String {
+    let ty = gk.kind.to_lowercase();
+    let known = super::names::sections(w, &ty, &r.name, r.namespace.as_deref());
+    let sections = match known.as_slice() {
+        [] => "it has none".to_string(),
+        all => format!("its sections: {}", all.join(", ")),
+    };
+    let near: Vec<String> = super::hint::nearest(section, known.iter().map(String::as_str))
+        .into_iter()
+        .map(|s| format!("{ty}/{}#{s}", r.name))
+        .collect();
+    format!(
+        "{} {:?} has no section {section:?} ({sections}){}",
+        ty,
+        r.name.as_ref() as &str,
+        super::hint::did_you_mean(&near)
+    )
 }
 
 /// kubectl's "not found", with a hint where one of that name is elsewhere, or the blind

@@ -420,6 +420,9 @@ pub fn describe_target(
     style: Style,
 ) -> io::Result<()> {
     field(out, "Name", &d.target.name)?;
+    if let Some(section) = &d.target.section {
+        field(out, "Section", section)?;
+    }
     if let Some(ns) = &d.target.namespace {
         field(out, "Namespace", ns)?;
     }
@@ -492,13 +495,17 @@ pub fn describe_target(
             writeln!(out, "  {line}")?;
         }
     }
-    if !d.effective.is_empty() {
+    if !d.effective.is_empty() || !d.sections.is_empty() {
         writeln!(out)?;
         writeln!(
             out,
             "Effective policies (each setting with the policy that set it):"
         )?;
         effective_blocks(out, &d.effective, style)?;
+        // Each section whose effective spec differs (its blocks say "at <section>").
+        for s in &d.sections {
+            effective_blocks(out, &s.effective, style)?;
+        }
     }
     if !d.reported_affected.is_empty() {
         writeln!(out)?;

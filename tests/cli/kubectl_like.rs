@@ -447,3 +447,112 @@ fn effective_tree_and_blast_radius_take_several_objects() {
     .assert()
     .code(3);
 }
+
+#[test]
+fn sections_are_objects_wherever_a_type_name_is_taken() {
+    // describe, effective, tree, graph and blast-radius's neighbours take NAME#section,
+    // the spelling the TARGETS column prints.
+    let d = json(&[
+        "--demo",
+        "describe",
+        "httproute/baker#orders",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(d["target"]["sectionName"], "orders");
+    let direct: Vec<&str> = d["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["relation"] == "direct")
+        .map(|p| p["policy"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(direct, ["baker-orders-retries"]);
+    let text = stdout(&["--demo", "describe", "gtw/cupcake-gw#https", "-n", "infra"]);
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("Section:      https"),
+        "{text}"
+    );
+    let e = json(&[
+        "--demo",
+        "effective",
+        "svc",
+        "oven#https",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(e["target"]["sectionName"], "https");
+    let tree = stdout(&["--demo", "tree", "gtw/cupcake-gw#https", "-n", "infra"]);
+    assert!(tree.starts_with("listener https\n"), "{tree}");
+    let graph = stdout(&["--demo", "graph", "svc/oven#https", "-n", "baker"]);
+    assert!(graph.starts_with("digraph"), "{graph}");
+    // A section that is not there: the object's sections, and the nearest.
+    kp().args(["--demo", "describe", "httproute/baker#order", "-n", "baker"])
+        .assert()
+        .code(1)
+        .stderr(
+            "error: httproute \"baker\" has no section \"order\" (its sections: orders, rule-2); did you mean httproute/baker#orders?\n",
+        );
+    kp().args([
+        "--demo",
+        "describe",
+        "retrypolicy/ns-retries#x",
+        "-n",
+        "baker",
+    ])
+    .assert()
+    .code(1)
+    .stderr(predicate::str::contains("a policy has no sections"));
+}
+
+#[test]
+fn describe_and_effective_of_an_object_answer_for_its_sections_that_differ() {
+    let e = json(&[
+        "--demo",
+        "effective",
+        "svc/oven",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    let sections = e["sections"].as_array().unwrap();
+    assert_eq!(sections.len(), 1, "{e}");
+    assert_eq!(sections[0]["sectionName"], "https");
+    assert_eq!(
+        sections[0]["effective"][0]["policyKind"]["kind"],
+        "BackendTLSPolicy"
+    );
+    // The object's own list holds the object's specs only.
+    assert!(e["effective"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| x["target"].get("sectionName").is_none()));
+    // --kind narrows the sections too: RetryPolicy is the same on every port.
+    let e = json(&[
+        "--demo",
+        "effective",
+        "svc/oven",
+        "-n",
+        "baker",
+        "--kind",
+        "retrypolicy",
+        "-o",
+        "json",
+    ]);
+    assert!(e.get("sections").is_none(), "{e}");
+    // The human page shows each differing section after the object's own.
+    let text = stdout(&["--demo", "describe", "svc/oven", "-n", "baker"]);
+    let at = text
+        .find("BackendTLSPolicy.gateway.networking.k8s.io at port https of Service baker/oven")
+        .unwrap();
+    assert!(at > text.find("RetryPolicy.resilience.example.io").unwrap());
+}

@@ -128,7 +128,8 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
         let ns = namespace_or(g, &cluster.default_namespace);
         let need = match question {
             Question::Object(words) => match subject::name_target(words, &catalog, &[], &ns) {
-                Ok((_, r)) => Need::Object(r),
+                // A section is read with its object.
+                Ok((_, r)) => Need::Object(r.object()),
                 Err(_) => Need::Everything,
             },
             Question::Namespace => Need::Namespace,
@@ -157,7 +158,7 @@ fn narrow(g: &Global, loaded: &mut Loaded, question: Question, ns: &str) {
     let Ok((_, start)) = subject::name_target(words, &catalog, &loaded.snapshot.objects, ns) else {
         return;
     };
-    let aside = focus::narrow(&mut loaded.snapshot, &catalog, &start);
+    let aside = focus::narrow(&mut loaded.snapshot, &catalog, &start.object());
     // Left to the OS at exit, as the world is (see `Session::w`).
     std::mem::forget(aside);
 }
