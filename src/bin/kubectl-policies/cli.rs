@@ -66,7 +66,8 @@ pub struct Global {
 
 /// The `--help` heading of the flags that say how to reach the cluster (kubectl lists
 /// them in `kubectl options`).
-const CONNECTION: &str = "Cluster connection (kubectl's global flags; ignored with -f and --demo)";
+pub const CONNECTION: &str =
+    "Cluster connection (kubectl's global flags; ignored with -f and --demo)";
 
 /// kubectl's connection flags, with kubectl's meaning: each one given replaces what the
 /// kubeconfig says, and `--server` works with no kubeconfig at all.

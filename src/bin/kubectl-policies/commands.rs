@@ -74,10 +74,15 @@ pub fn run(args: Args) -> Result<Outcome> {
             Outcome::Answered
         }
         Command::Complete { words } => {
-            complete::candidates(words, &mut out, |g| {
-                let s = session::load(g, Question::Everything)?;
-                Ok(ManuallyDrop::into_inner(s.w))
-            })?;
+            complete::candidates(
+                words,
+                &mut out,
+                |g| {
+                    let s = session::load(g, Question::Everything)?;
+                    Ok(ManuallyDrop::into_inner(s.w))
+                },
+                session::live_namespaces,
+            )?;
             Outcome::Answered
         }
     };

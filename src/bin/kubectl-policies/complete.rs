@@ -42,6 +42,7 @@ pub fn candidates(
     words: &[String],
     out: &mut impl Write,
     load: impl Fn(&Global) -> Result<World>,
+    live_namespaces: impl Fn(&Global) -> Result<Vec<String>>,
 ) -> io::Result<()> {
     let (current, typed) = match words.split_last() {
         Some((last, before)) => (last.as_str(), before),
@@ -51,7 +52,18 @@ pub fn candidates(
     root.build();
     let line = Line::read(&root, typed);
     let world = || line.source().map(|g| load(&g));
-    let (found, mut directive) = answer(&line, current, &world);
+    // `-n <TAB>` on a live cluster: its namespaces, one request.
+    let namespaces = || match line.source() {
+        Some(g) => load(&g).map(|w| names::namespaces(&w)),
+        None => line.live().map_or(Ok(Vec::new()), |g| live_namespaces(&g)),
+    };
+    let (found, mut directive) = match line.pending {
+        Some(arg) if arg.get_id() == "namespace" => match namespaces() {
+            Ok(found) => (plain(found), NO_FILES),
+            Err(_) => (Vec::new(), ERROR),
+        },
+        _ => answer(&line, current, &world),
+    };
     let found: Vec<&(String, String)> = found
         .iter()
         .filter(|(v, _)| v.starts_with(current))
@@ -176,6 +188,28 @@ impl<'a> Line<'a> {
             }
             argv.push(format!("--{}", arg.get_long()?));
             argv.extend(value.map(str::to_string));
+        }
+        argv.push("check".into());
+        Args::try_parse_from(argv).ok().map(|a| a.global)
+    }
+
+    /// The flags that say how to reach the live cluster (kubeconfig, context, kubectl's
+    /// connection flags, the request timeout), when no offline source is named.
+    fn live(&self) -> Option<Global> {
+        let mut argv = vec!["kubectl-policies".to_string()];
+        for (arg, value) in &self.flags {
+            let Some(long) = arg.get_long() else {
+                continue;
+            };
+            let connection = arg.get_help_heading() == Some(cli::CONNECTION);
+            if !connection && !matches!(long, "kubeconfig" | "context" | "request-timeout") {
+                continue;
+            }
+            match value {
+                Some(v) if long == "insecure-skip-tls-verify" => argv.push(format!("--{long}={v}")),
+                Some(v) => argv.extend([format!("--{long}"), v.to_string()]),
+                None => argv.push(format!("--{long}")),
+            }
         }
         argv.push("check".into());
         Args::try_parse_from(argv).ok().map(|a| a.global)
@@ -409,11 +443,6 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
             ),
             NO_FILES,
         ),
-        "namespace" => match world() {
-            Some(Ok(w)) => (plain(names::namespaces(&w)), NO_FILES),
-            Some(Err(_)) => (Vec::new(), ERROR),
-            None => (Vec::new(), NO_FILES),
-        },
         "kind" => match world() {
             Some(Err(_)) => (Vec::new(), ERROR),
             w => (

@@ -109,15 +109,28 @@ pub fn read_unsettled(g: &Global, question: Question) -> Result<(Loaded, String)
     }
 }
 
-fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
-    let opts = LiveOptions {
+/// How to reach the live cluster, from the flags.
+fn live_options(g: &Global) -> Result<LiveOptions> {
+    Ok(LiveOptions {
         kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
         context: g.context.clone(),
         request_timeout: parse_duration(&g.request_timeout)
             .map_err(|e| anyhow!("--request-timeout {:?}: {e}", g.request_timeout))?,
         overrides: overrides(&g.connection),
         ..LiveOptions::default()
-    };
+    })
+}
+
+/// The live cluster's namespaces, for `-n <TAB>`: one request, given at most five
+/// seconds (a shell waits on it).
+pub fn live_namespaces(g: &Global) -> Result<Vec<String>> {
+    let mut opts = live_options(g)?;
+    opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
+    live::names::namespace_names(&opts)
+}
+
+fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
+    let opts = live_options(g)?;
     // The kinds known before anything is read: the registry's and the declared ones.
     let catalog = Catalog::build(&[], &g.policy_kind);
     let guide = live::Guide {
