@@ -593,3 +593,47 @@ fn readme_shows_real_output_of_kubectls_ways() {
         .stderr;
     assert!(readme.contains(&*String::from_utf8(err).unwrap()));
 }
+
+#[test]
+fn one_policy_named_is_answered_as_itself_as_kubectl_get_kind_name_is() {
+    let (_dir, f) = labelled();
+    let status = stdout(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "btlspolicy",
+        "cart-tls-9",
+        "-o",
+        "jsonpath={.status}",
+    ]);
+    assert_eq!(status, "TargetNotFound");
+    let j = json(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "btlspolicy/cart-tls",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["policy"]["name"], "cart-tls");
+    // Two names, or a kind: a List.
+    let j = json(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "btlspolicy",
+        "cart-tls",
+        "cart-tls-9",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(j["kind"], "List");
+    let j = json(&["-f", &f, "-n", "shop", "get", "btlspolicy", "-o", "json"]);
+    assert_eq!(j["kind"], "List");
+}

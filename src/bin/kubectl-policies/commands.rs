@@ -8,6 +8,7 @@ use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::ObjRef;
+use kubectl_policies::query::hint;
 use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::subject::{self, Subject};
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
@@ -178,10 +179,18 @@ fn get(
         rows.retain(|r| selected(&s.w, sel, &r.policy));
     }
     match format {
+        // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
+        // answers; anything else as a List.
+        Format::Json | Format::Yaml if one_named(&selection, &rows) => {
+            structured(out, format, &rows[0])?
+        }
         Format::Json | Format::Yaml => structured(out, format, &ListOf::new("PolicyList", &rows))?,
         // kubectl's template, over the `-o json` list; its text is written as it is.
         Format::JsonPath => {
-            let list = serde_json::to_value(ListOf::new("PolicyList", &rows))?;
+            let list = match one_named(&selection, &rows) {
+                true => serde_json::to_value(&rows[0])?,
+                false => serde_json::to_value(ListOf::new("PolicyList", &rows))?,
+            };
             if let Some(t) = &template {
                 let text = t.execute(&list).map_err(|e| {
                     anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
@@ -222,6 +231,12 @@ fn get(
         )?,
     }
     Ok(outcome)
+}
+
+/// Whether `get` named exactly one policy and found it: kubectl then prints the object,
+/// not a list.
+fn one_named(selection: &Selection, rows: &[query::PolicyRow]) -> bool {
+    matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
 }
 
 /// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
@@ -390,7 +405,10 @@ fn effective(
     let s = session::load(g, question_for(&targets, Question::Object))?;
     let t = &s.w.topology;
     let kind = kind
-        .map(|k| resolve_type(k, &t.catalog, &t.snapshot.objects).map_err(|e| anyhow!(e)))
+        .map(|k| {
+            resolve_type(k, &t.catalog, &t.snapshot.objects)
+                .map_err(|e| anyhow!(hint::unknown_type(&s.w, k, e)))
+        })
         .transpose()?;
     answer_each(&targets, format, out, |target| {
         let n = match s.subject(target)? {
