@@ -637,3 +637,27 @@ fn one_policy_named_is_answered_as_itself_as_kubectl_get_kind_name_is() {
     let j = json(&["-f", &f, "-n", "shop", "get", "btlspolicy", "-o", "json"]);
     assert_eq!(j["kind"], "List");
 }
+
+#[test]
+fn demo_describe_a_listener_section() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "gateway/cupcake-gw#https",
+        "-n",
+        "infra"
+    ]));
+}
+
+#[test]
+fn demo_tree_of_two_objects() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "tree",
+        "httproute",
+        "sprinkles",
+        "icing",
+        "-n",
+        "baker"
+    ]));
+}
