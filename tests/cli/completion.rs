@@ -90,6 +90,7 @@ fn offers_flag_values() {
             "custom-columns="
         ]
     );
+    assert_eq!(complete(&["get", "--sort-by", ".s"]).0, [".status"]);
     // A template follows `jsonpath=` without a space.
     assert_eq!(
         complete(&["get", "-o", "jsonp"]),

@@ -171,12 +171,12 @@ fn get(
         true => Outcome::Answered,
         false => Outcome::Missing,
     };
-    if let Some(path) = &sort_by {
-        rows = sorted_by(rows, path)?;
-    }
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
         rows.retain(|r| selected(&s.w, sel, &r.policy));
+    }
+    if let Some(path) = &sort_by {
+        rows = sorted_by(rows, path)?;
     }
     match format {
         // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`

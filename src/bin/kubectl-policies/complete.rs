@@ -453,6 +453,23 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
                 NO_FILES,
             ),
         },
+        // The fields of `get -o json`'s items worth sorting by.
+        "sort_by" => (
+            plain(
+                [
+                    ".policy.name",
+                    ".policy.namespace",
+                    ".policy.kind",
+                    ".status",
+                    ".affects",
+                    ".creationTimestamp",
+                    ".class",
+                ]
+                .map(String::from)
+                .to_vec(),
+            ),
+            NO_FILES,
+        ),
         "filename"
         | "kubeconfig"
         | "apply"
