@@ -330,7 +330,8 @@ fn answer_each(
             }
         }
     }
-    if matches!(format, Format::Json | Format::Yaml) {
+    // Nothing answered (every one reported): nothing to print, as kubectl.
+    if matches!(format, Format::Json | Format::Yaml) && !items.is_empty() {
         match (targets.len(), items.as_slice()) {
             (1, [one]) => structured(out, format, one)?,
             _ => structured(
