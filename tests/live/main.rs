@@ -249,6 +249,32 @@ fn completion_of_the_namespace_flag_lists_the_clusters_namespaces() {
     );
     let (code, out, err) = gone.run(&["__complete", "--", "-n", ""]);
     assert_eq!((code, out.as_str(), err.as_str()), (0, ":1\n", ""));
+    let (code, out, err) = gone.run(&["__complete", "--", "describe", "httproute/"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, ":1\n", ""));
+}
+
+/// `describe httproute/<TAB>` on a live cluster: the routes, from one list after
+/// discovery; with -n only that namespace's, with -A (or no -n) each saying where it is.
+#[test]
+fn completion_of_names_reads_one_list_of_the_kind() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let out = user.ok(&["__complete", "--", "-n", "baker", "describe", "httproute/s"]);
+    assert_eq!(out, "httproute/sprinkles\n:4\n");
+    let out = user.ok(&["__complete", "--", "-A", "get", "retrypolicy", ""]);
+    assert_eq!(
+        out,
+        "baker-orders-retries\tnamespace baker\nns-retries\tnamespace baker\nold-baker-retries\tnamespace baker\n:4\n"
+    );
+    let out = user.ok(&["__complete", "--", "describe", "httproute/g"]);
+    assert_eq!(out, "httproute/glaze\tnamespace frosting\n:4\n");
+    let lists: Vec<String> = server
+        .targets()
+        .into_iter()
+        .filter(|t| t.contains("httproutes") || t.contains("retrypolicies"))
+        .collect();
+    assert_eq!(lists.len(), 3, "one list per completion: {lists:?}");
+    only_gets(&server);
 }
 
 #[test]

@@ -82,7 +82,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                     let s = session::load(g, Question::Everything)?;
                     Ok(ManuallyDrop::into_inner(s.w))
                 },
-                session::live_namespaces,
+                complete::Live {
+                    namespaces: &session::live_namespaces,
+                    objects: &session::live_objects,
+                },
             )?;
             Outcome::Answered
         }

@@ -8,7 +8,10 @@
 use crate::cli::{self, Args, Global, Shell};
 use anyhow::Result;
 use clap::{Arg, Command, CommandFactory, Parser};
+use kubectl_policies::catalog::Catalog;
+use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::names::{self, TypeSet};
+use kubectl_policies::query::types::resolve_type;
 use kubectl_policies::query::World;
 use std::io::{self, Write};
 
@@ -37,12 +40,24 @@ pub fn script(shell: Shell, out: &mut impl Write) -> io::Result<()> {
     out.write_all(&text)
 }
 
+/// What completion may ask a live cluster (when no offline source is on the line): its
+/// namespaces, and the objects of one kind in a namespace (None: all).
+pub struct Live<'a> {
+    pub namespaces: &'a dyn Fn(&Global) -> Result<Vec<String>>,
+    pub objects: &'a ObjectsOfType,
+}
+
+/// The objects TYPE names (the kind it names without the cluster, if any) in a namespace
+/// (None: all).
+pub type ObjectsOfType =
+    dyn Fn(&Global, &str, Option<&GroupKind>, Option<&str>) -> Result<Vec<ObjRef>>;
+
 /// The candidates for the last of `words`, then the directive line.
 pub fn candidates(
     words: &[String],
     out: &mut impl Write,
     load: impl Fn(&Global) -> Result<World>,
-    live_namespaces: impl Fn(&Global) -> Result<Vec<String>>,
+    live: Live<'_>,
 ) -> io::Result<()> {
     let (current, typed) = match words.split_last() {
         Some((last, before)) => (last.as_str(), before),
@@ -55,14 +70,26 @@ pub fn candidates(
     // `-n <TAB>` on a live cluster: its namespaces, one request.
     let namespaces = || match line.source() {
         Some(g) => load(&g).map(|w| names::namespaces(&w)),
-        None => line.live().map_or(Ok(Vec::new()), |g| live_namespaces(&g)),
+        None => line
+            .live()
+            .map_or(Ok(Vec::new()), |g| (live.namespaces)(&g)),
+    };
+    // The objects of TYPE on a live cluster, in a namespace (None: all).
+    let live_objects = |ty: &str, ns: Option<&str>| -> Result<Vec<ObjRef>> {
+        let Some(g) = line.live() else {
+            return Ok(Vec::new());
+        };
+        // The kinds known without the cluster first; the cluster's discovery names the rest.
+        let catalog = Catalog::build(&[], &g.policy_kind);
+        let known = resolve_type(ty, &catalog, &[]).ok();
+        (live.objects)(&g, ty, known.as_ref(), ns)
     };
     let (found, mut directive) = match line.pending {
         Some(arg) if arg.get_id() == "namespace" => match namespaces() {
             Ok(found) => (plain(found), NO_FILES),
             Err(_) => (Vec::new(), ERROR),
         },
-        _ => answer(&line, current, &world),
+        _ => answer(&line, current, &world, &live_objects),
     };
     let found: Vec<&(String, String)> = found
         .iter()
@@ -202,7 +229,11 @@ impl<'a> Line<'a> {
                 continue;
             };
             let connection = arg.get_help_heading() == Some(cli::CONNECTION);
-            if !connection && !matches!(long, "kubeconfig" | "context" | "request-timeout") {
+            let other = matches!(
+                long,
+                "kubeconfig" | "context" | "request-timeout" | "policy-kind"
+            );
+            if !connection && !other {
                 continue;
             }
             match value {
@@ -276,7 +307,15 @@ fn first_line(text: Option<&clap::builder::StyledStr>) -> String {
         .unwrap_or_default()
 }
 
-fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<World>>) -> Found {
+/// The objects of a TYPE on a live cluster, in a namespace (None: all).
+type LiveObjects<'a> = dyn Fn(&str, Option<&str>) -> Result<Vec<ObjRef>> + 'a;
+
+fn answer(
+    line: &Line<'_>,
+    current: &str,
+    world: &dyn Fn() -> Option<Result<World>>,
+    live: &LiveObjects<'_>,
+) -> Found {
     if let Some(arg) = line.pending {
         return flag_value(line, arg, world);
     }
@@ -305,7 +344,7 @@ fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<Worl
         }
         "get" => {
             // `get` takes `policies`, `kinds`, or a policy kind and names.
-            let (found, directive) = object_words(line, TypeSet::Policies, current, world);
+            let (found, directive) = object_words(line, TypeSet::Policies, current, world, live);
             if !line.positionals.is_empty() || current.contains('/') {
                 return (found, directive);
             }
@@ -327,7 +366,7 @@ fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<Worl
             return (fixed, NO_FILES);
         }
     };
-    object_words(line, set, current, world)
+    object_words(line, set, current, world, live)
 }
 
 /// TYPE, TYPE/NAME, or NAME after `TYPE `: names only when a source is at hand.
@@ -336,16 +375,47 @@ fn object_words(
     set: TypeSet,
     current: &str,
     world: &dyn Fn() -> Option<Result<World>>,
+    live: &LiveObjects<'_>,
 ) -> Found {
     let w = match world() {
         Some(Ok(w)) => Some(w),
         Some(Err(_)) => return (Vec::new(), ERROR),
         None => None,
     };
+    // A name lookup that fails (a live cluster out of reach) is cobra's error directive.
+    let failed = std::cell::Cell::new(false);
     let names_of = |ty: &str| match &w {
-        Some(w) => object_names(w, ty, line.namespace()),
-        None => Vec::new(),
+        Some(w) => {
+            object_names(|ns| Ok(names::objects(w, ty, ns)), line.namespace()).unwrap_or_default()
+        }
+        // Live without -n: every namespace's in one list (the context's namespace is
+        // not known here), each saying where it is.
+        None => {
+            let scope = match line.namespace() {
+                (ns, true) => (ns, true),
+                (_, false) => (None, true),
+            };
+            object_names(|ns| live(ty, ns), scope).unwrap_or_else(|_| {
+                failed.set(true);
+                Vec::new()
+            })
+        }
     };
+    let found = object_words_of(line, set, current, &w, &names_of);
+    match failed.get() {
+        true => (Vec::new(), ERROR),
+        false => found,
+    }
+}
+
+/// `object_words` with the names of a TYPE told by `names_of`.
+fn object_words_of(
+    line: &Line<'_>,
+    set: TypeSet,
+    current: &str,
+    w: &Option<World>,
+    names_of: &dyn Fn(&str) -> Vec<(String, String)>,
+) -> Found {
     // Several objects may be named: TYPE/NAME TYPE/NAME..., or TYPE NAME NAME...
     let typed = line.positionals.as_slice();
     match typed {
@@ -354,7 +424,7 @@ fn object_words(
             Some((ty, rest)) if rest.contains('#') => {
                 let name = rest.split('#').next().unwrap_or_default();
                 (
-                    section_words(&w, ty, name, line, |s| format!("{ty}/{name}#{s}")),
+                    section_words(w, ty, name, line, |s| format!("{ty}/{name}#{s}")),
                     NO_FILES,
                 )
             }
@@ -371,7 +441,7 @@ fn object_words(
         [ty, ..] if !ty.contains('/') && current.contains('#') => {
             let name = current.split('#').next().unwrap_or_default();
             (
-                section_words(&w, ty, name, line, |s| format!("{name}#{s}")),
+                section_words(w, ty, name, line, |s| format!("{name}#{s}")),
                 NO_FILES,
             )
         }
@@ -404,14 +474,13 @@ fn section_words(
 /// line. With no `-n` typed and nothing of TYPE in `default`, every namespace's are
 /// offered, so that the user sees what there is (describe then says which `-n` to add).
 fn object_names(
-    w: &World,
-    ty: &str,
+    objects: impl Fn(Option<&str>) -> Result<Vec<ObjRef>>,
     (namespace, typed): (Option<&str>, bool),
-) -> Vec<(String, String)> {
-    let mut found = names::objects(w, ty, namespace);
+) -> Result<Vec<(String, String)>> {
+    let mut found = objects(namespace)?;
     let mut everywhere = namespace.is_none();
     if found.is_empty() && !typed {
-        found = names::objects(w, ty, None);
+        found = objects(None)?;
         everywhere = true;
     }
     let mut out: Vec<(String, String)> = Vec::new();
@@ -429,7 +498,7 @@ fn object_names(
             )),
         }
     }
-    out
+    Ok(out)
 }
 
 fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<World>>) -> Found {

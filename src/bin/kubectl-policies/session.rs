@@ -129,6 +129,19 @@ pub fn live_namespaces(g: &Global) -> Result<Vec<String>> {
     live::names::namespace_names(&opts)
 }
 
+/// The live cluster's objects of one kind in `namespace` (None: all), for `TYPE/<TAB>`:
+/// discovery, then one list, given at most five seconds each.
+pub fn live_objects(
+    g: &Global,
+    type_word: &str,
+    known: Option<&kubectl_policies::model::GroupKind>,
+    namespace: Option<&str>,
+) -> Result<Vec<kubectl_policies::model::ObjRef>> {
+    let mut opts = live_options(g)?;
+    opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
+    live::names::object_refs(&opts, type_word, known, namespace)
+}
+
 fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
     let opts = live_options(g)?;
     // The kinds known before anything is read: the registry's and the declared ones.
