@@ -167,9 +167,12 @@ pub enum ColorWhen {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.
+    #[command(
+        after_help = "Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'"
+    )]
     Get {
         /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
-        #[arg(value_name = "TYPE [NAME...] | TYPE/NAME...")]
+        #[arg(value_name = "TYPE[/NAME]")]
         words: Vec<String>,
         /// Sort the rows by this JSONPath over the `-o json` items (for example .policy.name, '{.affects}').
         #[arg(long, value_name = "JSONPATH")]
