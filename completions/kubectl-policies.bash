@@ -917,12 +917,16 @@ _kubectl__policies() {
             return 0
             ;;
         kubectl__subcmd__policies__subcmd__get)
-            opts="-f -n -A -o -l -s -h --filename --demo --kubeconfig --context --request-timeout --namespace --all-namespaces --output --color --no-headers --policy-kind --selector --server --token --user --cluster --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --as --as-group --as-uid --help policies kinds"
+            opts="-f -n -A -o -l -s -h --sort-by --show-labels --filename --demo --kubeconfig --context --request-timeout --namespace --all-namespaces --output --color --no-headers --policy-kind --selector --server --token --user --cluster --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --as --as-group --as-uid --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -29,7 +29,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l kubec
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -53,7 +53,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s A -l 
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l no-headers -d 'Tables without the header row'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s h -l help -d 'Print help'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s V -l version -d 'Print version'
-complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "get" -d 'List policies (STATUS and AFFECTS computed) or the policy kinds known'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "get" -d 'List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "describe" -d 'That, which and what for an object; class, targets and reach for a policy'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'
@@ -63,12 +63,13 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "c
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "completion" -d 'A completion script for kubectl-policies (see completions/ for `kubectl policies`)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l sort-by -d 'Sort the rows by this JSONPath over the `-o json` items (for example .policy.name, \'{.affects}\')' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -87,6 +88,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l show-labels -d 'Add a LABELS column: the policy\'s labels'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l no-headers -d 'Tables without the header row'
@@ -96,7 +98,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand descri
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -125,7 +127,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effect
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -153,7 +155,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" 
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -182,7 +184,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -211,7 +213,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" 
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -239,7 +241,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -267,7 +269,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -295,7 +297,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand comple
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -318,7 +320,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand comple
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l no-headers -d 'Tables without the header row'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s h -l help -d 'Print help'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "get" -d 'List policies (STATUS and AFFECTS computed) or the policy kinds known'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "get" -d 'List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "describe" -d 'That, which and what for an object; class, targets and reach for a policy'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'

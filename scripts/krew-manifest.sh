@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Renders the krew manifest template (.krew.yaml, in krew-release-bot's syntax) into a
+# Renders the krew manifest template (krew-manifest.yaml at the top of the
+# repository, in krew-release-bot's syntax) into a
 # manifest krew installs from, the way the bot does: the tag for `{{ .TagName }}`, and
 # for each platform's `{{addURIAndSha "URL" .TagName }}` its uri and the sha256 of the
 # archive the URL names.
@@ -17,7 +18,7 @@ if [ "$#" -lt 2 ]; then
 fi
 tag="$1"
 shift
-template="${TEMPLATE:-$root/.krew.yaml}"
+template="${TEMPLATE:-$root/krew-manifest.yaml}"
 sums="$(mktemp)"
 trap 'rm -f "$sums"' EXIT
 cat "$@" >"$sums"
@@ -42,7 +43,7 @@ awk -v tag="$tag" -v template="$template" -v sums="$sums" '
   in_platforms && /^  - / { flush() }
   in_platforms && /^  [^ -]/ { flush(); in_platforms = 0 }
   # The template'"'"'s own comments describe the template; the manifest gets one line instead.
-  FNR == 1 { print "# Rendered from .krew.yaml by scripts/krew-manifest.sh for " tag "." }
+  FNR == 1 { print "# Rendered from the template krew-manifest.yaml by scripts/krew-manifest.sh for " tag "." }
   /^#/ { next }
   /^ *[{][{] *addURIAndSha/ {
     if (!match($0, /"[^"]*"/)) { print template ": no URL in: " $0 > "/dev/stderr"; bad = 1; next }

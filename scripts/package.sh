@@ -6,7 +6,8 @@
 #
 # OUTDIR gets kubectl-policies_<tag>_<os>_<arch>.tar.gz (the binary, the completion
 # forwarder kubectl runs, and LICENSE), its .sha256, and krew-manifest.yaml rendered
-# from .krew.yaml for every archive OUTDIR holds, so that
+# from the template (krew-manifest.yaml at the top of the repository) for every archive
+# OUTDIR holds, so that
 #
 #   kubectl krew install --manifest=dist/krew-manifest.yaml --archive=dist/<archive>
 #
@@ -42,8 +43,16 @@ if [ "$os" = windows ]; then
   complete="kubectl_complete-policies.cmd"
 fi
 name="kubectl-policies_${tag}_${os}_${arch}"
-if ! grep -qF "/kubectl-policies_{{ .TagName }}_${os}_${arch}.tar.gz\"" "$root/.krew.yaml"; then
-  echo "package.sh: .krew.yaml has no platform ${os}/${arch}" >&2
+if ! grep -qF "/kubectl-policies_{{ .TagName }}_${os}_${arch}.tar.gz\"" "$root/krew-manifest.yaml"; then
+  echo "package.sh: krew-manifest.yaml has no platform ${os}/${arch}" >&2
+  exit 1
+fi
+
+mkdir -p "$outdir"
+outdir="$(cd "$outdir" && pwd)"
+# The rendered manifest must not replace the template it is rendered from.
+if [ "$outdir" = "$root" ]; then
+  echo "package.sh: OUTDIR is the repository itself; its krew-manifest.yaml is the template" >&2
   exit 1
 fi
 
@@ -66,8 +75,6 @@ cp "$root/completions/$complete" "$root/LICENSE" "$stage/"
 chmod 0755 "$stage/kubectl-policies$exe" "$stage/$complete"
 chmod 0644 "$stage/LICENSE"
 
-mkdir -p "$outdir"
-outdir="$(cd "$outdir" && pwd)"
 archive="$outdir/${name}.tar.gz"
 # The same bytes for the same binary where GNU tar allows: fixed order, owner and time.
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then

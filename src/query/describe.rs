@@ -33,6 +33,9 @@ pub struct TargetDescription {
     pub target: ObjRef,
     pub policies: Vec<ReachingPolicy>,
     pub effective: Vec<Effective>,
+    /// The sections whose effective spec differs from the object's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<super::SectionEffective>,
     pub findings: Vec<Finding>,
     #[serde(rename = "blindSpots")]
     pub blind_spots: Vec<BlindSpot>,
@@ -64,12 +67,7 @@ fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
 pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
     let t = &w.topology;
     let node = &t.nodes[n];
-    let sections: Vec<NodeId> = node
-        .children
-        .iter()
-        .copied()
-        .filter(|&c| t.nodes[c].owner == Some(n))
-        .collect();
+    let sections = super::sections::sections_of(t, n);
     let mut here = vec![n];
     here.extend(&sections);
     // Statuses at this object and its sections only: no need to fold the whole topology.
@@ -132,25 +130,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         });
     }
     policies.sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
-    let mut effective = Vec::new();
-    for kind in KindFold::kinds_in_use(t) {
-        let mut f = KindFold::new(t, &kind);
-        let here = f.effective_at(n);
-        let mut groups: Vec<EffectiveGroup> = here.clone();
-        for &s in &sections {
-            let at = f.effective_at(s);
-            // A section is shown when what applies there differs from its object.
-            let differs = at.len() != here.len()
-                || at
-                    .iter()
-                    .zip(&here)
-                    .any(|(a, b)| a.spec != b.spec || a.sources != b.sources);
-            if differs {
-                groups.extend(at);
-            }
-        }
-        effective.extend(groups.iter().map(|g| Effective::from_group(w, g)));
-    }
+    let (effective, section_effective) = super::sections::effective_with_sections(w, n, None);
     let mut findings = findings_about(w, n, &sections);
     let reported_affected = node
         .object
@@ -179,6 +159,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         target: node.obj_ref.clone(),
         policies,
         effective,
+        sections: section_effective,
         findings,
         blind_spots: t.snapshot.blind_spots.clone(),
         reported_affected,
@@ -213,6 +194,7 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
             target: r.clone(),
             policies: Vec::new(),
             effective: Vec::new(),
+            sections: Vec::new(),
             findings: findings_on(w, &[&r]),
             blind_spots: t.snapshot.blind_spots.clone(),
             reported_affected: Vec::new(),

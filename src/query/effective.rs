@@ -8,28 +8,21 @@ pub struct EffectivePolicies {
     pub kind: &'static str,
     pub target: ObjRef,
     pub effective: Vec<Effective>,
+    /// The sections whose effective spec differs from the object's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<super::SectionEffective>,
     #[serde(rename = "blindSpots")]
     pub blind_spots: Vec<BlindSpot>,
 }
 
 pub fn effective(w: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
     let t = &w.topology;
-    let mut effective = Vec::new();
-    for k in KindFold::kinds_in_use(t) {
-        if kind.is_some_and(|want| *want != k) {
-            continue;
-        }
-        let mut f = KindFold::new(t, &k);
-        effective.extend(
-            f.effective_at(n)
-                .iter()
-                .map(|g| Effective::from_group(w, g)),
-        );
-    }
+    let (effective, sections) = super::sections::effective_with_sections(w, n, kind);
     EffectivePolicies {
         kind: "EffectivePolicies",
         target: t.nodes[n].obj_ref.clone(),
         effective,
+        sections,
         blind_spots: t.snapshot.blind_spots.clone(),
     }
 }

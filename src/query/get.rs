@@ -14,6 +14,9 @@ pub struct PolicyRow {
     pub affects: usize,
     #[serde(rename = "creationTimestamp", skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<String>,
+    /// The policy's labels (what `-l` and `--show-labels` read).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
     #[serde(skip)]
     pub strategy: String,
     #[serde(skip)]
@@ -41,6 +44,12 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
                     status: statuses.overall[i],
                     affects: statuses.affects_count(i),
                     creation_timestamp: p.creation_timestamp.clone(),
+                    labels: t
+                        .snapshot
+                        .objects
+                        .get(p.object.index())
+                        .map(|o| o.labels.clone())
+                        .unwrap_or_default(),
                     strategy: p.strategy_name(),
                     class_source: p.class_source.as_str(),
                 }

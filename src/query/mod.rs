@@ -8,9 +8,12 @@ mod describe;
 mod effective;
 mod get;
 pub mod graph;
+pub mod hint;
 pub mod names;
 pub mod outline;
 mod policy;
+mod sections;
+pub mod select;
 pub mod subject;
 mod tree;
 pub mod types;
@@ -28,6 +31,7 @@ pub use policy::{
     describe_policy, reported_status, Affected, PolicyDescription, ReportedCondition, StatusPair,
     TargetState,
 };
+pub use sections::SectionEffective;
 pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy};
 pub use world::{analyze, analyze_once, analyze_yaml, LazyStatuses, World};

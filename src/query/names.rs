@@ -98,6 +98,29 @@ pub fn objects(w: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRe
     found
 }
 
+/// The sections (listeners, rules, ports) of the object TYPE/NAME in `namespace` (None:
+/// any), by name; nothing for an unknown TYPE or object.
+pub fn sections(w: &World, type_word: &str, name: &str, namespace: Option<&str>) -> Vec<String> {
+    let t = &w.topology;
+    let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = t
+        .nodes
+        .iter()
+        .filter(|n| n.is_section())
+        .map(|n| &n.obj_ref)
+        .filter(|r| r.group_kind() == gk && r.name == name)
+        .filter(|r| {
+            namespace.is_none() || r.namespace.is_none() || r.namespace.as_deref() == namespace
+        })
+        .filter_map(|r| r.section.as_deref().map(str::to_string))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
 /// Every namespace the input knows of.
 pub fn namespaces(w: &World) -> Vec<String> {
     w.topology.namespaces.keys().cloned().collect()
@@ -131,5 +154,25 @@ mod tests {
         assert!(type_words(None, TypeSet::Hierarchy)
             .iter()
             .all(|w| !w.contains("policy")));
+    }
+
+    #[test]
+    fn sections_of_an_object_in_scope() {
+        let w = crate::analyze_yaml(
+            r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: c
+  listeners:
+  - {name: https, port: 443, protocol: HTTPS}
+  - {name: http, port: 80, protocol: HTTP}
+"#,
+        )
+        .unwrap();
+        assert_eq!(sections(&w, "gtw", "gw", Some("infra")), ["http", "https"]);
+        assert!(sections(&w, "gtw", "gw", Some("other")).is_empty());
+        assert!(sections(&w, "nonsense", "gw", None).is_empty());
     }
 }

@@ -37,6 +37,27 @@ pub(crate) fn split_target(words: &[String]) -> Result<(String, String), String>
     }
 }
 
+/// The objects a command line names, one `TYPE/NAME` word each: `TYPE/NAME…` as
+/// given, or `TYPE NAME…` (kubectl's two forms, not mixed).
+pub fn split_targets(words: &[String]) -> Result<Vec<String>, String> {
+    match words {
+        [] => Err("expected TYPE/NAME".into()),
+        _ if words.iter().all(|w| w.contains('/')) => Ok(words.to_vec()),
+        [ty, names @ ..] if !names.is_empty() && !ty.contains('/') => {
+            match names.iter().find(|n| n.contains('/')) {
+                Some(n) => Err(format!(
+                    "{n:?}: after TYPE, give NAMEs; or give every object as TYPE/NAME"
+                )),
+                None => Ok(names.iter().map(|n| format!("{ty}/{n}")).collect()),
+            }
+        }
+        [_] => split_target(words).map(|(t, n)| vec![format!("{t}/{n}")]),
+        _ => Err(
+            "when one object is given as TYPE/NAME, give every one so (or TYPE then NAMEs)".into(),
+        ),
+    }
+}
+
 /// The kind and the object `TYPE/NAME` names, in namespace `ns` unless the kind is
 /// cluster-scoped. `objects` are the CRDs (and the rest) TYPE may name a kind of.
 pub fn name_target(
@@ -48,15 +69,40 @@ pub fn name_target(
     let (ty, name) = split_target(words)?;
     let gk = resolve_type(&ty, catalog, objects)?;
     let ns = (!is_cluster_scoped(&gk.kind)).then_some(ns);
-    let r = ObjRef::new(&gk.group, &gk.kind, ns, &name);
+    // `NAME#section`: a listener, a rule or a port, as the TARGETS column prints it.
+    let (name, section) = match name.split_once('#') {
+        Some((n, s)) if n.is_empty() || s.is_empty() => {
+            return Err(format!(
+                "{ty}/{name}: expected TYPE/NAME#SECTION (for example httproute/baker#orders)"
+            ))
+        }
+        Some((n, s)) => (n, Some(s)),
+        None => (name.as_str(), None),
+    };
+    let r = ObjRef::new(&gk.group, &gk.kind, ns, name).with_section(section);
     Ok((gk, r))
 }
 
 /// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
 pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, String> {
     let t = &w.topology;
-    let (gk, r) = name_target(words, &t.catalog, &t.snapshot.objects, ns)?;
+    let (gk, r) =
+        name_target(words, &t.catalog, &t.snapshot.objects, ns).map_err(|e| match split_target(
+            words,
+        ) {
+            Ok((ty, _)) if resolve_type(&ty, &t.catalog, &t.snapshot.objects).is_err() => {
+                super::hint::unknown_type(w, &ty, e)
+            }
+            _ => e,
+        })?;
     if t.catalog.get(&gk).is_some() {
+        if let Some(section) = &r.section {
+            return Err(format!(
+                "{}/{}#{section}: a policy has no sections (it may target one: see its TARGETS)",
+                gk.kind.to_lowercase(),
+                r.name
+            ));
+        }
         return match t.policy_index.get(&r) {
             Some(&p) => Ok(Subject::Policy(p)),
             None => Err(not_found(w, &gk, &r.name, r.namespace.as_deref())),
@@ -69,9 +115,15 @@ pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, St
         return Ok(Subject::Node(n));
     }
     if let Some((group, kind)) = experimental_alias(&gk.kind) {
-        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name);
+        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
+            .with_section(r.section.as_deref());
         if let Some(n) = t.lookup(&x) {
             return Ok(Subject::Node(n));
+        }
+    }
+    if let Some(section) = &r.section {
+        if t.lookup(&r.object()).is_some() {
+            return Err(section_not_found(w, &gk, &r, section));
         }
     }
     Err(not_found(w, &gk, &r.name, r.namespace.as_deref()))
@@ -93,6 +145,26 @@ pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, String
             "{what} starts at an object of the hierarchy, not a policy"
         )),
     }
+}
+
+/// An object that is there without the section named: its sections, and the nearest.
+fn section_not_found(w: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> String {
+    let ty = gk.kind.to_lowercase();
+    let known = super::names::sections(w, &ty, &r.name, r.namespace.as_deref());
+    let sections = match known.as_slice() {
+        [] => "it has none".to_string(),
+        all => format!("its sections: {}", all.join(", ")),
+    };
+    let near: Vec<String> = super::hint::nearest(section, known.iter().map(String::as_str))
+        .into_iter()
+        .map(|s| format!("{ty}/{}#{s}", r.name))
+        .collect();
+    format!(
+        "{} {:?} has no section {section:?} ({sections}){}",
+        ty,
+        r.name.as_ref() as &str,
+        super::hint::did_you_mean(&near)
+    )
 }
 
 /// kubectl's "not found", with a hint where one of that name is elsewhere, or the blind
@@ -124,9 +196,14 @@ pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>)
     if let Some(b) = blind {
         return format!("{resource} {name:?}: {}", b.message);
     }
+    // No other namespace has one of that name: the nearest names in scope.
+    let near = match elsewhere.is_empty() {
+        true => super::hint::did_you_mean(&super::hint::near_names(w, gk, name, ns)),
+        false => String::new(),
+    };
     match ns {
-        Some(ns) => format!("{resource} {name:?} not found in namespace {ns}{hint}"),
-        None => format!("{resource} {name:?} not found"),
+        Some(ns) => format!("{resource} {name:?} not found in namespace {ns}{hint}{near}"),
+        None => format!("{resource} {name:?} not found{near}"),
     }
 }
 
@@ -167,6 +244,21 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
             .unwrap_err()
             .contains("TYPE/NAME"));
         assert!(split_target(&words("/shop")).is_err());
+    }
+
+    #[test]
+    fn several_objects_in_either_of_kubectls_forms() {
+        assert_eq!(
+            split_targets(&words("svc a b")),
+            Ok(vec!["svc/a".to_string(), "svc/b".to_string()])
+        );
+        assert_eq!(
+            split_targets(&words("svc/a httproute/b")),
+            Ok(vec!["svc/a".to_string(), "httproute/b".to_string()])
+        );
+        assert!(split_targets(&words("svc a/b")).is_err());
+        assert!(split_targets(&words("svc/a b")).is_err());
+        assert!(split_targets(&words("svc")).is_err());
     }
 
     #[test]

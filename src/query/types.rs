@@ -68,7 +68,11 @@ pub fn resolve_type(
         }
     }
     for k in catalog.kinds.values() {
-        consider(&k.group, &k.kind, &resource_plural(&k.kind), &[]);
+        let shorts: Vec<String> = crate::catalog::registry::short_names(&k.group, &k.kind)
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        consider(&k.group, &k.kind, &resource_plural(&k.kind), &shorts);
     }
     match candidates.len() {
         0 => Err(format!(
@@ -142,6 +146,17 @@ mod tests {
         assert_eq!(resolve_type("gtw", &cat, &[]).unwrap().kind, "Gateway");
         assert_eq!(resolve_type("gc", &cat, &[]).unwrap().kind, "GatewayClass");
         assert_eq!(resolve_type("ns", &cat, &[]).unwrap().kind, "Namespace");
+        // Policy kinds by their CRDs' short names, plurals and kind.group.
+        // (Bare `backendtrafficpolicies` names APISIX's kind too: with no input holding
+        // either, it is ambiguous; see kinds_in_two_groups_need_the_group.)
+        for s in ["btp", "backendtrafficpolicy.gateway.envoyproxy.io"] {
+            let gk = resolve_type(s, &cat, &[]).unwrap();
+            assert_eq!(
+                gk,
+                GroupKind::new("gateway.envoyproxy.io", "BackendTrafficPolicy"),
+                "{s}"
+            );
+        }
         assert!(resolve_type("nonsense", &cat, &[]).is_err());
     }
 

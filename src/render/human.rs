@@ -86,6 +86,7 @@ pub(crate) fn path_line(path: &[ObjRef]) -> String {
         .join(" > ")
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn get_policies(
     out: &mut impl Write,
     rows: &[PolicyRow],
@@ -94,6 +95,7 @@ pub fn get_policies(
     all_ns: bool,
     now: i64,
     style: Style,
+    show_labels: bool,
 ) -> io::Result<()> {
     let mut h = vec![];
     if all_ns {
@@ -104,6 +106,9 @@ pub fn get_policies(
     ]);
     if wide {
         h.extend(["STRATEGY", "SOURCE"]);
+    }
+    if show_labels {
+        h.push("LABELS");
     }
     // Every policy of a large cluster is tens of thousands of rows: made on every core.
     let runs: Vec<&[PolicyRow]> = rows.chunks(1024).collect();
@@ -137,6 +142,9 @@ pub fn get_policies(
             if wide {
                 t.cell(&r.strategy, Tint::Plain);
                 t.cell(r.class_source, Tint::Plain);
+            }
+            if show_labels {
+                t.cell(&super::columns::labels_cell(&r.labels), Tint::Plain);
             }
         }
         t
@@ -510,11 +518,10 @@ fn section_only(r: &ObjRef) -> String {
 
 /// Name, Namespace and Kind, as every description starts.
 fn object_header(out: &mut impl Write, r: &ObjRef) -> io::Result<()> {
-    let name = match &r.section {
-        Some(s) => format!("{}#{s}", r.name),
-        None => r.name.to_string(),
-    };
-    field(out, "Name", &name)?;
+    field(out, "Name", &r.name)?;
+    if let Some(section) = &r.section {
+        field(out, "Section", section)?;
+    }
     if let Some(ns) = &r.namespace {
         field(out, "Namespace", ns)?;
     }
@@ -584,13 +591,17 @@ pub fn describe_target(
             writeln!(out, "  {line}")?;
         }
     }
-    if !d.effective.is_empty() {
+    if !d.effective.is_empty() || !d.sections.is_empty() {
         writeln!(out)?;
         writeln!(
             out,
             "Effective policies (each setting with the policy that set it):"
         )?;
         effective_blocks(out, &d.effective, style)?;
+        // Each section whose effective spec differs (its blocks say "at <section>").
+        for s in &d.sections {
+            effective_blocks(out, &s.effective, style)?;
+        }
     }
     if !d.reported_affected.is_empty() {
         writeln!(out)?;

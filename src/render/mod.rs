@@ -1,9 +1,11 @@
 //! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
 
 pub mod age;
+pub mod columns;
 pub mod escape;
 pub mod graph;
 pub mod human;
+pub mod jsonpath;
 pub mod table;
 pub mod tree;
 

@@ -121,12 +121,21 @@ fn describe_target_json_shape() {
         ns["attachedTo"],
         serde_json::json!({"group": "", "kind": "Namespace", "name": "baker"})
     );
-    let rule = j["effective"]
+    // The rule whose effective spec differs from the route's is answered under `sections`.
+    let sections = j["sections"].as_array().unwrap();
+    assert_eq!(sections.len(), 1);
+    assert_eq!(sections[0]["sectionName"], "orders");
+    let rule = sections[0]["effective"]
         .as_array()
         .unwrap()
         .iter()
         .find(|e| e["target"]["sectionName"] == "orders")
         .unwrap();
+    assert!(j["effective"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["target"].get("sectionName").is_none()));
     assert_eq!(rule["spec"]["attempts"], 2);
     let src: Vec<(String, String)> = rule["sources"]
         .as_array()
@@ -657,7 +666,10 @@ fn no_headers_applies_to_every_table() {
 #[test]
 fn every_command_names_its_formats_when_given_a_wrong_one() {
     for (command, formats) in [
-        (&["get"][..], "table, wide, json, yaml, name"),
+        (
+            &["get"][..],
+            "table, wide, json, yaml, name, jsonpath=, custom-columns=",
+        ),
         (&["get", "kinds"][..], "table, wide, json, yaml"),
         (
             &["describe", "httproute/baker", "-n", "baker"][..],

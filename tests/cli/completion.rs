@@ -80,7 +80,21 @@ fn offers_commands_then_flags() {
 fn offers_flag_values() {
     assert_eq!(
         complete(&["get", "-o", ""]).0,
-        ["table", "wide", "json", "yaml", "name"]
+        [
+            "table",
+            "wide",
+            "json",
+            "yaml",
+            "name",
+            "jsonpath=",
+            "custom-columns="
+        ]
+    );
+    assert_eq!(complete(&["get", "--sort-by", ".s"]).0, [".status"]);
+    // A template follows `jsonpath=` without a space.
+    assert_eq!(
+        complete(&["get", "-o", "jsonp"]),
+        (vec!["jsonpath=".to_string()], ":6".to_string())
     );
     assert_eq!(
         complete(&["get", "kinds", "-o", ""]).0,
@@ -90,7 +104,12 @@ fn offers_flag_values() {
     assert_eq!(complete(&["describe", "-o", "t"]).0, ["tree"]);
     assert_eq!(complete(&["--color", ""]).0, ["auto", "always", "never"]);
     assert_eq!(complete(&["completion", ""]).0, ["bash", "zsh", "fish"]);
-    assert_eq!(complete(&["get", ""]).0, ["policies", "kinds"]);
+    // `get` takes policies, kinds, or a policy kind (and then names).
+    let get = complete(&["get", ""]).0;
+    assert_eq!(get[..2], ["policies", "kinds"]);
+    assert!(get.iter().any(|w| w == "backendtlspolicy"), "{get:?}");
+    assert!(!get.iter().any(|w| w == "httproute"), "{get:?}");
+    assert!(complete(&["get", "kinds", ""]).0.is_empty());
     // Paths are the shell's business: directive 0 lets it complete file names.
     assert_eq!(complete(&["-f", ""]), (vec![], ":0".to_string()));
     assert_eq!(complete(&["blast-radius", "--apply", ""]).1, ":0");
@@ -155,6 +174,44 @@ fn offers_object_names_from_the_demo() {
     assert_eq!(
         complete(&["--demo", "-n", ""]).0,
         ["baker", "frosting", "infra", "legacy"]
+    );
+}
+
+#[test]
+fn sections_after_a_hash_and_names_of_every_namespace_with_all_namespaces() {
+    assert_eq!(
+        complete(&["--demo", "-n", "baker", "describe", "httproute/baker#"]).0,
+        ["httproute/baker#orders", "httproute/baker#rule-2"]
+    );
+    assert_eq!(
+        complete(&["--demo", "-A", "effective", "gtw/cupcake-gw#https"]).0,
+        ["gtw/cupcake-gw#https"]
+    );
+    assert_eq!(
+        complete(&["--demo", "-n", "baker", "describe", "svc", "oven#"]).0,
+        ["oven#http", "oven#https"]
+    );
+    // With -A, every namespace's, each saying where it is.
+    let out = kp()
+        .args(["__complete", "--", "--demo", "-A", "get", "retrypolicy", ""])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "baker-orders-retries\tnamespace baker\nns-retries\tnamespace baker\nold-baker-retries\tnamespace baker\n:4\n"
+    );
+    // Several objects: after one TYPE/NAME, another.
+    assert_eq!(
+        complete(&[
+            "--demo",
+            "-n",
+            "baker",
+            "describe",
+            "httproute/baker",
+            "svc/o"
+        ])
+        .0,
+        ["svc/oven"]
     );
 }
 
@@ -280,7 +337,7 @@ fn offers_kubectls_connection_flags_and_the_selector() {
     }
     // `--insecure-skip-tls-verify` takes a value only after `=`: the next word is not it.
     assert_eq!(
-        complete(&["--insecure-skip-tls-verify", "get", ""]).0,
+        complete(&["--insecure-skip-tls-verify", "get", ""]).0[..2],
         ["policies", "kinds"]
     );
     assert_eq!(

@@ -1,4 +1,4 @@
-//! Releases: the krew manifest template (.krew.yaml, krew-release-bot's syntax), the
+//! Releases: the krew manifest template (krew-manifest.yaml, krew-release-bot's syntax), the
 //! script that renders it, the packaging script and the release workflow.
 
 use crate::command::{hermetic, on_path, repo};
@@ -88,7 +88,7 @@ fn render(template: &str, tag: &str, sha_of: impl Fn(&str) -> String) -> String 
 }
 
 fn template() -> String {
-    std::fs::read_to_string(repo(".krew.yaml")).unwrap()
+    std::fs::read_to_string(repo("krew-manifest.yaml")).unwrap()
 }
 
 /// A rendered manifest is what krew reads: every platform a release builds, Windows
@@ -381,5 +381,82 @@ fn the_release_workflow_builds_every_platform_of_the_template() {
             text_of.contains(needle),
             "release.yml does not use {needle}"
         );
+    }
+}
+
+/// The release as the user asked for it: the template at the top level under the name
+/// the bot is told (`krew_template_file`), static and stripped Linux binaries, checked
+/// before they are packaged, and `cargo install --locked` in the README.
+#[test]
+fn the_release_names_its_template_builds_static_stripped_linux_binaries_and_installs_locked() {
+    assert!(
+        !repo(".krew.yaml").exists(),
+        "the template moved to krew-manifest.yaml"
+    );
+    let text_of = std::fs::read_to_string(repo(".github/workflows/release.yml")).unwrap();
+    let wf: Value = serde_saphyr::from_str(&text_of).unwrap();
+    let publish = wf["jobs"]["publish"]["steps"].as_array().unwrap();
+    let bot = publish
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.contains("krew-release-bot"))
+        })
+        .expect("the krew-release-bot step");
+    assert_eq!(bot["with"]["krew_template_file"], "krew-manifest.yaml");
+    let build = wf["jobs"]["build"]["steps"].as_array().unwrap();
+    let run_of = |name: &str| -> String {
+        build
+            .iter()
+            .find(|s| s["name"].as_str().is_some_and(|n| n.contains(name)))
+            .and_then(|s| s["run"].as_str())
+            .unwrap_or_else(|| panic!("no build step named {name:?}"))
+            .to_string()
+    };
+    let flags = run_of("static and stripped");
+    assert!(
+        flags.contains("CARGO_PROFILE_RELEASE_STRIP=symbols"),
+        "{flags}"
+    );
+    assert!(flags.contains("+crt-static"), "{flags}");
+    let check = run_of("Check that the Linux binary");
+    assert!(
+        check.contains("(NEEDED)") && check.contains(".symtab"),
+        "{check}"
+    );
+    // The check comes after the build, and only Linux targets are musl ones.
+    let at = |name: &str| {
+        build
+            .iter()
+            .position(|s| s["name"].as_str().is_some_and(|n| n.contains(name)))
+            .unwrap()
+    };
+    assert!(at("Build and package") < at("Check that the Linux binary"));
+    assert!(at("static and stripped") < at("Build and package"));
+    for (os, _, target, _) in PLATFORMS {
+        assert_eq!(*os == "linux", target.ends_with("-linux-musl"), "{target}");
+    }
+    // Packaging into the repository itself would overwrite the template: refused.
+    let before = template();
+    let out = hermetic(repo("scripts/package.sh"))
+        .arg(repo(""))
+        .env("KUBECTL_POLICIES_BIN", repo("no-such-binary"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the template"));
+    assert_eq!(template(), before);
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let commands: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.trim_start().starts_with("cargo install"))
+        .collect();
+    assert!(
+        !commands.is_empty(),
+        "the README shows a cargo install command"
+    );
+    for line in commands {
+        assert!(line.contains("--locked"), "README: {line}");
     }
 }

@@ -18,5 +18,6 @@ mod graph;
 mod honest;
 mod hostile_input;
 mod krew;
+mod kubectl_like;
 mod layers;
 mod plugin;

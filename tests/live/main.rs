@@ -156,6 +156,127 @@ fn an_admin_gets_the_same_answers_live_as_offline() {
     only_gets(&server);
 }
 
+/// kubectl's habits (issue 29) give the same answers live as offline: get KIND and
+/// KIND/NAME, kubectl's output options, several objects, sections.
+#[test]
+fn kubectl_like_forms_answer_live_as_offline() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let cases: &[&[&str]] = &[
+        &["get", "retrypolicies", "-n", "baker"],
+        &["get", "btp", "-A"],
+        &[
+            "get",
+            "btp/gateway-timeouts",
+            "ctp/https-listener",
+            "-n",
+            "infra",
+        ],
+        &[
+            "get",
+            "-A",
+            "--sort-by",
+            ".affects",
+            "-o",
+            "custom-columns=NAME:.policy.name,AFFECTS:.affects",
+        ],
+        &[
+            "get",
+            "-A",
+            "-o",
+            "jsonpath={range .items[*]}{.policy.name}={.status}{\"\\n\"}{end}",
+        ],
+        &["get", "-n", "baker", "--show-labels"],
+        &["describe", "svc", "oven", "sprinkles", "-n", "baker"],
+        &[
+            "describe",
+            "httproute/baker#orders",
+            "-n",
+            "baker",
+            "-o",
+            "json",
+        ],
+        &[
+            "effective",
+            "svc/oven",
+            "svc/sprinkles",
+            "-n",
+            "baker",
+            "-o",
+            "json",
+        ],
+        &["tree", "gtw/cupcake-gw#https", "-n", "infra"],
+    ];
+    for args in cases {
+        let live = user.ok(args);
+        let mut off_args = vec!["--demo"];
+        off_args.extend_from_slice(args);
+        assert_eq!(
+            live,
+            offline(&off_args),
+            "{args:?} differs live and offline"
+        );
+    }
+    // An empty kind, and a missing name among found ones, as offline.
+    let (code, out, err) = user.run(&["get", "btp", "-n", "baker"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!(err, "No resources found in baker namespace.\n");
+    let (code, out, err) = user.run(&["describe", "svc", "oven", "nope", "-n", "baker"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("Name:         oven\n"), "{out}");
+    assert!(err.contains("services \"nope\" not found"), "{err}");
+    only_gets(&server);
+}
+
+/// `kubectl policies -n <TAB>` on a live cluster: its namespaces, read with one GET.
+#[test]
+fn completion_of_the_namespace_flag_lists_the_clusters_namespaces() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let out = user.ok(&["__complete", "--", "describe", "-n", ""]);
+    assert_eq!(out, "baker\nfrosting\ninfra\nlegacy\n:4\n");
+    let out = user.ok(&["__complete", "--", "get", "--namespace", "ba"]);
+    assert_eq!(out, "baker\n:4\n");
+    only_gets(&server);
+    assert_eq!(
+        server.targets(),
+        ["/api/v1/namespaces", "/api/v1/namespaces"],
+        "one request per completion"
+    );
+    // A cluster that cannot be reached: cobra's error directive, nothing printed on stderr.
+    let gone = User::new(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'http://127.0.0.1:9'}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {}\n",
+    );
+    let (code, out, err) = gone.run(&["__complete", "--", "-n", ""]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, ":1\n", ""));
+    let (code, out, err) = gone.run(&["__complete", "--", "describe", "httproute/"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, ":1\n", ""));
+}
+
+/// `describe httproute/<TAB>` on a live cluster: the routes, from one list after
+/// discovery; with -n only that namespace's, with -A (or no -n) each saying where it is.
+#[test]
+fn completion_of_names_reads_one_list_of_the_kind() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let out = user.ok(&["__complete", "--", "-n", "baker", "describe", "httproute/s"]);
+    assert_eq!(out, "httproute/sprinkles\n:4\n");
+    let out = user.ok(&["__complete", "--", "-A", "get", "retrypolicy", ""]);
+    assert_eq!(
+        out,
+        "baker-orders-retries\tnamespace baker\nns-retries\tnamespace baker\nold-baker-retries\tnamespace baker\n:4\n"
+    );
+    let out = user.ok(&["__complete", "--", "describe", "httproute/g"]);
+    assert_eq!(out, "httproute/glaze\tnamespace frosting\n:4\n");
+    let lists: Vec<String> = server
+        .targets()
+        .into_iter()
+        .filter(|t| t.contains("httproutes") || t.contains("retrypolicies"))
+        .collect();
+    assert_eq!(lists.len(), 3, "one list per completion: {lists:?}");
+    only_gets(&server);
+}
+
 #[test]
 fn the_namespace_comes_from_the_context() {
     let server = demo_server();

@@ -1,6 +1,5 @@
 //! Flag definitions (CLI.md is the contract).
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use kubectl_policies::catalog::Declared;
 
@@ -45,7 +44,7 @@ pub struct Global {
     /// Every namespace.
     #[arg(short = 'A', long = "all-namespaces", global = true)]
     pub all_namespaces: bool,
-    /// Output format (per command: table, wide, name, json, yaml, tree, dot, mermaid).
+    /// Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid).
     #[arg(short = 'o', long, global = true, value_name = "FORMAT")]
     pub output: Option<String>,
     /// When to colour: auto (a terminal, and NO_COLOR unset), always, never.
@@ -67,7 +66,8 @@ pub struct Global {
 
 /// The `--help` heading of the flags that say how to reach the cluster (kubectl lists
 /// them in `kubectl options`).
-const CONNECTION: &str = "Cluster connection (kubectl's global flags; ignored with -f and --demo)";
+pub const CONNECTION: &str =
+    "Cluster connection (kubectl's global flags; ignored with -f and --demo)";
 
 /// kubectl's connection flags, with kubectl's meaning: each one given replaces what the
 /// kubeconfig says, and `--server` works with no kubeconfig at all.
@@ -116,7 +116,18 @@ pub struct Connection {
 
 /// `-o` per command (`get kinds` apart from `get`); the first is the default.
 pub const FORMATS: &[(&str, &[&str])] = &[
-    ("get", &["table", "wide", "json", "yaml", "name"]),
+    (
+        "get",
+        &[
+            "table",
+            "wide",
+            "json",
+            "yaml",
+            "name",
+            "jsonpath=",
+            "custom-columns=",
+        ],
+    ),
     ("get kinds", &["table", "wide", "json", "yaml"]),
     ("describe", &["human", "json", "yaml", "tree"]),
     ("effective", &["human", "yaml", "json"]),
@@ -155,24 +166,30 @@ pub enum ColorWhen {
 /// The commands (CLI.md's table).
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List policies (STATUS and AFFECTS computed) or the policy kinds known.
+    /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.
+    #[command(
+        after_help = "Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'"
+    )]
     Get {
-        /// `policies` (default) or `kinds`.
-        #[arg(default_value = "policies", value_parser = PossibleValuesParser::new([
-            PossibleValue::new("policies").alias("policy"),
-            PossibleValue::new("kinds").alias("kind"),
-        ]))]
-        what: String,
+        /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
+        #[arg(value_name = "TYPE[/NAME]")]
+        words: Vec<String>,
+        /// Sort the rows by this JSONPath over the `-o json` items (for example .policy.name, '{.affects}').
+        #[arg(long, value_name = "JSONPATH")]
+        sort_by: Option<String>,
+        /// Add a LABELS column: the policy's labels.
+        #[arg(long)]
+        show_labels: bool,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
     Describe {
-        /// TYPE/NAME, or TYPE then NAME.
-        #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
+        /// TYPE/NAME..., or TYPE then NAME...; answered in order.
+        #[arg(value_name = "TYPE/NAME", num_args = 1.., required = true)]
         target: Vec<String>,
     },
     /// The effective spec of each policy kind at an object, per context path.
     Effective {
-        #[arg(value_name = "TYPE/NAME", num_args = 1..=2, required = true)]
+        #[arg(value_name = "TYPE/NAME", num_args = 1.., required = true)]
         target: Vec<String>,
         /// Only this policy kind (as TYPE: retrypolicy, kind.group).
         #[arg(long, value_name = "KIND")]
@@ -180,14 +197,14 @@ pub enum Command {
     },
     /// The hierarchy with policies on the nodes they attach to, whole or below one object.
     Tree {
-        #[arg(value_name = "TYPE/NAME", num_args = 0..=2)]
+        #[arg(value_name = "TYPE/NAME", num_args = 0..)]
         target: Vec<String>,
     },
     /// What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied.
     #[command(name = "blast-radius")]
     BlastRadius {
-        /// The policy to delete, as TYPE/NAME (or TYPE NAME).
-        #[arg(value_name = "TYPE/NAME", num_args = 0..=2, required_unless_present = "apply", conflicts_with = "apply")]
+        /// The policies to delete, one answer each: TYPE/NAME... (or TYPE NAME...).
+        #[arg(value_name = "TYPE/NAME", num_args = 0.., required_unless_present = "apply", conflicts_with = "apply")]
         target: Vec<String>,
         /// New or edited objects (policies, routes, Gateways): a file, a directory or -; repeatable.
         #[arg(long, value_name = "PATH")]

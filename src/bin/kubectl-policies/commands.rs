@@ -8,10 +8,12 @@ use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::model::ObjRef;
-use kubectl_policies::query::subject::Subject;
+use kubectl_policies::query::hint;
+use kubectl_policies::query::select::{self, Selection};
+use kubectl_policies::query::subject::{self, Subject};
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
 use kubectl_policies::render::escape::SafeWriter;
-use kubectl_policies::render::{self, age, human};
+use kubectl_policies::render::{self, age, columns, human, jsonpath};
 use kubectl_policies::source::dump::DumpList;
 use kubectl_policies::source::files;
 use kubectl_policies::topology::Severity;
@@ -28,13 +30,15 @@ pub enum Outcome {
     Errors,
     /// `blast-radius --exit-code` found changes.
     Changes,
+    /// Some of the objects named were not found (the others were answered).
+    Missing,
 }
 
 impl Outcome {
     pub fn exit_code(self) -> u8 {
         match self {
             Outcome::Answered => 0,
-            Outcome::Errors => 1,
+            Outcome::Errors | Outcome::Missing => 1,
             Outcome::Changes => 3,
         }
     }
@@ -43,7 +47,7 @@ impl Outcome {
 /// Routes the command to its function; output is buffered and flushed at the end.
 pub fn run(args: Args) -> Result<Outcome> {
     let g = &args.global;
-    let get_policies = matches!(&args.command, Command::Get { what } if !what.starts_with("kind"));
+    let get_policies = matches!(&args.command, Command::Get { words, .. } if !is_kinds(words));
     let completing = matches!(
         args.command,
         Command::Complete { .. } | Command::Completion { .. }
@@ -67,8 +71,12 @@ pub fn run(args: Args) -> Result<Outcome> {
         Box::new(SafeWriter::new(buffered, colour))
     };
     let outcome = match &args.command {
-        Command::Get { what } if what.starts_with("kind") => get_kinds(g, &mut out)?,
-        Command::Get { .. } => get(g, &mut out)?,
+        Command::Get { words, .. } if is_kinds(words) => get_kinds(g, &mut out)?,
+        Command::Get {
+            words,
+            sort_by,
+            show_labels,
+        } => get(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
         Command::Describe { target } => describe(g, target, &mut out)?,
         Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
         Command::Tree { target } => tree(g, target, &mut out)?,
@@ -85,15 +93,28 @@ pub fn run(args: Args) -> Result<Outcome> {
             Outcome::Answered
         }
         Command::Complete { words } => {
-            complete::candidates(words, &mut out, |g| {
-                let s = session::load(g, Question::Everything)?;
-                Ok(ManuallyDrop::into_inner(s.w))
-            })?;
+            complete::candidates(
+                words,
+                &mut out,
+                |g| {
+                    let s = session::load(g, Question::Everything)?;
+                    Ok(ManuallyDrop::into_inner(s.w))
+                },
+                complete::Live {
+                    namespaces: &session::live_namespaces,
+                    objects: &session::live_objects,
+                },
+            )?;
             Outcome::Answered
         }
     };
     out.flush().context("writing output")?;
     Ok(outcome)
+}
+
+/// `get kinds` (or `get kind`): the policy kinds, not policies.
+fn is_kinds(words: &[String]) -> bool {
+    matches!(words, [one] if one == "kinds" || one == "kind")
 }
 
 /// JSON or YAML of an answer.
@@ -133,25 +154,93 @@ fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     Ok(Outcome::Answered)
 }
 
-fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
+fn get(
+    g: &Global,
+    words: &[String],
+    sort_by: Option<&str>,
+    show_labels: bool,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     let format = Format::for_command(g, "get")?;
     let selector = settings::label_selector(g)?;
+    // Templates are read before anything is loaded, so that a bad one fails at once.
+    let sort_by = sort_by
+        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+        .transpose()?;
+    let template = match format {
+        Format::JsonPath => Some(
+            jsonpath::Template::parse(Format::argument(g))
+                .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
+        ),
+        _ => None,
+    };
+    let columns = match format {
+        Format::CustomColumns => Some(
+            columns::Columns::parse(Format::argument(g))
+                .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
+        ),
+        _ => None,
+    };
     let s = session::load(g, Question::Everything)?;
-    let mut rows = query::get_policies(&s.w, s.scope());
+    let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
+    let all = query::get_policies(&s.w, s.scope());
+    let (mut rows, missing) = select::select(&s.w, all, &selection, s.scope());
+    // kubectl answers for the names it finds and reports the others (exit 1 at the end).
+    for m in &missing {
+        session::warn_line(&format!("Error from server (NotFound): {m}"));
+    }
+    let outcome = match missing.is_empty() {
+        true => Outcome::Answered,
+        false => Outcome::Missing,
+    };
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
         rows.retain(|r| selected(&s.w, sel, &r.policy));
     }
+    if let Some(path) = &sort_by {
+        rows = sorted_by(rows, path)?;
+    }
+    let blind = &s.w.topology.snapshot.blind_spots;
     match format {
+        // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
+        // answers, when everything could be read; anything else as a List, with what
+        // could not be read beside the items (CLI.md: Blind spots).
+        Format::Json | Format::Yaml if one_named(&selection, &rows) && blind.is_empty() => {
+            structured(out, format, &rows[0])?
+        }
         Format::Json | Format::Yaml => {
-            let blind = &s.w.topology.snapshot.blind_spots;
             structured(out, format, &ListOf::new("PolicyList", &rows, blind))?
+        }
+        // kubectl's template, over the `-o json` answer; its text is written as it is
+        // (escaped on a terminal, as all text).
+        Format::JsonPath => {
+            let list = match one_named(&selection, &rows) && blind.is_empty() {
+                true => serde_json::to_value(&rows[0])?,
+                false => serde_json::to_value(ListOf::new("PolicyList", &rows, blind))?,
+            };
+            if let Some(t) = &template {
+                let text = t.execute(&list).map_err(|e| {
+                    anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
+                })?;
+                out.write_all(text.as_bytes())?;
+            }
         }
         Format::Name => {
             for r in &rows {
                 let p = &r.policy;
                 writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
             }
+        }
+        _ if rows.is_empty() && !missing.is_empty() => {}
+        Format::CustomColumns if !rows.is_empty() => {
+            let items = serde_json::to_value(&rows)?;
+            if let Some(c) = &columns {
+                let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
+                c.write(out, items, !g.no_headers, settings::style(g, format))?;
+            }
+        }
+        _ if rows.is_empty() && selection != Selection::All => {
+            session::warn_line(&nothing_found(s.scope()))
         }
         _ if rows.is_empty() => match s.scope() {
             Some(ns) => session::warn_line(&format!("No policies found in {ns} namespace.")),
@@ -165,9 +254,34 @@ fn get(g: &Global, out: &mut impl Write) -> Result<Outcome> {
             s.scope().is_none(),
             age::now(),
             settings::style(g, format),
+            show_labels,
         )?,
     }
-    Ok(Outcome::Answered)
+    Ok(outcome)
+}
+
+/// Whether `get` named exactly one policy and found it: kubectl then prints the object,
+/// not a list.
+fn one_named(selection: &Selection, rows: &[query::PolicyRow]) -> bool {
+    matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
+}
+
+/// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
+/// (stable: rows that tie keep their order). A path that yields several values sorts by
+/// the first.
+fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<query::PolicyRow>> {
+    let items: Vec<serde_json::Value> = rows
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()?;
+    let mut keys: Vec<(Option<&serde_json::Value>, query::PolicyRow)> =
+        Vec::with_capacity(rows.len());
+    for (item, row) in items.iter().zip(rows) {
+        let found = path.find(item).map_err(|e| anyhow!("--sort-by: {e}"))?;
+        keys.push((found.first().copied(), row));
+    }
+    keys.sort_by(|a, b| jsonpath::sort_order(a.0, b.0));
+    Ok(keys.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Whether the policy a `get` row lists has labels that `selector` selects.
@@ -183,38 +297,129 @@ fn selected(
         .is_some_and(|o| selector.matches(&o.labels))
 }
 
+/// One object's answer: text (human, tree) or data (JSON, YAML), gathered so that
+/// several are written in order: texts apart as `kubectl describe` sets them, data as
+/// one `List`.
+enum One {
+    Text(Vec<u8>),
+    Data(serde_json::Value),
+}
+
+impl One {
+    fn data(answer: &impl Serialize) -> Result<One> {
+        Ok(One::Data(serde_json::to_value(answer)?))
+    }
+
+    fn text(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<One> {
+        let mut text = Vec::new();
+        write(&mut text)?;
+        Ok(One::Text(text))
+    }
+}
+
+/// What several `TYPE/NAME`s need read: one object's answer is read narrowly, several
+/// read everything in scope.
+fn question_for<'a>(targets: &'a [String], one: fn(&'a [String]) -> Question<'a>) -> Question<'a> {
+    match targets {
+        [_] => one(targets),
+        _ => Question::Everything,
+    }
+}
+
+/// Answers each object in order. One object answers as before (its error is the
+/// command's); of several, one that cannot be answered is reported on stderr, the others
+/// are still answered, and the outcome is `Missing` (exit 1).
+fn answer_each(
+    targets: &[String],
+    format: Format,
+    out: &mut impl Write,
+    mut one: impl FnMut(&[String]) -> Result<One>,
+) -> Result<Outcome> {
+    let (mut items, mut written, mut outcome) = (Vec::new(), false, Outcome::Answered);
+    for t in targets {
+        let answer = match one(std::slice::from_ref(t)) {
+            Ok(a) => a,
+            Err(e) if targets.len() == 1 || is_broken_pipe(&e) => return Err(e),
+            Err(e) => {
+                report(&e);
+                outcome = Outcome::Missing;
+                continue;
+            }
+        };
+        match answer {
+            One::Data(v) => items.push(v),
+            One::Text(text) => {
+                if written {
+                    out.write_all(b"\n\n")?;
+                }
+                out.write_all(&text)?;
+                written = true;
+            }
+        }
+    }
+    // Nothing answered (every one reported): nothing to print, as kubectl.
+    if matches!(format, Format::Json | Format::Yaml) && !items.is_empty() {
+        match (targets.len(), items.as_slice()) {
+            (1, [one]) => structured(out, format, one)?,
+            _ => structured(
+                out,
+                format,
+                &serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}),
+            )?,
+        }
+    }
+    Ok(outcome)
+}
+
+/// One object that could not be answered, as kubectl reports it and goes on.
+fn report(e: &anyhow::Error) {
+    let text = format!("{e:#}");
+    if text.contains(" not found") {
+        session::warn_line(&format!("Error from server (NotFound): {text}"));
+    } else {
+        session::warn_line(&format!("error: {text}"));
+    }
+}
+
 fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "describe")?;
-    let s = session::load(g, Question::Object(target))?;
+    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
+    let s = session::load(g, question_for(&targets, Question::Object))?;
     let (w, style) = (&s.w, settings::style(g, format));
-    match s.subject(target)? {
+    let data = matches!(format, Format::Json | Format::Yaml);
+    answer_each(&targets, format, out, |target| match s.subject(target)? {
         Subject::Policy(p) => {
             let d = query::describe_policy(w, p);
             match format {
-                Format::Json | Format::Yaml => structured(out, format, &d)?,
-                Format::Tree => render::tree::write_policy(out, &outline::policy(w, p), style)?,
-                _ => human::describe_policy(out, &d, age::now(), style)?,
+                _ if data => One::data(&d),
+                Format::Tree => {
+                    One::text(|o| render::tree::write_policy(o, &outline::policy(w, p), style))
+                }
+                _ => One::text(|o| human::describe_policy(o, &d, age::now(), style)),
             }
         }
         Subject::Node(n) => {
             let d = query::describe_target(w, n);
             match format {
-                Format::Json | Format::Yaml => structured(out, format, &d)?,
-                Format::Tree => render::tree::write(out, &outline::target(w, n, &d), style)?,
-                _ => human::describe_target(out, &d, style)?,
+                _ if data => One::data(&d),
+                Format::Tree => {
+                    One::text(|o| render::tree::write(o, &outline::target(w, n, &d), style))
+                }
+                _ => One::text(|o| human::describe_target(o, &d, style)),
             }
         }
         Subject::Namespace(ns) => {
             let d = query::describe_namespace(w, &ns)
                 .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
             match format {
-                Format::Json | Format::Yaml => structured(out, format, &d)?,
-                Format::Tree => render::tree::write(out, &outline::namespace(&d), style)?,
-                _ => human::describe_target(out, &d, style)?,
+                _ if data => One::data(&d),
+                Format::Tree => {
+                    One::text(|o| render::tree::write(o, &outline::namespace(&d), style))
+                }
+                _ => One::text(|o| human::describe_target(o, &d, style)),
             }
         }
-    }
-    Ok(Outcome::Answered)
+    })
 }
 
 fn effective(
@@ -224,48 +429,62 @@ fn effective(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let format = Format::for_command(g, "effective")?;
-    let s = session::load(g, Question::Object(target))?;
+    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
+    let s = session::load(g, question_for(&targets, Question::Object))?;
     let t = &s.w.topology;
     let kind = kind
-        .map(|k| resolve_type(k, &t.catalog, &t.snapshot.objects).map_err(|e| anyhow!(e)))
+        .map(|k| {
+            resolve_type(k, &t.catalog, &t.snapshot.objects)
+                .map_err(|e| anyhow!(hint::unknown_type(&s.w, k, e)))
+        })
         .transpose()?;
-    let n = match s.subject(target)? {
-        Subject::Policy(_) => {
-            bail!("effective answers for objects of the hierarchy, not for policies: try describe")
+    let style = settings::style(g, format);
+    answer_each(&targets, format, out, |target| {
+        let n = match s.subject(target)? {
+            Subject::Policy(_) => bail!(
+                "effective answers for objects of the hierarchy, not for policies: try describe"
+            ),
+            _ => s.node(target, "effective")?,
+        };
+        let e = query::effective(&s.w, n, kind.as_ref());
+        match format {
+            Format::Json | Format::Yaml => One::data(&e),
+            _ => {
+                // How each policy arrives is what describe tells of the object.
+                let reaching = query::describe_target(&s.w, n).policies;
+                One::text(|o| human::effective(o, &e, &reaching, style))
+            }
         }
-        _ => s.node(target, "effective")?,
-    };
-    let e = query::effective(&s.w, n, kind.as_ref());
-    match format {
-        Format::Json | Format::Yaml => structured(out, format, &e)?,
-        _ => {
-            // How each policy arrives is what describe tells of the object.
-            let reaching = query::describe_target(&s.w, n).policies;
-            human::effective(out, &e, &reaching, settings::style(g, format))?
-        }
-    }
-    Ok(Outcome::Answered)
+    })
 }
 
 fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
     let format = Format::for_command(g, "tree")?;
     let s = session::load(g, Question::Everything)?;
-    let root = match target {
-        [] => None,
-        _ => Some(s.node(target, "tree")?),
-    };
-    let ns = if root.is_some() { None } else { s.scope() };
-    let roots = query::tree(&s.w, root, ns);
-    match format {
-        Format::Json | Format::Yaml => structured(out, format, &roots)?,
-        _ => {
-            if roots.is_empty() {
-                session::warn_line(&nothing_found(ns));
+    let style = settings::style(g, format);
+    if target.is_empty() {
+        let ns = s.scope();
+        let roots = query::tree(&s.w, None, ns);
+        match format {
+            Format::Json | Format::Yaml => structured(out, format, &roots)?,
+            _ => {
+                if roots.is_empty() {
+                    session::warn_line(&nothing_found(ns));
+                }
+                render::tree::write(out, &roots, style)?
             }
-            render::tree::write(out, &roots, settings::style(g, format))?
         }
+        return Ok(Outcome::Answered);
     }
-    Ok(Outcome::Answered)
+    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
+    answer_each(&targets, format, out, |target| {
+        let roots = query::tree(&s.w, Some(s.node(target, "tree")?), None);
+        match format {
+            // One object's tree is its list of roots (as before); several, a List of them.
+            Format::Json | Format::Yaml => One::data(&roots),
+            _ => One::text(|o| render::tree::write(o, &roots, style)),
+        }
+    })
 }
 
 fn blast_radius(
@@ -276,18 +495,38 @@ fn blast_radius(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let format = Format::for_command(g, "blast-radius")?;
+    let targets = match apply {
+        [] => subject::split_targets(target).map_err(|e| anyhow!(e))?,
+        _ => Vec::new(),
+    };
     let question = match apply {
-        [] => Question::Reach(target),
+        [] => question_for(&targets, Question::Reach),
         _ => Question::Changes,
     };
     let s = session::load(g, question)?;
-    // Left to the OS at exit, as the world is (see `Session::w`): a large blast radius
-    // takes a while to free.
-    let b = std::mem::ManuallyDrop::new(if apply.is_empty() {
-        match s.subject(target)? {
-            Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
-            _ => bail!("blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"),
+    let style = settings::style(g, format);
+    let mut changed = false;
+    let mut write = |b: &query::blast::BlastRadius| -> Result<One> {
+        // CLI.md: exit 3 on changes, or on an error-level finding applied objects bring.
+        let errors = b.findings.iter().any(|f| f.severity == Severity::Error);
+        changed |= !b.changes.is_empty() || errors;
+        match format {
+            Format::Json | Format::Yaml => One::data(b),
+            _ => One::text(|o| human::blast_radius(o, b, !g.no_headers, style)),
         }
+    };
+    let outcome = if apply.is_empty() {
+        answer_each(&targets, format, out, |target| {
+            // Left to the OS at exit, as the world is (see `Session::w`): a large blast
+            // radius takes a while to free.
+            let b = std::mem::ManuallyDrop::new(match s.subject(target)? {
+                Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
+                _ => bail!(
+                    "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
+                ),
+            });
+            write(&b)
+        })?
     } else {
         let mut loaded = files::load_paths(apply)?;
         loaded.place_in(&s.namespace);
@@ -295,18 +534,17 @@ fn blast_radius(
             bail!("{e}");
         }
         let objects = loaded.snapshot.objects;
-        query::blast::apply_objects(&s.w, objects, apply.to_vec(), &g.policy_kind)
-    });
-    match format {
-        Format::Json | Format::Yaml => structured(out, format, &*b)?,
-        _ => human::blast_radius(out, &b, !g.no_headers, settings::style(g, format))?,
-    }
-    // CLI.md: exit 3 on changes, or on an error-level finding the applied objects bring.
-    let errors = b.findings.iter().any(|f| f.severity == Severity::Error);
-    Ok(if exit_code && (!b.changes.is_empty() || errors) {
-        Outcome::Changes
-    } else {
-        Outcome::Answered
+        let b = std::mem::ManuallyDrop::new(query::blast::apply_objects(
+            &s.w,
+            objects,
+            apply.to_vec(),
+            &g.policy_kind,
+        ));
+        answer_each(&["--apply".to_string()], format, out, |_| write(&b))?
+    };
+    Ok(match outcome {
+        Outcome::Answered if exit_code && changed => Outcome::Changes,
+        other => other,
     })
 }
 

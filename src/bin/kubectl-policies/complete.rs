@@ -8,13 +8,17 @@
 use crate::cli::{self, Args, Global, Shell};
 use anyhow::Result;
 use clap::{Arg, Command, CommandFactory, Parser};
+use kubectl_policies::catalog::Catalog;
+use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::names::{self, TypeSet};
+use kubectl_policies::query::types::resolve_type;
 use kubectl_policies::query::World;
 use std::io::{self, Write};
 
 /// cobra's ShellCompDirective: 0 lets the shell complete file names.
 const FILES: u8 = 0;
 const ERROR: u8 = 1;
+const NO_SPACE: u8 = 2;
 const NO_FILES: u8 = 4;
 
 pub fn script(shell: Shell, out: &mut impl Write) -> io::Result<()> {
@@ -36,11 +40,24 @@ pub fn script(shell: Shell, out: &mut impl Write) -> io::Result<()> {
     out.write_all(&text)
 }
 
+/// What completion may ask a live cluster (when no offline source is on the line): its
+/// namespaces, and the objects of one kind in a namespace (None: all).
+pub struct Live<'a> {
+    pub namespaces: &'a dyn Fn(&Global) -> Result<Vec<String>>,
+    pub objects: &'a ObjectsOfType,
+}
+
+/// The objects TYPE names (the kind it names without the cluster, if any) in a namespace
+/// (None: all).
+pub type ObjectsOfType =
+    dyn Fn(&Global, &str, Option<&GroupKind>, Option<&str>) -> Result<Vec<ObjRef>>;
+
 /// The candidates for the last of `words`, then the directive line.
 pub fn candidates(
     words: &[String],
     out: &mut impl Write,
     load: impl Fn(&Global) -> Result<World>,
+    live: Live<'_>,
 ) -> io::Result<()> {
     let (current, typed) = match words.split_last() {
         Some((last, before)) => (last.as_str(), before),
@@ -50,8 +67,39 @@ pub fn candidates(
     root.build();
     let line = Line::read(&root, typed);
     let world = || line.source().map(|g| load(&g));
-    let (found, directive) = answer(&line, current, &world);
-    for (value, help) in found.iter().filter(|(v, _)| v.starts_with(current)) {
+    // `-n <TAB>` on a live cluster: its namespaces, one request.
+    let namespaces = || match line.source() {
+        Some(g) => load(&g).map(|w| names::namespaces(&w)),
+        None => line
+            .live()
+            .map_or(Ok(Vec::new()), |g| (live.namespaces)(&g)),
+    };
+    // The objects of TYPE on a live cluster, in a namespace (None: all).
+    let live_objects = |ty: &str, ns: Option<&str>| -> Result<Vec<ObjRef>> {
+        let Some(g) = line.live() else {
+            return Ok(Vec::new());
+        };
+        // The kinds known without the cluster first; the cluster's discovery names the rest.
+        let catalog = Catalog::build(&[], &g.policy_kind);
+        let known = resolve_type(ty, &catalog, &[]).ok();
+        (live.objects)(&g, ty, known.as_ref(), ns)
+    };
+    let (found, mut directive) = match line.pending {
+        Some(arg) if arg.get_id() == "namespace" => match namespaces() {
+            Ok(found) => (plain(found), NO_FILES),
+            Err(_) => (Vec::new(), ERROR),
+        },
+        _ => answer(&line, current, &world, &live_objects),
+    };
+    let found: Vec<&(String, String)> = found
+        .iter()
+        .filter(|(v, _)| v.starts_with(current))
+        .collect();
+    // `jsonpath=` is to be continued: no space after it.
+    if !found.is_empty() && found.iter().all(|(v, _)| v.ends_with('=')) {
+        directive |= NO_SPACE;
+    }
+    for (value, help) in found {
         if help.is_empty() {
             writeln!(out, "{value}")?;
         } else {
@@ -172,6 +220,32 @@ impl<'a> Line<'a> {
         Args::try_parse_from(argv).ok().map(|a| a.global)
     }
 
+    /// The flags that say how to reach the live cluster (kubeconfig, context, kubectl's
+    /// connection flags, the request timeout), when no offline source is named.
+    fn live(&self) -> Option<Global> {
+        let mut argv = vec!["kubectl-policies".to_string()];
+        for (arg, value) in &self.flags {
+            let Some(long) = arg.get_long() else {
+                continue;
+            };
+            let connection = arg.get_help_heading() == Some(cli::CONNECTION);
+            let other = matches!(
+                long,
+                "kubeconfig" | "context" | "request-timeout" | "policy-kind"
+            );
+            if !connection && !other {
+                continue;
+            }
+            match value {
+                Some(v) if long == "insecure-skip-tls-verify" => argv.push(format!("--{long}={v}")),
+                Some(v) => argv.extend([format!("--{long}"), v.to_string()]),
+                None => argv.push(format!("--{long}")),
+            }
+        }
+        argv.push("check".into());
+        Args::try_parse_from(argv).ok().map(|a| a.global)
+    }
+
     /// `-n` (`None` for `-A`), or `default` when neither was typed.
     fn namespace(&self) -> (Option<&'a str>, bool) {
         if self.has("all_namespaces") {
@@ -201,6 +275,11 @@ impl<'a> Line<'a> {
     }
 }
 
+/// `get policies` and `get kinds` take no more words.
+fn is_fixed_get_word(word: &str) -> bool {
+    matches!(word, "policies" | "policy" | "kinds" | "kind")
+}
+
 fn takes_value(arg: &Arg) -> bool {
     arg.get_action().takes_values()
 }
@@ -228,7 +307,15 @@ fn first_line(text: Option<&clap::builder::StyledStr>) -> String {
         .unwrap_or_default()
 }
 
-fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<World>>) -> Found {
+/// The objects of a TYPE on a live cluster, in a namespace (None: all).
+type LiveObjects<'a> = dyn Fn(&str, Option<&str>) -> Result<Vec<ObjRef>> + 'a;
+
+fn answer(
+    line: &Line<'_>,
+    current: &str,
+    world: &dyn Fn() -> Option<Result<World>>,
+    live: &LiveObjects<'_>,
+) -> Found {
     if let Some(arg) = line.pending {
         return flag_value(line, arg, world);
     }
@@ -252,11 +339,24 @@ fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<Worl
         return (commands, NO_FILES);
     };
     let set = match sub.get_name() {
+        "get" if matches!(line.positionals.as_slice(), [w] if is_fixed_get_word(w)) => {
+            return (Vec::new(), NO_FILES);
+        }
+        "get" => {
+            // `get` takes `policies`, `kinds`, or a policy kind and names.
+            let (found, directive) = object_words(line, TypeSet::Policies, current, world, live);
+            if !line.positionals.is_empty() || current.contains('/') {
+                return (found, directive);
+            }
+            let mut words = plain(vec!["policies".into(), "kinds".into()]);
+            words.extend(found);
+            return (words, directive);
+        }
         "describe" => TypeSet::Any,
         "effective" | "tree" | "graph" => TypeSet::Hierarchy,
         "blast-radius" => TypeSet::Policies,
         _ => {
-            // `get` and `completion` take one word from a fixed list.
+            // `completion` takes one word from a fixed list.
             let fixed = sub
                 .get_positionals()
                 .next()
@@ -266,7 +366,7 @@ fn answer(line: &Line<'_>, current: &str, world: &dyn Fn() -> Option<Result<Worl
             return (fixed, NO_FILES);
         }
     };
-    object_words(line, set, current, world)
+    object_words(line, set, current, world, live)
 }
 
 /// TYPE, TYPE/NAME, or NAME after `TYPE `: names only when a source is at hand.
@@ -275,18 +375,59 @@ fn object_words(
     set: TypeSet,
     current: &str,
     world: &dyn Fn() -> Option<Result<World>>,
+    live: &LiveObjects<'_>,
 ) -> Found {
     let w = match world() {
         Some(Ok(w)) => Some(w),
         Some(Err(_)) => return (Vec::new(), ERROR),
         None => None,
     };
+    // A name lookup that fails (a live cluster out of reach) is cobra's error directive.
+    let failed = std::cell::Cell::new(false);
     let names_of = |ty: &str| match &w {
-        Some(w) => object_names(w, ty, line.namespace()),
-        None => Vec::new(),
+        Some(w) => {
+            object_names(|ns| Ok(names::objects(w, ty, ns)), line.namespace()).unwrap_or_default()
+        }
+        // Live without -n: every namespace's in one list (the context's namespace is
+        // not known here), each saying where it is.
+        None => {
+            let scope = match line.namespace() {
+                (ns, true) => (ns, true),
+                (_, false) => (None, true),
+            };
+            object_names(|ns| live(ty, ns), scope).unwrap_or_else(|_| {
+                failed.set(true);
+                Vec::new()
+            })
+        }
     };
-    match line.positionals.as_slice() {
-        [] => match current.split_once('/') {
+    let found = object_words_of(line, set, current, &w, &names_of);
+    match failed.get() {
+        true => (Vec::new(), ERROR),
+        false => found,
+    }
+}
+
+/// `object_words` with the names of a TYPE told by `names_of`.
+fn object_words_of(
+    line: &Line<'_>,
+    set: TypeSet,
+    current: &str,
+    w: &Option<World>,
+    names_of: &dyn Fn(&str) -> Vec<(String, String)>,
+) -> Found {
+    // Several objects may be named: TYPE/NAME TYPE/NAME..., or TYPE NAME NAME...
+    let typed = line.positionals.as_slice();
+    match typed {
+        _ if typed.iter().all(|p| p.contains('/')) => match current.split_once('/') {
+            // After `#`: the sections of that object.
+            Some((ty, rest)) if rest.contains('#') => {
+                let name = rest.split('#').next().unwrap_or_default();
+                (
+                    section_words(w, ty, name, line, |s| format!("{ty}/{name}#{s}")),
+                    NO_FILES,
+                )
+            }
             Some((ty, _)) => (
                 names_of(ty)
                     .into_iter()
@@ -296,23 +437,50 @@ fn object_words(
             ),
             None => (plain(names::type_words(w.as_ref(), set)), NO_FILES),
         },
-        [ty] if !ty.contains('/') => (names_of(ty), NO_FILES),
+        // `TYPE NAME#`: the sections of NAME.
+        [ty, ..] if !ty.contains('/') && current.contains('#') => {
+            let name = current.split('#').next().unwrap_or_default();
+            (
+                section_words(w, ty, name, line, |s| format!("{name}#{s}")),
+                NO_FILES,
+            )
+        }
+        [ty, ..] if !ty.contains('/') => (names_of(ty), NO_FILES),
         _ => (Vec::new(), NO_FILES),
     }
+}
+
+/// The sections of TYPE/NAME in the namespace of the line (any with `-A`), each written
+/// by `word`.
+fn section_words(
+    w: &Option<World>,
+    ty: &str,
+    name: &str,
+    line: &Line<'_>,
+    word: impl Fn(&str) -> String,
+) -> Vec<(String, String)> {
+    let Some(w) = w else {
+        return Vec::new();
+    };
+    let (ns, typed) = line.namespace();
+    let mut found = names::sections(w, ty, name, ns);
+    if found.is_empty() && !typed {
+        found = names::sections(w, ty, name, None);
+    }
+    plain(found.iter().map(|s| word(s)).collect())
 }
 
 /// NAMEs of TYPE, each with the namespaces it is in when that is not plain from the
 /// line. With no `-n` typed and nothing of TYPE in `default`, every namespace's are
 /// offered, so that the user sees what there is (describe then says which `-n` to add).
 fn object_names(
-    w: &World,
-    ty: &str,
+    objects: impl Fn(Option<&str>) -> Result<Vec<ObjRef>>,
     (namespace, typed): (Option<&str>, bool),
-) -> Vec<(String, String)> {
-    let mut found = names::objects(w, ty, namespace);
+) -> Result<Vec<(String, String)>> {
+    let mut found = objects(namespace)?;
     let mut everywhere = namespace.is_none();
     if found.is_empty() && !typed {
-        found = names::objects(w, ty, None);
+        found = objects(None)?;
         everywhere = true;
     }
     let mut out: Vec<(String, String)> = Vec::new();
@@ -330,7 +498,7 @@ fn object_names(
             )),
         }
     }
-    out
+    Ok(out)
 }
 
 fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<World>>) -> Found {
@@ -344,11 +512,6 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
             ),
             NO_FILES,
         ),
-        "namespace" => match world() {
-            Some(Ok(w)) => (plain(names::namespaces(&w)), NO_FILES),
-            Some(Err(_)) => (Vec::new(), ERROR),
-            None => (Vec::new(), NO_FILES),
-        },
         "kind" => match world() {
             Some(Err(_)) => (Vec::new(), ERROR),
             w => (
@@ -359,6 +522,23 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
                 NO_FILES,
             ),
         },
+        // The fields of `get -o json`'s items worth sorting by.
+        "sort_by" => (
+            plain(
+                [
+                    ".policy.name",
+                    ".policy.namespace",
+                    ".policy.kind",
+                    ".status",
+                    ".affects",
+                    ".creationTimestamp",
+                    ".class",
+                ]
+                .map(String::from)
+                .to_vec(),
+            ),
+            NO_FILES,
+        ),
         "filename"
         | "kubeconfig"
         | "apply"

@@ -115,15 +115,41 @@ pub fn read_unsettled(g: &Global, question: Question) -> Result<(Loaded, String)
     }
 }
 
-fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
-    let opts = LiveOptions {
+/// How to reach the live cluster, from the flags.
+fn live_options(g: &Global) -> Result<LiveOptions> {
+    Ok(LiveOptions {
         kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
         context: g.context.clone(),
         request_timeout: parse_duration(&g.request_timeout)
             .map_err(|e| anyhow!("--request-timeout {:?}: {e}", g.request_timeout))?,
         overrides: overrides(&g.connection),
         ..LiveOptions::default()
-    };
+    })
+}
+
+/// The live cluster's namespaces, for `-n <TAB>`: one request, given at most five
+/// seconds (a shell waits on it).
+pub fn live_namespaces(g: &Global) -> Result<Vec<String>> {
+    let mut opts = live_options(g)?;
+    opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
+    live::names::namespace_names(&opts)
+}
+
+/// The live cluster's objects of one kind in `namespace` (None: all), for `TYPE/<TAB>`:
+/// discovery, then one list, given at most five seconds each.
+pub fn live_objects(
+    g: &Global,
+    type_word: &str,
+    known: Option<&kubectl_policies::model::GroupKind>,
+    namespace: Option<&str>,
+) -> Result<Vec<kubectl_policies::model::ObjRef>> {
+    let mut opts = live_options(g)?;
+    opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
+    live::names::object_refs(&opts, type_word, known, namespace)
+}
+
+fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
+    let opts = live_options(g)?;
     // The kinds known before anything is read: the registry's and the declared ones.
     let catalog = Catalog::build(&[], &g.policy_kind);
     let guide = live::Guide {
@@ -134,7 +160,8 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
         let ns = namespace_or(g, &cluster.default_namespace)?;
         let need = match question {
             Question::Object(words) => match subject::name_target(words, &catalog, &[], &ns) {
-                Ok((_, r)) => Need::Object(r),
+                // A section is read with its object.
+                Ok((_, r)) => Need::Object(r.object()),
                 Err(_) => Need::Everything,
             },
             Question::Namespace => Need::Namespace,
@@ -169,7 +196,7 @@ fn narrow(g: &Global, loaded: &mut Loaded, question: Question, ns: &str) {
     let Ok((_, start)) = subject::name_target(words, &catalog, &loaded.snapshot.objects, ns) else {
         return;
     };
-    let aside = focus::narrow(&mut loaded.snapshot, &catalog, &start);
+    let aside = focus::narrow(&mut loaded.snapshot, &catalog, &start.object());
     // Left to the OS at exit, as the world is (see `Session::w`).
     std::mem::forget(aside);
 }
@@ -202,7 +229,7 @@ fn offline_namespace(g: &Global) -> String {
     let kubeconfig = g.kubeconfig.as_ref().map(std::path::Path::new);
     match live::context_namespace(kubeconfig, g.context.as_deref()) {
         Ok(Some(ns)) if namespace_name_problem(&ns).is_some() => {
-            eprintln!("warning: the kubeconfig context's namespace {ns:?} is not a namespace name; the namespace is default");
+            warn_line(&format!("warning: the kubeconfig context's namespace {ns:?} is not a namespace name; the namespace is default"));
             "default".to_string()
         }
         Ok(Some(ns)) => ns,

@@ -21,6 +21,10 @@ pub enum Format {
     Tree,
     Dot,
     Mermaid,
+    /// `jsonpath=TEMPLATE`.
+    JsonPath,
+    /// `custom-columns=SPEC`.
+    CustomColumns,
 }
 
 impl Format {
@@ -35,6 +39,8 @@ impl Format {
             "tree" => Format::Tree,
             "dot" => Format::Dot,
             "mermaid" => Format::Mermaid,
+            "jsonpath=" => Format::JsonPath,
+            "custom-columns=" => Format::CustomColumns,
             _ => return None,
         })
     }
@@ -48,9 +54,17 @@ impl Format {
             .as_deref()
             .or(allowed.first().copied())
             .unwrap_or_default();
+        // `jsonpath=TEMPLATE` and `custom-columns=SPEC` are named by what comes before `=`.
+        let given = text;
+        let text = match text.split_once('=') {
+            Some((name, _)) if matches!(name, "jsonpath" | "custom-columns") => {
+                &text[..=name.len()]
+            }
+            _ => text,
+        };
         if !allowed.contains(&text) {
             bail!(
-                "{command}: unknown output format {text:?} (use one of: {})",
+                "{command}: unknown output format {given:?} (use one of: {})",
                 allowed.join(", ")
             );
         }
@@ -59,7 +73,19 @@ impl Format {
 
     /// JSON or YAML: never coloured.
     pub fn structured(self) -> bool {
-        matches!(self, Format::Json | Format::Yaml | Format::Name)
+        matches!(
+            self,
+            Format::Json | Format::Yaml | Format::Name | Format::JsonPath
+        )
+    }
+
+    /// The text after `=` of `-o jsonpath=…` or `-o custom-columns=…`.
+    pub fn argument(g: &Global) -> &str {
+        g.output
+            .as_deref()
+            .and_then(|o| o.split_once('='))
+            .map(|(_, arg)| arg)
+            .unwrap_or_default()
     }
 }
 

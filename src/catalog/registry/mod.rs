@@ -123,6 +123,33 @@ pub fn entries() -> impl Iterator<Item = &'static KnownKind> {
     PROJECTS.iter().flat_map(|(_, entries)| entries.iter())
 }
 
+/// The short names the projects' CRDs declare for their policy kinds (`kubectl get btp`),
+/// from each CRD's `names.shortNames` (kubebuilder's `shortName=` markers). A CRD in
+/// the input declares its own and is read as well.
+pub(crate) const SHORT_NAMES: &[(&str, &str, &[&str])] = &[
+    // gateway-api config/crd: backendtlspolicies
+    (
+        "gateway.networking.k8s.io",
+        "BackendTLSPolicy",
+        &["btlspolicy"],
+    ),
+    // envoyproxy/gateway api/v1alpha1/*_types.go
+    ("gateway.envoyproxy.io", "BackendTrafficPolicy", &["btp"]),
+    ("gateway.envoyproxy.io", "ClientTrafficPolicy", &["ctp"]),
+    ("gateway.envoyproxy.io", "SecurityPolicy", &["sp"]),
+    ("gateway.envoyproxy.io", "EnvoyPatchPolicy", &["epp"]),
+    ("gateway.envoyproxy.io", "EnvoyExtensionPolicy", &["eep"]),
+];
+
+/// The short names of a policy kind, from [`SHORT_NAMES`].
+pub(crate) fn short_names(group: &str, kind: &str) -> &'static [&'static str] {
+    SHORT_NAMES
+        .iter()
+        .find(|(g, k, _)| *g == group && *k == kind)
+        .map(|(_, _, s)| *s)
+        .unwrap_or_default()
+}
+
 /// The registry entry for exactly this group and kind, if there is one.
 /// `gk.group` is expected to be normalised already (`""` for the core group).
 pub fn lookup(gk: &GroupKind) -> Option<&'static KnownKind> {

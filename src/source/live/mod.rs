@@ -9,6 +9,7 @@ pub mod api;
 pub mod config;
 pub mod discovery;
 mod exec;
+pub mod names;
 
 use crate::model::POLICY_LABEL;
 use crate::model::{BlindReason, BlindSpot, Lazy, Object, Origin, ShapeError, Text, Val};

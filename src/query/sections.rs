@@ -1,0 +1,72 @@
+//! Sections as answers of their own: for an object, each of its sections (listeners,
+//! rules, ports) whose effective spec differs from the object's, with that spec (CLI.md's
+//! `"sections": [{"sectionName": …, "effective": [EFFECTIVE]}]`).
+
+use super::*;
+
+/// The effective spec at one section of an object, where it differs from the object's.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SectionEffective {
+    #[serde(rename = "sectionName")]
+    pub section_name: String,
+    pub effective: Vec<Effective>,
+}
+
+/// The sections of node `n` (its children that it owns).
+pub(crate) fn sections_of(t: &Topology, n: NodeId) -> Vec<NodeId> {
+    t.nodes[n]
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| t.nodes[c].owner == Some(n))
+        .collect()
+}
+
+/// The effective spec at `n` of each policy kind in use (only `kind`, when given), and,
+/// for each section of `n` where some kind's differs from `n`'s, the section's (of the
+/// kinds that differ), in the order of the sections.
+pub(crate) fn effective_with_sections(
+    w: &World,
+    n: NodeId,
+    kind: Option<&GroupKind>,
+) -> (Vec<Effective>, Vec<SectionEffective>) {
+    let t = &w.topology;
+    let sections = sections_of(t, n);
+    let mut effective = Vec::new();
+    let mut at_sections: Vec<Vec<Effective>> = vec![Vec::new(); sections.len()];
+    for k in KindFold::kinds_in_use(t) {
+        if kind.is_some_and(|want| *want != k) {
+            continue;
+        }
+        let mut f = KindFold::new(t, &k);
+        let here = f.effective_at(n);
+        for (i, &s) in sections.iter().enumerate() {
+            let at = f.effective_at(s);
+            // A section is shown when what applies there differs from its object.
+            let differs = at.len() != here.len()
+                || at
+                    .iter()
+                    .zip(&here)
+                    .any(|(a, b)| a.spec != b.spec || a.sources != b.sources);
+            if differs {
+                at_sections[i].extend(at.iter().map(|g| Effective::from_group(w, g)));
+            }
+        }
+        effective.extend(here.iter().map(|g| Effective::from_group(w, g)));
+    }
+    let sections = sections
+        .iter()
+        .zip(at_sections)
+        .filter(|(_, e)| !e.is_empty())
+        .map(|(&s, effective)| SectionEffective {
+            section_name: t.nodes[s]
+                .obj_ref
+                .section
+                .as_deref()
+                .unwrap_or_default()
+                .to_string(),
+            effective,
+        })
+        .collect();
+    (effective, sections)
+}

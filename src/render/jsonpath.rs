@@ -1,0 +1,977 @@
+//! kubectl's JSONPath templates (`-o jsonpath=…`, `-o custom-columns=…`, `--sort-by`),
+//! evaluated over the `-o json` shape as kubectl evaluates them.
+//!
+//! Written here rather than taken from a crate: the JSONPath crates (jsonpath-rust,
+//! serde_json_path) implement RFC 9535, and kubectl's dialect is another language: a
+//! template of text and `{…}` actions with `{range …}…{end}` and quoted text (`{"\n"}`),
+//! filters written `[?(@.a=="b")]`, paths without `$`, a missing key that yields
+//! nothing instead of an error, maps walked in key order, and results printed as Go
+//! prints them (strings bare, maps and lists as compact JSON with sorted keys, several
+//! results separated by one space).
+
+use serde_json::Value;
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+
+/// A parsed template: text and actions, ranges nested.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Item {
+    Text(String),
+    Path(Path),
+    /// `{range PATH}…{end}`: the items, once for each result of the path, that result
+    /// being the root inside.
+    Range(Path, Vec<Item>),
+}
+
+/// A path: steps from the root (`$`, `@` or nothing) or, in a filter, from `@`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Field(String),
+    /// `..`: the value and every map or list below it that holds something.
+    Recursive,
+    Wildcard,
+    /// `[i]`: one index, negative from the end.
+    Index(i64),
+    /// `[start:end:step]`.
+    Slice(Option<i64>, Option<i64>, Option<i64>),
+    /// `['a','b']`, `[0,2]`: each member over every value, one member after another.
+    Union(Vec<Path>),
+    Filter(Box<Filter>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Filter {
+    left: Path,
+    /// None: `[?(@.a)]`, the key exists.
+    test: Option<(Op, Operand)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Operand {
+    Literal(Value),
+    Path(Path),
+}
+
+impl Template {
+    /// Parses a template: text outside braces is printed as it is, `{"…"}` prints the
+    /// quoted text (with `\n`, `\t` and the like), `{range P}…{end}`, and `{P}` prints
+    /// the results of path P.
+    pub fn parse(text: &str) -> Result<Template, String> {
+        if text.is_empty() {
+            return Err("the template is empty".into());
+        }
+        let mut stack: Vec<(Path, Vec<Item>)> = Vec::new();
+        let mut items: Vec<Item> = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let Some(open) = rest.find('{') else {
+                items.push(Item::Text(rest.to_string()));
+                break;
+            };
+            if open > 0 {
+                items.push(Item::Text(rest[..open].to_string()));
+            }
+            let after = &rest[open + 1..];
+            let close = action_end(after)
+                .ok_or_else(|| format!("unclosed action: {{{after}", after = after))?;
+            let action = after[..close].trim();
+            rest = &after[close + 1..];
+            if let Some(quoted) = quoted_text(action) {
+                items.push(Item::Text(quoted?));
+            } else if action == "end" {
+                let (path, outer) = stack
+                    .pop()
+                    .ok_or("not in range, nothing to end".to_string())?;
+                let body = std::mem::replace(&mut items, outer);
+                items.push(Item::Range(path, body));
+            } else if let Some(p) = action.strip_prefix("range ") {
+                stack.push((Path::parse(p.trim())?, std::mem::take(&mut items)));
+            } else {
+                items.push(Item::Path(Path::parse(action)?));
+            }
+        }
+        // A range without its end runs to the end of the template, as in kubectl.
+        while let Some((path, outer)) = stack.pop() {
+            let body = std::mem::replace(&mut items, outer);
+            items.push(Item::Range(path, body));
+        }
+        Ok(Template { items })
+    }
+
+    /// The template's text for `root`. An index out of bounds is an error, as in kubectl;
+    /// a missing key yields nothing.
+    pub fn execute(&self, root: &Value) -> Result<String, String> {
+        let mut out = String::new();
+        run(&self.items, root, &mut out)?;
+        Ok(out)
+    }
+}
+
+fn run(items: &[Item], root: &Value, out: &mut String) -> Result<(), String> {
+    for item in items {
+        match item {
+            Item::Text(t) => out.push_str(t),
+            Item::Path(p) => {
+                let found = p.find(root)?;
+                for (i, v) in found.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    print_value(v, out);
+                }
+            }
+            Item::Range(p, body) => {
+                for v in p.find(root)? {
+                    run(body, v, out)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where the action that starts after `{` ends (the index of its `}`), quotes and
+/// brackets respected.
+fn action_end(s: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '(' => depth += 1,
+                ']' | ')' => depth = depth.saturating_sub(1),
+                '}' if depth == 0 => return Some(i),
+                _ => {}
+            },
+        }
+    }
+    None
+}
+
+/// `"text"` as an action: the text, its escapes read as Go reads them.
+fn quoted_text(action: &str) -> Option<Result<String, String>> {
+    let inner = action.strip_prefix('"')?.strip_suffix('"')?;
+    Some(unescape(inner))
+}
+
+fn unescape(s: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('"') => out.push('"'),
+            Some('\'') => out.push('\''),
+            other => {
+                return Err(format!(
+                    "unknown escape \\{} in {s:?}",
+                    other.map(String::from).unwrap_or_default()
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Path {
+    /// Parses a path: `.a.b`, `$.a`, `@.a`, `a.b` (kubectl's relaxed form), `['a']`,
+    /// `[0]`, `[-1]`, `[1:3]`, `[*]`, `.*`, `..a`, `[?(@.a=="x")]`, `[?(@.a)]`,
+    /// `['a','b']`; `\.` keeps a dot in a key (`.labels.app\.kubernetes\.io/name`).
+    pub fn parse(text: &str) -> Result<Path, String> {
+        let mut p = Parser {
+            s: text.trim(),
+            at: 0,
+        };
+        let path = p.path()?;
+        if p.at < p.s.len() {
+            return Err(format!(
+                "unexpected {:?} in {:?}",
+                &p.s[p.at..],
+                text.trim()
+            ));
+        }
+        Ok(path)
+    }
+
+    /// Every value the path reaches from `root`, in order.
+    pub fn find<'a>(&self, root: &'a Value) -> Result<Vec<&'a Value>, String> {
+        let mut cur = vec![root];
+        for step in &self.steps {
+            cur = apply(step, cur)?;
+        }
+        Ok(cur)
+    }
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.s[self.at..].chars().next()
+    }
+
+    fn eat(&mut self, prefix: &str) -> bool {
+        if self.s[self.at..].starts_with(prefix) {
+            self.at += prefix.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn skip_spaces(&mut self) {
+        while let Some(c) = self.peek().filter(|c| c.is_whitespace()) {
+            self.at += c.len_utf8();
+        }
+    }
+
+    /// Steps until something that cannot continue a path (an operator, `)`, the end).
+    fn path(&mut self) -> Result<Path, String> {
+        let mut steps = Vec::new();
+        if !self.eat("$") {
+            self.eat("@");
+        }
+        // kubectl's relaxed form: a first key without its dot.
+        if self.peek().is_some_and(is_key_char) {
+            steps.push(Step::Field(self.key()));
+        }
+        loop {
+            if self.eat("..") {
+                steps.push(Step::Recursive);
+                if self.eat("*") {
+                    steps.push(Step::Wildcard);
+                } else if self.peek().is_some_and(is_key_char) {
+                    steps.push(Step::Field(self.key()));
+                }
+            } else if self.eat(".") {
+                if self.eat("*") {
+                    steps.push(Step::Wildcard);
+                } else if self.peek().is_some_and(is_key_char) {
+                    steps.push(Step::Field(self.key()));
+                } else if self.peek() == Some('[') || self.at == self.s.len() {
+                    // `{.}`, `{.[0]}`: the current value.
+                } else {
+                    return Err(format!("expected a key after '.' in {:?}", self.s));
+                }
+            } else if self.eat("[") {
+                steps.extend(self.bracket()?);
+                if !self.eat("]") {
+                    return Err(format!("expected ']' in {:?}", self.s));
+                }
+            } else {
+                return Ok(Path { steps });
+            }
+        }
+    }
+
+    /// A key: up to `.`, `[`, an operator or a space; `\.` is a dot of the key.
+    fn key(&mut self) -> String {
+        let mut key = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' && self.s[self.at + 1..].starts_with('.') {
+                key.push('.');
+                self.at += 2;
+            } else if is_key_char(c) {
+                key.push(c);
+                self.at += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        key
+    }
+
+    /// What is between `[` and `]`: steps, as a quoted key is a path of its own
+    /// (`['metadata.name']` is `.metadata.name`; `['a\.b']` one key).
+    fn bracket(&mut self) -> Result<Vec<Step>, String> {
+        self.skip_spaces();
+        if self.eat("*") {
+            return Ok(vec![Step::Wildcard]);
+        }
+        if self.eat("?(") {
+            let f = self.filter()?;
+            if !self.eat(")") {
+                return Err(format!("expected ')' to close the filter in {:?}", self.s));
+            }
+            return Ok(vec![Step::Filter(Box::new(f))]);
+        }
+        let mut parts: Vec<Vec<Step>> = Vec::new();
+        loop {
+            self.skip_spaces();
+            parts.push(match self.peek() {
+                Some('\'' | '"') => self.quoted_keys()?,
+                _ => vec![self.index_or_slice()?],
+            });
+            self.skip_spaces();
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(match parts.len() {
+            1 => parts.remove(0),
+            _ => vec![Step::Union(
+                parts.into_iter().map(|steps| Path { steps }).collect(),
+            )],
+        })
+    }
+
+    /// A quoted key, split at its dots (`\.` is a dot of a key).
+    fn quoted_keys(&mut self) -> Result<Vec<Step>, String> {
+        let raw = self.quoted_raw()?;
+        let (mut keys, mut key) = (Vec::new(), String::new());
+        let mut chars = raw.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if chars.peek() == Some(&'.') => {
+                    chars.next();
+                    key.push('.');
+                }
+                '.' => keys.push(std::mem::take(&mut key)),
+                c => key.push(c),
+            }
+        }
+        keys.push(key);
+        keys.into_iter()
+            .filter(|k| !k.is_empty())
+            .map(|k| unescape(&k).map(Step::Field))
+            .collect()
+    }
+
+    fn quoted(&mut self) -> Result<String, String> {
+        unescape(&self.quoted_raw()?)
+    }
+
+    /// The text between quotes, as written.
+    fn quoted_raw(&mut self) -> Result<String, String> {
+        let q = self.peek().unwrap_or('\'');
+        self.at += 1;
+        let start = self.at;
+        let mut escaped = false;
+        while let Some(c) = self.peek() {
+            self.at += c.len_utf8();
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                return Ok(self.s[start..self.at - 1].to_string());
+            }
+        }
+        Err(format!("unclosed quote in {:?}", self.s))
+    }
+
+    fn int(&mut self) -> Result<Option<i64>, String> {
+        self.skip_spaces();
+        let start = self.at;
+        self.eat("-");
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.at += 1;
+        }
+        let text = &self.s[start..self.at];
+        self.skip_spaces();
+        match text {
+            "" => Ok(None),
+            t => t
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("{t:?} is not an index in {:?}", self.s)),
+        }
+    }
+
+    fn index_or_slice(&mut self) -> Result<Step, String> {
+        let first = self.int()?;
+        if !self.eat(":") {
+            return first
+                .map(Step::Index)
+                .ok_or_else(|| format!("expected an index, a slice or a key in {:?}", self.s));
+        }
+        let end = self.int()?;
+        let step = if self.eat(":") { self.int()? } else { None };
+        Ok(Step::Slice(first, end, step))
+    }
+
+    fn filter(&mut self) -> Result<Filter, String> {
+        self.skip_spaces();
+        let left = self.path()?;
+        self.skip_spaces();
+        let op = [
+            ("==", Op::Eq),
+            ("!=", Op::Ne),
+            ("<=", Op::Le),
+            (">=", Op::Ge),
+            ("<", Op::Lt),
+            (">", Op::Gt),
+        ]
+        .into_iter()
+        .find(|(text, _)| self.eat(text))
+        .map(|(_, op)| op);
+        let Some(op) = op else {
+            return Ok(Filter { left, test: None });
+        };
+        self.skip_spaces();
+        let right = match self.peek() {
+            Some('\'' | '"') => Operand::Literal(Value::String(self.quoted()?)),
+            Some('@' | '$' | '.') => Operand::Path(self.path()?),
+            _ => {
+                let start = self.at;
+                while let Some(c) = self.peek().filter(|c| !c.is_whitespace() && *c != ')') {
+                    self.at += c.len_utf8();
+                }
+                let word = &self.s[start..self.at];
+                let v: Value = serde_json::from_str(word)
+                    .map_err(|_| format!("{word:?} is not a value to compare with"))?;
+                Operand::Literal(v)
+            }
+        };
+        self.skip_spaces();
+        Ok(Filter {
+            left,
+            test: Some((op, right)),
+        })
+    }
+}
+
+fn is_key_char(c: char) -> bool {
+    !matches!(
+        c,
+        '.' | '[' | ']' | '(' | ')' | '=' | '!' | '<' | '>' | ',' | '{' | '}' | '\'' | '"'
+    ) && !c.is_whitespace()
+        || c == '\\'
+}
+
+/// A map's values in its keys' order (kubectl sorts map keys when it walks a map).
+fn sorted_values(m: &serde_json::Map<String, Value>) -> Vec<&Value> {
+    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries.into_iter().map(|(_, v)| v).collect()
+}
+
+fn apply<'a>(step: &Step, input: Vec<&'a Value>) -> Result<Vec<&'a Value>, String> {
+    let mut out = Vec::new();
+    if let Step::Union(members) = step {
+        for m in members {
+            let mut cur = input.clone();
+            for s in &m.steps {
+                cur = apply(s, cur)?;
+            }
+            out.extend(cur);
+        }
+        return Ok(out);
+    }
+    for v in input {
+        match step {
+            Step::Field(k) => out.extend(v.as_object().and_then(|m| m.get(k))),
+            Step::Wildcard => match v {
+                Value::Array(a) => out.extend(a.iter()),
+                Value::Object(m) => out.extend(sorted_values(m)),
+                _ => {}
+            },
+            Step::Recursive => descend(v, &mut out),
+            Step::Index(_) | Step::Slice(..) => out.extend(index(step, v)?),
+            Step::Union(_) => {}
+            Step::Filter(f) => {
+                let elements: Vec<&Value> = match v {
+                    Value::Array(a) => a.iter().collect(),
+                    Value::Object(m) => sorted_values(m),
+                    other => vec![other],
+                };
+                for e in elements {
+                    if f.passes(e)? {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `..`: the value, when it is a map or list holding something, then the same below it.
+fn descend<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
+    let children: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        Value::Object(m) => sorted_values(m),
+        _ => return,
+    };
+    if children.is_empty() {
+        return;
+    }
+    out.push(v);
+    for c in children {
+        descend(c, out);
+    }
+}
+
+/// `[i]` and `[start:end:step]` as kubectl reads them: negative from the end, and out of
+/// bounds an error.
+fn index<'a>(step: &Step, v: &'a Value) -> Result<Vec<&'a Value>, String> {
+    let a = match v {
+        Value::Null => return Ok(Vec::new()),
+        Value::Array(a) => a,
+        other => return Err(format!("{} is not array or slice", kind_of(other))),
+    };
+    let len = a.len() as i64;
+    let (start, end, by) = match *step {
+        Step::Index(i) => {
+            let i = if i < 0 { i + len } else { i };
+            (i, i + 1, 1)
+        }
+        Step::Slice(s, e, by) => {
+            let s = s.map_or(0, |s| if s < 0 { s + len } else { s });
+            let e = e.map_or(len, |e| if e < 0 { e + len } else { e });
+            (s, e, by.unwrap_or(1))
+        }
+        _ => return Ok(Vec::new()),
+    };
+    if start == end {
+        return Ok(Vec::new());
+    }
+    if start < 0 || start >= len {
+        return Err(format!(
+            "array index out of bounds: index {start}, length {len}"
+        ));
+    }
+    if end < 0 || end > len {
+        return Err(format!(
+            "array index out of bounds: index {}, length {len}",
+            end - 1
+        ));
+    }
+    if start > end {
+        return Err(format!(
+            "starting index {start} is greater than ending index {end}"
+        ));
+    }
+    if by <= 0 {
+        return Err("step must be > 0".into());
+    }
+    Ok(a[start as usize..end as usize]
+        .iter()
+        .step_by(by as usize)
+        .collect())
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "map",
+    }
+}
+
+impl Filter {
+    fn passes(&self, element: &Value) -> Result<bool, String> {
+        let lefts = self.left.find(element)?;
+        let left = match lefts.as_slice() {
+            [] => return Ok(false),
+            [one] => *one,
+            _ => return Err("can only compare one element at a time".into()),
+        };
+        let Some((op, right)) = &self.test else {
+            return Ok(true);
+        };
+        let rights = match right {
+            Operand::Literal(v) => vec![v],
+            Operand::Path(p) => p.find(element)?,
+        };
+        let right = match rights.as_slice() {
+            [] => return Ok(false),
+            [one] => *one,
+            _ => return Err("can only compare one element at a time".into()),
+        };
+        // Values of kinds that do not compare (a string and a number) pass no test.
+        let Some(order) = compare(left, right) else {
+            return Ok(false);
+        };
+        Ok(match op {
+            Op::Eq => order == Ordering::Equal,
+            Op::Ne => order != Ordering::Equal,
+            Op::Lt => order == Ordering::Less,
+            Op::Le => order != Ordering::Greater,
+            Op::Gt => order == Ordering::Greater,
+            Op::Ge => order != Ordering::Less,
+        })
+    }
+}
+
+/// Numbers by value, strings by bytes, booleans (only equal or not): None for others.
+fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64()?.partial_cmp(&y.as_f64()?),
+        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) if x == y => Some(Ordering::Equal),
+        (Value::Bool(_), Value::Bool(_)) => Some(Ordering::Less),
+        _ => None,
+    }
+}
+
+/// One result as kubectl's `-o jsonpath` prints it: a string bare, a number or boolean
+/// as text, a map or list as compact JSON with its keys sorted.
+pub fn print_value(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => push_escaped(s, out),
+        Value::Array(_) | Value::Object(_) => {
+            let text = serde_json::to_string(&sorted(v)).unwrap_or_default();
+            push_escaped(&text, out)
+        }
+        Value::Null => out.push_str("<nil>"),
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+/// One result as Go's `fmt.Sprint` prints it (custom columns): maps as `map[k:v]` in
+/// key order, lists as `[a b]`.
+pub fn sprint(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => push_escaped(s, out),
+        Value::Null => out.push_str("<nil>"),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                sprint(x, out);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push_str("map[");
+            for (i, (k, x)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                push_escaped(k, out);
+                out.push(':');
+                sprint(x, out);
+            }
+            out.push(']');
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+/// A copy with every map's keys in order, as Go's encoder writes maps.
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, x)| (k.clone(), sorted(x)))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Text from the input, its control characters (but newline and tab) escaped so that
+/// they cannot act on a terminal: ESC as `^[`, CR as `\r`, others as `^X` or `\u{…}`.
+fn push_escaped(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\u{1b}' => out.push_str("^["),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                out.push('^');
+                out.push(char::from(b'@' + c as u8));
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+/// kubectl's relaxed path for custom columns and `--sort-by`: `.a.b`, `a.b` and
+/// `{.a.b}` all mean `{.a.b}`.
+pub fn relaxed(text: &str) -> Result<Path, String> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .unwrap_or(t);
+    if inner.is_empty() {
+        return Err(format!("{text:?} is not a JSONPath"));
+    }
+    Path::parse(inner)
+}
+
+/// kubectl's `--sort-by` order: a value that is missing first, then numbers by value,
+/// strings in natural order (`a2` before `a10`), other values by their text.
+pub fn sort_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => x
+            .as_f64()
+            .zip(y.as_f64())
+            .and_then(|(x, y)| x.partial_cmp(&y))
+            .unwrap_or(Ordering::Equal),
+        (Some(Value::String(x)), Some(Value::String(y))) => natural(x, y),
+        (Some(x), Some(y)) => {
+            let (mut sx, mut sy) = (String::new(), String::new());
+            print_value(x, &mut sx);
+            print_value(y, &mut sy);
+            natural(&sx, &sy)
+        }
+    }
+}
+
+/// Natural order: runs of digits compare by value.
+fn natural(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (n, m) = (run(x), run(y));
+                let (dx, dy) = (&x[..n], &y[..m]);
+                let strip = |s: &[u8]| -> usize { s.iter().take_while(|c| **c == b'0').count() };
+                let (tx, ty) = (&dx[strip(dx)..], &dy[strip(dy)..]);
+                let o = tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x = &x[n..];
+                y = &y[m..];
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(d);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The example of kubectl's JSONPath page (a list of nodes and users).
+    fn doc() -> Value {
+        json!({
+            "kind": "List",
+            "items": [
+                {"kind": "None", "metadata": {"name": "127.0.0.1", "labels": {"kubernetes.io/hostname": "127.0.0.1"}},
+                 "status": {"capacity": {"cpu": "4"}, "addresses": [{"type": "LegacyHostIP", "address": "127.0.0.1"}]}},
+                {"kind": "None", "metadata": {"name": "127.0.0.2"},
+                 "status": {"capacity": {"cpu": "8"}, "addresses": [
+                     {"type": "LegacyHostIP", "address": "127.0.0.2"},
+                     {"type": "another", "address": "127.0.0.3"}]}}
+            ],
+            "users": [
+                {"name": "myself", "user": {}},
+                {"name": "e2e", "user": {"username": "admin", "password": "secret"}}
+            ]
+        })
+    }
+
+    fn eval(t: &str) -> String {
+        Template::parse(t).unwrap().execute(&doc()).unwrap()
+    }
+
+    #[test]
+    fn kubectls_documented_examples() {
+        assert_eq!(eval("kind is {.kind}"), "kind is List");
+        assert_eq!(eval("{.kind}"), "List");
+        assert_eq!(eval("{['kind']}"), "List");
+        assert_eq!(eval("{..name}"), "127.0.0.1 127.0.0.2 myself e2e");
+        assert_eq!(eval("{.items[*].metadata.name}"), "127.0.0.1 127.0.0.2");
+        assert_eq!(eval("{.users[0].name}"), "myself");
+        // Each member of a union over every item, one member after the other; a quoted
+        // key is a path (maps print as JSON, as kubectl prints them today).
+        assert_eq!(
+            eval("{.items[*]['metadata.name', 'status.capacity']}"),
+            r#"127.0.0.1 127.0.0.2 {"cpu":"4"} {"cpu":"8"}"#
+        );
+        assert_eq!(
+            eval("{.items[0].metadata.labels['kubernetes\\.io/hostname']}"),
+            "127.0.0.1"
+        );
+        assert_eq!(eval("{.users[?(@.name==\"e2e\")].user.password}"), "secret");
+        assert_eq!(
+            eval("{range .items[*]}[{.metadata.name}, {.status.capacity}] {end}"),
+            "[127.0.0.1, {\"cpu\":\"4\"}] [127.0.0.2, {\"cpu\":\"8\"}] "
+        );
+        assert_eq!(
+            eval("{range .items[*]}{.metadata.name}{\"\\t\"}{end}"),
+            "127.0.0.1\t127.0.0.2\t"
+        );
+        assert_eq!(eval("{.items[-1:].metadata.name}"), "127.0.0.2");
+        assert_eq!(eval("{$.users[1].name}"), "e2e");
+        assert_eq!(
+            eval("{.items[0].metadata.labels.kubernetes\\.io/hostname}"),
+            "127.0.0.1"
+        );
+    }
+
+    #[test]
+    fn missing_keys_yield_nothing_and_bad_indices_are_errors() {
+        assert_eq!(eval("a{.nope.deeper}b"), "ab");
+        assert_eq!(eval("{.users[?(@.nope==\"x\")].name}"), "");
+        let t = Template::parse("{.users[5].name}").unwrap();
+        let e = t.execute(&doc()).unwrap_err();
+        assert_eq!(e, "array index out of bounds: index 5, length 2");
+        let e = Template::parse("{.kind[0]}")
+            .unwrap()
+            .execute(&doc())
+            .unwrap_err();
+        assert!(e.contains("not array"), "{e}");
+    }
+
+    #[test]
+    fn filters_compare_numbers_strings_and_test_existence() {
+        let v = json!({"xs": [{"n": 1, "s": "a"}, {"n": 10, "s": "b", "flag": true}, {"n": 2}]});
+        let run = |t: &str| Template::parse(t).unwrap().execute(&v).unwrap();
+        assert_eq!(run("{.xs[?(@.n>1)].n}"), "10 2");
+        assert_eq!(run("{.xs[?(@.n<=2)].n}"), "1 2");
+        assert_eq!(run("{.xs[?(@.s!='a')].n}"), "10");
+        assert_eq!(run("{.xs[?(@.flag)].n}"), "10");
+        assert_eq!(run("{.xs[?(@.flag==true)].s}"), "b");
+        // A string does not compare with a number: no match, no error.
+        assert_eq!(run("{.xs[?(@.s==1)].n}"), "");
+        assert_eq!(run("{.xs[0:2].n}"), "1 10");
+        assert_eq!(run("{.xs[0,2].n}"), "1 2");
+        assert_eq!(run("{.xs[::2].n}"), "1 2");
+    }
+
+    #[test]
+    fn maps_print_as_sorted_json_and_wildcards_walk_keys_in_order() {
+        let v = json!({"m": {"b": 2, "a": {"z": 1, "y": [1, "x"]}}});
+        let run = |t: &str| Template::parse(t).unwrap().execute(&v).unwrap();
+        assert_eq!(run("{.m}"), r#"{"a":{"y":[1,"x"],"z":1},"b":2}"#);
+        assert_eq!(run("{.m.*}"), r#"{"y":[1,"x"],"z":1} 2"#);
+        let mut s = String::new();
+        sprint(&v["m"], &mut s);
+        assert_eq!(s, "map[a:map[y:[1 x] z:1] b:2]");
+    }
+
+    #[test]
+    fn templates_that_do_not_parse_say_why() {
+        assert!(Template::parse("").is_err());
+        assert!(Template::parse("{.a").unwrap_err().contains("unclosed"));
+        assert!(Template::parse("{end}")
+            .unwrap_err()
+            .contains("nothing to end"));
+        assert!(Template::parse("{.a[}").is_err());
+        assert!(Template::parse("{.a[?(@.b==)]}").is_err());
+        // A space of more than one byte (found by the property below) is skipped whole.
+        assert!(relaxed("[\u{3000}a").is_err());
+        assert_eq!(
+            Template::parse("{.a[\u{3000}0\u{3000}]}")
+                .unwrap()
+                .execute(&json!({"a": [7]})),
+            Ok("7".to_string())
+        );
+        // A range without its end runs to the end of the template.
+        let v = json!({"a": [1, 2]});
+        assert_eq!(
+            Template::parse("{range .a[*]}<{@}>")
+                .unwrap()
+                .execute(&v)
+                .unwrap(),
+            "<1><2>"
+        );
+    }
+
+    #[test]
+    fn control_characters_from_the_input_are_escaped() {
+        let v = json!({"a": "x\u{1b}[31my\r", "b": "one\ntwo"});
+        let run = |t: &str| Template::parse(t).unwrap().execute(&v).unwrap();
+        assert_eq!(run("{.a}"), "x^[[31my\\r");
+        assert_eq!(run("{.b}"), "one\ntwo");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(4000))]
+        /// Whatever a user types, the template is read or refused, never a panic; and
+        /// one that is read runs on any document without one.
+        #[test]
+        fn any_text_parses_or_is_refused_without_a_panic(text in "[{}\\[\\]().@$*?,:'\"=!<>0-9a-z\\\\ \u{3000}é-]{0,24}") {
+            if let Ok(t) = Template::parse(&text) {
+                let _ = t.execute(&doc());
+            }
+            let _ = relaxed(&text);
+        }
+    }
+
+    #[test]
+    fn relaxed_paths_and_sort_order() {
+        let v = json!({"a": {"b": 3}});
+        for p in [".a.b", "a.b", "{.a.b}", "{a.b}"] {
+            assert_eq!(relaxed(p).unwrap().find(&v).unwrap(), [&json!(3)], "{p}");
+        }
+        assert!(relaxed("{}").is_err());
+        assert_eq!(natural("a2", "a10"), Ordering::Less);
+        assert_eq!(natural("a10", "a010"), Ordering::Equal);
+        assert_eq!(natural("b", "a10"), Ordering::Greater);
+        let (one, ten) = (json!(1), json!(10));
+        assert_eq!(sort_order(Some(&ten), Some(&one)), Ordering::Greater);
+        assert_eq!(sort_order(None, Some(&one)), Ordering::Less);
+    }
+}
