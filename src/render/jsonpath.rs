@@ -88,14 +88,17 @@ impl Template {
                 items.push(Item::Text(rest.to_string()));
                 break;
             };
+            // `{` and `}` are one byte each: the splits below fall between characters.
+            let (text_before, brace_on) = rest.split_at_checked(open).unwrap_or((rest, ""));
             if open > 0 {
-                items.push(Item::Text(rest[..open].to_string()));
+                items.push(Item::Text(text_before.to_string()));
             }
-            let after = &rest[open + 1..];
+            let after = brace_on.get(1..).unwrap_or_default();
             let close = action_end(after)
                 .ok_or_else(|| format!("unclosed action: {{{after}", after = after))?;
-            let action = after[..close].trim();
-            rest = &after[close + 1..];
+            let (action, closing) = after.split_at_checked(close).unwrap_or((after, ""));
+            let action = action.trim();
+            rest = closing.get(1..).unwrap_or_default();
             if let Some(quoted) = quoted_text(action) {
                 items.push(Item::Text(quoted?));
             } else if action == "end" {
@@ -222,11 +225,7 @@ impl Path {
         };
         let path = p.path()?;
         if p.at < p.s.len() {
-            return Err(format!(
-                "unexpected {:?} in {:?}",
-                &p.s[p.at..],
-                text.trim()
-            ));
+            return Err(format!("unexpected {:?} in {:?}", p.rest(), text.trim()));
         }
         Ok(path)
     }
@@ -247,12 +246,17 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// What is left to read (`at` always stands between characters).
+    fn rest(&self) -> &str {
+        self.s.get(self.at..).unwrap_or_default()
+    }
+
     fn peek(&self) -> Option<char> {
-        self.s[self.at..].chars().next()
+        self.rest().chars().next()
     }
 
     fn eat(&mut self, prefix: &str) -> bool {
-        if self.s[self.at..].starts_with(prefix) {
+        if self.rest().starts_with(prefix) {
             self.at += prefix.len();
             true
         } else {
@@ -309,7 +313,7 @@ impl Parser<'_> {
     fn key(&mut self) -> String {
         let mut key = String::new();
         while let Some(c) = self.peek() {
-            if c == '\\' && self.s[self.at + 1..].starts_with('.') {
+            if c == '\\' && self.rest().get(1..).is_some_and(|r| r.starts_with('.')) {
                 key.push('.');
                 self.at += 2;
             } else if is_key_char(c) {
@@ -395,7 +399,8 @@ impl Parser<'_> {
             } else if c == '\\' {
                 escaped = true;
             } else if c == q {
-                return Ok(self.s[start..self.at - 1].to_string());
+                let quoted = self.s.get(start..self.at - 1).unwrap_or_default();
+                return Ok(quoted.to_string());
             }
         }
         Err(format!("unclosed quote in {:?}", self.s))
@@ -408,7 +413,7 @@ impl Parser<'_> {
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.at += 1;
         }
-        let text = &self.s[start..self.at];
+        let text = self.s.get(start..self.at).unwrap_or_default();
         self.skip_spaces();
         match text {
             "" => Ok(None),
@@ -458,7 +463,7 @@ impl Parser<'_> {
                 while let Some(c) = self.peek().filter(|c| !c.is_whitespace() && *c != ')') {
                     self.at += c.len_utf8();
                 }
-                let word = &self.s[start..self.at];
+                let word = self.s.get(start..self.at).unwrap_or_default();
                 let v: Value = serde_json::from_str(word)
                     .map_err(|_| format!("{word:?} is not a value to compare with"))?;
                 Operand::Literal(v)

@@ -153,13 +153,13 @@ impl<'a> Line<'a> {
                 }
             } else {
                 // A cluster of short flags: `-An`, `-oyaml`, `-o=yaml`.
-                let cluster = &w[1..];
+                let cluster = w.get(1..).unwrap_or_default();
                 for (at, c) in cluster.char_indices() {
                     let Some(arg) = line.args().find(|a| a.get_short() == Some(c)) else {
                         break;
                     };
                     if takes_value(arg) {
-                        let rest = &cluster[at + c.len_utf8()..];
+                        let rest = cluster.get(at + c.len_utf8()..).unwrap_or_default();
                         let rest = rest.strip_prefix('=').unwrap_or(rest);
                         line.flag(arg, (!rest.is_empty()).then_some(rest));
                         break;

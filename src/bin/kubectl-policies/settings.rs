@@ -58,7 +58,7 @@ impl Format {
         let given = text;
         let text = match text.split_once('=') {
             Some((name, _)) if matches!(name, "jsonpath" | "custom-columns") => {
-                &text[..=name.len()]
+                text.get(..=name.len()).unwrap_or(text)
             }
             _ => text,
         };
