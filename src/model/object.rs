@@ -293,7 +293,7 @@ impl fmt::Display for ShapeError {
 
 impl ShapeError {
     /// What every answer says of this document: it could not be read, where, and why
-    /// (CLI.md, Blind spots: `b.yaml document 4: metadata.name: must be a string; this
+    /// (docs/reference.md, Blind spots: `b.yaml document 4: metadata.name: must be a string; this
     /// object is not shown`).
     pub fn blind_spot(&self) -> BlindSpot {
         let (file, document) = (self.origin.file.to_string(), self.origin.document);

@@ -130,7 +130,7 @@ pub struct ListOf<'a, T> {
     pub kind: &'static str,
     pub metadata: ListMeta,
     pub items: &'a [T],
-    /// What could not be read (CLI.md, Blind spots): the rows may be incomplete.
+    /// What could not be read (docs/reference.md, Blind spots): the rows may be incomplete.
     #[serde(rename = "blindSpots")]
     pub blind_spots: &'a [BlindSpot],
 }

@@ -1,5 +1,5 @@
 //! One function per question, pure, over topology + effective results. Each returns
-//! a plain struct that serialises to the JSON shape of CLI.md and that the human
+//! a plain struct that serialises to the JSON shape of docs/reference.md and that the human
 //! renderers print.
 
 pub mod blast;
@@ -70,7 +70,7 @@ pub struct Source {
 }
 
 /// The effective spec of one policy kind at one object (or section), for the contexts
-/// that share it, with the policy behind every setting (CLI.md's EFFECTIVE).
+/// that share it, with the policy behind every setting (docs/reference.md's EFFECTIVE).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Effective {
     #[serde(rename = "policyKind")]

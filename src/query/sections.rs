@@ -1,5 +1,5 @@
 //! Sections as answers of their own: for an object, each of its sections (listeners,
-//! rules, ports) whose effective spec differs from the object's, with that spec (CLI.md's
+//! rules, ports) whose effective spec differs from the object's, with that spec (docs/reference.md's
 //! `"sections": [{"sectionName": …, "effective": [EFFECTIVE]}]`).
 
 use super::*;

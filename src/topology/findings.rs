@@ -12,7 +12,7 @@ pub enum Severity {
     Info,
 }
 
-/// What a finding is about (CLI.md lists the codes).
+/// What a finding is about (docs/reference.md lists the codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Code {
     /// A policy names an object that does not exist.

@@ -1,4 +1,4 @@
-//! Honest answers (CLI.md: Blind spots, Terminal safety): nothing read is dropped in
+//! Honest answers (docs/reference.md#blind-spots, Terminal safety): nothing read is dropped in
 //! silence, input that yields nothing is no answer, nothing raw reaches a terminal.
 
 use crate::command::kp;

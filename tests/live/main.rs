@@ -95,7 +95,7 @@ fn demo_server() -> Server {
     FakeApi::from_yaml(DEMO).start()
 }
 
-/// Every command of CLI.md gives the same answer live as offline on the same objects.
+/// Every command of docs/reference.md gives the same answer live as offline on the same objects.
 #[test]
 fn an_admin_gets_the_same_answers_live_as_offline() {
     let server = demo_server();

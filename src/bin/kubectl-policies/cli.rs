@@ -1,4 +1,5 @@
-//! Flag definitions (CLI.md is the contract).
+//! Flag definitions (docs/reference.md is the user's reference; it follows the
+//! project's command-line contract).
 
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use kubectl_policies::catalog::Declared;
@@ -163,7 +164,7 @@ pub enum ColorWhen {
     Never,
 }
 
-/// The commands (CLI.md's table).
+/// The commands (docs/reference.md's table).
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.

@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::io::Write;
 use std::mem::ManuallyDrop;
 
-/// What an answer was, for the exit code (CLI.md: 0, 1 for `check` errors, 3 for
+/// What an answer was, for the exit code (docs/reference.md#exit-codes-and-streams: 0, 1 for `check` errors, 3 for
 /// `blast-radius --exit-code` changes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -204,7 +204,7 @@ fn get(
     match format {
         // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
         // answers, when everything could be read; anything else as a List, with what
-        // could not be read beside the items (CLI.md: Blind spots).
+        // could not be read beside the items (docs/reference.md#blind-spots).
         Format::Json | Format::Yaml if one_named(&selection, &rows) && blind.is_empty() => {
             structured(out, format, &rows[0])?
         }
@@ -507,7 +507,7 @@ fn blast_radius(
     let style = settings::style(g, format);
     let mut changed = false;
     let mut write = |b: &query::blast::BlastRadius| -> Result<One> {
-        // CLI.md: exit 3 on changes, or on an error-level finding applied objects bring.
+        // docs/reference.md#exit-codes-and-streams: exit 3 on changes, or on an error-level finding applied objects bring.
         let errors = b.findings.iter().any(|f| f.severity == Severity::Error);
         changed |= !b.changes.is_empty() || errors;
         match format {
@@ -581,7 +581,7 @@ fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
         _ => human::findings_table(out, &findings, !g.no_headers, settings::style(g, format))?,
     }
-    // CLI.md: exit 1 on an error-level finding, or when part of the input was not read.
+    // docs/reference.md#exit-codes-and-streams: exit 1 on an error-level finding, or when part of the input was not read.
     let errors = findings.iter().any(|f| f.severity == Severity::Error) || !blind.is_empty();
     Ok(if errors {
         Outcome::Errors

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
     let args = match cli::Args::try_parse() {
         Ok(a) => a,
         // --help and --version are answers; every other parse failure is a usage error,
-        // which CLI.md maps to exit 1 (clap's own default is 2).
+        // which docs/reference.md maps to exit 1 (clap's own default is 2).
         Err(e) if !e.use_stderr() => {
             let _ = e.print();
             return ExitCode::SUCCESS;

@@ -81,7 +81,7 @@ pub fn warn_blind_spots(spots: &[BlindSpot]) {
     }
 }
 
-/// One line on stderr, its text from input or a server escaped (CLI.md: Terminal safety).
+/// One line on stderr, its text from input or a server escaped (docs/reference.md#terminal-safety).
 pub fn warn_line(text: &str) {
     eprintln!("{}", terminal_safe(text));
 }
