@@ -9,6 +9,7 @@ mod effective;
 mod get;
 pub mod graph;
 pub mod hint;
+mod name_error;
 pub mod names;
 pub mod outline;
 mod policy;
@@ -27,6 +28,7 @@ pub use describe::{
 };
 pub use effective::{effective, EffectivePolicies};
 pub use get::{get_kinds, get_policies, KindRow, ListMeta, ListOf, PolicyRow};
+pub use name_error::NameError;
 pub use policy::{
     describe_policy, reported_status, Affected, PolicyDescription, ReportedCondition, StatusPair,
     TargetState,

@@ -4,7 +4,7 @@
 
 use super::subject::{not_found, split_target};
 use super::types::resolve_type;
-use super::{PolicyRow, World};
+use super::{NameError, PolicyRow, World};
 use crate::model::{resource_plural, GroupKind};
 
 /// Which policies `get` lists.
@@ -20,17 +20,20 @@ pub enum Selection {
 
 /// Reads `get`'s words against the kinds the world knows. A kind that is not a policy
 /// kind is an error that says where to look instead.
-pub fn read_selection(w: &World, words: &[String]) -> Result<Selection, String> {
+pub fn read_selection(w: &World, words: &[String]) -> Result<Selection, NameError> {
     let t = &w.topology;
-    let policy_kind = |ty: &str| -> Result<GroupKind, String> {
-        let gk = resolve_type(ty, &t.catalog, &t.snapshot.objects)
-            .map_err(|e| super::hint::unknown_type(w, ty, e))?;
+    let policy_kind = |ty: &str| -> Result<GroupKind, NameError> {
+        let gk = resolve_type(ty, &t.catalog, &t.snapshot.objects).map_err(|e| {
+            NameError::UnknownType {
+                typed: ty.to_string(),
+                message: super::hint::unknown_type(w, ty, e),
+            }
+        })?;
         if t.catalog.get(&gk).is_none() {
-            return Err(format!(
-                "get lists policies, and {} is not a policy kind: try describe {}/NAME for what reaches one",
-                resource_plural(&gk.kind),
-                gk.kind.to_lowercase()
-            ));
+            return Err(NameError::NotAPolicyKind {
+                resource: resource_plural(&gk.kind),
+                kind: gk.kind.to_lowercase(),
+            });
         }
         Ok(gk)
     };
@@ -41,9 +44,10 @@ pub fn read_selection(w: &World, words: &[String]) -> Result<Selection, String> 
             let mut named = Vec::with_capacity(words.len());
             for word in words {
                 if !word.contains('/') {
-                    return Err(format!(
-                        "{word:?}: when one object is given as TYPE/NAME, give every one so (there is no need to name the TYPE apart)"
-                    ));
+                    return Err(NameError::Words {
+                        given: Some(word.clone()),
+                        expected: "when one object is given as TYPE/NAME, give every one so (there is no need to name the TYPE apart)",
+                    });
                 }
                 let (ty, name) = split_target(std::slice::from_ref(word))?;
                 named.push((policy_kind(&ty)?, name));
@@ -68,7 +72,7 @@ pub fn select(
     rows: Vec<PolicyRow>,
     selection: &Selection,
     ns: Option<&str>,
-) -> (Vec<PolicyRow>, Vec<String>) {
+) -> (Vec<PolicyRow>, Vec<NameError>) {
     match selection {
         Selection::All => (rows, Vec::new()),
         Selection::Kind(gk) => (
@@ -132,7 +136,7 @@ spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
             .iter()
             .map(|r| format!("{}/{}", r.policy.kind, r.policy.name))
             .collect();
-        (listed, missing)
+        (listed, missing.iter().map(NameError::to_string).collect())
     }
 
     #[test]
@@ -164,7 +168,7 @@ spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
     fn a_kind_that_is_not_a_policy_or_mixed_forms_are_refused() {
         let w = crate::analyze_yaml(INPUT).unwrap();
         let e = read_selection(&w, &words("httproute")).unwrap_err();
-        assert!(e.contains("not a policy kind"), "{e}");
+        assert!(matches!(e, NameError::NotAPolicyKind { .. }), "{e}");
         assert!(read_selection(&w, &words("btp/a b")).is_err());
         assert_eq!(read_selection(&w, &words("policies")), Ok(Selection::All));
     }

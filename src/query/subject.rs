@@ -3,7 +3,7 @@
 //! where one of that name is, or the blind spot that hides it).
 
 use super::types::resolve_type;
-use super::World;
+use super::{NameError, World};
 use crate::catalog::Catalog;
 use crate::model::{
     experimental_alias, is_cluster_scoped, resource_plural, GroupKind, ObjRef, Object,
@@ -21,40 +21,53 @@ pub enum Subject {
 }
 
 /// `TYPE/NAME` or `TYPE NAME`, split.
-pub(crate) fn split_target(words: &[String]) -> Result<(String, String), String> {
+pub(crate) fn split_target(words: &[String]) -> Result<(String, String), NameError> {
+    let words_error = |given: Option<&String>, expected| NameError::Words {
+        given: given.cloned(),
+        expected,
+    };
     match words {
         [one] => {
             let (t, n) = one.split_once('/').ok_or_else(|| {
-                format!("{one:?}: expected TYPE/NAME (for example httproute/baker) or TYPE NAME")
+                words_error(
+                    Some(one),
+                    "expected TYPE/NAME (for example httproute/baker) or TYPE NAME",
+                )
             })?;
             if t.is_empty() || n.is_empty() {
-                return Err(format!("{one:?}: expected TYPE/NAME"));
+                return Err(words_error(Some(one), "expected TYPE/NAME"));
             }
             Ok((t.to_string(), n.to_string()))
         }
         [t, n] => Ok((t.clone(), n.clone())),
-        _ => Err("expected TYPE/NAME".into()),
+        _ => Err(words_error(None, "expected TYPE/NAME")),
     }
 }
 
 /// The objects a command line names, one `TYPE/NAME` word each: `TYPE/NAME…` as
 /// given, or `TYPE NAME…` (kubectl's two forms, not mixed).
-pub fn split_targets(words: &[String]) -> Result<Vec<String>, String> {
+pub fn split_targets(words: &[String]) -> Result<Vec<String>, NameError> {
     match words {
-        [] => Err("expected TYPE/NAME".into()),
+        [] => Err(NameError::Words {
+            given: None,
+            expected: "expected TYPE/NAME",
+        }),
         _ if words.iter().all(|w| w.contains('/')) => Ok(words.to_vec()),
         [ty, names @ ..] if !names.is_empty() && !ty.contains('/') => {
             match names.iter().find(|n| n.contains('/')) {
-                Some(n) => Err(format!(
-                    "{n:?}: after TYPE, give NAMEs; or give every object as TYPE/NAME"
-                )),
+                Some(n) => Err(NameError::Words {
+                    given: Some(n.clone()),
+                    expected: "after TYPE, give NAMEs; or give every object as TYPE/NAME",
+                }),
                 None => Ok(names.iter().map(|n| format!("{ty}/{n}")).collect()),
             }
         }
         [_] => split_target(words).map(|(t, n)| vec![format!("{t}/{n}")]),
-        _ => Err(
-            "when one object is given as TYPE/NAME, give every one so (or TYPE then NAMEs)".into(),
-        ),
+        _ => Err(NameError::Words {
+            given: None,
+            expected:
+                "when one object is given as TYPE/NAME, give every one so (or TYPE then NAMEs)",
+        }),
     }
 }
 
@@ -65,16 +78,20 @@ pub fn name_target(
     catalog: &Catalog,
     objects: &[Object],
     ns: &str,
-) -> Result<(GroupKind, ObjRef), String> {
+) -> Result<(GroupKind, ObjRef), NameError> {
     let (ty, name) = split_target(words)?;
-    let gk = resolve_type(&ty, catalog, objects)?;
+    let gk = resolve_type(&ty, catalog, objects).map_err(|message| NameError::UnknownType {
+        typed: ty.clone(),
+        message,
+    })?;
     let ns = (!is_cluster_scoped(&gk.kind)).then_some(ns);
     // `NAME#section`: a listener, a rule or a port, as the TARGETS column prints it.
     let (name, section) = match name.split_once('#') {
         Some((n, s)) if n.is_empty() || s.is_empty() => {
-            return Err(format!(
-                "{ty}/{name}: expected TYPE/NAME#SECTION (for example httproute/baker#orders)"
-            ))
+            return Err(NameError::Words {
+                given: Some(format!("{ty}/{name}")),
+                expected: "expected TYPE/NAME#SECTION (for example httproute/baker#orders)",
+            })
         }
         Some((n, s)) => (n, Some(s)),
         None => (name.as_str(), None),
@@ -84,24 +101,22 @@ pub fn name_target(
 }
 
 /// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
-pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, String> {
+pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, NameError> {
     let t = &w.topology;
-    let (gk, r) =
-        name_target(words, &t.catalog, &t.snapshot.objects, ns).map_err(|e| match split_target(
-            words,
-        ) {
-            Ok((ty, _)) if resolve_type(&ty, &t.catalog, &t.snapshot.objects).is_err() => {
-                super::hint::unknown_type(w, &ty, e)
-            }
-            _ => e,
-        })?;
+    let (gk, r) = name_target(words, &t.catalog, &t.snapshot.objects, ns).map_err(|e| match e {
+        NameError::UnknownType { typed, message } => NameError::UnknownType {
+            message: super::hint::unknown_type(w, &typed, message),
+            typed,
+        },
+        other => other,
+    })?;
     if t.catalog.get(&gk).is_some() {
         if let Some(section) = &r.section {
-            return Err(format!(
-                "{}/{}#{section}: a policy has no sections (it may target one: see its TARGETS)",
-                gk.kind.to_lowercase(),
-                r.name
-            ));
+            return Err(NameError::PolicySection {
+                kind: gk.kind.to_lowercase(),
+                name: r.name.to_string(),
+                section: section.to_string(),
+            });
         }
         return match t.policy_index.get(&r) {
             Some(&p) => Ok(Subject::Policy(p)),
@@ -130,46 +145,42 @@ pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, St
 }
 
 /// The object of the hierarchy a subject is, for a command (`what`) that starts at one.
-pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, String> {
+pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, NameError> {
     match subject {
         Subject::Node(n) => Ok(n),
         Subject::Namespace(ns) => w
             .topology
             .lookup(&ObjRef::new("", "Namespace", None, &ns))
-            .ok_or_else(|| {
-                format!(
-                    "{what} starts at an object of the hierarchy; for namespace {ns} use -n {ns}"
-                )
+            .ok_or_else(|| NameError::NamespaceNotNode {
+                what: what.to_string(),
+                namespace: ns,
             }),
-        Subject::Policy(_) => Err(format!(
-            "{what} starts at an object of the hierarchy, not a policy"
-        )),
+        Subject::Policy(_) => Err(NameError::PolicyNotNode {
+            what: what.to_string(),
+        }),
     }
 }
 
 /// An object that is there without the section named: its sections, and the nearest.
-fn section_not_found(w: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> String {
+fn section_not_found(w: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> NameError {
     let ty = gk.kind.to_lowercase();
-    let known = super::names::sections(w, &ty, &r.name, r.namespace.as_deref());
-    let sections = match known.as_slice() {
-        [] => "it has none".to_string(),
-        all => format!("its sections: {}", all.join(", ")),
-    };
-    let near: Vec<String> = super::hint::nearest(section, known.iter().map(String::as_str))
+    let sections = super::names::sections(w, &ty, &r.name, r.namespace.as_deref());
+    let nearest: Vec<String> = super::hint::nearest(section, sections.iter().map(String::as_str))
         .into_iter()
         .map(|s| format!("{ty}/{}#{s}", r.name))
         .collect();
-    format!(
-        "{} {:?} has no section {section:?} ({sections}){}",
-        ty,
-        r.name.as_ref() as &str,
-        super::hint::did_you_mean(&near)
-    )
+    NameError::SectionNotFound {
+        kind: ty,
+        name: r.name.to_string(),
+        section: section.to_string(),
+        sections,
+        nearest,
+    }
 }
 
 /// kubectl's "not found", with a hint where one of that name is elsewhere, or the blind
 /// spot that may hide it ("not seen" is not "not there").
-pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> String {
+pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> NameError {
     let resource = if gk.group.is_empty() {
         resource_plural(&gk.kind)
     } else {
@@ -183,27 +194,29 @@ pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>)
         .filter(|o| o.group_kind() == *gk && o.name == name)
         .filter_map(|o| o.namespace.as_deref().map(str::to_string))
         .collect();
-    let hint = match elsewhere.as_slice() {
-        [] => String::new(),
-        [one] => format!(" (there is one in namespace {one}: add -n {one})"),
-        many => format!(" (there are some in namespaces {})", many.join(", ")),
-    };
     let blind = t.snapshot.blind_spots.iter().find(|b| {
         b.group == gk.group
             && b.kind == gk.kind
             && (b.namespace.is_none() || b.namespace.as_deref() == ns)
     });
     if let Some(b) = blind {
-        return format!("{resource} {name:?}: {}", b.message);
+        return NameError::Unreadable {
+            resource,
+            name: name.to_string(),
+            why: b.message.clone(),
+        };
     }
     // No other namespace has one of that name: the nearest names in scope.
-    let near = match elsewhere.is_empty() {
-        true => super::hint::did_you_mean(&super::hint::near_names(w, gk, name, ns)),
-        false => String::new(),
+    let nearest = match elsewhere.is_empty() {
+        true => super::hint::near_names(w, gk, name, ns),
+        false => Vec::new(),
     };
-    match ns {
-        Some(ns) => format!("{resource} {name:?} not found in namespace {ns}{hint}{near}"),
-        None => format!("{resource} {name:?} not found{near}"),
+    NameError::NotFound {
+        resource,
+        name: name.to_string(),
+        namespace: ns.map(str::to_string),
+        elsewhere,
+        nearest,
     }
 }
 
@@ -242,6 +255,7 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
         );
         assert!(split_target(&words("httproute"))
             .unwrap_err()
+            .to_string()
             .contains("TYPE/NAME"));
         assert!(split_target(&words("/shop")).is_err());
     }
@@ -286,18 +300,41 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
         };
         assert!(n.is_ok());
         let p = find_subject(&w, &words("backendtlspolicy/tls"), "team").unwrap();
-        assert!(node_of(&w, p, "tree").unwrap_err().contains("not a policy"));
+        assert_eq!(
+            node_of(&w, p, "tree"),
+            Err(NameError::PolicyNotNode {
+                what: "tree".into()
+            })
+        );
     }
 
     #[test]
     fn not_found_says_where_one_of_that_name_is() {
         let w = crate::analyze_yaml(INPUT).unwrap();
         let e = find_subject(&w, &words("httproute/shop"), "default").unwrap_err();
+        // As data: where it was looked for, and where there is one.
+        let NameError::NotFound {
+            namespace,
+            elsewhere,
+            ..
+        } = &e
+        else {
+            panic!("{e:?}")
+        };
         assert_eq!(
-            e,
+            (namespace.as_deref(), elsewhere.as_slice()),
+            (Some("default"), &["team".to_string()][..])
+        );
+        // In kubectl's words.
+        assert_eq!(
+            e.to_string(),
             "httproutes.gateway.networking.k8s.io \"shop\" not found in namespace default (there is one in namespace team: add -n team)"
         );
         let e = find_subject(&w, &words("backendtlspolicy/nope"), "team").unwrap_err();
-        assert!(e.ends_with("\"nope\" not found in namespace team"), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with("\"nope\" not found in namespace team"),
+            "{e}"
+        );
     }
 }

@@ -29,6 +29,32 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
+/// Why `-f` input could not be read at all (exit 1 with this line).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A path, directory or file that could not be opened or read.
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    /// A file that is not UTF-8 text.
+    #[error("{path}: not UTF-8 text (byte {byte})")]
+    NotUtf8 { path: String, byte: usize },
+    /// A document that is not YAML or JSON.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// Input that yields no object at all: `found` says what it held instead.
+    #[error("{paths}: {found}")]
+    NothingRead { paths: String, found: String },
+}
+
+impl ReadError {
+    fn io(path: &Path, e: &std::io::Error) -> ReadError {
+        ReadError::Io {
+            path: path.display().to_string(),
+            reason: io_reason(e),
+        }
+    }
+}
+
 /// What loading files produced: the snapshot, and documents that decoded but whose
 /// shape is not an object's (reported as Invalid findings, not fatal).
 #[derive(Debug, Default)]
@@ -79,9 +105,8 @@ pub(crate) struct Expanded {
 /// Lists the files a `-f` argument names: the path itself (read whatever it is, as
 /// kubectl reads `-f <(…)`), or every regular `*.yaml`, `*.yml`, `*.json` below a
 /// directory, sorted so the order is stable. Links to regular files are followed.
-pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Expanded> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), io_reason(&e)))?;
+pub(crate) fn expand_path(path: &Path) -> Result<Expanded, ReadError> {
+    let meta = std::fs::metadata(path).map_err(|e| ReadError::io(path, &e))?;
     let mut out = Expanded::default();
     if !meta.is_dir() {
         out.files.push(path.to_path_buf());
@@ -89,15 +114,11 @@ pub(crate) fn expand_path(path: &Path) -> anyhow::Result<Expanded> {
     }
     let mut stack = vec![path.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir)
-            .map_err(|e| anyhow::anyhow!("{}: {}", dir.display(), io_reason(&e)))?;
+        let entries = std::fs::read_dir(&dir).map_err(|e| ReadError::io(&dir, &e))?;
         for entry in entries {
-            let entry =
-                entry.map_err(|e| anyhow::anyhow!("{}: {}", dir.display(), io_reason(&e)))?;
+            let entry = entry.map_err(|e| ReadError::io(&dir, &e))?;
             let p = entry.path();
-            let ft = entry
-                .file_type()
-                .map_err(|e| anyhow::anyhow!("{}: {}", p.display(), io_reason(&e)))?;
+            let ft = entry.file_type().map_err(|e| ReadError::io(&p, &e))?;
             if ft.is_dir() {
                 stack.push(p);
                 continue;
@@ -188,7 +209,7 @@ fn io_reason(e: &std::io::Error) -> String {
 
 /// Reads every `-f` argument (`-` is stdin) into one snapshot. Input that yields no
 /// object at all is an error, not an empty answer.
-pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
+pub fn load_paths(paths: &[String]) -> Result<Loaded, ReadError> {
     let mut loaded = Loaded::default();
     let (mut files_read, mut skipped) = (0usize, Vec::new());
     for arg in paths {
@@ -196,7 +217,7 @@ pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
-                .map_err(|e| anyhow::anyhow!("<stdin>: {e}"))?;
+                .map_err(|e| ReadError::io(Path::new("<stdin>"), &e))?;
             load_text(&text, "<stdin>", &mut loaded)?;
             files_read += 1;
             continue;
@@ -208,14 +229,10 @@ pub fn load_paths(paths: &[String]) -> anyhow::Result<Loaded> {
             loaded.snapshot.blind_spots.push(spot);
         }
         for file in expanded.files {
-            let bytes = read_file(&file)
-                .map_err(|e| anyhow::anyhow!("{}: {}", file.display(), io_reason(&e)))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: not UTF-8 text (byte {})",
-                    file.display(),
-                    e.utf8_error().valid_up_to()
-                )
+            let bytes = read_file(&file).map_err(|e| ReadError::io(&file, &e))?;
+            let text = String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+                path: file.display().to_string(),
+                byte: e.utf8_error().valid_up_to(),
             })?;
             load_text(&text, &file.display().to_string(), &mut loaded)?;
             files_read += 1;
@@ -246,7 +263,7 @@ fn nothing_read(
     files_read: usize,
     skipped: &[String],
     loaded: &Loaded,
-) -> anyhow::Error {
+) -> ReadError {
     let named = paths.join(", ");
     let found = match (files_read, loaded.shape_errors.len()) {
         (0, _) if !skipped.is_empty() => format!(
@@ -265,7 +282,10 @@ fn nothing_read(
             loaded.shape_errors[0]
         ),
     };
-    anyhow::anyhow!("{named}: {found}")
+    ReadError::NothingRead {
+        paths: named,
+        found,
+    }
 }
 
 /// Decodes one file's text (JSON, or YAML with any number of documents) into `loaded`.
