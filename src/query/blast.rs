@@ -172,6 +172,44 @@ pub fn apply_objects(
     paths: Vec<String>,
     declared: &[Declared],
 ) -> BlastRadius {
+    let count = new_objects.len();
+    let changed: Vec<ObjRef> = new_objects.iter().map(Object::obj_ref).collect();
+    let mut applied_kinds: Vec<Text> = Vec::new();
+    for o in &new_objects {
+        if !applied_kinds.contains(&o.kind) {
+            applied_kinds.push(o.kind.clone());
+        }
+    }
+    let snapshot = Snapshot {
+        objects: applied(&w.topology.snapshot.objects, new_objects),
+        blind_spots: w.topology.snapshot.blind_spots.clone(),
+        links_released: w.topology.snapshot.links_released,
+    };
+    let after = super::analyze(snapshot, declared, &[]);
+    let candidates = may_change(w, &after, &changed);
+    let mut kinds = KindFold::kinds_in_use(&w.topology);
+    kinds.extend(KindFold::kinds_in_use(&after.topology));
+    kinds.sort();
+    kinds.dedup();
+    let changes = compare(w, &after, &candidates, &kinds);
+    let summary = summarize(&changes);
+    let findings = brought(w, &after);
+    let headline = apply_headline(count, &paths, &changes, &summary, &findings, &applied_kinds);
+    BlastRadius {
+        kind: "BlastRadius",
+        policy: None,
+        apply: Some(paths),
+        changes,
+        summary,
+        findings,
+        blind_spots: w.topology.snapshot.blind_spots.clone(),
+        headline,
+    }
+}
+
+/// `objects` with `new_objects` applied: one with the same group, kind, namespace and
+/// name replaces the object there, the others are added.
+fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
     let key = |o: &Object| {
         (
             o.group().to_string(),
@@ -180,30 +218,23 @@ pub fn apply_objects(
             o.name.clone(),
         )
     };
-    let count = new_objects.len();
-    let mut objects = w.topology.snapshot.objects.clone();
-    let mut changed: Vec<ObjRef> = Vec::new();
-    let mut applied_kinds: Vec<Text> = Vec::new();
+    let mut objects = objects.to_vec();
     for o in new_objects {
-        changed.push(o.obj_ref());
-        if !applied_kinds.contains(&o.kind) {
-            applied_kinds.push(o.kind.clone());
-        }
         let k = key(&o);
         match objects.iter_mut().find(|x| key(x) == k) {
             Some(slot) => *slot = o,
             None => objects.push(o),
         }
     }
-    let snapshot = Snapshot {
-        objects,
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
-        links_released: w.topology.snapshot.links_released,
-    };
-    let after = super::analyze(snapshot, declared, &[]);
+    objects
+}
 
+/// The objects whose effective specs the `changed` objects may change, before or
+/// after: what a changed policy reaches, what lies below a changed object, a changed
+/// Namespace's objects; anything at all for any other kind (a CRD, a ReferenceGrant).
+fn may_change(w: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
     let mut candidates = BTreeSet::new();
-    for r in &changed {
+    for r in changed {
         let mut found = false;
         for t in [&w.topology, &after.topology] {
             if let Some(&p) = t.policy_index.get(r) {
@@ -234,14 +265,20 @@ pub fn apply_objects(
             }
         }
     }
-    let mut kinds = KindFold::kinds_in_use(&w.topology);
-    kinds.extend(KindFold::kinds_in_use(&after.topology));
-    kinds.sort();
-    kinds.dedup();
-    let changes = compare(w, &after, &candidates, &kinds);
-    let summary = summarize(&changes);
-    let findings = brought(w, &after);
+    candidates
+}
 
+/// What applying does, in one sentence: the kinds whose effective specs change (in the
+/// order the applied objects name them, then the rest), of how many objects, and the
+/// errors it would bring.
+fn apply_headline(
+    count: usize,
+    paths: &[String],
+    changes: &[Change],
+    summary: &Summary,
+    findings: &[Finding],
+    applied_kinds: &[Text],
+) -> String {
     let objs = if count == 1 { "object" } else { "objects" };
     let from = if paths.is_empty() {
         String::new()
@@ -258,43 +295,32 @@ pub fn apply_objects(
         1 => ", and brings 1 error".to_string(),
         n => format!(", and brings {n} errors"),
     };
-    let headline = if changes.is_empty() && brings.is_empty() {
-        format!("{what} changes nothing")
-    } else if changes.is_empty() {
-        format!("{what} changes no effective spec{brings}")
-    } else {
-        let mut changed_kinds: Vec<String> = Vec::new();
-        for c in &changes {
-            if !changed_kinds.contains(&c.policy_kind.kind) {
-                changed_kinds.push(c.policy_kind.kind.clone());
-            }
-        }
-        // Kinds in the order the applied objects name them, then the rest sorted.
-        changed_kinds.sort_by_key(|k| {
-            (
-                applied_kinds
-                    .iter()
-                    .position(|a| a == k)
-                    .unwrap_or(usize::MAX),
-                k.clone(),
-            )
-        });
-        format!(
-            "{what} changes the effective {} of {}{brings}",
-            join_and(&changed_kinds),
-            describe_summary(&summary)
-        )
-    };
-    BlastRadius {
-        kind: "BlastRadius",
-        policy: None,
-        apply: Some(paths),
-        changes,
-        summary,
-        findings,
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
-        headline,
+    if changes.is_empty() && brings.is_empty() {
+        return format!("{what} changes nothing");
     }
+    if changes.is_empty() {
+        return format!("{what} changes no effective spec{brings}");
+    }
+    let mut changed_kinds: Vec<String> = Vec::new();
+    for c in changes {
+        if !changed_kinds.contains(&c.policy_kind.kind) {
+            changed_kinds.push(c.policy_kind.kind.clone());
+        }
+    }
+    changed_kinds.sort_by_key(|k| {
+        (
+            applied_kinds
+                .iter()
+                .position(|a| a == k)
+                .unwrap_or(usize::MAX),
+            k.clone(),
+        )
+    });
+    format!(
+        "{what} changes the effective {} of {}{brings}",
+        join_and(&changed_kinds),
+        describe_summary(summary)
+    )
 }
 
 /// The findings of `after` that `before` does not have, by code and object: what

@@ -4,7 +4,7 @@
 use super::{nodes_in_scope, role_then_ref, unresolved_status, World};
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
-use crate::topology::{NodeId, PolicyId, Resolution, Role};
+use crate::topology::{NodeId, PolicyId, Resolution, Role, Topology};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a node of the picture stands for.
@@ -79,47 +79,10 @@ impl Graph {
 /// scope, dangling ones included.
 pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
     let t = &w.topology;
-    let mut keep = vec![false; t.nodes.len()];
-    match focus {
-        Some(n) => {
-            keep[n] = true;
-            for m in t.ancestors(n).into_iter().chain(t.descendants(n)) {
-                keep[m] = true;
-            }
-        }
-        None => {
-            keep = nodes_in_scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
-            // A kept object shows all its sections, as `tree` does.
-            for n in NodeId::all(t.nodes.len()) {
-                if t.nodes[n].owner.is_some_and(|o| keep[o]) {
-                    keep[n] = true;
-                }
-            }
-        }
-    }
+    let keep = kept(t, focus, namespace);
     let mut ids: Vec<NodeId> = NodeId::all(t.nodes.len()).filter(|&n| keep[n]).collect();
     ids.sort_by(|a, b| role_then_ref(t, *a, *b));
-    let mut g = Graph::default();
-    let mut index: HashMap<NodeId, usize> = HashMap::new();
-    for &n in &ids {
-        index.insert(n, g.nodes.len());
-        let r = &t.nodes[n].obj_ref;
-        g.nodes.push(GraphNode {
-            obj_ref: r.clone(),
-            kind: GraphNodeKind::Object(t.nodes[n].role),
-            namespace: r.namespace.as_deref().map(str::to_string),
-        });
-    }
-    for &n in &ids {
-        for c in &t.nodes[n].children {
-            if let Some(&ci) = index.get(c) {
-                g.edges.push((index[&n], ci));
-            }
-        }
-    }
-    g.edges.sort_unstable();
-    g.edges.dedup();
-
+    let (mut g, index) = objects(t, &ids);
     let drawn_namespaces: BTreeSet<&str> =
         ids.iter().filter_map(|&n| t.namespace_level(n)).collect();
     let mut order: Vec<PolicyId> = PolicyId::all(t.policies.len()).collect();
@@ -138,51 +101,129 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
         if !attached && !of_scope {
             continue;
         }
-        let mut targets = Vec::new();
-        for r in &t.targets[p] {
-            let (key, kind, ns) = match &r.resolution {
-                Resolution::Node(n) => {
-                    // Outside the picture: drawing it would widen the picture.
-                    if let Some(&i) = index.get(n) {
-                        targets.push(i);
-                    }
-                    continue;
-                }
-                Resolution::Namespace(ns) => (
-                    (ObjRef::new("", "Namespace", None, ns), true),
-                    GraphNodeKind::Namespace,
-                    Some(ns.clone()),
-                ),
-                Resolution::NotFound(code) => (
-                    (r.target.clone(), false),
-                    GraphNodeKind::Unresolved(unresolved_status(*code)),
-                    r.target.namespace.as_deref().map(str::to_string),
-                ),
-            };
-            let i = *extra.entry(key.clone()).or_insert_with(|| {
-                g.nodes.push(GraphNode {
-                    obj_ref: key.0,
-                    kind,
-                    namespace: ns,
-                });
-                g.nodes.len() - 1
-            });
-            targets.push(i);
-        }
-        targets.sort_unstable();
-        targets.dedup();
+        let targets = policy_targets(t, p, &index, &mut extra, &mut g);
         g.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
             status: w.statuses.overall[p],
             targets,
         });
     }
+    g.levels = namespace_levels(t, &g, &ids, &index);
+    g
+}
+
+/// Which objects the picture holds: around `focus` (its ancestors, itself and its
+/// descendants), else everything in scope of `namespace` with all its sections.
+fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
+    match focus {
+        Some(n) => {
+            let mut keep = vec![false; t.nodes.len()];
+            keep[n] = true;
+            for m in t.ancestors(n).into_iter().chain(t.descendants(n)) {
+                keep[m] = true;
+            }
+            keep
+        }
+        None => {
+            let mut keep =
+                nodes_in_scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
+            // A kept object shows all its sections, as `tree` does.
+            for n in NodeId::all(t.nodes.len()) {
+                if t.nodes[n].owner.is_some_and(|o| keep[o]) {
+                    keep[n] = true;
+                }
+            }
+            keep
+        }
+    }
+}
+
+/// The objects `ids` as the picture's first nodes, with the edges among them; and where
+/// each object is among the nodes.
+fn objects(t: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
+    let mut g = Graph::default();
+    let mut index: HashMap<NodeId, usize> = HashMap::new();
+    for &n in ids {
+        index.insert(n, g.nodes.len());
+        let r = &t.nodes[n].obj_ref;
+        g.nodes.push(GraphNode {
+            obj_ref: r.clone(),
+            kind: GraphNodeKind::Object(t.nodes[n].role),
+            namespace: r.namespace.as_deref().map(str::to_string),
+        });
+    }
+    for &n in ids {
+        for c in &t.nodes[n].children {
+            if let Some(&ci) = index.get(c) {
+                g.edges.push((index[&n], ci));
+            }
+        }
+    }
+    g.edges.sort_unstable();
+    g.edges.dedup();
+    (g, index)
+}
+
+/// The picture's nodes policy `p` points at: its drawn targets, and a node for each
+/// namespace level or unresolved target it names (made once, shared through `extra`).
+fn policy_targets(
+    t: &Topology,
+    p: PolicyId,
+    index: &HashMap<NodeId, usize>,
+    extra: &mut HashMap<(ObjRef, bool), usize>,
+    g: &mut Graph,
+) -> Vec<usize> {
+    let mut targets = Vec::new();
+    for r in &t.targets[p] {
+        let (key, kind, ns) = match &r.resolution {
+            Resolution::Node(n) => {
+                // Outside the picture: drawing it would widen the picture.
+                if let Some(&i) = index.get(n) {
+                    targets.push(i);
+                }
+                continue;
+            }
+            Resolution::Namespace(ns) => (
+                (ObjRef::new("", "Namespace", None, ns), true),
+                GraphNodeKind::Namespace,
+                Some(ns.clone()),
+            ),
+            Resolution::NotFound(code) => (
+                (r.target.clone(), false),
+                GraphNodeKind::Unresolved(unresolved_status(*code)),
+                r.target.namespace.as_deref().map(str::to_string),
+            ),
+        };
+        let i = *extra.entry(key.clone()).or_insert_with(|| {
+            g.nodes.push(GraphNode {
+                obj_ref: key.0,
+                kind,
+                namespace: ns,
+            });
+            g.nodes.len() - 1
+        });
+        targets.push(i);
+    }
+    targets.sort_unstable();
+    targets.dedup();
+    targets
+}
+
+/// Each namespace level drawn, linked to the first objects of its namespace (those no
+/// parent of the same namespace leads to).
+fn namespace_levels(
+    t: &Topology,
+    g: &Graph,
+    ids: &[NodeId],
+    index: &HashMap<NodeId, usize>,
+) -> Vec<(usize, usize)> {
+    let mut levels = Vec::new();
     for (i, level) in g.nodes.iter().enumerate() {
         if level.kind != GraphNodeKind::Namespace {
             continue;
         }
         let ns = level.namespace.as_deref();
-        for &n in &ids {
+        for &n in ids {
             let node = &t.nodes[n];
             let first = !node.is_section()
                 && node.obj_ref.namespace.as_deref() == ns
@@ -191,10 +232,10 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
                     .iter()
                     .any(|&q| t.nodes[q].obj_ref.namespace.as_deref() == ns);
             if first {
-                g.levels.push((i, index[&n]));
+                levels.push((i, index[&n]));
             }
         }
     }
-    g.levels.sort_unstable();
-    g
+    levels.sort_unstable();
+    levels
 }
