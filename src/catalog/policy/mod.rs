@@ -1,0 +1,246 @@
+//! A policy object read for what the tool needs: its targets and its intent.
+//! Anything unreadable becomes an `invalid` entry naming the field; the policy is
+//! still listed (never dropped). Where it attaches is read in `targets`, how it merges
+//! in `intent`.
+
+use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind};
+use crate::model::Object;
+use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
+use crate::model::{Map, Val};
+
+mod intent;
+mod targets;
+
+use intent::read_intent;
+pub use intent::*;
+use targets::is_selector_ref;
+pub use targets::*;
+pub(crate) use targets::{read_targets, ref_namespace};
+
+/// One policy object, read.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub obj_ref: ObjRef,
+    pub kind: GroupKind,
+    pub class: Class,
+    pub class_source: ClassSource,
+    pub merge: MergeModel,
+    pub creation_timestamp: Option<String>,
+    pub targets: Vec<TargetSpec>,
+    /// `selector` / `workloadSelector`: outside the hierarchy, shown but not resolved.
+    pub workload_selector: Option<String>,
+    pub intent: Intent,
+    /// Envoy Gateway `mergeType`, when set.
+    pub merge_type: Option<String>,
+    /// Fields that could not be read: (field path, message).
+    pub invalid: Vec<(String, String)>,
+    /// Why its controller refuses it whole, if it does (a reference to a kind the
+    /// kind's project never resolves): then it applies nowhere.
+    pub rejected: Option<String>,
+    /// Index of the object in the snapshot.
+    pub object: ObjectId,
+}
+
+/// The settings (leaves) a value sets: a mapping's leaves, an empty mapping one (it sets
+/// the field to `{}`), a null none (it only deletes in a patch).
+pub(crate) fn value_leaf_count(v: &Val) -> usize {
+    match v {
+        Val::Object(m) if !m.is_empty() => m.values().map(value_leaf_count).sum(),
+        Val::Null => 0,
+        _ => 1,
+    }
+}
+
+/// GEP-713's conflict resolution between two policies at the same level: the older
+/// creationTimestamp first, then `namespace/name`. A missing timestamp sorts last.
+pub fn precedence(a: &Policy, b: &Policy) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (&a.creation_timestamp, &b.creation_timestamp) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+    .then_with(|| ns_name_bytes(&a.obj_ref).cmp(ns_name_bytes(&b.obj_ref)))
+}
+
+/// The bytes of `ns_name()` (`namespace/name`), without building the string.
+fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
+    let ns = r.namespace.as_deref().map(|ns| ns.bytes().chain([b'/']));
+    ns.into_iter().flatten().chain(r.name.bytes())
+}
+
+impl Policy {
+    /// The merge strategy it takes part in the fold with: its own (GEP-713's
+    /// `defaults`/`overrides`) or, for kinds without strategy fields, its kind's.
+    pub(crate) fn strategy_name(&self) -> String {
+        match self.merge {
+            MergeModel::Gep713 { .. } => self.intent.strategy_name(),
+            // GEP-713's None: several on one target conflict, nothing is merged.
+            MergeModel::None => "None".to_string(),
+            MergeModel::Accumulated => "None (side by side)".to_string(),
+            MergeModel::MostSpecificWins => "Atomic Defaults".to_string(),
+            MergeModel::PatchDefaults => "Patch Defaults".to_string(),
+            MergeModel::KeyedFields { .. } => "Merge Defaults".to_string(),
+            MergeModel::EnvoyMergeType => match &self.merge_type {
+                Some(m) => format!("mergeType {m}"),
+                None => "Atomic Defaults".to_string(),
+            },
+            MergeModel::KgatewayPriority => "parent's inherited-policy-priority".to_string(),
+        }
+    }
+}
+
+/// Fields that say where a policy attaches or how it merges, not what it sets.
+pub(super) const WRAPPER_FIELDS: &[&str] = &[
+    "targetRef",
+    "targetRefs",
+    "targetSelectors",
+    "strategy",
+    "mergeType",
+    "selector",
+    "workloadSelector",
+];
+
+/// Reads a policy object of a known policy kind.
+pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
+    let mut invalid = Vec::new();
+    let no_spec = Map::new();
+    let spec = match &*o.spec {
+        Val::Object(m) => m,
+        // Istio's workload policies may leave out their spec: they then apply, as they
+        // are, to every workload of the namespace.
+        Val::Null if pk.targeting.workload_selector => &no_spec,
+        Val::Null => {
+            invalid.push(("spec".into(), "is missing".into()));
+            &no_spec
+        }
+        _ => {
+            invalid.push(("spec".into(), "must be a mapping".into()));
+            &no_spec
+        }
+    };
+    let obj_ref = o.obj_ref();
+    let mut targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
+    // A workload selector binds the policy only when no targetRef does (Istio: "has
+    // targetRef set, should be effective").
+    let selector_ref = spec
+        .get("targetRefs")
+        .and_then(Val::as_array)
+        .and_then(|refs| refs.iter().position(is_selector_ref))
+        .map(|i| format!("spec.targetRefs[{i}].selector"));
+    let workload_selector = ["selector", "workloadSelector"]
+        .iter()
+        .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
+        .map(|f| format!("spec.{f}"))
+        .or(selector_ref)
+        .filter(|_| targets.is_empty());
+    let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
+    if untargeted && pk.targeting.workload_selector {
+        // Istio: a workload policy with neither a selector nor a targetRef applies to
+        // every workload of its namespace (the whole mesh in the root namespace).
+        if let Some(ns) = &o.namespace {
+            targets.push(TargetSpec::Ref(ObjRef::new("", "Namespace", None, ns)));
+        }
+    } else if untargeted && !pk.targeting.extension_ref && pk.targeting.target_annotation.is_none()
+    {
+        invalid.push((
+            "spec.targetRefs".into(),
+            "the policy names no target (targetRef, targetRefs or targetSelectors)".into(),
+        ));
+    }
+    let merge_type = spec
+        .get("mergeType")
+        .and_then(Val::as_str)
+        .map(str::to_string);
+    let intent = read_intent(spec, pk.merge, &mut invalid);
+    let rejected = unresolvable_ref(spec, pk)
+        .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
+        .map(|(field, why)| {
+            invalid.push((field, why.clone()));
+            why
+        });
+    Policy {
+        obj_ref,
+        kind: pk.group_kind(),
+        class: pk.class,
+        class_source: pk.source,
+        merge: pk.merge,
+        creation_timestamp: o.creation_timestamp.clone(),
+        targets,
+        workload_selector,
+        intent,
+        merge_type,
+        invalid,
+        rejected,
+        object: index,
+    }
+}
+
+/// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL
+/// `self.size() == 0` on `targetRef(s).namespace`, "cross namespace referencing is not
+/// currently supported"): (field, why).
+fn refused_namespace(
+    targets: &[TargetSpec],
+    policy_ns: Option<&str>,
+    pk: &PolicyKind,
+) -> Option<(String, String)> {
+    if pk.namespaces != NamespaceRule::OwnOrMeshRoot {
+        return None;
+    }
+    targets.iter().find_map(|t| match t {
+        TargetSpec::Ref(r) if r.namespace.is_some() && r.namespace.as_deref() != policy_ns => {
+            Some((
+                "spec.targetRefs".to_string(),
+                format!(
+                    "names {r} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)"
+                ),
+            ))
+        }
+        _ => None,
+    })
+}
+
+/// The first reference in the spec to an object of a kind the policy's kind may not
+/// name (the registry's `refs`): (field, why its controller refuses the policy).
+fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
+    for &(field, allowed) in pk.refs {
+        let Some(list) = pointer(spec, field).and_then(Val::as_array) else {
+            continue;
+        };
+        for (i, r) in list.iter().enumerate() {
+            let group = normalize_group(r.get("group").and_then(Val::as_str).unwrap_or(""));
+            let Some(kind) = r.get("kind").and_then(Val::as_str) else {
+                continue;
+            };
+            if !allowed.iter().any(|&(g, k)| g == group && k == kind) {
+                let named = if group.is_empty() {
+                    kind.to_string()
+                } else {
+                    format!("{group}/{kind}")
+                };
+                let kinds: Vec<&str> = allowed.iter().map(|(_, k)| *k).collect();
+                return Some((
+                    format!("spec{}[{i}]", field.replace('/', ".")),
+                    format!(
+                        "names {named}, a kind it cannot refer to ({}): its controller refuses the policy",
+                        kinds.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn pointer<'v>(spec: &'v Map, field: &str) -> Option<&'v Val> {
+    let mut parts = field.trim_start_matches('/').split('/');
+    let mut v = spec.get(parts.next()?)?;
+    for p in parts {
+        v = v.get(p)?;
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests;
