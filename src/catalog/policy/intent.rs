@@ -1,8 +1,8 @@
 //! How a policy says it merges: GEP-713's `default`/`override` stanzas and their
 //! strategies, or the kind's own model.
 
-use crate::catalog::MergeModel;
 use super::{value_leaf_count, WRAPPER_FIELDS};
+use crate::catalog::MergeModel;
 use crate::model::{Map, Text, Val};
 
 /// defaults vs overrides (GEP-713 strategy families).

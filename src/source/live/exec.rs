@@ -63,51 +63,10 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
     let Some(command) = exec.command.as_deref().filter(|c| !c.is_empty()) else {
         return Err(format!("{named}: the kubeconfig's exec has no command"));
     };
-    let stdin_terminal = std::io::stdin().is_terminal();
-    let interactive = match exec.interactive_mode {
-        Some(ExecInteractiveMode::Never) => false,
-        Some(ExecInteractiveMode::Always) if !stdin_terminal => {
-            return Err(format!(
-                "{named}: its interactiveMode is Always but standard input is not a terminal"
-            ));
-        }
-        Some(ExecInteractiveMode::Always) => true,
-        Some(ExecInteractiveMode::IfAvailable) | None => stdin_terminal,
-    };
-    let mut cmd = Command::new(command);
-    cmd.args(exec.args.iter().flatten());
-    for pair in exec.env.iter().flatten() {
-        if let (Some(name), Some(value)) = (pair.get("name"), pair.get("value")) {
-            cmd.env(name, value);
-        }
-    }
-    for name in exec.drop_env.iter().flatten() {
-        cmd.env_remove(name);
-    }
-    let mut spec = serde_json::json!({ "interactive": interactive });
-    if exec.provide_cluster_info {
-        if let Some(cluster) = &exec.cluster {
-            spec["cluster"] = serde_json::to_value(cluster).unwrap_or_default();
-        }
-    }
-    let info = serde_json::json!({
-        "apiVersion": exec.api_version,
-        "kind": "ExecCredential",
-        "spec": spec,
-    });
-    cmd.env("KUBERNETES_EXEC_INFO", info.to_string());
-    cmd.stdin(if interactive {
-        Stdio::inherit()
-    } else {
-        Stdio::null()
-    });
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let interactive = interactive(exec).map_err(|why| format!("{named}: {why}"))?;
+    let mut cmd = command_for(exec, command, interactive);
+    // Not interactive: in a process group of its own, ended whole on a timeout.
     let group = !interactive;
-    #[cfg(unix)]
-    if group {
-        use std::os::unix::process::CommandExt as _;
-        cmd.process_group(0);
-    }
     let mut child = cmd.spawn().map_err(|e| {
         let hint = exec
             .install_hint
@@ -162,6 +121,60 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
     }
     parse(&taken(&stdout), exec.api_version.as_deref())
         .map_err(|why| format!("{named}: {why}{}", said(&err_text)))
+}
+
+/// Whether the plugin may talk with the person at the terminal (client-go's
+/// `interactiveMode`: standard input passed only when it may and is a terminal).
+fn interactive(exec: &ExecConfig) -> Result<bool, &'static str> {
+    let stdin_terminal = std::io::stdin().is_terminal();
+    Ok(match exec.interactive_mode {
+        Some(ExecInteractiveMode::Never) => false,
+        Some(ExecInteractiveMode::Always) if !stdin_terminal => {
+            return Err("its interactiveMode is Always but standard input is not a terminal")
+        }
+        Some(ExecInteractiveMode::Always) => true,
+        Some(ExecInteractiveMode::IfAvailable) | None => stdin_terminal,
+    })
+}
+
+/// The plugin's command as client-go starts it: its args and env, `KUBERNETES_EXEC_INFO`
+/// (with the cluster when `provideClusterInfo`), standard input only when interactive,
+/// and, when not, a process group of its own.
+fn command_for(exec: &ExecConfig, command: &str, interactive: bool) -> Command {
+    let mut cmd = Command::new(command);
+    cmd.args(exec.args.iter().flatten());
+    for pair in exec.env.iter().flatten() {
+        if let (Some(name), Some(value)) = (pair.get("name"), pair.get("value")) {
+            cmd.env(name, value);
+        }
+    }
+    for name in exec.drop_env.iter().flatten() {
+        cmd.env_remove(name);
+    }
+    let mut spec = serde_json::json!({ "interactive": interactive });
+    if exec.provide_cluster_info {
+        if let Some(cluster) = &exec.cluster {
+            spec["cluster"] = serde_json::to_value(cluster).unwrap_or_default();
+        }
+    }
+    let info = serde_json::json!({
+        "apiVersion": exec.api_version,
+        "kind": "ExecCredential",
+        "spec": spec,
+    });
+    cmd.env("KUBERNETES_EXEC_INFO", info.to_string());
+    cmd.stdin(if interactive {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    #[cfg(unix)]
+    if !interactive {
+        use std::os::unix::process::CommandExt as _;
+        cmd.process_group(0);
+    }
+    cmd
 }
 
 /// Ends the plugin, and with `group` every process of its process group (it leads it;
