@@ -475,7 +475,7 @@ pub fn effective(
 ) -> io::Result<()> {
     object_header(out, &e.target)?;
     writeln!(out)?;
-    if e.effective.is_empty() {
+    if e.effective.is_empty() && e.sections.is_empty() {
         writeln!(
             out,
             "Effective policies: none (no policy reaches this object)"
@@ -504,6 +504,10 @@ pub fn effective(
             }
         };
         effective_blocks_labelled(out, &e.effective, style, &arrival)?;
+        // Each section whose effective spec differs (its blocks say "at <section>").
+        for s in &e.sections {
+            effective_blocks_labelled(out, &s.effective, style, &arrival)?;
+        }
     }
     blind_spots(out, &e.blind_spots, style)
 }
