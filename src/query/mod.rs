@@ -28,8 +28,8 @@ pub use describe::{
 pub use effective::{effective, EffectivePolicies};
 pub use get::{get_kinds, get_policies, KindRow, ListMeta, ListOf, PolicyRow};
 pub use policy::{
-    describe_policy, reported_status, Affected, PolicyDescription, ReportedCondition, StatusPair,
-    TargetState,
+    describe_policy, reported_status, Affected, Overridden, PolicyDescription, ReportedCondition,
+    StatusPair, TargetState,
 };
 pub use sections::SectionEffective;
 pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};

@@ -292,44 +292,19 @@ fn settings_labelled(
     style: Style,
     label: &dyn Fn(&ObjRef) -> String,
 ) -> io::Result<()> {
-    let mut lines: Vec<(String, Option<String>)> = Vec::new();
     let source_of = |path: &str| -> Option<String> {
         e.sources
             .iter()
             .find(|s| s.path == path)
             .map(|s| label(&s.policy))
     };
-    fn walk(
-        v: &Value,
-        path: &str,
-        depth: usize,
-        key: Option<&str>,
-        lines: &mut Vec<(String, Option<String>)>,
-        src: &dyn Fn(&str) -> Option<String>,
-    ) {
-        let pad = "  ".repeat(depth);
-        match v {
-            Value::Object(m) if !m.is_empty() => {
-                if let Some(k) = key {
-                    lines.push((format!("{pad}{k}:"), None));
-                }
-                let d = if key.is_some() { depth + 1 } else { depth };
-                for (k, child) in m {
-                    let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
-                    walk(child, &p, d, Some(k), lines, src);
-                }
-            }
-            _ => {
-                let text = scalar(v);
-                let line = match key {
-                    Some(k) => format!("{pad}{k}: {text}"),
-                    None => format!("{pad}{text}"),
-                };
-                lines.push((line, src(path)));
-            }
-        }
-    }
-    walk(&e.spec, "", 0, None, &mut lines, &source_of);
+    let lines: Vec<(String, Option<String>)> = spec_lines(&e.spec)
+        .into_iter()
+        .map(|(line, path)| {
+            let src = path.and_then(|p| source_of(&p));
+            (line, src)
+        })
+        .collect();
     let width = lines
         .iter()
         .map(|(l, _)| super::width(l))
@@ -351,6 +326,69 @@ fn settings_labelled(
         }
     }
     Ok(())
+}
+
+/// A spec as YAML-ish lines, each leaf's with its JSON pointer (a mapping's line has
+/// none).
+fn spec_lines(spec: &Value) -> Vec<(String, Option<String>)> {
+    fn walk(
+        v: &Value,
+        path: &str,
+        depth: usize,
+        key: Option<&str>,
+        lines: &mut Vec<(String, Option<String>)>,
+    ) {
+        let pad = "  ".repeat(depth);
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                if let Some(k) = key {
+                    lines.push((format!("{pad}{k}:"), None));
+                }
+                let d = if key.is_some() { depth + 1 } else { depth };
+                for (k, child) in m {
+                    let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
+                    walk(child, &p, d, Some(k), lines);
+                }
+            }
+            _ => {
+                let text = scalar(v);
+                let line = match key {
+                    Some(k) => format!("{pad}{k}: {text}"),
+                    None => format!("{pad}{text}"),
+                };
+                lines.push((line, Some(path.to_string())));
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    walk(spec, "", 0, None, &mut lines);
+    lines
+}
+
+/// `items` joined with ", " in lines of at most `width` columns, the first starting with
+/// `first`, the others with `rest`.
+pub(crate) fn wrap_list(first: &str, rest: &str, items: &[String], width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i + 1 < items.len() { "," } else { "" };
+        let piece = format!("{item}{sep}");
+        let joined = if empty {
+            format!("{line}{piece}")
+        } else {
+            format!("{line} {piece}")
+        };
+        if !empty && super::width(&joined) > width {
+            lines.push(std::mem::take(&mut line));
+            line = format!("{rest}{piece}");
+        } else {
+            line = joined;
+        }
+        empty = false;
+    }
+    lines.push(line);
+    lines
 }
 
 /// A leaf in flow style: strings bare when YAML would read them back as strings.
@@ -671,6 +709,16 @@ pub fn describe_policy(
             &format!("{ts} ({} ago)", age(Some(ts), now)),
         )?;
     }
+    match &d.settings {
+        Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
+        Value::Null => field(out, "Settings", "none")?,
+        spec => {
+            writeln!(out, "Settings:")?;
+            for (line, _) in spec_lines(spec) {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
     writeln!(out, "Targets:")?;
     for t in &d.targets {
         let state = match t.reason {
@@ -731,7 +779,11 @@ pub fn describe_policy(
         } else {
             String::new()
         };
-        writeln!(out, "Affects {} objects{extra}:", d.affects_count)?;
+        let objects = match d.affects_count {
+            1 => "object",
+            _ => "objects",
+        };
+        writeln!(out, "Affects {} {objects}{extra}:", d.affects_count)?;
         let mut t = Table::new(vec!["KIND", "NAME", "SECTION", "STATUS"]);
         for a in &d.affects {
             t.row(vec![
@@ -754,8 +806,45 @@ pub fn describe_policy(
             writeln!(out, "  {line}")?;
         }
     }
+    overridden_block(out, d, style)?;
     findings_block(out, &d.findings, style)?;
     blind_spots(out, &d.blind_spots, style)
+}
+
+/// The policy's settings that lose where it reaches: each setting and the policy it
+/// loses to, then the objects where it does.
+fn overridden_block(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
+    let mut lost: Vec<(&crate::query::Overridden, Vec<String>)> = Vec::new();
+    for a in &d.affects {
+        for o in &a.overridden {
+            let at = human_ref(&a.target);
+            match lost.iter_mut().find(|(x, _)| *x == o) {
+                Some((_, objects)) => objects.push(at),
+                None => lost.push((o, vec![at])),
+            }
+        }
+    }
+    if lost.is_empty() {
+        return Ok(());
+    }
+    lost.sort_by(|a, b| a.0.cmp(b.0));
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Overridden (settings of this policy that lose, the policy they lose to, and where):"
+    )?;
+    for (o, objects) in lost {
+        writeln!(
+            out,
+            "  {}  {}",
+            style.paint(&o.path, Tint::Warn),
+            format_args!("loses to {} {}", o.by.kind, o.by.ns_name())
+        )?;
+        for line in wrap_list("    at ", "       ", &objects, PAGE_WIDTH) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 /// `blast-radius`: the headline, blind spots (loudly), then one row per change with

@@ -184,6 +184,53 @@ fn describe_policy_json_shape() {
         "-o",
         "json",
     ]);
+    // Its own settings, without what it targets; and at each object, what of it loses
+    // there and to whom.
+    assert_eq!(
+        j["settings"],
+        serde_json::json!({"validation": {"hostname": "sprinkles.cupcakes.internal", "wellKnownCACertificates": "System"}})
+    );
+    let sprinkles = j["affects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["target"]["name"] == "sprinkles" && a["target"].get("sectionName").is_none())
+        .unwrap();
+    assert_eq!(sprinkles["status"], "Conflicted");
+    let lost: Vec<(&str, &str)> = sprinkles["overridden"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["path"].as_str().unwrap(),
+                o["by"]["name"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            ("/validation/hostname", "sprinkles-tls"),
+            ("/validation/wellKnownCACertificates", "sprinkles-tls")
+        ]
+    );
+    let ns_retries = json(&[
+        "--demo",
+        "describe",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert!(ns_retries["settings"].get("targetRef").is_none());
+    assert_eq!(ns_retries["settings"]["defaults"]["attempts"], 5);
+    for a in ns_retries["affects"].as_array().unwrap() {
+        let overridden = a["overridden"].as_array().unwrap();
+        // Where it is Enforced nothing of it loses; where it is not, something does.
+        assert_eq!(overridden.is_empty(), a["status"] == "Enforced", "{a}");
+    }
     assert_eq!(dangling["targets"][0]["resolved"], false);
     assert_eq!(dangling["targets"][0]["reason"], "TargetNotFound");
     assert_eq!(dangling["affectsCount"], 0);
