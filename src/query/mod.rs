@@ -23,7 +23,8 @@ pub(crate) use check::policy_findings;
 pub use check::{check, check_in, CheckResult};
 pub(crate) use describe::{condition, findings_on};
 pub use describe::{
-    describe_namespace, describe_target, ReachingPolicy, Relation, TargetDescription,
+    describe_namespace, describe_target, AttachedRoute, ListenerInfo, ReachingPolicy, Relation,
+    TargetDescription,
 };
 pub use effective::{effective, EffectivePolicies};
 pub use get::{get_kinds, get_policies, KindRow, ListMeta, ListOf, PolicyRow};

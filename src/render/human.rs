@@ -595,6 +595,7 @@ pub fn describe_target(
                 .join(", "),
         )?;
     }
+    listeners_and_routes(out, d, style)?;
     writeln!(out)?;
     if d.policies.is_empty() {
         writeln!(out, "Policies:     none reach this object")?;
@@ -655,6 +656,76 @@ pub fn describe_target(
     }
     findings_block(out, &d.findings, style)?;
     blind_spots(out, &d.blind_spots, style)
+}
+
+/// A table, indented by two spaces as the blocks of a page are.
+fn indented_table(out: &mut impl Write, t: Table, style: Style) -> io::Result<()> {
+    let mut buf = Vec::new();
+    t.write(&mut buf, style, true)?;
+    for line in String::from_utf8_lossy(&buf).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
+/// A Gateway's (or ListenerSet's, or one listener's) listeners and the routes attached.
+fn listeners_and_routes(
+    out: &mut impl Write,
+    d: &TargetDescription,
+    style: Style,
+) -> io::Result<()> {
+    if let Some(listeners) = &d.listeners {
+        writeln!(out)?;
+        if listeners.is_empty() {
+            writeln!(out, "Listeners:    none")?;
+        } else {
+            writeln!(out, "Listeners:")?;
+            let mut t = Table::new(vec!["NAME", "PORT", "PROTOCOL", "HOSTNAME", "ROUTES"]);
+            for l in listeners {
+                let port = match &l.port {
+                    Value::Null => "-".to_string(),
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                t.row(vec![
+                    (l.name.clone(), Tint::Plain),
+                    (port, Tint::Plain),
+                    (
+                        l.protocol.clone().unwrap_or_else(|| "-".into()),
+                        Tint::Plain,
+                    ),
+                    (
+                        l.hostname.clone().unwrap_or_else(|| "-".into()),
+                        Tint::Plain,
+                    ),
+                    (l.attached_routes.to_string(), Tint::Plain),
+                ]);
+            }
+            indented_table(out, t, style)?;
+        }
+    }
+    if let Some(routes) = &d.routes {
+        writeln!(out)?;
+        if routes.is_empty() {
+            writeln!(out, "Routes:       none attached")?;
+        } else {
+            writeln!(out, "Routes ({} attached):", routes.len())?;
+            let mut t = Table::new(vec!["KIND", "NAME", "LISTENERS"]);
+            for r in routes {
+                let through = match r.listeners.is_empty() {
+                    true => "-".to_string(),
+                    false => r.listeners.join(", "),
+                };
+                t.row(vec![
+                    (r.route.kind.to_string(), Tint::Plain),
+                    (r.route.ns_name(), Tint::Plain),
+                    (through, Tint::Plain),
+                ]);
+            }
+            indented_table(out, t, style)?;
+        }
+    }
+    Ok(())
 }
 
 pub fn describe_policy(

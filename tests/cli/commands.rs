@@ -26,6 +26,68 @@ fn demo_describe_policy_shows_reach_and_count() {
 }
 
 #[test]
+fn demo_describe_gateway_lists_its_listeners_and_routes() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "gateway/cupcake-gw",
+        "-n",
+        "infra"
+    ]));
+    let j = json(&[
+        "--demo",
+        "describe",
+        "gateway/cupcake-gw",
+        "-n",
+        "infra",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        j["listeners"],
+        serde_json::json!([
+            {"name": "http", "port": 80, "protocol": "HTTP", "attachedRoutes": 4},
+            {"name": "https", "port": 443, "protocol": "HTTPS", "hostname": "*.cupcakes.example", "attachedRoutes": 3}
+        ])
+    );
+    let routes: Vec<String> = j["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{} {}",
+                r["route"]["namespace"].as_str().unwrap(),
+                r["route"]["name"].as_str().unwrap(),
+                r["listeners"]
+            )
+        })
+        .collect();
+    // legacy/legacy is not admitted by any listener: not attached.
+    assert_eq!(
+        routes,
+        [
+            r#"baker/baker ["http","https"]"#,
+            r#"baker/icing ["https"]"#,
+            r#"baker/oven ["http"]"#,
+            r#"baker/sprinkles ["http","https"]"#,
+            r#"frosting/glaze ["http"]"#,
+        ]
+    );
+    // Other objects have no listeners to list.
+    let route = json(&[
+        "--demo",
+        "describe",
+        "httproute/baker",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert!(route.get("listeners").is_none() && route.get("routes").is_none());
+}
+
+#[test]
 fn demo_get_all_namespaces() {
     insta::assert_snapshot!(stdout(&["--demo", "get", "-A"]));
 }
