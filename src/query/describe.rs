@@ -156,6 +156,19 @@ fn listeners_and_routes(
     (Some(info), Some(routes))
 }
 
+/// One status for several places (an object and its sections), as a policy's status
+/// over the places it reaches is tallied: the same everywhere, that one; something of
+/// it holding somewhere but not all of it everywhere, PartiallyEnforced; nothing of it
+/// holding anywhere, Conflicted if it lost a conflict somewhere, else Overridden.
+fn combined(statuses: impl Iterator<Item = PolicyStatus>) -> Option<PolicyStatus> {
+    use PolicyStatus::*;
+    statuses.reduce(|a, b| match (a, b) {
+        _ if a == b => a,
+        (Conflicted | Overridden, Conflicted | Overridden) => Conflicted,
+        _ => PartiallyEnforced,
+    })
+}
+
 /// Where a policy attaches: its resolved nodes, and namespace levels.
 fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
     let mut nodes = Vec::new();
@@ -196,19 +209,18 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
             continue;
         }
         let (nodes, nss) = attachment_points(t, p);
+        // Its status at this object: over the object and its sections (the page shows
+        // the sections' effective specs too).
+        let here_status = combined(here.iter().filter_map(|m| per_node.get(m).copied()));
         let (relation, attached_to, status) = if nodes.contains(&n) {
-            (Relation::Direct, node.obj_ref.clone(), at_node)
+            (Relation::Direct, node.obj_ref.clone(), here_status)
         } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
-            (
-                Relation::Section,
-                t.nodes[*s].obj_ref.clone(),
-                per_node.get(s).copied(),
-            )
+            (Relation::Section, t.nodes[*s].obj_ref.clone(), here_status)
         } else if let Some(ns) = nss.first() {
             (
                 Relation::Inherited,
                 ObjRef::new("", "Namespace", None, ns),
-                at_node.or(at_section.map(|x| x.1)),
+                here_status,
             )
         } else {
             let anc = t.ancestors(n);
@@ -217,11 +229,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
                 .find(|a| anc.contains(a))
                 .map(|&a| t.nodes[a].obj_ref.clone())
                 .unwrap_or_else(|| node.obj_ref.clone());
-            (
-                Relation::Inherited,
-                from,
-                at_node.or(at_section.map(|x| x.1)),
-            )
+            (Relation::Inherited, from, here_status)
         };
         let status = if conflicted_here && status.is_none() {
             PolicyStatus::Conflicted

@@ -569,6 +569,38 @@ fn readme_shows_real_output() {
 }
 
 #[test]
+fn status_words_have_one_legend_in_help_and_readme() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let get = stdout(&["get", "--help"]);
+    let legend = &get[get.find("Status words").expect("get --help has the legend")..];
+    assert!(
+        readme.contains(legend.trim_end()),
+        "README is stale; paste:\n{legend}"
+    );
+    for command in ["describe", "tree"] {
+        let help = stdout(&[command, "--help"]);
+        assert!(help.contains(legend.trim_end()), "{command} --help");
+    }
+    // Every status word the tool prints is in it.
+    for word in [
+        "Enforced",
+        "PartiallyEnforced",
+        "Overridden",
+        "Conflicted",
+        "TargetNotFound",
+        "SectionNotFound",
+        "SelectorBound",
+        "Invalid",
+    ] {
+        assert!(legend.contains(&format!("\n  {word} ")), "{word}");
+    }
+    for line in legend.lines() {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
+
+#[test]
 fn usage_errors_exit_1() {
     kp().args(["--demo", "frobnicate"]).assert().code(1);
     kp().args(["--demo", "describe"]).assert().code(1);
