@@ -233,8 +233,63 @@ fn blind_spot_line(b: &BlindSpot) -> String {
     format!("{}.{}{ns}: {:?}: {}", b.kind, b.group, b.reason, b.message)
 }
 
+/// `Name:         value`, the value broken at spaces to keep within the page's width.
 fn field(out: &mut impl Write, name: &str, value: &str) -> io::Result<()> {
-    writeln!(out, "{:<14}{}", format!("{name}:"), value)
+    let label = format!("{name}:");
+    let first = super::width(&label).max(14);
+    for (i, line) in wrap_words(value, first, FIELD_INDENT, PAGE_WIDTH)
+        .iter()
+        .enumerate()
+    {
+        match i {
+            0 => writeln!(out, "{label:<14}{line}")?,
+            _ => writeln!(out, "{line}")?,
+        }
+    }
+    Ok(())
+}
+
+/// `  text`, broken at spaces into lines of the page's width, the lines after the first
+/// indented further.
+fn indented(out: &mut impl Write, text: &str) -> io::Result<()> {
+    for (i, line) in wrap_words(text, 2, "    ", PAGE_WIDTH).iter().enumerate() {
+        match i {
+            0 => writeln!(out, "  {line}")?,
+            _ => writeln!(out, "{line}")?,
+        }
+    }
+    Ok(())
+}
+
+/// Where a field's value starts, and its lines after the first.
+const FIELD_INDENT: &str = "              ";
+
+/// `text` broken at spaces into lines of at most `width` columns: the first line's text
+/// alone (its caller writes `first` columns before it), each other line starting with
+/// `indent`. A word longer than a line is left whole.
+pub(crate) fn wrap_words(text: &str, first: usize, indent: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut used = first;
+    let mut empty = true;
+    for word in text.split(' ') {
+        let w = super::width(word);
+        if !empty && used + 1 + w > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+            used = super::width(indent);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+            used += 1;
+        }
+        line.push_str(word);
+        used += w;
+        empty = false;
+    }
+    lines.push(line);
+    lines
 }
 
 fn blind_spots(out: &mut impl Write, spots: &[BlindSpot], style: Style) -> io::Result<()> {
@@ -248,7 +303,7 @@ fn blind_spots(out: &mut impl Write, spots: &[BlindSpot], style: Style) -> io::R
         style.paint("Blind spots (the answer may be incomplete):", Tint::Warn)
     )?;
     for b in spots {
-        writeln!(out, "  {}", blind_spot_line(b))?;
+        indented(out, &blind_spot_line(b))?;
     }
     Ok(())
 }
@@ -261,13 +316,18 @@ fn findings_block(out: &mut impl Write, findings: &[Finding], style: Style) -> i
     writeln!(out, "Findings:")?;
     for f in findings {
         let tint = severity_tint(f.severity);
-        writeln!(
-            out,
-            "  {}  {}: {}",
-            style.paint(&format!("{:?}", f.code), tint),
-            human_ref(&f.object),
-            f.message
-        )?;
+        let code = format!("{:?}", f.code);
+        let text = format!("{}: {}", human_ref(&f.object), f.message);
+        let first = 2 + super::width(&code) + 2;
+        for (i, line) in wrap_words(&text, first, "    ", PAGE_WIDTH)
+            .iter()
+            .enumerate()
+        {
+            match i {
+                0 => writeln!(out, "  {}  {line}", style.paint(&code, tint))?,
+                _ => writeln!(out, "{line}")?,
+            }
+        }
     }
     Ok(())
 }
@@ -567,9 +627,12 @@ fn object_header(out: &mut impl Write, r: &ObjRef) -> io::Result<()> {
     field(out, "Kind", &format!("{} ({group})", r.kind))
 }
 
+/// `describe` of an object for people; `wide`: the policies' table with their class,
+/// how they reach the object and where they attach spelled out (wider than the page).
 pub fn describe_target(
     out: &mut impl Write,
     d: &TargetDescription,
+    wide: bool,
     style: Style,
 ) -> io::Result<()> {
     object_header(out, &d.target)?;
@@ -601,34 +664,11 @@ pub fn describe_target(
         writeln!(out, "Policies:     none reach this object")?;
     } else {
         writeln!(out, "Policies ({} reach this object):", d.policies.len())?;
-        let mut t = Table::new(vec![
-            "KIND",
-            "POLICY",
-            "CLASS",
-            "HOW",
-            "ATTACHED TO",
-            "STATUS",
-        ]);
-        for p in &d.policies {
-            let how = match p.relation {
-                Relation::Direct => "direct",
-                Relation::Section => "section",
-                Relation::Inherited => "inherited",
-            };
-            t.row(vec![
-                (p.policy.kind.to_string(), Tint::Plain),
-                (p.policy.ns_name(), Tint::Plain),
-                (format!("{:?}", p.class), Tint::Plain),
-                (how.to_string(), Tint::Plain),
-                (human_ref(&p.attached_to), Tint::Plain),
-                (p.status.as_str().to_string(), status_tint(p.status)),
-            ]);
-        }
-        let mut buf = Vec::new();
-        t.write(&mut buf, style, true)?;
-        for line in String::from_utf8_lossy(&buf).lines() {
-            writeln!(out, "  {line}")?;
-        }
+        let t = match wide {
+            true => policies_table_wide(d),
+            false => policies_table(d),
+        };
+        indented_table(out, t, style)?;
     }
     if !d.effective.is_empty() || !d.sections.is_empty() {
         writeln!(out)?;
@@ -656,6 +696,63 @@ pub fn describe_target(
     }
     findings_block(out, &d.findings, style)?;
     blind_spots(out, &d.blind_spots, style)
+}
+
+/// The policies that reach an object, within the page's width: each policy named
+/// in its namespace when that is not the object's, and how it reaches the object as
+/// `attached here`, `on rule orders` or `from Gateway/gw#https` (the TARGETS column's
+/// spelling, in the policy's namespace unless it says another).
+fn policies_table(d: &TargetDescription) -> Table {
+    let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
+    for p in &d.policies {
+        let name = match p.policy.namespace == d.target.namespace {
+            true => p.policy.name.to_string(),
+            false => p.policy.ns_name(),
+        };
+        let how = match p.relation {
+            Relation::Direct => "attached here".to_string(),
+            Relation::Section => format!("on {}", section_only(&p.attached_to)),
+            Relation::Inherited => format!(
+                "from {}",
+                target_cell(&p.attached_to, p.policy.namespace.as_deref())
+            ),
+        };
+        t.row(vec![
+            (p.policy.kind.to_string(), Tint::Plain),
+            (name, Tint::Plain),
+            (how, Tint::Plain),
+            (p.status.as_str().to_string(), status_tint(p.status)),
+        ]);
+    }
+    t
+}
+
+/// `policies_table` with the class, the relation and the attachment point in words.
+fn policies_table_wide(d: &TargetDescription) -> Table {
+    let mut t = Table::new(vec![
+        "KIND",
+        "POLICY",
+        "CLASS",
+        "HOW",
+        "ATTACHED TO",
+        "STATUS",
+    ]);
+    for p in &d.policies {
+        let how = match p.relation {
+            Relation::Direct => "direct",
+            Relation::Section => "section",
+            Relation::Inherited => "inherited",
+        };
+        t.row(vec![
+            (p.policy.kind.to_string(), Tint::Plain),
+            (p.policy.ns_name(), Tint::Plain),
+            (format!("{:?}", p.class), Tint::Plain),
+            (how.to_string(), Tint::Plain),
+            (human_ref(&p.attached_to), Tint::Plain),
+            (p.status.as_str().to_string(), status_tint(p.status)),
+        ]);
+    }
+    t
 }
 
 /// A table, indented by two spaces as the blocks of a page are.
@@ -838,7 +935,8 @@ pub fn describe_policy(
             } else {
                 format!(" ({})", r.reason)
             };
-            writeln!(out, "  {by}{}={}{reason}{on}", r.type_, r.status)?;
+            let text = format!("{by}{}={}{reason}{on}", r.type_, r.status);
+            indented(out, &text)?;
         }
     }
     writeln!(out)?;

@@ -2,6 +2,7 @@
 
 use crate::command::{json, kp, stdout};
 use predicates::prelude::*;
+use serde_json::Value;
 
 #[test]
 fn demo_describe_route_tells_that_which_and_what() {
@@ -12,6 +13,32 @@ fn demo_describe_route_tells_that_which_and_what() {
         "-n",
         "baker"
     ]));
+}
+
+#[test]
+fn describe_wide_spells_out_class_relation_and_attachment() {
+    let out = stdout(&[
+        "--demo",
+        "describe",
+        "service/sprinkles",
+        "-n",
+        "baker",
+        "-o",
+        "wide",
+    ]);
+    let header = out.lines().find(|l| l.contains("KIND")).unwrap();
+    assert!(
+        header.contains("CLASS") && header.contains("ATTACHED TO"),
+        "{header}"
+    );
+    assert!(
+        out.contains("listener https of Gateway infra/cupcake-gw"),
+        "{out}"
+    );
+    // The default page says the same within 100 columns.
+    let page = stdout(&["--demo", "describe", "service/sprinkles", "-n", "baker"]);
+    assert!(page.contains("from Gateway/cupcake-gw#https"), "{page}");
+    assert!(page.contains("attached here"), "{page}");
 }
 
 #[test]
@@ -600,6 +627,87 @@ fn status_words_have_one_legend_in_help_and_readme() {
     }
 }
 
+/// Every human page of the demo (`describe` of each object, section and policy, its
+/// `-o tree`, `effective` of each object, `tree -A`) fits in 100 columns: the demo's
+/// names are short.
+#[test]
+fn every_human_page_of_the_demo_fits_100_columns() {
+    let dump = json(&["--demo", "dump", "-A", "-o", "json"]);
+    let mut pages: Vec<Vec<String>> = vec![vec!["tree".into(), "-A".into()]];
+    for o in dump["items"].as_array().unwrap() {
+        let kind = o["kind"].as_str().unwrap();
+        if kind == "CustomResourceDefinition" {
+            continue;
+        }
+        let group = o["apiVersion"]
+            .as_str()
+            .unwrap()
+            .rsplit_once('/')
+            .map_or("", |(g, _)| g);
+        let name = o["metadata"]["name"].as_str().unwrap();
+        let ty = match group {
+            "" => kind.to_lowercase(),
+            g => format!("{}.{g}", kind.to_lowercase()),
+        };
+        let ns = o["metadata"]["namespace"].as_str();
+        let scope: Vec<String> = match ns {
+            Some(ns) => vec!["-n".into(), ns.into()],
+            None => vec![],
+        };
+        let is_policy = kind.ends_with("Policy");
+        // The object, and each of its sections: listeners, rules, ports.
+        let mut objects = vec![format!("{ty}/{name}")];
+        let sections = |field: &str| -> Vec<Value> {
+            o["spec"][field].as_array().cloned().unwrap_or_default()
+        };
+        for s in sections("listeners").iter().chain(&sections("ports")) {
+            if let Some(section) = s["name"].as_str() {
+                objects.push(format!("{ty}/{name}#{section}"));
+            }
+        }
+        for (i, rule) in sections("rules").iter().enumerate() {
+            let section = rule["name"]
+                .as_str()
+                .map_or(format!("rule-{}", i + 1), str::to_string);
+            objects.push(format!("{ty}/{name}#{section}"));
+        }
+        for object in objects {
+            let mut commands = vec![
+                vec!["describe".to_string(), object.clone()],
+                vec![
+                    "describe".into(),
+                    object.clone(),
+                    "-o".into(),
+                    "tree".into(),
+                ],
+            ];
+            // (`effective` of a Namespace is answered with "use -n".)
+            if !is_policy && kind != "Namespace" {
+                commands.push(vec!["effective".into(), object.clone()]);
+            }
+            for c in commands {
+                pages.push(c.into_iter().chain(scope.iter().cloned()).collect());
+            }
+        }
+    }
+    assert!(pages.len() > 60, "{} pages", pages.len());
+    for page in pages {
+        let args: Vec<&str> = std::iter::once("--demo")
+            .chain(page.iter().map(String::as_str))
+            .collect();
+        let out = kp().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.is_empty(), "{args:?} printed nothing");
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "{args:?}: {} columns:\n{line}",
+                line.chars().count()
+            );
+        }
+    }
+}
+
 #[test]
 fn usage_errors_exit_1() {
     kp().args(["--demo", "frobnicate"]).assert().code(1);
@@ -814,7 +922,7 @@ fn every_command_names_its_formats_when_given_a_wrong_one() {
         (&["get", "kinds"][..], "table, wide, json, yaml"),
         (
             &["describe", "httproute/baker", "-n", "baker"][..],
-            "human, json, yaml, tree",
+            "human, wide, json, yaml, tree",
         ),
         (
             &["effective", "svc/oven", "-n", "baker"][..],

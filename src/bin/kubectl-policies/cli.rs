@@ -129,7 +129,7 @@ pub const FORMATS: &[(&str, &[&str])] = &[
         ],
     ),
     ("get kinds", &["table", "wide", "json", "yaml"]),
-    ("describe", &["human", "json", "yaml", "tree"]),
+    ("describe", &["human", "wide", "json", "yaml", "tree"]),
     ("effective", &["human", "yaml", "json"]),
     ("tree", &["tree", "json", "yaml"]),
     ("blast-radius", &["human", "json", "yaml"]),
