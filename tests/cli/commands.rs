@@ -561,6 +561,14 @@ fn readme_shows_real_output() {
         &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
         &[
             "--demo",
+            "describe",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+        ][..],
+        &["--demo", "describe", "gateway/cupcake-gw", "-n", "infra"][..],
+        &[
+            "--demo",
             "effective",
             "httproute/baker",
             "-n",
