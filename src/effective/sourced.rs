@@ -363,6 +363,40 @@ mod tests {
     }
 
     #[test]
+    fn lost_leaves_names_who_holds_each_place() {
+        let p = PolicyId(0);
+        let own = t(json!({"a": 1, "b": {"c": 2, "d": null}, "e": 3}), 0);
+        // b replaced whole by policy 1's scalar, a set by policy 2, e kept; d is a null,
+        // which sets nothing and so cannot lose.
+        let result = merge_patch(
+            &merge_patch(&own, &t(json!({"b": "x"}), 1)),
+            &t(json!({"a": 9}), 2),
+        );
+        assert_eq!(
+            lost_leaves(&own, &result, p),
+            vec![
+                ("/a".into(), Some(PolicyId(2))),
+                ("/b/c".into(), Some(PolicyId(1)))
+            ]
+        );
+        // Gone, with nothing in its place: the caller decides who took it.
+        let empty = t(json!({"z": 1}), 3);
+        assert_eq!(
+            lost_leaves(&t(json!({"a": 1}), 0), &empty, p),
+            vec![("/a".into(), Some(PolicyId(3)))]
+        );
+        assert_eq!(
+            lost_leaves(&t(json!({"a": 1, "q": 2}), 0), &t(json!({"q": 2}), 0), p),
+            vec![("/a".into(), None)]
+        );
+        // An empty mapping set over it is a leaf of its own: it replaced the whole.
+        assert_eq!(
+            lost_leaves(&t(json!({"a": 1}), 0), &t(json!({}), 3), p),
+            vec![("/a".into(), Some(PolicyId(3)))]
+        );
+    }
+
+    #[test]
     fn pointers_escape_tilde_and_slash() {
         let tree = t(json!({"a/b": {"c~d": 1}}), 3);
         assert_eq!(tree.sources(), vec![("/a~1b/c~0d".into(), PolicyId(3))]);

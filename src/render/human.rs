@@ -983,20 +983,17 @@ pub fn describe_policy(
 /// The policy's settings that lose where it reaches: each setting and the policy it
 /// loses to, then the objects where it does.
 fn overridden_block(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
-    let mut lost: Vec<(&crate::query::Overridden, Vec<String>)> = Vec::new();
+    // A large cluster's policy may lose to thousands of others: grouped in a map.
+    let mut lost: std::collections::BTreeMap<&crate::query::Overridden, Vec<String>> =
+        Default::default();
     for a in &d.affects {
         for o in &a.overridden {
-            let at = human_ref(&a.target);
-            match lost.iter_mut().find(|(x, _)| *x == o) {
-                Some((_, objects)) => objects.push(at),
-                None => lost.push((o, vec![at])),
-            }
+            lost.entry(o).or_default().push(human_ref(&a.target));
         }
     }
     if lost.is_empty() {
         return Ok(());
     }
-    lost.sort_by(|a, b| a.0.cmp(b.0));
     writeln!(out)?;
     writeln!(
         out,
@@ -1126,4 +1123,32 @@ fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: &mut Vec<St
     let show = |v: Option<&Value>| v.map(scalar).unwrap_or_else(|| "-".into());
     let p = if path.is_empty() { "/" } else { path };
     out.push(format!("{p}: {} → {}", show(a), show(b)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_words_keeps_lines_within_the_width_and_long_words_whole() {
+        let text = "one two three four five six seven";
+        let lines = wrap_words(text, 4, "  ", 14);
+        assert_eq!(lines, ["one two", "  three four", "  five six", "  seven"]);
+        // The first line's prefix counts: 4 + "one two" = 11 columns.
+        assert!(lines.iter().skip(1).all(|l| crate::render::width(l) <= 14));
+        assert_eq!(
+            wrap_words("a-very-long-word b", 0, "  ", 5),
+            ["a-very-long-word", "  b"]
+        );
+        assert_eq!(wrap_words("", 3, "  ", 10), [""]);
+    }
+
+    #[test]
+    fn wrap_list_breaks_after_a_comma() {
+        let items: Vec<String> = ["alpha", "beta", "gamma"].map(String::from).to_vec();
+        assert_eq!(
+            wrap_list("at ", "   ", &items, 15),
+            ["at alpha, beta,", "   gamma"]
+        );
+    }
 }
