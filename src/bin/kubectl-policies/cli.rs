@@ -177,8 +177,9 @@ Status words (the same in get, tree and describe):
   SectionNotFound    its target is there but not the listener, rule or port it names
   SelectorBound      bound by a workload selector, outside the Gateway API hierarchy
   Invalid            its spec cannot be read, or its controller refuses it
-Over which objects: in get, tree and describe POLICY, every object the policy reaches; in
-describe OBJECT, that object and its sections.";
+Over which objects: in get, tree and describe POLICY's Status, every object the policy
+reaches; in describe POLICY's Affects (and its -o tree), each object or section on its own;
+in describe OBJECT (and its -o tree), that object and its sections.";
 
 /// A command's `--help` text after the flags: its examples, then the status words.
 fn with_legend(examples: &str) -> String {
