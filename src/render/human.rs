@@ -589,15 +589,7 @@ pub fn effective(
                 false => p.ns_name(),
             };
             match reaching.iter().find(|r| r.policy == *p) {
-                Some(r) => match r.relation {
-                    Relation::Direct => format!("{name}, attached here"),
-                    Relation::Section => {
-                        format!("{name}, on {}", section_only(&r.attached_to))
-                    }
-                    Relation::Inherited => {
-                        format!("{name}, from {}", human_ref(&r.attached_to))
-                    }
-                },
+                Some(r) => format!("{name}, {}", how_it_reaches(r)),
                 None => name,
             }
         };
@@ -699,9 +691,8 @@ pub fn describe_target(
 }
 
 /// The policies that reach an object, within the page's width: each policy named
-/// in its namespace when that is not the object's, and how it reaches the object as
-/// `attached here`, `on rule orders` or `from Gateway/gw#https` (the TARGETS column's
-/// spelling, in the policy's namespace unless it says another).
+/// in its namespace when that is not the object's, and how it reaches the object
+/// (`how_it_reaches`).
 fn policies_table(d: &TargetDescription) -> Table {
     let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
     for p in &d.policies {
@@ -709,22 +700,28 @@ fn policies_table(d: &TargetDescription) -> Table {
             true => p.policy.name.to_string(),
             false => p.policy.ns_name(),
         };
-        let how = match p.relation {
-            Relation::Direct => "attached here".to_string(),
-            Relation::Section => format!("on {}", section_only(&p.attached_to)),
-            Relation::Inherited => format!(
-                "from {}",
-                target_cell(&p.attached_to, p.policy.namespace.as_deref())
-            ),
-        };
         t.row(vec![
             (p.policy.kind.to_string(), Tint::Plain),
             (name, Tint::Plain),
-            (how, Tint::Plain),
+            (how_it_reaches(p), Tint::Plain),
             (p.status.as_str().to_string(), status_tint(p.status)),
         ]);
     }
     t
+}
+
+/// How a policy reaches the object described, as `describe` and `effective` say it:
+/// `attached here`, `on rule orders`, `from Gateway/gw#https` (the TARGETS column's
+/// spelling, in the policy's namespace unless it names another).
+fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
+    match p.relation {
+        Relation::Direct => "attached here".to_string(),
+        Relation::Section => format!("on {}", section_only(&p.attached_to)),
+        Relation::Inherited => format!(
+            "from {}",
+            target_cell(&p.attached_to, p.policy.namespace.as_deref())
+        ),
+    }
 }
 
 /// `policies_table` with the class, the relation and the attachment point in words.

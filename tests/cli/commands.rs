@@ -343,7 +343,7 @@ fn effective_for_people_by_default_yaml_json_and_kind_filter() {
     insta::assert_snapshot!(human);
     assert!(human.lines().all(|l| l.chars().count() <= 100), "{human}");
     assert!(
-        human.contains("attempts: 5            # ns-retries, from Namespace baker"),
+        human.contains("attempts: 5            # ns-retries, from Namespace/baker"),
         "{human}"
     );
     let j = json(&[
