@@ -97,6 +97,33 @@ impl Sourced {
         }
     }
 
+    /// The JSON pointer of every leaf that sets something (no null).
+    pub(crate) fn set_leaf_pointers(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.set_leaves(&mut String::new(), &mut out);
+        out
+    }
+
+    /// The pointer of every leaf that sets something (no null), `path` being where
+    /// this tree is.
+    fn set_leaves(&self, path: &mut String, out: &mut Vec<String>) {
+        match self {
+            Sourced::Leaf {
+                value: Val::Null, ..
+            } => {}
+            Sourced::Leaf { .. } => out.push(path.clone()),
+            Sourced::Object(fields) => {
+                for (k, v) in fields {
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    v.set_leaves(path, out);
+                    path.truncate(len);
+                }
+            }
+        }
+    }
+
     /// How many leaves of this tree come from `p`, and whether any do (cheap walk).
     pub(crate) fn count_from(&self, p: PolicyId) -> usize {
         match self {
@@ -104,6 +131,79 @@ impl Sourced {
             Sourced::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
         }
     }
+}
+
+/// The settings of `own` (one policy's stanza as it joins the fold, every leaf its
+/// own: `p`'s) that do not survive in `result` (the fold's result in one context), as
+/// (JSON pointer, the policy holding its place): the policy whose leaf is at or above
+/// that path in `result`; where `result` has nothing there, the one with the most
+/// leaves where the path ends; None when no other policy holds anything there (the
+/// caller knows better: a conflict's winner, a patch's `null`).
+pub(crate) fn lost_leaves(
+    own: &Sourced,
+    result: &Sourced,
+    p: PolicyId,
+) -> Vec<(String, Option<PolicyId>)> {
+    let mut out = Vec::new();
+    lost_walk(own, Some(result), result, p, &mut String::new(), &mut out);
+    out
+}
+
+fn lost_walk(
+    own: &Sourced,
+    here: Option<&Sourced>,
+    nearest: &Sourced,
+    p: PolicyId,
+    path: &mut String,
+    out: &mut Vec<(String, Option<PolicyId>)>,
+) {
+    match (own, here) {
+        // A null sets nothing (it only deletes, in a patch).
+        (
+            Sourced::Leaf {
+                value: Val::Null, ..
+            },
+            _,
+        ) => {}
+        (_, Some(Sourced::Leaf { source, .. })) if *source == p => {}
+        // Replaced whole, at this level or above.
+        (_, Some(Sourced::Leaf { source, .. })) => {
+            let mut lost = Vec::new();
+            own.set_leaves(path, &mut lost);
+            out.extend(lost.into_iter().map(|at| (at, Some(*source))));
+        }
+        (Sourced::Leaf { .. }, Some(other @ Sourced::Object(_))) => {
+            out.push((path.clone(), main_other(other, p)))
+        }
+        (Sourced::Leaf { .. }, None) => out.push((path.clone(), main_other(nearest, p))),
+        (Sourced::Object(fields), _) => {
+            let nearest = here.unwrap_or(nearest);
+            for (k, v) in fields {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                let below = here.and_then(|h| h.get(k)).map(|r| &**r);
+                lost_walk(v, below, nearest, p, path, out);
+                path.truncate(len);
+            }
+        }
+    }
+}
+
+/// The policy other than `p` that sets the most leaves of `tree` (the first of equals).
+fn main_other(tree: &Sourced, p: PolicyId) -> Option<PolicyId> {
+    let mut counts: Vec<(PolicyId, usize)> = Vec::new();
+    for (_, q) in tree.sources() {
+        if q == p {
+            continue;
+        }
+        match counts.iter_mut().find(|(r, _)| *r == q) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((q, 1)),
+        }
+    }
+    let most = counts.iter().map(|&(_, n)| n).max()?;
+    counts.into_iter().find(|&(_, n)| n == most).map(|(q, _)| q)
 }
 
 /// The JSON pointer of every leaf of `v` that sets something (an empty mapping is a leaf,
@@ -260,6 +360,40 @@ mod tests {
         // New members lose their nulls.
         let out = merge_patch(&t(json!({}), 0), &t(json!({"x": {"y": null, "z": 1}}), 1));
         assert_eq!(out.to_value(), json!({"x": {"z": 1}}));
+    }
+
+    #[test]
+    fn lost_leaves_names_who_holds_each_place() {
+        let p = PolicyId(0);
+        let own = t(json!({"a": 1, "b": {"c": 2, "d": null}, "e": 3}), 0);
+        // b replaced whole by policy 1's scalar, a set by policy 2, e kept; d is a null,
+        // which sets nothing and so cannot lose.
+        let result = merge_patch(
+            &merge_patch(&own, &t(json!({"b": "x"}), 1)),
+            &t(json!({"a": 9}), 2),
+        );
+        assert_eq!(
+            lost_leaves(&own, &result, p),
+            vec![
+                ("/a".into(), Some(PolicyId(2))),
+                ("/b/c".into(), Some(PolicyId(1)))
+            ]
+        );
+        // Gone, with nothing in its place: the caller decides who took it.
+        let empty = t(json!({"z": 1}), 3);
+        assert_eq!(
+            lost_leaves(&t(json!({"a": 1}), 0), &empty, p),
+            vec![("/a".into(), Some(PolicyId(3)))]
+        );
+        assert_eq!(
+            lost_leaves(&t(json!({"a": 1, "q": 2}), 0), &t(json!({"q": 2}), 0), p),
+            vec![("/a".into(), None)]
+        );
+        // An empty mapping set over it is a leaf of its own: it replaced the whole.
+        assert_eq!(
+            lost_leaves(&t(json!({"a": 1}), 0), &t(json!({}), 3), p),
+            vec![("/a".into(), Some(PolicyId(3)))]
+        );
     }
 
     #[test]

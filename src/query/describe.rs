@@ -3,6 +3,7 @@
 //! and the findings on it.
 
 use super::*;
+use crate::topology::Role;
 
 /// How a policy reaches an object: attached to it, to one of its sections, or from an
 /// ancestor (or its namespace) above.
@@ -43,10 +44,129 @@ pub struct TargetDescription {
     /// conditions and annotations (GEP-713's "on targeted resources").
     #[serde(rename = "reportedAffected", skip_serializing_if = "Vec::is_empty")]
     pub reported_affected: Vec<ReportedCondition>,
+    /// A Gateway's or ListenerSet's listeners (a listener's own, when the listener is
+    /// described), none for other objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listeners: Option<Vec<ListenerInfo>>,
+    /// The routes attached to those listeners (or to the object itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routes: Option<Vec<AttachedRoute>>,
     #[serde(skip)]
     pub parents: Vec<ObjRef>,
     #[serde(skip)]
     pub children: Vec<ObjRef>,
+}
+
+/// One listener of a Gateway or ListenerSet: what its spec says and how many routes
+/// attach to it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ListenerInfo {
+    pub name: String,
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub port: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// The routes attached to it (that it admits).
+    #[serde(rename = "attachedRoutes")]
+    pub attached_routes: usize,
+}
+
+/// A route attached to a described Gateway or ListenerSet, and through which of its
+/// listeners.
+#[derive(Clone, Debug, Serialize)]
+pub struct AttachedRoute {
+    pub route: ObjRef,
+    pub listeners: Vec<String>,
+}
+
+/// The listeners of a Gateway or ListenerSet node (or the one listener a listener node
+/// is) and the routes attached to them; none for any other node.
+fn listeners_and_routes(
+    t: &Topology,
+    n: NodeId,
+) -> (Option<Vec<ListenerInfo>>, Option<Vec<AttachedRoute>>) {
+    let node = &t.nodes[n];
+    let (owner, listeners) = match node.role {
+        Role::Gateway | Role::ListenerSet => (n, super::sections::sections_of(t, n)),
+        Role::Listener => (node.owner.unwrap_or(n), vec![n]),
+        _ => return (None, None),
+    };
+    let spec = t.nodes[owner]
+        .object
+        .and_then(|o| t.snapshot.objects[o].spec.get("listeners"))
+        .and_then(Val::as_array);
+    let spec_of = |name: &str| -> Option<&Val> {
+        spec?
+            .iter()
+            .find(|l| l.get("name").and_then(Val::as_str) == Some(name))
+    };
+    let mut routes: Vec<AttachedRoute> = Vec::new();
+    let mut info = Vec::new();
+    let is_route = |c: &NodeId| t.nodes[*c].role == Role::Route;
+    for &l in &listeners {
+        let name = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
+        let text = |v: Option<&Val>, k: &str| {
+            v.and_then(|v| v.get(k))
+                .and_then(Val::as_str)
+                .map(str::to_string)
+        };
+        let spec = spec_of(name);
+        let attached: Vec<NodeId> = t.nodes[l]
+            .children
+            .iter()
+            .copied()
+            .filter(is_route)
+            .collect();
+        info.push(ListenerInfo {
+            name: name.to_string(),
+            port: spec
+                .and_then(|v| v.get("port"))
+                .map(Val::to_value)
+                .unwrap_or(Value::Null),
+            protocol: text(spec, "protocol"),
+            hostname: text(spec, "hostname"),
+            attached_routes: attached.len(),
+        });
+        for r in attached {
+            let route = &t.nodes[r].obj_ref;
+            match routes.iter_mut().find(|a| &a.route == route) {
+                Some(a) => a.listeners.push(name.to_string()),
+                None => routes.push(AttachedRoute {
+                    route: route.clone(),
+                    listeners: vec![name.to_string()],
+                }),
+            }
+        }
+    }
+    // Routes attached to the object itself, through no listener.
+    if node.role != Role::Listener {
+        for &r in node.children.iter().filter(|c| is_route(c)) {
+            let route = &t.nodes[r].obj_ref;
+            if !routes.iter().any(|a| &a.route == route) {
+                routes.push(AttachedRoute {
+                    route: route.clone(),
+                    listeners: Vec::new(),
+                });
+            }
+        }
+    }
+    routes.sort_by(|a, b| a.route.cmp(&b.route));
+    (Some(info), Some(routes))
+}
+
+/// One status for several places (an object and its sections), as a policy's status
+/// over the places it reaches is tallied: the same everywhere, that one; something of
+/// it holding somewhere but not all of it everywhere, PartiallyEnforced; nothing of it
+/// holding anywhere, Conflicted if it lost a conflict somewhere, else Overridden.
+fn combined(statuses: impl Iterator<Item = PolicyStatus>) -> Option<PolicyStatus> {
+    use PolicyStatus::*;
+    statuses.reduce(|a, b| match (a, b) {
+        _ if a == b => a,
+        (Conflicted | Overridden, Conflicted | Overridden) => Conflicted,
+        _ => PartiallyEnforced,
+    })
 }
 
 /// Where a policy attaches: its resolved nodes, and namespace levels.
@@ -89,19 +209,18 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
             continue;
         }
         let (nodes, nss) = attachment_points(t, p);
+        // Its status at this object: over the object and its sections (the page shows
+        // the sections' effective specs too).
+        let here_status = combined(here.iter().filter_map(|m| per_node.get(m).copied()));
         let (relation, attached_to, status) = if nodes.contains(&n) {
-            (Relation::Direct, node.obj_ref.clone(), at_node)
+            (Relation::Direct, node.obj_ref.clone(), here_status)
         } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
-            (
-                Relation::Section,
-                t.nodes[*s].obj_ref.clone(),
-                per_node.get(s).copied(),
-            )
+            (Relation::Section, t.nodes[*s].obj_ref.clone(), here_status)
         } else if let Some(ns) = nss.first() {
             (
                 Relation::Inherited,
                 ObjRef::new("", "Namespace", None, ns),
-                at_node.or(at_section.map(|x| x.1)),
+                here_status,
             )
         } else {
             let anc = t.ancestors(n);
@@ -110,11 +229,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
                 .find(|a| anc.contains(a))
                 .map(|&a| t.nodes[a].obj_ref.clone())
                 .unwrap_or_else(|| node.obj_ref.clone());
-            (
-                Relation::Inherited,
-                from,
-                at_node.or(at_section.map(|x| x.1)),
-            )
+            (Relation::Inherited, from, here_status)
         };
         let status = if conflicted_here && status.is_none() {
             PolicyStatus::Conflicted
@@ -154,6 +269,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
             ));
         }
     }
+    let (listeners, routes) = listeners_and_routes(t, n);
     TargetDescription {
         kind: "TargetDescription",
         target: node.obj_ref.clone(),
@@ -163,6 +279,8 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         findings,
         blind_spots: t.snapshot.blind_spots.clone(),
         reported_affected,
+        listeners,
+        routes,
         parents: node
             .parents
             .iter()
@@ -198,6 +316,8 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
             findings: findings_on(w, &[&r]),
             blind_spots: t.snapshot.blind_spots.clone(),
             reported_affected: Vec::new(),
+            listeners: None,
+            routes: None,
             parents: Vec::new(),
             children: Vec::new(),
         },

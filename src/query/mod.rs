@@ -24,14 +24,15 @@ pub(crate) use check::policy_findings;
 pub use check::{check, check_in, CheckResult};
 pub(crate) use describe::{condition, findings_on};
 pub use describe::{
-    describe_namespace, describe_target, ReachingPolicy, Relation, TargetDescription,
+    describe_namespace, describe_target, AttachedRoute, ListenerInfo, ReachingPolicy, Relation,
+    TargetDescription,
 };
 pub use effective::{effective, EffectivePolicies};
 pub use get::{get_kinds, get_policies, KindRow, ListMeta, ListOf, PolicyRow};
 pub use name_error::NameError;
 pub use policy::{
-    describe_policy, reported_status, Affected, PolicyDescription, ReportedCondition, StatusPair,
-    TargetState,
+    describe_policy, reported_status, Affected, Overridden, PolicyDescription, ReportedCondition,
+    StatusPair, TargetState,
 };
 pub use sections::SectionEffective;
 pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};

@@ -2,6 +2,9 @@
 //! many objects, its computed status beside what controllers report, its conflicts.
 
 use super::*;
+use crate::effective::combine::Acc;
+use crate::effective::Joining;
+use std::rc::Rc;
 
 /// One target of a described policy, resolved or not (and why not).
 #[derive(Clone, Debug, Serialize)]
@@ -13,11 +16,23 @@ pub struct TargetState {
     pub reason: Option<Code>,
 }
 
-/// One object a described policy reaches, with its status there.
+/// One object a described policy reaches, with its status there and the settings of
+/// the policy that lose there.
 #[derive(Clone, Debug, Serialize)]
 pub struct Affected {
     pub target: ObjRef,
     pub status: PolicyStatus,
+    /// Its settings that do not survive at this object, each with the policy it loses
+    /// to (empty where it is Enforced).
+    pub overridden: Vec<Overridden>,
+}
+
+/// One setting of a policy that loses at an object: its JSON pointer in the effective
+/// spec (`effective`'s `sources[].path`) and the policy holding its place there.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Overridden {
+    pub path: String,
+    pub by: ObjRef,
 }
 
 /// A condition a controller wrote (on the policy's status, or on a target), as shown
@@ -80,8 +95,8 @@ pub struct PolicyDescription {
     pub namespaces: &'static str,
     #[serde(skip)]
     pub cite: &'static str,
-    #[serde(skip)]
-    pub spec: crate::model::Val,
+    /// Its own settings: its spec without the fields that say what it targets.
+    pub settings: Value,
     #[serde(skip)]
     pub creation_timestamp: Option<String>,
     /// Policies this one lost to (Direct conflicts).
@@ -103,13 +118,17 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let mut affects: Vec<Affected> = w
-        .statuses
-        .reached(p)
+    let reached = w.statuses.reached(p);
+    let mut lost = Losses::new(w, p);
+    let mut affects: Vec<Affected> = reached
         .iter()
         .map(|(n, s)| Affected {
             target: t.nodes[n].obj_ref.clone(),
             status: s,
+            overridden: match s {
+                PolicyStatus::Enforced => Vec::new(),
+                _ => lost.at(n),
+            },
         })
         .collect();
     affects.sort_by(|a, b| a.target.cmp(&b.target));
@@ -142,9 +161,113 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
         namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
         cite: pk.map(|k| k.cite).unwrap_or_default(),
-        spec: (*t.snapshot.objects[pol.object].spec).clone(),
+        settings: own_settings(t, p),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
+    }
+}
+
+/// A policy's spec without its targeting fields: `targetRef`, `targetRefs`,
+/// `targetSelectors`, and the workload selector of a kind that targets by one.
+fn own_settings(t: &Topology, p: PolicyId) -> Value {
+    let pol = &t.policies[p];
+    let by_selector = t
+        .catalog
+        .get(&pol.kind)
+        .is_some_and(|k| k.targeting.workload_selector);
+    let targeting = |k: &str| match k {
+        "targetRef" | "targetRefs" | "targetSelectors" => true,
+        "selector" | "workloadSelector" => by_selector,
+        _ => false,
+    };
+    match t.snapshot.objects[pol.object].spec.to_value() {
+        Value::Object(mut m) => {
+            m.retain(|k, _| !targeting(k));
+            Value::Object(m)
+        }
+        other => other,
+    }
+}
+
+/// Which of one policy's settings lose at the objects it reaches, and to whom: its
+/// kind folded only down to the objects asked about (where it is not Enforced).
+struct Losses<'w> {
+    w: &'w World,
+    p: PolicyId,
+    /// The conflicts it loses.
+    lost_to: Vec<crate::topology::Conflict>,
+    fold: Option<KindFold<'w>>,
+    /// Per result the fold reached (its address; the fold keeps it alive), what the
+    /// policy lost in it.
+    measured: crate::model::FastMap<*const Acc, Vec<(String, PolicyId)>>,
+}
+
+impl<'w> Losses<'w> {
+    fn new(w: &'w World, p: PolicyId) -> Self {
+        Losses {
+            w,
+            p,
+            lost_to: w
+                .statuses
+                .conflicts
+                .iter()
+                .filter(|c| c.loser == p)
+                .cloned()
+                .collect(),
+            fold: None,
+            measured: Default::default(),
+        }
+    }
+
+    /// The settings of the policy that lose at node `n`, sorted.
+    fn at(&mut self, n: NodeId) -> Vec<Overridden> {
+        let (w, p) = (self.w, self.p);
+        let t = &*w.topology;
+        let mut out: Vec<(String, PolicyId)> = Vec::new();
+        // Lost on a target to an older policy (GEP-713's None): nothing of it applies here.
+        let object = t.nodes[n].owner.unwrap_or(n);
+        let conflict = self.lost_to.iter().find(|c| c.at == n || c.at == object);
+        if let Some(c) = conflict {
+            let j = Joining::new(t, p, n, t.policies[p].merge);
+            let leaves = [&j.defaults, &j.overrides]
+                .into_iter()
+                .flatten()
+                .flat_map(|l| l.value.set_leaf_pointers());
+            out.extend(leaves.map(|l| (l, c.winner)));
+        } else {
+            let kind = &t.policies[p].kind;
+            let fold = self.fold.get_or_insert_with(|| KindFold::new(t, kind));
+            for ctx in fold.contexts(n) {
+                let Some(acc) = &ctx.acc else { continue };
+                if !acc.applied.contains(&p) {
+                    continue;
+                }
+                let lost = self.measured.entry(Rc::as_ptr(acc)).or_insert_with(|| {
+                    let j = Joining::new(t, p, n, t.policies[p].merge);
+                    let result = acc.result();
+                    // Where no other policy holds the place, the most specific other one
+                    // folded in took it (a patch's null).
+                    let fallback = acc.applied.iter().rev().find(|&&q| q != p).copied();
+                    [&j.defaults, &j.overrides]
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|l| crate::effective::sourced::lost_leaves(&l.value, &result, p))
+                        .filter_map(|(path, by)| Some((path, by.or(fallback)?)))
+                        .collect()
+                });
+                out.extend(lost.iter().cloned());
+            }
+        }
+        let mut out: Vec<Overridden> = out
+            .into_iter()
+            .map(|(path, q)| Overridden {
+                path,
+                by: w.policy_ref(q),
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 }
 

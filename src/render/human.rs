@@ -233,8 +233,63 @@ fn blind_spot_line(b: &BlindSpot) -> String {
     format!("{}.{}{ns}: {:?}: {}", b.kind, b.group, b.reason, b.message)
 }
 
+/// `Name:         value`, the value broken at spaces to keep within the page's width.
 fn field(out: &mut impl Write, name: &str, value: &str) -> io::Result<()> {
-    writeln!(out, "{:<14}{}", format!("{name}:"), value)
+    let label = format!("{name}:");
+    let first = super::width(&label).max(14);
+    for (i, line) in wrap_words(value, first, FIELD_INDENT, PAGE_WIDTH)
+        .iter()
+        .enumerate()
+    {
+        match i {
+            0 => writeln!(out, "{label:<14}{line}")?,
+            _ => writeln!(out, "{line}")?,
+        }
+    }
+    Ok(())
+}
+
+/// `  text`, broken at spaces into lines of the page's width, the lines after the first
+/// indented further.
+fn indented(out: &mut impl Write, text: &str) -> io::Result<()> {
+    for (i, line) in wrap_words(text, 2, "    ", PAGE_WIDTH).iter().enumerate() {
+        match i {
+            0 => writeln!(out, "  {line}")?,
+            _ => writeln!(out, "{line}")?,
+        }
+    }
+    Ok(())
+}
+
+/// Where a field's value starts, and its lines after the first.
+const FIELD_INDENT: &str = "              ";
+
+/// `text` broken at spaces into lines of at most `width` columns: the first line's text
+/// alone (its caller writes `first` columns before it), each other line starting with
+/// `indent`. A word longer than a line is left whole.
+pub(crate) fn wrap_words(text: &str, first: usize, indent: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut used = first;
+    let mut empty = true;
+    for word in text.split(' ') {
+        let w = super::width(word);
+        if !empty && used + 1 + w > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+            used = super::width(indent);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+            used += 1;
+        }
+        line.push_str(word);
+        used += w;
+        empty = false;
+    }
+    lines.push(line);
+    lines
 }
 
 fn blind_spots(out: &mut impl Write, spots: &[BlindSpot], style: Style) -> io::Result<()> {
@@ -248,7 +303,7 @@ fn blind_spots(out: &mut impl Write, spots: &[BlindSpot], style: Style) -> io::R
         style.paint("Blind spots (the answer may be incomplete):", Tint::Warn)
     )?;
     for b in spots {
-        writeln!(out, "  {}", blind_spot_line(b))?;
+        indented(out, &blind_spot_line(b))?;
     }
     Ok(())
 }
@@ -261,13 +316,18 @@ fn findings_block(out: &mut impl Write, findings: &[Finding], style: Style) -> i
     writeln!(out, "Findings:")?;
     for f in findings {
         let tint = severity_tint(f.severity);
-        writeln!(
-            out,
-            "  {}  {}: {}",
-            style.paint(&format!("{:?}", f.code), tint),
-            human_ref(&f.object),
-            f.message
-        )?;
+        let code = format!("{:?}", f.code);
+        let text = format!("{}: {}", human_ref(&f.object), f.message);
+        let first = 2 + super::width(&code) + 2;
+        for (i, line) in wrap_words(&text, first, "    ", PAGE_WIDTH)
+            .iter()
+            .enumerate()
+        {
+            match i {
+                0 => writeln!(out, "  {}  {line}", style.paint(&code, tint))?,
+                _ => writeln!(out, "{line}")?,
+            }
+        }
     }
     Ok(())
 }
@@ -292,44 +352,19 @@ fn settings_labelled(
     style: Style,
     label: &dyn Fn(&ObjRef) -> String,
 ) -> io::Result<()> {
-    let mut lines: Vec<(String, Option<String>)> = Vec::new();
     let source_of = |path: &str| -> Option<String> {
         e.sources
             .iter()
             .find(|s| s.path == path)
             .map(|s| label(&s.policy))
     };
-    fn walk(
-        v: &Value,
-        path: &str,
-        depth: usize,
-        key: Option<&str>,
-        lines: &mut Vec<(String, Option<String>)>,
-        src: &dyn Fn(&str) -> Option<String>,
-    ) {
-        let pad = "  ".repeat(depth);
-        match v {
-            Value::Object(m) if !m.is_empty() => {
-                if let Some(k) = key {
-                    lines.push((format!("{pad}{k}:"), None));
-                }
-                let d = if key.is_some() { depth + 1 } else { depth };
-                for (k, child) in m {
-                    let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
-                    walk(child, &p, d, Some(k), lines, src);
-                }
-            }
-            _ => {
-                let text = scalar(v);
-                let line = match key {
-                    Some(k) => format!("{pad}{k}: {text}"),
-                    None => format!("{pad}{text}"),
-                };
-                lines.push((line, src(path)));
-            }
-        }
-    }
-    walk(&e.spec, "", 0, None, &mut lines, &source_of);
+    let lines: Vec<(String, Option<String>)> = spec_lines(&e.spec)
+        .into_iter()
+        .map(|(line, path)| {
+            let src = path.and_then(|p| source_of(&p));
+            (line, src)
+        })
+        .collect();
     let width = lines
         .iter()
         .map(|(l, _)| super::width(l))
@@ -351,6 +386,69 @@ fn settings_labelled(
         }
     }
     Ok(())
+}
+
+/// A spec as YAML-ish lines, each leaf's with its JSON pointer (a mapping's line has
+/// none).
+fn spec_lines(spec: &Value) -> Vec<(String, Option<String>)> {
+    fn walk(
+        v: &Value,
+        path: &str,
+        depth: usize,
+        key: Option<&str>,
+        lines: &mut Vec<(String, Option<String>)>,
+    ) {
+        let pad = "  ".repeat(depth);
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                if let Some(k) = key {
+                    lines.push((format!("{pad}{k}:"), None));
+                }
+                let d = if key.is_some() { depth + 1 } else { depth };
+                for (k, child) in m {
+                    let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
+                    walk(child, &p, d, Some(k), lines);
+                }
+            }
+            _ => {
+                let text = scalar(v);
+                let line = match key {
+                    Some(k) => format!("{pad}{k}: {text}"),
+                    None => format!("{pad}{text}"),
+                };
+                lines.push((line, Some(path.to_string())));
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    walk(spec, "", 0, None, &mut lines);
+    lines
+}
+
+/// `items` joined with ", " in lines of at most `width` columns, the first starting with
+/// `first`, the others with `rest`.
+pub(crate) fn wrap_list(first: &str, rest: &str, items: &[String], width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i + 1 < items.len() { "," } else { "" };
+        let piece = format!("{item}{sep}");
+        let joined = if empty {
+            format!("{line}{piece}")
+        } else {
+            format!("{line} {piece}")
+        };
+        if !empty && super::width(&joined) > width {
+            lines.push(std::mem::take(&mut line));
+            line = format!("{rest}{piece}");
+        } else {
+            line = joined;
+        }
+        empty = false;
+    }
+    lines.push(line);
+    lines
 }
 
 /// A leaf in flow style: strings bare when YAML would read them back as strings.
@@ -491,15 +589,7 @@ pub fn effective(
                 false => p.ns_name(),
             };
             match reaching.iter().find(|r| r.policy == *p) {
-                Some(r) => match r.relation {
-                    Relation::Direct => format!("{name}, attached here"),
-                    Relation::Section => {
-                        format!("{name}, on {}", section_only(&r.attached_to))
-                    }
-                    Relation::Inherited => {
-                        format!("{name}, from {}", human_ref(&r.attached_to))
-                    }
-                },
+                Some(r) => format!("{name}, {}", how_it_reaches(r)),
                 None => name,
             }
         };
@@ -533,9 +623,12 @@ fn object_header(out: &mut impl Write, r: &ObjRef) -> io::Result<()> {
     field(out, "Kind", &format!("{} ({group})", r.kind))
 }
 
+/// `describe` of an object for people; `wide`: the policies' table with their class,
+/// how they reach the object and where they attach spelled out (wider than the page).
 pub fn describe_target(
     out: &mut impl Write,
     d: &TargetDescription,
+    wide: bool,
     style: Style,
 ) -> io::Result<()> {
     object_header(out, &d.target)?;
@@ -561,39 +654,17 @@ pub fn describe_target(
                 .join(", "),
         )?;
     }
+    listeners_and_routes(out, d, style)?;
     writeln!(out)?;
     if d.policies.is_empty() {
         writeln!(out, "Policies:     none reach this object")?;
     } else {
         writeln!(out, "Policies ({} reach this object):", d.policies.len())?;
-        let mut t = Table::new(vec![
-            "KIND",
-            "POLICY",
-            "CLASS",
-            "HOW",
-            "ATTACHED TO",
-            "STATUS",
-        ]);
-        for p in &d.policies {
-            let how = match p.relation {
-                Relation::Direct => "direct",
-                Relation::Section => "section",
-                Relation::Inherited => "inherited",
-            };
-            t.row(vec![
-                (p.policy.kind.to_string(), Tint::Plain),
-                (p.policy.ns_name(), Tint::Plain),
-                (format!("{:?}", p.class), Tint::Plain),
-                (how.to_string(), Tint::Plain),
-                (human_ref(&p.attached_to), Tint::Plain),
-                (p.status.as_str().to_string(), status_tint(p.status)),
-            ]);
-        }
-        let mut buf = Vec::new();
-        t.write(&mut buf, style, true)?;
-        for line in String::from_utf8_lossy(&buf).lines() {
-            writeln!(out, "  {line}")?;
-        }
+        let t = match wide {
+            true => policies_table_wide(d),
+            false => policies_table(d),
+        };
+        indented_table(out, t, style)?;
     }
     if !d.effective.is_empty() || !d.sections.is_empty() {
         writeln!(out)?;
@@ -621,6 +692,138 @@ pub fn describe_target(
     }
     findings_block(out, &d.findings, style)?;
     blind_spots(out, &d.blind_spots, style)
+}
+
+/// The policies that reach an object, within the page's width: each policy named
+/// in its namespace when that is not the object's, and how it reaches the object
+/// (`how_it_reaches`).
+fn policies_table(d: &TargetDescription) -> Table {
+    let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
+    for p in &d.policies {
+        let name = match p.policy.namespace == d.target.namespace {
+            true => p.policy.name.to_string(),
+            false => p.policy.ns_name(),
+        };
+        t.row(vec![
+            (p.policy.kind.to_string(), Tint::Plain),
+            (name, Tint::Plain),
+            (how_it_reaches(p), Tint::Plain),
+            (p.status.as_str().to_string(), status_tint(p.status)),
+        ]);
+    }
+    t
+}
+
+/// How a policy reaches the object described, as `describe` and `effective` say it:
+/// `attached here`, `on rule orders`, `from Gateway/gw#https` (the TARGETS column's
+/// spelling, in the policy's namespace unless it names another).
+fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
+    match p.relation {
+        Relation::Direct => "attached here".to_string(),
+        Relation::Section => format!("on {}", section_only(&p.attached_to)),
+        Relation::Inherited => format!(
+            "from {}",
+            target_cell(&p.attached_to, p.policy.namespace.as_deref())
+        ),
+    }
+}
+
+/// `policies_table` with the class, the relation and the attachment point in words.
+fn policies_table_wide(d: &TargetDescription) -> Table {
+    let mut t = Table::new(vec![
+        "KIND",
+        "POLICY",
+        "CLASS",
+        "HOW",
+        "ATTACHED TO",
+        "STATUS",
+    ]);
+    for p in &d.policies {
+        let how = match p.relation {
+            Relation::Direct => "direct",
+            Relation::Section => "section",
+            Relation::Inherited => "inherited",
+        };
+        t.row(vec![
+            (p.policy.kind.to_string(), Tint::Plain),
+            (p.policy.ns_name(), Tint::Plain),
+            (format!("{:?}", p.class), Tint::Plain),
+            (how.to_string(), Tint::Plain),
+            (human_ref(&p.attached_to), Tint::Plain),
+            (p.status.as_str().to_string(), status_tint(p.status)),
+        ]);
+    }
+    t
+}
+
+/// A table, indented by two spaces as the blocks of a page are.
+fn indented_table(out: &mut impl Write, t: Table, style: Style) -> io::Result<()> {
+    let mut buf = Vec::new();
+    t.write(&mut buf, style, true)?;
+    for line in String::from_utf8_lossy(&buf).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
+/// A Gateway's (or ListenerSet's, or one listener's) listeners and the routes attached.
+fn listeners_and_routes(
+    out: &mut impl Write,
+    d: &TargetDescription,
+    style: Style,
+) -> io::Result<()> {
+    if let Some(listeners) = &d.listeners {
+        writeln!(out)?;
+        if listeners.is_empty() {
+            writeln!(out, "Listeners:    none")?;
+        } else {
+            writeln!(out, "Listeners:")?;
+            let mut t = Table::new(vec!["NAME", "PORT", "PROTOCOL", "HOSTNAME", "ROUTES"]);
+            for l in listeners {
+                let port = match &l.port {
+                    Value::Null => "-".to_string(),
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                t.row(vec![
+                    (l.name.clone(), Tint::Plain),
+                    (port, Tint::Plain),
+                    (
+                        l.protocol.clone().unwrap_or_else(|| "-".into()),
+                        Tint::Plain,
+                    ),
+                    (
+                        l.hostname.clone().unwrap_or_else(|| "-".into()),
+                        Tint::Plain,
+                    ),
+                    (l.attached_routes.to_string(), Tint::Plain),
+                ]);
+            }
+            indented_table(out, t, style)?;
+        }
+    }
+    if let Some(routes) = &d.routes {
+        writeln!(out)?;
+        if routes.is_empty() {
+            writeln!(out, "Routes:       none attached")?;
+        } else {
+            writeln!(out, "Routes ({} attached):", routes.len())?;
+            let mut t = Table::new(vec!["KIND", "NAME", "LISTENERS"]);
+            for r in routes {
+                let through = match r.listeners.is_empty() {
+                    true => "-".to_string(),
+                    false => r.listeners.join(", "),
+                };
+                t.row(vec![
+                    (r.route.kind.to_string(), Tint::Plain),
+                    (r.route.ns_name(), Tint::Plain),
+                    (through, Tint::Plain),
+                ]);
+            }
+            indented_table(out, t, style)?;
+        }
+    }
+    Ok(())
 }
 
 pub fn describe_policy(
@@ -675,6 +878,16 @@ pub fn describe_policy(
             &format!("{ts} ({} ago)", age(Some(ts), now)),
         )?;
     }
+    match &d.settings {
+        Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
+        Value::Null => field(out, "Settings", "none")?,
+        spec => {
+            writeln!(out, "Settings:")?;
+            for (line, _) in spec_lines(spec) {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
     writeln!(out, "Targets:")?;
     for t in &d.targets {
         let state = match t.reason {
@@ -723,7 +936,8 @@ pub fn describe_policy(
             } else {
                 format!(" ({})", r.reason)
             };
-            writeln!(out, "  {by}{}={}{reason}{on}", r.type_, r.status)?;
+            let text = format!("{by}{}={}{reason}{on}", r.type_, r.status);
+            indented(out, &text)?;
         }
     }
     writeln!(out)?;
@@ -735,7 +949,11 @@ pub fn describe_policy(
         } else {
             String::new()
         };
-        writeln!(out, "Affects {} objects{extra}:", d.affects_count)?;
+        let objects = match d.affects_count {
+            1 => "object",
+            _ => "objects",
+        };
+        writeln!(out, "Affects {} {objects}{extra}:", d.affects_count)?;
         let mut t = Table::new(vec!["KIND", "NAME", "SECTION", "STATUS"]);
         for a in &d.affects {
             t.row(vec![
@@ -758,8 +976,42 @@ pub fn describe_policy(
             writeln!(out, "  {line}")?;
         }
     }
+    overridden_block(out, d, style)?;
     findings_block(out, &d.findings, style)?;
     blind_spots(out, &d.blind_spots, style)
+}
+
+/// The policy's settings that lose where it reaches: each setting and the policy it
+/// loses to, then the objects where it does.
+fn overridden_block(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
+    // A large cluster's policy may lose to thousands of others: grouped in a map.
+    let mut lost: std::collections::BTreeMap<&crate::query::Overridden, Vec<String>> =
+        Default::default();
+    for a in &d.affects {
+        for o in &a.overridden {
+            lost.entry(o).or_default().push(human_ref(&a.target));
+        }
+    }
+    if lost.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Overridden (settings of this policy that lose, the policy they lose to, and where):"
+    )?;
+    for (o, objects) in lost {
+        writeln!(
+            out,
+            "  {}  {}",
+            style.paint(&o.path, Tint::Warn),
+            format_args!("loses to {} {}", o.by.kind, o.by.ns_name())
+        )?;
+        for line in wrap_list("    at ", "       ", &objects, PAGE_WIDTH) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 /// `blast-radius`: the headline, blind spots (loudly), then one row per change with
@@ -872,4 +1124,32 @@ fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: &mut Vec<St
     let show = |v: Option<&Value>| v.map(scalar).unwrap_or_else(|| "-".into());
     let p = if path.is_empty() { "/" } else { path };
     out.push(format!("{p}: {} → {}", show(a), show(b)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_words_keeps_lines_within_the_width_and_long_words_whole() {
+        let text = "one two three four five six seven";
+        let lines = wrap_words(text, 4, "  ", 14);
+        assert_eq!(lines, ["one two", "  three four", "  five six", "  seven"]);
+        // The first line's prefix counts: 4 + "one two" = 11 columns.
+        assert!(lines.iter().skip(1).all(|l| crate::render::width(l) <= 14));
+        assert_eq!(
+            wrap_words("a-very-long-word b", 0, "  ", 5),
+            ["a-very-long-word", "  b"]
+        );
+        assert_eq!(wrap_words("", 3, "  ", 10), [""]);
+    }
+
+    #[test]
+    fn wrap_list_breaks_after_a_comma() {
+        let items: Vec<String> = ["alpha", "beta", "gamma"].map(String::from).to_vec();
+        assert_eq!(
+            wrap_list("at ", "   ", &items, 15),
+            ["at alpha, beta,", "   gamma"]
+        );
+    }
 }

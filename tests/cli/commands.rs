@@ -2,6 +2,7 @@
 
 use crate::command::{json, kp, stdout};
 use predicates::prelude::*;
+use serde_json::Value;
 
 #[test]
 fn demo_describe_route_tells_that_which_and_what() {
@@ -15,6 +16,32 @@ fn demo_describe_route_tells_that_which_and_what() {
 }
 
 #[test]
+fn describe_wide_spells_out_class_relation_and_attachment() {
+    let out = stdout(&[
+        "--demo",
+        "describe",
+        "service/sprinkles",
+        "-n",
+        "baker",
+        "-o",
+        "wide",
+    ]);
+    let header = out.lines().find(|l| l.contains("KIND")).unwrap();
+    assert!(
+        header.contains("CLASS") && header.contains("ATTACHED TO"),
+        "{header}"
+    );
+    assert!(
+        out.contains("listener https of Gateway infra/cupcake-gw"),
+        "{out}"
+    );
+    // The default page says the same within 100 columns.
+    let page = stdout(&["--demo", "describe", "service/sprinkles", "-n", "baker"]);
+    assert!(page.contains("from Gateway/cupcake-gw#https"), "{page}");
+    assert!(page.contains("attached here"), "{page}");
+}
+
+#[test]
 fn demo_describe_policy_shows_reach_and_count() {
     insta::assert_snapshot!(stdout(&[
         "--demo",
@@ -23,6 +50,68 @@ fn demo_describe_policy_shows_reach_and_count() {
         "-n",
         "baker"
     ]));
+}
+
+#[test]
+fn demo_describe_gateway_lists_its_listeners_and_routes() {
+    insta::assert_snapshot!(stdout(&[
+        "--demo",
+        "describe",
+        "gateway/cupcake-gw",
+        "-n",
+        "infra"
+    ]));
+    let j = json(&[
+        "--demo",
+        "describe",
+        "gateway/cupcake-gw",
+        "-n",
+        "infra",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        j["listeners"],
+        serde_json::json!([
+            {"name": "http", "port": 80, "protocol": "HTTP", "attachedRoutes": 4},
+            {"name": "https", "port": 443, "protocol": "HTTPS", "hostname": "*.cupcakes.example", "attachedRoutes": 3}
+        ])
+    );
+    let routes: Vec<String> = j["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{} {}",
+                r["route"]["namespace"].as_str().unwrap(),
+                r["route"]["name"].as_str().unwrap(),
+                r["listeners"]
+            )
+        })
+        .collect();
+    // legacy/legacy is not admitted by any listener: not attached.
+    assert_eq!(
+        routes,
+        [
+            r#"baker/baker ["http","https"]"#,
+            r#"baker/icing ["https"]"#,
+            r#"baker/oven ["http"]"#,
+            r#"baker/sprinkles ["http","https"]"#,
+            r#"frosting/glaze ["http"]"#,
+        ]
+    );
+    // Other objects have no listeners to list.
+    let route = json(&[
+        "--demo",
+        "describe",
+        "httproute/baker",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert!(route.get("listeners").is_none() && route.get("routes").is_none());
 }
 
 #[test]
@@ -184,6 +273,53 @@ fn describe_policy_json_shape() {
         "-o",
         "json",
     ]);
+    // Its own settings, without what it targets; and at each object, what of it loses
+    // there and to whom.
+    assert_eq!(
+        j["settings"],
+        serde_json::json!({"validation": {"hostname": "sprinkles.cupcakes.internal", "wellKnownCACertificates": "System"}})
+    );
+    let sprinkles = j["affects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["target"]["name"] == "sprinkles" && a["target"].get("sectionName").is_none())
+        .unwrap();
+    assert_eq!(sprinkles["status"], "Conflicted");
+    let lost: Vec<(&str, &str)> = sprinkles["overridden"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["path"].as_str().unwrap(),
+                o["by"]["name"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            ("/validation/hostname", "sprinkles-tls"),
+            ("/validation/wellKnownCACertificates", "sprinkles-tls")
+        ]
+    );
+    let ns_retries = json(&[
+        "--demo",
+        "describe",
+        "retrypolicy/ns-retries",
+        "-n",
+        "baker",
+        "-o",
+        "json",
+    ]);
+    assert!(ns_retries["settings"].get("targetRef").is_none());
+    assert_eq!(ns_retries["settings"]["defaults"]["attempts"], 5);
+    for a in ns_retries["affects"].as_array().unwrap() {
+        let overridden = a["overridden"].as_array().unwrap();
+        // Where it is Enforced nothing of it loses; where it is not, something does.
+        assert_eq!(overridden.is_empty(), a["status"] == "Enforced", "{a}");
+    }
     assert_eq!(dangling["targets"][0]["resolved"], false);
     assert_eq!(dangling["targets"][0]["reason"], "TargetNotFound");
     assert_eq!(dangling["affectsCount"], 0);
@@ -207,7 +343,7 @@ fn effective_for_people_by_default_yaml_json_and_kind_filter() {
     insta::assert_snapshot!(human);
     assert!(human.lines().all(|l| l.chars().count() <= 100), "{human}");
     assert!(
-        human.contains("attempts: 5            # ns-retries, from Namespace baker"),
+        human.contains("attempts: 5            # ns-retries, from Namespace/baker"),
         "{human}"
     );
     let j = json(&[
@@ -425,6 +561,14 @@ fn readme_shows_real_output() {
         &["--demo", "describe", "httproute/baker", "-n", "baker"][..],
         &[
             "--demo",
+            "describe",
+            "retrypolicy/ns-retries",
+            "-n",
+            "baker",
+        ][..],
+        &["--demo", "describe", "gateway/cupcake-gw", "-n", "infra"][..],
+        &[
+            "--demo",
             "effective",
             "httproute/baker",
             "-n",
@@ -456,6 +600,119 @@ fn readme_shows_real_output() {
             readme.contains(&out),
             "README is stale for {args:?}; paste:\n{out}"
         );
+    }
+}
+
+#[test]
+fn status_words_have_one_legend_in_help_and_readme() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let get = stdout(&["get", "--help"]);
+    let legend = &get[get.find("Status words").expect("get --help has the legend")..];
+    assert!(
+        readme.contains(legend.trim_end()),
+        "README is stale; paste:\n{legend}"
+    );
+    for command in ["describe", "tree"] {
+        let help = stdout(&[command, "--help"]);
+        assert!(help.contains(legend.trim_end()), "{command} --help");
+    }
+    // Every status word the tool prints is in it.
+    for word in [
+        "Enforced",
+        "PartiallyEnforced",
+        "Overridden",
+        "Conflicted",
+        "TargetNotFound",
+        "SectionNotFound",
+        "SelectorBound",
+        "Invalid",
+    ] {
+        assert!(legend.contains(&format!("\n  {word} ")), "{word}");
+    }
+    for line in legend.lines() {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
+
+/// Every human page of the demo (`describe` of each object, section and policy, its
+/// `-o tree`, `effective` of each object, `tree -A`) fits in 100 columns: the demo's
+/// names are short.
+#[test]
+fn every_human_page_of_the_demo_fits_100_columns() {
+    let dump = json(&["--demo", "dump", "-A", "-o", "json"]);
+    let mut pages: Vec<Vec<String>> = vec![vec!["tree".into(), "-A".into()]];
+    for o in dump["items"].as_array().unwrap() {
+        let kind = o["kind"].as_str().unwrap();
+        if kind == "CustomResourceDefinition" {
+            continue;
+        }
+        let group = o["apiVersion"]
+            .as_str()
+            .unwrap()
+            .rsplit_once('/')
+            .map_or("", |(g, _)| g);
+        let name = o["metadata"]["name"].as_str().unwrap();
+        let ty = match group {
+            "" => kind.to_lowercase(),
+            g => format!("{}.{g}", kind.to_lowercase()),
+        };
+        let ns = o["metadata"]["namespace"].as_str();
+        let scope: Vec<String> = match ns {
+            Some(ns) => vec!["-n".into(), ns.into()],
+            None => vec![],
+        };
+        let is_policy = kind.ends_with("Policy");
+        // The object, and each of its sections: listeners, rules, ports.
+        let mut objects = vec![format!("{ty}/{name}")];
+        let sections = |field: &str| -> Vec<Value> {
+            o["spec"][field].as_array().cloned().unwrap_or_default()
+        };
+        for s in sections("listeners").iter().chain(&sections("ports")) {
+            if let Some(section) = s["name"].as_str() {
+                objects.push(format!("{ty}/{name}#{section}"));
+            }
+        }
+        for (i, rule) in sections("rules").iter().enumerate() {
+            let section = rule["name"]
+                .as_str()
+                .map_or(format!("rule-{}", i + 1), str::to_string);
+            objects.push(format!("{ty}/{name}#{section}"));
+        }
+        for object in objects {
+            let mut commands = vec![
+                vec!["describe".to_string(), object.clone()],
+                vec![
+                    "describe".into(),
+                    object.clone(),
+                    "-o".into(),
+                    "tree".into(),
+                ],
+            ];
+            // (`effective` of a Namespace is answered with "use -n".)
+            if !is_policy && kind != "Namespace" {
+                commands.push(vec!["effective".into(), object.clone()]);
+            }
+            for c in commands {
+                pages.push(c.into_iter().chain(scope.iter().cloned()).collect());
+            }
+        }
+    }
+    assert!(pages.len() > 60, "{} pages", pages.len());
+    for page in pages {
+        let args: Vec<&str> = std::iter::once("--demo")
+            .chain(page.iter().map(String::as_str))
+            .collect();
+        let out = kp().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.is_empty(), "{args:?} printed nothing");
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "{args:?}: {} columns:\n{line}",
+                line.chars().count()
+            );
+        }
     }
 }
 
@@ -673,7 +930,7 @@ fn every_command_names_its_formats_when_given_a_wrong_one() {
         (&["get", "kinds"][..], "table, wide, json, yaml"),
         (
             &["describe", "httproute/baker", "-n", "baker"][..],
-            "human, json, yaml, tree",
+            "human, wide, json, yaml, tree",
         ),
         (
             &["effective", "svc/oven", "-n", "baker"][..],

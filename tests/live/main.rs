@@ -117,6 +117,22 @@ fn an_admin_gets_the_same_answers_live_as_offline() {
             "yaml",
         ],
         &["describe", "gateway/cupcake-gw", "-n", "infra"],
+        // Its listeners and routes; a policy's settings and what of it loses where.
+        &[
+            "describe",
+            "gateway/cupcake-gw",
+            "-n",
+            "infra",
+            "-o",
+            "json",
+        ],
+        &[
+            "describe",
+            "backendtlspolicy/sprinkles-tls-new",
+            "-n",
+            "baker",
+        ],
+        &["describe", "service/sprinkles", "-n", "baker", "-o", "wide"],
         &["effective", "httproute/baker", "-n", "baker"],
         &["effective", "svc/oven", "-n", "baker", "-o", "json"],
         &["tree", "-A"],

@@ -18,5 +18,6 @@ mod gep2649_precedence;
 mod gep713_examples;
 mod hostile_input;
 mod narrow;
+mod overridden;
 mod registry_kinds;
 mod topology;

@@ -130,7 +130,7 @@ pub const FORMATS: &[(&str, &[&str])] = &[
         ],
     ),
     ("get kinds", &["table", "wide", "json", "yaml"]),
-    ("describe", &["human", "json", "yaml", "tree"]),
+    ("describe", &["human", "wide", "json", "yaml", "tree"]),
     ("effective", &["human", "yaml", "json"]),
     ("tree", &["tree", "json", "yaml"]),
     ("blast-radius", &["human", "json", "yaml"]),
@@ -164,12 +164,38 @@ pub enum ColorWhen {
     Never,
 }
 
+/// What each status word means, the same in `get`, `tree` and `describe` (their
+/// `--help` and the README's "Status words" hold this text).
+pub const STATUS_LEGEND: &str = "\
+Status words (the same in get, tree and describe):
+  Enforced           every setting of the policy holds
+  PartiallyEnforced  some of its settings hold and others lose to other policies (or it loses
+                     a conflict on one of its targets and holds elsewhere)
+  Overridden         none of its settings holds: other policies set every one of them
+  Conflicted         a Direct policy that loses to an older one on the same target (GEP-713):
+                     nothing of it applies there
+  TargetNotFound     the object it targets is not there
+  SectionNotFound    its target is there but not the listener, rule or port it names
+  SelectorBound      bound by a workload selector, outside the Gateway API hierarchy
+  Invalid            its spec cannot be read, or its controller refuses it
+Over which objects: in get, tree and describe POLICY's Status, every object the policy
+reaches; in describe POLICY's Affects (and its -o tree), each object or section on its own;
+in describe OBJECT (and its -o tree), that object and its sections.";
+
+/// A command's `--help` text after the flags: its examples, then the status words.
+fn with_legend(examples: &str) -> String {
+    match examples {
+        "" => STATUS_LEGEND.to_string(),
+        _ => format!("{examples}\n\n{STATUS_LEGEND}"),
+    }
+}
+
 /// The commands (docs/reference.md's table).
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.
     #[command(
-        after_help = "Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'"
+        after_help = with_legend("Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'")
     )]
     Get {
         /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
@@ -183,6 +209,9 @@ pub enum Command {
         show_labels: bool,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
+    #[command(after_help = with_legend(
+        "Examples:\n  kubectl policies describe httproute/baker -n baker\n  kubectl policies describe retrypolicy/ns-retries -n baker\n  kubectl policies describe gateway/cupcake-gw -n infra -o wide"
+    ))]
     Describe {
         /// TYPE/NAME..., or TYPE then NAME...; answered in order.
         #[arg(value_name = "TYPE/NAME", num_args = 1.., required = true)]
@@ -197,6 +226,7 @@ pub enum Command {
         kind: Option<String>,
     },
     /// The hierarchy with policies on the nodes they attach to, whole or below one object.
+    #[command(after_help = with_legend(""))]
     Tree {
         #[arg(value_name = "TYPE/NAME", num_args = 0..)]
         target: Vec<String>,

@@ -405,7 +405,7 @@ fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outco
                 Format::Tree => {
                     One::text(|o| render::tree::write(o, &outline::target(w, n, &d), style))
                 }
-                _ => One::text(|o| human::describe_target(o, &d, style)),
+                _ => One::text(|o| human::describe_target(o, &d, format == Format::Wide, style)),
             }
         }
         Subject::Namespace(ns) => {
@@ -416,7 +416,7 @@ fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outco
                 Format::Tree => {
                     One::text(|o| render::tree::write(o, &outline::namespace(&d), style))
                 }
-                _ => One::text(|o| human::describe_target(o, &d, style)),
+                _ => One::text(|o| human::describe_target(o, &d, format == Format::Wide, style)),
             }
         }
     })
