@@ -156,6 +156,8 @@ pub struct KindFold<'t> {
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
     memo: Vec<(u32, u32)>,
+    /// Per node, whether `compute` is walking above it now (allocated with `memo`).
+    walking: Vec<bool>,
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
@@ -182,6 +184,7 @@ impl<'t> KindFold<'t> {
         f.links = self.links.clone();
         f.seen = self.seen.clone();
         f.memo = self.memo.clone();
+        f.walking = vec![false; f.memo.len()];
         for (m, &below) in f.memo.iter_mut().zip(below) {
             if below {
                 *m = NOT_YET;
@@ -255,6 +258,7 @@ impl<'t> KindFold<'t> {
             pushed: FastMap::default(),
             ctxs: Vec::new(),
             memo: Vec::new(),
+            walking: Vec::new(),
             links: Vec::new(),
             seen: SeenSets::new(),
             arrived: Vec::new(),
@@ -378,20 +382,43 @@ impl<'t> KindFold<'t> {
         self.links[from..to].iter().map(|&(p, j)| (p, j as usize))
     }
 
-    /// Computes the contexts of `n` (and, first, of everything above it).
+    /// Computes the contexts of `n` (and, first, of everything above it). A walk up
+    /// with a stack of its own, not recursion: a chain of references may be as long
+    /// as the input. A parent still being walked (there is none in a DAG, as the
+    /// topology makes it) is passed over, so even a cycle ends.
     fn compute(&mut self, n: NodeId) -> (u32, u32) {
         if self.memo.is_empty() {
             self.memo = vec![NOT_YET; self.t.nodes.len()];
+            self.walking = vec![false; self.t.nodes.len()];
         }
         if self.memo[n] != NOT_YET {
             return self.memo[n];
         }
         let t = self.t;
         let shape = &t.shape;
-        let parents = shape.parents(n);
-        for &p in parents {
-            self.compute(p);
+        let mut stack = vec![n];
+        while let Some(&m) = stack.last() {
+            if self.memo[m] != NOT_YET {
+                stack.pop();
+            } else if self.walking[m] {
+                // Its parents are done (or being walked): its turn.
+                stack.pop();
+                self.compute_here(m);
+                self.walking[m] = false;
+            } else {
+                self.walking[m] = true;
+                let parents = shape.parents(m).iter().copied();
+                stack.extend(parents.filter(|&p| self.memo[p] == NOT_YET && !self.walking[p]));
+            }
         }
+        self.memo[n]
+    }
+
+    /// Computes the contexts of `n`, those of its parents being computed.
+    fn compute_here(&mut self, n: NodeId) -> (u32, u32) {
+        let t = self.t;
+        let shape = &t.shape;
+        let parents = shape.parents(n);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
         let mut links = std::mem::take(&mut self.arrival_links);
@@ -537,23 +564,36 @@ impl<'t> KindFold<'t> {
     /// Walks the paths of context `i` of `n` up to their roots, each path's steps below
     /// the current one held in `below` (last step first), and adds each whole path to
     /// `out` as it reaches a root: in the order of the predecessors, as the paths are
-    /// read.
+    /// read. With a stack of its own, not recursion: a path may be as long as the input.
     fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
-        let (a, _) = self.compute(n);
-        let c = a as usize + i;
-        let depth = below.len();
-        below.push(Step::Node(n));
-        if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
-            below.push(Step::Namespace(n));
+        enum Work {
+            /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors.
+            Visit(NodeId, usize),
+            /// Back to the steps below a node, once its predecessors are walked.
+            Truncate(usize),
         }
-        let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
-        if preds.is_empty() {
-            out.push(below.iter().rev().copied().collect());
+        let mut work = vec![Work::Visit(n, i)];
+        while let Some(w) = work.pop() {
+            let (n, i) = match w {
+                Work::Truncate(depth) => {
+                    below.truncate(depth);
+                    continue;
+                }
+                Work::Visit(n, i) => (n, i),
+            };
+            let (a, _) = self.compute(n);
+            let c = a as usize + i;
+            work.push(Work::Truncate(below.len()));
+            below.push(Step::Node(n));
+            if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
+                below.push(Step::Namespace(n));
+            }
+            let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
+            if preds.is_empty() {
+                out.push(below.iter().rev().copied().collect());
+            }
+            work.extend(preds.into_iter().rev().map(|(p, j)| Work::Visit(p, j)));
         }
-        for (p, j) in preds {
-            self.walk_paths(p, j, below, out);
-        }
-        below.truncate(depth);
     }
 
     /// The effective specs at `n`, contexts with equal results grouped.

@@ -263,7 +263,11 @@ impl Statuses {
                 .any(|r| r.resolution == Resolution::NotFound(Code::SelectorBound))
             {
                 PolicyStatus::SelectorBound
-            } else if !t.policies[p].invalid.is_empty() {
+            } else if !t.policies[p].invalid.is_empty()
+                || t.targets[p]
+                    .iter()
+                    .any(|r| r.resolution == Resolution::NotFound(Code::TargetIsPolicy))
+            {
                 PolicyStatus::Invalid
             } else {
                 // A selector that matched nothing: attached to nothing, so nothing to enforce.

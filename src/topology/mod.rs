@@ -3,6 +3,7 @@
 //! indexed both ways, and every policy attached to the nodes its targets resolve to.
 
 mod build;
+mod cycles;
 pub mod findings;
 mod index;
 mod shape;

@@ -12,6 +12,7 @@ mod mutation;
 
 mod commands;
 mod completion;
+mod cycles;
 mod graph;
 mod hostile_input;
 mod krew;

@@ -11,6 +11,7 @@ mod common;
 mod mutation;
 
 mod blast_radius;
+mod cycles;
 mod gep2649_precedence;
 mod gep713_examples;
 mod hostile_input;
