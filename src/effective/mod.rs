@@ -96,8 +96,11 @@ impl SeenSets {
 /// contexts ends before it starts).
 const NOT_YET: (u32, u32) = (u32::MAX, 0);
 
-/// A state, an entry pushed onto it, and the resulting state.
-type Pushed = (Option<Rc<Acc>>, Rc<Joining>, Rc<Acc>);
+/// A state, the entries pushed onto it, and the resulting state.
+type Pushed = (Option<Rc<Acc>>, Vec<Rc<Joining>>, Rc<Acc>);
+
+/// Entries pushed at once, by address (most often one or two, held inline).
+type Entries = SmallVec<[usize; 2]>;
 
 /// One context of a node: the folded result of one or more root→node paths.
 ///
@@ -152,7 +155,7 @@ pub struct KindFold<'t> {
     /// empty if none does.
     ns_policies: Vec<Vec<Vec<PolicyId>>>,
     entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
-    pushed: FastMap<(usize, usize), Pushed>,
+    pushed: FastMap<(usize, Entries), Pushed>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
     memo: Vec<(u32, u32)>,
@@ -348,20 +351,22 @@ impl<'t> KindFold<'t> {
         e
     }
 
-    /// `combine::push`, once per (state, entry): nodes that share a parent's state
-    /// share the result too (a namespace's policy meets the same Gateway state at every
-    /// route of the namespace).
-    fn push(&mut self, acc: Option<Rc<Acc>>, e: Rc<Joining>) -> Rc<Acc> {
+    /// `combine::push`, once per (state, entries): nodes that share a parent's state
+    /// and the same entries share the result too (a namespace's policy meets the same
+    /// Gateway state at every route of the namespace).
+    fn push(&mut self, acc: Option<Rc<Acc>>, es: &[Rc<Joining>]) -> Rc<Acc> {
         let key = (
             acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
-            Rc::as_ptr(&e) as usize,
+            es.iter()
+                .map(|e| Rc::as_ptr(e) as usize)
+                .collect::<Entries>(),
         );
         if let Some((.., pushed)) = self.pushed.get(&key) {
             return pushed.clone();
         }
-        let pushed = combine::push(acc.as_deref(), &e, self.model);
+        let pushed = combine::push(acc.as_deref(), es, self.model);
         // The inputs are kept with the result, so their addresses stay their identity.
-        self.pushed.insert(key, (acc, e, pushed.clone()));
+        self.pushed.insert(key, (acc, es.to_vec(), pushed.clone()));
         pushed
     }
 
@@ -511,22 +516,24 @@ impl<'t> KindFold<'t> {
     ) -> u32 {
         let mut seen_next = seen;
         let mut entered = false;
+        let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
         if let Some(ns) = self.t.shape.level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
                 for k in 0..self.ns_policies_of(ns).len() {
                     let group = Group::from_slice(&self.ns_policies_of(ns)[k]);
-                    let e = self.entry(group, n);
-                    acc = Some(self.push(acc, e));
+                    es.push(self.entry(group, n));
                 }
             }
         }
         let count = self.node_policies_at(n).len();
         for k in 0..count {
             let group = Group::from_slice(&self.node_policies_at(n)[k]);
-            let e = self.entry(group, n);
-            acc = Some(self.push(acc, e));
+            es.push(self.entry(group, n));
+        }
+        if !es.is_empty() {
+            acc = Some(self.push(acc, &es));
         }
         // Two inputs that ended up equal share one context (same pointer when nothing
         // new applied here).

@@ -6,7 +6,7 @@
 //! `Val`): the folds make and merge thousands of these trees, and a merge copies no
 //! string.
 
-use crate::model::{Text, Val};
+use crate::model::{FastMap, Text, Val, WideMap};
 use crate::topology::PolicyId;
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -68,13 +68,6 @@ impl Sourced {
         }
     }
 
-    fn get(&self, key: &str) -> Option<&Rc<Sourced>> {
-        match self {
-            Sourced::Object(f) => f.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            Sourced::Leaf { .. } => None,
-        }
-    }
-
     /// Every leaf as (JSON pointer per RFC 6901, source).
     pub fn sources(&self) -> Vec<(String, PolicyId)> {
         let mut out = Vec::new();
@@ -97,11 +90,12 @@ impl Sourced {
         }
     }
 
-    /// How many leaves of this tree come from `p`, and whether any do (cheap walk).
-    pub(crate) fn count_from(&self, p: PolicyId) -> usize {
+    /// How many leaves of this tree come from each policy: one walk, whatever the
+    /// number of policies folded in.
+    pub(crate) fn count_by_source(&self, out: &mut FastMap<PolicyId, usize>) {
         match self {
-            Sourced::Leaf { source, .. } => usize::from(*source == p),
-            Sourced::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
+            Sourced::Leaf { source, .. } => *out.entry(*source).or_default() += 1,
+            Sourced::Object(f) => f.iter().for_each(|(_, v)| v.count_by_source(out)),
         }
     }
 }
@@ -124,6 +118,37 @@ pub(crate) fn leaf_pointers(v: &Val, path: &mut String, out: &mut Vec<String>) {
     }
 }
 
+/// An object's fields, looked up by key: by a scan when they are few, through an
+/// index when they are many (the rules of ten thousand policies merged on one target
+/// are ten thousand lookups among ten thousand, at every join).
+struct Fields<'a> {
+    fields: &'a [(Text, Rc<Sourced>)],
+    index: Option<WideMap<&'a str, usize>>,
+}
+
+impl<'a> Fields<'a> {
+    fn new(fields: &'a [(Text, Rc<Sourced>)]) -> Self {
+        let index = (fields.len() > 16).then(|| {
+            let mut index: WideMap<&str, usize> = WideMap::default();
+            index.reserve(fields.len());
+            for (i, (k, _)) in fields.iter().enumerate() {
+                // The first of a key, as a scan finds it.
+                index.entry(k.as_str()).or_insert(i);
+            }
+            index
+        });
+        Fields { fields, index }
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Rc<Sourced>> {
+        let fields = self.fields;
+        match &self.index {
+            Some(index) => index.get(key).map(|&i| &fields[i].1),
+            None => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        }
+    }
+}
+
 /// RFC 7396 JSON Merge Patch over sourced trees: objects merge key by key, `null`
 /// in the patch removes the key, anything else in the patch replaces the target's.
 /// Unchanged subtrees are shared, not copied.
@@ -131,15 +156,16 @@ pub(crate) fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourc
     match (&**target, &**patch) {
         (Sourced::Object(tf), Sourced::Object(pf)) => {
             let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
+            let (t_fields, p_fields) = (Fields::new(tf), Fields::new(pf));
             for (k, tv) in tf {
-                match pf.iter().find(|(pk, _)| pk == k) {
+                match p_fields.get(k) {
                     None => out.push((k.clone(), tv.clone())),
-                    Some((_, pv)) if is_null(pv) => {}
-                    Some((_, pv)) => out.push((k.clone(), merge_patch(tv, pv))),
+                    Some(pv) if is_null(pv) => {}
+                    Some(pv) => out.push((k.clone(), merge_patch(tv, pv))),
                 }
             }
             for (k, pv) in pf {
-                if !is_null(pv) && !tf.iter().any(|(tk, _)| tk == k) {
+                if !is_null(pv) && t_fields.get(k).is_none() {
                     out.push((k.clone(), strip_nulls(pv)));
                 }
             }
@@ -203,18 +229,19 @@ fn merge_rules_at(
     };
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
     let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(af.len() + bf.len());
+    let (a_fields, b_fields) = (Fields::new(af), Fields::new(bf));
     let mut keys: Vec<&Text> = af.iter().map(|(k, _)| k).collect();
     for (k, _) in bf {
-        if !af.iter().any(|(ak, _)| ak == k) {
+        if a_fields.get(k).is_none() {
             keys.push(k);
         }
     }
     for k in keys {
-        let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
-        let v = match (a.get(k), b.get(k)) {
+        let v = match (a_fields.get(k), b_fields.get(k)) {
             (Some(x), None) => x.clone(),
             (None, Some(y)) => y.clone(),
             (Some(x), Some(y)) => {
+                let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
                 let leads_to_rules = rule_paths
                     .iter()
                     .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
@@ -230,6 +257,71 @@ fn merge_rules_at(
         };
         out.push((k.clone(), v));
     }
+    Rc::new(Sourced::Object(out))
+}
+
+/// `merge_rules(x1, merge_rules(x2, … merge_rules(xn-1, xn)))` preferring the second side
+/// at every step: each value over the ones before it (least specific first), as a run
+/// of policies on one target with `strategy: merge` defaults folds. One pass over all
+/// of them, equal to the merges one by one (a test holds them equal), which would copy
+/// the growing result at each step: ten thousand policies, ten thousand copies.
+pub(crate) fn merge_rules_preferring_last(xs: &[&Rc<Sourced>], rule_paths: &[&str]) -> Rc<Sourced> {
+    merge_many_at(xs, rule_paths, "")
+}
+
+fn merge_many_at(xs: &[&Rc<Sourced>], rule_paths: &[&str], here: &str) -> Rc<Sourced> {
+    let Some(&last) = xs.last() else {
+        return Rc::new(Sourced::Object(Vec::new()));
+    };
+    // Merged one by one, a value that is no object leaves what is below it as it is,
+    // and one that is no object below everything else is the result.
+    let objects: Vec<&[(Text, Rc<Sourced>)]> = xs
+        .iter()
+        .filter_map(|x| match &***x {
+            Sourced::Object(f) => Some(f.as_slice()),
+            Sourced::Leaf { .. } => None,
+        })
+        .collect();
+    if !matches!(**last, Sourced::Object(_)) || objects.len() == 1 {
+        return last.clone();
+    }
+    let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
+    // Each key where it first appears, with every value it has (least specific first).
+    let mut at: WideMap<&str, usize> = WideMap::default();
+    let mut keys: Vec<(&Text, Vec<&Rc<Sourced>>)> = Vec::new();
+    for fields in &objects {
+        for (k, v) in fields.iter() {
+            match at.get(k.as_str()) {
+                Some(&i) => keys[i].1.push(v),
+                None => {
+                    at.insert(k.as_str(), keys.len());
+                    keys.push((k, vec![v]));
+                }
+            }
+        }
+    }
+    let out = keys
+        .into_iter()
+        .map(|(k, values)| {
+            // Every key has one value at least; with several, the most specific wins
+            // whole, unless rules lie further down.
+            let most_specific = values[values.len() - 1];
+            let v = if values.len() == 1 {
+                most_specific.clone()
+            } else {
+                let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
+                let leads_to_rules = rule_paths
+                    .iter()
+                    .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
+                if !is_collection && leads_to_rules {
+                    merge_many_at(&values, rule_paths, &path)
+                } else {
+                    most_specific.clone()
+                }
+            };
+            (k.clone(), v)
+        })
+        .collect();
     Rc::new(Sourced::Object(out))
 }
 
@@ -260,6 +352,53 @@ mod tests {
         // New members lose their nulls.
         let out = merge_patch(&t(json!({}), 0), &t(json!({"x": {"y": null, "z": 1}}), 1));
         assert_eq!(out.to_value(), json!({"x": {"z": 1}}));
+    }
+
+    /// A small tree from a seed: objects of a few keys (shared among trees, so they
+    /// meet), some leaves where others have objects, some keys leading to rules.
+    fn tree(seed: &mut u64, depth: u32, source: u32) -> Value {
+        fn next(seed: &mut u64, n: u64) -> u64 {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*seed >> 33) % n
+        }
+        if depth == 0 || next(seed, 5) == 0 {
+            return json!(next(seed, 3) + u64::from(source) * 10);
+        }
+        let keys = ["limits", "a", "b", "shared", "x"];
+        let mut m = serde_json::Map::new();
+        for _ in 0..=next(seed, 4) {
+            let k = keys[next(seed, keys.len() as u64) as usize].to_string();
+            let inner = tree(seed, depth - 1, source);
+            m.insert(k, inner);
+        }
+        Value::Object(m)
+    }
+
+    #[test]
+    fn merging_a_run_at_once_equals_merging_one_by_one() {
+        let mut seed = 7;
+        for case in 0..600 {
+            let n = 2 + case % 6;
+            let xs: Vec<Rc<Sourced>> = (0..n)
+                .map(|i| t(tree(&mut seed, 3, i as u32), i as u32))
+                .collect();
+            for rule_paths in [&[][..], &["/limits"][..], &["/a/limits", "/b"][..]] {
+                let mut one_by_one = xs[n - 1].clone();
+                for x in xs[..n - 1].iter().rev() {
+                    one_by_one = merge_rules(x, &one_by_one, true, rule_paths);
+                }
+                let refs: Vec<&Rc<Sourced>> = xs.iter().collect();
+                let at_once = merge_rules_preferring_last(&refs, rule_paths);
+                assert_eq!(at_once, one_by_one, "case {case}, {rule_paths:?}");
+                assert_eq!(
+                    at_once.to_value().to_string(),
+                    one_by_one.to_value().to_string(),
+                    "and in the same order"
+                );
+            }
+        }
     }
 
     #[test]

@@ -700,16 +700,18 @@ impl<'s> Builder<'s> {
             }
             // A policy its controller refuses applies nowhere.
             let refused = self.t.policies[pid].rejected.is_some();
+            // Policies attach in order: one already on a target is the last there (a
+            // target may hold ten thousand; looking through them all, for each, would not do).
             for rt in resolved.iter().filter(|_| !refused) {
                 match &rt.resolution {
                     Resolution::Node(n) => {
-                        if !self.t.attached[*n].contains(&pid) {
+                        if self.t.attached[*n].last() != Some(&pid) {
                             self.t.attached[*n].push(pid)
                         }
                     }
                     Resolution::Namespace(ns) => {
                         let v = self.t.ns_attached.entry(ns.clone()).or_default();
-                        if !v.contains(&pid) {
+                        if v.last() != Some(&pid) {
                             v.push(pid)
                         }
                     }
