@@ -127,8 +127,10 @@ struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    fn new(fields: &'a [(Text, Rc<Sourced>)]) -> Self {
-        let index = (fields.len() > 16).then(|| {
+    /// `fields`, to be looked up about `lookups` times: indexed when both are many
+    /// (a few lookups among many fields are cheaper as scans than as an index).
+    fn new(fields: &'a [(Text, Rc<Sourced>)], lookups: usize) -> Self {
+        let index = (fields.len() > 16 && lookups > 8).then(|| {
             let mut index: WideMap<&str, usize> = WideMap::default();
             index.reserve(fields.len());
             for (i, (k, _)) in fields.iter().enumerate() {
@@ -156,7 +158,7 @@ pub(crate) fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourc
     match (&**target, &**patch) {
         (Sourced::Object(tf), Sourced::Object(pf)) => {
             let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
-            let (t_fields, p_fields) = (Fields::new(tf), Fields::new(pf));
+            let (t_fields, p_fields) = (Fields::new(tf, pf.len()), Fields::new(pf, tf.len()));
             for (k, tv) in tf {
                 match p_fields.get(k) {
                     None => out.push((k.clone(), tv.clone())),
@@ -229,7 +231,11 @@ fn merge_rules_at(
     };
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
     let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(af.len() + bf.len());
-    let (a_fields, b_fields) = (Fields::new(af), Fields::new(bf));
+    let lookups = af.len() + bf.len();
+    let (a_fields, b_fields) = (
+        Fields::new(af, lookups + bf.len()),
+        Fields::new(bf, lookups),
+    );
     let mut keys: Vec<&Text> = af.iter().map(|(k, _)| k).collect();
     for (k, _) in bf {
         if a_fields.get(k).is_none() {
