@@ -14,7 +14,7 @@
 //! An empty or missing stanza states no intent: it contributes nothing and never wipes
 //! what others set.
 
-use super::sourced::{merge_patch, merge_rules, merge_rules_preferring_last, Sourced};
+use super::sourced::{merge_patch, merge_rules, merge_rules_run, Sourced};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
 use crate::topology::{NodeId, PolicyId, Topology};
@@ -133,14 +133,19 @@ impl Joining {
         out
     }
 
-    /// Whether this entry joins only by merging its rules under what is below it (a
-    /// `strategy: merge` default): then a run of such entries is one merge of all their
-    /// rules, the most specific preferred (`merge_rules_preferring_last`).
-    fn merges_rules_below(&self, model: MergeModel) -> bool {
-        model != MergeModel::EnvoyMergeType
-            && self.overrides.is_none()
-            && !self.merges_into_parent
-            && self.defaults.as_ref().is_some_and(|d| d.how == How::Merge)
+    /// If this entry joins only by merging its rules with what is below it (a
+    /// `strategy: merge` default, or override): whether what is below wins a rule both
+    /// set, and its rules. A run of entries alike is one merge of all their rules
+    /// (`merge_rules_run`).
+    fn merges_rules(&self, model: MergeModel) -> Option<(bool, &Rc<Sourced>)> {
+        if model == MergeModel::EnvoyMergeType || self.merges_into_parent {
+            return None;
+        }
+        match (&self.defaults, &self.overrides) {
+            (Some(d), None) if d.how == How::Merge => Some((true, &d.value)),
+            (None, Some(o)) if o.how == How::Merge => Some((false, &o.value)),
+            _ => None,
+        }
     }
 
     /// This policy joining what the levels below it set (`below`, empty when nothing).
@@ -253,19 +258,21 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
     while i > 0 {
         // A run of entries that each merge their rules under what is below them
         // (Kuadrant's `strategy: merge` defaults, many on one target) joins in one pass.
+        let prefers = |e: &Joining| e.merges_rules(model).map(|(prefer_below, _)| prefer_below);
+        let run = prefers(&entries[i - 1]);
         let from = entries[..i]
             .iter()
-            .rposition(|e| !e.merges_rules_below(model))
+            .rposition(|e| run.is_none() || prefers(e) != run)
             .map_or(0, |j| j + 1);
-        if i - from >= 2 {
+        if let (Some(prefer_below), 2..) = (run, i - from) {
             let mut xs: Vec<&Rc<Sourced>> = entries[from..i]
                 .iter()
-                .filter_map(|e| e.defaults.as_ref().map(|d| &d.value))
+                .filter_map(|e| e.merges_rules(model).map(|(_, rules)| rules))
                 .collect();
             if !result.is_empty() {
                 xs.push(&result);
             }
-            let merged = merge_rules_preferring_last(&xs, rule_paths);
+            let merged = merge_rules_run(&xs, prefer_below, rule_paths);
             result = merged;
             // As one by one: none of them asked to be merged into its parent.
             open = false;

@@ -266,30 +266,51 @@ fn merge_rules_at(
     Rc::new(Sourced::Object(out))
 }
 
-/// `merge_rules(x1, merge_rules(x2, … merge_rules(xn-1, xn)))` preferring the second side
-/// at every step: each value over the ones before it (least specific first), as a run
-/// of policies on one target with `strategy: merge` defaults folds. One pass over all
-/// of them, equal to the merges one by one (a test holds them equal), which would copy
-/// the growing result at each step: ten thousand policies, ten thousand copies.
-pub(crate) fn merge_rules_preferring_last(xs: &[&Rc<Sourced>], rule_paths: &[&str]) -> Rc<Sourced> {
-    merge_many_at(xs, rule_paths, "")
+/// A field of a sourced object.
+type Field = (Text, Rc<Sourced>);
+
+/// `merge_rules(x1, merge_rules(x2, … merge_rules(xn-1, xn)))`, preferring the second side
+/// at every step (`prefer_b`: each value over the ones before it, least specific first)
+/// or the first: as a run of policies on one target with `strategy: merge` defaults
+/// (or overrides) folds. One pass over all of them, equal to the merges one by one (a
+/// test holds them equal), which would copy the growing result at each step: ten
+/// thousand policies, ten thousand copies.
+pub(crate) fn merge_rules_run(
+    xs: &[&Rc<Sourced>],
+    prefer_b: bool,
+    rule_paths: &[&str],
+) -> Rc<Sourced> {
+    merge_run_at(xs, prefer_b, rule_paths, "")
 }
 
-fn merge_many_at(xs: &[&Rc<Sourced>], rule_paths: &[&str], here: &str) -> Rc<Sourced> {
-    let Some(&last) = xs.last() else {
+fn merge_run_at(
+    xs: &[&Rc<Sourced>],
+    prefer_b: bool,
+    rule_paths: &[&str],
+    here: &str,
+) -> Rc<Sourced> {
+    let (Some(&first), Some(&last)) = (xs.first(), xs.last()) else {
         return Rc::new(Sourced::Object(Vec::new()));
     };
-    // Merged one by one, a value that is no object leaves what is below it as it is,
-    // and one that is no object below everything else is the result.
-    let objects: Vec<&[(Text, Rc<Sourced>)]> = xs
-        .iter()
-        .filter_map(|x| match &***x {
+    fn fields<'a>(x: &&'a Rc<Sourced>) -> Option<&'a [Field]> {
+        match &***x {
             Sourced::Object(f) => Some(f.as_slice()),
             Sourced::Leaf { .. } => None,
-        })
-        .collect();
-    if !matches!(**last, Sourced::Object(_)) || objects.len() == 1 {
-        return last.clone();
+        }
+    }
+    // Merged one by one, a pair that is not two objects is its preferred side whole.
+    // Preferring the more specific side: a value that is no object leaves what is below
+    // it as it is, and the most specific one, if no object, is the result. Preferring
+    // the less specific side: a value that is no object replaces what is below it, and
+    // an object above it replaces it in turn; what counts is the run of objects from the
+    // least specific down to the first that is none.
+    let (objects, preferred): (Vec<&[Field]>, _) = if prefer_b {
+        (xs.iter().filter_map(fields).collect(), last)
+    } else {
+        (xs.iter().map_while(fields).collect(), first)
+    };
+    if fields(&preferred).is_none() || objects.len() == 1 {
+        return preferred.clone();
     }
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
     // Each key where it first appears, with every value it has (least specific first).
@@ -309,20 +330,23 @@ fn merge_many_at(xs: &[&Rc<Sourced>], rule_paths: &[&str], here: &str) -> Rc<Sou
     let out = keys
         .into_iter()
         .map(|(k, values)| {
-            // Every key has one value at least; with several, the most specific wins
+            // Every key has one value at least; with several, the preferred side wins
             // whole, unless rules lie further down.
-            let most_specific = values[values.len() - 1];
+            let preferred = match prefer_b {
+                true => values[values.len() - 1],
+                false => values[0],
+            };
             let v = if values.len() == 1 {
-                most_specific.clone()
+                preferred.clone()
             } else {
                 let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
                 let leads_to_rules = rule_paths
                     .iter()
                     .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
                 if !is_collection && leads_to_rules {
-                    merge_many_at(&values, rule_paths, &path)
+                    merge_run_at(&values, prefer_b, rule_paths, &path)
                 } else {
-                    most_specific.clone()
+                    preferred.clone()
                 }
             };
             (k.clone(), v)
@@ -390,14 +414,20 @@ mod tests {
             let xs: Vec<Rc<Sourced>> = (0..n)
                 .map(|i| t(tree(&mut seed, 3, i as u32), i as u32))
                 .collect();
-            for rule_paths in [&[][..], &["/limits"][..], &["/a/limits", "/b"][..]] {
+            for (rule_paths, prefer_b) in [&[][..], &["/limits"][..], &["/a/limits", "/b"][..]]
+                .into_iter()
+                .flat_map(|r| [(r, true), (r, false)])
+            {
                 let mut one_by_one = xs[n - 1].clone();
                 for x in xs[..n - 1].iter().rev() {
-                    one_by_one = merge_rules(x, &one_by_one, true, rule_paths);
+                    one_by_one = merge_rules(x, &one_by_one, prefer_b, rule_paths);
                 }
                 let refs: Vec<&Rc<Sourced>> = xs.iter().collect();
-                let at_once = merge_rules_preferring_last(&refs, rule_paths);
-                assert_eq!(at_once, one_by_one, "case {case}, {rule_paths:?}");
+                let at_once = merge_rules_run(&refs, prefer_b, rule_paths);
+                assert_eq!(
+                    at_once, one_by_one,
+                    "case {case}, {rule_paths:?} {prefer_b}"
+                );
                 assert_eq!(
                     at_once.to_value().to_string(),
                     one_by_one.to_value().to_string(),
