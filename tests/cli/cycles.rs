@@ -80,6 +80,29 @@ spec:
   - backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a}, {name: svc, port: 80}]
 "#;
 
+const LONGER_CYCLE: &str = r#"
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: ra, namespace: default}
+spec:
+  parentRefs: [{name: gw, sectionName: tcp}, {group: gateway.networking.k8s.io, kind: TCPRoute, name: rc}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: rb, namespace: default}
+spec:
+  parentRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: ra}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: rc, namespace: default}
+spec:
+  parentRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: rb}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+"#;
+
 const POLICY_ON_POLICY: &str = r#"
 ---
 apiVersion: gateway.networking.k8s.io/v1alpha3
@@ -126,7 +149,11 @@ fn run(dir: &std::path::Path, yaml: &str, args: &[&str]) -> (i32, String) {
 /// default, each described and asked for its effective policies.
 fn every_command(yaml: &str, objects: &[&str], policies: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.yaml");
+    let input = input.to_str().unwrap();
     let mut commands: Vec<Vec<&str>> = vec![
+        vec!["dump", "-A", "-o", "yaml"],
+        vec!["blast-radius", "--apply", input],
         vec!["get", "-A"],
         vec!["get", "-A", "-o", "json"],
         vec!["get", "kinds", "-o", "json"],
@@ -196,6 +223,19 @@ fn tcproutes_that_name_each_other_as_parents_crash_no_command() {
         "Cycle",
         "TCPRoute default/a → TCPRoute default/b → TCPRoute default/a",
         &["tcproute/a", "tcproute/b"],
+    );
+}
+
+#[test]
+fn a_longer_cycle_of_tcproutes_crashes_no_command_and_is_named_in_order() {
+    let yaml = [GATEWAY, LONGER_CYCLE].concat();
+    let objects = ["tcproute/ra", "tcproute/rb", "tcproute/rc", "service/svc"];
+    every_command(&yaml, &objects, POLICIES);
+    told(
+        &yaml,
+        "Cycle",
+        "TCPRoute default/ra → TCPRoute default/rb → TCPRoute default/rc → TCPRoute default/ra",
+        &objects[..3],
     );
 }
 
