@@ -14,7 +14,7 @@
 //! An empty or missing stanza states no intent: it contributes nothing and never wipes
 //! what others set.
 
-use super::sourced::{merge_patch, merge_rules, merge_rules_run, Sourced};
+use super::sourced::{merge_patch, merge_rules, merge_rules_run, Run, Sourced};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
 use crate::topology::{NodeId, PolicyId, Topology};
@@ -107,6 +107,9 @@ impl Joining {
     /// by field (`oldest_wins`: the older policy keeps a field both set; otherwise the
     /// newer, as with fields no two of them may share). `rule_paths` key the fields.
     pub fn merged(entries: &[Joining], oldest_wins: bool, rule_paths: &[&str]) -> Joining {
+        if oldest_wins {
+            return Self::oldest_first(entries, rule_paths);
+        }
         let join = |a: &Option<Layer>, b: &Option<Layer>| match (a, b) {
             (Some(a), Some(b)) => Some(Layer {
                 how: a.how,
@@ -131,6 +134,32 @@ impl Joining {
             out.merges_into_parent |= e.merges_into_parent;
         }
         out
+    }
+
+    /// `merged` keeping the oldest's rule where several set one: the stanzas of each kind
+    /// merged in one pass (`Run::OldestFirst`), not one policy at a time.
+    fn oldest_first(entries: &[Joining], rule_paths: &[&str]) -> Joining {
+        let stanza = |of: fn(&Joining) -> &Option<Layer>| {
+            let layers: Vec<&Layer> = entries.iter().filter_map(|e| of(e).as_ref()).collect();
+            let first = layers.first()?;
+            let values: Vec<&Rc<Sourced>> = layers.iter().map(|l| &l.value).collect();
+            Some(Layer {
+                how: first.how,
+                value: match values[..] {
+                    [one] => one.clone(),
+                    _ => merge_rules_run(&values, Run::OldestFirst, rule_paths),
+                },
+            })
+        };
+        Joining {
+            policies: entries
+                .iter()
+                .flat_map(|e| e.policies.iter().copied())
+                .collect(),
+            defaults: stanza(|e| &e.defaults),
+            overrides: stanza(|e| &e.overrides),
+            merges_into_parent: entries.iter().any(|e| e.merges_into_parent),
+        }
     }
 
     /// If this entry joins only by merging its rules with what is below it (a
@@ -272,7 +301,12 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
             if !result.is_empty() {
                 xs.push(&result);
             }
-            let merged = merge_rules_run(&xs, prefer_below, rule_paths);
+            let run = if prefer_below {
+                Run::PreferLast
+            } else {
+                Run::PreferFirst
+            };
+            let merged = merge_rules_run(&xs, run, rule_paths);
             result = merged;
             // As one by one: none of them asked to be merged into its parent.
             open = false;

@@ -269,26 +269,28 @@ fn merge_rules_at(
 /// A field of a sourced object.
 type Field = (Text, Rc<Sourced>);
 
-/// `merge_rules(x1, merge_rules(x2, … merge_rules(xn-1, xn)))`, preferring the second side
-/// at every step (`prefer_b`: each value over the ones before it, least specific first)
-/// or the first: as a run of policies on one target with `strategy: merge` defaults
-/// (or overrides) folds. One pass over all of them, equal to the merges one by one (a
-/// test holds them equal), which would copy the growing result at each step: ten
-/// thousand policies, ten thousand copies.
-pub(crate) fn merge_rules_run(
-    xs: &[&Rc<Sourced>],
-    prefer_b: bool,
-    rule_paths: &[&str],
-) -> Rc<Sourced> {
-    merge_run_at(xs, prefer_b, rule_paths, "")
+/// How a run of values is merged with `merge_rules`, least specific (or oldest) first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// `merge_rules(x1, merge_rules(x2, … xn))` preferring the second side: each value
+    /// over the ones before it (`strategy: merge` defaults on one target).
+    PreferLast,
+    /// The same nesting preferring the first side: each value over the ones after it
+    /// (`strategy: merge` overrides on one target).
+    PreferFirst,
+    /// `merge_rules(merge_rules(x1, x2), … xn)` preferring the first side: the oldest
+    /// keeps a rule several set (Gloo's options, merged on one target).
+    OldestFirst,
 }
 
-fn merge_run_at(
-    xs: &[&Rc<Sourced>],
-    prefer_b: bool,
-    rule_paths: &[&str],
-    here: &str,
-) -> Rc<Sourced> {
+/// The values `xs` merged with `merge_rules` as `run` says, in one pass over all of
+/// them, equal to the merges one by one (a test holds them equal), which would copy the
+/// growing result at each step: ten thousand policies, ten thousand copies.
+pub(crate) fn merge_rules_run(xs: &[&Rc<Sourced>], run: Run, rule_paths: &[&str]) -> Rc<Sourced> {
+    merge_run_at(xs, run, rule_paths, "")
+}
+
+fn merge_run_at(xs: &[&Rc<Sourced>], run: Run, rule_paths: &[&str], here: &str) -> Rc<Sourced> {
     let (Some(&first), Some(&last)) = (xs.first(), xs.last()) else {
         return Rc::new(Sourced::Object(Vec::new()));
     };
@@ -303,11 +305,12 @@ fn merge_run_at(
     // it as it is, and the most specific one, if no object, is the result. Preferring
     // the less specific side: a value that is no object replaces what is below it, and
     // an object above it replaces it in turn; what counts is the run of objects from the
-    // least specific down to the first that is none.
-    let (objects, preferred): (Vec<&[Field]>, _) = if prefer_b {
-        (xs.iter().filter_map(fields).collect(), last)
-    } else {
-        (xs.iter().map_while(fields).collect(), first)
+    // least specific down to the first that is none. Oldest first: the first value, if
+    // no object, stays; else every later object merges into it.
+    let (objects, preferred): (Vec<&[Field]>, _) = match run {
+        Run::PreferLast => (xs.iter().filter_map(fields).collect(), last),
+        Run::PreferFirst => (xs.iter().map_while(fields).collect(), first),
+        Run::OldestFirst => (xs.iter().filter_map(fields).collect(), first),
     };
     if fields(&preferred).is_none() || objects.len() == 1 {
         return preferred.clone();
@@ -332,9 +335,9 @@ fn merge_run_at(
         .map(|(k, values)| {
             // Every key has one value at least; with several, the preferred side wins
             // whole, unless rules lie further down.
-            let preferred = match prefer_b {
-                true => values[values.len() - 1],
-                false => values[0],
+            let preferred = match run {
+                Run::PreferLast => values[values.len() - 1],
+                Run::PreferFirst | Run::OldestFirst => values[0],
             };
             let v = if values.len() == 1 {
                 preferred.clone()
@@ -344,7 +347,7 @@ fn merge_run_at(
                     .iter()
                     .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
                 if !is_collection && leads_to_rules {
-                    merge_run_at(&values, prefer_b, rule_paths, &path)
+                    merge_run_at(&values, run, rule_paths, &path)
                 } else {
                     preferred.clone()
                 }
@@ -414,20 +417,30 @@ mod tests {
             let xs: Vec<Rc<Sourced>> = (0..n)
                 .map(|i| t(tree(&mut seed, 3, i as u32), i as u32))
                 .collect();
-            for (rule_paths, prefer_b) in [&[][..], &["/limits"][..], &["/a/limits", "/b"][..]]
+            let runs = [Run::PreferLast, Run::PreferFirst, Run::OldestFirst];
+            for (rule_paths, run) in [&[][..], &["/limits"][..], &["/a/limits", "/b"][..]]
                 .into_iter()
-                .flat_map(|r| [(r, true), (r, false)])
+                .flat_map(|r| runs.map(|run| (r, run)))
             {
-                let mut one_by_one = xs[n - 1].clone();
-                for x in xs[..n - 1].iter().rev() {
-                    one_by_one = merge_rules(x, &one_by_one, prefer_b, rule_paths);
-                }
+                let one_by_one = match run {
+                    Run::PreferLast | Run::PreferFirst => {
+                        let mut v = xs[n - 1].clone();
+                        for x in xs[..n - 1].iter().rev() {
+                            v = merge_rules(x, &v, run == Run::PreferLast, rule_paths);
+                        }
+                        v
+                    }
+                    Run::OldestFirst => {
+                        let mut v = xs[0].clone();
+                        for x in &xs[1..] {
+                            v = merge_rules(&v, x, false, rule_paths);
+                        }
+                        v
+                    }
+                };
                 let refs: Vec<&Rc<Sourced>> = xs.iter().collect();
-                let at_once = merge_rules_run(&refs, prefer_b, rule_paths);
-                assert_eq!(
-                    at_once, one_by_one,
-                    "case {case}, {rule_paths:?} {prefer_b}"
-                );
+                let at_once = merge_rules_run(&refs, run, rule_paths);
+                assert_eq!(at_once, one_by_one, "case {case}, {rule_paths:?} {run:?}");
                 assert_eq!(
                     at_once.to_value().to_string(),
                     one_by_one.to_value().to_string(),
