@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The benchmark (issues #7 and #17): kubectl-policies on synthetic clusters, side by side
-with Python's json.load of the same dump (the floor), in one run.
+"""The benchmark (issues #7, #17 and #27): kubectl-policies on synthetic clusters, side by
+side with Python's json.load of the same dump (the floor), in one run; and on many
+policies of one target (merging, conflicting), held to a time, a memory and a growth.
 
 Run it through scripts/bench.sh, which builds the release binaries first. Machines are
 shared and noisy, so every figure is the median of several repetitions, the cases are
@@ -43,6 +44,123 @@ RSS_TARGET_MIB = 160  # each of the three commands at TARGET_SIZE
 LARGE_SIZE = 50000  # where get -A is held to json.load's memory and to its own time
 LARGE_RSS_RATIO = 0.6  # get -A's peak RSS / json.load's, at LARGE_SIZE
 LARGE_TIME_RATIO = 2.6  # get -A's time at LARGE_SIZE / at TARGET_SIZE
+
+
+# Issue 27 item 7: many policies on one target. Kuadrant RateLimitPolicies whose
+# `strategy: merge` defaults all merge on one Gateway, and BackendTLSPolicies that all
+# conflict on one Service (the oldest wins); each command within these, and doubling
+# the policies costs at most ONE_TARGET_GROWTH times the time.
+ONE_TARGET_SIZES = {"merge": (5000, 10000), "conflict": (10000, 20000)}
+ONE_TARGET_SECONDS = 30
+ONE_TARGET_RSS_MIB = 300
+ONE_TARGET_GROWTH = 2.6
+
+
+def one_target_items(shape, n):
+    """A Gateway, a route, a Service, and n policies on one target: `merge`, Kuadrant
+    RateLimitPolicies on the Gateway, each with a limit of its own and one they all
+    share; `conflict`, BackendTLSPolicies on the Service, oldest first."""
+    gw_group = "gateway.networking.k8s.io"
+
+    def obj(api, kind, name, ns, spec, ts="2025-01-01T00:00:00Z"):
+        meta = {"name": name, "creationTimestamp": ts}
+        if ns:
+            meta["namespace"] = ns
+        return {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec}
+
+    items = [
+        obj(gw_group + "/v1", "GatewayClass", "gc", None, {"controllerName": "example.com/c"}),
+        obj(gw_group + "/v1", "Gateway", "gw", "one", {
+            "gatewayClassName": "gc",
+            "listeners": [{"name": "http", "port": 80, "protocol": "HTTP"}]}),
+        obj(gw_group + "/v1", "HTTPRoute", "route", "one", {
+            "parentRefs": [{"name": "gw"}],
+            "rules": [{"backendRefs": [{"name": "svc", "port": 80}]}]}),
+        obj("v1", "Service", "svc", "one", {"ports": [{"name": "http", "port": 80}]}),
+    ]
+    for i in range(n):
+        # One second apart: the oldest is p-00000.
+        ts = "2025-%02d-%02dT%02d:%02d:%02dZ" % (
+            1 + i // 2419200 % 12, 1 + i // 86400 % 28, i // 3600 % 24, i // 60 % 60, i % 60)
+        name = "p-%05d" % i
+        if shape == "merge":
+            items.append(obj("kuadrant.io/v1", "RateLimitPolicy", name, "one", {
+                "targetRef": {"group": gw_group, "kind": "Gateway", "name": "gw"},
+                "defaults": {"strategy": "merge", "limits": {
+                    "limit-%05d" % i: {"rates": [{"limit": 10 + i, "window": "1m"}]},
+                    "shared": {"rates": [{"limit": 1 + i, "window": "1s"}]}}}}, ts))
+        else:
+            items.append(obj(gw_group + "/v1", "BackendTLSPolicy", name, "one", {
+                "targetRefs": [{"group": "", "kind": "Service", "name": "svc"}],
+                "validation": {"hostname": "svc-%d.example" % i,
+                               "wellKnownCACertificates": "System"}}, ts))
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+def one_target_dump(shape, n):
+    path = os.path.join(OUT_DIR, f"one-target-{shape}-{n}.json")
+    if not os.path.exists(path):
+        with open(path + ".tmp", "w") as f:
+            json.dump(one_target_items(shape, n), f)
+        os.replace(path + ".tmp", path)
+    return path
+
+
+def one_target_cases(dump, shape):
+    """The questions timed on a one-target dump: get -A, describe of a policy and of the
+    target, blast radius of a policy (the oldest, p-00000, which wins every conflict)."""
+    f = ["-f", dump]
+    if shape == "merge":
+        policy, target = "ratelimitpolicy.kuadrant.io/p-00005", "gateway/gw"
+    else:
+        policy, target = "backendtlspolicy/p-00005", "service/svc"
+    winner = policy.replace("p-00005", "p-00000")
+    return [
+        ("get -A", f + ["get", "-A"]),
+        ("describe policy", f + ["describe", policy, "-n", "one"]),
+        ("describe target", f + ["describe", target, "-n", "one"]),
+        ("blast-radius", f + ["blast-radius", winner, "-n", "one"]),
+    ]
+
+
+def one_target_section(args, results):
+    """Times every one-target case at each size (interleaved within a repetition);
+    reports the median, the peak RSS, and the growth from one size to its double."""
+    dumps = []
+    for shape, sizes in ONE_TARGET_SIZES.items():
+        for n in sizes:
+            dumps.append((shape, n, one_target_dump(shape, n)))
+    times, rss = {}, {}
+    for _ in range(args.reps):
+        for shape, n, dump in dumps:
+            for name, argv in one_target_cases(dump, shape):
+                wall, r, _ = run([BIN] + argv)
+                times.setdefault((shape, n, name), []).append(wall)
+                rss[(shape, n, name)] = max(rss.get((shape, n, name), 0.0), r)
+    print(f"\nOne target, many policies ({args.reps} repetitions, {os.path.relpath(BIN, ROOT)}):")
+    print("| shape | policies | what | median time | peak RSS | growth from half | target |")
+    print("|---|---:|---|---:|---:|---:|---|")
+    failed = []
+    out = {}
+    for shape, n, _ in dumps:
+        small, large = ONE_TARGET_SIZES[shape]
+        for name, _ in one_target_cases("", shape):
+            secs = statistics.median(times[(shape, n, name)])
+            mib = rss[(shape, n, name)]
+            growth = ""
+            checks = []
+            if n == large:
+                g = secs / statistics.median(times[(shape, small, name)])
+                growth = f"{g:.2f}×"
+                checks.append((f"growth ≤ {ONE_TARGET_GROWTH}×", g <= ONE_TARGET_GROWTH))
+                checks.append((f"≤ {ONE_TARGET_SECONDS} s", secs <= ONE_TARGET_SECONDS))
+                checks.append((f"≤ {ONE_TARGET_RSS_MIB} MiB", mib <= ONE_TARGET_RSS_MIB))
+            target = ", ".join(f"{what}: {'ok' if ok else 'MISSED'}" for what, ok in checks)
+            failed += [f"{shape} {name} at {n} ({what})" for what, ok in checks if not ok]
+            out[f"{shape}/{n}/{name}"] = {"seconds": secs, "rss_mib": mib}
+            print(f"| {shape} | {n} | {name} | {secs * 1000:.0f} ms | {mib:.0f} MiB | {growth} | {target} |")
+    results["one_target"] = out
+    return failed
 
 
 def cases(dump, routes):
@@ -132,11 +250,25 @@ def main():
     ap.add_argument("--reps", type=int, default=5, help="repetitions (median is reported)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-live", action="store_true", help="skip the live path's figures")
+    ap.add_argument("--no-routes", action="store_true",
+                    help="skip the synthetic clusters of routes (and the live figures)")
+    ap.add_argument("--no-one-target", action="store_true",
+                    help="skip the many-policies-on-one-target shapes")
+    ap.add_argument("--bin", help="the kubectl-policies binary to time (default: the release build)")
     args = ap.parse_args()
+    global BIN
+    BIN = os.path.abspath(args.bin) if args.bin else BIN
     sizes = [int(s) for s in args.routes.split(",")]
     os.makedirs(OUT_DIR, exist_ok=True)
 
     results = {"reps": args.reps, "sizes": {}}
+    failed = [] if args.no_one_target else one_target_section(args, results)
+    if args.no_routes:
+        with open(os.path.join(OUT_DIR, "results.json"), "w") as f:
+            json.dump(results, f, indent=2)
+        if failed:
+            print("\nMissed: " + ", ".join(failed))
+        return 0
     dumps = {}
     for n in sizes:
         dumps[n] = dump_for(n, args.seed)
@@ -155,7 +287,6 @@ def main():
     print()
     print("| routes | what | median time | ratio to json.load | peak RSS | target |")
     print("|---:|---|---:|---:|---:|---|")
-    failed = []
     for n in sizes:
         r = results["sizes"][n]
         floor = r["seconds"]["json.load"]

@@ -97,8 +97,11 @@ impl SeenSets {
 /// contexts ends before it starts).
 const NOT_YET: (u32, u32) = (u32::MAX, 0);
 
-/// A state, an entry pushed onto it, and the resulting state.
-type Pushed = (Option<Rc<Acc>>, Rc<Joining>, Rc<Acc>);
+/// A state, the entries pushed onto it, and the resulting state.
+type Pushed = (Option<Rc<Acc>>, Vec<Rc<Joining>>, Rc<Acc>);
+
+/// Entries pushed at once, by address (most often one or two, held inline).
+type Entries = SmallVec<[usize; 2]>;
 
 /// One context of a node: the folded result of one or more root→node paths.
 ///
@@ -153,10 +156,12 @@ pub struct KindFold<'t> {
     /// empty if none does.
     ns_policies: Vec<Vec<Vec<PolicyId>>>,
     entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
-    pushed: FastMap<(usize, usize), Pushed>,
+    pushed: FastMap<(usize, Entries), Pushed>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
     memo: Vec<(u32, u32)>,
+    /// Per node, whether `compute` is walking above it now (allocated with `memo`).
+    walking: Vec<bool>,
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
@@ -183,6 +188,7 @@ impl<'t> KindFold<'t> {
         f.links = self.links.clone();
         f.seen = self.seen.clone();
         f.memo = self.memo.clone();
+        f.walking = vec![false; f.memo.len()];
         for (m, &below) in f.memo.iter_mut().zip(below) {
             if below {
                 *m = NOT_YET;
@@ -256,6 +262,7 @@ impl<'t> KindFold<'t> {
             pushed: FastMap::default(),
             ctxs: Vec::new(),
             memo: Vec::new(),
+            walking: Vec::new(),
             links: Vec::new(),
             seen: SeenSets::new(),
             arrived: Vec::new(),
@@ -345,20 +352,22 @@ impl<'t> KindFold<'t> {
         e
     }
 
-    /// `combine::push`, once per (state, entry): nodes that share a parent's state
-    /// share the result too (a namespace's policy meets the same Gateway state at every
-    /// route of the namespace).
-    fn push(&mut self, acc: Option<Rc<Acc>>, e: Rc<Joining>) -> Rc<Acc> {
+    /// `combine::push`, once per (state, entries): nodes that share a parent's state
+    /// and the same entries share the result too (a namespace's policy meets the same
+    /// Gateway state at every route of the namespace).
+    fn push(&mut self, acc: Option<Rc<Acc>>, es: &[Rc<Joining>]) -> Rc<Acc> {
         let key = (
             acc.as_ref().map_or(0, |a| Rc::as_ptr(a) as usize),
-            Rc::as_ptr(&e) as usize,
+            es.iter()
+                .map(|e| Rc::as_ptr(e) as usize)
+                .collect::<Entries>(),
         );
         if let Some((.., pushed)) = self.pushed.get(&key) {
             return pushed.clone();
         }
-        let pushed = combine::push(acc.as_deref(), &e, self.model);
+        let pushed = combine::push(acc.as_deref(), es, self.model);
         // The inputs are kept with the result, so their addresses stay their identity.
-        self.pushed.insert(key, (acc, e, pushed.clone()));
+        self.pushed.insert(key, (acc, es.to_vec(), pushed.clone()));
         pushed
     }
 
@@ -379,20 +388,43 @@ impl<'t> KindFold<'t> {
         self.links[from..to].iter().map(|&(p, j)| (p, j as usize))
     }
 
-    /// Computes the contexts of `n` (and, first, of everything above it).
+    /// Computes the contexts of `n` (and, first, of everything above it). A walk up
+    /// with a stack of its own, not recursion: a chain of references may be as long
+    /// as the input. A parent still being walked (there is none in a DAG, as the
+    /// topology makes it) is passed over, so even a cycle ends.
     fn compute(&mut self, n: NodeId) -> (u32, u32) {
         if self.memo.is_empty() {
             self.memo = vec![NOT_YET; self.t.nodes.len()];
+            self.walking = vec![false; self.t.nodes.len()];
         }
         if self.memo[n] != NOT_YET {
             return self.memo[n];
         }
         let t = self.t;
         let shape = &t.shape;
-        let parents = shape.parents(n);
-        for &p in parents {
-            self.compute(p);
+        let mut stack = vec![n];
+        while let Some(&m) = stack.last() {
+            if self.memo[m] != NOT_YET {
+                stack.pop();
+            } else if self.walking[m] {
+                // Its parents are done (or being walked): its turn.
+                stack.pop();
+                self.compute_here(m);
+                self.walking[m] = false;
+            } else {
+                self.walking[m] = true;
+                let parents = shape.parents(m).iter().copied();
+                stack.extend(parents.filter(|&p| self.memo[p] == NOT_YET && !self.walking[p]));
+            }
         }
+        self.memo[n]
+    }
+
+    /// Computes the contexts of `n`, those of its parents being computed.
+    fn compute_here(&mut self, n: NodeId) -> (u32, u32) {
+        let t = self.t;
+        let shape = &t.shape;
+        let parents = shape.parents(n);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
         let mut links = std::mem::take(&mut self.arrival_links);
@@ -485,22 +517,24 @@ impl<'t> KindFold<'t> {
     ) -> u32 {
         let mut seen_next = seen;
         let mut entered = false;
+        let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
         if let Some(ns) = self.t.shape.level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
                 for k in 0..self.ns_policies_of(ns).len() {
                     let group = Group::from_slice(&self.ns_policies_of(ns)[k]);
-                    let e = self.entry(group, n);
-                    acc = Some(self.push(acc, e));
+                    es.push(self.entry(group, n));
                 }
             }
         }
         let count = self.node_policies_at(n).len();
         for k in 0..count {
             let group = Group::from_slice(&self.node_policies_at(n)[k]);
-            let e = self.entry(group, n);
-            acc = Some(self.push(acc, e));
+            es.push(self.entry(group, n));
+        }
+        if !es.is_empty() {
+            acc = Some(self.push(acc, &es));
         }
         // Two inputs that ended up equal share one context (same pointer when nothing
         // new applied here).
@@ -538,23 +572,36 @@ impl<'t> KindFold<'t> {
     /// Walks the paths of context `i` of `n` up to their roots, each path's steps below
     /// the current one held in `below` (last step first), and adds each whole path to
     /// `out` as it reaches a root: in the order of the predecessors, as the paths are
-    /// read.
+    /// read. With a stack of its own, not recursion: a path may be as long as the input.
     fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
-        let (a, _) = self.compute(n);
-        let c = a as usize + i;
-        let depth = below.len();
-        below.push(Step::Node(n));
-        if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
-            below.push(Step::Namespace(n));
+        enum Work {
+            /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors.
+            Visit(NodeId, usize),
+            /// Back to the steps below a node, once its predecessors are walked.
+            Truncate(usize),
         }
-        let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
-        if preds.is_empty() {
-            out.push(below.iter().rev().copied().collect());
+        let mut work = vec![Work::Visit(n, i)];
+        while let Some(w) = work.pop() {
+            let (n, i) = match w {
+                Work::Truncate(depth) => {
+                    below.truncate(depth);
+                    continue;
+                }
+                Work::Visit(n, i) => (n, i),
+            };
+            let (a, _) = self.compute(n);
+            let c = a as usize + i;
+            work.push(Work::Truncate(below.len()));
+            below.push(Step::Node(n));
+            if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
+                below.push(Step::Namespace(n));
+            }
+            let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
+            if preds.is_empty() {
+                out.push(below.iter().rev().copied().collect());
+            }
+            work.extend(preds.into_iter().rev().map(|(p, j)| Work::Visit(p, j)));
         }
-        for (p, j) in preds {
-            self.walk_paths(p, j, below, out);
-        }
-        below.truncate(depth);
     }
 
     /// The effective specs at `n`, contexts with equal results grouped.

@@ -6,7 +6,7 @@
 //! `Val`): the folds make and merge thousands of these trees, and a merge copies no
 //! string.
 
-use crate::model::{Text, Val};
+use crate::model::{FastMap, Text, Val, WideMap};
 use crate::topology::PolicyId;
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -68,6 +68,7 @@ impl Sourced {
         }
     }
 
+    /// The subtree under `key`, by a scan (for answers that look up a few paths).
     fn get(&self, key: &str) -> Option<&Rc<Sourced>> {
         match self {
             Sourced::Object(f) => f.iter().find(|(k, _)| k == key).map(|(_, v)| v),
@@ -124,11 +125,12 @@ impl Sourced {
         }
     }
 
-    /// How many leaves of this tree come from `p`, and whether any do (cheap walk).
-    pub(crate) fn count_from(&self, p: PolicyId) -> usize {
+    /// How many leaves of this tree come from each policy: one walk, whatever the
+    /// number of policies folded in.
+    pub(crate) fn count_by_source(&self, out: &mut FastMap<PolicyId, usize>) {
         match self {
-            Sourced::Leaf { source, .. } => usize::from(*source == p),
-            Sourced::Object(f) => f.iter().map(|(_, v)| v.count_from(p)).sum(),
+            Sourced::Leaf { source, .. } => *out.entry(*source).or_default() += 1,
+            Sourced::Object(f) => f.iter().for_each(|(_, v)| v.count_by_source(out)),
         }
     }
 }
@@ -224,6 +226,39 @@ pub(crate) fn leaf_pointers(v: &Val, path: &mut String, out: &mut Vec<String>) {
     }
 }
 
+/// An object's fields, looked up by key: by a scan when they are few, through an
+/// index when they are many (the rules of ten thousand policies merged on one target
+/// are ten thousand lookups among ten thousand, at every join).
+struct Fields<'a> {
+    fields: &'a [(Text, Rc<Sourced>)],
+    index: Option<WideMap<&'a str, usize>>,
+}
+
+impl<'a> Fields<'a> {
+    /// `fields`, to be looked up about `lookups` times: indexed when both are many
+    /// (a few lookups among many fields are cheaper as scans than as an index).
+    fn new(fields: &'a [(Text, Rc<Sourced>)], lookups: usize) -> Self {
+        let index = (fields.len() > 16 && lookups > 8).then(|| {
+            let mut index: WideMap<&str, usize> = WideMap::default();
+            index.reserve(fields.len());
+            for (i, (k, _)) in fields.iter().enumerate() {
+                // The first of a key, as a scan finds it.
+                index.entry(k.as_str()).or_insert(i);
+            }
+            index
+        });
+        Fields { fields, index }
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Rc<Sourced>> {
+        let fields = self.fields;
+        match &self.index {
+            Some(index) => index.get(key).map(|&i| &fields[i].1),
+            None => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        }
+    }
+}
+
 /// RFC 7396 JSON Merge Patch over sourced trees: objects merge key by key, `null`
 /// in the patch removes the key, anything else in the patch replaces the target's.
 /// Unchanged subtrees are shared, not copied.
@@ -231,15 +266,16 @@ pub(crate) fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourc
     match (&**target, &**patch) {
         (Sourced::Object(tf), Sourced::Object(pf)) => {
             let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(tf.len() + pf.len());
+            let (t_fields, p_fields) = (Fields::new(tf, pf.len()), Fields::new(pf, tf.len()));
             for (k, tv) in tf {
-                match pf.iter().find(|(pk, _)| pk == k) {
+                match p_fields.get(k) {
                     None => out.push((k.clone(), tv.clone())),
-                    Some((_, pv)) if is_null(pv) => {}
-                    Some((_, pv)) => out.push((k.clone(), merge_patch(tv, pv))),
+                    Some(pv) if is_null(pv) => {}
+                    Some(pv) => out.push((k.clone(), merge_patch(tv, pv))),
                 }
             }
             for (k, pv) in pf {
-                if !is_null(pv) && !tf.iter().any(|(tk, _)| tk == k) {
+                if !is_null(pv) && t_fields.get(k).is_none() {
                     out.push((k.clone(), strip_nulls(pv)));
                 }
             }
@@ -303,18 +339,23 @@ fn merge_rules_at(
     };
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
     let mut out: Vec<(Text, Rc<Sourced>)> = Vec::with_capacity(af.len() + bf.len());
+    let lookups = af.len() + bf.len();
+    let (a_fields, b_fields) = (
+        Fields::new(af, lookups + bf.len()),
+        Fields::new(bf, lookups),
+    );
     let mut keys: Vec<&Text> = af.iter().map(|(k, _)| k).collect();
     for (k, _) in bf {
-        if !af.iter().any(|(ak, _)| ak == k) {
+        if a_fields.get(k).is_none() {
             keys.push(k);
         }
     }
     for k in keys {
-        let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
-        let v = match (a.get(k), b.get(k)) {
+        let v = match (a_fields.get(k), b_fields.get(k)) {
             (Some(x), None) => x.clone(),
             (None, Some(y)) => y.clone(),
             (Some(x), Some(y)) => {
+                let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
                 let leads_to_rules = rule_paths
                     .iter()
                     .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
@@ -330,6 +371,98 @@ fn merge_rules_at(
         };
         out.push((k.clone(), v));
     }
+    Rc::new(Sourced::Object(out))
+}
+
+/// A field of a sourced object.
+type Field = (Text, Rc<Sourced>);
+
+/// How a run of values is merged with `merge_rules`, least specific (or oldest) first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// `merge_rules(x1, merge_rules(x2, … xn))` preferring the second side: each value
+    /// over the ones before it (`strategy: merge` defaults on one target).
+    PreferLast,
+    /// The same nesting preferring the first side: each value over the ones after it
+    /// (`strategy: merge` overrides on one target).
+    PreferFirst,
+    /// `merge_rules(merge_rules(x1, x2), … xn)` preferring the first side: the oldest
+    /// keeps a rule several set (Gloo's options, merged on one target).
+    OldestFirst,
+}
+
+/// The values `xs` merged with `merge_rules` as `run` says, in one pass over all of
+/// them, equal to the merges one by one (a test holds them equal), which would copy the
+/// growing result at each step: ten thousand policies, ten thousand copies.
+pub(crate) fn merge_rules_run(xs: &[&Rc<Sourced>], run: Run, rule_paths: &[&str]) -> Rc<Sourced> {
+    merge_run_at(xs, run, rule_paths, "")
+}
+
+fn merge_run_at(xs: &[&Rc<Sourced>], run: Run, rule_paths: &[&str], here: &str) -> Rc<Sourced> {
+    let (Some(&first), Some(&last)) = (xs.first(), xs.last()) else {
+        return Rc::new(Sourced::Object(Vec::new()));
+    };
+    fn fields<'a>(x: &&'a Rc<Sourced>) -> Option<&'a [Field]> {
+        match &***x {
+            Sourced::Object(f) => Some(f.as_slice()),
+            Sourced::Leaf { .. } => None,
+        }
+    }
+    // Merged one by one, a pair that is not two objects is its preferred side whole.
+    // Preferring the more specific side: a value that is no object leaves what is below
+    // it as it is, and the most specific one, if no object, is the result. Preferring
+    // the less specific side: a value that is no object replaces what is below it, and
+    // an object above it replaces it in turn; what counts is the run of objects from the
+    // least specific down to the first that is none. Oldest first: the first value, if
+    // no object, stays; else every later object merges into it.
+    let (objects, preferred): (Vec<&[Field]>, _) = match run {
+        Run::PreferLast => (xs.iter().filter_map(fields).collect(), last),
+        Run::PreferFirst => (xs.iter().map_while(fields).collect(), first),
+        Run::OldestFirst => (xs.iter().filter_map(fields).collect(), first),
+    };
+    if fields(&preferred).is_none() || objects.len() == 1 {
+        return preferred.clone();
+    }
+    let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
+    // Each key where it first appears, with every value it has (least specific first).
+    let mut at: WideMap<&str, usize> = WideMap::default();
+    let mut keys: Vec<(&Text, Vec<&Rc<Sourced>>)> = Vec::new();
+    for fields in &objects {
+        for (k, v) in fields.iter() {
+            match at.get(k.as_str()) {
+                Some(&i) => keys[i].1.push(v),
+                None => {
+                    at.insert(k.as_str(), keys.len());
+                    keys.push((k, vec![v]));
+                }
+            }
+        }
+    }
+    let out = keys
+        .into_iter()
+        .map(|(k, values)| {
+            // Every key has one value at least; with several, the preferred side wins
+            // whole, unless rules lie further down.
+            let preferred = match run {
+                Run::PreferLast => values[values.len() - 1],
+                Run::PreferFirst | Run::OldestFirst => values[0],
+            };
+            let v = if values.len() == 1 {
+                preferred.clone()
+            } else {
+                let path = format!("{here}/{}", k.replace('~', "~0").replace('/', "~1"));
+                let leads_to_rules = rule_paths
+                    .iter()
+                    .any(|p| p.starts_with(&format!("{path}/")) || *p == path);
+                if !is_collection && leads_to_rules {
+                    merge_run_at(&values, run, rule_paths, &path)
+                } else {
+                    preferred.clone()
+                }
+            };
+            (k.clone(), v)
+        })
+        .collect();
     Rc::new(Sourced::Object(out))
 }
 
@@ -360,6 +493,69 @@ mod tests {
         // New members lose their nulls.
         let out = merge_patch(&t(json!({}), 0), &t(json!({"x": {"y": null, "z": 1}}), 1));
         assert_eq!(out.to_value(), json!({"x": {"z": 1}}));
+    }
+
+    /// A small tree from a seed: objects of a few keys (shared among trees, so they
+    /// meet), some leaves where others have objects, some keys leading to rules.
+    fn tree(seed: &mut u64, depth: u32, source: u32) -> Value {
+        fn next(seed: &mut u64, n: u64) -> u64 {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*seed >> 33) % n
+        }
+        if depth == 0 || next(seed, 5) == 0 {
+            return json!(next(seed, 3) + u64::from(source) * 10);
+        }
+        let keys = ["limits", "a", "b", "shared", "x"];
+        let mut m = serde_json::Map::new();
+        for _ in 0..=next(seed, 4) {
+            let k = keys[next(seed, keys.len() as u64) as usize].to_string();
+            let inner = tree(seed, depth - 1, source);
+            m.insert(k, inner);
+        }
+        Value::Object(m)
+    }
+
+    #[test]
+    fn merging_a_run_at_once_equals_merging_one_by_one() {
+        let mut seed = 7;
+        for case in 0..600 {
+            let n = 2 + case % 6;
+            let xs: Vec<Rc<Sourced>> = (0..n)
+                .map(|i| t(tree(&mut seed, 3, i as u32), i as u32))
+                .collect();
+            let runs = [Run::PreferLast, Run::PreferFirst, Run::OldestFirst];
+            for (rule_paths, run) in [&[][..], &["/limits"][..], &["/a/limits", "/b"][..]]
+                .into_iter()
+                .flat_map(|r| runs.map(|run| (r, run)))
+            {
+                let one_by_one = match run {
+                    Run::PreferLast | Run::PreferFirst => {
+                        let mut v = xs[n - 1].clone();
+                        for x in xs[..n - 1].iter().rev() {
+                            v = merge_rules(x, &v, run == Run::PreferLast, rule_paths);
+                        }
+                        v
+                    }
+                    Run::OldestFirst => {
+                        let mut v = xs[0].clone();
+                        for x in &xs[1..] {
+                            v = merge_rules(&v, x, false, rule_paths);
+                        }
+                        v
+                    }
+                };
+                let refs: Vec<&Rc<Sourced>> = xs.iter().collect();
+                let at_once = merge_rules_run(&refs, run, rule_paths);
+                assert_eq!(at_once, one_by_one, "case {case}, {rule_paths:?} {run:?}");
+                assert_eq!(
+                    at_once.to_value().to_string(),
+                    one_by_one.to_value().to_string(),
+                    "and in the same order"
+                );
+            }
+        }
     }
 
     #[test]

@@ -263,7 +263,11 @@ impl Statuses {
                 .any(|r| r.resolution == Resolution::NotFound(Code::SelectorBound))
             {
                 PolicyStatus::SelectorBound
-            } else if !t.policies[p].invalid.is_empty() {
+            } else if !t.policies[p].invalid.is_empty()
+                || t.targets[p]
+                    .iter()
+                    .any(|r| r.resolution == Resolution::NotFound(Code::TargetIsPolicy))
+            {
                 PolicyStatus::Invalid
             } else {
                 // A selector that matched nothing: attached to nothing, so nothing to enforce.
@@ -547,11 +551,12 @@ fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ 
 }
 
 fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
-    let result = acc.result();
+    let mut kept_of = FastMap::default();
+    acc.result().count_by_source(&mut kept_of);
     acc.applied
         .iter()
         .map(|&p| {
-            let kept = result.count_from(p);
+            let kept = kept_of.get(&p).copied().unwrap_or(0);
             let one = match () {
                 _ if kept >= leaves[p] => Tally {
                     full: 1,

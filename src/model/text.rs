@@ -2,7 +2,7 @@
 //! not a copy; read, the short ones are one copy for every object that repeats them
 //! (`gateway.networking.k8s.io`, `HTTPRoute`, a namespace, a key like `parentRefs`).
 
-use super::FastHasher;
+use super::WideHasher;
 use hashbrown::HashTable;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
@@ -159,7 +159,10 @@ pub fn text(s: &str) -> Text {
     if s.len() > SHARED_UP_TO {
         return Text(Arc::new(Box::from(s)));
     }
-    let mut h = FastHasher::default();
+    // The table's buckets are picked by the hash's low bits: FastHasher's vary little
+    // between names made to a pattern (`limit-00001`, `limit-00002`...), and ten
+    // thousand of them would share a few buckets. WideHasher mixes every bit.
+    let mut h = WideHasher::default();
     h.write(s.as_bytes());
     let hash = h.finish();
     SHARED.with(|shared| {

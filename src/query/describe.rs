@@ -197,6 +197,9 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
     reaching.sort_unstable();
     reaching.dedup();
     let none = BTreeMap::new();
+    // Looked up per policy: twenty thousand may lose on one target.
+    let losers: std::collections::BTreeSet<PolicyId> =
+        st.conflicts.iter().map(|c| c.loser).collect();
     let mut policies = Vec::new();
     for p in reaching {
         let per_node = st.per_node.get(&p).unwrap_or(&none);
@@ -204,7 +207,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         let at_section = sections
             .iter()
             .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
-        let conflicted_here = st.conflicts.iter().any(|c| c.loser == p);
+        let conflicted_here = losers.contains(&p);
         if at_node.is_none() && at_section.is_none() && !conflicted_here {
             continue;
         }

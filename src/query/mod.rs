@@ -36,7 +36,7 @@ pub use policy::{
 };
 pub use sections::SectionEffective;
 pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};
-pub use tree::{tree, TreeNode, TreePolicy};
+pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
 pub use world::{analyze, analyze_once, analyze_yaml, LazyStatuses, World};
 
 use crate::catalog::policy::Policy;
@@ -110,6 +110,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
     match code {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
+        Code::TargetIsPolicy => PolicyStatus::Invalid,
         _ => PolicyStatus::TargetNotFound,
     }
 }

@@ -69,7 +69,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
     let targets = t.targets[p]
         .iter()
         .map(|r| match &r.resolution {
-            Resolution::Node(n) => view.node(w, *n, &mut expanded, None),
+            Resolution::Node(n) => view.node(w, *n, &mut expanded, None, 0),
             Resolution::Namespace(ns) => {
                 // The namespace level sits above the first objects of the namespace.
                 let mut tops: Vec<NodeId> = reached
@@ -86,9 +86,10 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
                     policies: Vec::new(),
                     children: tops
                         .into_iter()
-                        .map(|n| view.node(w, n, &mut expanded, None))
+                        .map(|n| view.node(w, n, &mut expanded, None, 1))
                         .collect(),
                     repeated: false,
+                    truncated: false,
                 }
             }
             Resolution::NotFound(code) => TreeNode {
@@ -97,6 +98,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
                 policies: Vec::new(),
                 children: Vec::new(),
                 repeated: false,
+                truncated: false,
             },
         })
         .collect();
@@ -123,5 +125,6 @@ pub fn namespace(d: &TargetDescription) -> Vec<TreeNode> {
             .collect(),
         children: Vec::new(),
         repeated: false,
+        truncated: false,
     }]
 }

@@ -17,7 +17,16 @@ pub struct TreeNode {
     /// Shown once already elsewhere in this tree (a DAG node with several parents).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub repeated: bool,
+    /// It has children, left out: the tree is `MAX_DEPTH` levels deep here.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
+
+/// The most levels a tree is drawn to. A hierarchy is about ten levels deep
+/// (GatewayClass, Gateway, ListenerSet, listener, route, rule, backend, port, and a
+/// few delegations); deeper comes only from references that chain routes to routes,
+/// and drawing, writing and freeing a tree each take one call per level.
+pub const MAX_DEPTH: usize = 64;
 
 /// A policy hung on a node of a tree, with its status (and whether it hangs there
 /// through the node's namespace).
@@ -93,6 +102,7 @@ fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
                 policies: Vec::new(),
                 children: Vec::new(),
                 repeated: false,
+                truncated: false,
             });
             node.policies.push(TreePolicy {
                 policy: pol.obj_ref.clone(),
@@ -139,7 +149,7 @@ impl TreeView<'_> {
         let mut expanded = vec![false; w.topology.nodes.len()];
         roots
             .into_iter()
-            .map(|r| self.node(w, r, &mut expanded, None))
+            .map(|r| self.node(w, r, &mut expanded, None, 0))
             .collect()
     }
 
@@ -149,6 +159,7 @@ impl TreeView<'_> {
         n: NodeId,
         expanded: &mut Vec<bool>,
         parent_ns: Option<&str>,
+        depth: usize,
     ) -> TreeNode {
         let t = &w.topology;
         let node = &t.nodes[n];
@@ -181,15 +192,16 @@ impl TreeView<'_> {
             .copied()
             .filter(|&c| (self.child)(n, c))
             .collect();
-        let repeated = std::mem::replace(&mut expanded[n], true) && !kids.is_empty();
-        if repeated {
+        let truncated = depth + 1 >= MAX_DEPTH && !kids.is_empty();
+        let repeated = !truncated && std::mem::replace(&mut expanded[n], true) && !kids.is_empty();
+        if repeated || truncated {
             kids.clear();
         }
         kids.sort_by(|a, b| role_then_ref(t, *a, *b));
         let here_ns = node.obj_ref.namespace.as_deref().or(parent_ns);
         let children = kids
             .into_iter()
-            .map(|c| self.node(w, c, expanded, here_ns))
+            .map(|c| self.node(w, c, expanded, here_ns, depth + 1))
             .collect();
         TreeNode {
             obj_ref: node.obj_ref.clone(),
@@ -197,6 +209,7 @@ impl TreeView<'_> {
             policies,
             children,
             repeated,
+            truncated,
         }
     }
 }

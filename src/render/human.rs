@@ -352,12 +352,14 @@ fn settings_labelled(
     style: Style,
     label: &dyn Fn(&ObjRef) -> String,
 ) -> io::Result<()> {
-    let source_of = |path: &str| -> Option<String> {
-        e.sources
-            .iter()
-            .find(|s| s.path == path)
-            .map(|s| label(&s.policy))
-    };
+    // Each leaf's source by its path, looked up once per leaf: an effective spec may
+    // have ten thousand leaves from as many policies.
+    let mut by_path: std::collections::HashMap<&str, &ObjRef> = Default::default();
+    for s in &e.sources {
+        by_path.entry(s.path.as_str()).or_insert(&s.policy);
+    }
+    let source_of =
+        |path: &str| -> Option<String> { by_path.get(path).map(|policy| label(policy)) };
     let lines: Vec<(String, Option<String>)> = spec_lines(&e.spec)
         .into_iter()
         .map(|(line, path)| {
@@ -1105,8 +1107,10 @@ fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: &mut Vec<St
         && (a_obj.is_some_and(|m| !m.is_empty()) || b_obj.is_some_and(|m| !m.is_empty()))
     {
         let mut keys: Vec<&String> = a_obj.into_iter().flat_map(|m| m.keys()).collect();
+        // A's keys, then b's that a has not (looked up in a's map: a spec may hold ten
+        // thousand rules).
         for k in b_obj.into_iter().flat_map(|m| m.keys()) {
-            if !keys.contains(&k) {
+            if !a_obj.is_some_and(|m| m.contains_key(k)) {
                 keys.push(k);
             }
         }

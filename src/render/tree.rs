@@ -62,6 +62,13 @@ fn node(
     if n.repeated {
         text.push_str(&style.paint("  (shown above)", Tint::Dim));
     }
+    if n.truncated {
+        let more = format!(
+            "  (more below: deeper than {} levels)",
+            crate::query::MAX_DEPTH
+        );
+        text.push_str(&style.paint(&more, Tint::Dim));
+    }
     writeln!(out, "{branch}{text}")?;
     let total = n.policies.len() + n.children.len();
     let mut i = 0;

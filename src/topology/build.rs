@@ -346,6 +346,42 @@ impl<'s> Builder<'s> {
             };
             self.apply(steps);
         }
+        self.break_cycles();
+    }
+
+    /// Leaves out the edge that closes each cycle the references make (`cycles::find`),
+    /// and tells it on every object of the cycle: what no walk over the hierarchy can
+    /// go round, and what a user reading any of them learns of.
+    fn break_cycles(&mut self) {
+        for cycle in super::cycles::find(&self.t.nodes) {
+            let (Some(&first), Some(&last)) = (cycle.first(), cycle.last()) else {
+                continue;
+            };
+            self.t.nodes[last].children.retain(|c| *c != first);
+            self.t.nodes[first].parents.retain(|p| *p != last);
+            let nodes = &self.t.nodes;
+            let short = |n: NodeId| nodes[n].obj_ref.short();
+            let mut chain: Vec<String> = cycle.iter().map(|&n| short(n)).collect();
+            chain.push(short(first));
+            let message = format!(
+                "references lead round in a cycle: {}; the one from {} to {} is left out, \
+                 so no policy flows along it",
+                chain.join(" → "),
+                short(last),
+                short(first)
+            );
+            let mut objects: Vec<NodeId> = Vec::new();
+            for &n in &cycle {
+                let o = nodes[n].owner.unwrap_or(n);
+                if !objects.contains(&o) {
+                    objects.push(o);
+                }
+            }
+            for o in objects {
+                let f = Finding::new(Code::Cycle, nodes[o].obj_ref.clone(), message.clone());
+                self.t.findings.push(f);
+            }
+        }
     }
 
     /// Reads what every listener admits, once, before the routes ask.
@@ -528,20 +564,39 @@ impl<'s> Builder<'s> {
             None => Vec::new(),
         };
         let mut linked = 0;
+        let mut cycles = 0;
         for oi in candidates {
             let child = &self.objects[oi];
             let accepts = child_accepts(child, &parent);
             let Some(c) = self.t.find(RefKey::of(&child.obj_ref())) else {
                 continue;
             };
+            if !accepts {
+                continue;
+            }
             // Never a cycle: not the route itself, nor anything above the rule.
-            if !accepts || c == route || self.t.is_ancestor(c, rule_id) {
+            if let Some(down) = self.path_down(c, rule_id) {
+                let nodes = &self.t.nodes;
+                let mut chain: Vec<String> =
+                    down.iter().map(|&n| nodes[n].obj_ref.short()).collect();
+                chain.push(nodes[c].obj_ref.short());
+                self.t.findings.push(Finding::new(
+                    Code::Cycle,
+                    rule_ref.clone(),
+                    format!(
+                        "{field}: delegating to HTTPRoute {} would close a cycle ({}); \
+                         the delegation is left out",
+                        nodes[c].obj_ref.ns_name(),
+                        chain.join(" → ")
+                    ),
+                ));
+                cycles += 1;
                 continue;
             }
             self.edge(rule_id, c);
             linked += 1;
         }
-        if linked == 0 {
+        if linked == 0 && cycles == 0 {
             self.t.findings.push(Finding::new(
                 Code::BackendNotFound,
                 rule_ref.clone(),
@@ -551,6 +606,31 @@ impl<'s> Builder<'s> {
                 ),
             ));
         }
+    }
+
+    /// The nodes from `top` down to `bottom` along the edges made so far, if `top` is
+    /// `bottom` or above it: one walk up from `bottom`, each node once.
+    fn path_down(&self, top: NodeId, bottom: NodeId) -> Option<Vec<NodeId>> {
+        let mut below: FastMap<NodeId, NodeId> = FastMap::default();
+        let mut queue = std::collections::VecDeque::from([bottom]);
+        let mut found = top == bottom;
+        while let (false, Some(n)) = (found, queue.pop_front()) {
+            for &p in &self.t.nodes[n].parents {
+                if p != bottom && !below.contains_key(&p) {
+                    below.insert(p, n);
+                    queue.push_back(p);
+                    found |= p == top;
+                }
+            }
+        }
+        if !found {
+            return None;
+        }
+        let mut path = vec![top];
+        while let Some(&n) = path.last().and_then(|n| below.get(n)) {
+            path.push(n);
+        }
+        Some(path)
     }
 
     /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
@@ -626,16 +706,18 @@ impl<'s> Builder<'s> {
             }
             // A policy its controller refuses applies nowhere.
             let refused = self.t.policies[pid].rejected.is_some();
+            // Policies attach in order: one already on a target is the last there (a
+            // target may hold ten thousand; looking through them all, for each, would not do).
             for rt in resolved.iter().filter(|_| !refused) {
                 match &rt.resolution {
                     Resolution::Node(n) => {
-                        if !self.t.attached[*n].contains(&pid) {
+                        if self.t.attached[*n].last() != Some(&pid) {
                             self.t.attached[*n].push(pid)
                         }
                     }
                     Resolution::Namespace(ns) => {
                         let v = self.t.ns_attached.entry(ns.clone()).or_default();
-                        if !v.contains(&pid) {
+                        if v.last() != Some(&pid) {
                             v.push(pid)
                         }
                     }
@@ -1020,6 +1102,19 @@ impl<'s> View<'_, 's> {
                 Code::TargetNotFound,
                 format!("Namespace {} is not in the input", r.name),
             )
+        } else if self.t.catalog.get(&r.group_kind()).is_some() {
+            let policy = &self.t.policies[pid].obj_ref;
+            let what = if r.object() == policy.object() {
+                "the policy itself".to_string()
+            } else {
+                format!("{} {}, a policy", r.kind, r.ns_name())
+            };
+            let msg = format!(
+                "its target is {what}: a policy attaches to an object of the hierarchy \
+                 (a Gateway, a route, a Service...), never to a policy"
+            );
+            let finding = Finding::new(Code::TargetIsPolicy, policy.clone(), msg);
+            return Some((Resolution::NotFound(Code::TargetIsPolicy), Some(finding)));
         } else {
             let whole = RefKey::of(r).with_section(None);
             let found = self.t.find(whole).or_else(|| {
@@ -1181,6 +1276,20 @@ impl<'s> View<'_, 's> {
                 )));
                 continue;
             };
+            if parent == id {
+                out.push(Step::found(Finding::new(
+                    Code::Cycle,
+                    r.clone(),
+                    format!(
+                        "{}: the route names itself as its parent, a cycle ({} → {}); \
+                         the reference is left out",
+                        field(),
+                        r.short(),
+                        r.short()
+                    ),
+                )));
+                continue;
+            }
             let listeners: Vec<NodeId> = self.t.nodes[parent]
                 .children
                 .iter()

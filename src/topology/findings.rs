@@ -39,6 +39,12 @@ pub enum Code {
     SelectorMatchesNothing,
     /// The same object (group, kind, namespace, name) in the input more than once.
     DuplicateObject,
+    /// References (parentRefs, backendRefs, delegation) that lead from an object back
+    /// to itself: the hierarchy is a DAG, so the reference that closes it is left out.
+    Cycle,
+    /// A policy whose target is a policy (itself or another): policies attach to the
+    /// objects of the hierarchy, never to each other.
+    TargetIsPolicy,
 }
 
 impl Code {
@@ -49,7 +55,9 @@ impl Code {
             | Code::Invalid
             | Code::RefNotPermitted
             | Code::NotAdmitted
-            | Code::Conflicted => Severity::Error,
+            | Code::Conflicted
+            | Code::Cycle
+            | Code::TargetIsPolicy => Severity::Error,
             Code::ParentNotFound
             | Code::BackendNotFound
             | Code::StatusDisagrees

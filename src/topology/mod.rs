@@ -4,6 +4,7 @@
 
 mod annotation;
 mod build;
+mod cycles;
 pub mod findings;
 mod index;
 mod shape;

@@ -14,6 +14,7 @@ mod mutation;
 
 mod commands;
 mod completion;
+mod cycles;
 mod graph;
 mod honest;
 mod hostile_input;

@@ -5,9 +5,10 @@
 //!
 //! `PROPTEST_CASES=5000 cargo test --test scenarios --test cli hostile_input` for a long run.
 
-use crate::mutation::{mutated, mutation};
+use crate::mutation::{mutated, mutation, Mutation};
 use kubectl_policies::query;
 use kubectl_policies::source::files::{load_text, Loaded};
+use kubectl_policies::topology::Code;
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -99,4 +100,44 @@ fn absurd_nesting_is_refused_quickly() {
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(loaded.snapshot.objects.len(), 1);
     assert!(loaded.shape_errors.is_empty());
+}
+
+/// The structure-aware mutations reach what they are for: every ring of routes, and
+/// some references turned round, make a cycle; some make a policy target a policy.
+/// Each such world is answered whole (the crash of a cycle was found this way).
+#[test]
+fn the_mutator_makes_cycles_and_policies_on_policies_and_every_stage_answers() {
+    let findings = |ms: &[Mutation]| {
+        let mut loaded = Loaded::default();
+        load_text(&mutated(ms), "mutated.yaml", &mut loaded).expect("still YAML");
+        let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
+        let codes: Vec<Code> = w.topology.findings.iter().map(|f| f.code).collect();
+        codes
+    };
+    for kind in 0..3 {
+        for len in 1..4 {
+            let ring = [Mutation::Ring {
+                len,
+                kind,
+                through: 7,
+            }];
+            assert!(findings(&ring).contains(&Code::Cycle), "{ring:?}");
+            run_everything(&mutated(&ring));
+        }
+    }
+    let (mut cycles, mut on_policies) = (0, 0);
+    for at in 0..24 {
+        for to in 0..26 {
+            let codes = findings(&[Mutation::Refer(at, to)]);
+            if codes.contains(&Code::Cycle) {
+                cycles += 1;
+                run_everything(&mutated(&[Mutation::Refer(at, to)]));
+            }
+            on_policies += usize::from(codes.contains(&Code::TargetIsPolicy));
+        }
+    }
+    assert!(
+        cycles > 0 && on_policies > 0,
+        "{cycles} cycles, {on_policies} on policies"
+    );
 }

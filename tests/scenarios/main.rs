@@ -13,6 +13,7 @@ mod field_mutation;
 mod mutation;
 
 mod blast_radius;
+mod cycles;
 mod field_mutation_tests;
 mod gep2649_precedence;
 mod gep713_examples;

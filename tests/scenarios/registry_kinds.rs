@@ -940,3 +940,53 @@ fn virtual_host_options_on_one_gateway_merge_by_option_the_oldest_first() {
         json!({"options": {"cors": {"allowOrigin": ["a"]}, "retries": {"numRetries": 1}, "headerManipulation": {"add": "z"}}})
     );
 }
+
+#[test]
+fn ten_thousand_merging_rate_limit_policies_on_one_gateway_fold_once() {
+    // Kuadrant RateLimitPolicies whose `strategy: merge` stanzas all merge on one
+    // Gateway: each keeps its own limit; of the limit they all set, defaults keep the
+    // newest's (the most specific), overrides the oldest's. Folded one by one, 800 of
+    // them took minutes (issue 27); the bound is twenty times what it takes.
+    let started = std::time::Instant::now();
+    let n = 10_000;
+    for (stanza, keeper, partial) in [
+        ("defaults", "p-09999", "p-00000"),
+        ("overrides", "p-00000", "p-09999"),
+    ] {
+        let mut yaml = String::from(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: one}\nspec:\n  gatewayClassName: gc\n  listeners: [{name: http, port: 80, protocol: HTTP}]\n",
+        );
+        for i in 0..n {
+            yaml.push_str(&format!(
+                "---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata: {{name: p-{i:05}, namespace: one, creationTimestamp: \"2025-01-01T{:02}:{:02}:{:02}Z\"}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  {stanza}:\n    strategy: merge\n    limits:\n      own-{i:05}: {{rates: [{{limit: {i}, window: 1m}}]}}\n      shared: {{rates: [{{limit: {i}, window: 1s}}]}}\n",
+                i / 3600,
+                i / 60 % 60,
+                i % 60
+            ));
+        }
+        let w = kubectl_policies::analyze_yaml(&yaml).unwrap();
+        let gw = node(&w, "Gateway", Some("one"), "gw", None);
+        let eff = effective(&w, &gk("kuadrant.io", "RateLimitPolicy"), gw);
+        assert_eq!(eff.len(), 1);
+        let limits = eff[0].1["limits"].as_object().unwrap();
+        assert_eq!(limits.len(), n + 1, "{stanza}");
+        let kept: usize = keeper[2..].parse().unwrap();
+        assert_eq!(limits["shared"]["rates"][0]["limit"], kept, "{stanza}");
+        assert_eq!(status(&w, keeper), PolicyStatus::Enforced, "{stanza}");
+        assert_eq!(
+            status(&w, partial),
+            PolicyStatus::PartiallyEnforced,
+            "{stanza}"
+        );
+        assert_eq!(
+            status(&w, "p-05000"),
+            PolicyStatus::PartiallyEnforced,
+            "{stanza}"
+        );
+    }
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < std::time::Duration::from_secs(40),
+        "took {elapsed:?}"
+    );
+}

@@ -49,6 +49,77 @@ pub enum Mutation {
     ToggleDash(usize),
     /// Change the indentation of a line.
     Reindent(usize, usize),
+    /// Make the `.0`-th reference list (parentRefs, backendRefs, targetRef(s)) of the
+    /// demo name the `.1`-th object of the demo instead: itself (a self-reference), a
+    /// route that names it back (a cycle), a policy (a policy on a policy)...
+    Refer(usize, usize),
+    /// Add `len` routes of one kind (`kind` picks among `RING_KINDS`) that name each
+    /// other in a ring, the first also naming the `through`-th object of the demo.
+    Ring {
+        len: usize,
+        kind: usize,
+        through: usize,
+    },
+}
+
+/// An object of the demo: (group, kind, namespace, name).
+type Named = (String, String, Option<String>, String);
+
+/// The objects of the demo, in order, read from their documents' lines.
+fn objects() -> Vec<Named> {
+    let mut out = Vec::new();
+    for doc in DEMO.split("\n---") {
+        let mut group = String::new();
+        let (mut kind, mut name, mut namespace) = (None, None, None);
+        for line in doc.lines() {
+            if let Some(v) = line.strip_prefix("apiVersion: ") {
+                group = v.rsplit_once('/').map_or("", |(g, _)| g).to_string();
+            } else if let Some(v) = line.strip_prefix("kind: ") {
+                kind = Some(v.to_string());
+            } else if let Some(v) = line.strip_prefix("  name: ") {
+                name = name.or(Some(v.to_string()));
+            } else if let Some(v) = line.strip_prefix("  namespace: ") {
+                namespace = namespace.or(Some(v.to_string()));
+            }
+        }
+        if let (Some(kind), Some(name)) = (kind, name) {
+            out.push((group, kind, namespace, name));
+        }
+    }
+    out
+}
+
+/// The keys whose value lists references to objects.
+const REF_KEYS: &[&str] = &["parentRefs", "backendRefs", "targetRefs", "targetRef"];
+
+/// Route kinds a `Ring` is made of: parentRefs between TCPRoutes, backendRefs from a
+/// GRPCRoute's rules, and HTTPRoute delegation.
+const RING_KINDS: &[&str] = &["TCPRoute", "GRPCRoute", "HTTPRoute"];
+
+/// Where a reference list starts: (line, indentation of its key, key), in order.
+fn reference_lists(text: &[String]) -> Vec<(usize, usize, &'static str)> {
+    let mut out = Vec::new();
+    for (i, line) in text.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        let (body, indent) = match body.strip_prefix("- ") {
+            Some(rest) => (rest, indent + 2),
+            None => (body, indent),
+        };
+        if let Some(&key) = REF_KEYS.iter().find(|k| body == format!("{k}:")) {
+            out.push((i, indent, key));
+        }
+    }
+    out
+}
+
+/// A reference to `o` as a flow mapping.
+fn reference(o: &Named) -> String {
+    let (group, kind, namespace, name) = o;
+    let ns = namespace
+        .as_ref()
+        .map_or(String::new(), |ns| format!(", namespace: {ns}"));
+    format!("{{group: \"{group}\", kind: {kind}, name: {name}{ns}}}")
 }
 
 pub fn mutation() -> impl Strategy<Value = Mutation> {
@@ -60,6 +131,9 @@ pub fn mutation() -> impl Strategy<Value = Mutation> {
         ((0..n), (0..ODD_SCALARS.len())).prop_map(|(l, s)| Mutation::SwapValue(l, s)),
         (0..n).prop_map(Mutation::ToggleDash),
         ((0..n), (0..8usize)).prop_map(|(l, i)| Mutation::Reindent(l, i)),
+        ((0..32usize), (0..32usize)).prop_map(|(at, to)| Mutation::Refer(at, to)),
+        ((1..5usize), (0..RING_KINDS.len()), (0..32usize))
+            .prop_map(|(len, kind, through)| Mutation::Ring { len, kind, through }),
     ]
 }
 
@@ -104,6 +178,60 @@ fn apply(text: &mut Vec<String>, m: &Mutation) {
         }
         Mutation::Reindent(i, by) if i < text.len() => {
             text[i] = format!("{}{}", " ".repeat(by), text[i].trim_start());
+        }
+        Mutation::Refer(at, to) => {
+            let lists = reference_lists(text);
+            let objects = objects();
+            let (Some(&(line, indent, key)), false) =
+                (lists.get(at % lists.len().max(1)), objects.is_empty())
+            else {
+                return;
+            };
+            let target = reference(&objects[to % objects.len()]);
+            let value = match key {
+                "targetRef" => target,
+                _ => format!("[{target}]"),
+            };
+            let head = &text[line][..indent];
+            let replaced = format!("{head}{key}: {value}");
+            // The list's own lines: those indented deeper than its key.
+            let end = (line + 1..text.len())
+                .find(|&j| {
+                    let l = &text[j];
+                    !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent
+                })
+                .unwrap_or(text.len());
+            text.splice(line..end, [replaced]);
+        }
+        Mutation::Ring { len, kind, through } => {
+            let objects = objects();
+            let Some(through) = objects.get(through % objects.len().max(1)) else {
+                return;
+            };
+            let kind = RING_KINDS[kind];
+            let ns = through.2.as_deref().unwrap_or("default");
+            let ring = |i: usize| {
+                let o = (
+                    "gateway.networking.k8s.io".into(),
+                    kind.into(),
+                    Some(ns.into()),
+                    format!("ring-{}", i % len),
+                );
+                reference(&o)
+            };
+            for i in 0..len {
+                let parent = match kind {
+                    // A delegated child names its parent route: the parent's rule names it.
+                    "HTTPRoute" => reference(through),
+                    _ => format!("{}, {}", ring(i + len - 1), reference(through)),
+                };
+                let backend = match kind {
+                    "TCPRoute" => reference(through),
+                    _ => ring(i + 1),
+                };
+                text.push("---".into());
+                text.push(format!("apiVersion: gateway.networking.k8s.io/v1\nkind: {kind}\nmetadata: {{name: ring-{i}, namespace: {ns}}}\nspec:\n  parentRefs: [{parent}]\n  rules: [{{backendRefs: [{backend}]}}]"));
+            }
         }
         _ => {}
     }
