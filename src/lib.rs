@@ -6,8 +6,11 @@
 //! → `query` → `render`, over the data types of `model`. Everything between source and
 //! render is pure.
 
-// A tool run during incidents must not panic: no unwrap/expect outside tests.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
+// A tool run during incidents must not panic: no unwrap/expect/panic outside tests, no
+// string slicing that could split a character, and no unsafe code at all.
+#![forbid(unsafe_code)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(not(test), deny(clippy::string_slice))]
 
 pub mod catalog;
 pub mod effective;

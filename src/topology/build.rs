@@ -1641,8 +1641,8 @@ pub(crate) fn hostnames_intersect(a: &str, b: &str) -> bool {
     fn wild_matches(w: &str, h: &str) -> bool {
         w.strip_prefix("*.").is_some_and(|suffix| {
             h.len() > suffix.len() + 1
-                && h.ends_with(suffix)
-                && h[..h.len() - suffix.len()].ends_with('.')
+                && h.strip_suffix(suffix)
+                    .is_some_and(|head| head.ends_with('.'))
         })
     }
     a == b || wild_matches(a, b) || wild_matches(b, a) || {

@@ -4,8 +4,11 @@
 //! reads and analyses the objects, `commands` has one small function per command. The
 //! library does the rest.
 
-// A tool run during incidents must not panic: no unwrap/expect outside tests.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
+// A tool run during incidents must not panic: no unwrap/expect/panic outside tests, no
+// string slicing that could split a character, and no unsafe code at all.
+#![forbid(unsafe_code)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(not(test), deny(clippy::string_slice))]
 
 mod cli;
 mod commands;
