@@ -1,0 +1,118 @@
+//! A blast radius for people: the headline, blind spots, findings it would bring, and
+//! one row per change.
+
+use super::*;
+
+/// `blast-radius`: the headline, blind spots (loudly), then one row per change with
+/// the field-level differences (`headers`: the table's header row).
+pub fn blast_radius(
+    out: &mut impl Write,
+    b: &crate::query::blast::BlastRadius,
+    headers: bool,
+    style: Style,
+) -> io::Result<()> {
+    writeln!(out, "{}", style.paint(&b.headline, Tint::Bold))?;
+    if !b.blind_spots.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{}",
+            style.paint(
+                "Blind spots: some kinds could not be read, so the blast radius may be incomplete:",
+                Tint::Bad
+            )
+        )?;
+        for s in &b.blind_spots {
+            writeln!(
+                out,
+                "{}",
+                style.paint(&format!("  {}", blind_spot_line(s)), Tint::Bad)
+            )?;
+        }
+    }
+    if !b.findings.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Findings it would bring:")?;
+        findings_table(out, &b.findings, headers, style)?;
+    }
+    if b.changes.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    let several_kinds = b
+        .changes
+        .iter()
+        .any(|c| c.policy_kind != b.changes[0].policy_kind);
+    let mut t = Table::new(vec!["KIND", "NAMESPACE", "NAME", "VIA", "BEFORE→AFTER"]);
+    for c in &b.changes {
+        let mut name = c.target.name.to_string();
+        if let Some(s) = &c.target.section {
+            name.push('#');
+            name.push_str(s);
+        }
+        let via = c
+            .contexts
+            .iter()
+            .min_by(|x, y| x.len().cmp(&y.len()).then_with(|| x.cmp(y)))
+            .map(|p| via_line(p))
+            .unwrap_or_default();
+        let via = if c.contexts.len() > 1 {
+            format!("{via} (+{} more)", c.contexts.len() - 1)
+        } else {
+            via
+        };
+        let mut diffs = Vec::new();
+        value_diff(c.before.as_deref(), c.after.as_deref(), "", &mut diffs);
+        let mut diff = diffs.join("; ");
+        if several_kinds {
+            diff = format!("{}: {diff}", c.policy_kind.kind);
+        }
+        t.row(vec![
+            (c.target.kind.to_string(), Tint::Plain),
+            (
+                c.target.namespace.clone().unwrap_or_default().to_string(),
+                Tint::Plain,
+            ),
+            (name.to_string(), Tint::Plain),
+            (via, Tint::Dim),
+            (diff, Tint::Warn),
+        ]);
+    }
+    t.write(out, style, headers)
+}
+
+/// Leaf-by-leaf differences as `pointer: old → new` (RFC 6901 pointers, arrays
+/// compared whole, `-` for absent).
+pub(super) fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: &mut Vec<String>) {
+    if a == b {
+        return;
+    }
+    let a_obj = a.and_then(Value::as_object);
+    let b_obj = b.and_then(Value::as_object);
+    let objects_or_absent = (a.is_none() || a_obj.is_some()) && (b.is_none() || b_obj.is_some());
+    if objects_or_absent
+        && (a_obj.is_some_and(|m| !m.is_empty()) || b_obj.is_some_and(|m| !m.is_empty()))
+    {
+        let mut keys: Vec<&String> = a_obj.into_iter().flat_map(|m| m.keys()).collect();
+        // A's keys, then b's that a has not (looked up in a's map: a spec may hold ten
+        // thousand rules).
+        for k in b_obj.into_iter().flat_map(|m| m.keys()) {
+            if !a_obj.is_some_and(|m| m.contains_key(k)) {
+                keys.push(k);
+            }
+        }
+        for k in keys {
+            let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
+            value_diff(
+                a_obj.and_then(|m| m.get(k)),
+                b_obj.and_then(|m| m.get(k)),
+                &p,
+                out,
+            );
+        }
+        return;
+    }
+    let show = |v: Option<&Value>| v.map(scalar).unwrap_or_else(|| "-".into());
+    let p = if path.is_empty() { "/" } else { path };
+    out.push(format!("{p}: {} → {}", show(a), show(b)));
+}

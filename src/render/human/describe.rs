@@ -1,0 +1,389 @@
+//! kubectl-describe-like pages: an object (with a Gateway's listeners and routes) and
+//! a policy (its settings, reach, and what of it loses where).
+
+use super::*;
+
+/// `describe` of an object for people; `wide`: the policies' table with their class,
+/// how they reach the object and where they attach spelled out (wider than the page).
+pub fn describe_target(
+    out: &mut impl Write,
+    d: &TargetDescription,
+    wide: bool,
+    style: Style,
+) -> io::Result<()> {
+    object_header(out, &d.target)?;
+    if !d.parents.is_empty() {
+        field(
+            out,
+            "Parents",
+            &d.parents
+                .iter()
+                .map(human_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+        )?;
+    }
+    if !d.children.is_empty() {
+        field(
+            out,
+            "Children",
+            &d.children
+                .iter()
+                .map(human_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+        )?;
+    }
+    listeners_and_routes(out, d, style)?;
+    writeln!(out)?;
+    if d.policies.is_empty() {
+        writeln!(out, "Policies:     none reach this object")?;
+    } else {
+        writeln!(out, "Policies ({} reach this object):", d.policies.len())?;
+        let t = match wide {
+            true => policies_table_wide(d),
+            false => policies_table(d),
+        };
+        indented_table(out, t, style)?;
+    }
+    if !d.effective.is_empty() || !d.sections.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Effective policies (each setting with the policy that set it):"
+        )?;
+        effective_blocks(out, &d.effective, style)?;
+        // Each section whose effective spec differs (its blocks say "at <section>").
+        for s in &d.sections {
+            effective_blocks(out, &s.effective, style)?;
+        }
+    }
+    if !d.reported_affected.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Reported on the object by controllers:")?;
+        for r in &d.reported_affected {
+            let how = if r.message.starts_with("annotation") {
+                format!(" ({})", r.message)
+            } else {
+                String::new()
+            };
+            writeln!(out, "  {}={}{how}", r.type_, r.status)?;
+        }
+    }
+    findings_block(out, &d.findings, style)?;
+    blind_spots(out, &d.blind_spots, style)
+}
+
+/// The policies that reach an object, within the page's width: each policy named
+/// in its namespace when that is not the object's, and how it reaches the object
+/// (`how_it_reaches`).
+pub(super) fn policies_table(d: &TargetDescription) -> Table {
+    let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
+    for p in &d.policies {
+        let name = match p.policy.namespace == d.target.namespace {
+            true => p.policy.name.to_string(),
+            false => p.policy.ns_name(),
+        };
+        t.row(vec![
+            (p.policy.kind.to_string(), Tint::Plain),
+            (name, Tint::Plain),
+            (how_it_reaches(p), Tint::Plain),
+            (p.status.as_str().to_string(), status_tint(p.status)),
+        ]);
+    }
+    t
+}
+
+/// How a policy reaches the object described, as `describe` and `effective` say it:
+/// `attached here`, `on rule orders`, `from Gateway/gw#https` (the TARGETS column's
+/// spelling, in the policy's namespace unless it names another).
+pub(super) fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
+    match p.relation {
+        Relation::Direct => "attached here".to_string(),
+        Relation::Section => format!("on {}", section_only(&p.attached_to)),
+        Relation::Inherited => format!(
+            "from {}",
+            target_cell(&p.attached_to, p.policy.namespace.as_deref())
+        ),
+    }
+}
+
+/// `policies_table` with the class, the relation and the attachment point in words.
+pub(super) fn policies_table_wide(d: &TargetDescription) -> Table {
+    let mut t = Table::new(vec![
+        "KIND",
+        "POLICY",
+        "CLASS",
+        "HOW",
+        "ATTACHED TO",
+        "STATUS",
+    ]);
+    for p in &d.policies {
+        let how = match p.relation {
+            Relation::Direct => "direct",
+            Relation::Section => "section",
+            Relation::Inherited => "inherited",
+        };
+        t.row(vec![
+            (p.policy.kind.to_string(), Tint::Plain),
+            (p.policy.ns_name(), Tint::Plain),
+            (format!("{:?}", p.class), Tint::Plain),
+            (how.to_string(), Tint::Plain),
+            (human_ref(&p.attached_to), Tint::Plain),
+            (p.status.as_str().to_string(), status_tint(p.status)),
+        ]);
+    }
+    t
+}
+
+/// A Gateway's (or ListenerSet's, or one listener's) listeners and the routes attached.
+pub(super) fn listeners_and_routes(
+    out: &mut impl Write,
+    d: &TargetDescription,
+    style: Style,
+) -> io::Result<()> {
+    if let Some(listeners) = &d.listeners {
+        writeln!(out)?;
+        if listeners.is_empty() {
+            writeln!(out, "Listeners:    none")?;
+        } else {
+            writeln!(out, "Listeners:")?;
+            let mut t = Table::new(vec!["NAME", "PORT", "PROTOCOL", "HOSTNAME", "ROUTES"]);
+            for l in listeners {
+                let port = match &l.port {
+                    Value::Null => "-".to_string(),
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                t.row(vec![
+                    (l.name.clone(), Tint::Plain),
+                    (port, Tint::Plain),
+                    (
+                        l.protocol.clone().unwrap_or_else(|| "-".into()),
+                        Tint::Plain,
+                    ),
+                    (
+                        l.hostname.clone().unwrap_or_else(|| "-".into()),
+                        Tint::Plain,
+                    ),
+                    (l.attached_routes.to_string(), Tint::Plain),
+                ]);
+            }
+            indented_table(out, t, style)?;
+        }
+    }
+    if let Some(routes) = &d.routes {
+        writeln!(out)?;
+        if routes.is_empty() {
+            writeln!(out, "Routes:       none attached")?;
+        } else {
+            writeln!(out, "Routes ({} attached):", routes.len())?;
+            let mut t = Table::new(vec!["KIND", "NAME", "LISTENERS"]);
+            for r in routes {
+                let through = match r.listeners.is_empty() {
+                    true => "-".to_string(),
+                    false => r.listeners.join(", "),
+                };
+                t.row(vec![
+                    (r.route.kind.to_string(), Tint::Plain),
+                    (r.route.ns_name(), Tint::Plain),
+                    (through, Tint::Plain),
+                ]);
+            }
+            indented_table(out, t, style)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn describe_policy(
+    out: &mut impl Write,
+    d: &PolicyDescription,
+    now: i64,
+    style: Style,
+) -> io::Result<()> {
+    field(out, "Name", &d.policy.name)?;
+    if let Some(ns) = &d.policy.namespace {
+        field(out, "Namespace", ns)?;
+    }
+    field(
+        out,
+        "Kind",
+        &format!("{} ({})", d.policy.kind, d.policy.group),
+    )?;
+    let source = match d.class_source {
+        "label" => "from the CRD's gateway.networking.k8s.io/policy label",
+        "registry" => "from the built-in registry",
+        "declared" => "declared with --policy-kind",
+        _ => "assumed: the name ends in Policy and it has a target",
+    };
+    field(out, "Class", &format!("{:?} ({source})", d.class))?;
+    if let Some(label) = d.label_class {
+        field(
+            out,
+            "Label",
+            &format!(
+                "{label:?}: the kind's gateway.networking.k8s.io/policy label differs from how its controller behaves ({:?})",
+                d.class
+            ),
+        )?;
+    }
+    if !d.project.is_empty() {
+        field(out, "Project", d.project)?;
+    }
+    field(out, "Strategy", &d.strategy)?;
+    if !d.merge.is_empty() {
+        field(out, "Kind merges", d.merge)?;
+    }
+    // What the registry knows of the kind, and where it read it.
+    if !d.cite.is_empty() {
+        field(out, "Same target", d.same_target)?;
+        field(out, "Namespaces", d.namespaces)?;
+        field(out, "Read from", d.cite)?;
+    }
+    if let Some(ts) = &d.creation_timestamp {
+        field(
+            out,
+            "Created",
+            &format!("{ts} ({} ago)", age(Some(ts), now)),
+        )?;
+    }
+    match &d.settings {
+        Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
+        Value::Null => field(out, "Settings", "none")?,
+        spec => {
+            writeln!(out, "Settings:")?;
+            for (line, _) in spec_lines(spec) {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
+    writeln!(out, "Targets:")?;
+    for t in &d.targets {
+        let state = match t.reason {
+            None => style.paint("resolved", Tint::Good),
+            Some(c) => style.paint(&format!("{c:?}"), Tint::Bad),
+        };
+        writeln!(out, "  {}   {}", human_ref(&t.target), state)?;
+    }
+    field(
+        out,
+        "Status",
+        &style.paint(
+            &format!("{} (computed)", d.status.computed.as_str()),
+            status_tint(d.status.computed),
+        ),
+    )?;
+    for lost in &d.lost_to {
+        writeln!(
+            out,
+            "              loses to {} {} (older, GEP-713 None)",
+            lost.kind,
+            lost.ns_name()
+        )?;
+    }
+    if d.status.reported.is_empty() {
+        field(
+            out,
+            "Reported",
+            "nothing (no controller has written a status)",
+        )?;
+    } else {
+        writeln!(out, "Reported:")?;
+        for r in &d.status.reported {
+            let on = r
+                .ancestor
+                .as_ref()
+                .map(|a| format!(" on {}", human_ref(a)))
+                .unwrap_or_default();
+            let by = r
+                .controller
+                .as_deref()
+                .map(|c| format!("{c}: "))
+                .unwrap_or_default();
+            let reason = if r.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", r.reason)
+            };
+            let text = format!("{by}{}={}{reason}{on}", r.type_, r.status);
+            indented(out, &text)?;
+        }
+    }
+    writeln!(out)?;
+    if d.affects.is_empty() {
+        writeln!(out, "Affects:      nothing")?;
+    } else {
+        let extra = if d.affects.len() != d.affects_count {
+            format!(" ({} with sections)", d.affects.len())
+        } else {
+            String::new()
+        };
+        let objects = match d.affects_count {
+            1 => "object",
+            _ => "objects",
+        };
+        writeln!(out, "Affects {} {objects}{extra}:", d.affects_count)?;
+        let mut t = Table::new(vec!["KIND", "NAME", "SECTION", "STATUS"]);
+        for a in &d.affects {
+            t.row(vec![
+                (a.target.kind.to_string(), Tint::Plain),
+                (a.target.ns_name(), Tint::Plain),
+                (
+                    a.target
+                        .section
+                        .clone()
+                        .unwrap_or_else(|| "-".into())
+                        .to_string(),
+                    Tint::Plain,
+                ),
+                (a.status.as_str().to_string(), status_tint(a.status)),
+            ]);
+        }
+        let mut buf = Vec::new();
+        t.write(&mut buf, style, true)?;
+        for line in String::from_utf8_lossy(&buf).lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    overridden_block(out, d, style)?;
+    findings_block(out, &d.findings, style)?;
+    blind_spots(out, &d.blind_spots, style)
+}
+
+/// The policy's settings that lose where it reaches: each setting and the policy it
+/// loses to, then the objects where it does.
+pub(super) fn overridden_block(
+    out: &mut impl Write,
+    d: &PolicyDescription,
+    style: Style,
+) -> io::Result<()> {
+    // A large cluster's policy may lose to thousands of others: grouped in a map.
+    let mut lost: std::collections::BTreeMap<&crate::query::Overridden, Vec<String>> =
+        Default::default();
+    for a in &d.affects {
+        for o in &a.overridden {
+            lost.entry(o).or_default().push(human_ref(&a.target));
+        }
+    }
+    if lost.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Overridden (settings of this policy that lose, the policy they lose to, and where):"
+    )?;
+    for (o, objects) in lost {
+        writeln!(
+            out,
+            "  {}  {}",
+            style.paint(&o.path, Tint::Warn),
+            format_args!("loses to {} {}", o.by.kind, o.by.ns_name())
+        )?;
+        for line in wrap_list("    at ", "       ", &objects, PAGE_WIDTH) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}

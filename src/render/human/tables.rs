@@ -1,0 +1,132 @@
+//! kubectl's tables: policies, policy kinds, findings.
+
+use super::*;
+
+#[allow(clippy::too_many_arguments)]
+pub fn get_policies(
+    out: &mut impl Write,
+    rows: &[PolicyRow],
+    wide: bool,
+    headers: bool,
+    all_ns: bool,
+    now: i64,
+    style: Style,
+    show_labels: bool,
+) -> io::Result<()> {
+    let mut h = vec![];
+    if all_ns {
+        h.push("NAMESPACE");
+    }
+    h.extend([
+        "NAME", "KIND", "CLASS", "TARGETS", "STATUS", "AFFECTS", "AGE",
+    ]);
+    if wide {
+        h.extend(["STRATEGY", "SOURCE"]);
+    }
+    if show_labels {
+        h.push("LABELS");
+    }
+    // Every policy of a large cluster is tens of thousands of rows: made on every core.
+    let runs: Vec<&[PolicyRow]> = rows.chunks(1024).collect();
+    let parts = parallel::map(&runs, |run| {
+        let mut t = Table::new(Vec::new());
+        for r in *run {
+            t.start_row();
+            if all_ns {
+                t.cell(
+                    r.policy.namespace.as_deref().unwrap_or_default(),
+                    Tint::Plain,
+                );
+            }
+            t.cell(&r.policy.name, Tint::Plain);
+            t.cell(&r.policy.kind, Tint::Plain);
+            t.cell_with(Tint::Plain, |s| write!(s, "{:?}", r.class).unwrap_or(()));
+            t.cell_with(Tint::Plain, |s| match &r.targets[..] {
+                [] => s.push_str("<none>"),
+                targets => {
+                    for (i, x) in targets.iter().enumerate() {
+                        if i > 0 {
+                            s.push(',');
+                        }
+                        s.push_str(&target_cell(x, r.policy.namespace.as_deref()));
+                    }
+                }
+            });
+            t.cell(r.status.as_str(), status_tint(r.status));
+            t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
+            t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
+            if wide {
+                t.cell(&r.strategy, Tint::Plain);
+                t.cell(r.class_source, Tint::Plain);
+            }
+            if show_labels {
+                t.cell(&crate::render::columns::labels_cell(&r.labels), Tint::Plain);
+            }
+        }
+        t
+    });
+    let mut t = Table::new(h);
+    for part in parts {
+        t.append(part);
+    }
+    t.write(out, style, headers)
+}
+
+pub fn get_kinds(
+    out: &mut impl Write,
+    rows: &[KindRow],
+    wide: bool,
+    headers: bool,
+    style: Style,
+) -> io::Result<()> {
+    let mut h = vec!["KIND", "GROUP", "CLASS", "SOURCE", "COUNT"];
+    if wide {
+        h.extend(["PROJECT", "MERGE", "SAME TARGET"]);
+    }
+    let mut t = Table::new(h);
+    for r in rows {
+        let mut cells = vec![
+            (r.kind.clone(), Tint::Plain),
+            (r.group.clone(), Tint::Plain),
+            (format!("{:?}", r.class), Tint::Plain),
+            (r.source.to_string(), Tint::Plain),
+            (
+                r.count.to_string(),
+                if r.count > 0 { Tint::Bold } else { Tint::Plain },
+            ),
+        ];
+        if wide {
+            cells.push((
+                if r.project.is_empty() {
+                    "-".into()
+                } else {
+                    r.project.to_string()
+                },
+                Tint::Plain,
+            ));
+            cells.push((r.merge.to_string(), Tint::Plain));
+            cells.push((r.same_target.to_string(), Tint::Plain));
+        }
+        t.row(cells);
+    }
+    t.write(out, style, headers)
+}
+
+pub fn findings_table(
+    out: &mut impl Write,
+    findings: &[Finding],
+    headers: bool,
+    style: Style,
+) -> io::Result<()> {
+    let mut t = Table::new(vec!["SEVERITY", "CODE", "OBJECT", "MESSAGE"]);
+    for f in findings {
+        let tint = severity_tint(f.severity);
+        t.row(vec![
+            (format!("{:?}", f.severity).to_lowercase(), tint),
+            (format!("{:?}", f.code), tint),
+            (target_cell(&f.object, None), Tint::Plain),
+            (f.message.clone(), Tint::Plain),
+        ]);
+    }
+    t.write(out, style, headers)
+}
