@@ -202,6 +202,28 @@ pub fn describe_policy(
     now: i64,
     style: Style,
 ) -> io::Result<()> {
+    policy_fields(out, d, now)?;
+    match &d.settings {
+        Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
+        Value::Null => field(out, "Settings", "none")?,
+        spec => {
+            writeln!(out, "Settings:")?;
+            for (line, _) in spec_lines(spec) {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
+    policy_status(out, d, style)?;
+    writeln!(out)?;
+    affects_table(out, d, style)?;
+    overridden_block(out, d, style)?;
+    findings_block(out, &d.findings, style)?;
+    blind_spots(out, &d.blind_spots, style)
+}
+
+/// A policy page's first fields: what it is, how its class and merging are known, when
+/// it was made.
+fn policy_fields(out: &mut impl Write, d: &PolicyDescription, now: i64) -> io::Result<()> {
     field(out, "Name", &d.policy.name)?;
     if let Some(ns) = &d.policy.namespace {
         field(out, "Namespace", ns)?;
@@ -248,16 +270,12 @@ pub fn describe_policy(
             &format!("{ts} ({} ago)", age(Some(ts), now)),
         )?;
     }
-    match &d.settings {
-        Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
-        Value::Null => field(out, "Settings", "none")?,
-        spec => {
-            writeln!(out, "Settings:")?;
-            for (line, _) in spec_lines(spec) {
-                writeln!(out, "  {line}")?;
-            }
-        }
-    }
+    Ok(())
+}
+
+/// Its targets (resolved or not), its computed status (and what it loses to), and what
+/// controllers reported.
+fn policy_status(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
     writeln!(out, "Targets:")?;
     for t in &d.targets {
         let state = match t.reason {
@@ -310,7 +328,11 @@ pub fn describe_policy(
             indented(out, &text)?;
         }
     }
-    writeln!(out)?;
+    Ok(())
+}
+
+/// The objects (and sections) it reaches, each with its status there.
+fn affects_table(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
     if d.affects.is_empty() {
         writeln!(out, "Affects:      nothing")?;
     } else {
@@ -346,9 +368,7 @@ pub fn describe_policy(
             writeln!(out, "  {line}")?;
         }
     }
-    overridden_block(out, d, style)?;
-    findings_block(out, &d.findings, style)?;
-    blind_spots(out, &d.blind_spots, style)
+    Ok(())
 }
 
 /// The policy's settings that lose where it reaches: each setting and the policy it
