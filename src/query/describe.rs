@@ -188,8 +188,51 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
     let t = &w.topology;
     let node = &t.nodes[n];
     let sections = super::sections::sections_of(t, n);
+    let policies = reaching_policies(w, n, &sections);
+    let (effective, section_effective) = super::sections::effective_with_sections(w, n, None);
+    let mut findings = findings_about(w, n, &sections);
+    let reported_affected = node
+        .object
+        .map(|o| affected_marks(&t.snapshot.objects[o]))
+        .unwrap_or_default();
+    findings.extend(reports_unmatched(
+        node.obj_ref.clone(),
+        &reported_affected,
+        &policies,
+    ));
+    let (listeners, routes) = listeners_and_routes(t, n);
+    TargetDescription {
+        kind: "TargetDescription",
+        target: node.obj_ref.clone(),
+        policies,
+        effective,
+        sections: section_effective,
+        findings,
+        blind_spots: t.snapshot.blind_spots.clone(),
+        reported_affected,
+        listeners,
+        routes,
+        parents: node
+            .parents
+            .iter()
+            .map(|&p| t.nodes[p].obj_ref.clone())
+            .collect(),
+        children: node
+            .children
+            .iter()
+            .filter(|&&c| t.nodes[c].owner != Some(n))
+            .map(|&c| t.nodes[c].obj_ref.clone())
+            .collect(),
+    }
+}
+
+/// The policies that reach node `n` or its `sections`, each with how it reaches them
+/// and its status over them, sorted by kind then policy.
+fn reaching_policies(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
+    let t = &w.topology;
+    let node = &t.nodes[n];
     let mut here = vec![n];
-    here.extend(&sections);
+    here.extend(sections);
     // Statuses at this object and its sections only: no need to fold the whole topology.
     let st = StatusesAt::compute(t, &here);
     let mut reaching: Vec<PolicyId> = st.per_node.keys().copied().collect();
@@ -215,16 +258,12 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         // Its status at this object: over the object and its sections (the page shows
         // the sections' effective specs too).
         let here_status = combined(here.iter().filter_map(|m| per_node.get(m).copied()));
-        let (relation, attached_to, status) = if nodes.contains(&n) {
-            (Relation::Direct, node.obj_ref.clone(), here_status)
+        let (relation, attached_to) = if nodes.contains(&n) {
+            (Relation::Direct, node.obj_ref.clone())
         } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
-            (Relation::Section, t.nodes[*s].obj_ref.clone(), here_status)
+            (Relation::Section, t.nodes[*s].obj_ref.clone())
         } else if let Some(ns) = nss.first() {
-            (
-                Relation::Inherited,
-                ObjRef::new("", "Namespace", None, ns),
-                here_status,
-            )
+            (Relation::Inherited, ObjRef::new("", "Namespace", None, ns))
         } else {
             let anc = t.ancestors(n);
             let from = nodes
@@ -232,12 +271,12 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
                 .find(|a| anc.contains(a))
                 .map(|&a| t.nodes[a].obj_ref.clone())
                 .unwrap_or_else(|| node.obj_ref.clone());
-            (Relation::Inherited, from, here_status)
+            (Relation::Inherited, from)
         };
-        let status = if conflicted_here && status.is_none() {
+        let status = if conflicted_here && here_status.is_none() {
             PolicyStatus::Conflicted
         } else {
-            status.unwrap_or(PolicyStatus::Enforced)
+            here_status.unwrap_or(PolicyStatus::Enforced)
         };
         policies.push(ReachingPolicy {
             policy: t.policies[p].obj_ref.clone(),
@@ -248,15 +287,18 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         });
     }
     policies.sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
-    let (effective, section_effective) = super::sections::effective_with_sections(w, n, None);
-    let mut findings = findings_about(w, n, &sections);
-    let reported_affected = node
-        .object
-        .map(|o| affected_marks(&t.snapshot.objects[o]))
-        .unwrap_or_default();
-    // A target that says a kind of policy affects it while none reaches it (or the reverse
-    // for a kind the computation finds) is worth a look.
-    for r in &reported_affected {
+    policies
+}
+
+/// A target that says a kind of policy affects it while none reaches it is worth a
+/// look: a finding for each such mark.
+fn reports_unmatched(
+    target: ObjRef,
+    reported: &[ReportedCondition],
+    policies: &[ReachingPolicy],
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for r in reported {
         let Some(kind) = r.type_.strip_suffix("Affected") else {
             continue;
         };
@@ -264,7 +306,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         if r.status == "True" && !reaches {
             findings.push(Finding::new(
                 Code::StatusDisagrees,
-                node.obj_ref.clone(),
+                target.clone(),
                 format!(
                     "the object reports {}=True but no {kind} reaches it",
                     r.type_
@@ -272,30 +314,7 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
             ));
         }
     }
-    let (listeners, routes) = listeners_and_routes(t, n);
-    TargetDescription {
-        kind: "TargetDescription",
-        target: node.obj_ref.clone(),
-        policies,
-        effective,
-        sections: section_effective,
-        findings,
-        blind_spots: t.snapshot.blind_spots.clone(),
-        reported_affected,
-        listeners,
-        routes,
-        parents: node
-            .parents
-            .iter()
-            .map(|&p| t.nodes[p].obj_ref.clone())
-            .collect(),
-        children: node
-            .children
-            .iter()
-            .filter(|&&c| t.nodes[c].owner != Some(n))
-            .map(|&c| t.nodes[c].obj_ref.clone())
-            .collect(),
-    }
+    findings
 }
 
 /// That / which / what, for a Namespace: the policies that target it (inherited ones
