@@ -190,59 +190,66 @@ fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, Shap
     }
 }
 
-fn object_from_doc(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
-    // What the document says it is, for the blind spot when it is not a valid object.
-    let said = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
-    let group = said(&doc.api_version).map(|v| crate::model::group_of_api_version(&v).to_string());
-    let kind = said(&doc.kind);
-    let namespace = match &doc.metadata {
-        Some(MapOr::Map(m)) => said(&m.namespace).filter(|n| !n.is_empty()),
-        _ => None,
-    };
-    object_shape(doc, origin).map_err(|e| ShapeError {
-        says: Some(Box::new(crate::model::DocumentSays {
-            group: group.unwrap_or_default(),
-            kind: kind.unwrap_or_default(),
-            namespace,
-        })),
+fn object_from_doc(mut doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
+    object_shape(&mut doc, origin).map_err(|e| ShapeError {
+        says: Some(Box::new(says(&doc))),
         ..e
     })
 }
 
-fn object_shape(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
+/// What a document that is not a valid object says it is, for its blind spot: read only
+/// then (`object_shape` leaves these fields in place).
+fn says(doc: &Doc) -> crate::model::DocumentSays {
+    fn said(v: &Option<Value>) -> &str {
+        v.as_ref().and_then(Value::as_str).unwrap_or_default()
+    }
+    let namespace = match &doc.metadata {
+        Some(MapOr::Map(m)) => Some(said(&m.namespace)).filter(|n| !n.is_empty()),
+        _ => None,
+    };
+    crate::model::DocumentSays {
+        group: crate::model::group_of_api_version(said(&doc.api_version)).to_string(),
+        kind: said(&doc.kind).to_string(),
+        namespace: namespace.map(str::to_string),
+    }
+}
+
+/// The object `doc` is, its fields read in place (its spec, status and timestamp taken):
+/// what the blind spot of an invalid one says is still there to read.
+fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
     let err = |field: &str, message: &str| ShapeError {
         origin: origin.clone(),
         field: field.into(),
         message: message.into(),
         ..Default::default()
     };
-    let kind = match doc.kind {
-        Some(Value::String(k)) if !k.is_empty() => k,
+    let kind = match &doc.kind {
+        Some(Value::String(k)) if !k.is_empty() => Text::from(k),
         None | Some(Value::Null) => return Err(err("kind", "is missing")),
         Some(_) => return Err(err("kind", "must be a non-empty string")),
     };
-    let api_version = match doc.api_version {
-        Some(Value::String(v)) if !v.is_empty() => v,
+    let api_version = match &doc.api_version {
+        Some(Value::String(v)) if !v.is_empty() => Text::from(v),
         None | Some(Value::Null) => return Err(err("apiVersion", "is missing")),
         Some(_) => return Err(err("apiVersion", "must be a non-empty string")),
     };
-    let meta = match doc.metadata {
+    let meta = match &mut doc.metadata {
         Some(MapOr::Map(m)) => m,
         None | Some(MapOr::Other(Value::Null)) => return Err(err("metadata", "is missing")),
         Some(MapOr::Other(_)) => return Err(err("metadata", "must be a mapping")),
     };
-    let name = match meta.name {
-        Some(Value::String(n)) if !n.is_empty() => n,
+    let name = match &meta.name {
+        Some(Value::String(n)) if !n.is_empty() => Text::from(n),
         None | Some(Value::Null) => return Err(err("metadata.name", "is missing")),
         Some(_) => return Err(err("metadata.name", "must be a non-empty string")),
     };
-    let namespace = match meta.namespace {
-        Some(Value::String(n)) if !n.is_empty() => Some(n),
+    let namespace = match &meta.namespace {
+        Some(Value::String(n)) if !n.is_empty() => Some(Text::from(n)),
         None | Some(Value::Null) => None,
         Some(Value::String(_)) => None,
         Some(_) => return Err(err("metadata.namespace", "must be a string")),
     };
-    let creation_timestamp = match meta.creation_timestamp {
+    let creation_timestamp = match meta.creation_timestamp.take() {
         Some(Value::String(t)) if crate::model::parse_timestamp(&t).is_some() => Some(t),
         None | Some(Value::Null) => None,
         Some(Value::String(t)) if t.is_empty() => None,
@@ -261,15 +268,15 @@ fn object_shape(doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError>
     // it, and `dump` must not write it out (nor `managedFields`, never kept at all).
     annotations.remove(LAST_APPLIED_ANNOTATION);
     Ok(Some(Object {
-        api_version: api_version.into(),
-        kind: kind.into(),
-        name: name.into(),
-        namespace: namespace.map(Text::from),
+        api_version,
+        kind,
+        name,
+        namespace,
         labels,
         annotations,
         creation_timestamp,
-        spec: doc.spec.unwrap_or_default(),
-        status: doc.status.unwrap_or_default(),
+        spec: doc.spec.take().unwrap_or_default(),
+        status: doc.status.take().unwrap_or_default(),
         links: Default::default(),
         origin: origin.clone(),
     }))
