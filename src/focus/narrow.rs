@@ -117,8 +117,34 @@ fn targets(o: &Object) -> Vec<TargetSpec> {
     })
 }
 
+/// Where a policy's targets lie (`get -w` answers a change from the namespaces it can
+/// touch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetPlaces {
+    /// In these namespaces, or cluster-scoped objects (a GatewayClass, a Namespace).
+    Within(BTreeSet<String>),
+    /// Possibly anywhere: a selector over other namespaces.
+    Anywhere,
+}
+
+/// Where the targets of policy `o` lie.
+pub fn target_places(o: &Object) -> TargetPlaces {
+    let mut within = BTreeSet::new();
+    for t in targets(o) {
+        match (&t, target_namespace(&t)) {
+            (_, Some(ns)) => {
+                within.insert(ns.to_string());
+            }
+            // A reference without a namespace of its own names a cluster-scoped object.
+            (TargetSpec::Ref(_), None) => {}
+            (TargetSpec::Selector { .. }, None) => return TargetPlaces::Anywhere,
+        }
+    }
+    TargetPlaces::Within(within)
+}
+
 /// Whether a policy outside the kept namespaces targets anything kept.
-fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
+pub(crate) fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
     let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));
     // Most policies are set aside: their targets are read from the spec's text alone
     // when its shape allows, without building the spec.

@@ -1,13 +1,34 @@
 //! `get -w`: the objects as the watches last saw them, and `get`'s rows answered again
 //! after each batch of changes; only the rows whose status, targets or reach changed
 //! are handed back.
+//!
+//! A change is answered incrementally. A policy's status and reach are sums over the
+//! objects it reaches (its tally over the most specific ones, the objects counted), so
+//! they are kept per namespace of those objects (`Contribution`s). A change to objects
+//! in namespace N can only alter what is counted in N and the namespaces below it (where
+//! its descendants live, `namespaces_below`): those parts are counted again on the
+//! objects their answer depends on (their namespaces and every namespace above, as
+//! `describe` narrows), and the other parts are kept. One thing outside those parts can
+//! change: an object above them that gains its first child or loses its last stops or
+//! starts being a most specific object; the edges are counted per namespace too, so
+//! that is seen and its part corrected. A change that may reach anywhere (a cluster-scoped
+//! object, a policy on one, a fresh list after 410) is answered in full, as is every
+//! change when some policy selects targets across namespaces. Tests hold the answers
+//! equal to `get`'s on the whole input after every change.
 
+use super::get::policy_row;
 use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
-use crate::effective::PolicyStatus;
-use crate::model::{BlindSpot, ObjRef, Object, Snapshot};
+use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
+use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
+use crate::model::{BlindSpot, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::Change;
-use std::collections::BTreeMap;
+use crate::topology::{NodeId, PolicyId, Topology};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The part of a topology a node is counted in: the namespace of its object (None:
+/// cluster-scoped).
+type Part = Option<String>;
 
 /// The objects the watches last saw, and the rows last answered from them.
 pub struct Watched {
@@ -16,29 +37,45 @@ pub struct Watched {
     declared: Vec<Declared>,
     /// Per policy, its last row (`get -w` compares their targets, status and reach).
     last: BTreeMap<ObjRef, PolicyRow>,
+    /// The last world answered in full (its catalog tells policies from the rest).
+    world: World,
+    /// What is counted per part; None: every change is answered in full.
+    parts: Option<Parts>,
+    pending: Pending,
+    /// How many answers were computed in full, and how many from the parts a change
+    /// could touch.
+    pub answered: (usize, usize),
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct Seen {
-    targets: Vec<ObjRef>,
-    status: PolicyStatus,
-    affects: usize,
+/// What changed since the last answer.
+enum Pending {
+    Nothing,
+    /// Everything must be answered again.
+    Full,
+    /// Objects in these namespaces changed (and, for policies, their targets' namespaces);
+    /// `before`: what they were.
+    Namespaces {
+        starts: BTreeSet<String>,
+        before: Vec<Object>,
+    },
 }
 
-impl Seen {
-    fn of(r: &PolicyRow) -> Seen {
-        Seen {
-            targets: r.targets.clone(),
-            status: r.status,
-            affects: r.affects,
-        }
-    }
+/// Per policy, what each part contributes to its status and reach, how its targets
+/// resolved; per part, the hierarchy's edges from a node to a child counted there.
+#[derive(Default)]
+struct Parts {
+    contrib: HashMap<ObjRef, BTreeMap<Part, Contribution>>,
+    by_part: HashMap<Part, BTreeSet<ObjRef>>,
+    own: HashMap<ObjRef, Own>,
+    /// Per part of the children: each parent node (by reference) and how many of its
+    /// children are counted in that part.
+    edges: HashMap<Part, HashMap<ObjRef, u32>>,
 }
 
 /// What one batch of changes did to `get`'s rows.
-pub struct Answer {
-    /// The world the rows were answered from.
-    pub world: World,
+pub struct Answer<'w> {
+    /// A world the rows can be looked up in (for "not found" hints).
+    pub world: &'w World,
     /// The rows that changed (new policies included), in `get`'s order.
     pub changed: Vec<PolicyRow>,
     /// Policies gone, as their last rows.
@@ -46,24 +83,41 @@ pub struct Answer {
 }
 
 impl Watched {
-    /// The objects of the first read (settled or not) and the rows answered from them
-    /// (`rows`: every policy's, whatever `get` shows).
-    pub fn new(snapshot: Snapshot, declared: &[Declared], rows: &[PolicyRow]) -> Watched {
+    /// The objects of the first read (settled or not), analysed in full.
+    pub fn new(snapshot: Snapshot, declared: &[Declared]) -> Watched {
         let objects = snapshot
             .objects
             .into_iter()
             .map(|o| (o.obj_ref(), o))
             .collect();
-        Watched {
+        let mut w = Watched {
             objects,
             blind_spots: snapshot.blind_spots,
             declared: declared.to_vec(),
-            last: rows.iter().map(|r| (r.policy.clone(), r.clone())).collect(),
-        }
+            last: BTreeMap::new(),
+            world: World::new(Topology::default()),
+            parts: None,
+            pending: Pending::Full,
+            answered: (0, 0),
+        };
+        w.answer();
+        w
     }
 
-    /// Applies a batch of changes to the objects; returns the blind spots it brings that
-    /// were not known (each is said once). Whether anything changed: `changed`.
+    /// Every policy's row, as last answered, in `get`'s order.
+    pub fn rows(&self) -> Vec<PolicyRow> {
+        let mut rows: Vec<PolicyRow> = self.last.values().cloned().collect();
+        rows.sort_by(row_order);
+        rows
+    }
+
+    /// The last world answered in full.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Applies a batch of changes to the objects; returns whether any object changed,
+    /// and the blind spots it brings that were not known (each is said once).
     pub fn apply(&mut self, changes: Vec<Change>) -> (bool, Vec<BlindSpot>) {
         let mut new_spots = Vec::new();
         let mut changed = false;
@@ -72,11 +126,19 @@ impl Watched {
                 Change::Applied(o) => {
                     let o = settled(o);
                     changed = true;
-                    self.objects.insert(o.obj_ref(), o);
+                    let now = o.clone();
+                    let before = self.objects.insert(o.obj_ref(), o);
+                    self.note(Some(&now), before);
                 }
-                Change::Deleted(r) => changed |= self.objects.remove(&r).is_some(),
+                Change::Deleted(r) => {
+                    if let Some(before) = self.objects.remove(&r) {
+                        changed = true;
+                        self.note(None, Some(before));
+                    }
+                }
                 Change::Relisted { list, objects } => {
                     changed = true;
+                    self.pending = Pending::Full;
                     self.objects.retain(|_, o| !list.covers(o));
                     for o in objects {
                         let o = settled(o);
@@ -94,38 +156,410 @@ impl Watched {
         (changed, new_spots)
     }
 
+    /// Notes what one object's change can touch.
+    fn note(&mut self, now: Option<&Object>, before: Option<Object>) {
+        let catalog = &self.world.topology.catalog;
+        let mut starts = BTreeSet::new();
+        let mut full = false;
+        for o in now.into_iter().chain(before.as_ref()) {
+            let Some(ns) = o.namespace.as_deref() else {
+                full = true;
+                continue;
+            };
+            starts.insert(ns.to_string());
+            if catalog.is_policy(o) {
+                match target_places(o) {
+                    TargetPlaces::Within(places) => starts.extend(places),
+                    TargetPlaces::Anywhere => full = true,
+                }
+                // A cluster-scoped target (a GatewayClass; a Namespace for a Direct
+                // kind, which attaches to the Namespace itself): anywhere below it.
+                let direct = catalog
+                    .get(&o.group_kind())
+                    .is_some_and(|k| k.class == crate::catalog::Class::Direct);
+                if targets_cluster_scoped(o, direct) {
+                    full = true;
+                }
+            }
+        }
+        match (&mut self.pending, full) {
+            (_, true) | (Pending::Full, _) => self.pending = Pending::Full,
+            (Pending::Nothing, false) => {
+                self.pending = Pending::Namespaces {
+                    starts,
+                    before: before.into_iter().collect(),
+                }
+            }
+            (
+                Pending::Namespaces {
+                    starts: s,
+                    before: b,
+                },
+                false,
+            ) => {
+                s.extend(starts);
+                b.extend(before);
+            }
+        }
+    }
+
     /// `get`'s rows answered again from the objects as they are now, and those of them
     /// (and the policies gone) that differ from the last answer in status, targets or
     /// reach.
-    pub fn answer(&mut self) -> Answer {
+    pub fn answer(&mut self) -> Answer<'_> {
+        let pending = std::mem::replace(&mut self.pending, Pending::Nothing);
+        let rows = match (pending, self.parts.is_some()) {
+            (Pending::Nothing, _) => Vec::new(),
+            (Pending::Namespaces { starts, before }, true) => {
+                match self.answer_parts(&starts, &before) {
+                    Some(rows) => {
+                        self.answered.1 += 1;
+                        rows
+                    }
+                    None => self.answer_full(),
+                }
+            }
+            _ => self.answer_full(),
+        };
+        let mut changed = Vec::new();
+        let mut deleted = Vec::new();
+        for (policy, row) in rows {
+            match row {
+                Some(r) => {
+                    let same = self.last.get(&policy).is_some_and(|old| {
+                        (&old.targets, old.status, old.affects) == (&r.targets, r.status, r.affects)
+                    });
+                    if !same {
+                        changed.push(r.clone());
+                    }
+                    self.last.insert(policy, r);
+                }
+                None => deleted.extend(self.last.remove(&policy)),
+            }
+        }
+        changed.sort_by(row_order);
+        deleted.sort_by(row_order);
+        Answer {
+            world: &self.world,
+            changed,
+            deleted,
+        }
+    }
+
+    /// Everything analysed again; every part counted again. Returns every policy's row,
+    /// and None for the policies gone.
+    fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
+        self.answered.0 += 1;
         let snapshot = Snapshot {
             objects: self.objects.values().cloned().collect(),
             blind_spots: self.blind_spots.clone(),
             links_released: false,
         };
-        let world = analyze(snapshot, &self.declared, &[]);
-        let rows = get_policies(&world, None);
-        let mut now: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
-        let mut changed = Vec::new();
-        for r in rows {
-            let before = self.last.get(&r.policy).map(Seen::of);
-            if before.as_ref() != Some(&Seen::of(&r)) {
-                changed.push(r.clone());
-            }
-            now.insert(r.policy.clone(), r);
-        }
-        let old = std::mem::replace(&mut self.last, now);
-        let deleted = old
-            .into_iter()
-            .filter(|(p, _)| !self.last.contains_key(p))
-            .map(|(_, row)| row)
+        self.world = analyze(snapshot, &self.declared, &[]);
+        let t = &*self.world.topology;
+        let anywhere = t.each_policy().any(|(_, p)| {
+            let o = &t.snapshot.objects[p.object];
+            target_places(o) == TargetPlaces::Anywhere
+        });
+        self.parts = (!anywhere).then(|| count_parts(t, |n| Some(part_of(t, n))));
+        // The rows from what was counted (the same sums a change is answered from),
+        // else as `get` computes them.
+        let rows = match &self.parts {
+            Some(parts) => t
+                .each_policy()
+                .map(|(i, p)| {
+                    let total = parts.total(&p.obj_ref);
+                    let own = Own::of(t, i);
+                    policy_row(t, i, own.status_of(&total), total.objects as usize)
+                })
+                .collect(),
+            None => get_policies(&self.world, None),
+        };
+        let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
+            .last
+            .keys()
+            .filter(|p| !t.policy_index.contains_key(*p))
+            .map(|p| (p.clone(), None))
             .collect();
-        Answer {
-            world,
-            changed,
-            deleted,
+        out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
+        out
+    }
+
+    /// The parts a change in `starts` can touch counted again (see the module's
+    /// comment). None: it must be answered in full.
+    fn answer_parts(
+        &mut self,
+        starts: &BTreeSet<String>,
+        before: &[Object],
+    ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
+        let catalog = &self.world.topology.catalog;
+        let mut links = NamespaceLinks::default();
+        for o in self.objects.values().chain(before) {
+            links.note(o);
+        }
+        let touched = namespaces_below(&links, starts);
+        let keep = namespace_closure(&links, &touched);
+        let kept: Vec<Object> = self
+            .objects
+            .values()
+            .filter(|o| match o.namespace.as_deref() {
+                None => true,
+                Some(ns) if keep.contains(ns) => true,
+                Some(_) => catalog.is_policy(o) && crate::focus::targets_within(o, &keep),
+            })
+            .cloned()
+            .collect();
+        let snapshot = Snapshot {
+            objects: kept,
+            blind_spots: Vec::new(),
+            links_released: false,
+        };
+        let w = analyze(snapshot, &self.declared, &[]);
+        let t = &*w.topology;
+        let parts = self.parts.as_mut()?;
+        // A policy whose targets lie partly outside what was read cannot have its
+        // targets judged here: one with a target where things changed needs it all.
+        let mut exact: Vec<PolicyId> = Vec::new();
+        for (i, p) in t.each_policy() {
+            let o = &t.snapshot.objects[p.object];
+            match target_places(o) {
+                TargetPlaces::Within(places) if places.is_subset(&keep) => exact.push(i),
+                TargetPlaces::Within(places) if places.is_disjoint(&touched) => {}
+                _ => return None,
+            }
+        }
+        let in_touched = |n: NodeId| -> Option<Part> {
+            let ns = part_of(t, n)?;
+            touched.contains(&ns).then_some(Some(ns))
+        };
+        let counted = count_parts(t, in_touched);
+        // Edges into the parts counted again: which nodes above them gained their first
+        // child or lost their last?
+        let mut flips: Vec<(ObjRef, bool)> = Vec::new();
+        let mut parents: BTreeSet<&ObjRef> = BTreeSet::new();
+        for part in touched.iter().map(|ns| Some(ns.clone())) {
+            parents.extend(parts.edges.get(&part).into_iter().flat_map(HashMap::keys));
+            parents.extend(counted.edges.get(&part).into_iter().flat_map(HashMap::keys));
+        }
+        for &parent in &parents {
+            if parent
+                .namespace
+                .as_deref()
+                .is_some_and(|ns| touched.contains(ns))
+            {
+                continue;
+            }
+            let (mut all, mut old, mut new) = (0u32, 0u32, 0u32);
+            for (part, edges) in &parts.edges {
+                let n = edges.get(parent).copied().unwrap_or(0);
+                all += n;
+                if part.as_ref().is_some_and(|ns| touched.contains(ns)) {
+                    old += n;
+                }
+            }
+            for edges in counted.edges.values() {
+                new += edges.get(parent).copied().unwrap_or(0);
+            }
+            let after = all - old + new;
+            if (all > 0) != (after > 0) {
+                flips.push((parent.clone(), after == 0));
+            }
+        }
+        let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
+        // The parts counted again replace what was counted there.
+        for part in touched.iter().map(|ns| Some(ns.clone())) {
+            for policy in parts.by_part.remove(&part).unwrap_or_default() {
+                if let Some(c) = parts.contrib.get_mut(&policy) {
+                    c.remove(&part);
+                }
+                changed.insert(policy);
+            }
+            match counted.edges.get(&part) {
+                Some(e) => parts.edges.insert(part, e.clone()),
+                None => parts.edges.remove(&part),
+            };
+        }
+        for (policy, per) in counted.contrib {
+            for (part, c) in per {
+                parts
+                    .by_part
+                    .entry(part.clone())
+                    .or_default()
+                    .insert(policy.clone());
+                parts
+                    .contrib
+                    .entry(policy.clone())
+                    .or_default()
+                    .insert(part, c);
+            }
+            changed.insert(policy);
+        }
+        // A node that became, or stopped being, one of the most specific: its part
+        // gains or loses what it adds there.
+        for (node, leaf) in flips {
+            let n = t.lookup(&node)?;
+            let part: Part = node.namespace.as_deref().map(str::to_string);
+            for (p, c) in leaf_contributions_at(t, n) {
+                let policy = t.policies[p].obj_ref.clone();
+                let per = parts.contrib.entry(policy.clone()).or_default();
+                let mine = per.entry(part.clone()).or_default();
+                match leaf {
+                    true => mine.add(&c),
+                    false => mine.subtract(&c),
+                }
+                if mine.is_empty() {
+                    per.remove(&part);
+                } else {
+                    parts
+                        .by_part
+                        .entry(part.clone())
+                        .or_default()
+                        .insert(policy.clone());
+                }
+                changed.insert(policy);
+            }
+        }
+        let mut rows: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
+        for i in exact {
+            let policy = t.policies[i].obj_ref.clone();
+            parts.own.insert(policy.clone(), Own::of(t, i));
+            rows.insert(
+                policy.clone(),
+                policy_row(t, i, Own::of(t, i).status_of(&Contribution::default()), 0),
+            );
+            changed.insert(policy);
+        }
+        // Policies gone.
+        let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
+        for o in before {
+            let r = o.obj_ref();
+            if !self.objects.contains_key(&r) && self.last.contains_key(&r) {
+                parts.contrib.remove(&r);
+                parts.own.remove(&r);
+                for set in parts.by_part.values_mut() {
+                    set.remove(&r);
+                }
+                changed.remove(&r);
+                out.push((r, None));
+            }
+        }
+        for policy in changed {
+            let Some(own) = parts.own.get(&policy).copied() else {
+                continue;
+            };
+            let total = parts.total(&policy);
+            let row = rows
+                .remove(&policy)
+                .or_else(|| self.last.get(&policy).cloned());
+            if let Some(mut row) = row {
+                row.status = own.status_of(&total);
+                row.affects = total.objects as usize;
+                out.push((policy, Some(row)));
+            }
+        }
+        Some(out)
+    }
+}
+
+impl Parts {
+    /// What every part contributes to `policy`.
+    fn total(&self, policy: &ObjRef) -> Contribution {
+        let mut total = Contribution::default();
+        for c in self
+            .contrib
+            .get(policy)
+            .into_iter()
+            .flat_map(BTreeMap::values)
+        {
+            total.add(c);
+        }
+        total
+    }
+}
+
+/// The namespace of the object node `n` is or belongs to; None: cluster-scoped.
+fn part_of(t: &Topology, n: NodeId) -> Option<String> {
+    let object = t.shape.object(n);
+    t.nodes[object]
+        .obj_ref
+        .namespace
+        .as_deref()
+        .map(str::to_string)
+}
+
+/// What the parts `counted` picks contribute, per policy (by reference), and the edges
+/// into them.
+fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>) -> Parts {
+    let mut parts = Parts::default();
+    // Parts by number, for the fold.
+    let mut numbers: HashMap<Part, u32> = HashMap::new();
+    let mut names: Vec<Part> = Vec::new();
+    let part_of: Vec<Option<u32>> = NodeId::all(t.nodes.len())
+        .map(|n| {
+            counted(n).map(|part| {
+                *numbers.entry(part.clone()).or_insert_with(|| {
+                    names.push(part);
+                    names.len() as u32 - 1
+                })
+            })
+        })
+        .collect();
+    for (i, per) in contributions(t, &part_of).into_iter().enumerate() {
+        let policy = t.policies[PolicyId::at(i)].obj_ref.clone();
+        let mut mine = BTreeMap::new();
+        for (part, c) in per {
+            let part = names[part as usize].clone();
+            parts
+                .by_part
+                .entry(part.clone())
+                .or_default()
+                .insert(policy.clone());
+            mine.insert(part, c);
+        }
+        parts
+            .own
+            .insert(policy.clone(), Own::of(t, PolicyId::at(i)));
+        parts.contrib.insert(policy, mine);
+    }
+    for c in NodeId::all(t.nodes.len()) {
+        let Some(part) = part_of[c.index()] else {
+            continue;
+        };
+        let edges = parts.edges.entry(names[part as usize].clone()).or_default();
+        for &p in t.shape.parents(c) {
+            *edges.entry(t.nodes[p].obj_ref.clone()).or_default() += 1;
         }
     }
+    parts
+}
+
+/// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a
+/// `direct` kind (an inherited one applies in the namespace's objects).
+fn targets_cluster_scoped(o: &Object, direct: bool) -> bool {
+    use crate::catalog::policy::{read_targets, TargetSpec};
+    let empty = crate::model::Map::new();
+    o.spec.with(|spec| {
+        let spec = spec.as_object().unwrap_or(&empty);
+        read_targets(spec, o.namespace.as_deref(), &mut Vec::new())
+            .iter()
+            .any(|t| {
+                matches!(t, TargetSpec::Ref(r)
+                    if r.namespace.is_none() && (direct || &*r.kind != "Namespace"))
+            })
+    })
+}
+
+/// `get`'s order: namespace, name, kind, group.
+fn row_order(a: &PolicyRow, b: &PolicyRow) -> std::cmp::Ordering {
+    let key = |r: &PolicyRow| {
+        (
+            r.policy.namespace.clone(),
+            r.policy.name.clone(),
+            r.policy.kind.clone(),
+            r.policy.group.clone(),
+        )
+    };
+    key(a).cmp(&key(b))
 }
 
 /// An object as the snapshot of a read holds it (`Snapshot::settle`).

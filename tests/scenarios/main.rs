@@ -20,3 +20,4 @@ mod hostile_input;
 mod narrow;
 mod registry_kinds;
 mod topology;
+mod watch;

@@ -299,34 +299,31 @@ fn get_watch(
     let state: std::cell::RefCell<Option<State>> = std::cell::RefCell::new(None);
     // Rows are written as they come: each batch is flushed at once.
     let out = std::cell::RefCell::new(out);
-    let write_rows = |w: &World,
-                      rows: Vec<query::PolicyRow>,
-                      scope: Option<&str>,
-                      headers: bool|
-     -> Result<()> {
-        let mut o = out.borrow_mut();
-        match format {
-            Format::Json => {
-                for r in &rows {
-                    serde_json::to_writer(&mut **o, r)?;
-                    writeln!(o)?;
+    let write_rows =
+        |rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool| -> Result<()> {
+            let mut o = out.borrow_mut();
+            match format {
+                Format::Json => {
+                    for r in &rows {
+                        serde_json::to_writer(&mut **o, r)?;
+                        writeln!(o)?;
+                    }
                 }
+                _ => human::get_policies(
+                    &mut **o,
+                    &rows,
+                    format == Format::Wide,
+                    headers && !g.no_headers,
+                    scope.is_none(),
+                    age::now(),
+                    settings::style(g, format),
+                    show_labels,
+                )?,
             }
-            _ => human::get_policies(
-                &mut **o,
-                &rows,
-                format == Format::Wide,
-                headers && !g.no_headers,
-                scope.is_none(),
-                age::now(),
-                settings::style(g, format),
-                show_labels,
-            )?,
-        }
-        let _ = w;
-        o.flush().context("writing output")?;
-        Ok(())
-    };
+            o.flush().context("writing output")?;
+            Ok(())
+        };
+    // The rows `get` would show: in scope, of the kind or names asked for, selected by -l.
     let shown =
         |w: &World, rows: Vec<query::PolicyRow>, selection: &Selection, scope: Option<&str>| {
             let rows: Vec<query::PolicyRow> = rows
@@ -335,28 +332,27 @@ fn get_watch(
                 .collect();
             let (mut rows, _) = select::select(w, rows, selection, scope);
             if let Some(sel) = &selector {
-                rows.retain(|r| selected(w, sel, &r.policy));
+                rows.retain(|r| sel.matches(&r.labels));
             }
             rows
         };
     session::watch(
         g,
-        |s, snapshot| {
-            let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
-            let all = query::get_policies(&s.w, None);
-            let watched = query::watch::Watched::new(snapshot, &g.policy_kind, &all);
-            let scope = s.scope().map(str::to_string);
-            let mut rows = shown(&s.w, all, &selection, s.scope());
+        |snapshot, scope| {
+            let watched = query::watch::Watched::new(snapshot, &g.policy_kind);
+            let w = watched.world();
+            let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
+            let mut rows = shown(w, watched.rows(), &selection, scope.as_deref());
             if let Some(path) = &sort_by {
                 rows = sorted_by(rows, path)?;
             }
             if rows.is_empty() && format != Format::Json {
-                session::warn_line(&match s.scope() {
+                session::warn_line(&match &scope {
                     Some(ns) => format!("No policies found in {ns} namespace."),
                     None => "No policies found.".to_string(),
                 });
             }
-            write_rows(&s.w, rows, s.scope(), true)?;
+            write_rows(rows, scope.as_deref(), true)?;
             *state.borrow_mut() = Some((watched, selection, scope));
             Ok(())
         },
@@ -373,9 +369,9 @@ fn get_watch(
             let answer = watched.answer();
             let mut rows = answer.changed;
             rows.extend(answer.deleted);
-            let rows = shown(&answer.world, rows, selection, scope.as_deref());
+            let rows = shown(answer.world, rows, selection, scope.as_deref());
             if !rows.is_empty() {
-                write_rows(&answer.world, rows, scope.as_deref(), false)?;
+                write_rows(rows, scope.as_deref(), false)?;
             }
             Ok(())
         },

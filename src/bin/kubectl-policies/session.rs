@@ -129,11 +129,11 @@ fn live_options(g: &Global) -> Result<LiveOptions> {
 }
 
 /// `get -w`: reads the live cluster as `load` does (warning about every blind spot),
-/// hands the session and the objects read to `initial`, then each batch of changes the
-/// watches see to `on_changes`, until Ctrl-C.
+/// hands the objects read and the namespace in scope (None with `-A`) to `initial`,
+/// then each batch of changes the watches see to `on_changes`, until Ctrl-C.
 pub fn watch(
     g: &Global,
-    initial: impl FnOnce(&Session, Snapshot) -> Result<()>,
+    initial: impl FnOnce(Snapshot, Option<String>) -> Result<()>,
     on_changes: impl FnMut(Vec<Change>) -> Result<()>,
 ) -> Result<()> {
     let opts = live_options(g)?;
@@ -157,14 +157,8 @@ pub fn watch(
         |mut loaded, cluster| {
             loaded.snapshot.settle();
             warn_blind_spots(&loaded.snapshot.blind_spots);
-            let objects = loaded.snapshot.clone();
-            let w = query::analyze(loaded.snapshot, &g.policy_kind, &loaded.shape_errors);
-            let s = Session {
-                w: ManuallyDrop::new(w),
-                namespace: namespace_or(g, &cluster.default_namespace)?,
-                all_namespaces: g.all_namespaces,
-            };
-            initial(&s, objects)
+            let ns = namespace_or(g, &cluster.default_namespace)?;
+            initial(loaded.snapshot, (!g.all_namespaces).then_some(ns))
         },
         on_changes,
     )
