@@ -16,7 +16,6 @@ mod narrow;
 
 pub use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
-pub(crate) use narrow::targets_within;
 pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
 
 use crate::catalog::Catalog;

@@ -121,30 +121,36 @@ fn targets(o: &Object) -> Vec<TargetSpec> {
 /// touch).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TargetPlaces {
-    /// In these namespaces, or cluster-scoped objects (a GatewayClass, a Namespace).
-    Within(BTreeSet<String>),
+    /// In these namespaces; `cluster`: some are cluster-scoped objects (a GatewayClass).
+    Within {
+        namespaces: BTreeSet<String>,
+        cluster: bool,
+    },
     /// Possibly anywhere: a selector over other namespaces.
     Anywhere,
 }
 
 /// Where the targets of policy `o` lie.
 pub fn target_places(o: &Object) -> TargetPlaces {
-    let mut within = BTreeSet::new();
+    let (mut namespaces, mut cluster) = (BTreeSet::new(), false);
     for t in targets(o) {
         match (&t, target_namespace(&t)) {
             (_, Some(ns)) => {
-                within.insert(ns.to_string());
+                namespaces.insert(ns.to_string());
             }
             // A reference without a namespace of its own names a cluster-scoped object.
-            (TargetSpec::Ref(_), None) => {}
+            (TargetSpec::Ref(_), None) => cluster = true,
             (TargetSpec::Selector { .. }, None) => return TargetPlaces::Anywhere,
         }
     }
-    TargetPlaces::Within(within)
+    TargetPlaces::Within {
+        namespaces,
+        cluster,
+    }
 }
 
 /// Whether a policy outside the kept namespaces targets anything kept.
-pub(crate) fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
+fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
     let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));
     // Most policies are set aside: their targets are read from the spec's text alone
     // when its shape allows, without building the spec.

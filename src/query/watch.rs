@@ -42,6 +42,8 @@ pub struct Watched {
     /// What is counted per part; None: every change is answered in full.
     parts: Option<Parts>,
     pending: Pending,
+    /// Where each policy's targets lie (read once per version of the policy).
+    places: HashMap<ObjRef, TargetPlaces>,
     /// How many answers were computed in full, and how many from the parts a change
     /// could touch.
     pub answered: (usize, usize),
@@ -70,6 +72,8 @@ struct Parts {
     /// Per part of the children: each parent node (by reference) and how many of its
     /// children are counted in that part.
     edges: HashMap<Part, HashMap<ObjRef, u32>>,
+    /// Per parent node, how many children it has in all.
+    children: HashMap<ObjRef, u32>,
 }
 
 /// What one batch of changes did to `get`'s rows.
@@ -99,6 +103,7 @@ impl Watched {
             parts: None,
             pending: Pending::Full,
             answered: (0, 0),
+            places: HashMap::new(),
         };
         w.answer();
         w
@@ -169,7 +174,7 @@ impl Watched {
             starts.insert(ns.to_string());
             if catalog.is_policy(o) {
                 match target_places(o) {
-                    TargetPlaces::Within(places) => starts.extend(places),
+                    TargetPlaces::Within { namespaces, .. } => starts.extend(namespaces),
                     TargetPlaces::Anywhere => full = true,
                 }
                 // A cluster-scoped target (a GatewayClass; a Namespace for a Direct
@@ -179,6 +184,17 @@ impl Watched {
                     .is_some_and(|k| k.class == crate::catalog::Class::Direct);
                 if targets_cluster_scoped(o, direct) {
                     full = true;
+                }
+            }
+        }
+        if let Some(o) = now.or(before.as_ref()) {
+            let r = o.obj_ref();
+            match now {
+                Some(o) if catalog.is_policy(o) => {
+                    self.places.insert(r, target_places(o));
+                }
+                _ => {
+                    self.places.remove(&r);
                 }
             }
         }
@@ -257,10 +273,16 @@ impl Watched {
         };
         self.world = analyze(snapshot, &self.declared, &[]);
         let t = &*self.world.topology;
-        let anywhere = t.each_policy().any(|(_, p)| {
-            let o = &t.snapshot.objects[p.object];
-            target_places(o) == TargetPlaces::Anywhere
-        });
+        self.places = t
+            .each_policy()
+            .map(|(_, p)| {
+                (
+                    p.obj_ref.clone(),
+                    target_places(&t.snapshot.objects[p.object]),
+                )
+            })
+            .collect();
+        let anywhere = self.places.values().any(|p| *p == TargetPlaces::Anywhere);
         self.parts = (!anywhere).then(|| count_parts(t, |n| Some(part_of(t, n))));
         // The rows from what was counted (the same sums a change is answered from),
         // else as `get` computes them.
@@ -292,7 +314,6 @@ impl Watched {
         starts: &BTreeSet<String>,
         before: &[Object],
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
-        let catalog = &self.world.topology.catalog;
         let mut links = NamespaceLinks::default();
         for o in self.objects.values().chain(before) {
             links.note(o);
@@ -301,13 +322,21 @@ impl Watched {
         let keep = namespace_closure(&links, &touched);
         let kept: Vec<Object> = self
             .objects
-            .values()
-            .filter(|o| match o.namespace.as_deref() {
+            .iter()
+            .filter(|(r, o)| match o.namespace.as_deref() {
                 None => true,
                 Some(ns) if keep.contains(ns) => true,
-                Some(_) => catalog.is_policy(o) && crate::focus::targets_within(o, &keep),
+                // A policy elsewhere that targets something kept.
+                Some(_) => match self.places.get(*r) {
+                    Some(TargetPlaces::Within {
+                        namespaces,
+                        cluster,
+                    }) => *cluster || !namespaces.is_disjoint(&keep),
+                    Some(TargetPlaces::Anywhere) => true,
+                    None => false,
+                },
             })
-            .cloned()
+            .map(|(_, o)| o.clone())
             .collect();
         let snapshot = Snapshot {
             objects: kept,
@@ -321,10 +350,12 @@ impl Watched {
         // targets judged here: one with a target where things changed needs it all.
         let mut exact: Vec<PolicyId> = Vec::new();
         for (i, p) in t.each_policy() {
-            let o = &t.snapshot.objects[p.object];
-            match target_places(o) {
-                TargetPlaces::Within(places) if places.is_subset(&keep) => exact.push(i),
-                TargetPlaces::Within(places) if places.is_disjoint(&touched) => {}
+            match self.places.get(&p.obj_ref) {
+                Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_subset(&keep) => {
+                    exact.push(i)
+                }
+                Some(TargetPlaces::Within { namespaces, .. })
+                    if namespaces.is_disjoint(&touched) => {}
                 _ => return None,
             }
         }
@@ -336,38 +367,34 @@ impl Watched {
         // Edges into the parts counted again: which nodes above them gained their first
         // child or lost their last?
         let mut flips: Vec<(ObjRef, bool)> = Vec::new();
-        let mut parents: BTreeSet<&ObjRef> = BTreeSet::new();
-        for part in touched.iter().map(|ns| Some(ns.clone())) {
-            parents.extend(parts.edges.get(&part).into_iter().flat_map(HashMap::keys));
-            parents.extend(counted.edges.get(&part).into_iter().flat_map(HashMap::keys));
+        let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
+        // Per parent node: its children in the parts counted again, before and now.
+        let mut counts: HashMap<&ObjRef, (u32, u32)> = HashMap::new();
+        for part in &touched_parts {
+            for (parent, n) in parts.edges.get(part).into_iter().flatten() {
+                counts.entry(parent).or_default().0 += n;
+            }
+            for (parent, n) in counted.edges.get(part).into_iter().flatten() {
+                counts.entry(parent).or_default().1 += n;
+            }
         }
-        for &parent in &parents {
-            if parent
+        let mut children: Vec<(ObjRef, u32)> = Vec::with_capacity(counts.len());
+        for (parent, (old, new)) in counts {
+            let all = parts.children.get(parent).copied().unwrap_or(0);
+            let after = (all + new).saturating_sub(old);
+            children.push((parent.clone(), after));
+            let inside = parent
                 .namespace
                 .as_deref()
-                .is_some_and(|ns| touched.contains(ns))
-            {
-                continue;
-            }
-            let (mut all, mut old, mut new) = (0u32, 0u32, 0u32);
-            for (part, edges) in &parts.edges {
-                let n = edges.get(parent).copied().unwrap_or(0);
-                all += n;
-                if part.as_ref().is_some_and(|ns| touched.contains(ns)) {
-                    old += n;
-                }
-            }
-            for edges in counted.edges.values() {
-                new += edges.get(parent).copied().unwrap_or(0);
-            }
-            let after = all - old + new;
-            if (all > 0) != (after > 0) {
+                .is_some_and(|ns| touched.contains(ns));
+            if !inside && (all > 0) != (after > 0) {
                 flips.push((parent.clone(), after == 0));
             }
         }
+        parts.children.extend(children);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
         // The parts counted again replace what was counted there.
-        for part in touched.iter().map(|ns| Some(ns.clone())) {
+        for part in touched_parts {
             for policy in parts.by_part.remove(&part).unwrap_or_default() {
                 if let Some(c) = parts.contrib.get_mut(&policy) {
                     c.remove(&part);
@@ -527,7 +554,9 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>) -> Parts 
         };
         let edges = parts.edges.entry(names[part as usize].clone()).or_default();
         for &p in t.shape.parents(c) {
-            *edges.entry(t.nodes[p].obj_ref.clone()).or_default() += 1;
+            let parent = &t.nodes[p].obj_ref;
+            *edges.entry(parent.clone()).or_default() += 1;
+            *parts.children.entry(parent.clone()).or_default() += 1;
         }
     }
     parts
