@@ -95,6 +95,7 @@ spec:
     let service = find("Service", "app-00", "route-00000");
     let gateway_policy = find("BackendTrafficPolicy", "gw-0", "gw-000-traffic");
     let class_policy = find("RetryPolicy", "gw-0", "class-0-retries");
+    let gateway = find("Gateway", "gw-0", "gw-000");
     type Case = (&'static str, Vec<Change>, Vec<Change>);
     let cases: Vec<Case> = vec![
         (
@@ -123,7 +124,12 @@ spec:
             vec![Change::Applied(gateway_policy.clone())],
         ),
         (
-            "a GatewayClass's RetryPolicy deleted (answered in full)",
+            "a Gateway deleted (gw-0, routes in every app namespace)",
+            vec![Change::Deleted(gateway.obj_ref())],
+            vec![Change::Applied(gateway.clone())],
+        ),
+        (
+            "a GatewayClass's RetryPolicy deleted (gw-0)",
             vec![Change::Deleted(class_policy.obj_ref())],
             vec![Change::Applied(class_policy.clone())],
         ),
@@ -146,7 +152,9 @@ spec:
             };
             inc.push(t.elapsed());
             how = if w.answered.1 > before.1 {
-                "from the parts it touches"
+                "the namespaces it touches"
+            } else if w.answered.2 > before.2 {
+                "its policy kind folded again"
             } else {
                 "in full"
             };

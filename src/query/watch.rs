@@ -21,10 +21,14 @@ use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
 use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
-use crate::model::{BlindSpot, NamespaceLinks, ObjRef, Object, Snapshot};
+use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::Change;
 use crate::topology::{NodeId, PolicyId, Topology};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Past this many namespaces, a change that reaches more than half of them is not
+/// answered by namespaces.
+const WIDE: usize = 8;
 
 /// The part of a topology a node is counted in: the namespace of its object (None:
 /// cluster-scoped).
@@ -44,22 +48,36 @@ pub struct Watched {
     pending: Pending,
     /// Where each policy's targets lie (read once per version of the policy).
     places: HashMap<ObjRef, TargetPlaces>,
-    /// How many answers were computed in full, and how many from the parts a change
-    /// could touch.
-    pub answered: (usize, usize),
+    /// How many answers were computed in full, how many from the namespaces a change
+    /// could touch, how many from the policies of the kinds changed.
+    pub answered: (usize, usize, usize),
 }
 
 /// What changed since the last answer.
-enum Pending {
-    Nothing,
-    /// Everything must be answered again.
-    Full,
-    /// Objects in these namespaces changed (and, for policies, their targets' namespaces);
-    /// `before`: what they were.
-    Namespaces {
-        starts: BTreeSet<String>,
-        before: Vec<Object>,
-    },
+#[derive(Default)]
+struct Pending {
+    /// Some object changed.
+    any: bool,
+    /// Everything must be answered in full (a fresh list, a cluster-scoped object).
+    full: bool,
+    /// A policy on a cluster-scoped target changed: what it reaches is not a few
+    /// namespaces.
+    wide: bool,
+    /// The namespaces of the objects changed (and of the targets of the policies).
+    starts: BTreeSet<String>,
+    /// What the changed objects were.
+    before: Vec<Object>,
+    /// The kinds of the policies changed; None once another object changed.
+    policy_kinds: Option<BTreeSet<GroupKind>>,
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            policy_kinds: Some(BTreeSet::new()),
+            ..Pending::default()
+        }
+    }
 }
 
 /// Per policy, what each part contributes to its status and reach, how its targets
@@ -69,11 +87,9 @@ struct Parts {
     contrib: HashMap<ObjRef, BTreeMap<Part, Contribution>>,
     by_part: HashMap<Part, BTreeSet<ObjRef>>,
     own: HashMap<ObjRef, Own>,
-    /// Per part of the children: each parent node (by reference) and how many of its
-    /// children are counted in that part.
+    /// Per part of the children: each node of another part (by reference) with
+    /// children in that part, and how many.
     edges: HashMap<Part, HashMap<ObjRef, u32>>,
-    /// Per parent node, how many children it has in all.
-    children: HashMap<ObjRef, u32>,
 }
 
 /// What one batch of changes did to `get`'s rows.
@@ -101,8 +117,12 @@ impl Watched {
             last: BTreeMap::new(),
             world: World::new(Topology::default()),
             parts: None,
-            pending: Pending::Full,
-            answered: (0, 0),
+            pending: Pending {
+                any: true,
+                full: true,
+                ..Pending::new()
+            },
+            answered: (0, 0, 0),
             places: HashMap::new(),
         };
         w.answer();
@@ -143,7 +163,8 @@ impl Watched {
                 }
                 Change::Relisted { list, objects } => {
                     changed = true;
-                    self.pending = Pending::Full;
+                    self.pending.any = true;
+                    self.pending.full = true;
                     self.objects.retain(|_, o| !list.covers(o));
                     for o in objects {
                         let o = settled(o);
@@ -164,29 +185,36 @@ impl Watched {
     /// Notes what one object's change can touch.
     fn note(&mut self, now: Option<&Object>, before: Option<Object>) {
         let catalog = &self.world.topology.catalog;
-        let mut starts = BTreeSet::new();
-        let mut full = false;
+        let pending = &mut self.pending;
+        pending.any = true;
         for o in now.into_iter().chain(before.as_ref()) {
             let Some(ns) = o.namespace.as_deref() else {
-                full = true;
+                pending.full = true;
                 continue;
             };
-            starts.insert(ns.to_string());
-            if catalog.is_policy(o) {
-                match target_places(o) {
-                    TargetPlaces::Within { namespaces, .. } => starts.extend(namespaces),
-                    TargetPlaces::Anywhere => full = true,
-                }
-                // A cluster-scoped target (a GatewayClass; a Namespace for a Direct
-                // kind, which attaches to the Namespace itself): anywhere below it.
-                let direct = catalog
-                    .get(&o.group_kind())
-                    .is_some_and(|k| k.class == crate::catalog::Class::Direct);
-                if targets_cluster_scoped(o, direct) {
-                    full = true;
-                }
+            pending.starts.insert(ns.to_string());
+            if !catalog.is_policy(o) {
+                pending.policy_kinds = None;
+                continue;
+            }
+            if let Some(kinds) = &mut pending.policy_kinds {
+                kinds.insert(o.group_kind());
+            }
+            match target_places(o) {
+                TargetPlaces::Within { namespaces, .. } => pending.starts.extend(namespaces),
+                // Its targets may be anywhere: no change can be answered in parts again.
+                TargetPlaces::Anywhere => pending.full = true,
+            }
+            // A cluster-scoped target (a GatewayClass; a Namespace for a Direct kind,
+            // which attaches to the Namespace itself): anywhere below it.
+            let direct = catalog
+                .get(&o.group_kind())
+                .is_some_and(|k| k.class == crate::catalog::Class::Direct);
+            if targets_cluster_scoped(o, direct) {
+                pending.wide = true;
             }
         }
+        pending.before.extend(before.clone());
         if let Some(o) = now.or(before.as_ref()) {
             let r = o.obj_ref();
             match now {
@@ -198,44 +226,39 @@ impl Watched {
                 }
             }
         }
-        match (&mut self.pending, full) {
-            (_, true) | (Pending::Full, _) => self.pending = Pending::Full,
-            (Pending::Nothing, false) => {
-                self.pending = Pending::Namespaces {
-                    starts,
-                    before: before.into_iter().collect(),
-                }
-            }
-            (
-                Pending::Namespaces {
-                    starts: s,
-                    before: b,
-                },
-                false,
-            ) => {
-                s.extend(starts);
-                b.extend(before);
-            }
-        }
     }
 
     /// `get`'s rows answered again from the objects as they are now, and those of them
     /// (and the policies gone) that differ from the last answer in status, targets or
     /// reach.
     pub fn answer(&mut self) -> Answer<'_> {
-        let pending = std::mem::replace(&mut self.pending, Pending::Nothing);
-        let rows = match (pending, self.parts.is_some()) {
-            (Pending::Nothing, _) => Vec::new(),
-            (Pending::Namespaces { starts, before }, true) => {
-                match self.answer_parts(&starts, &before) {
+        let pending = std::mem::replace(&mut self.pending, Pending::new());
+        let rows = if !pending.any {
+            Vec::new()
+        } else if pending.full || self.parts.is_none() {
+            self.answer_full()
+        } else {
+            let by_namespaces = match pending.wide {
+                true => None,
+                false => self.answer_parts(&pending.starts, &pending.before),
+            };
+            let by_kinds = || match &pending.policy_kinds {
+                Some(kinds) if !kinds.is_empty() => Some(kinds),
+                _ => None,
+            };
+            match by_namespaces {
+                Some(rows) => {
+                    self.answered.1 += 1;
+                    rows
+                }
+                None => match by_kinds().and_then(|k| self.answer_kinds(k, &pending.before)) {
                     Some(rows) => {
-                        self.answered.1 += 1;
+                        self.answered.2 += 1;
                         rows
                     }
                     None => self.answer_full(),
-                }
+                },
             }
-            _ => self.answer_full(),
         };
         let mut changed = Vec::new();
         let mut deleted = Vec::new();
@@ -283,7 +306,7 @@ impl Watched {
             })
             .collect();
         let anywhere = self.places.values().any(|p| *p == TargetPlaces::Anywhere);
-        self.parts = (!anywhere).then(|| count_parts(t, |n| Some(part_of(t, n))));
+        self.parts = (!anywhere).then(|| count_parts(t, |n| Some(part_of(t, n)), true));
         // The rows from what was counted (the same sums a change is answered from),
         // else as `get` computes them.
         let rows = match &self.parts {
@@ -320,6 +343,12 @@ impl Watched {
         }
         let touched = namespaces_below(&links, starts);
         let keep = namespace_closure(&links, &touched);
+        // A change that reaches most namespaces (to a Gateway many routes attach to)
+        // is answered sooner by folding the kinds of the policies changed again, or in
+        // full.
+        if keep.len() > WIDE && keep.len() * 2 > self.world.topology.namespaces.len() {
+            return None;
+        }
         let kept: Vec<Object> = self
             .objects
             .iter()
@@ -363,12 +392,11 @@ impl Watched {
             let ns = part_of(t, n)?;
             touched.contains(&ns).then_some(Some(ns))
         };
-        let counted = count_parts(t, in_touched);
+        let counted = count_parts(t, in_touched, true);
         // Edges into the parts counted again: which nodes above them gained their first
         // child or lost their last?
-        let mut flips: Vec<(ObjRef, bool)> = Vec::new();
         let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
-        // Per parent node: its children in the parts counted again, before and now.
+        // Per node above the parts counted again: its children there, before and now.
         let mut counts: HashMap<&ObjRef, (u32, u32)> = HashMap::new();
         for part in &touched_parts {
             for (parent, n) in parts.edges.get(part).into_iter().flatten() {
@@ -378,20 +406,32 @@ impl Watched {
                 counts.entry(parent).or_default().1 += n;
             }
         }
-        let mut children: Vec<(ObjRef, u32)> = Vec::with_capacity(counts.len());
+        let mut flips: Vec<(ObjRef, NodeId, bool)> = Vec::new();
         for (parent, (old, new)) in counts {
-            let all = parts.children.get(parent).copied().unwrap_or(0);
-            let after = (all + new).saturating_sub(old);
-            children.push((parent.clone(), after));
-            let inside = parent
+            if parent
                 .namespace
                 .as_deref()
-                .is_some_and(|ns| touched.contains(ns));
-            if !inside && (all > 0) != (after > 0) {
-                flips.push((parent.clone(), after == 0));
+                .is_some_and(|ns| touched.contains(ns))
+                || (old > 0) == (new > 0)
+            {
+                continue;
+            }
+            // Each such node is in what was read (it is above a part counted again);
+            // were it not, nothing has been changed yet: answered otherwise.
+            let n = t.lookup(parent)?;
+            // Its children elsewhere: in its own namespace (read whole), or counted
+            // in parts not counted again.
+            let mine = part_of(t, n);
+            let at_home = t.shape.children(n).iter().any(|&c| part_of(t, c) == mine);
+            let elsewhere = parts
+                .edges
+                .iter()
+                .filter(|(part, _)| !part.as_ref().is_some_and(|ns| touched.contains(ns)))
+                .any(|(_, e)| e.contains_key(parent));
+            if !at_home && !elsewhere {
+                flips.push((parent.clone(), n, new == 0));
             }
         }
-        parts.children.extend(children);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
         // The parts counted again replace what was counted there.
         for part in touched_parts {
@@ -423,8 +463,7 @@ impl Watched {
         }
         // A node that became, or stopped being, one of the most specific: its part
         // gains or loses what it adds there.
-        for (node, leaf) in flips {
-            let n = t.lookup(&node)?;
+        for (node, n, leaf) in flips {
             let part: Part = node.namespace.as_deref().map(str::to_string);
             for (p, c) in leaf_contributions_at(t, n) {
                 let policy = t.policies[p].obj_ref.clone();
@@ -504,6 +543,85 @@ impl Parts {
     }
 }
 
+impl Watched {
+    /// A change to policies of `kinds` alone: the hierarchy is as it was, and policies
+    /// of other kinds fold on their own, so only these kinds are folded again, over
+    /// the whole hierarchy. None: it must be answered in full.
+    fn answer_kinds(
+        &mut self,
+        kinds: &BTreeSet<GroupKind>,
+        before: &[Object],
+    ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
+        let kept: Vec<Object> = self
+            .objects
+            .iter()
+            .filter(|(r, _)| !self.places.contains_key(*r) || kinds.contains(&r.group_kind()))
+            .map(|(_, o)| o.clone())
+            .collect();
+        let snapshot = Snapshot {
+            objects: kept,
+            blind_spots: Vec::new(),
+            links_released: false,
+        };
+        let w = analyze(snapshot, &self.declared, &[]);
+        let t = &*w.topology;
+        let parts = self.parts.as_mut()?;
+        let counted = count_parts(t, |n| Some(part_of(t, n)), false);
+        let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
+        for (policy, per) in parts.contrib.iter_mut() {
+            if !kinds.contains(&policy.group_kind()) {
+                continue;
+            }
+            for part in per.keys() {
+                if let Some(set) = parts.by_part.get_mut(part) {
+                    set.remove(policy);
+                }
+            }
+            per.clear();
+            changed.insert(policy.clone());
+        }
+        for (policy, per) in counted.contrib {
+            for part in per.keys() {
+                parts
+                    .by_part
+                    .entry(part.clone())
+                    .or_default()
+                    .insert(policy.clone());
+            }
+            parts.contrib.insert(policy.clone(), per);
+            changed.insert(policy);
+        }
+        parts.own.extend(counted.own);
+        let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
+        for o in before {
+            let r = o.obj_ref();
+            if !self.objects.contains_key(&r) && self.last.contains_key(&r) {
+                parts.contrib.remove(&r);
+                parts.own.remove(&r);
+                changed.remove(&r);
+                out.push((r, None));
+            }
+        }
+        for policy in changed {
+            let Some(&i) = t.policy_index.get(&policy) else {
+                continue;
+            };
+            let total = parts.total(&policy);
+            let own = Own::of(t, i);
+            out.push((
+                policy,
+                Some(policy_row(
+                    t,
+                    i,
+                    own.status_of(&total),
+                    total.objects as usize,
+                )),
+            ));
+        }
+        Some(out)
+    }
+}
+
 /// The namespace of the object node `n` is or belongs to; None: cluster-scoped.
 fn part_of(t: &Topology, n: NodeId) -> Option<String> {
     let object = t.shape.object(n);
@@ -516,7 +634,7 @@ fn part_of(t: &Topology, n: NodeId) -> Option<String> {
 
 /// What the parts `counted` picks contribute, per policy (by reference), and the edges
 /// into them.
-fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>) -> Parts {
+fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bool) -> Parts {
     let mut parts = Parts::default();
     // Parts by number, for the fold.
     let mut numbers: HashMap<Part, u32> = HashMap::new();
@@ -548,15 +666,15 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>) -> Parts 
             .insert(policy.clone(), Own::of(t, PolicyId::at(i)));
         parts.contrib.insert(policy, mine);
     }
-    for c in NodeId::all(t.nodes.len()) {
+    for c in NodeId::all(t.nodes.len()).filter(|_| edges) {
         let Some(part) = part_of[c.index()] else {
             continue;
         };
         let edges = parts.edges.entry(names[part as usize].clone()).or_default();
         for &p in t.shape.parents(c) {
-            let parent = &t.nodes[p].obj_ref;
-            *edges.entry(parent.clone()).or_default() += 1;
-            *parts.children.entry(parent.clone()).or_default() += 1;
+            if part_of[p.index()] != Some(part) {
+                *edges.entry(t.nodes[p].obj_ref.clone()).or_default() += 1;
+            }
         }
     }
     parts

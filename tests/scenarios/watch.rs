@@ -200,3 +200,86 @@ spec:
     all.pop();
     assert_eq!(rows_json(&w.rows()), full(&all));
 }
+
+#[test]
+fn a_policy_on_a_gateway_class_is_answered_by_folding_its_kind_again() {
+    let mut all = objects(EMPTY_LISTENER);
+    all.extend(objects(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r1, namespace: app}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+---
+apiVersion: resilience.example.io/v1alpha1
+kind: RetryPolicy
+metadata: {name: class-retries, namespace: infra, creationTimestamp: "2025-12-01T00:00:00Z"}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: GatewayClass, name: gc}
+  overrides: {attempts: 9}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: svc-tls, namespace: app}
+spec:
+  targetRefs: [{group: "", kind: Service, name: svc}]
+  validation: {hostname: svc.example, wellKnownCACertificates: System}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: app}
+spec: {ports: [{name: http, port: 80}]}
+"#,
+    ));
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    let class = all
+        .iter()
+        .position(|o| &*o.name == "class-retries")
+        .unwrap();
+    let policy = all.remove(class);
+    w.apply(vec![Change::Deleted(policy.obj_ref())]);
+    let answer = w.answer();
+    assert_eq!(answer.deleted.len(), 1);
+    assert_eq!(w.answered.2, 1, "its kind folded again");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    // Overridden by the class's overrides no more: the route's policy is Enforced again.
+    let mut edited = policy.clone();
+    all.push(policy.clone());
+    w.apply(vec![Change::Applied(policy)]);
+    w.answer();
+    assert_eq!(w.answered.2, 2);
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    // Retargeted to a class that does not exist.
+    edited = objects(
+        &serde_json::to_string(&serde_json::json!({
+            "apiVersion": "resilience.example.io/v1alpha1", "kind": "RetryPolicy",
+            "metadata": {"name": "class-retries", "namespace": "infra"},
+            "spec": {"targetRef": {"group": "gateway.networking.k8s.io", "kind": "GatewayClass", "name": "gone"},
+                     "overrides": {"attempts": 9}}
+        }))
+        .unwrap(),
+    )
+    .into_iter()
+    .next()
+    .unwrap_or(edited);
+    all.pop();
+    all.push(edited.clone());
+    w.apply(vec![Change::Applied(edited)]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    let rows = w.rows();
+    let row = rows
+        .iter()
+        .find(|r| r.policy.name == "class-retries")
+        .unwrap();
+    assert_eq!(row.status.as_str(), "TargetNotFound");
+}
