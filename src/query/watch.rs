@@ -161,14 +161,36 @@ impl Watched {
                         self.note(None, Some(before));
                     }
                 }
+                // A fresh list (the first of a watch, or after 410 Gone) is what changed
+                // since: the objects it no longer has, and those that differ.
                 Change::Relisted { list, objects } => {
-                    changed = true;
-                    self.pending.any = true;
-                    self.pending.full = true;
-                    self.objects.retain(|_, o| !list.covers(o));
-                    for o in objects {
-                        let o = settled(o);
-                        self.objects.insert(o.obj_ref(), o);
+                    let listed: BTreeMap<ObjRef, Object> = objects
+                        .into_iter()
+                        .map(|o| {
+                            let o = settled(o);
+                            (o.obj_ref(), o)
+                        })
+                        .collect();
+                    let gone: Vec<ObjRef> = self
+                        .objects
+                        .iter()
+                        .filter(|(r, o)| list.covers(o) && !listed.contains_key(*r))
+                        .map(|(r, _)| r.clone())
+                        .collect();
+                    for r in gone {
+                        if let Some(before) = self.objects.remove(&r) {
+                            changed = true;
+                            self.note(None, Some(before));
+                        }
+                    }
+                    for (r, o) in listed {
+                        if self.objects.get(&r).is_some_and(|old| same(old, &o)) {
+                            continue;
+                        }
+                        changed = true;
+                        let now = o.clone();
+                        let before = self.objects.insert(r, o);
+                        self.note(Some(&now), before);
                     }
                 }
                 Change::Blind(spot) => {
@@ -707,6 +729,18 @@ fn row_order(a: &PolicyRow, b: &PolicyRow) -> std::cmp::Ordering {
         )
     };
     key(a).cmp(&key(b))
+}
+
+/// Whether two versions of an object say the same (a route's or backend's links, once
+/// settled, stand for its spec).
+fn same(a: &Object, b: &Object) -> bool {
+    a.api_version == b.api_version
+        && a.labels == b.labels
+        && a.annotations == b.annotations
+        && a.creation_timestamp == b.creation_timestamp
+        && a.spec == b.spec
+        && a.status == b.status
+        && a.links.get() == b.links.get()
 }
 
 /// An object as the snapshot of a read holds it (`Snapshot::settle`).

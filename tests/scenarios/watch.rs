@@ -283,3 +283,55 @@ spec: {ports: [{name: http, port: 80}]}
         .unwrap();
     assert_eq!(row.status.as_str(), "TargetNotFound");
 }
+
+/// A watch's fresh list (its first, or after 410 Gone) as `Change::Relisted`.
+fn relisted(kind: &str, group: &str, plural: &str, objects: Vec<Object>) -> Change {
+    use kubectl_policies::source::live::discovery::Resource;
+    use kubectl_policies::source::live::watch::WatchList;
+    Change::Relisted {
+        list: WatchList {
+            resource: Resource {
+                group: group.into(),
+                version: "v1".into(),
+                kind: kind.into(),
+                plural: plural.into(),
+                namespaced: true,
+            },
+            namespace: None,
+            selector: None,
+        },
+        objects,
+    }
+}
+
+#[test]
+fn a_fresh_list_is_answered_as_what_changed_since() {
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    let routes = |all: &[Object]| -> Vec<Object> {
+        all.iter()
+            .filter(|o| &*o.kind == "HTTPRoute")
+            .cloned()
+            .collect()
+    };
+    let gw = "gateway.networking.k8s.io";
+    // The same list again: nothing changed, nothing to answer.
+    let (changed, _) = w.apply(vec![relisted("HTTPRoute", gw, "httproutes", routes(&all))]);
+    assert!(!changed, "a list of the same objects changes nothing");
+    // A list without one route: that route was deleted meanwhile.
+    let mut fewer = routes(&all);
+    let gone = fewer.remove(0).obj_ref();
+    all.retain(|o| o.obj_ref() != gone);
+    let (changed, _) = w.apply(vec![relisted("HTTPRoute", gw, "httproutes", fewer)]);
+    assert!(changed);
+    let before = w.answered;
+    w.answer();
+    assert_eq!(w.answered.0, before.0, "not answered in full");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}
