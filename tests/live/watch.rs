@@ -301,3 +301,40 @@ fn watch_offline_is_a_usage_error() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_kind_that_may_not_be_listed_is_warned_once_and_not_watched() {
+    let server = FakeApi::from_yaml(DEMO)
+        .permit(|a| !a.resource.starts_with("retrypolicies"))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let w = Watching::start(&user, &["get", "-A", "-w"]);
+    // The table without the RetryPolicies: the header and the other five.
+    let first = w.lines(6);
+    assert!(
+        first.iter().all(|l| !l.contains("RetryPolicy")),
+        "{first:?}"
+    );
+    let mut p = demo_object("BackendTLSPolicy", "oven-tls");
+    p["spec"]["targetRefs"][0]["name"] = json!("no-such-service");
+    server.apply(p);
+    let row = w.line();
+    assert!(
+        row.contains("oven-tls") && row.contains("TargetNotFound"),
+        "{row}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.matches("retrypolicies").count(),
+        1,
+        "one warning, as get gives: {err}"
+    );
+    assert!(
+        !server
+            .targets()
+            .iter()
+            .any(|t| t.contains("retrypolicies") && t.contains("watch=")),
+        "a kind that could not be listed is not watched"
+    );
+}
