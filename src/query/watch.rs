@@ -688,17 +688,20 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bo
             .insert(policy.clone(), Own::of(t, PolicyId::at(i)));
         parts.contrib.insert(policy, mine);
     }
+    let mut per_part: Vec<HashMap<ObjRef, u32>> = vec![HashMap::new(); names.len()];
     for c in NodeId::all(t.nodes.len()).filter(|_| edges) {
         let Some(part) = part_of[c.index()] else {
             continue;
         };
-        let edges = parts.edges.entry(names[part as usize].clone()).or_default();
         for &p in t.shape.parents(c) {
             if part_of[p.index()] != Some(part) {
-                *edges.entry(t.nodes[p].obj_ref.clone()).or_default() += 1;
+                *per_part[part as usize]
+                    .entry(t.nodes[p].obj_ref.clone())
+                    .or_default() += 1;
             }
         }
     }
+    parts.edges = names.into_iter().zip(per_part).collect();
     parts
 }
 
