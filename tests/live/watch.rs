@@ -338,3 +338,33 @@ fn a_kind_that_may_not_be_listed_is_warned_once_and_not_watched() {
         "a kind that could not be listed is not watched"
     );
 }
+
+#[test]
+fn a_named_policy_not_found_is_said_and_the_watch_goes_on() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", Some("baker")));
+    let w = Watching::start(
+        &user,
+        &["get", "-w", "retrypolicy/ns-retries", "retrypolicy/nope"],
+    );
+    let first = w.lines(2);
+    assert!(first[1].starts_with("ns-retries "), "{first:?}");
+    // Only the policies named are followed.
+    let mut other = demo_object("BackendTLSPolicy", "oven-tls");
+    other["spec"]["targetRefs"][0]["name"] = json!("no-such-service");
+    server.apply(other);
+    let mut p = demo_object("RetryPolicy", "ns-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-namespace");
+    server.apply(p);
+    let row = w.line();
+    assert!(
+        row.starts_with("ns-retries ") && row.contains("TargetNotFound"),
+        "{row}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("Error from server (NotFound)") && err.contains("nope"),
+        "{err}"
+    );
+}

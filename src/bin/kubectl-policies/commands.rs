@@ -330,11 +330,11 @@ fn get_watch(
                 .into_iter()
                 .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
                 .collect();
-            let (mut rows, _) = select::select(w, rows, selection, scope);
+            let (mut rows, missing) = select::select(w, rows, selection, scope);
             if let Some(sel) = &selector {
                 rows.retain(|r| sel.matches(&r.labels));
             }
-            rows
+            (rows, missing)
         };
     session::watch(
         g,
@@ -342,11 +342,15 @@ fn get_watch(
             let watched = query::watch::Watched::new(snapshot, &g.policy_kind);
             let w = watched.world();
             let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
-            let mut rows = shown(w, watched.rows(), &selection, scope.as_deref());
+            let (mut rows, missing) = shown(w, watched.rows(), &selection, scope.as_deref());
+            // As `get`: a name not found is said (the watch goes on: it may come).
+            for m in &missing {
+                session::warn_line(&format!("Error from server (NotFound): {m}"));
+            }
             if let Some(path) = &sort_by {
                 rows = sorted_by(rows, path)?;
             }
-            if rows.is_empty() && format != Format::Json {
+            if rows.is_empty() && missing.is_empty() && format != Format::Json {
                 session::warn_line(&match &scope {
                     Some(ns) => format!("No policies found in {ns} namespace."),
                     None => "No policies found.".to_string(),
@@ -369,7 +373,7 @@ fn get_watch(
             let answer = watched.answer();
             let mut rows = answer.changed;
             rows.extend(answer.deleted);
-            let rows = shown(answer.world, rows, selection, scope.as_deref());
+            let (rows, _) = shown(answer.world, rows, selection, scope.as_deref());
             if !rows.is_empty() {
                 write_rows(rows, scope.as_deref(), false)?;
             }
