@@ -300,6 +300,16 @@ fn watch_offline_is_a_usage_error() {
         assert!(err.contains("-w/--watch follows a live cluster"), "{err}");
         assert!(out.stdout.is_empty());
     }
+    // Formats it cannot stream are refused before any cluster is asked.
+    let out = command::kp()
+        .args(["get", "-w", "-o", "yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("json lines (-o json)"), "{err}");
+    let out = command::kp().args(["get", "kinds", "-w"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]
