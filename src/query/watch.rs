@@ -41,8 +41,11 @@ pub struct Watched {
     declared: Vec<Declared>,
     /// Per policy, its last row (`get -w` compares their targets, status and reach).
     last: BTreeMap<ObjRef, PolicyRow>,
-    /// The last world answered in full (its catalog tells policies from the rest).
+    /// What the last answer in full knew of the world: its catalog (which tells
+    /// policies from the rest) and its namespaces; no objects.
     world: World,
+    /// The world of the first answer, whole, until `forget_first`.
+    first: Option<World>,
     /// What is counted per part; None: every change is answered in full.
     parts: Option<Parts>,
     pending: Pending,
@@ -116,6 +119,7 @@ impl Watched {
             declared: declared.to_vec(),
             last: BTreeMap::new(),
             world: World::new(Topology::default()),
+            first: None,
             parts: None,
             pending: Pending {
                 any: true,
@@ -136,9 +140,15 @@ impl Watched {
         rows
     }
 
-    /// The last world answered in full.
+    /// The world of the first answer (what the command line's TYPE and names are read
+    /// against), until `forget_first`.
     pub fn world(&self) -> &World {
-        &self.world
+        self.first.as_ref().unwrap_or(&self.world)
+    }
+
+    /// Lets the first answer's world go (a copy of every object).
+    pub fn forget_first(&mut self) {
+        self.first = None;
     }
 
     /// Applies a batch of changes to the objects; returns whether any object changed,
@@ -316,8 +326,8 @@ impl Watched {
             blind_spots: self.blind_spots.clone(),
             links_released: false,
         };
-        self.world = analyze(snapshot, &self.declared, &[]);
-        let t = &*self.world.topology;
+        let world = analyze(snapshot, &self.declared, &[]);
+        let t = &*world.topology;
         self.places = t
             .each_policy()
             .map(|(_, p)| {
@@ -340,7 +350,7 @@ impl Watched {
                     policy_row(t, i, own.status_of(&total), total.objects as usize)
                 })
                 .collect(),
-            None => get_policies(&self.world, None),
+            None => get_policies(&world, None),
         };
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
             .last
@@ -349,6 +359,18 @@ impl Watched {
             .map(|p| (p.clone(), None))
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
+        // What later answers read of this world: its catalog and namespaces. The rest
+        // (a second copy of every object, the hierarchy) is let go, but for the first
+        // answer's, which `world` hands out until `forget_first`.
+        let light = Topology {
+            catalog: t.catalog.clone(),
+            namespaces: t.namespaces.clone(),
+            ..Topology::default()
+        };
+        self.world = World::new(light);
+        if self.answered.0 == 1 {
+            self.first = Some(world);
+        }
         out
     }
 

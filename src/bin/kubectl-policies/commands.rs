@@ -357,6 +357,8 @@ fn get_watch(
                 });
             }
             write_rows(rows, scope.as_deref(), true)?;
+            let mut watched = watched;
+            watched.forget_first();
             *state.borrow_mut() = Some((watched, selection, scope));
             Ok(())
         },
