@@ -378,3 +378,46 @@ fn a_named_policy_not_found_is_said_and_the_watch_goes_on() {
         "{err}"
     );
 }
+
+#[test]
+fn a_reader_that_stops_ends_the_watch_quietly() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let mut child = command::hermetic(command::binary())
+        .env("HOME", user.home.path())
+        .env("KUBECONFIG", user.kubeconfig())
+        .args(["get", "-A", "-w"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the first line (the table is there), then stop reading, as `| head -1` does.
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("NAMESPACE"), "{first}");
+    drop(out);
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let deadline = Instant::now() + WAIT;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still running after the reader left"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
