@@ -46,7 +46,7 @@ impl PolicyStatus {
 
 /// How much of a policy survived in the contexts of one node.
 #[derive(Clone, Copy, Debug, Default)]
-struct Tally {
+pub struct Tally {
     full: u32,
     partial: u32,
     none: u32,
@@ -236,45 +236,11 @@ impl Statuses {
         for c in &conflicts {
             leaf_tally[c.loser].add(CONFLICTED);
         }
-        let mut overall = Vec::with_capacity(np);
-        for (p, leaf) in leaf_tally.iter().enumerate() {
-            let attached = t.targets[p]
-                .iter()
-                .any(|r| matches!(r.resolution, Resolution::Node(_) | Resolution::Namespace(_)));
-            let status = if t.policies[p].rejected.is_some() && attached {
-                // Refused by its controller on a target that exists.
-                PolicyStatus::Invalid
-            } else if attached {
-                leaf.status()
-            } else if t.policies[p].workload_selector.is_some() {
-                PolicyStatus::SelectorBound
-            } else if t.targets[p]
-                .iter()
-                .any(|r| r.resolution == Resolution::NotFound(Code::TargetNotFound))
-            {
-                PolicyStatus::TargetNotFound
-            } else if t.targets[p]
-                .iter()
-                .any(|r| r.resolution == Resolution::NotFound(Code::SectionNotFound))
-            {
-                PolicyStatus::SectionNotFound
-            } else if t.targets[p]
-                .iter()
-                .any(|r| r.resolution == Resolution::NotFound(Code::SelectorBound))
-            {
-                PolicyStatus::SelectorBound
-            } else if !t.policies[p].invalid.is_empty()
-                || t.targets[p]
-                    .iter()
-                    .any(|r| r.resolution == Resolution::NotFound(Code::TargetIsPolicy))
-            {
-                PolicyStatus::Invalid
-            } else {
-                // A selector that matched nothing: attached to nothing, so nothing to enforce.
-                PolicyStatus::TargetNotFound
-            };
-            overall.push(status);
-        }
+        let overall = leaf_tally
+            .iter()
+            .enumerate()
+            .map(|(p, leaf)| overall_status(t, PolicyId::at(p), *leaf))
+            .collect();
         conflicts.sort();
         Statuses {
             overall,
@@ -283,6 +249,184 @@ impl Statuses {
             conflicts,
         }
     }
+}
+
+/// A policy's computed status from its tally over the most specific objects it reaches
+/// (conflicts lost included) and how its targets resolved.
+fn overall_status(t: &Topology, p: PolicyId, leaf: Tally) -> PolicyStatus {
+    Own::of(t, p).status(leaf)
+}
+
+/// What a policy's overall status takes from the policy itself and how its targets
+/// resolved, whatever it reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Own {
+    /// Attached somewhere: its status is its tally's (Invalid when its controller
+    /// refused it).
+    Attached { rejected: bool },
+    /// Attached nowhere: this status.
+    Unattached(PolicyStatus),
+}
+
+impl Own {
+    pub fn status_of(self, c: &Contribution) -> PolicyStatus {
+        self.status(c.tally)
+    }
+
+    fn status(self, leaf: Tally) -> PolicyStatus {
+        match self {
+            Own::Attached { rejected: true } => PolicyStatus::Invalid,
+            Own::Attached { rejected: false } => leaf.status(),
+            Own::Unattached(s) => s,
+        }
+    }
+
+    /// Policy `p` of `t`.
+    pub fn of(t: &Topology, p: PolicyId) -> Own {
+        let attached = t.targets[p]
+            .iter()
+            .any(|r| matches!(r.resolution, Resolution::Node(_) | Resolution::Namespace(_)));
+        let unresolved = |code| {
+            t.targets[p]
+                .iter()
+                .any(|r| r.resolution == Resolution::NotFound(code))
+        };
+        Own::Unattached(if attached {
+            // Refused by its controller on a target that exists: Invalid.
+            return Own::Attached {
+                rejected: t.policies[p].rejected.is_some(),
+            };
+        } else if t.policies[p].workload_selector.is_some() {
+            PolicyStatus::SelectorBound
+        } else if unresolved(Code::TargetNotFound) {
+            PolicyStatus::TargetNotFound
+        } else if unresolved(Code::SectionNotFound) {
+            PolicyStatus::SectionNotFound
+        } else if unresolved(Code::SelectorBound) {
+            PolicyStatus::SelectorBound
+        } else if !t.policies[p].invalid.is_empty() || unresolved(Code::TargetIsPolicy) {
+            PolicyStatus::Invalid
+        } else {
+            // A selector that matched nothing: attached to nothing, so nothing to enforce.
+            PolicyStatus::TargetNotFound
+        })
+    }
+}
+
+/// What the nodes of one part of a topology add to a policy's overall status and reach:
+/// its tally over the most specific nodes there (and the conflicts it loses there), and
+/// the objects it reaches there. Sums of parts are the whole (`get -w` answers a change
+/// by counting again only the parts it can touch).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Contribution {
+    tally: Tally,
+    pub objects: u32,
+}
+
+impl PartialEq for Tally {
+    fn eq(&self, o: &Tally) -> bool {
+        (self.full, self.partial, self.none, self.conflicted)
+            == (o.full, o.partial, o.none, o.conflicted)
+    }
+}
+impl Eq for Tally {}
+
+impl Contribution {
+    pub fn add(&mut self, o: &Contribution) {
+        self.tally.add(o.tally);
+        self.objects += o.objects;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Contribution::default()
+    }
+
+    /// `self` less `o` (which it holds).
+    pub fn subtract(&mut self, o: &Contribution) {
+        let t = &mut self.tally;
+        t.full = t.full.saturating_sub(o.tally.full);
+        t.partial = t.partial.saturating_sub(o.tally.partial);
+        t.none = t.none.saturating_sub(o.tally.none);
+        t.conflicted = t.conflicted.saturating_sub(o.tally.conflicted);
+        self.objects = self.objects.saturating_sub(o.objects);
+    }
+}
+
+/// Per policy, per part of `t` (`part_of[n]`: the part node `n` is counted in, `None`
+/// for a node not counted), what the counted nodes contribute (see `Contribution`).
+pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Contribution)>> {
+    let np = t.policies.len();
+    let leaves = leaf_counts(t);
+    let kinds = KindFold::kinds_in_use(t);
+    // Objects reached are counted as the nodes go by when each section's node follows
+    // its object's (as the topology makes them); else each (policy, object) is kept.
+    let ordered = sections_follow_owners(t);
+    let folded = parallel::map(&kinds, |k| {
+        let f = &mut KindFold::new(t, k);
+        let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
+        let mut tallies = Tallies::new(f, &leaves);
+        let mut here = Vec::new();
+        let mut last_object: FastMap<PolicyId, NodeId> = FastMap::default();
+        let mut seen: std::collections::HashSet<(PolicyId, NodeId)> =
+            std::collections::HashSet::new();
+        for n in t.at_or_below(f.starts()) {
+            let Some(part) = part_of[n.index()] else {
+                continue;
+            };
+            tallies.at(f, n, &mut here);
+            let leaf = is_leaf(t, n, f.class);
+            let object = t.shape.object(n);
+            for &(p, tally) in &here {
+                let new_object = last_object.insert(p, object) != Some(object)
+                    && (ordered || seen.insert((p, object)));
+                if !new_object && !leaf {
+                    continue;
+                }
+                let c = sums.entry((p, part)).or_default();
+                if new_object {
+                    c.objects += 1;
+                }
+                if leaf {
+                    c.tally.add(tally);
+                }
+            }
+        }
+        for c in &f.conflicts {
+            if let Some(part) = part_of[c.at.index()] {
+                sums.entry((c.loser, part))
+                    .or_default()
+                    .tally
+                    .add(CONFLICTED);
+            }
+        }
+        sums
+    });
+    let mut per: Vec<Vec<(u32, Contribution)>> = vec![Vec::new(); np];
+    for ((p, part), c) in folded.into_iter().flatten() {
+        per[p].push((part, c));
+    }
+    per
+}
+
+/// Per policy of an inherited kind that reaches node `n`: what `n` would add to its
+/// tally were it one of the most specific nodes (a leaf).
+pub fn leaf_contributions_at(t: &Topology, n: NodeId) -> Vec<(PolicyId, Contribution)> {
+    let leaves = leaf_counts(t);
+    let mut out = Vec::new();
+    let mut here = Vec::new();
+    for kind in KindFold::kinds_in_use(t) {
+        let f = &mut KindFold::new(t, &kind);
+        if f.class != Class::Inherited {
+            continue;
+        }
+        let mut tallies = Tallies::new(f, &leaves);
+        tallies.at(f, n, &mut here);
+        out.extend(
+            here.iter()
+                .map(|&(p, tally)| (p, Contribution { tally, objects: 0 })),
+        );
+    }
+    out
 }
 
 /// Whether every section's node comes right after its object's node or another

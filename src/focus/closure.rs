@@ -20,6 +20,17 @@ pub fn namespace_closure(links: &NamespaceLinks, starts: &BTreeSet<String>) -> B
     reach(&below, |ns| links.parents_of(ns).collect())
 }
 
+/// `starts` and the namespaces below them: where their descendants may live.
+pub fn namespaces_below(links: &NamespaceLinks, starts: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut down: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (child, parents) in links.parents() {
+        for parent in parents {
+            down.entry(parent).or_default().push(child);
+        }
+    }
+    reach(starts, |ns| down.get(ns).cloned().unwrap_or_default())
+}
+
 /// `from` and every namespace `next` leads to from them, and on.
 fn reach<'l>(from: &BTreeSet<String>, next: impl Fn(&str) -> Vec<&'l str>) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();

@@ -14,9 +14,9 @@ mod closure;
 mod follow;
 mod narrow;
 
-pub use closure::namespace_closure;
+pub use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
-pub use narrow::{keep_mask, narrow};
+pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
 
 use crate::catalog::Catalog;
 use crate::model::{is_cluster_scoped, is_gateway_group, is_listener_set, ObjRef};

@@ -117,6 +117,38 @@ fn targets(o: &Object) -> Vec<TargetSpec> {
     })
 }
 
+/// Where a policy's targets lie (`get -w` answers a change from the namespaces it can
+/// touch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetPlaces {
+    /// In these namespaces; `cluster`: some are cluster-scoped objects (a GatewayClass).
+    Within {
+        namespaces: BTreeSet<String>,
+        cluster: bool,
+    },
+    /// Possibly anywhere: a selector over other namespaces.
+    Anywhere,
+}
+
+/// Where the targets of policy `o` lie.
+pub fn target_places(o: &Object) -> TargetPlaces {
+    let (mut namespaces, mut cluster) = (BTreeSet::new(), false);
+    for t in targets(o) {
+        match (&t, target_namespace(&t)) {
+            (_, Some(ns)) => {
+                namespaces.insert(ns.to_string());
+            }
+            // A reference without a namespace of its own names a cluster-scoped object.
+            (TargetSpec::Ref(_), None) => cluster = true,
+            (TargetSpec::Selector { .. }, None) => return TargetPlaces::Anywhere,
+        }
+    }
+    TargetPlaces::Within {
+        namespaces,
+        cluster,
+    }
+}
+
 /// Whether a policy outside the kept namespaces targets anything kept.
 fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
     let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));

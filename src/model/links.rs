@@ -138,6 +138,17 @@ impl NamespaceLinks {
         {
             return;
         }
+        // A settled route or backend keeps its links, not its spec.
+        if let Some(links) = o.links.get().filter(|_| Links::kept_for(o)) {
+            for p in links.parent_refs.items() {
+                self.add(ns, p.namespace.as_deref().unwrap_or(ns));
+            }
+            let rules = links.rules.items().iter();
+            for b in rules.flat_map(|r| r.backend_refs.iter().flatten()) {
+                self.add(b.namespace.as_deref().unwrap_or(ns), ns);
+            }
+            return;
+        }
         // A spec still held as text is read for its references' namespaces alone,
         // without building it (an answer about one object may never look at it); any
         // shape that reading does not expect is read the full way.

@@ -35,25 +35,7 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     let runs: Vec<&[PolicyId]> = in_scope.chunks(1024).collect();
     let made = parallel::map(&runs, |run| {
         run.iter()
-            .map(|&i| {
-                let p = &t.policies[i];
-                PolicyRow {
-                    policy: p.obj_ref.clone(),
-                    class: p.class,
-                    targets: t.targets[i].iter().map(|r| r.target.clone()).collect(),
-                    status: statuses.overall[i],
-                    affects: statuses.affects_count(i),
-                    creation_timestamp: p.creation_timestamp.clone(),
-                    labels: t
-                        .snapshot
-                        .objects
-                        .get(p.object.index())
-                        .map(|o| o.labels.clone())
-                        .unwrap_or_default(),
-                    strategy: p.strategy_name(),
-                    class_source: p.class_source.as_str(),
-                }
-            })
+            .map(|&i| policy_row(t, i, statuses.overall[i], statuses.affects_count(i)))
             .collect::<Vec<_>>()
     });
     let mut rows: Vec<PolicyRow> = Vec::with_capacity(in_scope.len());
@@ -73,6 +55,32 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
             ))
     });
     rows
+}
+
+/// `get`'s row of policy `i`, with its status and reach.
+pub(crate) fn policy_row(
+    t: &Topology,
+    i: PolicyId,
+    status: PolicyStatus,
+    affects: usize,
+) -> PolicyRow {
+    let p = &t.policies[i];
+    PolicyRow {
+        policy: p.obj_ref.clone(),
+        class: p.class,
+        targets: t.targets[i].iter().map(|r| r.target.clone()).collect(),
+        status,
+        affects,
+        creation_timestamp: p.creation_timestamp.clone(),
+        labels: t
+            .snapshot
+            .objects
+            .get(p.object.index())
+            .map(|o| o.labels.clone())
+            .unwrap_or_default(),
+        strategy: p.strategy_name(),
+        class_source: p.class_source.as_str(),
+    }
 }
 
 // ---------------------------------------------------------------- get kinds

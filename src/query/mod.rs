@@ -18,6 +18,7 @@ pub mod select;
 pub mod subject;
 mod tree;
 pub mod types;
+pub mod watch;
 mod world;
 
 pub(crate) use check::policy_findings;

@@ -9,6 +9,7 @@
 mod command;
 #[path = "../support/fake_apiserver/mod.rs"]
 mod fake_apiserver;
+mod watch;
 
 use assert_cmd::Command;
 use fake_apiserver::{Access, FakeApi, Fault, Server};

@@ -22,3 +22,4 @@ mod narrow;
 mod overridden;
 mod registry_kinds;
 mod topology;
+mod watch;

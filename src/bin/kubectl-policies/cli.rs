@@ -195,7 +195,7 @@ fn with_legend(examples: &str) -> String {
 pub enum Command {
     /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.
     #[command(
-        after_help = with_legend("Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'")
+        after_help = with_legend("Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A -w\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'")
     )]
     Get {
         /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
@@ -207,6 +207,9 @@ pub enum Command {
         /// Add a LABELS column: the policy's labels.
         #[arg(long)]
         show_labels: bool,
+        /// Live only: after the table, a row for each policy whose status, targets or reach changes, until Ctrl-C (-o json: one JSON object per line).
+        #[arg(short = 'w', long)]
+        watch: bool,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
     #[command(after_help = with_legend(

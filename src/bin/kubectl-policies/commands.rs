@@ -72,10 +72,20 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let outcome = match &args.command {
         Command::Get { words, .. } if is_kinds(words) => get_kinds(g, &mut out)?,
+        Command::Get { watch: true, .. } if !get_policies => {
+            bail!("-w/--watch follows the policies `get` lists; `get kinds` cannot be watched")
+        }
         Command::Get {
             words,
             sort_by,
             show_labels,
+            watch: true,
+        } => get_watch(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
+        Command::Get {
+            words,
+            sort_by,
+            show_labels,
+            ..
         } => get(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
         Command::Describe { target } => describe(g, target, &mut out)?,
         Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
@@ -258,6 +268,121 @@ fn get(
         )?,
     }
     Ok(outcome)
+}
+
+/// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
+/// changes the watches see, a row for every policy in scope whose status, targets or
+/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
+fn get_watch(
+    g: &Global,
+    words: &[String],
+    sort_by: Option<&str>,
+    show_labels: bool,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    if g.demo || !g.filename.is_empty() {
+        bail!("-w/--watch follows a live cluster; it cannot be used with -f or --demo (files and the demo do not change)");
+    }
+    let format = Format::for_command(g, "get")?;
+    if !matches!(format, Format::Table | Format::Wide | Format::Json) {
+        bail!(
+            "-w/--watch prints the table (-o wide too) or json lines (-o json); not -o {}",
+            g.output.as_deref().unwrap_or_default()
+        );
+    }
+    let selector = settings::label_selector(g)?;
+    let sort_by = sort_by
+        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+        .transpose()?;
+    // What the first answer fixed: the rows' selection, the scope, the objects.
+    type State = (query::watch::Watched, Selection, Option<String>);
+    let state: std::cell::RefCell<Option<State>> = std::cell::RefCell::new(None);
+    // Rows are written as they come: each batch is flushed at once.
+    let out = std::cell::RefCell::new(out);
+    let write_rows =
+        |rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool| -> Result<()> {
+            let mut o = out.borrow_mut();
+            match format {
+                Format::Json => {
+                    for r in &rows {
+                        serde_json::to_writer(&mut **o, r)?;
+                        writeln!(o)?;
+                    }
+                }
+                _ => human::get_policies(
+                    &mut **o,
+                    &rows,
+                    format == Format::Wide,
+                    headers && !g.no_headers,
+                    scope.is_none(),
+                    age::now(),
+                    settings::style(g, format),
+                    show_labels,
+                )?,
+            }
+            o.flush().context("writing output")?;
+            Ok(())
+        };
+    // The rows `get` would show: in scope, of the kind or names asked for, selected by -l.
+    let shown =
+        |w: &World, rows: Vec<query::PolicyRow>, selection: &Selection, scope: Option<&str>| {
+            let rows: Vec<query::PolicyRow> = rows
+                .into_iter()
+                .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
+                .collect();
+            let (mut rows, missing) = select::select(w, rows, selection, scope);
+            if let Some(sel) = &selector {
+                rows.retain(|r| sel.matches(&r.labels));
+            }
+            (rows, missing)
+        };
+    session::watch(
+        g,
+        |snapshot, scope| {
+            let watched = query::watch::Watched::new(snapshot, &g.policy_kind);
+            let w = watched.world();
+            let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
+            let (mut rows, missing) = shown(w, watched.rows(), &selection, scope.as_deref());
+            // As `get`: a name not found is said (the watch goes on: it may come).
+            for m in &missing {
+                session::warn_line(&format!("Error from server (NotFound): {m}"));
+            }
+            if let Some(path) = &sort_by {
+                rows = sorted_by(rows, path)?;
+            }
+            if rows.is_empty() && missing.is_empty() && format != Format::Json {
+                session::warn_line(&match &scope {
+                    Some(ns) => format!("No policies found in {ns} namespace."),
+                    None => "No policies found.".to_string(),
+                });
+            }
+            write_rows(rows, scope.as_deref(), true)?;
+            let mut watched = watched;
+            watched.forget_first();
+            *state.borrow_mut() = Some((watched, selection, scope));
+            Ok(())
+        },
+        |changes| {
+            let mut state = state.borrow_mut();
+            let Some((watched, selection, scope)) = state.as_mut() else {
+                return Ok(());
+            };
+            let (changed, spots) = watched.apply(changes);
+            session::warn_blind_spots(&spots);
+            if !changed {
+                return Ok(());
+            }
+            let answer = watched.answer();
+            let mut rows = answer.changed;
+            rows.extend(answer.deleted);
+            let (rows, _) = shown(answer.world, rows, selection, scope.as_deref());
+            if !rows.is_empty() {
+                write_rows(rows, scope.as_deref(), false)?;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(Outcome::Answered)
 }
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,

@@ -5,10 +5,11 @@ use crate::cli::{self, Global};
 use anyhow::{anyhow, bail, Result};
 use kubectl_policies::catalog::Catalog;
 use kubectl_policies::focus::{self, Need};
-use kubectl_policies::model::{namespace_name_problem, BlindSpot};
+use kubectl_policies::model::{namespace_name_problem, BlindSpot, Snapshot};
 use kubectl_policies::query::{self, subject, World};
 use kubectl_policies::render::escape::terminal_safe;
 use kubectl_policies::source::files::Loaded;
+use kubectl_policies::source::live::watch::Change;
 use kubectl_policies::source::live::{self, LiveOptions};
 use kubectl_policies::source::{demo, files};
 use std::mem::ManuallyDrop;
@@ -125,6 +126,42 @@ fn live_options(g: &Global) -> Result<LiveOptions> {
         overrides: overrides(&g.connection),
         ..LiveOptions::default()
     })
+}
+
+/// `get -w`: reads the live cluster as `load` does (warning about every blind spot),
+/// hands the objects read and the namespace in scope (None with `-A`) to `initial`,
+/// then each batch of changes the watches see to `on_changes`, until Ctrl-C.
+pub fn watch(
+    g: &Global,
+    initial: impl FnOnce(Snapshot, Option<String>) -> Result<()>,
+    on_changes: impl FnMut(Vec<Change>) -> Result<()>,
+) -> Result<()> {
+    let opts = live_options(g)?;
+    let catalog = Catalog::build(&[], &g.policy_kind);
+    let guide = live::Guide {
+        policy_kinds: catalog.kinds_for_reading(),
+        follow: focus::needed_namespaces,
+    };
+    live::load_and_watch(
+        &opts,
+        &guide,
+        |cluster, _| {
+            let ns = namespace_or(g, &cluster.default_namespace)?;
+            Ok(focus::live_scope(
+                &Need::Everything,
+                &catalog,
+                &ns,
+                g.all_namespaces,
+            ))
+        },
+        |mut loaded, cluster| {
+            loaded.snapshot.settle();
+            warn_blind_spots(&loaded.snapshot.blind_spots);
+            let ns = namespace_or(g, &cluster.default_namespace)?;
+            initial(loaded.snapshot, (!g.all_namespaces).then_some(ns))
+        },
+        on_changes,
+    )
 }
 
 /// The live cluster's namespaces, for `-n <TAB>`: one request, given at most five

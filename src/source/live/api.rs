@@ -174,6 +174,11 @@ impl Api {
         Api { client, timeout }
     }
 
+    /// The client, for kube-rs's watcher (`get -w`): list and watch are GETs too.
+    pub(crate) fn client(&self) -> kube::Client {
+        self.client.clone()
+    }
+
     /// GET `path_and_query` (which starts with `/`), returning the body of a 2xx answer.
     pub async fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ApiError> {
         // One deadline for the request and its retries: the timeout bounds them all.
@@ -331,7 +336,7 @@ fn size(bytes: usize) -> String {
 }
 
 /// kube's errors nest the cause (hyper → io); the innermost says what happened.
-fn transport_message(e: &kube::Error) -> String {
+pub(crate) fn transport_message(e: &kube::Error) -> String {
     if let kube::Error::Auth(_) = e {
         // Its text may carry a credential plugin's environment and output.
         return "the kubeconfig's credentials could not be obtained (a credential plugin or token file failed)".into();

@@ -10,6 +10,7 @@ pub mod config;
 pub mod discovery;
 mod exec;
 pub mod names;
+pub mod watch;
 
 use crate::model::POLICY_LABEL;
 use crate::model::{BlindReason, BlindSpot, Lazy, Object, Origin, ShapeError, Text, Val};
@@ -250,6 +251,19 @@ impl Cluster {
         r.run(scope).await?;
         Ok(r.finish())
     }
+
+    /// `read`, and the lists it made that succeeded, to be watched (`get -w`).
+    pub async fn read_watched(
+        &self,
+        d: &Discovery,
+        scope: &ReadScope,
+        guide: &Guide,
+    ) -> anyhow::Result<(Loaded, Vec<watch::WatchList>)> {
+        let mut r = Reader::new(self, d, guide);
+        r.run(scope).await?;
+        let lists = r.watch_lists();
+        Ok((r.finish(), lists))
+    }
 }
 
 /// What a TLS failure means, in the terms of the kubeconfig and the flags.
@@ -363,19 +377,24 @@ struct Page<'p> {
 
 impl Page<'_> {
     fn item(&mut self, mut item: MapOr<Doc>) {
-        if let MapOr::Map(doc) = &mut item {
-            let r = self.resource;
-            doc.api_version
-                .get_or_insert_with(|| Value::String(r.api_version()));
-            doc.kind
-                .get_or_insert_with(|| Value::String(r.kind.clone()));
-            if r.kind == "CustomResourceDefinition" {
-                if let Some(spec) = &mut doc.spec {
-                    strip_crd_schemas(spec);
-                }
+        complete_item(self.resource, &mut item);
+        objects_from_document(item, self.origin, self.objects, self.errors);
+    }
+}
+
+/// A listed or watched item as a document: the apiVersion and kind built-in kinds'
+/// items leave out, a CRD without its schemas.
+pub(crate) fn complete_item(r: &Resource, item: &mut MapOr<Doc>) {
+    if let MapOr::Map(doc) = item {
+        doc.api_version
+            .get_or_insert_with(|| Value::String(r.api_version()));
+        doc.kind
+            .get_or_insert_with(|| Value::String(r.kind.clone()));
+        if r.kind == "CustomResourceDefinition" {
+            if let Some(spec) = &mut doc.spec {
+                strip_crd_schemas(spec);
             }
         }
-        objects_from_document(item, self.origin, self.objects, self.errors);
     }
 }
 
@@ -1039,6 +1058,34 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The lists that succeeded: cluster-wide where the kind was read so (sharded
+    /// lists too), else per namespace read.
+    fn watch_lists(&self) -> Vec<watch::WatchList> {
+        let mut out = Vec::new();
+        for (gk, log) in &self.log {
+            let Some(resource) = self.d.get(gk) else {
+                continue;
+            };
+            let selector =
+                (resource.kind == "CustomResourceDefinition").then(|| POLICY_LABEL.to_string());
+            let list = |namespace: Option<String>| watch::WatchList {
+                resource: resource.clone(),
+                namespace,
+                selector: selector.clone(),
+            };
+            match &log.cluster {
+                Some(Ok(())) => out.push(list(None)),
+                _ => out.extend(
+                    log.namespaces
+                        .iter()
+                        .filter(|(_, r)| r.is_ok())
+                        .map(|(ns, _)| list(Some(ns.clone()))),
+                ),
+            }
+        }
+        out
+    }
+
     fn finish(mut self) -> Loaded {
         let mut spots = std::mem::take(&mut self.blind_spots);
         for (gk, log) in &self.log {
@@ -1203,6 +1250,31 @@ pub fn load(
         let scope = scope_for(&cluster, &d)?;
         let loaded = cluster.read(&d, &scope, guide).await?;
         Ok((loaded, cluster))
+    })
+}
+
+/// `load`, then every list it made watched until Ctrl-C (Ok) or until the server
+/// cannot be reached again within the request timeout (Err): `initial` gets what was
+/// read, `on_changes` each batch of changes after.
+pub fn load_and_watch(
+    opts: &LiveOptions,
+    guide: &Guide,
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> anyhow::Result<ReadScope>,
+    initial: impl FnOnce(Loaded, &Cluster) -> anyhow::Result<()>,
+    on_changes: impl FnMut(Vec<watch::Change>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the I/O runtime")?;
+    runtime.block_on(async {
+        let cluster = connect(opts).await?;
+        let d = cluster.discover().await?;
+        let scope = scope_for(&cluster, &d)?;
+        let (loaded, lists) = cluster.read_watched(&d, &scope, guide).await?;
+        initial(loaded, &cluster)?;
+        watch::watch(&cluster, &lists, opts.request_timeout, on_changes).await
     })
 }
 

@@ -10,6 +10,13 @@
 //! round, a Status message of the test's choosing), and every request is logged with
 //! its headers.
 //!
+//! Watches (`watch=1`) stream events as JSON lines (ADDED, MODIFIED, DELETED, BOOKMARK
+//! with `allowWatchBookmarks`) from the `resourceVersion` asked for; a resourceVersion
+//! older than the history kept (`Server::expire_watches`) gets an ERROR event with a
+//! 410 Expired Status, as kube-apiserver sends it. A test changes the objects while
+//! the server runs (`Server::apply`, `Server::delete`): every change takes the next
+//! resourceVersion.
+//!
 //! It speaks plain HTTP, or HTTPS with a certificate authority it makes when it starts
 //! (`tls()`), optionally requiring client certificates issued by that authority
 //! (`require_client_certs()`); `Server::client_cert` issues them.
@@ -359,8 +366,22 @@ impl FakeApi {
         let addr = listener.local_addr().expect("local addr");
         let tls = self.tls.map(|require| Arc::new(Tls::new(require)));
         let scheme = if tls.is_some() { "https" } else { "http" };
+        let mut by_kind = self.by_kind.clone();
+        for objects in by_kind.values_mut() {
+            for o in objects {
+                o["metadata"]["resourceVersion"] = json!(FIRST_RV.to_string());
+            }
+        }
+        let store = Mutex::new(Store {
+            by_kind,
+            rv: FIRST_RV,
+            events: Vec::new(),
+            oldest: FIRST_RV,
+            generation: 0,
+        });
         let state = Arc::new(State {
             tls: tls.clone(),
+            store,
             api: self,
             log: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
@@ -400,8 +421,52 @@ impl FakeApi {
     }
 }
 
+/// The objects as they are now, and their history for watches.
+struct Store {
+    /// (group, kind) → objects sorted by namespace and name.
+    by_kind: BTreeMap<(String, String), Vec<Value>>,
+    /// The resourceVersion of the last change.
+    rv: u64,
+    /// Every change after the start: (resourceVersion, group, kind, type, object).
+    events: Vec<(u64, String, String, &'static str, Value)>,
+    /// Watches from a resourceVersion before this one are answered 410 Expired.
+    oldest: u64,
+    /// Raised by `expire_watches`: every open watch ends.
+    generation: u64,
+}
+
+const FIRST_RV: u64 = 1000;
+
+fn group_kind_of(o: &Value) -> (String, String) {
+    let av = o["apiVersion"].as_str().unwrap_or_default();
+    let group = av
+        .rsplit_once('/')
+        .map(|(g, _)| g)
+        .unwrap_or("")
+        .to_string();
+    (group, o["kind"].as_str().unwrap_or_default().to_string())
+}
+
+fn same_object(a: &Value, b: &Value) -> bool {
+    a["metadata"]["namespace"] == b["metadata"]["namespace"]
+        && a["metadata"]["name"] == b["metadata"]["name"]
+}
+
+/// What a watch request asked for.
+struct WatchAsk {
+    group: String,
+    kind: String,
+    api_version: String,
+    namespace: Option<String>,
+    selector: Option<String>,
+    from: u64,
+    bookmarks: bool,
+    timeout: Duration,
+}
+
 struct State {
     api: FakeApi,
+    store: Mutex<Store>,
     tls: Option<Arc<Tls>>,
     log: Mutex<Vec<Logged>>,
     stop: AtomicBool,
@@ -438,6 +503,72 @@ impl Server {
     /// `name` as its common name (the user name Kubernetes would read from it).
     pub fn client_cert(&self, name: &str) -> (String, String) {
         self.tls.as_ref().expect("a TLS server").issue_client(name)
+    }
+
+    /// Adds or replaces an object (full, with apiVersion and kind), as `kubectl apply`
+    /// would: an ADDED or MODIFIED event at the next resourceVersion.
+    pub fn apply(&self, object: Value) {
+        let mut store = self.state.store.lock().unwrap();
+        store.rv += 1;
+        let rv = store.rv;
+        let mut object = object;
+        object["metadata"]["resourceVersion"] = json!(rv.to_string());
+        let (group, kind) = group_kind_of(&object);
+        let objects = store
+            .by_kind
+            .entry((group.clone(), kind.clone()))
+            .or_default();
+        let kind_of_event = match objects.iter_mut().find(|o| same_object(o, &object)) {
+            Some(o) => {
+                *o = object.clone();
+                "MODIFIED"
+            }
+            None => {
+                objects.push(object.clone());
+                "ADDED"
+            }
+        };
+        store.events.push((rv, group, kind, kind_of_event, object));
+    }
+
+    /// Deletes an object: a DELETED event at the next resourceVersion.
+    pub fn delete(&self, api_version: &str, kind: &str, namespace: Option<&str>, name: &str) {
+        let mut store = self.state.store.lock().unwrap();
+        store.rv += 1;
+        let rv = store.rv;
+        let probe = json!({"apiVersion": api_version, "kind": kind,
+                           "metadata": {"namespace": namespace, "name": name}});
+        let (group, kind) = group_kind_of(&probe);
+        let objects = store
+            .by_kind
+            .entry((group.clone(), kind.clone()))
+            .or_default();
+        let Some(i) = objects.iter().position(|o| same_object(o, &probe)) else {
+            return;
+        };
+        let mut gone = objects.remove(i);
+        gone["metadata"]["resourceVersion"] = json!(rv.to_string());
+        store.events.push((rv, group, kind, "DELETED", gone));
+    }
+
+    /// Forgets the history of changes (as etcd compaction does) and ends every open
+    /// watch: a watch resumed from an earlier resourceVersion is answered 410 Expired.
+    pub fn expire_watches(&self) {
+        let mut store = self.state.store.lock().unwrap();
+        // Compacted at a resourceVersion of its own: every one a client has seen is
+        // older than the history kept.
+        store.events.clear();
+        store.rv += 1;
+        store.oldest = store.rv + 1;
+        store.generation += 1;
+    }
+
+    /// How many watch requests came so far.
+    pub fn watches(&self) -> usize {
+        self.targets()
+            .iter()
+            .filter(|t| t.contains("watch=true") || t.contains("watch=1"))
+            .count()
     }
 
     pub fn requests(&self) -> Vec<Logged> {
@@ -581,6 +712,24 @@ fn serve_connection(conn: tls::Conn, state: &State) {
         if !state.api.latency.is_zero() {
             std::thread::sleep(state.api.latency);
         }
+        if let Some(ask) = &answer.watch {
+            state.log.lock().unwrap().push(Logged {
+                method,
+                target,
+                accept,
+                authorized_as,
+                headers,
+                client_cert: None,
+                started,
+                took: Duration::ZERO,
+            });
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+            let writer = reader.get_mut();
+            if writer.write_all(head.as_bytes()).is_err() || !stream_watch(writer, ask, state) {
+                return;
+            }
+            continue;
+        }
         let length = if answer.endless {
             "Transfer-Encoding: chunked".to_string()
         } else {
@@ -652,6 +801,93 @@ fn write_endless(w: &mut impl Write, start: &[u8], state: &State) -> bool {
     false
 }
 
+/// Streams a watch's events as JSON lines, one chunk each, until its timeout, the end
+/// of all watches (`expire_watches`) or the server stops; then ends the body (true: the
+/// connection can serve again).
+fn stream_watch(w: &mut impl Write, ask: &WatchAsk, state: &State) -> bool {
+    let mut send = |v: &Value| {
+        let mut line = serde_json::to_vec(v).unwrap();
+        line.push(b'\n');
+        w.write_all(format!("{:x}\r\n", line.len()).as_bytes())
+            .and_then(|()| w.write_all(&line))
+            .and_then(|()| w.write_all(b"\r\n"))
+            .and_then(|()| w.flush())
+            .is_ok()
+    };
+    let started = Instant::now();
+    let mut at = ask.from;
+    let mut last_bookmark = Instant::now();
+    let generation = state.store.lock().unwrap().generation;
+    loop {
+        let (events, oldest, now_rv, ended) = {
+            let store = state.store.lock().unwrap();
+            let events: Vec<(u64, &'static str, Value)> = store
+                .events
+                .iter()
+                .filter(|(rv, g, k, _, o)| {
+                    *rv > at
+                        && *g == ask.group
+                        && *k == ask.kind
+                        && ask
+                            .namespace
+                            .as_deref()
+                            .is_none_or(|ns| o["metadata"]["namespace"].as_str() == Some(ns))
+                })
+                .map(|(rv, _, _, t, o)| (*rv, *t, o.clone()))
+                .collect();
+            (
+                events,
+                store.oldest,
+                store.rv,
+                store.generation != generation,
+            )
+        };
+        if at + 1 < oldest {
+            let gone = json!({"type": "ERROR", "object": {"kind": "Status", "apiVersion": "v1",
+                "metadata": {}, "status": "Failure", "reason": "Expired", "code": 410,
+                "message": format!("too old resource version: {at} ({})", oldest - 1)}});
+            return send(&gone) && end_chunks(w);
+        }
+        let empty = Map::new();
+        for (rv, t, o) in events {
+            at = rv;
+            let labels = o["metadata"]["labels"].as_object().unwrap_or(&empty);
+            if ask
+                .selector
+                .as_deref()
+                .is_some_and(|sel| !selector_matches(sel, labels))
+            {
+                continue;
+            }
+            let mut o = o;
+            o["apiVersion"] = json!(ask.api_version);
+            if !send(&json!({"type": t, "object": o})) {
+                return false;
+            }
+        }
+        if ended || state.stop.load(Ordering::SeqCst) {
+            return end_chunks(w);
+        }
+        at = at.max(now_rv);
+        if ask.bookmarks && last_bookmark.elapsed() >= Duration::from_millis(500) {
+            last_bookmark = Instant::now();
+            let mark = json!({"type": "BOOKMARK", "object": {"kind": ask.kind, "apiVersion": ask.api_version,
+                "metadata": {"resourceVersion": at.to_string()}}});
+            if !send(&mark) {
+                return false;
+            }
+        }
+        if started.elapsed() >= ask.timeout {
+            return end_chunks(w);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn end_chunks(w: &mut impl Write) -> bool {
+    w.write_all(b"0\r\n\r\n").and_then(|()| w.flush()).is_ok()
+}
+
 fn reason_phrase(code: u16) -> &'static str {
     match code {
         200 => "OK",
@@ -677,6 +913,8 @@ struct Answer {
     /// The Content-Length said, when it is not the body's: after the body, the
     /// connection is held until the server stops.
     declared: Option<u64>,
+    /// A watch: events are streamed (chunked) after the head.
+    watch: Option<WatchAsk>,
 }
 
 fn ok(v: Value) -> Answer {
@@ -687,6 +925,7 @@ fn ok(v: Value) -> Answer {
         body: serde_json::to_vec(&v).unwrap(),
         endless: false,
         declared: None,
+        watch: None,
     }
 }
 
@@ -700,6 +939,7 @@ fn status(code: u16, reason: &str, message: &str) -> Answer {
         body: serde_json::to_vec(&v).unwrap(),
         endless: false,
         declared: None,
+        watch: None,
     }
 }
 
@@ -996,6 +1236,7 @@ fn discovery_v2(api: &FakeApi, core: bool) -> Answer {
         body: serde_json::to_vec(&body).unwrap(),
         endless: false,
         declared: None,
+        watch: None,
     }
 }
 
@@ -1059,7 +1300,12 @@ fn resource_request(
             "the server could not find the requested resource",
         );
     };
-    let verb = if name.is_some() { "get" } else { "list" };
+    let watching = matches!(query.get("watch").map(String::as_str), Some("1" | "true"));
+    let verb = match (name.is_some(), watching) {
+        (true, _) => "get",
+        (false, true) => "watch",
+        (false, false) => "list",
+    };
     let access = Access {
         verb,
         resource: res.display(),
@@ -1081,8 +1327,33 @@ fn resource_request(
             ),
         );
     }
+    if watching {
+        let from = query
+            .get("resourceVersion")
+            .and_then(|rv| rv.parse::<u64>().ok())
+            .unwrap_or_else(|| state.store.lock().unwrap().rv);
+        let mut a = ok(json!({}));
+        a.watch = Some(WatchAsk {
+            group: res.group.clone(),
+            kind: res.kind.clone(),
+            api_version: res.api_version(),
+            namespace: namespace.map(str::to_string),
+            selector: query.get("labelSelector").cloned(),
+            from,
+            bookmarks: query.get("allowWatchBookmarks").map(String::as_str) == Some("true"),
+            timeout: Duration::from_secs(
+                query
+                    .get("timeoutSeconds")
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or(1800),
+            ),
+        });
+        return a;
+    }
+    let store = state.store.lock().unwrap();
+    let current_rv = store.rv;
     // Objects are indexed by group and kind, sorted by namespace and name (as etcd keys).
-    let matching: Vec<&Value> = api
+    let matching: Vec<&Value> = store
         .by_kind
         .get(&(res.group.clone(), res.kind.clone()))
         .into_iter()
@@ -1134,7 +1405,7 @@ fn resource_request(
     }
     let end = offset.saturating_add(limit).min(items.len());
     let page = &items[offset.min(items.len())..end];
-    let mut meta = json!({"resourceVersion": "1000"});
+    let mut meta = json!({"resourceVersion": current_rv.to_string()});
     if end < items.len() {
         meta["continue"] = json!(format!("fake-continue-{end}"));
         meta["remainingItemCount"] = json!(items.len() - end);

@@ -1,0 +1,231 @@
+//! `get -w`'s re-answer benchmark (issue #29): builds the world from a cluster dump (the
+//! synthetic one of `scripts/bench.sh`), then applies one change at a time, as the
+//! watches would hand it over, and times, side by side in one run:
+//!
+//! - the re-answer: `Watched::apply` and `Watched::answer` (the rows that changed);
+//! - a full `get -A` analysis of the same objects: `analyze` and `get_policies` (no
+//!   parsing: the objects are already in hand, as they are for the watch).
+//!
+//! Each re-answer is also checked against the full one (the same rows, or it fails).
+//!
+//! ```sh
+//! cargo run --release --example synth -- --routes 20000 > target/bench/routes-20000-seed-7.json
+//! cargo run --release --example watch_bench -- --dump target/bench/routes-20000-seed-7.json
+//! ```
+//! Options: `--reps N` (3): each change is applied and undone N times; medians.
+
+use kubectl_policies::model::{Object, Snapshot};
+use kubectl_policies::query::watch::Watched;
+use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::source::files::{self, load_text, Loaded};
+use kubectl_policies::source::live::watch::Change;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let mut dump = None;
+    let mut reps = 3usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--dump" => dump = args.next(),
+            "--reps" => reps = args.next().and_then(|n| n.parse().ok()).unwrap_or(3),
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let Some(dump) = dump else {
+        eprintln!("--dump PATH is required (a kind: List JSON, e.g. from the synth example)");
+        std::process::exit(2);
+    };
+    let started = Instant::now();
+    let mut loaded = match files::load_paths(std::slice::from_ref(&dump)) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{dump}: {e:#}");
+            std::process::exit(1);
+        }
+    };
+    loaded.snapshot.settle();
+    let all = loaded.snapshot.objects;
+    eprintln!("read {} objects in {:?}", all.len(), started.elapsed());
+    let started = Instant::now();
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    eprintln!(
+        "first answer (in full, parts counted) in {:?}",
+        started.elapsed()
+    );
+
+    let find = |kind: &str, ns: &str, name: &str| -> Object {
+        all.iter()
+            .find(|o| &*o.kind == kind && o.namespace.as_deref() == Some(ns) && &*o.name == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {kind} {ns}/{name} in the dump"))
+    };
+    let new_route = one(r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: route-watch-new, namespace: app-00, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  parentRefs: [{name: gw-000, namespace: gw-0}]
+  hostnames: [watch-new.app-00.example.com]
+  rules: [{backendRefs: [{name: route-00000, port: 8080}]}]
+"#);
+    let in_app = |kind: &str, target: &str| {
+        all.iter()
+            .find(|o| {
+                &*o.kind == kind
+                    && o.namespace.as_deref() == Some("app-00")
+                    && ["/targetRef/kind", "/targetRefs/0/kind"]
+                        .iter()
+                        .any(|p| o.spec.pointer(p).and_then(|k| k.as_str()) == Some(target))
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("no {kind} on a {target} in app-00"))
+    };
+    let route_policy = in_app("BackendTrafficPolicy", "HTTPRoute");
+    let namespace_policy = in_app("RetryPolicy", "Namespace");
+    let service = find("Service", "app-00", "route-00000");
+    let gateway_policy = find("BackendTrafficPolicy", "gw-0", "gw-000-traffic");
+    let class_policy = find("RetryPolicy", "gw-0", "class-0-retries");
+    let gateway = find("Gateway", "gw-0", "gw-000");
+    type Case = (&'static str, Vec<Change>, Vec<Change>);
+    let cases: Vec<Case> = vec![
+        (
+            "a route added under a Gateway (app-00)",
+            vec![Change::Applied(new_route.clone())],
+            vec![Change::Deleted(new_route.obj_ref())],
+        ),
+        (
+            "a route's BackendTrafficPolicy deleted (app-00)",
+            vec![Change::Deleted(route_policy.obj_ref())],
+            vec![Change::Applied(route_policy.clone())],
+        ),
+        (
+            "a Namespace's RetryPolicy deleted (app-00)",
+            vec![Change::Deleted(namespace_policy.obj_ref())],
+            vec![Change::Applied(namespace_policy.clone())],
+        ),
+        (
+            "a Service deleted (app-00)",
+            vec![Change::Deleted(service.obj_ref())],
+            vec![Change::Applied(service.clone())],
+        ),
+        (
+            "a Gateway's BackendTrafficPolicy deleted (gw-0)",
+            vec![Change::Deleted(gateway_policy.obj_ref())],
+            vec![Change::Applied(gateway_policy.clone())],
+        ),
+        (
+            "a Gateway deleted (gw-0, routes in every app namespace)",
+            vec![Change::Deleted(gateway.obj_ref())],
+            vec![Change::Applied(gateway.clone())],
+        ),
+        (
+            "a GatewayClass's RetryPolicy deleted (gw-0)",
+            vec![Change::Deleted(class_policy.obj_ref())],
+            vec![Change::Applied(class_policy.clone())],
+        ),
+    ];
+    println!(
+        "| change | re-answer (median) | full get -A analysis (median) | ratio | rows changed | how |"
+    );
+    println!("|---|---:|---:|---:|---:|---|");
+    for (what, change, undo) in cases {
+        let (mut inc, mut full) = (Vec::new(), Vec::new());
+        let mut changed_rows = 0;
+        let mut how = "";
+        for _ in 0..reps {
+            let before = w.answered;
+            let t = Instant::now();
+            w.apply(clone_changes(&change));
+            changed_rows = {
+                let a = w.answer();
+                a.changed.len() + a.deleted.len()
+            };
+            inc.push(t.elapsed());
+            how = if w.answered.1 > before.1 {
+                "the namespaces it touches"
+            } else if w.answered.2 > before.2 {
+                "its policy kind folded again"
+            } else {
+                "in full"
+            };
+            let now = objects_after(&all, &change);
+            let t = Instant::now();
+            let rows = full_rows(&now);
+            full.push(t.elapsed());
+            assert_eq!(json(&w.rows()), json(&rows), "{what}: re-answer differs");
+            w.apply(clone_changes(&undo));
+            w.answer();
+        }
+        let (i, f) = (median(&mut inc), median(&mut full));
+        println!(
+            "| {what} | {} | {} | {:.3}× | {changed_rows} | {how} |",
+            ms(i),
+            ms(f),
+            i.as_secs_f64() / f.as_secs_f64()
+        );
+    }
+}
+
+fn one(yaml: &str) -> Object {
+    let mut loaded = Loaded::default();
+    load_text(yaml, "<bench>", &mut loaded).expect("the bench's YAML");
+    loaded.snapshot.settle();
+    loaded.snapshot.objects.remove(0)
+}
+
+fn clone_changes(c: &[Change]) -> Vec<Change> {
+    c.iter()
+        .map(|c| match c {
+            Change::Applied(o) => Change::Applied(o.clone()),
+            Change::Deleted(r) => Change::Deleted(r.clone()),
+            _ => unreachable!("the bench only adds and deletes"),
+        })
+        .collect()
+}
+
+fn objects_after(all: &[Object], change: &[Change]) -> Vec<Object> {
+    let mut now: Vec<Object> = all.to_vec();
+    for c in change {
+        match c {
+            Change::Applied(o) => now.push(o.clone()),
+            Change::Deleted(r) => now.retain(|o| o.obj_ref() != *r),
+            _ => {}
+        }
+    }
+    now
+}
+
+fn full_rows(objects: &[Object]) -> Vec<PolicyRow> {
+    let w = analyze(
+        Snapshot {
+            objects: objects.to_vec(),
+            ..Snapshot::default()
+        },
+        &[],
+        &[],
+    );
+    get_policies(&w, None)
+}
+
+fn json(rows: &[PolicyRow]) -> String {
+    serde_json::to_string(rows).expect("rows serialise")
+}
+
+fn median(d: &mut [Duration]) -> Duration {
+    d.sort();
+    d[d.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}

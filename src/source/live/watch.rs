@@ -1,0 +1,332 @@
+//! `get -w`: every list the read made, watched with kube-rs's watcher (a list, then a
+//! watch from its resourceVersion; a fresh list when the server answers 410 Gone),
+//! reported as changes to the objects in batches.
+//!
+//! Only GET requests are sent (list and watch). A kind the user may no longer list or
+//! watch (403, 404) is reported once as a blind spot and its objects stay as last seen;
+//! a server that cannot be reached again within the give-up time ends the watch.
+
+use super::discovery::Resource;
+use super::{complete_item, Cluster};
+use crate::model::{BlindReason, BlindSpot, ObjRef, Object, Origin, ShapeError};
+use crate::source::document::{Doc, MapOr};
+use crate::source::objects_from_document;
+use futures::StreamExt;
+use kube::api::{Api as KubeApi, ApiResource, DynamicObject};
+use kube::runtime::watcher::{self, Event};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// One list the read made, watched the same way (same kind, namespace and selector).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatchList {
+    pub resource: Resource,
+    /// None: cluster-wide.
+    pub namespace: Option<String>,
+    pub selector: Option<String>,
+}
+
+impl WatchList {
+    /// Whether `o` is one of the objects this list covers.
+    pub fn covers(&self, o: &Object) -> bool {
+        o.kind == self.resource.kind
+            && crate::model::normalize_group(o.group()) == self.resource.group
+            && (self.namespace.is_none() || o.namespace.as_deref() == self.namespace.as_deref())
+    }
+}
+
+/// What the watches saw.
+#[derive(Debug)]
+pub enum Change {
+    /// An object added or modified.
+    Applied(Object),
+    /// An object deleted.
+    Deleted(ObjRef),
+    /// A list read from the start (the watcher's first, or again after 410 Gone): the
+    /// objects it covers are now exactly these.
+    Relisted {
+        list: WatchList,
+        objects: Vec<Object>,
+    },
+    /// Something that can no longer be watched or read (a kind now forbidden, a
+    /// document that is not a valid object): said once, the rest goes on.
+    Blind(BlindSpot),
+}
+
+enum Message {
+    Change(Change),
+    /// The watches end: the server cannot be reached again, or rejects the credentials.
+    Fatal(String),
+}
+
+/// How long events keep coming in one batch: a change that touches several objects
+/// (an `apply -f` of a directory) is answered once.
+const SETTLE: Duration = Duration::from_millis(60);
+/// At most this long between the first change of a batch and its answer.
+const MAX_BATCH: Duration = Duration::from_millis(500);
+
+/// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
+/// `give_up` (Err), handing each batch of changes to `on_changes`.
+pub async fn watch(
+    cluster: &Cluster,
+    lists: &[WatchList],
+    give_up: Duration,
+    mut on_changes: impl FnMut(Vec<Change>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut tasks = tokio::task::JoinSet::new();
+    for list in lists {
+        let ctx = Watching {
+            client: cluster.api.client(),
+            list: list.clone(),
+            server: cluster.server.clone(),
+            give_up,
+            tx: tx.clone(),
+        };
+        tasks.spawn(ctx.run());
+    }
+    drop(tx);
+    let interrupted = tokio::signal::ctrl_c();
+    tokio::pin!(interrupted);
+    loop {
+        let first = tokio::select! {
+            _ = &mut interrupted => return Ok(()),
+            m = rx.recv() => m,
+        };
+        let mut batch = Vec::new();
+        let mut next = first;
+        let started = Instant::now();
+        loop {
+            match next {
+                None if batch.is_empty() => {
+                    anyhow::bail!(
+                        "nothing can be watched on the API server at {}: every watch ended",
+                        cluster.server
+                    )
+                }
+                None => break,
+                Some(Message::Fatal(m)) => anyhow::bail!(m),
+                Some(Message::Change(c)) => batch.push(c),
+            }
+            let until = (Instant::now() + SETTLE).min(started + MAX_BATCH);
+            next = tokio::select! {
+                _ = &mut interrupted => return Ok(()),
+                m = rx.recv() => m,
+                _ = tokio::time::sleep_until(until) => break,
+            };
+        }
+        on_changes(batch)?;
+    }
+}
+
+/// One list's watcher and where it reports.
+struct Watching {
+    client: kube::Client,
+    list: WatchList,
+    server: String,
+    give_up: Duration,
+    tx: mpsc::UnboundedSender<Message>,
+}
+
+/// What an error from the watcher means here.
+enum Failure {
+    /// 410 Gone: the watcher lists again by itself.
+    Gone,
+    /// 403 or 404: this list can no longer be watched.
+    Denied(u16, String),
+    /// 401: nothing can be trusted any more.
+    Unauthorized,
+    /// The connection or the server failed: tried again, until `give_up`.
+    Transient(String),
+}
+
+fn failure(e: &watcher::Error) -> Failure {
+    let client = match e {
+        watcher::Error::WatchError(status) if status.code == 410 => return Failure::Gone,
+        watcher::Error::WatchError(status) => {
+            return match status.code {
+                401 => Failure::Unauthorized,
+                403 | 404 => Failure::Denied(status.code, status.message.clone()),
+                _ => Failure::Transient(format!("{} {}", status.code, status.message)),
+            }
+        }
+        watcher::Error::InitialListFailed(e)
+        | watcher::Error::WatchStartFailed(e)
+        | watcher::Error::WatchFailed(e) => e,
+        other => return Failure::Transient(other.to_string()),
+    };
+    match client {
+        kube::Error::Api(status) => match status.code {
+            410 => Failure::Gone,
+            401 => Failure::Unauthorized,
+            403 | 404 => Failure::Denied(status.code, status.message.clone()),
+            code => Failure::Transient(format!("{code} {}", status.message)),
+        },
+        other => Failure::Transient(super::api::transport_message(other)),
+    }
+}
+
+impl Watching {
+    fn send(&self, c: Change) -> bool {
+        self.tx.send(Message::Change(c)).is_ok()
+    }
+
+    async fn run(self) {
+        let r = &self.list.resource;
+        let ar = ApiResource {
+            group: r.group.clone(),
+            version: r.version.clone(),
+            api_version: r.api_version(),
+            kind: r.kind.clone(),
+            plural: r.plural.clone(),
+        };
+        let api: KubeApi<DynamicObject> = match &self.list.namespace {
+            Some(ns) => KubeApi::namespaced_with(self.client.clone(), ns, &ar),
+            None => KubeApi::all_with(self.client.clone(), &ar),
+        };
+        let mut config = watcher::Config::default();
+        if let Some(sel) = &self.list.selector {
+            config = config.labels(sel);
+        }
+        let origin = Origin {
+            file: format!(
+                "{}{}",
+                self.server,
+                r.list_path(self.list.namespace.as_deref())
+            )
+            .into(),
+            document: 0,
+        };
+        let mut stream = watcher::watcher(api, config).boxed();
+        let mut listing: Option<Vec<Object>> = None;
+        let mut failing_since: Option<Instant> = None;
+        let mut pause = Duration::from_millis(200);
+        while let Some(item) = stream.next().await {
+            let event = match item {
+                Ok(event) => {
+                    failing_since = None;
+                    pause = Duration::from_millis(200);
+                    event
+                }
+                Err(e) => match failure(&e) {
+                    Failure::Gone => continue,
+                    Failure::Denied(code, message) => {
+                        self.send(Change::Blind(self.denied(code, &message)));
+                        return;
+                    }
+                    Failure::Unauthorized => {
+                        let _ = self.tx.send(Message::Fatal(format!(
+                            "the API server at {} rejected the credentials (401 Unauthorized) while watching {}: check the kubeconfig's user for this context",
+                            self.server,
+                            r.display()
+                        )));
+                        return;
+                    }
+                    Failure::Transient(why) => {
+                        let since = *failing_since.get_or_insert_with(Instant::now);
+                        if since.elapsed() >= self.give_up {
+                            let _ = self.tx.send(Message::Fatal(format!(
+                                "the API server at {} ended the watch of {} and could not be reached again within {}: {why}",
+                                self.server,
+                                r.display(),
+                                super::api::flag_duration(self.give_up)
+                            )));
+                            return;
+                        }
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(Duration::from_secs(5));
+                        continue;
+                    }
+                },
+            };
+            let sent = match event {
+                Event::Init => {
+                    listing = Some(Vec::new());
+                    true
+                }
+                Event::InitApply(o) => {
+                    let (objects, errors) = self.objects_of(o, &origin);
+                    listing.get_or_insert_with(Vec::new).extend(objects);
+                    self.report(errors)
+                }
+                Event::InitDone => self.send(Change::Relisted {
+                    list: self.list.clone(),
+                    objects: listing.take().unwrap_or_default(),
+                }),
+                Event::Apply(o) => {
+                    let (objects, errors) = self.objects_of(o, &origin);
+                    objects.into_iter().all(|o| self.send(Change::Applied(o)))
+                        && self.report(errors)
+                }
+                Event::Delete(o) => self.send(Change::Deleted(ObjRef::new(
+                    &r.group,
+                    &r.kind,
+                    o.metadata.namespace.as_deref(),
+                    o.metadata.name.as_deref().unwrap_or_default(),
+                ))),
+            };
+            if !sent {
+                return;
+            }
+        }
+    }
+
+    fn report(&self, errors: Vec<ShapeError>) -> bool {
+        errors
+            .iter()
+            .all(|e| self.send(Change::Blind(e.blind_spot())))
+    }
+
+    /// The blind spot of a list that can no longer be watched.
+    fn denied(&self, code: u16, message: &str) -> BlindSpot {
+        let r = &self.list.resource;
+        let (reason, why) = match code {
+            403 => (BlindReason::Forbidden, "forbidden"),
+            _ => (BlindReason::NotFound, "not found"),
+        };
+        let place = match &self.list.namespace {
+            Some(ns) => format!(" in namespace {ns}"),
+            None => String::new(),
+        };
+        let detail = match message {
+            "" => String::new(),
+            m => format!(" ({m})"),
+        };
+        BlindSpot {
+            group: r.group.clone(),
+            kind: r.kind.clone(),
+            namespace: self.list.namespace.clone(),
+            reason,
+            message: format!(
+                "cannot watch {}{place}: {why}{detail}; changes to objects of this kind are not shown",
+                r.display()
+            ),
+            file: None,
+            document: None,
+        }
+    }
+
+    /// The objects of one watched item, read as a listed one is.
+    fn objects_of(&self, o: DynamicObject, origin: &Origin) -> (Vec<Object>, Vec<ShapeError>) {
+        let (mut objects, mut errors) = (Vec::new(), Vec::new());
+        let doc = serde_json::to_vec(&o)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                serde_json::from_slice::<MapOr<Doc>>(&bytes).map_err(|e| e.to_string())
+            });
+        match doc {
+            Ok(mut doc) => {
+                complete_item(&self.list.resource, &mut doc);
+                objects_from_document(doc, origin, &mut objects, &mut errors);
+            }
+            Err(e) => errors.push(ShapeError {
+                origin: origin.clone(),
+                field: "(document)".into(),
+                message: e,
+                says: None,
+            }),
+        }
+        (objects, errors)
+    }
+}

@@ -1,0 +1,337 @@
+//! `get -w`'s incremental answers: after every change, the rows `Watched` answers from
+//! the parts a change can touch are `get`'s rows computed on the whole input.
+
+use kubectl_policies::model::{Object, Snapshot};
+use kubectl_policies::query::watch::Watched;
+use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::source::files::{load_text, Loaded};
+use kubectl_policies::source::live::watch::Change;
+
+fn objects(yaml: &str) -> Vec<Object> {
+    let mut loaded = Loaded::default();
+    load_text(yaml, "<literal>", &mut loaded).unwrap();
+    loaded.place_in("default");
+    loaded.snapshot.settle();
+    loaded.snapshot.objects
+}
+
+/// What `get -A -o json` would say of every policy: compared as JSON.
+fn rows_json(rows: &[PolicyRow]) -> String {
+    serde_json::to_string_pretty(rows).unwrap()
+}
+
+fn full(objects: &[Object]) -> String {
+    let w = analyze(
+        Snapshot {
+            objects: objects.to_vec(),
+            ..Snapshot::default()
+        },
+        &[],
+        &[],
+    );
+    rows_json(&get_policies(&w, None))
+}
+
+/// Deletes every namespaced object in turn and puts it back, checking the rows after
+/// each change; returns how many answers were incremental.
+fn every_object_out_and_back(yaml: &str) -> usize {
+    let all = objects(yaml);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    for (i, o) in all.iter().enumerate() {
+        let mut now = all.clone();
+        now.remove(i);
+        w.apply(vec![Change::Deleted(o.obj_ref())]);
+        w.answer();
+        assert_eq!(
+            rows_json(&w.rows()),
+            full(&now),
+            "after deleting {}",
+            o.obj_ref()
+        );
+        w.apply(vec![Change::Applied(o.clone())]);
+        w.answer();
+        assert_eq!(
+            rows_json(&w.rows()),
+            full(&all),
+            "after putting back {}",
+            o.obj_ref()
+        );
+    }
+    w.answered.1
+}
+
+#[test]
+fn incremental_rows_equal_full_rows_on_the_demo() {
+    let incremental = every_object_out_and_back(kubectl_policies::source::demo::DEMO_YAML);
+    assert!(
+        incremental > 10,
+        "only {incremental} answers were incremental"
+    );
+}
+
+#[test]
+fn incremental_rows_equal_full_rows_on_the_fixtures() {
+    for f in [
+        "crossings.yaml",
+        "gep713-topology.yaml",
+        "direct-color-crd.yaml",
+    ] {
+        let path = format!("{}/tests/fixtures/{f}", env!("CARGO_MANIFEST_DIR"));
+        let yaml = std::fs::read_to_string(path).unwrap();
+        every_object_out_and_back(&yaml);
+    }
+}
+
+#[test]
+fn a_route_added_under_a_gateway_is_answered_incrementally_with_the_gateway_policy() {
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    let route = objects(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: sprinkles-new, namespace: baker}
+spec:
+  parentRefs: [{name: cupcake-gw, namespace: infra}]
+  hostnames: [new.cupcakes.example]
+  rules: [{backendRefs: [{name: oven, port: 8080}]}]
+"#,
+    );
+    all.extend(route.clone());
+    w.apply(vec![Change::Applied(route[0].clone())]);
+    let answer = w.answer();
+    let names: Vec<&str> = answer.changed.iter().map(|r| &*r.policy.name).collect();
+    assert!(names.contains(&"gateway-timeouts"), "{names:?}");
+    assert_eq!(w.answered.1, 1, "answered from the parts it touches");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}
+
+/// A listener with no route is one of the most specific objects a Gateway's policy
+/// reaches; its first route takes that place (and here overrides the policy): the
+/// listener's part is not counted again, so this is the correction for it.
+const EMPTY_LISTENER: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: retrypolicies.resilience.example.io
+  labels: {gateway.networking.k8s.io/policy: inherited}
+spec:
+  group: resilience.example.io
+  scope: Namespaced
+  names: {kind: RetryPolicy, plural: retrypolicies}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+spec: {controllerName: example.io/gc}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+---
+apiVersion: resilience.example.io/v1alpha1
+kind: RetryPolicy
+metadata: {name: gw-retries, namespace: infra, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  defaults: {attempts: 2}
+---
+apiVersion: resilience.example.io/v1alpha1
+kind: RetryPolicy
+metadata: {name: r1-retries, namespace: app, creationTimestamp: "2026-01-02T00:00:00Z"}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r1}
+  defaults: {attempts: 5}
+"#;
+
+#[test]
+fn the_first_route_under_a_listener_takes_its_place_as_the_most_specific() {
+    let mut all = objects(EMPTY_LISTENER);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    let status = |w: &Watched, name: &str| {
+        let rows = w.rows();
+        rows.iter().find(|r| r.policy.name == name).unwrap().status
+    };
+    assert_eq!(status(&w, "gw-retries").as_str(), "Enforced");
+    let route = objects(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r1, namespace: app}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+"#,
+    );
+    all.extend(route.clone());
+    w.apply(vec![Change::Applied(route[0].clone())]);
+    w.answer();
+    assert_eq!(w.answered.1, 1, "answered from the parts it touches");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    assert_eq!(status(&w, "gw-retries").as_str(), "Overridden");
+    // And back: the listener is the most specific again.
+    w.apply(vec![Change::Deleted(route[0].obj_ref())]);
+    w.answer();
+    assert_eq!(w.answered.1, 2);
+    assert_eq!(status(&w, "gw-retries").as_str(), "Enforced");
+    all.pop();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}
+
+#[test]
+fn a_policy_on_a_gateway_class_is_answered_by_folding_its_kind_again() {
+    let mut all = objects(EMPTY_LISTENER);
+    all.extend(objects(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r1, namespace: app}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+---
+apiVersion: resilience.example.io/v1alpha1
+kind: RetryPolicy
+metadata: {name: class-retries, namespace: infra, creationTimestamp: "2025-12-01T00:00:00Z"}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: GatewayClass, name: gc}
+  overrides: {attempts: 9}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: svc-tls, namespace: app}
+spec:
+  targetRefs: [{group: "", kind: Service, name: svc}]
+  validation: {hostname: svc.example, wellKnownCACertificates: System}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: app}
+spec: {ports: [{name: http, port: 80}]}
+"#,
+    ));
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    let class = all
+        .iter()
+        .position(|o| &*o.name == "class-retries")
+        .unwrap();
+    let policy = all.remove(class);
+    w.apply(vec![Change::Deleted(policy.obj_ref())]);
+    let answer = w.answer();
+    assert_eq!(answer.deleted.len(), 1);
+    assert_eq!(w.answered.2, 1, "its kind folded again");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    // Overridden by the class's overrides no more: the route's policy is Enforced again.
+    let mut edited = policy.clone();
+    all.push(policy.clone());
+    w.apply(vec![Change::Applied(policy)]);
+    w.answer();
+    assert_eq!(w.answered.2, 2);
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    // Retargeted to a class that does not exist.
+    edited = objects(
+        &serde_json::to_string(&serde_json::json!({
+            "apiVersion": "resilience.example.io/v1alpha1", "kind": "RetryPolicy",
+            "metadata": {"name": "class-retries", "namespace": "infra"},
+            "spec": {"targetRef": {"group": "gateway.networking.k8s.io", "kind": "GatewayClass", "name": "gone"},
+                     "overrides": {"attempts": 9}}
+        }))
+        .unwrap(),
+    )
+    .into_iter()
+    .next()
+    .unwrap_or(edited);
+    all.pop();
+    all.push(edited.clone());
+    w.apply(vec![Change::Applied(edited)]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    let rows = w.rows();
+    let row = rows
+        .iter()
+        .find(|r| r.policy.name == "class-retries")
+        .unwrap();
+    assert_eq!(row.status.as_str(), "TargetNotFound");
+}
+
+/// A watch's fresh list (its first, or after 410 Gone) as `Change::Relisted`.
+fn relisted(kind: &str, group: &str, plural: &str, objects: Vec<Object>) -> Change {
+    use kubectl_policies::source::live::discovery::Resource;
+    use kubectl_policies::source::live::watch::WatchList;
+    Change::Relisted {
+        list: WatchList {
+            resource: Resource {
+                group: group.into(),
+                version: "v1".into(),
+                kind: kind.into(),
+                plural: plural.into(),
+                namespaced: true,
+            },
+            namespace: None,
+            selector: None,
+        },
+        objects,
+    }
+}
+
+#[test]
+fn a_fresh_list_is_answered_as_what_changed_since() {
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    let routes = |all: &[Object]| -> Vec<Object> {
+        all.iter()
+            .filter(|o| &*o.kind == "HTTPRoute")
+            .cloned()
+            .collect()
+    };
+    let gw = "gateway.networking.k8s.io";
+    // The same list again: nothing changed, nothing to answer.
+    let (changed, _) = w.apply(vec![relisted("HTTPRoute", gw, "httproutes", routes(&all))]);
+    assert!(!changed, "a list of the same objects changes nothing");
+    // A list without one route: that route was deleted meanwhile.
+    let mut fewer = routes(&all);
+    let gone = fewer.remove(0).obj_ref();
+    all.retain(|o| o.obj_ref() != gone);
+    let (changed, _) = w.apply(vec![relisted("HTTPRoute", gw, "httproutes", fewer)]);
+    assert!(changed);
+    let before = w.answered;
+    w.answer();
+    assert_eq!(w.answered.0, before.0, "not answered in full");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}
