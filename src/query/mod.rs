@@ -35,7 +35,7 @@ pub use policy::{
     StatusPair, TargetState,
 };
 pub use sections::SectionEffective;
-pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};
+pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
 pub use world::{analyze, analyze_once, analyze_yaml, LazyStatuses, World};
 
