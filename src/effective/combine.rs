@@ -17,6 +17,7 @@
 use super::sourced::{merge_patch, merge_rules, merge_rules_run, Run, Sourced};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
+use crate::model::FastMap;
 use crate::topology::{NodeId, PolicyId, Topology};
 
 use std::rc::Rc;
@@ -248,6 +249,9 @@ pub struct Acc {
     /// Their policies, least specific first.
     pub applied: Vec<PolicyId>,
     result: Rc<Sourced>,
+    /// Past the levels a kind configures whole (`Flow::ClientSide`): how many of its
+    /// settings each policy could set here, the fields that flow on; none: all of them.
+    pub expected: Option<Rc<FastMap<PolicyId, usize>>>,
 }
 
 impl PartialEq for Acc {
@@ -267,6 +271,67 @@ impl Acc {
     pub fn result(&self) -> Rc<Sourced> {
         self.result.clone()
     }
+
+    /// How many settings policy `p` could set here (`all`: its whole spec's count,
+    /// unless only some of its fields flow this far).
+    pub fn expected(&self, p: PolicyId, all: usize) -> usize {
+        self.expected
+            .as_ref()
+            .map_or(all, |e| e.get(&p).copied().unwrap_or(all))
+    }
+
+    /// This state past the levels its kind configures whole: only the spec's
+    /// top-level fields `keep` of the effective result flow on (`Flow::ClientSide`),
+    /// held by the policies that set them; None when none of them is set. What is
+    /// below joins it as one entry, as it would the policy whose settings these are.
+    pub fn only(&self, keep: &[&str]) -> Option<Rc<Acc>> {
+        let Sourced::Object(fields) = &*self.result else {
+            return None;
+        };
+        let kept: Vec<_> = fields
+            .iter()
+            .filter(|(k, _)| keep.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        if kept.is_empty() {
+            return None;
+        }
+        let result = Rc::new(Sourced::Object(kept));
+        let mut holds = FastMap::default();
+        result.count_by_source(&mut holds);
+        let applied: Vec<PolicyId> = self
+            .applied
+            .iter()
+            .copied()
+            .filter(|p| holds.contains_key(p))
+            .collect();
+        // What each of them sets in those fields, won or lost.
+        let mut expected = FastMap::default();
+        for e in &self.entries {
+            for layer in [&e.defaults, &e.overrides].into_iter().flatten() {
+                if let Sourced::Object(f) = &*layer.value {
+                    f.iter()
+                        .filter(|(k, _)| keep.contains(&k.as_str()))
+                        .for_each(|(_, v)| v.count_by_source(&mut expected));
+                }
+            }
+        }
+        let entry = Joining {
+            policies: applied.clone(),
+            defaults: Some(Layer {
+                how: How::Patch,
+                value: result.clone(),
+            }),
+            overrides: None,
+            merges_into_parent: false,
+        };
+        Some(Rc::new(Acc {
+            entries: vec![Rc::new(entry)],
+            applied,
+            result,
+            expected: Some(Rc::new(expected)),
+        }))
+    }
 }
 
 /// The state `est` (none: nothing yet) with the more specific entries `es` (least
@@ -276,6 +341,7 @@ impl Acc {
 /// thousand folds of up to ten thousand joins.)
 pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
+    let expected = est.and_then(|a| a.expected.clone());
     entries.extend(es.iter().cloned());
     let rule_paths = model.rule_paths();
     // From the most specific policy up, each joining with its own strategy.
@@ -326,6 +392,7 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
             .collect(),
         entries,
         result,
+        expected,
     })
 }
 

@@ -14,7 +14,7 @@ pub mod status;
 pub use combine::{Acc, Joining};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
-use crate::catalog::{Class, MergeModel, SameTarget};
+use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
 use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology};
@@ -142,6 +142,8 @@ pub struct KindFold<'t> {
     pub t: &'t Topology,
     pub kind: GroupKind,
     pub class: Class,
+    /// How far down the kind's settings flow.
+    pub flow: Flow,
     pub model: MergeModel,
     /// How several of this kind on one target combine.
     pub same_target: SameTarget,
@@ -157,6 +159,8 @@ pub struct KindFold<'t> {
     ns_policies: Vec<Vec<Vec<PolicyId>>>,
     entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
     pushed: FastMap<(usize, Entries), Pushed>,
+    /// States narrowed past the client side (`only`), by the address of the state.
+    narrowed: FastMap<usize, (Rc<Acc>, Option<Rc<Acc>>)>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
     memo: Vec<(u32, u32)>,
@@ -200,6 +204,7 @@ impl<'t> KindFold<'t> {
     fn with(t: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
         let pk = t.catalog.get(kind);
         let class = pk.map(|k| k.class).unwrap_or(Class::Inherited);
+        let flow = pk.map(|k| k.flow).unwrap_or(Flow::Down);
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
@@ -253,6 +258,7 @@ impl<'t> KindFold<'t> {
             t,
             kind: kind.clone(),
             class,
+            flow,
             model,
             same_target,
             node_policies,
@@ -260,6 +266,7 @@ impl<'t> KindFold<'t> {
             ns_policies,
             entries: FastMap::default(),
             pushed: FastMap::default(),
+            narrowed: FastMap::default(),
             ctxs: Vec::new(),
             memo: Vec::new(),
             walking: Vec::new(),
@@ -371,6 +378,19 @@ impl<'t> KindFold<'t> {
         pushed
     }
 
+    /// `acc` with only the fields `keep` (`Acc::only`), once per state: contexts that
+    /// share a state share the narrowed one.
+    fn only(&mut self, acc: Rc<Acc>, keep: &[&str]) -> Option<Rc<Acc>> {
+        let key = Rc::as_ptr(&acc) as usize;
+        if let Some((_, narrowed)) = self.narrowed.get(&key) {
+            return narrowed.clone();
+        }
+        let narrowed = acc.only(keep);
+        // The input is kept with the result, so its address stays its identity.
+        self.narrowed.insert(key, (acc, narrowed.clone()));
+        narrowed
+    }
+
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
     pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
         let (a, b) = self.compute(n);
@@ -440,10 +460,23 @@ impl<'t> KindFold<'t> {
             }
             // Direct policies reach only their target and its sections.
             let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
+            // An Inherited kind's settings go only as far down as its vendor
+            // configures them (`Flow`): from a rule to a backend, past the client side.
+            let keep = match (self.class, self.flow) {
+                (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
+                (Class::Inherited, Flow::ClientSide { to_backends }) => {
+                    let backend = |m: NodeId| t.nodes[m].role.is_backend_side();
+                    (backend(n) && !backend(p)).then_some(to_backends)
+                }
+            };
             for j in a..b {
                 let c = &self.ctxs[j as usize];
-                let acc = if cut { None } else { c.acc.clone() };
                 let seen = c.seen();
+                let acc = match (cut, keep, c.acc.clone()) {
+                    (true, ..) | (false, _, None) => None,
+                    (false, None, acc) => acc,
+                    (false, Some(keep), Some(acc)) => self.only(acc, keep),
+                };
                 self.arrive(
                     n,
                     acc,

@@ -59,6 +59,20 @@ impl Role {
     pub(crate) fn is_section(self) -> bool {
         matches!(self, Role::Listener | Role::Rule | Role::Port)
     }
+
+    /// A backend or one of its ports: the upstream side of the proxy.
+    pub fn is_backend_side(self) -> bool {
+        match self {
+            Role::Backend | Role::Port => true,
+            Role::Namespace
+            | Role::GatewayClass
+            | Role::Gateway
+            | Role::ListenerSet
+            | Role::Listener
+            | Role::Route
+            | Role::Rule => false,
+        }
+    }
 }
 
 /// One node of the hierarchy: an object, or a section of one (a listener, a rule, a

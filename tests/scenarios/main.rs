@@ -20,5 +20,6 @@ mod gep713_examples;
 mod hostile_input;
 mod narrow;
 mod overridden;
+mod reach;
 mod registry_kinds;
 mod topology;

@@ -9,6 +9,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     group: "agentgateway.dev",
     kind: "AgentgatewayPolicy",
     class: Class::Inherited,
+    flow: Flow::Down,
     targeting: REFS_OR_SELECTORS,
     target_kinds: &[
         "Gateway",

@@ -10,6 +10,7 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         group: "microgateway.airlock.com",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REFS,
         target_kinds: HTTPROUTE,
         namespaces: NamespaceRule::Own,

@@ -19,6 +19,7 @@ const fn lattice(
         group: "application-networking.k8s.aws",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REF,
         target_kinds,
         namespaces: NamespaceRule::Own,

@@ -22,6 +22,7 @@ const fn alb(
         group: "alb.networking.azure.io",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting,
         target_kinds,
         namespaces: NamespaceRule::AnyNamespace,

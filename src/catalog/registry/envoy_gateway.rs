@@ -25,6 +25,15 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "ClientTrafficPolicy",
         class: Class::Inherited,
+        // "settings for configuring the behavior of the connection between the downstream
+        // client and Envoy Proxy listener" (clienttrafficpolicy_types.go, the concept
+        // page): the listener and the routes behind it, not the clusters. Its `http1`
+        // settings alone are also set on the upstream clusters of the listener's routes
+        // (the translator copies the listener's HTTP/1 options into the clusters'
+        // protocol options; issue 28's survey).
+        flow: Flow::ClientSide {
+            to_backends: &["http1"],
+        },
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -44,6 +53,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -63,6 +73,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "SecurityPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -82,6 +93,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "EnvoyExtensionPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -101,6 +113,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "EnvoyPatchPolicy",
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REF,
         target_kinds: &["Gateway", "GatewayClass"],
         namespaces: NamespaceRule::Own,

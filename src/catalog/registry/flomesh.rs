@@ -15,6 +15,7 @@ const fn fsm(
         group: "gateway.flomesh.io",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REFS,
         target_kinds,
         namespaces,

@@ -17,6 +17,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.networking.k8s.io",
         kind: "BackendTLSPolicy",
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REFS,
         target_kinds: SERVICE,
         namespaces: NamespaceRule::Own,
@@ -36,6 +37,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.networking.x-k8s.io",
         kind: "XBackendTrafficPolicy",
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REFS,
         // And implementation-specific backends.
         target_kinds: SERVICE_AND_IMPORT,
@@ -56,6 +58,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.networking.k8s.io",
         kind: "BackendLBPolicy",
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REFS,
         target_kinds: SERVICE,
         namespaces: NamespaceRule::Own,

@@ -25,6 +25,7 @@ const fn gke(
         group: "networking.gke.io",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting,
         target_kinds,
         namespaces,

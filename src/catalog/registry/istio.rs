@@ -34,6 +34,7 @@ const fn side_by_side(
         group,
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting,
         target_kinds: ISTIO_TARGETS,
         namespaces: NamespaceRule::OwnOrMeshRoot,
@@ -77,6 +78,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // namespace-wide Telemetry reaches every workload of its namespace and a more
         // specific one replaces it per telemetry type, which is inheritance.
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: ISTIO_TARGETING,
         target_kinds: ISTIO_TARGETS,
         namespaces: NamespaceRule::OwnOrMeshRoot,

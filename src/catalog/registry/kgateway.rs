@@ -30,6 +30,7 @@ const fn per_field(
         group: "gateway.kgateway.dev",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
         targeting: REFS_OR_SELECTORS,
         target_kinds,
         namespaces: NamespaceRule::Own,
@@ -53,6 +54,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.kgateway.dev",
         kind: "TrafficPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         // Any kind ending in ListenerSet (`kind.endsWith('ListenerSet')`).
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
@@ -101,6 +103,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.kgateway.dev",
         kind: "RoutePolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         namespaces: NamespaceRule::Own,

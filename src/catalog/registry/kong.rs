@@ -6,6 +6,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
     group: "configuration.konghq.com",
     kind: "KongUpstreamPolicy",
     class: Class::Direct,
+    flow: Flow::Down,
     // No targetRef: the Service's annotation names the policy.
     targeting: Targeting {
         target_ref: false,

@@ -30,7 +30,7 @@ mod nginx;
 mod solo;
 
 use super::{
-    Class, ClassSource, DefaultsOverrides, MergeModel, NamespaceRule, PolicyKind, SameTarget,
+    Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, PolicyKind, SameTarget,
     Sections, Targeting, ValueKey,
 };
 use crate::model::GroupKind;
@@ -42,6 +42,9 @@ pub struct KnownKind {
     pub kind: &'static str,
     /// The class as the project's controller behaves (not necessarily its label).
     pub class: Class,
+    /// How far down an Inherited kind's settings flow, with the vendor source that
+    /// says so where it is not every level.
+    pub flow: Flow,
     pub targeting: Targeting,
     /// The kinds it may target (by kind name; the group is the usual one for the kind).
     pub target_kinds: &'static [&'static str],
@@ -80,6 +83,7 @@ impl KnownKind {
             kind: self.kind.to_string(),
             class: self.class,
             source,
+            flow: self.flow,
             merge: self.merge,
             same_target: self.same_target,
             targeting: self.targeting,

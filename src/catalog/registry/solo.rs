@@ -10,6 +10,7 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         group,
         kind,
         class: Class::Inherited,
+        flow: Flow::Down,
         targeting: REFS_OR_SELECTORS,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         namespaces: NamespaceRule::Own,
