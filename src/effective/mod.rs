@@ -17,7 +17,7 @@ pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
-use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Role, Topology};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -378,6 +378,28 @@ impl<'t> KindFold<'t> {
         pushed
     }
 
+    /// Whether context `c` of backend `backend` comes, on some path, through a
+    /// backendRef that names port section `port` (or no port): a root backend, or
+    /// one of its parent contexts is such a path.
+    fn traffic_reaches(&self, c: usize, backend: NodeId, port: NodeId) -> bool {
+        let mut preds = self.preds(c).peekable();
+        preds.peek().is_none() || preds.any(|(q, _)| self.t.reaches_port(q, backend, port))
+    }
+
+    /// The state made of the policies attached to `n` alone (none: it has none).
+    fn own_policies(&mut self, n: NodeId) -> Option<Rc<Acc>> {
+        let count = self.node_policies_at(n).len();
+        if count == 0 {
+            return None;
+        }
+        let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
+        for k in 0..count {
+            let group = Group::from_slice(&self.node_policies_at(n)[k]);
+            es.push(self.entry(group, n));
+        }
+        Some(self.push(None, &es))
+    }
+
     /// `acc` with only the fields `keep` (`Acc::only`), once per state: contexts that
     /// share a state share the narrowed one.
     fn only(&mut self, acc: Rc<Acc>, keep: &[&str]) -> Option<Rc<Acc>> {
@@ -469,10 +491,20 @@ impl<'t> KindFold<'t> {
                     (backend(n) && !backend(p)).then_some(to_backends)
                 }
             };
+            // A backend's port is reached through the ports the backendRefs name: a
+            // path into the backend that names other ports brings only the backend's
+            // own policies to this one.
+            let port_of = !t.backend_ports.is_empty()
+                && shape.owner(n) == Some(p)
+                && matches!(t.nodes[n].role, Role::Port);
             for j in a..b {
                 let c = &self.ctxs[j as usize];
                 let seen = c.seen();
-                let acc = match (cut, keep, c.acc.clone()) {
+                let mut acc = c.acc.clone();
+                if port_of && !self.traffic_reaches(j as usize, p, n) {
+                    acc = self.own_policies(p);
+                }
+                let acc = match (cut, keep, acc) {
                     (true, ..) | (false, _, None) => None,
                     (false, None, acc) => acc,
                     (false, Some(keep), Some(acc)) => self.only(acc, keep),
@@ -608,19 +640,21 @@ impl<'t> KindFold<'t> {
     /// read. With a stack of its own, not recursion: a path may be as long as the input.
     fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
         enum Work {
-            /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors.
-            Visit(NodeId, usize),
+            /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors;
+            /// `.2`: the port section below when `.0` is its backend (only the paths
+            /// that send traffic to that port lead to it).
+            Visit(NodeId, usize, Option<NodeId>),
             /// Back to the steps below a node, once its predecessors are walked.
             Truncate(usize),
         }
-        let mut work = vec![Work::Visit(n, i)];
+        let mut work = vec![Work::Visit(n, i, None)];
         while let Some(w) = work.pop() {
-            let (n, i) = match w {
+            let (n, i, port) = match w {
                 Work::Truncate(depth) => {
                     below.truncate(depth);
                     continue;
                 }
-                Work::Visit(n, i) => (n, i),
+                Work::Visit(n, i, port) => (n, i, port),
             };
             let (a, _) = self.compute(n);
             let c = a as usize + i;
@@ -629,11 +663,20 @@ impl<'t> KindFold<'t> {
             if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
                 below.push(Step::Namespace(n));
             }
-            let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
+            let mut preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
+            if let Some(port) = port {
+                // None of them naming the port: the backend's own policies, from here.
+                preds.retain(|&mut (q, _)| self.t.reaches_port(q, n, port));
+            }
             if preds.is_empty() {
                 out.push(below.iter().rev().copied().collect());
             }
-            work.extend(preds.into_iter().rev().map(|(p, j)| Work::Visit(p, j)));
+            let t = self.t;
+            let is_port = t.nodes[n].role == Role::Port;
+            work.extend(preds.into_iter().rev().map(|(p, j)| {
+                let port = (is_port && t.shape.owner(n) == Some(p)).then_some(n);
+                Work::Visit(p, j, port)
+            }));
         }
     }
 

@@ -44,7 +44,7 @@ use crate::catalog::Class;
 use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, StatusesAt};
 use crate::model::{BlindSpot, Val};
 use crate::model::{GroupKind, ObjRef};
-use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -58,7 +58,12 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
     };
     let entries = namespace_entries(t);
     let view = TreeView {
-        child: &|n, c| t.nodes[c].owner == Some(n) || scope.is_none_or(|s| s[c]),
+        child: &|n, c| match t.nodes[c].owner == Some(n) {
+            // A backend's port no route sends traffic to, with no policy of its own,
+            // is left out (traffic reaches only the ports backendRefs name).
+            true => t.nodes[c].role != Role::Port || port_shown(t, n, c),
+            false => scope.is_none_or(|s| s[c]),
+        },
         policy: &|p| Some(w.statuses.overall[p]),
         status: &|_| None,
         ns_entries: &entries,
@@ -68,6 +73,15 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
         forest.extend(unattached(w, namespace));
     }
     forest
+}
+
+/// Whether `tree` draws port section `port` of backend `backend`: some path into the
+/// backend sends traffic to it (or none comes in), or a policy attaches to it.
+fn port_shown(t: &Topology, backend: NodeId, port: NodeId) -> bool {
+    let parents = &t.nodes[backend].parents;
+    parents.is_empty()
+        || !t.attached[port].is_empty()
+        || parents.iter().any(|&q| t.reaches_port(q, backend, port))
 }
 
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under

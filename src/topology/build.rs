@@ -14,7 +14,7 @@ use crate::model::{
 };
 use crate::model::{parallel, FastMap};
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::ROUTE_KINDS;
 
@@ -43,6 +43,8 @@ struct Builder<'s> {
     by_kind: OnceCell<FastMap<KindIn<'s>, Vec<ObjectId>>>,
     /// What each listener admits, read once.
     listeners: FastMap<NodeId, Option<Listener<'s>>>,
+    /// Edges from a rule to a backend one of whose backendRefs names no port.
+    unrestricted: BTreeSet<(NodeId, NodeId)>,
 }
 
 /// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
@@ -131,6 +133,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         blind_spots: &snapshot.blind_spots,
         by_kind: OnceCell::new(),
         listeners: FastMap::default(),
+        unrestricted: BTreeSet::new(),
     };
     b.index_namespaces();
     b.create_nodes();
@@ -415,10 +418,14 @@ impl<'s> Builder<'s> {
             match step {
                 Step::Edge(parent, child) => self.edge(parent, child),
                 Step::Finding(f) => self.t.findings.push(*f),
-                Step::Backend { rule, backend } => self.backend_edge(rule, backend),
+                Step::Backend {
+                    rule,
+                    backend,
+                    port,
+                } => self.backend_edge(rule, backend, port),
                 Step::AddBackend(b) => {
                     let backend = self.add_backend(b.target, b.object);
-                    self.backend_edge(b.rule, backend);
+                    self.backend_edge(b.rule, backend, b.port);
                 }
                 Step::Delegate(d) => {
                     let ns = d.namespace.as_deref();
@@ -431,7 +438,7 @@ impl<'s> Builder<'s> {
     /// Links a rule to its backend, unless that closes a cycle: a mesh route whose
     /// backend is its own parent Service. Only a backend with routes below it (GAMMA)
     /// can be above a rule.
-    fn backend_edge(&mut self, rule: NodeId, backend: NodeId) {
+    fn backend_edge(&mut self, rule: NodeId, backend: NodeId, port: Option<u64>) {
         let has_routes = self.t.nodes[backend]
             .children
             .iter()
@@ -440,6 +447,42 @@ impl<'s> Builder<'s> {
             return;
         }
         self.edge(rule, backend);
+        // The port section the backendRef's port names: the port of that number
+        // (by its name when it has one), none when the backend has no such port.
+        let named = |b: &Self, port: u64| {
+            let node = &b.t.nodes[backend];
+            let by_number = node.object.and_then(|oi| {
+                let links = b.objects[oi].links();
+                links
+                    .port_numbers
+                    .iter()
+                    .find(|(_, n)| *n == port)
+                    .map(|(s, _)| s.clone())
+            });
+            let section = by_number.map_or_else(|| port.to_string(), |s| s.to_string());
+            node.children.iter().copied().find(|&c| {
+                b.t.nodes[c].owner == Some(backend)
+                    && b.t.nodes[c].obj_ref.section.as_deref() == Some(section.as_str())
+            })
+        };
+        let has_ports = self.t.nodes[backend]
+            .children
+            .iter()
+            .any(|&c| self.t.nodes[c].owner == Some(backend));
+        let key = (rule, backend);
+        match port.filter(|_| has_ports) {
+            // Every port: a backendRef naming none, or a backend without port sections.
+            None => {
+                self.t.backend_ports.remove(&key);
+                self.unrestricted.insert(key);
+            }
+            Some(_) if self.unrestricted.contains(&key) => {}
+            Some(port) => {
+                let section = named(self, port);
+                let ports = self.t.backend_ports.entry(key).or_default();
+                ports.extend(section.filter(|s| !ports.contains(s)));
+            }
+        }
     }
 
     fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
@@ -1045,6 +1088,7 @@ enum Step {
     Backend {
         rule: NodeId,
         backend: NodeId,
+        port: Option<u64>,
     },
     Finding(Box<Finding>),
     /// A backend of a kind outside the hierarchy, made a node the first time.
@@ -1064,6 +1108,7 @@ struct NewBackend {
     rule: NodeId,
     target: ObjRef,
     object: ObjectId,
+    port: Option<u64>,
 }
 
 struct Delegation {
@@ -1470,6 +1515,7 @@ impl<'s> View<'_, 's> {
                     Some(backend) => out.push(Step::Backend {
                         rule: rule_id,
                         backend,
+                        port: b.port,
                     }),
                     None => {
                         // Backends of kinds the tool does not model (an InferencePool, an
@@ -1482,6 +1528,7 @@ impl<'s> View<'_, 's> {
                                 rule: rule_id,
                                 target: target.to_obj_ref(),
                                 object,
+                                port: b.port,
                             })),
                             None => Step::found(Finding::new(
                                 Code::BackendNotFound,

@@ -162,3 +162,99 @@ fn backend_traffic_policy_still_reaches_backends() {
         .iter()
         .all(|(_, s)| *s == json!({"timeout": {"http": {"requestTimeout": "5s"}}})));
 }
+
+/// A Service with two ports; `web` sends traffic to port 80 only.
+const PORTS: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: app}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{name: main, backendRefs: [{name: svc, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: app}
+spec: {ports: [{name: http, port: 80}, {name: admin, port: 9090}]}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: btp, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeout: {http: {requestTimeout: 5s}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: tls, namespace: app}
+spec:
+  targetRefs: [{group: "", kind: Service, name: svc}]
+  validation: {hostname: svc.example, wellKnownCACertificates: System}
+"#;
+
+fn drawn(forest: &[kubectl_policies::query::TreeNode]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&kubectl_policies::query::TreeNode> = forest.iter().collect();
+    while let Some(n) = stack.pop() {
+        out.push(n.obj_ref.to_string());
+        stack.extend(n.children.iter());
+    }
+    out
+}
+
+#[test]
+fn a_service_port_is_reached_through_the_ports_backend_refs_name() {
+    let w = world(PORTS);
+    let btp = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let http = node(&w, "Service", Some("app"), "svc", Some("http"));
+    let admin = node(&w, "Service", Some("app"), "svc", Some("admin"));
+    assert!(!effective(&w, &btp, http).is_empty());
+    // No route sends traffic to admin: the Gateway's policy does not reach it.
+    assert!(effective(&w, &btp, admin).is_empty());
+    let p = pid(&w, "btp");
+    assert_eq!(w.statuses.reached(p).get(admin), None);
+    assert_eq!(
+        w.statuses.reached(p).get(http),
+        Some(PolicyStatus::Enforced)
+    );
+    // A policy on the Service itself covers all its ports.
+    let tls = pid(&w, "tls");
+    assert_eq!(
+        w.statuses.reached(tls).get(admin),
+        Some(PolicyStatus::Enforced)
+    );
+    // tree draws the port traffic reaches, not the other.
+    let all = drawn(&kubectl_policies::query::tree(&w, None, None));
+    assert!(all.contains(&"service/app/svc#http".to_string()), "{all:?}");
+    assert!(
+        !all.contains(&"service/app/svc#admin".to_string()),
+        "{all:?}"
+    );
+}
+
+#[test]
+fn a_second_route_naming_the_other_port_reaches_it() {
+    let yaml = [
+        PORTS,
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: ops, namespace: app}\nspec:\n  parentRefs: [{name: gw}]\n  rules: [{name: main, backendRefs: [{name: svc, port: 9090}]}]\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let btp = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let admin = node(&w, "Service", Some("app"), "svc", Some("admin"));
+    let at = effective(&w, &btp, admin);
+    assert_eq!(at.len(), 1, "{at:?}");
+    assert!(at[0].0.contains(">ops#main>"), "{at:?}");
+    let all = drawn(&kubectl_policies::query::tree(&w, None, None));
+    assert!(
+        all.contains(&"service/app/svc#admin".to_string()),
+        "{all:?}"
+    );
+}
