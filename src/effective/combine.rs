@@ -190,15 +190,17 @@ impl Joining {
     ) -> Rc<Sourced> {
         let mut v = below;
         if let Some(d) = &self.defaults {
-            v = if v.is_empty() {
-                d.value.clone()
-            } else if model == MergeModel::EnvoyMergeType {
-                // Without mergeType the more specific policy replaces this one whole.
-                if below_merges {
-                    merge_patch(&d.value, &v)
-                } else {
-                    v
+            v = if model == MergeModel::EnvoyMergeType {
+                // Without mergeType the more specific policy replaces this one whole,
+                // even when it sets nothing: Envoy Gateway's translator gives a route
+                // (or listener) its own policy and passes the parent's over there.
+                match (below_merges, v.is_empty()) {
+                    (false, _) => v,
+                    (true, true) => d.value.clone(),
+                    (true, false) => merge_patch(&d.value, &v),
                 }
+            } else if v.is_empty() {
+                d.value.clone()
             } else {
                 match d.how {
                     How::Atomic => v,
