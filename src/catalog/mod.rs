@@ -351,6 +351,9 @@ pub struct PolicyKind {
     /// How far down its settings flow (Inherited kinds).
     #[serde(skip)]
     pub flow: Flow,
+    /// Settings its controller refuses on a target of a kind: (target kind, fields).
+    #[serde(skip)]
+    pub refused_on: &'static [(&'static str, &'static [&'static str])],
     #[serde(skip)]
     pub merge: MergeModel,
     /// How several of this kind on one target combine.
@@ -543,6 +546,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         class,
         source,
         flow: Flow::Down,
+        refused_on: &[],
         merge: match class {
             Class::Direct => MergeModel::None,
             Class::Inherited => MergeModel::Gep713 { rule_paths: &[] },

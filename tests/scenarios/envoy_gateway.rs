@@ -62,3 +62,76 @@ fn an_empty_route_policy_with_merge_type_takes_the_gateway_policy_in() {
     );
     assert_eq!(status(&w, "gateway"), PolicyStatus::Enforced);
 }
+
+const TCP: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: tcp, port: 9000, protocol: TCP}
+  - {name: http, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: t, namespace: app}
+spec: {parentRefs: [{name: gw, sectionName: tcp}], rules: [{name: main}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: h, namespace: app}
+spec: {parentRefs: [{name: gw, sectionName: http}], rules: [{name: main}]}
+"#;
+
+fn security_policy(name: &str, kind: &str, target: &str, spec: &str) -> String {
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}}}]\n{spec}\n")
+}
+
+#[test]
+fn security_policy_on_a_tcp_route_supports_only_authorization() {
+    let jwt = "  jwt: {providers: [{name: p, remoteJWKS: {uri: \"https://example/jwks\"}}]}";
+    let authz = "  authorization: {defaultAction: Deny}";
+    let yaml = [
+        TCP,
+        &security_policy("jwt-tcp", "TCPRoute", "t", jwt),
+        &security_policy(
+            "cors-tcp",
+            "TCPRoute",
+            "t",
+            "  cors: {allowOrigins: [\"*\"]}",
+        ),
+        &security_policy("authz-tcp", "TCPRoute", "t", authz),
+        &security_policy("jwt-http", "HTTPRoute", "h", jwt),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(status(&w, "jwt-tcp"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "cors-tcp"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "authz-tcp"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "jwt-http"), PolicyStatus::Enforced);
+    let why = w
+        .topology
+        .policies
+        .iter()
+        .find(|p| p.obj_ref.name == "jwt-tcp")
+        .and_then(|p| p.rejected.clone())
+        .unwrap_or_default();
+    assert!(why.contains("jwt") && why.contains("TCPRoute"), "{why}");
+}
+
+#[test]
+fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
+    let policy = |name: &str, group: &str, kind: &str| {
+        format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: svc}}]\n  validation:\n    hostname: svc.example\n    caCertificateRefs: [{{group: {group}, kind: {kind}, name: ca}}]\n")
+    };
+    let yaml = [
+        "apiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: app}\nspec: {ports: [{name: https, port: 443}]}\n",
+        &policy("bundle", "certificates.k8s.io", "ClusterTrustBundle"),
+        &policy("deployment", "apps", "Deployment"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(status(&w, "bundle"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "deployment"), PolicyStatus::Invalid);
+}

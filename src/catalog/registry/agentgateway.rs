@@ -10,6 +10,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     kind: "AgentgatewayPolicy",
     class: Class::Inherited,
     flow: Flow::Down,
+    refused_on: &[],
     targeting: REFS_OR_SELECTORS,
     target_kinds: &[
         "Gateway",

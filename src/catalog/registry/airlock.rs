@@ -11,6 +11,7 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS,
         target_kinds: HTTPROUTE,
         namespaces: NamespaceRule::Own,

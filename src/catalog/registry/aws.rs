@@ -20,6 +20,7 @@ const fn lattice(
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REF,
         target_kinds,
         namespaces: NamespaceRule::Own,

@@ -23,6 +23,7 @@ const fn alb(
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting,
         target_kinds,
         namespaces: NamespaceRule::AnyNamespace,

@@ -9,6 +9,7 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REF,
         target_kinds: GATEWAY,
         // Its targetRef carries a namespace.

@@ -34,6 +34,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         flow: Flow::ClientSide {
             to_backends: &["http1"],
         },
+        refused_on: &[],
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -54,6 +55,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -74,6 +76,12 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "SecurityPolicy",
         class: Class::Inherited,
         flow: Flow::Down,
+        // validateSecurityPolicyForTCP (internal/gatewayapi/securitypolicy.go): "only
+        // authorization is supported for TCP (routes/listeners)".
+        refused_on: &[(
+            "TCPRoute",
+            &["cors", "jwt", "oidc", "apiKeyAuth", "basicAuth", "extAuth"],
+        )],
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -94,6 +102,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "EnvoyExtensionPolicy",
         class: Class::Inherited,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -114,6 +123,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "EnvoyPatchPolicy",
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REF,
         target_kinds: &["Gateway", "GatewayClass"],
         namespaces: NamespaceRule::Own,

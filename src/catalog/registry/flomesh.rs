@@ -16,6 +16,7 @@ const fn fsm(
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS,
         target_kinds,
         namespaces,

@@ -18,6 +18,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "BackendTLSPolicy",
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS,
         target_kinds: SERVICE,
         namespaces: NamespaceRule::Own,
@@ -38,6 +39,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "XBackendTrafficPolicy",
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS,
         // And implementation-specific backends.
         target_kinds: SERVICE_AND_IMPORT,
@@ -59,6 +61,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "BackendLBPolicy",
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS,
         target_kinds: SERVICE,
         namespaces: NamespaceRule::Own,

@@ -26,6 +26,7 @@ const fn gke(
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting,
         target_kinds,
         namespaces,

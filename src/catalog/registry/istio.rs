@@ -35,6 +35,7 @@ const fn side_by_side(
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting,
         target_kinds: ISTIO_TARGETS,
         namespaces: NamespaceRule::OwnOrMeshRoot,
@@ -79,6 +80,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // specific one replaces it per telemetry type, which is inheritance.
         class: Class::Inherited,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: ISTIO_TARGETING,
         target_kinds: ISTIO_TARGETS,
         namespaces: NamespaceRule::OwnOrMeshRoot,

@@ -31,6 +31,7 @@ const fn per_field(
         kind,
         class: Class::Direct,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS_OR_SELECTORS,
         target_kinds,
         namespaces: NamespaceRule::Own,
@@ -55,6 +56,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "TrafficPolicy",
         class: Class::Inherited,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         // Any kind ending in ListenerSet (`kind.endsWith('ListenerSet')`).
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
@@ -104,6 +106,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "RoutePolicy",
         class: Class::Inherited,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         namespaces: NamespaceRule::Own,

@@ -7,6 +7,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
     kind: "KongUpstreamPolicy",
     class: Class::Direct,
     flow: Flow::Down,
+    refused_on: &[],
     // No targetRef: the Service's annotation names the policy.
     targeting: Targeting {
         target_ref: false,

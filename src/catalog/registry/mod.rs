@@ -45,6 +45,9 @@ pub struct KnownKind {
     /// How far down an Inherited kind's settings flow, with the vendor source that
     /// says so where it is not every level.
     pub flow: Flow,
+    /// Settings its controller refuses on a target of a kind: (target kind, spec
+    /// fields); a policy setting one of them and naming such a target is refused.
+    pub refused_on: &'static [(&'static str, &'static [&'static str])],
     pub targeting: Targeting,
     /// The kinds it may target (by kind name; the group is the usual one for the kind).
     pub target_kinds: &'static [&'static str],
@@ -84,6 +87,7 @@ impl KnownKind {
             class: self.class,
             source,
             flow: self.flow,
+            refused_on: self.refused_on,
             merge: self.merge,
             same_target: self.same_target,
             targeting: self.targeting,

@@ -11,6 +11,7 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         kind,
         class: Class::Inherited,
         flow: Flow::Down,
+        refused_on: &[],
         targeting: REFS_OR_SELECTORS,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         namespaces: NamespaceRule::Own,
