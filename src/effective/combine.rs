@@ -18,7 +18,7 @@ use super::sourced::{merge_patch, merge_rules, merge_rules_run, Run, Sourced};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
 use crate::model::FastMap;
-use crate::topology::{NodeId, PolicyId, Topology};
+use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
 
@@ -43,6 +43,9 @@ pub struct Joining {
     /// Envoy Gateway: this policy sets `mergeType`, so it is merged into the policy
     /// of the nearest less specific level instead of replacing it.
     pub merges_into_parent: bool,
+    /// It attaches at a route or one of its rules (not a Gateway, listener or
+    /// ListenerSet): Envoy Gateway's `mergeType` passes it over (see `push`).
+    pub route_level: bool,
 }
 
 /// The kgateway annotation that picks the merge on the parent object.
@@ -101,6 +104,7 @@ impl Joining {
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
+            route_level: matches!(t.nodes[at].role, Role::Route | Role::Rule),
         }
     }
 
@@ -127,6 +131,7 @@ impl Joining {
             defaults: None,
             overrides: None,
             merges_into_parent: false,
+            route_level: entries.iter().any(|e| e.route_level),
         };
         for e in entries {
             out.policies.extend(&e.policies);
@@ -160,6 +165,7 @@ impl Joining {
             defaults: stanza(|e| &e.defaults),
             overrides: stanza(|e| &e.overrides),
             merges_into_parent: entries.iter().any(|e| e.merges_into_parent),
+            route_level: entries.iter().any(|e| e.route_level),
         }
     }
 
@@ -326,6 +332,7 @@ impl Acc {
             }),
             overrides: None,
             merges_into_parent: false,
+            route_level: false,
         };
         Some(Rc::new(Acc {
             entries: vec![Rc::new(entry)],
@@ -351,6 +358,8 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
     // Envoy Gateway: whether what is folded so far still takes a parent's settings in:
     // a policy without mergeType replaces everything above it, for good.
     let mut open = true;
+    // A more specific policy with mergeType waits for its Gateway-level parent.
+    let mut merging = false;
     let mut i = entries.len();
     while i > 0 {
         // A run of entries that each merge their rules under what is below them
@@ -382,9 +391,18 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
             continue;
         }
         let entry = &entries[i - 1];
+        if model == MergeModel::EnvoyMergeType && merging && entry.route_level {
+            // `mergeType` merges a policy "into the closest parent BackendTrafficPolicy
+            // in the route's attachment hierarchy (... a Gateway, Gateway listener,
+            // ListenerSet, or ListenerSet listener)": a route-level policy above a
+            // rule-level one that merges is passed over (it loses there).
+            i -= 1;
+            continue;
+        }
         let was_empty = result.is_empty();
         result = entry.join(result, open, model, rule_paths);
         open = (was_empty || open) && entry.merges_into_parent;
+        merging = open && entry.merges_into_parent;
         i -= 1;
     }
     Rc::new(Acc {
@@ -420,6 +438,7 @@ mod tests {
             defaults,
             overrides,
             merges_into_parent: false,
+            route_level: false,
         })
     }
 

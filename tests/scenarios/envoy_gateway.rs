@@ -135,3 +135,41 @@ fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
     assert_eq!(status(&w, "bundle"), PolicyStatus::Enforced);
     assert_eq!(status(&w, "deployment"), PolicyStatus::Invalid);
 }
+
+#[test]
+fn a_rule_level_policy_with_merge_type_merges_into_the_gateway_policy_passing_the_route_one_over() {
+    let btp = |name: &str, day: u32, target: &str, spec: &str| {
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n{spec}\n")
+    };
+    let route = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a}";
+    let rule = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a, sectionName: main}";
+    let yaml = [
+        TWO_ROUTES.replace(
+            "name: a, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: main}]}",
+            "name: a, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: main}, {name: other}]}",
+        ),
+        btp("route", 2, route, "  retry: {numRetries: 3}"),
+        btp(
+            "rule",
+            3,
+            rule,
+            "  mergeType: StrategicMerge\n  circuitBreaker: {maxConnections: 10}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let main = node(&w, "HTTPRoute", Some("app"), "a", Some("main"));
+    let other = node(&w, "HTTPRoute", Some("app"), "a", Some("other"));
+    assert_eq!(
+        effective(&w, &kind, main)[0].1,
+        json!({"timeout": {"http": {"requestTimeout": "5s"}}, "circuitBreaker": {"maxConnections": 10}})
+    );
+    assert_eq!(
+        effective(&w, &kind, other)[0].1,
+        json!({"retry": {"numRetries": 3}})
+    );
+    // The route's policy loses on rule main, applies on rule other.
+    assert_eq!(status(&w, "route"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "rule"), PolicyStatus::Enforced);
+}
