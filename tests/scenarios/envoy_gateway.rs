@@ -173,3 +173,28 @@ fn a_rule_level_policy_with_merge_type_merges_into_the_gateway_policy_passing_th
     assert_eq!(status(&w, "route"), PolicyStatus::PartiallyEnforced);
     assert_eq!(status(&w, "rule"), PolicyStatus::Enforced);
 }
+
+#[test]
+fn an_empty_client_traffic_policy_on_a_listener_replaces_the_gateway_one_there() {
+    let ctp = |name: &str, day: u32, section: &str, spec: &str| {
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw{section}}}]\n{spec}\n")
+    };
+    let yaml = [
+        TCP,
+        &ctp("gateway", 1, "", "  timeout: {http: {idleTimeout: 5s}}"),
+        &ctp("listener", 2, ", sectionName: http", ""),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    let http = node(&w, "Gateway", Some("app"), "gw", Some("http"));
+    let tcp = node(&w, "Gateway", Some("app"), "gw", Some("tcp"));
+    assert!(effective(&w, &kind, http)
+        .iter()
+        .all(|(_, s)| *s == json!({})));
+    assert_eq!(
+        effective(&w, &kind, tcp)[0].1,
+        json!({"timeout": {"http": {"idleTimeout": "5s"}}})
+    );
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+}
