@@ -33,6 +33,18 @@ pub enum Flow {
     },
 }
 
+/// What the controller does with a policy aimed at one listener that shares its port
+/// with other listeners (which the proxy serves as one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedPort {
+    /// Nothing particular: each listener takes its own.
+    Allowed,
+    /// Refused when the listener is plain HTTP and other plain HTTP listeners of its
+    /// Gateway or of the Gateway's ListenerSets have its port (Envoy Gateway's
+    /// ClientTrafficPolicy: the settings would reach them too).
+    RefusedOnSharedHttpListener,
+}
+
 /// Where the tool learned that a kind is a policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -354,6 +366,9 @@ pub struct PolicyKind {
     /// Settings its controller refuses on a target of a kind: (target kind, fields).
     #[serde(skip)]
     pub refused_on: &'static [(&'static str, &'static [&'static str])],
+    /// Aimed at a listener sharing its port with others.
+    #[serde(skip)]
+    pub shared_port: SharedPort,
     #[serde(skip)]
     pub merge: MergeModel,
     /// How several of this kind on one target combine.
@@ -547,6 +562,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         source,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         merge: match class {
             Class::Direct => MergeModel::None,
             Class::Inherited => MergeModel::Gep713 { rule_paths: &[] },

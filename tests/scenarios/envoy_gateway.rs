@@ -198,3 +198,54 @@ fn an_empty_client_traffic_policy_on_a_listener_replaces_the_gateway_one_there()
     );
     assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
 }
+
+#[test]
+fn a_client_traffic_policy_on_a_listener_sharing_its_http_port_is_refused() {
+    let yaml = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  allowedListeners: {namespaces: {from: Same}}
+  listeners:
+  - {name: a, port: 80, protocol: HTTP, hostname: a.example}
+  - {name: secure, port: 443, protocol: HTTPS, hostname: a.example}
+  - {name: also-secure, port: 443, protocol: HTTPS, hostname: b.example}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: ls, namespace: app}
+spec:
+  parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: b, port: 80, protocol: HTTP, hostname: b.example}
+  - {name: c, port: 8080, protocol: HTTP, hostname: c.example}
+"#;
+    let ctp = |name: &str, kind: &str, target: &str, section: &str| {
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}, sectionName: {section}}}]\n  timeout: {{http: {{idleTimeout: 5s}}}}\n")
+    };
+    let yaml = [
+        yaml,
+        &ctp("on-a", "Gateway", "gw", "a"),
+        &ctp("on-b", "ListenerSet", "ls", "b"),
+        &ctp("on-c", "ListenerSet", "ls", "c"),
+        &ctp("on-secure", "Gateway", "gw", "secure"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    // a (Gateway) and b (its ListenerSet) are one Envoy listener on port 80.
+    assert_eq!(status(&w, "on-a"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "on-b"), PolicyStatus::Invalid);
+    // c has its port alone; HTTPS listeners are told apart by their TLS.
+    assert_eq!(status(&w, "on-c"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "on-secure"), PolicyStatus::Enforced);
+    let why = w
+        .topology
+        .policies
+        .iter()
+        .find(|p| p.obj_ref.name == "on-a")
+        .and_then(|p| p.rejected.clone())
+        .unwrap_or_default();
+    assert!(why.contains("listener b of ListenerSet app/ls"), "{why}");
+}

@@ -11,6 +11,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     class: Class::Inherited,
     flow: Flow::Down,
     refused_on: &[],
+    shared_port: SharedPort::Allowed,
     targeting: REFS_OR_SELECTORS,
     target_kinds: &[
         "Gateway",

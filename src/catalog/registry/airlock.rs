@@ -12,6 +12,7 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: HTTPROUTE,
         namespaces: NamespaceRule::Own,

@@ -21,6 +21,7 @@ const fn lattice(
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds,
         namespaces: NamespaceRule::Own,

@@ -24,6 +24,7 @@ const fn alb(
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting,
         target_kinds,
         namespaces: NamespaceRule::AnyNamespace,

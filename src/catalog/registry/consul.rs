@@ -10,6 +10,7 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY,
         // Its targetRef carries a namespace.

@@ -35,6 +35,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             to_backends: &["http1"],
         },
         refused_on: &[],
+        // validatePortOverlapForClientTrafficPolicy (internal/gatewayapi/
+        // clienttrafficpolicy.go): one aimed at a listener that shares its port with
+        // other plain HTTP listeners (of the Gateway or its ListenerSets: one Envoy
+        // listener) "is being applied to multiple http (non https) listeners".
+        shared_port: SharedPort::RefusedOnSharedHttpListener,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -59,6 +64,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Inherited,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -85,6 +91,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             "TCPRoute",
             &["cors", "jwt", "oidc", "apiKeyAuth", "basicAuth", "extAuth"],
         )],
+        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -106,6 +113,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Inherited,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -127,6 +135,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: &["Gateway", "GatewayClass"],
         namespaces: NamespaceRule::Own,

@@ -17,6 +17,7 @@ const fn fsm(
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds,
         namespaces,

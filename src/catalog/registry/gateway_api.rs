@@ -19,6 +19,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
         namespaces: NamespaceRule::Own,
@@ -40,6 +41,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS,
         // And implementation-specific backends.
         target_kinds: SERVICE_AND_IMPORT,
@@ -62,6 +64,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
         namespaces: NamespaceRule::Own,

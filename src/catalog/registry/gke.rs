@@ -27,6 +27,7 @@ const fn gke(
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting,
         target_kinds,
         namespaces,

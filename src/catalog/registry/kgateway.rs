@@ -32,6 +32,7 @@ const fn per_field(
         class: Class::Direct,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS_OR_SELECTORS,
         target_kinds,
         namespaces: NamespaceRule::Own,
@@ -57,6 +58,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Inherited,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         // Any kind ending in ListenerSet (`kind.endsWith('ListenerSet')`).
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
@@ -107,6 +109,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         class: Class::Inherited,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         namespaces: NamespaceRule::Own,

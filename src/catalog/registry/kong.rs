@@ -8,6 +8,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
     class: Class::Direct,
     flow: Flow::Down,
     refused_on: &[],
+    shared_port: SharedPort::Allowed,
     // No targetRef: the Service's annotation names the policy.
     targeting: Targeting {
         target_ref: false,

@@ -31,7 +31,7 @@ mod solo;
 
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, PolicyKind, SameTarget,
-    Sections, Targeting, ValueKey,
+    Sections, SharedPort, Targeting, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -48,6 +48,8 @@ pub struct KnownKind {
     /// Settings its controller refuses on a target of a kind: (target kind, spec
     /// fields); a policy setting one of them and naming such a target is refused.
     pub refused_on: &'static [(&'static str, &'static [&'static str])],
+    /// Whether one aimed at a listener may share its port with other listeners.
+    pub shared_port: SharedPort,
     pub targeting: Targeting,
     /// The kinds it may target (by kind name; the group is the usual one for the kind).
     pub target_kinds: &'static [&'static str],
@@ -88,6 +90,7 @@ impl KnownKind {
             source,
             flow: self.flow,
             refused_on: self.refused_on,
+            shared_port: self.shared_port,
             merge: self.merge,
             same_target: self.same_target,
             targeting: self.targeting,

@@ -12,6 +12,7 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         class: Class::Inherited,
         flow: Flow::Down,
         refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REFS_OR_SELECTORS,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         namespaces: NamespaceRule::Own,
