@@ -29,8 +29,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // client and Envoy Proxy listener" (clienttrafficpolicy_types.go, the concept
         // page): the listener and the routes behind it, not the clusters. Its `http1`
         // settings alone are also set on the upstream clusters of the listener's routes
-        // (the translator copies the listener's HTTP/1 options into the clusters'
-        // protocol options; issue 28's survey).
+        // (internal/xds/translator: `processXdsCluster` and the clusters' `ExtraArgs`
+        // take the listener's `http1Settings`).
         flow: Flow::ClientSide {
             to_backends: &["http1"],
         },
