@@ -475,6 +475,23 @@ impl<'t> KindFold<'t> {
         if parents.is_empty() {
             self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
         }
+        // An Inherited kind's settings go only as far down as its vendor configures
+        // them (`Flow`): into a backend from a rule, past the client side, only some.
+        let into_backend = match (self.class, self.flow) {
+            (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
+            (Class::Inherited, Flow::ClientSide { to_backends }) => {
+                t.nodes[n].role.is_backend_side().then_some(to_backends)
+            }
+        };
+        // A backend's port is reached through the ports the backendRefs name: a path
+        // into the backend that names other ports brings only the backend's own
+        // policies to this one.
+        let port_owner = match t.backend_ports.is_empty() {
+            true => None,
+            false => shape
+                .owner(n)
+                .filter(|_| matches!(t.nodes[n].role, Role::Port)),
+        };
         for &p in parents {
             let (a, b) = self.memo[p];
             if (a, b) == NOT_YET {
@@ -482,21 +499,8 @@ impl<'t> KindFold<'t> {
             }
             // Direct policies reach only their target and its sections.
             let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
-            // An Inherited kind's settings go only as far down as its vendor
-            // configures them (`Flow`): from a rule to a backend, past the client side.
-            let keep = match (self.class, self.flow) {
-                (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
-                (Class::Inherited, Flow::ClientSide { to_backends }) => {
-                    let backend = |m: NodeId| t.nodes[m].role.is_backend_side();
-                    (backend(n) && !backend(p)).then_some(to_backends)
-                }
-            };
-            // A backend's port is reached through the ports the backendRefs name: a
-            // path into the backend that names other ports brings only the backend's
-            // own policies to this one.
-            let port_of = !t.backend_ports.is_empty()
-                && shape.owner(n) == Some(p)
-                && matches!(t.nodes[n].role, Role::Port);
+            let keep = into_backend.filter(|_| !t.nodes[p].role.is_backend_side());
+            let port_of = port_owner == Some(p);
             for j in a..b {
                 let c = &self.ctxs[j as usize];
                 let seen = c.seen();
