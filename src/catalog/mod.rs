@@ -17,6 +17,34 @@ pub enum Class {
     Inherited,
 }
 
+/// How far down the hierarchy an Inherited kind's settings flow from where they
+/// attach: the levels its vendor configures with them, and no lower. Direct kinds
+/// reach their target and its sections whatever this says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Every level below the target: listeners, routes, their rules, backends and
+    /// their ports.
+    Down,
+    /// The client side of the proxy only (listeners, and the routes and rules their
+    /// traffic goes through), not the backends; but for the spec's top-level fields
+    /// `to_backends`, which the vendor also copies onto the upstream side.
+    ClientSide {
+        to_backends: &'static [&'static str],
+    },
+}
+
+/// What the controller does with a policy aimed at one listener that shares its port
+/// with other listeners (which the proxy serves as one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedPort {
+    /// Nothing particular: each listener takes its own.
+    Allowed,
+    /// Refused when the listener is plain HTTP and other plain HTTP listeners of its
+    /// Gateway or of the Gateway's ListenerSets have its port (Envoy Gateway's
+    /// ClientTrafficPolicy: the settings would reach them too).
+    RefusedOnSharedHttpListener,
+}
+
 /// Where the tool learned that a kind is a policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -332,6 +360,15 @@ pub struct PolicyKind {
     pub kind: String,
     pub class: Class,
     pub source: ClassSource,
+    /// How far down its settings flow (Inherited kinds).
+    #[serde(skip)]
+    pub flow: Flow,
+    /// Settings its controller refuses on a target of a kind: (target kind, fields).
+    #[serde(skip)]
+    pub refused_on: &'static [(&'static str, &'static [&'static str])],
+    /// Aimed at a listener sharing its port with others.
+    #[serde(skip)]
+    pub shared_port: SharedPort,
     #[serde(skip)]
     pub merge: MergeModel,
     /// How several of this kind on one target combine.
@@ -523,6 +560,9 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         kind: gk.kind.to_string(),
         class,
         source,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         merge: match class {
             Class::Direct => MergeModel::None,
             Class::Inherited => MergeModel::Gep713 { rule_paths: &[] },

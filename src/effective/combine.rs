@@ -17,7 +17,8 @@
 use super::sourced::{merge_patch, merge_rules, merge_rules_run, Run, Sourced};
 use crate::catalog::policy::{How, Intent, Mode, Strategy};
 use crate::catalog::MergeModel;
-use crate::topology::{NodeId, PolicyId, Topology};
+use crate::model::FastMap;
+use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
 
@@ -42,6 +43,9 @@ pub struct Joining {
     /// Envoy Gateway: this policy sets `mergeType`, so it is merged into the policy
     /// of the nearest less specific level instead of replacing it.
     pub merges_into_parent: bool,
+    /// It attaches at a route or one of its rules (not a Gateway, listener or
+    /// ListenerSet): Envoy Gateway's `mergeType` passes it over (see `push`).
+    pub route_level: bool,
 }
 
 /// The kgateway annotation that picks the merge on the parent object.
@@ -100,6 +104,7 @@ impl Joining {
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
+            route_level: matches!(t.nodes[at].role, Role::Route | Role::Rule),
         }
     }
 
@@ -126,6 +131,7 @@ impl Joining {
             defaults: None,
             overrides: None,
             merges_into_parent: false,
+            route_level: entries.iter().any(|e| e.route_level),
         };
         for e in entries {
             out.policies.extend(&e.policies);
@@ -159,6 +165,7 @@ impl Joining {
             defaults: stanza(|e| &e.defaults),
             overrides: stanza(|e| &e.overrides),
             merges_into_parent: entries.iter().any(|e| e.merges_into_parent),
+            route_level: entries.iter().any(|e| e.route_level),
         }
     }
 
@@ -189,15 +196,17 @@ impl Joining {
     ) -> Rc<Sourced> {
         let mut v = below;
         if let Some(d) = &self.defaults {
-            v = if v.is_empty() {
-                d.value.clone()
-            } else if model == MergeModel::EnvoyMergeType {
-                // Without mergeType the more specific policy replaces this one whole.
-                if below_merges {
-                    merge_patch(&d.value, &v)
-                } else {
-                    v
+            v = if model == MergeModel::EnvoyMergeType {
+                // Without mergeType the more specific policy replaces this one whole,
+                // even when it sets nothing: Envoy Gateway's translator gives a route
+                // (or listener) its own policy and passes the parent's over there.
+                match (below_merges, v.is_empty()) {
+                    (false, _) => v,
+                    (true, true) => d.value.clone(),
+                    (true, false) => merge_patch(&d.value, &v),
                 }
+            } else if v.is_empty() {
+                d.value.clone()
             } else {
                 match d.how {
                     How::Atomic => v,
@@ -248,6 +257,9 @@ pub struct Acc {
     /// Their policies, least specific first.
     pub applied: Vec<PolicyId>,
     result: Rc<Sourced>,
+    /// Past the levels a kind configures whole (`Flow::ClientSide`): how many of its
+    /// settings each policy could set here, the fields that flow on; none: all of them.
+    pub expected: Option<Rc<FastMap<PolicyId, usize>>>,
 }
 
 impl PartialEq for Acc {
@@ -267,6 +279,68 @@ impl Acc {
     pub fn result(&self) -> Rc<Sourced> {
         self.result.clone()
     }
+
+    /// How many settings policy `p` could set here (`all`: its whole spec's count,
+    /// unless only some of its fields flow this far).
+    pub fn expected(&self, p: PolicyId, all: usize) -> usize {
+        self.expected
+            .as_ref()
+            .map_or(all, |e| e.get(&p).copied().unwrap_or(all))
+    }
+
+    /// This state past the levels its kind configures whole: only the spec's
+    /// top-level fields `keep` of the effective result flow on (`Flow::ClientSide`),
+    /// held by the policies that set them; None when none of them is set. What is
+    /// below joins it as one entry, as it would the policy whose settings these are.
+    pub fn only(&self, keep: &[&str]) -> Option<Rc<Acc>> {
+        let Sourced::Object(fields) = &*self.result else {
+            return None;
+        };
+        let kept: Vec<_> = fields
+            .iter()
+            .filter(|(k, _)| keep.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        if kept.is_empty() {
+            return None;
+        }
+        let result = Rc::new(Sourced::Object(kept));
+        let mut holds = FastMap::default();
+        result.count_by_source(&mut holds);
+        let applied: Vec<PolicyId> = self
+            .applied
+            .iter()
+            .copied()
+            .filter(|p| holds.contains_key(p))
+            .collect();
+        // What each of them sets in those fields, won or lost.
+        let mut expected = FastMap::default();
+        for e in &self.entries {
+            for layer in [&e.defaults, &e.overrides].into_iter().flatten() {
+                if let Sourced::Object(f) = &*layer.value {
+                    f.iter()
+                        .filter(|(k, _)| keep.contains(&k.as_str()))
+                        .for_each(|(_, v)| v.count_by_source(&mut expected));
+                }
+            }
+        }
+        let entry = Joining {
+            policies: applied.clone(),
+            defaults: Some(Layer {
+                how: How::Patch,
+                value: result.clone(),
+            }),
+            overrides: None,
+            merges_into_parent: false,
+            route_level: false,
+        };
+        Some(Rc::new(Acc {
+            entries: vec![Rc::new(entry)],
+            applied,
+            result,
+            expected: Some(Rc::new(expected)),
+        }))
+    }
 }
 
 /// The state `est` (none: nothing yet) with the more specific entries `es` (least
@@ -276,6 +350,7 @@ impl Acc {
 /// thousand folds of up to ten thousand joins.)
 pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
+    let expected = est.and_then(|a| a.expected.clone());
     entries.extend(es.iter().cloned());
     let rule_paths = model.rule_paths();
     // From the most specific policy up, each joining with its own strategy.
@@ -283,6 +358,8 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
     // Envoy Gateway: whether what is folded so far still takes a parent's settings in:
     // a policy without mergeType replaces everything above it, for good.
     let mut open = true;
+    // A more specific policy with mergeType waits for its Gateway-level parent.
+    let mut merging = false;
     let mut i = entries.len();
     while i > 0 {
         // A run of entries that each merge their rules under what is below them
@@ -314,9 +391,18 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
             continue;
         }
         let entry = &entries[i - 1];
+        if model == MergeModel::EnvoyMergeType && merging && entry.route_level {
+            // `mergeType` merges a policy "into the closest parent BackendTrafficPolicy
+            // in the route's attachment hierarchy (... a Gateway, Gateway listener,
+            // ListenerSet, or ListenerSet listener)": a route-level policy above a
+            // rule-level one that merges is passed over (it loses there).
+            i -= 1;
+            continue;
+        }
         let was_empty = result.is_empty();
         result = entry.join(result, open, model, rule_paths);
         open = (was_empty || open) && entry.merges_into_parent;
+        merging = open && entry.merges_into_parent;
         i -= 1;
     }
     Rc::new(Acc {
@@ -326,6 +412,7 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
             .collect(),
         entries,
         result,
+        expected,
     })
 }
 
@@ -351,6 +438,7 @@ mod tests {
             defaults,
             overrides,
             merges_into_parent: false,
+            route_level: false,
         })
     }
 

@@ -14,10 +14,10 @@ pub mod status;
 pub use combine::{Acc, Joining};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
-use crate::catalog::{Class, MergeModel, SameTarget};
+use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
-use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Role, Topology};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -142,6 +142,8 @@ pub struct KindFold<'t> {
     pub t: &'t Topology,
     pub kind: GroupKind,
     pub class: Class,
+    /// How far down the kind's settings flow.
+    pub flow: Flow,
     pub model: MergeModel,
     /// How several of this kind on one target combine.
     pub same_target: SameTarget,
@@ -157,6 +159,8 @@ pub struct KindFold<'t> {
     ns_policies: Vec<Vec<Vec<PolicyId>>>,
     entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
     pushed: FastMap<(usize, Entries), Pushed>,
+    /// States narrowed past the client side (`only`), by the address of the state.
+    narrowed: FastMap<usize, (Rc<Acc>, Option<Rc<Acc>>)>,
     ctxs: Vec<Ctx>,
     /// Per node, its range of `ctxs` once computed, else `NOT_YET` (allocated on first use).
     memo: Vec<(u32, u32)>,
@@ -200,6 +204,7 @@ impl<'t> KindFold<'t> {
     fn with(t: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
         let pk = t.catalog.get(kind);
         let class = pk.map(|k| k.class).unwrap_or(Class::Inherited);
+        let flow = pk.map(|k| k.flow).unwrap_or(Flow::Down);
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
@@ -253,6 +258,7 @@ impl<'t> KindFold<'t> {
             t,
             kind: kind.clone(),
             class,
+            flow,
             model,
             same_target,
             node_policies,
@@ -260,6 +266,7 @@ impl<'t> KindFold<'t> {
             ns_policies,
             entries: FastMap::default(),
             pushed: FastMap::default(),
+            narrowed: FastMap::default(),
             ctxs: Vec::new(),
             memo: Vec::new(),
             walking: Vec::new(),
@@ -371,6 +378,41 @@ impl<'t> KindFold<'t> {
         pushed
     }
 
+    /// Whether context `c` of backend `backend` comes, on some path, through a
+    /// backendRef that names port section `port` (or no port): a root backend, or
+    /// one of its parent contexts is such a path.
+    fn traffic_reaches(&self, c: usize, backend: NodeId, port: NodeId) -> bool {
+        let mut preds = self.preds(c).peekable();
+        preds.peek().is_none() || preds.any(|(q, _)| self.t.reaches_port(q, backend, port))
+    }
+
+    /// The state made of the policies attached to `n` alone (none: it has none).
+    fn own_policies(&mut self, n: NodeId) -> Option<Rc<Acc>> {
+        let count = self.node_policies_at(n).len();
+        if count == 0 {
+            return None;
+        }
+        let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
+        for k in 0..count {
+            let group = Group::from_slice(&self.node_policies_at(n)[k]);
+            es.push(self.entry(group, n));
+        }
+        Some(self.push(None, &es))
+    }
+
+    /// `acc` with only the fields `keep` (`Acc::only`), once per state: contexts that
+    /// share a state share the narrowed one.
+    fn only(&mut self, acc: Rc<Acc>, keep: &[&str]) -> Option<Rc<Acc>> {
+        let key = Rc::as_ptr(&acc) as usize;
+        if let Some((_, narrowed)) = self.narrowed.get(&key) {
+            return narrowed.clone();
+        }
+        let narrowed = acc.only(keep);
+        // The input is kept with the result, so its address stays its identity.
+        self.narrowed.insert(key, (acc, narrowed.clone()));
+        narrowed
+    }
+
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
     pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
         let (a, b) = self.compute(n);
@@ -433,6 +475,23 @@ impl<'t> KindFold<'t> {
         if parents.is_empty() {
             self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
         }
+        // An Inherited kind's settings go only as far down as its vendor configures
+        // them (`Flow`): into a backend from a rule, past the client side, only some.
+        let into_backend = match (self.class, self.flow) {
+            (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
+            (Class::Inherited, Flow::ClientSide { to_backends }) => {
+                t.nodes[n].role.is_backend_side().then_some(to_backends)
+            }
+        };
+        // A backend's port is reached through the ports the backendRefs name: a path
+        // into the backend that names other ports brings only the backend's own
+        // policies to this one.
+        let port_owner = match t.backend_ports.is_empty() {
+            true => None,
+            false => shape
+                .owner(n)
+                .filter(|_| matches!(t.nodes[n].role, Role::Port)),
+        };
         for &p in parents {
             let (a, b) = self.memo[p];
             if (a, b) == NOT_YET {
@@ -440,10 +499,20 @@ impl<'t> KindFold<'t> {
             }
             // Direct policies reach only their target and its sections.
             let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
+            let keep = into_backend.filter(|_| !t.nodes[p].role.is_backend_side());
+            let port_of = port_owner == Some(p);
             for j in a..b {
                 let c = &self.ctxs[j as usize];
-                let acc = if cut { None } else { c.acc.clone() };
                 let seen = c.seen();
+                let mut acc = c.acc.clone();
+                if port_of && !self.traffic_reaches(j as usize, p, n) {
+                    acc = self.own_policies(p);
+                }
+                let acc = match (cut, keep, acc) {
+                    (true, ..) | (false, _, None) => None,
+                    (false, None, acc) => acc,
+                    (false, Some(keep), Some(acc)) => self.only(acc, keep),
+                };
                 self.arrive(
                     n,
                     acc,
@@ -575,19 +644,21 @@ impl<'t> KindFold<'t> {
     /// read. With a stack of its own, not recursion: a path may be as long as the input.
     fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
         enum Work {
-            /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors.
-            Visit(NodeId, usize),
+            /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors;
+            /// `.2`: the port section below when `.0` is its backend (only the paths
+            /// that send traffic to that port lead to it).
+            Visit(NodeId, usize, Option<NodeId>),
             /// Back to the steps below a node, once its predecessors are walked.
             Truncate(usize),
         }
-        let mut work = vec![Work::Visit(n, i)];
+        let mut work = vec![Work::Visit(n, i, None)];
         while let Some(w) = work.pop() {
-            let (n, i) = match w {
+            let (n, i, port) = match w {
                 Work::Truncate(depth) => {
                     below.truncate(depth);
                     continue;
                 }
-                Work::Visit(n, i) => (n, i),
+                Work::Visit(n, i, port) => (n, i, port),
             };
             let (a, _) = self.compute(n);
             let c = a as usize + i;
@@ -596,11 +667,20 @@ impl<'t> KindFold<'t> {
             if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
                 below.push(Step::Namespace(n));
             }
-            let preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
+            let mut preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
+            if let Some(port) = port {
+                // None of them naming the port: the backend's own policies, from here.
+                preds.retain(|&mut (q, _)| self.t.reaches_port(q, n, port));
+            }
             if preds.is_empty() {
                 out.push(below.iter().rev().copied().collect());
             }
-            work.extend(preds.into_iter().rev().map(|(p, j)| Work::Visit(p, j)));
+            let t = self.t;
+            let is_port = t.nodes[n].role == Role::Port;
+            work.extend(preds.into_iter().rev().map(|(p, j)| {
+                let port = (is_port && t.shape.owner(n) == Some(p)).then_some(n);
+                Work::Visit(p, j, port)
+            }));
         }
     }
 

@@ -2,7 +2,7 @@
 //! takes part in, and per (policy, object).
 
 use super::{Acc, KindFold};
-use crate::catalog::Class;
+use crate::catalog::{Class, Flow};
 use crate::model::{parallel, FastMap};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use serde::Serialize;
@@ -374,7 +374,7 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
                 continue;
             };
             tallies.at(f, n, &mut here);
-            let leaf = is_leaf(t, n, f.class);
+            let leaf = is_leaf(t, n, f.class, f.flow);
             let object = t.shape.object(n);
             for &(p, tally) in &here {
                 let new_object = last_object.insert(p, object) != Some(object)
@@ -530,7 +530,7 @@ fn statuses_of_kind(
     let mut here = Vec::new();
     for n in reach.iter() {
         tallies.at(f, n, &mut here);
-        let leaf = is_leaf(t, n, f.class);
+        let leaf = is_leaf(t, n, f.class, f.flow);
         let object = t.shape.object(n);
         for &(p, tally) in &here {
             if keep_nodes {
@@ -702,7 +702,7 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
         .map(|&p| {
             let kept = kept_of.get(&p).copied().unwrap_or(0);
             let one = match () {
-                _ if kept >= leaves[p] => Tally {
+                _ if kept >= acc.expected(p, leaves[p]) => Tally {
                     full: 1,
                     ..Tally::default()
                 },
@@ -721,12 +721,18 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 }
 
 /// The most specific objects a policy of this class reaches: DAG leaves for
-/// inherited kinds; for Direct kinds, a target's sections or the target itself.
-fn is_leaf(t: &Topology, n: NodeId, class: Class) -> bool {
+/// inherited kinds (for a kind that configures the client side only, also the last
+/// nodes before the backends); for Direct kinds, a target's sections or the target
+/// itself.
+fn is_leaf(t: &Topology, n: NodeId, class: Class, flow: Flow) -> bool {
     let children = t.shape.children(n);
-    match class {
-        Class::Inherited => children.is_empty(),
-        Class::Direct => !children.iter().any(|&c| t.shape.owner(c) == Some(n)),
+    let backend = |m: NodeId| t.nodes[m].role.is_backend_side();
+    match (class, flow) {
+        (Class::Inherited, Flow::Down) => children.is_empty(),
+        (Class::Inherited, Flow::ClientSide { .. }) => {
+            children.is_empty() || (!backend(n) && children.iter().all(|&c| backend(c)))
+        }
+        (Class::Direct, _) => !children.iter().any(|&c| t.shape.owner(c) == Some(n)),
     }
 }
 

@@ -212,6 +212,9 @@ pub struct Links {
     pub rules: Listed<RuleLinks>,
     /// Each `ports` entry's section name (`name`, else `port`): none when it has neither.
     pub ports: Listed<Option<Text>>,
+    /// The named ports' numbers (section name, `port`): what a backendRef's `port`
+    /// names.
+    pub port_numbers: Vec<(Text, u64)>,
 }
 
 /// A list field of a spec: absent (or null), not a list, or its entries.
@@ -346,6 +349,13 @@ impl Links {
                 .collect(),
             rules: Listed::read(spec.get("rules"), rule),
             ports: Listed::read(spec.get("ports"), port_section),
+            port_numbers: spec
+                .get("ports")
+                .and_then(Val::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|p| Some((port_section(p)?, p.get("port").and_then(Val::as_u64)?)))
+                .collect(),
         }
     }
 }

@@ -185,7 +185,21 @@ impl Shape for LinksOf {
                     links.hostnames = names.collect::<Vec<_>>().into_boxed_slice().into_vec();
                 }
                 "rules" => links.rules = map.next_value_seed(Any(ListOf(RuleOf)))?,
-                "ports" => links.ports = map.next_value_seed(Any(ListOf(PortOf)))?,
+                "ports" => {
+                    let ports = map.next_value_seed(Any(ListOf(PortOf)))?;
+                    links.port_numbers = ports
+                        .items()
+                        .iter()
+                        .filter_map(|(s, n): &(Option<Text>, Option<u64>)| {
+                            Some((s.clone()?, (*n)?))
+                        })
+                        .collect();
+                    links.ports = match ports {
+                        Listed::Absent => Listed::Absent,
+                        Listed::NotAList => Listed::NotAList,
+                        Listed::Items(v) => Listed::Items(v.into_iter().map(|(s, _)| s).collect()),
+                    };
+                }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -278,13 +292,13 @@ impl Shape for ExtensionRefOf {
     }
 }
 
-/// A port as a section: its name, else its number (`port_section`).
+/// A port as a section: its name, else its number (`port_section`); and its number.
 #[derive(Clone, Copy)]
 struct PortOf;
 impl Shape for PortOf {
-    type Out = Option<Text>;
-    fn other(self) -> Option<Text> {
-        None
+    type Out = (Option<Text>, Option<u64>);
+    fn other(self) -> Self::Out {
+        (None, None)
     }
     fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Out, A::Error> {
         let (mut name, mut port) = (None, None);
@@ -297,10 +311,11 @@ impl Shape for PortOf {
                 }
             }
         }
-        Ok(match name.filter(|n| !n.is_empty()) {
+        let section = match name.filter(|n| !n.is_empty()) {
             Some(n) => Some(n),
             None => port.map(|n| text(&n.to_string())),
-        })
+        };
+        Ok((section, port))
     }
 }
 

@@ -36,7 +36,7 @@ pub use policy::{
     StatusPair, TargetState,
 };
 pub use sections::SectionEffective;
-pub(crate) use tree::{nodes_in_scope, role_then_ref, TreeView};
+pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
 pub use world::{analyze, analyze_once, analyze_yaml, LazyStatuses, World};
 
@@ -45,7 +45,7 @@ use crate::catalog::Class;
 use crate::effective::{EffectiveGroup, KindFold, PolicyStatus, StatusesAt};
 use crate::model::{BlindSpot, Val};
 use crate::model::{GroupKind, ObjRef};
-use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Topology};
+use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role, Topology};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;

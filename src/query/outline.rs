@@ -1,7 +1,10 @@
 //! `describe -o tree`: the part of the hierarchy one description is about, drawn
 //! with the tree renderer.
 
-use super::{role_then_ref, unresolved_status, TargetDescription, TreeNode, TreeView, World};
+use super::{
+    namespace_entries, role_then_ref, unresolved_status, TargetDescription, TreeNode, TreeView,
+    World,
+};
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
 use crate::topology::{NodeId, PolicyId, Resolution};
@@ -32,10 +35,12 @@ pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
         .filter(|&i| keep[i] && !t.nodes[i].parents.iter().any(|&p| keep[p]))
         .collect();
     roots.sort_by(|a, b| role_then_ref(t, *a, *b));
+    let entries = namespace_entries(t);
     TreeView {
         child: &|_, c| keep[c],
         policy: &|p| reaching.get(&p).copied(),
         status: &|_| None,
+        ns_entries: &entries,
     }
     .forest(w, roots)
 }
@@ -60,24 +65,24 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
             on_the_way[a] = true;
         }
     }
+    let entries = namespace_entries(t);
     let view = TreeView {
         child: &|_, c| on_the_way[c],
         policy: &|_| None,
         status: &|n| reached.get(n),
+        ns_entries: &entries,
     };
     let mut expanded = vec![false; t.nodes.len()];
     let targets = t.targets[p]
         .iter()
         .map(|r| match &r.resolution {
-            Resolution::Node(n) => view.node(w, *n, &mut expanded, None, 0),
+            Resolution::Node(n) => view.node(w, *n, &mut expanded, 0),
             Resolution::Namespace(ns) => {
-                // The namespace level sits above the first objects of the namespace.
+                // The namespace level sits above the objects where a path enters the
+                // namespace (where `tree` hangs the policy).
                 let mut tops: Vec<NodeId> = reached
                     .nodes()
-                    .filter(|&n| {
-                        t.namespace_level(n) == Some(ns.as_str())
-                            && !t.nodes[n].parents.iter().any(|&q| reached.get(q).is_some())
-                    })
+                    .filter(|&n| entries[n] && t.namespace_level(n) == Some(ns.as_str()))
                     .collect();
                 tops.sort_by(|a, b| role_then_ref(t, *a, *b));
                 TreeNode {
@@ -86,7 +91,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
                     policies: Vec::new(),
                     children: tops
                         .into_iter()
-                        .map(|n| view.node(w, n, &mut expanded, None, 1))
+                        .map(|n| view.node(w, n, &mut expanded, 1))
                         .collect(),
                     repeated: false,
                     truncated: false,

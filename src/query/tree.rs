@@ -2,6 +2,7 @@
 //! policies that attach nowhere.
 
 use super::*;
+use crate::topology::LevelId;
 
 /// One line of `tree`: a node, the policies attached to it, and its children.
 #[derive(Clone, Debug, Serialize)]
@@ -55,16 +56,32 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
             r
         }
     };
+    let entries = namespace_entries(t);
     let view = TreeView {
-        child: &|n, c| t.nodes[c].owner == Some(n) || scope.is_none_or(|s| s[c]),
+        child: &|n, c| match t.nodes[c].owner == Some(n) {
+            // A backend's port no route sends traffic to, with no policy of its own,
+            // is left out (traffic reaches only the ports backendRefs name).
+            true => t.nodes[c].role != Role::Port || port_shown(t, n, c),
+            false => scope.is_none_or(|s| s[c]),
+        },
         policy: &|p| Some(w.statuses.overall[p]),
         status: &|_| None,
+        ns_entries: &entries,
     };
     let mut forest = view.forest(w, roots);
     if root.is_none() {
         forest.extend(unattached(w, namespace));
     }
     forest
+}
+
+/// Whether `tree` draws port section `port` of backend `backend`: some path into the
+/// backend sends traffic to it (or none comes in), or a policy attaches to it.
+fn port_shown(t: &Topology, backend: NodeId, port: NodeId) -> bool {
+    let parents = &t.nodes[backend].parents;
+    parents.is_empty()
+        || !t.attached[port].is_empty()
+        || parents.iter().any(|&q| t.reaches_port(q, backend, port))
 }
 
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under
@@ -134,6 +151,78 @@ pub(crate) fn nodes_in_scope(t: &Topology, namespace: Option<&str>) -> Option<Ve
     Some(in_scope)
 }
 
+/// The nodes a namespace-level policy hangs on: those at which some path down from a
+/// root first enters the namespace (as the fold enters a namespace level: the first
+/// object of the namespace on the way down, sections not counted). A property of the
+/// node, not of the drawing, so a policy sits at the same place in `tree -A`,
+/// `tree TYPE/NAME` and `describe -o tree`. Only namespaces with such policies are
+/// looked at, each by one walk up from its objects and one walk down from the roots
+/// among their ancestors (a Gateway's few nodes, not the whole topology).
+pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
+    let len = t.nodes.len();
+    let mut entry = vec![false; len];
+    let mut wanted = vec![false; t.shape.levels()];
+    let mut levels: Vec<LevelId> = Vec::new();
+    for (ns, ps) in &t.ns_attached {
+        if let Some(l) = t.shape.level_of(ns).filter(|_| !ps.is_empty()) {
+            wanted[l as usize] = true;
+            levels.push(l);
+        }
+    }
+    if levels.is_empty() {
+        return entry;
+    }
+    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
+    for n in NodeId::all(len) {
+        if let Some(l) = t.shape.level(n).filter(|&l| wanted[l as usize]) {
+            members[l as usize].push(n);
+        }
+    }
+    // Marks stamped with the level's turn, so no list is cleared between levels.
+    let mut above = vec![0u32; len];
+    let mut free = vec![0u32; len];
+    for (turn, &l) in levels.iter().enumerate() {
+        let stamp = turn as u32 + 1;
+        let outside = |n: NodeId| t.shape.level(n) != Some(l);
+        // Up: the ancestors of the namespace's objects reached without passing through it.
+        let mut stack: Vec<NodeId> = Vec::new();
+        let mut tops: Vec<NodeId> = Vec::new();
+        let mut push_up = |from: NodeId, stack: &mut Vec<NodeId>, tops: &mut Vec<NodeId>| {
+            for &p in &t.nodes[from].parents {
+                if outside(p) && std::mem::replace(&mut above[p], stamp) != stamp {
+                    stack.push(p);
+                    if t.nodes[p].parents.is_empty() {
+                        tops.push(p);
+                    }
+                }
+            }
+        };
+        for &n in &members[l as usize] {
+            push_up(n, &mut stack, &mut tops);
+        }
+        while let Some(q) = stack.pop() {
+            push_up(q, &mut stack, &mut tops);
+        }
+        // Down from the roots among them: the ancestors some path reaches from a root
+        // without entering the namespace.
+        for &r in &tops {
+            free[r] = stamp;
+        }
+        while let Some(q) = tops.pop() {
+            for &c in &t.nodes[q].children {
+                if above[c] == stamp && std::mem::replace(&mut free[c], stamp) != stamp {
+                    tops.push(c);
+                }
+            }
+        }
+        for &n in &members[l as usize] {
+            let parents = &t.nodes[n].parents;
+            entry[n] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
+        }
+    }
+    entry
+}
+
 /// What one drawing of the hierarchy shows: which children to go down into (given
 /// the parent), which policies to hang on a node and with what status, and a status
 /// for the node itself.
@@ -141,6 +230,8 @@ pub(crate) struct TreeView<'a> {
     pub(crate) child: &'a dyn Fn(NodeId, NodeId) -> bool,
     pub(crate) policy: &'a dyn Fn(PolicyId) -> Option<PolicyStatus>,
     pub(crate) status: &'a dyn Fn(NodeId) -> Option<PolicyStatus>,
+    /// Where namespace-level policies hang ([`namespace_entries`]).
+    pub(crate) ns_entries: &'a [bool],
 }
 
 impl TreeView<'_> {
@@ -149,7 +240,7 @@ impl TreeView<'_> {
         let mut expanded = vec![false; w.topology.nodes.len()];
         roots
             .into_iter()
-            .map(|r| self.node(w, r, &mut expanded, None, 0))
+            .map(|r| self.node(w, r, &mut expanded, 0))
             .collect()
     }
 
@@ -158,7 +249,6 @@ impl TreeView<'_> {
         w: &World,
         n: NodeId,
         expanded: &mut Vec<bool>,
-        parent_ns: Option<&str>,
         depth: usize,
     ) -> TreeNode {
         let t = &w.topology;
@@ -174,17 +264,15 @@ impl TreeView<'_> {
             .iter()
             .filter_map(|&p| hang(p, false))
             .collect();
-        // Namespace-level policies hang on the first object of that namespace on the way down.
-        if let Some(ns) = t.namespace_level(n) {
-            if parent_ns != Some(ns) {
-                policies.extend(
-                    t.ns_attached
-                        .get(ns)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|&p| hang(p, true)),
-                );
-            }
+        // Namespace-level policies hang where a path down enters their namespace.
+        if let Some(ns) = t.namespace_level(n).filter(|_| self.ns_entries[n]) {
+            policies.extend(
+                t.ns_attached
+                    .get(ns)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|&p| hang(p, true)),
+            );
         }
         let mut kids: Vec<NodeId> = node
             .children
@@ -198,10 +286,9 @@ impl TreeView<'_> {
             kids.clear();
         }
         kids.sort_by(|a, b| role_then_ref(t, *a, *b));
-        let here_ns = node.obj_ref.namespace.as_deref().or(parent_ns);
         let children = kids
             .into_iter()
-            .map(|c| self.node(w, c, expanded, here_ns, depth + 1))
+            .map(|c| self.node(w, c, expanded, depth + 1))
             .collect();
         TreeNode {
             obj_ref: node.obj_ref.clone(),

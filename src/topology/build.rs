@@ -7,14 +7,14 @@ use super::{
 use crate::catalog::policy::{
     precedence, read_policy, LabelSelector, Policy, SelectorScope, TargetSpec,
 };
-use crate::catalog::{Catalog, Class, PolicyKind};
+use crate::catalog::{Catalog, Class, PolicyKind, SharedPort};
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
     ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
 use crate::model::{parallel, FastMap};
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::ROUTE_KINDS;
 
@@ -43,6 +43,8 @@ struct Builder<'s> {
     by_kind: OnceCell<FastMap<KindIn<'s>, Vec<ObjectId>>>,
     /// What each listener admits, read once.
     listeners: FastMap<NodeId, Option<Listener<'s>>>,
+    /// Edges from a rule to a backend one of whose backendRefs names no port.
+    unrestricted: BTreeSet<(NodeId, NodeId)>,
 }
 
 /// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
@@ -131,6 +133,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         blind_spots: &snapshot.blind_spots,
         by_kind: OnceCell::new(),
         listeners: FastMap::default(),
+        unrestricted: BTreeSet::new(),
     };
     b.index_namespaces();
     b.create_nodes();
@@ -415,10 +418,14 @@ impl<'s> Builder<'s> {
             match step {
                 Step::Edge(parent, child) => self.edge(parent, child),
                 Step::Finding(f) => self.t.findings.push(*f),
-                Step::Backend { rule, backend } => self.backend_edge(rule, backend),
+                Step::Backend {
+                    rule,
+                    backend,
+                    port,
+                } => self.backend_edge(rule, backend, port),
                 Step::AddBackend(b) => {
                     let backend = self.add_backend(b.target, b.object);
-                    self.backend_edge(b.rule, backend);
+                    self.backend_edge(b.rule, backend, b.port);
                 }
                 Step::Delegate(d) => {
                     let ns = d.namespace.as_deref();
@@ -431,7 +438,7 @@ impl<'s> Builder<'s> {
     /// Links a rule to its backend, unless that closes a cycle: a mesh route whose
     /// backend is its own parent Service. Only a backend with routes below it (GAMMA)
     /// can be above a rule.
-    fn backend_edge(&mut self, rule: NodeId, backend: NodeId) {
+    fn backend_edge(&mut self, rule: NodeId, backend: NodeId, port: Option<u64>) {
         let has_routes = self.t.nodes[backend]
             .children
             .iter()
@@ -440,6 +447,42 @@ impl<'s> Builder<'s> {
             return;
         }
         self.edge(rule, backend);
+        // The port section the backendRef's port names: the port of that number
+        // (by its name when it has one), none when the backend has no such port.
+        let named = |b: &Self, port: u64| {
+            let node = &b.t.nodes[backend];
+            let by_number = node.object.and_then(|oi| {
+                let links = b.objects[oi].links();
+                links
+                    .port_numbers
+                    .iter()
+                    .find(|(_, n)| *n == port)
+                    .map(|(s, _)| s.clone())
+            });
+            let section = by_number.map_or_else(|| port.to_string(), |s| s.to_string());
+            node.children.iter().copied().find(|&c| {
+                b.t.nodes[c].owner == Some(backend)
+                    && b.t.nodes[c].obj_ref.section.as_deref() == Some(section.as_str())
+            })
+        };
+        let has_ports = self.t.nodes[backend]
+            .children
+            .iter()
+            .any(|&c| self.t.nodes[c].owner == Some(backend));
+        let key = (rule, backend);
+        match port.filter(|_| has_ports) {
+            // Every port: a backendRef naming none, or a backend without port sections.
+            None => {
+                self.t.backend_ports.remove(&key);
+                self.unrestricted.insert(key);
+            }
+            Some(_) if self.unrestricted.contains(&key) => {}
+            Some(port) => {
+                let section = named(self, port);
+                let ports = self.t.backend_ports.entry(key).or_default();
+                ports.extend(section.filter(|s| !ports.contains(s)));
+            }
+        }
     }
 
     fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
@@ -704,6 +747,7 @@ impl<'s> Builder<'s> {
                     }
                 }
             }
+            self.refuse_on_shared_port(pid, &resolved);
             // A policy its controller refuses applies nowhere.
             let refused = self.t.policies[pid].rejected.is_some();
             // Policies attach in order: one already on a target is the last there (a
@@ -939,6 +983,123 @@ impl<'s> Builder<'s> {
         id
     }
 
+    /// Refuses policy `pid` (Invalid) when its kind's controller refuses one aimed at a
+    /// listener that shares its port with others (`SharedPort`) and one of its targets
+    /// is such a listener.
+    fn refuse_on_shared_port(&mut self, pid: PolicyId, resolved: &[ResolvedTarget]) {
+        let kind = &self.t.policies[pid].kind;
+        let rule = self.t.catalog.get(kind).map(|k| k.shared_port);
+        match rule {
+            None | Some(SharedPort::Allowed) => return,
+            Some(SharedPort::RefusedOnSharedHttpListener) => {}
+        }
+        if self.t.policies[pid].rejected.is_some() {
+            return;
+        }
+        let shared = resolved.iter().find_map(|rt| match rt.resolution {
+            Resolution::Node(n) if self.t.nodes[n].role == Role::Listener => {
+                let others = self.http_listeners_sharing_port(n);
+                (!others.is_empty()).then_some((rt.target.clone(), others))
+            }
+            _ => None,
+        });
+        let Some((target, others)) = shared else {
+            return;
+        };
+        let why = format!(
+            "is aimed at {target}, a plain HTTP listener sharing its port with {}: one Envoy listener, which the settings would reach whole; its controller refuses the policy",
+            others.join(", ")
+        );
+        let p = &mut self.t.policies[pid];
+        self.t.findings.push(Finding::new(
+            Code::Invalid,
+            p.obj_ref.clone(),
+            format!("spec.targetRefs: {why}"),
+        ));
+        p.invalid.push(("spec.targetRefs".to_string(), why.clone()));
+        p.rejected = Some(why);
+    }
+
+    /// The other plain HTTP listeners with listener `l`'s port, when `l` is plain HTTP:
+    /// those of its Gateway and of the ListenerSets attached to that Gateway, named
+    /// as `describe` names sections.
+    fn http_listeners_sharing_port(&self, l: NodeId) -> Vec<String> {
+        let nodes = &self.t.nodes;
+        // (port, protocol) of a listener section, from its object's spec.
+        let read = |n: NodeId| -> Option<(u64, String)> {
+            let owner = nodes[n].owner?;
+            let oi = nodes[owner].object?;
+            let name = nodes[n].obj_ref.section.as_deref()?;
+            let listeners = self.objects[oi]
+                .spec
+                .get("listeners")
+                .and_then(Val::as_array)?;
+            let entry = listeners
+                .iter()
+                .find(|e| e.get("name").and_then(Val::as_str) == Some(name))?;
+            let port = entry.get("port").and_then(Val::as_u64)?;
+            let protocol = entry.get("protocol").and_then(Val::as_str)?;
+            Some((port, protocol.to_string()))
+        };
+        let Some((port, protocol)) = read(l) else {
+            return Vec::new();
+        };
+        if protocol != "HTTP" {
+            return Vec::new();
+        }
+        let Some(owner) = nodes[l].owner else {
+            return Vec::new();
+        };
+        let gateways: Vec<NodeId> = match nodes[owner].role {
+            Role::Gateway => vec![owner],
+            Role::ListenerSet => nodes[owner]
+                .parents
+                .iter()
+                .copied()
+                .filter(|&g| nodes[g].role == Role::Gateway)
+                .collect(),
+            Role::Namespace
+            | Role::GatewayClass
+            | Role::Listener
+            | Role::Route
+            | Role::Rule
+            | Role::Backend
+            | Role::Port => Vec::new(),
+        };
+        // The listener-owning objects of each Gateway: itself and its ListenerSets.
+        let mut owners: Vec<NodeId> = Vec::new();
+        for g in gateways {
+            owners.push(g);
+            owners.extend(
+                nodes[g]
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| nodes[c].role == Role::ListenerSet),
+            );
+        }
+        owners.sort();
+        owners.dedup();
+        let mut out = Vec::new();
+        for o in owners {
+            for &c in &nodes[o].children {
+                if c == l || nodes[c].owner != Some(o) || nodes[c].role != Role::Listener {
+                    continue;
+                }
+                if read(c).is_some_and(|(p, proto)| p == port && proto == "HTTP") {
+                    let r = &nodes[c].obj_ref;
+                    out.push(format!(
+                        "listener {} of {} {}",
+                        r.section.as_deref().unwrap_or_default(),
+                        r.kind,
+                        r.ns_name()
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// The object `r` names (its section aside).
     fn find_object(&self, r: &ObjRef) -> Option<ObjectId> {
         self.view().find_object(r)
@@ -1045,6 +1206,7 @@ enum Step {
     Backend {
         rule: NodeId,
         backend: NodeId,
+        port: Option<u64>,
     },
     Finding(Box<Finding>),
     /// A backend of a kind outside the hierarchy, made a node the first time.
@@ -1064,6 +1226,7 @@ struct NewBackend {
     rule: NodeId,
     target: ObjRef,
     object: ObjectId,
+    port: Option<u64>,
 }
 
 struct Delegation {
@@ -1470,6 +1633,7 @@ impl<'s> View<'_, 's> {
                     Some(backend) => out.push(Step::Backend {
                         rule: rule_id,
                         backend,
+                        port: b.port,
                     }),
                     None => {
                         // Backends of kinds the tool does not model (an InferencePool, an
@@ -1482,6 +1646,7 @@ impl<'s> View<'_, 's> {
                                 rule: rule_id,
                                 target: target.to_obj_ref(),
                                 object,
+                                port: b.port,
                             })),
                             None => Step::found(Finding::new(
                                 Code::BackendNotFound,

@@ -16,7 +16,7 @@ pub use shape::{LevelId, Shape};
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
 use crate::model::Snapshot;
-use crate::model::{ObjRef, ObjectId, WideMap};
+use crate::model::{FastMap, ObjRef, ObjectId, WideMap};
 use std::collections::{BTreeMap, HashSet};
 
 /// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
@@ -58,6 +58,20 @@ pub enum Role {
 impl Role {
     pub(crate) fn is_section(self) -> bool {
         matches!(self, Role::Listener | Role::Rule | Role::Port)
+    }
+
+    /// A backend or one of its ports: the upstream side of the proxy.
+    pub fn is_backend_side(self) -> bool {
+        match self {
+            Role::Backend | Role::Port => true,
+            Role::Namespace
+            | Role::GatewayClass
+            | Role::Gateway
+            | Role::ListenerSet
+            | Role::Listener
+            | Role::Route
+            | Role::Rule => false,
+        }
     }
 }
 
@@ -136,6 +150,10 @@ pub struct Topology {
     pub attached: Vec<Vec<PolicyId>>,
     /// Per namespace, the policies that target the Namespace.
     pub ns_attached: BTreeMap<String, Vec<PolicyId>>,
+    /// Per edge from a rule to a backend whose backendRefs name a port: the port
+    /// sections they name (traffic reaches only those). An edge not here, or one
+    /// of whose backendRefs names no port, reaches every port.
+    pub backend_ports: FastMap<(NodeId, NodeId), Vec<NodeId>>,
     /// Nodes that exist only because a policy targets them (a kind outside the
     /// hierarchy, such as an Istio ServiceEntry), in node order.
     pub target_only: Vec<NodeId>,
@@ -230,6 +248,14 @@ impl Topology {
         NodeId::all(self.nodes.len())
             .filter(|&i| self.nodes[i].parents.is_empty())
             .collect()
+    }
+
+    /// Whether traffic from `parent` into backend `backend` reaches its port section
+    /// `port` (the ports its backendRefs name; every port when they name none).
+    pub fn reaches_port(&self, parent: NodeId, backend: NodeId, port: NodeId) -> bool {
+        self.backend_ports
+            .get(&(parent, backend))
+            .is_none_or(|ports| ports.contains(&port))
     }
 
     /// The nodes whose namespace level is `ns`.

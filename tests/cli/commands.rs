@@ -17,10 +17,12 @@ fn demo_describe_route_tells_that_which_and_what() {
 
 #[test]
 fn describe_wide_spells_out_class_relation_and_attachment() {
+    // The route: the ClientTrafficPolicy on listener https reaches it (the client
+    // side), not its backend Service.
     let out = stdout(&[
         "--demo",
         "describe",
-        "service/sprinkles",
+        "httproute/sprinkles",
         "-n",
         "baker",
         "-o",
@@ -36,9 +38,11 @@ fn describe_wide_spells_out_class_relation_and_attachment() {
         "{out}"
     );
     // The default page says the same within 100 columns.
-    let page = stdout(&["--demo", "describe", "service/sprinkles", "-n", "baker"]);
+    let page = stdout(&["--demo", "describe", "httproute/sprinkles", "-n", "baker"]);
     assert!(page.contains("from Gateway/cupcake-gw#https"), "{page}");
+    let page = stdout(&["--demo", "describe", "service/sprinkles", "-n", "baker"]);
     assert!(page.contains("attached here"), "{page}");
+    assert!(!page.contains("ClientTrafficPolicy"), "{page}");
 }
 
 #[test]

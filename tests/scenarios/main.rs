@@ -14,12 +14,14 @@ mod mutation;
 
 mod blast_radius;
 mod cycles;
+mod envoy_gateway;
 mod field_mutation_tests;
 mod gep2649_precedence;
 mod gep713_examples;
 mod hostile_input;
 mod narrow;
 mod overridden;
+mod reach;
 mod registry_kinds;
 mod topology;
 mod watch;

@@ -409,3 +409,82 @@ spec:
     assert_eq!(w.topology.nodes[second].parents.as_slice(), [pool]);
     assert!(codes(&w).is_empty(), "{:?}", codes(&w));
 }
+
+/// Every (node, policy) pair a drawing hangs, by the node's reference.
+fn placements(forest: &[kubectl_policies::query::TreeNode]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&kubectl_policies::query::TreeNode> = forest.iter().collect();
+    while let Some(n) = stack.pop() {
+        for p in &n.policies {
+            out.push((n.obj_ref.to_string(), p.policy.name.to_string()));
+        }
+        stack.extend(n.children.iter());
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn a_namespace_policy_hangs_at_the_same_place_whatever_the_tree_is_drawn_from() {
+    // shop/a and its Service are in shop: the namespace is entered at the route. The
+    // Service shop/shared is also the backend of other/b: entered there from outside.
+    let grant = "---\napiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata: {name: allow-other, namespace: shop}\nspec:\n  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]\n  to: [{group: \"\", kind: Service}]\n";
+    let yaml = [
+        GATEWAY,
+        &route("shop", "a", "{name: gw, namespace: infra}"),
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: b, namespace: other}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules: [{backendRefs: [{name: shared, namespace: shop, port: 80}]}]\n",
+        "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: c, namespace: shop}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  rules: [{backendRefs: [{name: shared, port: 80}]}]\n",
+        grant,
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: shop}\nspec: {ports: [{name: http, port: 80}]}\n",
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: shared, namespace: shop}\nspec: {ports: [{name: http, port: 80}]}\n",
+        "---\napiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {name: ns-wide, namespace: shop}\nspec:\n  targetRef: {group: \"\", kind: Namespace, name: shop}\n  attempts: 3\n",
+    ]
+    .concat();
+    let w = world(&yaml);
+    let whole = placements(&kubectl_policies::query::tree(&w, None, None));
+    let on = |r: &str| (r.to_string(), "ns-wide".to_string());
+    // Where a path enters shop: its two routes, and shared from other/b. Not svc,
+    // below shop/a only.
+    for r in [
+        "httproute.gateway.networking.k8s.io/shop/a",
+        "httproute.gateway.networking.k8s.io/shop/c",
+        "service/shop/shared",
+    ] {
+        assert!(whole.contains(&on(r)), "{r} in {whole:?}");
+    }
+    assert!(!whole.contains(&on("service/shop/svc")), "{whole:?}");
+    // Drawn from any node, or around any node (`describe -o tree`), the policy
+    // hangs on exactly the nodes of that drawing it hangs on in the whole tree.
+    for i in 0..w.topology.nodes.len() {
+        let n = kubectl_policies::topology::NodeId(i as u32);
+        for (what, forest) in [
+            ("tree", kubectl_policies::query::tree(&w, Some(n), None)),
+            (
+                "describe -o tree",
+                kubectl_policies::query::outline::target(
+                    &w,
+                    n,
+                    &kubectl_policies::query::describe_target(&w, n),
+                ),
+            ),
+        ] {
+            let drawn = placements(&forest);
+            let mut shown: Vec<String> = Vec::new();
+            let mut stack: Vec<&kubectl_policies::query::TreeNode> = forest.iter().collect();
+            while let Some(t) = stack.pop() {
+                shown.push(t.obj_ref.to_string());
+                stack.extend(t.children.iter());
+            }
+            let expected: Vec<(String, String)> = whole
+                .iter()
+                .filter(|(r, _)| shown.contains(r))
+                .filter(|(_, p)| p == "ns-wide")
+                .cloned()
+                .collect();
+            let got: Vec<(String, String)> =
+                drawn.into_iter().filter(|(_, p)| p == "ns-wide").collect();
+            assert_eq!(got, expected, "{what} {}", w.topology.nodes[n].obj_ref);
+        }
+    }
+}

@@ -156,6 +156,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let rejected = unresolvable_ref(spec, pk)
         .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
+        .or_else(|| refused_on_target(spec, &targets, pk))
         .map(|(field, why)| {
             invalid.push((field, why.clone()));
             why
@@ -175,6 +176,28 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         rejected,
         object: index,
     }
+}
+
+/// A setting its controller refuses on a target of the kind named (Envoy Gateway's
+/// SecurityPolicy on a TCPRoute: authorization only): (field, why).
+fn refused_on_target(
+    spec: &Map,
+    targets: &[TargetSpec],
+    pk: &PolicyKind,
+) -> Option<(String, String)> {
+    pk.refused_on.iter().find_map(|&(kind, fields)| {
+        let target = targets.iter().find_map(|t| match t {
+            TargetSpec::Ref(r) if r.kind == kind => Some(r),
+            _ => None,
+        })?;
+        let field = fields.iter().find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
+        Some((
+            format!("spec.{field}"),
+            format!(
+                "is set and the policy targets {target}: its controller supports no {field} on a {kind} and refuses the policy there"
+            ),
+        ))
+    })
 }
 
 /// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL

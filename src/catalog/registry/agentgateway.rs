@@ -9,6 +9,9 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     group: "agentgateway.dev",
     kind: "AgentgatewayPolicy",
     class: Class::Inherited,
+    flow: Flow::Down,
+    refused_on: &[],
+    shared_port: SharedPort::Allowed,
     targeting: REFS_OR_SELECTORS,
     target_kinds: &[
         "Gateway",

@@ -8,6 +8,9 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         group: "consul.hashicorp.com",
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY,
         // Its targetRef carries a namespace.

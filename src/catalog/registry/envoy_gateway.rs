@@ -25,11 +25,29 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "ClientTrafficPolicy",
         class: Class::Inherited,
+        // "settings for configuring the behavior of the connection between the downstream
+        // client and Envoy Proxy listener" (clienttrafficpolicy_types.go, the concept
+        // page): the listener and the routes behind it, not the clusters. Its `http1`
+        // settings alone are also set on the upstream clusters of the listener's routes
+        // (internal/xds/translator: `processXdsCluster` and the clusters' `ExtraArgs`
+        // take the listener's `http1Settings`).
+        flow: Flow::ClientSide {
+            to_backends: &["http1"],
+        },
+        refused_on: &[],
+        // validatePortOverlapForClientTrafficPolicy (internal/gatewayapi/
+        // clienttrafficpolicy.go): one aimed at a listener that shares its port with
+        // other plain HTTP listeners (of the Gateway or its ListenerSets: one Envoy
+        // listener) "is being applied to multiple http (non https) listeners".
+        shared_port: SharedPort::RefusedOnSharedHttpListener,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
         namespaces: NamespaceRule::SelectorsWithGrant,
         sections: Sections::SectionName,
-        merge: MergeModel::MostSpecificWins,
+        // No mergeType field, so never merged: the most specific policy wins whole, even
+        // one that sets nothing (the translator gives a listener with a policy of its own
+        // that one and passes the Gateway's over there, marking it Overridden).
+        merge: MergeModel::EnvoyMergeType,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: None,
@@ -44,6 +62,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -63,6 +84,14 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "SecurityPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
+        // validateSecurityPolicyForTCP (internal/gatewayapi/securitypolicy.go): "only
+        // authorization is supported for TCP (routes/listeners)".
+        refused_on: &[(
+            "TCPRoute",
+            &["cors", "jwt", "oidc", "apiKeyAuth", "basicAuth", "extAuth"],
+        )],
+        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -82,6 +111,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "EnvoyExtensionPolicy",
         class: Class::Inherited,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         namespaces: NamespaceRule::SelectorsWithGrant,
@@ -101,6 +133,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "EnvoyPatchPolicy",
         class: Class::Direct,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: &["Gateway", "GatewayClass"],
         namespaces: NamespaceRule::Own,

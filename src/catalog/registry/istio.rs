@@ -34,6 +34,9 @@ const fn side_by_side(
         group,
         kind,
         class: Class::Direct,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting,
         target_kinds: ISTIO_TARGETS,
         namespaces: NamespaceRule::OwnOrMeshRoot,
@@ -77,6 +80,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // namespace-wide Telemetry reaches every workload of its namespace and a more
         // specific one replaces it per telemetry type, which is inheritance.
         class: Class::Inherited,
+        flow: Flow::Down,
+        refused_on: &[],
+        shared_port: SharedPort::Allowed,
         targeting: ISTIO_TARGETING,
         target_kinds: ISTIO_TARGETS,
         namespaces: NamespaceRule::OwnOrMeshRoot,

@@ -6,6 +6,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
     group: "configuration.konghq.com",
     kind: "KongUpstreamPolicy",
     class: Class::Direct,
+    flow: Flow::Down,
+    refused_on: &[],
+    shared_port: SharedPort::Allowed,
     // No targetRef: the Service's annotation names the policy.
     targeting: Targeting {
         target_ref: false,

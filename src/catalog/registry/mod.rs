@@ -30,8 +30,8 @@ mod nginx;
 mod solo;
 
 use super::{
-    Class, ClassSource, DefaultsOverrides, MergeModel, NamespaceRule, PolicyKind, SameTarget,
-    Sections, Targeting, ValueKey,
+    Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, PolicyKind, SameTarget,
+    Sections, SharedPort, Targeting, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -42,6 +42,14 @@ pub struct KnownKind {
     pub kind: &'static str,
     /// The class as the project's controller behaves (not necessarily its label).
     pub class: Class,
+    /// How far down an Inherited kind's settings flow, with the vendor source that
+    /// says so where it is not every level.
+    pub flow: Flow,
+    /// Settings its controller refuses on a target of a kind: (target kind, spec
+    /// fields); a policy setting one of them and naming such a target is refused.
+    pub refused_on: &'static [(&'static str, &'static [&'static str])],
+    /// Whether one aimed at a listener may share its port with other listeners.
+    pub shared_port: SharedPort,
     pub targeting: Targeting,
     /// The kinds it may target (by kind name; the group is the usual one for the kind).
     pub target_kinds: &'static [&'static str],
@@ -80,6 +88,9 @@ impl KnownKind {
             kind: self.kind.to_string(),
             class: self.class,
             source,
+            flow: self.flow,
+            refused_on: self.refused_on,
+            shared_port: self.shared_port,
             merge: self.merge,
             same_target: self.same_target,
             targeting: self.targeting,

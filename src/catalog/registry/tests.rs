@@ -166,3 +166,28 @@ fn to_policy_kind_copies_fields() {
     assert_eq!(pk.cite, e.source);
     assert_eq!(pk.project, "kgateway");
 }
+
+#[test]
+fn a_kind_that_stops_at_the_client_side_is_inherited_and_names_its_own_fields() {
+    for e in entries() {
+        match e.flow {
+            Flow::Down => {}
+            Flow::ClientSide { to_backends } => {
+                // The fields are the spec's own: side by side (Accumulated) the
+                // effective spec's top-level keys are policy names instead.
+                assert_eq!(e.class, Class::Inherited, "{}", e.kind);
+                assert_ne!(e.merge, MergeModel::Accumulated, "{}", e.kind);
+                assert!(to_backends
+                    .iter()
+                    .all(|f| !f.is_empty() && !f.contains('/')));
+            }
+        }
+    }
+    let ctp = get("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    assert_eq!(
+        ctp.flow,
+        Flow::ClientSide {
+            to_backends: &["http1"]
+        }
+    );
+}

@@ -1,0 +1,251 @@
+//! Envoy Gateway's own rules, as its translator applies them.
+
+use crate::common::*;
+use kubectl_policies::effective::PolicyStatus;
+use serde_json::json;
+
+const TWO_ROUTES: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: a, namespace: app}
+spec: {parentRefs: [{name: gw}], rules: [{name: main}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: b, namespace: app}
+spec: {parentRefs: [{name: gw}], rules: [{name: main}]}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: gateway, namespace: app, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeout: {http: {requestTimeout: 5s}}
+"#;
+
+fn on_route_a(spec: &str) -> String {
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {{name: route, namespace: app, creationTimestamp: \"2026-01-02T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a}}]\n{spec}\n")
+}
+
+#[test]
+fn an_empty_route_policy_replaces_the_gateway_policy_on_its_route() {
+    let yaml = [TWO_ROUTES, &on_route_a("")].concat();
+    let w = world(&yaml);
+    let btp = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let a = node(&w, "HTTPRoute", Some("app"), "a", None);
+    let b = node(&w, "HTTPRoute", Some("app"), "b", None);
+    assert!(effective(&w, &btp, a).iter().all(|(_, s)| *s == json!({})));
+    assert_eq!(
+        effective(&w, &btp, b)[0].1,
+        json!({"timeout": {"http": {"requestTimeout": "5s"}}})
+    );
+    // Overridden on a, Enforced on b.
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+}
+
+#[test]
+fn an_empty_route_policy_with_merge_type_takes_the_gateway_policy_in() {
+    let yaml = [TWO_ROUTES, &on_route_a("  mergeType: StrategicMerge")].concat();
+    let w = world(&yaml);
+    let btp = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let a = node(&w, "HTTPRoute", Some("app"), "a", None);
+    assert_eq!(
+        effective(&w, &btp, a)[0].1,
+        json!({"timeout": {"http": {"requestTimeout": "5s"}}})
+    );
+    assert_eq!(status(&w, "gateway"), PolicyStatus::Enforced);
+}
+
+const TCP: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: tcp, port: 9000, protocol: TCP}
+  - {name: http, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: t, namespace: app}
+spec: {parentRefs: [{name: gw, sectionName: tcp}], rules: [{name: main}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: h, namespace: app}
+spec: {parentRefs: [{name: gw, sectionName: http}], rules: [{name: main}]}
+"#;
+
+fn security_policy(name: &str, kind: &str, target: &str, spec: &str) -> String {
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}}}]\n{spec}\n")
+}
+
+#[test]
+fn security_policy_on_a_tcp_route_supports_only_authorization() {
+    let jwt = "  jwt: {providers: [{name: p, remoteJWKS: {uri: \"https://example/jwks\"}}]}";
+    let authz = "  authorization: {defaultAction: Deny}";
+    let yaml = [
+        TCP,
+        &security_policy("jwt-tcp", "TCPRoute", "t", jwt),
+        &security_policy(
+            "cors-tcp",
+            "TCPRoute",
+            "t",
+            "  cors: {allowOrigins: [\"*\"]}",
+        ),
+        &security_policy("authz-tcp", "TCPRoute", "t", authz),
+        &security_policy("jwt-http", "HTTPRoute", "h", jwt),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(status(&w, "jwt-tcp"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "cors-tcp"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "authz-tcp"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "jwt-http"), PolicyStatus::Enforced);
+    let why = w
+        .topology
+        .policies
+        .iter()
+        .find(|p| p.obj_ref.name == "jwt-tcp")
+        .and_then(|p| p.rejected.clone())
+        .unwrap_or_default();
+    assert!(why.contains("jwt") && why.contains("TCPRoute"), "{why}");
+}
+
+#[test]
+fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
+    let policy = |name: &str, group: &str, kind: &str| {
+        format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: svc}}]\n  validation:\n    hostname: svc.example\n    caCertificateRefs: [{{group: {group}, kind: {kind}, name: ca}}]\n")
+    };
+    let yaml = [
+        "apiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: app}\nspec: {ports: [{name: https, port: 443}]}\n",
+        &policy("bundle", "certificates.k8s.io", "ClusterTrustBundle"),
+        &policy("deployment", "apps", "Deployment"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(status(&w, "bundle"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "deployment"), PolicyStatus::Invalid);
+}
+
+#[test]
+fn a_rule_level_policy_with_merge_type_merges_into_the_gateway_policy_passing_the_route_one_over() {
+    let btp = |name: &str, day: u32, target: &str, spec: &str| {
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n{spec}\n")
+    };
+    let route = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a}";
+    let rule = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a, sectionName: main}";
+    let yaml = [
+        TWO_ROUTES.replace(
+            "name: a, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: main}]}",
+            "name: a, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: main}, {name: other}]}",
+        ),
+        btp("route", 2, route, "  retry: {numRetries: 3}"),
+        btp(
+            "rule",
+            3,
+            rule,
+            "  mergeType: StrategicMerge\n  circuitBreaker: {maxConnections: 10}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let main = node(&w, "HTTPRoute", Some("app"), "a", Some("main"));
+    let other = node(&w, "HTTPRoute", Some("app"), "a", Some("other"));
+    assert_eq!(
+        effective(&w, &kind, main)[0].1,
+        json!({"timeout": {"http": {"requestTimeout": "5s"}}, "circuitBreaker": {"maxConnections": 10}})
+    );
+    assert_eq!(
+        effective(&w, &kind, other)[0].1,
+        json!({"retry": {"numRetries": 3}})
+    );
+    // The route's policy loses on rule main, applies on rule other.
+    assert_eq!(status(&w, "route"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "rule"), PolicyStatus::Enforced);
+}
+
+#[test]
+fn an_empty_client_traffic_policy_on_a_listener_replaces_the_gateway_one_there() {
+    let ctp = |name: &str, day: u32, section: &str, spec: &str| {
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw{section}}}]\n{spec}\n")
+    };
+    let yaml = [
+        TCP,
+        &ctp("gateway", 1, "", "  timeout: {http: {idleTimeout: 5s}}"),
+        &ctp("listener", 2, ", sectionName: http", ""),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    let http = node(&w, "Gateway", Some("app"), "gw", Some("http"));
+    let tcp = node(&w, "Gateway", Some("app"), "gw", Some("tcp"));
+    assert!(effective(&w, &kind, http)
+        .iter()
+        .all(|(_, s)| *s == json!({})));
+    assert_eq!(
+        effective(&w, &kind, tcp)[0].1,
+        json!({"timeout": {"http": {"idleTimeout": "5s"}}})
+    );
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+}
+
+#[test]
+fn a_client_traffic_policy_on_a_listener_sharing_its_http_port_is_refused() {
+    let yaml = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  allowedListeners: {namespaces: {from: Same}}
+  listeners:
+  - {name: a, port: 80, protocol: HTTP, hostname: a.example}
+  - {name: secure, port: 443, protocol: HTTPS, hostname: a.example}
+  - {name: also-secure, port: 443, protocol: HTTPS, hostname: b.example}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: ls, namespace: app}
+spec:
+  parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: b, port: 80, protocol: HTTP, hostname: b.example}
+  - {name: c, port: 8080, protocol: HTTP, hostname: c.example}
+"#;
+    let ctp = |name: &str, kind: &str, target: &str, section: &str| {
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}, sectionName: {section}}}]\n  timeout: {{http: {{idleTimeout: 5s}}}}\n")
+    };
+    let yaml = [
+        yaml,
+        &ctp("on-a", "Gateway", "gw", "a"),
+        &ctp("on-b", "ListenerSet", "ls", "b"),
+        &ctp("on-c", "ListenerSet", "ls", "c"),
+        &ctp("on-secure", "Gateway", "gw", "secure"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    // a (Gateway) and b (its ListenerSet) are one Envoy listener on port 80.
+    assert_eq!(status(&w, "on-a"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "on-b"), PolicyStatus::Invalid);
+    // c has its port alone; HTTPS listeners are told apart by their TLS.
+    assert_eq!(status(&w, "on-c"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "on-secure"), PolicyStatus::Enforced);
+    let why = w
+        .topology
+        .policies
+        .iter()
+        .find(|p| p.obj_ref.name == "on-a")
+        .and_then(|p| p.rejected.clone())
+        .unwrap_or_default();
+    assert!(why.contains("listener b of ListenerSet app/ls"), "{why}");
+}
