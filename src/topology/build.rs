@@ -178,15 +178,15 @@ fn each_object<R: Send>(
     f: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
 ) -> Vec<R> {
     const RUN: usize = 1024;
-    let f = &f;
-    objects
+    let found: Vec<Vec<R>> = objects
         .par_chunks(RUN)
         .enumerate()
-        .flat_map_iter(|(k, run)| {
+        .map(|(k, run)| {
             let ids = ObjectId::all(usize::MAX).skip(k * RUN);
-            run.iter().zip(ids).filter_map(move |(o, i)| f(o, i))
+            run.iter().zip(ids).filter_map(|(o, i)| f(o, i)).collect()
         })
-        .collect()
+        .collect();
+    found.into_iter().flatten().collect()
 }
 
 impl<'s> Builder<'s> {
