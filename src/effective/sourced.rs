@@ -6,7 +6,7 @@
 //! `Val`): the folds make and merge thousands of these trees, and a merge copies no
 //! string.
 
-use crate::model::{FastMap, Text, Val, WideMap};
+use crate::model::{FastMap, Text, Val};
 use crate::topology::PolicyId;
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -231,7 +231,7 @@ pub(crate) fn leaf_pointers(v: &Val, path: &mut String, out: &mut Vec<String>) {
 /// are ten thousand lookups among ten thousand, at every join).
 struct Fields<'a> {
     fields: &'a [(Text, Rc<Sourced>)],
-    index: Option<WideMap<&'a str, usize>>,
+    index: Option<FastMap<&'a str, usize>>,
 }
 
 impl<'a> Fields<'a> {
@@ -239,7 +239,7 @@ impl<'a> Fields<'a> {
     /// (a few lookups among many fields are cheaper as scans than as an index).
     fn new(fields: &'a [(Text, Rc<Sourced>)], lookups: usize) -> Self {
         let index = (fields.len() > 16 && lookups > 8).then(|| {
-            let mut index: WideMap<&str, usize> = WideMap::default();
+            let mut index: FastMap<&str, usize> = FastMap::default();
             index.reserve(fields.len());
             for (i, (k, _)) in fields.iter().enumerate() {
                 // The first of a key, as a scan finds it.
@@ -425,7 +425,7 @@ fn merge_run_at(xs: &[&Rc<Sourced>], run: Run, rule_paths: &[&str], here: &str) 
     }
     let is_collection = rule_paths.is_empty() && here.is_empty() || rule_paths.contains(&here);
     // Each key where it first appears, with every value it has (least specific first).
-    let mut at: WideMap<&str, usize> = WideMap::default();
+    let mut at: FastMap<&str, usize> = FastMap::default();
     let mut keys: Vec<(&Text, Vec<&Rc<Sourced>>)> = Vec::new();
     for fields in &objects {
         for (k, v) in fields.iter() {

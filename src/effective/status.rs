@@ -3,8 +3,9 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::{Class, Flow};
-use crate::model::{parallel, FastMap};
+use crate::model::FastMap;
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -207,18 +208,30 @@ impl Statuses {
         let leaves = leaf_counts(t);
         let kinds = KindFold::kinds_in_use(t);
         // Only nodes at or below where a kind's policies enter can hold one of them.
-        let reach: Vec<NodeSet> = parallel::map(&kinds, |k| {
-            NodeSet::of(t.nodes.len(), &t.at_or_below(KindFold::new(t, k).starts()))
-        });
+        let reach: Vec<NodeSet> = kinds
+            .par_iter()
+            .map(|k| NodeSet::of(t.nodes.len(), &t.at_or_below(KindFold::new(t, k).starts())))
+            .collect();
         // Kinds fold independently (a policy has one kind): one per core at a time, the
-        // largest first, so that no core is left with a large one at the end.
+        // largest first, so that no core is left with a large one at the end (each core
+        // takes the oldest task of a FIFO scope). Joined in that order, as one by one.
         let mut order: Vec<usize> = (0..kinds.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len));
-        let folded = parallel::map(&order, |&k| {
-            let f = &mut KindFold::new(t, &kinds[k]);
-            statuses_of_kind(f, &reach[k], &leaves, keep_nodes)
+        let folded = std::sync::Mutex::new(Vec::with_capacity(kinds.len()));
+        rayon::scope_fifo(|s| {
+            for (turn, &k) in order.iter().enumerate() {
+                let (folded, kinds, reach, leaves) = (&folded, &kinds, &reach, &leaves);
+                s.spawn_fifo(move |_| {
+                    let f = &mut KindFold::new(t, &kinds[k]);
+                    let kind = statuses_of_kind(f, &reach[k], leaves, keep_nodes);
+                    let mut folded = folded.lock().unwrap_or_else(|e| e.into_inner());
+                    folded.push((turn, kind));
+                });
+            }
         });
-        for kind in folded {
+        let mut folded = folded.into_inner().unwrap_or_else(|e| e.into_inner());
+        folded.sort_unstable_by_key(|&(turn, _)| turn);
+        for (_, kind) in folded {
             for (p, at) in kind.reached {
                 affects[p] = objects_reached(t, &at, ordered);
                 reached[p] = at;
@@ -361,46 +374,49 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
     // Objects reached are counted as the nodes go by when each section's node follows
     // its object's (as the topology makes them); else each (policy, object) is kept.
     let ordered = sections_follow_owners(t);
-    let folded = parallel::map(&kinds, |k| {
-        let f = &mut KindFold::new(t, k);
-        let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
-        let mut tallies = Tallies::new(f, &leaves);
-        let mut here = Vec::new();
-        let mut last_object: FastMap<PolicyId, NodeId> = FastMap::default();
-        let mut seen: std::collections::HashSet<(PolicyId, NodeId)> =
-            std::collections::HashSet::new();
-        for n in t.at_or_below(f.starts()) {
-            let Some(part) = part_of[n.index()] else {
-                continue;
-            };
-            tallies.at(f, n, &mut here);
-            let leaf = is_leaf(t, n, f.class, f.flow);
-            let object = t.shape.object(n);
-            for &(p, tally) in &here {
-                let new_object = last_object.insert(p, object) != Some(object)
-                    && (ordered || seen.insert((p, object)));
-                if !new_object && !leaf {
+    let folded: Vec<_> = kinds
+        .par_iter()
+        .map(|k| {
+            let f = &mut KindFold::new(t, k);
+            let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
+            let mut tallies = Tallies::new(f, &leaves);
+            let mut here = Vec::new();
+            let mut last_object: FastMap<PolicyId, NodeId> = FastMap::default();
+            let mut seen: std::collections::HashSet<(PolicyId, NodeId)> =
+                std::collections::HashSet::new();
+            for n in t.at_or_below(f.starts()) {
+                let Some(part) = part_of[n.index()] else {
                     continue;
-                }
-                let c = sums.entry((p, part)).or_default();
-                if new_object {
-                    c.objects += 1;
-                }
-                if leaf {
-                    c.tally.add(tally);
+                };
+                tallies.at(f, n, &mut here);
+                let leaf = is_leaf(t, n, f.class, f.flow);
+                let object = t.shape.object(n);
+                for &(p, tally) in &here {
+                    let new_object = last_object.insert(p, object) != Some(object)
+                        && (ordered || seen.insert((p, object)));
+                    if !new_object && !leaf {
+                        continue;
+                    }
+                    let c = sums.entry((p, part)).or_default();
+                    if new_object {
+                        c.objects += 1;
+                    }
+                    if leaf {
+                        c.tally.add(tally);
+                    }
                 }
             }
-        }
-        for c in &f.conflicts {
-            if let Some(part) = part_of[c.at.index()] {
-                sums.entry((c.loser, part))
-                    .or_default()
-                    .tally
-                    .add(CONFLICTED);
+            for c in &f.conflicts {
+                if let Some(part) = part_of[c.at.index()] {
+                    sums.entry((c.loser, part))
+                        .or_default()
+                        .tally
+                        .add(CONFLICTED);
+                }
             }
-        }
-        sums
-    });
+            sums
+        })
+        .collect();
     let mut per: Vec<Vec<(u32, Contribution)>> = vec![Vec::new(); np];
     for ((p, part), c) in folded.into_iter().flatten() {
         per[p].push((part, c));
@@ -674,13 +690,11 @@ impl<'a> Tallies<'a> {
 fn leaf_counts(t: &Topology) -> Vec<usize> {
     let spec = |p: &crate::catalog::policy::Policy| &t.snapshot.objects[p.object].spec;
     // Every policy's spec is walked: on every core.
-    let runs: Vec<_> = t.policies.chunks(1024).collect();
-    let counted = parallel::map(&runs, |run| {
-        run.iter()
-            .map(|p| p.intent.leaf_count(spec(p)))
-            .collect::<Vec<_>>()
-    });
-    counted.concat()
+    t.policies
+        .par_iter()
+        .with_min_len(1024)
+        .map(|p| p.intent.leaf_count(spec(p)))
+        .collect()
 }
 
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.

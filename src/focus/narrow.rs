@@ -19,8 +19,9 @@ use super::namespace_closure;
 use crate::catalog::policy::{read_targets, ref_namespace, SelectorScope, TargetSpec};
 use crate::catalog::Catalog;
 use crate::model::{canonical_kind, normalize_group, ObjRef};
-use crate::model::{parallel, Object, Snapshot};
 use crate::model::{Map, NamespaceLinks};
+use crate::model::{Object, Snapshot};
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
@@ -53,9 +54,7 @@ pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Optio
         Some(_) => catalog.is_policy(o) && targets_within(o, &keep),
     };
     // Reading the targets of every policy elsewhere is most of the work: on every core.
-    let runs: Vec<&[Object]> = objects.chunks(1024).collect();
-    let mask = parallel::map(&runs, |run| run.iter().map(kept).collect::<Vec<bool>>());
-    Some(mask.concat())
+    Some(objects.par_iter().with_min_len(1024).map(kept).collect())
 }
 
 /// The namespaces an answer about `focus` starts from: an object's own; a policy's

@@ -1,114 +1,32 @@
-//! A fast hash for the tool's own keys: node and policy numbers, addresses, a hash
-//! already computed, a namespace. The standard SipHash resists keys chosen to collide,
-//! which costs several times more per lookup; these keys are the tool's own numbers or
-//! short names it read, and the folds look them up millions of times.
+//! The hash of the tool's own tables and of the reference hashes it keeps, from
+//! `foldhash`. The standard SipHash resists keys chosen to collide, which costs several
+//! times more per lookup; these keys are the tool's own numbers or short names it read,
+//! and the folds look them up millions of times.
+//!
+//! Both variants fold every word through a 64×64→128-bit multiply, so names made to a
+//! pattern (`app-20/route-00800`, `app-20/route-08300`) hash apart. The seed is fixed,
+//! not random: two runs on the same input walk their tables alike, so an answer, a
+//! profile or a benchmark does not change from one run to the next.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hash};
 
-/// `Hasher` for a hash that takes eight bytes at a time (its `add`), the last ones
-/// padded with zeros, and finishes its state with `$finish`.
-macro_rules! by_words {
-    ($hasher:ty, $finish:expr) => {
-        impl Hasher for $hasher {
-            #[inline]
-            fn finish(&self) -> u64 {
-                $finish(self.0)
-            }
+/// Builds the hashers of [`FastMap`] and [`FastSet`]: foldhash's variant for tables.
+pub type FastState = foldhash::fast::FixedState;
 
-            #[inline]
-            fn write(&mut self, bytes: &[u8]) {
-                let mut words = bytes.chunks_exact(8);
-                for w in &mut words {
-                    self.add(u64::from_le_bytes(w.try_into().unwrap_or_default()));
-                }
-                let rest = words.remainder();
-                if !rest.is_empty() {
-                    let mut last = [0u8; 8];
-                    last[..rest.len()].copy_from_slice(rest);
-                    self.add(u64::from_le_bytes(last));
-                }
-            }
+/// A `HashMap` with foldhash (fast variant, fixed seed).
+pub type FastMap<K, V> = HashMap<K, V, FastState>;
 
-            #[inline]
-            fn write_u8(&mut self, i: u8) {
-                self.add(u64::from(i));
-            }
+/// A `HashSet` with foldhash (fast variant, fixed seed).
+pub type FastSet<K> = HashSet<K, FastState>;
 
-            #[inline]
-            fn write_u32(&mut self, i: u32) {
-                self.add(u64::from(i));
-            }
-
-            #[inline]
-            fn write_u64(&mut self, i: u64) {
-                self.add(i);
-            }
-
-            #[inline]
-            fn write_usize(&mut self, i: usize) {
-                self.add(i as u64);
-            }
-        }
-    };
+/// The 64 bits of `value` kept as a key of its own, in place of the value (the node
+/// index, the duplicate check, the shared strings' table): foldhash's quality variant,
+/// which mixes every bit into every other, the low ones a table picks buckets by
+/// included.
+pub fn key_hash<T: Hash + ?Sized>(value: &T) -> u64 {
+    foldhash::quality::FixedState::default().hash_one(value)
 }
-
-/// The multiply-and-rotate hash rustc uses for its own tables (FxHash), eight bytes at
-/// a time.
-#[derive(Clone, Copy, Default)]
-pub struct FastHasher(u64);
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FastHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-by_words!(FastHasher, std::convert::identity);
-
-/// A hash that folds every word through a 64×64→128-bit multiply (as wyhash and
-/// foldhash mix), for hashes kept as keys of their own (the node index, the duplicate
-/// check): a little slower than [`FastHasher`], but names made to a pattern do not
-/// collide. Under FastHasher's rotate-xor-multiply, `app-20/route-00800` and
-/// `app-20/route-08300` have the same 64 bits, and a large cluster has thousands of
-/// such pairs.
-#[derive(Clone, Copy, Default)]
-pub struct WideHasher(u64);
-
-impl WideHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        const A: u64 = 0x2d35_8dcc_aa6c_78a5;
-        const B: u64 = 0x8bb8_4b93_962e_acc9;
-        let m = u128::from(self.0 ^ A) * u128::from(word ^ B);
-        self.0 = (m as u64) ^ ((m >> 64) as u64);
-    }
-}
-
-by_words!(WideHasher, spread);
-
-/// `x`'s bits mixed so that each depends on all of them (MurmurHash3's finalizer): a
-/// hash kept as a key of its own must differ in every bit for near names (`app-00`,
-/// `app-01`), the low ones a table looks at included.
-fn spread(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
-/// A `HashMap` with [`FastHasher`].
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
-
-/// A `HashSet` with [`FastHasher`].
-pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
-
-/// A `HashMap` with [`WideHasher`]: for keys of names made to a pattern (references).
-pub type WideMap<K, V> = HashMap<K, V, BuildHasherDefault<WideHasher>>;
 
 #[cfg(test)]
 mod tests {
@@ -116,42 +34,40 @@ mod tests {
 
     #[test]
     fn equal_keys_hash_alike_and_near_keys_apart() {
-        let hash = |s: &str| {
-            let mut h = FastHasher::default();
-            h.write(s.as_bytes());
-            h.finish()
-        };
+        let hash = |s: &str| FastState::default().hash_one(s);
         assert_eq!(hash("app-00"), hash("app-00"));
         assert_ne!(hash("app-00"), hash("app-01"));
         assert_ne!(
             hash("gateway.networking.k8s.io"),
             hash("gateway.networking.k8s.i")
         );
+        assert_eq!(key_hash("app-00"), key_hash("app-00"));
+        assert_ne!(key_hash("app-00"), key_hash("app-01"));
         let mut m: FastMap<(u32, &str), u32> = FastMap::default();
         m.insert((1, "a"), 1);
         m.insert((1, "b"), 2);
         assert_eq!((m[&(1, "a")], m[&(1, "b")], m.get(&(2, "a"))), (1, 2, None));
     }
 
-    /// What the synthetic clusters name: 60 namespaces of 10,000 routes. FastHasher
-    /// gives some pairs the same 64 bits (why the index does not use it); WideHasher
-    /// gives none.
+    /// What the synthetic clusters name: 60 namespaces of 10,000 routes. The FxHash
+    /// copy this module once held gave `app-20/route-00800` and `app-20/route-08300`
+    /// the same 64 bits (and a thousand other pairs); the hash kept as a key gives no
+    /// two of them the same, nor does the tables' one.
     #[test]
-    fn patterned_names_do_not_collide_under_the_wide_hash() {
-        use std::hash::Hash;
-        fn hash<H: Hasher + Default>(ns: &str, name: &str) -> u64 {
-            let mut h = H::default();
-            ("gateway.networking.k8s.io", "HTTPRoute", Some(ns), name).hash(&mut h);
-            h.finish()
+    fn patterned_names_do_not_collide() {
+        fn r<'a>(ns: &'a str, name: &'a str) -> (&'a str, &'a str, Option<&'a str>, &'a str) {
+            ("gateway.networking.k8s.io", "HTTPRoute", Some(ns), name)
         }
         let pair = [("app-20", "route-00800"), ("app-20", "route-08300")];
-        let fast = pair.map(|(ns, name)| hash::<FastHasher>(ns, name));
-        assert_eq!(fast[0], fast[1], "the pair FastHasher confuses");
-        let mut seen = HashSet::new();
+        let keys = pair.map(|(ns, name)| key_hash(&r(ns, name)));
+        assert_ne!(keys[0], keys[1]);
+        let (mut keyed, mut tabled) = (HashSet::new(), HashSet::new());
         for ns in 0..60 {
             let ns = format!("app-{ns:02}");
-            for r in 0..10_000 {
-                assert!(seen.insert(hash::<WideHasher>(&ns, &format!("route-{r:05}"))));
+            for n in 0..10_000 {
+                let name = format!("route-{n:05}");
+                assert!(keyed.insert(key_hash(&r(&ns, &name))), "{ns}/{name}");
+                assert!(tabled.insert(FastState::default().hash_one(r(&ns, &name))));
             }
         }
     }

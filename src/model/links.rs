@@ -3,6 +3,7 @@
 //! what an answer about one object follows to tell which namespaces it needs.
 
 use super::{is_gateway_group, is_route, text, ObjRef, Object, Text, Val, GATEWAY_GROUP};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A route of the Gateway API, standard or experimental.
@@ -114,14 +115,16 @@ pub struct NamespaceLinks {
 impl NamespaceLinks {
     /// The links `objects` make, read on every core.
     pub fn of(objects: &[Object]) -> NamespaceLinks {
-        let runs: Vec<&[Object]> = objects.chunks(1024).collect();
-        let parts = super::parallel::map(&runs, |run| {
-            let mut links = NamespaceLinks::default();
-            for o in *run {
-                links.note(o);
-            }
-            links
-        });
+        let parts: Vec<NamespaceLinks> = objects
+            .par_chunks(1024)
+            .map(|run| {
+                let mut links = NamespaceLinks::default();
+                for o in run {
+                    links.note(o);
+                }
+                links
+            })
+            .collect();
         let mut links = NamespaceLinks::default();
         for part in parts {
             links.extend(part);

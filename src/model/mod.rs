@@ -9,12 +9,11 @@ mod links;
 mod links_text;
 mod names;
 mod object;
-pub mod parallel;
 pub mod text;
 pub mod value;
 mod vocabulary;
 
-pub use hash::{FastHasher, FastMap, FastSet, WideHasher, WideMap};
+pub use hash::{key_hash, FastMap, FastSet, FastState};
 pub(crate) use ids::index_type;
 pub use ids::ObjectId;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs, port_section};

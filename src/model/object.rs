@@ -2,6 +2,7 @@
 //! what could not be read. Plain data, no I/O.
 
 use super::{group_of_api_version, normalize_group, text, GroupKind, Lazy, Links, ObjRef, Text};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -199,21 +200,15 @@ fn dropped_by_identity(objects: &[Object]) -> Vec<usize> {
 /// `dropped_by_identity`, by each identity's 64-bit hash, taken on every core: most
 /// of the work is reading the names. None if two identities share a hash.
 fn dropped_by_hash(objects: &[Object]) -> Option<Vec<usize>> {
-    use std::hash::{Hash, Hasher};
-    let runs: Vec<&[Object]> = objects.chunks(4096).collect();
-    let hashes = super::parallel::map(&runs, |run| {
-        run.iter()
-            .map(|o| {
-                let mut h = super::WideHasher::default();
-                identity(o).hash(&mut h);
-                h.finish()
-            })
-            .collect::<Vec<u64>>()
-    });
+    let hashes: Vec<u64> = objects
+        .par_iter()
+        .with_min_len(4096)
+        .map(|o| super::key_hash(&identity(o)))
+        .collect();
     let mut last: super::FastMap<u64, usize> =
         super::FastMap::with_capacity_and_hasher(objects.len(), Default::default());
     let mut dropped: Vec<usize> = Vec::new();
-    for (i, h) in hashes.into_iter().flatten().enumerate() {
+    for (i, h) in hashes.into_iter().enumerate() {
         if let Some(earlier) = last.insert(h, i) {
             if identity(&objects[earlier]) != identity(&objects[i]) {
                 return None;
@@ -241,7 +236,7 @@ impl Snapshot {
     /// topology's build refuses it (`links_released`).
     pub fn release_links(&mut self) {
         // Read on every core (`settle`), let go on every core.
-        super::parallel::for_each_mut(&mut self.objects, |o| {
+        self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
             o.links = std::sync::OnceLock::new();
         });
         self.links_released = true;
@@ -254,7 +249,7 @@ impl Snapshot {
     /// `links()` is what they keep. Answers that write objects back (`dump`) do not
     /// settle the snapshot. Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
-        super::parallel::for_each_mut(&mut self.objects, |o| {
+        self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
             if Links::kept_for(o) {
                 o.links();
                 o.spec = Lazy::default();

@@ -2,13 +2,12 @@
 //! not a copy; read, the short ones are one copy for every object that repeats them
 //! (`gateway.networking.k8s.io`, `HTTPRoute`, a namespace, a key like `parentRefs`).
 
-use super::WideHasher;
+use super::key_hash;
 use hashbrown::HashTable;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::fmt;
-use std::hash::Hasher;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -159,12 +158,10 @@ pub fn text(s: &str) -> Text {
     if s.len() > SHARED_UP_TO {
         return Text(Arc::new(Box::from(s)));
     }
-    // The table's buckets are picked by the hash's low bits: FastHasher's vary little
-    // between names made to a pattern (`limit-00001`, `limit-00002`...), and ten
-    // thousand of them would share a few buckets. WideHasher mixes every bit.
-    let mut h = WideHasher::default();
-    h.write(s.as_bytes());
-    let hash = h.finish();
+    // The table's buckets are picked by the hash's low bits, which must differ between
+    // names made to a pattern (`limit-00001`, `limit-00002`...): the hash kept as a key
+    // mixes every bit.
+    let hash = key_hash(s);
     SHARED.with(|shared| {
         let mut shared = shared.borrow_mut();
         if let Some((_, t)) = shared.find(hash, |(h, t)| *h == hash && t.as_str() == s) {

@@ -1,7 +1,7 @@
 //! `get`: every policy in scope with its computed status and reach; every policy kind known.
 
 use super::*;
-use crate::model::parallel;
+use rayon::prelude::*;
 
 /// One row of `get`: a policy, its targets, its computed status and how many objects it
 /// reaches.
@@ -32,14 +32,11 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
         .map(|(i, _)| i)
         .collect();
     // A large cluster has tens of thousands of policies: their rows are made on every core.
-    let runs: Vec<&[PolicyId]> = in_scope.chunks(1024).collect();
-    let made = parallel::map(&runs, |run| {
-        run.iter()
-            .map(|&i| policy_row(t, i, statuses.overall[i], statuses.affects_count(i)))
-            .collect::<Vec<_>>()
-    });
-    let mut rows: Vec<PolicyRow> = Vec::with_capacity(in_scope.len());
-    made.into_iter().for_each(|run| rows.extend(run));
+    let mut rows: Vec<PolicyRow> = in_scope
+        .par_iter()
+        .with_min_len(1024)
+        .map(|&i| policy_row(t, i, statuses.overall[i], statuses.affects_count(i)))
+        .collect();
     rows.sort_by(|a, b| {
         (
             &a.policy.namespace,

@@ -161,32 +161,26 @@ fn not_regular(path: &Path, ft: std::fs::FileType) -> Option<&'static str> {
     })
 }
 
-/// A file's bytes. A large one is read in one part per core, side by side: copying
-/// it out of the page cache into fresh memory is bound by the page faults, and those
-/// are taken on every core at once.
+/// A file's bytes. A large one is read in one part per core of the pool, side by side:
+/// copying it out of the page cache into fresh memory is bound by the page faults, and
+/// those are taken on every core at once.
 #[cfg(unix)]
 fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use rayon::prelude::*;
     use std::os::unix::fs::FileExt;
     const PARALLEL_FROM: u64 = 4 << 20;
     let file = std::fs::File::open(path)?;
     let len = file.metadata()?.len();
-    let cores = crate::model::parallel::cores();
+    let cores = rayon::current_num_threads();
     if len < PARALLEL_FROM || cores < 2 || usize::try_from(len).is_err() {
         return std::fs::read(path);
     }
     let mut bytes = vec![0u8; len as usize];
     let per_part = bytes.len().div_ceil(cores);
-    let whole = std::thread::scope(|s| {
-        let parts: Vec<_> = bytes
-            .chunks_mut(per_part)
-            .enumerate()
-            .map(|(i, part)| {
-                let file = &file;
-                s.spawn(move || file.read_exact_at(part, (i * per_part) as u64))
-            })
-            .collect();
-        parts.into_iter().all(|p| p.join().is_ok_and(|r| r.is_ok()))
-    });
+    let whole = bytes
+        .par_chunks_mut(per_part)
+        .enumerate()
+        .all(|(i, part)| file.read_exact_at(part, (i * per_part) as u64).is_ok());
     // A file that changed size while it was read is read again the plain way.
     if !whole || file.read_at(&mut [0u8], len)? != 0 {
         return std::fs::read(path);

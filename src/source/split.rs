@@ -12,10 +12,10 @@
 //! also reports errors with the line they are on.
 
 use super::document::{read_item, Doc, Item, Items, MapOr};
-use crate::model::{parallel, Object};
-use std::collections::VecDeque;
+use crate::model::Object;
 use std::ops::Range;
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// Below this size a document is read serially: splitting it would not pay.
 pub(crate) const MIN_BYTES: usize = 1 << 20;
@@ -27,44 +27,45 @@ const MAX_DEPTH: usize = 64;
 /// The document `text` (one JSON value, nothing after it but whitespace), read with
 /// its `items` shared among the cores; `None` when the serial reader must read it.
 ///
-/// The scan runs on this thread and hands each run of elements to the other cores as
-/// soon as it has found it; once it is done, this thread reads runs too.
+/// The scan runs on one thread of the pool (a `rayon::scope`) and hands each run of
+/// elements to the others (`spawn`) as soon as it has found it; once it is done, its
+/// thread reads runs too. A run that does not read stops the runs not yet begun.
 pub(crate) fn read_list(text: &str) -> Option<MapOr<Doc>> {
-    let queue = Queue::default();
+    let stopped = AtomicBool::new(false);
     let read: Mutex<Vec<(usize, Option<Run>)>> = Mutex::default();
-    let work = || {
-        while let Some((i, run)) = queue.next() {
-            let part = read_run(text, &run);
-            if part.is_none() {
-                queue.stop();
-            }
-            lock(&read).push((i, part));
-        }
-    };
-    let layout = std::thread::scope(|s| {
-        for _ in 1..parallel::cores() {
-            s.spawn(work);
-        }
+    let layout = rayon::scope(|s| {
+        let (stopped, read) = (&stopped, &read);
+        let read_later = |i: usize, run: Vec<Range<usize>>| {
+            s.spawn(move |_| {
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                let part = read_run(text, &run);
+                if part.is_none() {
+                    stopped.store(true, Ordering::Relaxed);
+                }
+                lock(read).push((i, part));
+            });
+        };
         let mut run = Vec::new();
         let (mut count, mut bytes) = (0, 0);
         let layout = layout(text.as_bytes(), |element| {
             bytes += element.len();
             run.push(element);
             if bytes >= RUN_BYTES {
-                queue.push(count, std::mem::take(&mut run));
+                read_later(count, std::mem::take(&mut run));
                 (count, bytes) = (count + 1, 0);
             }
         });
         if layout.is_none() {
-            queue.stop();
+            stopped.store(true, Ordering::Relaxed);
         } else if !run.is_empty() {
-            queue.push(count, run);
+            read_later(count, run);
         }
-        queue.close();
-        work();
         layout
     })?;
-    if layout.elements < 2 || queue.stopped() {
+    // Every run was read unless one was stopped; then the serial reader reads it all.
+    if layout.elements < 2 || stopped.into_inner() {
         return None;
     }
     // The envelope, with `items: []` in place of the array.
@@ -107,61 +108,6 @@ fn read_run(text: &str, run: &[Range<usize>]) -> Option<Run> {
         items.push(read_item(item, &mut objects));
     }
     Some((items, objects))
-}
-
-/// Runs waiting to be read, in the order the scan found them.
-#[derive(Default)]
-struct Queue {
-    state: Mutex<QueueState>,
-    ready: Condvar,
-}
-
-#[derive(Default)]
-struct QueueState {
-    runs: VecDeque<(usize, Vec<Range<usize>>)>,
-    /// No more runs will come.
-    closed: bool,
-    /// The text cannot be read this way: what is left is not read.
-    stopped: bool,
-}
-
-impl Queue {
-    fn push(&self, i: usize, run: Vec<Range<usize>>) {
-        let mut state = lock(&self.state);
-        if !state.stopped {
-            state.runs.push_back((i, run));
-            self.ready.notify_one();
-        }
-    }
-
-    fn close(&self) {
-        lock(&self.state).closed = true;
-        self.ready.notify_all();
-    }
-
-    fn stop(&self) {
-        let mut state = lock(&self.state);
-        state.stopped = true;
-        state.runs.clear();
-    }
-
-    fn stopped(&self) -> bool {
-        lock(&self.state).stopped
-    }
-
-    /// The next run to read; `None` once the queue is closed and empty.
-    fn next(&self) -> Option<(usize, Vec<Range<usize>>)> {
-        let mut state = lock(&self.state);
-        loop {
-            if let Some(run) = state.runs.pop_front() {
-                return Some(run);
-            }
-            if state.closed {
-                return None;
-            }
-            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

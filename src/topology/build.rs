@@ -8,11 +8,12 @@ use crate::catalog::policy::{
     precedence, read_policy, LabelSelector, Policy, SelectorScope, TargetSpec,
 };
 use crate::catalog::{Catalog, Class, PolicyKind, SharedPort};
+use crate::model::FastMap;
 use crate::model::{
     is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
     ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
-use crate::model::{parallel, FastMap};
+use rayon::prelude::*;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -180,14 +181,14 @@ fn each_object<R: Send>(
     f: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
 ) -> Vec<R> {
     const RUN: usize = 1024;
-    let runs: Vec<(usize, &[Object])> = objects.chunks(RUN).enumerate().collect();
-    let found = parallel::map(&runs, |&(k, run)| {
-        let ids = ObjectId::all(usize::MAX).skip(k * RUN);
-        run.iter()
-            .zip(ids)
-            .filter_map(|(o, i)| f(o, i))
-            .collect::<Vec<_>>()
-    });
+    let found: Vec<Vec<R>> = objects
+        .par_chunks(RUN)
+        .enumerate()
+        .map(|(k, run)| {
+            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
+            run.iter().zip(ids).filter_map(|(o, i)| f(o, i)).collect()
+        })
+        .collect();
     found.into_iter().flatten().collect()
 }
 
@@ -331,15 +332,16 @@ impl<'s> Builder<'s> {
         let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
             .filter(|&id| self.t.nodes[id].role == Role::Route)
             .collect();
-        let runs: Vec<&[NodeId]> = routes.chunks(256).collect();
-        let plans = {
+        let plans: Vec<_> = {
             let view = self.view();
-            parallel::map(&runs, |run| {
-                run.iter().map(|&id| view.route(id)).collect::<Vec<_>>()
-            })
+            routes
+                .par_iter()
+                .with_min_len(256)
+                .map(|&id| view.route(id))
+                .collect()
         };
         let nodes_before = self.t.nodes.len();
-        for (&id, steps) in routes.iter().zip(plans.into_iter().flatten()) {
+        for (&id, steps) in routes.iter().zip(plans) {
             // A backend node made for an earlier route (a kind outside the hierarchy)
             // may be what this one names: then it is worked out again, as it stands now.
             let steps = if self.t.nodes.len() == nodes_before {
@@ -710,21 +712,19 @@ impl<'s> Builder<'s> {
             let view = self.view();
             let policies: Vec<(PolicyId, &Policy)> =
                 PolicyId::all(usize::MAX).zip(&view.t.policies).collect();
-            let runs: Vec<_> = policies.chunks(512).collect();
-            let read = parallel::map(&runs, |run| {
-                run.iter()
-                    .map(|&(pid, p)| {
-                        p.targets
-                            .iter()
-                            .filter_map(|t| match t {
-                                TargetSpec::Ref(r) => Some(view.resolve(pid, r)),
-                                TargetSpec::Selector { .. } => None,
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                    .collect::<Vec<_>>()
-            });
-            read.into_iter().flatten().collect()
+            policies
+                .par_iter()
+                .with_min_len(512)
+                .map(|&(pid, p)| {
+                    p.targets
+                        .iter()
+                        .filter_map(|t| match t {
+                            TargetSpec::Ref(r) => Some(view.resolve(pid, r)),
+                            TargetSpec::Selector { .. } => None,
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
         };
         for (pid, read) in PolicyId::all(self.t.policies.len()).zip(read) {
             let targets = std::mem::take(&mut self.t.policies[pid].targets);

@@ -3,9 +3,8 @@
 //! from borrowed parts (a parentRef's fields) without building an `ObjRef`.
 
 use super::{Node, NodeId};
+use crate::model::{key_hash, FastMap};
 use crate::model::{normalize_group, ObjRef};
-use crate::model::{FastMap, WideHasher};
-use std::hash::{Hash, Hasher};
 
 /// A reference as borrowed parts: what a lookup needs.
 #[derive(Clone, Copy, Debug)]
@@ -58,18 +57,16 @@ impl<'a> RefKey<'a> {
 
     /// The hash of the parts, the one the index keeps (taken beforehand, perhaps on
     /// another core, it is given to `RefIndex::probe_hashed`). The index keeps only this
-    /// number, so it is the wide one (`WideHasher`): names made to a pattern do not collide.
+    /// number, so it is the hash kept as a key (`key_hash`): names made to a pattern do
+    /// not collide.
     pub fn hash(&self) -> u64 {
-        let mut h = WideHasher::default();
-        (
+        key_hash(&(
             self.group,
             self.kind,
             self.namespace,
             self.name,
             self.section,
-        )
-            .hash(&mut h);
-        h.finish()
+        ))
     }
 
     fn names(&self, r: &ObjRef) -> bool {

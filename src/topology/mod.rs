@@ -16,7 +16,7 @@ pub use shape::{LevelId, Shape};
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
 use crate::model::Snapshot;
-use crate::model::{FastMap, ObjRef, ObjectId, WideMap};
+use crate::model::{FastMap, ObjRef, ObjectId};
 use std::collections::{BTreeMap, HashSet};
 
 /// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
@@ -143,7 +143,7 @@ pub struct Topology {
     pub index: RefIndex,
     pub namespaces: BTreeMap<String, NamespaceInfo>,
     pub policies: Vec<Policy>,
-    pub policy_index: WideMap<ObjRef, PolicyId>,
+    pub policy_index: FastMap<ObjRef, PolicyId>,
     /// Per policy, how each of its targets resolved.
     pub targets: Vec<Vec<ResolvedTarget>>,
     /// Per node, the policies attached to it directly (sorted: oldest first, then namespace/name).

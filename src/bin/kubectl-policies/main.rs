@@ -38,6 +38,12 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // CPU work runs on one pool of a thread per core (rayon's), this thread one of them:
+    // what it allocates comes from memory the program already freed, not from another
+    // thread's arena. Were the pool already built, the default one serves as well.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
     // The one place an outcome becomes an exit code.
     match commands::run(args) {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),

@@ -6,7 +6,6 @@
 use super::age::age;
 use super::table::Table;
 use super::{status_tint, Style, Tint};
-use crate::model::parallel;
 use crate::model::BlindSpot;
 use crate::model::ObjRef;
 use crate::query::{Effective, KindRow, PolicyDescription, PolicyRow, Relation, TargetDescription};

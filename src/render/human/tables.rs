@@ -1,6 +1,7 @@
 //! kubectl's tables: policies, policy kinds, findings.
 
 use super::*;
+use rayon::prelude::*;
 
 #[allow(clippy::too_many_arguments)]
 pub fn get_policies(
@@ -27,44 +28,46 @@ pub fn get_policies(
         h.push("LABELS");
     }
     // Every policy of a large cluster is tens of thousands of rows: made on every core.
-    let runs: Vec<&[PolicyRow]> = rows.chunks(1024).collect();
-    let parts = parallel::map(&runs, |run| {
-        let mut t = Table::new(Vec::new());
-        for r in *run {
-            t.start_row();
-            if all_ns {
-                t.cell(
-                    r.policy.namespace.as_deref().unwrap_or_default(),
-                    Tint::Plain,
-                );
-            }
-            t.cell(&r.policy.name, Tint::Plain);
-            t.cell(&r.policy.kind, Tint::Plain);
-            t.cell_with(Tint::Plain, |s| write!(s, "{:?}", r.class).unwrap_or(()));
-            t.cell_with(Tint::Plain, |s| match &r.targets[..] {
-                [] => s.push_str("<none>"),
-                targets => {
-                    for (i, x) in targets.iter().enumerate() {
-                        if i > 0 {
-                            s.push(',');
-                        }
-                        s.push_str(&target_cell(x, r.policy.namespace.as_deref()));
-                    }
+    let parts: Vec<Table> = rows
+        .par_chunks(1024)
+        .map(|run| {
+            let mut t = Table::new(Vec::new());
+            for r in run {
+                t.start_row();
+                if all_ns {
+                    t.cell(
+                        r.policy.namespace.as_deref().unwrap_or_default(),
+                        Tint::Plain,
+                    );
                 }
-            });
-            t.cell(r.status.as_str(), status_tint(r.status));
-            t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
-            t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
-            if wide {
-                t.cell(&r.strategy, Tint::Plain);
-                t.cell(r.class_source, Tint::Plain);
+                t.cell(&r.policy.name, Tint::Plain);
+                t.cell(&r.policy.kind, Tint::Plain);
+                t.cell_with(Tint::Plain, |s| write!(s, "{:?}", r.class).unwrap_or(()));
+                t.cell_with(Tint::Plain, |s| match &r.targets[..] {
+                    [] => s.push_str("<none>"),
+                    targets => {
+                        for (i, x) in targets.iter().enumerate() {
+                            if i > 0 {
+                                s.push(',');
+                            }
+                            s.push_str(&target_cell(x, r.policy.namespace.as_deref()));
+                        }
+                    }
+                });
+                t.cell(r.status.as_str(), status_tint(r.status));
+                t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
+                t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
+                if wide {
+                    t.cell(&r.strategy, Tint::Plain);
+                    t.cell(r.class_source, Tint::Plain);
+                }
+                if show_labels {
+                    t.cell(&crate::render::columns::labels_cell(&r.labels), Tint::Plain);
+                }
             }
-            if show_labels {
-                t.cell(&crate::render::columns::labels_cell(&r.labels), Tint::Plain);
-            }
-        }
-        t
-    });
+            t
+        })
+        .collect();
     let mut t = Table::new(h);
     for part in parts {
         t.append(part);
