@@ -166,6 +166,8 @@ pub struct KindFold<'t> {
     memo: Vec<(u32, u32)>,
     /// Per node, whether `compute` is walking above it now (allocated with `memo`).
     walking: Vec<bool>,
+    /// The walk's stack, kept between calls (one is made per node asked for).
+    walk: Vec<NodeId>,
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
@@ -270,6 +272,7 @@ impl<'t> KindFold<'t> {
             ctxs: Vec::new(),
             memo: Vec::new(),
             walking: Vec::new(),
+            walk: Vec::new(),
             links: Vec::new(),
             seen: SeenSets::new(),
             arrived: Vec::new(),
@@ -444,7 +447,9 @@ impl<'t> KindFold<'t> {
         }
         let t = self.t;
         let shape = &t.shape;
-        let mut stack = vec![n];
+        let mut stack = std::mem::take(&mut self.walk);
+        stack.clear();
+        stack.push(n);
         while let Some(&m) = stack.last() {
             if self.memo[m] != NOT_YET {
                 stack.pop();
@@ -459,6 +464,7 @@ impl<'t> KindFold<'t> {
                 stack.extend(parents.filter(|&p| self.memo[p] == NOT_YET && !self.walking[p]));
             }
         }
+        self.walk = stack;
         self.memo[n]
     }
 
@@ -500,13 +506,38 @@ impl<'t> KindFold<'t> {
             // Direct policies reach only their target and its sections.
             let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
             let keep = into_backend.filter(|_| !t.nodes[p].role.is_backend_side());
-            let port_of = port_owner == Some(p);
+            // Whether traffic reaches this port of backend `p` along each of its
+            // contexts: told once for all when every rule into `p`, or none, names it.
+            let reach = match port_owner == Some(p) {
+                false => PortReach::Every,
+                true => {
+                    let into = shape.parents(p);
+                    if into.iter().all(|&q| t.reaches_port(q, p, n)) {
+                        PortReach::Every
+                    } else if into.iter().all(|&q| !t.reaches_port(q, p, n)) {
+                        PortReach::OnlyRoots
+                    } else {
+                        PortReach::PerContext
+                    }
+                }
+            };
+            // The backend's own policies, for the contexts traffic does not reach this
+            // port along: made once.
+            let mut own: Option<Option<Rc<Acc>>> = None;
             for j in a..b {
                 let c = &self.ctxs[j as usize];
                 let seen = c.seen();
                 let mut acc = c.acc.clone();
-                if port_of && !self.traffic_reaches(j as usize, p, n) {
-                    acc = self.own_policies(p);
+                let reached = match reach {
+                    PortReach::Every => true,
+                    PortReach::OnlyRoots => self.preds(j as usize).next().is_none(),
+                    PortReach::PerContext => self.traffic_reaches(j as usize, p, n),
+                };
+                if !reached {
+                    acc = match &own {
+                        Some(o) => o.clone(),
+                        None => own.insert(self.own_policies(p)).clone(),
+                    };
                 }
                 let acc = match (cut, keep, acc) {
                     (true, ..) | (false, _, None) => None,
@@ -844,4 +875,14 @@ pub fn effective_at(t: &Topology, n: NodeId) -> Vec<EffectiveGroup> {
         out.extend(f.effective_at(n));
     }
     out
+}
+/// How traffic reaches a port of a backend along the backend's contexts.
+#[derive(Clone, Copy)]
+enum PortReach {
+    /// Along every context (every rule into the backend names the port, or it is no port).
+    Every,
+    /// Along none that comes from above: only a context that starts at the backend.
+    OnlyRoots,
+    /// Context by context.
+    PerContext,
 }
