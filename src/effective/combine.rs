@@ -104,7 +104,7 @@ impl Joining {
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
-            route_level: matches!(t.nodes[at].role, Role::Route | Role::Rule),
+            route_level: matches!(t.shape.role(at), Role::Route | Role::Rule),
         }
     }
 

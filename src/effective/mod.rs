@@ -486,7 +486,7 @@ impl<'t> KindFold<'t> {
         let into_backend = match (self.class, self.flow) {
             (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
             (Class::Inherited, Flow::ClientSide { to_backends }) => {
-                t.nodes[n].role.is_backend_side().then_some(to_backends)
+                shape.role(n).is_backend_side().then_some(to_backends)
             }
         };
         // A backend's port is reached through the ports the backendRefs name: a path
@@ -496,7 +496,7 @@ impl<'t> KindFold<'t> {
             true => None,
             false => shape
                 .owner(n)
-                .filter(|_| matches!(t.nodes[n].role, Role::Port)),
+                .filter(|_| matches!(shape.role(n), Role::Port)),
         };
         for &p in parents {
             let (a, b) = self.memo[p];
@@ -505,7 +505,7 @@ impl<'t> KindFold<'t> {
             }
             // Direct policies reach only their target and its sections.
             let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
-            let keep = into_backend.filter(|_| !t.nodes[p].role.is_backend_side());
+            let keep = into_backend.filter(|_| !shape.role(p).is_backend_side());
             // Whether traffic reaches this port of backend `p` along each of its
             // contexts: told once for all when every rule into `p`, or none, names it.
             let reach = match port_owner == Some(p) {
@@ -707,7 +707,7 @@ impl<'t> KindFold<'t> {
                 out.push(below.iter().rev().copied().collect());
             }
             let t = self.t;
-            let is_port = t.nodes[n].role == Role::Port;
+            let is_port = t.shape.role(n) == Role::Port;
             work.extend(preds.into_iter().rev().map(|(p, j)| {
                 let port = (is_port && t.shape.owner(n) == Some(p)).then_some(n);
                 Work::Visit(p, j, port)

@@ -740,7 +740,7 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 /// itself.
 fn is_leaf(t: &Topology, n: NodeId, class: Class, flow: Flow) -> bool {
     let children = t.shape.children(n);
-    let backend = |m: NodeId| t.nodes[m].role.is_backend_side();
+    let backend = |m: NodeId| t.shape.role(m).is_backend_side();
     match (class, flow) {
         (Class::Inherited, Flow::Down) => children.is_empty(),
         (Class::Inherited, Flow::ClientSide { .. }) => {

@@ -4,7 +4,7 @@
 //! namespace level, and on a large cluster reading them from the nodes is reading
 //! more than the processor's cache holds.
 
-use super::{Node, NodeId};
+use super::{Node, NodeId, Role};
 use crate::model::FastMap;
 
 /// Per node, a list of nodes: every list one after another in `to`, node `n`'s from
@@ -48,6 +48,8 @@ pub struct Shape {
     children: Lists,
     owner: Vec<u32>,
     level: Vec<LevelId>,
+    /// Each node's role, a byte each: the folds ask it of every node.
+    role: Vec<Role>,
     /// The namespaces that are some node's level, by number.
     namespaces: Vec<String>,
     /// Every number, in the order of its namespace's name (for `level_of`).
@@ -60,6 +62,7 @@ impl Shape {
     pub fn of(nodes: &[Node]) -> Shape {
         let mut owner = Vec::with_capacity(nodes.len());
         let mut level = Vec::with_capacity(nodes.len());
+        let role: Vec<Role> = nodes.iter().map(|n| n.role).collect();
         let mut numbers: FastMap<&str, LevelId> = FastMap::default();
         let mut namespaces: Vec<&str> = Vec::new();
         let mut last: Option<(&str, LevelId)> = None;
@@ -86,9 +89,15 @@ impl Shape {
             children: Lists::of(nodes, |n| &n.children),
             owner,
             level,
+            role,
             namespaces: namespaces.into_iter().map(str::to_owned).collect(),
             by_name,
         }
+    }
+
+    /// What node `n` stands for (`Node::role`).
+    pub fn role(&self, n: NodeId) -> Role {
+        self.role[n.index()]
     }
 
     pub fn parents(&self, n: NodeId) -> &[NodeId] {

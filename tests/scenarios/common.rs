@@ -29,6 +29,7 @@ pub fn assert_shape_matches_nodes(w: &World) {
             &node.children[..],
             "children of {name}"
         );
+        assert_eq!(t.shape.role(n), node.role, "role of {name}");
         assert_eq!(t.shape.owner(n), node.owner, "owner of {name}");
         assert_eq!(
             t.shape.object(n),
