@@ -17,7 +17,9 @@ pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;
 use crate::model::{GroupKind, ObjRef, Val};
-use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Role, Topology};
+use crate::topology::{
+    Conflict, LevelId, NodeId, PolicyId, PortTraffic, Resolution, Role, Topology,
+};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -507,19 +509,11 @@ impl<'t> KindFold<'t> {
             let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
             let keep = into_backend.filter(|_| !shape.role(p).is_backend_side());
             // Whether traffic reaches this port of backend `p` along each of its
-            // contexts: told once for all when every rule into `p`, or none, names it.
+            // contexts: told once per topology when every rule into `p`, or none,
+            // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
-                false => PortReach::Every,
-                true => {
-                    let into = shape.parents(p);
-                    if into.iter().all(|&q| t.reaches_port(q, p, n)) {
-                        PortReach::Every
-                    } else if into.iter().all(|&q| !t.reaches_port(q, p, n)) {
-                        PortReach::OnlyRoots
-                    } else {
-                        PortReach::PerContext
-                    }
-                }
+                false => PortTraffic::Every,
+                true => t.port_traffic.get(n.index()).copied().unwrap_or_default(),
             };
             // The backend's own policies, for the contexts traffic does not reach this
             // port along: made once.
@@ -529,9 +523,9 @@ impl<'t> KindFold<'t> {
                 let seen = c.seen();
                 let mut acc = c.acc.clone();
                 let reached = match reach {
-                    PortReach::Every => true,
-                    PortReach::OnlyRoots => self.preds(j as usize).next().is_none(),
-                    PortReach::PerContext => self.traffic_reaches(j as usize, p, n),
+                    PortTraffic::Every => true,
+                    PortTraffic::None => self.preds(j as usize).next().is_none(),
+                    PortTraffic::Some => self.traffic_reaches(j as usize, p, n),
                 };
                 if !reached {
                     acc = match &own {
@@ -875,14 +869,4 @@ pub fn effective_at(t: &Topology, n: NodeId) -> Vec<EffectiveGroup> {
         out.extend(f.effective_at(n));
     }
     out
-}
-/// How traffic reaches a port of a backend along the backend's contexts.
-#[derive(Clone, Copy)]
-enum PortReach {
-    /// Along every context (every rule into the backend names the port, or it is no port).
-    Every,
-    /// Along none that comes from above: only a context that starts at the backend.
-    OnlyRoots,
-    /// Context by context.
-    PerContext,
 }

@@ -154,6 +154,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     t.targets.shrink_to_fit();
     t.attached.shrink_to_fit();
     t.shape = Shape::of(&t.nodes);
+    t.port_traffic = t.told_port_traffic();
     t.snapshot = snapshot;
     t
 }

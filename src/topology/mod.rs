@@ -154,6 +154,9 @@ pub struct Topology {
     /// sections they name (traffic reaches only those). An edge not here, or one
     /// of whose backendRefs names no port, reaches every port.
     pub backend_ports: FastMap<(NodeId, NodeId), Vec<NodeId>>,
+    /// Per node, how traffic reaches it if it is a backend's port (`PortTraffic`), told
+    /// once from `backend_ports`: every fold asks it of every port.
+    pub port_traffic: Vec<PortTraffic>,
     /// Nodes that exist only because a policy targets them (a kind outside the
     /// hierarchy, such as an Istio ServiceEntry), in node order.
     pub target_only: Vec<NodeId>,
@@ -163,7 +166,45 @@ pub struct Topology {
     pub shape: Shape,
 }
 
+/// How traffic reaches a port of a backend from the rules into that backend.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PortTraffic {
+    /// From every rule into the backend (or the node is no port).
+    #[default]
+    Every,
+    /// From none of them: only what starts at the backend reaches it.
+    None,
+    /// From some: rule by rule.
+    Some,
+}
+
 impl Topology {
+    /// `port_traffic` of every node, from the backend ports the rules name.
+    pub(crate) fn told_port_traffic(&self) -> Vec<PortTraffic> {
+        let mut out = vec![PortTraffic::Every; self.nodes.len()];
+        if self.backend_ports.is_empty() {
+            return out;
+        }
+        for n in NodeId::all(self.nodes.len()) {
+            let Some(backend) = self.shape.owner(n) else {
+                continue;
+            };
+            if self.shape.role(n) != Role::Port {
+                continue;
+            }
+            let into = self.shape.parents(backend);
+            let reach = |q: &NodeId| self.reaches_port(*q, backend, n);
+            out[n.index()] = if into.iter().all(reach) {
+                PortTraffic::Every
+            } else if !into.iter().any(reach) {
+                PortTraffic::None
+            } else {
+                PortTraffic::Some
+            };
+        }
+        out
+    }
+
     /// Builds the hierarchy from a snapshot. Pure: no I/O.
     pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         build::build(snapshot, catalog)
