@@ -319,14 +319,20 @@ impl Watched {
 
     /// Everything analysed again; every part counted again. Returns every policy's row,
     /// and None for the policies gone.
-    fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        self.answered.0 += 1;
+    /// `objects` analysed as a world of their own, with the kinds declared.
+    fn analyzed(&self, objects: Vec<Object>, blind_spots: Vec<BlindSpot>) -> World {
         let snapshot = Snapshot {
-            objects: self.objects.values().cloned().collect(),
-            blind_spots: self.blind_spots.clone(),
+            objects,
+            blind_spots,
             links_released: false,
         };
-        let world = analyze(snapshot, &self.declared, &[]);
+        analyze(snapshot, &self.declared, &[])
+    }
+
+    fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
+        self.answered.0 += 1;
+        let objects = self.objects.values().cloned().collect();
+        let world = self.analyzed(objects, self.blind_spots.clone());
         let t = &*world.topology;
         self.places = t
             .each_policy()
@@ -411,12 +417,7 @@ impl Watched {
             })
             .map(|(_, o)| o.clone())
             .collect();
-        let snapshot = Snapshot {
-            objects: kept,
-            blind_spots: Vec::new(),
-            links_released: false,
-        };
-        let w = analyze(snapshot, &self.declared, &[]);
+        let w = self.analyzed(kept, Vec::new());
         let t = &*w.topology;
         let parts = self.parts.as_mut()?;
         // A policy whose targets lie partly outside what was read cannot have its
@@ -602,12 +603,7 @@ impl Watched {
             .filter(|(r, _)| !self.places.contains_key(*r) || kinds.contains(&r.group_kind()))
             .map(|(_, o)| o.clone())
             .collect();
-        let snapshot = Snapshot {
-            objects: kept,
-            blind_spots: Vec::new(),
-            links_released: false,
-        };
-        let w = analyze(snapshot, &self.declared, &[]);
+        let w = self.analyzed(kept, Vec::new());
         let t = &*w.topology;
         let parts = self.parts.as_mut()?;
         let counted = count_parts(t, |n| Some(part_of(t, n)), false);

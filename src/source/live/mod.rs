@@ -1239,11 +1239,7 @@ pub fn load(
     guide: &Guide,
     scope_for: impl FnOnce(&Cluster, &Discovery) -> anyhow::Result<ReadScope>,
 ) -> anyhow::Result<(Loaded, Cluster)> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("starting the I/O runtime")?;
+    let runtime = io_runtime()?;
     runtime.block_on(async {
         let cluster = connect(opts).await?;
         let d = cluster.discover().await?;
@@ -1251,6 +1247,15 @@ pub fn load(
         let loaded = cluster.read(&d, &scope, guide).await?;
         Ok((loaded, cluster))
     })
+}
+
+/// The runtime the live reads and watches run on: I/O only (CPU work is rayon's).
+fn io_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the I/O runtime")
 }
 
 /// `load`, then every list it made watched until Ctrl-C (Ok) or until the server
@@ -1263,11 +1268,7 @@ pub fn load_and_watch(
     initial: impl FnOnce(Loaded, &Cluster) -> anyhow::Result<()>,
     on_changes: impl FnMut(Vec<watch::Change>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("starting the I/O runtime")?;
+    let runtime = io_runtime()?;
     runtime.block_on(async {
         let cluster = connect(opts).await?;
         let d = cluster.discover().await?;
