@@ -144,23 +144,124 @@ fn http1_reaches_backends_from_the_policy_that_wins_the_listener() {
 }
 
 #[test]
-fn backend_traffic_policy_still_reaches_backends() {
+fn backend_traffic_policy_sets_only_its_cluster_settings_on_backends() {
+    // Envoy Gateway copies a BackendTrafficPolicy's timeout onto each route's upstream
+    // cluster; its rate limit stays a route filter.
     let yaml = [
         EG,
-        "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: btp, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  timeout: {http: {requestTimeout: 5s}}\n",
+        "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: btp, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  timeout: {http: {requestTimeout: 5s}}\n  rateLimit: {type: Local, local: {rules: [{limit: {requests: 10, unit: Second}}]}}\n",
     ]
     .concat();
     let w = world(&yaml);
+    let k = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let rule = node(&w, "HTTPRoute", Some("app"), "web", Some("main"));
+    let at_rule = effective(&w, &k, rule);
+    assert_eq!(at_rule.len(), 1);
+    assert!(at_rule[0].1.get("rateLimit").is_some() && at_rule[0].1.get("timeout").is_some());
     let svc = node(&w, "Service", Some("app"), "svc", Some("http"));
-    let at = effective(
-        &w,
-        &gk("gateway.envoyproxy.io", "BackendTrafficPolicy"),
-        svc,
-    );
+    let at = effective(&w, &k, svc);
     assert!(!at.is_empty());
     assert!(at
         .iter()
         .all(|(_, s)| *s == json!({"timeout": {"http": {"requestTimeout": "5s"}}})));
+    assert_eq!(status(&w, "btp"), PolicyStatus::Enforced);
+}
+
+/// One policy `p` of `kind`, aimed by `target` (a targeting line), setting `spec`.
+fn one_policy(api: &str, kind: &str, target: &str, spec: &str) -> String {
+    format!(
+        "---\napiVersion: {api}\nkind: {kind}\nmetadata: {{name: p, namespace: app}}\nspec:\n  {target}\n{spec}\n"
+    )
+}
+
+#[test]
+fn kinds_that_configure_listeners_and_routes_stop_before_the_backends() {
+    let gw_refs = "targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]";
+    let gw_ref = "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}";
+    let web_refs = "targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]";
+    // (apiVersion, kind, target, spec, what reaches the Service: None for nothing)
+    let cases = [
+        (
+            "gateway.envoyproxy.io/v1alpha1",
+            "SecurityPolicy",
+            gw_refs,
+            "  cors: {allowOrigins: [\"*\"]}",
+            None,
+        ),
+        (
+            "gateway.envoyproxy.io/v1alpha1",
+            "EnvoyExtensionPolicy",
+            gw_refs,
+            "  extProc: [{backendRefs: [{name: proc, port: 9000}]}]",
+            None,
+        ),
+        (
+            "kuadrant.io/v1",
+            "AuthPolicy",
+            gw_ref,
+            "  rules: {authorization: {allow-all: {opa: {rego: allow = true}}}}",
+            None,
+        ),
+        (
+            "kuadrant.io/v1",
+            "RateLimitPolicy",
+            gw_ref,
+            "  limits: {global: {rates: [{limit: 5, window: 10s}]}}",
+            None,
+        ),
+        (
+            "gateway.nginx.org/v1alpha1",
+            "ClientSettingsPolicy",
+            gw_ref,
+            "  body: {maxSize: 10m}",
+            None,
+        ),
+        (
+            "gateway.nginx.org/v1alpha1",
+            "ProxySettingsPolicy",
+            gw_refs,
+            "  buffering: {disable: true}",
+            None,
+        ),
+        (
+            "gateway.kgateway.dev/v1alpha1",
+            "TrafficPolicy",
+            gw_refs,
+            "  timeouts: {request: 5s}",
+            None,
+        ),
+        (
+            "gateway.solo.io/v1",
+            "RouteOption",
+            web_refs,
+            "  options: {timeout: 5s}",
+            None,
+        ),
+        (
+            "agentgateway.dev/v1alpha1",
+            "AgentgatewayPolicy",
+            gw_refs,
+            "  traffic: {timeouts: {request: 5s}}\n  backend: {tcp: {keepalive: {time: 5s}}}",
+            Some(json!({"backend": {"tcp": {"keepalive": {"time": "5s"}}}})),
+        ),
+    ];
+    for (api, kind, target, spec, at_backend) in cases {
+        let w = world(&[EG, &one_policy(api, kind, target, spec)].concat());
+        let group = api.split('/').next().unwrap_or_default();
+        let k = gk(group, kind);
+        let rule = node(&w, "HTTPRoute", Some("app"), "web", Some("main"));
+        assert_eq!(effective(&w, &k, rule).len(), 1, "{kind} at the rule");
+        let svc = node(&w, "Service", Some("app"), "svc", Some("http"));
+        let at = effective(&w, &k, svc);
+        match &at_backend {
+            None => assert!(at.is_empty(), "{kind} at the Service: {at:?}"),
+            Some(want) => {
+                assert!(!at.is_empty(), "{kind} at the Service");
+                assert!(at.iter().all(|(_, s)| s == want), "{kind}: {at:?}");
+            }
+        }
+        assert_eq!(status(&w, "p"), PolicyStatus::Enforced, "{kind}");
+    }
 }
 
 /// A Service with two ports; `web` sends traffic to port 80 only.

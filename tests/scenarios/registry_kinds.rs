@@ -797,11 +797,8 @@ spec:
         .position(|p| p.obj_ref.name == "faults")
         .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
-    assert_eq!(
-        w.statuses.affects_count(p),
-        4,
-        "parent, child and both Services"
-    );
+    // Route options are route config: the routes, not the Services behind them.
+    assert_eq!(w.statuses.affects_count(p), 2, "parent and child");
     let child = node(&w, "HTTPRoute", Some("a"), "child", None);
     assert_eq!(
         effective(&w, &gk("gateway.solo.io", "RouteOption"), child)[0].1,
@@ -847,18 +844,20 @@ fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
     };
     use kubectl_policies::catalog::Class;
     assert_eq!(
+        // The Gateway and its route; not the Service (a TrafficPolicy sets route
+        // filters, not clusters).
         class(&[ROUTES, &policy].concat()),
-        (Class::Inherited, 3, "registry", Some(Class::Direct))
+        (Class::Inherited, 2, "registry", Some(Class::Direct))
     );
     assert_eq!(
         class(&[ROUTES, &policy, crd].concat()),
-        (Class::Inherited, 3, "registry", Some(Class::Direct))
+        (Class::Inherited, 2, "registry", Some(Class::Direct))
     );
     // A label that agrees is the class's source, and nothing differs.
     let agreeing = crd.replace("policy: Direct", "policy: inherited");
     assert_eq!(
         class(&[ROUTES, &policy, &agreeing].concat()),
-        (Class::Inherited, 3, "label", None)
+        (Class::Inherited, 2, "label", None)
     );
 }
 

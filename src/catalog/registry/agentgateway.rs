@@ -9,7 +9,14 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     group: "agentgateway.dev",
     kind: "AgentgatewayPolicy",
     class: Class::Inherited,
-    flow: Flow::Down,
+    // `frontend` configures the Gateway's listeners, `traffic` the listeners and
+    // routes; only `backend` applies "when connecting to a specific destination
+    // backend. Targeting a higher level resource, like Gateway, is just a way to
+    // easily apply a policy to a group of backends" (AgentgatewayPolicySpec's field
+    // docs, kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go).
+    flow: Flow::ClientSide {
+        to_backends: &["backend"],
+    },
     refused_on: &[],
     shared_port: SharedPort::Allowed,
     targeting: REFS_OR_SELECTORS,

@@ -62,7 +62,27 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        // Its settings are set on the routes' xDS config (rate limit, fault injection,
+        // retries, compression, response overrides, upgrades, buffering, tracing) and
+        // only these also on the upstream cluster of each route
+        // (internal/xds/translator/cluster.go `HTTPRouteTranslator.asClusterArgs`
+        // copies `Traffic.{LoadBalancer, ProxyProtocol, CircuitBreaker, HealthCheck,
+        // Timeout, TCPKeepalive, BackendConnection, DNS}` and `UseClientProtocol`;
+        // translator.go passes `Traffic.HTTP2` as the cluster's http2 settings).
+        flow: Flow::ClientSide {
+            to_backends: &[
+                "loadBalancer",
+                "proxyProtocol",
+                "circuitBreaker",
+                "healthCheck",
+                "timeout",
+                "tcpKeepalive",
+                "connection",
+                "dns",
+                "http2",
+                "useClientProtocol",
+            ],
+        },
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
@@ -84,7 +104,12 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "SecurityPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        // HTTP filters on the listener, enabled and configured per route (internal/
+        // xds/translator: cors.go, jwt.go, oidc.go, basicauth.go, extauth.go,
+        // authorization.go; authorization_tcp.go on TCP listeners); the upstream
+        // clusters of the routes take none of it (`asClusterArgs` reads no security
+        // setting; the clusters it adds are those of the auth services themselves).
+        flow: Flow::ClientSide { to_backends: &[] },
         // validateSecurityPolicyForTCP (internal/gatewayapi/securitypolicy.go): "only
         // authorization is supported for TCP (routes/listeners)".
         refused_on: &[(
@@ -111,7 +136,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.envoyproxy.io",
         kind: "EnvoyExtensionPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        // Wasm, ExtProc, Lua and dynamic modules are HTTP filters on the listener,
+        // enabled per route (internal/xds/translator: extproc.go, lua.go,
+        // dynamicmodule.go, the Wasm filter); no setting reaches the routes' upstream
+        // clusters (`asClusterArgs` reads none of them).
+        flow: Flow::ClientSide { to_backends: &[] },
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,

@@ -14,7 +14,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.solo.io",
         kind: "RouteOption",
         class: Class::Inherited,
-        flow: Flow::Down,
+        // Envoy route options (timeouts, retries, faults, rewrites, transformations,
+        // auth): route config, not the upstream clusters.
+        flow: Flow::ClientSide { to_backends: &[] },
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS_OR_EXTENSION_REF,

@@ -80,6 +80,10 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // namespace-wide Telemetry reaches every workload of its namespace and a more
         // specific one replaces it per telemetry type, which is inheritance.
         class: Class::Inherited,
+        // Every level: a proxy's telemetry covers its listeners and the requests it
+        // sends upstream alike (its metrics and access logs are per request, with
+        // the upstream cluster among their labels), and a Service (waypoint) is
+        // itself a target.
         flow: Flow::Down,
         refused_on: &[],
         shared_port: SharedPort::Allowed,

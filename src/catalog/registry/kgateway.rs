@@ -17,6 +17,13 @@ pub(super) const WEIGHTED: SameTarget = SameTarget::WeightedFieldWins {
     annotation: "kgateway.dev/policy-weight",
 };
 
+/// TrafficPolicy's settings are per-route filter config and the listener's HTTP
+/// filters (internal/kgateway/extensions2/plugins/trafficpolicy/
+/// traffic_policy_plugin.go: `ApplyForRoute`, `ApplyForRouteBackend` (the typed
+/// filter config of a route's backendRef, not its cluster), `HttpFilters`); it has
+/// no backend pass, the upstream clusters are BackendConfigPolicy's.
+pub(super) const ROUTE_FILTERS_ONLY: Flow = Flow::ClientSide { to_backends: &[] };
+
 /// A Direct kgateway kind whose policies on one target merge by top-level field.
 const fn per_field(
     kind: &'static str,
@@ -56,7 +63,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.kgateway.dev",
         kind: "TrafficPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: ROUTE_FILTERS_ONLY,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
@@ -107,7 +114,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.kgateway.dev",
         kind: "RoutePolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: ROUTE_FILTERS_ONLY,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,

@@ -62,7 +62,11 @@ const fn inherited(
         group: "kuadrant.io",
         kind,
         class: Class::Inherited,
-        flow: Flow::Down,
+        // Enforced by the wasm-shim on the Gateway's listener: one action set per
+        // path Gateway > listener > route > rule, matched on the request's hostname
+        // and the rule's matches (internal/wasm/utils.go `BuildActionSetsForPath`);
+        // nothing is set on the upstream clusters.
+        flow: Flow::ClientSide { to_backends: &[] },
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REF,

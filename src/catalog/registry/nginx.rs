@@ -34,12 +34,19 @@ const USP_FIELDS: &[&str] = &[
     "/useClusterIP",
 ];
 
+/// NGINX Gateway Fabric's inherited kinds are written into the `http`, `server` and
+/// `location` blocks only (internal/controller/nginx/config/policies/generator.go:
+/// the `Generator` interface has GenerateForHTTP, GenerateForServer,
+/// GenerateForLocation, GenerateForInternalLocation); the `upstream` blocks are
+/// UpstreamSettingsPolicy's alone (policies/upstreamsettings/processor.go).
+const HTTP_SERVER_LOCATION: Flow = Flow::ClientSide { to_backends: &[] };
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         group: "gateway.nginx.org",
         kind: "ClientSettingsPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: HTTP_SERVER_LOCATION,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REF,
@@ -83,7 +90,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.nginx.org",
         kind: "ProxySettingsPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: HTTP_SERVER_LOCATION,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS,
@@ -105,7 +112,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.nginx.org",
         kind: "RateLimitPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: HTTP_SERVER_LOCATION,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS,
@@ -171,7 +178,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.nginx.org",
         kind: "WAFPolicy",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: HTTP_SERVER_LOCATION,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS,
@@ -193,7 +200,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.nginx.org",
         kind: "PayloadProcessor",
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: HTTP_SERVER_LOCATION,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REF,

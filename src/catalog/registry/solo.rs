@@ -10,7 +10,7 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         group,
         kind,
         class: Class::Inherited,
-        flow: Flow::Down,
+        flow: super::kgateway::ROUTE_FILTERS_ONLY,
         refused_on: &[],
         shared_port: SharedPort::Allowed,
         targeting: REFS_OR_SELECTORS,

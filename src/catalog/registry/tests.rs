@@ -190,4 +190,30 @@ fn a_kind_that_stops_at_the_client_side_is_inherited_and_names_its_own_fields() 
             to_backends: &["http1"]
         }
     );
+    // Envoy Gateway's BackendTrafficPolicy: its cluster settings reach the backends,
+    // its route filters do not.
+    let Flow::ClientSide { to_backends } =
+        get("gateway.envoyproxy.io", "BackendTrafficPolicy").flow
+    else {
+        panic!("BackendTrafficPolicy flows to every level")
+    };
+    assert!(to_backends.contains(&"loadBalancer") && !to_backends.contains(&"rateLimit"));
+    // Kinds that set listeners and routes only: nothing reaches a backend.
+    for (group, kind) in [
+        ("gateway.envoyproxy.io", "SecurityPolicy"),
+        ("gateway.envoyproxy.io", "EnvoyExtensionPolicy"),
+        ("kuadrant.io", "AuthPolicy"),
+        ("kuadrant.io", "RateLimitPolicy"),
+        ("gateway.nginx.org", "ClientSettingsPolicy"),
+        ("gateway.kgateway.dev", "TrafficPolicy"),
+        ("gateway.solo.io", "RouteOption"),
+    ] {
+        assert_eq!(
+            get(group, kind).flow,
+            Flow::ClientSide { to_backends: &[] },
+            "{kind}"
+        );
+    }
+    // Istio's Telemetry configures the whole proxy, upstream side included.
+    assert_eq!(get("telemetry.istio.io", "Telemetry").flow, Flow::Down);
 }
