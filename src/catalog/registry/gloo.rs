@@ -14,8 +14,10 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         group: "gateway.solo.io",
         kind: "RouteOption",
         class: Class::Inherited,
-        // Envoy route options (timeouts, retries, faults, rewrites, transformations,
-        // auth): route config, not the upstream clusters.
+        // Route config, not the upstream clusters: its plugin is a RoutePlugin that
+        // sets the options of each output route (kgateway-dev/kgateway history,
+        // projects/gateway2/translator/plugins/routeoptions/route_options_plugin.go
+        // `ApplyRoutePlugin`: `outputRoute.Options = routeOptions`).
         flow: Flow::ClientSide { to_backends: &[] },
         refused_on: &[],
         shared_port: SharedPort::Allowed,
