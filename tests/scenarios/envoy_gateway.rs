@@ -133,6 +133,14 @@ fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
     .concat();
     let w = world(&yaml);
     assert_eq!(status(&w, "bundle"), PolicyStatus::Enforced);
+    // Envoy Gateway reads the kind alone: its own translator tests name the bundle
+    // with the core group, and it is accepted.
+    let core_group = yaml.replace("group: certificates.k8s.io", "group: \"\"");
+    assert!(core_group.contains("group: \"\", kind: ClusterTrustBundle"));
+    assert_eq!(
+        status(&world(&core_group), "bundle"),
+        PolicyStatus::Enforced
+    );
     assert_eq!(status(&w, "deployment"), PolicyStatus::Invalid);
 }
 

@@ -242,7 +242,13 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
                 } else {
                     format!("{group}/{kind}")
                 };
-                let kinds: Vec<&str> = allowed.iter().map(|(_, k)| *k).collect();
+                let kinds: Vec<String> = allowed
+                    .iter()
+                    .map(|&(g, k)| match g {
+                        "" => k.to_string(),
+                        _ => format!("{g}/{k}"),
+                    })
+                    .collect();
                 return Some((
                     format!("spec{}[{i}]", field.replace('/', ".")),
                     format!(

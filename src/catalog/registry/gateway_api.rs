@@ -5,11 +5,16 @@ use super::*;
 /// What a BackendTLSPolicy's `caCertificateRefs` may name: a ConfigMap (core support),
 /// or where an implementation supports it a Secret or a ClusterTrustBundle. Anything
 /// else never resolves: Accepted=False, reason NoValidCACertificate (Gateway API
-/// conformance test BackendTLSPolicyInvalidKind).
+/// conformance test BackendTLSPolicyInvalidKind). Envoy Gateway reads a reference by
+/// its kind alone (internal/gatewayapi/backendtlspolicy.go `getCaCertsFromCARefs`
+/// switches on `caRef.Kind`), so a ClusterTrustBundle named with the core group, as its
+/// own translator tests write it (testdata/backendtlspolicy-ca-clustertrustbundle), is
+/// as valid as one named with its API group.
 const CA_CERTIFICATE_KINDS: &[(&str, &str)] = &[
     ("", "ConfigMap"),
     ("", "Secret"),
     ("certificates.k8s.io", "ClusterTrustBundle"),
+    ("", "ClusterTrustBundle"),
 ];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
