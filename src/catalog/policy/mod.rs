@@ -236,7 +236,9 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
             let Some(kind) = r.get("kind").and_then(Val::as_str) else {
                 continue;
             };
-            if !allowed.iter().any(|&(g, k)| g == group && k == kind) {
+            if !allowed.iter().any(|&(allowed_group, allowed_kind)| {
+                allowed_group == group && allowed_kind == kind
+            }) {
                 let named = if group.is_empty() {
                     kind.to_string()
                 } else {
@@ -244,9 +246,9 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
                 };
                 let kinds: Vec<String> = allowed
                     .iter()
-                    .map(|&(g, k)| match g {
-                        "" => k.to_string(),
-                        _ => format!("{g}/{k}"),
+                    .map(|&(allowed_group, allowed_kind)| match allowed_group {
+                        "" => allowed_kind.to_string(),
+                        _ => format!("{allowed_group}/{allowed_kind}"),
                     })
                     .collect();
                 return Some((
