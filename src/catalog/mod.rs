@@ -28,8 +28,9 @@ pub enum Flow {
     /// The client side of the proxy only (listeners, and the routes and rules their
     /// traffic goes through), not the backends: the vendor writes the settings into
     /// its listeners, filters and route config, not into the upstream clusters it
-    /// makes of each backend; but for the spec's top-level fields `to_backends`,
-    /// which it also sets on those clusters (none: nothing reaches the backends).
+    /// makes of each backend; but for the settings at `to_backends` (paths of keys
+    /// from the spec's top level: `http1`, `timeout/tcp`), which it also sets on those
+    /// clusters (none: nothing reaches the backends).
     ClientSide {
         to_backends: &'static [&'static str],
     },

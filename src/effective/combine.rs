@@ -288,23 +288,13 @@ impl Acc {
             .map_or(all, |e| e.get(&p).copied().unwrap_or(all))
     }
 
-    /// This state past the levels its kind configures whole: only the spec's
-    /// top-level fields `keep` of the effective result flow on (`Flow::ClientSide`),
-    /// held by the policies that set them; None when none of them is set. What is
-    /// below joins it as one entry, as it would the policy whose settings these are.
+    /// This state past the levels its kind configures whole: only the settings at
+    /// the paths `keep` (`timeout/tcp`: keys from the spec's top level) of the
+    /// effective result flow on (`Flow::ClientSide`), held by the policies that set
+    /// them; None when none of them is set. What is below joins it as one entry, as
+    /// it would the policy whose settings these are.
     pub fn only(&self, keep: &[&str]) -> Option<Rc<Acc>> {
-        let Sourced::Object(fields) = &*self.result else {
-            return None;
-        };
-        let kept: Vec<_> = fields
-            .iter()
-            .filter(|(k, _)| keep.contains(&k.as_str()))
-            .cloned()
-            .collect();
-        if kept.is_empty() {
-            return None;
-        }
-        let result = Rc::new(Sourced::Object(kept));
+        let result = at_paths(&self.result, keep, 0)?;
         let mut holds = FastMap::default();
         result.count_by_source(&mut holds);
         let applied: Vec<PolicyId> = self
@@ -317,10 +307,8 @@ impl Acc {
         let mut expected = FastMap::default();
         for e in &self.entries {
             for layer in [&e.defaults, &e.overrides].into_iter().flatten() {
-                if let Sourced::Object(f) = &*layer.value {
-                    f.iter()
-                        .filter(|(k, _)| keep.contains(&k.as_str()))
-                        .for_each(|(_, v)| v.count_by_source(&mut expected));
+                if let Some(kept) = at_paths(&layer.value, keep, 0) {
+                    kept.count_by_source(&mut expected);
                 }
             }
         }
@@ -341,6 +329,32 @@ impl Acc {
             expected: Some(Rc::new(expected)),
         }))
     }
+}
+
+/// The parts of `tree` (the settings below `depth` keys of the spec) at the paths
+/// `keep`, whole below a path's last key; None when it holds none of them.
+fn at_paths(tree: &Rc<Sourced>, keep: &[&str], depth: usize) -> Option<Rc<Sourced>> {
+    if keep.iter().any(|path| path.split('/').count() == depth) {
+        return Some(tree.clone());
+    }
+    let Sourced::Object(fields) = &**tree else {
+        return None;
+    };
+    let kept: Vec<_> = fields
+        .iter()
+        .filter_map(|(key, value)| {
+            let deeper: Vec<&str> = keep
+                .iter()
+                .copied()
+                .filter(|path| path.split('/').nth(depth) == Some(key.as_str()))
+                .collect();
+            match deeper.is_empty() {
+                true => None,
+                false => at_paths(value, &deeper, depth + 1).map(|v| (key.clone(), v)),
+            }
+        })
+        .collect();
+    (!kept.is_empty()).then(|| Rc::new(Sourced::Object(kept)))
 }
 
 /// The state `est` (none: nothing yet) with the more specific entries `es` (least

@@ -145,11 +145,11 @@ fn http1_reaches_backends_from_the_policy_that_wins_the_listener() {
 
 #[test]
 fn backend_traffic_policy_sets_only_its_cluster_settings_on_backends() {
-    // Envoy Gateway copies a BackendTrafficPolicy's timeout onto each route's upstream
-    // cluster; its rate limit stays a route filter.
+    // Envoy Gateway copies a BackendTrafficPolicy's connect timeout onto each route's
+    // upstream cluster; its request timeout and rate limit stay route config.
     let yaml = [
         EG,
-        "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: btp, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  timeout: {http: {requestTimeout: 5s}}\n  rateLimit: {type: Local, local: {rules: [{limit: {requests: 10, unit: Second}}]}}\n",
+        "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: btp, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  timeout: {tcp: {connectTimeout: 2s}, http: {requestTimeout: 5s}}\n  rateLimit: {type: Local, local: {rules: [{limit: {requests: 10, unit: Second}}]}}\n",
     ]
     .concat();
     let w = world(&yaml);
@@ -158,13 +158,21 @@ fn backend_traffic_policy_sets_only_its_cluster_settings_on_backends() {
     let at_rule = effective(&w, &k, rule);
     assert_eq!(at_rule.len(), 1);
     assert!(at_rule[0].1.get("rateLimit").is_some() && at_rule[0].1.get("timeout").is_some());
-    let svc = node(&w, "Service", Some("app"), "svc", Some("http"));
-    let at = effective(&w, &k, svc);
+    let at = effective(&w, &k, svc_node(&w));
     assert!(!at.is_empty());
     assert!(at
         .iter()
-        .all(|(_, s)| *s == json!({"timeout": {"http": {"requestTimeout": "5s"}}})));
+        .all(|(_, s)| *s == json!({"timeout": {"tcp": {"connectTimeout": "2s"}}})));
     assert_eq!(status(&w, "btp"), PolicyStatus::Enforced);
+    // A policy setting only route config does not reach the Service at all.
+    let route_only = yaml.replace("tcp: {connectTimeout: 2s}, ", "");
+    let w = world(&route_only);
+    assert!(effective(&w, &k, svc_node(&w)).is_empty());
+}
+
+/// The Service `svc`'s port `http`.
+fn svc_node(w: &World) -> kubectl_policies::topology::NodeId {
+    node(w, "Service", Some("app"), "svc", Some("http"))
 }
 
 /// One policy `p` of `kind`, aimed by `target` (a targeting line), setting `spec`.
@@ -290,7 +298,7 @@ kind: BackendTrafficPolicy
 metadata: {name: btp, namespace: app}
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
-  timeout: {http: {requestTimeout: 5s}}
+  timeout: {tcp: {connectTimeout: 5s}}
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: BackendTLSPolicy

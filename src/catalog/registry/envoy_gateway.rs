@@ -63,11 +63,13 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
         // Its settings are set on the routes' xDS config (rate limit, fault injection,
-        // retries, compression, response overrides, upgrades, buffering, tracing) and
-        // only these also on the upstream cluster of each route
-        // (internal/xds/translator/cluster.go `HTTPRouteTranslator.asClusterArgs`
+        // retries, request timeout, compression, response overrides, upgrades,
+        // buffering, tracing) and only these also on the upstream cluster of each
+        // route (internal/xds/translator/cluster.go `HTTPRouteTranslator.asClusterArgs`
         // copies `Traffic.{LoadBalancer, ProxyProtocol, CircuitBreaker, HealthCheck,
-        // Timeout, TCPKeepalive, BackendConnection, DNS}` and `UseClientProtocol`;
+        // Timeout, TCPKeepalive, BackendConnection, DNS}` and `UseClientProtocol`, and
+        // of the timeouts the cluster takes the TCP connect timeout and the HTTP
+        // `connectionIdleTimeout` and `maxConnectionDuration` (its protocol options);
         // translator.go passes `Traffic.HTTP2` as the cluster's http2 settings).
         flow: Flow::ClientSide {
             to_backends: &[
@@ -75,7 +77,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
                 "proxyProtocol",
                 "circuitBreaker",
                 "healthCheck",
-                "timeout",
+                "timeout/tcp",
+                "timeout/http/connectionIdleTimeout",
+                "timeout/http/maxConnectionDuration",
                 "tcpKeepalive",
                 "connection",
                 "dns",

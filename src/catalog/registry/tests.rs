@@ -177,9 +177,10 @@ fn a_kind_that_stops_at_the_client_side_is_inherited_and_names_its_own_fields() 
                 // effective spec's top-level keys are policy names instead.
                 assert_eq!(e.class, Class::Inherited, "{}", e.kind);
                 assert_ne!(e.merge, MergeModel::Accumulated, "{}", e.kind);
+                // Paths of keys, `/` between them: none empty, no leading `/`.
                 assert!(to_backends
                     .iter()
-                    .all(|f| !f.is_empty() && !f.contains('/')));
+                    .all(|path| path.split('/').all(|key| !key.is_empty())));
             }
         }
     }
@@ -198,6 +199,7 @@ fn a_kind_that_stops_at_the_client_side_is_inherited_and_names_its_own_fields() 
         panic!("BackendTrafficPolicy flows to every level")
     };
     assert!(to_backends.contains(&"loadBalancer") && !to_backends.contains(&"rateLimit"));
+    assert!(to_backends.contains(&"timeout/tcp") && !to_backends.contains(&"timeout"));
     // Kinds that set listeners and routes only: nothing reaches a backend.
     for (group, kind) in [
         ("gateway.envoyproxy.io", "SecurityPolicy"),
