@@ -6,6 +6,20 @@ use crate::catalog::Catalog;
 use crate::model::Object;
 use crate::model::{resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP};
 
+/// Why TYPE names no kind: none known by that name, or several.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveTypeError {
+    #[error("unknown resource type {typed:?}: not a Gateway API kind, a Service, ServiceImport or Namespace, nor a policy kind the registry, the CRDs read or --policy-kind name")]
+    Unknown { typed: String },
+    /// Kinds of that name in several groups: the `kind.group` spellings that tell them
+    /// apart, in order.
+    #[error("{typed:?} is ambiguous: use one of {}", .spellings.join(", "))]
+    Ambiguous {
+        typed: String,
+        spellings: Vec<String>,
+    },
+}
+
 /// Resolves TYPE against the built-in kinds, the policy kinds of the catalog and the
 /// CRDs in the input. An ambiguous name (a kind in two groups) is an error that
 /// names the `kind.group` spellings to use.
@@ -13,7 +27,7 @@ pub fn resolve_type(
     input: &str,
     catalog: &Catalog,
     objects: &[Object],
-) -> Result<GroupKind, String> {
+) -> Result<GroupKind, ResolveTypeError> {
     let lower = input.to_lowercase();
     let (name, group) = match lower.split_once('.') {
         Some((n, g)) => (n.to_string(), Some(g.to_string())),
@@ -75,9 +89,9 @@ pub fn resolve_type(
         consider(&k.group, &k.kind, &resource_plural(&k.kind), &shorts);
     }
     match candidates.len() {
-        0 => Err(format!(
-            "unknown resource type {input:?}: not a Gateway API kind, a Service, ServiceImport or Namespace, nor a policy kind the registry, the CRDs read or --policy-kind name"
-        )),
+        0 => Err(ResolveTypeError::Unknown {
+            typed: input.to_string(),
+        }),
         1 => Ok(candidates.remove(0)),
         _ => {
             // Gateway API kinds win over look-alikes when no group was asked for.
@@ -93,15 +107,15 @@ pub fn resolve_type(
             if let [one] = present[..] {
                 return Ok(one.clone());
             }
-            let mut names: Vec<String> = candidates
+            let mut spellings: Vec<String> = candidates
                 .iter()
                 .map(|c| format!("{}.{}", c.kind.to_lowercase(), c.group))
                 .collect();
-            names.sort();
-            Err(format!(
-                "{input:?} is ambiguous: use one of {}",
-                names.join(", ")
-            ))
+            spellings.sort();
+            Err(ResolveTypeError::Ambiguous {
+                typed: input.to_string(),
+                spellings,
+            })
         }
     }
 }
@@ -157,15 +171,30 @@ mod tests {
                 "{s}"
             );
         }
-        assert!(resolve_type("nonsense", &cat, &[]).is_err());
+        let unknown = resolve_type("nonsense", &cat, &[]).unwrap_err();
+        assert_eq!(
+            unknown,
+            ResolveTypeError::Unknown {
+                typed: "nonsense".to_string()
+            }
+        );
+        assert!(unknown
+            .to_string()
+            .starts_with("unknown resource type \"nonsense\": not a Gateway API kind"));
     }
 
     #[test]
     fn kinds_in_two_groups_need_the_group() {
         let cat = Catalog::build(&[], &[]);
         let err = resolve_type("ratelimitpolicy", &cat, &[]).unwrap_err();
-        assert!(err.contains("ratelimitpolicy.kuadrant.io"), "{err}");
-        assert!(err.contains("ratelimitpolicy.gateway.nginx.org"), "{err}");
+        let ResolveTypeError::Ambiguous { spellings, .. } = &err else {
+            panic!("{err:?}")
+        };
+        assert!(spellings.contains(&"ratelimitpolicy.kuadrant.io".to_string()));
+        assert!(spellings.contains(&"ratelimitpolicy.gateway.nginx.org".to_string()));
+        assert!(err.to_string().starts_with(
+            "\"ratelimitpolicy\" is ambiguous: use one of ratelimitpolicy.gateway.nginx.org, "
+        ));
         let gk = resolve_type("ratelimitpolicy.kuadrant.io", &cat, &[]).unwrap();
         assert_eq!(gk, GroupKind::new("kuadrant.io", "RateLimitPolicy"));
     }
@@ -182,7 +211,8 @@ mod tests {
         // With neither in the input, the name is ambiguous (APISIX ships one too).
         let err = resolve_type("backendtrafficpolicy", cat, &[]).unwrap_err();
         assert!(
-            err.contains("backendtrafficpolicy.apisix.apache.org"),
+            err.to_string()
+                .contains("backendtrafficpolicy.apisix.apache.org"),
             "{err}"
         );
     }
