@@ -5,6 +5,7 @@
 //! `!key` (it does not). Whitespace between words is allowed. Keys and values are
 //! checked as Kubernetes checks label keys and values.
 
+use kube::core::Expression;
 use kubectl_policies::catalog::policy::LabelSelector;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +74,7 @@ fn tokens(text: &str) -> Vec<Token> {
 /// Reads a selector. An empty one selects everything.
 pub fn parse(text: &str) -> Result<LabelSelector, String> {
     let toks = tokens(text);
-    let mut sel = LabelSelector::default();
+    let mut expressions: Vec<Expression> = Vec::new();
     let mut at = 0;
     let next = |at: &mut usize| {
         let t = toks.get(*at).cloned();
@@ -81,36 +82,36 @@ pub fn parse(text: &str) -> Result<LabelSelector, String> {
         t
     };
     if toks.is_empty() {
-        return Ok(sel);
+        return Ok(LabelSelector::default());
     }
     loop {
         match next(&mut at) {
             Some(Token::Bang) => {
                 let key = key(next(&mut at), "a label key after !")?;
-                sel.match_expressions
-                    .push((key, "DoesNotExist".into(), Vec::new()));
+                expressions.push(Expression::DoesNotExist(key));
             }
             Some(Token::Word(w)) => {
                 let key = key(Some(Token::Word(w)), "a label key")?;
                 match toks.get(at) {
-                    None | Some(Token::Comma) => {
-                        sel.match_expressions.push((key, "Exists".into(), Vec::new()))
-                    }
+                    None | Some(Token::Comma) => expressions.push(Expression::Exists(key)),
                     Some(Token::Equals) => {
                         at += 1;
                         let v = value(&toks, &mut at)?;
-                        sel.match_labels.push((key, v));
+                        expressions.push(Expression::Equal(key, v));
                     }
                     Some(Token::NotEquals) => {
                         at += 1;
                         let v = value(&toks, &mut at)?;
-                        sel.match_expressions.push((key, "NotIn".into(), vec![v]));
+                        expressions.push(Expression::NotEqual(key, v));
                     }
                     Some(Token::Word(op)) if op == "in" || op == "notin" => {
-                        let op = if op == "in" { "In" } else { "NotIn" };
+                        let is_in = op == "in";
                         at += 1;
-                        let values = set(&toks, &mut at, &key)?;
-                        sel.match_expressions.push((key, op.into(), values));
+                        let values = set(&toks, &mut at, &key)?.into_iter().collect();
+                        expressions.push(match is_in {
+                            true => Expression::In(key, values),
+                            false => Expression::NotIn(key, values),
+                        });
                     }
                     Some(Token::Compare(c)) => {
                         return Err(format!(
@@ -129,7 +130,7 @@ pub fn parse(text: &str) -> Result<LabelSelector, String> {
             None => return Err("expected a label key after the last comma".into()),
         }
         match next(&mut at) {
-            None => return Ok(sel),
+            None => return Ok(expressions.into_iter().collect()),
             Some(Token::Comma) => {}
             Some(other) => {
                 return Err(format!(
