@@ -454,8 +454,8 @@ impl std::str::FromStr for Declared {
 }
 
 /// The label's value, compared case-insensitively; `true` means direct.
-pub fn parse_class_label(v: &str) -> Option<Class> {
-    match v.trim().to_ascii_lowercase().as_str() {
+pub fn parse_class_label(label: &str) -> Option<Class> {
+    match label.trim().to_ascii_lowercase().as_str() {
         "direct" | "true" => Some(Class::Direct),
         "inherited" => Some(Class::Inherited),
         _ => None,

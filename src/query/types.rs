@@ -34,35 +34,35 @@ pub fn resolve_type(
         None => (lower.clone(), None),
     };
     let mut candidates: Vec<GroupKind> = Vec::new();
-    let mut consider = |g: &str, kind: &str, plural: &str, shorts: &[String]| {
+    let mut consider = |kind_group: &str, kind: &str, plural: &str, shorts: &[String]| {
         let matches_name = kind.to_lowercase() == name || plural == name || shorts.contains(&name);
         let matches_group = group
             .as_deref()
-            .is_none_or(|want| want == g || (want == "core" && g.is_empty()));
+            .is_none_or(|want| want == kind_group || (want == "core" && kind_group.is_empty()));
         if matches_name && matches_group {
-            let gk = GroupKind::new(g, kind);
+            let gk = GroupKind::new(kind_group, kind);
             if !candidates.contains(&gk) {
                 candidates.push(gk);
             }
         }
     };
-    for (g, k, s) in BUILTIN_KINDS {
-        let shorts: Vec<String> = s.iter().map(|x| x.to_string()).collect();
-        consider(g, k, &resource_plural(k), &shorts);
+    for (kind_group, kind, short_names) in BUILTIN_KINDS {
+        let shorts: Vec<String> = short_names.iter().map(|x| x.to_string()).collect();
+        consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
-    for o in objects
+    for crd in objects
         .iter()
         .filter(|o| o.kind == "CustomResourceDefinition")
     {
-        let g = o
+        let crd_group = crd
             .spec
             .get("group")
             .and_then(|v| v.as_str())
             .unwrap_or_default();
-        let names = o.spec.get("names");
-        let field = |f: &str| {
+        let names = crd.spec.get("names");
+        let field = |name_field: &str| {
             names
-                .and_then(|n| n.get(f))
+                .and_then(|n| n.get(name_field))
                 .and_then(|v| v.as_str())
                 .unwrap_or_default()
                 .to_string()
@@ -70,23 +70,24 @@ pub fn resolve_type(
         let shorts: Vec<String> = names
             .and_then(|n| n.get("shortNames"))
             .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
+            .map(|list| {
+                list.iter()
                     .filter_map(|s| s.as_str().map(str::to_lowercase))
                     .collect()
             })
             .unwrap_or_default();
         let kind = field("kind");
         if !kind.is_empty() {
-            consider(g, &kind, &field("plural"), &shorts);
+            consider(crd_group, &kind, &field("plural"), &shorts);
         }
     }
-    for k in catalog.kinds.values() {
-        let shorts: Vec<String> = crate::catalog::registry::short_names(&k.group, &k.kind)
+    for policy_kind in catalog.kinds.values() {
+        let (kind_group, kind) = (&policy_kind.group, &policy_kind.kind);
+        let shorts: Vec<String> = crate::catalog::registry::short_names(kind_group, kind)
             .iter()
             .map(|s| s.to_string())
             .collect();
-        consider(&k.group, &k.kind, &resource_plural(&k.kind), &shorts);
+        consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
     match candidates.len() {
         0 => Err(ResolveTypeError::Unknown {
@@ -121,13 +122,13 @@ pub fn resolve_type(
 }
 
 /// `o` is an object of kind `gk`, or the CRD that defines it.
-fn defines_or_is(o: &Object, gk: &GroupKind) -> bool {
-    if o.kind == "CustomResourceDefinition" {
-        let spec = &o.spec;
+fn defines_or_is(object: &Object, gk: &GroupKind) -> bool {
+    if object.kind == "CustomResourceDefinition" {
+        let spec = &object.spec;
         spec.get("group").and_then(|v| v.as_str()) == Some(&*gk.group)
             && spec.pointer("/names/kind").and_then(|v| v.as_str()) == Some(&*gk.kind)
     } else {
-        o.group() == &*gk.group && o.kind == *gk.kind
+        object.group() == &*gk.group && object.kind == *gk.kind
     }
 }
 

@@ -64,31 +64,31 @@ impl Columns {
     ) -> io::Result<()> {
         // The headers are the user's words: written as the first row of a table whose
         // own header row is not printed.
-        let mut t = Table::new(vec![""; self.columns.len()]);
+        let mut table = Table::new(vec![""; self.columns.len()]);
         if headers {
-            t.start_row();
-            for (h, _) in &self.columns {
-                t.cell(h, Tint::Plain);
+            table.start_row();
+            for (header, _) in &self.columns {
+                table.cell(header, Tint::Plain);
             }
         }
         for item in items {
-            t.start_row();
+            table.start_row();
             for (_, path) in &self.columns {
                 let found = path.find(item).map_err(io::Error::other)?;
-                t.cell_with(Tint::Plain, |s| {
+                table.cell_with(Tint::Plain, |cell| {
                     if found.is_empty() {
-                        s.push_str("<none>");
+                        cell.push_str("<none>");
                     }
-                    for (i, v) in found.iter().enumerate() {
+                    for (i, value) in found.iter().enumerate() {
                         if i > 0 {
-                            s.push(',');
+                            cell.push(',');
                         }
-                        jsonpath::sprint(v, s);
+                        jsonpath::sprint(value, cell);
                     }
                 });
             }
         }
-        t.write(out, style, false)
+        table.write(out, style, false)
     }
 }
 
@@ -98,14 +98,14 @@ pub fn labels_cell(labels: &BTreeMap<String, String>) -> String {
     if labels.is_empty() {
         return "<none>".into();
     }
-    let mut s = String::new();
-    for (i, (k, v)) in labels.iter().enumerate() {
+    let mut cell = String::new();
+    for (i, (key, value)) in labels.iter().enumerate() {
         if i > 0 {
-            s.push(',');
+            cell.push(',');
         }
-        jsonpath::sprint(&Value::String(format!("{k}={v}")), &mut s);
+        jsonpath::sprint(&Value::String(format!("{key}={value}")), &mut cell);
     }
-    s
+    cell
 }
 
 #[cfg(test)]

@@ -113,9 +113,9 @@ pub fn parse(text: &str) -> Result<LabelSelector, SelectorError> {
     let mut expressions: Vec<Expression> = Vec::new();
     let mut at = 0;
     let next = |at: &mut usize| {
-        let t = toks.get(*at).cloned();
+        let token = toks.get(*at).cloned();
         *at += 1;
-        t
+        token
     };
     if toks.is_empty() {
         return Ok(LabelSelector::default());
@@ -132,13 +132,13 @@ pub fn parse(text: &str) -> Result<LabelSelector, SelectorError> {
                     None | Some(Token::Comma) => expressions.push(Expression::Exists(key)),
                     Some(Token::Equals) => {
                         at += 1;
-                        let v = value(&toks, &mut at)?;
-                        expressions.push(Expression::Equal(key, v));
+                        let label = value(&toks, &mut at)?;
+                        expressions.push(Expression::Equal(key, label));
                     }
                     Some(Token::NotEquals) => {
                         at += 1;
-                        let v = value(&toks, &mut at)?;
-                        expressions.push(Expression::NotEqual(key, v));
+                        let label = value(&toks, &mut at)?;
+                        expressions.push(Expression::NotEqual(key, label));
                     }
                     Some(Token::Word(op)) if op == "in" || op == "notin" => {
                         let is_in = op == "in";
@@ -266,48 +266,54 @@ fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, Selecto
 
 /// A name part of a label key or a value: at most 63 characters, alphanumerics,
 /// `-`, `_` and `.`, starting and ending with an alphanumeric.
-fn is_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 63
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter()
+fn is_name(part: &str) -> bool {
+    let bytes = part.as_bytes();
+    bytes.len() <= 63
+        && starts_and_ends_alphanumeric(bytes)
+        && bytes
+            .iter()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
+/// Not empty, and alphanumeric at both ends.
+fn starts_and_ends_alphanumeric(bytes: &[u8]) -> bool {
+    bytes.first().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+}
+
 /// `[prefix/]name`, the prefix a DNS subdomain.
-fn check_key(k: &str) -> Result<(), SelectorError> {
-    let (prefix, name) = match k.rsplit_once('/') {
-        Some((p, n)) => (Some(p), n),
-        None => (None, k),
+fn check_key(label_key: &str) -> Result<(), SelectorError> {
+    let (prefix, name) = match label_key.rsplit_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, label_key),
     };
-    let prefix_ok = prefix.is_none_or(|p| {
-        !p.is_empty()
-            && p.len() <= 253
-            && p.split('.').all(|part| {
-                let b = part.as_bytes();
-                !b.is_empty()
-                    && b.len() <= 63
-                    && b[0].is_ascii_alphanumeric()
-                    && b[b.len() - 1].is_ascii_alphanumeric()
-                    && b.iter()
+    let prefix_ok = prefix.is_none_or(|prefix| {
+        !prefix.is_empty()
+            && prefix.len() <= 253
+            && prefix.split('.').all(|label| {
+                let bytes = label.as_bytes();
+                bytes.len() <= 63
+                    && starts_and_ends_alphanumeric(bytes)
+                    && bytes
+                        .iter()
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
             })
     });
     if prefix_ok && is_name(name) {
         Ok(())
     } else {
-        Err(SelectorError::InvalidKey { key: k.to_string() })
+        Err(SelectorError::InvalidKey {
+            key: label_key.to_string(),
+        })
     }
 }
 
-fn check_value(v: &str) -> Result<(), SelectorError> {
-    if v.is_empty() || is_name(v) {
+fn check_value(label_value: &str) -> Result<(), SelectorError> {
+    if label_value.is_empty() || is_name(label_value) {
         Ok(())
     } else {
         Err(SelectorError::InvalidValue {
-            value: v.to_string(),
+            value: label_value.to_string(),
         })
     }
 }

@@ -304,19 +304,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let too_long = || DurationError::TooLong {
         text: text.to_string(),
     };
-    let t = text.trim();
-    if let Ok(secs) = t.parse::<u64>() {
+    let trimmed = text.trim();
+    if let Ok(secs) = trimmed.parse::<u64>() {
         return match secs {
             0 => Ok(NO_LIMIT),
-            s if s > NO_LIMIT.as_secs() => Err(too_long()),
-            s => Ok(Duration::from_secs(s)),
+            secs if secs > NO_LIMIT.as_secs() => Err(too_long()),
+            secs => Ok(Duration::from_secs(secs)),
         };
     }
-    if t.is_empty() {
+    if trimmed.is_empty() {
         return Err(DurationError::Empty);
     }
     let mut total = Duration::ZERO;
-    let mut rest = t;
+    let mut rest = trimmed;
     while !rest.is_empty() {
         let digits = rest
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))

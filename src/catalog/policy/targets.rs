@@ -155,14 +155,16 @@ pub(crate) fn read_targets(
     invalid: &mut Vec<FieldError>,
 ) -> Vec<TargetSpec> {
     let mut targets = Vec::new();
-    if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
-        match read_ref(v, ns, || "spec.targetRef".to_string()) {
-            Ok(r) => push_sections(v, r, "spec.targetRef", &mut targets, invalid),
+    if let Some(entry) = spec.get("targetRef").filter(|v| !v.is_null()) {
+        match read_ref(entry, ns, || "spec.targetRef".to_string()) {
+            Ok(reference) => {
+                push_sections(entry, reference, "spec.targetRef", &mut targets, invalid)
+            }
             Err(e) => invalid.push(e),
         }
     }
-    if let Some(v) = spec.get("targetRefs").filter(|v| !v.is_null()) {
-        match v.as_array() {
+    if let Some(refs) = spec.get("targetRefs").filter(|v| !v.is_null()) {
+        match refs.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     if is_selector_ref(item) {
@@ -170,9 +172,9 @@ pub(crate) fn read_targets(
                         continue;
                     }
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
-                        Ok(r) => {
+                        Ok(reference) => {
                             let field = format!("spec.targetRefs[{i}]");
-                            push_sections(item, r, &field, &mut targets, invalid)
+                            push_sections(item, reference, &field, &mut targets, invalid)
                         }
                         Err(e) => invalid.push(e),
                     }
@@ -184,13 +186,13 @@ pub(crate) fn read_targets(
             )),
         }
     }
-    if let Some(v) = spec.get("targetSelectors").filter(|v| !v.is_null()) {
-        match v.as_array() {
+    if let Some(selectors) = spec.get("targetSelectors").filter(|v| !v.is_null()) {
+        match selectors.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     let field = format!("spec.targetSelectors[{i}]");
                     match read_selector(item, ns, &field) {
-                        Ok(t) => targets.push(t),
+                        Ok(target) => targets.push(target),
                         Err(e) => invalid.push(e),
                     }
                 }
@@ -214,33 +216,35 @@ pub(super) fn is_selector_ref(item: &Val) -> bool {
         && item.get("name").is_none_or(|v| v.is_null())
 }
 
-/// The reference `r` read from `item`, once, or once per name of its `sectionNames`
+/// The `reference` read from `item`, once, or once per name of its `sectionNames`
 /// list (Azure Application Gateway for Containers' pre-GEP-2648 shape: one targetRef
 /// naming several listeners or rules).
 fn push_sections(
     item: &Val,
-    r: ObjRef,
+    reference: ObjRef,
     field: &str,
     targets: &mut Vec<TargetSpec>,
     invalid: &mut Vec<FieldError>,
 ) {
     let names = match item.get("sectionNames") {
-        None | Some(Val::Null) => return targets.push(TargetSpec::Ref(r)),
+        None | Some(Val::Null) => return targets.push(TargetSpec::Ref(reference)),
         Some(Val::Array(names)) => names,
         Some(_) => {
             invalid.push(FieldError::new(
                 format!("{field}.sectionNames"),
                 FieldProblem::MustBe("a list of names"),
             ));
-            return targets.push(TargetSpec::Ref(r));
+            return targets.push(TargetSpec::Ref(reference));
         }
     };
     let mut any = false;
-    for (j, n) in names.iter().enumerate() {
-        match n.as_str().filter(|n| !n.is_empty()) {
-            Some(n) => {
+    for (j, name) in names.iter().enumerate() {
+        match name.as_str().filter(|n| !n.is_empty()) {
+            Some(section) => {
                 any = true;
-                targets.push(TargetSpec::Ref(r.clone().with_section(Some(n))));
+                targets.push(TargetSpec::Ref(
+                    reference.clone().with_section(Some(section)),
+                ));
             }
             None => invalid.push(FieldError::new(
                 format!("{field}.sectionNames[{j}]"),
@@ -250,47 +254,49 @@ fn push_sections(
     }
     // An empty list names no section: the whole object.
     if !any {
-        targets.push(TargetSpec::Ref(r));
+        targets.push(TargetSpec::Ref(reference));
     }
 }
 
 /// `field` names the reference in messages; it is built only for one.
 fn read_ref(
-    v: &Val,
+    entry: &Val,
     policy_ns: Option<&str>,
     field: impl Fn() -> String,
 ) -> Result<ObjRef, FieldError> {
-    let m = v.as_object().ok_or_else(|| {
+    let mapping = entry.as_object().ok_or_else(|| {
         FieldError::new(
             field(),
             FieldProblem::MustBe("a mapping with kind and name"),
         )
     })?;
-    let s = |k: &str| -> Result<Option<&str>, FieldError> {
-        match m.get(k) {
+    let string_at = |key: &str| -> Result<Option<&str>, FieldError> {
+        match mapping.get(key) {
             None | Some(Val::Null) => Ok(None),
-            Some(Val::String(s)) => Ok(Some(&**s)),
+            Some(Val::String(text)) => Ok(Some(&**text)),
             Some(_) => Err(FieldError::new(
-                format!("{}.{k}", field()),
+                format!("{}.{key}", field()),
                 FieldProblem::MustBe("a string"),
             )),
         }
     };
-    let kind = s("kind")?
+    let kind = string_at("kind")?
         .filter(|k| !k.is_empty())
         .ok_or_else(|| FieldError::new(format!("{}.kind", field()), FieldProblem::Missing))?;
-    let name = s("name")?
+    let name = string_at("name")?
         .filter(|k| !k.is_empty())
         .ok_or_else(|| FieldError::new(format!("{}.name", field()), FieldProblem::Missing))?;
     // kind is matched case-insensitively for core kinds some examples write in lower case.
     let kind = canonical_kind(kind);
-    let group = match s("group")? {
-        Some(g) => normalize_group(g).to_string(),
+    let group = match string_at("group")? {
+        Some(group) => normalize_group(group).to_string(),
         None => default_group_for(&kind).to_string(),
     };
-    let namespace = ref_namespace(&kind, s("namespace")?, policy_ns).map(str::to_string);
+    let namespace = ref_namespace(&kind, string_at("namespace")?, policy_ns).map(str::to_string);
     // Flomesh names a route rule by `rule` (LocalFilterPolicyTargetReference).
-    let section = s("sectionName")?.or(s("rule")?).filter(|s| !s.is_empty());
+    let section = string_at("sectionName")?
+        .or(string_at("rule")?)
+        .filter(|s| !s.is_empty());
     Ok(ObjRef {
         group: group.into(),
         kind: kind.into(),
@@ -313,43 +319,50 @@ pub(crate) fn ref_namespace<'a>(
     }
 }
 
-fn read_selector(v: &Val, policy_ns: Option<&str>, field: &str) -> Result<TargetSpec, FieldError> {
-    let m = v
+fn read_selector(
+    entry: &Val,
+    policy_ns: Option<&str>,
+    field: &str,
+) -> Result<TargetSpec, FieldError> {
+    let mapping = entry
         .as_object()
         .ok_or_else(|| FieldError::new(field, FieldProblem::MustBe("a mapping")))?;
-    let kind = m
+    let kind = mapping
         .get("kind")
         .and_then(Val::as_str)
         .filter(|k| !k.is_empty())
         .ok_or_else(|| FieldError::new(format!("{field}.kind"), FieldProblem::Missing))?;
     let kind = canonical_kind(kind);
-    let group = match m.get("group").and_then(Val::as_str) {
-        Some(g) => normalize_group(g).to_string(),
+    let group = match mapping.get("group").and_then(Val::as_str) {
+        Some(group) => normalize_group(group).to_string(),
         None => default_group_for(&kind).to_string(),
     };
     // An empty selector selects every object of the kind in scope, as Kubernetes
     // label selectors do (Envoy Gateway relies on it with `namespaces`).
-    let selector = LabelSelector::parse(v, field)?;
+    let selector = LabelSelector::parse(entry, field)?;
     let same = if is_cluster_scoped(&kind) {
         None
     } else {
         policy_ns.map(str::to_string)
     };
-    let namespaces = match m.get("namespaces").filter(|n| !n.is_null()) {
+    let namespaces = match mapping.get("namespaces").filter(|n| !n.is_null()) {
         None => SelectorScope::Same(same),
-        Some(n) => {
-            let from = n.get("from").and_then(Val::as_str).unwrap_or("Same");
+        Some(namespaces) => {
+            let from = namespaces
+                .get("from")
+                .and_then(Val::as_str)
+                .unwrap_or("Same");
             match from {
                 "Same" => SelectorScope::Same(same),
                 "All" => SelectorScope::All,
                 "Selector" => {
-                    let sel = match n.get("selector").filter(|s| !s.is_null()) {
-                        Some(s) => {
-                            LabelSelector::parse(s, &format!("{field}.namespaces.selector"))?
+                    let labels = match namespaces.get("selector").filter(|s| !s.is_null()) {
+                        Some(selector) => {
+                            LabelSelector::parse(selector, &format!("{field}.namespaces.selector"))?
                         }
                         None => LabelSelector::default(),
                     };
-                    SelectorScope::Labelled(sel)
+                    SelectorScope::Labelled(labels)
                 }
                 other => {
                     return Err(FieldError::new(
