@@ -44,7 +44,7 @@ pub fn did_you_mean(found: &[String]) -> String {
 /// The message for a TYPE that names no kind: `err`, then the nearest TYPE words of the
 /// kinds known (the input's and the built-in ones), each compared by its kind and its
 /// plural.
-pub fn unknown_type(w: &World, typed: &str, err: String) -> String {
+pub fn unknown_type(w: &World, typed: &str, err: impl std::fmt::Display) -> String {
     let mut words = names::type_words(Some(w), TypeSet::Any);
     words.extend(names::type_words(None, TypeSet::Any));
     words.sort();
@@ -114,9 +114,9 @@ mod tests {
             "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: baker, namespace: team}\n",
         )
         .unwrap();
-        let m = unknown_type(&w, "httproutes2", "unknown".into());
+        let m = unknown_type(&w, "httproutes2", "unknown");
         assert_eq!(m, "unknown; did you mean httproute?");
-        let m = unknown_type(&w, "backendtlspolicys", "unknown".into());
+        let m = unknown_type(&w, "backendtlspolicys", "unknown");
         assert!(m.ends_with("did you mean backendtlspolicy?"), "{m}");
         let gk = GroupKind::new("gateway.networking.k8s.io", "HTTPRoute");
         assert_eq!(

@@ -80,9 +80,9 @@ pub fn name_target(
     ns: &str,
 ) -> Result<(GroupKind, ObjRef), NameError> {
     let (ty, name) = split_target(words)?;
-    let gk = resolve_type(&ty, catalog, objects).map_err(|message| NameError::UnknownType {
+    let gk = resolve_type(&ty, catalog, objects).map_err(|e| NameError::UnknownType {
         typed: ty.clone(),
-        message,
+        message: e.to_string(),
     })?;
     let ns = (!is_cluster_scoped(&gk.kind)).then_some(ns);
     // `NAME#section`: a listener, a rule or a port, as the TARGETS column prints it.

@@ -6,6 +6,20 @@ use crate::catalog::Catalog;
 use crate::model::Object;
 use crate::model::{resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP};
 
+/// Why TYPE names no kind: none known by that name, or several.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveTypeError {
+    #[error("unknown resource type {typed:?}: not a Gateway API kind, a Service, ServiceImport or Namespace, nor a policy kind the registry, the CRDs read or --policy-kind name")]
+    Unknown { typed: String },
+    /// Kinds of that name in several groups: the `kind.group` spellings that tell them
+    /// apart, in order.
+    #[error("{typed:?} is ambiguous: use one of {}", .spellings.join(", "))]
+    Ambiguous {
+        typed: String,
+        spellings: Vec<String>,
+    },
+}
+
 /// Resolves TYPE against the built-in kinds, the policy kinds of the catalog and the
 /// CRDs in the input. An ambiguous name (a kind in two groups) is an error that
 /// names the `kind.group` spellings to use.
@@ -13,42 +27,42 @@ pub fn resolve_type(
     input: &str,
     catalog: &Catalog,
     objects: &[Object],
-) -> Result<GroupKind, String> {
+) -> Result<GroupKind, ResolveTypeError> {
     let lower = input.to_lowercase();
     let (name, group) = match lower.split_once('.') {
         Some((n, g)) => (n.to_string(), Some(g.to_string())),
         None => (lower.clone(), None),
     };
     let mut candidates: Vec<GroupKind> = Vec::new();
-    let mut consider = |g: &str, kind: &str, plural: &str, shorts: &[String]| {
+    let mut consider = |kind_group: &str, kind: &str, plural: &str, shorts: &[String]| {
         let matches_name = kind.to_lowercase() == name || plural == name || shorts.contains(&name);
         let matches_group = group
             .as_deref()
-            .is_none_or(|want| want == g || (want == "core" && g.is_empty()));
+            .is_none_or(|want| want == kind_group || (want == "core" && kind_group.is_empty()));
         if matches_name && matches_group {
-            let gk = GroupKind::new(g, kind);
+            let gk = GroupKind::new(kind_group, kind);
             if !candidates.contains(&gk) {
                 candidates.push(gk);
             }
         }
     };
-    for (g, k, s) in BUILTIN_KINDS {
-        let shorts: Vec<String> = s.iter().map(|x| x.to_string()).collect();
-        consider(g, k, &resource_plural(k), &shorts);
+    for (kind_group, kind, short_names) in BUILTIN_KINDS {
+        let shorts: Vec<String> = short_names.iter().map(|x| x.to_string()).collect();
+        consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
-    for o in objects
+    for crd in objects
         .iter()
         .filter(|o| o.kind == "CustomResourceDefinition")
     {
-        let g = o
+        let crd_group = crd
             .spec
             .get("group")
             .and_then(|v| v.as_str())
             .unwrap_or_default();
-        let names = o.spec.get("names");
-        let field = |f: &str| {
+        let names = crd.spec.get("names");
+        let field = |name_field: &str| {
             names
-                .and_then(|n| n.get(f))
+                .and_then(|n| n.get(name_field))
                 .and_then(|v| v.as_str())
                 .unwrap_or_default()
                 .to_string()
@@ -56,28 +70,29 @@ pub fn resolve_type(
         let shorts: Vec<String> = names
             .and_then(|n| n.get("shortNames"))
             .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
+            .map(|list| {
+                list.iter()
                     .filter_map(|s| s.as_str().map(str::to_lowercase))
                     .collect()
             })
             .unwrap_or_default();
         let kind = field("kind");
         if !kind.is_empty() {
-            consider(g, &kind, &field("plural"), &shorts);
+            consider(crd_group, &kind, &field("plural"), &shorts);
         }
     }
-    for k in catalog.kinds.values() {
-        let shorts: Vec<String> = crate::catalog::registry::short_names(&k.group, &k.kind)
+    for policy_kind in catalog.kinds.values() {
+        let (kind_group, kind) = (&policy_kind.group, &policy_kind.kind);
+        let shorts: Vec<String> = crate::catalog::registry::short_names(kind_group, kind)
             .iter()
             .map(|s| s.to_string())
             .collect();
-        consider(&k.group, &k.kind, &resource_plural(&k.kind), &shorts);
+        consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
     match candidates.len() {
-        0 => Err(format!(
-            "unknown resource type {input:?}: not a Gateway API kind, a Service, ServiceImport or Namespace, nor a policy kind the registry, the CRDs read or --policy-kind name"
-        )),
+        0 => Err(ResolveTypeError::Unknown {
+            typed: input.to_string(),
+        }),
         1 => Ok(candidates.remove(0)),
         _ => {
             // Gateway API kinds win over look-alikes when no group was asked for.
@@ -93,27 +108,27 @@ pub fn resolve_type(
             if let [one] = present[..] {
                 return Ok(one.clone());
             }
-            let mut names: Vec<String> = candidates
+            let mut spellings: Vec<String> = candidates
                 .iter()
                 .map(|c| format!("{}.{}", c.kind.to_lowercase(), c.group))
                 .collect();
-            names.sort();
-            Err(format!(
-                "{input:?} is ambiguous: use one of {}",
-                names.join(", ")
-            ))
+            spellings.sort();
+            Err(ResolveTypeError::Ambiguous {
+                typed: input.to_string(),
+                spellings,
+            })
         }
     }
 }
 
 /// `o` is an object of kind `gk`, or the CRD that defines it.
-fn defines_or_is(o: &Object, gk: &GroupKind) -> bool {
-    if o.kind == "CustomResourceDefinition" {
-        let spec = &o.spec;
+fn defines_or_is(object: &Object, gk: &GroupKind) -> bool {
+    if object.kind == "CustomResourceDefinition" {
+        let spec = &object.spec;
         spec.get("group").and_then(|v| v.as_str()) == Some(&*gk.group)
             && spec.pointer("/names/kind").and_then(|v| v.as_str()) == Some(&*gk.kind)
     } else {
-        o.group() == &*gk.group && o.kind == *gk.kind
+        object.group() == &*gk.group && object.kind == *gk.kind
     }
 }
 
@@ -157,15 +172,30 @@ mod tests {
                 "{s}"
             );
         }
-        assert!(resolve_type("nonsense", &cat, &[]).is_err());
+        let unknown = resolve_type("nonsense", &cat, &[]).unwrap_err();
+        assert_eq!(
+            unknown,
+            ResolveTypeError::Unknown {
+                typed: "nonsense".to_string()
+            }
+        );
+        assert!(unknown
+            .to_string()
+            .starts_with("unknown resource type \"nonsense\": not a Gateway API kind"));
     }
 
     #[test]
     fn kinds_in_two_groups_need_the_group() {
         let cat = Catalog::build(&[], &[]);
         let err = resolve_type("ratelimitpolicy", &cat, &[]).unwrap_err();
-        assert!(err.contains("ratelimitpolicy.kuadrant.io"), "{err}");
-        assert!(err.contains("ratelimitpolicy.gateway.nginx.org"), "{err}");
+        let ResolveTypeError::Ambiguous { spellings, .. } = &err else {
+            panic!("{err:?}")
+        };
+        assert!(spellings.contains(&"ratelimitpolicy.kuadrant.io".to_string()));
+        assert!(spellings.contains(&"ratelimitpolicy.gateway.nginx.org".to_string()));
+        assert!(err.to_string().starts_with(
+            "\"ratelimitpolicy\" is ambiguous: use one of ratelimitpolicy.gateway.nginx.org, "
+        ));
         let gk = resolve_type("ratelimitpolicy.kuadrant.io", &cat, &[]).unwrap();
         assert_eq!(gk, GroupKind::new("kuadrant.io", "RateLimitPolicy"));
     }
@@ -182,7 +212,8 @@ mod tests {
         // With neither in the input, the name is ambiguous (APISIX ships one too).
         let err = resolve_type("backendtrafficpolicy", cat, &[]).unwrap_err();
         assert!(
-            err.contains("backendtrafficpolicy.apisix.apache.org"),
+            err.to_string()
+                .contains("backendtrafficpolicy.apisix.apache.org"),
             "{err}"
         );
     }

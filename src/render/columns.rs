@@ -2,12 +2,28 @@
 //! each column's path evaluated on each item of the `-o json` list, several results
 //! joined with `,`, none as `<none>`.
 
-use super::jsonpath::{self, Path};
+use super::jsonpath::{self, Path, TemplateError};
 use super::table::Table;
 use super::{Style, Tint};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+
+/// Why a `custom-columns` spec is refused, in kubectl's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ColumnsError {
+    #[error("custom-columns format specified but no custom columns given")]
+    Empty,
+    /// A column (`part`) without `:`.
+    #[error("unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>")]
+    NoPath { part: String },
+    /// The path of the column `header` does not parse.
+    #[error("{header}: {path_error}")]
+    BadPath {
+        header: String,
+        path_error: TemplateError,
+    },
+}
 
 /// The columns of a `custom-columns` spec.
 #[derive(Clone, Debug)]
@@ -18,22 +34,23 @@ pub struct Columns {
 impl Columns {
     /// `NAME:.policy.name,STATUS:.status`; each path in kubectl's relaxed form (`.a`,
     /// `a`, `{.a}`).
-    pub fn parse(spec: &str) -> Result<Columns, String> {
+    pub fn parse(spec: &str) -> Result<Columns, ColumnsError> {
         if spec.trim().is_empty() {
-            return Err("custom-columns format specified but no custom columns given".into());
+            return Err(ColumnsError::Empty);
         }
         let columns = spec
             .split(',')
             .map(|part| {
-                let (header, path) = part.split_once(':').ok_or_else(|| {
-                    format!(
-                        "unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>"
-                    )
+                let (header, path) = part.split_once(':').ok_or_else(|| ColumnsError::NoPath {
+                    part: part.to_string(),
                 })?;
-                let path = jsonpath::relaxed(path).map_err(|e| format!("{header}: {e}"))?;
+                let path = jsonpath::relaxed(path).map_err(|path_error| ColumnsError::BadPath {
+                    header: header.to_string(),
+                    path_error,
+                })?;
                 Ok((header.to_string(), path))
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, ColumnsError>>()?;
         Ok(Columns { columns })
     }
 
@@ -47,31 +64,31 @@ impl Columns {
     ) -> io::Result<()> {
         // The headers are the user's words: written as the first row of a table whose
         // own header row is not printed.
-        let mut t = Table::new(vec![""; self.columns.len()]);
+        let mut table = Table::new(vec![""; self.columns.len()]);
         if headers {
-            t.start_row();
-            for (h, _) in &self.columns {
-                t.cell(h, Tint::Plain);
+            table.start_row();
+            for (header, _) in &self.columns {
+                table.cell(header, Tint::Plain);
             }
         }
         for item in items {
-            t.start_row();
+            table.start_row();
             for (_, path) in &self.columns {
                 let found = path.find(item).map_err(io::Error::other)?;
-                t.cell_with(Tint::Plain, |s| {
+                table.cell_with(Tint::Plain, |cell| {
                     if found.is_empty() {
-                        s.push_str("<none>");
+                        cell.push_str("<none>");
                     }
-                    for (i, v) in found.iter().enumerate() {
+                    for (i, value) in found.iter().enumerate() {
                         if i > 0 {
-                            s.push(',');
+                            cell.push(',');
                         }
-                        jsonpath::sprint(v, s);
+                        jsonpath::sprint(value, cell);
                     }
                 });
             }
         }
-        t.write(out, style, false)
+        table.write(out, style, false)
     }
 }
 
@@ -81,14 +98,14 @@ pub fn labels_cell(labels: &BTreeMap<String, String>) -> String {
     if labels.is_empty() {
         return "<none>".into();
     }
-    let mut s = String::new();
-    for (i, (k, v)) in labels.iter().enumerate() {
+    let mut cell = String::new();
+    for (i, (key, value)) in labels.iter().enumerate() {
         if i > 0 {
-            s.push(',');
+            cell.push(',');
         }
-        jsonpath::sprint(&Value::String(format!("{k}={v}")), &mut s);
+        jsonpath::sprint(&Value::String(format!("{key}={value}")), &mut cell);
     }
-    s
+    cell
 }
 
 #[cfg(test)]
@@ -114,11 +131,24 @@ mod tests {
 
     #[test]
     fn specs_without_a_path_are_refused() {
-        assert!(Columns::parse("NAME")
-            .unwrap_err()
-            .contains("expected <header>:<json-path-expr>"));
-        assert!(Columns::parse("").is_err());
-        assert!(Columns::parse("A:{}").is_err());
+        let no_path = Columns::parse("A:.a,NAME").unwrap_err();
+        assert_eq!(
+            no_path,
+            ColumnsError::NoPath {
+                part: "NAME".to_string()
+            }
+        );
+        assert_eq!(
+            no_path.to_string(),
+            "unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"
+        );
+        assert_eq!(Columns::parse(" ").unwrap_err(), ColumnsError::Empty);
+        let bad = Columns::parse("A:{}").unwrap_err();
+        assert!(
+            matches!(&bad, ColumnsError::BadPath { header, .. } if header == "A"),
+            "{bad:?}"
+        );
+        assert_eq!(bad.to_string(), "A: \"{}\" is not a JSONPath");
     }
 
     #[test]

@@ -28,14 +28,16 @@ enum Item {
     Range(Path, Vec<Item>),
 }
 
-/// A path: steps from the root (`$`, `@` or nothing) or, in a filter, from `@`.
+/// A path: segments from the root (`$`, `@` or nothing) or, in a filter, from `@`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
-    steps: Vec<Step>,
+    segments: Vec<Segment>,
 }
 
+/// One segment of a path (RFC 9535's word): what `.a`, `..`, `.*` or `[…]` does to
+/// the values reached so far.
 #[derive(Clone, Debug, PartialEq)]
-enum Step {
+enum Segment {
     Field(String),
     /// `..`: the value and every map or list below it that holds something.
     Recursive,
@@ -72,13 +74,103 @@ enum Operand {
     Path(Path),
 }
 
+/// Why a template or a path does not parse: the text being read (the template, or a
+/// path or quoted text inside it), the byte offset in that text where reading stopped,
+/// and why. Its `Display` is the message kubectl-policies has always printed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", describe(.reason, .text, *.position))]
+pub struct TemplateError {
+    pub text: String,
+    pub position: usize,
+    pub reason: TemplateReason,
+}
+
+/// What is wrong at a [`TemplateError`]'s position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplateReason {
+    /// The whole template is empty.
+    Empty,
+    /// A `{` at the position without its `}`.
+    UnclosedAction,
+    /// `{end}` at the position, outside any `{range}`.
+    NothingToEnd,
+    /// A backslash at the position followed by this (nothing: the text ends there).
+    UnknownEscape(Option<char>),
+    /// Text from the position on that cannot continue the path.
+    Unexpected,
+    /// A `.` followed by neither a key nor `*` nor `[`.
+    KeyExpected,
+    /// A `[` not closed at the position.
+    CloseBracketExpected,
+    /// A `[?(` not closed at the position.
+    CloseFilterExpected,
+    /// A quote opened before the position and never closed.
+    UnclosedQuote,
+    /// This word, at the position, where an index belongs.
+    NotAnIndex(String),
+    /// Nothing at the position that an index, a slice or a key starts with.
+    IndexExpected,
+    /// This word, at the position, to the right of a filter's operator.
+    NotAValue(String),
+    /// The text (`--sort-by`, a custom column) holds no path at all.
+    NotAPath,
+}
+
+fn describe(reason: &TemplateReason, text: &str, position: usize) -> String {
+    let rest = text.get(position..).unwrap_or_default();
+    match reason {
+        TemplateReason::Empty => "the template is empty".to_string(),
+        TemplateReason::UnclosedAction => format!("unclosed action: {rest}"),
+        TemplateReason::NothingToEnd => "not in range, nothing to end".to_string(),
+        TemplateReason::UnknownEscape(escape) => format!(
+            "unknown escape \\{} in {text:?}",
+            escape.map(String::from).unwrap_or_default()
+        ),
+        TemplateReason::Unexpected => format!("unexpected {rest:?} in {text:?}"),
+        TemplateReason::KeyExpected => format!("expected a key after '.' in {text:?}"),
+        TemplateReason::CloseBracketExpected => format!("expected ']' in {text:?}"),
+        TemplateReason::CloseFilterExpected => {
+            format!("expected ')' to close the filter in {text:?}")
+        }
+        TemplateReason::UnclosedQuote => format!("unclosed quote in {text:?}"),
+        TemplateReason::NotAnIndex(word) => format!("{word:?} is not an index in {text:?}"),
+        TemplateReason::IndexExpected => {
+            format!("expected an index, a slice or a key in {text:?}")
+        }
+        TemplateReason::NotAValue(word) => format!("{word:?} is not a value to compare with"),
+        TemplateReason::NotAPath => format!("{text:?} is not a JSONPath"),
+    }
+}
+
+/// Why a template that parsed cannot run on a document, in kubectl's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// An index or a slice applied to a value of this kind.
+    #[error("{kind} is not array or slice")]
+    NotAList { kind: &'static str },
+    #[error("array index out of bounds: index {index}, length {length}")]
+    OutOfBounds { index: i64, length: i64 },
+    #[error("starting index {start} is greater than ending index {end}")]
+    StartAfterEnd { start: i64, end: i64 },
+    #[error("step must be > 0")]
+    StepNotPositive { step: i64 },
+    /// A filter's side that reached several values.
+    #[error("can only compare one element at a time")]
+    SeveralToCompare,
+}
+
 impl Template {
     /// Parses a template: text outside braces is printed as it is, `{"…"}` prints the
     /// quoted text (with `\n`, `\t` and the like), `{range P}…{end}`, and `{P}` prints
     /// the results of path P.
-    pub fn parse(text: &str) -> Result<Template, String> {
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
+        let error_at = |position: usize, reason: TemplateReason| TemplateError {
+            text: text.to_string(),
+            position,
+            reason,
+        };
         if text.is_empty() {
-            return Err("the template is empty".into());
+            return Err(error_at(0, TemplateReason::Empty));
         }
         let mut stack: Vec<(Path, Vec<Item>)> = Vec::new();
         let mut items: Vec<Item> = Vec::new();
@@ -94,8 +186,9 @@ impl Template {
                 items.push(Item::Text(text_before.to_string()));
             }
             let after = brace_on.get(1..).unwrap_or_default();
+            let brace_at = text.len() - brace_on.len();
             let close = action_end(after)
-                .ok_or_else(|| format!("unclosed action: {{{after}", after = after))?;
+                .ok_or_else(|| error_at(brace_at, TemplateReason::UnclosedAction))?;
             let (action, closing) = after.split_at_checked(close).unwrap_or((after, ""));
             let action = action.trim();
             rest = closing.get(1..).unwrap_or_default();
@@ -104,11 +197,11 @@ impl Template {
             } else if action == "end" {
                 let (path, outer) = stack
                     .pop()
-                    .ok_or("not in range, nothing to end".to_string())?;
+                    .ok_or_else(|| error_at(brace_at, TemplateReason::NothingToEnd))?;
                 let body = std::mem::replace(&mut items, outer);
                 items.push(Item::Range(path, body));
-            } else if let Some(p) = action.strip_prefix("range ") {
-                stack.push((Path::parse(p.trim())?, std::mem::take(&mut items)));
+            } else if let Some(range_path) = action.strip_prefix("range ") {
+                stack.push((Path::parse(range_path.trim())?, std::mem::take(&mut items)));
             } else {
                 items.push(Item::Path(Path::parse(action)?));
             }
@@ -123,19 +216,19 @@ impl Template {
 
     /// The template's text for `root`. An index out of bounds is an error, as in kubectl;
     /// a missing key yields nothing.
-    pub fn execute(&self, root: &Value) -> Result<String, String> {
+    pub fn execute(&self, root: &Value) -> Result<String, EvalError> {
         let mut out = String::new();
         run(&self.items, root, &mut out)?;
         Ok(out)
     }
 }
 
-fn run(items: &[Item], root: &Value, out: &mut String) -> Result<(), String> {
+fn run(items: &[Item], root: &Value, out: &mut String) -> Result<(), EvalError> {
     for item in items {
         match item {
-            Item::Text(t) => out.push_str(t),
-            Item::Path(p) => {
-                let found = p.find(root)?;
+            Item::Text(text) => out.push_str(text),
+            Item::Path(path) => {
+                let found = path.find(root)?;
                 for (i, v) in found.iter().enumerate() {
                     if i > 0 {
                         out.push(' ');
@@ -143,9 +236,9 @@ fn run(items: &[Item], root: &Value, out: &mut String) -> Result<(), String> {
                     print_value(v, out);
                 }
             }
-            Item::Range(p, body) => {
-                for v in p.find(root)? {
-                    run(body, v, out)?;
+            Item::Range(path, body) => {
+                for each in path.find(root)? {
+                    run(body, each, out)?;
                 }
             }
         }
@@ -155,11 +248,11 @@ fn run(items: &[Item], root: &Value, out: &mut String) -> Result<(), String> {
 
 /// Where the action that starts after `{` ends (the index of its `}`), quotes and
 /// brackets respected.
-fn action_end(s: &str) -> Option<usize> {
+fn action_end(action: &str) -> Option<usize> {
     let mut quote: Option<char> = None;
     let mut escaped = false;
     let mut depth = 0usize;
-    for (i, c) in s.char_indices() {
+    for (i, c) in action.char_indices() {
         match quote {
             Some(q) => {
                 if escaped {
@@ -183,20 +276,20 @@ fn action_end(s: &str) -> Option<usize> {
 }
 
 /// `"text"` as an action: the text, its escapes read as Go reads them.
-fn quoted_text(action: &str) -> Option<Result<String, String>> {
+fn quoted_text(action: &str) -> Option<Result<String, TemplateError>> {
     let inner = action.strip_prefix('"')?.strip_suffix('"')?;
     Some(unescape(inner))
 }
 
-fn unescape(s: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
+fn unescape(quoted: &str) -> Result<String, TemplateError> {
+    let mut out = String::with_capacity(quoted.len());
+    let mut chars = quoted.char_indices();
+    while let Some((at, c)) = chars.next() {
         if c != '\\' {
             out.push(c);
             continue;
         }
-        match chars.next() {
+        match chars.next().map(|(_, escaped)| escaped) {
             Some('n') => out.push('\n'),
             Some('t') => out.push('\t'),
             Some('r') => out.push('\r'),
@@ -204,10 +297,11 @@ fn unescape(s: &str) -> Result<String, String> {
             Some('"') => out.push('"'),
             Some('\'') => out.push('\''),
             other => {
-                return Err(format!(
-                    "unknown escape \\{} in {s:?}",
-                    other.map(String::from).unwrap_or_default()
-                ))
+                return Err(TemplateError {
+                    text: quoted.to_string(),
+                    position: at,
+                    reason: TemplateReason::UnknownEscape(other),
+                })
             }
         }
     }
@@ -218,37 +312,47 @@ impl Path {
     /// Parses a path: `.a.b`, `$.a`, `@.a`, `a.b` (kubectl's relaxed form), `['a']`,
     /// `[0]`, `[-1]`, `[1:3]`, `[*]`, `.*`, `..a`, `[?(@.a=="x")]`, `[?(@.a)]`,
     /// `['a','b']`; `\.` keeps a dot in a key (`.labels.app\.kubernetes\.io/name`).
-    pub fn parse(text: &str) -> Result<Path, String> {
-        let mut p = Parser {
-            s: text.trim(),
+    pub fn parse(text: &str) -> Result<Path, TemplateError> {
+        let mut parser = Parser {
+            text: text.trim(),
             at: 0,
         };
-        let path = p.path()?;
-        if p.at < p.s.len() {
-            return Err(format!("unexpected {:?} in {:?}", p.rest(), text.trim()));
+        let path = parser.path()?;
+        if parser.at < parser.text.len() {
+            return Err(parser.error(TemplateReason::Unexpected));
         }
         Ok(path)
     }
 
     /// Every value the path reaches from `root`, in order.
-    pub fn find<'a>(&self, root: &'a Value) -> Result<Vec<&'a Value>, String> {
+    pub fn find<'a>(&self, root: &'a Value) -> Result<Vec<&'a Value>, EvalError> {
         let mut cur = vec![root];
-        for step in &self.steps {
-            cur = apply(step, cur)?;
+        for segment in &self.segments {
+            cur = apply(segment, cur)?;
         }
         Ok(cur)
     }
 }
 
 struct Parser<'a> {
-    s: &'a str,
+    /// The path being read, and where reading stands in it.
+    text: &'a str,
     at: usize,
 }
 
 impl Parser<'_> {
+    /// An error at the current position.
+    fn error(&self, reason: TemplateReason) -> TemplateError {
+        TemplateError {
+            text: self.text.to_string(),
+            position: self.at,
+            reason,
+        }
+    }
+
     /// What is left to read (`at` always stands between characters).
     fn rest(&self) -> &str {
-        self.s.get(self.at..).unwrap_or_default()
+        self.text.get(self.at..).unwrap_or_default()
     }
 
     fn peek(&self) -> Option<char> {
@@ -271,40 +375,40 @@ impl Parser<'_> {
     }
 
     /// Steps until something that cannot continue a path (an operator, `)`, the end).
-    fn path(&mut self) -> Result<Path, String> {
-        let mut steps = Vec::new();
+    fn path(&mut self) -> Result<Path, TemplateError> {
+        let mut segments = Vec::new();
         if !self.eat("$") {
             self.eat("@");
         }
         // kubectl's relaxed form: a first key without its dot.
         if self.peek().is_some_and(is_key_char) {
-            steps.push(Step::Field(self.key()));
+            segments.push(Segment::Field(self.key()));
         }
         loop {
             if self.eat("..") {
-                steps.push(Step::Recursive);
+                segments.push(Segment::Recursive);
                 if self.eat("*") {
-                    steps.push(Step::Wildcard);
+                    segments.push(Segment::Wildcard);
                 } else if self.peek().is_some_and(is_key_char) {
-                    steps.push(Step::Field(self.key()));
+                    segments.push(Segment::Field(self.key()));
                 }
             } else if self.eat(".") {
                 if self.eat("*") {
-                    steps.push(Step::Wildcard);
+                    segments.push(Segment::Wildcard);
                 } else if self.peek().is_some_and(is_key_char) {
-                    steps.push(Step::Field(self.key()));
-                } else if self.peek() == Some('[') || self.at == self.s.len() {
+                    segments.push(Segment::Field(self.key()));
+                } else if self.peek() == Some('[') || self.at == self.text.len() {
                     // `{.}`, `{.[0]}`: the current value.
                 } else {
-                    return Err(format!("expected a key after '.' in {:?}", self.s));
+                    return Err(self.error(TemplateReason::KeyExpected));
                 }
             } else if self.eat("[") {
-                steps.extend(self.bracket()?);
+                segments.extend(self.bracket()?);
                 if !self.eat("]") {
-                    return Err(format!("expected ']' in {:?}", self.s));
+                    return Err(self.error(TemplateReason::CloseBracketExpected));
                 }
             } else {
-                return Ok(Path { steps });
+                return Ok(Path { segments });
             }
         }
     }
@@ -326,21 +430,21 @@ impl Parser<'_> {
         key
     }
 
-    /// What is between `[` and `]`: steps, as a quoted key is a path of its own
+    /// What is between `[` and `]`: segments, as a quoted key is a path of its own
     /// (`['metadata.name']` is `.metadata.name`; `['a\.b']` one key).
-    fn bracket(&mut self) -> Result<Vec<Step>, String> {
+    fn bracket(&mut self) -> Result<Vec<Segment>, TemplateError> {
         self.skip_spaces();
         if self.eat("*") {
-            return Ok(vec![Step::Wildcard]);
+            return Ok(vec![Segment::Wildcard]);
         }
         if self.eat("?(") {
-            let f = self.filter()?;
+            let filter = self.filter()?;
             if !self.eat(")") {
-                return Err(format!("expected ')' to close the filter in {:?}", self.s));
+                return Err(self.error(TemplateReason::CloseFilterExpected));
             }
-            return Ok(vec![Step::Filter(Box::new(f))]);
+            return Ok(vec![Segment::Filter(Box::new(filter))]);
         }
-        let mut parts: Vec<Vec<Step>> = Vec::new();
+        let mut parts: Vec<Vec<Segment>> = Vec::new();
         loop {
             self.skip_spaces();
             parts.push(match self.peek() {
@@ -354,14 +458,17 @@ impl Parser<'_> {
         }
         Ok(match parts.len() {
             1 => parts.remove(0),
-            _ => vec![Step::Union(
-                parts.into_iter().map(|steps| Path { steps }).collect(),
+            _ => vec![Segment::Union(
+                parts
+                    .into_iter()
+                    .map(|segments| Path { segments })
+                    .collect(),
             )],
         })
     }
 
     /// A quoted key, split at its dots (`\.` is a dot of a key).
-    fn quoted_keys(&mut self) -> Result<Vec<Step>, String> {
+    fn quoted_keys(&mut self) -> Result<Vec<Segment>, TemplateError> {
         let raw = self.quoted_raw()?;
         let (mut keys, mut key) = (Vec::new(), String::new());
         let mut chars = raw.chars().peekable();
@@ -378,16 +485,16 @@ impl Parser<'_> {
         keys.push(key);
         keys.into_iter()
             .filter(|k| !k.is_empty())
-            .map(|k| unescape(&k).map(Step::Field))
+            .map(|k| unescape(&k).map(Segment::Field))
             .collect()
     }
 
-    fn quoted(&mut self) -> Result<String, String> {
+    fn quoted(&mut self) -> Result<String, TemplateError> {
         unescape(&self.quoted_raw()?)
     }
 
     /// The text between quotes, as written.
-    fn quoted_raw(&mut self) -> Result<String, String> {
+    fn quoted_raw(&mut self) -> Result<String, TemplateError> {
         let q = self.peek().unwrap_or('\'');
         self.at += 1;
         let start = self.at;
@@ -399,44 +506,45 @@ impl Parser<'_> {
             } else if c == '\\' {
                 escaped = true;
             } else if c == q {
-                let quoted = self.s.get(start..self.at - 1).unwrap_or_default();
+                let quoted = self.text.get(start..self.at - 1).unwrap_or_default();
                 return Ok(quoted.to_string());
             }
         }
-        Err(format!("unclosed quote in {:?}", self.s))
+        Err(self.error(TemplateReason::UnclosedQuote))
     }
 
-    fn int(&mut self) -> Result<Option<i64>, String> {
+    fn int(&mut self) -> Result<Option<i64>, TemplateError> {
         self.skip_spaces();
         let start = self.at;
         self.eat("-");
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.at += 1;
         }
-        let text = self.s.get(start..self.at).unwrap_or_default();
+        let text = self.text.get(start..self.at).unwrap_or_default();
         self.skip_spaces();
         match text {
             "" => Ok(None),
-            t => t
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("{t:?} is not an index in {:?}", self.s)),
+            word => word.parse().map(Some).map_err(|_| TemplateError {
+                text: self.text.to_string(),
+                position: start,
+                reason: TemplateReason::NotAnIndex(word.to_string()),
+            }),
         }
     }
 
-    fn index_or_slice(&mut self) -> Result<Step, String> {
+    fn index_or_slice(&mut self) -> Result<Segment, TemplateError> {
         let first = self.int()?;
         if !self.eat(":") {
             return first
-                .map(Step::Index)
-                .ok_or_else(|| format!("expected an index, a slice or a key in {:?}", self.s));
+                .map(Segment::Index)
+                .ok_or_else(|| self.error(TemplateReason::IndexExpected));
         }
         let end = self.int()?;
         let step = if self.eat(":") { self.int()? } else { None };
-        Ok(Step::Slice(first, end, step))
+        Ok(Segment::Slice(first, end, step))
     }
 
-    fn filter(&mut self) -> Result<Filter, String> {
+    fn filter(&mut self) -> Result<Filter, TemplateError> {
         self.skip_spaces();
         let left = self.path()?;
         self.skip_spaces();
@@ -463,9 +571,12 @@ impl Parser<'_> {
                 while let Some(c) = self.peek().filter(|c| !c.is_whitespace() && *c != ')') {
                     self.at += c.len_utf8();
                 }
-                let word = self.s.get(start..self.at).unwrap_or_default();
-                let v: Value = serde_json::from_str(word)
-                    .map_err(|_| format!("{word:?} is not a value to compare with"))?;
+                let word = self.text.get(start..self.at).unwrap_or_default();
+                let v: Value = serde_json::from_str(word).map_err(|_| TemplateError {
+                    text: self.text.to_string(),
+                    position: start,
+                    reason: TemplateReason::NotAValue(word.to_string()),
+                })?;
                 Operand::Literal(v)
             }
         };
@@ -486,44 +597,44 @@ fn is_key_char(c: char) -> bool {
 }
 
 /// A map's values in its keys' order (kubectl sorts map keys when it walks a map).
-fn sorted_values(m: &serde_json::Map<String, Value>) -> Vec<&Value> {
-    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+fn sorted_values(map: &serde_json::Map<String, Value>) -> Vec<&Value> {
+    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     entries.into_iter().map(|(_, v)| v).collect()
 }
 
-fn apply<'a>(step: &Step, input: Vec<&'a Value>) -> Result<Vec<&'a Value>, String> {
+fn apply<'a>(segment: &Segment, input: Vec<&'a Value>) -> Result<Vec<&'a Value>, EvalError> {
     let mut out = Vec::new();
-    if let Step::Union(members) = step {
-        for m in members {
+    if let Segment::Union(members) = segment {
+        for member in members {
             let mut cur = input.clone();
-            for s in &m.steps {
-                cur = apply(s, cur)?;
+            for inner in &member.segments {
+                cur = apply(inner, cur)?;
             }
             out.extend(cur);
         }
         return Ok(out);
     }
-    for v in input {
-        match step {
-            Step::Field(k) => out.extend(v.as_object().and_then(|m| m.get(k))),
-            Step::Wildcard => match v {
-                Value::Array(a) => out.extend(a.iter()),
-                Value::Object(m) => out.extend(sorted_values(m)),
+    for value in input {
+        match segment {
+            Segment::Field(key) => out.extend(value.as_object().and_then(|m| m.get(key))),
+            Segment::Wildcard => match value {
+                Value::Array(list) => out.extend(list.iter()),
+                Value::Object(map) => out.extend(sorted_values(map)),
                 _ => {}
             },
-            Step::Recursive => descend(v, &mut out),
-            Step::Index(_) | Step::Slice(..) => out.extend(index(step, v)?),
-            Step::Union(_) => {}
-            Step::Filter(f) => {
-                let elements: Vec<&Value> = match v {
-                    Value::Array(a) => a.iter().collect(),
-                    Value::Object(m) => sorted_values(m),
+            Segment::Recursive => descend(value, &mut out),
+            Segment::Index(_) | Segment::Slice(..) => out.extend(index(segment, value)?),
+            Segment::Union(_) => {}
+            Segment::Filter(filter) => {
+                let elements: Vec<&Value> = match value {
+                    Value::Array(list) => list.iter().collect(),
+                    Value::Object(map) => sorted_values(map),
                     other => vec![other],
                 };
-                for e in elements {
-                    if f.passes(e)? {
-                        out.push(e);
+                for element in elements {
+                    if filter.passes(element)? {
+                        out.push(element);
                     }
                 }
             }
@@ -533,39 +644,46 @@ fn apply<'a>(step: &Step, input: Vec<&'a Value>) -> Result<Vec<&'a Value>, Strin
 }
 
 /// `..`: the value, when it is a map or list holding something, then the same below it.
-fn descend<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
-    let children: Vec<&Value> = match v {
-        Value::Array(a) => a.iter().collect(),
-        Value::Object(m) => sorted_values(m),
+fn descend<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
+    let children: Vec<&Value> = match value {
+        Value::Array(list) => list.iter().collect(),
+        Value::Object(map) => sorted_values(map),
         _ => return,
     };
     if children.is_empty() {
         return;
     }
-    out.push(v);
-    for c in children {
-        descend(c, out);
+    out.push(value);
+    for child in children {
+        descend(child, out);
     }
 }
 
 /// `[i]` and `[start:end:step]` as kubectl reads them: negative from the end, and out of
 /// bounds an error.
-fn index<'a>(step: &Step, v: &'a Value) -> Result<Vec<&'a Value>, String> {
-    let a = match v {
+fn index<'a>(segment: &Segment, value: &'a Value) -> Result<Vec<&'a Value>, EvalError> {
+    let list = match value {
         Value::Null => return Ok(Vec::new()),
-        Value::Array(a) => a,
-        other => return Err(format!("{} is not array or slice", kind_of(other))),
+        Value::Array(list) => list,
+        other => {
+            return Err(EvalError::NotAList {
+                kind: kind_of(other),
+            })
+        }
     };
-    let len = a.len() as i64;
-    let (start, end, by) = match *step {
-        Step::Index(i) => {
+    let len = list.len() as i64;
+    let (start, end, by) = match *segment {
+        Segment::Index(i) => {
             let i = if i < 0 { i + len } else { i };
             (i, i + 1, 1)
         }
-        Step::Slice(s, e, by) => {
-            let s = s.map_or(0, |s| if s < 0 { s + len } else { s });
-            let e = e.map_or(len, |e| if e < 0 { e + len } else { e });
-            (s, e, by.unwrap_or(1))
+        Segment::Slice(start, end, by) => {
+            let from_end = |i: i64| if i < 0 { i + len } else { i };
+            (
+                start.map_or(0, from_end),
+                end.map_or(len, from_end),
+                by.unwrap_or(1),
+            )
         }
         _ => return Ok(Vec::new()),
     };
@@ -573,32 +691,31 @@ fn index<'a>(step: &Step, v: &'a Value) -> Result<Vec<&'a Value>, String> {
         return Ok(Vec::new());
     }
     if start < 0 || start >= len {
-        return Err(format!(
-            "array index out of bounds: index {start}, length {len}"
-        ));
+        return Err(EvalError::OutOfBounds {
+            index: start,
+            length: len,
+        });
     }
     if end < 0 || end > len {
-        return Err(format!(
-            "array index out of bounds: index {}, length {len}",
-            end - 1
-        ));
+        return Err(EvalError::OutOfBounds {
+            index: end - 1,
+            length: len,
+        });
     }
     if start > end {
-        return Err(format!(
-            "starting index {start} is greater than ending index {end}"
-        ));
+        return Err(EvalError::StartAfterEnd { start, end });
     }
     if by <= 0 {
-        return Err("step must be > 0".into());
+        return Err(EvalError::StepNotPositive { step: by });
     }
-    Ok(a[start as usize..end as usize]
+    Ok(list[start as usize..end as usize]
         .iter()
         .step_by(by as usize)
         .collect())
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
+fn kind_of(value: &Value) -> &'static str {
+    match value {
         Value::Null => "null",
         Value::Bool(_) => "bool",
         Value::Number(_) => "number",
@@ -609,12 +726,12 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 impl Filter {
-    fn passes(&self, element: &Value) -> Result<bool, String> {
+    fn passes(&self, element: &Value) -> Result<bool, EvalError> {
         let lefts = self.left.find(element)?;
         let left = match lefts.as_slice() {
             [] => return Ok(false),
             [one] => *one,
-            _ => return Err("can only compare one element at a time".into()),
+            _ => return Err(EvalError::SeveralToCompare),
         };
         let Some((op, right)) = &self.test else {
             return Ok(true);
@@ -626,7 +743,7 @@ impl Filter {
         let right = match rights.as_slice() {
             [] => return Ok(false),
             [one] => *one,
-            _ => return Err("can only compare one element at a time".into()),
+            _ => return Err(EvalError::SeveralToCompare),
         };
         // Values of kinds that do not compare (a string and a number) pass no test.
         let Some(order) = compare(left, right) else {
@@ -656,11 +773,11 @@ fn compare(a: &Value, b: &Value) -> Option<Ordering> {
 
 /// One result as kubectl's `-o jsonpath` prints it: a string bare, a number or boolean
 /// as text, a map or list as compact JSON with its keys sorted.
-pub fn print_value(v: &Value, out: &mut String) {
-    match v {
-        Value::String(s) => push_escaped(s, out),
+pub fn print_value(value: &Value, out: &mut String) {
+    match value {
+        Value::String(text) => push_escaped(text, out),
         Value::Array(_) | Value::Object(_) => {
-            let text = serde_json::to_string(&sorted(v)).unwrap_or_default();
+            let text = serde_json::to_string(&sorted(value)).unwrap_or_default();
             push_escaped(&text, out)
         }
         Value::Null => out.push_str("<nil>"),
@@ -672,31 +789,31 @@ pub fn print_value(v: &Value, out: &mut String) {
 
 /// One result as Go's `fmt.Sprint` prints it (custom columns): maps as `map[k:v]` in
 /// key order, lists as `[a b]`.
-pub fn sprint(v: &Value, out: &mut String) {
-    match v {
-        Value::String(s) => push_escaped(s, out),
+pub fn sprint(value: &Value, out: &mut String) {
+    match value {
+        Value::String(text) => push_escaped(text, out),
         Value::Null => out.push_str("<nil>"),
-        Value::Array(a) => {
+        Value::Array(list) => {
             out.push('[');
-            for (i, x) in a.iter().enumerate() {
+            for (i, item) in list.iter().enumerate() {
                 if i > 0 {
                     out.push(' ');
                 }
-                sprint(x, out);
+                sprint(item, out);
             }
             out.push(']');
         }
-        Value::Object(m) => {
-            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
             out.push_str("map[");
-            for (i, (k, x)) in entries.into_iter().enumerate() {
+            for (i, (key, item)) in entries.into_iter().enumerate() {
                 if i > 0 {
                     out.push(' ');
                 }
-                push_escaped(k, out);
+                push_escaped(key, out);
                 out.push(':');
-                sprint(x, out);
+                sprint(item, out);
             }
             out.push(']');
         }
@@ -707,10 +824,10 @@ pub fn sprint(v: &Value, out: &mut String) {
 }
 
 /// A copy with every map's keys in order, as Go's encoder writes maps.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
             Value::Object(
                 entries
@@ -726,8 +843,8 @@ fn sorted(v: &Value) -> Value {
 
 /// Text from the input, its control characters (but newline and tab) escaped so that
 /// they cannot act on a terminal: ESC as `^[`, CR as `\r`, others as `^X` or `\u{…}`.
-fn push_escaped(s: &str, out: &mut String) {
-    for c in s.chars() {
+fn push_escaped(text: &str, out: &mut String) {
+    for c in text.chars() {
         match c {
             '\n' | '\t' => out.push(c),
             '\u{1b}' => out.push_str("^["),
@@ -746,14 +863,18 @@ fn push_escaped(s: &str, out: &mut String) {
 
 /// kubectl's relaxed path for custom columns and `--sort-by`: `.a.b`, `a.b` and
 /// `{.a.b}` all mean `{.a.b}`.
-pub fn relaxed(text: &str) -> Result<Path, String> {
-    let t = text.trim();
-    let inner = t
+pub fn relaxed(text: &str) -> Result<Path, TemplateError> {
+    let trimmed = text.trim();
+    let inner = trimmed
         .strip_prefix('{')
-        .and_then(|t| t.strip_suffix('}'))
-        .unwrap_or(t);
+        .and_then(|braced| braced.strip_suffix('}'))
+        .unwrap_or(trimmed);
     if inner.is_empty() {
-        return Err(format!("{text:?} is not a JSONPath"));
+        return Err(TemplateError {
+            text: text.to_string(),
+            position: 0,
+            reason: TemplateReason::NotAPath,
+        });
     }
     Path::parse(inner)
 }
@@ -782,31 +903,37 @@ pub fn sort_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
 
 /// Natural order: runs of digits compare by value.
 fn natural(a: &str, b: &str) -> Ordering {
-    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    let (mut left, mut right) = (a.as_bytes(), b.as_bytes());
+    let digits = |bytes: &[u8]| bytes.iter().take_while(|c| c.is_ascii_digit()).count();
+    let zeros = |bytes: &[u8]| bytes.iter().take_while(|c| **c == b'0').count();
     loop {
-        match (x.first(), y.first()) {
+        match (left.first(), right.first()) {
             (None, None) => return Ordering::Equal,
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
-            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
-                let (n, m) = (run(x), run(y));
-                let (dx, dy) = (&x[..n], &y[..m]);
-                let strip = |s: &[u8]| -> usize { s.iter().take_while(|c| **c == b'0').count() };
-                let (tx, ty) = (&dx[strip(dx)..], &dy[strip(dy)..]);
-                let o = tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty));
-                if o != Ordering::Equal {
-                    return o;
+            (Some(l), Some(r)) if l.is_ascii_digit() && r.is_ascii_digit() => {
+                let (left_run, left_rest) = left.split_at(digits(left));
+                let (right_run, right_rest) = right.split_at(digits(right));
+                // Leading zeros aside, the longer run is the larger number.
+                let left_number = left_run.get(zeros(left_run)..).unwrap_or_default();
+                let right_number = right_run.get(zeros(right_run)..).unwrap_or_default();
+                let order = left_number
+                    .len()
+                    .cmp(&right_number.len())
+                    .then_with(|| left_number.cmp(right_number));
+                if order != Ordering::Equal {
+                    return order;
                 }
-                x = &x[n..];
-                y = &y[m..];
+                (left, right) = (left_rest, right_rest);
             }
-            (Some(c), Some(d)) => {
-                if c != d {
-                    return c.cmp(d);
+            (Some(l), Some(r)) => {
+                if l != r {
+                    return l.cmp(r);
                 }
-                x = &x[1..];
-                y = &y[1..];
+                (left, right) = (
+                    left.get(1..).unwrap_or_default(),
+                    right.get(1..).unwrap_or_default(),
+                );
             }
         }
     }
@@ -881,12 +1008,22 @@ mod tests {
         assert_eq!(eval("{.users[?(@.nope==\"x\")].name}"), "");
         let t = Template::parse("{.users[5].name}").unwrap();
         let e = t.execute(&doc()).unwrap_err();
-        assert_eq!(e, "array index out of bounds: index 5, length 2");
+        assert_eq!(
+            e,
+            EvalError::OutOfBounds {
+                index: 5,
+                length: 2
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "array index out of bounds: index 5, length 2"
+        );
         let e = Template::parse("{.kind[0]}")
             .unwrap()
             .execute(&doc())
             .unwrap_err();
-        assert!(e.contains("not array"), "{e}");
+        assert_eq!(e.to_string(), "string is not array or slice");
     }
 
     #[test]
@@ -918,13 +1055,52 @@ mod tests {
 
     #[test]
     fn templates_that_do_not_parse_say_why() {
-        assert!(Template::parse("").is_err());
-        assert!(Template::parse("{.a").unwrap_err().contains("unclosed"));
-        assert!(Template::parse("{end}")
-            .unwrap_err()
-            .contains("nothing to end"));
-        assert!(Template::parse("{.a[}").is_err());
-        assert!(Template::parse("{.a[?(@.b==)]}").is_err());
+        let error = |template: &str| Template::parse(template).unwrap_err();
+        assert_eq!(error("").reason, TemplateReason::Empty);
+        let unclosed = error("x {.a");
+        assert_eq!(
+            (unclosed.position, &unclosed.reason),
+            (2, &TemplateReason::UnclosedAction)
+        );
+        assert_eq!(unclosed.to_string(), "unclosed action: {.a");
+        let end = error("{.a}{end}");
+        assert_eq!(
+            (end.position, &end.reason),
+            (4, &TemplateReason::NothingToEnd)
+        );
+        assert_eq!(end.to_string(), "not in range, nothing to end");
+        // A path's error names the path and where in it reading stopped.
+        assert_eq!(error("{.a[}").reason, TemplateReason::UnclosedAction);
+        let bracket = error("{.a[ ]}");
+        assert_eq!(bracket.text, ".a[ ]");
+        assert_eq!(
+            (bracket.position, &bracket.reason),
+            (4, &TemplateReason::IndexExpected)
+        );
+        assert_eq!(
+            bracket.to_string(),
+            "expected an index, a slice or a key in \".a[ ]\""
+        );
+        let unexpected = error("{.a)b}");
+        assert_eq!(
+            (unexpected.position, &unexpected.reason),
+            (2, &TemplateReason::Unexpected)
+        );
+        assert_eq!(unexpected.to_string(), "unexpected \")b\" in \".a)b\"");
+        assert_eq!(
+            error("{.a[?(@.b==)]}").reason,
+            TemplateReason::NotAValue(String::new())
+        );
+        assert_eq!(
+            error("{.a[-]}").reason,
+            TemplateReason::NotAnIndex("-".to_string())
+        );
+        let escape = error("{\"a\\qb\"}");
+        assert_eq!(
+            (escape.position, &escape.reason),
+            (1, &TemplateReason::UnknownEscape(Some('q')))
+        );
+        assert_eq!(escape.to_string(), "unknown escape \\q in \"a\\\\qb\"");
         // A space of more than one byte (found by the property below) is skipped whole.
         assert!(relaxed("[\u{3000}a").is_err());
         assert_eq!(

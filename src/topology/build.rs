@@ -5,7 +5,8 @@ use super::{
     ResolvedTarget, Role, Severity, Shape, Topology,
 };
 use crate::catalog::policy::{
-    precedence, read_policy, LabelSelector, Policy, SelectorScope, TargetSpec,
+    precedence, read_policy, FieldError, FieldProblem, LabelSelector, Policy, SelectorScope,
+    TargetSpec,
 };
 use crate::catalog::{Catalog, Class, PolicyKind, SharedPort};
 use crate::model::FastMap;
@@ -62,7 +63,7 @@ struct Listener<'s> {
 enum AllowedFrom<'s> {
     All,
     Same,
-    Selector(Result<LabelSelector, (String, String)>),
+    Selector(Result<LabelSelector, FieldError>),
     Unknown(&'s str),
 }
 
@@ -574,7 +575,10 @@ impl<'s> Builder<'s> {
                     Ok(_) => Err(format!(
                         "allows ListenerSets from the namespaces its selector matches, not {ls_ns}"
                     )),
-                    Err((f, m)) => Err(format!("spec.allowedListeners.namespaces.{f} {m}")),
+                    Err(e) => Err(format!(
+                        "spec.allowedListeners.namespaces.{} {}",
+                        e.field, e.problem
+                    )),
                 }
             }
             "None" => Err("allows no ListenerSets (spec.allowedListeners)".to_string()),
@@ -688,11 +692,11 @@ impl<'s> Builder<'s> {
     fn attach_policies(&mut self, policies: Vec<Policy>) {
         self.t.policies = policies;
         for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
-            for (field, msg) in &p.invalid {
+            for invalid in &p.invalid {
                 self.t.findings.push(Finding::new(
                     Code::Invalid,
                     p.obj_ref.clone(),
-                    format!("{field}: {msg}"),
+                    invalid.to_string(),
                 ));
             }
             if let Some(sel) = &p.workload_selector {
@@ -1017,7 +1021,10 @@ impl<'s> Builder<'s> {
             p.obj_ref.clone(),
             format!("spec.targetRefs: {why}"),
         ));
-        p.invalid.push(("spec.targetRefs".to_string(), why.clone()));
+        p.invalid.push(FieldError::new(
+            "spec.targetRefs",
+            FieldProblem::Refused(why.clone()),
+        ));
         p.rejected = Some(why);
     }
 
@@ -1548,8 +1555,11 @@ impl<'s> View<'_, 's> {
                     ));
                 }
             }
-            AllowedFrom::Selector(Err((f, m))) => {
-                return why(format!("allowedRoutes.namespaces.{f} {m}"));
+            AllowedFrom::Selector(Err(e)) => {
+                return why(format!(
+                    "allowedRoutes.namespaces.{} {}",
+                    e.field, e.problem
+                ));
             }
             AllowedFrom::Unknown(other) => {
                 return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))

@@ -5,10 +5,47 @@
 //! `!key` (it does not). Whitespace between words is allowed. Keys and values are
 //! checked as Kubernetes checks label keys and values.
 
+use kube::core::Expression;
 use kubectl_policies::catalog::policy::LabelSelector;
 
+/// Why a selector is refused: what was expected, and the token or word found instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectorError {
+    /// `key<…` or `key>…`: kubectl's numeric comparisons.
+    #[error("{key}{operator}...: numeric comparisons (< and >) are not supported; use =, !=, in, notin, KEY or !KEY")]
+    Comparison { key: String, operator: char },
+    #[error("after {key:?} expected =, ==, !=, in, notin or a comma, found {found}")]
+    OperatorExpected { key: String, found: Token },
+    /// Something else where `what` (a label key, a label value) belongs.
+    #[error("expected {what}, found {found}")]
+    Expected { what: &'static str, found: Token },
+    /// The text ends where `what` belongs.
+    #[error("expected {what} at the end")]
+    EndsBefore { what: &'static str },
+    #[error("expected a label key after the last comma")]
+    KeyAfterComma,
+    #[error("expected a comma between requirements, found {found}")]
+    CommaExpected { found: Token },
+    /// `key in`/`key notin` not followed by `(`.
+    #[error("{key} in/notin: expected a parenthesised list of values, such as ({key} in (a,b))")]
+    ListExpected { key: String },
+    #[error("{key}: expected a value, found {found}")]
+    ListValueExpected { key: String, found: Token },
+    #[error("{key}: expected , or ) in the list of values, found {found}")]
+    ListSeparatorExpected { key: String, found: Token },
+    #[error("{key}: the list of values is not closed with )")]
+    ListNotClosed { key: String },
+    #[error("{key}: in and notin need at least one value")]
+    ListEmpty { key: String },
+    #[error("{key:?} is not a valid label key (name or prefix/name: alphanumerics, '-', '_', '.', at most 63 characters)")]
+    InvalidKey { key: String },
+    #[error("{value:?} is not a valid label value (alphanumerics, '-', '_', '.', at most 63 characters)")]
+    InvalidValue { value: String },
+}
+
+/// A word or a sign of the selector's syntax; shown quoted, as in messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Token {
+pub enum Token {
     Word(String),
     Comma,
     Open,
@@ -71,99 +108,102 @@ fn tokens(text: &str) -> Vec<Token> {
 }
 
 /// Reads a selector. An empty one selects everything.
-pub fn parse(text: &str) -> Result<LabelSelector, String> {
+pub fn parse(text: &str) -> Result<LabelSelector, SelectorError> {
     let toks = tokens(text);
-    let mut sel = LabelSelector::default();
+    let mut expressions: Vec<Expression> = Vec::new();
     let mut at = 0;
     let next = |at: &mut usize| {
-        let t = toks.get(*at).cloned();
+        let token = toks.get(*at).cloned();
         *at += 1;
-        t
+        token
     };
     if toks.is_empty() {
-        return Ok(sel);
+        return Ok(LabelSelector::default());
     }
     loop {
         match next(&mut at) {
             Some(Token::Bang) => {
                 let key = key(next(&mut at), "a label key after !")?;
-                sel.match_expressions
-                    .push((key, "DoesNotExist".into(), Vec::new()));
+                expressions.push(Expression::DoesNotExist(key));
             }
             Some(Token::Word(w)) => {
                 let key = key(Some(Token::Word(w)), "a label key")?;
                 match toks.get(at) {
-                    None | Some(Token::Comma) => {
-                        sel.match_expressions.push((key, "Exists".into(), Vec::new()))
-                    }
+                    None | Some(Token::Comma) => expressions.push(Expression::Exists(key)),
                     Some(Token::Equals) => {
                         at += 1;
-                        let v = value(&toks, &mut at)?;
-                        sel.match_labels.push((key, v));
+                        let label = value(&toks, &mut at)?;
+                        expressions.push(Expression::Equal(key, label));
                     }
                     Some(Token::NotEquals) => {
                         at += 1;
-                        let v = value(&toks, &mut at)?;
-                        sel.match_expressions.push((key, "NotIn".into(), vec![v]));
+                        let label = value(&toks, &mut at)?;
+                        expressions.push(Expression::NotEqual(key, label));
                     }
                     Some(Token::Word(op)) if op == "in" || op == "notin" => {
-                        let op = if op == "in" { "In" } else { "NotIn" };
+                        let is_in = op == "in";
                         at += 1;
-                        let values = set(&toks, &mut at, &key)?;
-                        sel.match_expressions.push((key, op.into(), values));
+                        let values = set(&toks, &mut at, &key)?.into_iter().collect();
+                        expressions.push(match is_in {
+                            true => Expression::In(key, values),
+                            false => Expression::NotIn(key, values),
+                        });
                     }
-                    Some(Token::Compare(c)) => {
-                        return Err(format!(
-                            "{key}{c}...: numeric comparisons (< and >) are not supported; use =, !=, in, notin, KEY or !KEY"
-                        ))
+                    Some(Token::Compare(operator)) => {
+                        return Err(SelectorError::Comparison {
+                            key,
+                            operator: *operator,
+                        })
                     }
                     Some(other) => {
-                        return Err(format!(
-                            "after {key:?} expected =, ==, !=, in, notin or a comma, found {}",
-                            show(other)
-                        ))
+                        return Err(SelectorError::OperatorExpected {
+                            key,
+                            found: other.clone(),
+                        })
                     }
                 }
             }
-            Some(other) => return Err(format!("expected a label key, found {}", show(&other))),
-            None => return Err("expected a label key after the last comma".into()),
+            Some(found) => {
+                return Err(SelectorError::Expected {
+                    what: "a label key",
+                    found,
+                })
+            }
+            None => return Err(SelectorError::KeyAfterComma),
         }
         match next(&mut at) {
-            None => return Ok(sel),
+            None => return Ok(expressions.into_iter().collect()),
             Some(Token::Comma) => {}
-            Some(other) => {
-                return Err(format!(
-                    "expected a comma between requirements, found {}",
-                    show(&other)
-                ))
-            }
+            Some(found) => return Err(SelectorError::CommaExpected { found }),
         }
     }
 }
 
-fn show(t: &Token) -> String {
-    match t {
-        Token::Word(w) => format!("{w:?}"),
-        Token::Comma => "\",\"".into(),
-        Token::Open => "\"(\"".into(),
-        Token::Close => "\")\"".into(),
-        Token::Equals => "\"=\"".into(),
-        Token::NotEquals => "\"!=\"".into(),
-        Token::Bang => "\"!\"".into(),
-        Token::Compare(c) => format!("\"{c}\""),
+impl std::fmt::Display for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Token::Word(w) => write!(f, "{w:?}"),
+            Token::Comma => f.write_str("\",\""),
+            Token::Open => f.write_str("\"(\""),
+            Token::Close => f.write_str("\")\""),
+            Token::Equals => f.write_str("\"=\""),
+            Token::NotEquals => f.write_str("\"!=\""),
+            Token::Bang => f.write_str("\"!\""),
+            Token::Compare(c) => write!(f, "\"{c}\""),
+        }
     }
 }
 
-fn key(t: Option<Token>, what: &str) -> Result<String, String> {
-    match t {
+fn key(token: Option<Token>, what: &'static str) -> Result<String, SelectorError> {
+    match token {
         Some(Token::Word(w)) => check_key(&w).map(|()| w),
-        Some(other) => Err(format!("expected {what}, found {}", show(&other))),
-        None => Err(format!("expected {what} at the end")),
+        Some(found) => Err(SelectorError::Expected { what, found }),
+        None => Err(SelectorError::EndsBefore { what }),
     }
 }
 
 /// A value after `=`/`!=`: a word, or nothing (an empty value) before a comma or the end.
-fn value(toks: &[Token], at: &mut usize) -> Result<String, String> {
+fn value(toks: &[Token], at: &mut usize) -> Result<String, SelectorError> {
     match toks.get(*at) {
         Some(Token::Word(w)) => {
             *at += 1;
@@ -171,16 +211,18 @@ fn value(toks: &[Token], at: &mut usize) -> Result<String, String> {
             Ok(w.clone())
         }
         None | Some(Token::Comma) => Ok(String::new()),
-        Some(other) => Err(format!("expected a label value, found {}", show(other))),
+        Some(found) => Err(SelectorError::Expected {
+            what: "a label value",
+            found: found.clone(),
+        }),
     }
 }
 
 /// `(v1, v2, ...)` after `in`/`notin`.
-fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, String> {
+fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, SelectorError> {
+    let key_string = || key.to_string();
     if toks.get(*at) != Some(&Token::Open) {
-        return Err(format!(
-            "{key} in/notin: expected a parenthesised list of values, such as ({key} in (a,b))"
-        ));
+        return Err(SelectorError::ListExpected { key: key_string() });
     }
     *at += 1;
     let mut values = Vec::new();
@@ -193,8 +235,13 @@ fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, String>
             }
             // An empty value between commas, as kubectl allows.
             Some(Token::Comma) | Some(Token::Close) => values.push(String::new()),
-            Some(other) => return Err(format!("{key}: expected a value, found {}", show(other))),
-            None => return Err(format!("{key}: the list of values is not closed with )")),
+            Some(found) => {
+                return Err(SelectorError::ListValueExpected {
+                    key: key_string(),
+                    found: found.clone(),
+                })
+            }
+            None => return Err(SelectorError::ListNotClosed { key: key_string() }),
         }
         match toks.get(*at) {
             Some(Token::Comma) => *at += 1,
@@ -202,64 +249,72 @@ fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, String>
                 *at += 1;
                 break;
             }
-            Some(other) => {
-                return Err(format!(
-                    "{key}: expected , or ) in the list of values, found {}",
-                    show(other)
-                ))
+            Some(found) => {
+                return Err(SelectorError::ListSeparatorExpected {
+                    key: key_string(),
+                    found: found.clone(),
+                })
             }
-            None => return Err(format!("{key}: the list of values is not closed with )")),
+            None => return Err(SelectorError::ListNotClosed { key: key_string() }),
         }
     }
     if values.iter().all(String::is_empty) {
-        return Err(format!("{key}: in and notin need at least one value"));
+        return Err(SelectorError::ListEmpty { key: key_string() });
     }
     Ok(values)
 }
 
 /// A name part of a label key or a value: at most 63 characters, alphanumerics,
 /// `-`, `_` and `.`, starting and ending with an alphanumeric.
-fn is_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 63
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter()
+fn is_name(part: &str) -> bool {
+    let bytes = part.as_bytes();
+    bytes.len() <= 63
+        && starts_and_ends_alphanumeric(bytes)
+        && bytes
+            .iter()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
+/// Not empty, and alphanumeric at both ends.
+fn starts_and_ends_alphanumeric(bytes: &[u8]) -> bool {
+    bytes.first().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+}
+
 /// `[prefix/]name`, the prefix a DNS subdomain.
-fn check_key(k: &str) -> Result<(), String> {
-    let (prefix, name) = match k.rsplit_once('/') {
-        Some((p, n)) => (Some(p), n),
-        None => (None, k),
+fn check_key(label_key: &str) -> Result<(), SelectorError> {
+    let (prefix, name) = match label_key.rsplit_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, label_key),
     };
-    let prefix_ok = prefix.is_none_or(|p| {
-        !p.is_empty()
-            && p.len() <= 253
-            && p.split('.').all(|part| {
-                let b = part.as_bytes();
-                !b.is_empty()
-                    && b.len() <= 63
-                    && b[0].is_ascii_alphanumeric()
-                    && b[b.len() - 1].is_ascii_alphanumeric()
-                    && b.iter()
+    let prefix_ok = prefix.is_none_or(|prefix| {
+        !prefix.is_empty()
+            && prefix.len() <= 253
+            && prefix.split('.').all(|label| {
+                let bytes = label.as_bytes();
+                bytes.len() <= 63
+                    && starts_and_ends_alphanumeric(bytes)
+                    && bytes
+                        .iter()
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
             })
     });
     if prefix_ok && is_name(name) {
         Ok(())
     } else {
-        Err(format!("{k:?} is not a valid label key (name or prefix/name: alphanumerics, '-', '_', '.', at most 63 characters)"))
+        Err(SelectorError::InvalidKey {
+            key: label_key.to_string(),
+        })
     }
 }
 
-fn check_value(v: &str) -> Result<(), String> {
-    if v.is_empty() || is_name(v) {
+fn check_value(label_value: &str) -> Result<(), SelectorError> {
+    if label_value.is_empty() || is_name(label_value) {
         Ok(())
     } else {
-        Err(format!("{v:?} is not a valid label value (alphanumerics, '-', '_', '.', at most 63 characters)"))
+        Err(SelectorError::InvalidValue {
+            value: label_value.to_string(),
+        })
     }
 }
 
@@ -307,6 +362,27 @@ mod tests {
     }
 
     #[test]
+    fn each_requirement_is_kubes_expression() {
+        let set = |values: &[&str]| values.iter().map(|v| v.to_string()).collect();
+        let expected: LabelSelector = [
+            Expression::Equal("team".into(), "a".into()),
+            Expression::NotEqual("tier".into(), "b".into()),
+            Expression::In("env".into(), set(&["prod", "dev"])),
+            Expression::NotIn("zone".into(), set(&["x"])),
+            Expression::Exists("owner".into()),
+            Expression::DoesNotExist("legacy".into()),
+        ]
+        .into_iter()
+        .collect();
+        let sel = "team==a, tier!=b, env in (prod,dev), zone notin (x), owner, !legacy";
+        assert_eq!(parse(sel), Ok(expected));
+        assert_eq!(
+            parse(sel).unwrap().to_string(),
+            "team=a,tier!=b,env in (dev,prod),zone notin (x),owner,!legacy"
+        );
+    }
+
+    #[test]
     fn requirements_are_anded_and_whitespace_is_allowed() {
         let sel = "team = a , env in (prod), !legacy,example.com/owner";
         assert!(matches(
@@ -343,10 +419,21 @@ mod tests {
             ("a=(b)", "expected a label value"),
             ("!", "at the end"),
         ] {
-            let e = parse(bad).expect_err(bad);
+            let e = parse(bad).expect_err(bad).to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
         let long = format!("{}=b", "k".repeat(64));
         assert!(parse(&long).is_err());
+        assert_eq!(
+            parse("a b"),
+            Err(SelectorError::OperatorExpected {
+                key: "a".to_string(),
+                found: Token::Word("b".to_string())
+            })
+        );
+        assert_eq!(
+            parse("a>1").unwrap_err().to_string(),
+            "a>...: numeric comparisons (< and >) are not supported; use =, !=, in, notin, KEY or !KEY"
+        );
     }
 }

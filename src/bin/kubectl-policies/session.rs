@@ -281,30 +281,50 @@ fn offline_namespace(g: &Global) -> String {
 /// A year: what `0` (no limit) means for a request.
 const NO_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
+/// Why a `--request-timeout` is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("expected a duration such as 30s, 1m or 500ms")]
+    Empty,
+    #[error("a number needs a unit (ms, s, m, h)")]
+    NoUnit,
+    #[error("{number:?} is not a number")]
+    NotANumber { number: String },
+    #[error("unknown unit {unit:?} (use ms, s, m or h)")]
+    UnknownUnit { unit: String },
+    #[error("{text:?} is out of range")]
+    OutOfRange { text: String },
+    #[error("{text:?} is longer than a year")]
+    TooLong { text: String },
+}
+
 /// kubectl's durations: `30s`, `1m30s`, `500ms`, `2h`, a bare number of seconds; `0`
 /// means no limit.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    if let Ok(secs) = t.parse::<u64>() {
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
+    let too_long = || DurationError::TooLong {
+        text: text.to_string(),
+    };
+    let trimmed = text.trim();
+    if let Ok(secs) = trimmed.parse::<u64>() {
         return match secs {
             0 => Ok(NO_LIMIT),
-            s if s > NO_LIMIT.as_secs() => Err(format!("{text:?} is longer than a year")),
-            s => Ok(Duration::from_secs(s)),
+            secs if secs > NO_LIMIT.as_secs() => Err(too_long()),
+            secs => Ok(Duration::from_secs(secs)),
         };
     }
-    if t.is_empty() {
-        return Err("expected a duration such as 30s, 1m or 500ms".into());
+    if trimmed.is_empty() {
+        return Err(DurationError::Empty);
     }
     let mut total = Duration::ZERO;
-    let mut rest = t;
+    let mut rest = trimmed;
     while !rest.is_empty() {
         let digits = rest
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or("a number needs a unit (ms, s, m, h)")?;
+            .ok_or(DurationError::NoUnit)?;
         let (num, tail) = rest.split_at(digits);
-        let value: f64 = num
-            .parse()
-            .map_err(|_| format!("{num:?} is not a number"))?;
+        let value: f64 = num.parse().map_err(|_| DurationError::NotANumber {
+            number: num.to_string(),
+        })?;
         let unit_len = tail
             .find(|c: char| c.is_ascii_digit() || c == '.')
             .unwrap_or(tail.len());
@@ -314,14 +334,20 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
             "s" => 1.0,
             "m" => 60.0,
             "h" => 3600.0,
-            _ => return Err(format!("unknown unit {unit:?} (use ms, s, m or h)")),
+            _ => {
+                return Err(DurationError::UnknownUnit {
+                    unit: unit.to_string(),
+                })
+            }
         };
-        let part = Duration::try_from_secs_f64(value * scale)
-            .map_err(|_| format!("{text:?} is out of range"))?;
+        let part =
+            Duration::try_from_secs_f64(value * scale).map_err(|_| DurationError::OutOfRange {
+                text: text.to_string(),
+            })?;
         total = total
             .checked_add(part)
             .filter(|t| *t <= NO_LIMIT)
-            .ok_or_else(|| format!("{text:?} is longer than a year"))?;
+            .ok_or_else(too_long)?;
         rest = next;
     }
     Ok(if total.is_zero() { NO_LIMIT } else { total })
@@ -338,10 +364,26 @@ mod tests {
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_duration("0"), Ok(NO_LIMIT));
-        assert!(parse_duration("5x").unwrap_err().contains("unknown unit"));
-        assert!(parse_duration("9999999h")
-            .unwrap_err()
-            .contains("longer than a year"));
-        assert!(parse_duration("").is_err());
+        assert_eq!(
+            parse_duration("5x"),
+            Err(DurationError::UnknownUnit {
+                unit: "x".to_string()
+            })
+        );
+        assert_eq!(
+            parse_duration("5x").unwrap_err().to_string(),
+            "unknown unit \"x\" (use ms, s, m or h)"
+        );
+        assert_eq!(
+            parse_duration("9999999h").unwrap_err().to_string(),
+            "\"9999999h\" is longer than a year"
+        );
+        assert_eq!(parse_duration(" "), Err(DurationError::Empty));
+        assert_eq!(parse_duration("5"), Ok(Duration::from_secs(5)));
+        assert_eq!(
+            parse_duration("1.5.2s").unwrap_err().to_string(),
+            "\"1.5.2\" is not a number"
+        );
+        assert_eq!(parse_duration("3s5"), Err(DurationError::NoUnit));
     }
 }

@@ -1,6 +1,7 @@
 //! How a policy says it merges: GEP-713's `default`/`override` stanzas and their
 //! strategies, or the kind's own model.
 
+use super::invalid::{FieldError, FieldProblem};
 use super::{value_leaf_count, WRAPPER_FIELDS};
 use crate::catalog::MergeModel;
 use crate::model::{Map, Text, Val};
@@ -123,7 +124,7 @@ impl Intent {
     }
 }
 
-fn parse_how(v: Option<&Val>, field: &str, invalid: &mut Vec<(String, String)>) -> Option<How> {
+fn parse_how(v: Option<&Val>, field: &str, invalid: &mut Vec<FieldError>) -> Option<How> {
     match v {
         None | Some(Val::Null) => None,
         Some(Val::String(s)) => match s.to_ascii_lowercase().as_str() {
@@ -131,15 +132,15 @@ fn parse_how(v: Option<&Val>, field: &str, invalid: &mut Vec<(String, String)>) 
             "patch" => Some(How::Patch),
             "merge" => Some(How::Merge),
             _ => {
-                invalid.push((
-                    field.into(),
-                    format!("unknown strategy {s:?} (atomic, patch or merge)"),
+                invalid.push(FieldError::new(
+                    field,
+                    FieldProblem::UnknownStrategy(s.to_string()),
                 ));
                 None
             }
         },
         Some(_) => {
-            invalid.push((field.into(), "must be a string".into()));
+            invalid.push(FieldError::new(field, FieldProblem::MustBe("a string")));
             None
         }
     }
@@ -148,11 +149,7 @@ fn parse_how(v: Option<&Val>, field: &str, invalid: &mut Vec<(String, String)>) 
 /// Reads `defaults` / `overrides` / `strategy` / `default` + `override` as GEP-713 and
 /// GEP-2649 describe them. Kinds whose model has no per-policy strategy take the
 /// spec proper as it is, with the strategy their model implies.
-pub(super) fn read_intent(
-    spec: &Map,
-    model: MergeModel,
-    invalid: &mut Vec<(String, String)>,
-) -> Intent {
+pub(super) fn read_intent(spec: &Map, model: MergeModel, invalid: &mut Vec<FieldError>) -> Intent {
     if !matches!(model, MergeModel::Gep713 { .. }) {
         let strategy = match model {
             MergeModel::PatchDefaults => Strategy {
@@ -171,12 +168,15 @@ pub(super) fn read_intent(
         };
     }
     let top_how = parse_how(spec.get("strategy"), "spec.strategy", invalid);
-    let stanza = |name: &str, invalid: &mut Vec<(String, String)>| -> Option<&Map> {
+    let stanza = |name: &str, invalid: &mut Vec<FieldError>| -> Option<&Map> {
         match spec.get(name) {
             None | Some(Val::Null) => None,
             Some(Val::Object(m)) => Some(m),
             Some(_) => {
-                invalid.push((format!("spec.{name}"), "must be a mapping".into()));
+                invalid.push(FieldError::new(
+                    format!("spec.{name}"),
+                    FieldProblem::MustBe("a mapping"),
+                ));
                 None
             }
         }
@@ -187,11 +187,7 @@ pub(super) fn read_intent(
     let old_override = stanza("override", invalid);
     if old_default.is_some() || old_override.is_some() {
         if defaults.is_some() || overrides.is_some() {
-            invalid.push((
-                "spec".into(),
-                "mixes default/override stanzas with defaults/overrides; default/override is used"
-                    .into(),
-            ));
+            invalid.push(FieldError::new("spec", FieldProblem::MixedStanzas));
         }
         return Intent::Dual {
             default: Stanza::Whole("default"),
@@ -202,11 +198,7 @@ pub(super) fn read_intent(
         (Some(_), Some(_)) => {
             // GEP-713: one strategy per policy. Kuadrant's CRDs refuse this; if it got
             // in anyway, read it the GEP-2649 way (per field) and say so.
-            invalid.push((
-                "spec".into(),
-                "has both defaults and overrides; GEP-713 allows one merge strategy per policy"
-                    .into(),
-            ));
+            invalid.push(FieldError::new("spec", FieldProblem::TwoStrategies));
             Intent::Dual {
                 default: Stanza::Proper(Some("defaults")),
                 overrides: Stanza::Proper(Some("overrides")),

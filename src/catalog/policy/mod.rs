@@ -9,10 +9,12 @@ use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Val};
 
 mod intent;
+mod invalid;
 mod targets;
 
 use intent::read_intent;
 pub use intent::*;
+pub use invalid::{FieldError, FieldProblem};
 use targets::is_selector_ref;
 pub use targets::*;
 pub(crate) use targets::{read_targets, ref_namespace};
@@ -32,8 +34,8 @@ pub struct Policy {
     pub intent: Intent,
     /// Envoy Gateway `mergeType`, when set.
     pub merge_type: Option<String>,
-    /// Fields that could not be read: (field path, message).
-    pub invalid: Vec<(String, String)>,
+    /// Fields that could not be read, or that its controller refuses.
+    pub invalid: Vec<FieldError>,
     /// Why its controller refuses it whole, if it does (a reference to a kind the
     /// kind's project never resolves): then it applies nowhere.
     pub rejected: Option<String>,
@@ -112,11 +114,11 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         // are, to every workload of the namespace.
         Val::Null if pk.targeting.workload_selector => &no_spec,
         Val::Null => {
-            invalid.push(("spec".into(), "is missing".into()));
+            invalid.push(FieldError::new("spec", FieldProblem::Missing));
             &no_spec
         }
         _ => {
-            invalid.push(("spec".into(), "must be a mapping".into()));
+            invalid.push(FieldError::new("spec", FieldProblem::MustBe("a mapping")));
             &no_spec
         }
     };
@@ -144,10 +146,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         }
     } else if untargeted && !pk.targeting.extension_ref && pk.targeting.target_annotation.is_none()
     {
-        invalid.push((
-            "spec.targetRefs".into(),
-            "the policy names no target (targetRef, targetRefs or targetSelectors)".into(),
-        ));
+        invalid.push(FieldError::new("spec.targetRefs", FieldProblem::NoTarget));
     }
     let merge_type = spec
         .get("mergeType")
@@ -157,8 +156,9 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     let rejected = unresolvable_ref(spec, pk)
         .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
         .or_else(|| refused_on_target(spec, &targets, pk))
-        .map(|(field, why)| {
-            invalid.push((field, why.clone()));
+        .map(|refused| {
+            let why = refused.problem.to_string();
+            invalid.push(refused);
             why
         });
     Policy {
@@ -179,45 +179,43 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
 }
 
 /// A setting its controller refuses on a target of the kind named (Envoy Gateway's
-/// SecurityPolicy on a TCPRoute: authorization only): (field, why).
-fn refused_on_target(
-    spec: &Map,
-    targets: &[TargetSpec],
-    pk: &PolicyKind,
-) -> Option<(String, String)> {
+/// SecurityPolicy on a TCPRoute: authorization only).
+fn refused_on_target(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Option<FieldError> {
     pk.refused_on.iter().find_map(|&(kind, fields)| {
         let target = targets.iter().find_map(|t| match t {
             TargetSpec::Ref(r) if r.kind == kind => Some(r),
             _ => None,
         })?;
-        let field = fields.iter().find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
-        Some((
+        let field = *fields
+            .iter()
+            .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
+        Some(FieldError::new(
             format!("spec.{field}"),
-            format!(
-                "is set and the policy targets {target}: its controller supports no {field} on a {kind} and refuses the policy there"
-            ),
+            FieldProblem::UnsupportedOnTarget {
+                target: target.clone(),
+                field,
+                kind,
+            },
         ))
     })
 }
 
 /// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL
 /// `self.size() == 0` on `targetRef(s).namespace`, "cross namespace referencing is not
-/// currently supported"): (field, why).
+/// currently supported").
 fn refused_namespace(
     targets: &[TargetSpec],
     policy_ns: Option<&str>,
     pk: &PolicyKind,
-) -> Option<(String, String)> {
+) -> Option<FieldError> {
     if pk.namespaces != NamespaceRule::OwnOrMeshRoot {
         return None;
     }
     targets.iter().find_map(|t| match t {
         TargetSpec::Ref(r) if r.namespace.is_some() && r.namespace.as_deref() != policy_ns => {
-            Some((
-                "spec.targetRefs".to_string(),
-                format!(
-                    "names {r} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)"
-                ),
+            Some(FieldError::new(
+                "spec.targetRefs",
+                FieldProblem::CrossNamespace { target: r.clone() },
             ))
         }
         _ => None,
@@ -225,8 +223,8 @@ fn refused_namespace(
 }
 
 /// The first reference in the spec to an object of a kind the policy's kind may not
-/// name (the registry's `refs`): (field, why its controller refuses the policy).
-fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
+/// name (the registry's `refs`).
+fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
     for &(field, allowed) in pk.refs {
         let Some(list) = pointer(spec, field).and_then(Val::as_array) else {
             continue;
@@ -244,19 +242,18 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<(String, String)> {
                 } else {
                     format!("{group}/{kind}")
                 };
-                let kinds: Vec<String> = allowed
-                    .iter()
-                    .map(|&(allowed_group, allowed_kind)| match allowed_group {
-                        "" => allowed_kind.to_string(),
-                        _ => format!("{allowed_group}/{allowed_kind}"),
-                    })
-                    .collect();
-                return Some((
+                return Some(FieldError::new(
                     format!("spec{}[{i}]", field.replace('/', ".")),
-                    format!(
-                        "names {named}, a kind it cannot refer to ({}): its controller refuses the policy",
-                        kinds.join(", ")
-                    ),
+                    FieldProblem::KindNotAllowed {
+                        named,
+                        allowed: allowed
+                            .iter()
+                            .map(|&(allowed_group, allowed_kind)| match allowed_group {
+                                "" => allowed_kind.to_string(),
+                                _ => format!("{allowed_group}/{allowed_kind}"),
+                            })
+                            .collect(),
+                    },
                 ));
             }
         }

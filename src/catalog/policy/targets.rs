@@ -1,9 +1,12 @@
 //! Where a policy says it attaches: `targetRef`, `targetRefs` (with their sections) and
 //! `targetSelectors`, and the label selectors they carry.
 
+use super::invalid::{FieldError, FieldProblem};
 use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 use crate::model::{normalize_group, GroupKind, ObjRef};
 use crate::model::{Map, Text, Val};
+use kube::core::{Expression, Selector, SelectorExt};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a target entry names.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,84 +34,117 @@ pub enum SelectorScope {
     Labelled(LabelSelector),
 }
 
-/// `matchLabels` + `matchExpressions`, as Kubernetes evaluates them.
+/// `matchLabels` + `matchExpressions`, as Kubernetes evaluates them: kube's typed
+/// selector, each label of `matchLabels` an [`Expression::Equal`] and each entry of
+/// `matchExpressions` the expression of its operator. `-l` builds one from kubectl's
+/// syntax.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct LabelSelector {
-    pub match_labels: Vec<(String, String)>,
-    pub match_expressions: Vec<(String, String, Vec<String>)>,
-}
+pub struct LabelSelector(Selector);
 
 impl LabelSelector {
-    pub fn parse(v: &Val, field: &str) -> Result<LabelSelector, (String, String)> {
-        let mut sel = LabelSelector::default();
-        let Some(m) = v.as_object() else {
-            return Err((field.into(), "must be a mapping".into()));
+    /// Reads a `{matchLabels, matchExpressions}` mapping at `field`. An In or NotIn
+    /// without values is read as an empty set (In then matches nothing, NotIn
+    /// everything), as the tool always has; values beside Exists or DoesNotExist are
+    /// ignored.
+    pub fn parse(value: &Val, field: &str) -> Result<LabelSelector, FieldError> {
+        let Some(mapping) = value.as_object() else {
+            return Err(FieldError::new(field, FieldProblem::MustBe("a mapping")));
         };
-        if let Some(ml) = m.get("matchLabels").filter(|v| !v.is_null()) {
-            let ml = ml.as_object().ok_or_else(|| {
-                (
+        let mut expressions = Vec::new();
+        if let Some(labels) = mapping.get("matchLabels").filter(|v| !v.is_null()) {
+            let labels = labels.as_object().ok_or_else(|| {
+                FieldError::new(
                     format!("{field}.matchLabels"),
-                    "must be a map of strings".into(),
+                    FieldProblem::MustBe("a map of strings"),
                 )
             })?;
-            for (k, v) in ml {
-                let v = v.as_str().ok_or_else(|| {
-                    (
-                        format!("{field}.matchLabels.{k}"),
-                        "must be a string".into(),
+            for (key, label) in labels {
+                let label = label.as_str().ok_or_else(|| {
+                    FieldError::new(
+                        format!("{field}.matchLabels.{key}"),
+                        FieldProblem::MustBe("a string"),
                     )
                 })?;
-                sel.match_labels.push((k.to_string(), v.to_string()));
+                expressions.push(Expression::Equal(key.to_string(), label.to_string()));
             }
         }
-        if let Some(me) = m.get("matchExpressions").filter(|v| !v.is_null()) {
-            let me = me
-                .as_array()
-                .ok_or_else(|| (format!("{field}.matchExpressions"), "must be a list".into()))?;
-            for (i, e) in me.iter().enumerate() {
-                let f = format!("{field}.matchExpressions[{i}]");
-                let key = e.get("key").and_then(Val::as_str);
-                let op = e.get("operator").and_then(Val::as_str);
-                let (Some(key), Some(op)) = (key, op) else {
-                    return Err((f, "needs string key and operator".into()));
-                };
-                if !matches!(op, "In" | "NotIn" | "Exists" | "DoesNotExist") {
-                    return Err((format!("{f}.operator"), format!("unknown operator {op:?}")));
-                }
-                let values = match e.get("values") {
-                    None | Some(Val::Null) => Vec::new(),
-                    Some(Val::Array(a)) => a
-                        .iter()
-                        .map(|v| v.as_str().map(str::to_string))
-                        .collect::<Option<Vec<_>>>()
-                        .ok_or_else(|| {
-                            (format!("{f}.values"), "must be a list of strings".into())
-                        })?,
-                    Some(_) => {
-                        return Err((format!("{f}.values"), "must be a list of strings".into()))
-                    }
-                };
-                sel.match_expressions.push((key.into(), op.into(), values));
+        if let Some(list) = mapping.get("matchExpressions").filter(|v| !v.is_null()) {
+            let list = list.as_array().ok_or_else(|| {
+                FieldError::new(
+                    format!("{field}.matchExpressions"),
+                    FieldProblem::MustBe("a list"),
+                )
+            })?;
+            for (i, entry) in list.iter().enumerate() {
+                let entry_field = format!("{field}.matchExpressions[{i}]");
+                expressions.push(read_expression(entry, &entry_field)?);
             }
         }
-        Ok(sel)
+        Ok(LabelSelector(expressions.into_iter().collect()))
     }
 
-    pub fn matches(&self, labels: &std::collections::BTreeMap<String, String>) -> bool {
-        self.match_labels
-            .iter()
-            .all(|(k, v)| labels.get(k) == Some(v))
-            && self.match_expressions.iter().all(|(k, op, vals)| {
-                let have = labels.get(k);
-                match op.as_str() {
-                    "In" => have.is_some_and(|h| vals.contains(h)),
-                    "NotIn" => have.is_none_or(|h| !vals.contains(h)),
-                    "Exists" => have.is_some(),
-                    "DoesNotExist" => have.is_none(),
-                    _ => false,
-                }
-            })
+    /// Whether `labels` satisfy every label and expression.
+    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.0.matches(labels)
     }
+}
+
+impl From<Selector> for LabelSelector {
+    fn from(selector: Selector) -> LabelSelector {
+        LabelSelector(selector)
+    }
+}
+
+impl FromIterator<Expression> for LabelSelector {
+    fn from_iter<I: IntoIterator<Item = Expression>>(expressions: I) -> LabelSelector {
+        LabelSelector(expressions.into_iter().collect())
+    }
+}
+
+/// kubectl's syntax (`env in (prod),team=web`).
+impl std::fmt::Display for LabelSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// One `matchExpressions` entry (at `field`): its key, operator and values.
+fn read_expression(entry: &Val, field: &str) -> Result<Expression, FieldError> {
+    let key = entry.get("key").and_then(Val::as_str);
+    let operator = entry.get("operator").and_then(Val::as_str);
+    let (Some(key), Some(operator)) = (key, operator) else {
+        return Err(FieldError::new(field, FieldProblem::NeedsKeyAndOperator));
+    };
+    let values = || -> Result<BTreeSet<String>, FieldError> {
+        let not_strings = || {
+            FieldError::new(
+                format!("{field}.values"),
+                FieldProblem::MustBe("a list of strings"),
+            )
+        };
+        match entry.get("values") {
+            None | Some(Val::Null) => Ok(BTreeSet::new()),
+            Some(Val::Array(values)) => values
+                .iter()
+                .map(|v| v.as_str().map(str::to_string).ok_or_else(not_strings))
+                .collect(),
+            Some(_) => Err(not_strings()),
+        }
+    };
+    // Values are read (and refused when they are not strings) for every operator.
+    let key = key.to_string();
+    Ok(match operator {
+        "In" => Expression::In(key, values()?),
+        "NotIn" => Expression::NotIn(key, values()?),
+        "Exists" => values().map(|_| Expression::Exists(key))?,
+        "DoesNotExist" => values().map(|_| Expression::DoesNotExist(key))?,
+        other => {
+            return Err(FieldError::new(
+                format!("{field}.operator"),
+                FieldProblem::UnknownOperator(other.to_string()),
+            ))
+        }
+    })
 }
 
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
@@ -116,17 +152,19 @@ impl LabelSelector {
 pub(crate) fn read_targets(
     spec: &Map,
     ns: Option<&str>,
-    invalid: &mut Vec<(String, String)>,
+    invalid: &mut Vec<FieldError>,
 ) -> Vec<TargetSpec> {
     let mut targets = Vec::new();
-    if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
-        match read_ref(v, ns, || "spec.targetRef".to_string()) {
-            Ok(r) => push_sections(v, r, "spec.targetRef", &mut targets, invalid),
+    if let Some(entry) = spec.get("targetRef").filter(|v| !v.is_null()) {
+        match read_ref(entry, ns, || "spec.targetRef".to_string()) {
+            Ok(reference) => {
+                push_sections(entry, reference, "spec.targetRef", &mut targets, invalid)
+            }
             Err(e) => invalid.push(e),
         }
     }
-    if let Some(v) = spec.get("targetRefs").filter(|v| !v.is_null()) {
-        match v.as_array() {
+    if let Some(refs) = spec.get("targetRefs").filter(|v| !v.is_null()) {
+        match refs.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     if is_selector_ref(item) {
@@ -134,32 +172,35 @@ pub(crate) fn read_targets(
                         continue;
                     }
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
-                        Ok(r) => {
+                        Ok(reference) => {
                             let field = format!("spec.targetRefs[{i}]");
-                            push_sections(item, r, &field, &mut targets, invalid)
+                            push_sections(item, reference, &field, &mut targets, invalid)
                         }
                         Err(e) => invalid.push(e),
                     }
                 }
             }
-            None => invalid.push((
-                "spec.targetRefs".into(),
-                "must be a list of references".into(),
+            None => invalid.push(FieldError::new(
+                "spec.targetRefs",
+                FieldProblem::MustBe("a list of references"),
             )),
         }
     }
-    if let Some(v) = spec.get("targetSelectors").filter(|v| !v.is_null()) {
-        match v.as_array() {
+    if let Some(selectors) = spec.get("targetSelectors").filter(|v| !v.is_null()) {
+        match selectors.as_array() {
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     let field = format!("spec.targetSelectors[{i}]");
                     match read_selector(item, ns, &field) {
-                        Ok(t) => targets.push(t),
+                        Ok(target) => targets.push(target),
                         Err(e) => invalid.push(e),
                     }
                 }
             }
-            None => invalid.push(("spec.targetSelectors".into(), "must be a list".into())),
+            None => invalid.push(FieldError::new(
+                "spec.targetSelectors",
+                FieldProblem::MustBe("a list"),
+            )),
         }
     }
     // Kept for the life of the command, a list per policy: no room to spare.
@@ -175,77 +216,87 @@ pub(super) fn is_selector_ref(item: &Val) -> bool {
         && item.get("name").is_none_or(|v| v.is_null())
 }
 
-/// The reference `r` read from `item`, once, or once per name of its `sectionNames`
+/// The `reference` read from `item`, once, or once per name of its `sectionNames`
 /// list (Azure Application Gateway for Containers' pre-GEP-2648 shape: one targetRef
 /// naming several listeners or rules).
 fn push_sections(
     item: &Val,
-    r: ObjRef,
+    reference: ObjRef,
     field: &str,
     targets: &mut Vec<TargetSpec>,
-    invalid: &mut Vec<(String, String)>,
+    invalid: &mut Vec<FieldError>,
 ) {
     let names = match item.get("sectionNames") {
-        None | Some(Val::Null) => return targets.push(TargetSpec::Ref(r)),
+        None | Some(Val::Null) => return targets.push(TargetSpec::Ref(reference)),
         Some(Val::Array(names)) => names,
         Some(_) => {
-            invalid.push((
+            invalid.push(FieldError::new(
                 format!("{field}.sectionNames"),
-                "must be a list of names".into(),
+                FieldProblem::MustBe("a list of names"),
             ));
-            return targets.push(TargetSpec::Ref(r));
+            return targets.push(TargetSpec::Ref(reference));
         }
     };
     let mut any = false;
-    for (j, n) in names.iter().enumerate() {
-        match n.as_str().filter(|n| !n.is_empty()) {
-            Some(n) => {
+    for (j, name) in names.iter().enumerate() {
+        match name.as_str().filter(|n| !n.is_empty()) {
+            Some(section) => {
                 any = true;
-                targets.push(TargetSpec::Ref(r.clone().with_section(Some(n))));
+                targets.push(TargetSpec::Ref(
+                    reference.clone().with_section(Some(section)),
+                ));
             }
-            None => invalid.push((
+            None => invalid.push(FieldError::new(
                 format!("{field}.sectionNames[{j}]"),
-                "must be a non-empty string".into(),
+                FieldProblem::MustBe("a non-empty string"),
             )),
         }
     }
     // An empty list names no section: the whole object.
     if !any {
-        targets.push(TargetSpec::Ref(r));
+        targets.push(TargetSpec::Ref(reference));
     }
 }
 
 /// `field` names the reference in messages; it is built only for one.
 fn read_ref(
-    v: &Val,
+    entry: &Val,
     policy_ns: Option<&str>,
     field: impl Fn() -> String,
-) -> Result<ObjRef, (String, String)> {
-    let m = v
-        .as_object()
-        .ok_or_else(|| (field(), "must be a mapping with kind and name".to_string()))?;
-    let s = |k: &str| -> Result<Option<&str>, (String, String)> {
-        match m.get(k) {
+) -> Result<ObjRef, FieldError> {
+    let mapping = entry.as_object().ok_or_else(|| {
+        FieldError::new(
+            field(),
+            FieldProblem::MustBe("a mapping with kind and name"),
+        )
+    })?;
+    let string_at = |key: &str| -> Result<Option<&str>, FieldError> {
+        match mapping.get(key) {
             None | Some(Val::Null) => Ok(None),
-            Some(Val::String(s)) => Ok(Some(&**s)),
-            Some(_) => Err((format!("{}.{k}", field()), "must be a string".into())),
+            Some(Val::String(text)) => Ok(Some(&**text)),
+            Some(_) => Err(FieldError::new(
+                format!("{}.{key}", field()),
+                FieldProblem::MustBe("a string"),
+            )),
         }
     };
-    let kind = s("kind")?
+    let kind = string_at("kind")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{}.kind", field()), "is missing".to_string()))?;
-    let name = s("name")?
+        .ok_or_else(|| FieldError::new(format!("{}.kind", field()), FieldProblem::Missing))?;
+    let name = string_at("name")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{}.name", field()), "is missing".to_string()))?;
+        .ok_or_else(|| FieldError::new(format!("{}.name", field()), FieldProblem::Missing))?;
     // kind is matched case-insensitively for core kinds some examples write in lower case.
     let kind = canonical_kind(kind);
-    let group = match s("group")? {
-        Some(g) => normalize_group(g).to_string(),
+    let group = match string_at("group")? {
+        Some(group) => normalize_group(group).to_string(),
         None => default_group_for(&kind).to_string(),
     };
-    let namespace = ref_namespace(&kind, s("namespace")?, policy_ns).map(str::to_string);
+    let namespace = ref_namespace(&kind, string_at("namespace")?, policy_ns).map(str::to_string);
     // Flomesh names a route rule by `rule` (LocalFilterPolicyTargetReference).
-    let section = s("sectionName")?.or(s("rule")?).filter(|s| !s.is_empty());
+    let section = string_at("sectionName")?
+        .or(string_at("rule")?)
+        .filter(|s| !s.is_empty());
     Ok(ObjRef {
         group: group.into(),
         kind: kind.into(),
@@ -269,51 +320,57 @@ pub(crate) fn ref_namespace<'a>(
 }
 
 fn read_selector(
-    v: &Val,
+    entry: &Val,
     policy_ns: Option<&str>,
     field: &str,
-) -> Result<TargetSpec, (String, String)> {
-    let m = v
+) -> Result<TargetSpec, FieldError> {
+    let mapping = entry
         .as_object()
-        .ok_or_else(|| (field.to_string(), "must be a mapping".to_string()))?;
-    let kind = m
+        .ok_or_else(|| FieldError::new(field, FieldProblem::MustBe("a mapping")))?;
+    let kind = mapping
         .get("kind")
         .and_then(Val::as_str)
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (format!("{field}.kind"), "is missing".to_string()))?;
+        .ok_or_else(|| FieldError::new(format!("{field}.kind"), FieldProblem::Missing))?;
     let kind = canonical_kind(kind);
-    let group = match m.get("group").and_then(Val::as_str) {
-        Some(g) => normalize_group(g).to_string(),
+    let group = match mapping.get("group").and_then(Val::as_str) {
+        Some(group) => normalize_group(group).to_string(),
         None => default_group_for(&kind).to_string(),
     };
     // An empty selector selects every object of the kind in scope, as Kubernetes
     // label selectors do (Envoy Gateway relies on it with `namespaces`).
-    let selector = LabelSelector::parse(v, field)?;
+    let selector = LabelSelector::parse(entry, field)?;
     let same = if is_cluster_scoped(&kind) {
         None
     } else {
         policy_ns.map(str::to_string)
     };
-    let namespaces = match m.get("namespaces").filter(|n| !n.is_null()) {
+    let namespaces = match mapping.get("namespaces").filter(|n| !n.is_null()) {
         None => SelectorScope::Same(same),
-        Some(n) => {
-            let from = n.get("from").and_then(Val::as_str).unwrap_or("Same");
+        Some(namespaces) => {
+            let from = namespaces
+                .get("from")
+                .and_then(Val::as_str)
+                .unwrap_or("Same");
             match from {
                 "Same" => SelectorScope::Same(same),
                 "All" => SelectorScope::All,
                 "Selector" => {
-                    let sel = match n.get("selector").filter(|s| !s.is_null()) {
-                        Some(s) => {
-                            LabelSelector::parse(s, &format!("{field}.namespaces.selector"))?
+                    let labels = match namespaces.get("selector").filter(|s| !s.is_null()) {
+                        Some(selector) => {
+                            LabelSelector::parse(selector, &format!("{field}.namespaces.selector"))?
                         }
                         None => LabelSelector::default(),
                     };
-                    SelectorScope::Labelled(sel)
+                    SelectorScope::Labelled(labels)
                 }
                 other => {
-                    return Err((
+                    return Err(FieldError::new(
                         format!("{field}.namespaces.from"),
-                        format!("unknown value {other:?} (Same, All or Selector)"),
+                        FieldProblem::UnknownValue {
+                            value: other.to_string(),
+                            expected: "Same, All or Selector",
+                        },
                     ))
                 }
             }

@@ -112,38 +112,91 @@ fn labels_and_expressions_must_all_hold() {
 
 #[test]
 fn a_selector_that_cannot_be_read_names_the_field() {
-    let err = |v: Value| {
-        LabelSelector::parse(&val(v), "spec.targetSelectors[0].matchLabels")
-            .unwrap_err()
-            .0
-    };
-    assert_eq!(err(json!([])), "spec.targetSelectors[0].matchLabels");
+    let err = |v: Value| LabelSelector::parse(&val(v), "s").unwrap_err();
+    let not_a_mapping = LabelSelector::parse(&val(json!([])), "spec.targetSelectors[0]");
     assert_eq!(
-        LabelSelector::parse(
-            &val(json!({"matchExpressions": [{"key": "env", "operator": "Within"}]})),
-            "s"
+        not_a_mapping,
+        Err(FieldError::new(
+            "spec.targetSelectors[0]",
+            FieldProblem::MustBe("a mapping")
+        ))
+    );
+    let unknown = err(json!({"matchExpressions": [{"key": "env", "operator": "Within"}]}));
+    assert_eq!(
+        unknown,
+        FieldError::new(
+            "s.matchExpressions[0].operator",
+            FieldProblem::UnknownOperator("Within".to_string())
         )
-        .unwrap_err(),
+    );
+    assert_eq!(
+        unknown.to_string(),
+        "s.matchExpressions[0].operator: unknown operator \"Within\""
+    );
+    // Operators are case-sensitive, as in Kubernetes.
+    assert_eq!(
+        err(json!({"matchExpressions": [{"key": "env", "operator": "in", "values": ["a"]}]}))
+            .problem,
+        FieldProblem::UnknownOperator("in".to_string())
+    );
+    assert_eq!(
+        err(json!({"matchLabels": {"env": 1}})),
+        FieldError::new("s.matchLabels.env", FieldProblem::MustBe("a string"))
+    );
+    assert_eq!(
+        err(json!({"matchLabels": ["env"]})).to_string(),
+        "s.matchLabels: must be a map of strings"
+    );
+    assert_eq!(
+        err(json!({"matchExpressions": {"key": "env"}})).field,
+        "s.matchExpressions"
+    );
+    assert_eq!(
+        err(json!({"matchExpressions": [{"key": "env"}]})),
+        FieldError::new("s.matchExpressions[0]", FieldProblem::NeedsKeyAndOperator)
+    );
+    // Values must be a list of strings, whatever the operator.
+    for operator in ["In", "NotIn", "Exists", "DoesNotExist"] {
+        for values in [json!("prod"), json!(["prod", 1])] {
+            assert_eq!(
+                err(
+                    json!({"matchExpressions": [{"key": "env", "operator": operator, "values": values}]})
+                ),
+                FieldError::new(
+                    "s.matchExpressions[0].values",
+                    FieldProblem::MustBe("a list of strings")
+                ),
+                "{operator} {values}"
+            );
+        }
+    }
+}
+
+#[test]
+fn each_operator_reads_into_kubes_expression() {
+    use kube::core::{Expression, Selector};
+    let set = |values: &[&str]| values.iter().map(|v| v.to_string()).collect();
+    let cases = [
+        ("In", Expression::In("env".into(), set(&["prod", "dev"]))),
         (
-            "s.matchExpressions[0].operator".to_string(),
-            "unknown operator \"Within\"".to_string()
-        )
-    );
-    assert_eq!(
-        LabelSelector::parse(&val(json!({"matchLabels": {"env": 1}})), "s")
-            .unwrap_err()
-            .0,
-        "s.matchLabels.env"
-    );
-    assert_eq!(
-        LabelSelector::parse(
-            &val(json!({"matchExpressions": [{"key": "env", "operator": "In", "values": "prod"}]})),
-            "s"
-        )
-        .unwrap_err()
-        .0,
-        "s.matchExpressions[0].values"
-    );
+            "NotIn",
+            Expression::NotIn("env".into(), set(&["prod", "dev"])),
+        ),
+        ("Exists", Expression::Exists("env".into())),
+        ("DoesNotExist", Expression::DoesNotExist("env".into())),
+    ];
+    for (operator, expected) in cases {
+        assert_eq!(
+            expression(operator, &["prod", "dev"]),
+            LabelSelector::from(Selector::from(expected)),
+            "{operator}"
+        );
+    }
+    let sel = selector(json!({
+        "matchLabels": {"team": "web"},
+        "matchExpressions": [{"key": "env", "operator": "NotIn", "values": ["prod"]}],
+    }));
+    assert_eq!(sel.to_string(), "team=web,env notin (prod)");
 }
 
 const GEP713: MergeModel = MergeModel::Gep713 { rule_paths: &[] };
@@ -153,10 +206,7 @@ fn intent(spec: Value, model: MergeModel) -> (Intent, Vec<String>) {
     let mut invalid = Vec::new();
     let spec = val(spec);
     let intent = read_intent(spec.as_object().expect("a mapping"), model, &mut invalid);
-    (
-        intent,
-        invalid.into_iter().map(|(field, _)| field).collect(),
-    )
+    (intent, invalid.into_iter().map(|e| e.field).collect())
 }
 
 fn stack(mode: Mode, how: How, stanza: Option<&'static str>) -> Intent {

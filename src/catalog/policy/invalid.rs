@@ -1,0 +1,78 @@
+//! What a policy's fields say that cannot be read, or that its controller refuses: the
+//! field's path as data beside what is wrong with it, shown as `field: problem` (the
+//! `Invalid` finding's text).
+
+use crate::model::ObjRef;
+
+/// One field of a policy that cannot be read, or that its controller refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {problem}")]
+pub struct FieldError {
+    /// The field's path from the object's root: `spec.targetRefs[0].kind`.
+    pub field: String,
+    pub problem: FieldProblem,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, problem: FieldProblem) -> FieldError {
+        FieldError {
+            field: field.into(),
+            problem,
+        }
+    }
+}
+
+/// What is wrong with a [`FieldError`]'s field, said after its path.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FieldProblem {
+    #[error("is missing")]
+    Missing,
+    /// The value is not of the shape the field takes: what it must be (`a mapping`).
+    #[error("must be {0}")]
+    MustBe(&'static str),
+    /// A `matchExpressions` entry without a string `key` or `operator`.
+    #[error("needs string key and operator")]
+    NeedsKeyAndOperator,
+    /// A `matchExpressions` operator other than In, NotIn, Exists and DoesNotExist.
+    #[error("unknown operator {0:?}")]
+    UnknownOperator(String),
+    /// A value the field does not take, and the ones it does.
+    #[error("unknown value {value:?} ({expected})")]
+    UnknownValue {
+        value: String,
+        expected: &'static str,
+    },
+    /// A GEP-713 `strategy` other than atomic, patch and merge.
+    #[error("unknown strategy {0:?} (atomic, patch or merge)")]
+    UnknownStrategy(String),
+    /// Nothing says where the policy attaches.
+    #[error("the policy names no target (targetRef, targetRefs or targetSelectors)")]
+    NoTarget,
+    /// GEP-2649's `default`/`override` beside GEP-713's `defaults`/`overrides`.
+    #[error("mixes default/override stanzas with defaults/overrides; default/override is used")]
+    MixedStanzas,
+    /// Both `defaults` and `overrides` (GEP-713: one strategy per policy).
+    #[error("has both defaults and overrides; GEP-713 allows one merge strategy per policy")]
+    TwoStrategies,
+    /// A setting (`field`) its controller does not support on a target of `kind`.
+    #[error("is set and the policy targets {target}: its controller supports no {field} on a {kind} and refuses the policy there")]
+    UnsupportedOnTarget {
+        target: ObjRef,
+        field: &'static str,
+        kind: &'static str,
+    },
+    /// A reference to `target` in another namespace, which the kind's CRD refuses.
+    #[error("names {target} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)")]
+    CrossNamespace { target: ObjRef },
+    /// A reference to a kind (`named`: `group/Kind`) outside the kinds it may name.
+    #[error("names {named}, a kind it cannot refer to ({}): its controller refuses the policy", .allowed.join(", "))]
+    KindNotAllowed {
+        named: String,
+        /// `group/kind` (core kinds bare), as the message names them.
+        allowed: Vec<String>,
+    },
+    /// Its controller refuses the policy for a reason found beyond the policy itself (the
+    /// listener it targets, for one): why.
+    #[error("{0}")]
+    Refused(String),
+}
