@@ -211,22 +211,6 @@ impl SameTarget {
             SameTarget::SeveralConflict => "only one may apply: with several, all are Conflicted",
         }
     }
-
-    /// Several on one target are merged into one entry of the fold in which the first
-    /// of them (in the rule's order) keeps each field they share.
-    pub(crate) fn first_wins_each_field(self) -> bool {
-        match self {
-            SameTarget::OldestFieldWins | SameTarget::WeightedFieldWins { .. } => true,
-            SameTarget::Stack
-            | SameTarget::OldestWins
-            | SameTarget::DisjointFields(_)
-            | SameTarget::LastAppliedWins
-            | SameTarget::AllByPriority { .. }
-            | SameTarget::OnePerValue { .. }
-            | SameTarget::AllConflictedOnMismatch { .. }
-            | SameTarget::SeveralConflict => false,
-        }
-    }
 }
 
 /// How a kind names its targets.
