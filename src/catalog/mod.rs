@@ -105,7 +105,12 @@ impl MergeModel {
             MergeModel::Gep713 { rule_paths } | MergeModel::KeyedFields { rule_paths } => {
                 rule_paths
             }
-            _ => &[],
+            MergeModel::None
+            | MergeModel::MostSpecificWins
+            | MergeModel::PatchDefaults
+            | MergeModel::EnvoyMergeType
+            | MergeModel::KgatewayPriority
+            | MergeModel::Accumulated => &[],
         }
     }
 

@@ -188,7 +188,7 @@ fn refused_on_target(
     pk.refused_on.iter().find_map(|&(kind, fields)| {
         let target = targets.iter().find_map(|t| match t {
             TargetSpec::Ref(r) if r.kind == kind => Some(r),
-            _ => None,
+            TargetSpec::Ref(_) | TargetSpec::Selector { .. } => None,
         })?;
         let field = fields.iter().find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
         Some((
@@ -220,7 +220,7 @@ fn refused_namespace(
                 ),
             ))
         }
-        _ => None,
+        TargetSpec::Ref(_) | TargetSpec::Selector { .. } => None,
     })
 }
 
