@@ -71,8 +71,23 @@ impl Joining {
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
-            route_level: matches!(t.shape.role(at), Role::Route | Role::Rule),
+            route_level: route_level(t.shape.role(at)),
         }
+    }
+}
+
+/// A policy attached at a node of this role attaches at a route level (a route or one
+/// of its rules), where Envoy Gateway's `mergeType` passes over it.
+fn route_level(role: Role) -> bool {
+    match role {
+        Role::Route | Role::Rule => true,
+        Role::Namespace
+        | Role::GatewayClass
+        | Role::Gateway
+        | Role::ListenerSet
+        | Role::Listener
+        | Role::Backend
+        | Role::Port => false,
     }
 }
 
