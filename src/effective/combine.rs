@@ -47,22 +47,25 @@ impl Joining {
     pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
         let policy = &t.policies[p];
         let spec = &t.snapshot.objects[policy.object].spec;
-        let stanza = |how: How, settings| {
+        let layer = |how: How, settings| {
             let tree = Sourced::from_settings(settings, p)?;
             Some(Layer { how, value: tree })
         };
         let read = match &policy.intent {
-            Intent::Stack { strategy, spec: s } => {
-                let st = stanza(strategy.how, s.settings(spec));
+            Intent::Stack {
+                strategy,
+                spec: stanza,
+            } => {
+                let one = layer(strategy.how, stanza.settings(spec));
                 match strategy.mode {
-                    Mode::Defaults => (st, None),
-                    Mode::Overrides => (None, st),
+                    Mode::Defaults => (one, None),
+                    Mode::Overrides => (None, one),
                 }
             }
             // GEP-2649's stanzas merge per field.
             Intent::Dual { default, overrides } => (
-                stanza(How::Patch, default.settings(spec)),
-                stanza(How::Patch, overrides.settings(spec)),
+                layer(How::Patch, default.settings(spec)),
+                layer(How::Patch, overrides.settings(spec)),
             ),
         };
         let (defaults, overrides) = merge::enters(model, t, p, at, read);

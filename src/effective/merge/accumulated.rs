@@ -17,11 +17,11 @@ use std::rc::Rc;
 /// Policy `p`'s spec under its own name, merged rule by rule beside the others.
 pub(super) fn enters(t: &Topology, p: PolicyId, (defaults, overrides): Stanzas) -> Stanzas {
     let policy = &t.policies[p];
-    let named = |s: Layer| Layer {
+    let named = |stanza: Layer| Layer {
         how: How::Merge,
         value: Rc::new(Sourced::Object(vec![(
             policy.obj_ref.ns_name().into(),
-            s.value,
+            stanza.value,
         )])),
     };
     (defaults.or(overrides).map(named), None)

@@ -37,17 +37,17 @@ pub(super) fn fold(entries: &[Rc<Joining>]) -> Rc<Sourced> {
 /// `entry` joining what the levels below it set (`below`, empty when nothing).
 /// `below_merges`: the nearest more specific policy asked to be merged into this one.
 fn join(entry: &Joining, below: Rc<Sourced>, below_merges: bool) -> Rc<Sourced> {
-    let mut v = below;
-    if let Some(d) = &entry.defaults {
-        v = match (below_merges, v.is_empty()) {
-            (false, _) => v,
-            (true, true) => d.value.clone(),
-            (true, false) => merge_patch(&d.value, &v),
+    let mut joined = below;
+    if let Some(defaults) = &entry.defaults {
+        joined = match (below_merges, joined.is_empty()) {
+            (false, _) => joined,
+            (true, true) => defaults.value.clone(),
+            (true, false) => merge_patch(&defaults.value, &joined),
         };
     }
-    if let Some(o) = &entry.overrides {
+    if let Some(overrides) = &entry.overrides {
         // Envoy Gateway's policies have no overrides; GEP-713's, were there any.
-        v = gep713::join_overrides(o, v, &[]);
+        joined = gep713::join_overrides(overrides, joined, &[]);
     }
-    v
+    joined
 }

@@ -28,35 +28,36 @@ use std::rc::Rc;
 /// up, each joining with its own strategy.
 pub(super) fn fold(entries: &[Rc<Joining>], rule_paths: &[&str]) -> Rc<Sourced> {
     let mut result = Rc::new(Sourced::Object(Vec::new()));
-    let mut i = entries.len();
-    while i > 0 {
+    // `entries[..left]` are yet to join.
+    let mut left = entries.len();
+    while left > 0 {
         // A run of entries that each merge their rules under what is below them
         // (Kuadrant's `strategy: merge` defaults, many on one target) joins in one pass.
         let prefers = |e: &Joining| merges_rules(e).map(|(prefer_below, _)| prefer_below);
-        let run = prefers(&entries[i - 1]);
-        let from = entries[..i]
+        let run = prefers(&entries[left - 1]);
+        let from = entries[..left]
             .iter()
             .rposition(|e| run.is_none() || prefers(e) != run)
             .map_or(0, |j| j + 1);
-        if let (Some(prefer_below), 2..) = (run, i - from) {
-            let mut xs: Vec<&Rc<Sourced>> = entries[from..i]
+        if let (Some(prefer_below), 2..) = (run, left - from) {
+            let mut rules: Vec<&Rc<Sourced>> = entries[from..left]
                 .iter()
                 .filter_map(|e| merges_rules(e).map(|(_, rules)| rules))
                 .collect();
             if !result.is_empty() {
-                xs.push(&result);
+                rules.push(&result);
             }
             let run = if prefer_below {
                 Run::PreferLast
             } else {
                 Run::PreferFirst
             };
-            result = merge_rules_run(&xs, run, rule_paths);
-            i = from;
+            result = merge_rules_run(&rules, run, rule_paths);
+            left = from;
             continue;
         }
-        result = join(&entries[i - 1], result, rule_paths);
-        i -= 1;
+        result = join(&entries[left - 1], result, rule_paths);
+        left -= 1;
     }
     result
 }
@@ -70,46 +71,54 @@ fn merges_rules(entry: &Joining) -> Option<(bool, &Rc<Sourced>)> {
         return None;
     }
     match (&entry.defaults, &entry.overrides) {
-        (Some(d), None) if d.how == How::Merge => Some((true, &d.value)),
-        (None, Some(o)) if o.how == How::Merge => Some((false, &o.value)),
+        (Some(defaults), None) if defaults.how == How::Merge => Some((true, &defaults.value)),
+        (None, Some(overrides)) if overrides.how == How::Merge => Some((false, &overrides.value)),
         _ => None,
     }
 }
 
 /// `entry` joining what the levels below it set (`below`, empty when nothing).
 fn join(entry: &Joining, below: Rc<Sourced>, rule_paths: &[&str]) -> Rc<Sourced> {
-    let mut v = below;
-    if let Some(d) = &entry.defaults {
-        v = join_defaults(d, v, rule_paths);
+    let mut joined = below;
+    if let Some(defaults) = &entry.defaults {
+        joined = join_defaults(defaults, joined, rule_paths);
     }
-    if let Some(o) = &entry.overrides {
-        v = join_overrides(o, v, rule_paths);
+    if let Some(overrides) = &entry.overrides {
+        joined = join_overrides(overrides, joined, rule_paths);
     }
-    v
+    joined
 }
 
-/// Defaults `d` under what the levels below set: they fill in what is unset, by their
+/// `defaults` under what the levels below set: they fill in what is unset, by their
 /// strategy.
-pub(super) fn join_defaults(d: &Layer, below: Rc<Sourced>, rule_paths: &[&str]) -> Rc<Sourced> {
+pub(super) fn join_defaults(
+    defaults: &Layer,
+    below: Rc<Sourced>,
+    rule_paths: &[&str],
+) -> Rc<Sourced> {
     if below.is_empty() {
-        return d.value.clone();
+        return defaults.value.clone();
     }
-    match d.how {
+    match defaults.how {
         How::Atomic => below,
-        How::Patch => merge_patch(&d.value, &below),
-        How::Merge => merge_rules(&d.value, &below, true, rule_paths),
+        How::Patch => merge_patch(&defaults.value, &below),
+        How::Merge => merge_rules(&defaults.value, &below, true, rule_paths),
     }
 }
 
-/// Overrides `o` over what the levels below set: they replace what is set, by their
+/// `overrides` over what the levels below set: they replace what is set, by their
 /// strategy.
-pub(super) fn join_overrides(o: &Layer, below: Rc<Sourced>, rule_paths: &[&str]) -> Rc<Sourced> {
+pub(super) fn join_overrides(
+    overrides: &Layer,
+    below: Rc<Sourced>,
+    rule_paths: &[&str],
+) -> Rc<Sourced> {
     if below.is_empty() {
-        return o.value.clone();
+        return overrides.value.clone();
     }
-    match o.how {
-        How::Atomic => o.value.clone(),
-        How::Patch => merge_patch(&below, &o.value),
-        How::Merge => merge_rules(&o.value, &below, false, rule_paths),
+    match overrides.how {
+        How::Atomic => overrides.value.clone(),
+        How::Patch => merge_patch(&below, &overrides.value),
+        How::Merge => merge_rules(&overrides.value, &below, false, rule_paths),
     }
 }

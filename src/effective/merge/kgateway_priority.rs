@@ -19,15 +19,15 @@ pub(crate) const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priori
 /// The policy's spec, as read, joining with the strategy the annotation on the object
 /// that owns node `at` picks.
 pub(super) fn enters(t: &Topology, at: NodeId, (defaults, overrides): Stanzas) -> Stanzas {
-    let how = priority(t, at);
+    let picked = priority(t, at);
     let tree = defaults.or(overrides).map(|s| s.value);
-    let st = tree.map(|value| Layer {
-        how: how.how,
+    let stanza = tree.map(|value| Layer {
+        how: picked.how,
         value,
     });
-    match how.mode {
-        Mode::Defaults => (st, None),
-        Mode::Overrides => (None, st),
+    match picked.mode {
+        Mode::Defaults => (stanza, None),
+        Mode::Overrides => (None, stanza),
     }
 }
 

@@ -15,10 +15,10 @@ pub(super) fn groups(t: &Topology, mine: &[PolicyId], field: &str, key: ValueKey
     let mut winners: Vec<(String, PolicyId)> = Vec::new();
     let mut lost = Vec::new();
     for &p in mine {
-        let k = key_of(t, p, field, key);
-        match winners.iter().find(|(w, _)| *w == k) {
+        let value = key_of(t, p, field, key);
+        match winners.iter().find(|(theirs, _)| *theirs == value) {
             Some(&(_, winner)) => lost.push((p, winner)),
-            None => winners.push((k, p)),
+            None => winners.push((value, p)),
         }
     }
     (each_alone(winners.into_iter().map(|(_, p)| p)), lost)
