@@ -1,10 +1,10 @@
 //! `MergeModel::Accumulated`: evaluated by the data plane as a set, never merged:
 //! every policy that reaches an object applies side by side (Istio's
 //! AuthorizationPolicy, whose ALLOW and DENY policies the proxy evaluates together,
-//! Istio docs, "Authorization Policy"; Linkerd's and NGINX Gateway Fabric's kinds of
-//! that sort, APISIX's HTTPRoutePolicy, Envoy Gateway's EnvoyPatchPolicy: as their
-//! registry entries cite). The effective spec holds each policy's spec under its
-//! `namespace/name`.
+//! Istio docs, "Authorization Policy", and Istio's other kinds of that sort; Linkerd's
+//! AuthorizationPolicy, NGINX Gateway Fabric's SnippetsPolicy, APISIX's HTTPRoutePolicy,
+//! Envoy Gateway's EnvoyPatchPolicy: as their registry entries cite). The effective
+//! spec holds each policy's spec under its `namespace/name`.
 
 use super::{gep713, Stanzas};
 use crate::catalog::policy::How;

@@ -1,7 +1,7 @@
 //! `MergeModel::MostSpecificWins`: an Inherited kind without strategy fields whose
 //! most specific policy wins whole: each policy is read as Atomic Defaults and folds as
-//! GEP-713's Atomic Defaults do (NGINX Gateway Fabric's SnippetsPolicy and WAFPolicy,
-//! NGINX Gateway Fabric docs, "Custom policies").
+//! GEP-713's Atomic Defaults do (NGINX's WAFPolicy and PayloadProcessor, as their
+//! registry entries cite).
 
 use super::gep713;
 use crate::effective::sourced::Sourced;

@@ -1,7 +1,7 @@
 //! `SameTarget::Stack`: every policy takes part in the fold on its own, in GEP-713's
 //! order: the older one is established and its strategy decides where they meet
-//! (GEP-713, "Conflict resolution"; Kuadrant's policies, and the side-by-side kinds of
-//! Linkerd and NGINX Gateway Fabric).
+//! (GEP-713, "Conflict resolution"; Kuadrant's policies, Linkerd's
+//! AuthorizationPolicy, NGINX Gateway Fabric's SnippetsPolicy and WAFPolicy).
 
 use super::{each_alone, Outcome};
 use crate::topology::PolicyId;
