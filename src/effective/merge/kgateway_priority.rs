@@ -14,7 +14,7 @@ use crate::topology::{NodeId, Topology};
 use std::rc::Rc;
 
 /// The kgateway annotation that picks the merge on the parent object.
-pub(crate) const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
+const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 
 /// The policy's spec, as read, joining with the strategy the annotation on the object
 /// that owns node `at` picks.
