@@ -108,7 +108,12 @@ impl MergeModel {
             MergeModel::Gep713 { rule_paths } | MergeModel::KeyedFields { rule_paths } => {
                 rule_paths
             }
-            _ => &[],
+            MergeModel::None
+            | MergeModel::MostSpecificWins
+            | MergeModel::PatchDefaults
+            | MergeModel::EnvoyMergeType
+            | MergeModel::KgatewayPriority
+            | MergeModel::Accumulated => &[],
         }
     }
 
@@ -212,22 +217,6 @@ impl SameTarget {
                 "all apply while a field agrees; if it differs, all are Conflicted"
             }
             SameTarget::SeveralConflict => "only one may apply: with several, all are Conflicted",
-        }
-    }
-
-    /// Several on one target are merged into one entry of the fold in which the first
-    /// of them (in the rule's order) keeps each field they share.
-    pub(crate) fn first_wins_each_field(self) -> bool {
-        match self {
-            SameTarget::OldestFieldWins | SameTarget::WeightedFieldWins { .. } => true,
-            SameTarget::Stack
-            | SameTarget::OldestWins
-            | SameTarget::DisjointFields(_)
-            | SameTarget::LastAppliedWins
-            | SameTarget::AllByPriority { .. }
-            | SameTarget::OnePerValue { .. }
-            | SameTarget::AllConflictedOnMismatch { .. }
-            | SameTarget::SeveralConflict => false,
         }
     }
 }

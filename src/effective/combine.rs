@@ -1,21 +1,15 @@
-//! How the policies on one context path combine (GEP-713 §"Merge strategies").
-//!
-//! Each policy on a path relates to everything **below** it (more specific) by its own
-//! strategy: its defaults fill in what the levels below leave unset, its overrides
-//! replace what they set. Folding a path from its most specific policy upwards, each
-//! policy joining with its own strategy, gives GEP-2649's order
-//! (A override > B override > C override > C default > B default > A default), which is
-//! also how the GEP-713 memorandum authors' reference code folds (policy-machinery:
-//! the less specific policy is the established one and dictates the strategy as it
-//! joins). `../shared/spec/README.md` records why this is preferred over reading the
-//! abstract process literally (which would let a rule default beat a Gateway override
-//! whenever a route default sits between them).
+//! The fold of one context path: a policy as it enters the fold (`Joining`), the
+//! fold's state on a path (`Acc`), and `push`, which adds more specific entries below a
+//! state. How the entries combine is their kind's merge model's (`merge/`, one module
+//! per model); how several on one target make one entry, its same-target rule's
+//! (`same_target/`).
 //!
 //! An empty or missing stanza states no intent: it contributes nothing and never wipes
 //! what others set.
 
-use super::sourced::{merge_patch, merge_rules, merge_rules_run, Run, Sourced};
-use crate::catalog::policy::{How, Intent, Mode, Strategy};
+use super::merge;
+use super::sourced::Sourced;
+use crate::catalog::policy::{How, Intent, Mode};
 use crate::catalog::MergeModel;
 use crate::model::FastMap;
 use crate::topology::{NodeId, PolicyId, Role, Topology};
@@ -31,7 +25,7 @@ pub struct Layer {
 }
 
 /// A policy as it enters the fold at one attachment point (or several policies of one
-/// kind on one target, merged first as their kind says: `SameTarget`).
+/// kind on one target, merged first as their kind says: `same_target/`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Joining {
     /// The policies it holds, oldest first (one, unless merged on one target).
@@ -44,209 +38,60 @@ pub struct Joining {
     /// of the nearest less specific level instead of replacing it.
     pub merges_into_parent: bool,
     /// It attaches at a route or one of its rules (not a Gateway, listener or
-    /// ListenerSet): Envoy Gateway's `mergeType` passes it over (see `push`).
+    /// ListenerSet): Envoy Gateway's `mergeType` passes it over
+    /// (`merge/envoy_merge_type.rs`).
     pub route_level: bool,
 }
-
-/// The kgateway annotation that picks the merge on the parent object.
-pub(crate) const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 
 impl Joining {
     pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
         let policy = &t.policies[p];
         let spec = &t.snapshot.objects[policy.object].spec;
-        let stanza = |how: How, settings| {
+        let layer = |how: How, settings| {
             let tree = Sourced::from_settings(settings, p)?;
             Some(Layer { how, value: tree })
         };
-        let (mut defaults, mut overrides) = match &policy.intent {
-            Intent::Stack { strategy, spec: s } => {
-                let st = stanza(strategy.how, s.settings(spec));
+        let read = match &policy.intent {
+            Intent::Stack {
+                strategy,
+                spec: stanza,
+            } => {
+                let one = layer(strategy.how, stanza.settings(spec));
                 match strategy.mode {
-                    Mode::Defaults => (st, None),
-                    Mode::Overrides => (None, st),
+                    Mode::Defaults => (one, None),
+                    Mode::Overrides => (None, one),
                 }
             }
             // GEP-2649's stanzas merge per field.
             Intent::Dual { default, overrides } => (
-                stanza(How::Patch, default.settings(spec)),
-                stanza(How::Patch, overrides.settings(spec)),
+                layer(How::Patch, default.settings(spec)),
+                layer(How::Patch, overrides.settings(spec)),
             ),
         };
-        match model {
-            MergeModel::Accumulated => {
-                // Side by side: each policy's spec under its own name, never merged.
-                let named = |s: Layer| Layer {
-                    how: How::Merge,
-                    value: Rc::new(Sourced::Object(vec![(
-                        policy.obj_ref.ns_name().into(),
-                        s.value,
-                    )])),
-                };
-                defaults = defaults.or(overrides.take()).map(named);
-            }
-            MergeModel::KgatewayPriority => {
-                let how = kgateway_priority(t, at);
-                let tree = defaults.or(overrides).map(|s| s.value);
-                let st = tree.map(|value| Layer {
-                    how: how.how,
-                    value,
-                });
-                (defaults, overrides) = match how.mode {
-                    Mode::Defaults => (st, None),
-                    Mode::Overrides => (None, st),
-                };
-            }
-            _ => {}
-        }
+        let (defaults, overrides) = merge::enters(model, t, p, at, read);
         Joining {
             policies: vec![p],
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
-            route_level: matches!(t.shape.role(at), Role::Route | Role::Rule),
+            route_level: route_level(t.shape.role(at)),
         }
-    }
-
-    /// Several policies of one kind on one target, oldest first, merged into one entry:
-    /// by field (`oldest_wins`: the older policy keeps a field both set; otherwise the
-    /// newer, as with fields no two of them may share). `rule_paths` key the fields.
-    pub fn merged(entries: &[Joining], oldest_wins: bool, rule_paths: &[&str]) -> Joining {
-        if oldest_wins {
-            return Self::oldest_first(entries, rule_paths);
-        }
-        let join = |a: &Option<Layer>, b: &Option<Layer>| match (a, b) {
-            (Some(a), Some(b)) => Some(Layer {
-                how: a.how,
-                value: if oldest_wins {
-                    merge_rules(&a.value, &b.value, false, rule_paths)
-                } else {
-                    merge_patch(&a.value, &b.value)
-                },
-            }),
-            (a, b) => a.clone().or_else(|| b.clone()),
-        };
-        let mut out = Joining {
-            policies: Vec::new(),
-            defaults: None,
-            overrides: None,
-            merges_into_parent: false,
-            route_level: entries.iter().any(|e| e.route_level),
-        };
-        for e in entries {
-            out.policies.extend(&e.policies);
-            out.defaults = join(&out.defaults, &e.defaults);
-            out.overrides = join(&out.overrides, &e.overrides);
-            out.merges_into_parent |= e.merges_into_parent;
-        }
-        out
-    }
-
-    /// `merged` keeping the oldest's rule where several set one: the stanzas of each kind
-    /// merged in one pass (`Run::OldestFirst`), not one policy at a time.
-    fn oldest_first(entries: &[Joining], rule_paths: &[&str]) -> Joining {
-        let stanza = |of: fn(&Joining) -> &Option<Layer>| {
-            let layers: Vec<&Layer> = entries.iter().filter_map(|e| of(e).as_ref()).collect();
-            let first = layers.first()?;
-            let values: Vec<&Rc<Sourced>> = layers.iter().map(|l| &l.value).collect();
-            Some(Layer {
-                how: first.how,
-                value: match values[..] {
-                    [one] => one.clone(),
-                    _ => merge_rules_run(&values, Run::OldestFirst, rule_paths),
-                },
-            })
-        };
-        Joining {
-            policies: entries
-                .iter()
-                .flat_map(|e| e.policies.iter().copied())
-                .collect(),
-            defaults: stanza(|e| &e.defaults),
-            overrides: stanza(|e| &e.overrides),
-            merges_into_parent: entries.iter().any(|e| e.merges_into_parent),
-            route_level: entries.iter().any(|e| e.route_level),
-        }
-    }
-
-    /// If this entry joins only by merging its rules with what is below it (a
-    /// `strategy: merge` default, or override): whether what is below wins a rule both
-    /// set, and its rules. A run of entries alike is one merge of all their rules
-    /// (`merge_rules_run`).
-    fn merges_rules(&self, model: MergeModel) -> Option<(bool, &Rc<Sourced>)> {
-        if model == MergeModel::EnvoyMergeType || self.merges_into_parent {
-            return None;
-        }
-        match (&self.defaults, &self.overrides) {
-            (Some(d), None) if d.how == How::Merge => Some((true, &d.value)),
-            (None, Some(o)) if o.how == How::Merge => Some((false, &o.value)),
-            _ => None,
-        }
-    }
-
-    /// This policy joining what the levels below it set (`below`, empty when nothing).
-    /// `below_merges`: the nearest more specific policy asked to be merged into this
-    /// one (Envoy Gateway's `mergeType`).
-    fn join(
-        &self,
-        below: Rc<Sourced>,
-        below_merges: bool,
-        model: MergeModel,
-        rule_paths: &[&str],
-    ) -> Rc<Sourced> {
-        let mut v = below;
-        if let Some(d) = &self.defaults {
-            v = if model == MergeModel::EnvoyMergeType {
-                // Without mergeType the more specific policy replaces this one whole,
-                // even when it sets nothing: Envoy Gateway's translator gives a route
-                // (or listener) its own policy and passes the parent's over there.
-                match (below_merges, v.is_empty()) {
-                    (false, _) => v,
-                    (true, true) => d.value.clone(),
-                    (true, false) => merge_patch(&d.value, &v),
-                }
-            } else if v.is_empty() {
-                d.value.clone()
-            } else {
-                match d.how {
-                    How::Atomic => v,
-                    How::Patch => merge_patch(&d.value, &v),
-                    How::Merge => merge_rules(&d.value, &v, true, rule_paths),
-                }
-            };
-        }
-        if let Some(o) = &self.overrides {
-            v = if v.is_empty() {
-                o.value.clone()
-            } else {
-                match o.how {
-                    How::Atomic => o.value.clone(),
-                    How::Patch => merge_patch(&v, &o.value),
-                    How::Merge => merge_rules(&o.value, &v, false, rule_paths),
-                }
-            };
-        }
-        v
     }
 }
 
-/// The strategy a kgateway parent object's annotation picks for the policies attached
-/// to it (kgateway docs, "Policy inheritance": ShallowMergePreferChild by default).
-fn kgateway_priority(t: &Topology, at: NodeId) -> Strategy {
-    let owner = t.nodes.get(at.index()).and_then(|n| n.owner).unwrap_or(at);
-    let annotation = t
-        .nodes
-        .get(owner.index())
-        .and_then(|n| n.object)
-        .and_then(|o| t.snapshot.objects[o].annotations.get(KGATEWAY_PRIORITY))
-        .map(String::as_str);
-    let (mode, how) = match annotation {
-        Some("ShallowMergePreferParent") => (Mode::Overrides, How::Merge),
-        Some("DeepMergePreferChild") => (Mode::Defaults, How::Patch),
-        Some("DeepMergePreferParent") => (Mode::Overrides, How::Patch),
-        _ => (Mode::Defaults, How::Merge),
-    };
-    Strategy { mode, how }
+/// A policy attached at a node of this role attaches at a route level (a route or one
+/// of its rules), where Envoy Gateway's `mergeType` passes over it.
+fn route_level(role: Role) -> bool {
+    match role {
+        Role::Route | Role::Rule => true,
+        Role::Namespace
+        | Role::GatewayClass
+        | Role::Gateway
+        | Role::ListenerSet
+        | Role::Listener
+        | Role::Backend
+        | Role::Port => false,
+    }
 }
 
 /// The fold's state on a path: the policies met so far and what they make together.
@@ -366,59 +211,8 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
     let expected = est.and_then(|a| a.expected.clone());
     entries.extend(es.iter().cloned());
-    let rule_paths = model.rule_paths();
-    // From the most specific policy up, each joining with its own strategy.
-    let mut result = Rc::new(Sourced::Object(Vec::new()));
-    // Envoy Gateway: whether what is folded so far still takes a parent's settings in:
-    // a policy without mergeType replaces everything above it, for good.
-    let mut open = true;
-    // A more specific policy with mergeType waits for its Gateway-level parent.
-    let mut merging = false;
-    let mut i = entries.len();
-    while i > 0 {
-        // A run of entries that each merge their rules under what is below them
-        // (Kuadrant's `strategy: merge` defaults, many on one target) joins in one pass.
-        let prefers = |e: &Joining| e.merges_rules(model).map(|(prefer_below, _)| prefer_below);
-        let run = prefers(&entries[i - 1]);
-        let from = entries[..i]
-            .iter()
-            .rposition(|e| run.is_none() || prefers(e) != run)
-            .map_or(0, |j| j + 1);
-        if let (Some(prefer_below), 2..) = (run, i - from) {
-            let mut xs: Vec<&Rc<Sourced>> = entries[from..i]
-                .iter()
-                .filter_map(|e| e.merges_rules(model).map(|(_, rules)| rules))
-                .collect();
-            if !result.is_empty() {
-                xs.push(&result);
-            }
-            let run = if prefer_below {
-                Run::PreferLast
-            } else {
-                Run::PreferFirst
-            };
-            let merged = merge_rules_run(&xs, run, rule_paths);
-            result = merged;
-            // As one by one: none of them asked to be merged into its parent.
-            open = false;
-            i = from;
-            continue;
-        }
-        let entry = &entries[i - 1];
-        if model == MergeModel::EnvoyMergeType && merging && entry.route_level {
-            // `mergeType` merges a policy "into the closest parent BackendTrafficPolicy
-            // in the route's attachment hierarchy (... a Gateway, Gateway listener,
-            // ListenerSet, or ListenerSet listener)": a route-level policy above a
-            // rule-level one that merges is passed over (it loses there).
-            i -= 1;
-            continue;
-        }
-        let was_empty = result.is_empty();
-        result = entry.join(result, open, model, rule_paths);
-        open = (was_empty || open) && entry.merges_into_parent;
-        merging = open && entry.merges_into_parent;
-        i -= 1;
-    }
+    // From the most specific policy up, each joining as its kind's model says.
+    let result = merge::fold(model, &entries);
     Rc::new(Acc {
         applied: entries
             .iter()

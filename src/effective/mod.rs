@@ -7,6 +7,7 @@
 //! every child, so no path is ever re-walked from the root.
 
 pub mod combine;
+mod merge;
 mod same_target;
 pub mod sourced;
 pub mod status;
@@ -16,7 +17,7 @@ pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;
-use crate::model::{GroupKind, ObjRef, Val};
+use crate::model::{GroupKind, ObjRef};
 use crate::topology::{
     Conflict, LevelId, NodeId, PolicyId, PortTraffic, Resolution, Role, Topology,
 };
@@ -220,7 +221,7 @@ impl<'t> KindFold<'t> {
             .flat_map(|p| &t.targets[p])
             .filter_map(|r| match r.resolution {
                 Resolution::Node(n) => Some(n),
-                _ => None,
+                Resolution::Namespace(_) | Resolution::NotFound(_) => None,
             })
             .collect();
         nodes.sort_unstable();
@@ -234,7 +235,7 @@ impl<'t> KindFold<'t> {
                 .copied()
                 .filter(|&p| of_kind(p))
                 .collect();
-            let (groups, lost) = same_target_groups(t, &mine, same_target);
+            let (groups, lost) = same_target::groups(t, &mine, same_target);
             conflicts.extend(lost.into_iter().map(|(loser, winner)| Conflict {
                 loser,
                 winner,
@@ -340,10 +341,7 @@ impl<'t> KindFold<'t> {
     /// at `at`. Only kgateway's merge depends on where (the annotation on the parent
     /// object); any other entry is the same everywhere.
     fn entry(&mut self, ps: Group, at: NodeId) -> Rc<Joining> {
-        let key = (
-            ps,
-            (self.model == MergeModel::KgatewayPriority).then_some(at),
-        );
+        let key = (ps, merge::enters_by_place(self.model).then_some(at));
         if let Some(e) = self.entries.get(&key) {
             return e.clone();
         }
@@ -355,8 +353,7 @@ impl<'t> KindFold<'t> {
                     .iter()
                     .map(|&p| Joining::new(self.t, p, at, self.model))
                     .collect();
-                let oldest_wins = self.same_target.first_wins_each_field();
-                Joining::merged(&each, oldest_wins, self.model.rule_paths())
+                same_target::merged(self.same_target, &each, self.model.rule_paths())
             }
         };
         let e = Rc::new(e);
@@ -753,91 +750,6 @@ impl<'t> KindFold<'t> {
     pub fn reaches(&mut self, n: NodeId) -> bool {
         self.contexts(n).iter().any(|c| c.acc.is_some())
     }
-}
-
-/// Several policies of one kind on one target (oldest first) as the groups that enter
-/// the fold, and the ones that lose to another there: (loser, winner).
-fn same_target_groups(
-    t: &Topology,
-    mine: &[PolicyId],
-    rule: SameTarget,
-) -> (Vec<Vec<PolicyId>>, Vec<(PolicyId, PolicyId)>) {
-    let mut lost = Vec::new();
-    let groups = match (rule, mine) {
-        (_, []) => Vec::new(),
-        (_, [one]) => vec![vec![*one]],
-        (SameTarget::Stack, _) => mine.iter().map(|&p| vec![p]).collect(),
-        (SameTarget::OldestWins, [oldest, rest @ ..]) => {
-            lost.extend(rest.iter().map(|&loser| (loser, *oldest)));
-            vec![vec![*oldest]]
-        }
-        (SameTarget::OldestFieldWins, _) => vec![mine.to_vec()],
-        (SameTarget::DisjointFields(fields), _) => {
-            let mut accepted: Vec<(PolicyId, Vec<String>)> = Vec::new();
-            for &p in mine {
-                let sets = set_fields(t, p, fields);
-                let clash = accepted
-                    .iter()
-                    .find(|(_, theirs)| sets.iter().any(|f| theirs.iter().any(|g| overlap(f, g))));
-                match clash {
-                    Some(&(winner, _)) => lost.push((p, winner)),
-                    None => accepted.push((p, sets)),
-                }
-            }
-            vec![accepted.into_iter().map(|(p, _)| p).collect()]
-        }
-        // The vendor rules (issue 28), one piece of engine each: `same_target.rs`.
-        (SameTarget::WeightedFieldWins { annotation }, _) => {
-            return same_target::weighted_field_wins(t, mine, annotation)
-        }
-        (SameTarget::LastAppliedWins, _) => return same_target::last_applied_wins(mine),
-        (
-            SameTarget::AllByPriority {
-                field,
-                higher_first,
-            },
-            _,
-        ) => return same_target::all_by_priority(t, mine, field, higher_first),
-        (SameTarget::OnePerValue { field, key }, _) => {
-            return same_target::one_per_value(t, mine, field, key)
-        }
-        (SameTarget::AllConflictedOnMismatch { field }, _) => {
-            return same_target::all_conflicted_on_mismatch(t, mine, field)
-        }
-        (SameTarget::SeveralConflict, _) => return same_target::several_conflict(mine),
-    };
-    (groups, lost)
-}
-
-/// The fields policy `p` sets among `fields` (JSON pointers into its spec proper; none
-/// listed: every leaf it sets).
-fn set_fields(t: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
-    let policy = &t.policies[p];
-    let spec = &t.snapshot.objects[policy.object].spec;
-    let proper = Val::Object(
-        policy
-            .intent
-            .settings(spec)
-            .into_iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-    );
-    if fields.is_empty() {
-        let mut out = Vec::new();
-        sourced::leaf_pointers(&proper, &mut String::new(), &mut out);
-        return out;
-    }
-    fields
-        .iter()
-        .filter(|f| proper.pointer(f).is_some_and(|v| !v.is_null()))
-        .map(|f| f.to_string())
-        .collect()
-}
-
-/// Two JSON pointers name overlapping settings: one is the other or lies below it.
-fn overlap(a: &str, b: &str) -> bool {
-    let below = |x: &str, y: &str| x.strip_prefix(y).is_some_and(|r| r.starts_with('/'));
-    a == b || below(a, b) || below(b, a)
 }
 
 fn same_acc(a: &Option<Rc<Acc>>, b: &Option<Rc<Acc>>) -> bool {

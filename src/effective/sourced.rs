@@ -282,7 +282,7 @@ pub(crate) fn merge_patch(target: &Rc<Sourced>, patch: &Rc<Sourced>) -> Rc<Sourc
             Rc::new(Sourced::Object(out))
         }
         (_, Sourced::Object(_)) => strip_nulls(patch),
-        _ => patch.clone(),
+        (_, Sourced::Leaf { .. }) => patch.clone(),
     }
 }
 
@@ -310,7 +310,7 @@ fn strip_nulls(t: &Rc<Sourced>) -> Rc<Sourced> {
                     .collect(),
             ))
         }
-        _ => t.clone(),
+        Sourced::Object(_) | Sourced::Leaf { .. } => t.clone(),
     }
 }
 

@@ -296,9 +296,10 @@ impl Own {
 
     /// Policy `p` of `t`.
     pub fn of(t: &Topology, p: PolicyId) -> Own {
-        let attached = t.targets[p]
-            .iter()
-            .any(|r| matches!(r.resolution, Resolution::Node(_) | Resolution::Namespace(_)));
+        let attached = t.targets[p].iter().any(|r| match r.resolution {
+            Resolution::Node(_) | Resolution::Namespace(_) => true,
+            Resolution::NotFound(_) => false,
+        });
         let unresolved = |code| {
             t.targets[p]
                 .iter()

@@ -31,11 +31,6 @@ pub struct Strategy {
 }
 
 impl Strategy {
-    pub(crate) const ATOMIC_DEFAULTS: Strategy = Strategy {
-        mode: Mode::Defaults,
-        how: How::Atomic,
-    };
-
     /// GEP-713's names: "Atomic Defaults", "Patch Overrides"...
     pub fn name(self) -> &'static str {
         match (self.how, self.mode) {
@@ -146,22 +141,28 @@ fn parse_how(v: Option<&Val>, field: &str, invalid: &mut Vec<FieldError>) -> Opt
     }
 }
 
+/// The strategy every policy of a model without strategy fields takes part in the fold
+/// with (its spec proper as it is); none: the policy says (GEP-713's fields).
+fn implied_strategy(model: MergeModel) -> Option<Strategy> {
+    let (mode, how) = match model {
+        MergeModel::Gep713 { .. } => return None,
+        MergeModel::PatchDefaults => (Mode::Defaults, How::Patch),
+        MergeModel::KeyedFields { .. } => (Mode::Defaults, How::Merge),
+        // Nothing merged, or the merge decided in the fold (`effective::merge`).
+        MergeModel::None
+        | MergeModel::MostSpecificWins
+        | MergeModel::EnvoyMergeType
+        | MergeModel::KgatewayPriority
+        | MergeModel::Accumulated => (Mode::Defaults, How::Atomic),
+    };
+    Some(Strategy { mode, how })
+}
+
 /// Reads `defaults` / `overrides` / `strategy` / `default` + `override` as GEP-713 and
 /// GEP-2649 describe them. Kinds whose model has no per-policy strategy take the
 /// spec proper as it is, with the strategy their model implies.
 pub(super) fn read_intent(spec: &Map, model: MergeModel, invalid: &mut Vec<FieldError>) -> Intent {
-    if !matches!(model, MergeModel::Gep713 { .. }) {
-        let strategy = match model {
-            MergeModel::PatchDefaults => Strategy {
-                mode: Mode::Defaults,
-                how: How::Patch,
-            },
-            MergeModel::KeyedFields { .. } => Strategy {
-                mode: Mode::Defaults,
-                how: How::Merge,
-            },
-            _ => Strategy::ATOMIC_DEFAULTS,
-        };
+    if let Some(strategy) = implied_strategy(model) {
         return Intent::Stack {
             strategy,
             spec: Stanza::Proper(None),

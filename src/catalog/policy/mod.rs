@@ -184,7 +184,7 @@ fn refused_on_target(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Opt
     pk.refused_on.iter().find_map(|&(kind, fields)| {
         let target = targets.iter().find_map(|t| match t {
             TargetSpec::Ref(r) if r.kind == kind => Some(r),
-            _ => None,
+            TargetSpec::Ref(_) | TargetSpec::Selector { .. } => None,
         })?;
         let field = *fields
             .iter()
@@ -218,7 +218,7 @@ fn refused_namespace(
                 FieldProblem::CrossNamespace { target: r.clone() },
             ))
         }
-        _ => None,
+        TargetSpec::Ref(_) | TargetSpec::Selector { .. } => None,
     })
 }
 
