@@ -1323,6 +1323,9 @@ impl<'s> View<'_, 's> {
 
     /// Target `r`, whose object is node `id`: that node, or the section `r` names.
     fn section_or_node(&self, pid: PolicyId, r: &ObjRef, id: NodeId) -> Resolved {
+        if let Some(by_number) = self.t.port_by_number(self.objects, pid, r, id) {
+            return by_number;
+        }
         let Some(section) = &r.section else {
             return (Resolution::Node(id), None);
         };

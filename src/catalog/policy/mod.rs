@@ -9,13 +9,14 @@ use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Val};
 
 mod intent;
+mod ports;
 mod targets;
 
 use intent::read_intent;
 pub use intent::*;
 use targets::is_selector_ref;
 pub use targets::*;
-pub(crate) use targets::{read_targets, ref_namespace};
+pub(crate) use targets::{read_shaped_targets, read_targets, ref_namespace};
 
 /// One policy object, read.
 #[derive(Clone, Debug)]
@@ -121,7 +122,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         }
     };
     let obj_ref = o.obj_ref();
-    let mut targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
+    let mut targets = read_shaped_targets(spec, o.namespace.as_deref(), pk.sections, &mut invalid);
     // A workload selector binds the policy only when no targetRef does (Istio: "has
     // targetRef set, should be effective").
     let selector_ref = spec

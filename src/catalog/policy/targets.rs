@@ -1,6 +1,8 @@
 //! Where a policy says it attaches: `targetRef`, `targetRefs` (with their sections) and
 //! `targetSelectors`, and the label selectors they carry.
 
+use super::ports::{entry_ports, spec_ports};
+use crate::catalog::Sections;
 use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 use crate::model::{normalize_group, GroupKind, ObjRef};
 use crate::model::{Map, Text, Val};
@@ -112,16 +114,31 @@ impl LabelSelector {
 }
 
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
-/// `targetSelectors`, in that order; what cannot be read goes to `invalid`.
+/// `targetSelectors`, in that order; what cannot be read goes to `invalid`. Ports a
+/// reference names by number are not read: see `read_shaped_targets`.
 pub(crate) fn read_targets(
     spec: &Map,
     ns: Option<&str>,
     invalid: &mut Vec<(String, String)>,
 ) -> Vec<TargetSpec> {
+    read_shaped_targets(spec, ns, Sections::None, invalid)
+}
+
+/// `read_targets`, with the ports the references name by number as the kind's
+/// registry shape (`sections`) says (`ports::entry_ports`, `ports::spec_ports`).
+pub(crate) fn read_shaped_targets(
+    spec: &Map,
+    ns: Option<&str>,
+    sections: Sections,
+    invalid: &mut Vec<(String, String)>,
+) -> Vec<TargetSpec> {
     let mut targets = Vec::new();
     if let Some(v) = spec.get("targetRef").filter(|v| !v.is_null()) {
         match read_ref(v, ns, || "spec.targetRef".to_string()) {
-            Ok(r) => push_sections(v, r, "spec.targetRef", &mut targets, invalid),
+            Ok(r) => match entry_ports(v, &r, "spec.targetRef", sections, invalid) {
+                Some(ports) => targets.extend(ports),
+                None => push_sections(v, r, "spec.targetRef", &mut targets, invalid),
+            },
             Err(e) => invalid.push(e),
         }
     }
@@ -136,7 +153,10 @@ pub(crate) fn read_targets(
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
                         Ok(r) => {
                             let field = format!("spec.targetRefs[{i}]");
-                            push_sections(item, r, &field, &mut targets, invalid)
+                            match entry_ports(item, &r, &field, sections, invalid) {
+                                Some(ports) => targets.extend(ports),
+                                None => push_sections(item, r, &field, &mut targets, invalid),
+                            }
                         }
                         Err(e) => invalid.push(e),
                     }
@@ -162,6 +182,7 @@ pub(crate) fn read_targets(
             None => invalid.push(("spec.targetSelectors".into(), "must be a list".into())),
         }
     }
+    spec_ports(spec, sections, &mut targets, invalid);
     // Kept for the life of the command, a list per policy: no room to spare.
     targets.shrink_to_fit();
     targets

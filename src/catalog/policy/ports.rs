@@ -1,0 +1,122 @@
+//! Targets narrowed to ports by number, as the registry says a kind names them
+//! (`Sections`): a `ports` list on each targetRefs entry (Azure
+//! BackendLoadBalancingPolicy), a `port` on each (agentgateway), or a `ports` list in
+//! the spec covering every target (Flomesh HealthCheckPolicy). Each port becomes the
+//! reference with that number as its section; the topology resolves it to the
+//! target's port of that number (`Topology::port_by_number`).
+
+use super::TargetSpec;
+use crate::catalog::Sections;
+use crate::model::{Map, ObjRef, Val};
+
+/// The targets targetRefs entry `item` (reference `r`, at `field`) names by port, when
+/// its kind's shape names ports on the entry and the entry names some: one per port.
+/// None: the entry names no port, and is read as it is.
+pub(super) fn entry_ports(
+    item: &Val,
+    r: &ObjRef,
+    field: &str,
+    sections: Sections,
+    invalid: &mut Vec<(String, String)>,
+) -> Option<Vec<TargetSpec>> {
+    let (key, list) = match sections {
+        Sections::Ports => ("ports", true),
+        Sections::SectionNameOrPort => ("port", false),
+        _ => return None,
+    };
+    let value = item.get(key).filter(|v| !v.is_null())?;
+    let field = format!("{field}.{key}");
+    let numbers: Vec<(String, &Val)> = match (list, value) {
+        (true, Val::Array(entries)) => entries
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("{field}[{i}]"), v))
+            .collect(),
+        (true, _) => {
+            invalid.push((field, "must be a list of port numbers".into()));
+            return None;
+        }
+        (false, v) => vec![(field, v)],
+    };
+    if !list && r.section.is_some() {
+        invalid.push((
+            numbers[0].0.clone(),
+            "is set with sectionName: a reference names one or the other".into(),
+        ));
+        return None;
+    }
+    let targets: Vec<TargetSpec> = numbers
+        .into_iter()
+        .filter_map(|(field, v)| port_number(v, field, invalid))
+        .map(|n| TargetSpec::Ref(r.clone().with_section(Some(&n.to_string()))))
+        .collect();
+    // An empty list names no port: the whole object.
+    (!targets.is_empty()).then_some(targets)
+}
+
+/// For a kind whose spec lists ports for every target (`Sections::SpecPorts`): each
+/// whole reference among `targets` becomes one per port `ports[].port` names, and
+/// stays whole too when the spec's field for every port (`whole`) is set.
+pub(super) fn spec_ports(
+    spec: &Map,
+    sections: Sections,
+    targets: &mut Vec<TargetSpec>,
+    invalid: &mut Vec<(String, String)>,
+) {
+    let Sections::SpecPorts { whole } = sections else {
+        return;
+    };
+    let numbers: Vec<u64> = match spec.get("ports") {
+        None | Some(Val::Null) => return,
+        Some(Val::Array(entries)) => entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let field = format!("spec.ports[{i}].port");
+                match e.get("port") {
+                    Some(v) => port_number(v, field, invalid),
+                    None => {
+                        invalid.push((field, "is missing".into()));
+                        None
+                    }
+                }
+            })
+            .collect(),
+        Some(_) => {
+            invalid.push(("spec.ports".into(), "must be a list".into()));
+            return;
+        }
+    };
+    if numbers.is_empty() {
+        return;
+    }
+    let keep_whole = spec.get(whole).is_some_and(|v| !v.is_null());
+    let mut out = Vec::with_capacity(targets.len() * (numbers.len() + 1));
+    for t in targets.drain(..) {
+        match &t {
+            TargetSpec::Ref(r) if r.section.is_none() => {
+                for n in &numbers {
+                    out.push(TargetSpec::Ref(
+                        r.clone().with_section(Some(&n.to_string())),
+                    ));
+                }
+                if keep_whole {
+                    out.push(t);
+                }
+            }
+            _ => out.push(t),
+        }
+    }
+    *targets = out;
+}
+
+/// A port number (1–65535) at `field`, or what is wrong with it in `invalid`.
+fn port_number(v: &Val, field: String, invalid: &mut Vec<(String, String)>) -> Option<u64> {
+    match v.as_u64().filter(|n| (1..=65535).contains(n)) {
+        Some(n) => Some(n),
+        None => {
+            invalid.push((field, "must be a port number (1-65535)".into()));
+            None
+        }
+    }
+}
