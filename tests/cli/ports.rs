@@ -95,3 +95,47 @@ spec:
     assert!(affects.contains("http"), "{out}");
     assert!(!affects.contains("admin"), "{out}");
 }
+
+#[test]
+fn describe_says_which_pods_a_gke_selector_picks_and_that_they_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let pods = "apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: pods, namespace: app}
+spec:
+  targetRefs: [{kind: Pod, selector: {matchLabels: {app: payments}}}]
+  mtlsMode: Strict
+";
+    let namespace = "apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: whole, namespace: app}
+spec:
+  targetRefs: [{kind: Namespace, selector: {}}]
+  mtlsMode: Permissive
+";
+    let file = write(dir.path(), &[SERVICE, pods, namespace]);
+    let (_, out) = run(&[
+        "-f",
+        &file,
+        "describe",
+        "gcpservertlspolicy/pods",
+        "-n",
+        "app",
+    ]);
+    assert!(out.contains("SelectorBound (computed)"), "{out}");
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; this tool does not read Pods)"),
+        "{out}"
+    );
+    let (_, out) = run(&[
+        "-f",
+        &file,
+        "describe",
+        "gcpservertlspolicy/whole",
+        "-n",
+        "app",
+    ]);
+    assert!(out.contains("Namespace app   resolved"), "{out}");
+    assert!(out.contains("Enforced (computed)"), "{out}");
+}

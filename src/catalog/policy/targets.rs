@@ -2,6 +2,7 @@
 //! `targetSelectors`, and the label selectors they carry.
 
 use super::ports::{entry_ports, spec_ports};
+use super::selector_refs::{is_selector_ref, selector_ref_target};
 use crate::catalog::Sections;
 use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 use crate::model::{normalize_group, GroupKind, ObjRef};
@@ -147,7 +148,10 @@ pub(crate) fn read_shaped_targets(
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     if is_selector_ref(item) {
-                        // Bound by labels to workloads (read_policy says so), not named.
+                        // Picked by labels: a Namespace is resolved, Pods are not read
+                        // (read_policy says so).
+                        let field = format!("spec.targetRefs[{i}]");
+                        targets.extend(selector_ref_target(item, ns, &field, invalid));
                         continue;
                     }
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
@@ -186,14 +190,6 @@ pub(crate) fn read_shaped_targets(
     // Kept for the life of the command, a list per policy: no room to spare.
     targets.shrink_to_fit();
     targets
-}
-
-/// A targetRefs entry that picks its targets by a label `selector` instead of a name
-/// (GKE's `{kind: Pod, selector}` and `{kind: Namespace, selector: {}}`, the direction of
-/// GEP-3779): outside the hierarchy the tool builds, like a workload selector.
-pub(super) fn is_selector_ref(item: &Val) -> bool {
-    item.get("selector").is_some_and(|v| !v.is_null())
-        && item.get("name").is_none_or(|v| v.is_null())
 }
 
 /// The reference `r` read from `item`, once, or once per name of its `sectionNames`
