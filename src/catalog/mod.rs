@@ -311,8 +311,8 @@ pub enum Sections {
     SpecPorts { whole: &'static str },
     /// A `rule` on each targetRef: a rule of a TCP or UDP route (Flomesh).
     Rule,
-    /// `sectionName`, and a `port` on policies that set only frontend settings
-    /// (agentgateway).
+    /// `sectionName`, and a `port` on a Gateway reference of a frontend policy: the
+    /// Gateway's listeners on that port (agentgateway).
     SectionNameOrPort,
 }
 

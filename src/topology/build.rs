@@ -685,7 +685,8 @@ impl<'s> Builder<'s> {
     }
 
     /// Resolves the policies' targets and attaches them.
-    fn attach_policies(&mut self, policies: Vec<Policy>) {
+    fn attach_policies(&mut self, mut policies: Vec<Policy>) {
+        self.t.listener_port_targets(self.objects, &mut policies);
         self.t.policies = policies;
         for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
             for (field, msg) in &p.invalid {

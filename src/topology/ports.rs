@@ -3,6 +3,7 @@
 //! resolved to the port's section as `sectionName` is.
 
 use super::{Code, Finding, NodeId, PolicyId, RefKey, Resolution, Role, Topology};
+use crate::catalog::policy::{Policy, TargetSpec};
 use crate::model::{ObjRef, Object, Val};
 
 impl Topology {
@@ -38,9 +39,8 @@ impl Topology {
             .is_some_and(|pk| pk.sections.names_ports_by_number());
         let number: u64 = r.section.as_deref()?.parse().ok().filter(|_| by_number)?;
         let node = &self.nodes[id];
-        let object = &objects[node.object?];
         let found = match node.role {
-            Role::Backend => object
+            Role::Backend => objects[node.object?]
                 .links()
                 .port_numbers
                 .iter()
@@ -48,8 +48,15 @@ impl Topology {
                 .and_then(|(section, _)| {
                     self.find(RefKey::of(&node.obj_ref).with_section(Some(section)))
                 }),
+            // A listener named by those digits keeps its name. The ports some listener
+            // is on were made listener targets (`listener_port_targets`): what is left
+            // names none.
             Role::Gateway | Role::ListenerSet => {
-                listener_ports(object).contains(&number).then_some(id)
+                let named = RefKey::of(&node.obj_ref).with_section(r.section.as_deref());
+                if self.find(named).is_some() {
+                    return None;
+                }
+                None
             }
             _ => return None,
         };
@@ -71,13 +78,57 @@ impl Topology {
     }
 }
 
-/// The ports a Gateway's or ListenerSet's listeners listen on.
-fn listener_ports(o: &Object) -> Vec<u64> {
+impl Topology {
+    /// A Gateway target whose section is a port number, of a kind that names a
+    /// Gateway's port so (agentgateway's `port`: "scope the policy to a single listener
+    /// port on the Gateway"), becomes one target per listener of the Gateway on that
+    /// port, before targets are resolved. One no listener is on stays as written and
+    /// resolves to SectionNotFound (`port_by_number`); a listener named by those digits
+    /// keeps its name.
+    pub(super) fn listener_port_targets(&self, objects: &[Object], policies: &mut [Policy]) {
+        for policy in policies {
+            let by_number = self
+                .catalog
+                .get(&policy.kind)
+                .is_some_and(|pk| pk.sections.names_ports_by_number());
+            if !by_number {
+                continue;
+            }
+            let on_port = |t: &TargetSpec| -> Option<Vec<TargetSpec>> {
+                let TargetSpec::Ref(r) = t else { return None };
+                let number: u64 = r.section.as_deref()?.parse().ok()?;
+                let id = self.lookup(&r.object())?;
+                let node = &self.nodes[id];
+                let gateway = matches!(node.role, Role::Gateway | Role::ListenerSet);
+                if !gateway || self.lookup(r).is_some() {
+                    return None;
+                }
+                let listeners = listeners_on(&objects[node.object?], number);
+                let each = |name: &String| TargetSpec::Ref(r.clone().with_section(Some(name)));
+                (!listeners.is_empty()).then(|| listeners.iter().map(each).collect())
+            };
+            if !policy.targets.iter().any(|t| on_port(t).is_some()) {
+                continue;
+            }
+            let targets = std::mem::take(&mut policy.targets);
+            for t in targets {
+                match on_port(&t) {
+                    Some(listeners) => policy.targets.extend(listeners),
+                    None => policy.targets.push(t),
+                }
+            }
+        }
+    }
+}
+
+/// The names of the listeners of a Gateway or ListenerSet on port `number`.
+fn listeners_on(o: &Object, number: u64) -> Vec<String> {
     o.spec
         .get("listeners")
         .and_then(Val::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|l| l.get("port").and_then(Val::as_u64))
+        .filter(|l| l.get("port").and_then(Val::as_u64) == Some(number))
+        .filter_map(|l| l.get("name").and_then(Val::as_str).map(str::to_string))
         .collect()
 }

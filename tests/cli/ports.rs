@@ -1,5 +1,5 @@
-//! Policies narrowed to Service ports by number (`targetRefs[].ports`, agentgateway's
-//! `port`), and the GKE selectors inside targetRefs, as `describe` and `check` say them.
+//! Policies narrowed to ports by number (`targetRefs[].ports`; agentgateway's `port`, a
+//! Gateway's listeners on it), and the GKE selectors inside targetRefs, as `describe` and `check` say them.
 
 use crate::command::kp;
 use std::path::Path;
@@ -69,16 +69,25 @@ spec:
 }
 
 #[test]
-fn describe_says_which_port_an_agentgateway_port_reaches() {
+fn describe_says_which_listeners_an_agentgateway_port_reaches() {
     let dir = tempfile::tempdir().unwrap();
+    let gateway = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+  - {name: https, port: 443, protocol: HTTPS}
+";
     let policy = "apiVersion: agentgateway.dev/v1alpha1
 kind: AgentgatewayPolicy
 metadata: {name: agw, namespace: app}
 spec:
-  targetRefs: [{group: \"\", kind: Service, name: svc, port: 80}]
-  backend: {tcp: {connectTimeout: 5s}}
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 443}]
+  frontend: {tcp: {keepalive: {retries: 3}}}
 ";
-    let file = write(dir.path(), &[SERVICE, policy]);
+    let file = write(dir.path(), &[gateway, policy]);
     let (_, out) = run(&[
         "-f",
         &file,
@@ -88,12 +97,12 @@ spec:
         "app",
     ]);
     assert!(
-        out.contains("port 80 of Service app/svc   resolved"),
+        out.contains("listener https of Gateway app/gw   resolved"),
         "{out}"
     );
     let affects = &out[out.find("Affects").expect("an Affects list")..];
-    assert!(affects.contains("http"), "{out}");
-    assert!(!affects.contains("admin"), "{out}");
+    assert!(affects.contains("https"), "{out}");
+    assert!(!affects.contains(" http "), "{out}");
 }
 
 #[test]

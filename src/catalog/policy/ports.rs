@@ -1,9 +1,11 @@
 //! Targets narrowed to ports by number, as the registry says a kind names them
 //! (`Sections`): a `ports` list on each targetRefs entry (Azure
-//! BackendLoadBalancingPolicy), a `port` on each (agentgateway), or a `ports` list in
-//! the spec covering every target (Flomesh HealthCheckPolicy). Each port becomes the
-//! reference with that number as its section; the topology resolves it to the
-//! target's port of that number (`Topology::port_by_number`).
+//! BackendLoadBalancingPolicy), a `ports` list in the spec covering every target
+//! (Flomesh HealthCheckPolicy), or a `port` on a Gateway reference (agentgateway: the
+//! Gateway's listeners on that port). Each port becomes the reference with that number
+//! as its section; the topology resolves it to the Service's port of that number
+//! (`Topology::port_by_number`) or the Gateway's listeners on it
+//! (`Topology::listener_port_targets`).
 
 use super::TargetSpec;
 use crate::catalog::Sections;
@@ -38,6 +40,13 @@ pub(super) fn entry_ports(
         }
         (false, v) => vec![(field, v)],
     };
+    if !list && r.kind != "Gateway" {
+        invalid.push((
+            numbers[0].0.clone(),
+            format!("names a port of a {}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port", r.kind),
+        ));
+        return None;
+    }
     if !list && r.section.is_some() {
         invalid.push((
             numbers[0].0.clone(),

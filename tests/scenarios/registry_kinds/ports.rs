@@ -1,7 +1,7 @@
-//! Targets narrowed to Service ports by number (issue 28, item 3): `targetRefs[].ports`
-//! (Azure BackendLoadBalancingPolicy), `targetRefs[].port` (agentgateway) and a spec's
-//! `ports[].port` (Flomesh HealthCheckPolicy). A policy reaches only those ports; a
-//! port the Service does not have is a SectionNotFound finding.
+//! Targets narrowed to ports by number (issue 28, item 3): `targetRefs[].ports` (Azure
+//! BackendLoadBalancingPolicy) and a spec's `ports[].port` (Flomesh HealthCheckPolicy)
+//! name Service ports, `targetRefs[].port` (agentgateway) a Gateway's listeners on that
+//! port. A policy reaches only those; a port there is not is a SectionNotFound finding.
 
 use super::{s, statuses};
 use crate::common::*;
@@ -87,24 +87,55 @@ fn a_port_the_service_does_not_have_is_a_finding() {
     assert_eq!(statuses(&w), [s("app/lb", SectionNotFound)]);
 }
 
+/// A Gateway with two listeners on port 80 and one on 443.
+const GATEWAY: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+  - {name: http-alt, port: 80, protocol: HTTP, hostname: alt.example}
+  - {name: https, port: 443, protocol: HTTPS}
+"#;
+
+fn agentgateway(target: &str) -> String {
+    format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: agw, namespace: app}}\nspec:\n  targetRefs: [{target}]\n  frontend: {{tcp: {{keepalive: {{retries: 3}}}}}}\n")
+}
+
 #[test]
-fn an_agentgateway_port_names_one_service_port() {
-    let policy = "---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {name: agw, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, port: 9090}]\n  backend: {tcp: {connectTimeout: 5s}}\n";
-    let w = world(&[SERVICE, policy].concat());
-    assert_eq!(reached(&w, "agw"), ["admin"]);
-    // A sectionName still names a port by its name.
-    let by_name = policy.replace("port: 9090", "sectionName: http");
-    let w = world(&[SERVICE, &by_name].concat());
-    assert_eq!(reached(&w, "agw"), ["http"]);
-    // A Gateway port is checked against the listeners; the policy applies to the Gateway.
-    let gateway = "---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {name: front, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 80}]\n  frontend: {tcp: {keepalive: {retries: 3}}}\n";
-    let w = world(&[SERVICE, gateway].concat());
-    assert_eq!(reached(&w, "front"), ["(whole)"]);
-    let w = world(&[SERVICE, &gateway.replace("port: 80}", "port: 81}")].concat());
-    assert_eq!(reached(&w, "front"), ["!81"]);
+fn an_agentgateway_port_scopes_a_gateway_policy_to_the_listeners_on_it() {
+    // agentgateway: `port` "scopes the policy to a single listener port on the Gateway".
+    let policy =
+        agentgateway("{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 80}");
+    let w = world(&[GATEWAY, &policy].concat());
+    assert_eq!(reached(&w, "agw"), ["http", "http-alt"]);
+    assert_eq!(statuses(&w), [s("app/agw", Enforced)]);
+    let kind = gk("agentgateway.dev", "AgentgatewayPolicy");
+    let https = node(&w, "Gateway", Some("app"), "gw", Some("https"));
+    assert!(effective(&w, &kind, https).is_empty());
+    // A port no listener is on is a finding.
+    let w = world(&[GATEWAY, &policy.replace("port: 80}", "port: 81}")].concat());
+    assert_eq!(reached(&w, "agw"), ["!81"]);
+    assert_eq!(statuses(&w), [s("app/agw", SectionNotFound)]);
     assert!(w.topology.findings.iter().any(|f| f
         .message
         .contains("Gateway app/gw has no listener on port 81")));
+}
+
+#[test]
+fn an_agentgateway_port_on_a_service_is_invalid() {
+    // Its CRD: "Only valid on frontend policies targeting a Gateway".
+    let policy = "---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {name: agw, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, port: 9090}]\n  backend: {tcp: {connectTimeout: 5s}}\n";
+    let w = world(&[SERVICE, policy].concat());
+    let invalid = &w.topology.policies[PolicyId::at(0)].invalid;
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0].0, "spec.targetRefs[0].port");
+    // A sectionName names a Service's port by its name, as before.
+    let by_name = policy.replace("port: 9090", "sectionName: http");
+    let w = world(&[SERVICE, &by_name].concat());
+    assert_eq!(reached(&w, "agw"), ["http"]);
 }
 
 #[test]
