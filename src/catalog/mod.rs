@@ -302,7 +302,7 @@ pub enum Sections {
     /// A `sectionNames` list on the one `targetRef` (Azure Application Gateway for
     /// Containers' pre-GEP-2648 shape).
     SectionNames,
-    /// A `ports` list of port numbers on each reference (Azure
+    /// A `ports` list on each reference, `[{port: N}]` (Azure
     /// BackendLoadBalancingPolicy's targetRefs): those ports of the target.
     Ports,
     /// A `ports` list in the spec (`ports[].port`), settings for those ports of every

@@ -39,7 +39,7 @@ fn describe_says_which_ports_a_ports_list_reaches_and_check_the_missing_one() {
 kind: BackendLoadBalancingPolicy
 metadata: {name: lb, namespace: app}
 spec:
-  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [9090, 7000]}]
+  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [{port: 9090}, {port: 7000}]}]
   loadBalancing: {strategy: RoundRobin}
 ";
     let file = write(dir.path(), &[SERVICE, policy]);

@@ -1,5 +1,5 @@
 //! Targets narrowed to ports by number, as the registry says a kind names them
-//! (`Sections`): a `ports` list on each targetRefs entry (Azure
+//! (`Sections`): a `ports` list of `{port: N}` on each targetRefs entry (Azure
 //! BackendLoadBalancingPolicy), a `ports` list in the spec covering every target
 //! (Flomesh HealthCheckPolicy), or a `port` on a Gateway reference (agentgateway: the
 //! Gateway's listeners on that port). Each port becomes the reference with that number
@@ -28,14 +28,20 @@ pub(super) fn entry_ports(
     };
     let value = item.get(key).filter(|v| !v.is_null())?;
     let field = format!("{field}.{key}");
+    // Azure's entries are mappings: `ports: [{port: 443}]`.
     let numbers: Vec<(String, &Val)> = match (list, value) {
         (true, Val::Array(entries)) => entries
             .iter()
             .enumerate()
-            .map(|(i, v)| (format!("{field}[{i}]"), v))
+            .map(|(i, v)| {
+                (
+                    format!("{field}[{i}].port"),
+                    v.get("port").unwrap_or(&Val::Null),
+                )
+            })
             .collect(),
         (true, _) => {
-            invalid.push((field, "must be a list of port numbers".into()));
+            invalid.push((field, "must be a list of {port: N} entries".into()));
             return None;
         }
         (false, v) => vec![(field, v)],

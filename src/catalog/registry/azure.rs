@@ -5,7 +5,6 @@
 
 use super::*;
 
-const API_SPEC: &str = "https://learn.microsoft.com/azure/application-gateway/for-containers/api-specification-kubernetes";
 const SRC: &str = "closed source: learn.microsoft.com/azure/application-gateway/for-containers/api-specification-kubernetes";
 
 #[allow(clippy::too_many_arguments)]
@@ -94,7 +93,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         SERVICE,
         Sections::Ports,
         DefaultsOverrides::None,
-        "Load balancing for a Service (2025), its targetRefs naming the ports it covers in a ports list.",
-        API_SPEC,
+        "Load balancing for a Service (2025), its targetRefs naming the ports it covers in a ports list (ports: [{port: 443}]).",
+        // The examples of the load balancing strategies article: targetRefs[].ports[].port.
+        "https://learn.microsoft.com/azure/application-gateway/for-containers/load-balancing-strategies",
     ),
 ];

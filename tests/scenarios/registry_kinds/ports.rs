@@ -50,7 +50,7 @@ fn reached(w: &kubectl_policies::query::World, name: &str) -> Vec<String> {
 
 #[test]
 fn a_ports_list_on_a_target_ref_reaches_just_those_ports() {
-    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [9090, 8443]}]\n  loadBalancing: {strategy: RoundRobin}\n";
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [{port: 9090}, {port: 8443}]}]\n  loadBalancing: {strategy: RoundRobin}\n";
     let w = world(&[SERVICE, policy].concat());
     // By number: 9090 is the port named admin, 8443 the unnamed one.
     assert_eq!(reached(&w, "lb"), ["admin", "8443"]);
@@ -67,7 +67,7 @@ fn a_ports_list_on_a_target_ref_reaches_just_those_ports() {
 
 #[test]
 fn a_port_the_service_does_not_have_is_a_finding() {
-    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [80, 7000]}]\n  loadBalancing: {strategy: RoundRobin}\n";
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [{port: 80}, {port: 7000}]}]\n  loadBalancing: {strategy: RoundRobin}\n";
     let w = world(&[SERVICE, policy].concat());
     assert_eq!(reached(&w, "lb"), ["http", "!7000"]);
     let finding = w
@@ -82,7 +82,7 @@ fn a_port_the_service_does_not_have_is_a_finding() {
         finding.message
     );
     // Only missing ports: the policy is SectionNotFound, as with a missing sectionName.
-    let only_missing = policy.replace("[80, 7000]", "[7000]");
+    let only_missing = policy.replace("[{port: 80}, {port: 7000}]", "[{port: 7000}]");
     let w = world(&[SERVICE, &only_missing].concat());
     assert_eq!(statuses(&w), [s("app/lb", SectionNotFound)]);
 }
@@ -155,7 +155,7 @@ fn a_ports_list_in_the_spec_reaches_those_ports_of_every_target() {
 
 #[test]
 fn a_bad_port_number_is_invalid_and_named_by_its_field() {
-    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [80, http, 70000]}]\n";
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [{port: 80}, {port: http}, {port: 70000}, 443]}]\n";
     let w = world(&[SERVICE, policy].concat());
     assert_eq!(reached(&w, "lb"), ["http"]);
     let invalid: Vec<&str> = w.topology.policies[PolicyId::at(0)]
@@ -165,6 +165,10 @@ fn a_bad_port_number_is_invalid_and_named_by_its_field() {
         .collect();
     assert_eq!(
         invalid,
-        ["spec.targetRefs[0].ports[1]", "spec.targetRefs[0].ports[2]"]
+        [
+            "spec.targetRefs[0].ports[1].port",
+            "spec.targetRefs[0].ports[2].port",
+            "spec.targetRefs[0].ports[3].port"
+        ]
     );
 }
