@@ -61,7 +61,7 @@ impl Topology {
             _ => return None,
         };
         Some(match found {
-            Some(n) => (Resolution::Node(n), None),
+            Some(port) => (Resolution::Node(port), None),
             None => {
                 let what = match node.role {
                     Role::Backend => "port",
@@ -94,8 +94,10 @@ impl Topology {
             if !by_number {
                 continue;
             }
-            let on_port = |t: &TargetSpec| -> Option<Vec<TargetSpec>> {
-                let TargetSpec::Ref(r) = t else { return None };
+            let on_port = |target: &TargetSpec| -> Option<Vec<TargetSpec>> {
+                let TargetSpec::Ref(r) = target else {
+                    return None;
+                };
                 let number: u64 = r.section.as_deref()?.parse().ok()?;
                 let id = self.lookup(&r.object())?;
                 let node = &self.nodes[id];
@@ -111,10 +113,10 @@ impl Topology {
                 continue;
             }
             let targets = std::mem::take(&mut policy.targets);
-            for t in targets {
-                match on_port(&t) {
+            for target in targets {
+                match on_port(&target) {
                     Some(listeners) => policy.targets.extend(listeners),
-                    None => policy.targets.push(t),
+                    None => policy.targets.push(target),
                 }
             }
         }

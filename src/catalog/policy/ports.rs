@@ -63,7 +63,7 @@ pub(super) fn entry_ports(
     let targets: Vec<TargetSpec> = numbers
         .into_iter()
         .filter_map(|(field, v)| port_number(v, field, invalid))
-        .map(|n| TargetSpec::Ref(r.clone().with_section(Some(&n.to_string()))))
+        .map(|number| TargetSpec::Ref(r.clone().with_section(Some(&number.to_string()))))
         .collect();
     // An empty list names no port: the whole object.
     (!targets.is_empty()).then_some(targets)
@@ -89,7 +89,7 @@ pub(super) fn spec_ports(
             .filter_map(|(i, e)| {
                 let field = format!("spec.ports[{i}].port");
                 match e.get("port") {
-                    Some(v) => port_number(v, field, invalid),
+                    Some(port) => port_number(port, field, invalid),
                     None => {
                         invalid.push((field, "is missing".into()));
                         None
@@ -107,28 +107,27 @@ pub(super) fn spec_ports(
     }
     let keep_whole = spec.get(whole).is_some_and(|v| !v.is_null());
     let mut out = Vec::with_capacity(targets.len() * (numbers.len() + 1));
-    for t in targets.drain(..) {
-        match &t {
+    for target in targets.drain(..) {
+        match &target {
             TargetSpec::Ref(r) if r.section.is_none() => {
-                for n in &numbers {
-                    out.push(TargetSpec::Ref(
-                        r.clone().with_section(Some(&n.to_string())),
-                    ));
+                for number in &numbers {
+                    let section = number.to_string();
+                    out.push(TargetSpec::Ref(r.clone().with_section(Some(&section))));
                 }
                 if keep_whole {
-                    out.push(t);
+                    out.push(target);
                 }
             }
-            _ => out.push(t),
+            _ => out.push(target),
         }
     }
     *targets = out;
 }
 
 /// A port number (1–65535) at `field`, or what is wrong with it in `invalid`.
-fn port_number(v: &Val, field: String, invalid: &mut Vec<(String, String)>) -> Option<u64> {
-    match v.as_u64().filter(|n| (1..=65535).contains(n)) {
-        Some(n) => Some(n),
+fn port_number(value: &Val, field: String, invalid: &mut Vec<(String, String)>) -> Option<u64> {
+    match value.as_u64().filter(|number| (1..=65535).contains(number)) {
+        Some(number) => Some(number),
         None => {
             invalid.push((field, "must be a port number (1-65535)".into()));
             None
