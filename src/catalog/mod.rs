@@ -305,10 +305,14 @@ pub enum Sections {
     /// A `ports` list on each reference, `[{port: N}]` (Azure
     /// BackendLoadBalancingPolicy's targetRefs): those ports of the target.
     Ports,
-    /// A `ports` list in the spec (`ports[].port`), settings for those ports of every
-    /// target; `whole` names the spec field whose settings cover every port, the whole
-    /// target (Flomesh HealthCheckPolicy's `healthCheck`).
-    SpecPorts { whole: &'static str },
+    /// `ports` lists in the spec (`lists`, JSON pointers to `[{port: N}]` lists),
+    /// settings for those ports of every target; `whole`, the spec field whose settings
+    /// cover every port, the whole target (Flomesh HealthCheckPolicy: `/ports` and
+    /// `/healthCheck`; Azure BackendTLSPolicy: `/default/ports`, `/override/ports`).
+    SpecPorts {
+        lists: &'static [&'static str],
+        whole: Option<&'static str>,
+    },
     /// A `rule` on each targetRef: a rule of a TCP or UDP route (Flomesh).
     Rule,
     /// `sectionName`, and a `port` on a Gateway reference of a frontend policy: the

@@ -1,7 +1,7 @@
 //! Targets narrowed to ports by number, as the registry says a kind names them
 //! (`Sections`): a `ports` list of `{port: N}` on each targetRefs entry (Azure
-//! BackendLoadBalancingPolicy), a `ports` list in the spec covering every target
-//! (Flomesh HealthCheckPolicy), or a `port` on a Gateway reference (agentgateway: the
+//! BackendLoadBalancingPolicy), `ports` lists in the spec covering every target
+//! (Flomesh HealthCheckPolicy's `ports`, Azure BackendTLSPolicy's `default.ports`), or a `port` on a Gateway reference (agentgateway: the
 //! Gateway's listeners on that port). Each port becomes the reference with that number
 //! as its section; the topology resolves it to the Service's port of that number
 //! (`Topology::port_by_number`) or the Gateway's listeners on it
@@ -70,7 +70,7 @@ pub(super) fn entry_ports(
 }
 
 /// For a kind whose spec lists ports for every target (`Sections::SpecPorts`): each
-/// whole reference among `targets` becomes one per port `ports[].port` names, and
+/// whole reference among `targets` becomes one per port its lists' `[].port` name, and
 /// stays whole too when the spec's field for every port (`whole`) is set.
 pub(super) fn spec_ports(
     spec: &Map,
@@ -78,34 +78,36 @@ pub(super) fn spec_ports(
     targets: &mut Vec<TargetSpec>,
     invalid: &mut Vec<(String, String)>,
 ) {
-    let Sections::SpecPorts { whole } = sections else {
+    let Sections::SpecPorts { lists, whole } = sections else {
         return;
     };
-    let numbers: Vec<u64> = match spec.get("ports") {
-        None | Some(Val::Null) => return,
-        Some(Val::Array(entries)) => entries
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| {
-                let field = format!("spec.ports[{i}].port");
-                match e.get("port") {
-                    Some(port) => port_number(port, field, invalid),
-                    None => {
-                        invalid.push((field, "is missing".into()));
-                        None
-                    }
+    let mut numbers: Vec<u64> = Vec::new();
+    for list in lists {
+        let field = format!("spec{}", list.replace('/', "."));
+        let entries = match pointer(spec, list) {
+            None | Some(Val::Null) => continue,
+            Some(Val::Array(entries)) => entries,
+            Some(_) => {
+                invalid.push((field, "must be a list".into()));
+                continue;
+            }
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            let field = format!("{field}[{i}].port");
+            let number = match entry.get("port") {
+                Some(port) => port_number(port, field, invalid),
+                None => {
+                    invalid.push((field, "is missing".into()));
+                    None
                 }
-            })
-            .collect(),
-        Some(_) => {
-            invalid.push(("spec.ports".into(), "must be a list".into()));
-            return;
+            };
+            numbers.extend(number.filter(|n| !numbers.contains(n)));
         }
-    };
+    }
     if numbers.is_empty() {
         return;
     }
-    let keep_whole = spec.get(whole).is_some_and(|v| !v.is_null());
+    let keep_whole = whole.is_some_and(|w| pointer(spec, w).is_some_and(|v| !v.is_null()));
     let mut out = Vec::with_capacity(targets.len() * (numbers.len() + 1));
     for target in targets.drain(..) {
         match &target {
@@ -133,4 +135,14 @@ fn port_number(value: &Val, field: String, invalid: &mut Vec<(String, String)>) 
             None
         }
     }
+}
+
+/// The value at JSON pointer `path` (`/default/ports`) in `spec`.
+fn pointer<'v>(spec: &'v Map, path: &str) -> Option<&'v Val> {
+    let mut parts = path.trim_start_matches('/').split('/');
+    let mut value = spec.get(parts.next()?)?;
+    for part in parts {
+        value = value.get(part)?;
+    }
+    Some(value)
 }

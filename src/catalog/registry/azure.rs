@@ -46,7 +46,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         "BackendTLSPolicy",
         REF,
         SERVICE,
-        Sections::Ports,
+        // default.ports: [{port: 443}] (the backend mTLS how-to's examples).
+        Sections::SpecPorts {
+            lists: &["/default/ports", "/override/ports"],
+            whole: None,
+        },
         DefaultsOverrides::DefaultAndOverride,
         "Not Gateway API's kind of the same name: backend TLS for a Service (ports in its settings), with default and override blocks. Several on one Service are undocumented: the oldest is taken to apply.",
         "https://learn.microsoft.com/azure/application-gateway/for-containers/how-to-backend-mtls-gateway-api",

@@ -1,6 +1,6 @@
 //! Targets narrowed to ports by number (issue 28, item 3): `targetRefs[].ports` (Azure
-//! BackendLoadBalancingPolicy) and a spec's `ports[].port` (Flomesh HealthCheckPolicy)
-//! name Service ports, `targetRefs[].port` (agentgateway) a Gateway's listeners on that
+//! BackendLoadBalancingPolicy) and a spec's `ports[].port` (Flomesh HealthCheckPolicy,
+//! Azure BackendTLSPolicy's `default.ports`) name Service ports, `targetRefs[].port` (agentgateway) a Gateway's listeners on that
 //! port. A policy reaches only those; a port there is not is a SectionNotFound finding.
 
 use super::{s, statuses};
@@ -151,6 +151,19 @@ fn a_ports_list_in_the_spec_reaches_those_ports_of_every_target() {
     assert_ne!(with_default, policy);
     let w = world(&[SERVICE, &with_default].concat());
     assert_eq!(reached(&w, "hc"), ["http", "(whole)"]);
+}
+
+#[test]
+fn azures_backend_tls_policy_reaches_the_ports_its_default_lists() {
+    // Azure's BackendTLSPolicy: `default.ports: [{port: 443}]`, a single targetRef.
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec:\n  targetRef: {group: \"\", kind: Service, name: svc, namespace: app}\n  default: {sni: backend.example, ports: [{port: 8443}, {port: 7000}]}\n";
+    let w = world(&[SERVICE, policy].concat());
+    assert_eq!(reached(&w, "tls"), ["8443", "!7000"]);
+    // No ports listed: the whole Service.
+    let whole = policy.replace(", ports: [{port: 8443}, {port: 7000}]", "");
+    assert_ne!(whole, policy);
+    let w = world(&[SERVICE, &whole].concat());
+    assert_eq!(reached(&w, "tls"), ["(whole)"]);
 }
 
 #[test]
