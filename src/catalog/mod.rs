@@ -294,23 +294,43 @@ pub enum Sections {
     /// A `sectionNames` list on the one `targetRef` (Azure Application Gateway for
     /// Containers' pre-GEP-2648 shape).
     SectionNames,
-    /// A `ports` list (Azure BackendLoadBalancingPolicy's targetRefs, Flomesh
-    /// HealthCheckPolicy).
+    /// A `ports` list on each reference, `[{port: N}]` (Azure
+    /// BackendLoadBalancingPolicy's targetRefs): those ports of the target.
     Ports,
+    /// `ports` lists in the spec (`lists`, JSON pointers to `[{port: N}]` lists),
+    /// settings for those ports of every target; `whole`, the spec field whose settings
+    /// cover every port, the whole target (Flomesh HealthCheckPolicy: `/ports` and
+    /// `/healthCheck`; Azure BackendTLSPolicy: `/default/ports`, `/override/ports`).
+    SpecPorts {
+        lists: &'static [&'static str],
+        whole: Option<&'static str>,
+    },
     /// A `rule` on each targetRef: a rule of a TCP or UDP route (Flomesh).
     Rule,
-    /// `sectionName`, and a `port` on policies that set only frontend settings
-    /// (agentgateway).
+    /// `sectionName`, and a `port` on a Gateway reference of a frontend policy: the
+    /// Gateway's listeners on that port (agentgateway).
     SectionNameOrPort,
 }
 
 impl Sections {
+    /// Whether its references' sections may be port numbers, resolved to the port of
+    /// that number (`ports` lists, agentgateway's `port`).
+    pub fn names_ports_by_number(self) -> bool {
+        match self {
+            Sections::Ports | Sections::SpecPorts { .. } | Sections::SectionNameOrPort => true,
+            Sections::None | Sections::SectionName | Sections::SectionNames | Sections::Rule => {
+                false
+            }
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Sections::None => "none",
             Sections::SectionName => "sectionName",
             Sections::SectionNames => "sectionNames list",
             Sections::Ports => "ports list",
+            Sections::SpecPorts { .. } => "ports list in the spec",
             Sections::Rule => "rule",
             Sections::SectionNameOrPort => "sectionName or port",
         }

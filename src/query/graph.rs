@@ -113,9 +113,10 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
 }
 
 /// Which objects the picture holds: around `focus` (its ancestors, itself and its
-/// descendants), else everything in scope of `namespace` with all its sections.
+/// descendants), else everything in scope of `namespace` with its sections; of a
+/// backend's ports, those traffic reaches.
 fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
-    match focus {
+    let mut keep = match focus {
         Some(n) => {
             let mut keep = vec![false; t.nodes.len()];
             keep[n] = true;
@@ -135,7 +136,16 @@ fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<boo
             }
             keep
         }
+    };
+    // A backend's port no route sends traffic to, with no policy of its own, is left
+    // out, as `tree` leaves it out (traffic reaches only the ports backendRefs name).
+    for n in NodeId::all(t.nodes.len()) {
+        let node = &t.nodes[n];
+        if let (true, Role::Port, Some(backend)) = (keep[n], node.role, node.owner) {
+            keep[n] = Some(n) == focus || t.port_shown(backend, n);
+        }
     }
+    keep
 }
 
 /// The objects `ids` as the picture's first nodes, with the edges among them; and where

@@ -61,7 +61,7 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
         child: &|n, c| match t.nodes[c].owner == Some(n) {
             // A backend's port no route sends traffic to, with no policy of its own,
             // is left out (traffic reaches only the ports backendRefs name).
-            true => t.nodes[c].role != Role::Port || port_shown(t, n, c),
+            true => t.nodes[c].role != Role::Port || t.port_shown(n, c),
             false => scope.is_none_or(|s| s[c]),
         },
         policy: &|p| Some(w.statuses.overall[p]),
@@ -73,15 +73,6 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
         forest.extend(unattached(w, namespace));
     }
     forest
-}
-
-/// Whether `tree` draws port section `port` of backend `backend`: some path into the
-/// backend sends traffic to it (or none comes in), or a policy attaches to it.
-fn port_shown(t: &Topology, backend: NodeId, port: NodeId) -> bool {
-    let parents = &t.nodes[backend].parents;
-    parents.is_empty()
-        || !t.attached[port].is_empty()
-        || parents.iter().any(|&q| t.reaches_port(q, backend, port))
 }
 
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under

@@ -689,7 +689,8 @@ impl<'s> Builder<'s> {
     }
 
     /// Resolves the policies' targets and attaches them.
-    fn attach_policies(&mut self, policies: Vec<Policy>) {
+    fn attach_policies(&mut self, mut policies: Vec<Policy>) {
+        self.t.listener_port_targets(self.objects, &mut policies);
         self.t.policies = policies;
         for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
             for invalid in &p.invalid {
@@ -1330,6 +1331,9 @@ impl<'s> View<'_, 's> {
 
     /// Target `r`, whose object is node `id`: that node, or the section `r` names.
     fn section_or_node(&self, pid: PolicyId, r: &ObjRef, id: NodeId) -> Resolved {
+        if let Some(by_number) = self.t.port_by_number(self.objects, pid, r, id) {
+            return by_number;
+        }
         let Some(section) = &r.section else {
             return (Resolution::Node(id), None);
         };

@@ -7,6 +7,7 @@ mod build;
 mod cycles;
 pub mod findings;
 mod index;
+mod ports;
 mod shape;
 
 pub use findings::{Code, Finding, Severity};

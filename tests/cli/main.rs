@@ -22,3 +22,4 @@ mod krew;
 mod kubectl_like;
 mod layers;
 mod plugin;
+mod ports;

@@ -348,6 +348,44 @@ fn a_service_port_is_reached_through_the_ports_backend_refs_name() {
     );
 }
 
+/// The objects and sections `graph` draws.
+fn pictured(g: &kubectl_policies::query::graph::Graph) -> Vec<String> {
+    g.nodes.iter().map(|n| n.obj_ref.to_string()).collect()
+}
+
+#[test]
+fn graph_draws_only_the_ports_traffic_reaches() {
+    let w = world(PORTS);
+    let whole = pictured(&kubectl_policies::query::graph::graph(&w, None, None));
+    assert!(
+        whole.contains(&"service/app/svc#http".to_string()),
+        "{whole:?}"
+    );
+    assert!(
+        !whole.contains(&"service/app/svc#admin".to_string()),
+        "{whole:?}"
+    );
+    // Around the Gateway, as around everything.
+    let gw = node(&w, "Gateway", Some("app"), "gw", None);
+    let around = pictured(&kubectl_policies::query::graph::graph(&w, Some(gw), None));
+    assert!(
+        around.contains(&"service/app/svc#http".to_string()),
+        "{around:?}"
+    );
+    assert!(
+        !around.contains(&"service/app/svc#admin".to_string()),
+        "{around:?}"
+    );
+    // A port with a policy of its own is drawn, reached or not.
+    let on_admin = "---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: admin-tls, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, sectionName: admin}]\n  validation: {hostname: svc.example, wellKnownCACertificates: System}\n";
+    let w = world(&[PORTS, on_admin].concat());
+    let whole = pictured(&kubectl_policies::query::graph::graph(&w, None, None));
+    assert!(
+        whole.contains(&"service/app/svc#admin".to_string()),
+        "{whole:?}"
+    );
+}
+
 #[test]
 fn a_second_route_naming_the_other_port_reaches_it() {
     let yaml = [
@@ -365,5 +403,10 @@ fn a_second_route_naming_the_other_port_reaches_it() {
     assert!(
         all.contains(&"service/app/svc#admin".to_string()),
         "{all:?}"
+    );
+    let whole = pictured(&kubectl_policies::query::graph::graph(&w, None, None));
+    assert!(
+        whole.contains(&"service/app/svc#admin".to_string()),
+        "{whole:?}"
     );
 }

@@ -1,6 +1,8 @@
 //! One case per merge model the built-in registry knows, as each project documents it.
 
 mod corrections;
+mod gke_selectors;
+mod ports;
 mod readme;
 mod shapes;
 mod survey;

@@ -71,6 +71,16 @@ pub enum FieldProblem {
         /// `group/kind` (core kinds bare), as the message names them.
         allowed: Vec<String>,
     },
+    /// A single `port` on a reference to a kind other than Gateway (agentgateway: a
+    /// frontend policy's listeners on that port).
+    #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port")]
+    PortOnlyOnGateway { kind: String },
+    /// A `port` beside a `sectionName` in one reference.
+    #[error("is set with sectionName: a reference names one or the other")]
+    PortWithSectionName,
+    /// `matchLabels` in a selector entry that names a Namespace (GKE: it picks Pods).
+    #[error("is set on a Namespace: it picks Pods only (its CRD refuses it here); the policy's namespace is taken")]
+    LabelsOnNamespace,
     /// Its controller refuses the policy for a reason found beyond the policy itself (the
     /// listener it targets, for one): why.
     #[error("{0}")]

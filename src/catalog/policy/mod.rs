@@ -10,14 +10,16 @@ use crate::model::{Map, Val};
 
 mod intent;
 mod invalid;
+mod ports;
+mod selector_refs;
 mod targets;
 
 use intent::read_intent;
 pub use intent::*;
 pub use invalid::{FieldError, FieldProblem};
-use targets::is_selector_ref;
+use selector_refs::workload_selector_ref;
 pub use targets::*;
-pub(crate) use targets::{read_targets, ref_namespace};
+pub(crate) use targets::{read_shaped_targets, read_targets, ref_namespace};
 
 /// One policy object, read.
 #[derive(Clone, Debug)]
@@ -123,20 +125,16 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         }
     };
     let obj_ref = o.obj_ref();
-    let mut targets = read_targets(spec, o.namespace.as_deref(), &mut invalid);
+    let mut targets = read_shaped_targets(spec, o.namespace.as_deref(), pk.sections, &mut invalid);
     // A workload selector binds the policy only when no targetRef does (Istio: "has
-    // targetRef set, should be effective").
-    let selector_ref = spec
-        .get("targetRefs")
-        .and_then(Val::as_array)
-        .and_then(|refs| refs.iter().position(is_selector_ref))
-        .map(|i| format!("spec.targetRefs[{i}].selector"));
+    // targetRef set, should be effective"). A targetRefs entry that selects Pods is a
+    // target of its own, beside the others (GKE), said whatever else it names.
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
         .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
         .map(|f| format!("spec.{f}"))
-        .or(selector_ref)
-        .filter(|_| targets.is_empty());
+        .filter(|_| targets.is_empty())
+        .or_else(|| workload_selector_ref(spec));
     let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
     if untargeted && pk.targeting.workload_selector {
         // Istio: a workload policy with neither a selector nor a targetRef applies to

@@ -2,6 +2,9 @@
 //! `targetSelectors`, and the label selectors they carry.
 
 use super::invalid::{FieldError, FieldProblem};
+use super::ports::{entry_ports, spec_ports};
+use super::selector_refs::{is_selector_ref, selector_ref_target};
+use crate::catalog::Sections;
 use crate::model::{canonical_kind, default_group_for, is_cluster_scoped};
 use crate::model::{normalize_group, GroupKind, ObjRef};
 use crate::model::{Map, Text, Val};
@@ -148,17 +151,34 @@ fn read_expression(entry: &Val, field: &str) -> Result<Expression, FieldError> {
 }
 
 /// Where a policy in namespace `ns` says it attaches: `targetRef`, `targetRefs` and
-/// `targetSelectors`, in that order; what cannot be read goes to `invalid`.
+/// `targetSelectors`, in that order; what cannot be read goes to `invalid`. Ports a
+/// reference names by number are not read: see `read_shaped_targets`.
 pub(crate) fn read_targets(
     spec: &Map,
     ns: Option<&str>,
+    invalid: &mut Vec<FieldError>,
+) -> Vec<TargetSpec> {
+    read_shaped_targets(spec, ns, Sections::None, invalid)
+}
+
+/// `read_targets`, with the ports the references name by number as the kind's
+/// registry shape (`sections`) says (`ports::entry_ports`, `ports::spec_ports`).
+pub(crate) fn read_shaped_targets(
+    spec: &Map,
+    ns: Option<&str>,
+    sections: Sections,
     invalid: &mut Vec<FieldError>,
 ) -> Vec<TargetSpec> {
     let mut targets = Vec::new();
     if let Some(entry) = spec.get("targetRef").filter(|v| !v.is_null()) {
         match read_ref(entry, ns, || "spec.targetRef".to_string()) {
             Ok(reference) => {
-                push_sections(entry, reference, "spec.targetRef", &mut targets, invalid)
+                match entry_ports(entry, &reference, "spec.targetRef", sections, invalid) {
+                    Some(ports) => targets.extend(ports),
+                    None => {
+                        push_sections(entry, reference, "spec.targetRef", &mut targets, invalid)
+                    }
+                }
             }
             Err(e) => invalid.push(e),
         }
@@ -168,13 +188,21 @@ pub(crate) fn read_targets(
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     if is_selector_ref(item) {
-                        // Bound by labels to workloads (read_policy says so), not named.
+                        // Picked by labels: a Namespace is resolved, Pods are not read
+                        // (read_policy says so).
+                        let field = format!("spec.targetRefs[{i}]");
+                        targets.extend(selector_ref_target(item, ns, &field, invalid));
                         continue;
                     }
                     match read_ref(item, ns, || format!("spec.targetRefs[{i}]")) {
                         Ok(reference) => {
                             let field = format!("spec.targetRefs[{i}]");
-                            push_sections(item, reference, &field, &mut targets, invalid)
+                            match entry_ports(item, &reference, &field, sections, invalid) {
+                                Some(ports) => targets.extend(ports),
+                                None => {
+                                    push_sections(item, reference, &field, &mut targets, invalid)
+                                }
+                            }
                         }
                         Err(e) => invalid.push(e),
                     }
@@ -203,17 +231,10 @@ pub(crate) fn read_targets(
             )),
         }
     }
+    spec_ports(spec, sections, &mut targets, invalid);
     // Kept for the life of the command, a list per policy: no room to spare.
     targets.shrink_to_fit();
     targets
-}
-
-/// A targetRefs entry that picks its targets by a label `selector` instead of a name
-/// (GKE's `{kind: Pod, selector}` and `{kind: Namespace, selector: {}}`, the direction of
-/// GEP-3779): outside the hierarchy the tool builds, like a workload selector.
-pub(super) fn is_selector_ref(item: &Val) -> bool {
-    item.get("selector").is_some_and(|v| !v.is_null())
-        && item.get("name").is_none_or(|v| v.is_null())
 }
 
 /// The `reference` read from `item`, once, or once per name of its `sectionNames`

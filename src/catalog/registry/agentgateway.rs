@@ -30,6 +30,9 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
         "InferencePool",
     ],
     namespaces: NamespaceRule::Own,
+    // targetRefs[].port: "Only valid on frontend policies targeting a Gateway", it
+    // scopes the policy to the listeners on that port (agentgateway PR #2363; the
+    // website's target-merge page: frontend precedence Gateway < Port < Listener).
     sections: Sections::SectionNameOrPort,
     // Per sub-section (frontend, traffic, backend), a shallow merge by field: each
     // field of a sub-section is one rule, the more specific policy winning it.

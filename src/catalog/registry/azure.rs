@@ -5,7 +5,6 @@
 
 use super::*;
 
-const API_SPEC: &str = "https://learn.microsoft.com/azure/application-gateway/for-containers/api-specification-kubernetes";
 const SRC: &str = "closed source: learn.microsoft.com/azure/application-gateway/for-containers/api-specification-kubernetes";
 
 #[allow(clippy::too_many_arguments)]
@@ -47,7 +46,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         "BackendTLSPolicy",
         REF,
         SERVICE,
-        Sections::Ports,
+        // default.ports: [{port: 443}] (the backend mTLS how-to's examples).
+        Sections::SpecPorts {
+            lists: &["/default/ports", "/override/ports"],
+            whole: None,
+        },
         DefaultsOverrides::DefaultAndOverride,
         "Not Gateway API's kind of the same name: backend TLS for a Service (ports in its settings), with default and override blocks. Several on one Service are undocumented: the oldest is taken to apply.",
         "https://learn.microsoft.com/azure/application-gateway/for-containers/how-to-backend-mtls-gateway-api",
@@ -94,7 +97,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         SERVICE,
         Sections::Ports,
         DefaultsOverrides::None,
-        "Load balancing for a Service (2025), its targetRefs naming the ports it covers in a ports list.",
-        API_SPEC,
+        "Load balancing for a Service (2025), its targetRefs naming the ports it covers in a ports list (ports: [{port: 443}]).",
+        // The examples of the load balancing strategies article: targetRefs[].ports[].port.
+        "https://learn.microsoft.com/azure/application-gateway/for-containers/load-balancing-strategies",
     ),
 ];

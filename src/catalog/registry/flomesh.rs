@@ -50,7 +50,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         SERVICE,
         // NamespacedPolicyTargetReference.
         NamespaceRule::AnyNamespace,
-        Sections::Ports,
+        // ports[].port in the spec; healthCheck covers every port.
+        Sections::SpecPorts {
+            lists: &["/ports"],
+            whole: Some("/healthCheck"),
+        },
         "Not GKE's or Azure's kind of the same name: health checks for the Services it names, a default one and one per port number (a ports list in its spec).",
         "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/healthcheck.go",
     ),

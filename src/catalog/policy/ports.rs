@@ -1,0 +1,157 @@
+//! Targets narrowed to ports by number, as the registry says a kind names them
+//! (`Sections`): a `ports` list of `{port: N}` on each targetRefs entry (Azure
+//! BackendLoadBalancingPolicy), `ports` lists in the spec covering every target
+//! (Flomesh HealthCheckPolicy's `ports`, Azure BackendTLSPolicy's `default.ports`), or a `port` on a Gateway reference (agentgateway: the
+//! Gateway's listeners on that port). Each port becomes the reference with that number
+//! as its section; the topology resolves it to the Service's port of that number
+//! (`Topology::port_by_number`) or the Gateway's listeners on it
+//! (`Topology::listener_port_targets`).
+
+use super::invalid::{FieldError, FieldProblem};
+use super::TargetSpec;
+use crate::catalog::Sections;
+use crate::model::{Map, ObjRef, Val};
+
+/// The targets targetRefs entry `item` (reference `r`, at `field`) names by port, when
+/// its kind's shape names ports on the entry and the entry names some: one per port.
+/// None: the entry names no port, and is read as it is.
+pub(super) fn entry_ports(
+    item: &Val,
+    r: &ObjRef,
+    field: &str,
+    sections: Sections,
+    invalid: &mut Vec<FieldError>,
+) -> Option<Vec<TargetSpec>> {
+    let (key, list) = match sections {
+        Sections::Ports => ("ports", true),
+        Sections::SectionNameOrPort => ("port", false),
+        _ => return None,
+    };
+    let value = item.get(key).filter(|v| !v.is_null())?;
+    let field = format!("{field}.{key}");
+    // Azure's entries are mappings: `ports: [{port: 443}]`.
+    let numbers: Vec<(String, &Val)> = match (list, value) {
+        (true, Val::Array(entries)) => entries
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                (
+                    format!("{field}[{i}].port"),
+                    v.get("port").unwrap_or(&Val::Null),
+                )
+            })
+            .collect(),
+        (true, _) => {
+            invalid.push(FieldError::new(
+                field,
+                FieldProblem::MustBe("a list of {port: N} entries"),
+            ));
+            return None;
+        }
+        (false, v) => vec![(field, v)],
+    };
+    if !list && r.kind != "Gateway" {
+        invalid.push(FieldError::new(
+            numbers[0].0.clone(),
+            FieldProblem::PortOnlyOnGateway {
+                kind: r.kind.to_string(),
+            },
+        ));
+        return None;
+    }
+    if !list && r.section.is_some() {
+        invalid.push(FieldError::new(
+            numbers[0].0.clone(),
+            FieldProblem::PortWithSectionName,
+        ));
+        return None;
+    }
+    let targets: Vec<TargetSpec> = numbers
+        .into_iter()
+        .filter_map(|(field, v)| port_number(v, field, invalid))
+        .map(|number| TargetSpec::Ref(r.clone().with_section(Some(&number.to_string()))))
+        .collect();
+    // An empty list names no port: the whole object.
+    (!targets.is_empty()).then_some(targets)
+}
+
+/// For a kind whose spec lists ports for every target (`Sections::SpecPorts`): each
+/// whole reference among `targets` becomes one per port its lists' `[].port` name, and
+/// stays whole too when the spec's field for every port (`whole`) is set.
+pub(super) fn spec_ports(
+    spec: &Map,
+    sections: Sections,
+    targets: &mut Vec<TargetSpec>,
+    invalid: &mut Vec<FieldError>,
+) {
+    let Sections::SpecPorts { lists, whole } = sections else {
+        return;
+    };
+    let mut numbers: Vec<u64> = Vec::new();
+    for list in lists {
+        let field = format!("spec{}", list.replace('/', "."));
+        let entries = match pointer(spec, list) {
+            None | Some(Val::Null) => continue,
+            Some(Val::Array(entries)) => entries,
+            Some(_) => {
+                invalid.push(FieldError::new(field, FieldProblem::MustBe("a list")));
+                continue;
+            }
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            let field = format!("{field}[{i}].port");
+            let number = match entry.get("port") {
+                Some(port) => port_number(port, field, invalid),
+                None => {
+                    invalid.push(FieldError::new(field, FieldProblem::Missing));
+                    None
+                }
+            };
+            numbers.extend(number.filter(|n| !numbers.contains(n)));
+        }
+    }
+    if numbers.is_empty() {
+        return;
+    }
+    let keep_whole = whole.is_some_and(|w| pointer(spec, w).is_some_and(|v| !v.is_null()));
+    let mut out = Vec::with_capacity(targets.len() * (numbers.len() + 1));
+    for target in targets.drain(..) {
+        match &target {
+            TargetSpec::Ref(r) if r.section.is_none() => {
+                for number in &numbers {
+                    let section = number.to_string();
+                    out.push(TargetSpec::Ref(r.clone().with_section(Some(&section))));
+                }
+                if keep_whole {
+                    out.push(target);
+                }
+            }
+            _ => out.push(target),
+        }
+    }
+    *targets = out;
+}
+
+/// A port number (1–65535) at `field`, or what is wrong with it in `invalid`.
+fn port_number(value: &Val, field: String, invalid: &mut Vec<FieldError>) -> Option<u64> {
+    match value.as_u64().filter(|number| (1..=65535).contains(number)) {
+        Some(number) => Some(number),
+        None => {
+            invalid.push(FieldError::new(
+                field,
+                FieldProblem::MustBe("a port number (1-65535)"),
+            ));
+            None
+        }
+    }
+}
+
+/// The value at JSON pointer `path` (`/default/ports`) in `spec`.
+fn pointer<'v>(spec: &'v Map, path: &str) -> Option<&'v Val> {
+    let mut parts = path.trim_start_matches('/').split('/');
+    let mut value = spec.get(parts.next()?)?;
+    for part in parts {
+        value = value.get(part)?;
+    }
+    Some(value)
+}
