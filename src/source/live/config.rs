@@ -4,7 +4,6 @@
 //! kubeconfig: `--context`, `--cluster` and `--user` pick entries by name, and the other
 //! flags replace the fields of the chosen cluster and user.
 
-use anyhow::{anyhow, bail, Context as _};
 use kube::config::NamedContext;
 use kube::config::{AuthInfo, Cluster, Context, Kubeconfig, KubeconfigError};
 use kube::config::{NamedAuthInfo, NamedCluster};
@@ -56,15 +55,216 @@ impl fmt::Debug for Overrides {
     }
 }
 
+/// Where a kubeconfig was read: one file (`--kubeconfig`, `~/.kube/config`), or the
+/// files `KUBECONFIG` lists, merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KubeconfigLocation {
+    File(PathBuf),
+    Env(Vec<PathBuf>),
+}
+
+/// Its path, or `KUBECONFIG=a:b` for a merged list.
+impl fmt::Display for KubeconfigLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KubeconfigLocation::File(path) => write!(f, "{}", path.display()),
+            KubeconfigLocation::Env(paths) => {
+                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                write!(f, "KUBECONFIG={}", paths.join(":"))
+            }
+        }
+    }
+}
+
+/// One kubeconfig file as a message names it: `kubeconfig PATH`, and ` (from KUBECONFIG)`
+/// when `KUBECONFIG` listed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KubeconfigPath {
+    pub path: PathBuf,
+    pub from_env: bool,
+}
+
+impl fmt::Display for KubeconfigPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "kubeconfig {}", self.path.display())?;
+        if self.from_env {
+            f.write_str(" (from KUBECONFIG)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the connection's cluster and user came from, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigOrigin {
+    Kubeconfig(KubeconfigLocation),
+    InCluster,
+    Flags,
+}
+
+impl fmt::Display for ConfigOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigOrigin::Kubeconfig(location) => write!(f, "kubeconfig {location}"),
+            ConfigOrigin::InCluster => f.write_str("the in-cluster service account"),
+            ConfigOrigin::Flags => f.write_str("the command-line flags"),
+        }
+    }
+}
+
+/// Where a kubeconfig's YAML cannot be read, and why, without the text there: the
+/// line and column, and the reader's reason when it quotes nothing from the file
+/// (None: a reason that would, or none at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlProblem {
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub reason: Option<String>,
+}
+
+impl fmt::Display for YamlProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a valid kubeconfig")?;
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, " at line {line} column {column}")?;
+        }
+        let reason = self
+            .reason
+            .as_deref()
+            .unwrap_or("a value there is not what a kubeconfig holds");
+        write!(
+            f,
+            ": {reason} (the text there is not shown: a kubeconfig holds credentials)"
+        )
+    }
+}
+
+/// Why no cluster and user could be chosen from the kubeconfig and the flags. No
+/// variant holds a credential: text from kube or a file's reader is kept only with
+/// every URL's user information redacted, and YAML errors only as a position.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{file}: {problem}")]
+    InvalidYaml {
+        file: KubeconfigPath,
+        problem: YamlProblem,
+    },
+    /// `message`: kube's, with URLs' user information redacted.
+    #[error("{file}: {message}")]
+    Unreadable {
+        file: KubeconfigPath,
+        message: String,
+    },
+    /// `message`: kube's, with URLs' user information redacted.
+    #[error("{file}: {message}")]
+    Unmergeable {
+        file: KubeconfigPath,
+        message: String,
+    },
+    #[error("{origin}: {what}-data is not valid base64")]
+    DataNotBase64 {
+        origin: ConfigOrigin,
+        what: &'static str,
+    },
+    #[error("{origin}: {what} {} cannot be read: {error}", path.display())]
+    DataFileUnreadable {
+        origin: ConfigOrigin,
+        what: &'static str,
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{origin}: {what}(-data) is empty")]
+    DataEmpty {
+        origin: ConfigOrigin,
+        what: &'static str,
+    },
+    #[error("{origin}: a certificate or key is not valid PEM")]
+    NotPem { origin: ConfigOrigin },
+    #[error("{origin}: {problem}")]
+    Invalid {
+        origin: ConfigOrigin,
+        problem: YamlProblem,
+    },
+    /// `message`: kube's, with URLs' user information redacted.
+    #[error("{origin}: {message}")]
+    Unusable {
+        origin: ConfigOrigin,
+        message: String,
+    },
+    #[error("--insecure-skip-tls-verify and --certificate-authority: specifying a root certificates file with the insecure flag is not allowed")]
+    InsecureFlagWithCertificateAuthority,
+    #[error("{flag} {path}: {error}")]
+    FlagFile {
+        flag: &'static str,
+        path: String,
+        error: std::io::Error,
+    },
+    #[error("--server: the API server's URL is empty")]
+    EmptyServerFlag,
+    /// `--context`, `--cluster` or `--user` with no kubeconfig to look the name up in.
+    #[error("{flag} {name}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)")]
+    NoKubeconfigFor { flag: &'static str, name: String },
+    #[error("no kubeconfig found (KUBECONFIG is unset, ~/.kube/config does not exist) and not running in a cluster ({why}); give --kubeconfig PATH or --server URL, or read files with -f PATH, or try --demo")]
+    NothingToConnectWith { why: InClusterError },
+    /// A context, cluster or user that `flag` names and the kubeconfig lacks.
+    #[error("{flag} {name}: no {entry} {name:?} in kubeconfig {kubeconfig}")]
+    NoSuchEntry {
+        flag: &'static str,
+        entry: &'static str,
+        name: String,
+        kubeconfig: KubeconfigLocation,
+    },
+    #[error("kubeconfig {kubeconfig}: its current-context {context:?} is not among its contexts")]
+    CurrentContextMissing {
+        kubeconfig: KubeconfigLocation,
+        context: String,
+    },
+    #[error("kubeconfig {kubeconfig}: context {context:?} names no cluster; give --cluster NAME or --server URL")]
+    ContextWithoutCluster {
+        kubeconfig: KubeconfigLocation,
+        context: String,
+    },
+    #[error(
+        "kubeconfig {kubeconfig}: no current-context is set; give --context NAME (or --server URL)"
+    )]
+    NoCurrentContext { kubeconfig: KubeconfigLocation },
+    #[error("kubeconfig {kubeconfig}: context {context:?} names cluster {cluster:?}, which is not among its clusters")]
+    ClusterMissing {
+        kubeconfig: KubeconfigLocation,
+        context: String,
+        cluster: String,
+    },
+    #[error("{origin}: the cluster has no server; give --server URL")]
+    NoServer { origin: ConfigOrigin },
+    #[error("{origin}: specifying a root certificates file with the insecure flag is not allowed (the cluster has certificate-authority and insecure-skip-tls-verify)")]
+    InsecureWithCertificateAuthority { origin: ConfigOrigin },
+    #[error(
+        "{origin}: a client certificate needs its key (--client-key or the user's client-key)"
+    )]
+    CertificateWithoutKey { origin: ConfigOrigin },
+    #[error("{origin}: a client key needs its certificate (--client-certificate or the user's client-certificate)")]
+    KeyWithoutCertificate { origin: ConfigOrigin },
+    #[error("--as-group and --as-uid need --as USER: impersonating groups or a uid without a user is not allowed")]
+    ImpersonationWithoutUser,
+}
+
+/// Why the in-cluster service account cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum InClusterError {
+    #[error("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set")]
+    NotInAPod,
+    #[error("{} does not exist", token.display())]
+    NoToken { token: PathBuf },
+}
+
 /// The cluster, user and namespace to connect with, once the flags are applied.
 #[derive(Clone, Debug)]
 pub(crate) struct Chosen {
     pub cluster: Cluster,
     pub user: AuthInfo,
     pub namespace: String,
-    /// Where it came from, for messages: a kubeconfig's path, `KUBECONFIG=...`,
-    /// `the in-cluster service account` or `the command-line flags`.
-    pub origin: String,
+    /// Where it came from, for messages.
+    pub origin: ConfigOrigin,
 }
 
 impl Chosen {
@@ -99,45 +299,52 @@ impl Chosen {
     }
 }
 
-/// Where a kubeconfig came from and what it says.
-pub(crate) struct Loaded {
+/// A kubeconfig, and where it was read.
+pub(crate) struct KubeconfigFile {
     pub kubeconfig: Kubeconfig,
-    /// Its path, or `KUBECONFIG=a:b` for a merged list.
-    pub named: String,
+    pub location: KubeconfigLocation,
 }
 
 /// `--kubeconfig`, else `KUBECONFIG` (a colon list, merged: the first file to set a value
 /// wins; files that do not exist are skipped), else `~/.kube/config`. None when there is
 /// none of them.
-pub(crate) fn load_kubeconfig(flag: Option<&Path>) -> anyhow::Result<Option<Loaded>> {
+pub(crate) fn load_kubeconfig(flag: Option<&Path>) -> Result<Option<KubeconfigFile>, ConfigError> {
     if let Some(path) = flag {
-        let kc = read_file(path, "")?;
-        return Ok(Some(Loaded {
-            kubeconfig: kc,
-            named: path.display().to_string(),
+        return Ok(Some(KubeconfigFile {
+            kubeconfig: read_file(path, false)?,
+            location: KubeconfigLocation::File(path.to_path_buf()),
         }));
     }
     if let Some(found) = kubeconfig_from_env()? {
         return Ok(Some(found));
     }
     if let Some(path) = home_kubeconfig() {
-        let kc = read_file(&path, "")?;
-        return Ok(Some(Loaded {
-            kubeconfig: kc,
-            named: path.display().to_string(),
+        return Ok(Some(KubeconfigFile {
+            kubeconfig: read_file(&path, false)?,
+            location: KubeconfigLocation::File(path),
         }));
     }
     Ok(None)
 }
 
-/// One kubeconfig file. An error names the file and, for YAML that cannot be read, the
-/// line and column only: never the text there or around it, which may be a token.
-fn read_file(path: &Path, from: &str) -> anyhow::Result<Kubeconfig> {
-    Kubeconfig::read_from(path).map_err(|e| {
-        let named = format!("kubeconfig {}{from}", path.display());
-        match e {
-            KubeconfigError::Parse(e) => anyhow!("{named}: {}", parse_error(&e)),
-            other => anyhow!("{named}: {}", redact_userinfo(&other.to_string())),
+/// One kubeconfig file (`from_env`: listed by `KUBECONFIG`). An error names the file
+/// and, for YAML that cannot be read, the line and column only: never the text there or
+/// around it, which may be a token.
+fn read_file(path: &Path, from_env: bool) -> Result<Kubeconfig, ConfigError> {
+    Kubeconfig::read_from(path).map_err(|error| {
+        let file = KubeconfigPath {
+            path: path.to_path_buf(),
+            from_env,
+        };
+        match error {
+            KubeconfigError::Parse(error) => ConfigError::InvalidYaml {
+                file,
+                problem: yaml_problem(&error),
+            },
+            other => ConfigError::Unreadable {
+                file,
+                message: redact_userinfo(&other.to_string()),
+            },
         }
     })
 }
@@ -145,8 +352,8 @@ fn read_file(path: &Path, from: &str) -> anyhow::Result<Kubeconfig> {
 /// What a YAML error says, without the text it points at: the position, and the
 /// reason when it quotes nothing from the file (`expected string scalar`; not
 /// `invalid type: string "…"`, which would).
-fn parse_error(e: &serde_saphyr::Error) -> String {
-    let first = e.to_string();
+fn yaml_problem(error: &serde_saphyr::Error) -> YamlProblem {
+    let first = error.to_string();
     let first = first.lines().next().unwrap_or_default();
     // "error: line 14 column 15: expected string scalar"
     let reason = first
@@ -161,39 +368,48 @@ fn parse_error(e: &serde_saphyr::Error) -> String {
                 .trim()
         })
         .filter(|r| !r.is_empty())
-        .filter(|r| !r.contains(['"', '\'', '`']) && !r.chars().any(char::is_control))
-        .unwrap_or("a value there is not what a kubeconfig holds");
-    let at = e
-        .location()
-        .map(|l| format!(" at line {} column {}", l.line(), l.column()))
-        .unwrap_or_default();
-    format!("not a valid kubeconfig{at}: {reason} (the text there is not shown: a kubeconfig holds credentials)")
+        .filter(|r| !r.contains(['"', '\'', '`']) && !r.chars().any(char::is_control));
+    let location = error.location();
+    YamlProblem {
+        line: location.map(|l| l.line()),
+        column: location.map(|l| l.column()),
+        reason: reason.map(str::to_string),
+    }
 }
 
 /// A kubeconfig that kube cannot turn into a client configuration, said without the
 /// data it holds (a decoding error would show a byte of a key).
-pub(crate) fn config_error(origin: &str, e: &KubeconfigError) -> anyhow::Error {
+pub(crate) fn config_error(origin: &ConfigOrigin, error: KubeconfigError) -> ConfigError {
     use kube::config::LoadDataError;
-    let data = |what: &str, e: &LoadDataError| match e {
-        LoadDataError::DecodeBase64(_) => format!("{what}-data is not valid base64"),
-        LoadDataError::ReadFile(io, path) => {
-            format!("{what} {} cannot be read: {io}", path.display())
-        }
-        LoadDataError::NoBase64DataOrFile => format!("{what}(-data) is empty"),
+    let origin = origin.clone();
+    let data = |origin, what: &'static str, error: LoadDataError| match error {
+        LoadDataError::DecodeBase64(_) => ConfigError::DataNotBase64 { origin, what },
+        LoadDataError::ReadFile(error, path) => ConfigError::DataFileUnreadable {
+            origin,
+            what,
+            path,
+            error,
+        },
+        LoadDataError::NoBase64DataOrFile => ConfigError::DataEmpty { origin, what },
     };
-    let what = match e {
-        KubeconfigError::LoadCertificateAuthority(e) => {
-            data("the cluster's certificate-authority", e)
+    match error {
+        KubeconfigError::LoadCertificateAuthority(error) => {
+            data(origin, "the cluster's certificate-authority", error)
         }
-        KubeconfigError::LoadClientCertificate(e) => data("the user's client-certificate", e),
-        KubeconfigError::LoadClientKey(e) => data("the user's client-key", e),
-        KubeconfigError::ParseCertificates(_) => {
-            "a certificate or key is not valid PEM".to_string()
+        KubeconfigError::LoadClientCertificate(error) => {
+            data(origin, "the user's client-certificate", error)
         }
-        KubeconfigError::Parse(e) => parse_error(e),
-        other => redact_userinfo(&other.to_string()),
-    };
-    anyhow!("{origin}: {what}")
+        KubeconfigError::LoadClientKey(error) => data(origin, "the user's client-key", error),
+        KubeconfigError::ParseCertificates(_) => ConfigError::NotPem { origin },
+        KubeconfigError::Parse(error) => ConfigError::Invalid {
+            origin,
+            problem: yaml_problem(&error),
+        },
+        other => ConfigError::Unusable {
+            origin,
+            message: redact_userinfo(&other.to_string()),
+        },
+    }
 }
 
 /// `text` with the user information of every URL in it (`https://user:password@host`)
@@ -230,7 +446,7 @@ fn home_kubeconfig() -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
-fn kubeconfig_from_env() -> anyhow::Result<Option<Loaded>> {
+fn kubeconfig_from_env() -> Result<Option<KubeconfigFile>, ConfigError> {
     let Some(value) = std::env::var_os("KUBECONFIG") else {
         return Ok(None);
     };
@@ -240,41 +456,49 @@ fn kubeconfig_from_env() -> anyhow::Result<Option<Loaded>> {
         if !path.exists() {
             continue;
         }
-        let kc = read_file(&path, " (from KUBECONFIG)")?;
+        let kubeconfig = read_file(&path, true)?;
         merged = Some(match merged {
-            None => kc,
-            Some(m) => m
-                .merge(kc)
-                .with_context(|| format!("kubeconfig {} (from KUBECONFIG)", path.display()))?,
+            None => kubeconfig,
+            Some(so_far) => so_far
+                .merge(kubeconfig)
+                .map_err(|error| ConfigError::Unmergeable {
+                    file: KubeconfigPath {
+                        path: path.clone(),
+                        from_env: true,
+                    },
+                    message: redact_userinfo(&error.to_string()),
+                })?,
         });
-        read.push(path.display().to_string());
+        read.push(path);
     }
-    Ok(merged.map(|kc| Loaded {
-        kubeconfig: kc,
-        named: format!("KUBECONFIG={}", read.join(":")),
+    Ok(merged.map(|kubeconfig| KubeconfigFile {
+        kubeconfig,
+        location: KubeconfigLocation::Env(read),
     }))
 }
 
 /// Checks the flags on their own: what kubectl refuses before reading anything, and
 /// files named by flags that cannot be read (named, rather than failing later inside
 /// the TLS setup).
-pub(crate) fn check_flags(o: &Overrides) -> anyhow::Result<()> {
-    if o.insecure_skip_tls_verify && o.certificate_authority.is_some() {
-        bail!("--insecure-skip-tls-verify and --certificate-authority: specifying a root certificates file with the insecure flag is not allowed");
+pub(crate) fn check_flags(flags: &Overrides) -> Result<(), ConfigError> {
+    if flags.insecure_skip_tls_verify && flags.certificate_authority.is_some() {
+        return Err(ConfigError::InsecureFlagWithCertificateAuthority);
     }
     for (flag, path) in [
-        ("--certificate-authority", &o.certificate_authority),
-        ("--client-certificate", &o.client_certificate),
-        ("--client-key", &o.client_key),
+        ("--certificate-authority", &flags.certificate_authority),
+        ("--client-certificate", &flags.client_certificate),
+        ("--client-key", &flags.client_key),
     ] {
         if let Some(path) = path {
-            std::fs::metadata(path).with_context(|| format!("{flag} {path}"))?;
+            std::fs::metadata(path).map_err(|error| ConfigError::FlagFile {
+                flag,
+                path: path.clone(),
+                error,
+            })?;
         }
     }
-    if let Some(server) = &o.server {
-        if server.trim().is_empty() {
-            bail!("--server: the API server's URL is empty");
-        }
+    if flags.server.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        return Err(ConfigError::EmptyServerFlag);
     }
     Ok(())
 }
@@ -295,96 +519,129 @@ fn server_url(server: &str, tls: bool) -> String {
 /// `loaded`, with the flags applied. `None` for `loaded` means there is no kubeconfig:
 /// the flags alone when they name a server, else the in-cluster service account.
 pub(crate) fn choose(
-    loaded: Option<&Loaded>,
+    loaded: Option<&KubeconfigFile>,
     context: Option<&str>,
-    o: &Overrides,
-    in_cluster: impl FnOnce() -> Result<Chosen, String>,
-) -> anyhow::Result<Chosen> {
+    flags: &Overrides,
+    in_cluster: impl FnOnce() -> Result<Chosen, InClusterError>,
+) -> Result<Chosen, ConfigError> {
     let mut chosen = match loaded {
-        Some(l) => from_kubeconfig(l, context, o)?,
-        None => {
-            if let Some(ctx) = context {
-                bail!("--context {ctx}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)");
-            }
-            for (flag, name) in [("--cluster", &o.cluster), ("--user", &o.user)] {
-                if let Some(name) = name {
-                    bail!("{flag} {name}: no kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist)");
-                }
-            }
-            if o.server.is_some() {
-                Chosen {
-                    cluster: Cluster::default(),
-                    user: AuthInfo::default(),
-                    namespace: "default".into(),
-                    origin: "the command-line flags".into(),
-                }
-            } else {
-                in_cluster().map_err(|e| {
-                    anyhow!(
-                        "no kubeconfig found (KUBECONFIG is unset, ~/.kube/config does not exist) and not running in a cluster ({e}); give --kubeconfig PATH or --server URL, or read files with -f PATH, or try --demo"
-                    )
-                })?
-            }
-        }
+        Some(file) => from_kubeconfig(file, context, flags)?,
+        None => without_kubeconfig(context, flags, in_cluster)?,
     };
-    apply(o, &mut chosen.cluster, &mut chosen.user);
+    apply(flags, &mut chosen.cluster, &mut chosen.user);
     check_chosen(&chosen)?;
     Ok(chosen)
 }
 
-fn from_kubeconfig(l: &Loaded, context: Option<&str>, o: &Overrides) -> anyhow::Result<Chosen> {
-    let kc = &l.kubeconfig;
-    let named = &l.named;
+/// With no kubeconfig: the flags alone when they name a server, else the in-cluster
+/// service account; a flag that names a kubeconfig entry is refused.
+fn without_kubeconfig(
+    context: Option<&str>,
+    flags: &Overrides,
+    in_cluster: impl FnOnce() -> Result<Chosen, InClusterError>,
+) -> Result<Chosen, ConfigError> {
+    let named = [
+        ("--context", context.map(str::to_string)),
+        ("--cluster", flags.cluster.clone()),
+        ("--user", flags.user.clone()),
+    ];
+    if let Some((flag, Some(name))) = named.into_iter().find(|(_, name)| name.is_some()) {
+        return Err(ConfigError::NoKubeconfigFor { flag, name });
+    }
+    if flags.server.is_some() {
+        return Ok(Chosen {
+            cluster: Cluster::default(),
+            user: AuthInfo::default(),
+            namespace: "default".into(),
+            origin: ConfigOrigin::Flags,
+        });
+    }
+    in_cluster().map_err(|why| ConfigError::NothingToConnectWith { why })
+}
+
+fn from_kubeconfig(
+    file: &KubeconfigFile,
+    context: Option<&str>,
+    flags: &Overrides,
+) -> Result<Chosen, ConfigError> {
+    let kubeconfig = &file.kubeconfig;
+    let location = || file.location.clone();
     let context_name = context
         .map(str::to_string)
-        .or_else(|| kc.current_context.clone().filter(|c| !c.is_empty()));
-    let ctx: Context = match &context_name {
-        Some(name) => kc
+        .or_else(|| kubeconfig.current_context.clone().filter(|c| !c.is_empty()));
+    let chosen_context: Context = match &context_name {
+        Some(name) => kubeconfig
             .contexts
             .iter()
             .find(|c| &c.name == name)
             .map(|c| c.context.clone().unwrap_or_default())
             .ok_or_else(|| match context {
-                Some(_) => anyhow!("--context {name}: no context {name:?} in kubeconfig {named}"),
-                None => anyhow!(
-                    "kubeconfig {named}: its current-context {name:?} is not among its contexts"
-                ),
+                Some(_) => ConfigError::NoSuchEntry {
+                    flag: "--context",
+                    entry: "context",
+                    name: name.clone(),
+                    kubeconfig: location(),
+                },
+                None => ConfigError::CurrentContextMissing {
+                    kubeconfig: location(),
+                    context: name.clone(),
+                },
             })?,
         // No context at all: the flags must say which cluster (or server) and user.
         None => Context::default(),
     };
-    let cluster = match (&o.cluster, ctx.cluster.as_str()) {
-        (Some(name), _) => find_cluster(kc, name)
-            .ok_or_else(|| anyhow!("--cluster {name}: no cluster {name:?} in kubeconfig {named}"))?,
-        (None, "") if o.server.is_some() => Cluster::default(),
-        (None, "") => match &context_name {
-            Some(c) => bail!("kubeconfig {named}: context {c:?} names no cluster; give --cluster NAME or --server URL"),
-            None => bail!("kubeconfig {named}: no current-context is set; give --context NAME (or --server URL)"),
-        },
-        (None, name) => match find_cluster(kc, name) {
-            Some(c) => c,
-            None if o.server.is_some() => Cluster::default(),
-            None => bail!(
-                "kubeconfig {named}: context {:?} names cluster {name:?}, which is not among its clusters",
-                context_name.unwrap_or_default()
-            ),
+    let cluster = match (&flags.cluster, chosen_context.cluster.as_str()) {
+        (Some(name), _) => {
+            find_cluster(kubeconfig, name).ok_or_else(|| ConfigError::NoSuchEntry {
+                flag: "--cluster",
+                entry: "cluster",
+                name: name.clone(),
+                kubeconfig: location(),
+            })?
+        }
+        (None, "") if flags.server.is_some() => Cluster::default(),
+        (None, "") => {
+            return Err(match context_name {
+                Some(context) => ConfigError::ContextWithoutCluster {
+                    kubeconfig: location(),
+                    context,
+                },
+                None => ConfigError::NoCurrentContext {
+                    kubeconfig: location(),
+                },
+            })
+        }
+        (None, name) => match find_cluster(kubeconfig, name) {
+            Some(cluster) => cluster,
+            None if flags.server.is_some() => Cluster::default(),
+            None => {
+                return Err(ConfigError::ClusterMissing {
+                    kubeconfig: location(),
+                    context: context_name.unwrap_or_default(),
+                    cluster: name.to_string(),
+                })
+            }
         },
     };
-    let user = match (&o.user, ctx.user.as_deref()) {
-        (Some(name), _) => find_user(kc, name)
-            .ok_or_else(|| anyhow!("--user {name}: no user {name:?} in kubeconfig {named}"))?,
+    let user = match (&flags.user, chosen_context.user.as_deref()) {
+        (Some(name), _) => find_user(kubeconfig, name).ok_or_else(|| ConfigError::NoSuchEntry {
+            flag: "--user",
+            entry: "user",
+            name: name.clone(),
+            kubeconfig: location(),
+        })?,
         // client-go does not fail on a context whose user is missing; neither does kube.
-        (None, Some(name)) => find_user(kc, name).unwrap_or_default(),
+        (None, Some(name)) => find_user(kubeconfig, name).unwrap_or_default(),
         (None, None) => AuthInfo::default(),
     };
     Ok(Chosen {
         cluster,
         user,
-        namespace: ctx
+        namespace: chosen_context
             .namespace
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| "default".into()),
-        origin: format!("kubeconfig {named}"),
+        origin: ConfigOrigin::Kubeconfig(location()),
     })
 }
 
@@ -403,19 +660,19 @@ fn find_user(kc: &Kubeconfig, name: &str) -> Option<AuthInfo> {
 }
 
 /// Lays the flags over the chosen cluster and user, as client-go does.
-pub(crate) fn apply(o: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
+pub(crate) fn apply(flags: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
     // An explicit CA or --insecure-skip-tls-verify replaces both the kubeconfig's CA and
     // its insecure setting (otherwise a kubeconfig CA and the flag would conflict).
-    if o.insecure_skip_tls_verify || o.certificate_authority.is_some() {
-        cluster.insecure_skip_tls_verify = Some(o.insecure_skip_tls_verify);
-        cluster.certificate_authority = o.certificate_authority.clone();
+    if flags.insecure_skip_tls_verify || flags.certificate_authority.is_some() {
+        cluster.insecure_skip_tls_verify = Some(flags.insecure_skip_tls_verify);
+        cluster.certificate_authority = flags.certificate_authority.clone();
         cluster.certificate_authority_data = None;
     }
     // A new --server makes the kubeconfig's tls-server-name (meant for its server) moot.
-    if o.tls_server_name.is_some() || o.server.is_some() {
-        cluster.tls_server_name = o.tls_server_name.clone();
+    if flags.tls_server_name.is_some() || flags.server.is_some() {
+        cluster.tls_server_name = flags.tls_server_name.clone();
     }
-    if let Some(token) = &o.token {
+    if let Some(token) = &flags.token {
         user.token = Some(token.clone().into());
         user.token_file = None;
         user.exec = None;
@@ -423,25 +680,25 @@ pub(crate) fn apply(o: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
         user.username = None;
         user.password = None;
     }
-    if let Some(cert) = &o.client_certificate {
+    if let Some(cert) = &flags.client_certificate {
         user.client_certificate = Some(cert.clone());
         user.client_certificate_data = None;
     }
-    if let Some(key) = &o.client_key {
+    if let Some(key) = &flags.client_key {
         user.client_key = Some(key.clone());
         user.client_key_data = None;
     }
-    if let Some(who) = &o.impersonate {
+    if let Some(who) = &flags.impersonate {
         user.impersonate = Some(who.clone());
     }
-    if !o.impersonate_groups.is_empty() {
-        user.impersonate_groups = Some(o.impersonate_groups.clone());
+    if !flags.impersonate_groups.is_empty() {
+        user.impersonate_groups = Some(flags.impersonate_groups.clone());
     }
-    if let Some(uid) = &o.impersonate_uid {
+    if let Some(uid) = &flags.impersonate_uid {
         user.impersonate_uid = Some(uid.clone());
     }
     // Last: a URL without a scheme is https when anything about TLS is configured.
-    if let Some(server) = &o.server {
+    if let Some(server) = &flags.server {
         let tls = cluster.insecure_skip_tls_verify == Some(true)
             || cluster.certificate_authority.is_some()
             || cluster.certificate_authority_data.is_some()
@@ -453,29 +710,34 @@ pub(crate) fn apply(o: &Overrides, cluster: &mut Cluster, user: &mut AuthInfo) {
 }
 
 /// What kubectl refuses once the kubeconfig and the flags are merged.
-fn check_chosen(c: &Chosen) -> anyhow::Result<()> {
-    let cl = &c.cluster;
-    if cl.server.as_deref().is_none_or(|s| s.trim().is_empty()) {
-        bail!("{}: the cluster has no server; give --server URL", c.origin);
+fn check_chosen(chosen: &Chosen) -> Result<(), ConfigError> {
+    let origin = || chosen.origin.clone();
+    let cluster = &chosen.cluster;
+    if cluster
+        .server
+        .as_deref()
+        .is_none_or(|s| s.trim().is_empty())
+    {
+        return Err(ConfigError::NoServer { origin: origin() });
     }
-    let has_ca = cl.certificate_authority.is_some() || cl.certificate_authority_data.is_some();
-    if cl.insecure_skip_tls_verify == Some(true) && has_ca {
-        bail!("{}: specifying a root certificates file with the insecure flag is not allowed (the cluster has certificate-authority and insecure-skip-tls-verify)", c.origin);
+    let has_ca =
+        cluster.certificate_authority.is_some() || cluster.certificate_authority_data.is_some();
+    if cluster.insecure_skip_tls_verify == Some(true) && has_ca {
+        return Err(ConfigError::InsecureWithCertificateAuthority { origin: origin() });
     }
-    let u = &c.user;
-    let has_cert = u.client_certificate.is_some() || u.client_certificate_data.is_some();
-    let has_key = u.client_key.is_some() || u.client_key_data.is_some();
+    let user = &chosen.user;
+    let has_cert = user.client_certificate.is_some() || user.client_certificate_data.is_some();
+    let has_key = user.client_key.is_some() || user.client_key_data.is_some();
     if has_cert && !has_key {
-        bail!(
-            "{}: a client certificate needs its key (--client-key or the user's client-key)",
-            c.origin
-        );
+        return Err(ConfigError::CertificateWithoutKey { origin: origin() });
     }
     if has_key && !has_cert {
-        bail!("{}: a client key needs its certificate (--client-certificate or the user's client-certificate)", c.origin);
+        return Err(ConfigError::KeyWithoutCertificate { origin: origin() });
     }
-    if u.impersonate.is_none() && (u.impersonate_groups.is_some() || u.impersonate_uid.is_some()) {
-        bail!("--as-group and --as-uid need --as USER: impersonating groups or a uid without a user is not allowed");
+    if user.impersonate.is_none()
+        && (user.impersonate_groups.is_some() || user.impersonate_uid.is_some())
+    {
+        return Err(ConfigError::ImpersonationWithoutUser);
     }
     Ok(())
 }
@@ -485,15 +747,15 @@ fn check_chosen(c: &Chosen) -> anyhow::Result<()> {
 pub(crate) fn in_cluster(
     env: impl Fn(&str) -> Option<String>,
     dir: &Path,
-) -> Result<Chosen, String> {
+) -> Result<Chosen, InClusterError> {
     let host = env("KUBERNETES_SERVICE_HOST").filter(|h| !h.is_empty());
     let port = env("KUBERNETES_SERVICE_PORT").filter(|p| !p.is_empty());
     let (Some(host), Some(port)) = (host, port) else {
-        return Err("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set".into());
+        return Err(InClusterError::NotInAPod);
     };
     let token = dir.join("token");
     if !token.exists() {
-        return Err(format!("{} does not exist", token.display()));
+        return Err(InClusterError::NoToken { token });
     }
     let host = if host.contains(':') {
         format!("[{host}]")
@@ -517,7 +779,7 @@ pub(crate) fn in_cluster(
             ..AuthInfo::default()
         },
         namespace,
-        origin: "the in-cluster service account".into(),
+        origin: ConfigOrigin::InCluster,
     })
 }
 
@@ -528,7 +790,7 @@ pub(crate) const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/ser
 mod tests {
     use super::*;
 
-    fn kubeconfig() -> Loaded {
+    fn kubeconfig() -> KubeconfigFile {
         let yaml = r#"
 apiVersion: v1
 kind: Config
@@ -550,18 +812,18 @@ users:
 - name: bob
   user: {token: bobs-token}
 "#;
-        Loaded {
+        KubeconfigFile {
             kubeconfig: Kubeconfig::from_yaml(yaml).unwrap(),
-            named: "kc".into(),
+            location: KubeconfigLocation::File("kc".into()),
         }
     }
 
-    fn no_pod() -> Result<Chosen, String> {
-        Err("not in a pod".into())
+    fn no_pod() -> Result<Chosen, InClusterError> {
+        Err(InClusterError::NotInAPod)
     }
 
-    fn choose_with(context: Option<&str>, o: &Overrides) -> anyhow::Result<Chosen> {
-        choose(Some(&kubeconfig()), context, o, no_pod)
+    fn choose_with(context: Option<&str>, flags: &Overrides) -> Result<Chosen, ConfigError> {
+        choose(Some(&kubeconfig()), context, flags, no_pod)
     }
 
     #[test]
@@ -588,8 +850,15 @@ users:
             user: Some("carol".into()),
             ..Overrides::default()
         };
-        let e = choose_with(None, &o).unwrap_err().to_string();
-        assert_eq!(e, "--user carol: no user \"carol\" in kubeconfig kc");
+        let e = choose_with(None, &o).unwrap_err();
+        assert!(
+            matches!(&e, ConfigError::NoSuchEntry { flag: "--user", entry: "user", name, kubeconfig: KubeconfigLocation::File(path) } if name == "carol" && path.as_os_str() == "kc"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "--user carol: no user \"carol\" in kubeconfig kc"
+        );
         let o = Overrides {
             cluster: Some("c".into()),
             ..Overrides::default()
@@ -713,7 +982,7 @@ users:
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("no kubeconfig found") && e.contains("not in a pod"),
+            e.contains("no kubeconfig found") && e.contains("KUBERNETES_SERVICE_HOST"),
             "{e}"
         );
         let o = Overrides {
@@ -729,9 +998,9 @@ users:
 
     #[test]
     fn a_kubeconfig_without_current_context_works_with_server_flag() {
-        let mut l = kubeconfig();
-        l.kubeconfig.current_context = None;
-        let e = choose(Some(&l), None, &Overrides::default(), no_pod)
+        let mut file = kubeconfig();
+        file.kubeconfig.current_context = None;
+        let e = choose(Some(&file), None, &Overrides::default(), no_pod)
             .unwrap_err()
             .to_string();
         assert!(e.contains("no current-context"), "{e}");
@@ -739,7 +1008,7 @@ users:
             server: Some("https://api:6443".into()),
             ..Overrides::default()
         };
-        let c = choose(Some(&l), None, &o, no_pod).unwrap();
+        let c = choose(Some(&file), None, &o, no_pod).unwrap();
         assert_eq!(c.cluster.server.as_deref(), Some("https://api:6443"));
         assert_eq!(c.namespace, "default");
     }
@@ -798,7 +1067,7 @@ users:
         let Err(KubeconfigError::Parse(e)) = e else {
             panic!("{e:?}")
         };
-        let m = parse_error(&e);
+        let m = yaml_problem(&e).to_string();
         assert!(
             m.starts_with("not a valid kubeconfig at line 5 column"),
             "{m}"
@@ -808,7 +1077,7 @@ users:
         let Err(KubeconfigError::Parse(e)) = e else {
             panic!("{e:?}")
         };
-        let m = parse_error(&e);
+        let m = yaml_problem(&e).to_string();
         assert!(!m.contains("S3CR3T"), "{m}");
     }
 

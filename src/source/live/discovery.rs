@@ -4,7 +4,7 @@
 //! 503) becomes a blind spot; the others are still discovered.
 
 use super::api::{Api, ApiError};
-use super::LiveError;
+use super::error::DiscoveryError;
 use crate::model::GroupKind;
 use crate::model::{BlindReason, BlindSpot};
 use serde::Deserialize;
@@ -201,10 +201,10 @@ struct LegacyResource {
     verbs: Vec<String>,
 }
 
-fn decode<'a, T: Deserialize<'a>>(body: &'a [u8], path: &str) -> Result<T, LiveError> {
-    serde_json::from_slice(body).map_err(|e| LiveError::Decode {
+fn decode<'a, T: Deserialize<'a>>(body: &'a [u8], path: &str) -> Result<T, DiscoveryError> {
+    serde_json::from_slice(body).map_err(|error| DiscoveryError::Decode {
         path: path.to_string(),
-        message: e.to_string(),
+        error,
     })
 }
 
@@ -269,14 +269,14 @@ fn add_aggregated(d: &mut Discovery, list: AggList) {
 
 /// Discovers the core group and every API group. Only a failure of the roots
 /// (`/api`, `/apis`) is fatal; a failing group version is a blind spot.
-pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, LiveError> {
+pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, DiscoveryError> {
     let mut d = Discovery::default();
     let (core, groups) = tokio::join!(
         api.get("/api", ACCEPT_DISCOVERY),
         api.get("/apis", ACCEPT_DISCOVERY)
     );
-    let core = core.map_err(|e| LiveError::api("/api", e))?;
-    let groups = groups.map_err(|e| LiveError::api("/apis", e))?;
+    let core = core.map_err(|e| DiscoveryError::api("/api", e))?;
+    let groups = groups.map_err(|e| DiscoveryError::api("/apis", e))?;
 
     let core_kind: Kinded = decode(&core, "/api")?;
     if core_kind.kind == "APIGroupDiscoveryList" {
@@ -287,7 +287,7 @@ pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, LiveEr
         let body = api
             .get("/api/v1", "application/json")
             .await
-            .map_err(|e| LiveError::api("/api/v1", e))?;
+            .map_err(|e| DiscoveryError::api("/api/v1", e))?;
         d.add("", "v1", legacy_found(decode(&body, "/api/v1")?));
     }
 

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod config;
 pub mod discovery;
+pub mod error;
 mod exec;
 pub mod names;
 pub mod watch;
@@ -18,9 +19,11 @@ use crate::model::{GroupKind, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::source::document::{Doc, MapOr};
 use crate::source::files::Loaded;
 use crate::source::objects_from_document;
-use anyhow::{anyhow, Context as _};
 use api::{Api, ApiError};
+pub use config::ConfigError;
 use discovery::{Discovery, Resource};
+pub use error::{DiscoveryError, LiveError};
+pub use exec::{AnswerProblem, CredentialError, PluginStderr};
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -71,24 +74,6 @@ pub enum ReadScope {
     Object(ObjRef),
 }
 
-/// Errors before any answer is possible (the roots of discovery failed).
-#[derive(Debug, thiserror::Error)]
-pub enum LiveError {
-    #[error("GET {path}: {error}")]
-    Api { path: String, error: ApiError },
-    #[error("GET {path}: the answer is not the JSON expected: {message}")]
-    Decode { path: String, message: String },
-}
-
-impl LiveError {
-    pub fn api(path: &str, error: ApiError) -> LiveError {
-        LiveError::Api {
-            path: path.to_string(),
-            error,
-        }
-    }
-}
-
 /// A connection to one cluster.
 #[derive(Clone)]
 pub struct Cluster {
@@ -106,15 +91,15 @@ pub struct Cluster {
 pub fn context_namespace(
     kubeconfig: Option<&std::path::Path>,
     context: Option<&str>,
-) -> anyhow::Result<Option<String>> {
-    let Some(loaded) = config::load_kubeconfig(kubeconfig)? else {
+) -> Result<Option<String>, ConfigError> {
+    let Some(file) = config::load_kubeconfig(kubeconfig)? else {
         return Ok(None);
     };
-    let kc = loaded.kubeconfig;
-    let Some(name) = context.map(str::to_string).or(kc.current_context) else {
+    let kubeconfig = file.kubeconfig;
+    let Some(name) = context.map(str::to_string).or(kubeconfig.current_context) else {
         return Ok(None);
     };
-    Ok(kc
+    Ok(kubeconfig
         .contexts
         .iter()
         .find(|c| c.name == name)
@@ -127,7 +112,7 @@ pub fn context_namespace(
 /// `~/.kube/config`, else the in-cluster service account), lays kubectl's connection
 /// flags over it, runs a credential plugin within the request timeout, and builds a
 /// client whose every request is bounded by the request timeout.
-pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
+pub async fn connect(opts: &LiveOptions) -> Result<Cluster, LiveError> {
     use kube::config::{Config, KubeConfigOptions};
     config::check_flags(&opts.overrides)?;
     let loaded = config::load_kubeconfig(opts.kubeconfig.as_deref())?;
@@ -146,10 +131,10 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     let mut config =
         Config::from_custom_kubeconfig(chosen.kubeconfig(), &KubeConfigOptions::default())
             .await
-            .map_err(|e| config::config_error(&origin, &e))?;
+            .map_err(|error| config::config_error(&origin, error))?;
     // A credential plugin runs here, bounded, rather than inside kube with no bound.
     if let Some(exec) = config.auth_info.exec.take() {
-        match exec::run(&exec, opts.request_timeout).map_err(|e| anyhow!(e))? {
+        match exec::run(&exec, opts.request_timeout)? {
             exec::Credential::Token(token) => config.auth_info.token = Some(token.into()),
             exec::Credential::Certificate { certificate, key } => {
                 use base64::Engine as _;
@@ -173,24 +158,26 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
     config.headers.push((
         http::header::USER_AGENT,
         http::HeaderValue::from_str(&api::user_agent())
-            .map_err(|e| anyhow!("the User-Agent header: {e}"))?,
+            .map_err(|error| LiveError::UserAgent { error })?,
     ));
     // For messages: a URL's user information may be a password or a token.
     let server = config::redact_userinfo(&config.cluster_url.to_string());
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
-    let client = kube::Client::try_from(config).map_err(|e| match e {
+    let client = kube::Client::try_from(config).map_err(|error| match error {
         // kube's message for failed credentials may carry a plugin's environment and
         // output: credentials, possibly. Say less.
-        kube::Error::Auth(_) => anyhow!(
-            "the credentials for {server} could not be obtained from {origin} (a token file or auth provider failed)"
-        ),
+        kube::Error::Auth(_) => LiveError::CredentialsUnobtainable {
+            server: server.clone(),
+            origin: origin.clone(),
+        },
         // Key and certificate data are decoded here: said without what they hold.
-        kube::Error::InferKubeconfig(e) => config::config_error(&origin, &e),
-        other => anyhow!(
-            "building a client for the API server at {server} ({origin}): {}",
-            config::redact_userinfo(&other.to_string())
-        ),
+        kube::Error::InferKubeconfig(error) => config::config_error(&origin, error).into(),
+        other => LiveError::Client {
+            server: server.clone(),
+            origin: origin.clone(),
+            message: config::redact_userinfo(&other.to_string()),
+        },
     })?;
     Ok(Cluster {
         api: Api::new(client, opts.request_timeout),
@@ -203,39 +190,38 @@ pub async fn connect(opts: &LiveOptions) -> anyhow::Result<Cluster> {
 impl Cluster {
     /// Discovers what the cluster serves. Fails (naming the server) only when the
     /// discovery roots cannot be read at all.
-    pub async fn discover(&self) -> anyhow::Result<Discovery> {
+    pub async fn discover(&self) -> Result<Discovery, LiveError> {
         discovery::discover(&self.api, self.concurrency)
             .await
             .map_err(|e| self.fatal(e))
     }
 
-    fn fatal(&self, e: LiveError) -> anyhow::Error {
-        match &e {
-            LiveError::Api {
+    /// What a failed discovery means for the user: credentials rejected, a server
+    /// that cannot be reached (and why, for TLS), one too slow, or the request that failed.
+    fn fatal(&self, error: DiscoveryError) -> LiveError {
+        let server = self.server.clone();
+        match error {
+            DiscoveryError::Api {
                 error: ApiError::Status { code: 401, .. },
                 ..
-            } => anyhow!(
-                "the API server at {} rejected the credentials (401 Unauthorized): check the kubeconfig's user for this context",
-                self.server
-            ),
-            LiveError::Api {
-                error: ApiError::Transport(m),
+            } => LiveError::Unauthorized { server },
+            DiscoveryError::Api {
+                error: ApiError::Transport(message),
                 ..
-            } => match tls_hint(m) {
-                Some(hint) => anyhow!(
-                    "cannot reach the API server at {}: {m} ({hint})",
-                    self.server
-                ),
-                None => anyhow!("cannot reach the API server at {}: {m}", self.server),
+            } => LiveError::Unreachable {
+                server,
+                hint: tls_hint(&message),
+                message,
             },
-            LiveError::Api {
+            DiscoveryError::Api {
                 error: error @ ApiError::Timeout(_),
                 path,
-            } => anyhow!(
-                "the API server at {} gave {error} to GET {path}; raise --request-timeout or check the connection",
-                self.server
-            ),
-            _ => anyhow!("API server at {}: {e}", self.server),
+            } => LiveError::TimedOut {
+                server,
+                path,
+                error,
+            },
+            error => LiveError::Discovery { server, error },
         }
     }
 
@@ -246,7 +232,7 @@ impl Cluster {
         d: &Discovery,
         scope: &ReadScope,
         guide: &Guide,
-    ) -> anyhow::Result<Loaded> {
+    ) -> Result<Loaded, LiveError> {
         let mut r = Reader::new(self, d, guide);
         r.run(scope).await?;
         Ok(r.finish())
@@ -258,7 +244,7 @@ impl Cluster {
         d: &Discovery,
         scope: &ReadScope,
         guide: &Guide,
-    ) -> anyhow::Result<(Loaded, Vec<watch::WatchList>)> {
+    ) -> Result<(Loaded, Vec<watch::WatchList>), LiveError> {
         let mut r = Reader::new(self, d, guide);
         r.run(scope).await?;
         let lists = r.watch_lists();
@@ -900,7 +886,7 @@ impl<'a> Reader<'a> {
         out
     }
 
-    async fn run(&mut self, scope: &ReadScope) -> anyhow::Result<()> {
+    async fn run(&mut self, scope: &ReadScope) -> Result<(), LiveError> {
         let (cluster_scoped, namespaced) = structural(self.d);
         let start_namespace = match scope {
             ReadScope::Cluster { .. } => None,
@@ -910,7 +896,10 @@ impl<'a> Reader<'a> {
         // Only a namespace name goes into a URL (the caller checks `-n` first).
         if let Some(ns) = &start_namespace {
             if let Some(problem) = crate::model::namespace_name_problem(ns) {
-                anyhow::bail!("namespace {ns:?}: {problem}");
+                return Err(LiveError::NotANamespaceName {
+                    namespace: ns.clone(),
+                    problem,
+                });
             }
         }
         // Cluster-wide: every kind in one (paginated) list. Scoped: cluster-scoped
@@ -1027,10 +1016,9 @@ impl<'a> Reader<'a> {
                 .any(|r| matches!(r, Err(e) if e.code() == Some(401)))
         });
         if rejected {
-            anyhow::bail!(
-                "the API server at {} rejected the credentials (401 Unauthorized) part-way through the reads: check the kubeconfig's user for this context",
-                self.cluster.server
-            );
+            return Err(LiveError::UnauthorizedPartWay {
+                server: self.cluster.server.clone(),
+            });
         }
         self.check_gateway_api_served();
         Ok(())
@@ -1233,47 +1221,48 @@ fn summarise(r: &Resource, log: &KindLog) -> Vec<BlindSpot> {
 }
 
 /// Connects, discovers and reads on a runtime of its own; `scope_for` picks the scope
-/// once the context's namespace is known. For the binary and the tests.
-pub fn load(
+/// once the context's namespace is known. For the binary and the tests: their error
+/// type `E` takes the live source's, and `scope_for`'s is theirs.
+pub fn load<E: From<LiveError>>(
     opts: &LiveOptions,
     guide: &Guide,
-    scope_for: impl FnOnce(&Cluster, &Discovery) -> anyhow::Result<ReadScope>,
-) -> anyhow::Result<(Loaded, Cluster)> {
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> Result<ReadScope, E>,
+) -> Result<(Loaded, Cluster), E> {
     let runtime = io_runtime()?;
     runtime.block_on(async {
         let cluster = connect(opts).await?;
-        let d = cluster.discover().await?;
-        let scope = scope_for(&cluster, &d)?;
-        let loaded = cluster.read(&d, &scope, guide).await?;
+        let discovery = cluster.discover().await?;
+        let scope = scope_for(&cluster, &discovery)?;
+        let loaded = cluster.read(&discovery, &scope, guide).await?;
         Ok((loaded, cluster))
     })
 }
 
 /// The runtime the live reads and watches run on: I/O only (CPU work is rayon's).
-fn io_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+fn io_runtime() -> Result<tokio::runtime::Runtime, LiveError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .context("starting the I/O runtime")
+        .map_err(|error| LiveError::Runtime { error })
 }
 
 /// `load`, then every list it made watched until Ctrl-C (Ok) or until the server
 /// cannot be reached again within the request timeout (Err): `initial` gets what was
 /// read, `on_changes` each batch of changes after.
-pub fn load_and_watch(
+pub fn load_and_watch<E: From<LiveError>>(
     opts: &LiveOptions,
     guide: &Guide,
-    scope_for: impl FnOnce(&Cluster, &Discovery) -> anyhow::Result<ReadScope>,
-    initial: impl FnOnce(Loaded, &Cluster) -> anyhow::Result<()>,
-    on_changes: impl FnMut(Vec<watch::Change>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+    scope_for: impl FnOnce(&Cluster, &Discovery) -> Result<ReadScope, E>,
+    initial: impl FnOnce(Loaded, &Cluster) -> Result<(), E>,
+    on_changes: impl FnMut(Vec<watch::Change>) -> Result<(), E>,
+) -> Result<(), E> {
     let runtime = io_runtime()?;
     runtime.block_on(async {
         let cluster = connect(opts).await?;
-        let d = cluster.discover().await?;
-        let scope = scope_for(&cluster, &d)?;
-        let (loaded, lists) = cluster.read_watched(&d, &scope, guide).await?;
+        let discovery = cluster.discover().await?;
+        let scope = scope_for(&cluster, &discovery)?;
+        let (loaded, lists) = cluster.read_watched(&discovery, &scope, guide).await?;
         initial(loaded, &cluster)?;
         watch::watch(&cluster, &lists, opts.request_timeout, on_changes).await
     })

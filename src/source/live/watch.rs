@@ -7,7 +7,7 @@
 //! a server that cannot be reached again within the give-up time ends the watch.
 
 use super::discovery::Resource;
-use super::{complete_item, Cluster};
+use super::{complete_item, Cluster, LiveError};
 use crate::model::{BlindReason, BlindSpot, ObjRef, Object, Origin, ShapeError};
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;
@@ -57,7 +57,7 @@ pub enum Change {
 enum Message {
     Change(Change),
     /// The watches end: the server cannot be reached again, or rejects the credentials.
-    Fatal(String),
+    Fatal(LiveError),
 }
 
 /// How long events keep coming in one batch: a change that touches several objects
@@ -68,12 +68,12 @@ const MAX_BATCH: Duration = Duration::from_millis(500);
 
 /// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
 /// `give_up` (Err), handing each batch of changes to `on_changes`.
-pub async fn watch(
+pub async fn watch<E: From<LiveError>>(
     cluster: &Cluster,
     lists: &[WatchList],
     give_up: Duration,
-    mut on_changes: impl FnMut(Vec<Change>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+    mut on_changes: impl FnMut(Vec<Change>) -> Result<(), E>,
+) -> Result<(), E> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut tasks = tokio::task::JoinSet::new();
     for list in lists {
@@ -100,13 +100,13 @@ pub async fn watch(
         loop {
             match next {
                 None if batch.is_empty() => {
-                    anyhow::bail!(
-                        "nothing can be watched on the API server at {}: every watch ended",
-                        cluster.server
-                    )
+                    return Err(LiveError::NothingWatched {
+                        server: cluster.server.clone(),
+                    }
+                    .into())
                 }
                 None => break,
-                Some(Message::Fatal(m)) => anyhow::bail!(m),
+                Some(Message::Fatal(error)) => return Err(error.into()),
                 Some(Message::Change(c)) => batch.push(c),
             }
             let until = (Instant::now() + SETTLE).min(started + MAX_BATCH);
@@ -216,22 +216,23 @@ impl Watching {
                         return;
                     }
                     Failure::Unauthorized => {
-                        let _ = self.tx.send(Message::Fatal(format!(
-                            "the API server at {} rejected the credentials (401 Unauthorized) while watching {}: check the kubeconfig's user for this context",
-                            self.server,
-                            r.display()
-                        )));
+                        let _ = self
+                            .tx
+                            .send(Message::Fatal(LiveError::UnauthorizedWatching {
+                                server: self.server.clone(),
+                                resource: r.display(),
+                            }));
                         return;
                     }
                     Failure::Transient(why) => {
                         let since = *failing_since.get_or_insert_with(Instant::now);
                         if since.elapsed() >= self.give_up {
-                            let _ = self.tx.send(Message::Fatal(format!(
-                                "the API server at {} ended the watch of {} and could not be reached again within {}: {why}",
-                                self.server,
-                                r.display(),
-                                super::api::flag_duration(self.give_up)
-                            )));
+                            let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
+                                server: self.server.clone(),
+                                resource: r.display(),
+                                give_up: self.give_up,
+                                why,
+                            }));
                             return;
                         }
                         tokio::time::sleep(pause).await;
