@@ -17,8 +17,8 @@ pub(super) struct KindLog {
 }
 
 /// The reason a failed list gives a blind spot.
-fn reason_of(e: &ApiError) -> BlindReason {
-    match e.code() {
+fn reason_of(error: &ApiError) -> BlindReason {
+    match error.code() {
         Some(403) => BlindReason::Forbidden,
         Some(404) => BlindReason::NotFound,
         _ => BlindReason::Error,
@@ -26,11 +26,11 @@ fn reason_of(e: &ApiError) -> BlindReason {
 }
 
 /// A failed list's cause, as a warning says it.
-fn short_reason(e: &ApiError) -> String {
-    match e.code() {
+fn short_reason(error: &ApiError) -> String {
+    match error.code() {
         Some(403) => "forbidden".into(),
         Some(404) => "not served (404)".into(),
-        _ => e.to_string(),
+        _ => error.to_string(),
     }
 }
 

@@ -371,8 +371,8 @@ pub(crate) fn trimmed(bytes: &[u8]) -> String {
     format!("…{tail}")
 }
 
-fn one_line(s: &str) -> String {
-    s.chars()
+fn one_line(text: &str) -> String {
+    text.chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
         .filter(|c| !c.is_control())
         .collect::<String>()

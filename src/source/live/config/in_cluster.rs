@@ -73,15 +73,18 @@ mod tests {
             "KUBERNETES_SERVICE_PORT" => Some("443".to_string()),
             _ => None,
         };
-        let o = Overrides {
+        let flags = Overrides {
             impersonate: Some("bob".into()),
             ..Overrides::default()
         };
-        let c = choose(None, None, &o, || in_cluster(env, dir.path())).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://[fd00::1]:443"));
-        assert_eq!(c.namespace, "team-a");
-        assert!(c.user.token_file.is_some());
-        assert_eq!(c.user.impersonate.as_deref(), Some("bob"));
+        let chosen = choose(None, None, &flags, || in_cluster(env, dir.path())).unwrap();
+        assert_eq!(
+            chosen.cluster.server.as_deref(),
+            Some("https://[fd00::1]:443")
+        );
+        assert_eq!(chosen.namespace, "team-a");
+        assert!(chosen.user.token_file.is_some());
+        assert_eq!(chosen.user.impersonate.as_deref(), Some("bob"));
         assert!(in_cluster(|_| None, dir.path()).is_err());
     }
 }

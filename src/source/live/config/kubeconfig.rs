@@ -188,8 +188,8 @@ pub(crate) fn config_error(origin: &ConfigOrigin, error: KubeconfigError) -> Con
 
 fn home_kubeconfig() -> Option<PathBuf> {
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
-    let p = PathBuf::from(home).join(".kube").join("config");
-    p.exists().then_some(p)
+    let path = PathBuf::from(home).join(".kube").join("config");
+    path.exists().then_some(path)
 }
 
 fn kubeconfig_from_env() -> Result<Option<KubeconfigFile>, ConfigError> {

@@ -442,29 +442,35 @@ users:
 
     #[test]
     fn the_current_context_without_flags() {
-        let c = choose_with(None, &Overrides::default()).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://a.example:6443"));
-        assert_eq!(c.namespace, "shop");
-        assert!(c.user.exec.is_some());
+        let chosen = choose_with(None, &Overrides::default()).unwrap();
+        assert_eq!(
+            chosen.cluster.server.as_deref(),
+            Some("https://a.example:6443")
+        );
+        assert_eq!(chosen.namespace, "shop");
+        assert!(chosen.user.exec.is_some());
     }
 
     #[test]
     fn cluster_and_user_flags_pick_entries_by_name() {
-        let o = Overrides {
+        let flags = Overrides {
             cluster: Some("b".into()),
             user: Some("bob".into()),
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://b.example:6443"));
-        assert!(c.user.exec.is_none());
+        let chosen = choose_with(None, &flags).unwrap();
+        assert_eq!(
+            chosen.cluster.server.as_deref(),
+            Some("https://b.example:6443")
+        );
+        assert!(chosen.user.exec.is_none());
         // The namespace is still the context's.
-        assert_eq!(c.namespace, "shop");
-        let o = Overrides {
+        assert_eq!(chosen.namespace, "shop");
+        let flags = Overrides {
             user: Some("carol".into()),
             ..Overrides::default()
         };
-        let e = choose_with(None, &o).unwrap_err();
+        let e = choose_with(None, &flags).unwrap_err();
         assert!(
             matches!(&e, ConfigError::NoSuchEntry { flag: "--user", entry: "user", name, kubeconfig: KubeconfigLocation::File(path) } if name == "carol" && path.as_os_str() == "kc"),
             "{e:?}"
@@ -473,11 +479,11 @@ users:
             e.to_string(),
             "--user carol: no user \"carol\" in kubeconfig kc"
         );
-        let o = Overrides {
+        let flags = Overrides {
             cluster: Some("c".into()),
             ..Overrides::default()
         };
-        let e = choose_with(None, &o).unwrap_err().to_string();
+        let e = choose_with(None, &flags).unwrap_err().to_string();
         assert_eq!(e, "--cluster c: no cluster \"c\" in kubeconfig kc");
         let e = choose_with(Some("z"), &Overrides::default())
             .unwrap_err()
@@ -487,32 +493,35 @@ users:
 
     #[test]
     fn token_replaces_the_users_credentials() {
-        let o = Overrides {
+        let flags = Overrides {
             token: Some("t".into()),
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert!(c.user.exec.is_none());
-        assert!(c.user.token.is_some());
+        let chosen = choose_with(None, &flags).unwrap();
+        assert!(chosen.user.exec.is_none());
+        assert!(chosen.user.token.is_some());
     }
 
     #[test]
     fn server_replaces_the_url_and_the_kubeconfigs_tls_server_name() {
-        let o = Overrides {
+        let flags = Overrides {
             server: Some("https://other:443".into()),
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://other:443"));
-        assert_eq!(c.cluster.tls_server_name, None);
+        let chosen = choose_with(None, &flags).unwrap();
+        assert_eq!(chosen.cluster.server.as_deref(), Some("https://other:443"));
+        assert_eq!(chosen.cluster.tls_server_name, None);
         // The CA stays: it may well be the same cluster behind another address.
-        assert!(c.cluster.certificate_authority_data.is_some());
-        let o = Overrides {
+        assert!(chosen.cluster.certificate_authority_data.is_some());
+        let flags = Overrides {
             tls_server_name: Some("api.internal".into()),
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert_eq!(c.cluster.tls_server_name.as_deref(), Some("api.internal"));
+        let chosen = choose_with(None, &flags).unwrap();
+        assert_eq!(
+            chosen.cluster.tls_server_name.as_deref(),
+            Some("api.internal")
+        );
     }
 
     #[test]
@@ -521,32 +530,35 @@ users:
         assert_eq!(server_url("h:8080", false), "http://h:8080");
         assert_eq!(server_url("http://h", true), "http://h");
         // The kubeconfig's CA counts too, as in client-go.
-        let o = Overrides {
+        let flags = Overrides {
             server: Some("h:6443".into()),
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://h:6443"));
-        let c = choose(None, None, &o, no_pod).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("http://h:6443"));
+        let chosen = choose_with(None, &flags).unwrap();
+        assert_eq!(chosen.cluster.server.as_deref(), Some("https://h:6443"));
+        let chosen = choose(None, None, &flags, no_pod).unwrap();
+        assert_eq!(chosen.cluster.server.as_deref(), Some("http://h:6443"));
     }
 
     #[test]
     fn insecure_and_ca_flags_replace_each_other_and_together_are_refused() {
-        let o = Overrides {
+        let flags = Overrides {
             insecure_skip_tls_verify: true,
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert_eq!(c.cluster.insecure_skip_tls_verify, Some(true));
-        assert!(c.cluster.certificate_authority_data.is_none());
-        let o = Overrides {
+        let chosen = choose_with(None, &flags).unwrap();
+        assert_eq!(chosen.cluster.insecure_skip_tls_verify, Some(true));
+        assert!(chosen.cluster.certificate_authority_data.is_none());
+        let flags = Overrides {
             certificate_authority: Some("/ca.pem".into()),
             ..Overrides::default()
         };
-        let c = choose_with(Some("b"), &o).unwrap();
-        assert_eq!(c.cluster.insecure_skip_tls_verify, Some(false));
-        assert_eq!(c.cluster.certificate_authority.as_deref(), Some("/ca.pem"));
+        let chosen = choose_with(Some("b"), &flags).unwrap();
+        assert_eq!(chosen.cluster.insecure_skip_tls_verify, Some(false));
+        assert_eq!(
+            chosen.cluster.certificate_authority.as_deref(),
+            Some("/ca.pem")
+        );
         let both = Overrides {
             certificate_authority: Some("/ca.pem".into()),
             insecure_skip_tls_verify: true,
@@ -561,37 +573,37 @@ users:
 
     #[test]
     fn impersonation_needs_a_user() {
-        let o = Overrides {
+        let flags = Overrides {
             impersonate: Some("bob".into()),
             impersonate_groups: vec!["g1".into(), "g2".into()],
             impersonate_uid: Some("42".into()),
             ..Overrides::default()
         };
-        let c = choose_with(None, &o).unwrap();
-        assert_eq!(c.user.impersonate.as_deref(), Some("bob"));
+        let chosen = choose_with(None, &flags).unwrap();
+        assert_eq!(chosen.user.impersonate.as_deref(), Some("bob"));
         assert_eq!(
-            c.user.impersonate_groups,
+            chosen.user.impersonate_groups,
             Some(vec!["g1".to_string(), "g2".to_string()])
         );
-        assert_eq!(c.user.impersonate_uid.as_deref(), Some("42"));
-        let o = Overrides {
+        assert_eq!(chosen.user.impersonate_uid.as_deref(), Some("42"));
+        let flags = Overrides {
             impersonate_groups: vec!["g1".into()],
             ..Overrides::default()
         };
-        let e = choose_with(None, &o).unwrap_err().to_string();
+        let e = choose_with(None, &flags).unwrap_err().to_string();
         assert!(e.contains("need --as USER"), "{e}");
     }
 
     #[test]
     fn flags_alone_make_a_config_without_a_kubeconfig() {
-        let o = Overrides {
+        let flags = Overrides {
             server: Some("https://api:6443".into()),
             token: Some("t".into()),
             ..Overrides::default()
         };
-        let c = choose(None, None, &o, no_pod).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://api:6443"));
-        assert_eq!(c.namespace, "default");
+        let chosen = choose(None, None, &flags, no_pod).unwrap();
+        assert_eq!(chosen.cluster.server.as_deref(), Some("https://api:6443"));
+        assert_eq!(chosen.namespace, "default");
         let e = choose(None, None, &Overrides::default(), no_pod)
             .unwrap_err()
             .to_string();
@@ -599,12 +611,12 @@ users:
             e.contains("no kubeconfig found") && e.contains("KUBERNETES_SERVICE_HOST"),
             "{e}"
         );
-        let o = Overrides {
+        let flags = Overrides {
             user: Some("u".into()),
             server: Some("https://api:6443".into()),
             ..Overrides::default()
         };
-        assert!(choose(None, None, &o, no_pod)
+        assert!(choose(None, None, &flags, no_pod)
             .unwrap_err()
             .to_string()
             .starts_with("--user u: no kubeconfig found"));
@@ -618,19 +630,19 @@ users:
             .unwrap_err()
             .to_string();
         assert!(e.contains("no current-context"), "{e}");
-        let o = Overrides {
+        let flags = Overrides {
             server: Some("https://api:6443".into()),
             ..Overrides::default()
         };
-        let c = choose(Some(&file), None, &o, no_pod).unwrap();
-        assert_eq!(c.cluster.server.as_deref(), Some("https://api:6443"));
-        assert_eq!(c.namespace, "default");
+        let chosen = choose(Some(&file), None, &flags, no_pod).unwrap();
+        assert_eq!(chosen.cluster.server.as_deref(), Some("https://api:6443"));
+        assert_eq!(chosen.namespace, "default");
     }
 
     #[test]
     fn the_chosen_config_is_a_kubeconfig_of_one_context() {
-        let c = choose_with(None, &Overrides::default()).unwrap();
-        let kc = c.kubeconfig();
+        let chosen = choose_with(None, &Overrides::default()).unwrap();
+        let kc = chosen.kubeconfig();
         assert_eq!(kc.contexts.len(), 1);
         let NamedContext { context, .. } = &kc.contexts[0];
         assert_eq!(context.as_ref().unwrap().namespace.as_deref(), Some("shop"));
@@ -652,10 +664,10 @@ users:
 
     #[test]
     fn debug_hides_the_token() {
-        let o = Overrides {
+        let flags = Overrides {
             token: Some("s3cr3t".into()),
             ..Overrides::default()
         };
-        assert!(!format!("{o:?}").contains("s3cr3t"));
+        assert!(!format!("{flags:?}").contains("s3cr3t"));
     }
 }
