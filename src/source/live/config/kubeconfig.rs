@@ -248,4 +248,38 @@ mod tests {
         let m = yaml_problem(&e).to_string();
         assert!(!m.contains("S3CR3T"), "{m}");
     }
+
+    #[test]
+    fn a_kubeconfig_that_cannot_be_read_is_named_by_its_path_and_position_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config");
+        std::fs::write(
+            &path,
+            "users:\n- name: u\n  user:\n    token: S3CR3T\n    password: [unclosed\n",
+        )
+        .unwrap();
+        let error = read_file(&path, true).unwrap_err();
+        let ConfigError::InvalidYaml { file, problem } = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(file.path, path);
+        assert!(file.from_env);
+        assert_eq!(problem.line, Some(5));
+        let text = error.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "kubeconfig {} (from KUBECONFIG): not a valid kubeconfig at line 5",
+                path.display()
+            )),
+            "{text}"
+        );
+        // Neither the message nor the error's data hold the file's text.
+        let debug = format!("{error:?}");
+        for said in [&text, &debug] {
+            assert!(
+                !said.contains("S3CR3T") && !said.contains("unclosed"),
+                "{said}"
+            );
+        }
+    }
 }
