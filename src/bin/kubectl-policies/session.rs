@@ -142,7 +142,7 @@ pub fn watch(
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
     };
-    live::load_and_watch(
+    live::load_and_watch::<anyhow::Error>(
         &opts,
         &guide,
         |cluster, _| {
@@ -169,7 +169,7 @@ pub fn watch(
 pub fn live_namespaces(g: &Global) -> Result<Vec<String>> {
     let mut opts = live_options(g)?;
     opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
-    live::names::namespace_names(&opts)
+    Ok(live::names::namespace_names(&opts)?)
 }
 
 /// The live cluster's objects of one kind in `namespace` (None: all), for `TYPE/<TAB>`:
@@ -182,7 +182,9 @@ pub fn live_objects(
 ) -> Result<Vec<kubectl_policies::model::ObjRef>> {
     let mut opts = live_options(g)?;
     opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
-    live::names::object_refs(&opts, type_word, known, namespace)
+    Ok(live::names::object_refs(
+        &opts, type_word, known, namespace,
+    )?)
 }
 
 fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
@@ -193,7 +195,7 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
     };
-    let (loaded, cluster) = live::load(&opts, &guide, |cluster, _| {
+    let (loaded, cluster) = live::load::<anyhow::Error>(&opts, &guide, |cluster, _| {
         let ns = namespace_or(g, &cluster.default_namespace)?;
         let need = match question {
             Question::Object(words) => match subject::name_target(words, &catalog, &[], &ns) {

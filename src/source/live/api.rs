@@ -112,11 +112,11 @@ impl fmt::Display for ApiError {
     }
 }
 
-pub(crate) fn flag_duration(d: Duration) -> String {
-    if d.subsec_millis() == 0 {
-        format!("{}s", d.as_secs())
+pub(crate) fn flag_duration(duration: Duration) -> String {
+    if duration.subsec_millis() == 0 {
+        format!("{}s", duration.as_secs())
     } else {
-        format!("{}ms", d.as_millis())
+        format!("{}ms", duration.as_millis())
     }
 }
 
@@ -286,8 +286,8 @@ impl Api {
     }
 }
 
-fn plural<'a>(n: u32, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 {
+fn plural<'a>(count: u32, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 {
         one
     } else {
         many
@@ -336,13 +336,13 @@ fn size(bytes: usize) -> String {
 }
 
 /// kube's errors nest the cause (hyper → io); the innermost says what happened.
-pub(crate) fn transport_message(e: &kube::Error) -> String {
-    if let kube::Error::Auth(_) = e {
+pub(crate) fn transport_message(error: &kube::Error) -> String {
+    if let kube::Error::Auth(_) = error {
         // Its text may carry a credential plugin's environment and output.
         return "the kubeconfig's credentials could not be obtained (a credential plugin or token file failed)".into();
     }
-    let mut parts: Vec<String> = vec![e.to_string()];
-    let mut source = std::error::Error::source(e);
+    let mut parts: Vec<String> = vec![error.to_string()];
+    let mut source = std::error::Error::source(error);
     while let Some(s) = source {
         let text = s.to_string();
         if !parts.iter().any(|p| p.contains(&text)) {

@@ -4,7 +4,7 @@
 //! 503) becomes a blind spot; the others are still discovered.
 
 use super::api::{Api, ApiError};
-use super::LiveError;
+use super::error::DiscoveryError;
 use crate::model::GroupKind;
 use crate::model::{BlindReason, BlindSpot};
 use serde::Deserialize;
@@ -201,15 +201,16 @@ struct LegacyResource {
     verbs: Vec<String>,
 }
 
-fn decode<'a, T: Deserialize<'a>>(body: &'a [u8], path: &str) -> Result<T, LiveError> {
-    serde_json::from_slice(body).map_err(|e| LiveError::Decode {
+fn decode<'a, T: Deserialize<'a>>(body: &'a [u8], path: &str) -> Result<T, DiscoveryError> {
+    serde_json::from_slice(body).map_err(|error| DiscoveryError::Decode {
         path: path.to_string(),
-        message: e.to_string(),
+        error,
     })
 }
 
-fn aggregated_found(v: AggVersion) -> Vec<Found> {
-    v.resources
+fn aggregated_found(version: AggVersion) -> Vec<Found> {
+    version
+        .resources
         .into_iter()
         .map(|r| Found {
             kind: r.response_kind.map(|k| k.kind).unwrap_or_default(),
@@ -249,12 +250,12 @@ fn stale_spot(group: &str, version: &str, why: &str) -> BlindSpot {
     }
 }
 
-fn add_aggregated(d: &mut Discovery, list: AggList) {
+fn add_aggregated(discovery: &mut Discovery, list: AggList) {
     for g in list.items {
         for v in g.versions {
             if v.freshness == "Stale" {
                 // Its kinds would only answer 503: one warning for the group instead.
-                d.blind_spots.push(stale_spot(
+                discovery.blind_spots.push(stale_spot(
                     &g.metadata.name,
                     &v.version,
                     "the aggregated API behind it is not answering (discovery is stale)",
@@ -262,40 +263,40 @@ fn add_aggregated(d: &mut Discovery, list: AggList) {
                 continue;
             }
             let version = v.version.clone();
-            d.add(&g.metadata.name, &version, aggregated_found(v));
+            discovery.add(&g.metadata.name, &version, aggregated_found(v));
         }
     }
 }
 
 /// Discovers the core group and every API group. Only a failure of the roots
 /// (`/api`, `/apis`) is fatal; a failing group version is a blind spot.
-pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, LiveError> {
-    let mut d = Discovery::default();
+pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, DiscoveryError> {
+    let mut discovery = Discovery::default();
     let (core, groups) = tokio::join!(
         api.get("/api", ACCEPT_DISCOVERY),
         api.get("/apis", ACCEPT_DISCOVERY)
     );
-    let core = core.map_err(|e| LiveError::api("/api", e))?;
-    let groups = groups.map_err(|e| LiveError::api("/apis", e))?;
+    let core = core.map_err(|e| DiscoveryError::api("/api", e))?;
+    let groups = groups.map_err(|e| DiscoveryError::api("/apis", e))?;
 
     let core_kind: Kinded = decode(&core, "/api")?;
     if core_kind.kind == "APIGroupDiscoveryList" {
-        d.aggregated = true;
-        add_aggregated(&mut d, decode(&core, "/api")?);
+        discovery.aggregated = true;
+        add_aggregated(&mut discovery, decode(&core, "/api")?);
     } else {
         // APIVersions: the core group is v1 on every server.
         let body = api
             .get("/api/v1", "application/json")
             .await
-            .map_err(|e| LiveError::api("/api/v1", e))?;
-        d.add("", "v1", legacy_found(decode(&body, "/api/v1")?));
+            .map_err(|e| DiscoveryError::api("/api/v1", e))?;
+        discovery.add("", "v1", legacy_found(decode(&body, "/api/v1")?));
     }
 
     let groups_kind: Kinded = decode(&groups, "/apis")?;
     if groups_kind.kind == "APIGroupDiscoveryList" {
-        d.aggregated = true;
-        add_aggregated(&mut d, decode(&groups, "/apis")?);
-        return Ok(d);
+        discovery.aggregated = true;
+        add_aggregated(&mut discovery, decode(&groups, "/apis")?);
+        return Ok(discovery);
     }
     let list: GroupList = decode(&groups, "/apis")?;
     // Every group version, preferred first within its group, fetched concurrently.
@@ -337,18 +338,20 @@ pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, LiveEr
         let path = format!("/apis/{group}/{version}");
         match answer {
             Some(Ok(body)) => match decode::<ResourceList>(&body, &path) {
-                Ok(list) => d.add(group, version, legacy_found(list)),
-                Err(e) => d
+                Ok(list) => discovery.add(group, version, legacy_found(list)),
+                Err(e) => discovery
                     .blind_spots
                     .push(stale_spot(group, version, &e.to_string())),
             },
-            Some(Err(e)) => d
+            Some(Err(e)) => discovery
                 .blind_spots
                 .push(stale_spot(group, version, &e.to_string())),
-            None => d
-                .blind_spots
-                .push(stale_spot(group, version, "the request was cancelled")),
+            None => {
+                discovery
+                    .blind_spots
+                    .push(stale_spot(group, version, "the request was cancelled"))
+            }
         }
     }
-    Ok(d)
+    Ok(discovery)
 }

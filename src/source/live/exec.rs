@@ -13,6 +13,7 @@
 //! secret) and show the end of what it wrote on stderr. Its stdout (where credentials
 //! go) and its environment are never shown.
 
+use super::api::flag_duration;
 use kube::config::{ExecConfig, ExecInteractiveMode};
 use serde::Deserialize;
 use std::io::{IsTerminal, Read, Write};
@@ -47,6 +48,89 @@ struct Status {
     client_key_data: Option<String>,
 }
 
+/// Why a credential plugin gave no credential. Each names the plugin by its command
+/// only (`plugin`), and carries the end of what it wrote on stderr where there is one;
+/// never its arguments, environment or stdout.
+#[derive(Debug, thiserror::Error)]
+pub enum CredentialError {
+    #[error("credential plugin {plugin:?}: the kubeconfig's exec has no command")]
+    NoCommand { plugin: String },
+    #[error("credential plugin {plugin:?}: its interactiveMode is Always but standard input is not a terminal")]
+    NoTerminal { plugin: String },
+    #[error("credential plugin {plugin:?}: cannot run it: {error}{}", hint.as_deref().map(|h| format!("; {h}")).unwrap_or_default())]
+    CannotRun {
+        plugin: String,
+        error: std::io::Error,
+        /// The kubeconfig's `installHint`, on one line.
+        hint: Option<String>,
+    },
+    #[error("credential plugin {plugin:?}: waiting for it: {error}")]
+    CannotWait {
+        plugin: String,
+        error: std::io::Error,
+    },
+    #[error("credential plugin {plugin:?} gave no credentials within {} (--request-timeout){stderr}", flag_duration(*timeout))]
+    TimedOut {
+        plugin: String,
+        timeout: Duration,
+        stderr: PluginStderr,
+    },
+    #[error("credential plugin {plugin:?} failed with {}{stderr}", exit_code.map(|c| format!("exit status {c}")).unwrap_or_else(|| "a signal".into()))]
+    Failed {
+        plugin: String,
+        /// None: ended by a signal.
+        exit_code: Option<i32>,
+        stderr: PluginStderr,
+    },
+    #[error("credential plugin {plugin:?} did not finish writing its answer within {} (--request-timeout){stderr}", flag_duration(*timeout))]
+    Unfinished {
+        plugin: String,
+        timeout: Duration,
+        stderr: PluginStderr,
+    },
+    #[error("credential plugin {plugin:?}: {problem}{stderr}")]
+    BadAnswer {
+        plugin: String,
+        problem: AnswerProblem,
+        stderr: PluginStderr,
+    },
+}
+
+/// What is wrong with a plugin's answer, without what it holds.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerProblem {
+    /// serde_json's error gives a position only, never the text.
+    #[error("its output is not an ExecCredential (JSON: {error})")]
+    NotAnExecCredential { error: serde_json::Error },
+    #[error("it answered with apiVersion {got}, the kubeconfig asks for {wanted}")]
+    OtherApiVersion { got: String, wanted: String },
+    #[error("its ExecCredential has no status (no token, no client certificate)")]
+    NoStatus,
+    #[error("its ExecCredential has neither a token nor a client certificate and key")]
+    NoCredential,
+}
+
+/// The end of what a plugin wrote on stderr, on one line ([`trimmed`]); shown as
+/// `: <text>`, or as a note that it wrote nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PluginStderr(pub String);
+
+impl std::fmt::Display for PluginStderr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            f.write_str(" (it wrote nothing on stderr)")
+        } else {
+            write!(f, ": {}", self.0)
+        }
+    }
+}
+
+impl PluginStderr {
+    fn of(bytes: &[u8]) -> PluginStderr {
+        PluginStderr(trimmed(bytes))
+    }
+}
+
 /// More than any plugin's answer; what it writes beyond this is dropped.
 const MAX_OUTPUT: usize = 1 << 20;
 
@@ -57,24 +141,29 @@ pub(crate) fn describe(exec: &ExecConfig) -> String {
 }
 
 /// Runs the plugin; it must have answered within `timeout`.
-pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, String> {
+pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, CredentialError> {
     let deadline = Instant::now() + timeout;
-    let named = format!("credential plugin {:?}", describe(exec));
+    let plugin = describe(exec);
     let Some(command) = exec.command.as_deref().filter(|c| !c.is_empty()) else {
-        return Err(format!("{named}: the kubeconfig's exec has no command"));
+        return Err(CredentialError::NoCommand { plugin });
     };
-    let interactive = interactive(exec).map_err(|why| format!("{named}: {why}"))?;
+    let Some(interactive) = interactive(exec) else {
+        return Err(CredentialError::NoTerminal { plugin });
+    };
     let mut cmd = command_for(exec, command, interactive);
     // Not interactive: in a process group of its own, ended whole on a timeout.
     let group = !interactive;
-    let mut child = cmd.spawn().map_err(|e| {
-        let hint = exec
-            .install_hint
-            .as_deref()
-            .map(|h| format!("; {}", one_line(h)))
-            .unwrap_or_default();
-        format!("{named}: cannot run it: {e}{hint}")
-    })?;
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(error) => {
+            let hint = exec.install_hint.as_deref().map(one_line);
+            return Err(CredentialError::CannotRun {
+                plugin,
+                error,
+                hint,
+            });
+        }
+    };
     // A person at a terminal sees what the plugin says (a login URL, a prompt) as it
     // says it, as with kubectl.
     let (stdout, stdout_done) = collect(child.stdout.take(), false);
@@ -83,17 +172,17 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {}
-            Err(e) => return Err(format!("{named}: waiting for it: {e}")),
+            Err(error) => return Err(CredentialError::CannotWait { plugin, error }),
         }
         if Instant::now() >= deadline {
             end(&mut child, group);
             // What it wrote so far; a child of the plugin may still hold the pipe.
             let _ = stderr_done.recv_timeout(Duration::from_millis(50));
-            return Err(format!(
-                "{named} gave no credentials within {} (--request-timeout){}",
-                super::api::flag_duration(timeout),
-                said(&taken(&stderr))
-            ));
+            return Err(CredentialError::TimedOut {
+                plugin,
+                timeout,
+                stderr: PluginStderr::of(&taken(&stderr)),
+            });
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -104,37 +193,40 @@ pub(crate) fn run(exec: &ExecConfig, timeout: Duration) -> Result<Credential, St
         end(&mut child, group);
     }
     let _ = stderr_done.recv_timeout(Duration::from_millis(50));
-    let err_text = taken(&stderr);
+    let stderr = PluginStderr::of(&taken(&stderr));
     if !status.success() {
-        let code = status
-            .code()
-            .map(|c| format!("exit status {c}"))
-            .unwrap_or_else(|| "a signal".into());
-        return Err(format!("{named} failed with {code}{}", said(&err_text)));
+        return Err(CredentialError::Failed {
+            plugin,
+            exit_code: status.code(),
+            stderr,
+        });
     }
     if !complete {
-        return Err(format!(
-            "{named} did not finish writing its answer within {} (--request-timeout){}",
-            super::api::flag_duration(timeout),
-            said(&err_text)
-        ));
+        return Err(CredentialError::Unfinished {
+            plugin,
+            timeout,
+            stderr,
+        });
     }
-    parse(&taken(&stdout), exec.api_version.as_deref())
-        .map_err(|why| format!("{named}: {why}{}", said(&err_text)))
+    parse(&taken(&stdout), exec.api_version.as_deref()).map_err(|problem| {
+        CredentialError::BadAnswer {
+            plugin,
+            problem,
+            stderr,
+        }
+    })
 }
 
 /// Whether the plugin may talk with the person at the terminal (client-go's
 /// `interactiveMode`: standard input passed only when it may and is a terminal).
-fn interactive(exec: &ExecConfig) -> Result<bool, &'static str> {
+/// None: it must, and standard input is not a terminal.
+fn interactive(exec: &ExecConfig) -> Option<bool> {
     let stdin_terminal = std::io::stdin().is_terminal();
-    Ok(match exec.interactive_mode {
-        Some(ExecInteractiveMode::Never) => false,
-        Some(ExecInteractiveMode::Always) if !stdin_terminal => {
-            return Err("its interactiveMode is Always but standard input is not a terminal")
-        }
-        Some(ExecInteractiveMode::Always) => true,
-        Some(ExecInteractiveMode::IfAvailable) | None => stdin_terminal,
-    })
+    match exec.interactive_mode {
+        Some(ExecInteractiveMode::Never) => Some(false),
+        Some(ExecInteractiveMode::Always) => stdin_terminal.then_some(true),
+        Some(ExecInteractiveMode::IfAvailable) | None => Some(stdin_terminal),
+    }
 }
 
 /// The plugin's command as client-go starts it: its args and env, `KUBERNETES_EXEC_INFO`
@@ -192,25 +284,23 @@ fn end(child: &mut std::process::Child, group: bool) {
 }
 
 /// The credential in a plugin's stdout. Never echoes the output: it holds secrets.
-fn parse(stdout: &[u8], api_version: Option<&str>) -> Result<Credential, String> {
+fn parse(stdout: &[u8], api_version: Option<&str>) -> Result<Credential, AnswerProblem> {
     // client-go reads the answer with a YAML-tolerant decoder; JSON is what plugins
     // print. serde_json's errors give positions only, never the text.
-    let cred: ExecCredential = match serde_json::from_slice(stdout) {
-        Ok(c) => c,
-        Err(json_error) => serde_saphyr::from_slice(stdout)
-            .map_err(|_| format!("its output is not an ExecCredential (JSON: {json_error})"))?,
+    let credential: ExecCredential = match serde_json::from_slice(stdout) {
+        Ok(credential) => credential,
+        Err(error) => serde_saphyr::from_slice(stdout)
+            .map_err(|_| AnswerProblem::NotAnExecCredential { error })?,
     };
-    if let (Some(want), Some(got)) = (api_version, cred.api_version.as_deref()) {
-        if want != got {
-            return Err(format!(
-                "it answered with apiVersion {got}, the kubeconfig asks for {want}"
-            ));
+    if let (Some(wanted), Some(got)) = (api_version, credential.api_version.as_deref()) {
+        if wanted != got {
+            return Err(AnswerProblem::OtherApiVersion {
+                got: got.to_string(),
+                wanted: wanted.to_string(),
+            });
         }
     }
-    let status = cred
-        .status
-        .ok_or("its ExecCredential has no status (no token, no client certificate)")?;
-    match status {
+    match credential.status.ok_or(AnswerProblem::NoStatus)? {
         Status {
             client_certificate_data: Some(certificate),
             client_key_data: Some(key),
@@ -219,7 +309,7 @@ fn parse(stdout: &[u8], api_version: Option<&str>) -> Result<Credential, String>
         Status {
             token: Some(token), ..
         } if !token.is_empty() => Ok(Credential::Token(token)),
-        _ => Err("its ExecCredential has neither a token nor a client certificate and key".into()),
+        _ => Err(AnswerProblem::NoCredential),
     }
 }
 
@@ -261,16 +351,6 @@ fn taken(buf: &Arc<Mutex<Vec<u8>>>) -> Vec<u8> {
     buf.lock().map(|b| b.clone()).unwrap_or_default()
 }
 
-/// `: <the end of what it wrote on stderr>`, on one line, or a note that it wrote nothing.
-fn said(stderr: &[u8]) -> String {
-    let text = trimmed(stderr);
-    if text.is_empty() {
-        " (it wrote nothing on stderr)".into()
-    } else {
-        format!(": {text}")
-    }
-}
-
 /// The last lines of `bytes`, on one line: control characters dropped, blank lines
 /// skipped, lines joined by ` | `, at most 300 characters (the end kept: that is where
 /// programs say what went wrong).
@@ -291,8 +371,8 @@ pub(crate) fn trimmed(bytes: &[u8]) -> String {
     format!("…{tail}")
 }
 
-fn one_line(s: &str) -> String {
-    s.chars()
+fn one_line(text: &str) -> String {
+    text.chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
         .filter(|c| !c.is_control())
         .collect::<String>()
@@ -327,13 +407,22 @@ mod tests {
             parse(cert, None),
             Ok(Credential::Certificate { .. })
         ));
-        let e = parse(b"token SECRET-OUTPUT", None).err().unwrap();
+        let e = parse(b"token SECRET-OUTPUT", None)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(!e.contains("SECRET"), "{e}");
         let e = parse(token, Some("client.authentication.k8s.io/v1beta1"))
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("apiVersion"), "{e}");
-        let e = parse(br#"{"status":{}}"#, None).err().unwrap();
+        assert!(matches!(
+            parse(token, Some("v9")),
+            Err(AnswerProblem::OtherApiVersion { got, wanted })
+                if got == "client.authentication.k8s.io/v1" && wanted == "v9"
+        ));
+        let e = parse(br#"{"status":{}}"#, None).err().unwrap().to_string();
         assert!(e.contains("neither a token"), "{e}");
     }
 }

@@ -3,9 +3,8 @@
 //! list's metadata (after discovery, for a kind).
 
 use super::discovery::Resource;
-use super::{connect, LiveOptions};
+use super::{connect, LiveError, LiveOptions};
 use crate::model::{GroupKind, ObjRef};
-use anyhow::{anyhow, Context, Result};
 
 /// How a list's metadata is asked for: names and namespaces only.
 const METADATA: &str =
@@ -20,25 +19,26 @@ pub fn object_refs(
     type_word: &str,
     known: Option<&GroupKind>,
     namespace: Option<&str>,
-) -> Result<Vec<ObjRef>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the I/O runtime")?;
-    runtime.block_on(async {
+) -> Result<Vec<ObjRef>, LiveError> {
+    current_thread_runtime()?.block_on(async {
         let cluster = connect(opts).await?;
-        let d = cluster.discover().await?;
+        let discovery = cluster.discover().await?;
         let served = known
-            .and_then(|gk| d.get(gk))
-            .or_else(|| served_as(&d, type_word));
+            .and_then(|gk| discovery.get(gk))
+            .or_else(|| served_as(&discovery, type_word));
         let Some(resource) = served else {
             return Ok(Vec::new());
         };
         let gk = resource.group_kind();
         let path = resource.list_path(namespace);
-        let body =
-            cluster.api.get(&path, METADATA).await.map_err(|e| {
-                anyhow!("listing {} at {}: {e}", resource.display(), cluster.server)
+        let body = cluster
+            .api
+            .get(&path, METADATA)
+            .await
+            .map_err(|error| LiveError::Listing {
+                what: resource.display(),
+                server: cluster.server.clone(),
+                error,
             })?;
         let mut refs: Vec<ObjRef> = items(&body)?
             .into_iter()
@@ -51,45 +51,57 @@ pub fn object_refs(
 
 /// The names of the cluster's namespaces, sorted. One request (metadata only, as a
 /// `PartialObjectMetadataList`), bounded by the request timeout.
-pub fn namespace_names(opts: &LiveOptions) -> Result<Vec<String>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the I/O runtime")?;
-    runtime.block_on(async {
+pub fn namespace_names(opts: &LiveOptions) -> Result<Vec<String>, LiveError> {
+    current_thread_runtime()?.block_on(async {
         let cluster = connect(opts).await?;
         let body = cluster
             .api
             .get("/api/v1/namespaces", METADATA)
             .await
-            .map_err(|e| anyhow!("listing namespaces at {}: {e}", cluster.server))?;
+            .map_err(|error| LiveError::Listing {
+                what: "namespaces".into(),
+                server: cluster.server.clone(),
+                error,
+            })?;
         names_in(&body)
     })
 }
 
+/// A runtime on this thread, for one or two requests.
+fn current_thread_runtime() -> Result<tokio::runtime::Runtime, LiveError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| LiveError::Runtime { error })
+}
+
 /// The resource discovery serves under TYPE: its lowercase kind or its plural, with
 /// `.group` or not.
-fn served_as<'a>(d: &'a super::discovery::Discovery, type_word: &str) -> Option<&'a Resource> {
+fn served_as<'a>(
+    discovery: &'a super::discovery::Discovery,
+    type_word: &str,
+) -> Option<&'a Resource> {
     let word = type_word.to_lowercase();
     let (name, group) = match word.split_once('.') {
         Some((n, g)) => (n, Some(g)),
         None => (word.as_str(), None),
     };
-    d.resources.values().find(|r| {
+    discovery.resources.values().find(|r| {
         (r.kind.to_lowercase() == name || r.plural == name) && group.is_none_or(|g| g == r.group)
     })
 }
 
 /// `items[].metadata.name` of a list, sorted.
-fn names_in(body: &[u8]) -> Result<Vec<String>> {
+fn names_in(body: &[u8]) -> Result<Vec<String>, LiveError> {
     let mut names: Vec<String> = items(body)?.into_iter().map(|(_, n)| n).collect();
     names.sort();
     Ok(names)
 }
 
 /// Each item's namespace (if any) and name.
-fn items(body: &[u8]) -> Result<Vec<(Option<String>, String)>> {
-    let list: serde_json::Value = serde_json::from_slice(body).context("reading a list")?;
+fn items(body: &[u8]) -> Result<Vec<(Option<String>, String)>, LiveError> {
+    let list: serde_json::Value =
+        serde_json::from_slice(body).map_err(|error| LiveError::NotAList { error })?;
     Ok(list
         .get("items")
         .and_then(|i| i.as_array())

@@ -7,7 +7,7 @@
 //! a server that cannot be reached again within the give-up time ends the watch.
 
 use super::discovery::Resource;
-use super::{complete_item, Cluster};
+use super::{complete_item, Cluster, LiveError};
 use crate::model::{BlindReason, BlindSpot, ObjRef, Object, Origin, ShapeError};
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;
@@ -29,10 +29,11 @@ pub struct WatchList {
 
 impl WatchList {
     /// Whether `o` is one of the objects this list covers.
-    pub fn covers(&self, o: &Object) -> bool {
-        o.kind == self.resource.kind
-            && crate::model::normalize_group(o.group()) == self.resource.group
-            && (self.namespace.is_none() || o.namespace.as_deref() == self.namespace.as_deref())
+    pub fn covers(&self, object: &Object) -> bool {
+        object.kind == self.resource.kind
+            && crate::model::normalize_group(object.group()) == self.resource.group
+            && (self.namespace.is_none()
+                || object.namespace.as_deref() == self.namespace.as_deref())
     }
 }
 
@@ -57,7 +58,7 @@ pub enum Change {
 enum Message {
     Change(Change),
     /// The watches end: the server cannot be reached again, or rejects the credentials.
-    Fatal(String),
+    Fatal(LiveError),
 }
 
 /// How long events keep coming in one batch: a change that touches several objects
@@ -68,12 +69,12 @@ const MAX_BATCH: Duration = Duration::from_millis(500);
 
 /// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
 /// `give_up` (Err), handing each batch of changes to `on_changes`.
-pub async fn watch(
+pub async fn watch<E: From<LiveError>>(
     cluster: &Cluster,
     lists: &[WatchList],
     give_up: Duration,
-    mut on_changes: impl FnMut(Vec<Change>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+    mut on_changes: impl FnMut(Vec<Change>) -> Result<(), E>,
+) -> Result<(), E> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut tasks = tokio::task::JoinSet::new();
     for list in lists {
@@ -100,13 +101,13 @@ pub async fn watch(
         loop {
             match next {
                 None if batch.is_empty() => {
-                    anyhow::bail!(
-                        "nothing can be watched on the API server at {}: every watch ended",
-                        cluster.server
-                    )
+                    return Err(LiveError::NothingWatched {
+                        server: cluster.server.clone(),
+                    }
+                    .into())
                 }
                 None => break,
-                Some(Message::Fatal(m)) => anyhow::bail!(m),
+                Some(Message::Fatal(error)) => return Err(error.into()),
                 Some(Message::Change(c)) => batch.push(c),
             }
             let until = (Instant::now() + SETTLE).min(started + MAX_BATCH);
@@ -141,8 +142,8 @@ enum Failure {
     Transient(String),
 }
 
-fn failure(e: &watcher::Error) -> Failure {
-    let client = match e {
+fn failure(error: &watcher::Error) -> Failure {
+    let client = match error {
         watcher::Error::WatchError(status) if status.code == 410 => return Failure::Gone,
         watcher::Error::WatchError(status) => {
             return match status.code {
@@ -151,9 +152,9 @@ fn failure(e: &watcher::Error) -> Failure {
                 _ => Failure::Transient(format!("{} {}", status.code, status.message)),
             }
         }
-        watcher::Error::InitialListFailed(e)
-        | watcher::Error::WatchStartFailed(e)
-        | watcher::Error::WatchFailed(e) => e,
+        watcher::Error::InitialListFailed(error)
+        | watcher::Error::WatchStartFailed(error)
+        | watcher::Error::WatchFailed(error) => error,
         other => return Failure::Transient(other.to_string()),
     };
     match client {
@@ -168,32 +169,39 @@ fn failure(e: &watcher::Error) -> Failure {
 }
 
 impl Watching {
-    fn send(&self, c: Change) -> bool {
-        self.tx.send(Message::Change(c)).is_ok()
+    fn send(&self, change: Change) -> bool {
+        self.tx.send(Message::Change(change)).is_ok()
+    }
+
+    /// The list's collection, as kube's watcher reads it, and its label selector.
+    fn collection(&self) -> (KubeApi<DynamicObject>, watcher::Config) {
+        let resource = &self.list.resource;
+        let api_resource = ApiResource {
+            group: resource.group.clone(),
+            version: resource.version.clone(),
+            api_version: resource.api_version(),
+            kind: resource.kind.clone(),
+            plural: resource.plural.clone(),
+        };
+        let api = match &self.list.namespace {
+            Some(ns) => KubeApi::namespaced_with(self.client.clone(), ns, &api_resource),
+            None => KubeApi::all_with(self.client.clone(), &api_resource),
+        };
+        let mut config = watcher::Config::default();
+        if let Some(selector) = &self.list.selector {
+            config = config.labels(selector);
+        }
+        (api, config)
     }
 
     async fn run(self) {
-        let r = &self.list.resource;
-        let ar = ApiResource {
-            group: r.group.clone(),
-            version: r.version.clone(),
-            api_version: r.api_version(),
-            kind: r.kind.clone(),
-            plural: r.plural.clone(),
-        };
-        let api: KubeApi<DynamicObject> = match &self.list.namespace {
-            Some(ns) => KubeApi::namespaced_with(self.client.clone(), ns, &ar),
-            None => KubeApi::all_with(self.client.clone(), &ar),
-        };
-        let mut config = watcher::Config::default();
-        if let Some(sel) = &self.list.selector {
-            config = config.labels(sel);
-        }
+        let resource = &self.list.resource;
+        let (api, config) = self.collection();
         let origin = Origin {
             file: format!(
                 "{}{}",
                 self.server,
-                r.list_path(self.list.namespace.as_deref())
+                resource.list_path(self.list.namespace.as_deref())
             )
             .into(),
             document: 0,
@@ -216,22 +224,23 @@ impl Watching {
                         return;
                     }
                     Failure::Unauthorized => {
-                        let _ = self.tx.send(Message::Fatal(format!(
-                            "the API server at {} rejected the credentials (401 Unauthorized) while watching {}: check the kubeconfig's user for this context",
-                            self.server,
-                            r.display()
-                        )));
+                        let _ = self
+                            .tx
+                            .send(Message::Fatal(LiveError::UnauthorizedWatching {
+                                server: self.server.clone(),
+                                resource: resource.display(),
+                            }));
                         return;
                     }
                     Failure::Transient(why) => {
                         let since = *failing_since.get_or_insert_with(Instant::now);
                         if since.elapsed() >= self.give_up {
-                            let _ = self.tx.send(Message::Fatal(format!(
-                                "the API server at {} ended the watch of {} and could not be reached again within {}: {why}",
-                                self.server,
-                                r.display(),
-                                super::api::flag_duration(self.give_up)
-                            )));
+                            let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
+                                server: self.server.clone(),
+                                resource: resource.display(),
+                                give_up: self.give_up,
+                                why,
+                            }));
                             return;
                         }
                         tokio::time::sleep(pause).await;
@@ -260,8 +269,8 @@ impl Watching {
                         && self.report(errors)
                 }
                 Event::Delete(o) => self.send(Change::Deleted(ObjRef::new(
-                    &r.group,
-                    &r.kind,
+                    &resource.group,
+                    &resource.kind,
                     o.metadata.namespace.as_deref(),
                     o.metadata.name.as_deref().unwrap_or_default(),
                 ))),
@@ -280,7 +289,7 @@ impl Watching {
 
     /// The blind spot of a list that can no longer be watched.
     fn denied(&self, code: u16, message: &str) -> BlindSpot {
-        let r = &self.list.resource;
+        let resource = &self.list.resource;
         let (reason, why) = match code {
             403 => (BlindReason::Forbidden, "forbidden"),
             _ => (BlindReason::NotFound, "not found"),
@@ -294,13 +303,13 @@ impl Watching {
             m => format!(" ({m})"),
         };
         BlindSpot {
-            group: r.group.clone(),
-            kind: r.kind.clone(),
+            group: resource.group.clone(),
+            kind: resource.kind.clone(),
             namespace: self.list.namespace.clone(),
             reason,
             message: format!(
                 "cannot watch {}{place}: {why}{detail}; changes to objects of this kind are not shown",
-                r.display()
+                resource.display()
             ),
             file: None,
             document: None,
@@ -308,9 +317,9 @@ impl Watching {
     }
 
     /// The objects of one watched item, read as a listed one is.
-    fn objects_of(&self, o: DynamicObject, origin: &Origin) -> (Vec<Object>, Vec<ShapeError>) {
+    fn objects_of(&self, item: DynamicObject, origin: &Origin) -> (Vec<Object>, Vec<ShapeError>) {
         let (mut objects, mut errors) = (Vec::new(), Vec::new());
-        let doc = serde_json::to_vec(&o)
+        let doc = serde_json::to_vec(&item)
             .map_err(|e| e.to_string())
             .and_then(|bytes| {
                 serde_json::from_slice::<MapOr<Doc>>(&bytes).map_err(|e| e.to_string())
