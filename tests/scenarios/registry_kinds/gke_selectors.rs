@@ -80,7 +80,7 @@ fn match_labels_on_a_namespace_entry_is_invalid_but_the_namespace_is_taken() {
     let w = world(&[ROUTES, &policy].concat());
     let invalid = &w.topology.policies[PolicyId::at(0)].invalid;
     assert_eq!(invalid.len(), 1, "{invalid:?}");
-    assert_eq!(invalid[0].0, "spec.targetRefs[0].selector.matchLabels");
+    assert_eq!(invalid[0].field, "spec.targetRefs[0].selector.matchLabels");
     assert_eq!(
         w.topology.targets[PolicyId::at(0)][0].target.to_string(),
         "namespace/app"

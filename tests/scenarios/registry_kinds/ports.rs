@@ -131,7 +131,7 @@ fn an_agentgateway_port_on_a_service_is_invalid() {
     let w = world(&[SERVICE, policy].concat());
     let invalid = &w.topology.policies[PolicyId::at(0)].invalid;
     assert_eq!(invalid.len(), 1, "{invalid:?}");
-    assert_eq!(invalid[0].0, "spec.targetRefs[0].port");
+    assert_eq!(invalid[0].field, "spec.targetRefs[0].port");
     // A sectionName names a Service's port by its name, as before.
     let by_name = policy.replace("port: 9090", "sectionName: http");
     let w = world(&[SERVICE, &by_name].concat());
@@ -174,7 +174,7 @@ fn a_bad_port_number_is_invalid_and_named_by_its_field() {
     let invalid: Vec<&str> = w.topology.policies[PolicyId::at(0)]
         .invalid
         .iter()
-        .map(|(f, _)| f.as_str())
+        .map(|error| error.field.as_str())
         .collect();
     assert_eq!(
         invalid,
