@@ -1,0 +1,203 @@
+//! What a listener admits (its `allowedRoutes`, port and hostname), read once from its
+//! Gateway or ListenerSet before the routes ask, and whether it admits a route.
+
+use super::{Builder, View};
+use crate::catalog::policy::LabelSelector;
+use crate::model::{
+    is_gateway_group, normalize_group, ObjRef, Object, Val, GATEWAY_GROUP, ROUTE_KINDS,
+};
+use crate::topology::{NodeId, Role, Topology};
+use std::collections::BTreeMap;
+
+/// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
+pub(super) struct Listener<'s> {
+    gateway_ns: &'s str,
+    port: Option<u64>,
+    from: AllowedFrom<'s>,
+    /// Route kinds as (group, kind): `allowedRoutes.kinds`, or by protocol.
+    kinds: Vec<(&'s str, &'s str)>,
+    hostname: Option<&'s str>,
+}
+
+/// `allowedRoutes.namespaces.from`.
+enum AllowedFrom<'s> {
+    All,
+    Same,
+    Selector(Result<LabelSelector, (String, String)>),
+    Unknown(&'s str),
+}
+
+impl<'s> Listener<'s> {
+    fn read(spec: &'s Val, gateway_ns: &'s str) -> Listener<'s> {
+        let ns_cfg = spec.pointer("/allowedRoutes/namespaces");
+        let from = match ns_cfg
+            .and_then(|n| n.get("from"))
+            .and_then(Val::as_str)
+            .unwrap_or("Same")
+        {
+            "All" => AllowedFrom::All,
+            "Same" => AllowedFrom::Same,
+            "Selector" => AllowedFrom::Selector(
+                ns_cfg
+                    .and_then(|n| n.get("selector"))
+                    .map(|s| LabelSelector::parse(s, "selector"))
+                    .unwrap_or(Ok(LabelSelector::default())),
+            ),
+            other => AllowedFrom::Unknown(other),
+        };
+        let kinds = match spec.pointer("/allowedRoutes/kinds").and_then(Val::as_array) {
+            Some(ks) if !ks.is_empty() => ks
+                .iter()
+                .filter_map(|k| {
+                    let kind = k.get("kind").and_then(Val::as_str)?;
+                    let group = k.get("group").and_then(Val::as_str);
+                    Some((normalize_group(group.unwrap_or(GATEWAY_GROUP)), kind))
+                })
+                .collect(),
+            _ => {
+                let protocol = spec.get("protocol").and_then(Val::as_str).unwrap_or("");
+                let ks: &[&'static str] = match protocol {
+                    "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
+                    "TLS" => &["TLSRoute", "TCPRoute"],
+                    "TCP" => &["TCPRoute"],
+                    "UDP" => &["UDPRoute"],
+                    // Implementation-specific protocols: nothing to check against.
+                    _ => ROUTE_KINDS,
+                };
+                ks.iter().map(|&k| (GATEWAY_GROUP, k)).collect()
+            }
+        };
+        Listener {
+            gateway_ns,
+            port: spec.get("port").and_then(Val::as_u64),
+            from,
+            kinds,
+            hostname: spec.get("hostname").and_then(Val::as_str),
+        }
+    }
+}
+
+/// What listener `lname` of `parent` (a Gateway or ListenerSet) admits, read from its
+/// spec (None: nothing to check against).
+fn read_listener<'s>(
+    objects: &'s [Object],
+    t: &Topology,
+    parent: NodeId,
+    lname: &str,
+) -> Option<Listener<'s>> {
+    let gw = &objects[t.nodes[parent].object?];
+    let spec = gw.spec.get("listeners")?.as_array()?;
+    let spec = spec
+        .iter()
+        .find(|x| x.get("name").and_then(Val::as_str) == Some(lname))?;
+    Some(Listener::read(
+        spec,
+        gw.namespace.as_deref().unwrap_or_default(),
+    ))
+}
+
+/// Gateway API hostname intersection: equal, or a `*.` wildcard on either side.
+pub(crate) fn hostnames_intersect(a: &str, b: &str) -> bool {
+    fn wild_matches(w: &str, h: &str) -> bool {
+        w.strip_prefix("*.").is_some_and(|suffix| {
+            h.len() > suffix.len() + 1
+                && h.strip_suffix(suffix)
+                    .is_some_and(|head| head.ends_with('.'))
+        })
+    }
+    a == b || wild_matches(a, b) || wild_matches(b, a) || {
+        // Two wildcards intersect when one suffix ends with the other.
+        match (a.strip_prefix("*."), b.strip_prefix("*.")) {
+            (Some(x), Some(y)) => x.ends_with(y) || y.ends_with(x),
+            _ => false,
+        }
+    }
+}
+
+impl<'s> Builder<'s> {
+    /// Reads what every listener admits, once, before the routes ask.
+    pub(super) fn read_listeners(&mut self) {
+        let objects = self.objects;
+        for l in NodeId::all(self.t.nodes.len()) {
+            let node = &self.t.nodes[l];
+            let (Role::Listener, Some(parent)) = (node.role, node.owner) else {
+                continue;
+            };
+            let lname = node.obj_ref.section.as_deref().unwrap_or_default();
+            let listener = read_listener(objects, &self.t, parent, lname);
+            self.listeners.insert(l, listener);
+        }
+    }
+}
+
+impl<'s> View<'_, 's> {
+    /// Whether listener `l` admits route `r`. `Err(None)`: the parentRef does not name
+    /// this listener (sectionName/port); `Err(Some(why))`: it names it and the
+    /// listener refuses.
+    pub(super) fn admits(
+        &self,
+        l: NodeId,
+        r: &ObjRef,
+        route_hosts: &[&str],
+        section: Option<&str>,
+        port: Option<u64>,
+    ) -> Result<(), Option<String>> {
+        let t = self.t;
+        let lname = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
+        if section.is_some_and(|s| s != lname) {
+            return Err(None);
+        }
+        // Read for every listener before the routes ask (`Builder::read_listeners`;
+        // None: nothing to check against).
+        let Some(listener) = self.listeners.get(&l).and_then(Option::as_ref) else {
+            return Ok(());
+        };
+        let route_ns = r.namespace.as_deref().unwrap_or_default();
+        if port.is_some() && listener.port != port {
+            return Err(None);
+        }
+        let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
+        // allowedRoutes.namespaces
+        match &listener.from {
+            AllowedFrom::All => {}
+            AllowedFrom::Same => {
+                if route_ns != listener.gateway_ns {
+                    let gw_ns = listener.gateway_ns;
+                    return why(format!("allows routes from namespace {gw_ns} only"));
+                }
+            }
+            AllowedFrom::Selector(Ok(sel)) => {
+                let no_labels = BTreeMap::new();
+                let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
+                if !sel.matches(labels) {
+                    return why(format!(
+                        "namespace {route_ns} does not match its namespace selector"
+                    ));
+                }
+            }
+            AllowedFrom::Selector(Err((f, m))) => {
+                return why(format!("allowedRoutes.namespaces.{f} {m}"));
+            }
+            AllowedFrom::Unknown(other) => {
+                return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
+            }
+        }
+        // allowedRoutes.kinds
+        let allowed = listener.kinds.iter().any(|&(group, kind)| {
+            kind == r.kind
+                && (group == r.group || is_gateway_group(group) && is_gateway_group(&r.group))
+        });
+        if !allowed {
+            return why(format!("does not allow {} routes", r.kind));
+        }
+        // Hostnames must intersect when both sides name some.
+        if let Some(lh) = listener.hostname {
+            if !route_hosts.is_empty() && !route_hosts.iter().any(|h| hostnames_intersect(lh, h)) {
+                return why(format!(
+                    "hostname {lh} matches none of the route's hostnames"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
