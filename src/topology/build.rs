@@ -23,6 +23,7 @@ use listeners::Listener;
 
 mod delegation;
 mod gateways;
+mod grants;
 mod listeners;
 
 fn role_of(o: &Object) -> Option<Role> {
@@ -410,11 +411,6 @@ impl<'s> Builder<'s> {
                 ports.extend(section.filter(|s| !ports.contains(s)));
             }
         }
-    }
-
-    /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
-    fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
-        self.view().reference_granted(from, to)
     }
 
     /// Resolves the policies' targets and attaches them.
@@ -1299,39 +1295,6 @@ impl<'s> View<'_, 's> {
                 }
             }
         }
-    }
-
-    /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
-    fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
-        let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
-            .iter()
-            .filter_map(|g| self.by_kind.get(&(*g, "ReferenceGrant", to.namespace)))
-            .flatten();
-        for &gi in grants {
-            let spec = &self.objects[gi].spec;
-            let from_ok = spec.get("from").and_then(Val::as_array).is_some_and(|fs| {
-                fs.iter().any(|f| {
-                    f.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
-                        && normalize_group(f.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == from.group
-                        && f.get("namespace").and_then(Val::as_str) == from.namespace.as_deref()
-                })
-            });
-            let to_ok = spec.get("to").and_then(Val::as_array).is_some_and(|ts| {
-                ts.iter().any(|t| {
-                    t.get("kind").and_then(Val::as_str) == Some(to.kind)
-                        && normalize_group(t.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == to.group
-                        && t.get("name")
-                            .and_then(Val::as_str)
-                            .is_none_or(|n| n == to.name)
-                })
-            });
-            if from_ok && to_ok {
-                return true;
-            }
-        }
-        false
     }
 }
 
