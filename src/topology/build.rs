@@ -10,17 +10,19 @@ use crate::catalog::policy::{
 use crate::catalog::{Catalog, Class, PolicyKind, SharedPort};
 use crate::model::FastMap;
 use crate::model::{
-    is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
-    ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
+    is_cluster_scoped, is_gateway_group, normalize_group, BlindSpot, Links, Listed, ObjRef, Object,
+    ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
 use rayon::prelude::*;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 use crate::model::ROUTE_KINDS;
+use backends::NewBackend;
 use delegation::Delegation;
 use listeners::Listener;
 
+mod backends;
 mod delegation;
 mod gateways;
 mod grants;
@@ -363,56 +365,6 @@ impl<'s> Builder<'s> {
         }
     }
 
-    /// Links a rule to its backend, unless that closes a cycle: a mesh route whose
-    /// backend is its own parent Service. Only a backend with routes below it (GAMMA)
-    /// can be above a rule.
-    fn backend_edge(&mut self, rule: NodeId, backend: NodeId, port: Option<u64>) {
-        let has_routes = self.t.nodes[backend]
-            .children
-            .iter()
-            .any(|&c| self.t.nodes[c].owner != Some(backend));
-        if has_routes && self.t.is_ancestor(backend, rule) {
-            return;
-        }
-        self.edge(rule, backend);
-        // The port section the backendRef's port names: the port of that number
-        // (by its name when it has one), none when the backend has no such port.
-        let named = |b: &Self, port: u64| {
-            let node = &b.t.nodes[backend];
-            let by_number = node.object.and_then(|oi| {
-                let links = b.objects[oi].links();
-                links
-                    .port_numbers
-                    .iter()
-                    .find(|(_, n)| *n == port)
-                    .map(|(s, _)| s.clone())
-            });
-            let section = by_number.map_or_else(|| port.to_string(), |s| s.to_string());
-            node.children.iter().copied().find(|&c| {
-                b.t.nodes[c].owner == Some(backend)
-                    && b.t.nodes[c].obj_ref.section.as_deref() == Some(section.as_str())
-            })
-        };
-        let has_ports = self.t.nodes[backend]
-            .children
-            .iter()
-            .any(|&c| self.t.nodes[c].owner == Some(backend));
-        let key = (rule, backend);
-        match port.filter(|_| has_ports) {
-            // Every port: a backendRef naming none, or a backend without port sections.
-            None => {
-                self.t.backend_ports.remove(&key);
-                self.unrestricted.insert(key);
-            }
-            Some(_) if self.unrestricted.contains(&key) => {}
-            Some(port) => {
-                let section = named(self, port);
-                let ports = self.t.backend_ports.entry(key).or_default();
-                ports.extend(section.filter(|s| !ports.contains(s)));
-            }
-        }
-    }
-
     /// Resolves the policies' targets and attaches them.
     fn attach_policies(&mut self, policies: Vec<Policy>) {
         self.t.policies = policies;
@@ -700,19 +652,6 @@ impl<'s> Builder<'s> {
         self.view().section_or_node(pid, r, id)
     }
 
-    /// A node for an object of a kind outside the hierarchy the tool models (an Envoy
-    /// Gateway Backend, an Istio ServiceEntry...), with its ports as sections.
-    fn add_backend(&mut self, r: ObjRef, oi: ObjectId) -> NodeId {
-        let before = self.t.nodes.len();
-        let id = self.add_node(r, Role::Backend, Some(oi), None);
-        if self.t.nodes.len() > before {
-            for name in port_sections(&self.objects[oi]) {
-                self.add_section(id, Role::Port, &name);
-            }
-        }
-        id
-    }
-
     /// Refuses policy `pid` (Invalid) when its kind's controller refuses one aimed at a
     /// listener that shares its port with others (`SharedPort`) and one of its targets
     /// is such a listener.
@@ -875,40 +814,6 @@ impl Borrowed for RefFields {
     }
 }
 
-/// The ports of a backend kind outside Kubernetes' own, as the sections a policy's
-/// `sectionName` names: an Istio ServiceEntry's named ports (`spec.ports[].name`, as
-/// Istio resolves BackendTLSPolicy sectionNames), an Envoy Gateway Backend's endpoint
-/// port numbers ("SectionName is port number for EG Backend object",
-/// internal/gatewayapi/backendtlspolicy.go).
-fn port_sections(o: &Object) -> Vec<String> {
-    let mut out: Vec<String> = match (o.group(), o.kind.as_str()) {
-        ("networking.istio.io", "ServiceEntry") => o
-            .spec
-            .get("ports")
-            .and_then(Val::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(port_section)
-            .map(String::from)
-            .collect(),
-        ("gateway.envoyproxy.io", "Backend") => o
-            .spec
-            .get("endpoints")
-            .and_then(Val::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.as_object())
-            .flat_map(|e| e.values())
-            .filter_map(|address| address.get("port").and_then(Val::as_u64))
-            .map(|port| port.to_string())
-            .collect(),
-        _ => Vec::new(),
-    };
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|p| seen.insert(p.clone()));
-    out
-}
-
 /// The entries of a list field the links hold, reporting one that is not a list.
 /// One thing linking a route does, worked out before it is done (`Builder::apply`).
 /// Two words: the rare ones are boxed, for every route has a few of these.
@@ -932,13 +837,6 @@ impl Step {
     fn found(f: Finding) -> Step {
         Step::Finding(Box::new(f))
     }
-}
-
-struct NewBackend {
-    rule: NodeId,
-    target: ObjRef,
-    object: ObjectId,
-    port: Option<u64>,
 }
 
 /// What the builder's work on every core reads: the nodes made so far, the listeners'
@@ -1202,97 +1100,6 @@ impl<'s> View<'_, 's> {
                     msg.push(')');
                 }
                 out.push(Step::found(Finding::new(Code::NotAdmitted, r.clone(), msg)));
-            }
-        }
-    }
-
-    /// A route's rules' backendRefs: the edges from each rule to its backends.
-    fn backends(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
-        for (j, rule) in links.rules.items().iter().enumerate() {
-            let Some(refs) = &rule.backend_refs else {
-                continue;
-            };
-            let section = rule.section(j);
-            // The rule is one of the route's own sections.
-            let nodes = &self.t.nodes;
-            let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
-                nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
-            }) else {
-                continue;
-            };
-            for (k, b) in refs.iter().enumerate() {
-                let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let b = b.borrowed();
-                let Some(name) = b.name else {
-                    out.push(Step::found(invalid(
-                        r,
-                        &format!("{}.name", field()),
-                        "is missing",
-                    )));
-                    continue;
-                };
-                let group = normalize_group(b.group.unwrap_or(""));
-                let kind = b.kind.unwrap_or("Service");
-                let ns = b.namespace.or(r.namespace.as_deref());
-                let target = RefKey::new(group, kind, ns, name);
-                let rule_ref = || r.clone().with_section(Some(&section));
-                if kind == "HTTPRoute" && is_gateway_group(group) {
-                    out.push(Step::Delegate(Box::new(Delegation {
-                        rule: rule_id,
-                        route: id,
-                        namespace: ns.map(str::to_string),
-                        name: name.to_string(),
-                        rule_ref: rule_ref(),
-                        field: field(),
-                    })));
-                    continue;
-                }
-                if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
-                    out.push(Step::found(Finding::new(
-                        Code::RefNotPermitted,
-                        rule_ref(),
-                        format!(
-                            "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
-                            field(),
-                            target.ns_name(),
-                            ns.unwrap_or_default(),
-                            r.kind,
-                            r.namespace.as_deref().unwrap_or_default()
-                        ),
-                    )));
-                    continue;
-                }
-                match self.t.find(target) {
-                    Some(backend) => out.push(Step::Backend {
-                        rule: rule_id,
-                        backend,
-                        port: b.port,
-                    }),
-                    None => {
-                        // Backends of kinds the tool does not model (an InferencePool, an
-                        // implementation's Backend) are nodes when they are in the input.
-                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|v| {
-                            v.iter().copied().find(|&oi| self.objects[oi].name == name)
-                        });
-                        out.push(match present {
-                            Some(object) => Step::AddBackend(Box::new(NewBackend {
-                                rule: rule_id,
-                                target: target.to_obj_ref(),
-                                object,
-                                port: b.port,
-                            })),
-                            None => Step::found(Finding::new(
-                                Code::BackendNotFound,
-                                rule_ref(),
-                                format!(
-                                    "{}: {kind} {} is not in the input",
-                                    field(),
-                                    target.ns_name()
-                                ),
-                            )),
-                        });
-                    }
-                }
             }
         }
     }
