@@ -7,6 +7,23 @@ use crate::model::{
 };
 use crate::topology::{Code, Finding, NodeId, RefKey, Role};
 
+/// One entry of a route's parentRefs, read: the object it names and the listeners it
+/// narrows to (`sectionName`, `port`).
+struct ParentRef<'v> {
+    /// Its index in `spec.parentRefs`.
+    index: usize,
+    target: RefKey<'v>,
+    section: Option<&'v str>,
+    port: Option<u64>,
+}
+
+impl ParentRef<'_> {
+    /// The field it was read from, for findings.
+    fn field(&self) -> String {
+        format!("spec.parentRefs[{}]", self.index)
+    }
+}
+
 impl<'s> View<'_, 's> {
     /// A route's parentRefs: the edges from the listeners (or parents) that admit it.
     pub(super) fn parents(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
@@ -14,127 +31,164 @@ impl<'s> View<'_, 's> {
             out.push(Step::found(f))
         });
         let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
-        for (j, p) in parent_refs.iter().enumerate() {
-            let field = || format!("spec.parentRefs[{j}]");
-            let p = p.borrowed();
-            let Some(name) = p.name else {
-                out.push(Step::found(invalid(
-                    r,
-                    &format!("{}.name", field()),
-                    "is missing",
-                )));
+        for (index, entry) in parent_refs.iter().enumerate() {
+            let entry = entry.borrowed();
+            let Some(name) = entry.name else {
+                let field = format!("spec.parentRefs[{index}].name");
+                out.push(Step::found(invalid(r, &field, "is missing")));
                 continue;
             };
-            let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
-            let kind = p.kind.unwrap_or("Gateway");
+            let group = normalize_group(entry.group.unwrap_or(GATEWAY_GROUP));
+            let kind = entry.kind.unwrap_or("Gateway");
             if kind == "HTTPRoute" && is_gateway_group(group) {
                 // A delegated child names its parent route: the parent's backendRef links
                 // them (`delegate`).
                 continue;
             }
-            let ns = p.namespace.or(r.namespace.as_deref());
-            let (section, port) = (p.section_name, p.port);
-            let target = RefKey::new(group, kind, ns, name);
-            if kind == "Service" && group.is_empty() {
-                // GAMMA: the Service is the route's parent (mesh).
-                match self.t.find(target) {
-                    Some(s) => out.push(Step::Edge(s, id)),
-                    None => out.push(Step::found(Finding::new(
-                        Code::ParentNotFound,
-                        r.clone(),
-                        format!(
-                            "{}: Service {} is not in the input",
-                            field(),
-                            target.ns_name()
-                        ),
-                    ))),
-                }
-                continue;
-            }
-            // ListenerSet is still XListenerSet in the experimental channel.
-            let experimental = RefKey::new(
-                GATEWAY_X_GROUP,
-                if kind == "ListenerSet" {
-                    "XListenerSet"
-                } else {
-                    kind
-                },
-                ns,
-                name,
-            );
-            let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
-                out.push(Step::found(Finding::new(
-                    Code::ParentNotFound,
-                    r.clone(),
-                    format!(
-                        "{}: {kind} {} is not in the input",
-                        field(),
-                        target.ns_name()
-                    ),
-                )));
-                continue;
-            };
-            if parent == id {
-                out.push(Step::found(Finding::new(
-                    Code::Cycle,
-                    r.clone(),
-                    format!(
-                        "{}: the route names itself as its parent, a cycle ({} → {}); \
-                         the reference is left out",
-                        field(),
-                        r.short(),
-                        r.short()
-                    ),
-                )));
-                continue;
-            }
-            let listeners: Vec<NodeId> = self.t.nodes[parent]
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| self.t.nodes[c].role == Role::Listener)
-                .collect();
-            if listeners.is_empty() {
-                out.push(Step::Edge(parent, id));
-                continue;
-            }
-            let mut admitted = 0;
-            let mut reasons = Vec::new();
-            for l in listeners {
-                match self.admits(l, r, &hostnames, section, port) {
-                    Ok(()) => {
-                        out.push(Step::Edge(l, id));
-                        admitted += 1;
-                    }
-                    Err(Some(reason)) => reasons.push(reason),
-                    Err(None) => {}
-                }
-            }
-            if admitted == 0 {
-                let field = field();
-                let mut msg = format!(
-                    "{field}: no listener of {} {} admits this route",
+            let parent_ref = ParentRef {
+                index,
+                target: RefKey::new(
+                    group,
                     kind,
-                    target.ns_name()
-                );
-                if let Some(s) = section {
-                    if !reasons
-                        .iter()
-                        .any(|x| x.starts_with(&format!("listener {s}:")))
-                    {
-                        msg = format!(
-                            "{field}: {kind} {} has no listener named {s}",
-                            target.ns_name()
-                        );
-                    }
-                }
-                if !reasons.is_empty() {
-                    msg.push_str(" (");
-                    msg.push_str(&reasons.join("; "));
-                    msg.push(')');
-                }
-                out.push(Step::found(Finding::new(Code::NotAdmitted, r.clone(), msg)));
+                    entry.namespace.or(r.namespace.as_deref()),
+                    name,
+                ),
+                section: entry.section_name,
+                port: entry.port,
+            };
+            if kind == "Service" && group.is_empty() {
+                out.push(self.mesh_parent(id, r, &parent_ref));
+                continue;
+            }
+            match self.gateway_parent(id, r, &parent_ref) {
+                Ok(parent) => self.link_listeners(id, r, &hostnames, parent, &parent_ref, out),
+                Err(finding) => out.push(Step::found(finding)),
             }
         }
     }
+
+    /// GAMMA: the Service a mesh route names is its parent.
+    fn mesh_parent(&self, id: NodeId, r: &ObjRef, parent_ref: &ParentRef) -> Step {
+        let target = parent_ref.target;
+        match self.t.find(target) {
+            Some(service) => Step::Edge(service, id),
+            None => Step::found(Finding::new(
+                Code::ParentNotFound,
+                r.clone(),
+                format!(
+                    "{}: Service {} is not in the input",
+                    parent_ref.field(),
+                    target.ns_name()
+                ),
+            )),
+        }
+    }
+
+    /// The node of the Gateway (or ListenerSet...) a parentRef names, or the finding
+    /// it makes: not in the input, or the route itself.
+    fn gateway_parent(
+        &self,
+        id: NodeId,
+        r: &ObjRef,
+        parent_ref: &ParentRef,
+    ) -> Result<NodeId, Finding> {
+        let target = parent_ref.target;
+        let kind = target.kind;
+        // ListenerSet is still XListenerSet in the experimental channel.
+        let experimental = RefKey::new(
+            GATEWAY_X_GROUP,
+            if kind == "ListenerSet" {
+                "XListenerSet"
+            } else {
+                kind
+            },
+            target.namespace,
+            target.name,
+        );
+        let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
+            return Err(Finding::new(
+                Code::ParentNotFound,
+                r.clone(),
+                format!(
+                    "{}: {kind} {} is not in the input",
+                    parent_ref.field(),
+                    target.ns_name()
+                ),
+            ));
+        };
+        if parent == id {
+            return Err(Finding::new(
+                Code::Cycle,
+                r.clone(),
+                format!(
+                    "{}: the route names itself as its parent, a cycle ({} → {}); \
+                     the reference is left out",
+                    parent_ref.field(),
+                    r.short(),
+                    r.short()
+                ),
+            ));
+        }
+        Ok(parent)
+    }
+
+    /// The edges from the listeners of `parent` that admit route `id` (from `parent`
+    /// itself when it has no listeners), or the finding that none does and why.
+    fn link_listeners(
+        &self,
+        id: NodeId,
+        r: &ObjRef,
+        hostnames: &[&str],
+        parent: NodeId,
+        parent_ref: &ParentRef,
+        out: &mut Vec<Step>,
+    ) {
+        let listeners: Vec<NodeId> = self.t.nodes[parent]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| self.t.nodes[c].role == Role::Listener)
+            .collect();
+        if listeners.is_empty() {
+            out.push(Step::Edge(parent, id));
+            return;
+        }
+        let mut admitted = 0;
+        let mut reasons = Vec::new();
+        for listener in listeners {
+            match self.admits(listener, r, hostnames, parent_ref.section, parent_ref.port) {
+                Ok(()) => {
+                    out.push(Step::Edge(listener, id));
+                    admitted += 1;
+                }
+                Err(Some(reason)) => reasons.push(reason),
+                Err(None) => {}
+            }
+        }
+        if admitted == 0 {
+            out.push(Step::found(not_admitted(r, parent_ref, &reasons)));
+        }
+    }
+}
+
+/// The finding a parentRef makes when no listener admits the route: why each listener
+/// it names refuses, or that the listener it names does not exist.
+fn not_admitted(r: &ObjRef, parent_ref: &ParentRef, reasons: &[String]) -> Finding {
+    let field = parent_ref.field();
+    let (kind, parent) = (parent_ref.target.kind, parent_ref.target.ns_name());
+    let mut msg = format!("{field}: no listener of {kind} {parent} admits this route");
+    if let Some(s) = parent_ref.section {
+        if !reasons
+            .iter()
+            .any(|x| x.starts_with(&format!("listener {s}:")))
+        {
+            msg = format!("{field}: {kind} {parent} has no listener named {s}");
+        }
+    }
+    if !reasons.is_empty() {
+        msg.push_str(" (");
+        msg.push_str(&reasons.join("; "));
+        msg.push(')');
+    }
+    Finding::new(Code::NotAdmitted, r.clone(), msg)
 }
