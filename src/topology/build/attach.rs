@@ -31,6 +31,26 @@ impl<'s> Builder<'s> {
     /// Resolves the policies' targets and attaches them.
     pub(super) fn attach_policies(&mut self, policies: Vec<Policy>) {
         self.t.policies = policies;
+        self.index_policies();
+        self.t.targets = vec![Vec::new(); self.t.policies.len()];
+        self.t.attached = vec![Vec::new(); self.t.nodes.len()];
+        let read = self.read_targets();
+        for (pid, read) in PolicyId::all(self.t.policies.len()).zip(read) {
+            let targets = std::mem::take(&mut self.t.policies[pid].targets);
+            let mut resolved = self.resolve_targets(pid, &targets, read);
+            self.refuse_on_shared_port(pid, &resolved);
+            self.attach_to_targets(pid, &resolved);
+            resolved.shrink_to_fit();
+            self.t.targets[pid] = resolved;
+            self.t.policies[pid].targets = targets;
+        }
+        self.attach_by_extension_refs();
+        self.sort_attached();
+    }
+
+    /// Indexes the policies by reference, and tells what makes one of them partly or
+    /// wholly unresolvable: a misshapen field, a workload selector.
+    fn index_policies(&mut self) {
         for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
             for (field, msg) in &p.invalid {
                 self.t.findings.push(Finding::new(
@@ -48,76 +68,89 @@ impl<'s> Builder<'s> {
             }
             self.t.policy_index.insert(p.obj_ref.clone(), pid);
         }
-        self.t.targets = vec![Vec::new(); self.t.policies.len()];
-        self.t.attached = vec![Vec::new(); self.t.nodes.len()];
-        // What the targets each policy names resolve to is read on every core: the
-        // nodes that resolving may make (`resolve_making_node`) are made below, in
-        // policy order, and no target read here could name one of them.
-        let read: Vec<Vec<Option<Resolved>>> = {
-            let view = self.view();
-            let policies: Vec<(PolicyId, &Policy)> =
-                PolicyId::all(usize::MAX).zip(&view.t.policies).collect();
-            policies
-                .par_iter()
-                .with_min_len(512)
-                .map(|&(pid, p)| {
-                    p.targets
-                        .iter()
-                        .filter_map(|t| match t {
-                            TargetSpec::Ref(r) => Some(view.resolve(pid, r)),
-                            TargetSpec::Selector { .. } => None,
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        };
-        for (pid, read) in PolicyId::all(self.t.policies.len()).zip(read) {
-            let targets = std::mem::take(&mut self.t.policies[pid].targets);
-            let mut resolved = Vec::new();
-            let mut read = read.into_iter();
-            for t in &targets {
-                match t {
-                    TargetSpec::Ref(r) => {
-                        let read = read.next().flatten();
-                        resolved.push(self.resolved(pid, r.clone(), read))
-                    }
-                    TargetSpec::Selector {
-                        group_kind,
-                        namespaces,
-                        selector,
-                    } => {
-                        for r in self.select(pid, group_kind, namespaces, selector) {
-                            resolved.push(self.resolve_ref(pid, r));
-                        }
+    }
+
+    /// What the targetRefs of each policy resolve to, read on every core: the nodes
+    /// that resolving may make (`resolve_making_node`) are made afterwards, in policy
+    /// order, and no target read here could name one of them. (None: left to the
+    /// builder; targetSelectors are not read here.)
+    fn read_targets(&self) -> Vec<Vec<Option<Resolved>>> {
+        let view = self.view();
+        let policies: Vec<(PolicyId, &Policy)> =
+            PolicyId::all(usize::MAX).zip(&view.t.policies).collect();
+        policies
+            .par_iter()
+            .with_min_len(512)
+            .map(|&(pid, p)| {
+                p.targets
+                    .iter()
+                    .filter_map(|t| match t {
+                        TargetSpec::Ref(r) => Some(view.resolve(pid, r)),
+                        TargetSpec::Selector { .. } => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Policy `pid`'s `targets` resolved, in order: each targetRef as `read_targets`
+    /// read it (or resolved here when it could not), each targetSelectors entry as the
+    /// objects it selects.
+    fn resolve_targets(
+        &mut self,
+        pid: PolicyId,
+        targets: &[TargetSpec],
+        read: Vec<Option<Resolved>>,
+    ) -> Vec<ResolvedTarget> {
+        let mut resolved = Vec::new();
+        let mut read = read.into_iter();
+        for target in targets {
+            match target {
+                TargetSpec::Ref(r) => {
+                    let read = read.next().flatten();
+                    resolved.push(self.resolved(pid, r.clone(), read))
+                }
+                TargetSpec::Selector {
+                    group_kind,
+                    namespaces,
+                    selector,
+                } => {
+                    for r in self.select(pid, group_kind, namespaces, selector) {
+                        resolved.push(self.resolve_ref(pid, r));
                     }
                 }
             }
-            self.refuse_on_shared_port(pid, &resolved);
-            // A policy its controller refuses applies nowhere.
-            let refused = self.t.policies[pid].rejected.is_some();
-            // Policies attach in order: one already on a target is the last there (a
-            // target may hold ten thousand; looking through them all, for each, would not do).
-            for rt in resolved.iter().filter(|_| !refused) {
-                match &rt.resolution {
-                    Resolution::Node(n) => {
-                        if self.t.attached[*n].last() != Some(&pid) {
-                            self.t.attached[*n].push(pid)
-                        }
-                    }
-                    Resolution::Namespace(ns) => {
-                        let v = self.t.ns_attached.entry(ns.clone()).or_default();
-                        if v.last() != Some(&pid) {
-                            v.push(pid)
-                        }
-                    }
-                    Resolution::NotFound(_) => {}
-                }
-            }
-            resolved.shrink_to_fit();
-            self.t.targets[pid] = resolved;
-            self.t.policies[pid].targets = targets;
         }
-        self.attach_by_extension_refs();
+        resolved
+    }
+
+    /// Attaches policy `pid` to the nodes and namespaces its targets resolved to,
+    /// unless its controller refuses it: then it applies nowhere.
+    fn attach_to_targets(&mut self, pid: PolicyId, resolved: &[ResolvedTarget]) {
+        let refused = self.t.policies[pid].rejected.is_some();
+        // Policies attach in order: one already on a target is the last there (a
+        // target may hold ten thousand; looking through them all, for each, would not do).
+        for rt in resolved.iter().filter(|_| !refused) {
+            match &rt.resolution {
+                Resolution::Node(n) => {
+                    if self.t.attached[*n].last() != Some(&pid) {
+                        self.t.attached[*n].push(pid)
+                    }
+                }
+                Resolution::Namespace(ns) => {
+                    let v = self.t.ns_attached.entry(ns.clone()).or_default();
+                    if v.last() != Some(&pid) {
+                        v.push(pid)
+                    }
+                }
+                Resolution::NotFound(_) => {}
+            }
+        }
+    }
+
+    /// Orders the policies on each node and namespace by precedence (GEP-713: oldest
+    /// first, then by namespace/name).
+    fn sort_attached(&mut self) {
         let order =
             |t: &Topology, a: &PolicyId, b: &PolicyId| precedence(&t.policies[*a], &t.policies[*b]);
         let mut attached = std::mem::take(&mut self.t.attached);
