@@ -7,6 +7,24 @@ use crate::model::{ObjRef, Val, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use crate::topology::{Code, Finding, NodeId, RefKey};
 use std::collections::BTreeMap;
 
+/// Why a Gateway refuses a ListenerSet, by its `spec.allowedListeners` (GEP-1713): the
+/// end of a finding that starts with the Gateway's name.
+#[derive(Debug, thiserror::Error)]
+enum ListenerSetRefused<'a> {
+    #[error("allows ListenerSets from namespace {gateway_namespace} only")]
+    OtherNamespace { gateway_namespace: &'a str },
+    #[error("allows ListenerSets from the namespaces its selector matches, not {namespace}")]
+    NamespaceNotSelected { namespace: &'a str },
+    /// Its selector is misshapen: the field under `spec.allowedListeners.namespaces`.
+    #[error("spec.allowedListeners.namespaces.{field} {message}")]
+    InvalidSelector { field: String, message: String },
+    /// `from: None`, or no `allowedListeners` at all.
+    #[error("allows no ListenerSets (spec.allowedListeners)")]
+    NoneAllowed,
+    #[error("has an unknown spec.allowedListeners.namespaces.from {0:?}")]
+    UnknownFrom(&'a str),
+}
+
 impl<'s> Builder<'s> {
     pub(super) fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
         match spec.get("gatewayClassName").and_then(Val::as_str) {
@@ -62,7 +80,11 @@ impl<'s> Builder<'s> {
 
     /// Whether Gateway `g` lets ListenerSet `ls` attach: its `spec.allowedListeners`
     /// (`from: None` when unset, so no ListenerSet: GEP-1713).
-    fn allows_listener_sets(&self, g: NodeId, ls: &ObjRef) -> Result<(), String> {
+    fn allows_listener_sets<'a>(
+        &'a self,
+        g: NodeId,
+        ls: &'a ObjRef,
+    ) -> Result<(), ListenerSetRefused<'a>> {
         let spec = self.t.nodes[g].object.map(|o| &self.objects[o].spec);
         let ns_cfg = spec.and_then(|s| s.pointer("/allowedListeners/namespaces"));
         let from = ns_cfg
@@ -74,10 +96,9 @@ impl<'s> Builder<'s> {
         match from {
             "All" => Ok(()),
             "Same" if ls.namespace.as_deref() == gw_ns => Ok(()),
-            "Same" => Err(format!(
-                "allows ListenerSets from namespace {} only",
-                gw_ns.unwrap_or_default()
-            )),
+            "Same" => Err(ListenerSetRefused::OtherNamespace {
+                gateway_namespace: gw_ns.unwrap_or_default(),
+            }),
             "Selector" => {
                 let no_labels = BTreeMap::new();
                 let labels = self
@@ -91,16 +112,14 @@ impl<'s> Builder<'s> {
                     .unwrap_or(Ok(LabelSelector::default()));
                 match selector {
                     Ok(sel) if sel.matches(labels) => Ok(()),
-                    Ok(_) => Err(format!(
-                        "allows ListenerSets from the namespaces its selector matches, not {ls_ns}"
-                    )),
-                    Err((f, m)) => Err(format!("spec.allowedListeners.namespaces.{f} {m}")),
+                    Ok(_) => Err(ListenerSetRefused::NamespaceNotSelected { namespace: ls_ns }),
+                    Err((field, message)) => {
+                        Err(ListenerSetRefused::InvalidSelector { field, message })
+                    }
                 }
             }
-            "None" => Err("allows no ListenerSets (spec.allowedListeners)".to_string()),
-            other => Err(format!(
-                "has an unknown spec.allowedListeners.namespaces.from {other:?}"
-            )),
+            "None" => Err(ListenerSetRefused::NoneAllowed),
+            other => Err(ListenerSetRefused::UnknownFrom(other)),
         }
     }
 }
