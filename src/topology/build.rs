@@ -142,24 +142,24 @@ impl<'s> Builder<'s> {
         let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
             .filter(|&id| self.t.nodes[id].role == Role::Route)
             .collect();
-        let plans: Vec<_> = {
+        let planned: Vec<_> = {
             let view = self.view();
             routes
                 .par_iter()
                 .with_min_len(256)
-                .map(|&id| view.route(id))
+                .map(|&id| view.route_changes(id))
                 .collect()
         };
         let nodes_before = self.t.nodes.len();
-        for (&id, steps) in routes.iter().zip(plans) {
+        for (&id, changes) in routes.iter().zip(planned) {
             // A backend node made for an earlier route (a kind outside the hierarchy)
             // may be what this one names: then it is worked out again, as it stands now.
-            let steps = if self.t.nodes.len() == nodes_before {
-                steps
+            let changes = if self.t.nodes.len() == nodes_before {
+                changes
             } else {
-                self.view().route(id)
+                self.view().route_changes(id)
             };
-            self.apply(steps);
+            self.apply(changes);
         }
         self.break_cycles();
     }
@@ -211,21 +211,21 @@ impl<'s> Builder<'s> {
     }
 
     /// Does what linking one route worked out, in order.
-    fn apply(&mut self, steps: Vec<Step>) {
-        for step in steps {
-            match step {
-                Step::Edge(parent, child) => self.edge(parent, child),
-                Step::Finding(f) => self.t.findings.push(*f),
-                Step::Backend {
+    fn apply(&mut self, changes: Vec<RouteChange>) {
+        for change in changes {
+            match change {
+                RouteChange::Edge(parent, child) => self.edge(parent, child),
+                RouteChange::Finding(f) => self.t.findings.push(*f),
+                RouteChange::Backend {
                     rule,
                     backend,
                     port,
                 } => self.backend_edge(rule, backend, port),
-                Step::AddBackend(b) => {
+                RouteChange::AddBackend(b) => {
                     let backend = self.add_backend(b.target, b.object);
                     self.backend_edge(b.rule, backend, b.port);
                 }
-                Step::Delegate(d) => {
+                RouteChange::Delegate(d) => {
                     let ns = d.namespace.as_deref();
                     self.delegate(d.rule, d.route, ns, &d.name, &d.rule_ref, &d.field)
                 }
@@ -262,10 +262,10 @@ impl Borrowed for RefFields {
     }
 }
 
-/// The entries of a list field the links hold, reporting one that is not a list.
-/// One thing linking a route does, worked out before it is done (`Builder::apply`).
+/// One change linking a route makes to the topology (an edge, a backend node, a
+/// finding), worked out on any core before the builder makes it (`Builder::apply`).
 /// Two words: the rare ones are boxed, for every route has a few of these.
-enum Step {
+enum RouteChange {
     Edge(NodeId, NodeId),
     /// A rule's edge to a backend node, unless it closes a cycle.
     Backend {
@@ -281,14 +281,14 @@ enum Step {
     Delegate(Box<Delegation>),
 }
 
-impl Step {
-    fn found(f: Finding) -> Step {
-        Step::Finding(Box::new(f))
+impl RouteChange {
+    fn found(f: Finding) -> RouteChange {
+        RouteChange::Finding(Box::new(f))
     }
 }
 
 /// What the builder's work on every core reads: the nodes made so far, the listeners'
-/// admission rules and the objects. Routes are linked (`route`) and policies' targets
+/// admission rules and the objects. Routes are linked (`route_changes`) and policies' targets
 /// resolved (`resolve`) through it; what they change is then done by the builder, in order.
 struct View<'b, 's> {
     t: &'b Topology,
@@ -300,7 +300,7 @@ struct View<'b, 's> {
 
 impl<'s> View<'_, 's> {
     /// What linking route `id` does: its parents' edges, then its rules' backends'.
-    fn route(&self, id: NodeId) -> Vec<Step> {
+    fn route_changes(&self, id: NodeId) -> Vec<RouteChange> {
         let node = &self.t.nodes[id];
         let mut out = Vec::new();
         if let Some(oi) = node.object {

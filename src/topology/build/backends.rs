@@ -2,7 +2,7 @@
 //! backends, restricted to the ports they name; a backend of a kind outside the
 //! hierarchy becomes a node when a route or a policy names it.
 
-use super::{invalid, Borrowed, Builder, Delegation, Step, View};
+use super::{invalid, Borrowed, Builder, Delegation, RouteChange, View};
 use crate::model::{
     is_gateway_group, normalize_group, port_section, Links, ObjRef, Object, ObjectId, Val,
 };
@@ -118,7 +118,13 @@ impl<'s> Builder<'s> {
 
 impl<'s> View<'_, 's> {
     /// A route's rules' backendRefs: the edges from each rule to its backends.
-    pub(super) fn backends(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
+    pub(super) fn backends(
+        &self,
+        id: NodeId,
+        r: &ObjRef,
+        links: &Links,
+        out: &mut Vec<RouteChange>,
+    ) {
         for (j, rule) in links.rules.items().iter().enumerate() {
             let Some(refs) = &rule.backend_refs else {
                 continue;
@@ -135,7 +141,7 @@ impl<'s> View<'_, 's> {
                 let field = || format!("spec.rules[{j}].backendRefs[{k}]");
                 let b = b.borrowed();
                 let Some(name) = b.name else {
-                    out.push(Step::found(invalid(
+                    out.push(RouteChange::found(invalid(
                         r,
                         &format!("{}.name", field()),
                         "is missing",
@@ -148,7 +154,7 @@ impl<'s> View<'_, 's> {
                 let target = RefKey::new(group, kind, ns, name);
                 let rule_ref = || r.clone().with_section(Some(&section));
                 if kind == "HTTPRoute" && is_gateway_group(group) {
-                    out.push(Step::Delegate(Box::new(Delegation {
+                    out.push(RouteChange::Delegate(Box::new(Delegation {
                         rule: rule_id,
                         route: id,
                         namespace: ns.map(str::to_string),
@@ -159,7 +165,7 @@ impl<'s> View<'_, 's> {
                     continue;
                 }
                 if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
-                    out.push(Step::found(Finding::new(
+                    out.push(RouteChange::found(Finding::new(
                         Code::RefNotPermitted,
                         rule_ref(),
                         format!(
@@ -174,7 +180,7 @@ impl<'s> View<'_, 's> {
                     continue;
                 }
                 match self.t.find(target) {
-                    Some(backend) => out.push(Step::Backend {
+                    Some(backend) => out.push(RouteChange::Backend {
                         rule: rule_id,
                         backend,
                         port: b.port,
@@ -186,13 +192,13 @@ impl<'s> View<'_, 's> {
                             v.iter().copied().find(|&oi| self.objects[oi].name == name)
                         });
                         out.push(match present {
-                            Some(object) => Step::AddBackend(Box::new(NewBackend {
+                            Some(object) => RouteChange::AddBackend(Box::new(NewBackend {
                                 rule: rule_id,
                                 target: target.to_obj_ref(),
                                 object,
                                 port: b.port,
                             })),
-                            None => Step::found(Finding::new(
+                            None => RouteChange::found(Finding::new(
                                 Code::BackendNotFound,
                                 rule_ref(),
                                 format!(

@@ -1,7 +1,7 @@
 //! A route's parentRefs: the edges from the listeners that admit it (or from the
 //! Service it is a mesh route of), and why none does when none does.
 
-use super::{invalid, listed, Borrowed, Step, View};
+use super::{invalid, listed, Borrowed, RouteChange, View};
 use crate::model::{
     is_gateway_group, normalize_group, Links, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
@@ -26,16 +26,22 @@ impl ParentRef<'_> {
 
 impl<'s> View<'_, 's> {
     /// A route's parentRefs: the edges from the listeners (or parents) that admit it.
-    pub(super) fn parents(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
+    pub(super) fn parents(
+        &self,
+        id: NodeId,
+        r: &ObjRef,
+        links: &Links,
+        out: &mut Vec<RouteChange>,
+    ) {
         let parent_refs = listed(&links.parent_refs, "parentRefs", r, |f| {
-            out.push(Step::found(f))
+            out.push(RouteChange::found(f))
         });
         let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
         for (index, entry) in parent_refs.iter().enumerate() {
             let entry = entry.borrowed();
             let Some(name) = entry.name else {
                 let field = format!("spec.parentRefs[{index}].name");
-                out.push(Step::found(invalid(r, &field, "is missing")));
+                out.push(RouteChange::found(invalid(r, &field, "is missing")));
                 continue;
             };
             let group = normalize_group(entry.group.unwrap_or(GATEWAY_GROUP));
@@ -62,17 +68,17 @@ impl<'s> View<'_, 's> {
             }
             match self.gateway_parent(id, r, &parent_ref) {
                 Ok(parent) => self.link_listeners(id, r, &hostnames, parent, &parent_ref, out),
-                Err(finding) => out.push(Step::found(finding)),
+                Err(finding) => out.push(RouteChange::found(finding)),
             }
         }
     }
 
     /// GAMMA: the Service a mesh route names is its parent.
-    fn mesh_parent(&self, id: NodeId, r: &ObjRef, parent_ref: &ParentRef) -> Step {
+    fn mesh_parent(&self, id: NodeId, r: &ObjRef, parent_ref: &ParentRef) -> RouteChange {
         let target = parent_ref.target;
         match self.t.find(target) {
-            Some(service) => Step::Edge(service, id),
-            None => Step::found(Finding::new(
+            Some(service) => RouteChange::Edge(service, id),
+            None => RouteChange::found(Finding::new(
                 Code::ParentNotFound,
                 r.clone(),
                 format!(
@@ -141,7 +147,7 @@ impl<'s> View<'_, 's> {
         hostnames: &[&str],
         parent: NodeId,
         parent_ref: &ParentRef,
-        out: &mut Vec<Step>,
+        out: &mut Vec<RouteChange>,
     ) {
         let listeners: Vec<NodeId> = self.t.nodes[parent]
             .children
@@ -150,7 +156,7 @@ impl<'s> View<'_, 's> {
             .filter(|&c| self.t.nodes[c].role == Role::Listener)
             .collect();
         if listeners.is_empty() {
-            out.push(Step::Edge(parent, id));
+            out.push(RouteChange::Edge(parent, id));
             return;
         }
         let mut admitted = 0;
@@ -158,7 +164,7 @@ impl<'s> View<'_, 's> {
         for listener in listeners {
             match self.admits(listener, r, hostnames, parent_ref.section, parent_ref.port) {
                 Ok(()) => {
-                    out.push(Step::Edge(listener, id));
+                    out.push(RouteChange::Edge(listener, id));
                     admitted += 1;
                 }
                 Err(Some(reason)) => reasons.push(reason),
@@ -166,7 +172,7 @@ impl<'s> View<'_, 's> {
             }
         }
         if admitted == 0 {
-            out.push(Step::found(not_admitted(r, parent_ref, &reasons)));
+            out.push(RouteChange::found(not_admitted(r, parent_ref, &reasons)));
         }
     }
 }
