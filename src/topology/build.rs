@@ -28,7 +28,7 @@ mod shared_port;
 /// The topology being built, beside the objects it is built from: the objects are
 /// borrowed (read in place, never copied) and move into the topology at the end.
 struct Builder<'s> {
-    t: Topology,
+    topology: Topology,
     objects: &'s [Object],
     /// What the source could not read: a target there may exist unseen.
     blind_spots: &'s [BlindSpot],
@@ -50,8 +50,8 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         !snapshot.links_released,
         "a snapshot whose links were released cannot be built again"
     );
-    let mut b = Builder {
-        t: Topology {
+    let mut builder = Builder {
+        topology: Topology {
             catalog,
             ..Topology::default()
         },
@@ -61,42 +61,45 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         listeners: FastMap::default(),
         unrestricted: BTreeSet::new(),
     };
-    b.index_namespaces();
-    b.create_nodes();
-    b.link();
-    let mut policies = read_policies(&snapshot.objects, &b.t.catalog);
+    builder.index_namespaces();
+    builder.create_nodes();
+    builder.link();
+    let mut policies = read_policies(&snapshot.objects, &builder.topology.catalog);
     let unnamed = super::annotation::attach_by_target_annotations(
         &snapshot.objects,
-        &b.t.catalog,
+        &builder.topology.catalog,
         &mut policies,
     );
-    b.t.findings.extend(unnamed);
-    b.attach_policies(policies);
-    let mut t = b.t;
+    builder.topology.findings.extend(unnamed);
+    builder.attach_policies(policies);
+    let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.
-    t.nodes.shrink_to_fit();
-    t.index.shrink_to_fit();
-    t.targets.shrink_to_fit();
-    t.attached.shrink_to_fit();
-    t.shape = Shape::of(&t.nodes);
-    t.port_traffic = t.told_port_traffic();
-    t.snapshot = snapshot;
-    t
+    topology.nodes.shrink_to_fit();
+    topology.index.shrink_to_fit();
+    topology.targets.shrink_to_fit();
+    topology.attached.shrink_to_fit();
+    topology.shape = Shape::of(&topology.nodes);
+    topology.port_traffic = topology.told_port_traffic();
+    topology.snapshot = snapshot;
+    topology
 }
 
-/// `f` of each object and its number, worked out on every core; what it gives, in
+/// `work` of each object and its number, done on every core; what it gives, in
 /// object order.
 fn each_object<R: Send>(
     objects: &[Object],
-    f: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
+    work: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
 ) -> Vec<R> {
     const RUN: usize = 1024;
     let found: Vec<Vec<R>> = objects
         .par_chunks(RUN)
         .enumerate()
-        .map(|(k, run)| {
-            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
-            run.iter().zip(ids).filter_map(|(o, i)| f(o, i)).collect()
+        .map(|(run_index, run)| {
+            let ids = ObjectId::all(usize::MAX).skip(run_index * RUN);
+            run.iter()
+                .zip(ids)
+                .filter_map(|(o, i)| work(o, i))
+                .collect()
         })
         .collect();
     found.into_iter().flatten().collect()
@@ -107,40 +110,44 @@ impl<'s> Builder<'s> {
         let objects = self.objects;
         self.by_kind.get_or_init(|| {
             let mut by_kind: FastMap<KindIn<'s>, Vec<ObjectId>> = FastMap::default();
-            for (i, o) in ObjectId::all(objects.len()).zip(objects) {
-                let key = (o.group(), o.kind.as_str(), o.namespace.as_deref());
-                by_kind.entry(key).or_default().push(i);
+            for (id, object) in ObjectId::all(objects.len()).zip(objects) {
+                let key = (
+                    object.group(),
+                    object.kind.as_str(),
+                    object.namespace.as_deref(),
+                );
+                by_kind.entry(key).or_default().push(id);
             }
             by_kind
         })
     }
 
-    fn invalid(&mut self, o: &ObjRef, field: &str, msg: &str) {
-        self.t.findings.push(invalid(o, field, msg));
+    fn invalid(&mut self, object: &ObjRef, field: &str, msg: &str) {
+        self.topology.findings.push(invalid(object, field, msg));
     }
 
     fn link(&mut self) {
         let objects = self.objects;
-        for id in NodeId::all(self.t.nodes.len()) {
-            let node = &self.t.nodes[id];
+        for id in NodeId::all(self.topology.nodes.len()) {
+            let node = &self.topology.nodes[id];
             let (role, Some(oi)) = (node.role, node.object) else {
                 continue;
             };
             if !matches!(role, Role::Gateway | Role::ListenerSet) {
                 continue;
             }
-            let r = node.obj_ref.clone();
+            let obj_ref = node.obj_ref.clone();
             match role {
-                Role::Gateway => self.link_gateway(id, &r, &objects[oi].spec),
-                _ => self.link_listener_set(id, &r, &objects[oi].spec),
+                Role::Gateway => self.link_gateway(id, &obj_ref, &objects[oi].spec),
+                _ => self.link_listener_set(id, &obj_ref, &objects[oi].spec),
             }
         }
         // Routes after every Gateway and ListenerSet has its edges (parents first).
         // What each route links to is worked out on every core from the nodes as they
         // are now (`View`), then done here in route order.
         self.read_listeners();
-        let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
-            .filter(|&id| self.t.nodes[id].role == Role::Route)
+        let routes: Vec<NodeId> = NodeId::all(self.topology.nodes.len())
+            .filter(|&id| self.topology.nodes[id].role == Role::Route)
             .collect();
         let planned: Vec<_> = {
             let view = self.view();
@@ -150,11 +157,11 @@ impl<'s> Builder<'s> {
                 .map(|&id| view.route_changes(id))
                 .collect()
         };
-        let nodes_before = self.t.nodes.len();
+        let nodes_before = self.topology.nodes.len();
         for (&id, changes) in routes.iter().zip(planned) {
             // A backend node made for an earlier route (a kind outside the hierarchy)
             // may be what this one names: then it is worked out again, as it stands now.
-            let changes = if self.t.nodes.len() == nodes_before {
+            let changes = if self.topology.nodes.len() == nodes_before {
                 changes
             } else {
                 self.view().route_changes(id)
@@ -168,13 +175,13 @@ impl<'s> Builder<'s> {
     /// and tells it on every object of the cycle: what no walk over the hierarchy can
     /// go round, and what a user reading any of them learns of.
     fn break_cycles(&mut self) {
-        for cycle in super::cycles::find(&self.t.nodes) {
+        for cycle in super::cycles::find(&self.topology.nodes) {
             let (Some(&first), Some(&last)) = (cycle.first(), cycle.last()) else {
                 continue;
             };
-            self.t.nodes[last].children.retain(|c| *c != first);
-            self.t.nodes[first].parents.retain(|p| *p != last);
-            let nodes = &self.t.nodes;
+            self.topology.nodes[last].children.retain(|c| *c != first);
+            self.topology.nodes[first].parents.retain(|p| *p != last);
+            let nodes = &self.topology.nodes;
             let short = |n: NodeId| nodes[n].obj_ref.short();
             let mut chain: Vec<String> = cycle.iter().map(|&n| short(n)).collect();
             chain.push(short(first));
@@ -186,15 +193,16 @@ impl<'s> Builder<'s> {
                 short(first)
             );
             let mut objects: Vec<NodeId> = Vec::new();
-            for &n in &cycle {
-                let o = nodes[n].owner.unwrap_or(n);
-                if !objects.contains(&o) {
-                    objects.push(o);
+            for &node in &cycle {
+                let object = nodes[node].owner.unwrap_or(node);
+                if !objects.contains(&object) {
+                    objects.push(object);
                 }
             }
-            for o in objects {
-                let f = Finding::new(Code::Cycle, nodes[o].obj_ref.clone(), message.clone());
-                self.t.findings.push(f);
+            for object in objects {
+                let obj_ref = nodes[object].obj_ref.clone();
+                let finding = Finding::new(Code::Cycle, obj_ref, message.clone());
+                self.topology.findings.push(finding);
             }
         }
     }
@@ -202,7 +210,7 @@ impl<'s> Builder<'s> {
     /// What route linking reads, borrowed from the builder as it is.
     fn view(&self) -> View<'_, 's> {
         View {
-            t: &self.t,
+            topology: &self.topology,
             objects: self.objects,
             blind_spots: self.blind_spots,
             listeners: &self.listeners,
@@ -215,7 +223,7 @@ impl<'s> Builder<'s> {
         for change in changes {
             match change {
                 RouteChange::Edge(parent, child) => self.edge(parent, child),
-                RouteChange::Finding(f) => self.t.findings.push(*f),
+                RouteChange::Finding(f) => self.topology.findings.push(*f),
                 RouteChange::Backend {
                     rule,
                     backend,
@@ -282,8 +290,8 @@ enum RouteChange {
 }
 
 impl RouteChange {
-    fn found(f: Finding) -> RouteChange {
-        RouteChange::Finding(Box::new(f))
+    fn found(finding: Finding) -> RouteChange {
+        RouteChange::Finding(Box::new(finding))
     }
 }
 
@@ -291,7 +299,7 @@ impl RouteChange {
 /// admission rules and the objects. Routes are linked (`route_changes`) and policies' targets
 /// resolved (`resolve`) through it; what they change is then done by the builder, in order.
 struct View<'b, 's> {
-    t: &'b Topology,
+    topology: &'b Topology,
     objects: &'s [Object],
     blind_spots: &'s [BlindSpot],
     listeners: &'b FastMap<NodeId, Option<Listener<'s>>>,
@@ -301,7 +309,7 @@ struct View<'b, 's> {
 impl<'s> View<'_, 's> {
     /// What linking route `id` does: its parents' edges, then its rules' backends'.
     fn route_changes(&self, id: NodeId) -> Vec<RouteChange> {
-        let node = &self.t.nodes[id];
+        let node = &self.topology.nodes[id];
         let mut out = Vec::new();
         if let Some(oi) = node.object {
             let links = self.objects[oi].links();
@@ -312,20 +320,21 @@ impl<'s> View<'_, 's> {
     }
 }
 
-/// The finding a misshapen field of `r` makes.
-fn invalid(r: &ObjRef, field: &str, msg: &str) -> Finding {
-    Finding::new(Code::Invalid, r.clone(), format!("{field}: {msg}"))
+/// The finding a misshapen field of `object` makes.
+fn invalid(object: &ObjRef, field: &str, msg: &str) -> Finding {
+    Finding::new(Code::Invalid, object.clone(), format!("{field}: {msg}"))
 }
 
-/// The entries of list field `field` of `r`; one that is not a list is `found` Invalid.
+/// The entries of list field `field` of `object`; one that is not a list is `found`
+/// Invalid.
 fn listed<'v, T>(
-    l: &'v Listed<T>,
+    list: &'v Listed<T>,
     field: &str,
-    r: &ObjRef,
+    object: &ObjRef,
     found: impl FnOnce(Finding),
 ) -> &'v [T] {
-    if matches!(l, Listed::NotAList) {
-        found(invalid(r, &format!("spec.{field}"), "must be a list"));
+    if matches!(list, Listed::NotAList) {
+        found(invalid(object, &format!("spec.{field}"), "must be a list"));
     }
-    l.items()
+    list.items()
 }

@@ -22,9 +22,9 @@ pub(super) struct NewBackend {
 /// Istio resolves BackendTLSPolicy sectionNames), an Envoy Gateway Backend's endpoint
 /// port numbers ("SectionName is port number for EG Backend object",
 /// internal/gatewayapi/backendtlspolicy.go).
-fn port_sections(o: &Object) -> Vec<String> {
-    let mut out: Vec<String> = match (o.group(), o.kind.as_str()) {
-        ("networking.istio.io", "ServiceEntry") => o
+fn port_sections(object: &Object) -> Vec<String> {
+    let mut out: Vec<String> = match (object.group(), object.kind.as_str()) {
+        ("networking.istio.io", "ServiceEntry") => object
             .spec
             .get("ports")
             .and_then(Val::as_array)
@@ -33,7 +33,7 @@ fn port_sections(o: &Object) -> Vec<String> {
             .filter_map(port_section)
             .map(String::from)
             .collect(),
-        ("gateway.envoyproxy.io", "Backend") => o
+        ("gateway.envoyproxy.io", "Backend") => object
             .spec
             .get("endpoints")
             .and_then(Val::as_array)
@@ -56,20 +56,20 @@ impl<'s> Builder<'s> {
     /// backend is its own parent Service. Only a backend with routes below it (GAMMA)
     /// can be above a rule.
     pub(super) fn backend_edge(&mut self, rule: NodeId, backend: NodeId, port: Option<u64>) {
-        let has_routes = self.t.nodes[backend]
+        let has_routes = self.topology.nodes[backend]
             .children
             .iter()
-            .any(|&c| self.t.nodes[c].owner != Some(backend));
-        if has_routes && self.t.is_ancestor(backend, rule) {
+            .any(|&c| self.topology.nodes[c].owner != Some(backend));
+        if has_routes && self.topology.is_ancestor(backend, rule) {
             return;
         }
         self.edge(rule, backend);
         // The port section the backendRef's port names: the port of that number
         // (by its name when it has one), none when the backend has no such port.
-        let named = |b: &Self, port: u64| {
-            let node = &b.t.nodes[backend];
+        let named = |builder: &Self, port: u64| {
+            let node = &builder.topology.nodes[backend];
             let by_number = node.object.and_then(|oi| {
-                let links = b.objects[oi].links();
+                let links = builder.objects[oi].links();
                 links
                     .port_numbers
                     .iter()
@@ -78,25 +78,26 @@ impl<'s> Builder<'s> {
             });
             let section = by_number.map_or_else(|| port.to_string(), |s| s.to_string());
             node.children.iter().copied().find(|&c| {
-                b.t.nodes[c].owner == Some(backend)
-                    && b.t.nodes[c].obj_ref.section.as_deref() == Some(section.as_str())
+                builder.topology.nodes[c].owner == Some(backend)
+                    && builder.topology.nodes[c].obj_ref.section.as_deref()
+                        == Some(section.as_str())
             })
         };
-        let has_ports = self.t.nodes[backend]
+        let has_ports = self.topology.nodes[backend]
             .children
             .iter()
-            .any(|&c| self.t.nodes[c].owner == Some(backend));
+            .any(|&c| self.topology.nodes[c].owner == Some(backend));
         let key = (rule, backend);
         match port.filter(|_| has_ports) {
             // Every port: a backendRef naming none, or a backend without port sections.
             None => {
-                self.t.backend_ports.remove(&key);
+                self.topology.backend_ports.remove(&key);
                 self.unrestricted.insert(key);
             }
             Some(_) if self.unrestricted.contains(&key) => {}
             Some(port) => {
                 let section = named(self, port);
-                let ports = self.t.backend_ports.entry(key).or_default();
+                let ports = self.topology.backend_ports.entry(key).or_default();
                 ports.extend(section.filter(|s| !ports.contains(s)));
             }
         }
@@ -104,11 +105,11 @@ impl<'s> Builder<'s> {
 
     /// A node for an object of a kind outside the hierarchy the tool models (an Envoy
     /// Gateway Backend, an Istio ServiceEntry...), with its ports as sections.
-    pub(super) fn add_backend(&mut self, r: ObjRef, oi: ObjectId) -> NodeId {
-        let before = self.t.nodes.len();
-        let id = self.add_node(r, Role::Backend, Some(oi), None);
-        if self.t.nodes.len() > before {
-            for name in port_sections(&self.objects[oi]) {
+    pub(super) fn add_backend(&mut self, target: ObjRef, object: ObjectId) -> NodeId {
+        let before = self.topology.nodes.len();
+        let id = self.add_node(target, Role::Backend, Some(object), None);
+        if self.topology.nodes.len() > before {
+            for name in port_sections(&self.objects[object]) {
                 self.add_section(id, Role::Port, &name);
             }
         }
@@ -121,7 +122,7 @@ impl<'s> View<'_, 's> {
     pub(super) fn backends(
         &self,
         id: NodeId,
-        r: &ObjRef,
+        route: &ObjRef,
         links: &Links,
         out: &mut Vec<RouteChange>,
     ) {
@@ -131,28 +132,28 @@ impl<'s> View<'_, 's> {
             };
             let section = rule.section(j);
             // The rule is one of the route's own sections.
-            let nodes = &self.t.nodes;
+            let nodes = &self.topology.nodes;
             let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
                 nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
             }) else {
                 continue;
             };
-            for (k, b) in refs.iter().enumerate() {
+            for (k, backend_ref) in refs.iter().enumerate() {
                 let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let b = b.borrowed();
-                let Some(name) = b.name else {
+                let backend_ref = backend_ref.borrowed();
+                let Some(name) = backend_ref.name else {
                     out.push(RouteChange::found(invalid(
-                        r,
+                        route,
                         &format!("{}.name", field()),
                         "is missing",
                     )));
                     continue;
                 };
-                let group = normalize_group(b.group.unwrap_or(""));
-                let kind = b.kind.unwrap_or("Service");
-                let ns = b.namespace.or(r.namespace.as_deref());
+                let group = normalize_group(backend_ref.group.unwrap_or(""));
+                let kind = backend_ref.kind.unwrap_or("Service");
+                let ns = backend_ref.namespace.or(route.namespace.as_deref());
                 let target = RefKey::new(group, kind, ns, name);
-                let rule_ref = || r.clone().with_section(Some(&section));
+                let rule_ref = || route.clone().with_section(Some(&section));
                 if kind == "HTTPRoute" && is_gateway_group(group) {
                     out.push(RouteChange::Delegate(Box::new(Delegation {
                         rule: rule_id,
@@ -164,7 +165,7 @@ impl<'s> View<'_, 's> {
                     })));
                     continue;
                 }
-                if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
+                if ns != route.namespace.as_deref() && !self.reference_granted(route, target) {
                     out.push(RouteChange::found(Finding::new(
                         Code::RefNotPermitted,
                         rule_ref(),
@@ -173,30 +174,32 @@ impl<'s> View<'_, 's> {
                             field(),
                             target.ns_name(),
                             ns.unwrap_or_default(),
-                            r.kind,
-                            r.namespace.as_deref().unwrap_or_default()
+                            route.kind,
+                            route.namespace.as_deref().unwrap_or_default()
                         ),
                     )));
                     continue;
                 }
-                match self.t.find(target) {
+                match self.topology.find(target) {
                     Some(backend) => out.push(RouteChange::Backend {
                         rule: rule_id,
                         backend,
-                        port: b.port,
+                        port: backend_ref.port,
                     }),
                     None => {
                         // Backends of kinds the tool does not model (an InferencePool, an
                         // implementation's Backend) are nodes when they are in the input.
-                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|v| {
-                            v.iter().copied().find(|&oi| self.objects[oi].name == name)
+                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|ids| {
+                            ids.iter()
+                                .copied()
+                                .find(|&oi| self.objects[oi].name == name)
                         });
                         out.push(match present {
                             Some(object) => RouteChange::AddBackend(Box::new(NewBackend {
                                 rule: rule_id,
                                 target: target.to_obj_ref(),
                                 object,
-                                port: b.port,
+                                port: backend_ref.port,
                             })),
                             None => RouteChange::found(Finding::new(
                                 Code::BackendNotFound,

@@ -28,9 +28,9 @@ fn child_accepts(child: &Object, parent: &ObjRef) -> bool {
         .filter(|p| p.kind == Some("HTTPRoute"))
         .collect();
     routes.is_empty()
-        || routes.iter().any(|p| {
-            p.name == Some(parent.name.as_str())
-                && p.namespace.or(child.namespace.as_deref()) == parent.namespace.as_deref()
+        || routes.iter().any(|route| {
+            route.name == Some(parent.name.as_str())
+                && route.namespace.or(child.namespace.as_deref()) == parent.namespace.as_deref()
         })
 }
 
@@ -50,10 +50,10 @@ impl<'s> Builder<'s> {
         rule_ref: &ObjRef,
         field: &str,
     ) {
-        let parent = self.t.nodes[route].obj_ref.clone();
+        let parent = self.topology.nodes[route].obj_ref.clone();
         let candidates: Vec<ObjectId> = match self.by_kind().get(&(GATEWAY_GROUP, "HTTPRoute", ns))
         {
-            Some(v) => v
+            Some(ids) => ids
                 .iter()
                 .copied()
                 .filter(|&oi| name == "*" || self.objects[oi].name == name)
@@ -63,38 +63,38 @@ impl<'s> Builder<'s> {
         let mut linked = 0;
         let mut cycles = 0;
         for oi in candidates {
-            let child = &self.objects[oi];
-            let accepts = child_accepts(child, &parent);
-            let Some(c) = self.t.find(RefKey::of(&child.obj_ref())) else {
+            let object = &self.objects[oi];
+            let accepts = child_accepts(object, &parent);
+            let Some(child) = self.topology.find(RefKey::of(&object.obj_ref())) else {
                 continue;
             };
             if !accepts {
                 continue;
             }
             // Never a cycle: not the route itself, nor anything above the rule.
-            if let Some(down) = self.path_down(c, rule_id) {
-                let nodes = &self.t.nodes;
+            if let Some(down) = self.path_down(child, rule_id) {
+                let nodes = &self.topology.nodes;
                 let mut chain: Vec<String> =
                     down.iter().map(|&n| nodes[n].obj_ref.short()).collect();
-                chain.push(nodes[c].obj_ref.short());
-                self.t.findings.push(Finding::new(
+                chain.push(nodes[child].obj_ref.short());
+                self.topology.findings.push(Finding::new(
                     Code::Cycle,
                     rule_ref.clone(),
                     format!(
                         "{field}: delegating to HTTPRoute {} would close a cycle ({}); \
                          the delegation is left out",
-                        nodes[c].obj_ref.ns_name(),
+                        nodes[child].obj_ref.ns_name(),
                         chain.join(" → ")
                     ),
                 ));
                 cycles += 1;
                 continue;
             }
-            self.edge(rule_id, c);
+            self.edge(rule_id, child);
             linked += 1;
         }
         if linked == 0 && cycles == 0 {
-            self.t.findings.push(Finding::new(
+            self.topology.findings.push(Finding::new(
                 Code::BackendNotFound,
                 rule_ref.clone(),
                 format!(
@@ -111,12 +111,12 @@ impl<'s> Builder<'s> {
         let mut below: FastMap<NodeId, NodeId> = FastMap::default();
         let mut queue = std::collections::VecDeque::from([bottom]);
         let mut found = top == bottom;
-        while let (false, Some(n)) = (found, queue.pop_front()) {
-            for &p in &self.t.nodes[n].parents {
-                if p != bottom && !below.contains_key(&p) {
-                    below.insert(p, n);
-                    queue.push_back(p);
-                    found |= p == top;
+        while let (false, Some(node)) = (found, queue.pop_front()) {
+            for &parent in &self.topology.nodes[node].parents {
+                if parent != bottom && !below.contains_key(&parent) {
+                    below.insert(parent, node);
+                    queue.push_back(parent);
+                    found |= parent == top;
                 }
             }
         }
@@ -124,8 +124,8 @@ impl<'s> Builder<'s> {
             return None;
         }
         let mut path = vec![top];
-        while let Some(&n) = path.last().and_then(|n| below.get(n)) {
-            path.push(n);
+        while let Some(&next) = path.last().and_then(|n| below.get(n)) {
+            path.push(next);
         }
         Some(path)
     }

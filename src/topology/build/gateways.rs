@@ -26,83 +26,87 @@ enum ListenerSetRefused<'a> {
 }
 
 impl<'s> Builder<'s> {
-    pub(super) fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
+    /// The edge from the GatewayClass Gateway `id` names.
+    pub(super) fn link_gateway(&mut self, id: NodeId, gateway: &ObjRef, spec: &Val) {
         match spec.get("gatewayClassName").and_then(Val::as_str) {
             Some(class) => {
                 let class_in = |group| RefKey::new(group, "GatewayClass", None, class);
                 match self
-                    .t
+                    .topology
                     .find(class_in(GATEWAY_GROUP))
-                    .or_else(|| self.t.find(class_in(GATEWAY_X_GROUP)))
+                    .or_else(|| self.topology.find(class_in(GATEWAY_X_GROUP)))
                 {
-                    Some(c) => self.edge(c, id),
-                    None => self.t.findings.push(Finding::new(
+                    Some(class_node) => self.edge(class_node, id),
+                    None => self.topology.findings.push(Finding::new(
                         Code::ParentNotFound,
-                        r.clone(),
+                        gateway.clone(),
                         format!("GatewayClass {class} is not in the input"),
                     )),
                 }
             }
-            None => self.invalid(r, "spec.gatewayClassName", "is missing"),
+            None => self.invalid(gateway, "spec.gatewayClassName", "is missing"),
         }
     }
 
-    pub(super) fn link_listener_set(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
-        let Some(p) = spec.get("parentRef") else {
-            self.invalid(r, "spec.parentRef", "is missing");
+    /// The edge from the Gateway ListenerSet `id` names, if that Gateway lets it attach.
+    pub(super) fn link_listener_set(&mut self, id: NodeId, listener_set: &ObjRef, spec: &Val) {
+        let Some(parent_ref) = spec.get("parentRef") else {
+            self.invalid(listener_set, "spec.parentRef", "is missing");
             return;
         };
-        let Some(name) = p.get("name").and_then(Val::as_str) else {
-            self.invalid(r, "spec.parentRef.name", "is missing");
+        let Some(name) = parent_ref.get("name").and_then(Val::as_str) else {
+            self.invalid(listener_set, "spec.parentRef.name", "is missing");
             return;
         };
-        let ns = p
+        let ns = parent_ref
             .get("namespace")
             .and_then(Val::as_str)
-            .or(r.namespace.as_deref());
+            .or(listener_set.namespace.as_deref());
         let gw = RefKey::new(GATEWAY_GROUP, "Gateway", ns, name);
-        match self.t.find(gw) {
-            Some(g) => match self.allows_listener_sets(g, r) {
-                Ok(()) => self.edge(g, id),
-                Err(why) => self.t.findings.push(Finding::new(
+        match self.topology.find(gw) {
+            Some(gateway) => match self.allows_listener_sets(gateway, listener_set) {
+                Ok(()) => self.edge(gateway, id),
+                Err(why) => self.topology.findings.push(Finding::new(
                     Code::NotAdmitted,
-                    r.clone(),
+                    listener_set.clone(),
                     format!("spec.parentRef: Gateway {} {why}", gw.ns_name()),
                 )),
             },
-            None => self.t.findings.push(Finding::new(
+            None => self.topology.findings.push(Finding::new(
                 Code::ParentNotFound,
-                r.clone(),
+                listener_set.clone(),
                 format!("parent Gateway {} is not in the input", gw.ns_name()),
             )),
         }
     }
 
-    /// Whether Gateway `g` lets ListenerSet `ls` attach: its `spec.allowedListeners`
-    /// (`from: None` when unset, so no ListenerSet: GEP-1713).
+    /// Whether Gateway `gateway` lets ListenerSet `listener_set` attach: its
+    /// `spec.allowedListeners` (`from: None` when unset, so no ListenerSet: GEP-1713).
     fn allows_listener_sets<'a>(
         &'a self,
-        g: NodeId,
-        ls: &'a ObjRef,
+        gateway: NodeId,
+        listener_set: &'a ObjRef,
     ) -> Result<(), ListenerSetRefused<'a>> {
-        let spec = self.t.nodes[g].object.map(|o| &self.objects[o].spec);
+        let spec = self.topology.nodes[gateway]
+            .object
+            .map(|oi| &self.objects[oi].spec);
         let ns_cfg = spec.and_then(|s| s.pointer("/allowedListeners/namespaces"));
         let from = ns_cfg
             .and_then(|n| n.get("from"))
             .and_then(Val::as_str)
             .unwrap_or("None");
-        let gw_ns = self.t.nodes[g].obj_ref.namespace.as_deref();
-        let ls_ns = ls.namespace.as_deref().unwrap_or_default();
+        let gw_ns = self.topology.nodes[gateway].obj_ref.namespace.as_deref();
+        let ls_ns = listener_set.namespace.as_deref().unwrap_or_default();
         match from {
             "All" => Ok(()),
-            "Same" if ls.namespace.as_deref() == gw_ns => Ok(()),
+            "Same" if listener_set.namespace.as_deref() == gw_ns => Ok(()),
             "Same" => Err(ListenerSetRefused::OtherNamespace {
                 gateway_namespace: gw_ns.unwrap_or_default(),
             }),
             "Selector" => {
                 let no_labels = BTreeMap::new();
                 let labels = self
-                    .t
+                    .topology
                     .namespaces
                     .get(ls_ns)
                     .map_or(&no_labels, |n| &n.labels);

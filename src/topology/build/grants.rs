@@ -17,28 +17,38 @@ impl<'s> View<'_, 's> {
     pub(super) fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
         let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
             .iter()
-            .filter_map(|g| self.by_kind.get(&(*g, "ReferenceGrant", to.namespace)))
+            .filter_map(|group| self.by_kind.get(&(*group, "ReferenceGrant", to.namespace)))
             .flatten();
         for &gi in grants {
             let spec = &self.objects[gi].spec;
-            let from_ok = spec.get("from").and_then(Val::as_array).is_some_and(|fs| {
-                fs.iter().any(|f| {
-                    f.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
-                        && normalize_group(f.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == from.group
-                        && f.get("namespace").and_then(Val::as_str) == from.namespace.as_deref()
-                })
-            });
-            let to_ok = spec.get("to").and_then(Val::as_array).is_some_and(|ts| {
-                ts.iter().any(|t| {
-                    t.get("kind").and_then(Val::as_str) == Some(to.kind)
-                        && normalize_group(t.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == to.group
-                        && t.get("name")
-                            .and_then(Val::as_str)
-                            .is_none_or(|n| n == to.name)
-                })
-            });
+            let from_ok = spec
+                .get("from")
+                .and_then(Val::as_array)
+                .is_some_and(|entries| {
+                    entries.iter().any(|entry| {
+                        entry.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
+                            && normalize_group(
+                                entry.get("group").and_then(Val::as_str).unwrap_or(""),
+                            ) == from.group
+                            && entry.get("namespace").and_then(Val::as_str)
+                                == from.namespace.as_deref()
+                    })
+                });
+            let to_ok = spec
+                .get("to")
+                .and_then(Val::as_array)
+                .is_some_and(|entries| {
+                    entries.iter().any(|entry| {
+                        entry.get("kind").and_then(Val::as_str) == Some(to.kind)
+                            && normalize_group(
+                                entry.get("group").and_then(Val::as_str).unwrap_or(""),
+                            ) == to.group
+                            && entry
+                                .get("name")
+                                .and_then(Val::as_str)
+                                .is_none_or(|n| n == to.name)
+                    })
+                });
             if from_ok && to_ok {
                 return true;
             }

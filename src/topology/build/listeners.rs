@@ -46,17 +46,17 @@ impl<'s> Listener<'s> {
             other => AllowedFrom::Unknown(other),
         };
         let kinds = match spec.pointer("/allowedRoutes/kinds").and_then(Val::as_array) {
-            Some(ks) if !ks.is_empty() => ks
+            Some(entries) if !entries.is_empty() => entries
                 .iter()
-                .filter_map(|k| {
-                    let kind = k.get("kind").and_then(Val::as_str)?;
-                    let group = k.get("group").and_then(Val::as_str);
+                .filter_map(|entry| {
+                    let kind = entry.get("kind").and_then(Val::as_str)?;
+                    let group = entry.get("group").and_then(Val::as_str);
                     Some((normalize_group(group.unwrap_or(GATEWAY_GROUP)), kind))
                 })
                 .collect(),
             _ => {
                 let protocol = spec.get("protocol").and_then(Val::as_str).unwrap_or("");
-                let ks: &[&'static str] = match protocol {
+                let kinds: &[&'static str] = match protocol {
                     "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
                     "TLS" => &["TLSRoute", "TCPRoute"],
                     "TCP" => &["TCPRoute"],
@@ -64,7 +64,7 @@ impl<'s> Listener<'s> {
                     // Implementation-specific protocols: nothing to check against.
                     _ => ROUTE_KINDS,
                 };
-                ks.iter().map(|&k| (GATEWAY_GROUP, k)).collect()
+                kinds.iter().map(|&kind| (GATEWAY_GROUP, kind)).collect()
             }
         };
         Listener {
@@ -81,11 +81,11 @@ impl<'s> Listener<'s> {
 /// spec (None: nothing to check against).
 fn read_listener<'s>(
     objects: &'s [Object],
-    t: &Topology,
+    topology: &Topology,
     parent: NodeId,
     lname: &str,
 ) -> Option<Listener<'s>> {
-    let gw = &objects[t.nodes[parent].object?];
+    let gw = &objects[topology.nodes[parent].object?];
     let spec = gw.spec.get("listeners")?.as_array()?;
     let spec = spec
         .iter()
@@ -98,17 +98,20 @@ fn read_listener<'s>(
 
 /// Gateway API hostname intersection: equal, or a `*.` wildcard on either side.
 pub(crate) fn hostnames_intersect(a: &str, b: &str) -> bool {
-    fn wild_matches(w: &str, h: &str) -> bool {
-        w.strip_prefix("*.").is_some_and(|suffix| {
-            h.len() > suffix.len() + 1
-                && h.strip_suffix(suffix)
+    fn wild_matches(wildcard: &str, host: &str) -> bool {
+        wildcard.strip_prefix("*.").is_some_and(|suffix| {
+            host.len() > suffix.len() + 1
+                && host
+                    .strip_suffix(suffix)
                     .is_some_and(|head| head.ends_with('.'))
         })
     }
     a == b || wild_matches(a, b) || wild_matches(b, a) || {
         // Two wildcards intersect when one suffix ends with the other.
         match (a.strip_prefix("*."), b.strip_prefix("*.")) {
-            (Some(x), Some(y)) => x.ends_with(y) || y.ends_with(x),
+            (Some(a_suffix), Some(b_suffix)) => {
+                a_suffix.ends_with(b_suffix) || b_suffix.ends_with(a_suffix)
+            }
             _ => false,
         }
     }
@@ -118,45 +121,49 @@ impl<'s> Builder<'s> {
     /// Reads what every listener admits, once, before the routes ask.
     pub(super) fn read_listeners(&mut self) {
         let objects = self.objects;
-        for l in NodeId::all(self.t.nodes.len()) {
-            let node = &self.t.nodes[l];
+        for id in NodeId::all(self.topology.nodes.len()) {
+            let node = &self.topology.nodes[id];
             let (Role::Listener, Some(parent)) = (node.role, node.owner) else {
                 continue;
             };
             let lname = node.obj_ref.section.as_deref().unwrap_or_default();
-            let listener = read_listener(objects, &self.t, parent, lname);
-            self.listeners.insert(l, listener);
+            let listener = read_listener(objects, &self.topology, parent, lname);
+            self.listeners.insert(id, listener);
         }
     }
 }
 
 impl<'s> View<'_, 's> {
-    /// Whether listener `l` admits route `r`. `Err(None)`: the parentRef does not name
+    /// Whether listener `id` admits route `route`. `Err(None)`: the parentRef does not name
     /// this listener (sectionName/port); `Err(Some(why))`: it names it and the
     /// listener refuses.
     pub(super) fn admits(
         &self,
-        l: NodeId,
-        r: &ObjRef,
+        id: NodeId,
+        route: &ObjRef,
         route_hosts: &[&str],
         section: Option<&str>,
         port: Option<u64>,
     ) -> Result<(), Option<String>> {
-        let t = self.t;
-        let lname = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
+        let topology = self.topology;
+        let lname = topology.nodes[id]
+            .obj_ref
+            .section
+            .as_deref()
+            .unwrap_or_default();
         if section.is_some_and(|s| s != lname) {
             return Err(None);
         }
         // Read for every listener before the routes ask (`Builder::read_listeners`;
         // None: nothing to check against).
-        let Some(listener) = self.listeners.get(&l).and_then(Option::as_ref) else {
+        let Some(listener) = self.listeners.get(&id).and_then(Option::as_ref) else {
             return Ok(());
         };
-        let route_ns = r.namespace.as_deref().unwrap_or_default();
+        let route_ns = route.namespace.as_deref().unwrap_or_default();
         if port.is_some() && listener.port != port {
             return Err(None);
         }
-        let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
+        let why = |reason: String| Err(Some(format!("listener {lname}: {reason}")));
         // allowedRoutes.namespaces
         match &listener.from {
             AllowedFrom::All => {}
@@ -168,15 +175,18 @@ impl<'s> View<'_, 's> {
             }
             AllowedFrom::Selector(Ok(sel)) => {
                 let no_labels = BTreeMap::new();
-                let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
+                let labels = topology
+                    .namespaces
+                    .get(route_ns)
+                    .map_or(&no_labels, |n| &n.labels);
                 if !sel.matches(labels) {
                     return why(format!(
                         "namespace {route_ns} does not match its namespace selector"
                     ));
                 }
             }
-            AllowedFrom::Selector(Err((f, m))) => {
-                return why(format!("allowedRoutes.namespaces.{f} {m}"));
+            AllowedFrom::Selector(Err((field, message))) => {
+                return why(format!("allowedRoutes.namespaces.{field} {message}"));
             }
             AllowedFrom::Unknown(other) => {
                 return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
@@ -184,17 +194,20 @@ impl<'s> View<'_, 's> {
         }
         // allowedRoutes.kinds
         let allowed = listener.kinds.iter().any(|&(group, kind)| {
-            kind == r.kind
-                && (group == r.group || is_gateway_group(group) && is_gateway_group(&r.group))
+            kind == route.kind
+                && (group == route.group
+                    || is_gateway_group(group) && is_gateway_group(&route.group))
         });
         if !allowed {
-            return why(format!("does not allow {} routes", r.kind));
+            return why(format!("does not allow {} routes", route.kind));
         }
         // Hostnames must intersect when both sides name some.
-        if let Some(lh) = listener.hostname {
-            if !route_hosts.is_empty() && !route_hosts.iter().any(|h| hostnames_intersect(lh, h)) {
+        if let Some(hostname) = listener.hostname {
+            if !route_hosts.is_empty()
+                && !route_hosts.iter().any(|h| hostnames_intersect(hostname, h))
+            {
                 return why(format!(
-                    "hostname {lh} matches none of the route's hostnames"
+                    "hostname {hostname} matches none of the route's hostnames"
                 ));
             }
         }

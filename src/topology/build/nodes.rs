@@ -5,15 +5,16 @@ use super::{each_object, invalid, listed, Builder};
 use crate::model::{is_gateway_group, ObjRef, Object, ObjectId, Val, ROUTE_KINDS};
 use crate::topology::{Edges, Finding, NamespaceInfo, Node, NodeId, RefKey, Role};
 
-fn role_of(o: &Object) -> Option<Role> {
-    let g = o.group();
-    match o.kind.as_str() {
-        "GatewayClass" if is_gateway_group(g) => Some(Role::GatewayClass),
-        "Gateway" if is_gateway_group(g) => Some(Role::Gateway),
-        "ListenerSet" | "XListenerSet" if is_gateway_group(g) => Some(Role::ListenerSet),
-        k if ROUTE_KINDS.contains(&k) && is_gateway_group(g) => Some(Role::Route),
-        "Service" if g.is_empty() => Some(Role::Backend),
-        "ServiceImport" if g == "multicluster.x-k8s.io" => Some(Role::Backend),
+/// What an object is in the hierarchy, if it is in it.
+fn role_of(object: &Object) -> Option<Role> {
+    let group = object.group();
+    match object.kind.as_str() {
+        "GatewayClass" if is_gateway_group(group) => Some(Role::GatewayClass),
+        "Gateway" if is_gateway_group(group) => Some(Role::Gateway),
+        "ListenerSet" | "XListenerSet" if is_gateway_group(group) => Some(Role::ListenerSet),
+        kind if ROUTE_KINDS.contains(&kind) && is_gateway_group(group) => Some(Role::Route),
+        "Service" if group.is_empty() => Some(Role::Backend),
+        "ServiceImport" if group == "multicluster.x-k8s.io" => Some(Role::Backend),
         _ => None,
     }
 }
@@ -28,32 +29,32 @@ struct PlannedNodes {
     findings: Vec<Finding>,
 }
 
-/// The nodes object `o` (number `i`) becomes, if it is in the hierarchy.
-fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
-    let role = role_of(o)?;
-    let r = o.obj_ref();
+/// The nodes `object` (number `id`) becomes, if it is in the hierarchy.
+fn plan_nodes(object: &Object, id: ObjectId) -> Option<PlannedNodes> {
+    let role = role_of(object)?;
+    let obj_ref = object.obj_ref();
     let mut findings = Vec::new();
     let mut sections = Vec::new();
     let mut section = |name: &str, role: Role| {
-        let s = r.clone().with_section(Some(name));
-        let hash = RefKey::of(&s).hash();
-        sections.push(((s, hash), role));
+        let section_ref = obj_ref.clone().with_section(Some(name));
+        let hash = RefKey::of(&section_ref).hash();
+        sections.push(((section_ref, hash), role));
     };
     match role {
         Role::Gateway | Role::ListenerSet => {
-            let listeners: &[Val] = match o.spec.get("listeners") {
+            let listeners: &[Val] = match object.spec.get("listeners") {
                 None | Some(Val::Null) => &[],
-                Some(Val::Array(a)) => a,
+                Some(Val::Array(entries)) => entries,
                 Some(_) => {
-                    findings.push(invalid(&r, "spec.listeners", "must be a list"));
+                    findings.push(invalid(&obj_ref, "spec.listeners", "must be a list"));
                     &[]
                 }
             };
-            for (j, l) in listeners.iter().enumerate() {
-                match l.get("name").and_then(Val::as_str) {
+            for (j, listener) in listeners.iter().enumerate() {
+                match listener.get("name").and_then(Val::as_str) {
                     Some(name) if !name.is_empty() => section(name, Role::Listener),
                     _ => findings.push(invalid(
-                        &r,
+                        &obj_ref,
                         &format!("spec.listeners[{j}].name"),
                         "is missing",
                     )),
@@ -61,24 +62,28 @@ fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
             }
         }
         Role::Route => {
-            let rules = listed(&o.links().rules, "rules", &r, |f| findings.push(f));
+            let rules = listed(&object.links().rules, "rules", &obj_ref, |f| {
+                findings.push(f)
+            });
             for (j, rule) in rules.iter().enumerate() {
                 section(&rule.section(j), Role::Rule);
             }
         }
         Role::Backend => {
-            let ports = listed(&o.links().ports, "ports", &r, |f| findings.push(f));
+            let ports = listed(&object.links().ports, "ports", &obj_ref, |f| {
+                findings.push(f)
+            });
             for name in ports.iter().flatten() {
                 section(name, Role::Port);
             }
         }
         _ => {}
     }
-    let hash = RefKey::of(&r).hash();
+    let hash = RefKey::of(&obj_ref).hash();
     Some(PlannedNodes {
-        object: i,
+        object: id,
         role,
-        node: (r, hash),
+        node: (obj_ref, hash),
         sections,
         findings,
     })
@@ -86,20 +91,24 @@ fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
 
 impl<'s> Builder<'s> {
     pub(super) fn index_namespaces(&mut self) {
-        for o in self.objects {
-            if o.kind == "Namespace" && o.group().is_empty() {
-                let e = self.t.namespaces.entry(o.name.to_string()).or_default();
-                e.labels = o.labels.clone();
+        for object in self.objects {
+            if object.kind == "Namespace" && object.group().is_empty() {
+                let info = self
+                    .topology
+                    .namespaces
+                    .entry(object.name.to_string())
+                    .or_default();
+                info.labels = object.labels.clone();
                 // The API server labels every namespace with its own name.
-                e.labels
+                info.labels
                     .entry("kubernetes.io/metadata.name".to_string())
-                    .or_insert_with(|| o.name.to_string());
-                e.has_object = true;
-            } else if let Some(ns) = &o.namespace {
-                if self.t.namespaces.contains_key(ns.as_str()) {
+                    .or_insert_with(|| object.name.to_string());
+                info.has_object = true;
+            } else if let Some(ns) = &object.namespace {
+                if self.topology.namespaces.contains_key(ns.as_str()) {
                     continue;
                 }
-                self.t
+                self.topology
                     .namespaces
                     .entry(ns.to_string())
                     .or_insert_with(|| NamespaceInfo {
@@ -131,12 +140,16 @@ impl<'s> Builder<'s> {
         object: Option<ObjectId>,
         owner: Option<NodeId>,
     ) -> NodeId {
-        let slot = match self.t.index.probe_hashed(&self.t.nodes, &obj_ref, hash) {
+        let slot = match self
+            .topology
+            .index
+            .probe_hashed(&self.topology.nodes, &obj_ref, hash)
+        {
             Ok(id) => return id,
             Err(slot) => slot,
         };
-        let id = NodeId::at(self.t.nodes.len());
-        self.t.nodes.push(Node {
+        let id = NodeId::at(self.topology.nodes.len());
+        self.topology.nodes.push(Node {
             obj_ref,
             role,
             object,
@@ -144,23 +157,26 @@ impl<'s> Builder<'s> {
             parents: Edges::new(),
             children: Edges::new(),
         });
-        self.t.index.insert(slot, id);
+        self.topology.index.insert(slot, id);
         id
     }
 
     pub(super) fn edge(&mut self, parent: NodeId, child: NodeId) {
         // A child has few parents; a listener may have thousands of children.
-        if parent == child || self.t.nodes[child].parents.contains(&parent) {
+        if parent == child || self.topology.nodes[child].parents.contains(&parent) {
             return;
         }
-        self.t.nodes[parent].children.push(child);
-        self.t.nodes[child].parents.push(parent);
+        self.topology.nodes[parent].children.push(child);
+        self.topology.nodes[child].parents.push(parent);
     }
 
     pub(super) fn add_section(&mut self, owner: NodeId, role: Role, name: &str) -> NodeId {
-        let r = self.t.nodes[owner].obj_ref.clone().with_section(Some(name));
-        let object = self.t.nodes[owner].object;
-        let id = self.add_node(r, role, object, Some(owner));
+        let section_ref = self.topology.nodes[owner]
+            .obj_ref
+            .clone()
+            .with_section(Some(name));
+        let object = self.topology.nodes[owner].object;
+        let id = self.add_node(section_ref, role, object, Some(owner));
         self.edge(owner, id);
         id
     }
@@ -172,16 +188,16 @@ impl<'s> Builder<'s> {
         let objects = self.objects;
         // Room made at once (pages never written are never taken): an object in the
         // hierarchy is a node with a few sections, and the rest are not nodes at all.
-        self.t.nodes.reserve(objects.len() * 3);
-        self.t.index.reserve(objects.len() * 3);
+        self.topology.nodes.reserve(objects.len() * 3);
+        self.topology.index.reserve(objects.len() * 3);
         for plan in each_object(objects, plan_nodes) {
             let id = self.add_hashed_node(plan.node, plan.role, Some(plan.object), None);
-            let object = self.t.nodes[id].object;
+            let object = self.topology.nodes[id].object;
             for (section, role) in plan.sections {
-                let s = self.add_hashed_node(section, role, object, Some(id));
-                self.edge(id, s);
+                let section = self.add_hashed_node(section, role, object, Some(id));
+                self.edge(id, section);
             }
-            self.t.findings.extend(plan.findings);
+            self.topology.findings.extend(plan.findings);
         }
     }
 }

@@ -29,11 +29,11 @@ impl<'s> View<'_, 's> {
     pub(super) fn parents(
         &self,
         id: NodeId,
-        r: &ObjRef,
+        route: &ObjRef,
         links: &Links,
         out: &mut Vec<RouteChange>,
     ) {
-        let parent_refs = listed(&links.parent_refs, "parentRefs", r, |f| {
+        let parent_refs = listed(&links.parent_refs, "parentRefs", route, |f| {
             out.push(RouteChange::found(f))
         });
         let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
@@ -41,7 +41,7 @@ impl<'s> View<'_, 's> {
             let entry = entry.borrowed();
             let Some(name) = entry.name else {
                 let field = format!("spec.parentRefs[{index}].name");
-                out.push(RouteChange::found(invalid(r, &field, "is missing")));
+                out.push(RouteChange::found(invalid(route, &field, "is missing")));
                 continue;
             };
             let group = normalize_group(entry.group.unwrap_or(GATEWAY_GROUP));
@@ -56,31 +56,31 @@ impl<'s> View<'_, 's> {
                 target: RefKey::new(
                     group,
                     kind,
-                    entry.namespace.or(r.namespace.as_deref()),
+                    entry.namespace.or(route.namespace.as_deref()),
                     name,
                 ),
                 section: entry.section_name,
                 port: entry.port,
             };
             if kind == "Service" && group.is_empty() {
-                out.push(self.mesh_parent(id, r, &parent_ref));
+                out.push(self.mesh_parent(id, route, &parent_ref));
                 continue;
             }
-            match self.gateway_parent(id, r, &parent_ref) {
-                Ok(parent) => self.link_listeners(id, r, &hostnames, parent, &parent_ref, out),
+            match self.gateway_parent(id, route, &parent_ref) {
+                Ok(parent) => self.link_listeners(id, route, &hostnames, parent, &parent_ref, out),
                 Err(finding) => out.push(RouteChange::found(finding)),
             }
         }
     }
 
     /// GAMMA: the Service a mesh route names is its parent.
-    fn mesh_parent(&self, id: NodeId, r: &ObjRef, parent_ref: &ParentRef) -> RouteChange {
+    fn mesh_parent(&self, id: NodeId, route: &ObjRef, parent_ref: &ParentRef) -> RouteChange {
         let target = parent_ref.target;
-        match self.t.find(target) {
+        match self.topology.find(target) {
             Some(service) => RouteChange::Edge(service, id),
             None => RouteChange::found(Finding::new(
                 Code::ParentNotFound,
-                r.clone(),
+                route.clone(),
                 format!(
                     "{}: Service {} is not in the input",
                     parent_ref.field(),
@@ -95,7 +95,7 @@ impl<'s> View<'_, 's> {
     fn gateway_parent(
         &self,
         id: NodeId,
-        r: &ObjRef,
+        route: &ObjRef,
         parent_ref: &ParentRef,
     ) -> Result<NodeId, Finding> {
         let target = parent_ref.target;
@@ -111,10 +111,14 @@ impl<'s> View<'_, 's> {
             target.namespace,
             target.name,
         );
-        let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
+        let Some(parent) = self
+            .topology
+            .find(target)
+            .or_else(|| self.topology.find(experimental))
+        else {
             return Err(Finding::new(
                 Code::ParentNotFound,
-                r.clone(),
+                route.clone(),
                 format!(
                     "{}: {kind} {} is not in the input",
                     parent_ref.field(),
@@ -125,13 +129,13 @@ impl<'s> View<'_, 's> {
         if parent == id {
             return Err(Finding::new(
                 Code::Cycle,
-                r.clone(),
+                route.clone(),
                 format!(
                     "{}: the route names itself as its parent, a cycle ({} → {}); \
                      the reference is left out",
                     parent_ref.field(),
-                    r.short(),
-                    r.short()
+                    route.short(),
+                    route.short()
                 ),
             ));
         }
@@ -143,17 +147,17 @@ impl<'s> View<'_, 's> {
     fn link_listeners(
         &self,
         id: NodeId,
-        r: &ObjRef,
+        route: &ObjRef,
         hostnames: &[&str],
         parent: NodeId,
         parent_ref: &ParentRef,
         out: &mut Vec<RouteChange>,
     ) {
-        let listeners: Vec<NodeId> = self.t.nodes[parent]
+        let listeners: Vec<NodeId> = self.topology.nodes[parent]
             .children
             .iter()
             .copied()
-            .filter(|&c| self.t.nodes[c].role == Role::Listener)
+            .filter(|&c| self.topology.nodes[c].role == Role::Listener)
             .collect();
         if listeners.is_empty() {
             out.push(RouteChange::Edge(parent, id));
@@ -162,7 +166,13 @@ impl<'s> View<'_, 's> {
         let mut admitted = 0;
         let mut reasons = Vec::new();
         for listener in listeners {
-            match self.admits(listener, r, hostnames, parent_ref.section, parent_ref.port) {
+            match self.admits(
+                listener,
+                route,
+                hostnames,
+                parent_ref.section,
+                parent_ref.port,
+            ) {
                 Ok(()) => {
                     out.push(RouteChange::Edge(listener, id));
                     admitted += 1;
@@ -172,23 +182,25 @@ impl<'s> View<'_, 's> {
             }
         }
         if admitted == 0 {
-            out.push(RouteChange::found(not_admitted(r, parent_ref, &reasons)));
+            out.push(RouteChange::found(not_admitted(
+                route, parent_ref, &reasons,
+            )));
         }
     }
 }
 
 /// The finding a parentRef makes when no listener admits the route: why each listener
 /// it names refuses, or that the listener it names does not exist.
-fn not_admitted(r: &ObjRef, parent_ref: &ParentRef, reasons: &[String]) -> Finding {
+fn not_admitted(route: &ObjRef, parent_ref: &ParentRef, reasons: &[String]) -> Finding {
     let field = parent_ref.field();
     let (kind, parent) = (parent_ref.target.kind, parent_ref.target.ns_name());
     let mut msg = format!("{field}: no listener of {kind} {parent} admits this route");
-    if let Some(s) = parent_ref.section {
+    if let Some(section) = parent_ref.section {
         if !reasons
             .iter()
-            .any(|x| x.starts_with(&format!("listener {s}:")))
+            .any(|reason| reason.starts_with(&format!("listener {section}:")))
         {
-            msg = format!("{field}: {kind} {parent} has no listener named {s}");
+            msg = format!("{field}: {kind} {parent} has no listener named {section}");
         }
     }
     if !reasons.is_empty() {
@@ -196,5 +208,5 @@ fn not_admitted(r: &ObjRef, parent_ref: &ParentRef, reasons: &[String]) -> Findi
         msg.push_str(&reasons.join("; "));
         msg.push(')');
     }
-    Finding::new(Code::NotAdmitted, r.clone(), msg)
+    Finding::new(Code::NotAdmitted, route.clone(), msg)
 }

@@ -12,18 +12,18 @@ impl<'s> Builder<'s> {
     /// listener that shares its port with others (`SharedPort`) and one of its targets
     /// is such a listener.
     pub(super) fn refuse_on_shared_port(&mut self, pid: PolicyId, resolved: &[ResolvedTarget]) {
-        let kind = &self.t.policies[pid].kind;
-        let rule = self.t.catalog.get(kind).map(|k| k.shared_port);
+        let kind = &self.topology.policies[pid].kind;
+        let rule = self.topology.catalog.get(kind).map(|k| k.shared_port);
         match rule {
             None | Some(SharedPort::Allowed) => return,
             Some(SharedPort::RefusedOnSharedHttpListener) => {}
         }
-        if self.t.policies[pid].rejected.is_some() {
+        if self.topology.policies[pid].rejected.is_some() {
             return;
         }
         let shared = resolved.iter().find_map(|rt| match rt.resolution {
-            Resolution::Node(n) if self.t.nodes[n].role == Role::Listener => {
-                let others = self.http_listeners_sharing_port(n);
+            Resolution::Node(node) if self.topology.nodes[node].role == Role::Listener => {
+                let others = self.http_listeners_sharing_port(node);
                 (!others.is_empty()).then_some((rt.target.clone(), others))
             }
             _ => None,
@@ -35,44 +35,46 @@ impl<'s> Builder<'s> {
             "is aimed at {target}, a plain HTTP listener sharing its port with {}: one Envoy listener, which the settings would reach whole; its controller refuses the policy",
             others.join(", ")
         );
-        let p = &mut self.t.policies[pid];
-        self.t.findings.push(Finding::new(
+        let policy = &mut self.topology.policies[pid];
+        self.topology.findings.push(Finding::new(
             Code::Invalid,
-            p.obj_ref.clone(),
+            policy.obj_ref.clone(),
             format!("spec.targetRefs: {why}"),
         ));
-        p.invalid.push(("spec.targetRefs".to_string(), why.clone()));
-        p.rejected = Some(why);
+        policy
+            .invalid
+            .push(("spec.targetRefs".to_string(), why.clone()));
+        policy.rejected = Some(why);
     }
 
-    /// The other plain HTTP listeners with listener `l`'s port, when `l` is plain HTTP:
-    /// those of its Gateway and of the ListenerSets attached to that Gateway, named
-    /// as `describe` names sections.
-    fn http_listeners_sharing_port(&self, l: NodeId) -> Vec<String> {
-        let nodes = &self.t.nodes;
+    /// The other plain HTTP listeners with `listener`'s port, when `listener` is plain
+    /// HTTP: those of its Gateway and of the ListenerSets attached to that Gateway,
+    /// named as `describe` names sections.
+    fn http_listeners_sharing_port(&self, listener: NodeId) -> Vec<String> {
+        let nodes = &self.topology.nodes;
         // (port, protocol) of a listener section, from its object's spec.
-        let read = |n: NodeId| -> Option<(u64, String)> {
-            let owner = nodes[n].owner?;
+        let read = |section: NodeId| -> Option<(u64, String)> {
+            let owner = nodes[section].owner?;
             let oi = nodes[owner].object?;
-            let name = nodes[n].obj_ref.section.as_deref()?;
+            let name = nodes[section].obj_ref.section.as_deref()?;
             let listeners = self.objects[oi]
                 .spec
                 .get("listeners")
                 .and_then(Val::as_array)?;
             let entry = listeners
                 .iter()
-                .find(|e| e.get("name").and_then(Val::as_str) == Some(name))?;
+                .find(|entry| entry.get("name").and_then(Val::as_str) == Some(name))?;
             let port = entry.get("port").and_then(Val::as_u64)?;
             let protocol = entry.get("protocol").and_then(Val::as_str)?;
             Some((port, protocol.to_string()))
         };
-        let Some((port, protocol)) = read(l) else {
+        let Some((port, protocol)) = read(listener) else {
             return Vec::new();
         };
         if protocol != "HTTP" {
             return Vec::new();
         }
-        let Some(owner) = nodes[l].owner else {
+        let Some(owner) = nodes[listener].owner else {
             return Vec::new();
         };
         let gateways: Vec<NodeId> = match nodes[owner].role {
@@ -81,7 +83,7 @@ impl<'s> Builder<'s> {
                 .parents
                 .iter()
                 .copied()
-                .filter(|&g| nodes[g].role == Role::Gateway)
+                .filter(|&parent| nodes[parent].role == Role::Gateway)
                 .collect(),
             Role::Namespace
             | Role::GatewayClass
@@ -93,10 +95,10 @@ impl<'s> Builder<'s> {
         };
         // The listener-owning objects of each Gateway: itself and its ListenerSets.
         let mut owners: Vec<NodeId> = Vec::new();
-        for g in gateways {
-            owners.push(g);
+        for gateway in gateways {
+            owners.push(gateway);
             owners.extend(
-                nodes[g]
+                nodes[gateway]
                     .children
                     .iter()
                     .copied()
@@ -106,18 +108,19 @@ impl<'s> Builder<'s> {
         owners.sort();
         owners.dedup();
         let mut out = Vec::new();
-        for o in owners {
-            for &c in &nodes[o].children {
-                if c == l || nodes[c].owner != Some(o) || nodes[c].role != Role::Listener {
+        for owner in owners {
+            for &other in &nodes[owner].children {
+                let node = &nodes[other];
+                if other == listener || node.owner != Some(owner) || node.role != Role::Listener {
                     continue;
                 }
-                if read(c).is_some_and(|(p, proto)| p == port && proto == "HTTP") {
-                    let r = &nodes[c].obj_ref;
+                if read(other).is_some_and(|(p, proto)| p == port && proto == "HTTP") {
+                    let obj_ref = &node.obj_ref;
                     out.push(format!(
                         "listener {} of {} {}",
-                        r.section.as_deref().unwrap_or_default(),
-                        r.kind,
-                        r.ns_name()
+                        obj_ref.section.as_deref().unwrap_or_default(),
+                        obj_ref.kind,
+                        obj_ref.ns_name()
                     ));
                 }
             }
