@@ -546,3 +546,72 @@ fn a_gateway_refuses_listener_sets_its_allowed_listeners_leave_out() {
         assert_eq!(w.topology.nodes[set].parents.to_vec(), [gateway], "{name}");
     }
 }
+
+/// Each way a listener refuses a route its parentRef names, as the NotAdmitted finding
+/// tells it: every refusing listener's reason, or the listener named that is not there.
+#[test]
+fn a_route_no_listener_admits_is_told_why_each_listener_refuses() {
+    let strict = r#"
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: strict, namespace: infra}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: same, port: 80, protocol: HTTP}
+  - {name: web, port: 81, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}}
+  - {name: bad-selector, port: 82, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: [web]}}}}
+  - {name: odd, port: 83, protocol: HTTP, allowedRoutes: {namespaces: {from: Sometimes}}}
+  - {name: tcp, port: 84, protocol: TCP, allowedRoutes: {namespaces: {from: All}}}
+  - {name: host, port: 85, protocol: HTTP, hostname: a.example, allowedRoutes: {namespaces: {from: All}}}
+"#;
+    let route = |name: &str, parent_ref: &str| {
+        format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: {name}, namespace: other}}\nspec:\n  hostnames: [b.example]\n  parentRefs: [{{name: strict, namespace: infra{parent_ref}}}]\n")
+    };
+    let yaml = [
+        GATEWAY,
+        strict,
+        &route("every-listener", ""),
+        &route("named-missing", ", sectionName: missing"),
+        &route("named-same", ", sectionName: same"),
+        &route("no-such-port", ", port: 9999"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let mut refused: Vec<(String, String)> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::NotAdmitted)
+        .map(|f| (f.object.name.to_string(), f.message.clone()))
+        .collect();
+    refused.sort();
+    let expected = [
+        (
+            "every-listener",
+            "spec.parentRefs[0]: no listener of Gateway infra/strict admits this route (\
+             listener same: allows routes from namespace infra only; \
+             listener web: namespace other does not match its namespace selector; \
+             listener bad-selector: allowedRoutes.namespaces.selector.matchLabels must be a map of strings; \
+             listener odd: unknown allowedRoutes.namespaces.from \"Sometimes\"; \
+             listener tcp: does not allow HTTPRoute routes; \
+             listener host: hostname a.example matches none of the route's hostnames)",
+        ),
+        (
+            "named-missing",
+            "spec.parentRefs[0]: Gateway infra/strict has no listener named missing",
+        ),
+        (
+            "named-same",
+            "spec.parentRefs[0]: no listener of Gateway infra/strict admits this route (\
+             listener same: allows routes from namespace infra only)",
+        ),
+        (
+            "no-such-port",
+            "spec.parentRefs[0]: no listener of Gateway infra/strict admits this route",
+        ),
+    ]
+    .map(|(name, message)| (name.to_string(), message.to_string()));
+    assert_eq!(refused, expected);
+}
