@@ -9,6 +9,41 @@ use crate::model::{
 use crate::topology::{NodeId, Role, Topology};
 use std::collections::BTreeMap;
 
+/// Whether a listener admits a route a parentRef names (`View::admits`).
+pub(super) enum Admission<'a> {
+    Admitted,
+    /// The parentRef does not name this listener (its `sectionName` or `port`).
+    NotNamed,
+    /// The parentRef names it and the listener refuses.
+    Refused(ListenerRefusal<'a>),
+}
+
+/// Why listener `listener` refuses a route: `listener <name>: <reason>` in a finding.
+#[derive(Debug, thiserror::Error)]
+#[error("listener {listener}: {reason}")]
+pub(super) struct ListenerRefusal<'a> {
+    pub(super) listener: &'a str,
+    reason: RouteRefused<'a>,
+}
+
+/// Why a listener refuses a route, by its `allowedRoutes` and `hostname`.
+#[derive(Debug, thiserror::Error)]
+enum RouteRefused<'a> {
+    #[error("allows routes from namespace {gateway_namespace} only")]
+    OtherNamespace { gateway_namespace: &'a str },
+    #[error("namespace {namespace} does not match its namespace selector")]
+    NamespaceNotSelected { namespace: &'a str },
+    /// Its selector is misshapen: the field under `allowedRoutes.namespaces`.
+    #[error("allowedRoutes.namespaces.{field} {message}")]
+    InvalidSelector { field: &'a str, message: &'a str },
+    #[error("unknown allowedRoutes.namespaces.from {0:?}")]
+    UnknownFrom(&'a str),
+    #[error("does not allow {0} routes")]
+    KindNotAllowed(&'a str),
+    #[error("hostname {0} matches none of the route's hostnames")]
+    NoHostnameInCommon(&'a str),
+}
+
 /// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
 pub(super) struct Listener<'s> {
     gateway_ns: &'s str,
@@ -134,17 +169,16 @@ impl<'s> Builder<'s> {
 }
 
 impl<'s> View<'_, 's> {
-    /// Whether listener `id` admits route `route`. `Err(None)`: the parentRef does not name
-    /// this listener (sectionName/port); `Err(Some(why))`: it names it and the
-    /// listener refuses.
-    pub(super) fn admits(
-        &self,
+    /// Whether listener `id` admits route `route` that a parentRef naming `section`
+    /// and `port` (either may be unset) attaches to the listener's Gateway.
+    pub(super) fn admits<'a>(
+        &'a self,
         id: NodeId,
-        route: &ObjRef,
+        route: &'a ObjRef,
         route_hosts: &[&str],
         section: Option<&str>,
         port: Option<u64>,
-    ) -> Result<(), Option<String>> {
+    ) -> Admission<'a> {
         let topology = self.topology;
         let lname = topology.nodes[id]
             .obj_ref
@@ -152,25 +186,31 @@ impl<'s> View<'_, 's> {
             .as_deref()
             .unwrap_or_default();
         if section.is_some_and(|s| s != lname) {
-            return Err(None);
+            return Admission::NotNamed;
         }
         // Read for every listener before the routes ask (`Builder::read_listeners`;
         // None: nothing to check against).
         let Some(listener) = self.listeners.get(&id).and_then(Option::as_ref) else {
-            return Ok(());
+            return Admission::Admitted;
         };
         let route_ns = route.namespace.as_deref().unwrap_or_default();
         if port.is_some() && listener.port != port {
-            return Err(None);
+            return Admission::NotNamed;
         }
-        let why = |reason: String| Err(Some(format!("listener {lname}: {reason}")));
+        let why = |reason| {
+            Admission::Refused(ListenerRefusal {
+                listener: lname,
+                reason,
+            })
+        };
         // allowedRoutes.namespaces
         match &listener.from {
             AllowedFrom::All => {}
             AllowedFrom::Same => {
                 if route_ns != listener.gateway_ns {
-                    let gw_ns = listener.gateway_ns;
-                    return why(format!("allows routes from namespace {gw_ns} only"));
+                    return why(RouteRefused::OtherNamespace {
+                        gateway_namespace: listener.gateway_ns,
+                    });
                 }
             }
             AllowedFrom::Selector(Ok(sel)) => {
@@ -180,17 +220,15 @@ impl<'s> View<'_, 's> {
                     .get(route_ns)
                     .map_or(&no_labels, |n| &n.labels);
                 if !sel.matches(labels) {
-                    return why(format!(
-                        "namespace {route_ns} does not match its namespace selector"
-                    ));
+                    return why(RouteRefused::NamespaceNotSelected {
+                        namespace: route_ns,
+                    });
                 }
             }
             AllowedFrom::Selector(Err((field, message))) => {
-                return why(format!("allowedRoutes.namespaces.{field} {message}"));
+                return why(RouteRefused::InvalidSelector { field, message });
             }
-            AllowedFrom::Unknown(other) => {
-                return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
-            }
+            AllowedFrom::Unknown(other) => return why(RouteRefused::UnknownFrom(other)),
         }
         // allowedRoutes.kinds
         let allowed = listener.kinds.iter().any(|&(group, kind)| {
@@ -199,18 +237,16 @@ impl<'s> View<'_, 's> {
                     || is_gateway_group(group) && is_gateway_group(&route.group))
         });
         if !allowed {
-            return why(format!("does not allow {} routes", route.kind));
+            return why(RouteRefused::KindNotAllowed(&route.kind));
         }
         // Hostnames must intersect when both sides name some.
         if let Some(hostname) = listener.hostname {
             if !route_hosts.is_empty()
                 && !route_hosts.iter().any(|h| hostnames_intersect(hostname, h))
             {
-                return why(format!(
-                    "hostname {hostname} matches none of the route's hostnames"
-                ));
+                return why(RouteRefused::NoHostnameInCommon(hostname));
             }
         }
-        Ok(())
+        Admission::Admitted
     }
 }

@@ -1,11 +1,13 @@
 //! A route's parentRefs: the edges from the listeners that admit it (or from the
 //! Service it is a mesh route of), and why none does when none does.
 
+use super::listeners::{Admission, ListenerRefusal};
 use super::{invalid, listed, Borrowed, RouteChange, View};
 use crate::model::{
     is_gateway_group, normalize_group, Links, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP,
 };
 use crate::topology::{Code, Finding, NodeId, RefKey, Role};
+use std::fmt::Write as _;
 
 /// One entry of a route's parentRefs, read: the object it names and the listeners it
 /// narrows to (`sectionName`, `port`).
@@ -173,12 +175,12 @@ impl<'s> View<'_, 's> {
                 parent_ref.section,
                 parent_ref.port,
             ) {
-                Ok(()) => {
+                Admission::Admitted => {
                     out.push(RouteChange::Edge(listener, id));
                     admitted += 1;
                 }
-                Err(Some(reason)) => reasons.push(reason),
-                Err(None) => {}
+                Admission::Refused(reason) => reasons.push(reason),
+                Admission::NotNamed => {}
             }
         }
         if admitted == 0 {
@@ -191,21 +193,21 @@ impl<'s> View<'_, 's> {
 
 /// The finding a parentRef makes when no listener admits the route: why each listener
 /// it names refuses, or that the listener it names does not exist.
-fn not_admitted(route: &ObjRef, parent_ref: &ParentRef, reasons: &[String]) -> Finding {
+fn not_admitted(route: &ObjRef, parent_ref: &ParentRef, reasons: &[ListenerRefusal]) -> Finding {
     let field = parent_ref.field();
     let (kind, parent) = (parent_ref.target.kind, parent_ref.target.ns_name());
     let mut msg = format!("{field}: no listener of {kind} {parent} admits this route");
     if let Some(section) = parent_ref.section {
-        if !reasons
-            .iter()
-            .any(|reason| reason.starts_with(&format!("listener {section}:")))
-        {
+        if !reasons.iter().any(|reason| reason.listener == section) {
             msg = format!("{field}: {kind} {parent} has no listener named {section}");
         }
     }
+    for (index, reason) in reasons.iter().enumerate() {
+        let before = if index == 0 { " (" } else { "; " };
+        // Writing to a String cannot fail.
+        let _ = write!(msg, "{before}{reason}");
+    }
     if !reasons.is_empty() {
-        msg.push_str(" (");
-        msg.push_str(&reasons.join("; "));
         msg.push(')');
     }
     Finding::new(Code::NotAdmitted, route.clone(), msg)
