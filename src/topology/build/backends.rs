@@ -2,7 +2,7 @@
 //! backends, restricted to the ports they name; a backend of a kind outside the
 //! hierarchy becomes a node when a route or a policy names it.
 
-use super::{invalid, Borrowed, Builder, Delegation, RouteChange, View};
+use super::{invalid, Borrowed, Builder, Delegation, Ref, RouteChange, View};
 use crate::model::{
     is_gateway_group, normalize_group, port_section, Links, ObjRef, Object, ObjectId, Val,
 };
@@ -117,6 +117,17 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// A rule of a route, as its backendRefs are linked.
+struct RouteRule<'r> {
+    route: NodeId,
+    route_ref: &'r ObjRef,
+    /// The rule's own node, a section of the route's.
+    id: NodeId,
+    /// Its index in `spec.rules`, and the section it is.
+    index: usize,
+    section: &'r str,
+}
+
 impl<'s> View<'_, 's> {
     /// A route's rules' backendRefs: the edges from each rule to its backends.
     pub(super) fn backends(
@@ -138,82 +149,86 @@ impl<'s> View<'_, 's> {
             }) else {
                 continue;
             };
+            let rule = RouteRule {
+                route: id,
+                route_ref: route,
+                id: rule_id,
+                index: j,
+                section: &section,
+            };
             for (k, backend_ref) in refs.iter().enumerate() {
-                let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let backend_ref = backend_ref.borrowed();
-                let Some(name) = backend_ref.name else {
-                    out.push(RouteChange::found(invalid(
-                        route,
-                        &format!("{}.name", field()),
-                        "is missing",
-                    )));
-                    continue;
-                };
-                let group = normalize_group(backend_ref.group.unwrap_or(""));
-                let kind = backend_ref.kind.unwrap_or("Service");
-                let ns = backend_ref.namespace.or(route.namespace.as_deref());
-                let target = RefKey::new(group, kind, ns, name);
-                let rule_ref = || route.clone().with_section(Some(&section));
-                if kind == "HTTPRoute" && is_gateway_group(group) {
-                    out.push(RouteChange::Delegate(Box::new(Delegation {
-                        rule: rule_id,
-                        route: id,
-                        namespace: ns.map(str::to_string),
-                        name: name.to_string(),
-                        rule_ref: rule_ref(),
-                        field: field(),
-                    })));
-                    continue;
-                }
-                if ns != route.namespace.as_deref() && !self.reference_granted(route, target) {
-                    out.push(RouteChange::found(Finding::new(
-                        Code::RefNotPermitted,
-                        rule_ref(),
-                        format!(
-                            "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
-                            field(),
-                            target.ns_name(),
-                            ns.unwrap_or_default(),
-                            route.kind,
-                            route.namespace.as_deref().unwrap_or_default()
-                        ),
-                    )));
-                    continue;
-                }
-                match self.topology.find(target) {
-                    Some(backend) => out.push(RouteChange::Backend {
-                        rule: rule_id,
-                        backend,
-                        port: backend_ref.port,
-                    }),
-                    None => {
-                        // Backends of kinds the tool does not model (an InferencePool, an
-                        // implementation's Backend) are nodes when they are in the input.
-                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|ids| {
-                            ids.iter()
-                                .copied()
-                                .find(|&oi| self.objects[oi].name == name)
-                        });
-                        out.push(match present {
-                            Some(object) => RouteChange::AddBackend(Box::new(NewBackend {
-                                rule: rule_id,
-                                target: target.to_obj_ref(),
-                                object,
-                                port: backend_ref.port,
-                            })),
-                            None => RouteChange::found(Finding::new(
-                                Code::BackendNotFound,
-                                rule_ref(),
-                                format!(
-                                    "{}: {kind} {} is not in the input",
-                                    field(),
-                                    target.ns_name()
-                                ),
-                            )),
-                        });
-                    }
-                }
+                out.push(self.backend_ref_change(&rule, k, backend_ref.borrowed()));
             }
+        }
+    }
+
+    /// What backendRef `k` of `rule` links: an edge to its backend (a node made for
+    /// it when of a kind outside the hierarchy), a delegation, or the finding it makes.
+    fn backend_ref_change(&self, rule: &RouteRule, k: usize, backend_ref: Ref) -> RouteChange {
+        let route = rule.route_ref;
+        let field = || format!("spec.rules[{}].backendRefs[{k}]", rule.index);
+        let Some(name) = backend_ref.name else {
+            return RouteChange::found(invalid(route, &format!("{}.name", field()), "is missing"));
+        };
+        let group = normalize_group(backend_ref.group.unwrap_or(""));
+        let kind = backend_ref.kind.unwrap_or("Service");
+        let ns = backend_ref.namespace.or(route.namespace.as_deref());
+        let target = RefKey::new(group, kind, ns, name);
+        let rule_ref = || route.clone().with_section(Some(rule.section));
+        if kind == "HTTPRoute" && is_gateway_group(group) {
+            return RouteChange::Delegate(Box::new(Delegation {
+                rule: rule.id,
+                route: rule.route,
+                namespace: ns.map(str::to_string),
+                name: name.to_string(),
+                rule_ref: rule_ref(),
+                field: field(),
+            }));
+        }
+        if ns != route.namespace.as_deref() && !self.reference_granted(route, target) {
+            return RouteChange::found(Finding::new(
+                Code::RefNotPermitted,
+                rule_ref(),
+                format!(
+                    "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
+                    field(),
+                    target.ns_name(),
+                    ns.unwrap_or_default(),
+                    route.kind,
+                    route.namespace.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+        if let Some(backend) = self.topology.find(target) {
+            return RouteChange::Backend {
+                rule: rule.id,
+                backend,
+                port: backend_ref.port,
+            };
+        }
+        // Backends of kinds the tool does not model (an InferencePool, an
+        // implementation's Backend) are nodes when they are in the input.
+        let present = self.by_kind.get(&(group, kind, ns)).and_then(|ids| {
+            ids.iter()
+                .copied()
+                .find(|&oi| self.objects[oi].name == name)
+        });
+        match present {
+            Some(object) => RouteChange::AddBackend(Box::new(NewBackend {
+                rule: rule.id,
+                target: target.to_obj_ref(),
+                object,
+                port: backend_ref.port,
+            })),
+            None => RouteChange::found(Finding::new(
+                Code::BackendNotFound,
+                rule_ref(),
+                format!(
+                    "{}: {kind} {} is not in the input",
+                    field(),
+                    target.ns_name()
+                ),
+            )),
         }
     }
 }
