@@ -1,4 +1,13 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
+//!
+//! `build` runs the stages in order; each stage's rules are in a file of `build/`:
+//! objects become nodes (`nodes`), Gateways and ListenerSets are linked to what is
+//! above them (`gateways`), then routes: their parents through the listeners that
+//! admit them (`listeners`, `parents`) and their rules' backends (`backends`,
+//! `delegation`, `grants`); last, policies are read and attached (`attach`) where their
+//! targets resolve (`resolve`), unless a vendor rule refuses them (`shared_port`).
+//! What can be worked out apart is worked out on every core through a `View` and
+//! done by the `Builder` in input order, so the result does not depend on the cores.
 
 use super::{Code, Finding, NodeId, Role, Shape, Topology};
 use crate::catalog::Catalog;
@@ -106,6 +115,7 @@ fn each_object<R: Send>(
 }
 
 impl<'s> Builder<'s> {
+    /// The objects by (group, kind, namespace), made the first time it is asked for.
     fn by_kind(&self) -> &FastMap<KindIn<'s>, Vec<ObjectId>> {
         let objects = self.objects;
         self.by_kind.get_or_init(|| {
@@ -122,10 +132,13 @@ impl<'s> Builder<'s> {
         })
     }
 
+    /// Tells that a field of `object` is misshapen.
     fn invalid(&mut self, object: &ObjRef, field: &str, msg: &str) {
         self.topology.findings.push(invalid(object, field, msg));
     }
 
+    /// The edges: Gateways and ListenerSets first, then every route (its parents, then
+    /// its rules' backends), then the cycles the references make are broken.
     fn link(&mut self) {
         let objects = self.objects;
         for id in NodeId::all(self.topology.nodes.len()) {
