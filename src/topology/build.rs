@@ -1,42 +1,43 @@
 //! Building the DAG: objects → nodes, references → edges, policies → attachments.
+//!
+//! `build` runs the stages in order; each stage's rules are in a file of `build/`:
+//! objects become nodes (`nodes`), Gateways and ListenerSets are linked to what is
+//! above them (`gateways`), then routes: their parents through the listeners that
+//! admit them (`listeners`, `parents`) and their rules' backends (`backends`,
+//! `delegation`, `grants`); last, policies are read and attached (`attach`) where their
+//! targets resolve (`resolve`), unless a vendor rule refuses them (`shared_port`).
+//! What can be worked out apart is worked out on every core through a `View` and
+//! done by the `Builder` in input order, so the result does not depend on the cores.
 
-use super::{
-    Code, Edges, Finding, NamespaceInfo, Node, NodeId, PolicyId, RefKey, Resolution,
-    ResolvedTarget, Role, Severity, Shape, Topology,
-};
-use crate::catalog::policy::{
-    precedence, read_policy, FieldError, FieldProblem, LabelSelector, Policy, SelectorScope,
-    TargetSpec,
-};
-use crate::catalog::{Catalog, Class, PolicyKind, SharedPort};
+use super::{Code, Finding, NodeId, Role, Shape, Topology};
+use crate::catalog::Catalog;
 use crate::model::FastMap;
-use crate::model::{
-    is_cluster_scoped, is_gateway_group, normalize_group, port_section, BlindSpot, Links, Listed,
-    ObjRef, Object, ObjectId, RefFields, Snapshot, Val, GATEWAY_GROUP, GATEWAY_X_GROUP,
-};
+use crate::model::{BlindSpot, Listed, ObjRef, Object, ObjectId, RefFields, Snapshot};
 use rayon::prelude::*;
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use crate::model::ROUTE_KINDS;
+use attach::read_policies;
+use backends::NewBackend;
+use delegation::Delegation;
+use listeners::Listener;
+use resolve::Resolved;
 
-fn role_of(o: &Object) -> Option<Role> {
-    let g = o.group();
-    match o.kind.as_str() {
-        "GatewayClass" if is_gateway_group(g) => Some(Role::GatewayClass),
-        "Gateway" if is_gateway_group(g) => Some(Role::Gateway),
-        "ListenerSet" | "XListenerSet" if is_gateway_group(g) => Some(Role::ListenerSet),
-        k if ROUTE_KINDS.contains(&k) && is_gateway_group(g) => Some(Role::Route),
-        "Service" if g.is_empty() => Some(Role::Backend),
-        "ServiceImport" if g == "multicluster.x-k8s.io" => Some(Role::Backend),
-        _ => None,
-    }
-}
+mod attach;
+mod backends;
+mod delegation;
+mod gateways;
+mod grants;
+mod listeners;
+mod nodes;
+mod parents;
+mod resolve;
+mod shared_port;
 
 /// The topology being built, beside the objects it is built from: the objects are
 /// borrowed (read in place, never copied) and move into the topology at the end.
 struct Builder<'s> {
-    t: Topology,
+    topology: Topology,
     objects: &'s [Object],
     /// What the source could not read: a target there may exist unseen.
     blind_spots: &'s [BlindSpot],
@@ -49,74 +50,6 @@ struct Builder<'s> {
     unrestricted: BTreeSet<(NodeId, NodeId)>,
 }
 
-/// What a listener admits: its `port`, `allowedRoutes` and `hostname`.
-struct Listener<'s> {
-    gateway_ns: &'s str,
-    port: Option<u64>,
-    from: AllowedFrom<'s>,
-    /// Route kinds as (group, kind): `allowedRoutes.kinds`, or by protocol.
-    kinds: Vec<(&'s str, &'s str)>,
-    hostname: Option<&'s str>,
-}
-
-/// `allowedRoutes.namespaces.from`.
-enum AllowedFrom<'s> {
-    All,
-    Same,
-    Selector(Result<LabelSelector, FieldError>),
-    Unknown(&'s str),
-}
-
-impl<'s> Listener<'s> {
-    fn read(spec: &'s Val, gateway_ns: &'s str) -> Listener<'s> {
-        let ns_cfg = spec.pointer("/allowedRoutes/namespaces");
-        let from = match ns_cfg
-            .and_then(|n| n.get("from"))
-            .and_then(Val::as_str)
-            .unwrap_or("Same")
-        {
-            "All" => AllowedFrom::All,
-            "Same" => AllowedFrom::Same,
-            "Selector" => AllowedFrom::Selector(
-                ns_cfg
-                    .and_then(|n| n.get("selector"))
-                    .map(|s| LabelSelector::parse(s, "selector"))
-                    .unwrap_or(Ok(LabelSelector::default())),
-            ),
-            other => AllowedFrom::Unknown(other),
-        };
-        let kinds = match spec.pointer("/allowedRoutes/kinds").and_then(Val::as_array) {
-            Some(ks) if !ks.is_empty() => ks
-                .iter()
-                .filter_map(|k| {
-                    let kind = k.get("kind").and_then(Val::as_str)?;
-                    let group = k.get("group").and_then(Val::as_str);
-                    Some((normalize_group(group.unwrap_or(GATEWAY_GROUP)), kind))
-                })
-                .collect(),
-            _ => {
-                let protocol = spec.get("protocol").and_then(Val::as_str).unwrap_or("");
-                let ks: &[&'static str] = match protocol {
-                    "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
-                    "TLS" => &["TLSRoute", "TCPRoute"],
-                    "TCP" => &["TCPRoute"],
-                    "UDP" => &["UDPRoute"],
-                    // Implementation-specific protocols: nothing to check against.
-                    _ => ROUTE_KINDS,
-                };
-                ks.iter().map(|&k| (GATEWAY_GROUP, k)).collect()
-            }
-        };
-        Listener {
-            gateway_ns,
-            port: spec.get("port").and_then(Val::as_u64),
-            from,
-            kinds,
-            hostname: spec.get("hostname").and_then(Val::as_str),
-        }
-    }
-}
-
 /// (group, kind, namespace), borrowed from the objects.
 type KindIn<'s> = (&'s str, &'s str, Option<&'s str>);
 
@@ -126,8 +59,8 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         !snapshot.links_released,
         "a snapshot whose links were released cannot be built again"
     );
-    let mut b = Builder {
-        t: Topology {
+    let mut builder = Builder {
+        topology: Topology {
             catalog,
             ..Topology::default()
         },
@@ -137,221 +70,116 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         listeners: FastMap::default(),
         unrestricted: BTreeSet::new(),
     };
-    b.index_namespaces();
-    b.create_nodes();
-    b.link();
-    let mut policies = read_policies(&snapshot.objects, &b.t.catalog);
+    builder.index_namespaces();
+    builder.create_nodes();
+    builder.link();
+    let mut policies = read_policies(&snapshot.objects, &builder.topology.catalog);
     let unnamed = super::annotation::attach_by_target_annotations(
         &snapshot.objects,
-        &b.t.catalog,
+        &builder.topology.catalog,
         &mut policies,
     );
-    b.t.findings.extend(unnamed);
-    b.attach_policies(policies);
-    let mut t = b.t;
+    builder.topology.findings.extend(unnamed);
+    builder.attach_policies(policies);
+    let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.
-    t.nodes.shrink_to_fit();
-    t.index.shrink_to_fit();
-    t.targets.shrink_to_fit();
-    t.attached.shrink_to_fit();
-    t.shape = Shape::of(&t.nodes);
-    t.port_traffic = t.told_port_traffic();
-    t.snapshot = snapshot;
-    t
+    topology.nodes.shrink_to_fit();
+    topology.index.shrink_to_fit();
+    topology.targets.shrink_to_fit();
+    topology.attached.shrink_to_fit();
+    topology.shape = Shape::of(&topology.nodes);
+    topology.port_traffic = topology.told_port_traffic();
+    topology.snapshot = snapshot;
+    topology
 }
 
-/// The policies among `objects`, read in input order.
-fn read_policies(objects: &[Object], catalog: &Catalog) -> Vec<Policy> {
-    // Policy kinds by borrowed (group, kind): most objects are not policies, and
-    // asking costs no allocation.
-    let kinds: FastMap<(&str, &str), &PolicyKind> = catalog
-        .kinds
-        .iter()
-        .map(|(gk, pk)| ((gk.group.as_str(), gk.kind.as_str()), pk))
-        .collect();
-    // Reading each policy's spec is most of the work here: on every core.
-    each_object(objects, |o, i| {
-        let pk = kinds.get(&(normalize_group(o.group()), o.kind.as_str()))?;
-        Some(read_policy(o, i, pk))
-    })
-}
-
-/// `f` of each object and its number, worked out on every core; what it gives, in
+/// `work` of each object and its number, done on every core; what it gives, in
 /// object order.
 fn each_object<R: Send>(
     objects: &[Object],
-    f: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
+    work: impl Fn(&Object, ObjectId) -> Option<R> + Sync,
 ) -> Vec<R> {
     const RUN: usize = 1024;
     let found: Vec<Vec<R>> = objects
         .par_chunks(RUN)
         .enumerate()
-        .map(|(k, run)| {
-            let ids = ObjectId::all(usize::MAX).skip(k * RUN);
-            run.iter().zip(ids).filter_map(|(o, i)| f(o, i)).collect()
+        .map(|(run_index, run)| {
+            let ids = ObjectId::all(usize::MAX).skip(run_index * RUN);
+            run.iter()
+                .zip(ids)
+                .filter_map(|(o, i)| work(o, i))
+                .collect()
         })
         .collect();
     found.into_iter().flatten().collect()
 }
 
 impl<'s> Builder<'s> {
+    /// The objects by (group, kind, namespace), made the first time it is asked for.
     fn by_kind(&self) -> &FastMap<KindIn<'s>, Vec<ObjectId>> {
         let objects = self.objects;
         self.by_kind.get_or_init(|| {
             let mut by_kind: FastMap<KindIn<'s>, Vec<ObjectId>> = FastMap::default();
-            for (i, o) in ObjectId::all(objects.len()).zip(objects) {
-                let key = (o.group(), o.kind.as_str(), o.namespace.as_deref());
-                by_kind.entry(key).or_default().push(i);
+            for (id, object) in ObjectId::all(objects.len()).zip(objects) {
+                let key = (
+                    object.group(),
+                    object.kind.as_str(),
+                    object.namespace.as_deref(),
+                );
+                by_kind.entry(key).or_default().push(id);
             }
             by_kind
         })
     }
 
-    fn index_namespaces(&mut self) {
-        for o in self.objects {
-            if o.kind == "Namespace" && o.group().is_empty() {
-                let e = self.t.namespaces.entry(o.name.to_string()).or_default();
-                e.labels = o.labels.clone();
-                // The API server labels every namespace with its own name.
-                e.labels
-                    .entry("kubernetes.io/metadata.name".to_string())
-                    .or_insert_with(|| o.name.to_string());
-                e.has_object = true;
-            } else if let Some(ns) = &o.namespace {
-                if self.t.namespaces.contains_key(ns.as_str()) {
-                    continue;
-                }
-                self.t
-                    .namespaces
-                    .entry(ns.to_string())
-                    .or_insert_with(|| NamespaceInfo {
-                        // The API server labels every namespace with its own name.
-                        labels: [("kubernetes.io/metadata.name".to_string(), ns.to_string())]
-                            .into(),
-                        has_object: false,
-                    });
-            }
-        }
+    /// Tells that a field of `object` is misshapen.
+    fn invalid(&mut self, object: &ObjRef, field: &str, msg: &str) {
+        self.topology.findings.push(invalid(object, field, msg));
     }
 
-    fn add_node(
-        &mut self,
-        obj_ref: ObjRef,
-        role: Role,
-        object: Option<ObjectId>,
-        owner: Option<NodeId>,
-    ) -> NodeId {
-        let hash = RefKey::of(&obj_ref).hash();
-        self.add_hashed_node((obj_ref, hash), role, object, owner)
-    }
-
-    /// `add_node` for a reference whose hash was taken beforehand (on another core).
-    fn add_hashed_node(
-        &mut self,
-        (obj_ref, hash): (ObjRef, u64),
-        role: Role,
-        object: Option<ObjectId>,
-        owner: Option<NodeId>,
-    ) -> NodeId {
-        let slot = match self.t.index.probe_hashed(&self.t.nodes, &obj_ref, hash) {
-            Ok(id) => return id,
-            Err(slot) => slot,
-        };
-        let id = NodeId::at(self.t.nodes.len());
-        self.t.nodes.push(Node {
-            obj_ref,
-            role,
-            object,
-            owner,
-            parents: Edges::new(),
-            children: Edges::new(),
-        });
-        self.t.index.insert(slot, id);
-        id
-    }
-
-    fn edge(&mut self, parent: NodeId, child: NodeId) {
-        // A child has few parents; a listener may have thousands of children.
-        if parent == child || self.t.nodes[child].parents.contains(&parent) {
-            return;
-        }
-        self.t.nodes[parent].children.push(child);
-        self.t.nodes[child].parents.push(parent);
-    }
-
-    fn add_section(&mut self, owner: NodeId, role: Role, name: &str) -> NodeId {
-        let r = self.t.nodes[owner].obj_ref.clone().with_section(Some(name));
-        let object = self.t.nodes[owner].object;
-        let id = self.add_node(r, role, object, Some(owner));
-        self.edge(owner, id);
-        id
-    }
-
-    fn invalid(&mut self, o: &ObjRef, field: &str, msg: &str) {
-        self.t.findings.push(invalid(o, field, msg));
-    }
-
-    /// Objects and their sections become nodes (edges come after, once every node exists).
-    /// What each object's nodes are is worked out on every core (`plan_nodes`); they
-    /// are added here, in object order.
-    fn create_nodes(&mut self) {
-        let objects = self.objects;
-        // Room made at once (pages never written are never taken): an object in the
-        // hierarchy is a node with a few sections, and the rest are not nodes at all.
-        self.t.nodes.reserve(objects.len() * 3);
-        self.t.index.reserve(objects.len() * 3);
-        for plan in each_object(objects, plan_nodes) {
-            let id = self.add_hashed_node(plan.node, plan.role, Some(plan.object), None);
-            let object = self.t.nodes[id].object;
-            for (section, role) in plan.sections {
-                let s = self.add_hashed_node(section, role, object, Some(id));
-                self.edge(id, s);
-            }
-            self.t.findings.extend(plan.findings);
-        }
-    }
-
+    /// The edges: Gateways and ListenerSets first, then every route (its parents, then
+    /// its rules' backends), then the cycles the references make are broken.
     fn link(&mut self) {
         let objects = self.objects;
-        for id in NodeId::all(self.t.nodes.len()) {
-            let node = &self.t.nodes[id];
+        for id in NodeId::all(self.topology.nodes.len()) {
+            let node = &self.topology.nodes[id];
             let (role, Some(oi)) = (node.role, node.object) else {
                 continue;
             };
             if !matches!(role, Role::Gateway | Role::ListenerSet) {
                 continue;
             }
-            let r = node.obj_ref.clone();
+            let obj_ref = node.obj_ref.clone();
             match role {
-                Role::Gateway => self.link_gateway(id, &r, &objects[oi].spec),
-                _ => self.link_listener_set(id, &r, &objects[oi].spec),
+                Role::Gateway => self.link_gateway(id, &obj_ref, &objects[oi].spec),
+                _ => self.link_listener_set(id, &obj_ref, &objects[oi].spec),
             }
         }
         // Routes after every Gateway and ListenerSet has its edges (parents first).
         // What each route links to is worked out on every core from the nodes as they
         // are now (`View`), then done here in route order.
         self.read_listeners();
-        let routes: Vec<NodeId> = NodeId::all(self.t.nodes.len())
-            .filter(|&id| self.t.nodes[id].role == Role::Route)
+        let routes: Vec<NodeId> = NodeId::all(self.topology.nodes.len())
+            .filter(|&id| self.topology.nodes[id].role == Role::Route)
             .collect();
-        let plans: Vec<_> = {
+        let planned: Vec<_> = {
             let view = self.view();
             routes
                 .par_iter()
                 .with_min_len(256)
-                .map(|&id| view.route(id))
+                .map(|&id| view.route_changes(id))
                 .collect()
         };
-        let nodes_before = self.t.nodes.len();
-        for (&id, steps) in routes.iter().zip(plans) {
+        let nodes_before = self.topology.nodes.len();
+        for (&id, changes) in routes.iter().zip(planned) {
             // A backend node made for an earlier route (a kind outside the hierarchy)
             // may be what this one names: then it is worked out again, as it stands now.
-            let steps = if self.t.nodes.len() == nodes_before {
-                steps
+            let changes = if self.topology.nodes.len() == nodes_before {
+                changes
             } else {
-                self.view().route(id)
+                self.view().route_changes(id)
             };
-            self.apply(steps);
+            self.apply(changes);
         }
         self.break_cycles();
     }
@@ -360,13 +188,13 @@ impl<'s> Builder<'s> {
     /// and tells it on every object of the cycle: what no walk over the hierarchy can
     /// go round, and what a user reading any of them learns of.
     fn break_cycles(&mut self) {
-        for cycle in super::cycles::find(&self.t.nodes) {
+        for cycle in super::cycles::find(&self.topology.nodes) {
             let (Some(&first), Some(&last)) = (cycle.first(), cycle.last()) else {
                 continue;
             };
-            self.t.nodes[last].children.retain(|c| *c != first);
-            self.t.nodes[first].parents.retain(|p| *p != last);
-            let nodes = &self.t.nodes;
+            self.topology.nodes[last].children.retain(|c| *c != first);
+            self.topology.nodes[first].parents.retain(|p| *p != last);
+            let nodes = &self.topology.nodes;
             let short = |n: NodeId| nodes[n].obj_ref.short();
             let mut chain: Vec<String> = cycle.iter().map(|&n| short(n)).collect();
             chain.push(short(first));
@@ -378,37 +206,24 @@ impl<'s> Builder<'s> {
                 short(first)
             );
             let mut objects: Vec<NodeId> = Vec::new();
-            for &n in &cycle {
-                let o = nodes[n].owner.unwrap_or(n);
-                if !objects.contains(&o) {
-                    objects.push(o);
+            for &node in &cycle {
+                let object = nodes[node].owner.unwrap_or(node);
+                if !objects.contains(&object) {
+                    objects.push(object);
                 }
             }
-            for o in objects {
-                let f = Finding::new(Code::Cycle, nodes[o].obj_ref.clone(), message.clone());
-                self.t.findings.push(f);
+            for object in objects {
+                let obj_ref = nodes[object].obj_ref.clone();
+                let finding = Finding::new(Code::Cycle, obj_ref, message.clone());
+                self.topology.findings.push(finding);
             }
-        }
-    }
-
-    /// Reads what every listener admits, once, before the routes ask.
-    fn read_listeners(&mut self) {
-        let objects = self.objects;
-        for l in NodeId::all(self.t.nodes.len()) {
-            let node = &self.t.nodes[l];
-            let (Role::Listener, Some(parent)) = (node.role, node.owner) else {
-                continue;
-            };
-            let lname = node.obj_ref.section.as_deref().unwrap_or_default();
-            let listener = read_listener(objects, &self.t, parent, lname);
-            self.listeners.insert(l, listener);
         }
     }
 
     /// What route linking reads, borrowed from the builder as it is.
     fn view(&self) -> View<'_, 's> {
         View {
-            t: &self.t,
+            topology: &self.topology,
             objects: self.objects,
             blind_spots: self.blind_spots,
             listeners: &self.listeners,
@@ -417,731 +232,27 @@ impl<'s> Builder<'s> {
     }
 
     /// Does what linking one route worked out, in order.
-    fn apply(&mut self, steps: Vec<Step>) {
-        for step in steps {
-            match step {
-                Step::Edge(parent, child) => self.edge(parent, child),
-                Step::Finding(f) => self.t.findings.push(*f),
-                Step::Backend {
+    fn apply(&mut self, changes: Vec<RouteChange>) {
+        for change in changes {
+            match change {
+                RouteChange::Edge(parent, child) => self.edge(parent, child),
+                RouteChange::Finding(f) => self.topology.findings.push(*f),
+                RouteChange::Backend {
                     rule,
                     backend,
                     port,
                 } => self.backend_edge(rule, backend, port),
-                Step::AddBackend(b) => {
+                RouteChange::AddBackend(b) => {
                     let backend = self.add_backend(b.target, b.object);
                     self.backend_edge(b.rule, backend, b.port);
                 }
-                Step::Delegate(d) => {
+                RouteChange::Delegate(d) => {
                     let ns = d.namespace.as_deref();
                     self.delegate(d.rule, d.route, ns, &d.name, &d.rule_ref, &d.field)
                 }
             }
         }
     }
-
-    /// Links a rule to its backend, unless that closes a cycle: a mesh route whose
-    /// backend is its own parent Service. Only a backend with routes below it (GAMMA)
-    /// can be above a rule.
-    fn backend_edge(&mut self, rule: NodeId, backend: NodeId, port: Option<u64>) {
-        let has_routes = self.t.nodes[backend]
-            .children
-            .iter()
-            .any(|&c| self.t.nodes[c].owner != Some(backend));
-        if has_routes && self.t.is_ancestor(backend, rule) {
-            return;
-        }
-        self.edge(rule, backend);
-        // The port section the backendRef's port names: the port of that number
-        // (by its name when it has one), none when the backend has no such port.
-        let named = |b: &Self, port: u64| {
-            let node = &b.t.nodes[backend];
-            let by_number = node.object.and_then(|oi| {
-                let links = b.objects[oi].links();
-                links
-                    .port_numbers
-                    .iter()
-                    .find(|(_, n)| *n == port)
-                    .map(|(s, _)| s.clone())
-            });
-            let section = by_number.map_or_else(|| port.to_string(), |s| s.to_string());
-            node.children.iter().copied().find(|&c| {
-                b.t.nodes[c].owner == Some(backend)
-                    && b.t.nodes[c].obj_ref.section.as_deref() == Some(section.as_str())
-            })
-        };
-        let has_ports = self.t.nodes[backend]
-            .children
-            .iter()
-            .any(|&c| self.t.nodes[c].owner == Some(backend));
-        let key = (rule, backend);
-        match port.filter(|_| has_ports) {
-            // Every port: a backendRef naming none, or a backend without port sections.
-            None => {
-                self.t.backend_ports.remove(&key);
-                self.unrestricted.insert(key);
-            }
-            Some(_) if self.unrestricted.contains(&key) => {}
-            Some(port) => {
-                let section = named(self, port);
-                let ports = self.t.backend_ports.entry(key).or_default();
-                ports.extend(section.filter(|s| !ports.contains(s)));
-            }
-        }
-    }
-
-    fn link_gateway(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
-        match spec.get("gatewayClassName").and_then(Val::as_str) {
-            Some(class) => {
-                let class_in = |group| RefKey::new(group, "GatewayClass", None, class);
-                match self
-                    .t
-                    .find(class_in(GATEWAY_GROUP))
-                    .or_else(|| self.t.find(class_in(GATEWAY_X_GROUP)))
-                {
-                    Some(c) => self.edge(c, id),
-                    None => self.t.findings.push(Finding::new(
-                        Code::ParentNotFound,
-                        r.clone(),
-                        format!("GatewayClass {class} is not in the input"),
-                    )),
-                }
-            }
-            None => self.invalid(r, "spec.gatewayClassName", "is missing"),
-        }
-    }
-
-    fn link_listener_set(&mut self, id: NodeId, r: &ObjRef, spec: &Val) {
-        let Some(p) = spec.get("parentRef") else {
-            self.invalid(r, "spec.parentRef", "is missing");
-            return;
-        };
-        let Some(name) = p.get("name").and_then(Val::as_str) else {
-            self.invalid(r, "spec.parentRef.name", "is missing");
-            return;
-        };
-        let ns = p
-            .get("namespace")
-            .and_then(Val::as_str)
-            .or(r.namespace.as_deref());
-        let gw = RefKey::new(GATEWAY_GROUP, "Gateway", ns, name);
-        match self.t.find(gw) {
-            Some(g) => match self.allows_listener_sets(g, r) {
-                Ok(()) => self.edge(g, id),
-                Err(why) => self.t.findings.push(Finding::new(
-                    Code::NotAdmitted,
-                    r.clone(),
-                    format!("spec.parentRef: Gateway {} {why}", gw.ns_name()),
-                )),
-            },
-            None => self.t.findings.push(Finding::new(
-                Code::ParentNotFound,
-                r.clone(),
-                format!("parent Gateway {} is not in the input", gw.ns_name()),
-            )),
-        }
-    }
-
-    /// Whether Gateway `g` lets ListenerSet `ls` attach: its `spec.allowedListeners`
-    /// (`from: None` when unset, so no ListenerSet: GEP-1713).
-    fn allows_listener_sets(&self, g: NodeId, ls: &ObjRef) -> Result<(), String> {
-        let spec = self.t.nodes[g].object.map(|o| &self.objects[o].spec);
-        let ns_cfg = spec.and_then(|s| s.pointer("/allowedListeners/namespaces"));
-        let from = ns_cfg
-            .and_then(|n| n.get("from"))
-            .and_then(Val::as_str)
-            .unwrap_or("None");
-        let gw_ns = self.t.nodes[g].obj_ref.namespace.as_deref();
-        let ls_ns = ls.namespace.as_deref().unwrap_or_default();
-        match from {
-            "All" => Ok(()),
-            "Same" if ls.namespace.as_deref() == gw_ns => Ok(()),
-            "Same" => Err(format!(
-                "allows ListenerSets from namespace {} only",
-                gw_ns.unwrap_or_default()
-            )),
-            "Selector" => {
-                let no_labels = BTreeMap::new();
-                let labels = self
-                    .t
-                    .namespaces
-                    .get(ls_ns)
-                    .map_or(&no_labels, |n| &n.labels);
-                let selector = ns_cfg
-                    .and_then(|n| n.get("selector"))
-                    .map(|s| LabelSelector::parse(s, "selector"))
-                    .unwrap_or(Ok(LabelSelector::default()));
-                match selector {
-                    Ok(sel) if sel.matches(labels) => Ok(()),
-                    Ok(_) => Err(format!(
-                        "allows ListenerSets from the namespaces its selector matches, not {ls_ns}"
-                    )),
-                    Err(e) => Err(format!(
-                        "spec.allowedListeners.namespaces.{} {}",
-                        e.field, e.problem
-                    )),
-                }
-            }
-            "None" => Err("allows no ListenerSets (spec.allowedListeners)".to_string()),
-            other => Err(format!(
-                "has an unknown spec.allowedListeners.namespaces.from {other:?}"
-            )),
-        }
-    }
-
-    /// Route delegation (kgateway): a rule whose backendRef names an HTTPRoute (`*`: every
-    /// HTTPRoute of that namespace) hands its requests to those child routes, which sit
-    /// below the rule and inherit what applies to it. A child whose parentRefs name
-    /// HTTPRoutes accepts only those parents. kgateway documents it in "Route
-    /// delegation" (https://kgateway.dev/docs/traffic-management/route-delegation/);
-    /// no ReferenceGrant is involved.
-    fn delegate(
-        &mut self,
-        rule_id: NodeId,
-        route: NodeId,
-        ns: Option<&str>,
-        name: &str,
-        rule_ref: &ObjRef,
-        field: &str,
-    ) {
-        let parent = self.t.nodes[route].obj_ref.clone();
-        let candidates: Vec<ObjectId> = match self.by_kind().get(&(GATEWAY_GROUP, "HTTPRoute", ns))
-        {
-            Some(v) => v
-                .iter()
-                .copied()
-                .filter(|&oi| name == "*" || self.objects[oi].name == name)
-                .collect(),
-            None => Vec::new(),
-        };
-        let mut linked = 0;
-        let mut cycles = 0;
-        for oi in candidates {
-            let child = &self.objects[oi];
-            let accepts = child_accepts(child, &parent);
-            let Some(c) = self.t.find(RefKey::of(&child.obj_ref())) else {
-                continue;
-            };
-            if !accepts {
-                continue;
-            }
-            // Never a cycle: not the route itself, nor anything above the rule.
-            if let Some(down) = self.path_down(c, rule_id) {
-                let nodes = &self.t.nodes;
-                let mut chain: Vec<String> =
-                    down.iter().map(|&n| nodes[n].obj_ref.short()).collect();
-                chain.push(nodes[c].obj_ref.short());
-                self.t.findings.push(Finding::new(
-                    Code::Cycle,
-                    rule_ref.clone(),
-                    format!(
-                        "{field}: delegating to HTTPRoute {} would close a cycle ({}); \
-                         the delegation is left out",
-                        nodes[c].obj_ref.ns_name(),
-                        chain.join(" → ")
-                    ),
-                ));
-                cycles += 1;
-                continue;
-            }
-            self.edge(rule_id, c);
-            linked += 1;
-        }
-        if linked == 0 && cycles == 0 {
-            self.t.findings.push(Finding::new(
-                Code::BackendNotFound,
-                rule_ref.clone(),
-                format!(
-                    "{field}: delegates to HTTPRoute {}/{name}, which is not in the input",
-                    ns.unwrap_or_default()
-                ),
-            ));
-        }
-    }
-
-    /// The nodes from `top` down to `bottom` along the edges made so far, if `top` is
-    /// `bottom` or above it: one walk up from `bottom`, each node once.
-    fn path_down(&self, top: NodeId, bottom: NodeId) -> Option<Vec<NodeId>> {
-        let mut below: FastMap<NodeId, NodeId> = FastMap::default();
-        let mut queue = std::collections::VecDeque::from([bottom]);
-        let mut found = top == bottom;
-        while let (false, Some(n)) = (found, queue.pop_front()) {
-            for &p in &self.t.nodes[n].parents {
-                if p != bottom && !below.contains_key(&p) {
-                    below.insert(p, n);
-                    queue.push_back(p);
-                    found |= p == top;
-                }
-            }
-        }
-        if !found {
-            return None;
-        }
-        let mut path = vec![top];
-        while let Some(&n) = path.last().and_then(|n| below.get(n)) {
-            path.push(n);
-        }
-        Some(path)
-    }
-
-    /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
-    fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
-        self.view().reference_granted(from, to)
-    }
-
-    /// Resolves the policies' targets and attaches them.
-    fn attach_policies(&mut self, mut policies: Vec<Policy>) {
-        self.t.listener_port_targets(self.objects, &mut policies);
-        self.t.policies = policies;
-        for (p, pid) in self.t.policies.iter().zip(PolicyId::all(usize::MAX)) {
-            for invalid in &p.invalid {
-                self.t.findings.push(Finding::new(
-                    Code::Invalid,
-                    p.obj_ref.clone(),
-                    invalid.to_string(),
-                ));
-            }
-            if let Some(sel) = &p.workload_selector {
-                self.t.findings.push(Finding::new(
-                    Code::SelectorBound,
-                    p.obj_ref.clone(),
-                    format!("{sel} binds it to workloads, outside the Gateway API hierarchy; not resolved"),
-                ));
-            }
-            self.t.policy_index.insert(p.obj_ref.clone(), pid);
-        }
-        self.t.targets = vec![Vec::new(); self.t.policies.len()];
-        self.t.attached = vec![Vec::new(); self.t.nodes.len()];
-        // What the targets each policy names resolve to is read on every core: the
-        // nodes that resolving may make (`resolve_making_node`) are made below, in
-        // policy order, and no target read here could name one of them.
-        let read: Vec<Vec<Option<Resolved>>> = {
-            let view = self.view();
-            let policies: Vec<(PolicyId, &Policy)> =
-                PolicyId::all(usize::MAX).zip(&view.t.policies).collect();
-            policies
-                .par_iter()
-                .with_min_len(512)
-                .map(|&(pid, p)| {
-                    p.targets
-                        .iter()
-                        .filter_map(|t| match t {
-                            TargetSpec::Ref(r) => Some(view.resolve(pid, r)),
-                            TargetSpec::Selector { .. } => None,
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        };
-        for (pid, read) in PolicyId::all(self.t.policies.len()).zip(read) {
-            let targets = std::mem::take(&mut self.t.policies[pid].targets);
-            let mut resolved = Vec::new();
-            let mut read = read.into_iter();
-            for t in &targets {
-                match t {
-                    TargetSpec::Ref(r) => {
-                        let read = read.next().flatten();
-                        resolved.push(self.resolved(pid, r.clone(), read))
-                    }
-                    TargetSpec::Selector {
-                        group_kind,
-                        namespaces,
-                        selector,
-                    } => {
-                        for r in self.select(pid, group_kind, namespaces, selector) {
-                            resolved.push(self.resolve_ref(pid, r));
-                        }
-                    }
-                }
-            }
-            self.refuse_on_shared_port(pid, &resolved);
-            // A policy its controller refuses applies nowhere.
-            let refused = self.t.policies[pid].rejected.is_some();
-            // Policies attach in order: one already on a target is the last there (a
-            // target may hold ten thousand; looking through them all, for each, would not do).
-            for rt in resolved.iter().filter(|_| !refused) {
-                match &rt.resolution {
-                    Resolution::Node(n) => {
-                        if self.t.attached[*n].last() != Some(&pid) {
-                            self.t.attached[*n].push(pid)
-                        }
-                    }
-                    Resolution::Namespace(ns) => {
-                        let v = self.t.ns_attached.entry(ns.clone()).or_default();
-                        if v.last() != Some(&pid) {
-                            v.push(pid)
-                        }
-                    }
-                    Resolution::NotFound(_) => {}
-                }
-            }
-            resolved.shrink_to_fit();
-            self.t.targets[pid] = resolved;
-            self.t.policies[pid].targets = targets;
-        }
-        self.attach_by_extension_refs();
-        let order =
-            |t: &Topology, a: &PolicyId, b: &PolicyId| precedence(&t.policies[*a], &t.policies[*b]);
-        let mut attached = std::mem::take(&mut self.t.attached);
-        for v in &mut attached {
-            v.sort_by(|a, b| order(&self.t, a, b));
-        }
-        self.t.attached = attached;
-        let mut ns_attached = std::mem::take(&mut self.t.ns_attached);
-        for v in ns_attached.values_mut() {
-            v.sort_by(|a, b| order(&self.t, a, b));
-        }
-        self.t.ns_attached = ns_attached;
-    }
-
-    /// Policies a route rule's `ExtensionRef` filter names attach to that rule, for the
-    /// kinds whose project documents it (Gloo and kgateway: "RouteOption ... by an
-    /// extensionRef filter"). A policy that nothing names and that names no target is
-    /// a finding.
-    fn attach_by_extension_refs(&mut self) {
-        let objects = self.objects;
-        let mut found: Vec<(PolicyId, NodeId)> = Vec::new();
-        for id in NodeId::all(self.t.nodes.len()) {
-            let node = &self.t.nodes[id];
-            let (Role::Route, Some(oi)) = (node.role, node.object) else {
-                continue;
-            };
-            let ns = node.obj_ref.namespace.as_deref();
-            for (j, rule) in objects[oi].links().rules.items().iter().enumerate() {
-                for x in &rule.extension_refs {
-                    let x = x.borrowed();
-                    let (Some(kind), Some(name)) = (x.kind, x.name) else {
-                        continue;
-                    };
-                    let r = ObjRef::new(x.group.unwrap_or(""), kind, ns, name);
-                    let Some(&pid) = self.t.policy_index.get(&r) else {
-                        continue;
-                    };
-                    let by_filter = self
-                        .t
-                        .catalog
-                        .get(&r.group_kind())
-                        .is_some_and(|k| k.targeting.extension_ref);
-                    let section = rule.section(j);
-                    let rule_ref = RefKey::of(&node.obj_ref).with_section(Some(&section));
-                    if let (true, Some(rule_id)) = (by_filter, self.t.find(rule_ref)) {
-                        found.push((pid, rule_id));
-                    }
-                }
-            }
-        }
-        for (pid, rule_id) in found {
-            if !self.t.attached[rule_id].contains(&pid) {
-                self.t.attached[rule_id].push(pid);
-                self.t.targets[pid].push(ResolvedTarget {
-                    target: self.t.nodes[rule_id].obj_ref.clone(),
-                    resolution: Resolution::Node(rule_id),
-                });
-            }
-        }
-        for pid in PolicyId::all(self.t.policies.len()) {
-            let p = &self.t.policies[pid];
-            let kind = self.t.catalog.get(&p.kind);
-            if kind.is_some_and(|k| k.targeting.extension_ref)
-                && self.t.targets[pid].is_empty()
-                && p.invalid.is_empty()
-            {
-                self.t.findings.push(Finding::new(
-                    Code::TargetNotFound,
-                    p.obj_ref.clone(),
-                    "it names no target, and no route's ExtensionRef filter names it",
-                ));
-            }
-        }
-    }
-
-    /// The objects a `targetSelectors` entry of policy `pid` selects: of its kind, in
-    /// the namespaces it names, with matching labels. One in another namespace than
-    /// the policy's needs a ReferenceGrant there (Envoy Gateway); without one it is a
-    /// finding, not a target.
-    fn select(
-        &mut self,
-        pid: PolicyId,
-        gk: &crate::model::GroupKind,
-        scope: &SelectorScope,
-        selector: &LabelSelector,
-    ) -> Vec<ObjRef> {
-        let policy = self.t.policies[pid].obj_ref.clone();
-        let in_scope = |ns: Option<&str>| match scope {
-            SelectorScope::Same(same) => ns == same.as_deref(),
-            SelectorScope::All => true,
-            SelectorScope::Labelled(sel) => ns
-                .and_then(|ns| self.t.namespaces.get(ns))
-                .is_some_and(|info| sel.matches(&info.labels)),
-        };
-        let mut matched: Vec<ObjectId> = self
-            .by_kind()
-            .iter()
-            .filter(|((g, k, ns), _)| *g == gk.group && *k == gk.kind && in_scope(*ns))
-            .flat_map(|(_, v)| v.iter().copied())
-            .filter(|&oi| selector.matches(&self.objects[oi].labels))
-            .collect();
-        matched.sort_unstable();
-        let mut out = Vec::new();
-        for oi in matched {
-            let r = self.objects[oi].obj_ref();
-            if r.namespace != policy.namespace && !self.reference_granted(&policy, RefKey::of(&r)) {
-                self.t.findings.push(Finding::new(
-                    Code::RefNotPermitted,
-                    policy.clone(),
-                    format!(
-                        "targetSelectors: {} {} matches, but no ReferenceGrant in {} allows {} from {}",
-                        r.kind,
-                        r.ns_name(),
-                        r.namespace.as_deref().unwrap_or_default(),
-                        policy.kind,
-                        policy.namespace.as_deref().unwrap_or_default()
-                    ),
-                ));
-                continue;
-            }
-            out.push(r);
-        }
-        if out.is_empty() {
-            let where_ = match scope {
-                SelectorScope::Same(ns) => {
-                    format!("namespace {}", ns.as_deref().unwrap_or("(cluster)"))
-                }
-                SelectorScope::All => "any namespace".to_string(),
-                SelectorScope::Labelled(_) => {
-                    "the namespaces its namespace selector matches".to_string()
-                }
-            };
-            self.t.findings.push(Finding::new(
-                Code::SelectorMatchesNothing,
-                policy,
-                format!("targetSelectors: no {} in {where_} matches", gk.kind),
-            ));
-        }
-        out
-    }
-
-    fn resolve_ref(&mut self, pid: PolicyId, r: ObjRef) -> ResolvedTarget {
-        let read = self.view().resolve(pid, &r);
-        self.resolved(pid, r, read)
-    }
-
-    /// Target `r` of policy `pid`, as `View::resolve` read it beforehand (perhaps on
-    /// another core); when it could not, because resolving it makes a node, resolved here.
-    fn resolved(&mut self, pid: PolicyId, r: ObjRef, read: Option<Resolved>) -> ResolvedTarget {
-        let (resolution, finding) = match read {
-            Some(read) => read,
-            None => self.resolve_making_node(pid, &r),
-        };
-        if let Some(f) = finding {
-            self.t.findings.push(f);
-        }
-        ResolvedTarget {
-            target: r,
-            resolution,
-        }
-    }
-
-    /// The targets `View::resolve` leaves to the builder: a Direct policy's Namespace,
-    /// and an object of a kind outside the hierarchy that has no node yet.
-    fn resolve_making_node(&mut self, pid: PolicyId, r: &ObjRef) -> Resolved {
-        if r.kind == "Namespace" && r.group.is_empty() {
-            // A Direct policy on a Namespace affects the Namespace itself: a node of its
-            // own, outside the hierarchy, where several conflict as on any other target.
-            let before = self.t.nodes.len();
-            let object = self.by_kind().get(&("", "Namespace", None)).and_then(|v| {
-                v.iter()
-                    .copied()
-                    .find(|&oi| self.objects[oi].name == r.name)
-            });
-            let id = self.add_node(r.object(), Role::Namespace, object, None);
-            if self.t.nodes.len() > before {
-                self.t.attached.push(Vec::new());
-                self.t.target_only.push(id);
-            }
-            return (Resolution::Node(id), None);
-        }
-        // A target kind outside the hierarchy the tool models (a Server, a
-        // ServiceEntry): it exists, and the policy reaches it alone.
-        let before = self.t.nodes.len();
-        let id = match self.find_object(r) {
-            Some(oi) => self.add_backend(r.object(), oi),
-            None => self.add_node(r.object(), Role::Backend, None, None),
-        };
-        for _ in before..self.t.nodes.len() {
-            self.t.attached.push(Vec::new());
-        }
-        if self.t.nodes.len() > before {
-            self.t.target_only.push(id);
-        }
-        self.view().section_or_node(pid, r, id)
-    }
-
-    /// A node for an object of a kind outside the hierarchy the tool models (an Envoy
-    /// Gateway Backend, an Istio ServiceEntry...), with its ports as sections.
-    fn add_backend(&mut self, r: ObjRef, oi: ObjectId) -> NodeId {
-        let before = self.t.nodes.len();
-        let id = self.add_node(r, Role::Backend, Some(oi), None);
-        if self.t.nodes.len() > before {
-            for name in port_sections(&self.objects[oi]) {
-                self.add_section(id, Role::Port, &name);
-            }
-        }
-        id
-    }
-
-    /// Refuses policy `pid` (Invalid) when its kind's controller refuses one aimed at a
-    /// listener that shares its port with others (`SharedPort`) and one of its targets
-    /// is such a listener.
-    fn refuse_on_shared_port(&mut self, pid: PolicyId, resolved: &[ResolvedTarget]) {
-        let kind = &self.t.policies[pid].kind;
-        let rule = self.t.catalog.get(kind).map(|k| k.shared_port);
-        match rule {
-            None | Some(SharedPort::Allowed) => return,
-            Some(SharedPort::RefusedOnSharedHttpListener) => {}
-        }
-        if self.t.policies[pid].rejected.is_some() {
-            return;
-        }
-        let shared = resolved.iter().find_map(|rt| match rt.resolution {
-            Resolution::Node(n) if self.t.nodes[n].role == Role::Listener => {
-                let others = self.http_listeners_sharing_port(n);
-                (!others.is_empty()).then_some((rt.target.clone(), others))
-            }
-            _ => None,
-        });
-        let Some((target, others)) = shared else {
-            return;
-        };
-        let why = format!(
-            "is aimed at {target}, a plain HTTP listener sharing its port with {}: one Envoy listener, which the settings would reach whole; its controller refuses the policy",
-            others.join(", ")
-        );
-        let p = &mut self.t.policies[pid];
-        self.t.findings.push(Finding::new(
-            Code::Invalid,
-            p.obj_ref.clone(),
-            format!("spec.targetRefs: {why}"),
-        ));
-        p.invalid.push(FieldError::new(
-            "spec.targetRefs",
-            FieldProblem::Refused(why.clone()),
-        ));
-        p.rejected = Some(why);
-    }
-
-    /// The other plain HTTP listeners with listener `l`'s port, when `l` is plain HTTP:
-    /// those of its Gateway and of the ListenerSets attached to that Gateway, named
-    /// as `describe` names sections.
-    fn http_listeners_sharing_port(&self, l: NodeId) -> Vec<String> {
-        let nodes = &self.t.nodes;
-        // (port, protocol) of a listener section, from its object's spec.
-        let read = |n: NodeId| -> Option<(u64, String)> {
-            let owner = nodes[n].owner?;
-            let oi = nodes[owner].object?;
-            let name = nodes[n].obj_ref.section.as_deref()?;
-            let listeners = self.objects[oi]
-                .spec
-                .get("listeners")
-                .and_then(Val::as_array)?;
-            let entry = listeners
-                .iter()
-                .find(|e| e.get("name").and_then(Val::as_str) == Some(name))?;
-            let port = entry.get("port").and_then(Val::as_u64)?;
-            let protocol = entry.get("protocol").and_then(Val::as_str)?;
-            Some((port, protocol.to_string()))
-        };
-        let Some((port, protocol)) = read(l) else {
-            return Vec::new();
-        };
-        if protocol != "HTTP" {
-            return Vec::new();
-        }
-        let Some(owner) = nodes[l].owner else {
-            return Vec::new();
-        };
-        let gateways: Vec<NodeId> = match nodes[owner].role {
-            Role::Gateway => vec![owner],
-            Role::ListenerSet => nodes[owner]
-                .parents
-                .iter()
-                .copied()
-                .filter(|&g| nodes[g].role == Role::Gateway)
-                .collect(),
-            Role::Namespace
-            | Role::GatewayClass
-            | Role::Listener
-            | Role::Route
-            | Role::Rule
-            | Role::Backend
-            | Role::Port => Vec::new(),
-        };
-        // The listener-owning objects of each Gateway: itself and its ListenerSets.
-        let mut owners: Vec<NodeId> = Vec::new();
-        for g in gateways {
-            owners.push(g);
-            owners.extend(
-                nodes[g]
-                    .children
-                    .iter()
-                    .copied()
-                    .filter(|&c| nodes[c].role == Role::ListenerSet),
-            );
-        }
-        owners.sort();
-        owners.dedup();
-        let mut out = Vec::new();
-        for o in owners {
-            for &c in &nodes[o].children {
-                if c == l || nodes[c].owner != Some(o) || nodes[c].role != Role::Listener {
-                    continue;
-                }
-                if read(c).is_some_and(|(p, proto)| p == port && proto == "HTTP") {
-                    let r = &nodes[c].obj_ref;
-                    out.push(format!(
-                        "listener {} of {} {}",
-                        r.section.as_deref().unwrap_or_default(),
-                        r.kind,
-                        r.ns_name()
-                    ));
-                }
-            }
-        }
-        out
-    }
-
-    /// The object `r` names (its section aside).
-    fn find_object(&self, r: &ObjRef) -> Option<ObjectId> {
-        self.view().find_object(r)
-    }
-}
-
-/// Whether objects of `r`'s kind are nodes of the hierarchy the tool models.
-fn is_modelled_kind(r: &ObjRef) -> bool {
-    matches!(
-        r.kind.as_str(),
-        "GatewayClass" | "Gateway" | "ListenerSet" | "XListenerSet" | "Service" | "ServiceImport"
-    ) || ROUTE_KINDS.contains(&r.kind.as_str())
-}
-
-/// A target's resolution and the finding it makes, if any.
-type Resolved = (Resolution, Option<Finding>);
-
-/// Whether a delegated child route accepts `parent`: it does unless its parentRefs name
-/// HTTPRoutes, and then only those.
-fn child_accepts(child: &Object, parent: &ObjRef) -> bool {
-    let routes: Vec<Ref> = child
-        .links()
-        .parent_refs
-        .items()
-        .iter()
-        .map(RefFields::borrowed)
-        .filter(|p| p.kind == Some("HTTPRoute"))
-        .collect();
-    routes.is_empty()
-        || routes.iter().any(|p| {
-            p.name == Some(parent.name.as_str())
-                && p.namespace.or(child.namespace.as_deref()) == parent.namespace.as_deref()
-        })
 }
 
 /// A reference's fields as the topology reads them (borrowed from [`RefFields`]).
@@ -1172,44 +283,10 @@ impl Borrowed for RefFields {
     }
 }
 
-/// The ports of a backend kind outside Kubernetes' own, as the sections a policy's
-/// `sectionName` names: an Istio ServiceEntry's named ports (`spec.ports[].name`, as
-/// Istio resolves BackendTLSPolicy sectionNames), an Envoy Gateway Backend's endpoint
-/// port numbers ("SectionName is port number for EG Backend object",
-/// internal/gatewayapi/backendtlspolicy.go).
-fn port_sections(o: &Object) -> Vec<String> {
-    let mut out: Vec<String> = match (o.group(), o.kind.as_str()) {
-        ("networking.istio.io", "ServiceEntry") => o
-            .spec
-            .get("ports")
-            .and_then(Val::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(port_section)
-            .map(String::from)
-            .collect(),
-        ("gateway.envoyproxy.io", "Backend") => o
-            .spec
-            .get("endpoints")
-            .and_then(Val::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.as_object())
-            .flat_map(|e| e.values())
-            .filter_map(|address| address.get("port").and_then(Val::as_u64))
-            .map(|port| port.to_string())
-            .collect(),
-        _ => Vec::new(),
-    };
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|p| seen.insert(p.clone()));
-    out
-}
-
-/// The entries of a list field the links hold, reporting one that is not a list.
-/// One thing linking a route does, worked out before it is done (`Builder::apply`).
+/// One change linking a route makes to the topology (an edge, a backend node, a
+/// finding), worked out on any core before the builder makes it (`Builder::apply`).
 /// Two words: the rare ones are boxed, for every route has a few of these.
-enum Step {
+enum RouteChange {
     Edge(NodeId, NodeId),
     /// A rule's edge to a backend node, unless it closes a cycle.
     Backend {
@@ -1225,33 +302,17 @@ enum Step {
     Delegate(Box<Delegation>),
 }
 
-impl Step {
-    fn found(f: Finding) -> Step {
-        Step::Finding(Box::new(f))
+impl RouteChange {
+    fn found(finding: Finding) -> RouteChange {
+        RouteChange::Finding(Box::new(finding))
     }
 }
 
-struct NewBackend {
-    rule: NodeId,
-    target: ObjRef,
-    object: ObjectId,
-    port: Option<u64>,
-}
-
-struct Delegation {
-    rule: NodeId,
-    route: NodeId,
-    namespace: Option<String>,
-    name: String,
-    rule_ref: ObjRef,
-    field: String,
-}
-
 /// What the builder's work on every core reads: the nodes made so far, the listeners'
-/// admission rules and the objects. Routes are linked (`route`) and policies' targets
+/// admission rules and the objects. Routes are linked (`route_changes`) and policies' targets
 /// resolved (`resolve`) through it; what they change is then done by the builder, in order.
 struct View<'b, 's> {
-    t: &'b Topology,
+    topology: &'b Topology,
     objects: &'s [Object],
     blind_spots: &'s [BlindSpot],
     listeners: &'b FastMap<NodeId, Option<Listener<'s>>>,
@@ -1259,123 +320,9 @@ struct View<'b, 's> {
 }
 
 impl<'s> View<'_, 's> {
-    /// How target `r` of policy `pid` resolves among the nodes as they are, with the
-    /// finding it makes; None when resolving it makes a node (a Direct policy's
-    /// Namespace, an object of a kind outside the hierarchy), which only the builder does.
-    fn resolve(&self, pid: PolicyId, r: &ObjRef) -> Option<Resolved> {
-        let (code, msg) = if r.kind == "Namespace" && r.group.is_empty() {
-            if self.t.namespaces.contains_key(r.name.as_str()) {
-                if self.t.policies[pid].class == Class::Direct {
-                    return None;
-                }
-                return Some((Resolution::Namespace(r.name.to_string()), None));
-            }
-            (
-                Code::TargetNotFound,
-                format!("Namespace {} is not in the input", r.name),
-            )
-        } else if self.t.catalog.get(&r.group_kind()).is_some() {
-            let policy = &self.t.policies[pid].obj_ref;
-            let what = if r.object() == policy.object() {
-                "the policy itself".to_string()
-            } else {
-                format!("{} {}, a policy", r.kind, r.ns_name())
-            };
-            let msg = format!(
-                "its target is {what}: a policy attaches to an object of the hierarchy \
-                 (a Gateway, a route, a Service...), never to a policy"
-            );
-            let finding = Finding::new(Code::TargetIsPolicy, policy.clone(), msg);
-            return Some((Resolution::NotFound(Code::TargetIsPolicy), Some(finding)));
-        } else {
-            let whole = RefKey::of(r).with_section(None);
-            let found = self.t.find(whole).or_else(|| {
-                // ListenerSet is still XListenerSet in the experimental channel.
-                (r.kind == "ListenerSet")
-                    .then(|| {
-                        self.t.find(RefKey {
-                            group: GATEWAY_X_GROUP,
-                            kind: "XListenerSet",
-                            ..whole
-                        })
-                    })
-                    .flatten()
-            });
-            match found {
-                None if !is_modelled_kind(r) && self.object_exists(r) => return None,
-                None => (
-                    Code::TargetNotFound,
-                    format!("{} {} is not in the input", r.kind, r.ns_name()),
-                ),
-                Some(id) => return Some(self.section_or_node(pid, r, id)),
-            }
-        };
-        let policy = self.t.policies[pid].obj_ref.clone();
-        let mut finding = Finding::new(code, policy, msg);
-        if let Some(blind) = self.blind_spots.iter().find(|b| {
-            b.group == r.group
-                && b.kind == r.kind
-                && (b.namespace.is_none() || b.namespace.as_deref() == r.namespace.as_deref())
-        }) {
-            // Not seen is not the same as not there: say which, and do not fail `check`.
-            finding.severity = Severity::Warning;
-            finding.message = format!(
-                "{} {} could not be read ({}): whether it exists is unknown",
-                r.kind,
-                r.ns_name(),
-                blind.message
-            );
-        }
-        Some((Resolution::NotFound(code), Some(finding)))
-    }
-
-    /// Target `r`, whose object is node `id`: that node, or the section `r` names.
-    fn section_or_node(&self, pid: PolicyId, r: &ObjRef, id: NodeId) -> Resolved {
-        if let Some(by_number) = self.t.port_by_number(self.objects, pid, r, id) {
-            return by_number;
-        }
-        let Some(section) = &r.section else {
-            return (Resolution::Node(id), None);
-        };
-        match self
-            .t
-            .find(RefKey::of(&self.t.nodes[id].obj_ref).with_section(Some(section)))
-        {
-            Some(s) => (Resolution::Node(s), None),
-            None => {
-                let what = match self.t.nodes[id].role {
-                    Role::Gateway | Role::ListenerSet => "listener",
-                    Role::Route => "rule",
-                    Role::Backend => "port",
-                    _ => "section",
-                };
-                let finding = Finding::new(
-                    Code::SectionNotFound,
-                    self.t.policies[pid].obj_ref.clone(),
-                    format!("{} {} has no {what} named {section}", r.kind, r.ns_name()),
-                );
-                (Resolution::NotFound(Code::SectionNotFound), Some(finding))
-            }
-        }
-    }
-
-    /// The object `r` names (its section aside).
-    fn find_object(&self, r: &ObjRef) -> Option<ObjectId> {
-        self.by_kind
-            .get(&(r.group.as_str(), r.kind.as_str(), r.namespace.as_deref()))
-            .and_then(|v| {
-                v.iter()
-                    .copied()
-                    .find(|&oi| self.objects[oi].name == r.name)
-            })
-    }
-
-    fn object_exists(&self, r: &ObjRef) -> bool {
-        self.find_object(r).is_some() && !is_cluster_scoped(&r.kind)
-    }
     /// What linking route `id` does: its parents' edges, then its rules' backends'.
-    fn route(&self, id: NodeId) -> Vec<Step> {
-        let node = &self.t.nodes[id];
+    fn route_changes(&self, id: NodeId) -> Vec<RouteChange> {
+        let node = &self.topology.nodes[id];
         let mut out = Vec::new();
         if let Some(oi) = node.object {
             let links = self.objects[oi].links();
@@ -1384,452 +331,23 @@ impl<'s> View<'_, 's> {
         }
         out
     }
-
-    /// A route's parentRefs: the edges from the listeners (or parents) that admit it.
-    fn parents(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
-        let parent_refs = listed(&links.parent_refs, "parentRefs", r, |f| {
-            out.push(Step::found(f))
-        });
-        let hostnames: Vec<&str> = links.hostnames.iter().map(|h| h.as_str()).collect();
-        for (j, p) in parent_refs.iter().enumerate() {
-            let field = || format!("spec.parentRefs[{j}]");
-            let p = p.borrowed();
-            let Some(name) = p.name else {
-                out.push(Step::found(invalid(
-                    r,
-                    &format!("{}.name", field()),
-                    "is missing",
-                )));
-                continue;
-            };
-            let group = normalize_group(p.group.unwrap_or(GATEWAY_GROUP));
-            let kind = p.kind.unwrap_or("Gateway");
-            if kind == "HTTPRoute" && is_gateway_group(group) {
-                // A delegated child names its parent route: the parent's backendRef links
-                // them (`delegate`).
-                continue;
-            }
-            let ns = p.namespace.or(r.namespace.as_deref());
-            let (section, port) = (p.section_name, p.port);
-            let target = RefKey::new(group, kind, ns, name);
-            if kind == "Service" && group.is_empty() {
-                // GAMMA: the Service is the route's parent (mesh).
-                match self.t.find(target) {
-                    Some(s) => out.push(Step::Edge(s, id)),
-                    None => out.push(Step::found(Finding::new(
-                        Code::ParentNotFound,
-                        r.clone(),
-                        format!(
-                            "{}: Service {} is not in the input",
-                            field(),
-                            target.ns_name()
-                        ),
-                    ))),
-                }
-                continue;
-            }
-            // ListenerSet is still XListenerSet in the experimental channel.
-            let experimental = RefKey::new(
-                GATEWAY_X_GROUP,
-                if kind == "ListenerSet" {
-                    "XListenerSet"
-                } else {
-                    kind
-                },
-                ns,
-                name,
-            );
-            let Some(parent) = self.t.find(target).or_else(|| self.t.find(experimental)) else {
-                out.push(Step::found(Finding::new(
-                    Code::ParentNotFound,
-                    r.clone(),
-                    format!(
-                        "{}: {kind} {} is not in the input",
-                        field(),
-                        target.ns_name()
-                    ),
-                )));
-                continue;
-            };
-            if parent == id {
-                out.push(Step::found(Finding::new(
-                    Code::Cycle,
-                    r.clone(),
-                    format!(
-                        "{}: the route names itself as its parent, a cycle ({} → {}); \
-                         the reference is left out",
-                        field(),
-                        r.short(),
-                        r.short()
-                    ),
-                )));
-                continue;
-            }
-            let listeners: Vec<NodeId> = self.t.nodes[parent]
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| self.t.nodes[c].role == Role::Listener)
-                .collect();
-            if listeners.is_empty() {
-                out.push(Step::Edge(parent, id));
-                continue;
-            }
-            let mut admitted = 0;
-            let mut reasons = Vec::new();
-            for l in listeners {
-                match self.admits(l, r, &hostnames, section, port) {
-                    Ok(()) => {
-                        out.push(Step::Edge(l, id));
-                        admitted += 1;
-                    }
-                    Err(Some(reason)) => reasons.push(reason),
-                    Err(None) => {}
-                }
-            }
-            if admitted == 0 {
-                let field = field();
-                let mut msg = format!(
-                    "{field}: no listener of {} {} admits this route",
-                    kind,
-                    target.ns_name()
-                );
-                if let Some(s) = section {
-                    if !reasons
-                        .iter()
-                        .any(|x| x.starts_with(&format!("listener {s}:")))
-                    {
-                        msg = format!(
-                            "{field}: {kind} {} has no listener named {s}",
-                            target.ns_name()
-                        );
-                    }
-                }
-                if !reasons.is_empty() {
-                    msg.push_str(" (");
-                    msg.push_str(&reasons.join("; "));
-                    msg.push(')');
-                }
-                out.push(Step::found(Finding::new(Code::NotAdmitted, r.clone(), msg)));
-            }
-        }
-    }
-
-    /// Whether listener `l` admits route `r`. `Err(None)`: the parentRef does not name
-    /// this listener (sectionName/port); `Err(Some(why))`: it names it and the
-    /// listener refuses.
-    fn admits(
-        &self,
-        l: NodeId,
-        r: &ObjRef,
-        route_hosts: &[&str],
-        section: Option<&str>,
-        port: Option<u64>,
-    ) -> Result<(), Option<String>> {
-        let t = self.t;
-        let lname = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
-        if section.is_some_and(|s| s != lname) {
-            return Err(None);
-        }
-        // Read for every listener before the routes ask (`Builder::read_listeners`;
-        // None: nothing to check against).
-        let Some(listener) = self.listeners.get(&l).and_then(Option::as_ref) else {
-            return Ok(());
-        };
-        let route_ns = r.namespace.as_deref().unwrap_or_default();
-        if port.is_some() && listener.port != port {
-            return Err(None);
-        }
-        let why = |m: String| Err(Some(format!("listener {lname}: {m}")));
-        // allowedRoutes.namespaces
-        match &listener.from {
-            AllowedFrom::All => {}
-            AllowedFrom::Same => {
-                if route_ns != listener.gateway_ns {
-                    let gw_ns = listener.gateway_ns;
-                    return why(format!("allows routes from namespace {gw_ns} only"));
-                }
-            }
-            AllowedFrom::Selector(Ok(sel)) => {
-                let no_labels = BTreeMap::new();
-                let labels = t.namespaces.get(route_ns).map_or(&no_labels, |n| &n.labels);
-                if !sel.matches(labels) {
-                    return why(format!(
-                        "namespace {route_ns} does not match its namespace selector"
-                    ));
-                }
-            }
-            AllowedFrom::Selector(Err(e)) => {
-                return why(format!(
-                    "allowedRoutes.namespaces.{} {}",
-                    e.field, e.problem
-                ));
-            }
-            AllowedFrom::Unknown(other) => {
-                return why(format!("unknown allowedRoutes.namespaces.from {other:?}"))
-            }
-        }
-        // allowedRoutes.kinds
-        let allowed = listener.kinds.iter().any(|&(group, kind)| {
-            kind == r.kind
-                && (group == r.group || is_gateway_group(group) && is_gateway_group(&r.group))
-        });
-        if !allowed {
-            return why(format!("does not allow {} routes", r.kind));
-        }
-        // Hostnames must intersect when both sides name some.
-        if let Some(lh) = listener.hostname {
-            if !route_hosts.is_empty() && !route_hosts.iter().any(|h| hostnames_intersect(lh, h)) {
-                return why(format!(
-                    "hostname {lh} matches none of the route's hostnames"
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// A route's rules' backendRefs: the edges from each rule to its backends.
-    fn backends(&self, id: NodeId, r: &ObjRef, links: &Links, out: &mut Vec<Step>) {
-        for (j, rule) in links.rules.items().iter().enumerate() {
-            let Some(refs) = &rule.backend_refs else {
-                continue;
-            };
-            let section = rule.section(j);
-            // The rule is one of the route's own sections.
-            let nodes = &self.t.nodes;
-            let Some(rule_id) = nodes[id].children.iter().copied().find(|&c| {
-                nodes[c].owner == Some(id) && nodes[c].obj_ref.section.as_deref() == Some(&section)
-            }) else {
-                continue;
-            };
-            for (k, b) in refs.iter().enumerate() {
-                let field = || format!("spec.rules[{j}].backendRefs[{k}]");
-                let b = b.borrowed();
-                let Some(name) = b.name else {
-                    out.push(Step::found(invalid(
-                        r,
-                        &format!("{}.name", field()),
-                        "is missing",
-                    )));
-                    continue;
-                };
-                let group = normalize_group(b.group.unwrap_or(""));
-                let kind = b.kind.unwrap_or("Service");
-                let ns = b.namespace.or(r.namespace.as_deref());
-                let target = RefKey::new(group, kind, ns, name);
-                let rule_ref = || r.clone().with_section(Some(&section));
-                if kind == "HTTPRoute" && is_gateway_group(group) {
-                    out.push(Step::Delegate(Box::new(Delegation {
-                        rule: rule_id,
-                        route: id,
-                        namespace: ns.map(str::to_string),
-                        name: name.to_string(),
-                        rule_ref: rule_ref(),
-                        field: field(),
-                    })));
-                    continue;
-                }
-                if ns != r.namespace.as_deref() && !self.reference_granted(r, target) {
-                    out.push(Step::found(Finding::new(
-                        Code::RefNotPermitted,
-                        rule_ref(),
-                        format!(
-                            "{}: {kind} {} is in another namespace and no ReferenceGrant in {} allows {} from {}",
-                            field(),
-                            target.ns_name(),
-                            ns.unwrap_or_default(),
-                            r.kind,
-                            r.namespace.as_deref().unwrap_or_default()
-                        ),
-                    )));
-                    continue;
-                }
-                match self.t.find(target) {
-                    Some(backend) => out.push(Step::Backend {
-                        rule: rule_id,
-                        backend,
-                        port: b.port,
-                    }),
-                    None => {
-                        // Backends of kinds the tool does not model (an InferencePool, an
-                        // implementation's Backend) are nodes when they are in the input.
-                        let present = self.by_kind.get(&(group, kind, ns)).and_then(|v| {
-                            v.iter().copied().find(|&oi| self.objects[oi].name == name)
-                        });
-                        out.push(match present {
-                            Some(object) => Step::AddBackend(Box::new(NewBackend {
-                                rule: rule_id,
-                                target: target.to_obj_ref(),
-                                object,
-                                port: b.port,
-                            })),
-                            None => Step::found(Finding::new(
-                                Code::BackendNotFound,
-                                rule_ref(),
-                                format!(
-                                    "{}: {kind} {} is not in the input",
-                                    field(),
-                                    target.ns_name()
-                                ),
-                            )),
-                        });
-                    }
-                }
-            }
-        }
-    }
-
-    /// A ReferenceGrant in the target's namespace that lets `from` refer to `to`.
-    fn reference_granted(&self, from: &ObjRef, to: RefKey) -> bool {
-        let grants = [GATEWAY_GROUP, GATEWAY_X_GROUP]
-            .iter()
-            .filter_map(|g| self.by_kind.get(&(*g, "ReferenceGrant", to.namespace)))
-            .flatten();
-        for &gi in grants {
-            let spec = &self.objects[gi].spec;
-            let from_ok = spec.get("from").and_then(Val::as_array).is_some_and(|fs| {
-                fs.iter().any(|f| {
-                    f.get("kind").and_then(Val::as_str) == Some(from.kind.as_str())
-                        && normalize_group(f.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == from.group
-                        && f.get("namespace").and_then(Val::as_str) == from.namespace.as_deref()
-                })
-            });
-            let to_ok = spec.get("to").and_then(Val::as_array).is_some_and(|ts| {
-                ts.iter().any(|t| {
-                    t.get("kind").and_then(Val::as_str) == Some(to.kind)
-                        && normalize_group(t.get("group").and_then(Val::as_str).unwrap_or(""))
-                            == to.group
-                        && t.get("name")
-                            .and_then(Val::as_str)
-                            .is_none_or(|n| n == to.name)
-                })
-            });
-            if from_ok && to_ok {
-                return true;
-            }
-        }
-        false
-    }
 }
 
-/// What listener `lname` of `parent` (a Gateway or ListenerSet) admits, read from its
-/// spec (None: nothing to check against).
-fn read_listener<'s>(
-    objects: &'s [Object],
-    t: &Topology,
-    parent: NodeId,
-    lname: &str,
-) -> Option<Listener<'s>> {
-    let gw = &objects[t.nodes[parent].object?];
-    let spec = gw.spec.get("listeners")?.as_array()?;
-    let spec = spec
-        .iter()
-        .find(|x| x.get("name").and_then(Val::as_str) == Some(lname))?;
-    Some(Listener::read(
-        spec,
-        gw.namespace.as_deref().unwrap_or_default(),
-    ))
+/// The finding a misshapen field of `object` makes.
+fn invalid(object: &ObjRef, field: &str, msg: &str) -> Finding {
+    Finding::new(Code::Invalid, object.clone(), format!("{field}: {msg}"))
 }
 
-/// The finding a misshapen field of `r` makes.
-fn invalid(r: &ObjRef, field: &str, msg: &str) -> Finding {
-    Finding::new(Code::Invalid, r.clone(), format!("{field}: {msg}"))
-}
-
-/// The entries of list field `field` of `r`; one that is not a list is `found` Invalid.
+/// The entries of list field `field` of `object`; one that is not a list is `found`
+/// Invalid.
 fn listed<'v, T>(
-    l: &'v Listed<T>,
+    list: &'v Listed<T>,
     field: &str,
-    r: &ObjRef,
+    object: &ObjRef,
     found: impl FnOnce(Finding),
 ) -> &'v [T] {
-    if matches!(l, Listed::NotAList) {
-        found(invalid(r, &format!("spec.{field}"), "must be a list"));
+    if matches!(list, Listed::NotAList) {
+        found(invalid(object, &format!("spec.{field}"), "must be a list"));
     }
-    l.items()
-}
-
-/// An object's node and its sections' nodes, each reference with its index hash, and
-/// what is wrong with them: worked out on any core, added in object order.
-struct PlannedNodes {
-    object: ObjectId,
-    role: Role,
-    node: (ObjRef, u64),
-    sections: Vec<((ObjRef, u64), Role)>,
-    findings: Vec<Finding>,
-}
-
-/// The nodes object `o` (number `i`) becomes, if it is in the hierarchy.
-fn plan_nodes(o: &Object, i: ObjectId) -> Option<PlannedNodes> {
-    let role = role_of(o)?;
-    let r = o.obj_ref();
-    let mut findings = Vec::new();
-    let mut sections = Vec::new();
-    let mut section = |name: &str, role: Role| {
-        let s = r.clone().with_section(Some(name));
-        let hash = RefKey::of(&s).hash();
-        sections.push(((s, hash), role));
-    };
-    match role {
-        Role::Gateway | Role::ListenerSet => {
-            let listeners: &[Val] = match o.spec.get("listeners") {
-                None | Some(Val::Null) => &[],
-                Some(Val::Array(a)) => a,
-                Some(_) => {
-                    findings.push(invalid(&r, "spec.listeners", "must be a list"));
-                    &[]
-                }
-            };
-            for (j, l) in listeners.iter().enumerate() {
-                match l.get("name").and_then(Val::as_str) {
-                    Some(name) if !name.is_empty() => section(name, Role::Listener),
-                    _ => findings.push(invalid(
-                        &r,
-                        &format!("spec.listeners[{j}].name"),
-                        "is missing",
-                    )),
-                }
-            }
-        }
-        Role::Route => {
-            let rules = listed(&o.links().rules, "rules", &r, |f| findings.push(f));
-            for (j, rule) in rules.iter().enumerate() {
-                section(&rule.section(j), Role::Rule);
-            }
-        }
-        Role::Backend => {
-            let ports = listed(&o.links().ports, "ports", &r, |f| findings.push(f));
-            for name in ports.iter().flatten() {
-                section(name, Role::Port);
-            }
-        }
-        _ => {}
-    }
-    let hash = RefKey::of(&r).hash();
-    Some(PlannedNodes {
-        object: i,
-        role,
-        node: (r, hash),
-        sections,
-        findings,
-    })
-}
-
-/// Gateway API hostname intersection: equal, or a `*.` wildcard on either side.
-pub(crate) fn hostnames_intersect(a: &str, b: &str) -> bool {
-    fn wild_matches(w: &str, h: &str) -> bool {
-        w.strip_prefix("*.").is_some_and(|suffix| {
-            h.len() > suffix.len() + 1
-                && h.strip_suffix(suffix)
-                    .is_some_and(|head| head.ends_with('.'))
-        })
-    }
-    a == b || wild_matches(a, b) || wild_matches(b, a) || {
-        // Two wildcards intersect when one suffix ends with the other.
-        match (a.strip_prefix("*."), b.strip_prefix("*.")) {
-            (Some(x), Some(y)) => x.ends_with(y) || y.ends_with(x),
-            _ => false,
-        }
-    }
+    list.items()
 }

@@ -488,3 +488,130 @@ fn a_namespace_policy_hangs_at_the_same_place_whatever_the_tree_is_drawn_from() 
         }
     }
 }
+
+/// A Gateway lets a ListenerSet attach only as its `spec.allowedListeners` says
+/// (GEP-1713); each refusal is a NotAdmitted finding on the ListenerSet that says why.
+#[test]
+fn a_gateway_refuses_listener_sets_its_allowed_listeners_leave_out() {
+    let gateway = |name: &str, allowed: &str| {
+        format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: {name}, namespace: infra}}\nspec:\n  gatewayClassName: gc\n  {allowed}\n  listeners: [{{name: http, port: 80, protocol: HTTP}}]\n")
+    };
+    let listener_set = |ns: &str, name: &str, gateway: &str| {
+        format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nmetadata: {{name: {name}, namespace: {ns}}}\nspec:\n  parentRef: {{name: {gateway}, namespace: infra}}\n  listeners: [{{name: extra, port: 8080, protocol: HTTP}}]\n")
+    };
+    let yaml = [
+        GATEWAY,
+        &gateway("unset", "infrastructure: {}"),
+        &gateway("same", "allowedListeners: {namespaces: {from: Same}}"),
+        &gateway("web-only", "allowedListeners: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}"),
+        &gateway("bad-selector", "allowedListeners: {namespaces: {from: Selector, selector: {matchLabels: [web]}}}"),
+        &gateway("odd", "allowedListeners: {namespaces: {from: Sometimes}}"),
+        &gateway("all", "allowedListeners: {namespaces: {from: All}}"),
+        &listener_set("other", "to-unset", "unset"),
+        &listener_set("other", "to-same", "same"),
+        &listener_set("infra", "to-same-ok", "same"),
+        &listener_set("other", "to-web-only", "web-only"),
+        &listener_set("shop", "to-web-only-ok", "web-only"),
+        &listener_set("other", "to-bad-selector", "bad-selector"),
+        &listener_set("other", "to-odd", "odd"),
+        &listener_set("other", "to-all", "all"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let mut refused: Vec<(String, String)> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::NotAdmitted && f.object.kind == "ListenerSet")
+        .map(|f| (f.object.name.to_string(), f.message.clone()))
+        .collect();
+    refused.sort();
+    let expected = [
+        ("to-bad-selector", "spec.parentRef: Gateway infra/bad-selector spec.allowedListeners.namespaces.selector.matchLabels must be a map of strings"),
+        ("to-odd", "spec.parentRef: Gateway infra/odd has an unknown spec.allowedListeners.namespaces.from \"Sometimes\""),
+        ("to-same", "spec.parentRef: Gateway infra/same allows ListenerSets from namespace infra only"),
+        ("to-unset", "spec.parentRef: Gateway infra/unset allows no ListenerSets (spec.allowedListeners)"),
+        ("to-web-only", "spec.parentRef: Gateway infra/web-only allows ListenerSets from the namespaces its selector matches, not other"),
+    ]
+    .map(|(name, message)| (name.to_string(), message.to_string()));
+    assert_eq!(refused, expected);
+    // The ones admitted sit below their Gateway.
+    for (ns, name, gateway) in [
+        ("infra", "to-same-ok", "same"),
+        ("shop", "to-web-only-ok", "web-only"),
+        ("other", "to-all", "all"),
+    ] {
+        let set = node(&w, "ListenerSet", Some(ns), name, None);
+        let gateway = node(&w, "Gateway", Some("infra"), gateway, None);
+        assert_eq!(w.topology.nodes[set].parents.to_vec(), [gateway], "{name}");
+    }
+}
+
+/// Each way a listener refuses a route its parentRef names, as the NotAdmitted finding
+/// tells it: every refusing listener's reason, or the listener named that is not there.
+#[test]
+fn a_route_no_listener_admits_is_told_why_each_listener_refuses() {
+    let strict = r#"
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: strict, namespace: infra}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: same, port: 80, protocol: HTTP}
+  - {name: web, port: 81, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: web}}}}}
+  - {name: bad-selector, port: 82, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: [web]}}}}
+  - {name: odd, port: 83, protocol: HTTP, allowedRoutes: {namespaces: {from: Sometimes}}}
+  - {name: tcp, port: 84, protocol: TCP, allowedRoutes: {namespaces: {from: All}}}
+  - {name: host, port: 85, protocol: HTTP, hostname: a.example, allowedRoutes: {namespaces: {from: All}}}
+"#;
+    let route = |name: &str, parent_ref: &str| {
+        format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: {name}, namespace: other}}\nspec:\n  hostnames: [b.example]\n  parentRefs: [{{name: strict, namespace: infra{parent_ref}}}]\n")
+    };
+    let yaml = [
+        GATEWAY,
+        strict,
+        &route("every-listener", ""),
+        &route("named-missing", ", sectionName: missing"),
+        &route("named-same", ", sectionName: same"),
+        &route("no-such-port", ", port: 9999"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let mut refused: Vec<(String, String)> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::NotAdmitted)
+        .map(|f| (f.object.name.to_string(), f.message.clone()))
+        .collect();
+    refused.sort();
+    let expected = [
+        (
+            "every-listener",
+            "spec.parentRefs[0]: no listener of Gateway infra/strict admits this route (\
+             listener same: allows routes from namespace infra only; \
+             listener web: namespace other does not match its namespace selector; \
+             listener bad-selector: allowedRoutes.namespaces.selector.matchLabels must be a map of strings; \
+             listener odd: unknown allowedRoutes.namespaces.from \"Sometimes\"; \
+             listener tcp: does not allow HTTPRoute routes; \
+             listener host: hostname a.example matches none of the route's hostnames)",
+        ),
+        (
+            "named-missing",
+            "spec.parentRefs[0]: Gateway infra/strict has no listener named missing",
+        ),
+        (
+            "named-same",
+            "spec.parentRefs[0]: no listener of Gateway infra/strict admits this route (\
+             listener same: allows routes from namespace infra only)",
+        ),
+        (
+            "no-such-port",
+            "spec.parentRefs[0]: no listener of Gateway infra/strict admits this route",
+        ),
+    ]
+    .map(|(name, message)| (name.to_string(), message.to_string()));
+    assert_eq!(refused, expected);
+}
