@@ -99,20 +99,20 @@ fn ref_lies_in<'a>(namespace: Option<&'a str>, kind: &str, name: &'a str) -> Opt
     }
 }
 
-fn is(o: &Object, r: &ObjRef) -> bool {
-    o.name == r.name
-        && o.kind == r.kind
-        && o.namespace == r.namespace
-        && normalize_group(o.group()) == r.group
+fn is(object: &Object, obj_ref: &ObjRef) -> bool {
+    object.name == obj_ref.name
+        && object.kind == obj_ref.kind
+        && object.namespace == obj_ref.namespace
+        && normalize_group(object.group()) == obj_ref.group
 }
 
 /// Read without keeping the spec built: most of the policies looked at here are set
 /// aside.
-fn targets(o: &Object) -> Vec<TargetSpec> {
+fn targets(object: &Object) -> Vec<TargetSpec> {
     let empty = Map::new();
-    o.spec.with(|spec| {
+    object.spec.with(|spec| {
         let spec = spec.as_object().unwrap_or(&empty);
-        read_targets(spec, o.namespace.as_deref(), &mut Vec::new())
+        read_targets(spec, object.namespace.as_deref(), &mut Vec::new())
     })
 }
 
@@ -149,12 +149,12 @@ pub fn target_places(o: &Object) -> TargetPlaces {
 }
 
 /// Whether a policy outside the kept namespaces targets anything kept.
-fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
+fn targets_within(object: &Object, keep: &BTreeSet<String>) -> bool {
     let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));
     // Most policies are set aside: their targets are read from the spec's text alone
     // when its shape allows, without building the spec.
-    if let Some(refs) = o.spec.unbuilt_text().and_then(TargetRefsText::read) {
-        let policy_ns = o.namespace.as_deref();
+    if let Some(refs) = object.spec.unbuilt_text().and_then(TargetRefsText::read) {
+        let policy_ns = object.namespace.as_deref();
         return refs
             .target_ref
             .iter()
@@ -162,7 +162,7 @@ fn targets_within(o: &Object, keep: &BTreeSet<String>) -> bool {
             .filter_map(|r| r.namespace(policy_ns))
             .any(|ns| within(ns.as_deref()));
     }
-    targets(o).iter().any(|t| within(target_namespace(t)))
+    targets(object).iter().any(|t| within(target_namespace(t)))
 }
 
 /// A policy's `targetRef` and `targetRefs`, read from its spec's JSON text, every

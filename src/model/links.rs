@@ -7,8 +7,8 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A route of the Gateway API, standard or experimental.
-pub(crate) fn is_route_object(o: &Object) -> bool {
-    is_route(o.group(), &o.kind)
+pub(crate) fn is_route_object(object: &Object) -> bool {
+    is_route(object.group(), &object.kind)
 }
 
 /// A `parentRefs`/`backendRefs` entry as a reference, with the defaults the spec gives.
@@ -40,14 +40,16 @@ pub(crate) fn namespace_of<'o>(v: &'o Val, from_ns: &'o str) -> &'o str {
 /// A route's `parentRefs` entries, or a ListenerSet's single `parentRef`. Read from the
 /// spec: for what runs before the snapshot is settled (narrowing, the live plan), since
 /// settling keeps only a route's `Links`.
-pub(crate) fn parent_ref_values(o: &Object) -> impl Iterator<Item = &Val> {
-    let refs = o.spec.get("parentRefs").and_then(Val::as_array);
-    refs.into_iter().flatten().chain(o.spec.get("parentRef"))
+pub(crate) fn parent_ref_values(object: &Object) -> impl Iterator<Item = &Val> {
+    let refs = object.spec.get("parentRefs").and_then(Val::as_array);
+    refs.into_iter()
+        .flatten()
+        .chain(object.spec.get("parentRef"))
 }
 
 /// A route's rules' `backendRefs` entries.
-pub(crate) fn backend_ref_values(o: &Object) -> impl Iterator<Item = &Val> {
-    let rules = o.spec.get("rules").and_then(Val::as_array);
+pub(crate) fn backend_ref_values(object: &Object) -> impl Iterator<Item = &Val> {
+    let rules = object.spec.get("rules").and_then(Val::as_array);
     rules
         .into_iter()
         .flatten()
@@ -55,16 +57,16 @@ pub(crate) fn backend_ref_values(o: &Object) -> impl Iterator<Item = &Val> {
         .flatten()
 }
 
-pub(crate) fn parent_refs(o: &Object) -> Vec<ObjRef> {
-    let ns = o.namespace.as_deref().unwrap_or_default();
-    parent_ref_values(o)
+pub(crate) fn parent_refs(object: &Object) -> Vec<ObjRef> {
+    let ns = object.namespace.as_deref().unwrap_or_default();
+    parent_ref_values(object)
         .filter_map(|r| reference(r, ns, GATEWAY_GROUP, "Gateway"))
         .collect()
 }
 
-pub(crate) fn backend_refs(o: &Object) -> Vec<ObjRef> {
-    let ns = o.namespace.as_deref().unwrap_or_default();
-    backend_ref_values(o)
+pub(crate) fn backend_refs(object: &Object) -> Vec<ObjRef> {
+    let ns = object.namespace.as_deref().unwrap_or_default();
+    backend_ref_values(object)
         .filter_map(|b| reference(b, ns, "", "Service"))
         .collect()
 }
@@ -315,11 +317,11 @@ impl RefFields {
 impl Links {
     /// The objects whose links are kept instead of their specs: routes and the
     /// backends the hierarchy models (Services, ServiceImports).
-    pub fn kept_for(o: &Object) -> bool {
-        let g = o.group();
-        is_route_object(o)
-            || (o.kind == "Service" && g.is_empty())
-            || (o.kind == "ServiceImport" && g == "multicluster.x-k8s.io")
+    pub fn kept_for(object: &Object) -> bool {
+        let g = object.group();
+        is_route_object(object)
+            || (object.kind == "Service" && g.is_empty())
+            || (object.kind == "ServiceImport" && g == "multicluster.x-k8s.io")
     }
 
     pub fn read(spec: &Val) -> Links {

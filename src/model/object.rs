@@ -175,12 +175,12 @@ pub(crate) fn drop_duplicates(objects: &mut Vec<Object>) -> Vec<Duplicate> {
 /// What makes an object one object: group, kind, namespace and name.
 type Identity<'o> = (&'o str, &'o str, Option<&'o str>, &'o str);
 
-fn identity(o: &Object) -> Identity<'_> {
+fn identity(object: &Object) -> Identity<'_> {
     (
-        crate::model::normalize_group(o.group()),
-        o.kind.as_str(),
-        o.namespace.as_deref(),
-        o.name.as_str(),
+        crate::model::normalize_group(object.group()),
+        object.kind.as_str(),
+        object.namespace.as_deref(),
+        object.name.as_str(),
     )
 }
 

@@ -7,61 +7,67 @@ use super::*;
 /// how they reach the object and where they attach spelled out (wider than the page).
 pub fn describe_target(
     out: &mut impl Write,
-    d: &TargetDescription,
+    description: &TargetDescription,
     wide: bool,
     style: Style,
 ) -> io::Result<()> {
-    object_header(out, &d.target)?;
-    if !d.parents.is_empty() {
+    object_header(out, &description.target)?;
+    if !description.parents.is_empty() {
         field(
             out,
             "Parents",
-            &d.parents
+            &description
+                .parents
                 .iter()
                 .map(human_ref)
                 .collect::<Vec<_>>()
                 .join(", "),
         )?;
     }
-    if !d.children.is_empty() {
+    if !description.children.is_empty() {
         field(
             out,
             "Children",
-            &d.children
+            &description
+                .children
                 .iter()
                 .map(human_ref)
                 .collect::<Vec<_>>()
                 .join(", "),
         )?;
     }
-    listeners_and_routes(out, d, style)?;
+    listeners_and_routes(out, description, style)?;
     writeln!(out)?;
-    if d.policies.is_empty() {
+    if description.policies.is_empty() {
         writeln!(out, "Policies:     none reach this object")?;
     } else {
-        writeln!(out, "Policies ({} reach this object):", d.policies.len())?;
+        writeln!(
+            out,
+            "Policies ({} reach this object):",
+            description.policies.len()
+        )?;
         let t = match wide {
-            true => policies_table_wide(d),
-            false => policies_table(d),
+            true => policies_table_wide(description),
+            false => policies_table(description),
         };
         indented_table(out, t, style)?;
     }
-    if !d.effective.is_empty() || !d.sections.is_empty() {
+    if !description.effective.is_empty() || !description.sections.is_empty() {
         writeln!(out)?;
         writeln!(
             out,
             "Effective policies (each setting with the policy that set it):"
         )?;
-        effective_blocks(out, &d.effective, style)?;
+        effective_blocks(out, &description.effective, style)?;
         // Each section whose effective spec differs (its blocks say "at <section>").
-        for s in &d.sections {
+        for s in &description.sections {
             effective_blocks(out, &s.effective, style)?;
         }
     }
-    if !d.reported_affected.is_empty() {
+    if !description.reported_affected.is_empty() {
         writeln!(out)?;
         writeln!(out, "Reported on the object by controllers:")?;
-        for r in &d.reported_affected {
+        for r in &description.reported_affected {
             let how = if r.message.starts_with("annotation") {
                 format!(" ({})", r.message)
             } else {
@@ -70,17 +76,17 @@ pub fn describe_target(
             writeln!(out, "  {}={}{how}", r.type_, r.status)?;
         }
     }
-    findings_block(out, &d.findings, style)?;
-    blind_spots(out, &d.blind_spots, style)
+    findings_block(out, &description.findings, style)?;
+    blind_spots(out, &description.blind_spots, style)
 }
 
 /// The policies that reach an object, within the page's width: each policy named
 /// in its namespace when that is not the object's, and how it reaches the object
 /// (`how_it_reaches`).
-pub(super) fn policies_table(d: &TargetDescription) -> Table {
+pub(super) fn policies_table(description: &TargetDescription) -> Table {
     let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
-    for p in &d.policies {
-        let name = match p.policy.namespace == d.target.namespace {
+    for p in &description.policies {
+        let name = match p.policy.namespace == description.target.namespace {
             true => p.policy.name.to_string(),
             false => p.policy.ns_name(),
         };
@@ -109,7 +115,7 @@ pub(super) fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
 }
 
 /// `policies_table` with the class, the relation and the attachment point in words.
-pub(super) fn policies_table_wide(d: &TargetDescription) -> Table {
+pub(super) fn policies_table_wide(description: &TargetDescription) -> Table {
     let mut t = Table::new(vec![
         "KIND",
         "POLICY",
@@ -118,7 +124,7 @@ pub(super) fn policies_table_wide(d: &TargetDescription) -> Table {
         "ATTACHED TO",
         "STATUS",
     ]);
-    for p in &d.policies {
+    for p in &description.policies {
         let how = match p.relation {
             Relation::Direct => "direct",
             Relation::Section => "section",
@@ -139,10 +145,10 @@ pub(super) fn policies_table_wide(d: &TargetDescription) -> Table {
 /// A Gateway's (or ListenerSet's, or one listener's) listeners and the routes attached.
 pub(super) fn listeners_and_routes(
     out: &mut impl Write,
-    d: &TargetDescription,
+    description: &TargetDescription,
     style: Style,
 ) -> io::Result<()> {
-    if let Some(listeners) = &d.listeners {
+    if let Some(listeners) = &description.listeners {
         writeln!(out)?;
         if listeners.is_empty() {
             writeln!(out, "Listeners:    none")?;
@@ -172,7 +178,7 @@ pub(super) fn listeners_and_routes(
             indented_table(out, t, style)?;
         }
     }
-    if let Some(routes) = &d.routes {
+    if let Some(routes) = &description.routes {
         writeln!(out)?;
         if routes.is_empty() {
             writeln!(out, "Routes:       none attached")?;
@@ -198,12 +204,12 @@ pub(super) fn listeners_and_routes(
 
 pub fn describe_policy(
     out: &mut impl Write,
-    d: &PolicyDescription,
+    description: &PolicyDescription,
     now: i64,
     style: Style,
 ) -> io::Result<()> {
-    policy_fields(out, d, now)?;
-    match &d.settings {
+    policy_fields(out, description, now)?;
+    match &description.settings {
         Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
         Value::Null => field(out, "Settings", "none")?,
         spec => {
@@ -213,57 +219,61 @@ pub fn describe_policy(
             }
         }
     }
-    policy_status(out, d, style)?;
+    policy_status(out, description, style)?;
     writeln!(out)?;
-    affects_table(out, d, style)?;
-    overridden_block(out, d, style)?;
-    findings_block(out, &d.findings, style)?;
-    blind_spots(out, &d.blind_spots, style)
+    affects_table(out, description, style)?;
+    overridden_block(out, description, style)?;
+    findings_block(out, &description.findings, style)?;
+    blind_spots(out, &description.blind_spots, style)
 }
 
 /// A policy page's first fields: what it is, how its class and merging are known, when
 /// it was made.
-fn policy_fields(out: &mut impl Write, d: &PolicyDescription, now: i64) -> io::Result<()> {
-    field(out, "Name", &d.policy.name)?;
-    if let Some(ns) = &d.policy.namespace {
+fn policy_fields(
+    out: &mut impl Write,
+    description: &PolicyDescription,
+    now: i64,
+) -> io::Result<()> {
+    field(out, "Name", &description.policy.name)?;
+    if let Some(ns) = &description.policy.namespace {
         field(out, "Namespace", ns)?;
     }
     field(
         out,
         "Kind",
-        &format!("{} ({})", d.policy.kind, d.policy.group),
+        &format!("{} ({})", description.policy.kind, description.policy.group),
     )?;
-    let source = match d.class_source {
+    let source = match description.class_source {
         "label" => "from the CRD's gateway.networking.k8s.io/policy label",
         "registry" => "from the built-in registry",
         "declared" => "declared with --policy-kind",
         _ => "assumed: the name ends in Policy and it has a target",
     };
-    field(out, "Class", &format!("{:?} ({source})", d.class))?;
-    if let Some(label) = d.label_class {
+    field(out, "Class", &format!("{:?} ({source})", description.class))?;
+    if let Some(label) = description.label_class {
         field(
             out,
             "Label",
             &format!(
                 "{label:?}: the kind's gateway.networking.k8s.io/policy label differs from how its controller behaves ({:?})",
-                d.class
+                description.class
             ),
         )?;
     }
-    if !d.project.is_empty() {
-        field(out, "Project", d.project)?;
+    if !description.project.is_empty() {
+        field(out, "Project", description.project)?;
     }
-    field(out, "Strategy", &d.strategy)?;
-    if !d.merge.is_empty() {
-        field(out, "Kind merges", d.merge)?;
+    field(out, "Strategy", &description.strategy)?;
+    if !description.merge.is_empty() {
+        field(out, "Kind merges", description.merge)?;
     }
     // What the registry knows of the kind, and where it read it.
-    if !d.cite.is_empty() {
-        field(out, "Same target", d.same_target)?;
-        field(out, "Namespaces", d.namespaces)?;
-        field(out, "Read from", d.cite)?;
+    if !description.cite.is_empty() {
+        field(out, "Same target", description.same_target)?;
+        field(out, "Namespaces", description.namespaces)?;
+        field(out, "Read from", description.cite)?;
     }
-    if let Some(ts) = &d.creation_timestamp {
+    if let Some(ts) = &description.creation_timestamp {
         field(
             out,
             "Created",
@@ -275,9 +285,13 @@ fn policy_fields(out: &mut impl Write, d: &PolicyDescription, now: i64) -> io::R
 
 /// Its targets (resolved or not), its computed status (and what it loses to), and what
 /// controllers reported.
-fn policy_status(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
+fn policy_status(
+    out: &mut impl Write,
+    description: &PolicyDescription,
+    style: Style,
+) -> io::Result<()> {
     writeln!(out, "Targets:")?;
-    for t in &d.targets {
+    for t in &description.targets {
         let state = match t.reason {
             None => style.paint("resolved", Tint::Good),
             Some(c) => style.paint(&format!("{c:?}"), Tint::Bad),
@@ -288,11 +302,11 @@ fn policy_status(out: &mut impl Write, d: &PolicyDescription, style: Style) -> i
         out,
         "Status",
         &style.paint(
-            &format!("{} (computed)", d.status.computed.as_str()),
-            status_tint(d.status.computed),
+            &format!("{} (computed)", description.status.computed.as_str()),
+            status_tint(description.status.computed),
         ),
     )?;
-    for lost in &d.lost_to {
+    for lost in &description.lost_to {
         writeln!(
             out,
             "              loses to {} {} (older, GEP-713 None)",
@@ -300,7 +314,7 @@ fn policy_status(out: &mut impl Write, d: &PolicyDescription, style: Style) -> i
             lost.ns_name()
         )?;
     }
-    if d.status.reported.is_empty() {
+    if description.status.reported.is_empty() {
         field(
             out,
             "Reported",
@@ -308,7 +322,7 @@ fn policy_status(out: &mut impl Write, d: &PolicyDescription, style: Style) -> i
         )?;
     } else {
         writeln!(out, "Reported:")?;
-        for r in &d.status.reported {
+        for r in &description.status.reported {
             let on = r
                 .ancestor
                 .as_ref()
@@ -332,22 +346,30 @@ fn policy_status(out: &mut impl Write, d: &PolicyDescription, style: Style) -> i
 }
 
 /// The objects (and sections) it reaches, each with its status there.
-fn affects_table(out: &mut impl Write, d: &PolicyDescription, style: Style) -> io::Result<()> {
-    if d.affects.is_empty() {
+fn affects_table(
+    out: &mut impl Write,
+    description: &PolicyDescription,
+    style: Style,
+) -> io::Result<()> {
+    if description.affects.is_empty() {
         writeln!(out, "Affects:      nothing")?;
     } else {
-        let extra = if d.affects.len() != d.affects_count {
-            format!(" ({} with sections)", d.affects.len())
+        let extra = if description.affects.len() != description.affects_count {
+            format!(" ({} with sections)", description.affects.len())
         } else {
             String::new()
         };
-        let objects = match d.affects_count {
+        let objects = match description.affects_count {
             1 => "object",
             _ => "objects",
         };
-        writeln!(out, "Affects {} {objects}{extra}:", d.affects_count)?;
+        writeln!(
+            out,
+            "Affects {} {objects}{extra}:",
+            description.affects_count
+        )?;
         let mut t = Table::new(vec!["KIND", "NAME", "SECTION", "STATUS"]);
-        for a in &d.affects {
+        for a in &description.affects {
             t.row(vec![
                 (a.target.kind.to_string(), Tint::Plain),
                 (a.target.ns_name(), Tint::Plain),
@@ -375,13 +397,13 @@ fn affects_table(out: &mut impl Write, d: &PolicyDescription, style: Style) -> i
 /// loses to, then the objects where it does.
 pub(super) fn overridden_block(
     out: &mut impl Write,
-    d: &PolicyDescription,
+    description: &PolicyDescription,
     style: Style,
 ) -> io::Result<()> {
     // A large cluster's policy may lose to thousands of others: grouped in a map.
     let mut lost: std::collections::BTreeMap<&crate::query::Overridden, Vec<String>> =
         Default::default();
-    for a in &d.affects {
+    for a in &description.affects {
         for o in &a.overridden {
             lost.entry(o).or_default().push(human_ref(&a.target));
         }

@@ -52,16 +52,16 @@ pub(crate) fn section_word(kind: &str) -> &'static str {
 }
 
 /// `HTTPRoute baker/baker`, `listener https of Gateway infra/cupcake-gw`.
-pub(crate) fn human_ref(r: &ObjRef) -> String {
-    match &r.section {
+pub(crate) fn human_ref(obj_ref: &ObjRef) -> String {
+    match &obj_ref.section {
         Some(s) => format!(
             "{} {} of {} {}",
-            section_word(&r.kind),
+            section_word(&obj_ref.kind),
             s,
-            r.kind,
-            r.ns_name()
+            obj_ref.kind,
+            obj_ref.ns_name()
         ),
-        None => format!("{} {}", r.kind, r.ns_name()),
+        None => format!("{} {}", obj_ref.kind, obj_ref.ns_name()),
     }
 }
 
@@ -265,24 +265,28 @@ pub(crate) fn path_lines(path: &[ObjRef], width: usize) -> Vec<String> {
 }
 
 /// `rule orders` of a section reference (its object is the one described).
-fn section_only(r: &ObjRef) -> String {
-    match &r.section {
-        Some(s) => format!("{} {s}", section_word(&r.kind)),
-        None => human_ref(r),
+fn section_only(obj_ref: &ObjRef) -> String {
+    match &obj_ref.section {
+        Some(s) => format!("{} {s}", section_word(&obj_ref.kind)),
+        None => human_ref(obj_ref),
     }
 }
 
 /// Name, Namespace and Kind, as every description starts.
-fn object_header(out: &mut impl Write, r: &ObjRef) -> io::Result<()> {
-    field(out, "Name", &r.name)?;
-    if let Some(section) = &r.section {
+fn object_header(out: &mut impl Write, obj_ref: &ObjRef) -> io::Result<()> {
+    field(out, "Name", &obj_ref.name)?;
+    if let Some(section) = &obj_ref.section {
         field(out, "Section", section)?;
     }
-    if let Some(ns) = &r.namespace {
+    if let Some(ns) = &obj_ref.namespace {
         field(out, "Namespace", ns)?;
     }
-    let group = if r.group.is_empty() { "core" } else { &r.group };
-    field(out, "Kind", &format!("{} ({group})", r.kind))
+    let group = if obj_ref.group.is_empty() {
+        "core"
+    } else {
+        &obj_ref.group
+    };
+    field(out, "Kind", &format!("{} ({group})", obj_ref.kind))
 }
 
 /// A table, indented by two spaces as the blocks of a page are.

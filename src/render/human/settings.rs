@@ -6,11 +6,11 @@ use super::*;
 /// A YAML-ish rendering of a spec, each setting followed by the policy that set it.
 pub fn settings(
     out: &mut impl Write,
-    e: &Effective,
+    effective: &Effective,
     indent: usize,
     style: Style,
 ) -> io::Result<()> {
-    settings_labelled(out, e, indent, style, &|p| {
+    settings_labelled(out, effective, indent, style, &|p| {
         format!("{} {}", p.kind, p.ns_name())
     })
 }
