@@ -7,17 +7,22 @@ use crate::complete;
 use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
-use kubectl_policies::model::ObjRef;
+use kubectl_policies::catalog::policy::LabelSelector;
+use kubectl_policies::model::{ObjRef, Snapshot};
 use kubectl_policies::query::hint;
 use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::subject::{self, Subject};
-use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
+use kubectl_policies::query::{
+    self, outline, types::resolve_type, CheckResult, ListOf, NameError, World,
+};
 use kubectl_policies::render::escape::SafeWriter;
 use kubectl_policies::render::{self, age, columns, human, jsonpath};
 use kubectl_policies::source::dump::DumpList;
 use kubectl_policies::source::files;
+use kubectl_policies::source::live::watch::Change;
 use kubectl_policies::topology::Severity;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::io::Write;
 use std::mem::ManuallyDrop;
 
@@ -173,23 +178,11 @@ fn get(
 ) -> Result<Outcome> {
     let format = Format::for_command(g, "get")?;
     let selector = settings::label_selector(g)?;
-    // Templates are read before anything is loaded, so that a bad one fails at once.
-    let sort_by = sort_by
-        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
-        .transpose()?;
-    let template = match format {
-        Format::JsonPath => Some(
-            jsonpath::Template::parse(Format::argument(g))
-                .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
-        ),
-        _ => None,
-    };
-    let columns = match format {
-        Format::CustomColumns => Some(
-            columns::Columns::parse(Format::argument(g))
-                .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
-        ),
-        _ => None,
+    let output = GetOutput {
+        templates: Templates::read(g, format, sort_by)?,
+        g,
+        format,
+        show_labels,
     };
     let s = session::load(g, Question::Everything)?;
     let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
@@ -199,75 +192,145 @@ fn get(
     for m in &missing {
         session::warn_line(&format!("Error from server (NotFound): {m}"));
     }
-    let outcome = match missing.is_empty() {
-        true => Outcome::Answered,
-        false => Outcome::Missing,
-    };
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
         rows.retain(|r| selected(&s.w, sel, &r.policy));
     }
-    if let Some(path) = &sort_by {
+    if let Some(path) = &output.templates.sort_by {
         rows = sorted_by(rows, path)?;
     }
-    let blind = &s.w.topology.snapshot.blind_spots;
-    match format {
+    output.policies(out, &s, &selection, &rows, !missing.is_empty())?;
+    Ok(match missing.is_empty() {
+        true => Outcome::Answered,
+        false => Outcome::Missing,
+    })
+}
+
+/// `--sort-by`'s path.
+fn sort_path(sort_by: Option<&str>) -> Result<Option<jsonpath::Path>> {
+    sort_by
+        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+        .transpose()
+}
+
+/// The templates `--sort-by` and `-o` name.
+struct Templates {
+    sort_by: Option<jsonpath::Path>,
+    /// `-o jsonpath=...`.
+    jsonpath: Option<jsonpath::Template>,
+    /// `-o custom-columns=...`.
+    columns: Option<columns::Columns>,
+}
+
+impl Templates {
+    /// Read before anything is loaded, so that a bad one fails at once.
+    fn read(g: &Global, format: Format, sort_by: Option<&str>) -> Result<Templates> {
+        let sort_by = sort_path(sort_by)?;
+        let jsonpath = match format {
+            Format::JsonPath => Some(
+                jsonpath::Template::parse(Format::argument(g))
+                    .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
+            ),
+            _ => None,
+        };
+        let columns = match format {
+            Format::CustomColumns => Some(
+                columns::Columns::parse(Format::argument(g))
+                    .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
+            ),
+            _ => None,
+        };
+        Ok(Templates {
+            sort_by,
+            jsonpath,
+            columns,
+        })
+    }
+}
+
+/// How `get` writes the policies it lists.
+struct GetOutput<'a> {
+    g: &'a Global,
+    format: Format,
+    templates: Templates,
+    show_labels: bool,
+}
+
+impl GetOutput<'_> {
+    /// `rows` in the format asked for, or kubectl's words for none on stderr (none when
+    /// only names not found were asked for: `some_missing`, already said).
+    fn policies(
+        &self,
+        out: &mut impl Write,
+        s: &session::Session,
+        selection: &Selection,
+        rows: &[query::PolicyRow],
+        some_missing: bool,
+    ) -> Result<()> {
+        let (g, format) = (self.g, self.format);
+        let blind = &s.w.topology.snapshot.blind_spots;
         // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
         // answers, when everything could be read; anything else as a List, with what
         // could not be read beside the items (docs/reference.md#blind-spots).
-        Format::Json | Format::Yaml if one_named(&selection, &rows) && blind.is_empty() => {
-            structured(out, format, &rows[0])?
-        }
-        Format::Json | Format::Yaml => {
-            structured(out, format, &ListOf::new("PolicyList", &rows, blind))?
-        }
-        // kubectl's template, over the `-o json` answer; its text is written as it is
-        // (escaped on a terminal, as all text).
-        Format::JsonPath => {
-            let list = match one_named(&selection, &rows) && blind.is_empty() {
-                true => serde_json::to_value(&rows[0])?,
-                false => serde_json::to_value(ListOf::new("PolicyList", &rows, blind))?,
-            };
-            if let Some(t) = &template {
-                let text = t.execute(&list).map_err(|e| {
-                    anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
-                })?;
-                out.write_all(text.as_bytes())?;
+        let as_itself = one_named(selection, rows) && blind.is_empty();
+        match format {
+            Format::Json | Format::Yaml if as_itself => structured(out, format, &rows[0])?,
+            Format::Json | Format::Yaml => {
+                structured(out, format, &ListOf::new("PolicyList", rows, blind))?
             }
-        }
-        Format::Name => {
-            for r in &rows {
-                let p = &r.policy;
-                writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
+            // kubectl's template, over the `-o json` answer; its text is written as it is
+            // (escaped on a terminal, as all text).
+            Format::JsonPath => {
+                let list = match as_itself {
+                    true => serde_json::to_value(&rows[0])?,
+                    false => serde_json::to_value(ListOf::new("PolicyList", rows, blind))?,
+                };
+                if let Some(t) = &self.templates.jsonpath {
+                    let text = t.execute(&list).map_err(|e| {
+                        anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
+                    })?;
+                    out.write_all(text.as_bytes())?;
+                }
             }
-        }
-        _ if rows.is_empty() && !missing.is_empty() => {}
-        Format::CustomColumns if !rows.is_empty() => {
-            let items = serde_json::to_value(&rows)?;
-            if let Some(c) = &columns {
-                let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-                c.write(out, items, !g.no_headers, settings::style(g, format))?;
+            Format::Name => {
+                for r in rows {
+                    let p = &r.policy;
+                    writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
+                }
             }
+            _ if rows.is_empty() && some_missing => {}
+            Format::CustomColumns if !rows.is_empty() => {
+                let items = serde_json::to_value(rows)?;
+                if let Some(c) = &self.templates.columns {
+                    let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
+                    c.write(out, items, !g.no_headers, settings::style(g, format))?;
+                }
+            }
+            _ if rows.is_empty() && *selection != Selection::All => {
+                session::warn_line(&nothing_found(s.scope()))
+            }
+            _ if rows.is_empty() => session::warn_line(&no_policies_found(s.scope())),
+            _ => human::get_policies(
+                out,
+                rows,
+                format == Format::Wide,
+                !g.no_headers,
+                s.scope().is_none(),
+                age::now(),
+                settings::style(g, format),
+                self.show_labels,
+            )?,
         }
-        _ if rows.is_empty() && selection != Selection::All => {
-            session::warn_line(&nothing_found(s.scope()))
-        }
-        _ if rows.is_empty() => match s.scope() {
-            Some(ns) => session::warn_line(&format!("No policies found in {ns} namespace.")),
-            None => session::warn_line("No policies found."),
-        },
-        _ => human::get_policies(
-            out,
-            &rows,
-            format == Format::Wide,
-            !g.no_headers,
-            s.scope().is_none(),
-            age::now(),
-            settings::style(g, format),
-            show_labels,
-        )?,
+        Ok(())
     }
-    Ok(outcome)
+}
+
+/// What `get` says when no policy is in scope.
+fn no_policies_found(ns: Option<&str>) -> String {
+    match ns {
+        Some(ns) => format!("No policies found in {ns} namespace."),
+        None => "No policies found.".to_string(),
+    }
 }
 
 /// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
@@ -280,6 +343,32 @@ fn get_watch(
     show_labels: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
+    let watch = WatchRows {
+        format: watch_format(g)?,
+        selector: settings::label_selector(g)?,
+        sort_by: sort_path(sort_by)?,
+        g,
+        show_labels,
+        out: RefCell::new(out),
+    };
+    // Set by the first answer, read by each batch of changes.
+    let first: RefCell<Option<FirstAnswer>> = RefCell::new(None);
+    session::watch(
+        g,
+        |snapshot, scope| {
+            *first.borrow_mut() = Some(watch.first(snapshot, scope, words)?);
+            Ok(())
+        },
+        |changes| match first.borrow_mut().as_mut() {
+            Some(first) => watch.changed(first, changes),
+            None => Ok(()),
+        },
+    )?;
+    Ok(Outcome::Answered)
+}
+
+/// The format `get -w` prints in: a cluster is followed, as a table or json lines.
+fn watch_format(g: &Global) -> Result<Format> {
     if g.demo || !g.filename.is_empty() {
         bail!("-w/--watch follows a live cluster; it cannot be used with -f or --demo (files and the demo do not change)");
     }
@@ -290,99 +379,124 @@ fn get_watch(
             g.output.as_deref().unwrap_or_default()
         );
     }
-    let selector = settings::label_selector(g)?;
-    let sort_by = sort_by
-        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
-        .transpose()?;
-    // What the first answer fixed: the rows' selection, the scope, the objects.
-    type State = (query::watch::Watched, Selection, Option<String>);
-    let state: std::cell::RefCell<Option<State>> = std::cell::RefCell::new(None);
-    // Rows are written as they come: each batch is flushed at once.
-    let out = std::cell::RefCell::new(out);
-    let write_rows =
-        |rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool| -> Result<()> {
-            let mut o = out.borrow_mut();
-            match format {
-                Format::Json => {
-                    for r in &rows {
-                        serde_json::to_writer(&mut **o, r)?;
-                        writeln!(o)?;
-                    }
+    Ok(format)
+}
+
+/// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope.
+struct FirstAnswer {
+    watched: query::watch::Watched,
+    selection: Selection,
+    scope: Option<String>,
+}
+
+/// Which rows `get -w` shows and how it prints them.
+struct WatchRows<'a, W> {
+    g: &'a Global,
+    format: Format,
+    selector: Option<LabelSelector>,
+    sort_by: Option<jsonpath::Path>,
+    show_labels: bool,
+    /// Rows are written as they come: each batch is flushed at once.
+    out: RefCell<&'a mut W>,
+}
+
+impl<W: Write> WatchRows<'_, W> {
+    /// The first answer: the rows `get` prints (with what it says of names not found and
+    /// of no policies), from the objects first read.
+    fn first(
+        &self,
+        snapshot: Snapshot,
+        scope: Option<String>,
+        words: &[String],
+    ) -> Result<FirstAnswer> {
+        let watched = query::watch::Watched::new(snapshot, &self.g.policy_kind);
+        let w = watched.world();
+        let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
+        let (mut rows, missing) = self.shown(w, watched.rows(), &selection, scope.as_deref());
+        // As `get`: a name not found is said (the watch goes on: it may come).
+        for m in &missing {
+            session::warn_line(&format!("Error from server (NotFound): {m}"));
+        }
+        if let Some(path) = &self.sort_by {
+            rows = sorted_by(rows, path)?;
+        }
+        if rows.is_empty() && missing.is_empty() && self.format != Format::Json {
+            session::warn_line(&no_policies_found(scope.as_deref()));
+        }
+        self.write(rows, scope.as_deref(), true)?;
+        let mut watched = watched;
+        watched.forget_first();
+        Ok(FirstAnswer {
+            watched,
+            selection,
+            scope,
+        })
+    }
+
+    /// After a batch of changes: the rows shown that changed, and those of the policies
+    /// gone, without the header.
+    fn changed(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
+        let (changed, spots) = first.watched.apply(changes);
+        session::warn_blind_spots(&spots);
+        if !changed {
+            return Ok(());
+        }
+        let answer = first.watched.answer();
+        let mut rows = answer.changed;
+        rows.extend(answer.deleted);
+        let scope = first.scope.as_deref();
+        let (rows, _) = self.shown(answer.world, rows, &first.selection, scope);
+        if !rows.is_empty() {
+            self.write(rows, scope, false)?;
+        }
+        Ok(())
+    }
+
+    /// The rows `get` would show: in scope, of the kind or names asked for, selected by
+    /// -l; and the names not found.
+    fn shown(
+        &self,
+        w: &World,
+        rows: Vec<query::PolicyRow>,
+        selection: &Selection,
+        scope: Option<&str>,
+    ) -> (Vec<query::PolicyRow>, Vec<NameError>) {
+        let rows: Vec<query::PolicyRow> = rows
+            .into_iter()
+            .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
+            .collect();
+        let (mut rows, missing) = select::select(w, rows, selection, scope);
+        if let Some(sel) = &self.selector {
+            rows.retain(|r| sel.matches(&r.labels));
+        }
+        (rows, missing)
+    }
+
+    /// Rows as `get` prints them (json lines for `-o json`), then flushed.
+    fn write(&self, rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool) -> Result<()> {
+        let (g, format) = (self.g, self.format);
+        let mut o = self.out.borrow_mut();
+        match format {
+            Format::Json => {
+                for r in &rows {
+                    serde_json::to_writer(&mut **o, r)?;
+                    writeln!(o)?;
                 }
-                _ => human::get_policies(
-                    &mut **o,
-                    &rows,
-                    format == Format::Wide,
-                    headers && !g.no_headers,
-                    scope.is_none(),
-                    age::now(),
-                    settings::style(g, format),
-                    show_labels,
-                )?,
             }
-            o.flush().context("writing output")?;
-            Ok(())
-        };
-    // The rows `get` would show: in scope, of the kind or names asked for, selected by -l.
-    let shown =
-        |w: &World, rows: Vec<query::PolicyRow>, selection: &Selection, scope: Option<&str>| {
-            let rows: Vec<query::PolicyRow> = rows
-                .into_iter()
-                .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
-                .collect();
-            let (mut rows, missing) = select::select(w, rows, selection, scope);
-            if let Some(sel) = &selector {
-                rows.retain(|r| sel.matches(&r.labels));
-            }
-            (rows, missing)
-        };
-    session::watch(
-        g,
-        |snapshot, scope| {
-            let watched = query::watch::Watched::new(snapshot, &g.policy_kind);
-            let w = watched.world();
-            let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
-            let (mut rows, missing) = shown(w, watched.rows(), &selection, scope.as_deref());
-            // As `get`: a name not found is said (the watch goes on: it may come).
-            for m in &missing {
-                session::warn_line(&format!("Error from server (NotFound): {m}"));
-            }
-            if let Some(path) = &sort_by {
-                rows = sorted_by(rows, path)?;
-            }
-            if rows.is_empty() && missing.is_empty() && format != Format::Json {
-                session::warn_line(&match &scope {
-                    Some(ns) => format!("No policies found in {ns} namespace."),
-                    None => "No policies found.".to_string(),
-                });
-            }
-            write_rows(rows, scope.as_deref(), true)?;
-            let mut watched = watched;
-            watched.forget_first();
-            *state.borrow_mut() = Some((watched, selection, scope));
-            Ok(())
-        },
-        |changes| {
-            let mut state = state.borrow_mut();
-            let Some((watched, selection, scope)) = state.as_mut() else {
-                return Ok(());
-            };
-            let (changed, spots) = watched.apply(changes);
-            session::warn_blind_spots(&spots);
-            if !changed {
-                return Ok(());
-            }
-            let answer = watched.answer();
-            let mut rows = answer.changed;
-            rows.extend(answer.deleted);
-            let (rows, _) = shown(answer.world, rows, selection, scope.as_deref());
-            if !rows.is_empty() {
-                write_rows(rows, scope.as_deref(), false)?;
-            }
-            Ok(())
-        },
-    )?;
-    Ok(Outcome::Answered)
+            _ => human::get_policies(
+                &mut **o,
+                &rows,
+                format == Format::Wide,
+                headers && !g.no_headers,
+                scope.is_none(),
+                age::now(),
+                settings::style(g, format),
+                self.show_labels,
+            )?,
+        }
+        o.flush().context("writing output")?;
+        Ok(())
+    }
 }
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,
