@@ -51,32 +51,32 @@ impl Outcome {
 
 /// Routes the command to its function; output is buffered and flushed at the end.
 pub fn run(args: Args) -> Result<Outcome> {
-    let g = &args.global;
+    let flags = &args.global;
     let get_policies = matches!(&args.command, Command::Get { words, .. } if !is_kinds(words));
     let completing = matches!(
         args.command,
         Command::Complete { .. } | Command::Completion { .. }
     );
-    if g.selector.is_some() && !get_policies && !completing {
+    if flags.selector.is_some() && !get_policies && !completing {
         bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
     }
     if !completing {
-        settings::check_namespace(g)?;
+        settings::check_namespace(flags)?;
     }
     let stdout = std::io::stdout();
     let buffered = std::io::BufWriter::new(stdout.lock());
     // JSON and YAML are written exact; everything else a person reads goes through the
     // terminal-safe writer (render::escape), whatever renderer wrote it.
-    let exact = matches!(g.output.as_deref(), Some("json" | "yaml"))
+    let exact = matches!(flags.output.as_deref(), Some("json" | "yaml"))
         || matches!(args.command, Command::Dump | Command::Completion { .. });
     let mut out: Box<dyn Write> = if exact {
         Box::new(buffered)
     } else {
-        let colour = settings::style(g, settings::Format::Table).color;
+        let colour = settings::style(flags, settings::Format::Table).color;
         Box::new(SafeWriter::new(buffered, colour))
     };
     let outcome = match &args.command {
-        Command::Get { words, .. } if is_kinds(words) => get_kinds(g, &mut out)?,
+        Command::Get { words, .. } if is_kinds(words) => get_kinds(flags, &mut out)?,
         Command::Get { watch: true, .. } if !get_policies => {
             bail!("-w/--watch follows the policies `get` lists; `get kinds` cannot be watched")
         }
@@ -85,24 +85,24 @@ pub fn run(args: Args) -> Result<Outcome> {
             sort_by,
             show_labels,
             watch: true,
-        } => get_watch(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
+        } => get_watch(flags, words, sort_by.as_deref(), *show_labels, &mut out)?,
         Command::Get {
             words,
             sort_by,
             show_labels,
             ..
-        } => get(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
-        Command::Describe { target } => describe(g, target, &mut out)?,
-        Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
-        Command::Tree { target } => tree(g, target, &mut out)?,
+        } => get(flags, words, sort_by.as_deref(), *show_labels, &mut out)?,
+        Command::Describe { target } => describe(flags, target, &mut out)?,
+        Command::Effective { target, kind } => effective(flags, target, kind.as_deref(), &mut out)?,
+        Command::Tree { target } => tree(flags, target, &mut out)?,
         Command::BlastRadius {
             target,
             apply,
             exit_code,
-        } => blast_radius(g, target, apply, *exit_code, &mut out)?,
-        Command::Dump => dump(g, &mut out)?,
-        Command::Check => check(g, &mut out)?,
-        Command::Graph { target } => graph(g, target, &mut out)?,
+        } => blast_radius(flags, target, apply, *exit_code, &mut out)?,
+        Command::Dump => dump(flags, &mut out)?,
+        Command::Check => check(flags, &mut out)?,
+        Command::Graph { target } => graph(flags, target, &mut out)?,
         Command::Completion { shell } => {
             complete::script(*shell, &mut out)?;
             Outcome::Answered
@@ -111,9 +111,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             complete::candidates(
                 words,
                 &mut out,
-                |g| {
-                    let s = session::load(g, Question::Everything)?;
-                    Ok(ManuallyDrop::into_inner(s.w))
+                |flags| {
+                    let session = session::load(flags, Question::Everything)?;
+                    Ok(ManuallyDrop::into_inner(session.world))
                 },
                 complete::Live {
                     namespaces: &session::live_namespaces,
@@ -149,57 +149,57 @@ fn nothing_found(ns: Option<&str>) -> String {
     }
 }
 
-fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "get kinds")?;
-    let s = session::load(g, Question::Everything)?;
-    let rows = query::get_kinds(&s.w);
+fn get_kinds(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "get kinds")?;
+    let session = session::load(flags, Question::Everything)?;
+    let rows = query::get_kinds(&session.world);
     match format {
         Format::Json | Format::Yaml => {
-            let blind = &s.w.topology.snapshot.blind_spots;
+            let blind = &session.world.topology.snapshot.blind_spots;
             structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
         }
         _ => human::get_kinds(
             out,
             &rows,
             format == Format::Wide,
-            !g.no_headers,
-            settings::style(g, format),
+            !flags.no_headers,
+            settings::style(flags, format),
         )?,
     }
     Ok(Outcome::Answered)
 }
 
 fn get(
-    g: &Global,
+    flags: &Global,
     words: &[String],
     sort_by: Option<&str>,
     show_labels: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(g, "get")?;
-    let selector = settings::label_selector(g)?;
+    let format = Format::for_command(flags, "get")?;
+    let selector = settings::label_selector(flags)?;
     let output = GetOutput {
-        templates: Templates::read(g, format, sort_by)?,
-        g,
+        templates: Templates::read(flags, format, sort_by)?,
+        flags,
         format,
         show_labels,
     };
-    let s = session::load(g, Question::Everything)?;
-    let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
-    let all = query::get_policies(&s.w, s.scope());
-    let (mut rows, missing) = select::select(&s.w, all, &selection, s.scope());
+    let session = session::load(flags, Question::Everything)?;
+    let selection = select::read_selection(&session.world, words).map_err(|e| anyhow!(e))?;
+    let all = query::get_policies(&session.world, session.scope());
+    let (mut rows, missing) = select::select(&session.world, all, &selection, session.scope());
     // kubectl answers for the names it finds and reports the others (exit 1 at the end).
     for m in &missing {
         session::warn_line(&format!("Error from server (NotFound): {m}"));
     }
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
-        rows.retain(|r| selected(&s.w, sel, &r.policy));
+        rows.retain(|r| selected(&session.world, sel, &r.policy));
     }
     if let Some(path) = &output.templates.sort_by {
         rows = sorted_by(rows, path)?;
     }
-    output.policies(out, &s, &selection, &rows, !missing.is_empty())?;
+    output.policies(out, &session, &selection, &rows, !missing.is_empty())?;
     Ok(match missing.is_empty() {
         true => Outcome::Answered,
         false => Outcome::Missing,
@@ -224,18 +224,18 @@ struct Templates {
 
 impl Templates {
     /// Read before anything is loaded, so that a bad one fails at once.
-    fn read(g: &Global, format: Format, sort_by: Option<&str>) -> Result<Templates> {
+    fn read(flags: &Global, format: Format, sort_by: Option<&str>) -> Result<Templates> {
         let sort_by = sort_path(sort_by)?;
         let jsonpath = match format {
             Format::JsonPath => Some(
-                jsonpath::Template::parse(Format::argument(g))
+                jsonpath::Template::parse(Format::argument(flags))
                     .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
             ),
             _ => None,
         };
         let columns = match format {
             Format::CustomColumns => Some(
-                columns::Columns::parse(Format::argument(g))
+                columns::Columns::parse(Format::argument(flags))
                     .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
             ),
             _ => None,
@@ -250,7 +250,7 @@ impl Templates {
 
 /// How `get` writes the policies it lists.
 struct GetOutput<'a> {
-    g: &'a Global,
+    flags: &'a Global,
     format: Format,
     templates: Templates,
     show_labels: bool,
@@ -262,13 +262,13 @@ impl GetOutput<'_> {
     fn policies(
         &self,
         out: &mut impl Write,
-        s: &session::Session,
+        session: &session::Session,
         selection: &Selection,
         rows: &[query::PolicyRow],
         some_missing: bool,
     ) -> Result<()> {
-        let (g, format) = (self.g, self.format);
-        let blind = &s.w.topology.snapshot.blind_spots;
+        let (flags, format) = (self.flags, self.format);
+        let blind = &session.world.topology.snapshot.blind_spots;
         // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
         // answers, when everything could be read; anything else as a List, with what
         // could not be read beside the items (docs/reference.md#blind-spots).
@@ -287,7 +287,10 @@ impl GetOutput<'_> {
                 };
                 if let Some(t) = &self.templates.jsonpath {
                     let text = t.execute(&list).map_err(|e| {
-                        anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
+                        anyhow!(
+                            "error executing jsonpath {:?}: {e}",
+                            Format::argument(flags)
+                        )
                     })?;
                     out.write_all(text.as_bytes())?;
                 }
@@ -303,21 +306,26 @@ impl GetOutput<'_> {
                 let items = serde_json::to_value(rows)?;
                 if let Some(c) = &self.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-                    c.write(out, items, !g.no_headers, settings::style(g, format))?;
+                    c.write(
+                        out,
+                        items,
+                        !flags.no_headers,
+                        settings::style(flags, format),
+                    )?;
                 }
             }
             _ if rows.is_empty() && *selection != Selection::All => {
-                session::warn_line(&nothing_found(s.scope()))
+                session::warn_line(&nothing_found(session.scope()))
             }
-            _ if rows.is_empty() => session::warn_line(&no_policies_found(s.scope())),
+            _ if rows.is_empty() => session::warn_line(&no_policies_found(session.scope())),
             _ => human::get_policies(
                 out,
                 rows,
                 format == Format::Wide,
-                !g.no_headers,
-                s.scope().is_none(),
+                !flags.no_headers,
+                session.scope().is_none(),
                 age::now(),
-                settings::style(g, format),
+                settings::style(flags, format),
                 self.show_labels,
             )?,
         }
@@ -337,24 +345,24 @@ fn no_policies_found(ns: Option<&str>) -> String {
 /// changes the watches see, a row for every policy in scope whose status, targets or
 /// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
 fn get_watch(
-    g: &Global,
+    flags: &Global,
     words: &[String],
     sort_by: Option<&str>,
     show_labels: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let watch = WatchRows {
-        format: watch_format(g)?,
-        selector: settings::label_selector(g)?,
+        format: watch_format(flags)?,
+        selector: settings::label_selector(flags)?,
         sort_by: sort_path(sort_by)?,
-        g,
+        flags,
         show_labels,
         out: RefCell::new(out),
     };
     // Set by the first answer, read by each batch of changes.
     let first: RefCell<Option<FirstAnswer>> = RefCell::new(None);
     session::watch(
-        g,
+        flags,
         |snapshot, scope| {
             *first.borrow_mut() = Some(watch.first(snapshot, scope, words)?);
             Ok(())
@@ -368,15 +376,15 @@ fn get_watch(
 }
 
 /// The format `get -w` prints in: a cluster is followed, as a table or json lines.
-fn watch_format(g: &Global) -> Result<Format> {
-    if g.demo || !g.filename.is_empty() {
+fn watch_format(flags: &Global) -> Result<Format> {
+    if flags.demo || !flags.filename.is_empty() {
         bail!("-w/--watch follows a live cluster; it cannot be used with -f or --demo (files and the demo do not change)");
     }
-    let format = Format::for_command(g, "get")?;
+    let format = Format::for_command(flags, "get")?;
     if !matches!(format, Format::Table | Format::Wide | Format::Json) {
         bail!(
             "-w/--watch prints the table (-o wide too) or json lines (-o json); not -o {}",
-            g.output.as_deref().unwrap_or_default()
+            flags.output.as_deref().unwrap_or_default()
         );
     }
     Ok(format)
@@ -391,7 +399,7 @@ struct FirstAnswer {
 
 /// Which rows `get -w` shows and how it prints them.
 struct WatchRows<'a, W> {
-    g: &'a Global,
+    flags: &'a Global,
     format: Format,
     selector: Option<LabelSelector>,
     sort_by: Option<jsonpath::Path>,
@@ -409,10 +417,10 @@ impl<W: Write> WatchRows<'_, W> {
         scope: Option<String>,
         words: &[String],
     ) -> Result<FirstAnswer> {
-        let watched = query::watch::Watched::new(snapshot, &self.g.policy_kind);
-        let w = watched.world();
-        let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
-        let (mut rows, missing) = self.shown(w, watched.rows(), &selection, scope.as_deref());
+        let watched = query::watch::Watched::new(snapshot, &self.flags.policy_kind);
+        let world = watched.world();
+        let selection = select::read_selection(world, words).map_err(|e| anyhow!(e))?;
+        let (mut rows, missing) = self.shown(world, watched.rows(), &selection, scope.as_deref());
         // As `get`: a name not found is said (the watch goes on: it may come).
         for m in &missing {
             session::warn_line(&format!("Error from server (NotFound): {m}"));
@@ -456,7 +464,7 @@ impl<W: Write> WatchRows<'_, W> {
     /// -l; and the names not found.
     fn shown(
         &self,
-        w: &World,
+        world: &World,
         rows: Vec<query::PolicyRow>,
         selection: &Selection,
         scope: Option<&str>,
@@ -465,7 +473,7 @@ impl<W: Write> WatchRows<'_, W> {
             .into_iter()
             .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
             .collect();
-        let (mut rows, missing) = select::select(w, rows, selection, scope);
+        let (mut rows, missing) = select::select(world, rows, selection, scope);
         if let Some(sel) = &self.selector {
             rows.retain(|r| sel.matches(&r.labels));
         }
@@ -474,7 +482,7 @@ impl<W: Write> WatchRows<'_, W> {
 
     /// Rows as `get` prints them (json lines for `-o json`), then flushed.
     fn write(&self, rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool) -> Result<()> {
-        let (g, format) = (self.g, self.format);
+        let (flags, format) = (self.flags, self.format);
         let mut o = self.out.borrow_mut();
         match format {
             Format::Json => {
@@ -487,10 +495,10 @@ impl<W: Write> WatchRows<'_, W> {
                 &mut **o,
                 &rows,
                 format == Format::Wide,
-                headers && !g.no_headers,
+                headers && !flags.no_headers,
                 scope.is_none(),
                 age::now(),
-                settings::style(g, format),
+                settings::style(flags, format),
                 self.show_labels,
             )?,
         }
@@ -524,15 +532,17 @@ fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<q
 }
 
 /// Whether the policy a `get` row lists has labels that `selector` selects.
-fn selected(
-    w: &World,
-    selector: &kubectl_policies::catalog::policy::LabelSelector,
-    policy: &ObjRef,
-) -> bool {
-    let t = &w.topology;
-    t.policy_index
+fn selected(world: &World, selector: &LabelSelector, policy: &ObjRef) -> bool {
+    let topology = &world.topology;
+    topology
+        .policy_index
         .get(policy)
-        .and_then(|&p| t.snapshot.objects.get(t.policies[p].object.index()))
+        .and_then(|&id| {
+            topology
+                .snapshot
+                .objects
+                .get(topology.policies[id].object.index())
+        })
         .is_some_and(|o| selector.matches(&o.labels))
 }
 
@@ -575,8 +585,8 @@ fn answer_each(
     mut one: impl FnMut(&[String]) -> Result<One>,
 ) -> Result<Outcome> {
     let (mut items, mut written, mut outcome) = (Vec::new(), false, Outcome::Answered);
-    for t in targets {
-        let answer = match one(std::slice::from_ref(t)) {
+    for target in targets {
+        let answer = match one(std::slice::from_ref(target)) {
             Ok(a) => a,
             Err(e) if targets.len() == 1 || is_broken_pipe(&e) => return Err(e),
             Err(e) => {
@@ -620,90 +630,96 @@ fn report(e: &anyhow::Error) {
     }
 }
 
-fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "describe")?;
+fn describe(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "describe")?;
     let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    let s = session::load(g, question_for(&targets, Question::Object))?;
-    let (w, style) = (&s.w, settings::style(g, format));
+    let session = session::load(flags, question_for(&targets, Question::Object))?;
+    let (world, style) = (&session.world, settings::style(flags, format));
     let data = matches!(format, Format::Json | Format::Yaml);
-    answer_each(&targets, format, out, |target| match s.subject(target)? {
-        Subject::Policy(p) => {
-            let d = query::describe_policy(w, p);
-            match format {
-                _ if data => One::data(&d),
-                Format::Tree => {
-                    One::text(|o| render::tree::write_policy(o, &outline::policy(w, p), style))
+    answer_each(&targets, format, out, |target| {
+        match session.subject(target)? {
+            Subject::Policy(policy) => {
+                let description = query::describe_policy(world, policy);
+                match format {
+                    _ if data => One::data(&description),
+                    Format::Tree => One::text(|o| {
+                        render::tree::write_policy(o, &outline::policy(world, policy), style)
+                    }),
+                    _ => One::text(|o| human::describe_policy(o, &description, age::now(), style)),
                 }
-                _ => One::text(|o| human::describe_policy(o, &d, age::now(), style)),
             }
-        }
-        Subject::Node(n) => {
-            let d = query::describe_target(w, n);
-            match format {
-                _ if data => One::data(&d),
-                Format::Tree => {
-                    One::text(|o| render::tree::write(o, &outline::target(w, n, &d), style))
+            Subject::Node(node) => {
+                let description = query::describe_target(world, node);
+                match format {
+                    _ if data => One::data(&description),
+                    Format::Tree => One::text(|o| {
+                        render::tree::write(o, &outline::target(world, node, &description), style)
+                    }),
+                    _ => One::text(|o| {
+                        human::describe_target(o, &description, format == Format::Wide, style)
+                    }),
                 }
-                _ => One::text(|o| human::describe_target(o, &d, format == Format::Wide, style)),
             }
-        }
-        Subject::Namespace(ns) => {
-            let d = query::describe_namespace(w, &ns)
-                .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
-            match format {
-                _ if data => One::data(&d),
-                Format::Tree => {
-                    One::text(|o| render::tree::write(o, &outline::namespace(&d), style))
+            Subject::Namespace(ns) => {
+                let description = query::describe_namespace(world, &ns)
+                    .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
+                match format {
+                    _ if data => One::data(&description),
+                    Format::Tree => One::text(|o| {
+                        render::tree::write(o, &outline::namespace(&description), style)
+                    }),
+                    _ => One::text(|o| {
+                        human::describe_target(o, &description, format == Format::Wide, style)
+                    }),
                 }
-                _ => One::text(|o| human::describe_target(o, &d, format == Format::Wide, style)),
             }
         }
     })
 }
 
 fn effective(
-    g: &Global,
+    flags: &Global,
     target: &[String],
     kind: Option<&str>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(g, "effective")?;
+    let format = Format::for_command(flags, "effective")?;
     let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    let s = session::load(g, question_for(&targets, Question::Object))?;
-    let t = &s.w.topology;
+    let session = session::load(flags, question_for(&targets, Question::Object))?;
+    let topology = &session.world.topology;
     let kind = kind
         .map(|k| {
-            resolve_type(k, &t.catalog, &t.snapshot.objects)
-                .map_err(|e| anyhow!(hint::unknown_type(&s.w, k, e)))
+            resolve_type(k, &topology.catalog, &topology.snapshot.objects)
+                .map_err(|e| anyhow!(hint::unknown_type(&session.world, k, e)))
         })
         .transpose()?;
-    let style = settings::style(g, format);
+    let style = settings::style(flags, format);
     answer_each(&targets, format, out, |target| {
-        let n = match s.subject(target)? {
+        let node = match session.subject(target)? {
             Subject::Policy(_) => bail!(
                 "effective answers for objects of the hierarchy, not for policies: try describe"
             ),
-            _ => s.node(target, "effective")?,
+            _ => session.node(target, "effective")?,
         };
-        let e = query::effective(&s.w, n, kind.as_ref());
+        let answer = query::effective(&session.world, node, kind.as_ref());
         match format {
-            Format::Json | Format::Yaml => One::data(&e),
+            Format::Json | Format::Yaml => One::data(&answer),
             _ => {
                 // How each policy arrives is what describe tells of the object.
-                let reaching = query::describe_target(&s.w, n).policies;
-                One::text(|o| human::effective(o, &e, &reaching, style))
+                let reaching = query::describe_target(&session.world, node).policies;
+                One::text(|o| human::effective(o, &answer, &reaching, style))
             }
         }
     })
 }
 
-fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "tree")?;
-    let s = session::load(g, Question::Everything)?;
-    let style = settings::style(g, format);
+fn tree(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "tree")?;
+    let session = session::load(flags, Question::Everything)?;
+    let style = settings::style(flags, format);
     if target.is_empty() {
-        let ns = s.scope();
-        let roots = query::tree(&s.w, None, ns);
+        let ns = session.scope();
+        let roots = query::tree(&session.world, None, ns);
         match format {
             Format::Json | Format::Yaml => structured(out, format, &roots)?,
             _ => {
@@ -717,7 +733,7 @@ fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> 
     }
     let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
     answer_each(&targets, format, out, |target| {
-        let roots = query::tree(&s.w, Some(s.node(target, "tree")?), None);
+        let roots = query::tree(&session.world, Some(session.node(target, "tree")?), None);
         match format {
             // One object's tree is its list of roots (as before); several, a List of them.
             Format::Json | Format::Yaml => One::data(&roots),
@@ -727,13 +743,13 @@ fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> 
 }
 
 fn blast_radius(
-    g: &Global,
+    flags: &Global,
     target: &[String],
     apply: &[String],
     exit_code: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(g, "blast-radius")?;
+    let format = Format::for_command(flags, "blast-radius")?;
     let targets = match apply {
         [] => subject::split_targets(target).map_err(|e| anyhow!(e))?,
         _ => Vec::new(),
@@ -742,44 +758,46 @@ fn blast_radius(
         [] => question_for(&targets, Question::Reach),
         _ => Question::Changes,
     };
-    let s = session::load(g, question)?;
-    let style = settings::style(g, format);
+    let session = session::load(flags, question)?;
+    let style = settings::style(flags, format);
     let mut changed = false;
-    let mut write = |b: &query::blast::BlastRadius| -> Result<One> {
+    let mut write = |blast: &query::blast::BlastRadius| -> Result<One> {
         // docs/reference.md#exit-codes-and-streams: exit 3 on changes, or on an error-level finding applied objects bring.
-        let errors = b.findings.iter().any(|f| f.severity == Severity::Error);
-        changed |= !b.changes.is_empty() || errors;
+        let errors = blast.findings.iter().any(|f| f.severity == Severity::Error);
+        changed |= !blast.changes.is_empty() || errors;
         match format {
-            Format::Json | Format::Yaml => One::data(b),
-            _ => One::text(|o| human::blast_radius(o, b, !g.no_headers, style)),
+            Format::Json | Format::Yaml => One::data(blast),
+            _ => One::text(|o| human::blast_radius(o, blast, !flags.no_headers, style)),
         }
     };
     let outcome = if apply.is_empty() {
         answer_each(&targets, format, out, |target| {
-            // Left to the OS at exit, as the world is (see `Session::w`): a large blast
+            // Left to the OS at exit, as the world is (see `Session::world`): a large blast
             // radius takes a while to free.
-            let b = std::mem::ManuallyDrop::new(match s.subject(target)? {
-                Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
+            let blast = std::mem::ManuallyDrop::new(match session.subject(target)? {
+                Subject::Policy(p) => {
+                    query::blast::delete_policy(&session.world, p, &flags.policy_kind)
+                }
                 _ => bail!(
                     "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
                 ),
             });
-            write(&b)
+            write(&blast)
         })?
     } else {
         let mut loaded = files::load_paths(apply)?;
-        loaded.place_in(&s.namespace);
+        loaded.place_in(&session.namespace);
         if let Some(e) = loaded.shape_errors.first() {
             bail!("{e}");
         }
         let objects = loaded.snapshot.objects;
-        let b = std::mem::ManuallyDrop::new(query::blast::apply_objects(
-            &s.w,
+        let blast = std::mem::ManuallyDrop::new(query::blast::apply_objects(
+            &session.world,
             objects,
             apply.to_vec(),
-            &g.policy_kind,
+            &flags.policy_kind,
         ));
-        answer_each(&["--apply".to_string()], format, out, |_| write(&b))?
+        answer_each(&["--apply".to_string()], format, out, |_| write(&blast))?
     };
     Ok(match outcome {
         Outcome::Answered if exit_code && changed => Outcome::Changes,
@@ -787,10 +805,10 @@ fn blast_radius(
     })
 }
 
-fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "dump")?;
+fn dump(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "dump")?;
     // Specs and statuses are passed through: left as the text they were read as.
-    let (loaded, _) = session::read_unsettled(g, Question::Namespace)?;
+    let (loaded, _) = session::read_unsettled(flags, Question::Namespace)?;
     // Documents whose shape is wrong are among them: they cannot be written back.
     session::warn_blind_spots(&loaded.snapshot.blind_spots);
     let list = DumpList::of(&loaded);
@@ -803,11 +821,11 @@ fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     Ok(Outcome::Answered)
 }
 
-fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "check")?;
-    let s = session::load(g, Question::Everything)?;
-    let findings = query::check_in(&s.w, s.scope());
-    let blind = &s.w.topology.snapshot.blind_spots;
+fn check(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "check")?;
+    let session = session::load(flags, Question::Everything)?;
+    let findings = query::check_in(&session.world, session.scope());
+    let blind = &session.world.topology.snapshot.blind_spots;
     match format {
         Format::Json | Format::Yaml => structured(out, format, &CheckResult::new(&findings, blind))?,
         // Not "No findings.": what could not be read may hold some (said on stderr).
@@ -818,7 +836,7 @@ fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
             if blind.len() == 1 { "" } else { "s" }
         )?,
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
-        _ => human::findings_table(out, &findings, !g.no_headers, settings::style(g, format))?,
+        _ => human::findings_table(out, &findings, !flags.no_headers, settings::style(flags, format))?,
     }
     // docs/reference.md#exit-codes-and-streams: exit 1 on an error-level finding, or when part of the input was not read.
     let errors = findings.iter().any(|f| f.severity == Severity::Error) || !blind.is_empty();
@@ -829,15 +847,19 @@ fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     })
 }
 
-fn graph(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "graph")?;
-    let s = session::load(g, Question::Everything)?;
+fn graph(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "graph")?;
+    let session = session::load(flags, Question::Everything)?;
     let focus = match target {
         [] => None,
-        _ => Some(s.node(target, "graph")?),
+        _ => Some(session.node(target, "graph")?),
     };
-    let ns = if focus.is_some() { None } else { s.scope() };
-    let picture = query::graph::graph(&s.w, focus, ns);
+    let ns = if focus.is_some() {
+        None
+    } else {
+        session.scope()
+    };
+    let picture = query::graph::graph(&session.world, focus, ns);
     if picture.is_empty() {
         session::warn_line(&nothing_found(ns));
     }

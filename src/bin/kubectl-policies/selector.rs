@@ -76,9 +76,9 @@ pub fn parse(text: &str) -> Result<LabelSelector, String> {
     let mut sel = LabelSelector::default();
     let mut at = 0;
     let next = |at: &mut usize| {
-        let t = toks.get(*at).cloned();
+        let token = toks.get(*at).cloned();
         *at += 1;
-        t
+        token
     };
     if toks.is_empty() {
         return Ok(sel);
@@ -141,9 +141,9 @@ pub fn parse(text: &str) -> Result<LabelSelector, String> {
     }
 }
 
-fn show(t: &Token) -> String {
-    match t {
-        Token::Word(w) => format!("{w:?}"),
+fn show(token: &Token) -> String {
+    match token {
+        Token::Word(word) => format!("{word:?}"),
         Token::Comma => "\",\"".into(),
         Token::Open => "\"(\"".into(),
         Token::Close => "\")\"".into(),
@@ -154,9 +154,9 @@ fn show(t: &Token) -> String {
     }
 }
 
-fn key(t: Option<Token>, what: &str) -> Result<String, String> {
-    match t {
-        Some(Token::Word(w)) => check_key(&w).map(|()| w),
+fn key(token: Option<Token>, what: &str) -> Result<String, String> {
+    match token {
+        Some(Token::Word(word)) => check_key(&word).map(|()| word),
         Some(other) => Err(format!("expected {what}, found {}", show(&other))),
         None => Err(format!("expected {what} at the end")),
     }
@@ -165,10 +165,10 @@ fn key(t: Option<Token>, what: &str) -> Result<String, String> {
 /// A value after `=`/`!=`: a word, or nothing (an empty value) before a comma or the end.
 fn value(toks: &[Token], at: &mut usize) -> Result<String, String> {
     match toks.get(*at) {
-        Some(Token::Word(w)) => {
+        Some(Token::Word(word)) => {
             *at += 1;
-            check_value(w)?;
-            Ok(w.clone())
+            check_value(word)?;
+            Ok(word.clone())
         }
         None | Some(Token::Comma) => Ok(String::new()),
         Some(other) => Err(format!("expected a label value, found {}", show(other))),
@@ -186,9 +186,9 @@ fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, String>
     let mut values = Vec::new();
     loop {
         match toks.get(*at) {
-            Some(Token::Word(w)) => {
-                check_value(w)?;
-                values.push(w.clone());
+            Some(Token::Word(word)) => {
+                check_value(word)?;
+                values.push(word.clone());
                 *at += 1;
             }
             // An empty value between commas, as kubectl allows.
@@ -219,47 +219,49 @@ fn set(toks: &[Token], at: &mut usize, key: &str) -> Result<Vec<String>, String>
 
 /// A name part of a label key or a value: at most 63 characters, alphanumerics,
 /// `-`, `_` and `.`, starting and ending with an alphanumeric.
-fn is_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 63
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter()
+fn is_name(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 63
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+        && bytes
+            .iter()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 /// `[prefix/]name`, the prefix a DNS subdomain.
-fn check_key(k: &str) -> Result<(), String> {
-    let (prefix, name) = match k.rsplit_once('/') {
+fn check_key(key: &str) -> Result<(), String> {
+    let (prefix, name) = match key.rsplit_once('/') {
         Some((p, n)) => (Some(p), n),
-        None => (None, k),
+        None => (None, key),
     };
     let prefix_ok = prefix.is_none_or(|p| {
         !p.is_empty()
             && p.len() <= 253
             && p.split('.').all(|part| {
-                let b = part.as_bytes();
-                !b.is_empty()
-                    && b.len() <= 63
-                    && b[0].is_ascii_alphanumeric()
-                    && b[b.len() - 1].is_ascii_alphanumeric()
-                    && b.iter()
+                let bytes = part.as_bytes();
+                !bytes.is_empty()
+                    && bytes.len() <= 63
+                    && bytes[0].is_ascii_alphanumeric()
+                    && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+                    && bytes
+                        .iter()
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
             })
     });
     if prefix_ok && is_name(name) {
         Ok(())
     } else {
-        Err(format!("{k:?} is not a valid label key (name or prefix/name: alphanumerics, '-', '_', '.', at most 63 characters)"))
+        Err(format!("{key:?} is not a valid label key (name or prefix/name: alphanumerics, '-', '_', '.', at most 63 characters)"))
     }
 }
 
-fn check_value(v: &str) -> Result<(), String> {
-    if v.is_empty() || is_name(v) {
+fn check_value(value: &str) -> Result<(), String> {
+    if value.is_empty() || is_name(value) {
         Ok(())
     } else {
-        Err(format!("{v:?} is not a valid label value (alphanumerics, '-', '_', '.', at most 63 characters)"))
+        Err(format!("{value:?} is not a valid label value (alphanumerics, '-', '_', '.', at most 63 characters)"))
     }
 }
 
