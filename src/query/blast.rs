@@ -65,8 +65,8 @@ pub struct BlastRadius {
 /// Only what lies at or below the policy's attachment points can change, so only
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`_declared` kinds are already in the world's catalog.)
-pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
-    let t = &w.topology;
+pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
+    let t = &world.topology;
     let pol = &t.policies[p];
     let reach = reach_of_policy(t, p);
     let mut below = vec![false; t.nodes.len()];
@@ -99,15 +99,19 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
         }
     }
     sort_changes(&mut changes);
-    deleted(w, p, changes)
+    deleted(world, p, changes)
 }
 
 /// The same answer as `delete_policy`, by rebuilding the whole world without the
 /// policy and comparing: slower, and obviously right. Tests hold the two equal.
-pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
-    let pol = &w.topology.policies[p];
+pub fn delete_policy_by_reanalysis(
+    world: &World,
+    p: PolicyId,
+    declared: &[Declared],
+) -> BlastRadius {
+    let pol = &world.topology.policies[p];
     let snapshot = Snapshot {
-        objects: w
+        objects: world
             .topology
             .snapshot
             .objects
@@ -116,30 +120,30 @@ pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]
             .filter(|&(_, i)| i != pol.object)
             .map(|(o, _)| o.clone())
             .collect(),
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
-        links_released: w.topology.snapshot.links_released,
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        links_released: world.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.topology, p)
+    let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, p)
         .into_iter()
-        .map(|n| w.topology.nodes[n].obj_ref.clone())
+        .map(|n| world.topology.nodes[n].obj_ref.clone())
         .collect();
     let kinds = vec![pol.kind.clone()];
-    let changes = compare(w, &after, &candidates, &kinds);
-    deleted(w, p, changes)
+    let changes = compare(world, &after, &candidates, &kinds);
+    deleted(world, p, changes)
 }
 
 /// The answer for deleting `p`, given what changes.
-fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
-    let pol = &w.topology.policies[p];
+fn deleted(world: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
+    let pol = &world.topology.policies[p];
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
-        let why = if w.statuses.overall[p] == PolicyStatus::Overridden {
+        let why = if world.statuses.overall[p] == PolicyStatus::Overridden {
             ": it is overridden everywhere it reaches"
-        } else if w.statuses.overall[p] == PolicyStatus::Conflicted {
+        } else if world.statuses.overall[p] == PolicyStatus::Conflicted {
             ": it loses to an older policy on every target (Conflicted)"
-        } else if w.statuses.reached(p).is_empty() {
+        } else if world.statuses.reached(p).is_empty() {
             ": it reaches no object"
         } else {
             ""
@@ -159,7 +163,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
         changes,
         summary,
         findings: Vec::new(),
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
         headline,
     }
 }
@@ -167,7 +171,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
 /// What changes if `new_objects` (read from `paths`) are applied: objects with the
 /// same group, kind, namespace and name are replaced, the others added.
 pub fn apply_objects(
-    w: &World,
+    world: &World,
     new_objects: Vec<Object>,
     paths: Vec<String>,
     declared: &[Declared],
@@ -181,19 +185,19 @@ pub fn apply_objects(
         }
     }
     let snapshot = Snapshot {
-        objects: applied(&w.topology.snapshot.objects, new_objects),
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
-        links_released: w.topology.snapshot.links_released,
+        objects: applied(&world.topology.snapshot.objects, new_objects),
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        links_released: world.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates = may_change(w, &after, &changed);
-    let mut kinds = KindFold::kinds_in_use(&w.topology);
+    let candidates = may_change(world, &after, &changed);
+    let mut kinds = KindFold::kinds_in_use(&world.topology);
     kinds.extend(KindFold::kinds_in_use(&after.topology));
     kinds.sort();
     kinds.dedup();
-    let changes = compare(w, &after, &candidates, &kinds);
+    let changes = compare(world, &after, &candidates, &kinds);
     let summary = summarize(&changes);
-    let findings = brought(w, &after);
+    let findings = brought(world, &after);
     let headline = apply_headline(count, &paths, &changes, &summary, &findings, &applied_kinds);
     BlastRadius {
         kind: "BlastRadius",
@@ -202,7 +206,7 @@ pub fn apply_objects(
         changes,
         summary,
         findings,
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
         headline,
     }
 }
@@ -232,11 +236,11 @@ fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
 /// The objects whose effective specs the `changed` objects may change, before or
 /// after: what a changed policy reaches, what lies below a changed object, a changed
 /// Namespace's objects; anything at all for any other kind (a CRD, a ReferenceGrant).
-fn may_change(w: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
+fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
     let mut candidates = BTreeSet::new();
     for r in changed {
         let mut found = false;
-        for t in [&w.topology, &after.topology] {
+        for t in [&world.topology, &after.topology] {
             if let Some(&p) = t.policy_index.get(r) {
                 candidates.extend(
                     reach_of_policy(t, p)
@@ -254,13 +258,13 @@ fn may_change(w: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> 
             continue;
         }
         if r.kind == "Namespace" && r.group.is_empty() {
-            for t in [&w.topology, &after.topology] {
+            for t in [&world.topology, &after.topology] {
                 let below = t.at_or_below(t.nodes_in_namespace(&r.name));
                 candidates.extend(below.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
-            for t in [&w.topology, &after.topology] {
+            for t in [&world.topology, &after.topology] {
                 candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
             }
         }

@@ -6,10 +6,10 @@ use crate::topology::Conflict;
 
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
 /// computation contradicts. Sorted.
-pub fn check(w: &World) -> Vec<Finding> {
-    let mut out = w.topology.findings.clone();
-    for p in PolicyId::all(w.topology.policies.len()) {
-        out.extend(policy_findings(w, p));
+pub fn check(world: &World) -> Vec<Finding> {
+    let mut out = world.topology.findings.clone();
+    for p in PolicyId::all(world.topology.policies.len()) {
+        out.extend(policy_findings(world, p));
     }
     crate::topology::findings::sort_findings(&mut out);
     out.dedup();
@@ -18,8 +18,8 @@ pub fn check(w: &World) -> Vec<Finding> {
 
 /// The findings on policy `p` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
-pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
-    let (t, statuses) = (&w.topology, w.statuses.counts());
+pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
+    let (t, statuses) = (&world.topology, world.statuses.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
     let from = statuses.conflicts.partition_point(|c| c.loser < p);
@@ -82,8 +82,8 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
 
 /// `check` in scope of `-n` (`namespace`; none: every namespace): the findings on
 /// objects of that namespace, and on cluster-scoped ones.
-pub fn check_in(w: &World, namespace: Option<&str>) -> Vec<Finding> {
-    check(w)
+pub fn check_in(world: &World, namespace: Option<&str>) -> Vec<Finding> {
+    check(world)
         .into_iter()
         .filter(|f| {
             namespace.is_none()

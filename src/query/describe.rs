@@ -184,13 +184,13 @@ fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
 }
 
 /// That / which / what, for one object.
-pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
-    let t = &w.topology;
+pub fn describe_target(world: &World, n: NodeId) -> TargetDescription {
+    let t = &world.topology;
     let node = &t.nodes[n];
     let sections = super::sections::sections_of(t, n);
-    let policies = reaching_policies(w, n, &sections);
-    let (effective, section_effective) = super::sections::effective_with_sections(w, n, None);
-    let mut findings = findings_about(w, n, &sections);
+    let policies = reaching_policies(world, n, &sections);
+    let (effective, section_effective) = super::sections::effective_with_sections(world, n, None);
+    let mut findings = findings_about(world, n, &sections);
     let reported_affected = node
         .object
         .map(|o| affected_marks(&t.snapshot.objects[o]))
@@ -228,8 +228,8 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
 
 /// The policies that reach node `n` or its `sections`, each with how it reaches them
 /// and its status over them, sorted by kind then policy.
-fn reaching_policies(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
-    let t = &w.topology;
+fn reaching_policies(world: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
+    let t = &world.topology;
     let node = &t.nodes[n];
     let mut here = vec![n];
     here.extend(sections);
@@ -320,22 +320,22 @@ fn reports_unmatched(
 /// That / which / what, for a Namespace: the policies that target it (inherited ones
 /// apply at its level above every object in it; Direct ones to the Namespace itself)
 /// and what the Direct ones make there. None when the input knows no such namespace.
-pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
-    let t = &w.topology;
+pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription> {
+    let t = &world.topology;
     let r = ObjRef::new("", "Namespace", None, name);
     let node = t.lookup(&r);
     if node.is_none() && !t.namespaces.contains_key(name) {
         return None;
     }
     let mut d = match node {
-        Some(n) => describe_target(w, n),
+        Some(n) => describe_target(world, n),
         None => TargetDescription {
             kind: "TargetDescription",
             target: r.clone(),
             policies: Vec::new(),
             effective: Vec::new(),
             sections: Vec::new(),
-            findings: findings_on(w, &[&r]),
+            findings: findings_on(world, &[&r]),
             blind_spots: t.snapshot.blind_spots.clone(),
             reported_affected: Vec::new(),
             listeners: None,
@@ -350,7 +350,7 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
             class: t.policies[p].class,
             attached_to: r.clone(),
             relation: Relation::Direct,
-            status: w.statuses.overall[p],
+            status: world.statuses.overall[p],
         });
     }
     d.policies
@@ -415,15 +415,15 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
 
 /// Findings on the object or its sections: what `check` reports on them, without
 /// checking everything else.
-fn findings_about(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
-    let mut refs = vec![&w.topology.nodes[n].obj_ref];
-    refs.extend(sections.iter().map(|&s| &w.topology.nodes[s].obj_ref));
-    findings_on(w, &refs)
+fn findings_about(world: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
+    let mut refs = vec![&world.topology.nodes[n].obj_ref];
+    refs.extend(sections.iter().map(|&s| &world.topology.nodes[s].obj_ref));
+    findings_on(world, &refs)
 }
 
 /// `check`'s findings whose object is one of `refs`.
-pub(crate) fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
-    let t = &w.topology;
+pub(crate) fn findings_on(world: &World, refs: &[&ObjRef]) -> Vec<Finding> {
+    let t = &world.topology;
     let mut out: Vec<Finding> = t
         .findings
         .iter()
@@ -432,7 +432,7 @@ pub(crate) fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
         .collect();
     for (p, pol) in t.each_policy() {
         if refs.contains(&&pol.obj_ref) {
-            out.extend(policy_findings(w, p));
+            out.extend(policy_findings(world, p));
         }
     }
     crate::topology::findings::sort_findings(&mut out);

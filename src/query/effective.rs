@@ -15,9 +15,9 @@ pub struct EffectivePolicies {
     pub blind_spots: Vec<BlindSpot>,
 }
 
-pub fn effective(w: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
-    let t = &w.topology;
-    let (effective, sections) = super::sections::effective_with_sections(w, n, kind);
+pub fn effective(world: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
+    let t = &world.topology;
+    let (effective, sections) = super::sections::effective_with_sections(world, n, kind);
     EffectivePolicies {
         kind: "EffectivePolicies",
         target: t.nodes[n].obj_ref.clone(),

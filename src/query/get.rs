@@ -24,8 +24,8 @@ pub struct PolicyRow {
 }
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
-pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
-    let (t, statuses) = (&*w.topology, w.statuses.counts());
+pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
+    let (t, statuses) = (&*world.topology, world.statuses.counts());
     let in_scope: Vec<PolicyId> = t
         .each_policy()
         .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
@@ -100,8 +100,8 @@ pub struct KindRow {
     pub same_target: &'static str,
 }
 
-pub fn get_kinds(w: &World) -> Vec<KindRow> {
-    let mut rows: Vec<KindRow> = w
+pub fn get_kinds(world: &World) -> Vec<KindRow> {
+    let mut rows: Vec<KindRow> = world
         .topology
         .catalog
         .kinds
@@ -111,7 +111,7 @@ pub fn get_kinds(w: &World) -> Vec<KindRow> {
             group: k.group.clone(),
             class: k.class,
             source: k.source.as_str(),
-            count: w
+            count: world
                 .topology
                 .policies
                 .iter()

@@ -77,8 +77,8 @@ impl Graph {
 /// attached to any of them (Namespace-targeted ones included). Otherwise everything in
 /// scope of `namespace` (None: all), as `tree` selects it, plus every policy of that
 /// scope, dangling ones included.
-pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
-    let t = &w.topology;
+pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
+    let t = &world.topology;
     let keep = kept(t, focus, namespace);
     let mut ids: Vec<NodeId> = NodeId::all(t.nodes.len()).filter(|&n| keep[n]).collect();
     ids.sort_by(|a, b| role_then_ref(t, *a, *b));
@@ -104,7 +104,7 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
         let targets = policy_targets(t, p, &index, &mut extra, &mut g);
         g.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
-            status: w.statuses.overall[p],
+            status: world.statuses.overall[p],
             targets,
         });
     }

@@ -87,10 +87,10 @@ pub struct Effective {
 }
 
 impl Effective {
-    pub(crate) fn from_group(w: &World, g: &EffectiveGroup) -> Effective {
+    pub(crate) fn from_group(world: &World, g: &EffectiveGroup) -> Effective {
         Effective {
             policy_kind: (&g.kind).into(),
-            target: w.topology.nodes[g.node].obj_ref.clone(),
+            target: world.topology.nodes[g.node].obj_ref.clone(),
             contexts: g.contexts.clone(),
             spec: g.spec.clone(),
             sources: g
@@ -98,7 +98,7 @@ impl Effective {
                 .iter()
                 .map(|(path, p)| Source {
                     path: path.clone(),
-                    policy: w.policy_ref(*p),
+                    policy: world.policy_ref(*p),
                 })
                 .collect(),
         }

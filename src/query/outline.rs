@@ -14,8 +14,8 @@ use std::collections::HashMap;
 /// For a target: every path from a root down to it and its own sections, with the
 /// policies that reach it hung where they attach, each with its status at the target
 /// (as `describe` lists them).
-pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
-    let t = &w.topology;
+pub fn target(world: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
+    let t = &world.topology;
     let mut keep = vec![false; t.nodes.len()];
     keep[n] = true;
     for a in t.ancestors(n) {
@@ -42,7 +42,7 @@ pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
         status: &|_| None,
         ns_entries: &entries,
     }
-    .forest(w, roots)
+    .forest(world, roots)
 }
 
 /// `describe POLICY -o tree`: the policy, each of its targets, and below each target
@@ -54,9 +54,9 @@ pub struct PolicyOutline {
     pub targets: Vec<TreeNode>,
 }
 
-pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
-    let t = &w.topology;
-    let reached = w.statuses.reached(p);
+pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
+    let t = &world.topology;
+    let reached = world.statuses.reached(p);
     // Going down from a target: the nodes reached and the nodes on the way to them.
     let mut on_the_way = vec![false; t.nodes.len()];
     for n in reached.nodes() {
@@ -76,7 +76,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
     let targets = t.targets[p]
         .iter()
         .map(|r| match &r.resolution {
-            Resolution::Node(n) => view.node(w, *n, &mut expanded, 0),
+            Resolution::Node(n) => view.node(world, *n, &mut expanded, 0),
             Resolution::Namespace(ns) => {
                 // The namespace level sits above the objects where a path enters the
                 // namespace (where `tree` hangs the policy).
@@ -91,7 +91,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
                     policies: Vec::new(),
                     children: tops
                         .into_iter()
-                        .map(|n| view.node(w, n, &mut expanded, 1))
+                        .map(|n| view.node(world, n, &mut expanded, 1))
                         .collect(),
                     repeated: false,
                     truncated: false,
@@ -109,7 +109,7 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
         .collect();
     PolicyOutline {
         policy: t.policies[p].obj_ref.clone(),
-        status: w.statuses.overall[p],
+        status: world.statuses.overall[p],
         targets,
     }
 }

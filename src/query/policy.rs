@@ -104,8 +104,8 @@ pub struct PolicyDescription {
     pub lost_to: Vec<ObjRef>,
 }
 
-pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
-    let t = &w.topology;
+pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
+    let t = &world.topology;
     let pol: &Policy = &t.policies[p];
     let targets = t.targets[p]
         .iter()
@@ -118,8 +118,8 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let reached = w.statuses.reached(p);
-    let mut lost = Losses::new(w, p);
+    let reached = world.statuses.reached(p);
+    let mut lost = Losses::new(world, p);
     let mut affects: Vec<Affected> = reached
         .iter()
         .map(|(n, s)| Affected {
@@ -133,7 +133,7 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         .collect();
     affects.sort_by(|a, b| a.target.cmp(&b.target));
     let pk = t.catalog.get(&pol.kind);
-    let lost_to = w
+    let lost_to = world
         .statuses
         .conflicts
         .iter()
@@ -147,13 +147,13 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         class_source: pol.class_source.as_str(),
         label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
-        affects_count: w.statuses.affects_count(p),
+        affects_count: world.statuses.affects_count(p),
         affects,
         status: StatusPair {
-            computed: w.statuses.overall[p],
+            computed: world.statuses.overall[p],
             reported: reported_status(t, p),
         },
-        findings: findings_on(w, &[&pol.obj_ref]),
+        findings: findings_on(world, &[&pol.obj_ref]),
         blind_spots: t.snapshot.blind_spots.clone(),
         strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
@@ -192,7 +192,7 @@ fn own_settings(t: &Topology, p: PolicyId) -> Value {
 /// Which of one policy's settings lose at the objects it reaches, and to whom: its
 /// kind folded only down to the objects asked about (where it is not Enforced).
 struct Losses<'w> {
-    w: &'w World,
+    world: &'w World,
     p: PolicyId,
     /// The conflicts it loses.
     lost_to: Vec<crate::topology::Conflict>,
@@ -203,11 +203,11 @@ struct Losses<'w> {
 }
 
 impl<'w> Losses<'w> {
-    fn new(w: &'w World, p: PolicyId) -> Self {
+    fn new(world: &'w World, p: PolicyId) -> Self {
         Losses {
-            w,
+            world,
             p,
-            lost_to: w
+            lost_to: world
                 .statuses
                 .conflicts
                 .iter()
@@ -221,8 +221,8 @@ impl<'w> Losses<'w> {
 
     /// The settings of the policy that lose at node `n`, sorted.
     fn at(&mut self, n: NodeId) -> Vec<Overridden> {
-        let (w, p) = (self.w, self.p);
-        let t = &*w.topology;
+        let (world, p) = (self.world, self.p);
+        let t = &*world.topology;
         let mut out: Vec<(String, PolicyId)> = Vec::new();
         // Lost on a target to an older policy (GEP-713's None): nothing of it applies here.
         let object = t.nodes[n].owner.unwrap_or(n);
@@ -262,7 +262,7 @@ impl<'w> Losses<'w> {
             .into_iter()
             .map(|(path, q)| Overridden {
                 path,
-                by: w.policy_ref(q),
+                by: world.policy_ref(q),
             })
             .collect();
         out.sort();

@@ -26,11 +26,11 @@ pub(crate) fn sections_of(t: &Topology, n: NodeId) -> Vec<NodeId> {
 /// for each section of `n` where some kind's differs from `n`'s, the section's (of the
 /// kinds that differ), in the order of the sections.
 pub(crate) fn effective_with_sections(
-    w: &World,
+    world: &World,
     n: NodeId,
     kind: Option<&GroupKind>,
 ) -> (Vec<Effective>, Vec<SectionEffective>) {
-    let t = &w.topology;
+    let t = &world.topology;
     let sections = sections_of(t, n);
     let mut effective = Vec::new();
     let mut at_sections: Vec<Vec<Effective>> = vec![Vec::new(); sections.len()];
@@ -49,10 +49,10 @@ pub(crate) fn effective_with_sections(
                     .zip(&here)
                     .any(|(a, b)| a.spec != b.spec || a.sources != b.sources);
             if differs {
-                at_sections[i].extend(at.iter().map(|g| Effective::from_group(w, g)));
+                at_sections[i].extend(at.iter().map(|g| Effective::from_group(world, g)));
             }
         }
-        effective.extend(here.iter().map(|g| Effective::from_group(w, g)));
+        effective.extend(here.iter().map(|g| Effective::from_group(world, g)));
     }
     let sections = sections
         .iter()

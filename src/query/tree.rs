@@ -40,8 +40,8 @@ pub struct TreePolicy {
 }
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
-pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &w.topology;
+pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
+    let t = &world.topology;
     let scope = nodes_in_scope(t, namespace);
     let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
@@ -64,13 +64,13 @@ pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<Tre
             true => t.nodes[c].role != Role::Port || port_shown(t, n, c),
             false => scope.is_none_or(|s| s[c]),
         },
-        policy: &|p| Some(w.statuses.overall[p]),
+        policy: &|p| Some(world.statuses.overall[p]),
         status: &|_| None,
         ns_entries: &entries,
     };
-    let mut forest = view.forest(w, roots);
+    let mut forest = view.forest(world, roots);
     if root.is_none() {
-        forest.extend(unattached(w, namespace));
+        forest.extend(unattached(world, namespace));
     }
     forest
 }
@@ -86,8 +86,8 @@ fn port_shown(t: &Topology, backend: NodeId, port: NodeId) -> bool {
 
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under
 /// the target it names (with why it did not attach), so `tree` hides none of them.
-fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &w.topology;
+fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
+    let t = &world.topology;
     let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
     for (p, pol) in t.each_policy() {
         let attached = pol.rejected.is_none()
@@ -98,7 +98,7 @@ fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
         if attached || !in_scope {
             continue;
         }
-        let status = w.statuses.overall[p];
+        let status = world.statuses.overall[p];
         let mut targets: Vec<(ObjRef, PolicyStatus)> = t.targets[p]
             .iter()
             .map(|r| match r.resolution {
@@ -236,22 +236,22 @@ pub(crate) struct TreeView<'a> {
 
 impl TreeView<'_> {
     /// Each root drawn down; a node reached twice is expanded the first time only.
-    pub(crate) fn forest(&self, w: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
-        let mut expanded = vec![false; w.topology.nodes.len()];
+    pub(crate) fn forest(&self, world: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
+        let mut expanded = vec![false; world.topology.nodes.len()];
         roots
             .into_iter()
-            .map(|r| self.node(w, r, &mut expanded, 0))
+            .map(|r| self.node(world, r, &mut expanded, 0))
             .collect()
     }
 
     pub(crate) fn node(
         &self,
-        w: &World,
+        world: &World,
         n: NodeId,
         expanded: &mut Vec<bool>,
         depth: usize,
     ) -> TreeNode {
-        let t = &w.topology;
+        let t = &world.topology;
         let node = &t.nodes[n];
         let hang = |p: PolicyId, via_namespace: bool| {
             (self.policy)(p).map(|status| TreePolicy {
@@ -288,7 +288,7 @@ impl TreeView<'_> {
         kids.sort_by(|a, b| role_then_ref(t, *a, *b));
         let children = kids
             .into_iter()
-            .map(|c| self.node(w, c, expanded, depth + 1))
+            .map(|c| self.node(world, c, expanded, depth + 1))
             .collect();
         TreeNode {
             obj_ref: node.obj_ref.clone(),

@@ -113,7 +113,7 @@ impl Watched {
             .into_iter()
             .map(|o| (o.obj_ref(), o))
             .collect();
-        let mut w = Watched {
+        let mut watched = Watched {
             objects,
             blind_spots: snapshot.blind_spots,
             declared: declared.to_vec(),
@@ -129,8 +129,8 @@ impl Watched {
             answered: (0, 0, 0),
             places: HashMap::new(),
         };
-        w.answer();
-        w
+        watched.answer();
+        watched
     }
 
     /// Every policy's row, as last answered, in `get`'s order.
@@ -594,8 +594,8 @@ impl Watched {
             .filter(|(r, _)| !self.places.contains_key(*r) || kinds.contains(&r.group_kind()))
             .map(|(_, o)| o.clone())
             .collect();
-        let w = self.analyzed(kept, Vec::new());
-        let t = &*w.topology;
+        let world = self.analyzed(kept, Vec::new());
+        let t = &*world.topology;
         let parts = self.parts.as_mut()?;
         let counted = count_parts(t, |n| Some(part_of(t, n)), false);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
