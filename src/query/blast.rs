@@ -66,16 +66,16 @@ pub struct BlastRadius {
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`_declared` kinds are already in the world's catalog.)
 pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
-    let t = &world.topology;
-    let pol = &t.policies[p];
-    let reach = reach_of_policy(t, p);
-    let mut below = vec![false; t.nodes.len()];
+    let topology = &world.topology;
+    let pol = &topology.policies[p];
+    let reach = reach_of_policy(topology, p);
+    let mut below = vec![false; topology.nodes.len()];
     for &n in &reach {
         below[n] = true;
     }
     let present = reach;
     // The before side first: the contexts it folds above the policy are then shared.
-    let mut before = KindFold::new(t, &pol.kind);
+    let mut before = KindFold::new(topology, &pol.kind);
     for &n in &present {
         before.contexts(n);
     }
@@ -85,9 +85,10 @@ pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> Blas
     for &n in &present {
         let sb = specs.by_path(&mut before, n);
         let sa = specs.by_path(&mut after, n);
-        let target = &t.nodes[n].obj_ref;
+        let target = &topology.nodes[n].obj_ref;
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
-            let mut contexts: Vec<Vec<ObjRef>> = paths.iter().map(|p| Step::refs(t, p)).collect();
+            let mut contexts: Vec<Vec<ObjRef>> =
+                paths.iter().map(|p| Step::refs(topology, p)).collect();
             contexts.sort();
             changes.push(Change {
                 target: target.clone(),
@@ -240,17 +241,17 @@ fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjR
     let mut candidates = BTreeSet::new();
     for r in changed {
         let mut found = false;
-        for t in [&world.topology, &after.topology] {
-            if let Some(&p) = t.policy_index.get(r) {
+        for topology in [&world.topology, &after.topology] {
+            if let Some(&p) = topology.policy_index.get(r) {
                 candidates.extend(
-                    reach_of_policy(t, p)
+                    reach_of_policy(topology, p)
                         .into_iter()
-                        .map(|n| t.nodes[n].obj_ref.clone()),
+                        .map(|n| topology.nodes[n].obj_ref.clone()),
                 );
                 found = true;
             }
-            if let Some(n) = t.lookup(r) {
-                add_below(t, n, &mut candidates);
+            if let Some(n) = topology.lookup(r) {
+                add_below(topology, n, &mut candidates);
                 found = true;
             }
         }
@@ -258,14 +259,14 @@ fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjR
             continue;
         }
         if r.kind == "Namespace" && r.group.is_empty() {
-            for t in [&world.topology, &after.topology] {
-                let below = t.at_or_below(t.nodes_in_namespace(&r.name));
-                candidates.extend(below.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
+            for topology in [&world.topology, &after.topology] {
+                let below = topology.at_or_below(topology.nodes_in_namespace(&r.name));
+                candidates.extend(below.into_iter().map(|n| topology.nodes[n].obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
-            for t in [&world.topology, &after.topology] {
-                candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            for topology in [&world.topology, &after.topology] {
+                candidates.extend(topology.nodes.iter().map(|n| n.obj_ref.clone()));
             }
         }
     }
@@ -342,23 +343,24 @@ fn brought(before: &World, after: &World) -> Vec<Finding> {
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every
 /// object of the namespace) and everything below them, in node order.
-fn reach_of_policy(t: &Topology, p: PolicyId) -> Vec<NodeId> {
+fn reach_of_policy(topology: &Topology, p: PolicyId) -> Vec<NodeId> {
     let mut starts = Vec::new();
-    for r in &t.targets[p] {
+    for r in &topology.targets[p] {
         match &r.resolution {
             Resolution::Node(n) => starts.push(*n),
-            Resolution::Namespace(ns) => starts.extend(t.nodes_in_namespace(ns)),
+            Resolution::Namespace(ns) => starts.extend(topology.nodes_in_namespace(ns)),
             Resolution::NotFound(_) => {}
         }
     }
-    t.at_or_below(starts)
+    topology.at_or_below(starts)
 }
 
-fn add_below(t: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
+fn add_below(topology: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
     out.extend(
-        t.at_or_below([n])
+        topology
+            .at_or_below([n])
             .into_iter()
-            .map(|d| t.nodes[d].obj_ref.clone()),
+            .map(|d| topology.nodes[d].obj_ref.clone()),
     );
 }
 

@@ -19,7 +19,7 @@ pub fn check(world: &World) -> Vec<Finding> {
 /// The findings on policy `p` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
 pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
-    let (t, statuses) = (&world.topology, world.statuses.counts());
+    let (topology, statuses) = (&world.topology, world.statuses.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
     let from = statuses.conflicts.partition_point(|c| c.loser < p);
@@ -33,17 +33,17 @@ pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
         }
         out.push(Finding::new(
             Code::Conflicted,
-            t.policies[p].obj_ref.clone(),
+            topology.policies[p].obj_ref.clone(),
             format!(
                 "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
-                t.policies[winner].kind.kind,
-                t.policies[winner].obj_ref.ns_name(),
-                t.nodes[n].obj_ref.short()
+                topology.policies[winner].kind.kind,
+                topology.policies[winner].obj_ref.ns_name(),
+                topology.nodes[n].obj_ref.short()
             ),
         ));
     }
     let computed = statuses.overall[p];
-    for c in reported_status(t, p) {
+    for c in reported_status(topology, p) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
         let says_not = c.status == "False" && c.type_ == "Accepted";
@@ -60,7 +60,7 @@ pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
         if contradicts {
             out.push(Finding::new(
                 Code::StatusDisagrees,
-                t.policies[p].obj_ref.clone(),
+                topology.policies[p].obj_ref.clone(),
                 format!(
                     "{} reports {}={}{} but the computed status is {}",
                     c.controller.as_deref().unwrap_or("a controller"),

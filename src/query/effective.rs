@@ -16,13 +16,13 @@ pub struct EffectivePolicies {
 }
 
 pub fn effective(world: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
-    let t = &world.topology;
+    let topology = &world.topology;
     let (effective, sections) = super::sections::effective_with_sections(world, n, kind);
     EffectivePolicies {
         kind: "EffectivePolicies",
-        target: t.nodes[n].obj_ref.clone(),
+        target: topology.nodes[n].obj_ref.clone(),
         effective,
         sections,
-        blind_spots: t.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot.blind_spots.clone(),
     }
 }

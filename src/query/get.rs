@@ -25,8 +25,8 @@ pub struct PolicyRow {
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
 pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
-    let (t, statuses) = (&*world.topology, world.statuses.counts());
-    let in_scope: Vec<PolicyId> = t
+    let (topology, statuses) = (&*world.topology, world.statuses.counts());
+    let in_scope: Vec<PolicyId> = topology
         .each_policy()
         .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
         .map(|(i, _)| i)
@@ -35,7 +35,7 @@ pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     let mut rows: Vec<PolicyRow> = in_scope
         .par_iter()
         .with_min_len(1024)
-        .map(|&i| policy_row(t, i, statuses.overall[i], statuses.affects_count(i)))
+        .map(|&i| policy_row(topology, i, statuses.overall[i], statuses.affects_count(i)))
         .collect();
     rows.sort_by(|a, b| {
         (
@@ -56,20 +56,23 @@ pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
 
 /// `get`'s row of policy `i`, with its status and reach.
 pub(crate) fn policy_row(
-    t: &Topology,
+    topology: &Topology,
     i: PolicyId,
     status: PolicyStatus,
     affects: usize,
 ) -> PolicyRow {
-    let p = &t.policies[i];
+    let p = &topology.policies[i];
     PolicyRow {
         policy: p.obj_ref.clone(),
         class: p.class,
-        targets: t.targets[i].iter().map(|r| r.target.clone()).collect(),
+        targets: topology.targets[i]
+            .iter()
+            .map(|r| r.target.clone())
+            .collect(),
         status,
         affects,
         creation_timestamp: p.creation_timestamp.clone(),
-        labels: t
+        labels: topology
             .snapshot
             .objects
             .get(p.object.index())

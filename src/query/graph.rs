@@ -78,20 +78,28 @@ impl Graph {
 /// scope of `namespace` (None: all), as `tree` selects it, plus every policy of that
 /// scope, dangling ones included.
 pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
-    let t = &world.topology;
-    let keep = kept(t, focus, namespace);
-    let mut ids: Vec<NodeId> = NodeId::all(t.nodes.len()).filter(|&n| keep[n]).collect();
-    ids.sort_by(|a, b| role_then_ref(t, *a, *b));
-    let (mut g, index) = objects(t, &ids);
-    let drawn_namespaces: BTreeSet<&str> =
-        ids.iter().filter_map(|&n| t.namespace_level(n)).collect();
-    let mut order: Vec<PolicyId> = PolicyId::all(t.policies.len()).collect();
-    order.sort_by(|&a, &b| t.policies[a].obj_ref.cmp(&t.policies[b].obj_ref));
+    let topology = &world.topology;
+    let keep = kept(topology, focus, namespace);
+    let mut ids: Vec<NodeId> = NodeId::all(topology.nodes.len())
+        .filter(|&n| keep[n])
+        .collect();
+    ids.sort_by(|a, b| role_then_ref(topology, *a, *b));
+    let (mut g, index) = objects(topology, &ids);
+    let drawn_namespaces: BTreeSet<&str> = ids
+        .iter()
+        .filter_map(|&n| topology.namespace_level(n))
+        .collect();
+    let mut order: Vec<PolicyId> = PolicyId::all(topology.policies.len()).collect();
+    order.sort_by(|&a, &b| {
+        topology.policies[a]
+            .obj_ref
+            .cmp(&topology.policies[b].obj_ref)
+    });
     // Namespace levels and unresolved targets, shared by the policies that name them.
     let mut extra: HashMap<(ObjRef, bool), usize> = HashMap::new();
     for p in order {
-        let pol = &t.policies[p];
-        let attached = t.targets[p].iter().any(|r| match &r.resolution {
+        let pol = &topology.policies[p];
+        let attached = topology.targets[p].iter().any(|r| match &r.resolution {
             Resolution::Node(n) => keep[*n],
             Resolution::Namespace(ns) => drawn_namespaces.contains(ns.as_str()),
             Resolution::NotFound(_) => false,
@@ -101,35 +109,39 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
         if !attached && !of_scope {
             continue;
         }
-        let targets = policy_targets(t, p, &index, &mut extra, &mut g);
+        let targets = policy_targets(topology, p, &index, &mut extra, &mut g);
         g.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
             status: world.statuses.overall[p],
             targets,
         });
     }
-    g.levels = namespace_levels(t, &g, &ids, &index);
+    g.levels = namespace_levels(topology, &g, &ids, &index);
     g
 }
 
 /// Which objects the picture holds: around `focus` (its ancestors, itself and its
 /// descendants), else everything in scope of `namespace` with all its sections.
-fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
+fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
     match focus {
         Some(n) => {
-            let mut keep = vec![false; t.nodes.len()];
+            let mut keep = vec![false; topology.nodes.len()];
             keep[n] = true;
-            for m in t.ancestors(n).into_iter().chain(t.descendants(n)) {
+            for m in topology
+                .ancestors(n)
+                .into_iter()
+                .chain(topology.descendants(n))
+            {
                 keep[m] = true;
             }
             keep
         }
         None => {
-            let mut keep =
-                nodes_in_scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
+            let mut keep = nodes_in_scope(topology, namespace)
+                .unwrap_or_else(|| vec![true; topology.nodes.len()]);
             // A kept object shows all its sections, as `tree` does.
-            for n in NodeId::all(t.nodes.len()) {
-                if t.nodes[n].owner.is_some_and(|o| keep[o]) {
+            for n in NodeId::all(topology.nodes.len()) {
+                if topology.nodes[n].owner.is_some_and(|o| keep[o]) {
                     keep[n] = true;
                 }
             }
@@ -140,20 +152,20 @@ fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<boo
 
 /// The objects `ids` as the picture's first nodes, with the edges among them; and where
 /// each object is among the nodes.
-fn objects(t: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
+fn objects(topology: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
     let mut g = Graph::default();
     let mut index: HashMap<NodeId, usize> = HashMap::new();
     for &n in ids {
         index.insert(n, g.nodes.len());
-        let r = &t.nodes[n].obj_ref;
+        let r = &topology.nodes[n].obj_ref;
         g.nodes.push(GraphNode {
             obj_ref: r.clone(),
-            kind: GraphNodeKind::Object(t.nodes[n].role),
+            kind: GraphNodeKind::Object(topology.nodes[n].role),
             namespace: r.namespace.as_deref().map(str::to_string),
         });
     }
     for &n in ids {
-        for c in &t.nodes[n].children {
+        for c in &topology.nodes[n].children {
             if let Some(&ci) = index.get(c) {
                 g.edges.push((index[&n], ci));
             }
@@ -167,14 +179,14 @@ fn objects(t: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
 /// The picture's nodes policy `p` points at: its drawn targets, and a node for each
 /// namespace level or unresolved target it names (made once, shared through `extra`).
 fn policy_targets(
-    t: &Topology,
+    topology: &Topology,
     p: PolicyId,
     index: &HashMap<NodeId, usize>,
     extra: &mut HashMap<(ObjRef, bool), usize>,
     g: &mut Graph,
 ) -> Vec<usize> {
     let mut targets = Vec::new();
-    for r in &t.targets[p] {
+    for r in &topology.targets[p] {
         let (key, kind, ns) = match &r.resolution {
             Resolution::Node(n) => {
                 // Outside the picture: drawing it would widen the picture.
@@ -212,7 +224,7 @@ fn policy_targets(
 /// Each namespace level drawn, linked to the first objects of its namespace (those no
 /// parent of the same namespace leads to).
 fn namespace_levels(
-    t: &Topology,
+    topology: &Topology,
     g: &Graph,
     ids: &[NodeId],
     index: &HashMap<NodeId, usize>,
@@ -224,13 +236,13 @@ fn namespace_levels(
         }
         let ns = level.namespace.as_deref();
         for &n in ids {
-            let node = &t.nodes[n];
+            let node = &topology.nodes[n];
             let first = !node.is_section()
                 && node.obj_ref.namespace.as_deref() == ns
                 && !node
                     .parents
                     .iter()
-                    .any(|&q| t.nodes[q].obj_ref.namespace.as_deref() == ns);
+                    .any(|&q| topology.nodes[q].obj_ref.namespace.as_deref() == ns);
             if first {
                 levels.push((i, index[&n]));
             }

@@ -77,9 +77,10 @@ pub fn unknown_type(world: &World, typed: &str, err: String) -> String {
 
 /// The nearest names of kind `gk` in `ns` (every namespace: None), as `type/name`.
 pub fn near_names(world: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> Vec<String> {
-    let t = &world.topology;
+    let topology = &world.topology;
     let ty = gk.kind.to_lowercase();
-    let word = match super::types::resolve_type(&ty, &t.catalog, &t.snapshot.objects) {
+    let word = match super::types::resolve_type(&ty, &topology.catalog, &topology.snapshot.objects)
+    {
         Ok(found) if found == *gk => ty,
         _ => format!("{ty}.{}", gk.group),
     };

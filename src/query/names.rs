@@ -73,14 +73,15 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
 /// cluster-scoped objects are always in scope), sorted by name then namespace.
 /// Nothing for an unknown TYPE.
 pub fn objects(world: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRef> {
-    let t = &world.topology;
-    let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
+    let topology = &world.topology;
+    let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
         return Vec::new();
     };
-    let refs: Vec<&ObjRef> = if t.catalog.get(&gk).is_some() {
-        t.policies.iter().map(|p| &p.obj_ref).collect()
+    let refs: Vec<&ObjRef> = if topology.catalog.get(&gk).is_some() {
+        topology.policies.iter().map(|p| &p.obj_ref).collect()
     } else {
-        t.nodes
+        topology
+            .nodes
             .iter()
             .filter(|n| !n.is_section())
             .map(|n| &n.obj_ref)
@@ -107,11 +108,11 @@ pub fn sections(
     name: &str,
     namespace: Option<&str>,
 ) -> Vec<String> {
-    let t = &world.topology;
-    let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
+    let topology = &world.topology;
+    let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
         return Vec::new();
     };
-    let mut found: Vec<String> = t
+    let mut found: Vec<String> = topology
         .nodes
         .iter()
         .filter(|n| n.is_section())

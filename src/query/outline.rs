@@ -15,27 +15,27 @@ use std::collections::HashMap;
 /// policies that reach it hung where they attach, each with its status at the target
 /// (as `describe` lists them).
 pub fn target(world: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
-    let t = &world.topology;
-    let mut keep = vec![false; t.nodes.len()];
+    let topology = &world.topology;
+    let mut keep = vec![false; topology.nodes.len()];
     keep[n] = true;
-    for a in t.ancestors(n) {
+    for a in topology.ancestors(n) {
         keep[a] = true;
     }
-    for &c in &t.nodes[n].children {
-        if t.nodes[c].owner == Some(n) {
+    for &c in &topology.nodes[n].children {
+        if topology.nodes[c].owner == Some(n) {
             keep[c] = true;
         }
     }
     let reaching: HashMap<PolicyId, PolicyStatus> = d
         .policies
         .iter()
-        .filter_map(|r| t.policy_index.get(&r.policy).map(|&p| (p, r.status)))
+        .filter_map(|r| topology.policy_index.get(&r.policy).map(|&p| (p, r.status)))
         .collect();
-    let mut roots: Vec<NodeId> = NodeId::all(t.nodes.len())
-        .filter(|&i| keep[i] && !t.nodes[i].parents.iter().any(|&p| keep[p]))
+    let mut roots: Vec<NodeId> = NodeId::all(topology.nodes.len())
+        .filter(|&i| keep[i] && !topology.nodes[i].parents.iter().any(|&p| keep[p]))
         .collect();
-    roots.sort_by(|a, b| role_then_ref(t, *a, *b));
-    let entries = namespace_entries(t);
+    roots.sort_by(|a, b| role_then_ref(topology, *a, *b));
+    let entries = namespace_entries(topology);
     TreeView {
         child: &|_, c| keep[c],
         policy: &|p| reaching.get(&p).copied(),
@@ -55,25 +55,25 @@ pub struct PolicyOutline {
 }
 
 pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
-    let t = &world.topology;
+    let topology = &world.topology;
     let reached = world.statuses.reached(p);
     // Going down from a target: the nodes reached and the nodes on the way to them.
-    let mut on_the_way = vec![false; t.nodes.len()];
+    let mut on_the_way = vec![false; topology.nodes.len()];
     for n in reached.nodes() {
         on_the_way[n] = true;
-        for a in t.ancestors(n) {
+        for a in topology.ancestors(n) {
             on_the_way[a] = true;
         }
     }
-    let entries = namespace_entries(t);
+    let entries = namespace_entries(topology);
     let view = TreeView {
         child: &|_, c| on_the_way[c],
         policy: &|_| None,
         status: &|n| reached.get(n),
         ns_entries: &entries,
     };
-    let mut expanded = vec![false; t.nodes.len()];
-    let targets = t.targets[p]
+    let mut expanded = vec![false; topology.nodes.len()];
+    let targets = topology.targets[p]
         .iter()
         .map(|r| match &r.resolution {
             Resolution::Node(n) => view.node(world, *n, &mut expanded, 0),
@@ -82,9 +82,9 @@ pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
                 // namespace (where `tree` hangs the policy).
                 let mut tops: Vec<NodeId> = reached
                     .nodes()
-                    .filter(|&n| entries[n] && t.namespace_level(n) == Some(ns.as_str()))
+                    .filter(|&n| entries[n] && topology.namespace_level(n) == Some(ns.as_str()))
                     .collect();
-                tops.sort_by(|a, b| role_then_ref(t, *a, *b));
+                tops.sort_by(|a, b| role_then_ref(topology, *a, *b));
                 TreeNode {
                     obj_ref: r.target.clone(),
                     status: None,
@@ -108,7 +108,7 @@ pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
         })
         .collect();
     PolicyOutline {
-        policy: t.policies[p].obj_ref.clone(),
+        policy: topology.policies[p].obj_ref.clone(),
         status: world.statuses.overall[p],
         targets,
     }

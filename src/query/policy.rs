@@ -105,9 +105,9 @@ pub struct PolicyDescription {
 }
 
 pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
-    let t = &world.topology;
-    let pol: &Policy = &t.policies[p];
-    let targets = t.targets[p]
+    let topology = &world.topology;
+    let pol: &Policy = &topology.policies[p];
+    let targets = topology.targets[p]
         .iter()
         .map(|r| TargetState {
             target: r.target.clone(),
@@ -123,7 +123,7 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
     let mut affects: Vec<Affected> = reached
         .iter()
         .map(|(n, s)| Affected {
-            target: t.nodes[n].obj_ref.clone(),
+            target: topology.nodes[n].obj_ref.clone(),
             status: s,
             overridden: match s {
                 PolicyStatus::Enforced => Vec::new(),
@@ -132,13 +132,13 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
         })
         .collect();
     affects.sort_by(|a, b| a.target.cmp(&b.target));
-    let pk = t.catalog.get(&pol.kind);
+    let pk = topology.catalog.get(&pol.kind);
     let lost_to = world
         .statuses
         .conflicts
         .iter()
         .filter(|c| c.loser == p)
-        .map(|c| t.policies[c.winner].obj_ref.clone())
+        .map(|c| topology.policies[c.winner].obj_ref.clone())
         .collect();
     PolicyDescription {
         kind: "PolicyDescription",
@@ -151,17 +151,17 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
         affects,
         status: StatusPair {
             computed: world.statuses.overall[p],
-            reported: reported_status(t, p),
+            reported: reported_status(topology, p),
         },
         findings: findings_on(world, &[&pol.obj_ref]),
-        blind_spots: t.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot.blind_spots.clone(),
         strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
         project: pk.map(|k| k.project).unwrap_or_default(),
         same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
         namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
         cite: pk.map(|k| k.cite).unwrap_or_default(),
-        settings: own_settings(t, p),
+        settings: own_settings(topology, p),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
     }
@@ -169,9 +169,9 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
 
 /// A policy's spec without its targeting fields: `targetRef`, `targetRefs`,
 /// `targetSelectors`, and the workload selector of a kind that targets by one.
-fn own_settings(t: &Topology, p: PolicyId) -> Value {
-    let pol = &t.policies[p];
-    let by_selector = t
+fn own_settings(topology: &Topology, p: PolicyId) -> Value {
+    let pol = &topology.policies[p];
+    let by_selector = topology
         .catalog
         .get(&pol.kind)
         .is_some_and(|k| k.targeting.workload_selector);
@@ -180,7 +180,7 @@ fn own_settings(t: &Topology, p: PolicyId) -> Value {
         "selector" | "workloadSelector" => by_selector,
         _ => false,
     };
-    match t.snapshot.objects[pol.object].spec.to_value() {
+    match topology.snapshot.objects[pol.object].spec.to_value() {
         Value::Object(mut m) => {
             m.retain(|k, _| !targeting(k));
             Value::Object(m)
@@ -222,28 +222,30 @@ impl<'w> Losses<'w> {
     /// The settings of the policy that lose at node `n`, sorted.
     fn at(&mut self, n: NodeId) -> Vec<Overridden> {
         let (world, p) = (self.world, self.p);
-        let t = &*world.topology;
+        let topology = &*world.topology;
         let mut out: Vec<(String, PolicyId)> = Vec::new();
         // Lost on a target to an older policy (GEP-713's None): nothing of it applies here.
-        let object = t.nodes[n].owner.unwrap_or(n);
+        let object = topology.nodes[n].owner.unwrap_or(n);
         let conflict = self.lost_to.iter().find(|c| c.at == n || c.at == object);
         if let Some(c) = conflict {
-            let j = Joining::new(t, p, n, t.policies[p].merge);
+            let j = Joining::new(topology, p, n, topology.policies[p].merge);
             let leaves = [&j.defaults, &j.overrides]
                 .into_iter()
                 .flatten()
                 .flat_map(|l| l.value.set_leaf_pointers());
             out.extend(leaves.map(|l| (l, c.winner)));
         } else {
-            let kind = &t.policies[p].kind;
-            let fold = self.fold.get_or_insert_with(|| KindFold::new(t, kind));
+            let kind = &topology.policies[p].kind;
+            let fold = self
+                .fold
+                .get_or_insert_with(|| KindFold::new(topology, kind));
             for ctx in fold.contexts(n) {
                 let Some(acc) = &ctx.acc else { continue };
                 if !acc.applied.contains(&p) {
                     continue;
                 }
                 let lost = self.measured.entry(Rc::as_ptr(acc)).or_insert_with(|| {
-                    let j = Joining::new(t, p, n, t.policies[p].merge);
+                    let j = Joining::new(topology, p, n, topology.policies[p].merge);
                     let result = acc.result();
                     // Where no other policy holds the place, the most specific other one
                     // folded in took it (a patch's null).
@@ -273,9 +275,9 @@ impl<'w> Losses<'w> {
 
 /// What controllers wrote: `status.ancestors[].conditions` (with ancestorRef and
 /// controllerName) or plain `status.conditions`.
-pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
-    let pol = &t.policies[p];
-    let status = &t.snapshot.objects[pol.object].status;
+pub fn reported_status(topology: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
+    let pol = &topology.policies[p];
+    let status = &topology.snapshot.objects[pol.object].status;
     let mut out = Vec::new();
     let cond = |c: &Val, controller: Option<String>, ancestor: Option<ObjRef>| {
         condition(c).map(|r| ReportedCondition {

@@ -13,12 +13,12 @@ pub struct SectionEffective {
 }
 
 /// The sections of node `n` (its children that it owns).
-pub(crate) fn sections_of(t: &Topology, n: NodeId) -> Vec<NodeId> {
-    t.nodes[n]
+pub(crate) fn sections_of(topology: &Topology, n: NodeId) -> Vec<NodeId> {
+    topology.nodes[n]
         .children
         .iter()
         .copied()
-        .filter(|&c| t.nodes[c].owner == Some(n))
+        .filter(|&c| topology.nodes[c].owner == Some(n))
         .collect()
 }
 
@@ -30,15 +30,15 @@ pub(crate) fn effective_with_sections(
     n: NodeId,
     kind: Option<&GroupKind>,
 ) -> (Vec<Effective>, Vec<SectionEffective>) {
-    let t = &world.topology;
-    let sections = sections_of(t, n);
+    let topology = &world.topology;
+    let sections = sections_of(topology, n);
     let mut effective = Vec::new();
     let mut at_sections: Vec<Vec<Effective>> = vec![Vec::new(); sections.len()];
-    for k in KindFold::kinds_in_use(t) {
+    for k in KindFold::kinds_in_use(topology) {
         if kind.is_some_and(|want| *want != k) {
             continue;
         }
-        let mut f = KindFold::new(t, &k);
+        let mut f = KindFold::new(topology, &k);
         let here = f.effective_at(n);
         for (i, &s) in sections.iter().enumerate() {
             let at = f.effective_at(s);
@@ -59,7 +59,7 @@ pub(crate) fn effective_with_sections(
         .zip(at_sections)
         .filter(|(_, e)| !e.is_empty())
         .map(|(&s, effective)| SectionEffective {
-            section_name: t.nodes[s]
+            section_name: topology.nodes[s]
                 .obj_ref
                 .section
                 .as_deref()

@@ -21,15 +21,15 @@ pub enum Selection {
 /// Reads `get`'s words against the kinds the world knows. A kind that is not a policy
 /// kind is an error that says where to look instead.
 pub fn read_selection(world: &World, words: &[String]) -> Result<Selection, NameError> {
-    let t = &world.topology;
+    let topology = &world.topology;
     let policy_kind = |ty: &str| -> Result<GroupKind, NameError> {
-        let gk = resolve_type(ty, &t.catalog, &t.snapshot.objects).map_err(|e| {
+        let gk = resolve_type(ty, &topology.catalog, &topology.snapshot.objects).map_err(|e| {
             NameError::UnknownType {
                 typed: ty.to_string(),
                 message: super::hint::unknown_type(world, ty, e),
             }
         })?;
-        if t.catalog.get(&gk).is_none() {
+        if topology.catalog.get(&gk).is_none() {
             return Err(NameError::NotAPolicyKind {
                 resource: resource_plural(&gk.kind),
                 kind: gk.kind.to_lowercase(),

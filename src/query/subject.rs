@@ -102,15 +102,17 @@ pub fn name_target(
 
 /// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
 pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject, NameError> {
-    let t = &world.topology;
-    let (gk, r) = name_target(words, &t.catalog, &t.snapshot.objects, ns).map_err(|e| match e {
-        NameError::UnknownType { typed, message } => NameError::UnknownType {
-            message: super::hint::unknown_type(world, &typed, message),
-            typed,
+    let topology = &world.topology;
+    let (gk, r) = name_target(words, &topology.catalog, &topology.snapshot.objects, ns).map_err(
+        |e| match e {
+            NameError::UnknownType { typed, message } => NameError::UnknownType {
+                message: super::hint::unknown_type(world, &typed, message),
+                typed,
+            },
+            other => other,
         },
-        other => other,
-    })?;
-    if t.catalog.get(&gk).is_some() {
+    )?;
+    if topology.catalog.get(&gk).is_some() {
         if let Some(section) = &r.section {
             return Err(NameError::PolicySection {
                 kind: gk.kind.to_lowercase(),
@@ -118,26 +120,29 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
                 section: section.to_string(),
             });
         }
-        return match t.policy_index.get(&r) {
+        return match topology.policy_index.get(&r) {
             Some(&p) => Ok(Subject::Policy(p)),
             None => Err(not_found(world, &gk, &r.name, r.namespace.as_deref())),
         };
     }
-    if gk.group.is_empty() && gk.kind == "Namespace" && t.namespaces.contains_key(r.name.as_str()) {
+    if gk.group.is_empty()
+        && gk.kind == "Namespace"
+        && topology.namespaces.contains_key(r.name.as_str())
+    {
         return Ok(Subject::Namespace(r.name.to_string()));
     }
-    if let Some(n) = t.lookup(&r) {
+    if let Some(n) = topology.lookup(&r) {
         return Ok(Subject::Node(n));
     }
     if let Some((group, kind)) = experimental_alias(&gk.kind) {
         let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
             .with_section(r.section.as_deref());
-        if let Some(n) = t.lookup(&x) {
+        if let Some(n) = topology.lookup(&x) {
             return Ok(Subject::Node(n));
         }
     }
     if let Some(section) = &r.section {
-        if t.lookup(&r.object()).is_some() {
+        if topology.lookup(&r.object()).is_some() {
             return Err(section_not_found(world, &gk, &r, section));
         }
     }
@@ -186,15 +191,15 @@ pub(crate) fn not_found(world: &World, gk: &GroupKind, name: &str, ns: Option<&s
     } else {
         format!("{}.{}", resource_plural(&gk.kind), gk.group)
     };
-    let t = &world.topology;
-    let elsewhere: Vec<String> = t
+    let topology = &world.topology;
+    let elsewhere: Vec<String> = topology
         .snapshot
         .objects
         .iter()
         .filter(|o| o.group_kind() == *gk && o.name == name)
         .filter_map(|o| o.namespace.as_deref().map(str::to_string))
         .collect();
-    let blind = t.snapshot.blind_spots.iter().find(|b| {
+    let blind = topology.snapshot.blind_spots.iter().find(|b| {
         b.group == gk.group
             && b.kind == gk.kind
             && (b.namespace.is_none() || b.namespace.as_deref() == ns)

@@ -41,27 +41,27 @@ pub struct TreePolicy {
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
 pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &world.topology;
-    let scope = nodes_in_scope(t, namespace);
+    let topology = &world.topology;
+    let scope = nodes_in_scope(topology, namespace);
     let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
         Some(r) => vec![r],
         None => {
-            let mut r: Vec<NodeId> = t
+            let mut r: Vec<NodeId> = topology
                 .roots()
                 .into_iter()
                 .filter(|&n| scope.is_none_or(|s| s[n]))
                 .collect();
-            r.sort_by(|a, b| role_then_ref(t, *a, *b));
+            r.sort_by(|a, b| role_then_ref(topology, *a, *b));
             r
         }
     };
-    let entries = namespace_entries(t);
+    let entries = namespace_entries(topology);
     let view = TreeView {
-        child: &|n, c| match t.nodes[c].owner == Some(n) {
+        child: &|n, c| match topology.nodes[c].owner == Some(n) {
             // A backend's port no route sends traffic to, with no policy of its own,
             // is left out (traffic reaches only the ports backendRefs name).
-            true => t.nodes[c].role != Role::Port || port_shown(t, n, c),
+            true => topology.nodes[c].role != Role::Port || port_shown(topology, n, c),
             false => scope.is_none_or(|s| s[c]),
         },
         policy: &|p| Some(world.statuses.overall[p]),
@@ -77,21 +77,23 @@ pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec
 
 /// Whether `tree` draws port section `port` of backend `backend`: some path into the
 /// backend sends traffic to it (or none comes in), or a policy attaches to it.
-fn port_shown(t: &Topology, backend: NodeId, port: NodeId) -> bool {
-    let parents = &t.nodes[backend].parents;
+fn port_shown(topology: &Topology, backend: NodeId, port: NodeId) -> bool {
+    let parents = &topology.nodes[backend].parents;
     parents.is_empty()
-        || !t.attached[port].is_empty()
-        || parents.iter().any(|&q| t.reaches_port(q, backend, port))
+        || !topology.attached[port].is_empty()
+        || parents
+            .iter()
+            .any(|&q| topology.reaches_port(q, backend, port))
 }
 
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under
 /// the target it names (with why it did not attach), so `tree` hides none of them.
 fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &world.topology;
+    let topology = &world.topology;
     let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
-    for (p, pol) in t.each_policy() {
+    for (p, pol) in topology.each_policy() {
         let attached = pol.rejected.is_none()
-            && t.targets[p]
+            && topology.targets[p]
                 .iter()
                 .any(|r| !matches!(r.resolution, Resolution::NotFound(_)));
         let in_scope = namespace.is_none_or(|ns| pol.obj_ref.namespace.as_deref() == Some(ns));
@@ -99,7 +101,7 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             continue;
         }
         let status = world.statuses.overall[p];
-        let mut targets: Vec<(ObjRef, PolicyStatus)> = t.targets[p]
+        let mut targets: Vec<(ObjRef, PolicyStatus)> = topology.targets[p]
             .iter()
             .map(|r| match r.resolution {
                 Resolution::NotFound(code) => (r.target.clone(), unresolved_status(code)),
@@ -131,21 +133,22 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
     by_target.into_values().collect()
 }
 
-pub(crate) fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
-    (t.nodes[a].role, &t.nodes[a].obj_ref).cmp(&(t.nodes[b].role, &t.nodes[b].obj_ref))
+pub(crate) fn role_then_ref(topology: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
+    (topology.nodes[a].role, &topology.nodes[a].obj_ref)
+        .cmp(&(topology.nodes[b].role, &topology.nodes[b].obj_ref))
 }
 
 /// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
 /// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
-pub(crate) fn nodes_in_scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
+pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
     let ns = namespace?;
-    let mut in_scope = vec![false; t.nodes.len()];
-    let mut stack: Vec<NodeId> = NodeId::all(t.nodes.len())
-        .filter(|&n| t.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
+    let mut in_scope = vec![false; topology.nodes.len()];
+    let mut stack: Vec<NodeId> = NodeId::all(topology.nodes.len())
+        .filter(|&n| topology.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
         .collect();
     while let Some(n) = stack.pop() {
         if !std::mem::replace(&mut in_scope[n], true) {
-            stack.extend(t.nodes[n].parents.iter().copied());
+            stack.extend(topology.nodes[n].parents.iter().copied());
         }
     }
     Some(in_scope)
@@ -158,13 +161,13 @@ pub(crate) fn nodes_in_scope(t: &Topology, namespace: Option<&str>) -> Option<Ve
 /// `tree TYPE/NAME` and `describe -o tree`. Only namespaces with such policies are
 /// looked at, each by one walk up from its objects and one walk down from the roots
 /// among their ancestors (a Gateway's few nodes, not the whole topology).
-pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
-    let len = t.nodes.len();
+pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
+    let len = topology.nodes.len();
     let mut entry = vec![false; len];
-    let mut wanted = vec![false; t.shape.levels()];
+    let mut wanted = vec![false; topology.shape.levels()];
     let mut levels: Vec<LevelId> = Vec::new();
-    for (ns, ps) in &t.ns_attached {
-        if let Some(l) = t.shape.level_of(ns).filter(|_| !ps.is_empty()) {
+    for (ns, ps) in &topology.ns_attached {
+        if let Some(l) = topology.shape.level_of(ns).filter(|_| !ps.is_empty()) {
             wanted[l as usize] = true;
             levels.push(l);
         }
@@ -174,7 +177,7 @@ pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
     }
     let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
     for n in NodeId::all(len) {
-        if let Some(l) = t.shape.level(n).filter(|&l| wanted[l as usize]) {
+        if let Some(l) = topology.shape.level(n).filter(|&l| wanted[l as usize]) {
             members[l as usize].push(n);
         }
     }
@@ -183,15 +186,15 @@ pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
     let mut free = vec![0u32; len];
     for (turn, &l) in levels.iter().enumerate() {
         let stamp = turn as u32 + 1;
-        let outside = |n: NodeId| t.shape.level(n) != Some(l);
+        let outside = |n: NodeId| topology.shape.level(n) != Some(l);
         // Up: the ancestors of the namespace's objects reached without passing through it.
         let mut stack: Vec<NodeId> = Vec::new();
         let mut tops: Vec<NodeId> = Vec::new();
         let mut push_up = |from: NodeId, stack: &mut Vec<NodeId>, tops: &mut Vec<NodeId>| {
-            for &p in &t.nodes[from].parents {
+            for &p in &topology.nodes[from].parents {
                 if outside(p) && std::mem::replace(&mut above[p], stamp) != stamp {
                     stack.push(p);
-                    if t.nodes[p].parents.is_empty() {
+                    if topology.nodes[p].parents.is_empty() {
                         tops.push(p);
                     }
                 }
@@ -209,14 +212,14 @@ pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
             free[r] = stamp;
         }
         while let Some(q) = tops.pop() {
-            for &c in &t.nodes[q].children {
+            for &c in &topology.nodes[q].children {
                 if above[c] == stamp && std::mem::replace(&mut free[c], stamp) != stamp {
                     tops.push(c);
                 }
             }
         }
         for &n in &members[l as usize] {
-            let parents = &t.nodes[n].parents;
+            let parents = &topology.nodes[n].parents;
             entry[n] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
         }
     }
@@ -251,23 +254,24 @@ impl TreeView<'_> {
         expanded: &mut Vec<bool>,
         depth: usize,
     ) -> TreeNode {
-        let t = &world.topology;
-        let node = &t.nodes[n];
+        let topology = &world.topology;
+        let node = &topology.nodes[n];
         let hang = |p: PolicyId, via_namespace: bool| {
             (self.policy)(p).map(|status| TreePolicy {
-                policy: t.policies[p].obj_ref.clone(),
+                policy: topology.policies[p].obj_ref.clone(),
                 status,
                 via_namespace,
             })
         };
-        let mut policies: Vec<TreePolicy> = t.attached[n]
+        let mut policies: Vec<TreePolicy> = topology.attached[n]
             .iter()
             .filter_map(|&p| hang(p, false))
             .collect();
         // Namespace-level policies hang where a path down enters their namespace.
-        if let Some(ns) = t.namespace_level(n).filter(|_| self.ns_entries[n]) {
+        if let Some(ns) = topology.namespace_level(n).filter(|_| self.ns_entries[n]) {
             policies.extend(
-                t.ns_attached
+                topology
+                    .ns_attached
                     .get(ns)
                     .into_iter()
                     .flatten()
@@ -285,7 +289,7 @@ impl TreeView<'_> {
         if repeated || truncated {
             kids.clear();
         }
-        kids.sort_by(|a, b| role_then_ref(t, *a, *b));
+        kids.sort_by(|a, b| role_then_ref(topology, *a, *b));
         let children = kids
             .into_iter()
             .map(|c| self.node(world, c, expanded, depth + 1))

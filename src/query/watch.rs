@@ -333,27 +333,28 @@ impl Watched {
         self.answered.0 += 1;
         let objects = self.objects.values().cloned().collect();
         let world = self.analyzed(objects, self.blind_spots.clone());
-        let t = &*world.topology;
-        self.places = t
+        let topology = &*world.topology;
+        self.places = topology
             .each_policy()
             .map(|(_, p)| {
                 (
                     p.obj_ref.clone(),
-                    target_places(&t.snapshot.objects[p.object]),
+                    target_places(&topology.snapshot.objects[p.object]),
                 )
             })
             .collect();
         let anywhere = self.places.values().any(|p| *p == TargetPlaces::Anywhere);
-        self.parts = (!anywhere).then(|| count_parts(t, |n| Some(part_of(t, n)), true));
+        self.parts =
+            (!anywhere).then(|| count_parts(topology, |n| Some(part_of(topology, n)), true));
         // The rows from what was counted (the same sums a change is answered from),
         // else as `get` computes them.
         let rows = match &self.parts {
-            Some(parts) => t
+            Some(parts) => topology
                 .each_policy()
                 .map(|(i, p)| {
                     let total = parts.total(&p.obj_ref);
-                    let own = Own::of(t, i);
-                    policy_row(t, i, own.status_of(&total), total.objects as usize)
+                    let own = Own::of(topology, i);
+                    policy_row(topology, i, own.status_of(&total), total.objects as usize)
                 })
                 .collect(),
             None => get_policies(&world, None),
@@ -361,7 +362,7 @@ impl Watched {
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
             .last
             .keys()
-            .filter(|p| !t.policy_index.contains_key(*p))
+            .filter(|p| !topology.policy_index.contains_key(*p))
             .map(|p| (p.clone(), None))
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
@@ -369,8 +370,8 @@ impl Watched {
         // (a second copy of every object, the hierarchy) is let go, but for the first
         // answer's, which `world` hands out until `forget_first`.
         let light = Topology {
-            catalog: t.catalog.clone(),
-            namespaces: t.namespaces.clone(),
+            catalog: topology.catalog.clone(),
+            namespaces: topology.namespaces.clone(),
             ..Topology::default()
         };
         self.world = World::new(light);
@@ -389,19 +390,19 @@ impl Watched {
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
         let (touched, keep) = self.namespaces_to_count(starts, before)?;
         let world = self.analyzed(self.objects_kept(&keep), Vec::new());
-        let t = &*world.topology;
+        let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
-        let exact = policies_judged_whole(t, &self.places, &keep, &touched)?;
+        let exact = policies_judged_whole(topology, &self.places, &keep, &touched)?;
         let in_touched = |n: NodeId| -> Option<Part> {
-            let ns = part_of(t, n)?;
+            let ns = part_of(topology, n)?;
             touched.contains(&ns).then_some(Some(ns))
         };
-        let counted = count_parts(t, in_touched, true);
+        let counted = count_parts(topology, in_touched, true);
         let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
-        let flips = leaf_flips(t, parts, &counted, &touched_parts, &touched)?;
+        let flips = leaf_flips(topology, parts, &counted, &touched_parts, &touched)?;
         let mut changed = parts.replace(counted, touched_parts);
-        parts.apply_flips(t, flips, &mut changed);
-        let mut judged = parts.judge(t, exact, &mut changed);
+        parts.apply_flips(topology, flips, &mut changed);
+        let mut judged = parts.judge(topology, exact, &mut changed);
         // Policies gone.
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
         for o in before {
@@ -523,11 +524,16 @@ impl Parts {
 
     /// A node that became, or stopped being, one of the most specific: its part gains
     /// or loses what it adds there, for each policy (noted in `changed`).
-    fn apply_flips(&mut self, t: &Topology, flips: Vec<Flip>, changed: &mut BTreeSet<ObjRef>) {
+    fn apply_flips(
+        &mut self,
+        topology: &Topology,
+        flips: Vec<Flip>,
+        changed: &mut BTreeSet<ObjRef>,
+    ) {
         for Flip { node, id, leaf } in flips {
             let part: Part = node.namespace.as_deref().map(str::to_string);
-            for (p, c) in leaf_contributions_at(t, id) {
-                let policy = t.policies[p].obj_ref.clone();
+            for (p, c) in leaf_contributions_at(topology, id) {
+                let policy = topology.policies[p].obj_ref.clone();
                 let per = self.contrib.entry(policy.clone()).or_default();
                 let mine = per.entry(part.clone()).or_default();
                 match leaf {
@@ -552,17 +558,22 @@ impl Parts {
     /// status and reach are the parts' sums, set afterwards.
     fn judge(
         &mut self,
-        t: &Topology,
+        topology: &Topology,
         exact: Vec<PolicyId>,
         changed: &mut BTreeSet<ObjRef>,
     ) -> BTreeMap<ObjRef, PolicyRow> {
         let mut rows: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
         for i in exact {
-            let policy = t.policies[i].obj_ref.clone();
-            self.own.insert(policy.clone(), Own::of(t, i));
+            let policy = topology.policies[i].obj_ref.clone();
+            self.own.insert(policy.clone(), Own::of(topology, i));
             rows.insert(
                 policy.clone(),
-                policy_row(t, i, Own::of(t, i).status_of(&Contribution::default()), 0),
+                policy_row(
+                    topology,
+                    i,
+                    Own::of(topology, i).status_of(&Contribution::default()),
+                    0,
+                ),
             );
             changed.insert(policy);
         }
@@ -595,9 +606,9 @@ impl Watched {
             .map(|(_, o)| o.clone())
             .collect();
         let world = self.analyzed(kept, Vec::new());
-        let t = &*world.topology;
+        let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
-        let counted = count_parts(t, |n| Some(part_of(t, n)), false);
+        let counted = count_parts(topology, |n| Some(part_of(topology, n)), false);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
         for (policy, per) in parts.contrib.iter_mut() {
             if !kinds.contains(&policy.group_kind()) {
@@ -634,15 +645,15 @@ impl Watched {
             }
         }
         for policy in changed {
-            let Some(&i) = t.policy_index.get(&policy) else {
+            let Some(&i) = topology.policy_index.get(&policy) else {
                 continue;
             };
             let total = parts.total(&policy);
-            let own = Own::of(t, i);
+            let own = Own::of(topology, i);
             out.push((
                 policy,
                 Some(policy_row(
-                    t,
+                    topology,
                     i,
                     own.status_of(&total),
                     total.objects as usize,
@@ -653,18 +664,18 @@ impl Watched {
     }
 }
 
-/// The policies of `t` (read from the namespaces in `keep`) whose targets all lie in
+/// The policies of `topology` (read from the namespaces in `keep`) whose targets all lie in
 /// what was read: their targets are judged here. A policy whose targets lie partly
 /// outside cannot have its targets judged here; None when one of them has a target
 /// where things changed (`touched`): it needs them all, in full.
 fn policies_judged_whole(
-    t: &Topology,
+    topology: &Topology,
     places: &HashMap<ObjRef, TargetPlaces>,
     keep: &BTreeSet<String>,
     touched: &BTreeSet<String>,
 ) -> Option<Vec<PolicyId>> {
     let mut exact: Vec<PolicyId> = Vec::new();
-    for (i, p) in t.each_policy() {
+    for (i, p) in topology.each_policy() {
         match places.get(&p.obj_ref) {
             Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_subset(keep) => {
                 exact.push(i)
@@ -689,7 +700,7 @@ struct Flip {
 /// those parts as last counted (`parts`) and now (`counted`). None: such a node is not
 /// in what was read (nothing has been changed yet: answered otherwise).
 fn leaf_flips(
-    t: &Topology,
+    topology: &Topology,
     parts: &Parts,
     counted: &Parts,
     touched_parts: &[Part],
@@ -716,11 +727,15 @@ fn leaf_flips(
             continue;
         }
         // Each such node is in what was read (it is above a part counted again).
-        let id = t.lookup(parent)?;
+        let id = topology.lookup(parent)?;
         // Its children elsewhere: in its own namespace (read whole), or counted
         // in parts not counted again.
-        let mine = part_of(t, id);
-        let at_home = t.shape.children(id).iter().any(|&c| part_of(t, c) == mine);
+        let mine = part_of(topology, id);
+        let at_home = topology
+            .shape
+            .children(id)
+            .iter()
+            .any(|&c| part_of(topology, c) == mine);
         let elsewhere = parts
             .edges
             .iter()
@@ -738,9 +753,9 @@ fn leaf_flips(
 }
 
 /// The namespace of the object node `n` is or belongs to; None: cluster-scoped.
-fn part_of(t: &Topology, n: NodeId) -> Option<String> {
-    let object = t.shape.object(n);
-    t.nodes[object]
+fn part_of(topology: &Topology, n: NodeId) -> Option<String> {
+    let object = topology.shape.object(n);
+    topology.nodes[object]
         .obj_ref
         .namespace
         .as_deref()
@@ -749,12 +764,16 @@ fn part_of(t: &Topology, n: NodeId) -> Option<String> {
 
 /// What the parts `counted` picks contribute, per policy (by reference), and the edges
 /// into them.
-fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bool) -> Parts {
+fn count_parts(
+    topology: &Topology,
+    counted: impl Fn(NodeId) -> Option<Part>,
+    edges: bool,
+) -> Parts {
     let mut parts = Parts::default();
     // Parts by number, for the fold.
     let mut numbers: HashMap<Part, u32> = HashMap::new();
     let mut names: Vec<Part> = Vec::new();
-    let part_of: Vec<Option<u32>> = NodeId::all(t.nodes.len())
+    let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
         .map(|n| {
             counted(n).map(|part| {
                 *numbers.entry(part.clone()).or_insert_with(|| {
@@ -764,8 +783,8 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bo
             })
         })
         .collect();
-    for (i, per) in contributions(t, &part_of).into_iter().enumerate() {
-        let policy = t.policies[PolicyId::at(i)].obj_ref.clone();
+    for (i, per) in contributions(topology, &part_of).into_iter().enumerate() {
+        let policy = topology.policies[PolicyId::at(i)].obj_ref.clone();
         let mut mine = BTreeMap::new();
         for (part, c) in per {
             let part = names[part as usize].clone();
@@ -778,18 +797,18 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bo
         }
         parts
             .own
-            .insert(policy.clone(), Own::of(t, PolicyId::at(i)));
+            .insert(policy.clone(), Own::of(topology, PolicyId::at(i)));
         parts.contrib.insert(policy, mine);
     }
     let mut per_part: Vec<HashMap<ObjRef, u32>> = vec![HashMap::new(); names.len()];
-    for c in NodeId::all(t.nodes.len()).filter(|_| edges) {
+    for c in NodeId::all(topology.nodes.len()).filter(|_| edges) {
         let Some(part) = part_of[c.index()] else {
             continue;
         };
-        for &p in t.shape.parents(c) {
+        for &p in topology.shape.parents(c) {
             if part_of[p.index()] != Some(part) {
                 *per_part[part as usize]
-                    .entry(t.nodes[p].obj_ref.clone())
+                    .entry(topology.nodes[p].obj_ref.clone())
                     .or_default() += 1;
             }
         }

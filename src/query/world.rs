@@ -90,10 +90,10 @@ fn topology_of(
 ) -> Topology {
     let duplicates = drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
-    let mut t = Topology::build(snapshot, catalog);
+    let mut topology = Topology::build(snapshot, catalog);
     for d in duplicates {
         let earlier: Vec<String> = d.dropped.iter().map(|o| o.to_string()).collect();
-        t.findings.push(Finding::new(
+        topology.findings.push(Finding::new(
             Code::DuplicateObject,
             d.object,
             format!(
@@ -104,13 +104,13 @@ fn topology_of(
         ));
     }
     for e in shape_errors {
-        t.findings.push(Finding::new(
+        topology.findings.push(Finding::new(
             Code::Invalid,
             ObjRef::new("", "Document", None, &e.origin.to_string()),
             format!("field {}: {}", e.field, e.message),
         ));
     }
-    t
+    topology
 }
 
 /// Literal YAML in, analysed world out (objects without a namespace in `default`): for
