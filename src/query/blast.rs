@@ -60,15 +60,15 @@ pub struct BlastRadius {
     pub headline: String,
 }
 
-/// What changes if policy `p` is deleted.
+/// What changes if `policy` is deleted.
 ///
 /// Only what lies at or below the policy's attachment points can change, so only
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`_declared` kinds are already in the world's catalog.)
-pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
+pub fn delete_policy(world: &World, policy: PolicyId, _declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
-    let pol = &topology.policies[p];
-    let reach = reach_of_policy(topology, p);
+    let pol = &topology.policies[policy];
+    let reach = reach_of_policy(topology, policy);
     let mut below = vec![false; topology.nodes.len()];
     for &n in &reach {
         below[n] = true;
@@ -79,7 +79,7 @@ pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> Blas
     for &n in &present {
         before.contexts(n);
     }
-    let mut after = before.without(p, &below);
+    let mut after = before.without(policy, &below);
     let mut specs = Specs::default();
     let mut changes = Vec::new();
     for &n in &present {
@@ -87,8 +87,10 @@ pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> Blas
         let sa = specs.by_path(&mut after, n);
         let target = &topology.nodes[n].obj_ref;
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
-            let mut contexts: Vec<Vec<ObjRef>> =
-                paths.iter().map(|p| Step::refs(topology, p)).collect();
+            let mut contexts: Vec<Vec<ObjRef>> = paths
+                .iter()
+                .map(|path| Step::refs(topology, path))
+                .collect();
             contexts.sort();
             changes.push(Change {
                 target: target.clone(),
@@ -100,17 +102,17 @@ pub fn delete_policy(world: &World, p: PolicyId, _declared: &[Declared]) -> Blas
         }
     }
     sort_changes(&mut changes);
-    deleted(world, p, changes)
+    deleted(world, policy, changes)
 }
 
 /// The same answer as `delete_policy`, by rebuilding the whole world without the
 /// policy and comparing: slower, and obviously right. Tests hold the two equal.
 pub fn delete_policy_by_reanalysis(
     world: &World,
-    p: PolicyId,
+    policy: PolicyId,
     declared: &[Declared],
 ) -> BlastRadius {
-    let pol = &world.topology.policies[p];
+    let pol = &world.topology.policies[policy];
     let snapshot = Snapshot {
         objects: world
             .topology
@@ -125,26 +127,26 @@ pub fn delete_policy_by_reanalysis(
         links_released: world.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, p)
+    let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
         .into_iter()
         .map(|n| world.topology.nodes[n].obj_ref.clone())
         .collect();
     let kinds = vec![pol.kind.clone()];
     let changes = compare(world, &after, &candidates, &kinds);
-    deleted(world, p, changes)
+    deleted(world, policy, changes)
 }
 
-/// The answer for deleting `p`, given what changes.
-fn deleted(world: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
-    let pol = &world.topology.policies[p];
+/// The answer for deleting `policy`, given what changes.
+fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius {
+    let pol = &world.topology.policies[policy];
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
-        let why = if world.statuses.overall[p] == PolicyStatus::Overridden {
+        let why = if world.statuses.overall[policy] == PolicyStatus::Overridden {
             ": it is overridden everywhere it reaches"
-        } else if world.statuses.overall[p] == PolicyStatus::Conflicted {
+        } else if world.statuses.overall[policy] == PolicyStatus::Conflicted {
             ": it loses to an older policy on every target (Conflicted)"
-        } else if world.statuses.reached(p).is_empty() {
+        } else if world.statuses.reached(policy).is_empty() {
             ": it reaches no object"
         } else {
             ""
@@ -343,11 +345,11 @@ fn brought(before: &World, after: &World) -> Vec<Finding> {
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every
 /// object of the namespace) and everything below them, in node order.
-fn reach_of_policy(topology: &Topology, p: PolicyId) -> Vec<NodeId> {
+fn reach_of_policy(topology: &Topology, policy: PolicyId) -> Vec<NodeId> {
     let mut starts = Vec::new();
-    for r in &topology.targets[p] {
+    for r in &topology.targets[policy] {
         match &r.resolution {
-            Resolution::Node(n) => starts.push(*n),
+            Resolution::Node(node) => starts.push(*node),
             Resolution::Namespace(ns) => starts.extend(topology.nodes_in_namespace(ns)),
             Resolution::NotFound(_) => {}
         }
@@ -355,21 +357,21 @@ fn reach_of_policy(topology: &Topology, p: PolicyId) -> Vec<NodeId> {
     topology.at_or_below(starts)
 }
 
-fn add_below(topology: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
+fn add_below(topology: &Topology, node: NodeId, out: &mut BTreeSet<ObjRef>) {
     out.extend(
         topology
-            .at_or_below([n])
+            .at_or_below([node])
             .into_iter()
             .map(|d| topology.nodes[d].obj_ref.clone()),
     );
 }
 
-/// Every context path of `n` with the spec it yields for the fold's kind.
-fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Arc<Value>> {
+/// Every context path of `node` with the spec it yields for the fold's kind.
+fn specs_by_context(fold: &mut KindFold, node: NodeId) -> BTreeMap<Vec<ObjRef>, Arc<Value>> {
     let mut out = BTreeMap::new();
-    for g in f.effective_at(n) {
-        let spec = Arc::new(g.spec);
-        for c in g.contexts {
+    for effective in fold.effective_at(node) {
+        let spec = Arc::new(effective.spec);
+        for c in effective.contexts {
             out.insert(c, spec.clone());
         }
     }
@@ -389,10 +391,11 @@ struct Specs {
 }
 
 impl Specs {
-    /// Every context path of `n` (as steps, in order) with the spec it yields, for the
+    /// Every context path of `node` (as steps, in order) with the spec it yields, for the
     /// contexts some policy of the fold's kind reaches.
-    fn by_path(&mut self, f: &mut KindFold, n: NodeId) -> Vec<(Vec<Step>, usize)> {
-        let accs: Vec<Option<Rc<Acc>>> = f.contexts(n).iter().map(|c| c.acc.clone()).collect();
+    fn by_path(&mut self, fold: &mut KindFold, node: NodeId) -> Vec<(Vec<Step>, usize)> {
+        let accs: Vec<Option<Rc<Acc>>> =
+            fold.contexts(node).iter().map(|c| c.acc.clone()).collect();
         let mut out = Vec::new();
         for (i, acc) in accs.iter().enumerate() {
             let Some(acc) = acc else { continue };
@@ -401,7 +404,7 @@ impl Specs {
                 self.values.push(Arc::new(acc.result().to_value()));
                 self.values.len() - 1
             });
-            out.extend(f.step_paths(n, i).into_iter().map(|p| (p, id)));
+            out.extend(fold.step_paths(node, i).into_iter().map(|p| (p, id)));
         }
         out.sort_by(|x, y| x.0.cmp(&y.0));
         out.dedup_by(|x, y| x.0 == y.0);
@@ -548,8 +551,8 @@ fn join_and(items: &[String]) -> String {
 }
 
 /// `4 HTTPRoutes and 4 Services in 1 namespace (baker)`.
-fn describe_summary(s: &Summary) -> String {
-    let parts: Vec<String> = s
+fn describe_summary(summary: &Summary) -> String {
+    let parts: Vec<String> = summary
         .by_kind
         .iter()
         .map(|(k, &n)| {
@@ -561,10 +564,13 @@ fn describe_summary(s: &Summary) -> String {
         })
         .collect();
     let mut out = join_and(&parts);
-    match s.namespaces.len() {
+    match summary.namespaces.len() {
         0 => {}
-        1 => out.push_str(&format!(" in 1 namespace ({})", s.namespaces[0])),
-        n => out.push_str(&format!(" in {n} namespaces ({})", s.namespaces.join(", "))),
+        1 => out.push_str(&format!(" in 1 namespace ({})", summary.namespaces[0])),
+        n => out.push_str(&format!(
+            " in {n} namespaces ({})",
+            summary.namespaces.join(", ")
+        )),
     }
     out
 }

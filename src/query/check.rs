@@ -16,24 +16,24 @@ pub fn check(world: &World) -> Vec<Finding> {
     out
 }
 
-/// The findings on policy `p` that the computation adds to the topology's: the Direct
+/// The findings on `policy` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
-pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
+pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
     let (topology, statuses) = (&world.topology, world.statuses.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
-    let from = statuses.conflicts.partition_point(|c| c.loser < p);
+    let from = statuses.conflicts.partition_point(|c| c.loser < policy);
     let mut seen = std::collections::BTreeSet::new();
     for &Conflict { winner, at: n, .. } in statuses.conflicts[from..]
         .iter()
-        .take_while(|c| c.loser == p)
+        .take_while(|c| c.loser == policy)
     {
         if !seen.insert(n) {
             continue;
         }
         out.push(Finding::new(
             Code::Conflicted,
-            topology.policies[p].obj_ref.clone(),
+            topology.policies[policy].obj_ref.clone(),
             format!(
                 "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
                 topology.policies[winner].kind.kind,
@@ -42,8 +42,8 @@ pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
             ),
         ));
     }
-    let computed = statuses.overall[p];
-    for c in reported_status(topology, p) {
+    let computed = statuses.overall[policy];
+    for c in reported_status(topology, policy) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
         let says_not = c.status == "False" && c.type_ == "Accepted";
@@ -60,7 +60,7 @@ pub(crate) fn policy_findings(world: &World, p: PolicyId) -> Vec<Finding> {
         if contradicts {
             out.push(Finding::new(
                 Code::StatusDisagrees,
-                topology.policies[p].obj_ref.clone(),
+                topology.policies[policy].obj_ref.clone(),
                 format!(
                     "{} reports {}={}{} but the computed status is {}",
                     c.controller.as_deref().unwrap_or("a controller"),

@@ -85,12 +85,12 @@ pub struct AttachedRoute {
 /// is) and the routes attached to them; none for any other node.
 fn listeners_and_routes(
     topology: &Topology,
-    n: NodeId,
+    id: NodeId,
 ) -> (Option<Vec<ListenerInfo>>, Option<Vec<AttachedRoute>>) {
-    let node = &topology.nodes[n];
+    let node = &topology.nodes[id];
     let (owner, listeners) = match node.role {
-        Role::Gateway | Role::ListenerSet => (n, super::sections::sections_of(topology, n)),
-        Role::Listener => (node.owner.unwrap_or(n), vec![n]),
+        Role::Gateway | Role::ListenerSet => (id, super::sections::sections_of(topology, id)),
+        Role::Listener => (node.owner.unwrap_or(id), vec![id]),
         _ => return (None, None),
     };
     let spec = topology.nodes[owner]
@@ -174,12 +174,12 @@ fn combined(statuses: impl Iterator<Item = PolicyStatus>) -> Option<PolicyStatus
 }
 
 /// Where a policy attaches: its resolved nodes, and namespace levels.
-fn attachment_points(topology: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
+fn attachment_points(topology: &Topology, policy: PolicyId) -> (Vec<NodeId>, Vec<String>) {
     let mut nodes = Vec::new();
     let mut nss = Vec::new();
-    for r in &topology.targets[p] {
+    for r in &topology.targets[policy] {
         match &r.resolution {
-            Resolution::Node(n) => nodes.push(*n),
+            Resolution::Node(node) => nodes.push(*node),
             Resolution::Namespace(ns) => nss.push(ns.clone()),
             Resolution::NotFound(_) => {}
         }
@@ -188,13 +188,13 @@ fn attachment_points(topology: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<Stri
 }
 
 /// That / which / what, for one object.
-pub fn describe_target(world: &World, n: NodeId) -> TargetDescription {
+pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
     let topology = &world.topology;
-    let node = &topology.nodes[n];
-    let sections = super::sections::sections_of(topology, n);
-    let policies = reaching_policies(world, n, &sections);
-    let (effective, section_effective) = super::sections::effective_with_sections(world, n, None);
-    let mut findings = findings_about(world, n, &sections);
+    let node = &topology.nodes[id];
+    let sections = super::sections::sections_of(topology, id);
+    let policies = reaching_policies(world, id, &sections);
+    let (effective, section_effective) = super::sections::effective_with_sections(world, id, None);
+    let mut findings = findings_about(world, id, &sections);
     let reported_affected = node
         .object
         .map(|o| affected_marks(&topology.snapshot.objects[o]))
@@ -204,7 +204,7 @@ pub fn describe_target(world: &World, n: NodeId) -> TargetDescription {
         &reported_affected,
         &policies,
     ));
-    let (listeners, routes) = listeners_and_routes(topology, n);
+    let (listeners, routes) = listeners_and_routes(topology, id);
     TargetDescription {
         kind: "TargetDescription",
         target: node.obj_ref.clone(),
@@ -224,18 +224,18 @@ pub fn describe_target(world: &World, n: NodeId) -> TargetDescription {
         children: node
             .children
             .iter()
-            .filter(|&&c| topology.nodes[c].owner != Some(n))
+            .filter(|&&c| topology.nodes[c].owner != Some(id))
             .map(|&c| topology.nodes[c].obj_ref.clone())
             .collect(),
     }
 }
 
-/// The policies that reach node `n` or its `sections`, each with how it reaches them
+/// The policies that reach `id` or its `sections`, each with how it reaches them
 /// and its status over them, sorted by kind then policy.
-fn reaching_policies(world: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
+fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
     let topology = &world.topology;
-    let node = &topology.nodes[n];
-    let mut here = vec![n];
+    let node = &topology.nodes[id];
+    let mut here = vec![id];
     here.extend(sections);
     // Statuses at this object and its sections only: no need to fold the whole topology.
     let st = StatusesAt::compute(topology, &here);
@@ -250,7 +250,7 @@ fn reaching_policies(world: &World, n: NodeId, sections: &[NodeId]) -> Vec<Reach
     let mut policies = Vec::new();
     for p in reaching {
         let per_node = st.per_node.get(&p).unwrap_or(&none);
-        let at_node = per_node.get(&n).copied();
+        let at_node = per_node.get(&id).copied();
         let at_section = sections
             .iter()
             .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
@@ -262,14 +262,14 @@ fn reaching_policies(world: &World, n: NodeId, sections: &[NodeId]) -> Vec<Reach
         // Its status at this object: over the object and its sections (the page shows
         // the sections' effective specs too).
         let here_status = combined(here.iter().filter_map(|m| per_node.get(m).copied()));
-        let (relation, attached_to) = if nodes.contains(&n) {
+        let (relation, attached_to) = if nodes.contains(&id) {
             (Relation::Direct, node.obj_ref.clone())
         } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
             (Relation::Section, topology.nodes[*s].obj_ref.clone())
         } else if let Some(ns) = nss.first() {
             (Relation::Inherited, ObjRef::new("", "Namespace", None, ns))
         } else {
-            let anc = topology.ancestors(n);
+            let anc = topology.ancestors(id);
             let from = nodes
                 .iter()
                 .find(|a| anc.contains(a))
@@ -331,7 +331,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
     if node.is_none() && !topology.namespaces.contains_key(name) {
         return None;
     }
-    let mut d = match node {
+    let mut description = match node {
         Some(n) => describe_target(world, n),
         None => TargetDescription {
             kind: "TargetDescription",
@@ -349,7 +349,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
         },
     };
     for &p in topology.ns_attached.get(name).into_iter().flatten() {
-        d.policies.push(ReachingPolicy {
+        description.policies.push(ReachingPolicy {
             policy: topology.policies[p].obj_ref.clone(),
             class: topology.policies[p].class,
             attached_to: r.clone(),
@@ -357,14 +357,15 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             status: world.statuses.overall[p],
         });
     }
-    d.policies
+    description
+        .policies
         .sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
-    Some(d)
+    Some(description)
 }
 
 /// A metav1.Condition as the tool shows it (no controller or ancestor yet).
-pub(crate) fn condition(c: &Val) -> Option<ReportedCondition> {
-    let text = |k: &str| c.get(k).and_then(Val::as_str).map(str::to_string);
+pub(crate) fn condition(raw: &Val) -> Option<ReportedCondition> {
+    let text = |k: &str| raw.get(k).and_then(Val::as_str).map(str::to_string);
     Some(ReportedCondition {
         controller: None,
         ancestor: None,
@@ -377,9 +378,9 @@ pub(crate) fn condition(c: &Val) -> Option<ReportedCondition> {
 
 /// `status.conditions` whose type ends in `PolicyAffected`, and annotations whose key
 /// does (`gateway.nginx.org/ClientSettingsPolicyAffected: "true"`, `kuadrant.io/AuthPolicyAffected`).
-fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
+fn affected_marks(object: &crate::model::Object) -> Vec<ReportedCondition> {
     let mut out = Vec::new();
-    for c in o
+    for c in object
         .status
         .get("conditions")
         .and_then(Val::as_array)
@@ -397,7 +398,7 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
             out.push(ReportedCondition { type_: kind, ..r });
         }
     }
-    for (k, v) in &o.annotations {
+    for (k, v) in &object.annotations {
         let kind = k.rsplit('/').next().unwrap_or(k);
         if kind.ends_with("PolicyAffected") {
             out.push(ReportedCondition {
@@ -419,8 +420,8 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
 
 /// Findings on the object or its sections: what `check` reports on them, without
 /// checking everything else.
-fn findings_about(world: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
-    let mut refs = vec![&world.topology.nodes[n].obj_ref];
+fn findings_about(world: &World, node: NodeId, sections: &[NodeId]) -> Vec<Finding> {
+    let mut refs = vec![&world.topology.nodes[node].obj_ref];
     refs.extend(sections.iter().map(|&s| &world.topology.nodes[s].obj_ref));
     findings_on(world, &refs)
 }

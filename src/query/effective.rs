@@ -15,12 +15,12 @@ pub struct EffectivePolicies {
     pub blind_spots: Vec<BlindSpot>,
 }
 
-pub fn effective(world: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
+pub fn effective(world: &World, node: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
     let topology = &world.topology;
-    let (effective, sections) = super::sections::effective_with_sections(world, n, kind);
+    let (effective, sections) = super::sections::effective_with_sections(world, node, kind);
     EffectivePolicies {
         kind: "EffectivePolicies",
-        target: topology.nodes[n].obj_ref.clone(),
+        target: topology.nodes[node].obj_ref.clone(),
         effective,
         sections,
         blind_spots: topology.snapshot.blind_spots.clone(),

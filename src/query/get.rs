@@ -54,32 +54,32 @@ pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     rows
 }
 
-/// `get`'s row of policy `i`, with its status and reach.
+/// `get`'s row of policy `id`, with its status and reach.
 pub(crate) fn policy_row(
     topology: &Topology,
-    i: PolicyId,
+    id: PolicyId,
     status: PolicyStatus,
     affects: usize,
 ) -> PolicyRow {
-    let p = &topology.policies[i];
+    let policy = &topology.policies[id];
     PolicyRow {
-        policy: p.obj_ref.clone(),
-        class: p.class,
-        targets: topology.targets[i]
+        policy: policy.obj_ref.clone(),
+        class: policy.class,
+        targets: topology.targets[id]
             .iter()
             .map(|r| r.target.clone())
             .collect(),
         status,
         affects,
-        creation_timestamp: p.creation_timestamp.clone(),
+        creation_timestamp: policy.creation_timestamp.clone(),
         labels: topology
             .snapshot
             .objects
-            .get(p.object.index())
+            .get(policy.object.index())
             .map(|o| o.labels.clone())
             .unwrap_or_default(),
-        strategy: p.strategy_name(),
-        class_source: p.class_source.as_str(),
+        strategy: policy.strategy_name(),
+        class_source: policy.class_source.as_str(),
     }
 }
 

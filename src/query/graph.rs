@@ -81,13 +81,13 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
     let topology = &world.topology;
     let keep = kept(topology, focus, namespace);
     let mut ids: Vec<NodeId> = NodeId::all(topology.nodes.len())
-        .filter(|&n| keep[n])
+        .filter(|&node| keep[node])
         .collect();
     ids.sort_by(|a, b| role_then_ref(topology, *a, *b));
-    let (mut g, index) = objects(topology, &ids);
+    let (mut picture, index) = objects(topology, &ids);
     let drawn_namespaces: BTreeSet<&str> = ids
         .iter()
-        .filter_map(|&n| topology.namespace_level(n))
+        .filter_map(|&node| topology.namespace_level(node))
         .collect();
     let mut order: Vec<PolicyId> = PolicyId::all(topology.policies.len()).collect();
     order.sort_by(|&a, &b| {
@@ -100,7 +100,7 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
     for p in order {
         let pol = &topology.policies[p];
         let attached = topology.targets[p].iter().any(|r| match &r.resolution {
-            Resolution::Node(n) => keep[*n],
+            Resolution::Node(node) => keep[*node],
             Resolution::Namespace(ns) => drawn_namespaces.contains(ns.as_str()),
             Resolution::NotFound(_) => false,
         });
@@ -109,28 +109,28 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
         if !attached && !of_scope {
             continue;
         }
-        let targets = policy_targets(topology, p, &index, &mut extra, &mut g);
-        g.policies.push(GraphPolicy {
+        let targets = policy_targets(topology, p, &index, &mut extra, &mut picture);
+        picture.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
             status: world.statuses.overall[p],
             targets,
         });
     }
-    g.levels = namespace_levels(topology, &g, &ids, &index);
-    g
+    picture.levels = namespace_levels(topology, &picture, &ids, &index);
+    picture
 }
 
 /// Which objects the picture holds: around `focus` (its ancestors, itself and its
 /// descendants), else everything in scope of `namespace` with all its sections.
 fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
     match focus {
-        Some(n) => {
+        Some(node) => {
             let mut keep = vec![false; topology.nodes.len()];
-            keep[n] = true;
+            keep[node] = true;
             for m in topology
-                .ancestors(n)
+                .ancestors(node)
                 .into_iter()
-                .chain(topology.descendants(n))
+                .chain(topology.descendants(node))
             {
                 keep[m] = true;
             }
@@ -140,9 +140,9 @@ fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> 
             let mut keep = nodes_in_scope(topology, namespace)
                 .unwrap_or_else(|| vec![true; topology.nodes.len()]);
             // A kept object shows all its sections, as `tree` does.
-            for n in NodeId::all(topology.nodes.len()) {
-                if topology.nodes[n].owner.is_some_and(|o| keep[o]) {
-                    keep[n] = true;
+            for node in NodeId::all(topology.nodes.len()) {
+                if topology.nodes[node].owner.is_some_and(|o| keep[o]) {
+                    keep[node] = true;
                 }
             }
             keep
@@ -153,44 +153,44 @@ fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> 
 /// The objects `ids` as the picture's first nodes, with the edges among them; and where
 /// each object is among the nodes.
 fn objects(topology: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
-    let mut g = Graph::default();
+    let mut picture = Graph::default();
     let mut index: HashMap<NodeId, usize> = HashMap::new();
-    for &n in ids {
-        index.insert(n, g.nodes.len());
-        let r = &topology.nodes[n].obj_ref;
-        g.nodes.push(GraphNode {
+    for &node in ids {
+        index.insert(node, picture.nodes.len());
+        let r = &topology.nodes[node].obj_ref;
+        picture.nodes.push(GraphNode {
             obj_ref: r.clone(),
-            kind: GraphNodeKind::Object(topology.nodes[n].role),
+            kind: GraphNodeKind::Object(topology.nodes[node].role),
             namespace: r.namespace.as_deref().map(str::to_string),
         });
     }
-    for &n in ids {
-        for c in &topology.nodes[n].children {
+    for &node in ids {
+        for c in &topology.nodes[node].children {
             if let Some(&ci) = index.get(c) {
-                g.edges.push((index[&n], ci));
+                picture.edges.push((index[&node], ci));
             }
         }
     }
-    g.edges.sort_unstable();
-    g.edges.dedup();
-    (g, index)
+    picture.edges.sort_unstable();
+    picture.edges.dedup();
+    (picture, index)
 }
 
-/// The picture's nodes policy `p` points at: its drawn targets, and a node for each
+/// The picture's nodes `policy` points at: its drawn targets, and a node for each
 /// namespace level or unresolved target it names (made once, shared through `extra`).
 fn policy_targets(
     topology: &Topology,
-    p: PolicyId,
+    policy: PolicyId,
     index: &HashMap<NodeId, usize>,
     extra: &mut HashMap<(ObjRef, bool), usize>,
-    g: &mut Graph,
+    picture: &mut Graph,
 ) -> Vec<usize> {
     let mut targets = Vec::new();
-    for r in &topology.targets[p] {
+    for r in &topology.targets[policy] {
         let (key, kind, ns) = match &r.resolution {
-            Resolution::Node(n) => {
+            Resolution::Node(node) => {
                 // Outside the picture: drawing it would widen the picture.
-                if let Some(&i) = index.get(n) {
+                if let Some(&i) = index.get(node) {
                     targets.push(i);
                 }
                 continue;
@@ -207,12 +207,12 @@ fn policy_targets(
             ),
         };
         let i = *extra.entry(key.clone()).or_insert_with(|| {
-            g.nodes.push(GraphNode {
+            picture.nodes.push(GraphNode {
                 obj_ref: key.0,
                 kind,
                 namespace: ns,
             });
-            g.nodes.len() - 1
+            picture.nodes.len() - 1
         });
         targets.push(i);
     }
@@ -225,18 +225,18 @@ fn policy_targets(
 /// parent of the same namespace leads to).
 fn namespace_levels(
     topology: &Topology,
-    g: &Graph,
+    picture: &Graph,
     ids: &[NodeId],
     index: &HashMap<NodeId, usize>,
 ) -> Vec<(usize, usize)> {
     let mut levels = Vec::new();
-    for (i, level) in g.nodes.iter().enumerate() {
+    for (i, level) in picture.nodes.iter().enumerate() {
         if level.kind != GraphNodeKind::Namespace {
             continue;
         }
         let ns = level.namespace.as_deref();
-        for &n in ids {
-            let node = &topology.nodes[n];
+        for &id in ids {
+            let node = &topology.nodes[id];
             let first = !node.is_section()
                 && node.obj_ref.namespace.as_deref() == ns
                 && !node
@@ -244,7 +244,7 @@ fn namespace_levels(
                     .iter()
                     .any(|&q| topology.nodes[q].obj_ref.namespace.as_deref() == ns);
             if first {
-                levels.push((i, index[&n]));
+                levels.push((i, index[&id]));
             }
         }
     }

@@ -14,19 +14,19 @@ use std::collections::HashMap;
 /// For a target: every path from a root down to it and its own sections, with the
 /// policies that reach it hung where they attach, each with its status at the target
 /// (as `describe` lists them).
-pub fn target(world: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
+pub fn target(world: &World, node: NodeId, description: &TargetDescription) -> Vec<TreeNode> {
     let topology = &world.topology;
     let mut keep = vec![false; topology.nodes.len()];
-    keep[n] = true;
-    for a in topology.ancestors(n) {
+    keep[node] = true;
+    for a in topology.ancestors(node) {
         keep[a] = true;
     }
-    for &c in &topology.nodes[n].children {
-        if topology.nodes[c].owner == Some(n) {
+    for &c in &topology.nodes[node].children {
+        if topology.nodes[c].owner == Some(node) {
             keep[c] = true;
         }
     }
-    let reaching: HashMap<PolicyId, PolicyStatus> = d
+    let reaching: HashMap<PolicyId, PolicyStatus> = description
         .policies
         .iter()
         .filter_map(|r| topology.policy_index.get(&r.policy).map(|&p| (p, r.status)))
@@ -54,14 +54,14 @@ pub struct PolicyOutline {
     pub targets: Vec<TreeNode>,
 }
 
-pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
+pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
     let topology = &world.topology;
-    let reached = world.statuses.reached(p);
+    let reached = world.statuses.reached(policy);
     // Going down from a target: the nodes reached and the nodes on the way to them.
     let mut on_the_way = vec![false; topology.nodes.len()];
-    for n in reached.nodes() {
-        on_the_way[n] = true;
-        for a in topology.ancestors(n) {
+    for node in reached.nodes() {
+        on_the_way[node] = true;
+        for a in topology.ancestors(node) {
             on_the_way[a] = true;
         }
     }
@@ -69,20 +69,22 @@ pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
     let view = TreeView {
         child: &|_, c| on_the_way[c],
         policy: &|_| None,
-        status: &|n| reached.get(n),
+        status: &|node| reached.get(node),
         ns_entries: &entries,
     };
     let mut expanded = vec![false; topology.nodes.len()];
-    let targets = topology.targets[p]
+    let targets = topology.targets[policy]
         .iter()
         .map(|r| match &r.resolution {
-            Resolution::Node(n) => view.node(world, *n, &mut expanded, 0),
+            Resolution::Node(node) => view.node(world, *node, &mut expanded, 0),
             Resolution::Namespace(ns) => {
                 // The namespace level sits above the objects where a path enters the
                 // namespace (where `tree` hangs the policy).
                 let mut tops: Vec<NodeId> = reached
                     .nodes()
-                    .filter(|&n| entries[n] && topology.namespace_level(n) == Some(ns.as_str()))
+                    .filter(|&node| {
+                        entries[node] && topology.namespace_level(node) == Some(ns.as_str())
+                    })
                     .collect();
                 tops.sort_by(|a, b| role_then_ref(topology, *a, *b));
                 TreeNode {
@@ -91,7 +93,7 @@ pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
                     policies: Vec::new(),
                     children: tops
                         .into_iter()
-                        .map(|n| view.node(world, n, &mut expanded, 1))
+                        .map(|node| view.node(world, node, &mut expanded, 1))
                         .collect(),
                     repeated: false,
                     truncated: false,
@@ -108,18 +110,18 @@ pub fn policy(world: &World, p: PolicyId) -> PolicyOutline {
         })
         .collect();
     PolicyOutline {
-        policy: topology.policies[p].obj_ref.clone(),
-        status: world.statuses.overall[p],
+        policy: topology.policies[policy].obj_ref.clone(),
+        status: world.statuses.overall[policy],
         targets,
     }
 }
 
 /// `describe namespace/NAME -o tree`: the Namespace and the policies that target it.
-pub fn namespace(d: &TargetDescription) -> Vec<TreeNode> {
+pub fn namespace(description: &TargetDescription) -> Vec<TreeNode> {
     vec![TreeNode {
-        obj_ref: d.target.clone(),
+        obj_ref: description.target.clone(),
         status: None,
-        policies: d
+        policies: description
             .policies
             .iter()
             .map(|p| super::TreePolicy {

@@ -104,10 +104,10 @@ pub struct PolicyDescription {
     pub lost_to: Vec<ObjRef>,
 }
 
-pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
+pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
     let topology = &world.topology;
-    let pol: &Policy = &topology.policies[p];
-    let targets = topology.targets[p]
+    let pol: &Policy = &topology.policies[policy];
+    let targets = topology.targets[policy]
         .iter()
         .map(|r| TargetState {
             target: r.target.clone(),
@@ -118,8 +118,8 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let reached = world.statuses.reached(p);
-    let mut lost = Losses::new(world, p);
+    let reached = world.statuses.reached(policy);
+    let mut lost = Losses::new(world, policy);
     let mut affects: Vec<Affected> = reached
         .iter()
         .map(|(n, s)| Affected {
@@ -137,7 +137,7 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
         .statuses
         .conflicts
         .iter()
-        .filter(|c| c.loser == p)
+        .filter(|c| c.loser == policy)
         .map(|c| topology.policies[c.winner].obj_ref.clone())
         .collect();
     PolicyDescription {
@@ -147,11 +147,11 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
         class_source: pol.class_source.as_str(),
         label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
-        affects_count: world.statuses.affects_count(p),
+        affects_count: world.statuses.affects_count(policy),
         affects,
         status: StatusPair {
-            computed: world.statuses.overall[p],
-            reported: reported_status(topology, p),
+            computed: world.statuses.overall[policy],
+            reported: reported_status(topology, policy),
         },
         findings: findings_on(world, &[&pol.obj_ref]),
         blind_spots: topology.snapshot.blind_spots.clone(),
@@ -161,7 +161,7 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
         same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
         namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
         cite: pk.map(|k| k.cite).unwrap_or_default(),
-        settings: own_settings(topology, p),
+        settings: own_settings(topology, policy),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
     }
@@ -169,8 +169,8 @@ pub fn describe_policy(world: &World, p: PolicyId) -> PolicyDescription {
 
 /// A policy's spec without its targeting fields: `targetRef`, `targetRefs`,
 /// `targetSelectors`, and the workload selector of a kind that targets by one.
-fn own_settings(topology: &Topology, p: PolicyId) -> Value {
-    let pol = &topology.policies[p];
+fn own_settings(topology: &Topology, policy: PolicyId) -> Value {
+    let pol = &topology.policies[policy];
     let by_selector = topology
         .catalog
         .get(&pol.kind)
@@ -193,7 +193,7 @@ fn own_settings(topology: &Topology, p: PolicyId) -> Value {
 /// kind folded only down to the objects asked about (where it is not Enforced).
 struct Losses<'w> {
     world: &'w World,
-    p: PolicyId,
+    policy: PolicyId,
     /// The conflicts it loses.
     lost_to: Vec<crate::topology::Conflict>,
     fold: Option<KindFold<'w>>,
@@ -203,15 +203,15 @@ struct Losses<'w> {
 }
 
 impl<'w> Losses<'w> {
-    fn new(world: &'w World, p: PolicyId) -> Self {
+    fn new(world: &'w World, policy: PolicyId) -> Self {
         Losses {
             world,
-            p,
+            policy,
             lost_to: world
                 .statuses
                 .conflicts
                 .iter()
-                .filter(|c| c.loser == p)
+                .filter(|c| c.loser == policy)
                 .cloned()
                 .collect(),
             fold: None,
@@ -219,41 +219,43 @@ impl<'w> Losses<'w> {
         }
     }
 
-    /// The settings of the policy that lose at node `n`, sorted.
-    fn at(&mut self, n: NodeId) -> Vec<Overridden> {
-        let (world, p) = (self.world, self.p);
+    /// The settings of the policy that lose at `node`, sorted.
+    fn at(&mut self, node: NodeId) -> Vec<Overridden> {
+        let (world, policy) = (self.world, self.policy);
         let topology = &*world.topology;
         let mut out: Vec<(String, PolicyId)> = Vec::new();
         // Lost on a target to an older policy (GEP-713's None): nothing of it applies here.
-        let object = topology.nodes[n].owner.unwrap_or(n);
-        let conflict = self.lost_to.iter().find(|c| c.at == n || c.at == object);
+        let object = topology.nodes[node].owner.unwrap_or(node);
+        let conflict = self.lost_to.iter().find(|c| c.at == node || c.at == object);
         if let Some(c) = conflict {
-            let j = Joining::new(topology, p, n, topology.policies[p].merge);
+            let j = Joining::new(topology, policy, node, topology.policies[policy].merge);
             let leaves = [&j.defaults, &j.overrides]
                 .into_iter()
                 .flatten()
                 .flat_map(|l| l.value.set_leaf_pointers());
             out.extend(leaves.map(|l| (l, c.winner)));
         } else {
-            let kind = &topology.policies[p].kind;
+            let kind = &topology.policies[policy].kind;
             let fold = self
                 .fold
                 .get_or_insert_with(|| KindFold::new(topology, kind));
-            for ctx in fold.contexts(n) {
+            for ctx in fold.contexts(node) {
                 let Some(acc) = &ctx.acc else { continue };
-                if !acc.applied.contains(&p) {
+                if !acc.applied.contains(&policy) {
                     continue;
                 }
                 let lost = self.measured.entry(Rc::as_ptr(acc)).or_insert_with(|| {
-                    let j = Joining::new(topology, p, n, topology.policies[p].merge);
+                    let j = Joining::new(topology, policy, node, topology.policies[policy].merge);
                     let result = acc.result();
                     // Where no other policy holds the place, the most specific other one
                     // folded in took it (a patch's null).
-                    let fallback = acc.applied.iter().rev().find(|&&q| q != p).copied();
+                    let fallback = acc.applied.iter().rev().find(|&&q| q != policy).copied();
                     [&j.defaults, &j.overrides]
                         .into_iter()
                         .flatten()
-                        .flat_map(|l| crate::effective::sourced::lost_leaves(&l.value, &result, p))
+                        .flat_map(|l| {
+                            crate::effective::sourced::lost_leaves(&l.value, &result, policy)
+                        })
                         .filter_map(|(path, by)| Some((path, by.or(fallback)?)))
                         .collect()
                 });
@@ -275,8 +277,8 @@ impl<'w> Losses<'w> {
 
 /// What controllers wrote: `status.ancestors[].conditions` (with ancestorRef and
 /// controllerName) or plain `status.conditions`.
-pub fn reported_status(topology: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
-    let pol = &topology.policies[p];
+pub fn reported_status(topology: &Topology, policy: PolicyId) -> Vec<ReportedCondition> {
+    let pol = &topology.policies[policy];
     let status = &topology.snapshot.objects[pol.object].status;
     let mut out = Vec::new();
     let cond = |c: &Val, controller: Option<String>, ancestor: Option<ObjRef>| {

@@ -12,26 +12,26 @@ pub struct SectionEffective {
     pub effective: Vec<Effective>,
 }
 
-/// The sections of node `n` (its children that it owns).
-pub(crate) fn sections_of(topology: &Topology, n: NodeId) -> Vec<NodeId> {
-    topology.nodes[n]
+/// The sections of `node` (its children that it owns).
+pub(crate) fn sections_of(topology: &Topology, node: NodeId) -> Vec<NodeId> {
+    topology.nodes[node]
         .children
         .iter()
         .copied()
-        .filter(|&c| topology.nodes[c].owner == Some(n))
+        .filter(|&c| topology.nodes[c].owner == Some(node))
         .collect()
 }
 
-/// The effective spec at `n` of each policy kind in use (only `kind`, when given), and,
-/// for each section of `n` where some kind's differs from `n`'s, the section's (of the
+/// The effective spec at `node` of each policy kind in use (only `kind`, when given), and,
+/// for each section of `node` where some kind's differs from `node`'s, the section's (of the
 /// kinds that differ), in the order of the sections.
 pub(crate) fn effective_with_sections(
     world: &World,
-    n: NodeId,
+    node: NodeId,
     kind: Option<&GroupKind>,
 ) -> (Vec<Effective>, Vec<SectionEffective>) {
     let topology = &world.topology;
-    let sections = sections_of(topology, n);
+    let sections = sections_of(topology, node);
     let mut effective = Vec::new();
     let mut at_sections: Vec<Vec<Effective>> = vec![Vec::new(); sections.len()];
     for k in KindFold::kinds_in_use(topology) {
@@ -39,7 +39,7 @@ pub(crate) fn effective_with_sections(
             continue;
         }
         let mut f = KindFold::new(topology, &k);
-        let here = f.effective_at(n);
+        let here = f.effective_at(node);
         for (i, &s) in sections.iter().enumerate() {
             let at = f.effective_at(s);
             // A section is shown when what applies there differs from its object.

@@ -152,7 +152,7 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
 /// The object of the hierarchy a subject is, for a command (`what`) that starts at one.
 pub fn node_of(world: &World, subject: Subject, what: &str) -> Result<NodeId, NameError> {
     match subject {
-        Subject::Node(n) => Ok(n),
+        Subject::Node(node) => Ok(node),
         Subject::Namespace(ns) => world
             .topology
             .lookup(&ObjRef::new("", "Namespace", None, &ns))
@@ -167,16 +167,16 @@ pub fn node_of(world: &World, subject: Subject, what: &str) -> Result<NodeId, Na
 }
 
 /// An object that is there without the section named: its sections, and the nearest.
-fn section_not_found(world: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> NameError {
+fn section_not_found(world: &World, gk: &GroupKind, object: &ObjRef, section: &str) -> NameError {
     let ty = gk.kind.to_lowercase();
-    let sections = super::names::sections(world, &ty, &r.name, r.namespace.as_deref());
+    let sections = super::names::sections(world, &ty, &object.name, object.namespace.as_deref());
     let nearest: Vec<String> = super::hint::nearest(section, sections.iter().map(String::as_str))
         .into_iter()
-        .map(|s| format!("{ty}/{}#{s}", r.name))
+        .map(|s| format!("{ty}/{}#{s}", object.name))
         .collect();
     NameError::SectionNotFound {
         kind: ty,
-        name: r.name.to_string(),
+        name: object.name.to_string(),
         section: section.to_string(),
         sections,
         nearest,

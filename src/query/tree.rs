@@ -50,7 +50,7 @@ pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec
             let mut r: Vec<NodeId> = topology
                 .roots()
                 .into_iter()
-                .filter(|&n| scope.is_none_or(|s| s[n]))
+                .filter(|&node| scope.is_none_or(|s| s[node]))
                 .collect();
             r.sort_by(|a, b| role_then_ref(topology, *a, *b));
             r
@@ -58,10 +58,10 @@ pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec
     };
     let entries = namespace_entries(topology);
     let view = TreeView {
-        child: &|n, c| match topology.nodes[c].owner == Some(n) {
+        child: &|node, c| match topology.nodes[c].owner == Some(node) {
             // A backend's port no route sends traffic to, with no policy of its own,
             // is left out (traffic reaches only the ports backendRefs name).
-            true => topology.nodes[c].role != Role::Port || port_shown(topology, n, c),
+            true => topology.nodes[c].role != Role::Port || port_shown(topology, node, c),
             false => scope.is_none_or(|s| s[c]),
         },
         policy: &|p| Some(world.statuses.overall[p]),
@@ -144,11 +144,11 @@ pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Op
     let ns = namespace?;
     let mut in_scope = vec![false; topology.nodes.len()];
     let mut stack: Vec<NodeId> = NodeId::all(topology.nodes.len())
-        .filter(|&n| topology.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
+        .filter(|&node| topology.nodes[node].obj_ref.namespace.as_deref() == Some(ns))
         .collect();
-    while let Some(n) = stack.pop() {
-        if !std::mem::replace(&mut in_scope[n], true) {
-            stack.extend(topology.nodes[n].parents.iter().copied());
+    while let Some(node) = stack.pop() {
+        if !std::mem::replace(&mut in_scope[node], true) {
+            stack.extend(topology.nodes[node].parents.iter().copied());
         }
     }
     Some(in_scope)
@@ -176,9 +176,9 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
         return entry;
     }
     let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
-    for n in NodeId::all(len) {
-        if let Some(l) = topology.shape.level(n).filter(|&l| wanted[l as usize]) {
-            members[l as usize].push(n);
+    for node in NodeId::all(len) {
+        if let Some(l) = topology.shape.level(node).filter(|&l| wanted[l as usize]) {
+            members[l as usize].push(node);
         }
     }
     // Marks stamped with the level's turn, so no list is cleared between levels.
@@ -186,7 +186,7 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let mut free = vec![0u32; len];
     for (turn, &l) in levels.iter().enumerate() {
         let stamp = turn as u32 + 1;
-        let outside = |n: NodeId| topology.shape.level(n) != Some(l);
+        let outside = |node: NodeId| topology.shape.level(node) != Some(l);
         // Up: the ancestors of the namespace's objects reached without passing through it.
         let mut stack: Vec<NodeId> = Vec::new();
         let mut tops: Vec<NodeId> = Vec::new();
@@ -200,8 +200,8 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
                 }
             }
         };
-        for &n in &members[l as usize] {
-            push_up(n, &mut stack, &mut tops);
+        for &node in &members[l as usize] {
+            push_up(node, &mut stack, &mut tops);
         }
         while let Some(q) = stack.pop() {
             push_up(q, &mut stack, &mut tops);
@@ -218,9 +218,9 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
                 }
             }
         }
-        for &n in &members[l as usize] {
-            let parents = &topology.nodes[n].parents;
-            entry[n] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
+        for &node in &members[l as usize] {
+            let parents = &topology.nodes[node].parents;
+            entry[node] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
         }
     }
     entry
@@ -250,12 +250,12 @@ impl TreeView<'_> {
     pub(crate) fn node(
         &self,
         world: &World,
-        n: NodeId,
+        id: NodeId,
         expanded: &mut Vec<bool>,
         depth: usize,
     ) -> TreeNode {
         let topology = &world.topology;
-        let node = &topology.nodes[n];
+        let node = &topology.nodes[id];
         let hang = |p: PolicyId, via_namespace: bool| {
             (self.policy)(p).map(|status| TreePolicy {
                 policy: topology.policies[p].obj_ref.clone(),
@@ -263,12 +263,12 @@ impl TreeView<'_> {
                 via_namespace,
             })
         };
-        let mut policies: Vec<TreePolicy> = topology.attached[n]
+        let mut policies: Vec<TreePolicy> = topology.attached[id]
             .iter()
             .filter_map(|&p| hang(p, false))
             .collect();
         // Namespace-level policies hang where a path down enters their namespace.
-        if let Some(ns) = topology.namespace_level(n).filter(|_| self.ns_entries[n]) {
+        if let Some(ns) = topology.namespace_level(id).filter(|_| self.ns_entries[id]) {
             policies.extend(
                 topology
                     .ns_attached
@@ -282,10 +282,10 @@ impl TreeView<'_> {
             .children
             .iter()
             .copied()
-            .filter(|&c| (self.child)(n, c))
+            .filter(|&c| (self.child)(id, c))
             .collect();
         let truncated = depth + 1 >= MAX_DEPTH && !kids.is_empty();
-        let repeated = !truncated && std::mem::replace(&mut expanded[n], true) && !kids.is_empty();
+        let repeated = !truncated && std::mem::replace(&mut expanded[id], true) && !kids.is_empty();
         if repeated || truncated {
             kids.clear();
         }
@@ -296,7 +296,7 @@ impl TreeView<'_> {
             .collect();
         TreeNode {
             obj_ref: node.obj_ref.clone(),
-            status: (self.status)(n),
+            status: (self.status)(id),
             policies,
             children,
             repeated,

@@ -393,8 +393,8 @@ impl Watched {
         let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
         let exact = policies_judged_whole(topology, &self.places, &keep, &touched)?;
-        let in_touched = |n: NodeId| -> Option<Part> {
-            let ns = part_of(topology, n)?;
+        let in_touched = |node: NodeId| -> Option<Part> {
+            let ns = part_of(topology, node)?;
             touched.contains(&ns).then_some(Some(ns))
         };
         let counted = count_parts(topology, in_touched, true);
@@ -752,9 +752,9 @@ fn leaf_flips(
     Some(flips)
 }
 
-/// The namespace of the object node `n` is or belongs to; None: cluster-scoped.
-fn part_of(topology: &Topology, n: NodeId) -> Option<String> {
-    let object = topology.shape.object(n);
+/// The namespace of the object `node` is or belongs to; None: cluster-scoped.
+fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
+    let object = topology.shape.object(node);
     topology.nodes[object]
         .obj_ref
         .namespace
@@ -774,8 +774,8 @@ fn count_parts(
     let mut numbers: HashMap<Part, u32> = HashMap::new();
     let mut names: Vec<Part> = Vec::new();
     let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
-        .map(|n| {
-            counted(n).map(|part| {
+        .map(|node| {
+            counted(node).map(|part| {
                 *numbers.entry(part.clone()).or_insert_with(|| {
                     names.push(part);
                     names.len() as u32 - 1
@@ -819,12 +819,12 @@ fn count_parts(
 
 /// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a
 /// `direct` kind (an inherited one applies in the namespace's objects).
-fn targets_cluster_scoped(o: &Object, direct: bool) -> bool {
+fn targets_cluster_scoped(policy: &Object, direct: bool) -> bool {
     use crate::catalog::policy::{read_targets, TargetSpec};
     let empty = crate::model::Map::new();
-    o.spec.with(|spec| {
+    policy.spec.with(|spec| {
         let spec = spec.as_object().unwrap_or(&empty);
-        read_targets(spec, o.namespace.as_deref(), &mut Vec::new())
+        read_targets(spec, policy.namespace.as_deref(), &mut Vec::new())
             .iter()
             .any(|t| {
                 matches!(t, TargetSpec::Ref(r)
@@ -859,9 +859,9 @@ fn same(a: &Object, b: &Object) -> bool {
 }
 
 /// An object as the snapshot of a read holds it (`Snapshot::settle`).
-fn settled(o: Object) -> Object {
+fn settled(object: Object) -> Object {
     let mut s = Snapshot {
-        objects: vec![o],
+        objects: vec![object],
         ..Snapshot::default()
     };
     s.settle();

@@ -47,8 +47,8 @@ impl Deref for LazyStatuses {
 }
 
 impl World {
-    pub fn new(t: Topology) -> World {
-        let topology = Arc::new(t);
+    pub fn new(topology: Topology) -> World {
+        let topology = Arc::new(topology);
         let statuses = LazyStatuses {
             topology: topology.clone(),
             computed: OnceLock::new(),
@@ -57,8 +57,8 @@ impl World {
         World { topology, statuses }
     }
 
-    pub(crate) fn policy_ref(&self, p: PolicyId) -> ObjRef {
-        self.topology.policies[p].obj_ref.clone()
+    pub(crate) fn policy_ref(&self, policy: PolicyId) -> ObjRef {
+        self.topology.policies[policy].obj_ref.clone()
     }
 }
 
