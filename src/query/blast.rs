@@ -463,8 +463,8 @@ fn compare(
 /// taken, not copied.
 #[allow(clippy::type_complexity)]
 fn diff<P: Ord, S>(
-    sb: Vec<(P, S)>,
-    sa: Vec<(P, S)>,
+    before: Vec<(P, S)>,
+    after: Vec<(P, S)>,
     same: impl Fn(&S, &S) -> bool,
 ) -> Vec<(Vec<P>, Option<S>, Option<S>)> {
     let same_opt = |x: &Option<S>, y: &Option<S>| match (x, y) {
@@ -474,34 +474,33 @@ fn diff<P: Ord, S>(
     };
     let mut here: Vec<(Vec<P>, Option<S>, Option<S>)> = Vec::new();
     // Both sides' paths in order, each once with what it had before and after.
-    let (mut sb, mut sa) = (sb.into_iter().peekable(), sa.into_iter().peekable());
+    let (mut before, mut after) = (before.into_iter().peekable(), after.into_iter().peekable());
     loop {
         // The smaller of the two next paths comes next (both, when they are one).
-        let order = match (sb.peek(), sa.peek()) {
+        let order = match (before.peek(), after.peek()) {
             (None, None) => break,
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (Some((pb, _)), Some((pa, _))) => pb.cmp(pa),
+            (Some((path_before, _)), Some((path_after, _))) => path_before.cmp(path_after),
         };
-        let (b, a) = match order {
-            Ordering::Less => (sb.next(), None),
-            Ordering::Greater => (None, sa.next()),
-            Ordering::Equal => (sb.next(), sa.next()),
+        let (was, now) = match order {
+            Ordering::Less => (before.next(), None),
+            Ordering::Greater => (None, after.next()),
+            Ordering::Equal => (before.next(), after.next()),
         };
-        let (path, b, a) = match (b, a) {
-            (Some((path, b)), a) => (path, Some(b), a.map(|(_, a)| a)),
-            (None, Some((path, a))) => (path, None, Some(a)),
+        let (path, was, now) = match (was, now) {
+            (Some((path, was)), now) => (path, Some(was), now.map(|(_, now)| now)),
+            (None, Some((path, now))) => (path, None, Some(now)),
             (None, None) => break,
         };
-        if same_opt(&b, &a) {
+        if same_opt(&was, &now) {
             continue;
         }
-        match here
-            .iter_mut()
-            .find(|(_, cb, ca)| same_opt(cb, &b) && same_opt(ca, &a))
-        {
+        match here.iter_mut().find(|(_, group_was, group_now)| {
+            same_opt(group_was, &was) && same_opt(group_now, &now)
+        }) {
             Some((paths, ..)) => paths.push(path),
-            None => here.push((vec![path], b, a)),
+            None => here.push((vec![path], was, now)),
         }
     }
     here

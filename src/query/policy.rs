@@ -228,8 +228,8 @@ impl<'w> Losses<'w> {
         let object = topology.nodes[node].owner.unwrap_or(node);
         let conflict = self.lost_to.iter().find(|c| c.at == node || c.at == object);
         if let Some(c) = conflict {
-            let j = Joining::new(topology, policy, node, topology.policies[policy].merge);
-            let leaves = [&j.defaults, &j.overrides]
+            let joining = Joining::new(topology, policy, node, topology.policies[policy].merge);
+            let leaves = [&joining.defaults, &joining.overrides]
                 .into_iter()
                 .flatten()
                 .flat_map(|l| l.value.set_leaf_pointers());
@@ -245,12 +245,13 @@ impl<'w> Losses<'w> {
                     continue;
                 }
                 let lost = self.measured.entry(Rc::as_ptr(acc)).or_insert_with(|| {
-                    let j = Joining::new(topology, policy, node, topology.policies[policy].merge);
+                    let joining =
+                        Joining::new(topology, policy, node, topology.policies[policy].merge);
                     let result = acc.result();
                     // Where no other policy holds the place, the most specific other one
                     // folded in took it (a patch's null).
                     let fallback = acc.applied.iter().rev().find(|&&q| q != policy).copied();
-                    [&j.defaults, &j.overrides]
+                    [&joining.defaults, &joining.overrides]
                         .into_iter()
                         .flatten()
                         .flat_map(|l| {

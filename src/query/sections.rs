@@ -34,14 +34,14 @@ pub(crate) fn effective_with_sections(
     let sections = sections_of(topology, node);
     let mut effective = Vec::new();
     let mut at_sections: Vec<Vec<Effective>> = vec![Vec::new(); sections.len()];
-    for k in KindFold::kinds_in_use(topology) {
-        if kind.is_some_and(|want| *want != k) {
+    for gk in KindFold::kinds_in_use(topology) {
+        if kind.is_some_and(|want| *want != gk) {
             continue;
         }
-        let mut f = KindFold::new(topology, &k);
-        let here = f.effective_at(node);
-        for (i, &s) in sections.iter().enumerate() {
-            let at = f.effective_at(s);
+        let mut fold = KindFold::new(topology, &gk);
+        let here = fold.effective_at(node);
+        for (i, &section) in sections.iter().enumerate() {
+            let at = fold.effective_at(section);
             // A section is shown when what applies there differs from its object.
             let differs = at.len() != here.len()
                 || at
@@ -58,8 +58,8 @@ pub(crate) fn effective_with_sections(
         .iter()
         .zip(at_sections)
         .filter(|(_, e)| !e.is_empty())
-        .map(|(&s, effective)| SectionEffective {
-            section_name: topology.nodes[s]
+        .map(|(&section, effective)| SectionEffective {
+            section_name: topology.nodes[section]
                 .obj_ref
                 .section
                 .as_deref()

@@ -135,9 +135,9 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
         return Ok(Subject::Node(n));
     }
     if let Some((group, kind)) = experimental_alias(&gk.kind) {
-        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
+        let experimental = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
             .with_section(r.section.as_deref());
-        if let Some(n) = topology.lookup(&x) {
+        if let Some(n) = topology.lookup(&experimental) {
             return Ok(Subject::Node(n));
         }
     }
