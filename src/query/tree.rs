@@ -166,10 +166,10 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let mut entry = vec![false; len];
     let mut wanted = vec![false; topology.shape.levels()];
     let mut levels: Vec<LevelId> = Vec::new();
-    for (ns, ps) in &topology.ns_attached {
-        if let Some(l) = topology.shape.level_of(ns).filter(|_| !ps.is_empty()) {
-            wanted[l as usize] = true;
-            levels.push(l);
+    for (ns, policies) in &topology.ns_attached {
+        if let Some(level) = topology.shape.level_of(ns).filter(|_| !policies.is_empty()) {
+            wanted[level as usize] = true;
+            levels.push(level);
         }
     }
     if levels.is_empty() {
@@ -177,16 +177,16 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     }
     let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
     for node in NodeId::all(len) {
-        if let Some(l) = topology.shape.level(node).filter(|&l| wanted[l as usize]) {
-            members[l as usize].push(node);
+        if let Some(level) = topology.shape.level(node).filter(|&l| wanted[l as usize]) {
+            members[level as usize].push(node);
         }
     }
     // Marks stamped with the level's turn, so no list is cleared between levels.
     let mut above = vec![0u32; len];
     let mut free = vec![0u32; len];
-    for (turn, &l) in levels.iter().enumerate() {
+    for (turn, &level) in levels.iter().enumerate() {
         let stamp = turn as u32 + 1;
-        let outside = |node: NodeId| topology.shape.level(node) != Some(l);
+        let outside = |node: NodeId| topology.shape.level(node) != Some(level);
         // Up: the ancestors of the namespace's objects reached without passing through it.
         let mut stack: Vec<NodeId> = Vec::new();
         let mut tops: Vec<NodeId> = Vec::new();
@@ -200,7 +200,7 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
                 }
             }
         };
-        for &node in &members[l as usize] {
+        for &node in &members[level as usize] {
             push_up(node, &mut stack, &mut tops);
         }
         while let Some(q) = stack.pop() {
@@ -218,7 +218,7 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
                 }
             }
         }
-        for &node in &members[l as usize] {
+        for &node in &members[level as usize] {
             let parents = &topology.nodes[node].parents;
             entry[node] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
         }

@@ -156,8 +156,8 @@ impl Watched {
     pub fn apply(&mut self, changes: Vec<Change>) -> (bool, Vec<BlindSpot>) {
         let mut new_spots = Vec::new();
         let mut changed = false;
-        for c in changes {
-            match c {
+        for change in changes {
+            match change {
                 Change::Applied(o) => {
                     let o = settled(o);
                     changed = true;
@@ -801,14 +801,14 @@ fn count_parts(
         parts.contrib.insert(policy, mine);
     }
     let mut per_part: Vec<HashMap<ObjRef, u32>> = vec![HashMap::new(); names.len()];
-    for c in NodeId::all(topology.nodes.len()).filter(|_| edges) {
-        let Some(part) = part_of[c.index()] else {
+    for child in NodeId::all(topology.nodes.len()).filter(|_| edges) {
+        let Some(part) = part_of[child.index()] else {
             continue;
         };
-        for &p in topology.shape.parents(c) {
-            if part_of[p.index()] != Some(part) {
+        for &parent in topology.shape.parents(child) {
+            if part_of[parent.index()] != Some(part) {
                 *per_part[part as usize]
-                    .entry(topology.nodes[p].obj_ref.clone())
+                    .entry(topology.nodes[parent].obj_ref.clone())
                     .or_default() += 1;
             }
         }

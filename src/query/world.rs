@@ -78,9 +78,9 @@ pub fn analyze_once(
     declared: &[Declared],
     shape_errors: &[ShapeError],
 ) -> World {
-    let mut t = topology_of(snapshot, declared, shape_errors);
-    t.snapshot.release_links();
-    World::new(t)
+    let mut topology = topology_of(snapshot, declared, shape_errors);
+    topology.snapshot.release_links();
+    World::new(topology)
 }
 
 fn topology_of(
@@ -91,15 +91,15 @@ fn topology_of(
     let duplicates = drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
     let mut topology = Topology::build(snapshot, catalog);
-    for d in duplicates {
-        let earlier: Vec<String> = d.dropped.iter().map(|o| o.to_string()).collect();
+    for duplicate in duplicates {
+        let earlier: Vec<String> = duplicate.dropped.iter().map(|o| o.to_string()).collect();
         topology.findings.push(Finding::new(
             Code::DuplicateObject,
-            d.object,
+            duplicate.object,
             format!(
                 "defined in {} and again in {}: the last is used, as kubectl apply would leave it",
                 earlier.join(", "),
-                d.used
+                duplicate.used
             ),
         ));
     }
