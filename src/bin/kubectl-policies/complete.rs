@@ -321,10 +321,10 @@ fn answer(
     }
     if current.starts_with('-') && !line.dash_dash {
         let mut flags: Vec<(String, String)> = Vec::new();
-        for a in line.args().filter(|a| !a.is_hide_set()) {
-            let help = first_line(a.get_help());
-            flags.extend(a.get_long().map(|l| (format!("--{l}"), help.clone())));
-            flags.extend(a.get_short().map(|s| (format!("-{s}"), help.clone())));
+        for arg in line.args().filter(|a| !a.is_hide_set()) {
+            let help = first_line(arg.get_help());
+            flags.extend(arg.get_long().map(|l| (format!("--{l}"), help.clone())));
+            flags.extend(arg.get_short().map(|s| (format!("-{s}"), help.clone())));
         }
         flags.sort();
         return (flags, NO_FILES);
@@ -483,16 +483,16 @@ fn object_names(
         everywhere = true;
     }
     let mut out: Vec<(String, String)> = Vec::new();
-    for r in found {
-        let ns = r.namespace.filter(|_| everywhere);
+    for object in found {
+        let ns = object.namespace.filter(|_| everywhere);
         match out.last_mut() {
-            Some((name, help)) if *name == r.name => {
+            Some((name, help)) if *name == object.name => {
                 if let Some(ns) = ns {
                     help.push_str(&format!(", {ns}"));
                 }
             }
             _ => out.push((
-                r.name.to_string(),
+                object.name.to_string(),
                 ns.map(|ns| format!("namespace {ns}")).unwrap_or_default(),
             )),
         }

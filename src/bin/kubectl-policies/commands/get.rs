@@ -349,16 +349,16 @@ impl<W: Write> WatchRows<'_, W> {
     /// Rows as `get` prints them (json lines for `-o json`), then flushed.
     fn write(&self, rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool) -> Result<()> {
         let (flags, format) = (self.flags, self.format);
-        let mut o = self.out.borrow_mut();
+        let mut out = self.out.borrow_mut();
         match format {
             Format::Json => {
                 for r in &rows {
-                    serde_json::to_writer(&mut **o, r)?;
-                    writeln!(o)?;
+                    serde_json::to_writer(&mut **out, r)?;
+                    writeln!(out)?;
                 }
             }
             _ => human::get_policies(
-                &mut **o,
+                &mut **out,
                 &rows,
                 format == Format::Wide,
                 headers && !flags.no_headers,
@@ -368,7 +368,7 @@ impl<W: Write> WatchRows<'_, W> {
                 self.show_labels,
             )?,
         }
-        o.flush().context("writing output")?;
+        out.flush().context("writing output")?;
         Ok(())
     }
 }
