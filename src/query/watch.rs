@@ -405,14 +405,16 @@ impl Watched {
         let mut judged = parts.judge(topology, exact, &mut changed);
         // Policies gone.
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for o in before {
-            let r = o.obj_ref();
-            if !self.objects.contains_key(&r) && self.last.contains_key(&r) {
-                parts.forget(&r);
-                changed.remove(&r);
-                out.push((r, None));
+        for object in before {
+            let gone = object.obj_ref();
+            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
+                parts.forget(&gone);
+                changed.remove(&gone);
+                out.push((gone, None));
             }
         }
+        // Each policy counted again: its row (made anew when judged here, else the last)
+        // with the status and reach its parts now sum to.
         for policy in changed {
             let Some(own) = parts.own.get(&policy).copied() else {
                 continue;
@@ -635,39 +637,32 @@ impl Watched {
         }
         parts.own.extend(counted.own);
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for o in before {
-            let r = o.obj_ref();
-            if !self.objects.contains_key(&r) && self.last.contains_key(&r) {
-                parts.contrib.remove(&r);
-                parts.own.remove(&r);
-                changed.remove(&r);
-                out.push((r, None));
+        for object in before {
+            let gone = object.obj_ref();
+            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
+                parts.contrib.remove(&gone);
+                parts.own.remove(&gone);
+                changed.remove(&gone);
+                out.push((gone, None));
             }
         }
         for policy in changed {
-            let Some(&i) = topology.policy_index.get(&policy) else {
+            let Some(&id) = topology.policy_index.get(&policy) else {
                 continue;
             };
             let total = parts.total(&policy);
-            let own = Own::of(topology, i);
-            out.push((
-                policy,
-                Some(policy_row(
-                    topology,
-                    i,
-                    own.status_of(&total),
-                    total.objects as usize,
-                )),
-            ));
+            let own = Own::of(topology, id);
+            let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
+            out.push((policy, Some(row)));
         }
         Some(out)
     }
 }
 
-/// The policies of `topology` (read from the namespaces in `keep`) whose targets all lie in
-/// what was read: their targets are judged here. A policy whose targets lie partly
-/// outside cannot have its targets judged here; None when one of them has a target
-/// where things changed (`touched`): it needs them all, in full.
+/// The policies of `topology` (read from the namespaces in `keep`) whose targets all
+/// lie in what was read: their targets are judged here. A policy whose targets lie
+/// partly outside cannot have its targets judged here; None when one of them has a
+/// target where things changed (`touched`): it needs them all, in full.
 fn policies_judged_whole(
     topology: &Topology,
     places: &HashMap<ObjRef, TargetPlaces>,
