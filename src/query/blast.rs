@@ -60,34 +60,37 @@ pub struct BlastRadius {
     pub headline: String,
 }
 
-/// What changes if policy `p` is deleted.
+/// What changes if `policy` is deleted.
 ///
 /// Only what lies at or below the policy's attachment points can change, so only
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`_declared` kinds are already in the world's catalog.)
-pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRadius {
-    let t = &w.topology;
-    let pol = &t.policies[p];
-    let reach = reach_of_policy(t, p);
-    let mut below = vec![false; t.nodes.len()];
+pub fn delete_policy(world: &World, policy: PolicyId, _declared: &[Declared]) -> BlastRadius {
+    let topology = &world.topology;
+    let pol = &topology.policies[policy];
+    let reach = reach_of_policy(topology, policy);
+    let mut below = vec![false; topology.nodes.len()];
     for &n in &reach {
         below[n] = true;
     }
     let present = reach;
     // The before side first: the contexts it folds above the policy are then shared.
-    let mut before = KindFold::new(t, &pol.kind);
+    let mut before = KindFold::new(topology, &pol.kind);
     for &n in &present {
         before.contexts(n);
     }
-    let mut after = before.without(p, &below);
+    let mut after = before.without(policy, &below);
     let mut specs = Specs::default();
     let mut changes = Vec::new();
     for &n in &present {
         let sb = specs.by_path(&mut before, n);
         let sa = specs.by_path(&mut after, n);
-        let target = &t.nodes[n].obj_ref;
+        let target = &topology.nodes[n].obj_ref;
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
-            let mut contexts: Vec<Vec<ObjRef>> = paths.iter().map(|p| Step::refs(t, p)).collect();
+            let mut contexts: Vec<Vec<ObjRef>> = paths
+                .iter()
+                .map(|path| Step::refs(topology, path))
+                .collect();
             contexts.sort();
             changes.push(Change {
                 target: target.clone(),
@@ -99,15 +102,19 @@ pub fn delete_policy(w: &World, p: PolicyId, _declared: &[Declared]) -> BlastRad
         }
     }
     sort_changes(&mut changes);
-    deleted(w, p, changes)
+    deleted(world, policy, changes)
 }
 
 /// The same answer as `delete_policy`, by rebuilding the whole world without the
 /// policy and comparing: slower, and obviously right. Tests hold the two equal.
-pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]) -> BlastRadius {
-    let pol = &w.topology.policies[p];
+pub fn delete_policy_by_reanalysis(
+    world: &World,
+    policy: PolicyId,
+    declared: &[Declared],
+) -> BlastRadius {
+    let pol = &world.topology.policies[policy];
     let snapshot = Snapshot {
-        objects: w
+        objects: world
             .topology
             .snapshot
             .objects
@@ -116,30 +123,30 @@ pub fn delete_policy_by_reanalysis(w: &World, p: PolicyId, declared: &[Declared]
             .filter(|&(_, i)| i != pol.object)
             .map(|(o, _)| o.clone())
             .collect(),
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
-        links_released: w.topology.snapshot.links_released,
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        links_released: world.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates: BTreeSet<ObjRef> = reach_of_policy(&w.topology, p)
+    let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
         .into_iter()
-        .map(|n| w.topology.nodes[n].obj_ref.clone())
+        .map(|n| world.topology.nodes[n].obj_ref.clone())
         .collect();
     let kinds = vec![pol.kind.clone()];
-    let changes = compare(w, &after, &candidates, &kinds);
-    deleted(w, p, changes)
+    let changes = compare(world, &after, &candidates, &kinds);
+    deleted(world, policy, changes)
 }
 
-/// The answer for deleting `p`, given what changes.
-fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
-    let pol = &w.topology.policies[p];
+/// The answer for deleting `policy`, given what changes.
+fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius {
+    let pol = &world.topology.policies[policy];
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
-        let why = if w.statuses.overall[p] == PolicyStatus::Overridden {
+        let why = if world.statuses.overall[policy] == PolicyStatus::Overridden {
             ": it is overridden everywhere it reaches"
-        } else if w.statuses.overall[p] == PolicyStatus::Conflicted {
+        } else if world.statuses.overall[policy] == PolicyStatus::Conflicted {
             ": it loses to an older policy on every target (Conflicted)"
-        } else if w.statuses.reached(p).is_empty() {
+        } else if world.statuses.reached(policy).is_empty() {
             ": it reaches no object"
         } else {
             ""
@@ -159,7 +166,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
         changes,
         summary,
         findings: Vec::new(),
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
         headline,
     }
 }
@@ -167,7 +174,7 @@ fn deleted(w: &World, p: PolicyId, changes: Vec<Change>) -> BlastRadius {
 /// What changes if `new_objects` (read from `paths`) are applied: objects with the
 /// same group, kind, namespace and name are replaced, the others added.
 pub fn apply_objects(
-    w: &World,
+    world: &World,
     new_objects: Vec<Object>,
     paths: Vec<String>,
     declared: &[Declared],
@@ -181,19 +188,19 @@ pub fn apply_objects(
         }
     }
     let snapshot = Snapshot {
-        objects: applied(&w.topology.snapshot.objects, new_objects),
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
-        links_released: w.topology.snapshot.links_released,
+        objects: applied(&world.topology.snapshot.objects, new_objects),
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        links_released: world.topology.snapshot.links_released,
     };
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates = may_change(w, &after, &changed);
-    let mut kinds = KindFold::kinds_in_use(&w.topology);
+    let candidates = may_change(world, &after, &changed);
+    let mut kinds = KindFold::kinds_in_use(&world.topology);
     kinds.extend(KindFold::kinds_in_use(&after.topology));
     kinds.sort();
     kinds.dedup();
-    let changes = compare(w, &after, &candidates, &kinds);
+    let changes = compare(world, &after, &candidates, &kinds);
     let summary = summarize(&changes);
-    let findings = brought(w, &after);
+    let findings = brought(world, &after);
     let headline = apply_headline(count, &paths, &changes, &summary, &findings, &applied_kinds);
     BlastRadius {
         kind: "BlastRadius",
@@ -202,7 +209,7 @@ pub fn apply_objects(
         changes,
         summary,
         findings,
-        blind_spots: w.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot.blind_spots.clone(),
         headline,
     }
 }
@@ -232,21 +239,21 @@ fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
 /// The objects whose effective specs the `changed` objects may change, before or
 /// after: what a changed policy reaches, what lies below a changed object, a changed
 /// Namespace's objects; anything at all for any other kind (a CRD, a ReferenceGrant).
-fn may_change(w: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
+fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
     let mut candidates = BTreeSet::new();
     for r in changed {
         let mut found = false;
-        for t in [&w.topology, &after.topology] {
-            if let Some(&p) = t.policy_index.get(r) {
+        for topology in [&world.topology, &after.topology] {
+            if let Some(&p) = topology.policy_index.get(r) {
                 candidates.extend(
-                    reach_of_policy(t, p)
+                    reach_of_policy(topology, p)
                         .into_iter()
-                        .map(|n| t.nodes[n].obj_ref.clone()),
+                        .map(|n| topology.nodes[n].obj_ref.clone()),
                 );
                 found = true;
             }
-            if let Some(n) = t.lookup(r) {
-                add_below(t, n, &mut candidates);
+            if let Some(n) = topology.lookup(r) {
+                add_below(topology, n, &mut candidates);
                 found = true;
             }
         }
@@ -254,14 +261,14 @@ fn may_change(w: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> 
             continue;
         }
         if r.kind == "Namespace" && r.group.is_empty() {
-            for t in [&w.topology, &after.topology] {
-                let below = t.at_or_below(t.nodes_in_namespace(&r.name));
-                candidates.extend(below.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
+            for topology in [&world.topology, &after.topology] {
+                let below = topology.at_or_below(topology.nodes_in_namespace(&r.name));
+                candidates.extend(below.into_iter().map(|n| topology.nodes[n].obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
-            for t in [&w.topology, &after.topology] {
-                candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            for topology in [&world.topology, &after.topology] {
+                candidates.extend(topology.nodes.iter().map(|n| n.obj_ref.clone()));
             }
         }
     }
@@ -338,32 +345,33 @@ fn brought(before: &World, after: &World) -> Vec<Finding> {
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every
 /// object of the namespace) and everything below them, in node order.
-fn reach_of_policy(t: &Topology, p: PolicyId) -> Vec<NodeId> {
+fn reach_of_policy(topology: &Topology, policy: PolicyId) -> Vec<NodeId> {
     let mut starts = Vec::new();
-    for r in &t.targets[p] {
+    for r in &topology.targets[policy] {
         match &r.resolution {
-            Resolution::Node(n) => starts.push(*n),
-            Resolution::Namespace(ns) => starts.extend(t.nodes_in_namespace(ns)),
+            Resolution::Node(node) => starts.push(*node),
+            Resolution::Namespace(ns) => starts.extend(topology.nodes_in_namespace(ns)),
             Resolution::NotFound(_) => {}
         }
     }
-    t.at_or_below(starts)
+    topology.at_or_below(starts)
 }
 
-fn add_below(t: &Topology, n: NodeId, out: &mut BTreeSet<ObjRef>) {
+fn add_below(topology: &Topology, node: NodeId, out: &mut BTreeSet<ObjRef>) {
     out.extend(
-        t.at_or_below([n])
+        topology
+            .at_or_below([node])
             .into_iter()
-            .map(|d| t.nodes[d].obj_ref.clone()),
+            .map(|d| topology.nodes[d].obj_ref.clone()),
     );
 }
 
-/// Every context path of `n` with the spec it yields for the fold's kind.
-fn specs_by_context(f: &mut KindFold, n: NodeId) -> BTreeMap<Vec<ObjRef>, Arc<Value>> {
+/// Every context path of `node` with the spec it yields for the fold's kind.
+fn specs_by_context(fold: &mut KindFold, node: NodeId) -> BTreeMap<Vec<ObjRef>, Arc<Value>> {
     let mut out = BTreeMap::new();
-    for g in f.effective_at(n) {
-        let spec = Arc::new(g.spec);
-        for c in g.contexts {
+    for effective in fold.effective_at(node) {
+        let spec = Arc::new(effective.spec);
+        for c in effective.contexts {
             out.insert(c, spec.clone());
         }
     }
@@ -383,10 +391,11 @@ struct Specs {
 }
 
 impl Specs {
-    /// Every context path of `n` (as steps, in order) with the spec it yields, for the
+    /// Every context path of `node` (as steps, in order) with the spec it yields, for the
     /// contexts some policy of the fold's kind reaches.
-    fn by_path(&mut self, f: &mut KindFold, n: NodeId) -> Vec<(Vec<Step>, usize)> {
-        let accs: Vec<Option<Rc<Acc>>> = f.contexts(n).iter().map(|c| c.acc.clone()).collect();
+    fn by_path(&mut self, fold: &mut KindFold, node: NodeId) -> Vec<(Vec<Step>, usize)> {
+        let accs: Vec<Option<Rc<Acc>>> =
+            fold.contexts(node).iter().map(|c| c.acc.clone()).collect();
         let mut out = Vec::new();
         for (i, acc) in accs.iter().enumerate() {
             let Some(acc) = acc else { continue };
@@ -395,7 +404,7 @@ impl Specs {
                 self.values.push(Arc::new(acc.result().to_value()));
                 self.values.len() - 1
             });
-            out.extend(f.step_paths(n, i).into_iter().map(|p| (p, id)));
+            out.extend(fold.step_paths(node, i).into_iter().map(|p| (p, id)));
         }
         out.sort_by(|x, y| x.0.cmp(&y.0));
         out.dedup_by(|x, y| x.0 == y.0);
@@ -454,8 +463,8 @@ fn compare(
 /// taken, not copied.
 #[allow(clippy::type_complexity)]
 fn diff<P: Ord, S>(
-    sb: Vec<(P, S)>,
-    sa: Vec<(P, S)>,
+    before: Vec<(P, S)>,
+    after: Vec<(P, S)>,
     same: impl Fn(&S, &S) -> bool,
 ) -> Vec<(Vec<P>, Option<S>, Option<S>)> {
     let same_opt = |x: &Option<S>, y: &Option<S>| match (x, y) {
@@ -465,34 +474,33 @@ fn diff<P: Ord, S>(
     };
     let mut here: Vec<(Vec<P>, Option<S>, Option<S>)> = Vec::new();
     // Both sides' paths in order, each once with what it had before and after.
-    let (mut sb, mut sa) = (sb.into_iter().peekable(), sa.into_iter().peekable());
+    let (mut before, mut after) = (before.into_iter().peekable(), after.into_iter().peekable());
     loop {
         // The smaller of the two next paths comes next (both, when they are one).
-        let order = match (sb.peek(), sa.peek()) {
+        let order = match (before.peek(), after.peek()) {
             (None, None) => break,
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (Some((pb, _)), Some((pa, _))) => pb.cmp(pa),
+            (Some((path_before, _)), Some((path_after, _))) => path_before.cmp(path_after),
         };
-        let (b, a) = match order {
-            Ordering::Less => (sb.next(), None),
-            Ordering::Greater => (None, sa.next()),
-            Ordering::Equal => (sb.next(), sa.next()),
+        let (was, now) = match order {
+            Ordering::Less => (before.next(), None),
+            Ordering::Greater => (None, after.next()),
+            Ordering::Equal => (before.next(), after.next()),
         };
-        let (path, b, a) = match (b, a) {
-            (Some((path, b)), a) => (path, Some(b), a.map(|(_, a)| a)),
-            (None, Some((path, a))) => (path, None, Some(a)),
+        let (path, was, now) = match (was, now) {
+            (Some((path, was)), now) => (path, Some(was), now.map(|(_, now)| now)),
+            (None, Some((path, now))) => (path, None, Some(now)),
             (None, None) => break,
         };
-        if same_opt(&b, &a) {
+        if same_opt(&was, &now) {
             continue;
         }
-        match here
-            .iter_mut()
-            .find(|(_, cb, ca)| same_opt(cb, &b) && same_opt(ca, &a))
-        {
+        match here.iter_mut().find(|(_, group_was, group_now)| {
+            same_opt(group_was, &was) && same_opt(group_now, &now)
+        }) {
             Some((paths, ..)) => paths.push(path),
-            None => here.push((vec![path], b, a)),
+            None => here.push((vec![path], was, now)),
         }
     }
     here
@@ -542,8 +550,8 @@ fn join_and(items: &[String]) -> String {
 }
 
 /// `4 HTTPRoutes and 4 Services in 1 namespace (baker)`.
-fn describe_summary(s: &Summary) -> String {
-    let parts: Vec<String> = s
+fn describe_summary(summary: &Summary) -> String {
+    let parts: Vec<String> = summary
         .by_kind
         .iter()
         .map(|(k, &n)| {
@@ -555,10 +563,13 @@ fn describe_summary(s: &Summary) -> String {
         })
         .collect();
     let mut out = join_and(&parts);
-    match s.namespaces.len() {
+    match summary.namespaces.len() {
         0 => {}
-        1 => out.push_str(&format!(" in 1 namespace ({})", s.namespaces[0])),
-        n => out.push_str(&format!(" in {n} namespaces ({})", s.namespaces.join(", "))),
+        1 => out.push_str(&format!(" in 1 namespace ({})", summary.namespaces[0])),
+        n => out.push_str(&format!(
+            " in {n} namespaces ({})",
+            summary.namespaces.join(", ")
+        )),
     }
     out
 }

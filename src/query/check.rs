@@ -6,44 +6,44 @@ use crate::topology::Conflict;
 
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
 /// computation contradicts. Sorted.
-pub fn check(w: &World) -> Vec<Finding> {
-    let mut out = w.topology.findings.clone();
-    for p in PolicyId::all(w.topology.policies.len()) {
-        out.extend(policy_findings(w, p));
+pub fn check(world: &World) -> Vec<Finding> {
+    let mut out = world.topology.findings.clone();
+    for p in PolicyId::all(world.topology.policies.len()) {
+        out.extend(policy_findings(world, p));
     }
     crate::topology::findings::sort_findings(&mut out);
     out.dedup();
     out
 }
 
-/// The findings on policy `p` that the computation adds to the topology's: the Direct
+/// The findings on `policy` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
-pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
-    let (t, statuses) = (&w.topology, w.statuses.counts());
+pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
+    let (topology, statuses) = (&world.topology, world.statuses.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
-    let from = statuses.conflicts.partition_point(|c| c.loser < p);
+    let from = statuses.conflicts.partition_point(|c| c.loser < policy);
     let mut seen = std::collections::BTreeSet::new();
     for &Conflict { winner, at: n, .. } in statuses.conflicts[from..]
         .iter()
-        .take_while(|c| c.loser == p)
+        .take_while(|c| c.loser == policy)
     {
         if !seen.insert(n) {
             continue;
         }
         out.push(Finding::new(
             Code::Conflicted,
-            t.policies[p].obj_ref.clone(),
+            topology.policies[policy].obj_ref.clone(),
             format!(
                 "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
-                t.policies[winner].kind.kind,
-                t.policies[winner].obj_ref.ns_name(),
-                t.nodes[n].obj_ref.short()
+                topology.policies[winner].kind.kind,
+                topology.policies[winner].obj_ref.ns_name(),
+                topology.nodes[n].obj_ref.short()
             ),
         ));
     }
-    let computed = statuses.overall[p];
-    for c in reported_status(t, p) {
+    let computed = statuses.overall[policy];
+    for c in reported_status(topology, policy) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
         let says_not = c.status == "False" && c.type_ == "Accepted";
@@ -60,7 +60,7 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
         if contradicts {
             out.push(Finding::new(
                 Code::StatusDisagrees,
-                t.policies[p].obj_ref.clone(),
+                topology.policies[policy].obj_ref.clone(),
                 format!(
                     "{} reports {}={}{} but the computed status is {}",
                     c.controller.as_deref().unwrap_or("a controller"),
@@ -82,8 +82,8 @@ pub(crate) fn policy_findings(w: &World, p: PolicyId) -> Vec<Finding> {
 
 /// `check` in scope of `-n` (`namespace`; none: every namespace): the findings on
 /// objects of that namespace, and on cluster-scoped ones.
-pub fn check_in(w: &World, namespace: Option<&str>) -> Vec<Finding> {
-    check(w)
+pub fn check_in(world: &World, namespace: Option<&str>) -> Vec<Finding> {
+    check(world)
         .into_iter()
         .filter(|f| {
             namespace.is_none()

@@ -84,18 +84,18 @@ pub struct AttachedRoute {
 /// The listeners of a Gateway or ListenerSet node (or the one listener a listener node
 /// is) and the routes attached to them; none for any other node.
 fn listeners_and_routes(
-    t: &Topology,
-    n: NodeId,
+    topology: &Topology,
+    id: NodeId,
 ) -> (Option<Vec<ListenerInfo>>, Option<Vec<AttachedRoute>>) {
-    let node = &t.nodes[n];
+    let node = &topology.nodes[id];
     let (owner, listeners) = match node.role {
-        Role::Gateway | Role::ListenerSet => (n, super::sections::sections_of(t, n)),
-        Role::Listener => (node.owner.unwrap_or(n), vec![n]),
+        Role::Gateway | Role::ListenerSet => (id, super::sections::sections_of(topology, id)),
+        Role::Listener => (node.owner.unwrap_or(id), vec![id]),
         _ => return (None, None),
     };
-    let spec = t.nodes[owner]
+    let spec = topology.nodes[owner]
         .object
-        .and_then(|o| t.snapshot.objects[o].spec.get("listeners"))
+        .and_then(|o| topology.snapshot.objects[o].spec.get("listeners"))
         .and_then(Val::as_array);
     let spec_of = |name: &str| -> Option<&Val> {
         spec?
@@ -104,16 +104,20 @@ fn listeners_and_routes(
     };
     let mut routes: Vec<AttachedRoute> = Vec::new();
     let mut info = Vec::new();
-    let is_route = |c: &NodeId| t.nodes[*c].role == Role::Route;
+    let is_route = |c: &NodeId| topology.nodes[*c].role == Role::Route;
     for &l in &listeners {
-        let name = t.nodes[l].obj_ref.section.as_deref().unwrap_or_default();
+        let name = topology.nodes[l]
+            .obj_ref
+            .section
+            .as_deref()
+            .unwrap_or_default();
         let text = |v: Option<&Val>, k: &str| {
             v.and_then(|v| v.get(k))
                 .and_then(Val::as_str)
                 .map(str::to_string)
         };
         let spec = spec_of(name);
-        let attached: Vec<NodeId> = t.nodes[l]
+        let attached: Vec<NodeId> = topology.nodes[l]
             .children
             .iter()
             .copied()
@@ -130,7 +134,7 @@ fn listeners_and_routes(
             attached_routes: attached.len(),
         });
         for r in attached {
-            let route = &t.nodes[r].obj_ref;
+            let route = &topology.nodes[r].obj_ref;
             match routes.iter_mut().find(|a| &a.route == route) {
                 Some(a) => a.listeners.push(name.to_string()),
                 None => routes.push(AttachedRoute {
@@ -143,7 +147,7 @@ fn listeners_and_routes(
     // Routes attached to the object itself, through no listener.
     if node.role != Role::Listener {
         for &r in node.children.iter().filter(|c| is_route(c)) {
-            let route = &t.nodes[r].obj_ref;
+            let route = &topology.nodes[r].obj_ref;
             if !routes.iter().any(|a| &a.route == route) {
                 routes.push(AttachedRoute {
                     route: route.clone(),
@@ -170,12 +174,12 @@ fn combined(statuses: impl Iterator<Item = PolicyStatus>) -> Option<PolicyStatus
 }
 
 /// Where a policy attaches: its resolved nodes, and namespace levels.
-fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
+fn attachment_points(topology: &Topology, policy: PolicyId) -> (Vec<NodeId>, Vec<String>) {
     let mut nodes = Vec::new();
     let mut nss = Vec::new();
-    for r in &t.targets[p] {
+    for r in &topology.targets[policy] {
         match &r.resolution {
-            Resolution::Node(n) => nodes.push(*n),
+            Resolution::Node(node) => nodes.push(*node),
             Resolution::Namespace(ns) => nss.push(ns.clone()),
             Resolution::NotFound(_) => {}
         }
@@ -184,23 +188,23 @@ fn attachment_points(t: &Topology, p: PolicyId) -> (Vec<NodeId>, Vec<String>) {
 }
 
 /// That / which / what, for one object.
-pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
-    let t = &w.topology;
-    let node = &t.nodes[n];
-    let sections = super::sections::sections_of(t, n);
-    let policies = reaching_policies(w, n, &sections);
-    let (effective, section_effective) = super::sections::effective_with_sections(w, n, None);
-    let mut findings = findings_about(w, n, &sections);
+pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
+    let topology = &world.topology;
+    let node = &topology.nodes[id];
+    let sections = super::sections::sections_of(topology, id);
+    let policies = reaching_policies(world, id, &sections);
+    let (effective, section_effective) = super::sections::effective_with_sections(world, id, None);
+    let mut findings = findings_about(world, id, &sections);
     let reported_affected = node
         .object
-        .map(|o| affected_marks(&t.snapshot.objects[o]))
+        .map(|o| affected_marks(&topology.snapshot.objects[o]))
         .unwrap_or_default();
     findings.extend(reports_unmatched(
         node.obj_ref.clone(),
         &reported_affected,
         &policies,
     ));
-    let (listeners, routes) = listeners_and_routes(t, n);
+    let (listeners, routes) = listeners_and_routes(topology, id);
     TargetDescription {
         kind: "TargetDescription",
         target: node.obj_ref.clone(),
@@ -208,33 +212,33 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
         effective,
         sections: section_effective,
         findings,
-        blind_spots: t.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot.blind_spots.clone(),
         reported_affected,
         listeners,
         routes,
         parents: node
             .parents
             .iter()
-            .map(|&p| t.nodes[p].obj_ref.clone())
+            .map(|&p| topology.nodes[p].obj_ref.clone())
             .collect(),
         children: node
             .children
             .iter()
-            .filter(|&&c| t.nodes[c].owner != Some(n))
-            .map(|&c| t.nodes[c].obj_ref.clone())
+            .filter(|&&c| topology.nodes[c].owner != Some(id))
+            .map(|&c| topology.nodes[c].obj_ref.clone())
             .collect(),
     }
 }
 
-/// The policies that reach node `n` or its `sections`, each with how it reaches them
+/// The policies that reach `id` or its `sections`, each with how it reaches them
 /// and its status over them, sorted by kind then policy.
-fn reaching_policies(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
-    let t = &w.topology;
-    let node = &t.nodes[n];
-    let mut here = vec![n];
+fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
+    let topology = &world.topology;
+    let node = &topology.nodes[id];
+    let mut here = vec![id];
     here.extend(sections);
     // Statuses at this object and its sections only: no need to fold the whole topology.
-    let st = StatusesAt::compute(t, &here);
+    let st = StatusesAt::compute(topology, &here);
     let mut reaching: Vec<PolicyId> = st.per_node.keys().copied().collect();
     reaching.extend(st.conflicts.iter().map(|c| c.loser));
     reaching.sort_unstable();
@@ -246,7 +250,7 @@ fn reaching_policies(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingP
     let mut policies = Vec::new();
     for p in reaching {
         let per_node = st.per_node.get(&p).unwrap_or(&none);
-        let at_node = per_node.get(&n).copied();
+        let at_node = per_node.get(&id).copied();
         let at_section = sections
             .iter()
             .find_map(|s| per_node.get(s).map(|st| (*s, *st)));
@@ -254,22 +258,22 @@ fn reaching_policies(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingP
         if at_node.is_none() && at_section.is_none() && !conflicted_here {
             continue;
         }
-        let (nodes, nss) = attachment_points(t, p);
+        let (nodes, nss) = attachment_points(topology, p);
         // Its status at this object: over the object and its sections (the page shows
         // the sections' effective specs too).
         let here_status = combined(here.iter().filter_map(|m| per_node.get(m).copied()));
-        let (relation, attached_to) = if nodes.contains(&n) {
+        let (relation, attached_to) = if nodes.contains(&id) {
             (Relation::Direct, node.obj_ref.clone())
         } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
-            (Relation::Section, t.nodes[*s].obj_ref.clone())
+            (Relation::Section, topology.nodes[*s].obj_ref.clone())
         } else if let Some(ns) = nss.first() {
             (Relation::Inherited, ObjRef::new("", "Namespace", None, ns))
         } else {
-            let anc = t.ancestors(n);
+            let anc = topology.ancestors(id);
             let from = nodes
                 .iter()
                 .find(|a| anc.contains(a))
-                .map(|&a| t.nodes[a].obj_ref.clone())
+                .map(|&a| topology.nodes[a].obj_ref.clone())
                 .unwrap_or_else(|| node.obj_ref.clone());
             (Relation::Inherited, from)
         };
@@ -279,8 +283,8 @@ fn reaching_policies(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<ReachingP
             here_status.unwrap_or(PolicyStatus::Enforced)
         };
         policies.push(ReachingPolicy {
-            policy: t.policies[p].obj_ref.clone(),
-            class: t.policies[p].class,
+            policy: topology.policies[p].obj_ref.clone(),
+            class: topology.policies[p].class,
             attached_to,
             relation,
             status,
@@ -320,23 +324,23 @@ fn reports_unmatched(
 /// That / which / what, for a Namespace: the policies that target it (inherited ones
 /// apply at its level above every object in it; Direct ones to the Namespace itself)
 /// and what the Direct ones make there. None when the input knows no such namespace.
-pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
-    let t = &w.topology;
+pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription> {
+    let topology = &world.topology;
     let r = ObjRef::new("", "Namespace", None, name);
-    let node = t.lookup(&r);
-    if node.is_none() && !t.namespaces.contains_key(name) {
+    let node = topology.lookup(&r);
+    if node.is_none() && !topology.namespaces.contains_key(name) {
         return None;
     }
-    let mut d = match node {
-        Some(n) => describe_target(w, n),
+    let mut description = match node {
+        Some(n) => describe_target(world, n),
         None => TargetDescription {
             kind: "TargetDescription",
             target: r.clone(),
             policies: Vec::new(),
             effective: Vec::new(),
             sections: Vec::new(),
-            findings: findings_on(w, &[&r]),
-            blind_spots: t.snapshot.blind_spots.clone(),
+            findings: findings_on(world, &[&r]),
+            blind_spots: topology.snapshot.blind_spots.clone(),
             reported_affected: Vec::new(),
             listeners: None,
             routes: None,
@@ -344,23 +348,24 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
             children: Vec::new(),
         },
     };
-    for &p in t.ns_attached.get(name).into_iter().flatten() {
-        d.policies.push(ReachingPolicy {
-            policy: t.policies[p].obj_ref.clone(),
-            class: t.policies[p].class,
+    for &p in topology.ns_attached.get(name).into_iter().flatten() {
+        description.policies.push(ReachingPolicy {
+            policy: topology.policies[p].obj_ref.clone(),
+            class: topology.policies[p].class,
             attached_to: r.clone(),
             relation: Relation::Direct,
-            status: w.statuses.overall[p],
+            status: world.statuses.overall[p],
         });
     }
-    d.policies
+    description
+        .policies
         .sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
-    Some(d)
+    Some(description)
 }
 
 /// A metav1.Condition as the tool shows it (no controller or ancestor yet).
-pub(crate) fn condition(c: &Val) -> Option<ReportedCondition> {
-    let text = |k: &str| c.get(k).and_then(Val::as_str).map(str::to_string);
+pub(crate) fn condition(raw: &Val) -> Option<ReportedCondition> {
+    let text = |k: &str| raw.get(k).and_then(Val::as_str).map(str::to_string);
     Some(ReportedCondition {
         controller: None,
         ancestor: None,
@@ -373,9 +378,9 @@ pub(crate) fn condition(c: &Val) -> Option<ReportedCondition> {
 
 /// `status.conditions` whose type ends in `PolicyAffected`, and annotations whose key
 /// does (`gateway.nginx.org/ClientSettingsPolicyAffected: "true"`, `kuadrant.io/AuthPolicyAffected`).
-fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
+fn affected_marks(object: &crate::model::Object) -> Vec<ReportedCondition> {
     let mut out = Vec::new();
-    for c in o
+    for c in object
         .status
         .get("conditions")
         .and_then(Val::as_array)
@@ -393,7 +398,7 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
             out.push(ReportedCondition { type_: kind, ..r });
         }
     }
-    for (k, v) in &o.annotations {
+    for (k, v) in &object.annotations {
         let kind = k.rsplit('/').next().unwrap_or(k);
         if kind.ends_with("PolicyAffected") {
             out.push(ReportedCondition {
@@ -415,24 +420,24 @@ fn affected_marks(o: &crate::model::Object) -> Vec<ReportedCondition> {
 
 /// Findings on the object or its sections: what `check` reports on them, without
 /// checking everything else.
-fn findings_about(w: &World, n: NodeId, sections: &[NodeId]) -> Vec<Finding> {
-    let mut refs = vec![&w.topology.nodes[n].obj_ref];
-    refs.extend(sections.iter().map(|&s| &w.topology.nodes[s].obj_ref));
-    findings_on(w, &refs)
+fn findings_about(world: &World, node: NodeId, sections: &[NodeId]) -> Vec<Finding> {
+    let mut refs = vec![&world.topology.nodes[node].obj_ref];
+    refs.extend(sections.iter().map(|&s| &world.topology.nodes[s].obj_ref));
+    findings_on(world, &refs)
 }
 
 /// `check`'s findings whose object is one of `refs`.
-pub(crate) fn findings_on(w: &World, refs: &[&ObjRef]) -> Vec<Finding> {
-    let t = &w.topology;
-    let mut out: Vec<Finding> = t
+pub(crate) fn findings_on(world: &World, refs: &[&ObjRef]) -> Vec<Finding> {
+    let topology = &world.topology;
+    let mut out: Vec<Finding> = topology
         .findings
         .iter()
         .filter(|f| refs.contains(&&f.object))
         .cloned()
         .collect();
-    for (p, pol) in t.each_policy() {
+    for (p, pol) in topology.each_policy() {
         if refs.contains(&&pol.obj_ref) {
-            out.extend(policy_findings(w, p));
+            out.extend(policy_findings(world, p));
         }
     }
     crate::topology::findings::sort_findings(&mut out);

@@ -15,14 +15,14 @@ pub struct EffectivePolicies {
     pub blind_spots: Vec<BlindSpot>,
 }
 
-pub fn effective(w: &World, n: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
-    let t = &w.topology;
-    let (effective, sections) = super::sections::effective_with_sections(w, n, kind);
+pub fn effective(world: &World, node: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {
+    let topology = &world.topology;
+    let (effective, sections) = super::sections::effective_with_sections(world, node, kind);
     EffectivePolicies {
         kind: "EffectivePolicies",
-        target: t.nodes[n].obj_ref.clone(),
+        target: topology.nodes[node].obj_ref.clone(),
         effective,
         sections,
-        blind_spots: t.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot.blind_spots.clone(),
     }
 }

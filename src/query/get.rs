@@ -24,9 +24,9 @@ pub struct PolicyRow {
 }
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
-pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
-    let (t, statuses) = (&*w.topology, w.statuses.counts());
-    let in_scope: Vec<PolicyId> = t
+pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
+    let (topology, statuses) = (&*world.topology, world.statuses.counts());
+    let in_scope: Vec<PolicyId> = topology
         .each_policy()
         .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)
         .map(|(i, _)| i)
@@ -35,7 +35,7 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     let mut rows: Vec<PolicyRow> = in_scope
         .par_iter()
         .with_min_len(1024)
-        .map(|&i| policy_row(t, i, statuses.overall[i], statuses.affects_count(i)))
+        .map(|&i| policy_row(topology, i, statuses.overall[i], statuses.affects_count(i)))
         .collect();
     rows.sort_by(|a, b| {
         (
@@ -54,29 +54,32 @@ pub fn get_policies(w: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     rows
 }
 
-/// `get`'s row of policy `i`, with its status and reach.
+/// `get`'s row of policy `id`, with its status and reach.
 pub(crate) fn policy_row(
-    t: &Topology,
-    i: PolicyId,
+    topology: &Topology,
+    id: PolicyId,
     status: PolicyStatus,
     affects: usize,
 ) -> PolicyRow {
-    let p = &t.policies[i];
+    let policy = &topology.policies[id];
     PolicyRow {
-        policy: p.obj_ref.clone(),
-        class: p.class,
-        targets: t.targets[i].iter().map(|r| r.target.clone()).collect(),
+        policy: policy.obj_ref.clone(),
+        class: policy.class,
+        targets: topology.targets[id]
+            .iter()
+            .map(|r| r.target.clone())
+            .collect(),
         status,
         affects,
-        creation_timestamp: p.creation_timestamp.clone(),
-        labels: t
+        creation_timestamp: policy.creation_timestamp.clone(),
+        labels: topology
             .snapshot
             .objects
-            .get(p.object.index())
+            .get(policy.object.index())
             .map(|o| o.labels.clone())
             .unwrap_or_default(),
-        strategy: p.strategy_name(),
-        class_source: p.class_source.as_str(),
+        strategy: policy.strategy_name(),
+        class_source: policy.class_source.as_str(),
     }
 }
 
@@ -100,8 +103,8 @@ pub struct KindRow {
     pub same_target: &'static str,
 }
 
-pub fn get_kinds(w: &World) -> Vec<KindRow> {
-    let mut rows: Vec<KindRow> = w
+pub fn get_kinds(world: &World) -> Vec<KindRow> {
+    let mut rows: Vec<KindRow> = world
         .topology
         .catalog
         .kinds
@@ -111,7 +114,7 @@ pub fn get_kinds(w: &World) -> Vec<KindRow> {
             group: k.group.clone(),
             class: k.class,
             source: k.source.as_str(),
-            count: w
+            count: world
                 .topology
                 .policies
                 .iter()

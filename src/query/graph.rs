@@ -77,22 +77,30 @@ impl Graph {
 /// attached to any of them (Namespace-targeted ones included). Otherwise everything in
 /// scope of `namespace` (None: all), as `tree` selects it, plus every policy of that
 /// scope, dangling ones included.
-pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
-    let t = &w.topology;
-    let keep = kept(t, focus, namespace);
-    let mut ids: Vec<NodeId> = NodeId::all(t.nodes.len()).filter(|&n| keep[n]).collect();
-    ids.sort_by(|a, b| role_then_ref(t, *a, *b));
-    let (mut g, index) = objects(t, &ids);
-    let drawn_namespaces: BTreeSet<&str> =
-        ids.iter().filter_map(|&n| t.namespace_level(n)).collect();
-    let mut order: Vec<PolicyId> = PolicyId::all(t.policies.len()).collect();
-    order.sort_by(|&a, &b| t.policies[a].obj_ref.cmp(&t.policies[b].obj_ref));
+pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
+    let topology = &world.topology;
+    let keep = kept(topology, focus, namespace);
+    let mut ids: Vec<NodeId> = NodeId::all(topology.nodes.len())
+        .filter(|&node| keep[node])
+        .collect();
+    ids.sort_by(|a, b| role_then_ref(topology, *a, *b));
+    let (mut picture, index) = objects(topology, &ids);
+    let drawn_namespaces: BTreeSet<&str> = ids
+        .iter()
+        .filter_map(|&node| topology.namespace_level(node))
+        .collect();
+    let mut order: Vec<PolicyId> = PolicyId::all(topology.policies.len()).collect();
+    order.sort_by(|&a, &b| {
+        topology.policies[a]
+            .obj_ref
+            .cmp(&topology.policies[b].obj_ref)
+    });
     // Namespace levels and unresolved targets, shared by the policies that name them.
     let mut extra: HashMap<(ObjRef, bool), usize> = HashMap::new();
     for p in order {
-        let pol = &t.policies[p];
-        let attached = t.targets[p].iter().any(|r| match &r.resolution {
-            Resolution::Node(n) => keep[*n],
+        let pol = &topology.policies[p];
+        let attached = topology.targets[p].iter().any(|r| match &r.resolution {
+            Resolution::Node(node) => keep[*node],
             Resolution::Namespace(ns) => drawn_namespaces.contains(ns.as_str()),
             Resolution::NotFound(_) => false,
         });
@@ -101,37 +109,41 @@ pub fn graph(w: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph
         if !attached && !of_scope {
             continue;
         }
-        let targets = policy_targets(t, p, &index, &mut extra, &mut g);
-        g.policies.push(GraphPolicy {
+        let targets = policy_targets(topology, p, &index, &mut extra, &mut picture);
+        picture.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
-            status: w.statuses.overall[p],
+            status: world.statuses.overall[p],
             targets,
         });
     }
-    g.levels = namespace_levels(t, &g, &ids, &index);
-    g
+    picture.levels = namespace_levels(topology, &picture, &ids, &index);
+    picture
 }
 
 /// Which objects the picture holds: around `focus` (its ancestors, itself and its
 /// descendants), else everything in scope of `namespace` with its sections; of a
 /// backend's ports, those traffic reaches.
-fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
+fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
     let mut keep = match focus {
-        Some(n) => {
-            let mut keep = vec![false; t.nodes.len()];
-            keep[n] = true;
-            for m in t.ancestors(n).into_iter().chain(t.descendants(n)) {
+        Some(node) => {
+            let mut keep = vec![false; topology.nodes.len()];
+            keep[node] = true;
+            for m in topology
+                .ancestors(node)
+                .into_iter()
+                .chain(topology.descendants(node))
+            {
                 keep[m] = true;
             }
             keep
         }
         None => {
-            let mut keep =
-                nodes_in_scope(t, namespace).unwrap_or_else(|| vec![true; t.nodes.len()]);
+            let mut keep = nodes_in_scope(topology, namespace)
+                .unwrap_or_else(|| vec![true; topology.nodes.len()]);
             // A kept object shows all its sections, as `tree` does.
-            for n in NodeId::all(t.nodes.len()) {
-                if t.nodes[n].owner.is_some_and(|o| keep[o]) {
-                    keep[n] = true;
+            for node in NodeId::all(topology.nodes.len()) {
+                if topology.nodes[node].owner.is_some_and(|o| keep[o]) {
+                    keep[node] = true;
                 }
             }
             keep
@@ -139,10 +151,10 @@ fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<boo
     };
     // A backend's port no route sends traffic to, with no policy of its own, is left
     // out, as `tree` leaves it out (traffic reaches only the ports backendRefs name).
-    for n in NodeId::all(t.nodes.len()) {
-        let node = &t.nodes[n];
-        if let (true, Role::Port, Some(backend)) = (keep[n], node.role, node.owner) {
-            keep[n] = Some(n) == focus || t.port_shown(backend, n);
+    for id in NodeId::all(topology.nodes.len()) {
+        let node = &topology.nodes[id];
+        if let (true, Role::Port, Some(backend)) = (keep[id], node.role, node.owner) {
+            keep[id] = Some(id) == focus || topology.port_shown(backend, id);
         }
     }
     keep
@@ -150,45 +162,45 @@ fn kept(t: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<boo
 
 /// The objects `ids` as the picture's first nodes, with the edges among them; and where
 /// each object is among the nodes.
-fn objects(t: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
-    let mut g = Graph::default();
+fn objects(topology: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize>) {
+    let mut picture = Graph::default();
     let mut index: HashMap<NodeId, usize> = HashMap::new();
-    for &n in ids {
-        index.insert(n, g.nodes.len());
-        let r = &t.nodes[n].obj_ref;
-        g.nodes.push(GraphNode {
+    for &node in ids {
+        index.insert(node, picture.nodes.len());
+        let r = &topology.nodes[node].obj_ref;
+        picture.nodes.push(GraphNode {
             obj_ref: r.clone(),
-            kind: GraphNodeKind::Object(t.nodes[n].role),
+            kind: GraphNodeKind::Object(topology.nodes[node].role),
             namespace: r.namespace.as_deref().map(str::to_string),
         });
     }
-    for &n in ids {
-        for c in &t.nodes[n].children {
+    for &node in ids {
+        for c in &topology.nodes[node].children {
             if let Some(&ci) = index.get(c) {
-                g.edges.push((index[&n], ci));
+                picture.edges.push((index[&node], ci));
             }
         }
     }
-    g.edges.sort_unstable();
-    g.edges.dedup();
-    (g, index)
+    picture.edges.sort_unstable();
+    picture.edges.dedup();
+    (picture, index)
 }
 
-/// The picture's nodes policy `p` points at: its drawn targets, and a node for each
+/// The picture's nodes `policy` points at: its drawn targets, and a node for each
 /// namespace level or unresolved target it names (made once, shared through `extra`).
 fn policy_targets(
-    t: &Topology,
-    p: PolicyId,
+    topology: &Topology,
+    policy: PolicyId,
     index: &HashMap<NodeId, usize>,
     extra: &mut HashMap<(ObjRef, bool), usize>,
-    g: &mut Graph,
+    picture: &mut Graph,
 ) -> Vec<usize> {
     let mut targets = Vec::new();
-    for r in &t.targets[p] {
+    for r in &topology.targets[policy] {
         let (key, kind, ns) = match &r.resolution {
-            Resolution::Node(n) => {
+            Resolution::Node(node) => {
                 // Outside the picture: drawing it would widen the picture.
-                if let Some(&i) = index.get(n) {
+                if let Some(&i) = index.get(node) {
                     targets.push(i);
                 }
                 continue;
@@ -205,12 +217,12 @@ fn policy_targets(
             ),
         };
         let i = *extra.entry(key.clone()).or_insert_with(|| {
-            g.nodes.push(GraphNode {
+            picture.nodes.push(GraphNode {
                 obj_ref: key.0,
                 kind,
                 namespace: ns,
             });
-            g.nodes.len() - 1
+            picture.nodes.len() - 1
         });
         targets.push(i);
     }
@@ -222,27 +234,27 @@ fn policy_targets(
 /// Each namespace level drawn, linked to the first objects of its namespace (those no
 /// parent of the same namespace leads to).
 fn namespace_levels(
-    t: &Topology,
-    g: &Graph,
+    topology: &Topology,
+    picture: &Graph,
     ids: &[NodeId],
     index: &HashMap<NodeId, usize>,
 ) -> Vec<(usize, usize)> {
     let mut levels = Vec::new();
-    for (i, level) in g.nodes.iter().enumerate() {
+    for (i, level) in picture.nodes.iter().enumerate() {
         if level.kind != GraphNodeKind::Namespace {
             continue;
         }
         let ns = level.namespace.as_deref();
-        for &n in ids {
-            let node = &t.nodes[n];
+        for &id in ids {
+            let node = &topology.nodes[id];
             let first = !node.is_section()
                 && node.obj_ref.namespace.as_deref() == ns
                 && !node
                     .parents
                     .iter()
-                    .any(|&q| t.nodes[q].obj_ref.namespace.as_deref() == ns);
+                    .any(|&q| topology.nodes[q].obj_ref.namespace.as_deref() == ns);
             if first {
-                levels.push((i, index[&n]));
+                levels.push((i, index[&id]));
             }
         }
     }

@@ -58,10 +58,10 @@ pub struct PolicyKindRef {
 }
 
 impl From<&GroupKind> for PolicyKindRef {
-    fn from(g: &GroupKind) -> Self {
+    fn from(gk: &GroupKind) -> Self {
         PolicyKindRef {
-            group: g.group.to_string(),
-            kind: g.kind.to_string(),
+            group: gk.group.to_string(),
+            kind: gk.kind.to_string(),
         }
     }
 }
@@ -87,18 +87,18 @@ pub struct Effective {
 }
 
 impl Effective {
-    pub(crate) fn from_group(w: &World, g: &EffectiveGroup) -> Effective {
+    pub(crate) fn from_group(world: &World, group: &EffectiveGroup) -> Effective {
         Effective {
-            policy_kind: (&g.kind).into(),
-            target: w.topology.nodes[g.node].obj_ref.clone(),
-            contexts: g.contexts.clone(),
-            spec: g.spec.clone(),
-            sources: g
+            policy_kind: (&group.kind).into(),
+            target: world.topology.nodes[group.node].obj_ref.clone(),
+            contexts: group.contexts.clone(),
+            spec: group.spec.clone(),
+            sources: group
                 .sources
                 .iter()
                 .map(|(path, p)| Source {
                     path: path.clone(),
-                    policy: w.policy_ref(*p),
+                    policy: world.policy_ref(*p),
                 })
                 .collect(),
         }

@@ -22,10 +22,10 @@ pub enum TypeSet {
 /// TYPE words. With a world, the kinds it has objects of; without one, every kind
 /// known (the built-in hierarchy kinds and the registry's policy kinds). Each is its
 /// lowercase kind, or `kind.group` where the bare kind means another group.
-pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
+pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
     let registry;
-    let (catalog, objects): (&Catalog, &[Object]) = match w {
-        Some(w) => (&w.topology.catalog, &w.topology.snapshot.objects),
+    let (catalog, objects): (&Catalog, &[Object]) = match world {
+        Some(world) => (&world.topology.catalog, &world.topology.snapshot.objects),
         None => {
             registry = Catalog::build(&[], &[]);
             (&registry, &[])
@@ -33,9 +33,10 @@ pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
     };
     let mut kinds: Vec<GroupKind> = Vec::new();
     if set != TypeSet::Policies {
-        match w {
-            Some(w) => kinds.extend(
-                w.topology
+        match world {
+            Some(world) => kinds.extend(
+                world
+                    .topology
                     .nodes
                     .iter()
                     .filter(|n| !n.is_section())
@@ -45,8 +46,8 @@ pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
         }
     }
     if set != TypeSet::Hierarchy {
-        match w {
-            Some(w) => kinds.extend(w.topology.policies.iter().map(|p| p.kind.clone())),
+        match world {
+            Some(world) => kinds.extend(world.topology.policies.iter().map(|p| p.kind.clone())),
             None => kinds.extend(catalog.kinds.values().map(|k| k.group_kind())),
         }
     }
@@ -71,15 +72,16 @@ pub fn type_words(w: Option<&World>, set: TypeSet) -> Vec<String> {
 /// The objects (or policies) of TYPE in `namespace` (None: every namespace;
 /// cluster-scoped objects are always in scope), sorted by name then namespace.
 /// Nothing for an unknown TYPE.
-pub fn objects(w: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRef> {
-    let t = &w.topology;
-    let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
+pub fn objects(world: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRef> {
+    let topology = &world.topology;
+    let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
         return Vec::new();
     };
-    let refs: Vec<&ObjRef> = if t.catalog.get(&gk).is_some() {
-        t.policies.iter().map(|p| &p.obj_ref).collect()
+    let refs: Vec<&ObjRef> = if topology.catalog.get(&gk).is_some() {
+        topology.policies.iter().map(|p| &p.obj_ref).collect()
     } else {
-        t.nodes
+        topology
+            .nodes
             .iter()
             .filter(|n| !n.is_section())
             .map(|n| &n.obj_ref)
@@ -100,12 +102,17 @@ pub fn objects(w: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRe
 
 /// The sections (listeners, rules, ports) of the object TYPE/NAME in `namespace` (None:
 /// any), by name; nothing for an unknown TYPE or object.
-pub fn sections(w: &World, type_word: &str, name: &str, namespace: Option<&str>) -> Vec<String> {
-    let t = &w.topology;
-    let Ok(gk) = resolve_type(type_word, &t.catalog, &t.snapshot.objects) else {
+pub fn sections(
+    world: &World,
+    type_word: &str,
+    name: &str,
+    namespace: Option<&str>,
+) -> Vec<String> {
+    let topology = &world.topology;
+    let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
         return Vec::new();
     };
-    let mut found: Vec<String> = t
+    let mut found: Vec<String> = topology
         .nodes
         .iter()
         .filter(|n| n.is_section())
@@ -122,8 +129,8 @@ pub fn sections(w: &World, type_word: &str, name: &str, namespace: Option<&str>)
 }
 
 /// Every namespace the input knows of.
-pub fn namespaces(w: &World) -> Vec<String> {
-    w.topology.namespaces.keys().cloned().collect()
+pub fn namespaces(world: &World) -> Vec<String> {
+    world.topology.namespaces.keys().cloned().collect()
 }
 
 #[cfg(test)]
@@ -158,7 +165,7 @@ mod tests {
 
     #[test]
     fn sections_of_an_object_in_scope() {
-        let w = crate::analyze_yaml(
+        let world = crate::analyze_yaml(
             r#"
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -171,8 +178,11 @@ spec:
 "#,
         )
         .unwrap();
-        assert_eq!(sections(&w, "gtw", "gw", Some("infra")), ["http", "https"]);
-        assert!(sections(&w, "gtw", "gw", Some("other")).is_empty());
-        assert!(sections(&w, "nonsense", "gw", None).is_empty());
+        assert_eq!(
+            sections(&world, "gtw", "gw", Some("infra")),
+            ["http", "https"]
+        );
+        assert!(sections(&world, "gtw", "gw", Some("other")).is_empty());
+        assert!(sections(&world, "nonsense", "gw", None).is_empty());
     }
 }

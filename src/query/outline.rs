@@ -14,35 +14,35 @@ use std::collections::HashMap;
 /// For a target: every path from a root down to it and its own sections, with the
 /// policies that reach it hung where they attach, each with its status at the target
 /// (as `describe` lists them).
-pub fn target(w: &World, n: NodeId, d: &TargetDescription) -> Vec<TreeNode> {
-    let t = &w.topology;
-    let mut keep = vec![false; t.nodes.len()];
-    keep[n] = true;
-    for a in t.ancestors(n) {
+pub fn target(world: &World, node: NodeId, description: &TargetDescription) -> Vec<TreeNode> {
+    let topology = &world.topology;
+    let mut keep = vec![false; topology.nodes.len()];
+    keep[node] = true;
+    for a in topology.ancestors(node) {
         keep[a] = true;
     }
-    for &c in &t.nodes[n].children {
-        if t.nodes[c].owner == Some(n) {
+    for &c in &topology.nodes[node].children {
+        if topology.nodes[c].owner == Some(node) {
             keep[c] = true;
         }
     }
-    let reaching: HashMap<PolicyId, PolicyStatus> = d
+    let reaching: HashMap<PolicyId, PolicyStatus> = description
         .policies
         .iter()
-        .filter_map(|r| t.policy_index.get(&r.policy).map(|&p| (p, r.status)))
+        .filter_map(|r| topology.policy_index.get(&r.policy).map(|&p| (p, r.status)))
         .collect();
-    let mut roots: Vec<NodeId> = NodeId::all(t.nodes.len())
-        .filter(|&i| keep[i] && !t.nodes[i].parents.iter().any(|&p| keep[p]))
+    let mut roots: Vec<NodeId> = NodeId::all(topology.nodes.len())
+        .filter(|&i| keep[i] && !topology.nodes[i].parents.iter().any(|&p| keep[p]))
         .collect();
-    roots.sort_by(|a, b| role_then_ref(t, *a, *b));
-    let entries = namespace_entries(t);
+    roots.sort_by(|a, b| role_then_ref(topology, *a, *b));
+    let entries = namespace_entries(topology);
     TreeView {
         child: &|_, c| keep[c],
         policy: &|p| reaching.get(&p).copied(),
         status: &|_| None,
         ns_entries: &entries,
     }
-    .forest(w, roots)
+    .forest(world, roots)
 }
 
 /// `describe POLICY -o tree`: the policy, each of its targets, and below each target
@@ -54,44 +54,46 @@ pub struct PolicyOutline {
     pub targets: Vec<TreeNode>,
 }
 
-pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
-    let t = &w.topology;
-    let reached = w.statuses.reached(p);
+pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
+    let topology = &world.topology;
+    let reached = world.statuses.reached(policy);
     // Going down from a target: the nodes reached and the nodes on the way to them.
-    let mut on_the_way = vec![false; t.nodes.len()];
-    for n in reached.nodes() {
-        on_the_way[n] = true;
-        for a in t.ancestors(n) {
+    let mut on_the_way = vec![false; topology.nodes.len()];
+    for node in reached.nodes() {
+        on_the_way[node] = true;
+        for a in topology.ancestors(node) {
             on_the_way[a] = true;
         }
     }
-    let entries = namespace_entries(t);
+    let entries = namespace_entries(topology);
     let view = TreeView {
         child: &|_, c| on_the_way[c],
         policy: &|_| None,
-        status: &|n| reached.get(n),
+        status: &|node| reached.get(node),
         ns_entries: &entries,
     };
-    let mut expanded = vec![false; t.nodes.len()];
-    let targets = t.targets[p]
+    let mut expanded = vec![false; topology.nodes.len()];
+    let targets = topology.targets[policy]
         .iter()
         .map(|r| match &r.resolution {
-            Resolution::Node(n) => view.node(w, *n, &mut expanded, 0),
+            Resolution::Node(node) => view.node(world, *node, &mut expanded, 0),
             Resolution::Namespace(ns) => {
                 // The namespace level sits above the objects where a path enters the
                 // namespace (where `tree` hangs the policy).
                 let mut tops: Vec<NodeId> = reached
                     .nodes()
-                    .filter(|&n| entries[n] && t.namespace_level(n) == Some(ns.as_str()))
+                    .filter(|&node| {
+                        entries[node] && topology.namespace_level(node) == Some(ns.as_str())
+                    })
                     .collect();
-                tops.sort_by(|a, b| role_then_ref(t, *a, *b));
+                tops.sort_by(|a, b| role_then_ref(topology, *a, *b));
                 TreeNode {
                     obj_ref: r.target.clone(),
                     status: None,
                     policies: Vec::new(),
                     children: tops
                         .into_iter()
-                        .map(|n| view.node(w, n, &mut expanded, 1))
+                        .map(|node| view.node(world, node, &mut expanded, 1))
                         .collect(),
                     repeated: false,
                     truncated: false,
@@ -108,18 +110,18 @@ pub fn policy(w: &World, p: PolicyId) -> PolicyOutline {
         })
         .collect();
     PolicyOutline {
-        policy: t.policies[p].obj_ref.clone(),
-        status: w.statuses.overall[p],
+        policy: topology.policies[policy].obj_ref.clone(),
+        status: world.statuses.overall[policy],
         targets,
     }
 }
 
 /// `describe namespace/NAME -o tree`: the Namespace and the policies that target it.
-pub fn namespace(d: &TargetDescription) -> Vec<TreeNode> {
+pub fn namespace(description: &TargetDescription) -> Vec<TreeNode> {
     vec![TreeNode {
-        obj_ref: d.target.clone(),
+        obj_ref: description.target.clone(),
         status: None,
-        policies: d
+        policies: description
             .policies
             .iter()
             .map(|p| super::TreePolicy {

@@ -104,10 +104,10 @@ pub struct PolicyDescription {
     pub lost_to: Vec<ObjRef>,
 }
 
-pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
-    let t = &w.topology;
-    let pol: &Policy = &t.policies[p];
-    let targets = t.targets[p]
+pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
+    let topology = &world.topology;
+    let pol: &Policy = &topology.policies[policy];
+    let targets = topology.targets[policy]
         .iter()
         .map(|r| TargetState {
             target: r.target.clone(),
@@ -118,12 +118,12 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let reached = w.statuses.reached(p);
-    let mut lost = Losses::new(w, p);
+    let reached = world.statuses.reached(policy);
+    let mut lost = Losses::new(world, policy);
     let mut affects: Vec<Affected> = reached
         .iter()
         .map(|(n, s)| Affected {
-            target: t.nodes[n].obj_ref.clone(),
+            target: topology.nodes[n].obj_ref.clone(),
             status: s,
             overridden: match s {
                 PolicyStatus::Enforced => Vec::new(),
@@ -132,13 +132,13 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         })
         .collect();
     affects.sort_by(|a, b| a.target.cmp(&b.target));
-    let pk = t.catalog.get(&pol.kind);
-    let lost_to = w
+    let pk = topology.catalog.get(&pol.kind);
+    let lost_to = world
         .statuses
         .conflicts
         .iter()
-        .filter(|c| c.loser == p)
-        .map(|c| t.policies[c.winner].obj_ref.clone())
+        .filter(|c| c.loser == policy)
+        .map(|c| topology.policies[c.winner].obj_ref.clone())
         .collect();
     PolicyDescription {
         kind: "PolicyDescription",
@@ -147,21 +147,21 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
         class_source: pol.class_source.as_str(),
         label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
-        affects_count: w.statuses.affects_count(p),
+        affects_count: world.statuses.affects_count(policy),
         affects,
         status: StatusPair {
-            computed: w.statuses.overall[p],
-            reported: reported_status(t, p),
+            computed: world.statuses.overall[policy],
+            reported: reported_status(topology, policy),
         },
-        findings: findings_on(w, &[&pol.obj_ref]),
-        blind_spots: t.snapshot.blind_spots.clone(),
+        findings: findings_on(world, &[&pol.obj_ref]),
+        blind_spots: topology.snapshot.blind_spots.clone(),
         strategy: pol.strategy_name(),
         merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
         project: pk.map(|k| k.project).unwrap_or_default(),
         same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
         namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
         cite: pk.map(|k| k.cite).unwrap_or_default(),
-        settings: own_settings(t, p),
+        settings: own_settings(topology, policy),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
     }
@@ -169,9 +169,9 @@ pub fn describe_policy(w: &World, p: PolicyId) -> PolicyDescription {
 
 /// A policy's spec without its targeting fields: `targetRef`, `targetRefs`,
 /// `targetSelectors`, and the workload selector of a kind that targets by one.
-fn own_settings(t: &Topology, p: PolicyId) -> Value {
-    let pol = &t.policies[p];
-    let by_selector = t
+fn own_settings(topology: &Topology, policy: PolicyId) -> Value {
+    let pol = &topology.policies[policy];
+    let by_selector = topology
         .catalog
         .get(&pol.kind)
         .is_some_and(|k| k.targeting.workload_selector);
@@ -180,7 +180,7 @@ fn own_settings(t: &Topology, p: PolicyId) -> Value {
         "selector" | "workloadSelector" => by_selector,
         _ => false,
     };
-    match t.snapshot.objects[pol.object].spec.to_value() {
+    match topology.snapshot.objects[pol.object].spec.to_value() {
         Value::Object(mut m) => {
             m.retain(|k, _| !targeting(k));
             Value::Object(m)
@@ -192,8 +192,8 @@ fn own_settings(t: &Topology, p: PolicyId) -> Value {
 /// Which of one policy's settings lose at the objects it reaches, and to whom: its
 /// kind folded only down to the objects asked about (where it is not Enforced).
 struct Losses<'w> {
-    w: &'w World,
-    p: PolicyId,
+    world: &'w World,
+    policy: PolicyId,
     /// The conflicts it loses.
     lost_to: Vec<crate::topology::Conflict>,
     fold: Option<KindFold<'w>>,
@@ -203,15 +203,15 @@ struct Losses<'w> {
 }
 
 impl<'w> Losses<'w> {
-    fn new(w: &'w World, p: PolicyId) -> Self {
+    fn new(world: &'w World, policy: PolicyId) -> Self {
         Losses {
-            w,
-            p,
-            lost_to: w
+            world,
+            policy,
+            lost_to: world
                 .statuses
                 .conflicts
                 .iter()
-                .filter(|c| c.loser == p)
+                .filter(|c| c.loser == policy)
                 .cloned()
                 .collect(),
             fold: None,
@@ -219,39 +219,44 @@ impl<'w> Losses<'w> {
         }
     }
 
-    /// The settings of the policy that lose at node `n`, sorted.
-    fn at(&mut self, n: NodeId) -> Vec<Overridden> {
-        let (w, p) = (self.w, self.p);
-        let t = &*w.topology;
+    /// The settings of the policy that lose at `node`, sorted.
+    fn at(&mut self, node: NodeId) -> Vec<Overridden> {
+        let (world, policy) = (self.world, self.policy);
+        let topology = &*world.topology;
         let mut out: Vec<(String, PolicyId)> = Vec::new();
         // Lost on a target to an older policy (GEP-713's None): nothing of it applies here.
-        let object = t.nodes[n].owner.unwrap_or(n);
-        let conflict = self.lost_to.iter().find(|c| c.at == n || c.at == object);
+        let object = topology.nodes[node].owner.unwrap_or(node);
+        let conflict = self.lost_to.iter().find(|c| c.at == node || c.at == object);
         if let Some(c) = conflict {
-            let j = Joining::new(t, p, n, t.policies[p].merge);
-            let leaves = [&j.defaults, &j.overrides]
+            let joining = Joining::new(topology, policy, node, topology.policies[policy].merge);
+            let leaves = [&joining.defaults, &joining.overrides]
                 .into_iter()
                 .flatten()
                 .flat_map(|l| l.value.set_leaf_pointers());
             out.extend(leaves.map(|l| (l, c.winner)));
         } else {
-            let kind = &t.policies[p].kind;
-            let fold = self.fold.get_or_insert_with(|| KindFold::new(t, kind));
-            for ctx in fold.contexts(n) {
+            let kind = &topology.policies[policy].kind;
+            let fold = self
+                .fold
+                .get_or_insert_with(|| KindFold::new(topology, kind));
+            for ctx in fold.contexts(node) {
                 let Some(acc) = &ctx.acc else { continue };
-                if !acc.applied.contains(&p) {
+                if !acc.applied.contains(&policy) {
                     continue;
                 }
                 let lost = self.measured.entry(Rc::as_ptr(acc)).or_insert_with(|| {
-                    let j = Joining::new(t, p, n, t.policies[p].merge);
+                    let joining =
+                        Joining::new(topology, policy, node, topology.policies[policy].merge);
                     let result = acc.result();
                     // Where no other policy holds the place, the most specific other one
                     // folded in took it (a patch's null).
-                    let fallback = acc.applied.iter().rev().find(|&&q| q != p).copied();
-                    [&j.defaults, &j.overrides]
+                    let fallback = acc.applied.iter().rev().find(|&&q| q != policy).copied();
+                    [&joining.defaults, &joining.overrides]
                         .into_iter()
                         .flatten()
-                        .flat_map(|l| crate::effective::sourced::lost_leaves(&l.value, &result, p))
+                        .flat_map(|l| {
+                            crate::effective::sourced::lost_leaves(&l.value, &result, policy)
+                        })
                         .filter_map(|(path, by)| Some((path, by.or(fallback)?)))
                         .collect()
                 });
@@ -262,7 +267,7 @@ impl<'w> Losses<'w> {
             .into_iter()
             .map(|(path, q)| Overridden {
                 path,
-                by: w.policy_ref(q),
+                by: world.policy_ref(q),
             })
             .collect();
         out.sort();
@@ -273,9 +278,9 @@ impl<'w> Losses<'w> {
 
 /// What controllers wrote: `status.ancestors[].conditions` (with ancestorRef and
 /// controllerName) or plain `status.conditions`.
-pub fn reported_status(t: &Topology, p: PolicyId) -> Vec<ReportedCondition> {
-    let pol = &t.policies[p];
-    let status = &t.snapshot.objects[pol.object].status;
+pub fn reported_status(topology: &Topology, policy: PolicyId) -> Vec<ReportedCondition> {
+    let pol = &topology.policies[policy];
+    let status = &topology.snapshot.objects[pol.object].status;
     let mut out = Vec::new();
     let cond = |c: &Val, controller: Option<String>, ancestor: Option<ObjRef>| {
         condition(c).map(|r| ReportedCondition {

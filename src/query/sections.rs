@@ -12,36 +12,36 @@ pub struct SectionEffective {
     pub effective: Vec<Effective>,
 }
 
-/// The sections of node `n` (its children that it owns).
-pub(crate) fn sections_of(t: &Topology, n: NodeId) -> Vec<NodeId> {
-    t.nodes[n]
+/// The sections of `node` (its children that it owns).
+pub(crate) fn sections_of(topology: &Topology, node: NodeId) -> Vec<NodeId> {
+    topology.nodes[node]
         .children
         .iter()
         .copied()
-        .filter(|&c| t.nodes[c].owner == Some(n))
+        .filter(|&c| topology.nodes[c].owner == Some(node))
         .collect()
 }
 
-/// The effective spec at `n` of each policy kind in use (only `kind`, when given), and,
-/// for each section of `n` where some kind's differs from `n`'s, the section's (of the
+/// The effective spec at `node` of each policy kind in use (only `kind`, when given), and,
+/// for each section of `node` where some kind's differs from `node`'s, the section's (of the
 /// kinds that differ), in the order of the sections.
 pub(crate) fn effective_with_sections(
-    w: &World,
-    n: NodeId,
+    world: &World,
+    node: NodeId,
     kind: Option<&GroupKind>,
 ) -> (Vec<Effective>, Vec<SectionEffective>) {
-    let t = &w.topology;
-    let sections = sections_of(t, n);
+    let topology = &world.topology;
+    let sections = sections_of(topology, node);
     let mut effective = Vec::new();
     let mut at_sections: Vec<Vec<Effective>> = vec![Vec::new(); sections.len()];
-    for k in KindFold::kinds_in_use(t) {
-        if kind.is_some_and(|want| *want != k) {
+    for gk in KindFold::kinds_in_use(topology) {
+        if kind.is_some_and(|want| *want != gk) {
             continue;
         }
-        let mut f = KindFold::new(t, &k);
-        let here = f.effective_at(n);
-        for (i, &s) in sections.iter().enumerate() {
-            let at = f.effective_at(s);
+        let mut fold = KindFold::new(topology, &gk);
+        let here = fold.effective_at(node);
+        for (i, &section) in sections.iter().enumerate() {
+            let at = fold.effective_at(section);
             // A section is shown when what applies there differs from its object.
             let differs = at.len() != here.len()
                 || at
@@ -49,17 +49,17 @@ pub(crate) fn effective_with_sections(
                     .zip(&here)
                     .any(|(a, b)| a.spec != b.spec || a.sources != b.sources);
             if differs {
-                at_sections[i].extend(at.iter().map(|g| Effective::from_group(w, g)));
+                at_sections[i].extend(at.iter().map(|g| Effective::from_group(world, g)));
             }
         }
-        effective.extend(here.iter().map(|g| Effective::from_group(w, g)));
+        effective.extend(here.iter().map(|g| Effective::from_group(world, g)));
     }
     let sections = sections
         .iter()
         .zip(at_sections)
         .filter(|(_, e)| !e.is_empty())
-        .map(|(&s, effective)| SectionEffective {
-            section_name: t.nodes[s]
+        .map(|(&section, effective)| SectionEffective {
+            section_name: topology.nodes[section]
                 .obj_ref
                 .section
                 .as_deref()

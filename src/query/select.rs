@@ -20,16 +20,16 @@ pub enum Selection {
 
 /// Reads `get`'s words against the kinds the world knows. A kind that is not a policy
 /// kind is an error that says where to look instead.
-pub fn read_selection(w: &World, words: &[String]) -> Result<Selection, NameError> {
-    let t = &w.topology;
+pub fn read_selection(world: &World, words: &[String]) -> Result<Selection, NameError> {
+    let topology = &world.topology;
     let policy_kind = |ty: &str| -> Result<GroupKind, NameError> {
-        let gk = resolve_type(ty, &t.catalog, &t.snapshot.objects).map_err(|e| {
+        let gk = resolve_type(ty, &topology.catalog, &topology.snapshot.objects).map_err(|e| {
             NameError::UnknownType {
                 typed: ty.to_string(),
-                message: super::hint::unknown_type(w, ty, e),
+                message: super::hint::unknown_type(world, ty, e),
             }
         })?;
-        if t.catalog.get(&gk).is_none() {
+        if topology.catalog.get(&gk).is_none() {
             return Err(NameError::NotAPolicyKind {
                 resource: resource_plural(&gk.kind),
                 kind: gk.kind.to_lowercase(),
@@ -40,7 +40,7 @@ pub fn read_selection(w: &World, words: &[String]) -> Result<Selection, NameErro
     match words {
         [] => Ok(Selection::All),
         [one] if matches!(one.as_str(), "policies" | "policy") => Ok(Selection::All),
-        _ if words.iter().any(|w| w.contains('/')) => {
+        _ if words.iter().any(|word| word.contains('/')) => {
             let mut named = Vec::with_capacity(words.len());
             for word in words {
                 if !word.contains('/') {
@@ -68,7 +68,7 @@ pub fn read_selection(w: &World, words: &[String]) -> Result<Selection, NameErro
 /// message for each name that picks none (kubectl's "not found", with a hint). A policy
 /// named twice is listed once.
 pub fn select(
-    w: &World,
+    world: &World,
     rows: Vec<PolicyRow>,
     selection: &Selection,
     ns: Option<&str>,
@@ -95,7 +95,7 @@ pub fn select(
                     }
                 }
                 if !found {
-                    missing.push(not_found(w, gk, name, ns));
+                    missing.push(not_found(world, gk, name, ns));
                 }
             }
             (picked, missing)
@@ -129,9 +129,9 @@ spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
         s.split(' ').map(str::to_string).collect()
     }
 
-    fn names(w: &World, s: &str) -> (Vec<String>, Vec<String>) {
-        let sel = read_selection(w, &words(s)).unwrap();
-        let (rows, missing) = select(w, get_policies(w, Some("team")), &sel, Some("team"));
+    fn names(world: &World, s: &str) -> (Vec<String>, Vec<String>) {
+        let sel = read_selection(world, &words(s)).unwrap();
+        let (rows, missing) = select(world, get_policies(world, Some("team")), &sel, Some("team"));
         let listed = rows
             .iter()
             .map(|r| format!("{}/{}", r.policy.kind, r.policy.name))
@@ -141,35 +141,38 @@ spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
 
     #[test]
     fn a_kind_in_any_spelling_lists_its_policies() {
-        let w = crate::analyze_yaml(INPUT).unwrap();
+        let world = crate::analyze_yaml(INPUT).unwrap();
         for s in ["btlspolicy", "backendtlspolicies", "BackendTLSPolicy"] {
             assert_eq!(
-                names(&w, s).0,
+                names(&world, s).0,
                 ["BackendTLSPolicy/a", "BackendTLSPolicy/b"],
                 "{s}"
             );
         }
-        assert_eq!(names(&w, "btp").0, ["BackendTrafficPolicy/a"]);
+        assert_eq!(names(&world, "btp").0, ["BackendTrafficPolicy/a"]);
     }
 
     #[test]
     fn names_are_answered_in_the_order_given_and_missing_ones_reported() {
-        let w = crate::analyze_yaml(INPUT).unwrap();
-        let (rows, missing) = names(&w, "backendtlspolicy b nope a");
+        let world = crate::analyze_yaml(INPUT).unwrap();
+        let (rows, missing) = names(&world, "backendtlspolicy b nope a");
         assert_eq!(rows, ["BackendTLSPolicy/b", "BackendTLSPolicy/a"]);
         assert_eq!(missing.len(), 1);
         assert!(missing[0].contains("\"nope\" not found"), "{missing:?}");
-        let (rows, missing) = names(&w, "btp/a backendtlspolicy/a btp/a");
+        let (rows, missing) = names(&world, "btp/a backendtlspolicy/a btp/a");
         assert_eq!(rows, ["BackendTrafficPolicy/a", "BackendTLSPolicy/a"]);
         assert!(missing.is_empty());
     }
 
     #[test]
     fn a_kind_that_is_not_a_policy_or_mixed_forms_are_refused() {
-        let w = crate::analyze_yaml(INPUT).unwrap();
-        let e = read_selection(&w, &words("httproute")).unwrap_err();
+        let world = crate::analyze_yaml(INPUT).unwrap();
+        let e = read_selection(&world, &words("httproute")).unwrap_err();
         assert!(matches!(e, NameError::NotAPolicyKind { .. }), "{e}");
-        assert!(read_selection(&w, &words("btp/a b")).is_err());
-        assert_eq!(read_selection(&w, &words("policies")), Ok(Selection::All));
+        assert!(read_selection(&world, &words("btp/a b")).is_err());
+        assert_eq!(
+            read_selection(&world, &words("policies")),
+            Ok(Selection::All)
+        );
     }
 }

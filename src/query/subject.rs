@@ -101,16 +101,18 @@ pub fn name_target(
 }
 
 /// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
-pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, NameError> {
-    let t = &w.topology;
-    let (gk, r) = name_target(words, &t.catalog, &t.snapshot.objects, ns).map_err(|e| match e {
-        NameError::UnknownType { typed, message } => NameError::UnknownType {
-            message: super::hint::unknown_type(w, &typed, message),
-            typed,
+pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject, NameError> {
+    let topology = &world.topology;
+    let (gk, r) = name_target(words, &topology.catalog, &topology.snapshot.objects, ns).map_err(
+        |e| match e {
+            NameError::UnknownType { typed, message } => NameError::UnknownType {
+                message: super::hint::unknown_type(world, &typed, message),
+                typed,
+            },
+            other => other,
         },
-        other => other,
-    })?;
-    if t.catalog.get(&gk).is_some() {
+    )?;
+    if topology.catalog.get(&gk).is_some() {
         if let Some(section) = &r.section {
             return Err(NameError::PolicySection {
                 kind: gk.kind.to_lowercase(),
@@ -118,37 +120,40 @@ pub fn find_subject(w: &World, words: &[String], ns: &str) -> Result<Subject, Na
                 section: section.to_string(),
             });
         }
-        return match t.policy_index.get(&r) {
+        return match topology.policy_index.get(&r) {
             Some(&p) => Ok(Subject::Policy(p)),
-            None => Err(not_found(w, &gk, &r.name, r.namespace.as_deref())),
+            None => Err(not_found(world, &gk, &r.name, r.namespace.as_deref())),
         };
     }
-    if gk.group.is_empty() && gk.kind == "Namespace" && t.namespaces.contains_key(r.name.as_str()) {
+    if gk.group.is_empty()
+        && gk.kind == "Namespace"
+        && topology.namespaces.contains_key(r.name.as_str())
+    {
         return Ok(Subject::Namespace(r.name.to_string()));
     }
-    if let Some(n) = t.lookup(&r) {
+    if let Some(n) = topology.lookup(&r) {
         return Ok(Subject::Node(n));
     }
     if let Some((group, kind)) = experimental_alias(&gk.kind) {
-        let x = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
+        let experimental = ObjRef::new(group, kind, r.namespace.as_deref(), &r.name)
             .with_section(r.section.as_deref());
-        if let Some(n) = t.lookup(&x) {
+        if let Some(n) = topology.lookup(&experimental) {
             return Ok(Subject::Node(n));
         }
     }
     if let Some(section) = &r.section {
-        if t.lookup(&r.object()).is_some() {
-            return Err(section_not_found(w, &gk, &r, section));
+        if topology.lookup(&r.object()).is_some() {
+            return Err(section_not_found(world, &gk, &r, section));
         }
     }
-    Err(not_found(w, &gk, &r.name, r.namespace.as_deref()))
+    Err(not_found(world, &gk, &r.name, r.namespace.as_deref()))
 }
 
 /// The object of the hierarchy a subject is, for a command (`what`) that starts at one.
-pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, NameError> {
+pub fn node_of(world: &World, subject: Subject, what: &str) -> Result<NodeId, NameError> {
     match subject {
-        Subject::Node(n) => Ok(n),
-        Subject::Namespace(ns) => w
+        Subject::Node(node) => Ok(node),
+        Subject::Namespace(ns) => world
             .topology
             .lookup(&ObjRef::new("", "Namespace", None, &ns))
             .ok_or_else(|| NameError::NamespaceNotNode {
@@ -162,16 +167,16 @@ pub fn node_of(w: &World, subject: Subject, what: &str) -> Result<NodeId, NameEr
 }
 
 /// An object that is there without the section named: its sections, and the nearest.
-fn section_not_found(w: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> NameError {
+fn section_not_found(world: &World, gk: &GroupKind, object: &ObjRef, section: &str) -> NameError {
     let ty = gk.kind.to_lowercase();
-    let sections = super::names::sections(w, &ty, &r.name, r.namespace.as_deref());
+    let sections = super::names::sections(world, &ty, &object.name, object.namespace.as_deref());
     let nearest: Vec<String> = super::hint::nearest(section, sections.iter().map(String::as_str))
         .into_iter()
-        .map(|s| format!("{ty}/{}#{s}", r.name))
+        .map(|s| format!("{ty}/{}#{s}", object.name))
         .collect();
     NameError::SectionNotFound {
         kind: ty,
-        name: r.name.to_string(),
+        name: object.name.to_string(),
         section: section.to_string(),
         sections,
         nearest,
@@ -180,21 +185,21 @@ fn section_not_found(w: &World, gk: &GroupKind, r: &ObjRef, section: &str) -> Na
 
 /// kubectl's "not found", with a hint where one of that name is elsewhere, or the blind
 /// spot that may hide it ("not seen" is not "not there").
-pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> NameError {
+pub(crate) fn not_found(world: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> NameError {
     let resource = if gk.group.is_empty() {
         resource_plural(&gk.kind)
     } else {
         format!("{}.{}", resource_plural(&gk.kind), gk.group)
     };
-    let t = &w.topology;
-    let elsewhere: Vec<String> = t
+    let topology = &world.topology;
+    let elsewhere: Vec<String> = topology
         .snapshot
         .objects
         .iter()
         .filter(|o| o.group_kind() == *gk && o.name == name)
         .filter_map(|o| o.namespace.as_deref().map(str::to_string))
         .collect();
-    let blind = t.snapshot.blind_spots.iter().find(|b| {
+    let blind = topology.snapshot.blind_spots.iter().find(|b| {
         b.group == gk.group
             && b.kind == gk.kind
             && (b.namespace.is_none() || b.namespace.as_deref() == ns)
@@ -208,7 +213,7 @@ pub(crate) fn not_found(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>)
     }
     // No other namespace has one of that name: the nearest names in scope.
     let nearest = match elsewhere.is_empty() {
-        true => super::hint::near_names(w, gk, name, ns),
+        true => super::hint::near_names(world, gk, name, ns),
         false => Vec::new(),
     };
     NameError::NotFound {
@@ -277,31 +282,31 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
 
     #[test]
     fn subjects_policies_nodes_namespaces_and_the_listener_set_alias() {
-        let w = crate::analyze_yaml(INPUT).unwrap();
+        let world = crate::analyze_yaml(INPUT).unwrap();
         assert!(matches!(
-            find_subject(&w, &words("backendtlspolicy/tls"), "team"),
+            find_subject(&world, &words("backendtlspolicy/tls"), "team"),
             Ok(Subject::Policy(_))
         ));
         assert!(matches!(
-            find_subject(&w, &words("httproute/shop"), "team"),
+            find_subject(&world, &words("httproute/shop"), "team"),
             Ok(Subject::Node(_))
         ));
         assert!(matches!(
-            find_subject(&w, &words("listenerset/extra"), "team"),
+            find_subject(&world, &words("listenerset/extra"), "team"),
             Ok(Subject::Node(_))
         ));
         assert_eq!(
-            find_subject(&w, &words("ns/team"), "x"),
+            find_subject(&world, &words("ns/team"), "x"),
             Ok(Subject::Namespace("team".into()))
         );
-        let n = match find_subject(&w, &words("httproute/shop"), "team") {
-            Ok(s) => node_of(&w, s, "tree"),
+        let n = match find_subject(&world, &words("httproute/shop"), "team") {
+            Ok(s) => node_of(&world, s, "tree"),
             Err(e) => Err(e),
         };
         assert!(n.is_ok());
-        let p = find_subject(&w, &words("backendtlspolicy/tls"), "team").unwrap();
+        let p = find_subject(&world, &words("backendtlspolicy/tls"), "team").unwrap();
         assert_eq!(
-            node_of(&w, p, "tree"),
+            node_of(&world, p, "tree"),
             Err(NameError::PolicyNotNode {
                 what: "tree".into()
             })
@@ -310,8 +315,8 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
 
     #[test]
     fn not_found_says_where_one_of_that_name_is() {
-        let w = crate::analyze_yaml(INPUT).unwrap();
-        let e = find_subject(&w, &words("httproute/shop"), "default").unwrap_err();
+        let world = crate::analyze_yaml(INPUT).unwrap();
+        let e = find_subject(&world, &words("httproute/shop"), "default").unwrap_err();
         // As data: where it was looked for, and where there is one.
         let NameError::NotFound {
             namespace,
@@ -330,7 +335,7 @@ spec: {targetRefs: [{group: "", kind: Service, name: nowhere}]}
             e.to_string(),
             "httproutes.gateway.networking.k8s.io \"shop\" not found in namespace default (there is one in namespace team: add -n team)"
         );
-        let e = find_subject(&w, &words("backendtlspolicy/nope"), "team").unwrap_err();
+        let e = find_subject(&world, &words("backendtlspolicy/nope"), "team").unwrap_err();
         assert!(
             e.to_string()
                 .ends_with("\"nope\" not found in namespace team"),

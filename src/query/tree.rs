@@ -40,57 +40,57 @@ pub struct TreePolicy {
 }
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
-pub fn tree(w: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &w.topology;
-    let scope = nodes_in_scope(t, namespace);
+pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec<TreeNode> {
+    let topology = &world.topology;
+    let scope = nodes_in_scope(topology, namespace);
     let scope = scope.as_deref();
     let roots: Vec<NodeId> = match root {
         Some(r) => vec![r],
         None => {
-            let mut r: Vec<NodeId> = t
+            let mut r: Vec<NodeId> = topology
                 .roots()
                 .into_iter()
-                .filter(|&n| scope.is_none_or(|s| s[n]))
+                .filter(|&node| scope.is_none_or(|s| s[node]))
                 .collect();
-            r.sort_by(|a, b| role_then_ref(t, *a, *b));
+            r.sort_by(|a, b| role_then_ref(topology, *a, *b));
             r
         }
     };
-    let entries = namespace_entries(t);
+    let entries = namespace_entries(topology);
     let view = TreeView {
-        child: &|n, c| match t.nodes[c].owner == Some(n) {
+        child: &|node, c| match topology.nodes[c].owner == Some(node) {
             // A backend's port no route sends traffic to, with no policy of its own,
             // is left out (traffic reaches only the ports backendRefs name).
-            true => t.nodes[c].role != Role::Port || t.port_shown(n, c),
+            true => topology.nodes[c].role != Role::Port || topology.port_shown(node, c),
             false => scope.is_none_or(|s| s[c]),
         },
-        policy: &|p| Some(w.statuses.overall[p]),
+        policy: &|p| Some(world.statuses.overall[p]),
         status: &|_| None,
         ns_entries: &entries,
     };
-    let mut forest = view.forest(w, roots);
+    let mut forest = view.forest(world, roots);
     if root.is_none() {
-        forest.extend(unattached(w, namespace));
+        forest.extend(unattached(world, namespace));
     }
     forest
 }
 
 /// The policies in scope that attach nowhere, apart after the hierarchy, each under
 /// the target it names (with why it did not attach), so `tree` hides none of them.
-fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
-    let t = &w.topology;
+fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
+    let topology = &world.topology;
     let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
-    for (p, pol) in t.each_policy() {
+    for (p, pol) in topology.each_policy() {
         let attached = pol.rejected.is_none()
-            && t.targets[p]
+            && topology.targets[p]
                 .iter()
                 .any(|r| !matches!(r.resolution, Resolution::NotFound(_)));
         let in_scope = namespace.is_none_or(|ns| pol.obj_ref.namespace.as_deref() == Some(ns));
         if attached || !in_scope {
             continue;
         }
-        let status = w.statuses.overall[p];
-        let mut targets: Vec<(ObjRef, PolicyStatus)> = t.targets[p]
+        let status = world.statuses.overall[p];
+        let mut targets: Vec<(ObjRef, PolicyStatus)> = topology.targets[p]
             .iter()
             .map(|r| match r.resolution {
                 Resolution::NotFound(code) => (r.target.clone(), unresolved_status(code)),
@@ -122,21 +122,22 @@ fn unattached(w: &World, namespace: Option<&str>) -> Vec<TreeNode> {
     by_target.into_values().collect()
 }
 
-pub(crate) fn role_then_ref(t: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
-    (t.nodes[a].role, &t.nodes[a].obj_ref).cmp(&(t.nodes[b].role, &t.nodes[b].obj_ref))
+pub(crate) fn role_then_ref(topology: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
+    (topology.nodes[a].role, &topology.nodes[a].obj_ref)
+        .cmp(&(topology.nodes[b].role, &topology.nodes[b].obj_ref))
 }
 
 /// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
 /// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
-pub(crate) fn nodes_in_scope(t: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
+pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
     let ns = namespace?;
-    let mut in_scope = vec![false; t.nodes.len()];
-    let mut stack: Vec<NodeId> = NodeId::all(t.nodes.len())
-        .filter(|&n| t.nodes[n].obj_ref.namespace.as_deref() == Some(ns))
+    let mut in_scope = vec![false; topology.nodes.len()];
+    let mut stack: Vec<NodeId> = NodeId::all(topology.nodes.len())
+        .filter(|&node| topology.nodes[node].obj_ref.namespace.as_deref() == Some(ns))
         .collect();
-    while let Some(n) = stack.pop() {
-        if !std::mem::replace(&mut in_scope[n], true) {
-            stack.extend(t.nodes[n].parents.iter().copied());
+    while let Some(node) = stack.pop() {
+        if !std::mem::replace(&mut in_scope[node], true) {
+            stack.extend(topology.nodes[node].parents.iter().copied());
         }
     }
     Some(in_scope)
@@ -149,47 +150,47 @@ pub(crate) fn nodes_in_scope(t: &Topology, namespace: Option<&str>) -> Option<Ve
 /// `tree TYPE/NAME` and `describe -o tree`. Only namespaces with such policies are
 /// looked at, each by one walk up from its objects and one walk down from the roots
 /// among their ancestors (a Gateway's few nodes, not the whole topology).
-pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
-    let len = t.nodes.len();
+pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
+    let len = topology.nodes.len();
     let mut entry = vec![false; len];
-    let mut wanted = vec![false; t.shape.levels()];
+    let mut wanted = vec![false; topology.shape.levels()];
     let mut levels: Vec<LevelId> = Vec::new();
-    for (ns, ps) in &t.ns_attached {
-        if let Some(l) = t.shape.level_of(ns).filter(|_| !ps.is_empty()) {
-            wanted[l as usize] = true;
-            levels.push(l);
+    for (ns, policies) in &topology.ns_attached {
+        if let Some(level) = topology.shape.level_of(ns).filter(|_| !policies.is_empty()) {
+            wanted[level as usize] = true;
+            levels.push(level);
         }
     }
     if levels.is_empty() {
         return entry;
     }
     let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
-    for n in NodeId::all(len) {
-        if let Some(l) = t.shape.level(n).filter(|&l| wanted[l as usize]) {
-            members[l as usize].push(n);
+    for node in NodeId::all(len) {
+        if let Some(level) = topology.shape.level(node).filter(|&l| wanted[l as usize]) {
+            members[level as usize].push(node);
         }
     }
     // Marks stamped with the level's turn, so no list is cleared between levels.
     let mut above = vec![0u32; len];
     let mut free = vec![0u32; len];
-    for (turn, &l) in levels.iter().enumerate() {
+    for (turn, &level) in levels.iter().enumerate() {
         let stamp = turn as u32 + 1;
-        let outside = |n: NodeId| t.shape.level(n) != Some(l);
+        let outside = |node: NodeId| topology.shape.level(node) != Some(level);
         // Up: the ancestors of the namespace's objects reached without passing through it.
         let mut stack: Vec<NodeId> = Vec::new();
         let mut tops: Vec<NodeId> = Vec::new();
         let mut push_up = |from: NodeId, stack: &mut Vec<NodeId>, tops: &mut Vec<NodeId>| {
-            for &p in &t.nodes[from].parents {
+            for &p in &topology.nodes[from].parents {
                 if outside(p) && std::mem::replace(&mut above[p], stamp) != stamp {
                     stack.push(p);
-                    if t.nodes[p].parents.is_empty() {
+                    if topology.nodes[p].parents.is_empty() {
                         tops.push(p);
                     }
                 }
             }
         };
-        for &n in &members[l as usize] {
-            push_up(n, &mut stack, &mut tops);
+        for &node in &members[level as usize] {
+            push_up(node, &mut stack, &mut tops);
         }
         while let Some(q) = stack.pop() {
             push_up(q, &mut stack, &mut tops);
@@ -200,15 +201,15 @@ pub(crate) fn namespace_entries(t: &Topology) -> Vec<bool> {
             free[r] = stamp;
         }
         while let Some(q) = tops.pop() {
-            for &c in &t.nodes[q].children {
+            for &c in &topology.nodes[q].children {
                 if above[c] == stamp && std::mem::replace(&mut free[c], stamp) != stamp {
                     tops.push(c);
                 }
             }
         }
-        for &n in &members[l as usize] {
-            let parents = &t.nodes[n].parents;
-            entry[n] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
+        for &node in &members[level as usize] {
+            let parents = &topology.nodes[node].parents;
+            entry[node] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
         }
     }
     entry
@@ -227,38 +228,39 @@ pub(crate) struct TreeView<'a> {
 
 impl TreeView<'_> {
     /// Each root drawn down; a node reached twice is expanded the first time only.
-    pub(crate) fn forest(&self, w: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
-        let mut expanded = vec![false; w.topology.nodes.len()];
+    pub(crate) fn forest(&self, world: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
+        let mut expanded = vec![false; world.topology.nodes.len()];
         roots
             .into_iter()
-            .map(|r| self.node(w, r, &mut expanded, 0))
+            .map(|r| self.node(world, r, &mut expanded, 0))
             .collect()
     }
 
     pub(crate) fn node(
         &self,
-        w: &World,
-        n: NodeId,
+        world: &World,
+        id: NodeId,
         expanded: &mut Vec<bool>,
         depth: usize,
     ) -> TreeNode {
-        let t = &w.topology;
-        let node = &t.nodes[n];
+        let topology = &world.topology;
+        let node = &topology.nodes[id];
         let hang = |p: PolicyId, via_namespace: bool| {
             (self.policy)(p).map(|status| TreePolicy {
-                policy: t.policies[p].obj_ref.clone(),
+                policy: topology.policies[p].obj_ref.clone(),
                 status,
                 via_namespace,
             })
         };
-        let mut policies: Vec<TreePolicy> = t.attached[n]
+        let mut policies: Vec<TreePolicy> = topology.attached[id]
             .iter()
             .filter_map(|&p| hang(p, false))
             .collect();
         // Namespace-level policies hang where a path down enters their namespace.
-        if let Some(ns) = t.namespace_level(n).filter(|_| self.ns_entries[n]) {
+        if let Some(ns) = topology.namespace_level(id).filter(|_| self.ns_entries[id]) {
             policies.extend(
-                t.ns_attached
+                topology
+                    .ns_attached
                     .get(ns)
                     .into_iter()
                     .flatten()
@@ -269,21 +271,21 @@ impl TreeView<'_> {
             .children
             .iter()
             .copied()
-            .filter(|&c| (self.child)(n, c))
+            .filter(|&c| (self.child)(id, c))
             .collect();
         let truncated = depth + 1 >= MAX_DEPTH && !kids.is_empty();
-        let repeated = !truncated && std::mem::replace(&mut expanded[n], true) && !kids.is_empty();
+        let repeated = !truncated && std::mem::replace(&mut expanded[id], true) && !kids.is_empty();
         if repeated || truncated {
             kids.clear();
         }
-        kids.sort_by(|a, b| role_then_ref(t, *a, *b));
+        kids.sort_by(|a, b| role_then_ref(topology, *a, *b));
         let children = kids
             .into_iter()
-            .map(|c| self.node(w, c, expanded, depth + 1))
+            .map(|c| self.node(world, c, expanded, depth + 1))
             .collect();
         TreeNode {
             obj_ref: node.obj_ref.clone(),
-            status: (self.status)(n),
+            status: (self.status)(id),
             policies,
             children,
             repeated,

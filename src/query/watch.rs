@@ -113,7 +113,7 @@ impl Watched {
             .into_iter()
             .map(|o| (o.obj_ref(), o))
             .collect();
-        let mut w = Watched {
+        let mut watched = Watched {
             objects,
             blind_spots: snapshot.blind_spots,
             declared: declared.to_vec(),
@@ -129,8 +129,8 @@ impl Watched {
             answered: (0, 0, 0),
             places: HashMap::new(),
         };
-        w.answer();
-        w
+        watched.answer();
+        watched
     }
 
     /// Every policy's row, as last answered, in `get`'s order.
@@ -156,8 +156,8 @@ impl Watched {
     pub fn apply(&mut self, changes: Vec<Change>) -> (bool, Vec<BlindSpot>) {
         let mut new_spots = Vec::new();
         let mut changed = false;
-        for c in changes {
-            match c {
+        for change in changes {
+            match change {
                 Change::Applied(o) => {
                     let o = settled(o);
                     changed = true;
@@ -317,8 +317,6 @@ impl Watched {
         }
     }
 
-    /// Everything analysed again; every part counted again. Returns every policy's row,
-    /// and None for the policies gone.
     /// `objects` analysed as a world of their own, with the kinds declared.
     fn analyzed(&self, objects: Vec<Object>, blind_spots: Vec<BlindSpot>) -> World {
         let snapshot = Snapshot {
@@ -329,31 +327,34 @@ impl Watched {
         analyze(snapshot, &self.declared, &[])
     }
 
+    /// Everything analysed again; every part counted again. Returns every policy's row,
+    /// and None for the policies gone.
     fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
         self.answered.0 += 1;
         let objects = self.objects.values().cloned().collect();
         let world = self.analyzed(objects, self.blind_spots.clone());
-        let t = &*world.topology;
-        self.places = t
+        let topology = &*world.topology;
+        self.places = topology
             .each_policy()
             .map(|(_, p)| {
                 (
                     p.obj_ref.clone(),
-                    target_places(&t.snapshot.objects[p.object]),
+                    target_places(&topology.snapshot.objects[p.object]),
                 )
             })
             .collect();
         let anywhere = self.places.values().any(|p| *p == TargetPlaces::Anywhere);
-        self.parts = (!anywhere).then(|| count_parts(t, |n| Some(part_of(t, n)), true));
+        self.parts =
+            (!anywhere).then(|| count_parts(topology, |n| Some(part_of(topology, n)), true));
         // The rows from what was counted (the same sums a change is answered from),
         // else as `get` computes them.
         let rows = match &self.parts {
-            Some(parts) => t
+            Some(parts) => topology
                 .each_policy()
                 .map(|(i, p)| {
                     let total = parts.total(&p.obj_ref);
-                    let own = Own::of(t, i);
-                    policy_row(t, i, own.status_of(&total), total.objects as usize)
+                    let own = Own::of(topology, i);
+                    policy_row(topology, i, own.status_of(&total), total.objects as usize)
                 })
                 .collect(),
             None => get_policies(&world, None),
@@ -361,7 +362,7 @@ impl Watched {
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
             .last
             .keys()
-            .filter(|p| !t.policy_index.contains_key(*p))
+            .filter(|p| !topology.policy_index.contains_key(*p))
             .map(|p| (p.clone(), None))
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
@@ -369,8 +370,8 @@ impl Watched {
         // (a second copy of every object, the hierarchy) is let go, but for the first
         // answer's, which `world` hands out until `forget_first`.
         let light = Topology {
-            catalog: t.catalog.clone(),
-            namespaces: t.namespaces.clone(),
+            catalog: topology.catalog.clone(),
+            namespaces: topology.namespaces.clone(),
             ..Topology::default()
         };
         self.world = World::new(light);
@@ -387,179 +388,39 @@ impl Watched {
         starts: &BTreeSet<String>,
         before: &[Object],
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
-        let mut links = NamespaceLinks::default();
-        for o in self.objects.values().chain(before) {
-            links.note(o);
-        }
-        let touched = namespaces_below(&links, starts);
-        let keep = namespace_closure(&links, &touched);
-        // A change that reaches most namespaces (to a Gateway many routes attach to)
-        // is answered sooner by folding the kinds of the policies changed again, or in
-        // full.
-        if keep.len() > WIDE && keep.len() * 2 > self.world.topology.namespaces.len() {
-            return None;
-        }
-        let kept: Vec<Object> = self
-            .objects
-            .iter()
-            .filter(|(r, o)| match o.namespace.as_deref() {
-                None => true,
-                Some(ns) if keep.contains(ns) => true,
-                // A policy elsewhere that targets something kept.
-                Some(_) => match self.places.get(*r) {
-                    Some(TargetPlaces::Within {
-                        namespaces,
-                        cluster,
-                    }) => *cluster || !namespaces.is_disjoint(&keep),
-                    Some(TargetPlaces::Anywhere) => true,
-                    None => false,
-                },
-            })
-            .map(|(_, o)| o.clone())
-            .collect();
-        let w = self.analyzed(kept, Vec::new());
-        let t = &*w.topology;
+        let (touched, keep) = self.namespaces_to_count(starts, before)?;
+        let world = self.analyzed(self.objects_kept(&keep), Vec::new());
+        let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
-        // A policy whose targets lie partly outside what was read cannot have its
-        // targets judged here: one with a target where things changed needs it all.
-        let mut exact: Vec<PolicyId> = Vec::new();
-        for (i, p) in t.each_policy() {
-            match self.places.get(&p.obj_ref) {
-                Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_subset(&keep) => {
-                    exact.push(i)
-                }
-                Some(TargetPlaces::Within { namespaces, .. })
-                    if namespaces.is_disjoint(&touched) => {}
-                _ => return None,
-            }
-        }
-        let in_touched = |n: NodeId| -> Option<Part> {
-            let ns = part_of(t, n)?;
+        let exact = policies_judged_whole(topology, &self.places, &keep, &touched)?;
+        let in_touched = |node: NodeId| -> Option<Part> {
+            let ns = part_of(topology, node)?;
             touched.contains(&ns).then_some(Some(ns))
         };
-        let counted = count_parts(t, in_touched, true);
-        // Edges into the parts counted again: which nodes above them gained their first
-        // child or lost their last?
+        let counted = count_parts(topology, in_touched, true);
         let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
-        // Per node above the parts counted again: its children there, before and now.
-        let mut counts: HashMap<&ObjRef, (u32, u32)> = HashMap::new();
-        for part in &touched_parts {
-            for (parent, n) in parts.edges.get(part).into_iter().flatten() {
-                counts.entry(parent).or_default().0 += n;
-            }
-            for (parent, n) in counted.edges.get(part).into_iter().flatten() {
-                counts.entry(parent).or_default().1 += n;
-            }
-        }
-        let mut flips: Vec<(ObjRef, NodeId, bool)> = Vec::new();
-        for (parent, (old, new)) in counts {
-            if parent
-                .namespace
-                .as_deref()
-                .is_some_and(|ns| touched.contains(ns))
-                || (old > 0) == (new > 0)
-            {
-                continue;
-            }
-            // Each such node is in what was read (it is above a part counted again);
-            // were it not, nothing has been changed yet: answered otherwise.
-            let n = t.lookup(parent)?;
-            // Its children elsewhere: in its own namespace (read whole), or counted
-            // in parts not counted again.
-            let mine = part_of(t, n);
-            let at_home = t.shape.children(n).iter().any(|&c| part_of(t, c) == mine);
-            let elsewhere = parts
-                .edges
-                .iter()
-                .filter(|(part, _)| !part.as_ref().is_some_and(|ns| touched.contains(ns)))
-                .any(|(_, e)| e.contains_key(parent));
-            if !at_home && !elsewhere {
-                flips.push((parent.clone(), n, new == 0));
-            }
-        }
-        let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
-        // The parts counted again replace what was counted there.
-        for part in touched_parts {
-            for policy in parts.by_part.remove(&part).unwrap_or_default() {
-                if let Some(c) = parts.contrib.get_mut(&policy) {
-                    c.remove(&part);
-                }
-                changed.insert(policy);
-            }
-            match counted.edges.get(&part) {
-                Some(e) => parts.edges.insert(part, e.clone()),
-                None => parts.edges.remove(&part),
-            };
-        }
-        for (policy, per) in counted.contrib {
-            for (part, c) in per {
-                parts
-                    .by_part
-                    .entry(part.clone())
-                    .or_default()
-                    .insert(policy.clone());
-                parts
-                    .contrib
-                    .entry(policy.clone())
-                    .or_default()
-                    .insert(part, c);
-            }
-            changed.insert(policy);
-        }
-        // A node that became, or stopped being, one of the most specific: its part
-        // gains or loses what it adds there.
-        for (node, n, leaf) in flips {
-            let part: Part = node.namespace.as_deref().map(str::to_string);
-            for (p, c) in leaf_contributions_at(t, n) {
-                let policy = t.policies[p].obj_ref.clone();
-                let per = parts.contrib.entry(policy.clone()).or_default();
-                let mine = per.entry(part.clone()).or_default();
-                match leaf {
-                    true => mine.add(&c),
-                    false => mine.subtract(&c),
-                }
-                if mine.is_empty() {
-                    per.remove(&part);
-                } else {
-                    parts
-                        .by_part
-                        .entry(part.clone())
-                        .or_default()
-                        .insert(policy.clone());
-                }
-                changed.insert(policy);
-            }
-        }
-        let mut rows: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
-        for i in exact {
-            let policy = t.policies[i].obj_ref.clone();
-            parts.own.insert(policy.clone(), Own::of(t, i));
-            rows.insert(
-                policy.clone(),
-                policy_row(t, i, Own::of(t, i).status_of(&Contribution::default()), 0),
-            );
-            changed.insert(policy);
-        }
+        let flips = leaf_flips(topology, parts, &counted, &touched_parts, &touched)?;
+        let mut changed = parts.replace(counted, touched_parts);
+        parts.apply_flips(topology, flips, &mut changed);
+        let mut judged = parts.judge(topology, exact, &mut changed);
         // Policies gone.
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for o in before {
-            let r = o.obj_ref();
-            if !self.objects.contains_key(&r) && self.last.contains_key(&r) {
-                parts.contrib.remove(&r);
-                parts.own.remove(&r);
-                for set in parts.by_part.values_mut() {
-                    set.remove(&r);
-                }
-                changed.remove(&r);
-                out.push((r, None));
+        for object in before {
+            let gone = object.obj_ref();
+            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
+                parts.forget(&gone);
+                changed.remove(&gone);
+                out.push((gone, None));
             }
         }
+        // Each policy counted again: its row (made anew when judged here, else the last)
+        // with the status and reach its parts now sum to.
         for policy in changed {
             let Some(own) = parts.own.get(&policy).copied() else {
                 continue;
             };
             let total = parts.total(&policy);
-            let row = rows
+            let row = judged
                 .remove(&policy)
                 .or_else(|| self.last.get(&policy).cloned());
             if let Some(mut row) = row {
@@ -569,6 +430,50 @@ impl Watched {
             }
         }
         Some(out)
+    }
+
+    /// The namespaces a change in `starts` can touch (where it is counted again), and
+    /// those whose objects their answer depends on (`keep`: they and every namespace
+    /// above). None: the change reaches most namespaces (a Gateway many routes attach
+    /// to), answered sooner by folding the kinds of the policies changed again, or in
+    /// full.
+    fn namespaces_to_count(
+        &self,
+        starts: &BTreeSet<String>,
+        before: &[Object],
+    ) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
+        let mut links = NamespaceLinks::default();
+        for o in self.objects.values().chain(before) {
+            links.note(o);
+        }
+        let touched = namespaces_below(&links, starts);
+        let keep = namespace_closure(&links, &touched);
+        if keep.len() > WIDE && keep.len() * 2 > self.world.topology.namespaces.len() {
+            return None;
+        }
+        Some((touched, keep))
+    }
+
+    /// The objects the parts in `keep` are counted on: the cluster-scoped ones, those
+    /// in `keep`, and the policies elsewhere that target something there.
+    fn objects_kept(&self, keep: &BTreeSet<String>) -> Vec<Object> {
+        self.objects
+            .iter()
+            .filter(|(r, o)| match o.namespace.as_deref() {
+                None => true,
+                Some(ns) if keep.contains(ns) => true,
+                // A policy elsewhere that targets something kept.
+                Some(_) => match self.places.get(*r) {
+                    Some(TargetPlaces::Within {
+                        namespaces,
+                        cluster,
+                    }) => *cluster || !namespaces.is_disjoint(keep),
+                    Some(TargetPlaces::Anywhere) => true,
+                    None => false,
+                },
+            })
+            .map(|(_, o)| o.clone())
+            .collect()
     }
 }
 
@@ -585,6 +490,105 @@ impl Parts {
             total.add(c);
         }
         total
+    }
+
+    /// The parts counted again (`touched`) replace what was counted there. Returns the
+    /// policies counted in them, before or now.
+    fn replace(&mut self, mut counted: Parts, touched: Vec<Part>) -> BTreeSet<ObjRef> {
+        let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
+        for part in touched {
+            for policy in self.by_part.remove(&part).unwrap_or_default() {
+                if let Some(c) = self.contrib.get_mut(&policy) {
+                    c.remove(&part);
+                }
+                changed.insert(policy);
+            }
+            match counted.edges.remove(&part) {
+                Some(e) => self.edges.insert(part, e),
+                None => self.edges.remove(&part),
+            };
+        }
+        for (policy, per) in counted.contrib {
+            for (part, c) in per {
+                self.by_part
+                    .entry(part.clone())
+                    .or_default()
+                    .insert(policy.clone());
+                self.contrib
+                    .entry(policy.clone())
+                    .or_default()
+                    .insert(part, c);
+            }
+            changed.insert(policy);
+        }
+        changed
+    }
+
+    /// A node that became, or stopped being, one of the most specific: its part gains
+    /// or loses what it adds there, for each policy (noted in `changed`).
+    fn apply_flips(
+        &mut self,
+        topology: &Topology,
+        flips: Vec<Flip>,
+        changed: &mut BTreeSet<ObjRef>,
+    ) {
+        for Flip { node, id, leaf } in flips {
+            let part: Part = node.namespace.as_deref().map(str::to_string);
+            for (p, c) in leaf_contributions_at(topology, id) {
+                let policy = topology.policies[p].obj_ref.clone();
+                let per = self.contrib.entry(policy.clone()).or_default();
+                let mine = per.entry(part.clone()).or_default();
+                match leaf {
+                    true => mine.add(&c),
+                    false => mine.subtract(&c),
+                }
+                if mine.is_empty() {
+                    per.remove(&part);
+                } else {
+                    self.by_part
+                        .entry(part.clone())
+                        .or_default()
+                        .insert(policy.clone());
+                }
+                changed.insert(policy);
+            }
+        }
+    }
+
+    /// The policies whose targets were judged whole (`exact`): what they say of
+    /// themselves is read again, and their rows made anew (noted in `changed`); their
+    /// status and reach are the parts' sums, set afterwards.
+    fn judge(
+        &mut self,
+        topology: &Topology,
+        exact: Vec<PolicyId>,
+        changed: &mut BTreeSet<ObjRef>,
+    ) -> BTreeMap<ObjRef, PolicyRow> {
+        let mut rows: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
+        for i in exact {
+            let policy = topology.policies[i].obj_ref.clone();
+            self.own.insert(policy.clone(), Own::of(topology, i));
+            rows.insert(
+                policy.clone(),
+                policy_row(
+                    topology,
+                    i,
+                    Own::of(topology, i).status_of(&Contribution::default()),
+                    0,
+                ),
+            );
+            changed.insert(policy);
+        }
+        rows
+    }
+
+    /// A policy gone: nothing is counted for it any more.
+    fn forget(&mut self, policy: &ObjRef) {
+        self.contrib.remove(policy);
+        self.own.remove(policy);
+        for set in self.by_part.values_mut() {
+            set.remove(policy);
+        }
     }
 }
 
@@ -603,10 +607,10 @@ impl Watched {
             .filter(|(r, _)| !self.places.contains_key(*r) || kinds.contains(&r.group_kind()))
             .map(|(_, o)| o.clone())
             .collect();
-        let w = self.analyzed(kept, Vec::new());
-        let t = &*w.topology;
+        let world = self.analyzed(kept, Vec::new());
+        let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
-        let counted = count_parts(t, |n| Some(part_of(t, n)), false);
+        let counted = count_parts(topology, |n| Some(part_of(topology, n)), false);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
         for (policy, per) in parts.contrib.iter_mut() {
             if !kinds.contains(&policy.group_kind()) {
@@ -633,39 +637,120 @@ impl Watched {
         }
         parts.own.extend(counted.own);
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for o in before {
-            let r = o.obj_ref();
-            if !self.objects.contains_key(&r) && self.last.contains_key(&r) {
-                parts.contrib.remove(&r);
-                parts.own.remove(&r);
-                changed.remove(&r);
-                out.push((r, None));
+        for object in before {
+            let gone = object.obj_ref();
+            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
+                parts.contrib.remove(&gone);
+                parts.own.remove(&gone);
+                changed.remove(&gone);
+                out.push((gone, None));
             }
         }
         for policy in changed {
-            let Some(&i) = t.policy_index.get(&policy) else {
+            let Some(&id) = topology.policy_index.get(&policy) else {
                 continue;
             };
             let total = parts.total(&policy);
-            let own = Own::of(t, i);
-            out.push((
-                policy,
-                Some(policy_row(
-                    t,
-                    i,
-                    own.status_of(&total),
-                    total.objects as usize,
-                )),
-            ));
+            let own = Own::of(topology, id);
+            let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
+            out.push((policy, Some(row)));
         }
         Some(out)
     }
 }
 
-/// The namespace of the object node `n` is or belongs to; None: cluster-scoped.
-fn part_of(t: &Topology, n: NodeId) -> Option<String> {
-    let object = t.shape.object(n);
-    t.nodes[object]
+/// The policies of `topology` (read from the namespaces in `keep`) whose targets all
+/// lie in what was read: their targets are judged here. A policy whose targets lie
+/// partly outside cannot have its targets judged here; None when one of them has a
+/// target where things changed (`touched`): it needs them all, in full.
+fn policies_judged_whole(
+    topology: &Topology,
+    places: &HashMap<ObjRef, TargetPlaces>,
+    keep: &BTreeSet<String>,
+    touched: &BTreeSet<String>,
+) -> Option<Vec<PolicyId>> {
+    let mut exact: Vec<PolicyId> = Vec::new();
+    for (i, p) in topology.each_policy() {
+        match places.get(&p.obj_ref) {
+            Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_subset(keep) => {
+                exact.push(i)
+            }
+            Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_disjoint(touched) => {}
+            _ => return None,
+        }
+    }
+    Some(exact)
+}
+
+/// A node outside the parts counted again that became (`leaf`), or stopped being, one
+/// of the most specific objects: its children there were all it had.
+struct Flip {
+    node: ObjRef,
+    id: NodeId,
+    leaf: bool,
+}
+
+/// The nodes above the parts counted again (`touched_parts`, the namespaces
+/// `touched`) that gained their first child or lost their last, from the edges into
+/// those parts as last counted (`parts`) and now (`counted`). None: such a node is not
+/// in what was read (nothing has been changed yet: answered otherwise).
+fn leaf_flips(
+    topology: &Topology,
+    parts: &Parts,
+    counted: &Parts,
+    touched_parts: &[Part],
+    touched: &BTreeSet<String>,
+) -> Option<Vec<Flip>> {
+    // Per node above the parts counted again: its children there, before and now.
+    let mut counts: HashMap<&ObjRef, (u32, u32)> = HashMap::new();
+    for part in touched_parts {
+        for (parent, n) in parts.edges.get(part).into_iter().flatten() {
+            counts.entry(parent).or_default().0 += n;
+        }
+        for (parent, n) in counted.edges.get(part).into_iter().flatten() {
+            counts.entry(parent).or_default().1 += n;
+        }
+    }
+    let mut flips: Vec<Flip> = Vec::new();
+    for (parent, (old, new)) in counts {
+        if parent
+            .namespace
+            .as_deref()
+            .is_some_and(|ns| touched.contains(ns))
+            || (old > 0) == (new > 0)
+        {
+            continue;
+        }
+        // Each such node is in what was read (it is above a part counted again).
+        let id = topology.lookup(parent)?;
+        // Its children elsewhere: in its own namespace (read whole), or counted
+        // in parts not counted again.
+        let mine = part_of(topology, id);
+        let at_home = topology
+            .shape
+            .children(id)
+            .iter()
+            .any(|&c| part_of(topology, c) == mine);
+        let elsewhere = parts
+            .edges
+            .iter()
+            .filter(|(part, _)| !part.as_ref().is_some_and(|ns| touched.contains(ns)))
+            .any(|(_, e)| e.contains_key(parent));
+        if !at_home && !elsewhere {
+            flips.push(Flip {
+                node: parent.clone(),
+                id,
+                leaf: new == 0,
+            });
+        }
+    }
+    Some(flips)
+}
+
+/// The namespace of the object `node` is or belongs to; None: cluster-scoped.
+fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
+    let object = topology.shape.object(node);
+    topology.nodes[object]
         .obj_ref
         .namespace
         .as_deref()
@@ -674,14 +759,18 @@ fn part_of(t: &Topology, n: NodeId) -> Option<String> {
 
 /// What the parts `counted` picks contribute, per policy (by reference), and the edges
 /// into them.
-fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bool) -> Parts {
+fn count_parts(
+    topology: &Topology,
+    counted: impl Fn(NodeId) -> Option<Part>,
+    edges: bool,
+) -> Parts {
     let mut parts = Parts::default();
     // Parts by number, for the fold.
     let mut numbers: HashMap<Part, u32> = HashMap::new();
     let mut names: Vec<Part> = Vec::new();
-    let part_of: Vec<Option<u32>> = NodeId::all(t.nodes.len())
-        .map(|n| {
-            counted(n).map(|part| {
+    let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
+        .map(|node| {
+            counted(node).map(|part| {
                 *numbers.entry(part.clone()).or_insert_with(|| {
                     names.push(part);
                     names.len() as u32 - 1
@@ -689,8 +778,8 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bo
             })
         })
         .collect();
-    for (i, per) in contributions(t, &part_of).into_iter().enumerate() {
-        let policy = t.policies[PolicyId::at(i)].obj_ref.clone();
+    for (i, per) in contributions(topology, &part_of).into_iter().enumerate() {
+        let policy = topology.policies[PolicyId::at(i)].obj_ref.clone();
         let mut mine = BTreeMap::new();
         for (part, c) in per {
             let part = names[part as usize].clone();
@@ -703,18 +792,18 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bo
         }
         parts
             .own
-            .insert(policy.clone(), Own::of(t, PolicyId::at(i)));
+            .insert(policy.clone(), Own::of(topology, PolicyId::at(i)));
         parts.contrib.insert(policy, mine);
     }
     let mut per_part: Vec<HashMap<ObjRef, u32>> = vec![HashMap::new(); names.len()];
-    for c in NodeId::all(t.nodes.len()).filter(|_| edges) {
-        let Some(part) = part_of[c.index()] else {
+    for child in NodeId::all(topology.nodes.len()).filter(|_| edges) {
+        let Some(part) = part_of[child.index()] else {
             continue;
         };
-        for &p in t.shape.parents(c) {
-            if part_of[p.index()] != Some(part) {
+        for &parent in topology.shape.parents(child) {
+            if part_of[parent.index()] != Some(part) {
                 *per_part[part as usize]
-                    .entry(t.nodes[p].obj_ref.clone())
+                    .entry(topology.nodes[parent].obj_ref.clone())
                     .or_default() += 1;
             }
         }
@@ -725,12 +814,12 @@ fn count_parts(t: &Topology, counted: impl Fn(NodeId) -> Option<Part>, edges: bo
 
 /// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a
 /// `direct` kind (an inherited one applies in the namespace's objects).
-fn targets_cluster_scoped(o: &Object, direct: bool) -> bool {
+fn targets_cluster_scoped(policy: &Object, direct: bool) -> bool {
     use crate::catalog::policy::{read_targets, TargetSpec};
     let empty = crate::model::Map::new();
-    o.spec.with(|spec| {
+    policy.spec.with(|spec| {
         let spec = spec.as_object().unwrap_or(&empty);
-        read_targets(spec, o.namespace.as_deref(), &mut Vec::new())
+        read_targets(spec, policy.namespace.as_deref(), &mut Vec::new())
             .iter()
             .any(|t| {
                 matches!(t, TargetSpec::Ref(r)
@@ -765,9 +854,9 @@ fn same(a: &Object, b: &Object) -> bool {
 }
 
 /// An object as the snapshot of a read holds it (`Snapshot::settle`).
-fn settled(o: Object) -> Object {
+fn settled(object: Object) -> Object {
     let mut s = Snapshot {
-        objects: vec![o],
+        objects: vec![object],
         ..Snapshot::default()
     };
     s.settle();

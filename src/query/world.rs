@@ -47,8 +47,8 @@ impl Deref for LazyStatuses {
 }
 
 impl World {
-    pub fn new(t: Topology) -> World {
-        let topology = Arc::new(t);
+    pub fn new(topology: Topology) -> World {
+        let topology = Arc::new(topology);
         let statuses = LazyStatuses {
             topology: topology.clone(),
             computed: OnceLock::new(),
@@ -57,8 +57,8 @@ impl World {
         World { topology, statuses }
     }
 
-    pub(crate) fn policy_ref(&self, p: PolicyId) -> ObjRef {
-        self.topology.policies[p].obj_ref.clone()
+    pub(crate) fn policy_ref(&self, policy: PolicyId) -> ObjRef {
+        self.topology.policies[policy].obj_ref.clone()
     }
 }
 
@@ -78,9 +78,9 @@ pub fn analyze_once(
     declared: &[Declared],
     shape_errors: &[ShapeError],
 ) -> World {
-    let mut t = topology_of(snapshot, declared, shape_errors);
-    t.snapshot.release_links();
-    World::new(t)
+    let mut topology = topology_of(snapshot, declared, shape_errors);
+    topology.snapshot.release_links();
+    World::new(topology)
 }
 
 fn topology_of(
@@ -90,27 +90,27 @@ fn topology_of(
 ) -> Topology {
     let duplicates = drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
-    let mut t = Topology::build(snapshot, catalog);
-    for d in duplicates {
-        let earlier: Vec<String> = d.dropped.iter().map(|o| o.to_string()).collect();
-        t.findings.push(Finding::new(
+    let mut topology = Topology::build(snapshot, catalog);
+    for duplicate in duplicates {
+        let earlier: Vec<String> = duplicate.dropped.iter().map(|o| o.to_string()).collect();
+        topology.findings.push(Finding::new(
             Code::DuplicateObject,
-            d.object,
+            duplicate.object,
             format!(
                 "defined in {} and again in {}: the last is used, as kubectl apply would leave it",
                 earlier.join(", "),
-                d.used
+                duplicate.used
             ),
         ));
     }
     for e in shape_errors {
-        t.findings.push(Finding::new(
+        topology.findings.push(Finding::new(
             Code::Invalid,
             ObjRef::new("", "Document", None, &e.origin.to_string()),
             format!("field {}: {}", e.field, e.message),
         ));
     }
-    t
+    topology
 }
 
 /// Literal YAML in, analysed world out (objects without a namespace in `default`): for

@@ -2,18 +2,18 @@
 //! answer in the format asked for. Each returns what the answer was, and `main` alone
 //! turns that into an exit code.
 
+mod get;
+
 use crate::cli::{Args, Command, Global};
 use crate::complete;
 use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
-use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::hint;
-use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::subject::{self, Subject};
-use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult, ListOf, World};
+use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult};
 use kubectl_policies::render::escape::SafeWriter;
-use kubectl_policies::render::{self, age, columns, human, jsonpath};
+use kubectl_policies::render::{self, age, human};
 use kubectl_policies::source::dump::DumpList;
 use kubectl_policies::source::files;
 use kubectl_policies::topology::Severity;
@@ -46,32 +46,32 @@ impl Outcome {
 
 /// Routes the command to its function; output is buffered and flushed at the end.
 pub fn run(args: Args) -> Result<Outcome> {
-    let g = &args.global;
+    let flags = &args.global;
     let get_policies = matches!(&args.command, Command::Get { words, .. } if !is_kinds(words));
     let completing = matches!(
         args.command,
         Command::Complete { .. } | Command::Completion { .. }
     );
-    if g.selector.is_some() && !get_policies && !completing {
+    if flags.selector.is_some() && !get_policies && !completing {
         bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
     }
     if !completing {
-        settings::check_namespace(g)?;
+        settings::check_namespace(flags)?;
     }
     let stdout = std::io::stdout();
     let buffered = std::io::BufWriter::new(stdout.lock());
     // JSON and YAML are written exact; everything else a person reads goes through the
     // terminal-safe writer (render::escape), whatever renderer wrote it.
-    let exact = matches!(g.output.as_deref(), Some("json" | "yaml"))
+    let exact = matches!(flags.output.as_deref(), Some("json" | "yaml"))
         || matches!(args.command, Command::Dump | Command::Completion { .. });
     let mut out: Box<dyn Write> = if exact {
         Box::new(buffered)
     } else {
-        let colour = settings::style(g, settings::Format::Table).color;
+        let colour = settings::style(flags, settings::Format::Table).color;
         Box::new(SafeWriter::new(buffered, colour))
     };
     let outcome = match &args.command {
-        Command::Get { words, .. } if is_kinds(words) => get_kinds(g, &mut out)?,
+        Command::Get { words, .. } if is_kinds(words) => get::get_kinds(flags, &mut out)?,
         Command::Get { watch: true, .. } if !get_policies => {
             bail!("-w/--watch follows the policies `get` lists; `get kinds` cannot be watched")
         }
@@ -80,24 +80,24 @@ pub fn run(args: Args) -> Result<Outcome> {
             sort_by,
             show_labels,
             watch: true,
-        } => get_watch(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
+        } => get::get_watch(flags, words, sort_by.as_deref(), *show_labels, &mut out)?,
         Command::Get {
             words,
             sort_by,
             show_labels,
             ..
-        } => get(g, words, sort_by.as_deref(), *show_labels, &mut out)?,
-        Command::Describe { target } => describe(g, target, &mut out)?,
-        Command::Effective { target, kind } => effective(g, target, kind.as_deref(), &mut out)?,
-        Command::Tree { target } => tree(g, target, &mut out)?,
+        } => get::get(flags, words, sort_by.as_deref(), *show_labels, &mut out)?,
+        Command::Describe { target } => describe(flags, target, &mut out)?,
+        Command::Effective { target, kind } => effective(flags, target, kind.as_deref(), &mut out)?,
+        Command::Tree { target } => tree(flags, target, &mut out)?,
         Command::BlastRadius {
             target,
             apply,
             exit_code,
-        } => blast_radius(g, target, apply, *exit_code, &mut out)?,
-        Command::Dump => dump(g, &mut out)?,
-        Command::Check => check(g, &mut out)?,
-        Command::Graph { target } => graph(g, target, &mut out)?,
+        } => blast_radius(flags, target, apply, *exit_code, &mut out)?,
+        Command::Dump => dump(flags, &mut out)?,
+        Command::Check => check(flags, &mut out)?,
+        Command::Graph { target } => graph(flags, target, &mut out)?,
         Command::Completion { shell } => {
             complete::script(*shell, &mut out)?;
             Outcome::Answered
@@ -106,9 +106,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             complete::candidates(
                 words,
                 &mut out,
-                |g| {
-                    let s = session::load(g, Question::Everything)?;
-                    Ok(ManuallyDrop::into_inner(s.w))
+                |flags| {
+                    let session = session::load(flags, Question::Everything)?;
+                    Ok(ManuallyDrop::into_inner(session.world))
                 },
                 complete::Live {
                     namespaces: &session::live_namespaces,
@@ -142,284 +142,6 @@ fn nothing_found(ns: Option<&str>) -> String {
         Some(ns) => format!("No resources found in {ns} namespace."),
         None => "No resources found.".to_string(),
     }
-}
-
-fn get_kinds(g: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "get kinds")?;
-    let s = session::load(g, Question::Everything)?;
-    let rows = query::get_kinds(&s.w);
-    match format {
-        Format::Json | Format::Yaml => {
-            let blind = &s.w.topology.snapshot.blind_spots;
-            structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
-        }
-        _ => human::get_kinds(
-            out,
-            &rows,
-            format == Format::Wide,
-            !g.no_headers,
-            settings::style(g, format),
-        )?,
-    }
-    Ok(Outcome::Answered)
-}
-
-fn get(
-    g: &Global,
-    words: &[String],
-    sort_by: Option<&str>,
-    show_labels: bool,
-    out: &mut impl Write,
-) -> Result<Outcome> {
-    let format = Format::for_command(g, "get")?;
-    let selector = settings::label_selector(g)?;
-    // Templates are read before anything is loaded, so that a bad one fails at once.
-    let sort_by = sort_by
-        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
-        .transpose()?;
-    let template = match format {
-        Format::JsonPath => Some(
-            jsonpath::Template::parse(Format::argument(g))
-                .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
-        ),
-        _ => None,
-    };
-    let columns = match format {
-        Format::CustomColumns => Some(
-            columns::Columns::parse(Format::argument(g))
-                .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
-        ),
-        _ => None,
-    };
-    let s = session::load(g, Question::Everything)?;
-    let selection = select::read_selection(&s.w, words).map_err(|e| anyhow!(e))?;
-    let all = query::get_policies(&s.w, s.scope());
-    let (mut rows, missing) = select::select(&s.w, all, &selection, s.scope());
-    // kubectl answers for the names it finds and reports the others (exit 1 at the end).
-    for m in &missing {
-        session::warn_line(&format!("Error from server (NotFound): {m}"));
-    }
-    let outcome = match missing.is_empty() {
-        true => Outcome::Answered,
-        false => Outcome::Missing,
-    };
-    // Statuses are computed over every policy; -l only chooses the rows shown.
-    if let Some(sel) = &selector {
-        rows.retain(|r| selected(&s.w, sel, &r.policy));
-    }
-    if let Some(path) = &sort_by {
-        rows = sorted_by(rows, path)?;
-    }
-    let blind = &s.w.topology.snapshot.blind_spots;
-    match format {
-        // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
-        // answers, when everything could be read; anything else as a List, with what
-        // could not be read beside the items (docs/reference.md#blind-spots).
-        Format::Json | Format::Yaml if one_named(&selection, &rows) && blind.is_empty() => {
-            structured(out, format, &rows[0])?
-        }
-        Format::Json | Format::Yaml => {
-            structured(out, format, &ListOf::new("PolicyList", &rows, blind))?
-        }
-        // kubectl's template, over the `-o json` answer; its text is written as it is
-        // (escaped on a terminal, as all text).
-        Format::JsonPath => {
-            let list = match one_named(&selection, &rows) && blind.is_empty() {
-                true => serde_json::to_value(&rows[0])?,
-                false => serde_json::to_value(ListOf::new("PolicyList", &rows, blind))?,
-            };
-            if let Some(t) = &template {
-                let text = t.execute(&list).map_err(|e| {
-                    anyhow!("error executing jsonpath {:?}: {e}", Format::argument(g))
-                })?;
-                out.write_all(text.as_bytes())?;
-            }
-        }
-        Format::Name => {
-            for r in &rows {
-                let p = &r.policy;
-                writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
-            }
-        }
-        _ if rows.is_empty() && !missing.is_empty() => {}
-        Format::CustomColumns if !rows.is_empty() => {
-            let items = serde_json::to_value(&rows)?;
-            if let Some(c) = &columns {
-                let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-                c.write(out, items, !g.no_headers, settings::style(g, format))?;
-            }
-        }
-        _ if rows.is_empty() && selection != Selection::All => {
-            session::warn_line(&nothing_found(s.scope()))
-        }
-        _ if rows.is_empty() => match s.scope() {
-            Some(ns) => session::warn_line(&format!("No policies found in {ns} namespace.")),
-            None => session::warn_line("No policies found."),
-        },
-        _ => human::get_policies(
-            out,
-            &rows,
-            format == Format::Wide,
-            !g.no_headers,
-            s.scope().is_none(),
-            age::now(),
-            settings::style(g, format),
-            show_labels,
-        )?,
-    }
-    Ok(outcome)
-}
-
-/// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
-/// changes the watches see, a row for every policy in scope whose status, targets or
-/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
-fn get_watch(
-    g: &Global,
-    words: &[String],
-    sort_by: Option<&str>,
-    show_labels: bool,
-    out: &mut impl Write,
-) -> Result<Outcome> {
-    if g.demo || !g.filename.is_empty() {
-        bail!("-w/--watch follows a live cluster; it cannot be used with -f or --demo (files and the demo do not change)");
-    }
-    let format = Format::for_command(g, "get")?;
-    if !matches!(format, Format::Table | Format::Wide | Format::Json) {
-        bail!(
-            "-w/--watch prints the table (-o wide too) or json lines (-o json); not -o {}",
-            g.output.as_deref().unwrap_or_default()
-        );
-    }
-    let selector = settings::label_selector(g)?;
-    let sort_by = sort_by
-        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
-        .transpose()?;
-    // What the first answer fixed: the rows' selection, the scope, the objects.
-    type State = (query::watch::Watched, Selection, Option<String>);
-    let state: std::cell::RefCell<Option<State>> = std::cell::RefCell::new(None);
-    // Rows are written as they come: each batch is flushed at once.
-    let out = std::cell::RefCell::new(out);
-    let write_rows =
-        |rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool| -> Result<()> {
-            let mut o = out.borrow_mut();
-            match format {
-                Format::Json => {
-                    for r in &rows {
-                        serde_json::to_writer(&mut **o, r)?;
-                        writeln!(o)?;
-                    }
-                }
-                _ => human::get_policies(
-                    &mut **o,
-                    &rows,
-                    format == Format::Wide,
-                    headers && !g.no_headers,
-                    scope.is_none(),
-                    age::now(),
-                    settings::style(g, format),
-                    show_labels,
-                )?,
-            }
-            o.flush().context("writing output")?;
-            Ok(())
-        };
-    // The rows `get` would show: in scope, of the kind or names asked for, selected by -l.
-    let shown =
-        |w: &World, rows: Vec<query::PolicyRow>, selection: &Selection, scope: Option<&str>| {
-            let rows: Vec<query::PolicyRow> = rows
-                .into_iter()
-                .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
-                .collect();
-            let (mut rows, missing) = select::select(w, rows, selection, scope);
-            if let Some(sel) = &selector {
-                rows.retain(|r| sel.matches(&r.labels));
-            }
-            (rows, missing)
-        };
-    session::watch(
-        g,
-        |snapshot, scope| {
-            let watched = query::watch::Watched::new(snapshot, &g.policy_kind);
-            let w = watched.world();
-            let selection = select::read_selection(w, words).map_err(|e| anyhow!(e))?;
-            let (mut rows, missing) = shown(w, watched.rows(), &selection, scope.as_deref());
-            // As `get`: a name not found is said (the watch goes on: it may come).
-            for m in &missing {
-                session::warn_line(&format!("Error from server (NotFound): {m}"));
-            }
-            if let Some(path) = &sort_by {
-                rows = sorted_by(rows, path)?;
-            }
-            if rows.is_empty() && missing.is_empty() && format != Format::Json {
-                session::warn_line(&match &scope {
-                    Some(ns) => format!("No policies found in {ns} namespace."),
-                    None => "No policies found.".to_string(),
-                });
-            }
-            write_rows(rows, scope.as_deref(), true)?;
-            let mut watched = watched;
-            watched.forget_first();
-            *state.borrow_mut() = Some((watched, selection, scope));
-            Ok(())
-        },
-        |changes| {
-            let mut state = state.borrow_mut();
-            let Some((watched, selection, scope)) = state.as_mut() else {
-                return Ok(());
-            };
-            let (changed, spots) = watched.apply(changes);
-            session::warn_blind_spots(&spots);
-            if !changed {
-                return Ok(());
-            }
-            let answer = watched.answer();
-            let mut rows = answer.changed;
-            rows.extend(answer.deleted);
-            let (rows, _) = shown(answer.world, rows, selection, scope.as_deref());
-            if !rows.is_empty() {
-                write_rows(rows, scope.as_deref(), false)?;
-            }
-            Ok(())
-        },
-    )?;
-    Ok(Outcome::Answered)
-}
-
-/// Whether `get` named exactly one policy and found it: kubectl then prints the object,
-/// not a list.
-fn one_named(selection: &Selection, rows: &[query::PolicyRow]) -> bool {
-    matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
-}
-
-/// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
-/// (stable: rows that tie keep their order). A path that yields several values sorts by
-/// the first.
-fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<query::PolicyRow>> {
-    let items: Vec<serde_json::Value> = rows
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<Result<_, _>>()?;
-    let mut keys: Vec<(Option<&serde_json::Value>, query::PolicyRow)> =
-        Vec::with_capacity(rows.len());
-    for (item, row) in items.iter().zip(rows) {
-        let found = path.find(item).map_err(|e| anyhow!("--sort-by: {e}"))?;
-        keys.push((found.first().copied(), row));
-    }
-    keys.sort_by(|a, b| jsonpath::sort_order(a.0, b.0));
-    Ok(keys.into_iter().map(|(_, r)| r).collect())
-}
-
-/// Whether the policy a `get` row lists has labels that `selector` selects.
-fn selected(
-    w: &World,
-    selector: &kubectl_policies::catalog::policy::LabelSelector,
-    policy: &ObjRef,
-) -> bool {
-    let t = &w.topology;
-    t.policy_index
-        .get(policy)
-        .and_then(|&p| t.snapshot.objects.get(t.policies[p].object.index()))
-        .is_some_and(|o| selector.matches(&o.labels))
 }
 
 /// One object's answer: text (human, tree) or data (JSON, YAML), gathered so that
@@ -461,8 +183,8 @@ fn answer_each(
     mut one: impl FnMut(&[String]) -> Result<One>,
 ) -> Result<Outcome> {
     let (mut items, mut written, mut outcome) = (Vec::new(), false, Outcome::Answered);
-    for t in targets {
-        let answer = match one(std::slice::from_ref(t)) {
+    for target in targets {
+        let answer = match one(std::slice::from_ref(target)) {
             Ok(a) => a,
             Err(e) if targets.len() == 1 || is_broken_pipe(&e) => return Err(e),
             Err(e) => {
@@ -506,90 +228,96 @@ fn report(e: &anyhow::Error) {
     }
 }
 
-fn describe(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "describe")?;
+fn describe(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "describe")?;
     let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    let s = session::load(g, question_for(&targets, Question::Object))?;
-    let (w, style) = (&s.w, settings::style(g, format));
+    let session = session::load(flags, question_for(&targets, Question::Object))?;
+    let (world, style) = (&session.world, settings::style(flags, format));
     let data = matches!(format, Format::Json | Format::Yaml);
-    answer_each(&targets, format, out, |target| match s.subject(target)? {
-        Subject::Policy(p) => {
-            let d = query::describe_policy(w, p);
-            match format {
-                _ if data => One::data(&d),
-                Format::Tree => {
-                    One::text(|o| render::tree::write_policy(o, &outline::policy(w, p), style))
+    answer_each(&targets, format, out, |target| {
+        match session.subject(target)? {
+            Subject::Policy(policy) => {
+                let description = query::describe_policy(world, policy);
+                match format {
+                    _ if data => One::data(&description),
+                    Format::Tree => One::text(|o| {
+                        render::tree::write_policy(o, &outline::policy(world, policy), style)
+                    }),
+                    _ => One::text(|o| human::describe_policy(o, &description, age::now(), style)),
                 }
-                _ => One::text(|o| human::describe_policy(o, &d, age::now(), style)),
             }
-        }
-        Subject::Node(n) => {
-            let d = query::describe_target(w, n);
-            match format {
-                _ if data => One::data(&d),
-                Format::Tree => {
-                    One::text(|o| render::tree::write(o, &outline::target(w, n, &d), style))
+            Subject::Node(node) => {
+                let description = query::describe_target(world, node);
+                match format {
+                    _ if data => One::data(&description),
+                    Format::Tree => One::text(|o| {
+                        render::tree::write(o, &outline::target(world, node, &description), style)
+                    }),
+                    _ => One::text(|o| {
+                        human::describe_target(o, &description, format == Format::Wide, style)
+                    }),
                 }
-                _ => One::text(|o| human::describe_target(o, &d, format == Format::Wide, style)),
             }
-        }
-        Subject::Namespace(ns) => {
-            let d = query::describe_namespace(w, &ns)
-                .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
-            match format {
-                _ if data => One::data(&d),
-                Format::Tree => {
-                    One::text(|o| render::tree::write(o, &outline::namespace(&d), style))
+            Subject::Namespace(ns) => {
+                let description = query::describe_namespace(world, &ns)
+                    .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
+                match format {
+                    _ if data => One::data(&description),
+                    Format::Tree => One::text(|o| {
+                        render::tree::write(o, &outline::namespace(&description), style)
+                    }),
+                    _ => One::text(|o| {
+                        human::describe_target(o, &description, format == Format::Wide, style)
+                    }),
                 }
-                _ => One::text(|o| human::describe_target(o, &d, format == Format::Wide, style)),
             }
         }
     })
 }
 
 fn effective(
-    g: &Global,
+    flags: &Global,
     target: &[String],
     kind: Option<&str>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(g, "effective")?;
+    let format = Format::for_command(flags, "effective")?;
     let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    let s = session::load(g, question_for(&targets, Question::Object))?;
-    let t = &s.w.topology;
+    let session = session::load(flags, question_for(&targets, Question::Object))?;
+    let topology = &session.world.topology;
     let kind = kind
         .map(|k| {
-            resolve_type(k, &t.catalog, &t.snapshot.objects)
-                .map_err(|e| anyhow!(hint::unknown_type(&s.w, k, e)))
+            resolve_type(k, &topology.catalog, &topology.snapshot.objects)
+                .map_err(|e| anyhow!(hint::unknown_type(&session.world, k, e)))
         })
         .transpose()?;
-    let style = settings::style(g, format);
+    let style = settings::style(flags, format);
     answer_each(&targets, format, out, |target| {
-        let n = match s.subject(target)? {
+        let node = match session.subject(target)? {
             Subject::Policy(_) => bail!(
                 "effective answers for objects of the hierarchy, not for policies: try describe"
             ),
-            _ => s.node(target, "effective")?,
+            _ => session.node(target, "effective")?,
         };
-        let e = query::effective(&s.w, n, kind.as_ref());
+        let answer = query::effective(&session.world, node, kind.as_ref());
         match format {
-            Format::Json | Format::Yaml => One::data(&e),
+            Format::Json | Format::Yaml => One::data(&answer),
             _ => {
                 // How each policy arrives is what describe tells of the object.
-                let reaching = query::describe_target(&s.w, n).policies;
-                One::text(|o| human::effective(o, &e, &reaching, style))
+                let reaching = query::describe_target(&session.world, node).policies;
+                One::text(|o| human::effective(o, &answer, &reaching, style))
             }
         }
     })
 }
 
-fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "tree")?;
-    let s = session::load(g, Question::Everything)?;
-    let style = settings::style(g, format);
+fn tree(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "tree")?;
+    let session = session::load(flags, Question::Everything)?;
+    let style = settings::style(flags, format);
     if target.is_empty() {
-        let ns = s.scope();
-        let roots = query::tree(&s.w, None, ns);
+        let ns = session.scope();
+        let roots = query::tree(&session.world, None, ns);
         match format {
             Format::Json | Format::Yaml => structured(out, format, &roots)?,
             _ => {
@@ -603,7 +331,7 @@ fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> 
     }
     let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
     answer_each(&targets, format, out, |target| {
-        let roots = query::tree(&s.w, Some(s.node(target, "tree")?), None);
+        let roots = query::tree(&session.world, Some(session.node(target, "tree")?), None);
         match format {
             // One object's tree is its list of roots (as before); several, a List of them.
             Format::Json | Format::Yaml => One::data(&roots),
@@ -613,13 +341,13 @@ fn tree(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> 
 }
 
 fn blast_radius(
-    g: &Global,
+    flags: &Global,
     target: &[String],
     apply: &[String],
     exit_code: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(g, "blast-radius")?;
+    let format = Format::for_command(flags, "blast-radius")?;
     let targets = match apply {
         [] => subject::split_targets(target).map_err(|e| anyhow!(e))?,
         _ => Vec::new(),
@@ -628,44 +356,46 @@ fn blast_radius(
         [] => question_for(&targets, Question::Reach),
         _ => Question::Changes,
     };
-    let s = session::load(g, question)?;
-    let style = settings::style(g, format);
+    let session = session::load(flags, question)?;
+    let style = settings::style(flags, format);
     let mut changed = false;
-    let mut write = |b: &query::blast::BlastRadius| -> Result<One> {
+    let mut write = |blast: &query::blast::BlastRadius| -> Result<One> {
         // docs/reference.md#exit-codes-and-streams: exit 3 on changes, or on an error-level finding applied objects bring.
-        let errors = b.findings.iter().any(|f| f.severity == Severity::Error);
-        changed |= !b.changes.is_empty() || errors;
+        let errors = blast.findings.iter().any(|f| f.severity == Severity::Error);
+        changed |= !blast.changes.is_empty() || errors;
         match format {
-            Format::Json | Format::Yaml => One::data(b),
-            _ => One::text(|o| human::blast_radius(o, b, !g.no_headers, style)),
+            Format::Json | Format::Yaml => One::data(blast),
+            _ => One::text(|o| human::blast_radius(o, blast, !flags.no_headers, style)),
         }
     };
     let outcome = if apply.is_empty() {
         answer_each(&targets, format, out, |target| {
-            // Left to the OS at exit, as the world is (see `Session::w`): a large blast
+            // Left to the OS at exit, as the world is (see `Session::world`): a large blast
             // radius takes a while to free.
-            let b = std::mem::ManuallyDrop::new(match s.subject(target)? {
-                Subject::Policy(p) => query::blast::delete_policy(&s.w, p, &g.policy_kind),
+            let blast = std::mem::ManuallyDrop::new(match session.subject(target)? {
+                Subject::Policy(p) => {
+                    query::blast::delete_policy(&session.world, p, &flags.policy_kind)
+                }
                 _ => bail!(
                     "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
                 ),
             });
-            write(&b)
+            write(&blast)
         })?
     } else {
         let mut loaded = files::load_paths(apply)?;
-        loaded.place_in(&s.namespace);
+        loaded.place_in(&session.namespace);
         if let Some(e) = loaded.shape_errors.first() {
             bail!("{e}");
         }
         let objects = loaded.snapshot.objects;
-        let b = std::mem::ManuallyDrop::new(query::blast::apply_objects(
-            &s.w,
+        let blast = std::mem::ManuallyDrop::new(query::blast::apply_objects(
+            &session.world,
             objects,
             apply.to_vec(),
-            &g.policy_kind,
+            &flags.policy_kind,
         ));
-        answer_each(&["--apply".to_string()], format, out, |_| write(&b))?
+        answer_each(&["--apply".to_string()], format, out, |_| write(&blast))?
     };
     Ok(match outcome {
         Outcome::Answered if exit_code && changed => Outcome::Changes,
@@ -673,10 +403,10 @@ fn blast_radius(
     })
 }
 
-fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "dump")?;
+fn dump(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "dump")?;
     // Specs and statuses are passed through: left as the text they were read as.
-    let (loaded, _) = session::read_unsettled(g, Question::Namespace)?;
+    let (loaded, _) = session::read_unsettled(flags, Question::Namespace)?;
     // Documents whose shape is wrong are among them: they cannot be written back.
     session::warn_blind_spots(&loaded.snapshot.blind_spots);
     let list = DumpList::of(&loaded);
@@ -689,11 +419,11 @@ fn dump(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     Ok(Outcome::Answered)
 }
 
-fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "check")?;
-    let s = session::load(g, Question::Everything)?;
-    let findings = query::check_in(&s.w, s.scope());
-    let blind = &s.w.topology.snapshot.blind_spots;
+fn check(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "check")?;
+    let session = session::load(flags, Question::Everything)?;
+    let findings = query::check_in(&session.world, session.scope());
+    let blind = &session.world.topology.snapshot.blind_spots;
     match format {
         Format::Json | Format::Yaml => structured(out, format, &CheckResult::new(&findings, blind))?,
         // Not "No findings.": what could not be read may hold some (said on stderr).
@@ -704,7 +434,7 @@ fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
             if blind.len() == 1 { "" } else { "s" }
         )?,
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
-        _ => human::findings_table(out, &findings, !g.no_headers, settings::style(g, format))?,
+        _ => human::findings_table(out, &findings, !flags.no_headers, settings::style(flags, format))?,
     }
     // docs/reference.md#exit-codes-and-streams: exit 1 on an error-level finding, or when part of the input was not read.
     let errors = findings.iter().any(|f| f.severity == Severity::Error) || !blind.is_empty();
@@ -715,15 +445,19 @@ fn check(g: &Global, out: &mut impl Write) -> Result<Outcome> {
     })
 }
 
-fn graph(g: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(g, "graph")?;
-    let s = session::load(g, Question::Everything)?;
+fn graph(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "graph")?;
+    let session = session::load(flags, Question::Everything)?;
     let focus = match target {
         [] => None,
-        _ => Some(s.node(target, "graph")?),
+        _ => Some(session.node(target, "graph")?),
     };
-    let ns = if focus.is_some() { None } else { s.scope() };
-    let picture = query::graph::graph(&s.w, focus, ns);
+    let ns = if focus.is_some() {
+        None
+    } else {
+        session.scope()
+    };
+    let picture = query::graph::graph(&session.world, focus, ns);
     if picture.is_empty() {
         session::warn_line(&nothing_found(ns));
     }

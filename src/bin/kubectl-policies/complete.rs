@@ -66,23 +66,23 @@ pub fn candidates(
     let mut root = Args::command();
     root.build();
     let line = Line::read(&root, typed);
-    let world = || line.source().map(|g| load(&g));
+    let world = || line.source().map(|flags| load(&flags));
     // `-n <TAB>` on a live cluster: its namespaces, one request.
     let namespaces = || match line.source() {
-        Some(g) => load(&g).map(|w| names::namespaces(&w)),
+        Some(flags) => load(&flags).map(|w| names::namespaces(&w)),
         None => line
             .live()
-            .map_or(Ok(Vec::new()), |g| (live.namespaces)(&g)),
+            .map_or(Ok(Vec::new()), |flags| (live.namespaces)(&flags)),
     };
     // The objects of TYPE on a live cluster, in a namespace (None: all).
     let live_objects = |ty: &str, ns: Option<&str>| -> Result<Vec<ObjRef>> {
-        let Some(g) = line.live() else {
+        let Some(flags) = line.live() else {
             return Ok(Vec::new());
         };
         // The kinds known without the cluster first; the cluster's discovery names the rest.
-        let catalog = Catalog::build(&[], &g.policy_kind);
+        let catalog = Catalog::build(&[], &flags.policy_kind);
         let known = resolve_type(ty, &catalog, &[]).ok();
-        (live.objects)(&g, ty, known.as_ref(), ns)
+        (live.objects)(&flags, ty, known.as_ref(), ns)
     };
     let (found, mut directive) = match line.pending {
         Some(arg) if arg.get_id() == "namespace" => match namespaces() {
@@ -132,18 +132,18 @@ impl<'a> Line<'a> {
             pending: None,
             dash_dash: false,
         };
-        for w in words {
-            let w = w.as_str();
+        for word in words {
+            let word = word.as_str();
             if let Some(arg) = line.pending.take() {
-                line.flags.push((arg, Some(w)));
-            } else if line.dash_dash || w == "-" || !w.starts_with('-') {
-                match root.find_subcommand(w) {
+                line.flags.push((arg, Some(word)));
+            } else if line.dash_dash || word == "-" || !word.starts_with('-') {
+                match root.find_subcommand(word) {
                     Some(sub) if line.sub.is_none() && !line.dash_dash => line.sub = Some(sub),
-                    _ => line.positionals.push(w),
+                    _ => line.positionals.push(word),
                 }
-            } else if w == "--" {
+            } else if word == "--" {
                 line.dash_dash = true;
-            } else if let Some(long) = w.strip_prefix("--") {
+            } else if let Some(long) = word.strip_prefix("--") {
                 let (name, value) = match long.split_once('=') {
                     Some((n, v)) => (n, Some(v)),
                     None => (long, None),
@@ -153,7 +153,7 @@ impl<'a> Line<'a> {
                 }
             } else {
                 // A cluster of short flags: `-An`, `-oyaml`, `-o=yaml`.
-                let cluster = w.get(1..).unwrap_or_default();
+                let cluster = word.get(1..).unwrap_or_default();
                 for (at, c) in cluster.char_indices() {
                     let Some(arg) = line.args().find(|a| a.get_short() == Some(c)) else {
                         break;
@@ -321,10 +321,10 @@ fn answer(
     }
     if current.starts_with('-') && !line.dash_dash {
         let mut flags: Vec<(String, String)> = Vec::new();
-        for a in line.args().filter(|a| !a.is_hide_set()) {
-            let help = first_line(a.get_help());
-            flags.extend(a.get_long().map(|l| (format!("--{l}"), help.clone())));
-            flags.extend(a.get_short().map(|s| (format!("-{s}"), help.clone())));
+        for arg in line.args().filter(|a| !a.is_hide_set()) {
+            let help = first_line(arg.get_help());
+            flags.extend(arg.get_long().map(|l| (format!("--{l}"), help.clone())));
+            flags.extend(arg.get_short().map(|s| (format!("-{s}"), help.clone())));
         }
         flags.sort();
         return (flags, NO_FILES);
@@ -374,20 +374,19 @@ fn object_words(
     line: &Line<'_>,
     set: TypeSet,
     current: &str,
-    world: &dyn Fn() -> Option<Result<World>>,
+    read_world: &dyn Fn() -> Option<Result<World>>,
     live: &LiveObjects<'_>,
 ) -> Found {
-    let w = match world() {
-        Some(Ok(w)) => Some(w),
+    let world = match read_world() {
+        Some(Ok(world)) => Some(world),
         Some(Err(_)) => return (Vec::new(), ERROR),
         None => None,
     };
     // A name lookup that fails (a live cluster out of reach) is cobra's error directive.
     let failed = std::cell::Cell::new(false);
-    let names_of = |ty: &str| match &w {
-        Some(w) => {
-            object_names(|ns| Ok(names::objects(w, ty, ns)), line.namespace()).unwrap_or_default()
-        }
+    let names_of = |ty: &str| match &world {
+        Some(world) => object_names(|ns| Ok(names::objects(world, ty, ns)), line.namespace())
+            .unwrap_or_default(),
         // Live without -n: every namespace's in one list (the context's namespace is
         // not known here), each saying where it is.
         None => {
@@ -401,7 +400,7 @@ fn object_words(
             })
         }
     };
-    let found = object_words_of(line, set, current, &w, &names_of);
+    let found = object_words_of(line, set, current, &world, &names_of);
     match failed.get() {
         true => (Vec::new(), ERROR),
         false => found,
@@ -413,7 +412,7 @@ fn object_words_of(
     line: &Line<'_>,
     set: TypeSet,
     current: &str,
-    w: &Option<World>,
+    world: &Option<World>,
     names_of: &dyn Fn(&str) -> Vec<(String, String)>,
 ) -> Found {
     // Several objects may be named: TYPE/NAME TYPE/NAME..., or TYPE NAME NAME...
@@ -424,7 +423,7 @@ fn object_words_of(
             Some((ty, rest)) if rest.contains('#') => {
                 let name = rest.split('#').next().unwrap_or_default();
                 (
-                    section_words(w, ty, name, line, |s| format!("{ty}/{name}#{s}")),
+                    section_words(world, ty, name, line, |s| format!("{ty}/{name}#{s}")),
                     NO_FILES,
                 )
             }
@@ -435,13 +434,13 @@ fn object_words_of(
                     .collect(),
                 NO_FILES,
             ),
-            None => (plain(names::type_words(w.as_ref(), set)), NO_FILES),
+            None => (plain(names::type_words(world.as_ref(), set)), NO_FILES),
         },
         // `TYPE NAME#`: the sections of NAME.
         [ty, ..] if !ty.contains('/') && current.contains('#') => {
             let name = current.split('#').next().unwrap_or_default();
             (
-                section_words(w, ty, name, line, |s| format!("{name}#{s}")),
+                section_words(world, ty, name, line, |s| format!("{name}#{s}")),
                 NO_FILES,
             )
         }
@@ -453,19 +452,19 @@ fn object_words_of(
 /// The sections of TYPE/NAME in the namespace of the line (any with `-A`), each written
 /// by `word`.
 fn section_words(
-    w: &Option<World>,
+    world: &Option<World>,
     ty: &str,
     name: &str,
     line: &Line<'_>,
     word: impl Fn(&str) -> String,
 ) -> Vec<(String, String)> {
-    let Some(w) = w else {
+    let Some(world) = world else {
         return Vec::new();
     };
     let (ns, typed) = line.namespace();
-    let mut found = names::sections(w, ty, name, ns);
+    let mut found = names::sections(world, ty, name, ns);
     if found.is_empty() && !typed {
-        found = names::sections(w, ty, name, None);
+        found = names::sections(world, ty, name, None);
     }
     plain(found.iter().map(|s| word(s)).collect())
 }
@@ -484,16 +483,16 @@ fn object_names(
         everywhere = true;
     }
     let mut out: Vec<(String, String)> = Vec::new();
-    for r in found {
-        let ns = r.namespace.filter(|_| everywhere);
+    for object in found {
+        let ns = object.namespace.filter(|_| everywhere);
         match out.last_mut() {
-            Some((name, help)) if *name == r.name => {
+            Some((name, help)) if *name == object.name => {
                 if let Some(ns) = ns {
                     help.push_str(&format!(", {ns}"));
                 }
             }
             _ => out.push((
-                r.name.to_string(),
+                object.name.to_string(),
                 ns.map(|ns| format!("namespace {ns}")).unwrap_or_default(),
             )),
         }
@@ -514,9 +513,9 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
         ),
         "kind" => match world() {
             Some(Err(_)) => (Vec::new(), ERROR),
-            w => (
+            read => (
                 plain(names::type_words(
-                    w.and_then(Result::ok).as_ref(),
+                    read.and_then(Result::ok).as_ref(),
                     TypeSet::Policies,
                 )),
                 NO_FILES,

@@ -36,7 +36,7 @@ pub enum Question<'a> {
 pub struct Session {
     /// Never dropped: a one-shot command leaves its memory to the OS at exit instead of
     /// freeing a large cluster object by object (as clang's -disable-free does).
-    pub w: ManuallyDrop<World>,
+    pub world: ManuallyDrop<World>,
     /// `-n`, else the context's namespace, else `default`.
     pub namespace: String,
     all_namespaces: bool,
@@ -50,29 +50,29 @@ impl Session {
 
     /// What `TYPE/NAME` names.
     pub fn subject(&self, words: &[String]) -> Result<subject::Subject> {
-        subject::find_subject(&self.w, words, &self.namespace).map_err(|e| anyhow!(e))
+        subject::find_subject(&self.world, words, &self.namespace).map_err(|e| anyhow!(e))
     }
 
     /// The object of the hierarchy `TYPE/NAME` names, for a command (`what`) that starts
     /// at one.
     pub fn node(&self, words: &[String], what: &str) -> Result<kubectl_policies::topology::NodeId> {
-        subject::node_of(&self.w, self.subject(words)?, what).map_err(|e| anyhow!(e))
+        subject::node_of(&self.world, self.subject(words)?, what).map_err(|e| anyhow!(e))
     }
 }
 
 /// Reads, warns about every blind spot on stderr, analyses.
-pub fn load(g: &Global, question: Question) -> Result<Session> {
-    let (loaded, namespace) = read(g, question)?;
+pub fn load(flags: &Global, question: Question) -> Result<Session> {
+    let (loaded, namespace) = read(flags, question)?;
     warn_blind_spots(&loaded.snapshot.blind_spots);
     let analyze = match question {
         Question::Changes => query::analyze,
         _ => query::analyze_once,
     };
-    let w = analyze(loaded.snapshot, &g.policy_kind, &loaded.shape_errors);
+    let world = analyze(loaded.snapshot, &flags.policy_kind, &loaded.shape_errors);
     Ok(Session {
-        w: ManuallyDrop::new(w),
+        world: ManuallyDrop::new(world),
         namespace,
-        all_namespaces: g.all_namespaces,
+        all_namespaces: flags.all_namespaces,
     })
 }
 
@@ -90,40 +90,40 @@ pub fn warn_line(text: &str) {
 /// Reads the objects: the demo, files, or the live cluster; and the namespace in scope.
 /// Every spec and status is built, on every core, and the text it was read from let go
 /// (`Snapshot::settle`): the answers look at all of them.
-pub fn read(g: &Global, question: Question) -> Result<(Loaded, String)> {
-    let (mut loaded, ns) = read_unsettled(g, question)?;
+pub fn read(flags: &Global, question: Question) -> Result<(Loaded, String)> {
+    let (mut loaded, ns) = read_unsettled(flags, question)?;
     loaded.snapshot.settle();
     Ok((loaded, ns))
 }
 
 /// `read`, with the specs and statuses read from JSON left as that text, built only when
 /// looked at: for an answer that only passes them through (`dump`).
-pub fn read_unsettled(g: &Global, question: Question) -> Result<(Loaded, String)> {
-    let offline = match (g.demo, g.filename.is_empty()) {
+pub fn read_unsettled(flags: &Global, question: Question) -> Result<(Loaded, String)> {
+    let offline = match (flags.demo, flags.filename.is_empty()) {
         (true, false) => bail!("--demo and -f cannot be used together"),
         (true, true) => Some(demo::load()?),
-        (false, false) => Some(files::load_paths(&g.filename)?),
+        (false, false) => Some(files::load_paths(&flags.filename)?),
         (false, true) => None,
     };
     match offline {
         Some(mut loaded) => {
-            let ns = offline_namespace(g);
+            let ns = offline_namespace(flags);
             loaded.place_in(&ns);
-            narrow(g, &mut loaded, question, &ns);
+            narrow(flags, &mut loaded, question, &ns);
             Ok((loaded, ns))
         }
-        None => read_live(g, question),
+        None => read_live(flags, question),
     }
 }
 
 /// How to reach the live cluster, from the flags.
-fn live_options(g: &Global) -> Result<LiveOptions> {
+fn live_options(flags: &Global) -> Result<LiveOptions> {
     Ok(LiveOptions {
-        kubeconfig: g.kubeconfig.as_ref().map(PathBuf::from),
-        context: g.context.clone(),
-        request_timeout: parse_duration(&g.request_timeout)
-            .map_err(|e| anyhow!("--request-timeout {:?}: {e}", g.request_timeout))?,
-        overrides: overrides(&g.connection),
+        kubeconfig: flags.kubeconfig.as_ref().map(PathBuf::from),
+        context: flags.context.clone(),
+        request_timeout: parse_duration(&flags.request_timeout)
+            .map_err(|e| anyhow!("--request-timeout {:?}: {e}", flags.request_timeout))?,
+        overrides: overrides(&flags.connection),
         ..LiveOptions::default()
     })
 }
@@ -132,12 +132,12 @@ fn live_options(g: &Global) -> Result<LiveOptions> {
 /// hands the objects read and the namespace in scope (None with `-A`) to `initial`,
 /// then each batch of changes the watches see to `on_changes`, until Ctrl-C.
 pub fn watch(
-    g: &Global,
+    flags: &Global,
     initial: impl FnOnce(Snapshot, Option<String>) -> Result<()>,
     on_changes: impl FnMut(Vec<Change>) -> Result<()>,
 ) -> Result<()> {
-    let opts = live_options(g)?;
-    let catalog = Catalog::build(&[], &g.policy_kind);
+    let opts = live_options(flags)?;
+    let catalog = Catalog::build(&[], &flags.policy_kind);
     let guide = live::Guide {
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
@@ -146,19 +146,19 @@ pub fn watch(
         &opts,
         &guide,
         |cluster, _| {
-            let ns = namespace_or(g, &cluster.default_namespace)?;
+            let ns = namespace_or(flags, &cluster.default_namespace)?;
             Ok(focus::live_scope(
                 &Need::Everything,
                 &catalog,
                 &ns,
-                g.all_namespaces,
+                flags.all_namespaces,
             ))
         },
         |mut loaded, cluster| {
             loaded.snapshot.settle();
             warn_blind_spots(&loaded.snapshot.blind_spots);
-            let ns = namespace_or(g, &cluster.default_namespace)?;
-            initial(loaded.snapshot, (!g.all_namespaces).then_some(ns))
+            let ns = namespace_or(flags, &cluster.default_namespace)?;
+            initial(loaded.snapshot, (!flags.all_namespaces).then_some(ns))
         },
         on_changes,
     )
@@ -166,8 +166,8 @@ pub fn watch(
 
 /// The live cluster's namespaces, for `-n <TAB>`: one request, given at most five
 /// seconds (a shell waits on it).
-pub fn live_namespaces(g: &Global) -> Result<Vec<String>> {
-    let mut opts = live_options(g)?;
+pub fn live_namespaces(flags: &Global) -> Result<Vec<String>> {
+    let mut opts = live_options(flags)?;
     opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
     Ok(live::names::namespace_names(&opts)?)
 }
@@ -175,28 +175,28 @@ pub fn live_namespaces(g: &Global) -> Result<Vec<String>> {
 /// The live cluster's objects of one kind in `namespace` (None: all), for `TYPE/<TAB>`:
 /// discovery, then one list, given at most five seconds each.
 pub fn live_objects(
-    g: &Global,
+    flags: &Global,
     type_word: &str,
     known: Option<&kubectl_policies::model::GroupKind>,
     namespace: Option<&str>,
 ) -> Result<Vec<kubectl_policies::model::ObjRef>> {
-    let mut opts = live_options(g)?;
+    let mut opts = live_options(flags)?;
     opts.request_timeout = opts.request_timeout.min(Duration::from_secs(5));
     Ok(live::names::object_refs(
         &opts, type_word, known, namespace,
     )?)
 }
 
-fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
-    let opts = live_options(g)?;
+fn read_live(flags: &Global, question: Question) -> Result<(Loaded, String)> {
+    let opts = live_options(flags)?;
     // The kinds known before anything is read: the registry's and the declared ones.
-    let catalog = Catalog::build(&[], &g.policy_kind);
+    let catalog = Catalog::build(&[], &flags.policy_kind);
     let guide = live::Guide {
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
     };
     let (loaded, cluster) = live::load::<anyhow::Error>(&opts, &guide, |cluster, _| {
-        let ns = namespace_or(g, &cluster.default_namespace)?;
+        let ns = namespace_or(flags, &cluster.default_namespace)?;
         let need = match question {
             Question::Object(words) => match subject::name_target(words, &catalog, &[], &ns) {
                 // A section is read with its object.
@@ -206,15 +206,20 @@ fn read_live(g: &Global, question: Question) -> Result<(Loaded, String)> {
             Question::Namespace => Need::Namespace,
             Question::Everything | Question::Changes | Question::Reach(_) => Need::Everything,
         };
-        Ok(focus::live_scope(&need, &catalog, &ns, g.all_namespaces))
+        Ok(focus::live_scope(
+            &need,
+            &catalog,
+            &ns,
+            flags.all_namespaces,
+        ))
     })?;
-    Ok((loaded, namespace_or(g, &cluster.default_namespace)?))
+    Ok((loaded, namespace_or(flags, &cluster.default_namespace)?))
 }
 
 /// `-n` (already checked), else the context's namespace, which must be a namespace
 /// name too before it goes into a URL.
-fn namespace_or(g: &Global, context_namespace: &str) -> Result<String> {
-    if let Some(ns) = &g.namespace {
+fn namespace_or(flags: &Global, context_namespace: &str) -> Result<String> {
+    if let Some(ns) = &flags.namespace {
         return Ok(ns.clone());
     }
     if let Some(problem) = namespace_name_problem(context_namespace) {
@@ -227,46 +232,46 @@ fn namespace_or(g: &Global, context_namespace: &str) -> Result<String> {
 /// objects it can depend on (`focus::narrow`), as a scoped live read would have read
 /// them: building the hierarchy of a whole large cluster to answer about one route is
 /// most of the work.
-fn narrow(g: &Global, loaded: &mut Loaded, question: Question, ns: &str) {
+fn narrow(flags: &Global, loaded: &mut Loaded, question: Question, ns: &str) {
     let (Question::Object(words) | Question::Reach(words)) = question else {
         return;
     };
-    let catalog = Catalog::build(&loaded.snapshot.objects, &g.policy_kind);
+    let catalog = Catalog::build(&loaded.snapshot.objects, &flags.policy_kind);
     let Ok((_, start)) = subject::name_target(words, &catalog, &loaded.snapshot.objects, ns) else {
         return;
     };
     let aside = focus::narrow(&mut loaded.snapshot, &catalog, &start.object());
-    // Left to the OS at exit, as the world is (see `Session::w`).
+    // Left to the OS at exit, as the world is (see `Session::world`).
     std::mem::forget(aside);
 }
 
 /// kubectl's connection flags, as the live source takes them.
-fn overrides(c: &cli::Connection) -> live::config::Overrides {
+fn overrides(connection: &cli::Connection) -> live::config::Overrides {
     live::config::Overrides {
-        server: c.server.clone(),
-        token: c.token.clone(),
-        user: c.user.clone(),
-        cluster: c.cluster.clone(),
-        certificate_authority: c.certificate_authority.clone(),
-        client_certificate: c.client_certificate.clone(),
-        client_key: c.client_key.clone(),
-        insecure_skip_tls_verify: c.insecure_skip_tls_verify,
-        tls_server_name: c.tls_server_name.clone(),
-        impersonate: c.impersonate.clone(),
-        impersonate_groups: c.impersonate_groups.clone(),
-        impersonate_uid: c.impersonate_uid.clone(),
+        server: connection.server.clone(),
+        token: connection.token.clone(),
+        user: connection.user.clone(),
+        cluster: connection.cluster.clone(),
+        certificate_authority: connection.certificate_authority.clone(),
+        client_certificate: connection.client_certificate.clone(),
+        client_key: connection.client_key.clone(),
+        insecure_skip_tls_verify: connection.insecure_skip_tls_verify,
+        tls_server_name: connection.tls_server_name.clone(),
+        impersonate: connection.impersonate.clone(),
+        impersonate_groups: connection.impersonate_groups.clone(),
+        impersonate_uid: connection.impersonate_uid.clone(),
     }
 }
 
 /// Offline, the namespace is `-n`, else the kubeconfig context's (read from the file,
 /// no cluster contact), else `default`: where `kubectl apply -f` would put an object
 /// that names none.
-fn offline_namespace(g: &Global) -> String {
-    if let Some(ns) = &g.namespace {
+fn offline_namespace(flags: &Global) -> String {
+    if let Some(ns) = &flags.namespace {
         return ns.clone();
     }
-    let kubeconfig = g.kubeconfig.as_ref().map(std::path::Path::new);
-    match live::context_namespace(kubeconfig, g.context.as_deref()) {
+    let kubeconfig = flags.kubeconfig.as_ref().map(std::path::Path::new);
+    match live::context_namespace(kubeconfig, flags.context.as_deref()) {
         Ok(Some(ns)) if namespace_name_problem(&ns).is_some() => {
             warn_line(&format!("warning: the kubeconfig context's namespace {ns:?} is not a namespace name; the namespace is default"));
             "default".to_string()

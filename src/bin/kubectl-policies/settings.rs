@@ -47,9 +47,9 @@ impl Format {
 
     /// `-o` for `command` (as `cli::FORMATS` names it): its default when not given; a
     /// format the command does not take is a usage error that lists the ones it does.
-    pub fn for_command(g: &Global, command: &str) -> Result<Format> {
+    pub fn for_command(flags: &Global, command: &str) -> Result<Format> {
         let allowed = cli::formats(command);
-        let text = g
+        let text = flags
             .output
             .as_deref()
             .or(allowed.first().copied())
@@ -80,8 +80,9 @@ impl Format {
     }
 
     /// The text after `=` of `-o jsonpath=…` or `-o custom-columns=…`.
-    pub fn argument(g: &Global) -> &str {
-        g.output
+    pub fn argument(flags: &Global) -> &str {
+        flags
+            .output
             .as_deref()
             .and_then(|o| o.split_once('='))
             .map(|(_, arg)| arg)
@@ -91,10 +92,10 @@ impl Format {
 
 /// Colour is decided once, here: `always`, `never`, or a terminal with NO_COLOR unset or
 /// empty; never for structured output.
-pub fn style(g: &Global, format: Format) -> Style {
+pub fn style(flags: &Global, format: Format) -> Style {
     let color = !format.structured()
         && wants_colour(
-            g.color,
+            flags.color,
             std::io::stdout().is_terminal(),
             std::env::var_os("NO_COLOR").as_deref(),
         );
@@ -112,8 +113,8 @@ fn wants_colour(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsS
 /// `-n`, checked before anything is read, offline as live: a name that cannot be a
 /// namespace's (kubectl and the API server refuse it) is a usage error, and never
 /// goes into a URL.
-pub fn check_namespace(g: &Global) -> Result<()> {
-    match g
+pub fn check_namespace(flags: &Global) -> Result<()> {
+    match flags
         .namespace
         .as_deref()
         .map(|ns| (ns, namespace_name_problem(ns)))
@@ -126,8 +127,9 @@ pub fn check_namespace(g: &Global) -> Result<()> {
 }
 
 /// `-l`, read before anything is loaded so that a bad selector fails at once.
-pub fn label_selector(g: &Global) -> Result<Option<LabelSelector>> {
-    g.selector
+pub fn label_selector(flags: &Global) -> Result<Option<LabelSelector>> {
+    flags
+        .selector
         .as_deref()
         .map(|text| selector::parse(text).map_err(|e| anyhow!("--selector {text:?}: {e}")))
         .transpose()

@@ -1,0 +1,413 @@
+//! `get`: the policies in scope as a table, a List, a template's text or names; `get
+//! kinds`; and `get -w`, the same rows again as the watches see them change.
+
+use super::{nothing_found, structured, Outcome};
+use crate::cli::Global;
+use crate::session::{self, Question};
+use crate::settings::{self, Format};
+use anyhow::{anyhow, bail, Context, Result};
+use kubectl_policies::catalog::policy::LabelSelector;
+use kubectl_policies::model::{ObjRef, Snapshot};
+use kubectl_policies::query::select::{self, Selection};
+use kubectl_policies::query::{self, ListOf, NameError, World};
+use kubectl_policies::render::{age, columns, human, jsonpath};
+use kubectl_policies::source::live::watch::Change;
+use std::cell::RefCell;
+use std::io::Write;
+
+pub(super) fn get_kinds(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
+    let format = Format::for_command(flags, "get kinds")?;
+    let session = session::load(flags, Question::Everything)?;
+    let rows = query::get_kinds(&session.world);
+    match format {
+        Format::Json | Format::Yaml => {
+            let blind = &session.world.topology.snapshot.blind_spots;
+            structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
+        }
+        _ => human::get_kinds(
+            out,
+            &rows,
+            format == Format::Wide,
+            !flags.no_headers,
+            settings::style(flags, format),
+        )?,
+    }
+    Ok(Outcome::Answered)
+}
+
+pub(super) fn get(
+    flags: &Global,
+    words: &[String],
+    sort_by: Option<&str>,
+    show_labels: bool,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let format = Format::for_command(flags, "get")?;
+    let selector = settings::label_selector(flags)?;
+    let output = GetOutput {
+        templates: Templates::read(flags, format, sort_by)?,
+        flags,
+        format,
+        show_labels,
+    };
+    let session = session::load(flags, Question::Everything)?;
+    let selection = select::read_selection(&session.world, words).map_err(|e| anyhow!(e))?;
+    let all = query::get_policies(&session.world, session.scope());
+    let (mut rows, missing) = select::select(&session.world, all, &selection, session.scope());
+    // kubectl answers for the names it finds and reports the others (exit 1 at the end).
+    for m in &missing {
+        session::warn_line(&format!("Error from server (NotFound): {m}"));
+    }
+    // Statuses are computed over every policy; -l only chooses the rows shown.
+    if let Some(sel) = &selector {
+        rows.retain(|r| selected(&session.world, sel, &r.policy));
+    }
+    if let Some(path) = &output.templates.sort_by {
+        rows = sorted_by(rows, path)?;
+    }
+    output.policies(out, &session, &selection, &rows, !missing.is_empty())?;
+    Ok(match missing.is_empty() {
+        true => Outcome::Answered,
+        false => Outcome::Missing,
+    })
+}
+
+/// `--sort-by`'s path.
+fn sort_path(sort_by: Option<&str>) -> Result<Option<jsonpath::Path>> {
+    sort_by
+        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+        .transpose()
+}
+
+/// The templates `--sort-by` and `-o` name.
+struct Templates {
+    sort_by: Option<jsonpath::Path>,
+    /// `-o jsonpath=...`.
+    jsonpath: Option<jsonpath::Template>,
+    /// `-o custom-columns=...`.
+    columns: Option<columns::Columns>,
+}
+
+impl Templates {
+    /// Read before anything is loaded, so that a bad one fails at once.
+    fn read(flags: &Global, format: Format, sort_by: Option<&str>) -> Result<Templates> {
+        let sort_by = sort_path(sort_by)?;
+        let jsonpath = match format {
+            Format::JsonPath => Some(
+                jsonpath::Template::parse(Format::argument(flags))
+                    .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
+            ),
+            _ => None,
+        };
+        let columns = match format {
+            Format::CustomColumns => Some(
+                columns::Columns::parse(Format::argument(flags))
+                    .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
+            ),
+            _ => None,
+        };
+        Ok(Templates {
+            sort_by,
+            jsonpath,
+            columns,
+        })
+    }
+}
+
+/// How `get` writes the policies it lists.
+struct GetOutput<'a> {
+    flags: &'a Global,
+    format: Format,
+    templates: Templates,
+    show_labels: bool,
+}
+
+impl GetOutput<'_> {
+    /// `rows` in the format asked for, or kubectl's words for none on stderr (none when
+    /// only names not found were asked for: `some_missing`, already said).
+    fn policies(
+        &self,
+        out: &mut impl Write,
+        session: &session::Session,
+        selection: &Selection,
+        rows: &[query::PolicyRow],
+        some_missing: bool,
+    ) -> Result<()> {
+        let (flags, format) = (self.flags, self.format);
+        let blind = &session.world.topology.snapshot.blind_spots;
+        // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
+        // answers, when everything could be read; anything else as a List, with what
+        // could not be read beside the items (docs/reference.md#blind-spots).
+        let as_itself = one_named(selection, rows) && blind.is_empty();
+        match format {
+            Format::Json | Format::Yaml if as_itself => structured(out, format, &rows[0])?,
+            Format::Json | Format::Yaml => {
+                structured(out, format, &ListOf::new("PolicyList", rows, blind))?
+            }
+            // kubectl's template, over the `-o json` answer; its text is written as it is
+            // (escaped on a terminal, as all text).
+            Format::JsonPath => {
+                let list = match as_itself {
+                    true => serde_json::to_value(&rows[0])?,
+                    false => serde_json::to_value(ListOf::new("PolicyList", rows, blind))?,
+                };
+                if let Some(t) = &self.templates.jsonpath {
+                    let text = t.execute(&list).map_err(|e| {
+                        anyhow!(
+                            "error executing jsonpath {:?}: {e}",
+                            Format::argument(flags)
+                        )
+                    })?;
+                    out.write_all(text.as_bytes())?;
+                }
+            }
+            Format::Name => {
+                for r in rows {
+                    let p = &r.policy;
+                    writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
+                }
+            }
+            _ if rows.is_empty() && some_missing => {}
+            Format::CustomColumns if !rows.is_empty() => {
+                let items = serde_json::to_value(rows)?;
+                if let Some(c) = &self.templates.columns {
+                    let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
+                    c.write(
+                        out,
+                        items,
+                        !flags.no_headers,
+                        settings::style(flags, format),
+                    )?;
+                }
+            }
+            _ if rows.is_empty() && *selection != Selection::All => {
+                session::warn_line(&nothing_found(session.scope()))
+            }
+            _ if rows.is_empty() => session::warn_line(&no_policies_found(session.scope())),
+            _ => human::get_policies(
+                out,
+                rows,
+                format == Format::Wide,
+                !flags.no_headers,
+                session.scope().is_none(),
+                age::now(),
+                settings::style(flags, format),
+                self.show_labels,
+            )?,
+        }
+        Ok(())
+    }
+}
+
+/// What `get` says when no policy is in scope.
+fn no_policies_found(ns: Option<&str>) -> String {
+    match ns {
+        Some(ns) => format!("No policies found in {ns} namespace."),
+        None => "No policies found.".to_string(),
+    }
+}
+
+/// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
+/// changes the watches see, a row for every policy in scope whose status, targets or
+/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
+pub(super) fn get_watch(
+    flags: &Global,
+    words: &[String],
+    sort_by: Option<&str>,
+    show_labels: bool,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let watch = WatchRows {
+        format: watch_format(flags)?,
+        selector: settings::label_selector(flags)?,
+        sort_by: sort_path(sort_by)?,
+        flags,
+        show_labels,
+        out: RefCell::new(out),
+    };
+    // Set by the first answer, read by each batch of changes.
+    let first: RefCell<Option<FirstAnswer>> = RefCell::new(None);
+    session::watch(
+        flags,
+        |snapshot, scope| {
+            *first.borrow_mut() = Some(watch.first(snapshot, scope, words)?);
+            Ok(())
+        },
+        |changes| match first.borrow_mut().as_mut() {
+            Some(first) => watch.changed(first, changes),
+            None => Ok(()),
+        },
+    )?;
+    Ok(Outcome::Answered)
+}
+
+/// The format `get -w` prints in: a cluster is followed, as a table or json lines.
+fn watch_format(flags: &Global) -> Result<Format> {
+    if flags.demo || !flags.filename.is_empty() {
+        bail!("-w/--watch follows a live cluster; it cannot be used with -f or --demo (files and the demo do not change)");
+    }
+    let format = Format::for_command(flags, "get")?;
+    if !matches!(format, Format::Table | Format::Wide | Format::Json) {
+        bail!(
+            "-w/--watch prints the table (-o wide too) or json lines (-o json); not -o {}",
+            flags.output.as_deref().unwrap_or_default()
+        );
+    }
+    Ok(format)
+}
+
+/// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope.
+struct FirstAnswer {
+    watched: query::watch::Watched,
+    selection: Selection,
+    scope: Option<String>,
+}
+
+/// Which rows `get -w` shows and how it prints them.
+struct WatchRows<'a, W> {
+    flags: &'a Global,
+    format: Format,
+    selector: Option<LabelSelector>,
+    sort_by: Option<jsonpath::Path>,
+    show_labels: bool,
+    /// Rows are written as they come: each batch is flushed at once.
+    out: RefCell<&'a mut W>,
+}
+
+impl<W: Write> WatchRows<'_, W> {
+    /// The first answer: the rows `get` prints (with what it says of names not found and
+    /// of no policies), from the objects first read.
+    fn first(
+        &self,
+        snapshot: Snapshot,
+        scope: Option<String>,
+        words: &[String],
+    ) -> Result<FirstAnswer> {
+        let watched = query::watch::Watched::new(snapshot, &self.flags.policy_kind);
+        let world = watched.world();
+        let selection = select::read_selection(world, words).map_err(|e| anyhow!(e))?;
+        let (mut rows, missing) = self.shown(world, watched.rows(), &selection, scope.as_deref());
+        // As `get`: a name not found is said (the watch goes on: it may come).
+        for m in &missing {
+            session::warn_line(&format!("Error from server (NotFound): {m}"));
+        }
+        if let Some(path) = &self.sort_by {
+            rows = sorted_by(rows, path)?;
+        }
+        if rows.is_empty() && missing.is_empty() && self.format != Format::Json {
+            session::warn_line(&no_policies_found(scope.as_deref()));
+        }
+        self.write(rows, scope.as_deref(), true)?;
+        let mut watched = watched;
+        watched.forget_first();
+        Ok(FirstAnswer {
+            watched,
+            selection,
+            scope,
+        })
+    }
+
+    /// After a batch of changes: the rows shown that changed, and those of the policies
+    /// gone, without the header.
+    fn changed(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
+        let (changed, spots) = first.watched.apply(changes);
+        session::warn_blind_spots(&spots);
+        if !changed {
+            return Ok(());
+        }
+        let answer = first.watched.answer();
+        let mut rows = answer.changed;
+        rows.extend(answer.deleted);
+        let scope = first.scope.as_deref();
+        let (rows, _) = self.shown(answer.world, rows, &first.selection, scope);
+        if !rows.is_empty() {
+            self.write(rows, scope, false)?;
+        }
+        Ok(())
+    }
+
+    /// The rows `get` would show: in scope, of the kind or names asked for, selected by
+    /// -l; and the names not found.
+    fn shown(
+        &self,
+        world: &World,
+        rows: Vec<query::PolicyRow>,
+        selection: &Selection,
+        scope: Option<&str>,
+    ) -> (Vec<query::PolicyRow>, Vec<NameError>) {
+        let rows: Vec<query::PolicyRow> = rows
+            .into_iter()
+            .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
+            .collect();
+        let (mut rows, missing) = select::select(world, rows, selection, scope);
+        if let Some(sel) = &self.selector {
+            rows.retain(|r| sel.matches(&r.labels));
+        }
+        (rows, missing)
+    }
+
+    /// Rows as `get` prints them (json lines for `-o json`), then flushed.
+    fn write(&self, rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool) -> Result<()> {
+        let (flags, format) = (self.flags, self.format);
+        let mut out = self.out.borrow_mut();
+        match format {
+            Format::Json => {
+                for r in &rows {
+                    serde_json::to_writer(&mut **out, r)?;
+                    writeln!(out)?;
+                }
+            }
+            _ => human::get_policies(
+                &mut **out,
+                &rows,
+                format == Format::Wide,
+                headers && !flags.no_headers,
+                scope.is_none(),
+                age::now(),
+                settings::style(flags, format),
+                self.show_labels,
+            )?,
+        }
+        out.flush().context("writing output")?;
+        Ok(())
+    }
+}
+
+/// Whether `get` named exactly one policy and found it: kubectl then prints the object,
+/// not a list.
+fn one_named(selection: &Selection, rows: &[query::PolicyRow]) -> bool {
+    matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
+}
+
+/// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
+/// (stable: rows that tie keep their order). A path that yields several values sorts by
+/// the first.
+fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<query::PolicyRow>> {
+    let items: Vec<serde_json::Value> = rows
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()?;
+    let mut keys: Vec<(Option<&serde_json::Value>, query::PolicyRow)> =
+        Vec::with_capacity(rows.len());
+    for (item, row) in items.iter().zip(rows) {
+        let found = path.find(item).map_err(|e| anyhow!("--sort-by: {e}"))?;
+        keys.push((found.first().copied(), row));
+    }
+    keys.sort_by(|a, b| jsonpath::sort_order(a.0, b.0));
+    Ok(keys.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Whether the policy a `get` row lists has labels that `selector` selects.
+fn selected(world: &World, selector: &LabelSelector, policy: &ObjRef) -> bool {
+    let topology = &world.topology;
+    topology
+        .policy_index
+        .get(policy)
+        .and_then(|&id| {
+            topology
+                .snapshot
+                .objects
+                .get(topology.policies[id].object.index())
+        })
+        .is_some_and(|o| selector.matches(&o.labels))
+}
