@@ -74,7 +74,7 @@ impl Joining {
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
-            route_level: route_level(t.shape.role(at)),
+            route_level: route_level(t.skeleton.role(at)),
         }
     }
 }

@@ -32,27 +32,27 @@ type Group = SmallVec<[PolicyId; 2]>;
 /// One step of a context path: a node, or the namespace level a path enters just
 /// above that node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Step {
+pub(crate) enum PathStep {
     Namespace(NodeId),
     Node(NodeId),
 }
 
-impl Step {
+impl PathStep {
     /// The reference a path shows for this step.
     pub fn obj_ref(self, t: &Topology) -> ObjRef {
         match self {
-            Step::Namespace(n) => ObjRef::new(
+            PathStep::Namespace(n) => ObjRef::new(
                 "",
                 "Namespace",
                 None,
                 t.namespace_level(n).unwrap_or_default(),
             ),
-            Step::Node(n) => t.nodes[n].obj_ref.clone(),
+            PathStep::Node(n) => t.nodes[n].obj_ref.clone(),
         }
     }
 
     /// A path of steps as the references it shows.
-    pub(crate) fn refs(t: &Topology, path: &[Step]) -> Vec<ObjRef> {
+    pub(crate) fn refs(t: &Topology, path: &[PathStep]) -> Vec<ObjRef> {
         path.iter().map(|s| s.obj_ref(t)).collect()
     }
 }
@@ -249,11 +249,11 @@ impl<'t> KindFold<'t> {
             for (ns, ps) in &t.ns_attached {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 // A namespace no node is in has no level to apply at.
-                let Some(level) = t.shape.level_of(ns) else {
+                let Some(level) = t.skeleton.level_of(ns) else {
                     continue;
                 };
                 if !mine.is_empty() {
-                    ns_policies.resize(t.shape.levels(), Vec::new());
+                    ns_policies.resize(t.skeleton.levels(), Vec::new());
                     // A namespace level is no object to be Conflicted on: its policies stack.
                     ns_policies[level as usize] = mine.into_iter().map(|p| vec![p]).collect();
                 }
@@ -327,7 +327,7 @@ impl<'t> KindFold<'t> {
     /// level, if it has one.
     fn ns_policies_at(&self, n: NodeId) -> &[Vec<PolicyId>] {
         self.t
-            .shape
+            .skeleton
             .level(n)
             .map_or(&[], |l| self.ns_policies_of(l))
     }
@@ -445,7 +445,7 @@ impl<'t> KindFold<'t> {
             return self.memo[n];
         }
         let t = self.t;
-        let shape = &t.shape;
+        let skeleton = &t.skeleton;
         let mut stack = std::mem::take(&mut self.walk);
         stack.clear();
         stack.push(n);
@@ -459,7 +459,7 @@ impl<'t> KindFold<'t> {
                 self.walking[m] = false;
             } else {
                 self.walking[m] = true;
-                let parents = shape.parents(m).iter().copied();
+                let parents = skeleton.parents(m).iter().copied();
                 stack.extend(parents.filter(|&p| self.memo[p] == NOT_YET && !self.walking[p]));
             }
         }
@@ -470,8 +470,8 @@ impl<'t> KindFold<'t> {
     /// Computes the contexts of `n`, those of its parents being computed.
     fn compute_here(&mut self, n: NodeId) -> (u32, u32) {
         let t = self.t;
-        let shape = &t.shape;
-        let parents = shape.parents(n);
+        let skeleton = &t.skeleton;
+        let parents = skeleton.parents(n);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
         let mut links = std::mem::take(&mut self.arrival_links);
@@ -485,7 +485,7 @@ impl<'t> KindFold<'t> {
         let into_backend = match (self.class, self.flow) {
             (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
             (Class::Inherited, Flow::ClientSide { to_backends }) => {
-                shape.role(n).is_backend_side().then_some(to_backends)
+                skeleton.role(n).is_backend_side().then_some(to_backends)
             }
         };
         // A backend's port is reached through the ports the backendRefs name: a path
@@ -493,9 +493,9 @@ impl<'t> KindFold<'t> {
         // policies to this one.
         let port_owner = match t.backend_ports.is_empty() {
             true => None,
-            false => shape
+            false => skeleton
                 .owner(n)
-                .filter(|_| matches!(shape.role(n), Role::Port)),
+                .filter(|_| matches!(skeleton.role(n), Role::Port)),
         };
         for &p in parents {
             let (a, b) = self.memo[p];
@@ -503,8 +503,8 @@ impl<'t> KindFold<'t> {
                 continue;
             }
             // Direct policies reach only their target and its sections.
-            let cut = self.class == Class::Direct && shape.owner(n) != Some(p);
-            let keep = into_backend.filter(|_| !shape.role(p).is_backend_side());
+            let cut = self.class == Class::Direct && skeleton.owner(n) != Some(p);
+            let keep = into_backend.filter(|_| !skeleton.role(p).is_backend_side());
             // Whether traffic reaches this port of backend `p` along each of its
             // contexts: told once per topology when every rule into `p`, or none,
             // names it (`Topology::port_traffic`).
@@ -609,7 +609,7 @@ impl<'t> KindFold<'t> {
         let mut seen_next = seen;
         let mut entered = false;
         let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
-        if let Some(ns) = self.t.shape.level(n) {
+        if let Some(ns) = self.t.skeleton.level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
@@ -649,12 +649,12 @@ impl<'t> KindFold<'t> {
     pub fn paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
         let t = self.t;
         let steps = self.step_paths(n, i);
-        steps.iter().map(|p| Step::refs(t, p)).collect()
+        steps.iter().map(|p| PathStep::refs(t, p)).collect()
     }
 
     /// `paths` as steps: the same paths, named by node, without building references
     /// (two paths are equal exactly when their references are).
-    pub(crate) fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<Step>> {
+    pub(crate) fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<PathStep>> {
         let mut out = Vec::new();
         self.walk_paths(n, i, &mut Vec::new(), &mut out);
         out
@@ -664,7 +664,13 @@ impl<'t> KindFold<'t> {
     /// the current one held in `below` (last step first), and adds each whole path to
     /// `out` as it reaches a root: in the order of the predecessors, as the paths are
     /// read. With a stack of its own, not recursion: a path may be as long as the input.
-    fn walk_paths(&mut self, n: NodeId, i: usize, below: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+    fn walk_paths(
+        &mut self,
+        n: NodeId,
+        i: usize,
+        below: &mut Vec<PathStep>,
+        out: &mut Vec<Vec<PathStep>>,
+    ) {
         enum Work {
             /// Context `.1` of node `.0`: its steps onto `below`, then its predecessors;
             /// `.2`: the port section below when `.0` is its backend (only the paths
@@ -685,9 +691,9 @@ impl<'t> KindFold<'t> {
             let (a, _) = self.compute(n);
             let c = a as usize + i;
             work.push(Work::Truncate(below.len()));
-            below.push(Step::Node(n));
+            below.push(PathStep::Node(n));
             if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
-                below.push(Step::Namespace(n));
+                below.push(PathStep::Namespace(n));
             }
             let mut preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
             if let Some(port) = port {
@@ -698,9 +704,9 @@ impl<'t> KindFold<'t> {
                 out.push(below.iter().rev().copied().collect());
             }
             let t = self.t;
-            let is_port = t.shape.role(n) == Role::Port;
+            let is_port = t.skeleton.role(n) == Role::Port;
             work.extend(preds.into_iter().rev().map(|(p, j)| {
-                let port = (is_port && t.shape.owner(n) == Some(p)).then_some(n);
+                let port = (is_port && t.skeleton.owner(n) == Some(p)).then_some(n);
                 Work::Visit(p, j, port)
             }));
         }

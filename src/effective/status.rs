@@ -391,7 +391,7 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
                 };
                 tallies.at(f, n, &mut here);
                 let leaf = is_leaf(t, n, f.class, f.flow);
-                let object = t.shape.object(n);
+                let object = t.skeleton.object(n);
                 for &(p, tally) in &here {
                     let new_object = last_object.insert(p, object) != Some(object)
                         && (ordered || seen.insert((p, object)));
@@ -451,7 +451,7 @@ pub fn leaf_contributions_at(t: &Topology, n: NodeId) -> Vec<(PolicyId, Contribu
 /// the nodes a policy reaches come in order too, and counting them takes no list.
 fn sections_follow_owners(t: &Topology) -> bool {
     let mut object = None;
-    NodeId::all(t.nodes.len()).all(|n| match t.shape.owner(n) {
+    NodeId::all(t.nodes.len()).all(|n| match t.skeleton.owner(n) {
         None => {
             object = Some(n);
             true
@@ -463,7 +463,7 @@ fn sections_follow_owners(t: &Topology) -> bool {
 /// How many distinct objects the nodes `at` holds are or belong to: counted as they go
 /// by when they come in order (`sections_follow_owners`), else sorted.
 fn objects_reached(t: &Topology, at: &Reached, ordered: bool) -> usize {
-    let objects = at.nodes().map(|n| t.shape.object(n));
+    let objects = at.nodes().map(|n| t.skeleton.object(n));
     if ordered {
         let mut last = None;
         objects.filter(|&o| last.replace(o) != Some(o)).count()
@@ -548,7 +548,7 @@ fn statuses_of_kind(
     for n in reach.iter() {
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class, f.flow);
-        let object = t.shape.object(n);
+        let object = t.skeleton.object(n);
         for &(p, tally) in &here {
             if keep_nodes {
                 reached[p].push(n, tally.status());
@@ -701,11 +701,11 @@ fn leaf_counts(t: &Topology) -> Vec<usize> {
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
 fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     let sections = t
-        .shape
+        .skeleton
         .children(n)
         .iter()
         .copied()
-        .filter(move |&c| t.shape.owner(c) == Some(n));
+        .filter(move |&c| t.skeleton.owner(c) == Some(n));
     std::iter::once(n).chain(sections)
 }
 
@@ -740,14 +740,14 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 /// nodes before the backends); for Direct kinds, a target's sections or the target
 /// itself.
 fn is_leaf(t: &Topology, n: NodeId, class: Class, flow: Flow) -> bool {
-    let children = t.shape.children(n);
-    let backend = |m: NodeId| t.shape.role(m).is_backend_side();
+    let children = t.skeleton.children(n);
+    let backend = |m: NodeId| t.skeleton.role(m).is_backend_side();
     match (class, flow) {
         (Class::Inherited, Flow::Down) => children.is_empty(),
         (Class::Inherited, Flow::ClientSide { .. }) => {
             children.is_empty() || (!backend(n) && children.iter().all(|&c| backend(c)))
         }
-        (Class::Direct, _) => !children.iter().any(|&c| t.shape.owner(c) == Some(n)),
+        (Class::Direct, _) => !children.iter().any(|&c| t.skeleton.owner(c) == Some(n)),
     }
 }
 

@@ -211,12 +211,12 @@ impl NamespaceLinks {
 /// one: a field that is not a list, a reference with no name.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Links {
-    pub parent_refs: Listed<RefFields>,
+    pub parent_refs: ListField<RefFields>,
     /// The strings among `hostnames`.
     pub hostnames: Vec<Text>,
-    pub rules: Listed<RuleLinks>,
+    pub rules: ListField<RuleLinks>,
     /// Each `ports` entry's section name (`name`, else `port`): none when it has neither.
-    pub ports: Listed<Option<Text>>,
+    pub ports: ListField<Option<Text>>,
     /// The named ports' numbers (section name, `port`): what a backendRef's `port`
     /// names.
     pub port_numbers: Vec<(Text, u64)>,
@@ -224,27 +224,27 @@ pub struct Links {
 
 /// A list field of a spec: absent (or null), not a list, or its entries.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub enum Listed<T> {
+pub enum ListField<T> {
     #[default]
     Absent,
     NotAList,
     Items(Vec<T>),
 }
 
-impl<T> Listed<T> {
+impl<T> ListField<T> {
     /// The entries (none unless it is a list).
     pub fn items(&self) -> &[T] {
         match self {
-            Listed::Items(v) => v,
+            ListField::Items(v) => v,
             _ => &[],
         }
     }
 
-    fn read(v: Option<&Val>, entry: impl Fn(&Val) -> T) -> Listed<T> {
+    fn read(v: Option<&Val>, entry: impl Fn(&Val) -> T) -> ListField<T> {
         match v {
-            None | Some(Val::Null) => Listed::Absent,
-            Some(Val::Array(a)) => Listed::Items(a.iter().map(entry).collect()),
-            Some(_) => Listed::NotAList,
+            None | Some(Val::Null) => ListField::Absent,
+            Some(Val::Array(a)) => ListField::Items(a.iter().map(entry).collect()),
+            Some(_) => ListField::NotAList,
         }
     }
 }
@@ -343,7 +343,7 @@ impl Links {
                 .collect(),
         };
         Links {
-            parent_refs: Listed::read(spec.get("parentRefs"), RefFields::read),
+            parent_refs: ListField::read(spec.get("parentRefs"), RefFields::read),
             hostnames: spec
                 .get("hostnames")
                 .and_then(Val::as_array)
@@ -352,8 +352,8 @@ impl Links {
                 .filter_map(Val::as_str)
                 .map(text)
                 .collect(),
-            rules: Listed::read(spec.get("rules"), rule),
-            ports: Listed::read(spec.get("ports"), port_section),
+            rules: ListField::read(spec.get("rules"), rule),
+            ports: ListField::read(spec.get("ports"), port_section),
             port_numbers: spec
                 .get("ports")
                 .and_then(Val::as_array)

@@ -4,7 +4,7 @@
 //! (a field of the wrong type reads as absent, a key written twice keeps its last
 //! value), and a test holds the two equal on every shape.
 
-use super::links::{Links, Listed, RefFields, RuleLinks};
+use super::links::{Links, ListField, RefFields, RuleLinks};
 use super::{text, Text};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
@@ -21,7 +21,7 @@ impl Links {
 
 /// What to make of a value by its shape: a mapping, a list, a string, an unsigned
 /// integer, and anything else (which is skipped).
-trait Shape: Sized {
+trait ValueReader: Sized {
     type Out;
     fn other(self) -> Self::Out;
     fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Out, A::Error> {
@@ -43,17 +43,17 @@ trait Shape: Sized {
     }
 }
 
-/// Reads any JSON value through its `Shape`.
+/// Reads any JSON value through its `ValueReader`.
 struct Any<S>(S);
 
-impl<'de, S: Shape> DeserializeSeed<'de> for Any<S> {
+impl<'de, S: ValueReader> DeserializeSeed<'de> for Any<S> {
     type Value = S::Out;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Out, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de, S: Shape> Visitor<'de> for Any<S> {
+impl<'de, S: ValueReader> Visitor<'de> for Any<S> {
     type Value = S::Out;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
@@ -103,7 +103,7 @@ impl std::ops::Deref for Key<'_> {
 /// A string, or nothing for any other value.
 #[derive(Clone, Copy)]
 struct Str;
-impl Shape for Str {
+impl ValueReader for Str {
     type Out = Option<Text>;
     fn other(self) -> Option<Text> {
         None
@@ -116,7 +116,7 @@ impl Shape for Str {
 /// An unsigned integer, or nothing for any other value.
 #[derive(Clone, Copy)]
 struct U64;
-impl Shape for U64 {
+impl ValueReader for U64 {
     type Out = Option<u64>;
     fn other(self) -> Option<u64> {
         None
@@ -128,12 +128,12 @@ impl Shape for U64 {
 
 /// Each entry of a list as `S` reads it, the list cut to size (it is kept for the
 /// whole command).
-fn read_list<'de, S: Shape + Copy, A: SeqAccess<'de>>(
-    shape: S,
+fn read_list<'de, S: ValueReader + Copy, A: SeqAccess<'de>>(
+    reader: S,
     mut seq: A,
 ) -> Result<Vec<S::Out>, A::Error> {
     let mut items = Vec::new();
-    while let Some(item) = seq.next_element_seed(Any(shape))? {
+    while let Some(item) = seq.next_element_seed(Any(reader))? {
         items.push(item);
     }
     items.shrink_to_fit();
@@ -142,22 +142,22 @@ fn read_list<'de, S: Shape + Copy, A: SeqAccess<'de>>(
 
 /// A list field: absent when null, not a list when anything else.
 struct ListOf<S>(S);
-impl<S: Shape + Copy> Shape for ListOf<S> {
-    type Out = Listed<S::Out>;
-    fn other(self) -> Listed<S::Out> {
-        Listed::NotAList
+impl<S: ValueReader + Copy> ValueReader for ListOf<S> {
+    type Out = ListField<S::Out>;
+    fn other(self) -> ListField<S::Out> {
+        ListField::NotAList
     }
-    fn null(self) -> Listed<S::Out> {
-        Listed::Absent
+    fn null(self) -> ListField<S::Out> {
+        ListField::Absent
     }
     fn seq<'de, A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Out, A::Error> {
-        read_list(self.0, seq).map(Listed::Items)
+        read_list(self.0, seq).map(ListField::Items)
     }
 }
 
 /// A list, or nothing for any other value.
 struct VecOf<S>(S);
-impl<S: Shape + Copy> Shape for VecOf<S> {
+impl<S: ValueReader + Copy> ValueReader for VecOf<S> {
     type Out = Option<Vec<S::Out>>;
     fn other(self) -> Self::Out {
         None
@@ -169,7 +169,7 @@ impl<S: Shape + Copy> Shape for VecOf<S> {
 
 #[derive(Clone, Copy)]
 struct LinksOf;
-impl Shape for LinksOf {
+impl ValueReader for LinksOf {
     type Out = Links;
     fn other(self) -> Links {
         Links::default()
@@ -195,9 +195,11 @@ impl Shape for LinksOf {
                         })
                         .collect();
                     links.ports = match ports {
-                        Listed::Absent => Listed::Absent,
-                        Listed::NotAList => Listed::NotAList,
-                        Listed::Items(v) => Listed::Items(v.into_iter().map(|(s, _)| s).collect()),
+                        ListField::Absent => ListField::Absent,
+                        ListField::NotAList => ListField::NotAList,
+                        ListField::Items(v) => {
+                            ListField::Items(v.into_iter().map(|(s, _)| s).collect())
+                        }
                     };
                 }
                 _ => {
@@ -211,7 +213,7 @@ impl Shape for LinksOf {
 
 #[derive(Clone, Copy)]
 struct RefOf;
-impl Shape for RefOf {
+impl ValueReader for RefOf {
     type Out = RefFields;
     fn other(self) -> RefFields {
         RefFields::default()
@@ -242,7 +244,7 @@ impl Shape for RefOf {
 
 #[derive(Clone, Copy)]
 struct RuleOf;
-impl Shape for RuleOf {
+impl ValueReader for RuleOf {
     type Out = RuleLinks;
     fn other(self) -> RuleLinks {
         RuleLinks::default()
@@ -273,7 +275,7 @@ impl Shape for RuleOf {
 /// A filter's `extensionRef`, when it has the key (whatever its value).
 #[derive(Clone, Copy)]
 struct ExtensionRefOf;
-impl Shape for ExtensionRefOf {
+impl ValueReader for ExtensionRefOf {
     type Out = Option<RefFields>;
     fn other(self) -> Option<RefFields> {
         None
@@ -295,7 +297,7 @@ impl Shape for ExtensionRefOf {
 /// A port as a section: its name, else its number (`port_section`); and its number.
 #[derive(Clone, Copy)]
 struct PortOf;
-impl Shape for PortOf {
+impl ValueReader for PortOf {
     type Out = (Option<Text>, Option<u64>);
     fn other(self) -> Self::Out {
         (None, None)

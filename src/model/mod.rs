@@ -17,7 +17,7 @@ pub use hash::{key_hash, FastMap, FastSet, FastState};
 pub(crate) use ids::index_type;
 pub use ids::ObjectId;
 pub(crate) use links::{backend_refs, is_route_object, parent_refs, port_section};
-pub use links::{Links, Listed, NamespaceLinks, RefFields, RuleLinks};
+pub use links::{Links, ListField, NamespaceLinks, RefFields, RuleLinks};
 pub use names::*;
 pub use object::*;
 pub use text::{text, Text};

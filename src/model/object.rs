@@ -263,7 +263,7 @@ impl Snapshot {
 
 /// A readable document whose shape is wrong for a Kubernetes object.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ShapeError {
+pub struct MalformedObject {
     pub origin: Origin,
     pub field: String,
     pub message: String,
@@ -280,13 +280,13 @@ pub struct DocumentSays {
     pub namespace: Option<String>,
 }
 
-impl fmt::Display for ShapeError {
+impl fmt::Display for MalformedObject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: field {}: {}", self.origin, self.field, self.message)
     }
 }
 
-impl ShapeError {
+impl MalformedObject {
     /// What every answer says of this document: it could not be read, where, and why
     /// (docs/reference.md, Blind spots: `b.yaml document 4: metadata.name: must be a string; this
     /// object is not shown`).

@@ -4,7 +4,7 @@
 
 use super::{PolicyKindRef, World};
 use crate::catalog::Declared;
-use crate::effective::{Acc, KindFold, PolicyStatus, Step};
+use crate::effective::{Acc, KindFold, PathStep, PolicyStatus};
 use crate::model::FastMap;
 use crate::model::{plural, GroupKind, ObjRef, Text};
 use crate::model::{BlindSpot, Object, ObjectId, Snapshot};
@@ -89,7 +89,7 @@ pub fn delete_policy(world: &World, policy: PolicyId, _declared: &[Declared]) ->
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
             let mut contexts: Vec<Vec<ObjRef>> = paths
                 .iter()
-                .map(|path| Step::refs(topology, path))
+                .map(|path| PathStep::refs(topology, path))
                 .collect();
             contexts.sort();
             changes.push(Change {
@@ -393,7 +393,7 @@ struct Specs {
 impl Specs {
     /// Every context path of `node` (as steps, in order) with the spec it yields, for the
     /// contexts some policy of the fold's kind reaches.
-    fn by_path(&mut self, fold: &mut KindFold, node: NodeId) -> Vec<(Vec<Step>, usize)> {
+    fn by_path(&mut self, fold: &mut KindFold, node: NodeId) -> Vec<(Vec<PathStep>, usize)> {
         let accs: Vec<Option<Rc<Acc>>> =
             fold.contexts(node).iter().map(|c| c.acc.clone()).collect();
         let mut out = Vec::new();

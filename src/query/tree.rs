@@ -153,10 +153,14 @@ pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Op
 pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let len = topology.nodes.len();
     let mut entry = vec![false; len];
-    let mut wanted = vec![false; topology.shape.levels()];
+    let mut wanted = vec![false; topology.skeleton.levels()];
     let mut levels: Vec<LevelId> = Vec::new();
     for (ns, policies) in &topology.ns_attached {
-        if let Some(level) = topology.shape.level_of(ns).filter(|_| !policies.is_empty()) {
+        if let Some(level) = topology
+            .skeleton
+            .level_of(ns)
+            .filter(|_| !policies.is_empty())
+        {
             wanted[level as usize] = true;
             levels.push(level);
         }
@@ -166,7 +170,11 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     }
     let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
     for node in NodeId::all(len) {
-        if let Some(level) = topology.shape.level(node).filter(|&l| wanted[l as usize]) {
+        if let Some(level) = topology
+            .skeleton
+            .level(node)
+            .filter(|&l| wanted[l as usize])
+        {
             members[level as usize].push(node);
         }
     }
@@ -175,7 +183,7 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let mut free = vec![0u32; len];
     for (turn, &level) in levels.iter().enumerate() {
         let stamp = turn as u32 + 1;
-        let outside = |node: NodeId| topology.shape.level(node) != Some(level);
+        let outside = |node: NodeId| topology.skeleton.level(node) != Some(level);
         // Up: the ancestors of the namespace's objects reached without passing through it.
         let mut stack: Vec<NodeId> = Vec::new();
         let mut tops: Vec<NodeId> = Vec::new();

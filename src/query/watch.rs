@@ -727,7 +727,7 @@ fn leaf_flips(
         // in parts not counted again.
         let mine = part_of(topology, id);
         let at_home = topology
-            .shape
+            .skeleton
             .children(id)
             .iter()
             .any(|&c| part_of(topology, c) == mine);
@@ -749,7 +749,7 @@ fn leaf_flips(
 
 /// The namespace of the object `node` is or belongs to; None: cluster-scoped.
 fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
-    let object = topology.shape.object(node);
+    let object = topology.skeleton.object(node);
     topology.nodes[object]
         .obj_ref
         .namespace
@@ -800,7 +800,7 @@ fn count_parts(
         let Some(part) = part_of[child.index()] else {
             continue;
         };
-        for &parent in topology.shape.parents(child) {
+        for &parent in topology.skeleton.parents(child) {
             if part_of[parent.index()] != Some(part) {
                 *per_part[part as usize]
                     .entry(topology.nodes[parent].obj_ref.clone())

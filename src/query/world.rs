@@ -4,7 +4,7 @@
 
 use crate::catalog::{Catalog, Declared};
 use crate::effective::Statuses;
-use crate::model::{drop_duplicates, ObjRef, ShapeError, Snapshot};
+use crate::model::{drop_duplicates, MalformedObject, ObjRef, Snapshot};
 use crate::source::files::{load_text, Loaded, SyntaxError};
 use crate::topology::{Code, Finding, PolicyId, Topology};
 use std::ops::Deref;
@@ -65,8 +65,8 @@ impl World {
 /// Runs the pure stages on a snapshot: catalog, topology, statuses (on first use).
 /// Objects defined twice keep their last copy; documents whose shape is wrong are
 /// findings.
-pub fn analyze(snapshot: Snapshot, declared: &[Declared], shape_errors: &[ShapeError]) -> World {
-    World::new(topology_of(snapshot, declared, shape_errors))
+pub fn analyze(snapshot: Snapshot, declared: &[Declared], malformed: &[MalformedObject]) -> World {
+    World::new(topology_of(snapshot, declared, malformed))
 }
 
 /// `analyze` for a world that is answered from and never built again (every command
@@ -76,9 +76,9 @@ pub fn analyze(snapshot: Snapshot, declared: &[Declared], shape_errors: &[ShapeE
 pub fn analyze_once(
     snapshot: Snapshot,
     declared: &[Declared],
-    shape_errors: &[ShapeError],
+    malformed: &[MalformedObject],
 ) -> World {
-    let mut topology = topology_of(snapshot, declared, shape_errors);
+    let mut topology = topology_of(snapshot, declared, malformed);
     topology.snapshot.release_links();
     World::new(topology)
 }
@@ -86,7 +86,7 @@ pub fn analyze_once(
 fn topology_of(
     mut snapshot: Snapshot,
     declared: &[Declared],
-    shape_errors: &[ShapeError],
+    malformed: &[MalformedObject],
 ) -> Topology {
     let duplicates = drop_duplicates(&mut snapshot.objects);
     let catalog = Catalog::build(&snapshot.objects, declared);
@@ -103,7 +103,7 @@ fn topology_of(
             ),
         ));
     }
-    for e in shape_errors {
+    for e in malformed {
         topology.findings.push(Finding::new(
             Code::Invalid,
             ObjRef::new("", "Document", None, &e.origin.to_string()),
@@ -119,5 +119,5 @@ pub fn analyze_yaml(yaml: &str) -> Result<World, SyntaxError> {
     let mut loaded = Loaded::default();
     load_text(yaml, "<literal>", &mut loaded)?;
     loaded.place_in("default");
-    Ok(analyze(loaded.snapshot, &[], &loaded.shape_errors))
+    Ok(analyze(loaded.snapshot, &[], &loaded.malformed))
 }

@@ -7,9 +7,9 @@
 //! and a List's items become objects one by one as they are read: no document is ever
 //! held whole. Moved out of an already-decoded value (YAML), the same fields give the
 //! same `Doc`, and both go through one conversion into objects
-//! (`super::objects_from_document`), with the same shape errors.
+//! (`super::objects_from_document`), with the same malformed documents.
 
-use super::{object_alone, Object, Origin, ShapeError};
+use super::{object_alone, MalformedObject, Object, Origin};
 use crate::model::{Lazy, Val};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -66,7 +66,7 @@ pub enum Item {
     /// its own apiVersion and kind): an object (`true`, the List's next `read` one),
     /// nothing (`false`, a `null`), or why it is not one. Origins are filled in when
     /// the objects are placed.
-    Read(Result<bool, ShapeError>),
+    Read(Result<bool, MalformedObject>),
 }
 
 impl Doc {
@@ -373,7 +373,7 @@ mod tests {
     use super::*;
     use crate::model::NamespaceLinks;
 
-    /// The objects and shape errors the text gives read straight, and decoded first.
+    /// The objects and malformed documents the text gives read straight, and decoded first.
     fn both(json: &str) -> (String, String) {
         let origin = Origin {
             file: "f.json".into(),

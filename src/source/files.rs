@@ -1,7 +1,7 @@
 //! `-f PATH`: files, directories (recursive) and stdin, YAML or JSON, one or many documents.
 
 use super::document::{Doc, MapOr};
-use super::{objects_from_document, Origin, ShapeError, Snapshot};
+use super::{objects_from_document, MalformedObject, Origin, Snapshot};
 use crate::model::Val;
 use serde_json::Value;
 use std::fmt;
@@ -60,7 +60,7 @@ impl ReadError {
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub snapshot: Snapshot,
-    pub shape_errors: Vec<ShapeError>,
+    pub malformed: Vec<MalformedObject>,
 }
 
 impl Loaded {
@@ -259,7 +259,7 @@ fn nothing_read(
     loaded: &Loaded,
 ) -> ReadError {
     let named = paths.join(", ");
-    let found = match (files_read, loaded.shape_errors.len()) {
+    let found = match (files_read, loaded.malformed.len()) {
         (0, _) if !skipped.is_empty() => format!(
             "no manifest file could be read ({} skipped; the first: {})",
             skipped.len(),
@@ -273,7 +273,7 @@ fn nothing_read(
         (_, n) => format!(
             "no valid Kubernetes object: {n} document{} could not be read, the first: {}",
             if n == 1 { "" } else { "s" },
-            loaded.shape_errors[0]
+            loaded.malformed[0]
         ),
     };
     ReadError::NothingRead {
@@ -410,20 +410,20 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
     if let MapOr::Map(d) = &doc {
         match super::recorded_blind_spots(d, &origin) {
             Ok(spots) => loaded.snapshot.blind_spots.extend(spots),
-            Err(e) => loaded.shape_errors.push(e),
+            Err(e) => loaded.malformed.push(e),
         }
     }
-    let before = loaded.shape_errors.len();
+    let before = loaded.malformed.len();
     objects_from_document(
         doc,
         &origin,
         &mut loaded.snapshot.objects,
-        &mut loaded.shape_errors,
+        &mut loaded.malformed,
     );
     // Nothing read is dropped in silence: every answer says what was not shown.
-    let invalid = loaded.shape_errors[before..]
+    let invalid = loaded.malformed[before..]
         .iter()
-        .map(ShapeError::blind_spot);
+        .map(MalformedObject::blind_spot);
     loaded.snapshot.blind_spots.extend(invalid);
 }
 
@@ -627,7 +627,7 @@ metadata: {name: pinned, namespace: elsewhere}
                 "f@s.json (document 2)",
             ]
         );
-        let errors: Vec<String> = loaded.shape_errors.iter().map(|e| e.to_string()).collect();
+        let errors: Vec<String> = loaded.malformed.iter().map(|e| e.to_string()).collect();
         assert_eq!(errors.len(), 1);
         assert!(errors[0].contains("items[4].metadata"), "{errors:?}");
     }
@@ -708,7 +708,7 @@ MIIB
         .replace("<TAB>", "\t");
         let mut loaded = Loaded::default();
         load_text(&text, "crd.yaml", &mut loaded).unwrap();
-        assert!(loaded.shape_errors.is_empty(), "{:?}", loaded.shape_errors);
+        assert!(loaded.malformed.is_empty(), "{:?}", loaded.malformed);
         let crd = &loaded.snapshot.objects[1];
         assert_eq!(crd.origin.to_string(), "crd.yaml (document 2)");
         let rules = serde_json::json!([
@@ -782,7 +782,7 @@ MIIB
         let mut loaded = Loaded::default();
         load_text(text, "f.yaml", &mut loaded).unwrap();
         assert_eq!(loaded.snapshot.objects.len(), 1);
-        assert_eq!(loaded.shape_errors[0].field, "metadata");
-        assert_eq!(loaded.shape_errors[0].origin.document, 1);
+        assert_eq!(loaded.malformed[0].field, "metadata");
+        assert_eq!(loaded.malformed[0].origin.document, 1);
     }
 }

@@ -8,7 +8,7 @@ pub mod files;
 pub mod live;
 mod split;
 
-use crate::model::{BlindSpot, Object, Origin, ShapeError, Snapshot, Text};
+use crate::model::{BlindSpot, MalformedObject, Object, Origin, Snapshot, Text};
 use document::{Doc, Item, Items, MapOr};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -23,7 +23,7 @@ const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-config
 pub(crate) fn recorded_blind_spots(
     doc: &Doc,
     origin: &Origin,
-) -> Result<Vec<BlindSpot>, ShapeError> {
+) -> Result<Vec<BlindSpot>, MalformedObject> {
     let Some(MapOr::Map(meta)) = &doc.metadata else {
         return Ok(Vec::new());
     };
@@ -35,13 +35,13 @@ pub(crate) fn recorded_blind_spots(
         return Ok(Vec::new());
     };
     let field = format!("metadata.annotations.{BLIND_SPOTS_ANNOTATION}");
-    let text = text.as_str().ok_or_else(|| ShapeError {
+    let text = text.as_str().ok_or_else(|| MalformedObject {
         origin: origin.clone(),
         field: field.clone(),
         message: "must be a string (a JSON list of blind spots)".into(),
         ..Default::default()
     })?;
-    serde_json::from_str(text).map_err(|e| ShapeError {
+    serde_json::from_str(text).map_err(|e| MalformedObject {
         origin: origin.clone(),
         field,
         message: format!("is not a JSON list of blind spots: {e}"),
@@ -53,7 +53,7 @@ fn string_map(
     v: Option<&Value>,
     field: &str,
     origin: &Origin,
-) -> Result<BTreeMap<String, String>, ShapeError> {
+) -> Result<BTreeMap<String, String>, MalformedObject> {
     let mut out = BTreeMap::new();
     match v {
         None | Some(Value::Null) => {}
@@ -65,7 +65,7 @@ fn string_map(
                     Value::Number(n) => n.to_string(),
                     Value::Null => String::new(),
                     _ => {
-                        return Err(ShapeError {
+                        return Err(MalformedObject {
                             origin: origin.clone(),
                             field: format!("{field}.{k}"),
                             message: "must be a string".into(),
@@ -77,7 +77,7 @@ fn string_map(
             }
         }
         Some(_) => {
-            return Err(ShapeError {
+            return Err(MalformedObject {
                 origin: origin.clone(),
                 field: field.into(),
                 message: "must be a map of strings".into(),
@@ -95,7 +95,7 @@ pub(crate) fn objects_from_document(
     doc: MapOr<Doc>,
     origin: &Origin,
     out: &mut Vec<Object>,
-    errors: &mut Vec<ShapeError>,
+    errors: &mut Vec<MalformedObject>,
 ) {
     let mut doc = match doc {
         MapOr::Map(doc) if doc.is_list() => doc,
@@ -167,7 +167,7 @@ pub(crate) fn objects_from_document(
             }
         }
         None | Some(Items::Other(Value::Null)) => {}
-        Some(Items::Other(_)) => errors.push(ShapeError {
+        Some(Items::Other(_)) => errors.push(MalformedObject {
             origin: origin.clone(),
             field: "items".into(),
             message: "must be a list".into(),
@@ -177,11 +177,11 @@ pub(crate) fn objects_from_document(
 }
 
 /// A document that is not a List, as the one object it is (none for `null`).
-fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, ShapeError> {
+fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, MalformedObject> {
     match doc {
         MapOr::Map(doc) => object_from_doc(doc, origin),
         MapOr::Other(Value::Null) => Ok(None),
-        MapOr::Other(_) => Err(ShapeError {
+        MapOr::Other(_) => Err(MalformedObject {
             origin: origin.clone(),
             field: "(document)".into(),
             message: "is not a mapping".into(),
@@ -190,8 +190,8 @@ fn object_alone(doc: MapOr<Doc>, origin: &Origin) -> Result<Option<Object>, Shap
     }
 }
 
-fn object_from_doc(mut doc: Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
-    object_shape(&mut doc, origin).map_err(|e| ShapeError {
+fn object_from_doc(mut doc: Doc, origin: &Origin) -> Result<Option<Object>, MalformedObject> {
+    object_shape(&mut doc, origin).map_err(|e| MalformedObject {
         says: Some(Box::new(says(&doc))),
         ..e
     })
@@ -216,8 +216,8 @@ fn says(doc: &Doc) -> crate::model::DocumentSays {
 
 /// The object `doc` is, its fields read in place (its spec, status and timestamp taken):
 /// what the blind spot of an invalid one says is still there to read.
-fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, ShapeError> {
-    let err = |field: &str, message: &str| ShapeError {
+fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, MalformedObject> {
+    let err = |field: &str, message: &str| MalformedObject {
         origin: origin.clone(),
         field: field.into(),
         message: message.into(),

@@ -327,7 +327,7 @@ mod tests {
         assert_eq!(layout(deep.as_bytes(), |_| {}), None);
     }
 
-    /// The objects, shape errors and links a document gives.
+    /// The objects, malformed documents and links a document gives.
     fn objects(doc: MapOr<Doc>) -> String {
         let origin = crate::model::Origin {
             file: "f.json".into(),

@@ -9,10 +9,10 @@
 //! What can be worked out apart is worked out on every core through a `View` and
 //! done by the `Builder` in input order, so the result does not depend on the cores.
 
-use super::{Code, Finding, NodeId, Role, Shape, Topology};
+use super::{Code, Finding, NodeId, Role, Skeleton, Topology};
 use crate::catalog::Catalog;
 use crate::model::FastMap;
-use crate::model::{BlindSpot, Listed, ObjRef, Object, ObjectId, RefFields, Snapshot};
+use crate::model::{BlindSpot, ListField, ObjRef, Object, ObjectId, RefFields, Snapshot};
 use rayon::prelude::*;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
@@ -87,7 +87,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     topology.index.shrink_to_fit();
     topology.targets.shrink_to_fit();
     topology.attached.shrink_to_fit();
-    topology.shape = Shape::of(&topology.nodes);
+    topology.skeleton = Skeleton::of(&topology.nodes);
     topology.port_traffic = topology.told_port_traffic();
     topology.snapshot = snapshot;
     topology
@@ -341,12 +341,12 @@ fn invalid(object: &ObjRef, field: &str, msg: &str) -> Finding {
 /// The entries of list field `field` of `object`; one that is not a list is `found`
 /// Invalid.
 fn listed<'v, T>(
-    list: &'v Listed<T>,
+    list: &'v ListField<T>,
     field: &str,
     object: &ObjRef,
     found: impl FnOnce(Finding),
 ) -> &'v [T] {
-    if matches!(list, Listed::NotAList) {
+    if matches!(list, ListField::NotAList) {
         found(invalid(object, &format!("spec.{field}"), "must be a list"));
     }
     list.items()

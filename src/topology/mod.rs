@@ -8,11 +8,11 @@ mod cycles;
 pub mod findings;
 mod index;
 mod ports;
-mod shape;
+mod skeleton;
 
 pub use findings::{Code, Finding, Severity};
 pub use index::{RefIndex, RefKey, Slot};
-pub use shape::{LevelId, Shape};
+pub use skeleton::{LevelId, Skeleton};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Catalog;
@@ -164,7 +164,7 @@ pub struct Topology {
     pub findings: Vec<Finding>,
     /// The nodes' edges, owners and namespace levels in compact form, made once the
     /// nodes are final: what the walks over every node read.
-    pub shape: Shape,
+    pub skeleton: Skeleton,
 }
 
 /// How traffic reaches a port of a backend from the rules into that backend.
@@ -187,13 +187,13 @@ impl Topology {
             return out;
         }
         for n in NodeId::all(self.nodes.len()) {
-            let Some(backend) = self.shape.owner(n) else {
+            let Some(backend) = self.skeleton.owner(n) else {
                 continue;
             };
-            if self.shape.role(n) != Role::Port {
+            if self.skeleton.role(n) != Role::Port {
                 continue;
             }
-            let into = self.shape.parents(backend);
+            let into = self.skeleton.parents(backend);
             let reach = |q: &NodeId| self.reaches_port(*q, backend, n);
             out[n.index()] = if into.iter().all(reach) {
                 PortTraffic::Every
@@ -280,7 +280,7 @@ impl Topology {
             if std::mem::replace(&mut seen[n], true) {
                 continue;
             }
-            stack.extend_from_slice(self.shape.children(n));
+            stack.extend_from_slice(self.skeleton.children(n));
         }
         NodeId::all(self.nodes.len()).filter(|&n| seen[n]).collect()
     }

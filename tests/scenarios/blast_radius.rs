@@ -280,7 +280,7 @@ fn applying_an_edited_policy_replaces_it() {
 #[test]
 fn demo_deleting_ns_retries_changes_every_route_and_service_in_baker() {
     let loaded = kubectl_policies::source::demo::load().unwrap();
-    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
+    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.malformed);
     let p = pid(&w, "RetryPolicy", "ns-retries");
     let b = delete_policy(&w, p, &[]);
     assert_eq!(
@@ -314,7 +314,7 @@ fn demo_deleting_ns_retries_changes_every_route_and_service_in_baker() {
 #[test]
 fn incremental_answers_match_the_full_recomputation_on_the_demo() {
     let loaded = kubectl_policies::source::demo::load().unwrap();
-    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
+    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.malformed);
     assert_incremental_matches_full(&w);
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// checked for `assert_incremental_matches_full`.
 pub fn world(yaml: &str) -> World {
     let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
-    assert_shape_matches_nodes(&w);
+    assert_skeleton_matches_nodes(&w);
     assert_incremental_matches_full(&w);
     assert_narrowed_matches_full(yaml, &w);
     assert_live_plan_matches_full(yaml, &w);
@@ -18,29 +18,33 @@ pub fn world(yaml: &str) -> World {
 
 /// The compact copy of the hierarchy (`Topology::shape`) says what the nodes say:
 /// the same parents and children in the same order, owners and namespace levels.
-pub fn assert_shape_matches_nodes(w: &World) {
+pub fn assert_skeleton_matches_nodes(w: &World) {
     let t = &w.topology;
     for (i, node) in t.nodes.iter().enumerate() {
         let n = kubectl_policies::topology::NodeId(i as u32);
         let name = &node.obj_ref;
-        assert_eq!(t.shape.parents(n), &node.parents[..], "parents of {name}");
         assert_eq!(
-            t.shape.children(n),
+            t.skeleton.parents(n),
+            &node.parents[..],
+            "parents of {name}"
+        );
+        assert_eq!(
+            t.skeleton.children(n),
             &node.children[..],
             "children of {name}"
         );
-        assert_eq!(t.shape.role(n), node.role, "role of {name}");
-        assert_eq!(t.shape.owner(n), node.owner, "owner of {name}");
+        assert_eq!(t.skeleton.role(n), node.role, "role of {name}");
+        assert_eq!(t.skeleton.owner(n), node.owner, "owner of {name}");
         assert_eq!(
-            t.shape.object(n),
+            t.skeleton.object(n),
             node.owner.unwrap_or(n),
             "object of {name}"
         );
-        let level = t.shape.level(n);
-        let by_name = t.namespace_level(n).and_then(|ns| t.shape.level_of(ns));
+        let level = t.skeleton.level(n);
+        let by_name = t.namespace_level(n).and_then(|ns| t.skeleton.level_of(ns));
         assert_eq!(level, by_name, "namespace level of {name}");
         assert_eq!(level.is_some(), t.namespace_level(n).is_some(), "{name}");
-        assert!(level.is_none_or(|l| (l as usize) < t.shape.levels()));
+        assert!(level.is_none_or(|l| (l as usize) < t.skeleton.levels()));
     }
 }
 
@@ -107,7 +111,7 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
             blind_spots: Vec::new(),
             links_released: false,
         };
-        let part = kubectl_policies::analyze(snapshot, &[], &loaded.shape_errors);
+        let part = kubectl_policies::analyze(snapshot, &[], &loaded.malformed);
         let m = part
             .topology
             .lookup(r)
@@ -141,7 +145,7 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
         )
         .len();
         (
-            kubectl_policies::analyze(snapshot, &[], &loaded.shape_errors),
+            kubectl_policies::analyze(snapshot, &[], &loaded.malformed),
             dropped,
         )
     };

@@ -27,13 +27,13 @@ proptest! {
             let documents = crate::field_mutation::documents().len();
             let nulls = ms.iter().filter(|m| matches!(m,
                 crate::field_mutation::FieldMutation::ChangeType { .. })).count();
-            let read = loaded.snapshot.objects.len() + loaded.shape_errors.len();
+            let read = loaded.snapshot.objects.len() + loaded.malformed.len();
             // A document made null is no document; every other one is read or said.
             prop_assert!(read + nulls >= documents, "{read} of {documents} documents: {ms:?}");
             let invalid = loaded.snapshot.blind_spots.iter()
                 .filter(|b| b.reason == BlindReason::Invalid)
                 .count();
-            prop_assert_eq!(invalid, loaded.shape_errors.len());
+            prop_assert_eq!(invalid, loaded.malformed.len());
             for b in &loaded.snapshot.blind_spots {
                 prop_assert!(b.file.as_deref() == Some("mutated"), "{b:?}");
             }

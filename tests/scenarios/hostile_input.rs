@@ -18,7 +18,7 @@ pub(crate) fn run_everything(text: &str) {
     if load_text(text, "mutated.yaml", &mut loaded).is_err() {
         return; // a syntax error is a clean answer (exit 1)
     }
-    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
+    let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.malformed);
     let _ = query::get_policies(&w, None);
     let _ = query::get_kinds(&w);
     let _ = query::check(&w);
@@ -99,7 +99,7 @@ fn absurd_nesting_is_refused_quickly() {
     load_text(&object("data"), "deep.json", &mut loaded).unwrap();
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(loaded.snapshot.objects.len(), 1);
-    assert!(loaded.shape_errors.is_empty());
+    assert!(loaded.malformed.is_empty());
 }
 
 /// The structure-aware mutations reach what they are for: every ring of routes, and
@@ -110,7 +110,7 @@ fn the_mutator_makes_cycles_and_policies_on_policies_and_every_stage_answers() {
     let findings = |ms: &[Mutation]| {
         let mut loaded = Loaded::default();
         load_text(&mutated(ms), "mutated.yaml", &mut loaded).expect("still YAML");
-        let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.shape_errors);
+        let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.malformed);
         let codes: Vec<Code> = w.topology.findings.iter().map(|f| f.code).collect();
         codes
     };

@@ -385,7 +385,7 @@ fn blast_radius(
     } else {
         let mut loaded = files::load_paths(apply)?;
         loaded.place_in(&session.namespace);
-        if let Some(e) = loaded.shape_errors.first() {
+        if let Some(e) = loaded.malformed.first() {
             bail!("{e}");
         }
         let objects = loaded.snapshot.objects;

@@ -68,7 +68,7 @@ pub fn load(flags: &Global, question: Question) -> Result<Session> {
         Question::Changes => query::analyze,
         _ => query::analyze_once,
     };
-    let world = analyze(loaded.snapshot, &flags.policy_kind, &loaded.shape_errors);
+    let world = analyze(loaded.snapshot, &flags.policy_kind, &loaded.malformed);
     Ok(Session {
         world: ManuallyDrop::new(world),
         namespace,

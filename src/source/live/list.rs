@@ -7,7 +7,7 @@
 use super::api::{Api, ApiError};
 use super::discovery::Resource;
 use super::page::{read_page, Page};
-use crate::model::{GroupKind, Object, Origin, ShapeError};
+use crate::model::{GroupKind, MalformedObject, Object, Origin};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -52,7 +52,7 @@ pub(super) struct ListKey {
 
 /// What one list gave.
 pub(super) enum Listing {
-    Items(Vec<Object>, Vec<ShapeError>),
+    Items(Vec<Object>, Vec<MalformedObject>),
     /// A cluster-wide list too long to page through one page at a time: list it per
     /// namespace instead, concurrently.
     Shard,
@@ -71,7 +71,7 @@ pub(super) struct ListContext {
 
 /// How one pass through a list's pages ended.
 enum Pass {
-    Listed(Listing),
+    ListField(Listing),
     /// 410 Expired on a continue token.
     Expired(ApiError),
 }
@@ -83,9 +83,9 @@ pub(super) async fn list_all(
     request: ListRequest,
 ) -> Result<Listing, ApiError> {
     match list_pages(&context, &request).await? {
-        Pass::Listed(listing) => Ok(listing),
+        Pass::ListField(listing) => Ok(listing),
         Pass::Expired(_) => match list_pages(&context, &request).await? {
-            Pass::Listed(listing) => Ok(listing),
+            Pass::ListField(listing) => Ok(listing),
             Pass::Expired(error) => Err(error),
         },
     }
@@ -142,7 +142,7 @@ async fn list_pages(context: &ListContext, request: &ListRequest) -> Result<Pass
         }
         token = next;
         if token.is_none() {
-            return Ok(Pass::Listed(Listing::Items(objects, errors)));
+            return Ok(Pass::ListField(Listing::Items(objects, errors)));
         }
         if first_page
             && request.namespace.is_none()
@@ -154,7 +154,7 @@ async fn list_pages(context: &ListContext, request: &ListRequest) -> Result<Pass
                 context.concurrency,
             )
         {
-            return Ok(Pass::Listed(Listing::Shard));
+            return Ok(Pass::ListField(Listing::Shard));
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::api::ApiError;
 use super::discovery::Resource;
-use crate::model::{Lazy, Object, Origin, ShapeError, Text, Val};
+use crate::model::{Lazy, MalformedObject, Object, Origin, Text, Val};
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;
 use serde::de::{
@@ -13,7 +13,7 @@ use serde::de::{
 use serde::Deserialize;
 use serde_json::Value;
 
-/// Reads one page's `body`: its items into `page`'s objects and shape errors, the rest
+/// Reads one page's `body`: its items into `page`'s objects and malformed documents, the rest
 /// (the continue token, the count of items left) returned.
 pub(super) fn read_page(body: &[u8], page: Page<'_>) -> Result<ListPage, ApiError> {
     let mut deserializer = serde_json::Deserializer::from_slice(body);
@@ -39,14 +39,14 @@ pub(super) struct ListPage {
 
 /// Reads one page of a list. Its items are read straight into documents (no
 /// `serde_json::Value` is built for one) and made objects as each is read, into the
-/// list's objects and shape errors: the API server leaves apiVersion
+/// list's objects and malformed documents: the API server leaves apiVersion
 /// and kind out of the items of built-in lists, so an item without them gets its
 /// kind's, and a CRD's schemas are dropped.
 pub(super) struct Page<'p> {
     pub resource: &'p Resource,
     pub origin: &'p Origin,
     pub objects: &'p mut Vec<Object>,
-    pub errors: &'p mut Vec<ShapeError>,
+    pub errors: &'p mut Vec<MalformedObject>,
 }
 
 impl Page<'_> {

@@ -8,7 +8,7 @@ use super::connect::Cluster;
 use super::discovery::Discovery;
 use super::list::{list_all, ListContext, ListKey, ListRequest, Listing};
 use super::{watch, Guide, LiveError, ReadScope};
-use crate::model::{BlindReason, BlindSpot, GroupKind, Object, ShapeError, POLICY_LABEL};
+use crate::model::{BlindReason, BlindSpot, GroupKind, MalformedObject, Object, POLICY_LABEL};
 use crate::source::files::Loaded;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -49,8 +49,8 @@ struct FinishedList {
     result: Result<Listing, ApiError>,
 }
 
-/// What a list that was read gave: its objects and shape errors, or why it failed.
-type Outcome = Result<(Vec<Object>, Vec<ShapeError>), ApiError>;
+/// What a list that was read gave: its objects and malformed documents, or why it failed.
+type Outcome = Result<(Vec<Object>, Vec<MalformedObject>), ApiError>;
 
 /// One read of the cluster: what was read so far, and what was tried for each kind.
 pub(super) struct Reader<'a> {
@@ -59,7 +59,7 @@ pub(super) struct Reader<'a> {
     pub guide: &'a Guide,
     permits: Arc<Semaphore>,
     pub objects: Vec<Object>,
-    shape_errors: Vec<ShapeError>,
+    malformed: Vec<MalformedObject>,
     pub log: BTreeMap<GroupKind, KindLog>,
     pub blind_spots: Vec<BlindSpot>,
 }
@@ -72,7 +72,7 @@ impl<'a> Reader<'a> {
             guide,
             permits: Arc::new(Semaphore::new(cluster.concurrency)),
             objects: Vec::new(),
-            shape_errors: Vec::new(),
+            malformed: Vec::new(),
             log: BTreeMap::new(),
             blind_spots: discovery.blind_spots.clone(),
         }
@@ -158,8 +158,8 @@ impl<'a> Reader<'a> {
                 self.objects.extend(objects);
                 // Nothing read is dropped in silence: every answer says what was not shown.
                 self.blind_spots
-                    .extend(errors.iter().map(ShapeError::blind_spot));
-                self.shape_errors.extend(errors);
+                    .extend(errors.iter().map(MalformedObject::blind_spot));
+                self.malformed.extend(errors);
             });
             match key.namespace {
                 None => entry.cluster = Some(outcome),
@@ -224,7 +224,7 @@ impl<'a> Reader<'a> {
                 blind_spots: spots,
                 links_released: false,
             },
-            shape_errors: self.shape_errors,
+            malformed: self.malformed,
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use super::discovery::Resource;
 use super::{complete_item, Cluster, LiveError};
-use crate::model::{BlindReason, BlindSpot, ObjRef, Object, Origin, ShapeError};
+use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Origin};
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;
 use futures::StreamExt;
@@ -281,7 +281,7 @@ impl Watching {
         }
     }
 
-    fn report(&self, errors: Vec<ShapeError>) -> bool {
+    fn report(&self, errors: Vec<MalformedObject>) -> bool {
         errors
             .iter()
             .all(|e| self.send(Change::Blind(e.blind_spot())))
@@ -317,7 +317,11 @@ impl Watching {
     }
 
     /// The objects of one watched item, read as a listed one is.
-    fn objects_of(&self, item: DynamicObject, origin: &Origin) -> (Vec<Object>, Vec<ShapeError>) {
+    fn objects_of(
+        &self,
+        item: DynamicObject,
+        origin: &Origin,
+    ) -> (Vec<Object>, Vec<MalformedObject>) {
         let (mut objects, mut errors) = (Vec::new(), Vec::new());
         let doc = serde_json::to_vec(&item)
             .map_err(|e| e.to_string())
@@ -329,7 +333,7 @@ impl Watching {
                 complete_item(&self.list.resource, &mut doc);
                 objects_from_document(doc, origin, &mut objects, &mut errors);
             }
-            Err(e) => errors.push(ShapeError {
+            Err(e) => errors.push(MalformedObject {
                 origin: origin.clone(),
                 field: "(document)".into(),
                 message: e,

@@ -33,17 +33,17 @@ impl Lists {
     }
 }
 
-/// No owner, or no namespace level, in `Shape`'s per-node numbers.
+/// No owner, or no namespace level, in `Skeleton`'s per-node numbers.
 const NONE: u32 = u32::MAX;
 
 /// A namespace that is the namespace level of at least one node: an index into
-/// `Shape::namespaces`.
+/// `Skeleton::namespaces`.
 pub type LevelId = u32;
 
 /// Parents, children, owner and namespace level of every node, as 32-bit numbers in
-/// a few arrays. Made from the nodes once they are final (`Shape::of`).
+/// a few arrays. Made from the nodes once they are final (`Skeleton::of`).
 #[derive(Clone, Debug, Default)]
-pub struct Shape {
+pub struct Skeleton {
     parents: Lists,
     children: Lists,
     owner: Vec<u32>,
@@ -56,10 +56,10 @@ pub struct Shape {
     by_name: Vec<LevelId>,
 }
 
-impl Shape {
+impl Skeleton {
     /// One pass over the nodes. Namespaces are numbered as they come: nodes of one
     /// namespace mostly come together, so most nodes cost one comparison with the last.
-    pub fn of(nodes: &[Node]) -> Shape {
+    pub fn of(nodes: &[Node]) -> Skeleton {
         let mut owner = Vec::with_capacity(nodes.len());
         let mut level = Vec::with_capacity(nodes.len());
         let role: Vec<Role> = nodes.iter().map(|n| n.role).collect();
@@ -84,7 +84,7 @@ impl Shape {
         }
         let mut by_name: Vec<LevelId> = (0..namespaces.len() as LevelId).collect();
         by_name.sort_unstable_by_key(|&l| namespaces[l as usize]);
-        Shape {
+        Skeleton {
             parents: Lists::of(nodes, |n| &n.parents),
             children: Lists::of(nodes, |n| &n.children),
             owner,
