@@ -25,7 +25,12 @@ pub(super) fn entry_ports(
     let (key, list) = match sections {
         Sections::Ports => ("ports", true),
         Sections::SectionNameOrPort => ("port", false),
-        _ => return None,
+        // No ports on the entry: its sections, if any, are names (or in the spec).
+        Sections::None
+        | Sections::SectionName
+        | Sections::SectionNames
+        | Sections::SpecPorts { .. }
+        | Sections::Rule => return None,
     };
     let value = item.get(key).filter(|v| !v.is_null())?;
     let field = format!("{field}.{key}");
