@@ -398,3 +398,80 @@ fn an_empty_rule_policy_without_merge_type_replaces_a_merging_route_policy_and_t
     assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
     assert_incremental_matches_full(&w);
 }
+
+/// A ClientTrafficPolicy named `name`, made on day `day`, aimed at Gateway gw (at its
+/// listener `section` when one is given).
+fn ctp(name: &str, day: u32, section: Option<&str>, spec: &str) -> String {
+    let section = section
+        .map(|s| format!(", sectionName: {s}"))
+        .unwrap_or_default();
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw{section}}}]\n{spec}\n")
+}
+
+#[test]
+fn an_empty_client_traffic_policy_replaced_on_a_listener_is_overridden_there() {
+    let one = [
+        TCP,
+        &ctp("gateway", 1, None, ""),
+        &ctp("http", 2, Some("http"), ""),
+    ]
+    .concat();
+    let w = world(&one);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "http"), PolicyStatus::Enforced);
+    let lost: Vec<_> = affects(&w, "gateway")
+        .into_iter()
+        .filter(|(_, s, _)| *s != PolicyStatus::Enforced)
+        .collect();
+    let whole = vec!["<http".to_string()];
+    assert_eq!(
+        lost,
+        vec![
+            ("gw#http".into(), PolicyStatus::Overridden, whole.clone()),
+            ("h".into(), PolicyStatus::Overridden, whole.clone()),
+            ("h#main".into(), PolicyStatus::Overridden, whole),
+        ]
+    );
+    assert_incremental_matches_full(&w);
+    let both = [one.as_str(), &ctp("tcp", 3, Some("tcp"), "")].concat();
+    let w = world(&both);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::Overridden);
+    assert_incremental_matches_full(&w);
+}
+
+#[test]
+fn a_client_traffic_policy_has_no_merge_type_to_read() {
+    // Its kind has no such field: one written anyway (a CRD would prune it) merges
+    // nothing into the Gateway's policy, and describe's "Kind merges" does not name it.
+    let yaml = [
+        TCP,
+        &ctp("gateway", 1, None, "  timeout: {http: {idleTimeout: 5s}}"),
+        &ctp(
+            "http",
+            2,
+            Some("http"),
+            "  mergeType: StrategicMerge\n  path: {escapedSlashesAction: KeepUnchanged}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    let http = node(&w, "Gateway", Some("app"), "gw", Some("http"));
+    assert_eq!(
+        effective(&w, &kind, http)[0].1,
+        json!({"path": {"escapedSlashesAction": "KeepUnchanged"}})
+    );
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+    let t = &w.topology;
+    let p = kubectl_policies::topology::PolicyId::all(t.policies.len())
+        .find(|&p| t.policies[p].obj_ref.name == "http")
+        .unwrap();
+    let d = kubectl_policies::query::describe_policy(&w, p);
+    assert!(!d.merge.contains("mergeType"), "{}", d.merge);
+    assert!(
+        d.merge.contains("even one that sets nothing"),
+        "{}",
+        d.merge
+    );
+    assert_eq!(d.strategy, "Atomic Defaults");
+}
