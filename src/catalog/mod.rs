@@ -90,8 +90,13 @@ pub enum MergeModel {
     /// children of each pointer in `rule_paths` are the rules.
     KeyedFields { rule_paths: &'static [&'static str] },
     /// Envoy Gateway: a policy with `mergeType` (JSONMerge / StrategicMerge) is merged
-    /// into the less specific one; without it, the most specific wins whole.
+    /// into the less specific one; without it, the most specific wins whole, even one
+    /// that sets nothing (and the less specific one is Overridden there).
     EnvoyMergeType,
+    /// The most specific policy replaces the others whole, even one that sets nothing
+    /// (the less specific one is Overridden there); nothing is ever merged (Envoy
+    /// Gateway's ClientTrafficPolicy, which has no `mergeType`).
+    MostSpecificReplaces,
     /// kgateway: the parent object's `kgateway.dev/inherited-policy-priority`
     /// annotation picks shallow or deep merge and which side wins.
     KgatewayPriority,
@@ -112,6 +117,7 @@ impl MergeModel {
             | MergeModel::MostSpecificWins
             | MergeModel::PatchDefaults
             | MergeModel::EnvoyMergeType
+            | MergeModel::MostSpecificReplaces
             | MergeModel::KgatewayPriority
             | MergeModel::Accumulated => &[],
         }
@@ -131,6 +137,9 @@ impl MergeModel {
             }
             MergeModel::EnvoyMergeType => {
                 "mergeType JSONMerge|StrategicMerge merges into the parent's; unset: most specific wins whole"
+            }
+            MergeModel::MostSpecificReplaces => {
+                "the most specific policy wins whole, even one that sets nothing; never merged"
             }
             MergeModel::KgatewayPriority => {
                 "parent annotation kgateway.dev/inherited-policy-priority: shallow|deep merge, child|parent preferred"

@@ -102,6 +102,9 @@ pub struct Acc {
     /// Their policies, least specific first.
     pub applied: Vec<PolicyId>,
     result: Rc<Sourced>,
+    /// Policies a more specific one replaced whole here (Envoy Gateway's models), each
+    /// with the policy that replaced it: Overridden here, even if they set nothing.
+    replaced: Vec<(PolicyId, PolicyId)>,
     /// Past the levels a kind configures whole (`Flow::ClientSide`): how many of its
     /// settings each policy could set here, the fields that flow on; none: all of them.
     pub expected: Option<Rc<FastMap<PolicyId, usize>>>,
@@ -123,6 +126,15 @@ impl Acc {
     /// The effective spec proper.
     pub fn result(&self) -> Rc<Sourced> {
         self.result.clone()
+    }
+
+    /// The policy that replaced policy `p` whole here, if one did (Envoy Gateway's
+    /// models: a more specific policy that does not merge into it).
+    pub fn replaced_by(&self, p: PolicyId) -> Option<PolicyId> {
+        self.replaced
+            .iter()
+            .find(|&&(q, _)| q == p)
+            .map(|&(_, by)| by)
     }
 
     /// How many settings policy `p` could set here (`all`: its whole spec's count,
@@ -171,6 +183,8 @@ impl Acc {
             entries: vec![Rc::new(entry)],
             applied,
             result,
+            // Those replaced hold nothing here, so none of them flows on.
+            replaced: Vec::new(),
             expected: Some(Rc::new(expected)),
         }))
     }
@@ -212,14 +226,15 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
     let expected = est.and_then(|a| a.expected.clone());
     entries.extend(es.iter().cloned());
     // From the most specific policy up, each joining as its kind's model says.
-    let result = merge::fold(model, &entries);
+    let folded = merge::fold(model, &entries);
     Rc::new(Acc {
         applied: entries
             .iter()
             .flat_map(|e| e.policies.iter().copied())
             .collect(),
         entries,
-        result,
+        result: folded.result,
+        replaced: folded.replaced,
         expected,
     })
 }
@@ -416,5 +431,39 @@ mod tests {
             fold(&[gw, Rc::new(route)], model),
             json!({"timeout": "5s", "retries": 3})
         );
+    }
+
+    #[test]
+    fn envoy_records_each_policy_a_more_specific_one_replaces_whole() {
+        let gw = entry(0, Defaults, Atomic, json!({}));
+        let route = entry(1, Defaults, Atomic, json!({}));
+        let mut merging = (*route).clone();
+        merging.merges_into_parent = true;
+        let merging = Rc::new(merging);
+        let (gw_id, route_id) = (PolicyId(0), PolicyId(1));
+        let acc = push(
+            None,
+            &[gw.clone(), route.clone()],
+            MergeModel::EnvoyMergeType,
+        );
+        assert_eq!(acc.replaced_by(gw_id), Some(route_id), "both empty");
+        assert_eq!(acc.replaced_by(route_id), None);
+        let acc = push(
+            None,
+            &[gw.clone(), merging.clone()],
+            MergeModel::EnvoyMergeType,
+        );
+        assert_eq!(acc.replaced_by(gw_id), None, "merged into, not replaced");
+        // A kind without mergeType reads none.
+        let acc = push(
+            None,
+            &[gw.clone(), merging],
+            MergeModel::MostSpecificReplaces,
+        );
+        assert_eq!(acc.replaced_by(gw_id), Some(route_id));
+        // The models that merge replace nothing whole: their policies lose setting by
+        // setting.
+        let acc = push(None, &[gw, route], MergeModel::MostSpecificWins);
+        assert_eq!(acc.replaced_by(gw_id), None);
     }
 }

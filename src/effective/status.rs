@@ -717,6 +717,12 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
         .map(|&p| {
             let kept = kept_of.get(&p).copied().unwrap_or(0);
             let one = match () {
+                // Replaced whole by a more specific policy (Envoy Gateway): Overridden
+                // here, even if it sets nothing.
+                _ if acc.replaced_by(p).is_some() => Tally {
+                    none: 1,
+                    ..Tally::default()
+                },
                 _ if kept >= acc.expected(p, leaves[p]) => Tally {
                     full: 1,
                     ..Tally::default()

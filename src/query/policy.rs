@@ -28,7 +28,9 @@ pub struct Affected {
 }
 
 /// One setting of a policy that loses at an object: its JSON pointer in the effective
-/// spec (`effective`'s `sources[].path`) and the policy holding its place there.
+/// spec (`effective`'s `sources[].path`) and the policy holding its place there; the
+/// pointer `""` (the whole spec) where a policy that sets nothing is replaced whole by
+/// a more specific one (Envoy Gateway).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Overridden {
     pub path: String,
@@ -251,14 +253,20 @@ impl<'w> Losses<'w> {
                     // Where no other policy holds the place, the most specific other one
                     // folded in took it (a patch's null).
                     let fallback = acc.applied.iter().rev().find(|&&q| q != policy).copied();
-                    [&joining.defaults, &joining.overrides]
+                    let mut lost: Vec<(String, PolicyId)> = [&joining.defaults, &joining.overrides]
                         .into_iter()
                         .flatten()
                         .flat_map(|l| {
                             crate::effective::sourced::lost_leaves(&l.value, &result, policy)
                         })
                         .filter_map(|(path, by)| Some((path, by.or(fallback)?)))
-                        .collect()
+                        .collect();
+                    // Replaced whole by a more specific policy (Envoy Gateway) with no
+                    // setting of its own to lose: the whole spec (pointer "") loses.
+                    if let (true, Some(by)) = (lost.is_empty(), acc.replaced_by(policy)) {
+                        lost.push((String::new(), by));
+                    }
+                    lost
                 });
                 out.extend(lost.iter().cloned());
             }

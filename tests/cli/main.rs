@@ -15,6 +15,7 @@ mod mutation;
 mod commands;
 mod completion;
 mod cycles;
+mod envoy_gateway;
 mod graph;
 mod honest;
 mod hostile_input;

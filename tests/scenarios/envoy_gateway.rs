@@ -257,3 +257,221 @@ spec:
         .unwrap_or_default();
     assert!(why.contains("listener b of ListenerSet app/ls"), "{why}");
 }
+
+/// A BackendTrafficPolicy named `name`, made on day `day` of 2026, aimed at `target`
+/// (a targetRefs entry), with `spec` (indented lines, or nothing).
+fn btp(name: &str, day: u32, target: &str, spec: &str) -> String {
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n{spec}\n")
+}
+
+const GATEWAY: &str = "{group: gateway.networking.k8s.io, kind: Gateway, name: gw}";
+const ROUTE_A: &str = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a}";
+const ROUTE_B: &str = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: b}";
+
+/// Per object policy `name` reaches: `name[#section]`, its status there, and what of
+/// it loses there as `pointer<policy`, as `describe` says.
+fn affects(
+    w: &kubectl_policies::query::World,
+    name: &str,
+) -> Vec<(String, PolicyStatus, Vec<String>)> {
+    let t = &w.topology;
+    let p = kubectl_policies::topology::PolicyId::all(t.policies.len())
+        .find(|&p| t.policies[p].obj_ref.name == name)
+        .unwrap();
+    kubectl_policies::query::describe_policy(w, p)
+        .affects
+        .iter()
+        .map(|a| {
+            let at = match &a.target.section {
+                Some(s) => format!("{}#{s}", a.target.name),
+                None => a.target.name.to_string(),
+            };
+            let lost = a
+                .overridden
+                .iter()
+                .map(|o| format!("{}<{}", o.path, o.by.name))
+                .collect();
+            (at, a.status, lost)
+        })
+        .collect()
+}
+
+/// Two routes on one Gateway, a Gateway-level policy that sets nothing, and the
+/// policies `more` more specific than it.
+fn empty_gateway_policy(more: &[String]) -> String {
+    let only_routes = TWO_ROUTES
+        .split("---\napiVersion: gateway.envoyproxy.io")
+        .next()
+        .unwrap_or_default();
+    let mut yaml = [only_routes, &btp("gateway", 1, GATEWAY, "")].concat();
+    for m in more {
+        yaml.push_str(m);
+    }
+    yaml
+}
+
+#[test]
+fn an_empty_gateway_policy_replaced_on_one_route_is_overridden_there() {
+    let yaml = empty_gateway_policy(&[btp("route", 2, ROUTE_A, "  retry: {numRetries: 3}")]);
+    let w = world(&yaml);
+    // It sets nothing, so nothing of it is lost; but route a has a policy of its own,
+    // which replaces it whole there (Envoy Gateway: Overridden for route a).
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "route"), PolicyStatus::Enforced);
+    let whole = vec!["<route".to_string()];
+    assert_eq!(
+        affects(&w, "gateway"),
+        vec![
+            ("gw".into(), PolicyStatus::Enforced, vec![]),
+            ("gw#http".into(), PolicyStatus::Enforced, vec![]),
+            ("a".into(), PolicyStatus::Overridden, whole.clone()),
+            ("a#main".into(), PolicyStatus::Overridden, whole),
+            ("b".into(), PolicyStatus::Enforced, vec![]),
+            ("b#main".into(), PolicyStatus::Enforced, vec![]),
+        ]
+    );
+    assert_incremental_matches_full(&w);
+}
+
+#[test]
+fn an_empty_gateway_policy_replaced_on_every_route_is_overridden() {
+    // Even by policies that set nothing either.
+    let yaml = empty_gateway_policy(&[
+        btp("route-a", 2, ROUTE_A, ""),
+        btp("route-b", 3, ROUTE_B, ""),
+    ]);
+    let w = world(&yaml);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::Overridden);
+    assert_eq!(status(&w, "route-a"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "route-b"), PolicyStatus::Enforced);
+    let lost: Vec<_> = affects(&w, "gateway")
+        .into_iter()
+        .filter(|(at, ..)| at.starts_with("b"))
+        .collect();
+    let whole = vec!["<route-b".to_string()];
+    assert_eq!(
+        lost,
+        vec![
+            ("b".into(), PolicyStatus::Overridden, whole.clone()),
+            ("b#main".into(), PolicyStatus::Overridden, whole),
+        ]
+    );
+    assert_incremental_matches_full(&w);
+}
+
+#[test]
+fn an_empty_gateway_policy_merged_into_by_a_route_policy_is_not_overridden() {
+    let merging = "  mergeType: StrategicMerge\n  retry: {numRetries: 3}";
+    let yaml = empty_gateway_policy(&[
+        btp("route-a", 2, ROUTE_A, merging),
+        btp("route-b", 3, ROUTE_B, merging),
+    ]);
+    let w = world(&yaml);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::Enforced);
+    assert!(affects(&w, "gateway")
+        .iter()
+        .all(|(_, s, lost)| *s == PolicyStatus::Enforced && lost.is_empty()));
+    assert_incremental_matches_full(&w);
+}
+
+#[test]
+fn an_empty_rule_policy_without_merge_type_replaces_a_merging_route_policy_and_the_gateway_one() {
+    let rule = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a, sectionName: main}";
+    let yaml = [
+        TWO_ROUTES,
+        &btp(
+            "route",
+            2,
+            ROUTE_A,
+            "  mergeType: StrategicMerge\n  retry: {numRetries: 3}",
+        ),
+        &btp("rule", 3, rule, ""),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "BackendTrafficPolicy");
+    let main = node(&w, "HTTPRoute", Some("app"), "a", Some("main"));
+    // The rule's own policy is its traffic settings: what is above it is passed over,
+    // whether it would merge or not.
+    assert_eq!(effective(&w, &kind, main)[0].1, json!({}));
+    assert_eq!(status(&w, "route"), PolicyStatus::Overridden);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+    assert_incremental_matches_full(&w);
+}
+
+/// A ClientTrafficPolicy named `name`, made on day `day`, aimed at Gateway gw (at its
+/// listener `section` when one is given).
+fn ctp(name: &str, day: u32, section: Option<&str>, spec: &str) -> String {
+    let section = section
+        .map(|s| format!(", sectionName: {s}"))
+        .unwrap_or_default();
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw{section}}}]\n{spec}\n")
+}
+
+#[test]
+fn an_empty_client_traffic_policy_replaced_on_a_listener_is_overridden_there() {
+    let one = [
+        TCP,
+        &ctp("gateway", 1, None, ""),
+        &ctp("http", 2, Some("http"), ""),
+    ]
+    .concat();
+    let w = world(&one);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "http"), PolicyStatus::Enforced);
+    let lost: Vec<_> = affects(&w, "gateway")
+        .into_iter()
+        .filter(|(_, s, _)| *s != PolicyStatus::Enforced)
+        .collect();
+    let whole = vec!["<http".to_string()];
+    assert_eq!(
+        lost,
+        vec![
+            ("gw#http".into(), PolicyStatus::Overridden, whole.clone()),
+            ("h".into(), PolicyStatus::Overridden, whole.clone()),
+            ("h#main".into(), PolicyStatus::Overridden, whole),
+        ]
+    );
+    assert_incremental_matches_full(&w);
+    let both = [one.as_str(), &ctp("tcp", 3, Some("tcp"), "")].concat();
+    let w = world(&both);
+    assert_eq!(status(&w, "gateway"), PolicyStatus::Overridden);
+    assert_incremental_matches_full(&w);
+}
+
+#[test]
+fn a_client_traffic_policy_has_no_merge_type_to_read() {
+    // Its kind has no such field: one written anyway (a CRD would prune it) merges
+    // nothing into the Gateway's policy, and describe's "Kind merges" does not name it.
+    let yaml = [
+        TCP,
+        &ctp("gateway", 1, None, "  timeout: {http: {idleTimeout: 5s}}"),
+        &ctp(
+            "http",
+            2,
+            Some("http"),
+            "  mergeType: StrategicMerge\n  path: {escapedSlashesAction: KeepUnchanged}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    let http = node(&w, "Gateway", Some("app"), "gw", Some("http"));
+    assert_eq!(
+        effective(&w, &kind, http)[0].1,
+        json!({"path": {"escapedSlashesAction": "KeepUnchanged"}})
+    );
+    assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
+    let t = &w.topology;
+    let p = kubectl_policies::topology::PolicyId::all(t.policies.len())
+        .find(|&p| t.policies[p].obj_ref.name == "http")
+        .unwrap();
+    let d = kubectl_policies::query::describe_policy(&w, p);
+    assert!(!d.merge.contains("mergeType"), "{}", d.merge);
+    assert!(
+        d.merge.contains("even one that sets nothing"),
+        "{}",
+        d.merge
+    );
+    assert_eq!(d.strategy, "Atomic Defaults");
+}

@@ -152,6 +152,7 @@ fn implied_strategy(model: MergeModel) -> Option<Strategy> {
         MergeModel::None
         | MergeModel::MostSpecificWins
         | MergeModel::EnvoyMergeType
+        | MergeModel::MostSpecificReplaces
         | MergeModel::KgatewayPriority
         | MergeModel::Accumulated => (Mode::Defaults, How::Atomic),
     };

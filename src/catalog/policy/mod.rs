@@ -90,6 +90,7 @@ impl Policy {
                 Some(m) => format!("mergeType {m}"),
                 None => "Atomic Defaults".to_string(),
             },
+            MergeModel::MostSpecificReplaces => "Atomic Defaults".to_string(),
             MergeModel::KgatewayPriority => "parent's inherited-policy-priority".to_string(),
         }
     }

@@ -356,6 +356,7 @@ fn other_models_take_the_spec_with_their_fixed_strategy() {
         (MergeModel::PatchDefaults, How::Patch),
         (MergeModel::KeyedFields { rule_paths: &[] }, How::Merge),
         (MergeModel::EnvoyMergeType, How::Atomic),
+        (MergeModel::MostSpecificReplaces, How::Atomic),
         (MergeModel::KgatewayPriority, How::Atomic),
         (MergeModel::Accumulated, How::Atomic),
     ] {

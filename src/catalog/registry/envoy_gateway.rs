@@ -47,7 +47,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // No mergeType field, so never merged: the most specific policy wins whole, even
         // one that sets nothing (the translator gives a listener with a policy of its own
         // that one and passes the Gateway's over there, marking it Overridden).
-        merge: MergeModel::EnvoyMergeType,
+        merge: MergeModel::MostSpecificReplaces,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: None,

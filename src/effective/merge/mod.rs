@@ -5,7 +5,9 @@
 //!
 //! - `enters`: how a policy's stanzas enter the fold where it attaches;
 //! - `enters_by_place`: whether that depends on where it attaches;
-//! - `fold`: how the entries of a path, least specific first, make one spec.
+//! - `fold`: how the entries of a path, least specific first, make one spec, and which
+//!   of them a more specific one replaced whole there (Envoy Gateway's models only:
+//!   such a policy is Overridden there even if it sets nothing).
 //!
 //! How a policy of each model is read (its stanzas, and the strategy a model without
 //! strategy fields implies) is the catalog's (`catalog::policy::intent`). A new model is
@@ -17,6 +19,7 @@ mod envoy_merge_type;
 mod gep713;
 mod keyed_fields;
 mod kgateway_priority;
+mod most_specific_replaces;
 mod most_specific_wins;
 mod none;
 mod patch_defaults;
@@ -26,6 +29,7 @@ use super::sourced::Sourced;
 use super::Joining;
 use crate::catalog::MergeModel;
 use crate::topology::{NodeId, PolicyId, Topology};
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// A policy's defaults and overrides (none: no intent), as it enters the fold.
@@ -48,7 +52,8 @@ pub(super) fn enters(
         | MergeModel::MostSpecificWins
         | MergeModel::PatchDefaults
         | MergeModel::KeyedFields { .. }
-        | MergeModel::EnvoyMergeType => read,
+        | MergeModel::EnvoyMergeType
+        | MergeModel::MostSpecificReplaces => read,
     }
 }
 
@@ -63,20 +68,74 @@ pub(super) fn enters_by_place(model: MergeModel) -> bool {
         | MergeModel::PatchDefaults
         | MergeModel::KeyedFields { .. }
         | MergeModel::EnvoyMergeType
+        | MergeModel::MostSpecificReplaces
         | MergeModel::Accumulated => false,
     }
 }
 
-/// The spec the entries of a context path make, `entries` least specific first.
-pub(super) fn fold(model: MergeModel, entries: &[Rc<Joining>]) -> Rc<Sourced> {
-    match model {
-        MergeModel::None => none::fold(entries),
-        MergeModel::Gep713 { rule_paths } => gep713::fold(entries, rule_paths),
-        MergeModel::MostSpecificWins => most_specific_wins::fold(entries),
-        MergeModel::PatchDefaults => patch_defaults::fold(entries),
-        MergeModel::KeyedFields { rule_paths } => keyed_fields::fold(entries, rule_paths),
-        MergeModel::EnvoyMergeType => envoy_merge_type::fold(entries),
-        MergeModel::KgatewayPriority => kgateway_priority::fold(entries),
-        MergeModel::Accumulated => accumulated::fold(entries),
+/// What the entries of a context path make: the spec, and the policies a more
+/// specific one replaced whole on the path.
+pub(super) struct Folded {
+    pub(super) result: Rc<Sourced>,
+    /// (policy, the policy that replaced it), each policy once; empty for the models
+    /// that merge (their policies lose setting by setting).
+    pub(super) replaced: Vec<(PolicyId, PolicyId)>,
+}
+
+impl Folded {
+    /// A spec in which nothing was replaced whole.
+    fn merged(result: Rc<Sourced>) -> Folded {
+        Folded {
+            result,
+            replaced: Vec::new(),
+        }
     }
+}
+
+/// The spec the entries of a context path make, `entries` least specific first.
+pub(super) fn fold(model: MergeModel, entries: &[Rc<Joining>]) -> Folded {
+    match model {
+        MergeModel::None => Folded::merged(none::fold(entries)),
+        MergeModel::Gep713 { rule_paths } => Folded::merged(gep713::fold(entries, rule_paths)),
+        MergeModel::MostSpecificWins => Folded::merged(most_specific_wins::fold(entries)),
+        MergeModel::PatchDefaults => Folded::merged(patch_defaults::fold(entries)),
+        MergeModel::KeyedFields { rule_paths } => {
+            Folded::merged(keyed_fields::fold(entries, rule_paths))
+        }
+        MergeModel::EnvoyMergeType => envoy_merge_type::fold(entries),
+        MergeModel::MostSpecificReplaces => most_specific_replaces::fold(entries),
+        MergeModel::KgatewayPriority => Folded::merged(kgateway_priority::fold(entries)),
+        MergeModel::Accumulated => Folded::merged(accumulated::fold(entries)),
+    }
+}
+
+/// The policies of the entries replaced whole (`replaced`: (entry, replacing entry),
+/// as indices into `entries`), each with the first policy of the entry replacing it;
+/// a policy that also applies through an entry not replaced is left out.
+fn replaced_policies(
+    entries: &[Rc<Joining>],
+    replaced: &[(usize, usize)],
+) -> Vec<(PolicyId, PolicyId)> {
+    if replaced.is_empty() {
+        return Vec::new();
+    }
+    let gone: SmallVec<[usize; 4]> = replaced.iter().map(|&(i, _)| i).collect();
+    let applies = |p: &PolicyId| {
+        entries
+            .iter()
+            .enumerate()
+            .any(|(i, e)| !gone.contains(&i) && e.policies.contains(p))
+    };
+    let mut out: Vec<(PolicyId, PolicyId)> = Vec::new();
+    for &(i, by) in replaced {
+        let Some(&winner) = entries[by].policies.first() else {
+            continue;
+        };
+        for &p in &entries[i].policies {
+            if !applies(&p) && !out.iter().any(|&(q, _)| q == p) {
+                out.push((p, winner));
+            }
+        }
+    }
+    out
 }

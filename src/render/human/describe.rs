@@ -417,10 +417,15 @@ pub(super) fn overridden_block(
         "Overridden (settings of this policy that lose, the policy they lose to, and where):"
     )?;
     for (o, objects) in lost {
+        // The pointer "" is the whole spec: a policy that sets nothing, replaced whole.
+        let path = match o.path.as_str() {
+            "" => "(the whole policy)",
+            path => path,
+        };
         writeln!(
             out,
             "  {}  {}",
-            style.paint(&o.path, Tint::Warn),
+            style.paint(path, Tint::Warn),
             format_args!("loses to {} {}", o.by.kind, o.by.ns_name())
         )?;
         for line in wrap_list("    at ", "       ", &objects, PAGE_WIDTH) {
