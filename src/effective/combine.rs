@@ -44,9 +44,9 @@ pub struct Joining {
 }
 
 impl Joining {
-    pub fn new(t: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
-        let policy = &t.policies[p];
-        let spec = &t.snapshot.objects[policy.object].spec;
+    pub fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
+        let policy = &topology.policies[p];
+        let spec = &topology.snapshot.objects[policy.object].spec;
         let layer = |how: How, settings| {
             let tree = Sourced::from_settings(settings, p)?;
             Some(Layer { how, value: tree })
@@ -68,13 +68,13 @@ impl Joining {
                 layer(How::Patch, overrides.settings(spec)),
             ),
         };
-        let (defaults, overrides) = merge::enters(model, t, p, at, read);
+        let (defaults, overrides) = merge::enters(model, topology, p, at, read);
         Joining {
             policies: vec![p],
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
-            route_level: route_level(t.skeleton.role(at)),
+            route_level: route_level(topology.skeleton.role(at)),
         }
     }
 }
@@ -130,19 +130,19 @@ impl Acc {
 
     /// The policy that replaced policy `p` whole here, if one did (Envoy Gateway's
     /// models: a more specific policy that does not merge into it).
-    pub fn replaced_by(&self, p: PolicyId) -> Option<PolicyId> {
+    pub fn replaced_by(&self, policy: PolicyId) -> Option<PolicyId> {
         self.replaced
             .iter()
-            .find(|&&(q, _)| q == p)
+            .find(|&&(q, _)| q == policy)
             .map(|&(_, by)| by)
     }
 
     /// How many settings policy `p` could set here (`all`: its whole spec's count,
     /// unless only some of its fields flow this far).
-    pub fn expected(&self, p: PolicyId, all: usize) -> usize {
+    pub fn expected(&self, policy: PolicyId, all: usize) -> usize {
         self.expected
             .as_ref()
-            .map_or(all, |e| e.get(&p).copied().unwrap_or(all))
+            .map_or(all, |e| e.get(&policy).copied().unwrap_or(all))
     }
 
     /// This state past the levels its kind configures whole: only the settings at

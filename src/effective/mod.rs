@@ -39,21 +39,21 @@ pub(crate) enum PathStep {
 
 impl PathStep {
     /// The reference a path shows for this step.
-    pub fn obj_ref(self, t: &Topology) -> ObjRef {
+    pub fn obj_ref(self, topology: &Topology) -> ObjRef {
         match self {
             PathStep::Namespace(n) => ObjRef::new(
                 "",
                 "Namespace",
                 None,
-                t.namespace_level(n).unwrap_or_default(),
+                topology.namespace_level(n).unwrap_or_default(),
             ),
-            PathStep::Node(n) => t.nodes[n].obj_ref.clone(),
+            PathStep::Node(n) => topology.nodes[n].obj_ref.clone(),
         }
     }
 
     /// A path of steps as the references it shows.
-    pub(crate) fn refs(t: &Topology, path: &[PathStep]) -> Vec<ObjRef> {
-        path.iter().map(|s| s.obj_ref(t)).collect()
+    pub(crate) fn refs(topology: &Topology, path: &[PathStep]) -> Vec<ObjRef> {
+        path.iter().map(|s| s.obj_ref(topology)).collect()
     }
 }
 
@@ -142,7 +142,7 @@ impl Ctx {
 /// contexts it continues likewise (`links`): a topology of a hundred thousand nodes
 /// makes a few large allocations, not a few small ones per node.
 pub struct KindFold<'t> {
-    pub t: &'t Topology,
+    pub topology: &'t Topology,
     pub kind: GroupKind,
     pub class: Class,
     /// How far down the kind's settings flow.
@@ -184,15 +184,15 @@ pub struct KindFold<'t> {
 }
 
 impl<'t> KindFold<'t> {
-    pub fn new(t: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
-        Self::with(t, kind, None)
+    pub fn new(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
+        Self::with(topology, kind, None)
     }
 
     /// The fold as it would be if policy `removed` did not exist. Only nodes at or below
     /// where `removed` attaches can differ (`below[n]`); every other node's contexts are
     /// shared with `self`, not recomputed.
     pub fn without(&self, removed: PolicyId, below: &[bool]) -> KindFold<'t> {
-        let mut f = Self::with(self.t, &self.kind, Some(removed));
+        let mut f = Self::with(self.topology, &self.kind, Some(removed));
         f.ctxs = self.ctxs.clone();
         f.links = self.links.clone();
         f.seen = self.seen.clone();
@@ -206,19 +206,19 @@ impl<'t> KindFold<'t> {
         f
     }
 
-    fn with(t: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
-        let pk = t.catalog.get(kind);
+    fn with(topology: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
+        let pk = topology.catalog.get(kind);
         let class = pk.map(|k| k.class).unwrap_or(Class::Inherited);
         let flow = pk.map(|k| k.flow).unwrap_or(Flow::Down);
         let model = pk
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
         let same_target = pk.map(|k| k.same_target).unwrap_or(SameTarget::Stack);
-        let of_kind = |p: PolicyId| &t.policies[p].kind == kind && Some(p) != removed;
+        let of_kind = |p: PolicyId| &topology.policies[p].kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
-        let mut nodes: Vec<NodeId> = PolicyId::all(t.policies.len())
+        let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies.len())
             .filter(|&p| of_kind(p))
-            .flat_map(|p| &t.targets[p])
+            .flat_map(|p| &topology.targets[p])
             .filter_map(|r| match r.resolution {
                 Resolution::Node(n) => Some(n),
                 Resolution::Namespace(_) | Resolution::NotFound(_) => None,
@@ -227,15 +227,22 @@ impl<'t> KindFold<'t> {
         nodes.sort_unstable();
         nodes.dedup();
         let mut node_policies = Vec::with_capacity(nodes.len());
-        let mut at_node = vec![0; if nodes.is_empty() { 0 } else { t.nodes.len() }];
+        let mut at_node = vec![
+            0;
+            if nodes.is_empty() {
+                0
+            } else {
+                topology.nodes.len()
+            }
+        ];
         let mut conflicts = Vec::new();
         for n in nodes {
-            let mine: Vec<PolicyId> = t.attached[n]
+            let mine: Vec<PolicyId> = topology.attached[n]
                 .iter()
                 .copied()
                 .filter(|&p| of_kind(p))
                 .collect();
-            let (groups, lost) = same_target::groups(t, &mine, same_target);
+            let (groups, lost) = same_target::groups(topology, &mine, same_target);
             conflicts.extend(lost.into_iter().map(|(loser, winner)| Conflict {
                 loser,
                 winner,
@@ -246,21 +253,21 @@ impl<'t> KindFold<'t> {
         }
         let mut ns_policies = Vec::new();
         if class == Class::Inherited {
-            for (ns, ps) in &t.ns_attached {
+            for (ns, ps) in &topology.ns_attached {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 // A namespace no node is in has no level to apply at.
-                let Some(level) = t.skeleton.level_of(ns) else {
+                let Some(level) = topology.skeleton.level_of(ns) else {
                     continue;
                 };
                 if !mine.is_empty() {
-                    ns_policies.resize(t.skeleton.levels(), Vec::new());
+                    ns_policies.resize(topology.skeleton.levels(), Vec::new());
                     // A namespace level is no object to be Conflicted on: its policies stack.
                     ns_policies[level as usize] = mine.into_iter().map(|p| vec![p]).collect();
                 }
             }
         }
         KindFold {
-            t,
+            topology,
             kind: kind.clone(),
             class,
             flow,
@@ -285,11 +292,11 @@ impl<'t> KindFold<'t> {
     }
 
     /// Policy kinds that have at least one policy in the topology.
-    pub(crate) fn kinds_in_use(t: &Topology) -> Vec<GroupKind> {
+    pub(crate) fn kinds_in_use(topology: &Topology) -> Vec<GroupKind> {
         // A few kinds among tens of thousands of policies: each is looked for among
         // those found so far, not every policy's kind sorted.
         let mut kinds: Vec<GroupKind> = Vec::new();
-        for p in &t.policies {
+        for p in &topology.policies {
             if !kinds.contains(&p.kind) {
                 kinds.push(p.kind.clone());
             }
@@ -302,7 +309,7 @@ impl<'t> KindFold<'t> {
     /// a Namespace-level one every object of that namespace. What they may reach is at
     /// or below these.
     pub fn starts(&self) -> Vec<NodeId> {
-        let t = self.t;
+        let t = self.topology;
         let namespaces = if self.ns_policies.is_empty() {
             0
         } else {
@@ -316,8 +323,8 @@ impl<'t> KindFold<'t> {
     }
 
     /// The groups of policies of this kind attached to node `n`.
-    fn node_policies_at(&self, n: NodeId) -> &[Vec<PolicyId>] {
-        match self.at_node.get(n.index()) {
+    fn node_policies_at(&self, node: NodeId) -> &[Vec<PolicyId>] {
+        match self.at_node.get(node.index()) {
             Some(&i) if i > 0 => &self.node_policies[i as usize - 1].1,
             _ => &[],
         }
@@ -325,10 +332,10 @@ impl<'t> KindFold<'t> {
 
     /// The groups of Namespace-targeting policies of this kind at node `n`'s namespace
     /// level, if it has one.
-    fn ns_policies_at(&self, n: NodeId) -> &[Vec<PolicyId>] {
-        self.t
+    fn ns_policies_at(&self, node: NodeId) -> &[Vec<PolicyId>] {
+        self.topology
             .skeleton
-            .level(n)
+            .level(node)
             .map_or(&[], |l| self.ns_policies_of(l))
     }
 
@@ -347,11 +354,11 @@ impl<'t> KindFold<'t> {
         }
         let ps = &key.0;
         let e = match ps[..] {
-            [p] => Joining::new(self.t, p, at, self.model),
+            [p] => Joining::new(self.topology, p, at, self.model),
             _ => {
                 let each: Vec<Joining> = ps
                     .iter()
-                    .map(|&p| Joining::new(self.t, p, at, self.model))
+                    .map(|&p| Joining::new(self.topology, p, at, self.model))
                     .collect();
                 same_target::merged(self.same_target, &each, self.model.rule_paths())
             }
@@ -385,19 +392,19 @@ impl<'t> KindFold<'t> {
     /// one of its parent contexts is such a path.
     fn traffic_reaches(&self, c: usize, backend: NodeId, port: NodeId) -> bool {
         let mut preds = self.preds(c).peekable();
-        preds.peek().is_none() || preds.any(|(q, _)| self.t.reaches_port(q, backend, port))
+        preds.peek().is_none() || preds.any(|(q, _)| self.topology.reaches_port(q, backend, port))
     }
 
     /// The state made of the policies attached to `n` alone (none: it has none).
-    fn own_policies(&mut self, n: NodeId) -> Option<Rc<Acc>> {
-        let count = self.node_policies_at(n).len();
+    fn own_policies(&mut self, node: NodeId) -> Option<Rc<Acc>> {
+        let count = self.node_policies_at(node).len();
         if count == 0 {
             return None;
         }
         let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
         for k in 0..count {
-            let group = Group::from_slice(&self.node_policies_at(n)[k]);
-            es.push(self.entry(group, n));
+            let group = Group::from_slice(&self.node_policies_at(node)[k]);
+            es.push(self.entry(group, node));
         }
         Some(self.push(None, &es))
     }
@@ -416,8 +423,8 @@ impl<'t> KindFold<'t> {
     }
 
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
-    pub fn contexts(&mut self, n: NodeId) -> &[Ctx] {
-        let (a, b) = self.compute(n);
+    pub fn contexts(&mut self, node: NodeId) -> &[Ctx] {
+        let (a, b) = self.compute(node);
         &self.ctxs[a as usize..b as usize]
     }
 
@@ -436,19 +443,19 @@ impl<'t> KindFold<'t> {
     /// with a stack of its own, not recursion: a chain of references may be as long
     /// as the input. A parent still being walked (there is none in a DAG, as the
     /// topology makes it) is passed over, so even a cycle ends.
-    fn compute(&mut self, n: NodeId) -> (u32, u32) {
+    fn compute(&mut self, node: NodeId) -> (u32, u32) {
         if self.memo.is_empty() {
-            self.memo = vec![NOT_YET; self.t.nodes.len()];
-            self.walking = vec![false; self.t.nodes.len()];
+            self.memo = vec![NOT_YET; self.topology.nodes.len()];
+            self.walking = vec![false; self.topology.nodes.len()];
         }
-        if self.memo[n] != NOT_YET {
-            return self.memo[n];
+        if self.memo[node] != NOT_YET {
+            return self.memo[node];
         }
-        let t = self.t;
+        let t = self.topology;
         let skeleton = &t.skeleton;
         let mut stack = std::mem::take(&mut self.walk);
         stack.clear();
-        stack.push(n);
+        stack.push(node);
         while let Some(&m) = stack.last() {
             if self.memo[m] != NOT_YET {
                 stack.pop();
@@ -464,28 +471,28 @@ impl<'t> KindFold<'t> {
             }
         }
         self.walk = stack;
-        self.memo[n]
+        self.memo[node]
     }
 
     /// Computes the contexts of `n`, those of its parents being computed.
-    fn compute_here(&mut self, n: NodeId) -> (u32, u32) {
-        let t = self.t;
+    fn compute_here(&mut self, node: NodeId) -> (u32, u32) {
+        let t = self.topology;
         let skeleton = &t.skeleton;
-        let parents = skeleton.parents(n);
+        let parents = skeleton.parents(node);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
         let mut links = std::mem::take(&mut self.arrival_links);
         arrived.clear();
         links.clear();
         if parents.is_empty() {
-            self.arrive(n, None, 0, None, start, &mut arrived, &mut links);
+            self.arrive(node, None, 0, None, start, &mut arrived, &mut links);
         }
         // An Inherited kind's settings go only as far down as its vendor configures
         // them (`Flow`): into a backend from a rule, past the client side, only some.
         let into_backend = match (self.class, self.flow) {
             (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
             (Class::Inherited, Flow::ClientSide { to_backends }) => {
-                skeleton.role(n).is_backend_side().then_some(to_backends)
+                skeleton.role(node).is_backend_side().then_some(to_backends)
             }
         };
         // A backend's port is reached through the ports the backendRefs name: a path
@@ -494,8 +501,8 @@ impl<'t> KindFold<'t> {
         let port_owner = match t.backend_ports.is_empty() {
             true => None,
             false => skeleton
-                .owner(n)
-                .filter(|_| matches!(skeleton.role(n), Role::Port)),
+                .owner(node)
+                .filter(|_| matches!(skeleton.role(node), Role::Port)),
         };
         for &p in parents {
             let (a, b) = self.memo[p];
@@ -503,14 +510,18 @@ impl<'t> KindFold<'t> {
                 continue;
             }
             // Direct policies reach only their target and its sections.
-            let cut = self.class == Class::Direct && skeleton.owner(n) != Some(p);
+            let cut = self.class == Class::Direct && skeleton.owner(node) != Some(p);
             let keep = into_backend.filter(|_| !skeleton.role(p).is_backend_side());
             // Whether traffic reaches this port of backend `p` along each of its
             // contexts: told once per topology when every rule into `p`, or none,
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
                 false => PortTraffic::Every,
-                true => t.port_traffic.get(n.index()).copied().unwrap_or_default(),
+                true => t
+                    .port_traffic
+                    .get(node.index())
+                    .copied()
+                    .unwrap_or_default(),
             };
             // The backend's own policies, for the contexts traffic does not reach this
             // port along: made once.
@@ -522,7 +533,7 @@ impl<'t> KindFold<'t> {
                 let reached = match reach {
                     PortTraffic::Every => true,
                     PortTraffic::None => self.preds(j as usize).next().is_none(),
-                    PortTraffic::Some => self.traffic_reaches(j as usize, p, n),
+                    PortTraffic::Some => self.traffic_reaches(j as usize, p, node),
                 };
                 if !reached {
                     acc = match &own {
@@ -536,7 +547,7 @@ impl<'t> KindFold<'t> {
                     (false, Some(keep), Some(acc)) => self.only(acc, keep),
                 };
                 self.arrive(
-                    n,
+                    node,
                     acc,
                     seen,
                     Some((p, j - a)),
@@ -562,7 +573,7 @@ impl<'t> KindFold<'t> {
         self.arrived = arrived;
         self.arrival_links = links;
         let range = (start as u32, self.ctxs.len() as u32);
-        self.memo[n] = range;
+        self.memo[node] = range;
         range
     }
 
@@ -572,7 +583,7 @@ impl<'t> KindFold<'t> {
     #[allow(clippy::too_many_arguments)]
     fn arrive(
         &mut self,
-        n: NodeId,
+        node: NodeId,
         acc: Option<Rc<Acc>>,
         seen: SeenId,
         pred: Option<(NodeId, u32)>,
@@ -585,7 +596,7 @@ impl<'t> KindFold<'t> {
         let i = match arrived.iter().find(|a| (a.0, a.1) == key) {
             Some(a) => a.2,
             None => {
-                let i = self.fold_here(n, acc, seen, start);
+                let i = self.fold_here(node, acc, seen, start);
                 arrived.push((key.0, key.1, i));
                 i
             }
@@ -609,7 +620,7 @@ impl<'t> KindFold<'t> {
         let mut seen_next = seen;
         let mut entered = false;
         let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
-        if let Some(ns) = self.t.skeleton.level(n) {
+        if let Some(ns) = self.topology.skeleton.level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
@@ -646,17 +657,17 @@ impl<'t> KindFold<'t> {
 
     /// Every root→n path of context `i` of node `n`, as references (namespace levels
     /// included where a path enters a namespace).
-    pub fn paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
-        let t = self.t;
-        let steps = self.step_paths(n, i);
+    pub fn paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
+        let t = self.topology;
+        let steps = self.step_paths(node, i);
         steps.iter().map(|p| PathStep::refs(t, p)).collect()
     }
 
     /// `paths` as steps: the same paths, named by node, without building references
     /// (two paths are equal exactly when their references are).
-    pub(crate) fn step_paths(&mut self, n: NodeId, i: usize) -> Vec<Vec<PathStep>> {
+    pub(crate) fn step_paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<PathStep>> {
         let mut out = Vec::new();
-        self.walk_paths(n, i, &mut Vec::new(), &mut out);
+        self.walk_paths(node, i, &mut Vec::new(), &mut out);
         out
     }
 
@@ -692,18 +703,18 @@ impl<'t> KindFold<'t> {
             let c = a as usize + i;
             work.push(Work::Truncate(below.len()));
             below.push(PathStep::Node(n));
-            if self.ctxs[c].entered_ns() && self.t.namespace_level(n).is_some() {
+            if self.ctxs[c].entered_ns() && self.topology.namespace_level(n).is_some() {
                 below.push(PathStep::Namespace(n));
             }
             let mut preds: SmallVec<[(NodeId, usize); 4]> = self.preds(c).collect();
             if let Some(port) = port {
                 // None of them naming the port: the backend's own policies, from here.
-                preds.retain(|&mut (q, _)| self.t.reaches_port(q, n, port));
+                preds.retain(|&mut (q, _)| self.topology.reaches_port(q, n, port));
             }
             if preds.is_empty() {
                 out.push(below.iter().rev().copied().collect());
             }
-            let t = self.t;
+            let t = self.topology;
             let is_port = t.skeleton.role(n) == Role::Port;
             work.extend(preds.into_iter().rev().map(|(p, j)| {
                 let port = (is_port && t.skeleton.owner(n) == Some(p)).then_some(n);
@@ -753,8 +764,8 @@ impl<'t> KindFold<'t> {
     }
 
     /// Does any policy of this kind reach node `n` on some path?
-    pub fn reaches(&mut self, n: NodeId) -> bool {
-        self.contexts(n).iter().any(|c| c.acc.is_some())
+    pub fn reaches(&mut self, node: NodeId) -> bool {
+        self.contexts(node).iter().any(|c| c.acc.is_some())
     }
 }
 
@@ -780,11 +791,11 @@ pub struct EffectiveGroup {
 }
 
 /// Effective specs of every policy kind that reaches `n`.
-pub fn effective_at(t: &Topology, n: NodeId) -> Vec<EffectiveGroup> {
+pub fn effective_at(topology: &Topology, node: NodeId) -> Vec<EffectiveGroup> {
     let mut out = Vec::new();
-    for kind in KindFold::kinds_in_use(t) {
-        let mut f = KindFold::new(t, &kind);
-        out.extend(f.effective_at(n));
+    for kind in KindFold::kinds_in_use(topology) {
+        let mut f = KindFold::new(topology, &kind);
+        out.extend(f.effective_at(node));
     }
     out
 }

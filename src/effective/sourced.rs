@@ -144,10 +144,17 @@ impl Sourced {
 pub(crate) fn lost_leaves(
     own: &Sourced,
     result: &Sourced,
-    p: PolicyId,
+    policy: PolicyId,
 ) -> Vec<(String, Option<PolicyId>)> {
     let mut out = Vec::new();
-    lost_walk(own, Some(result), result, p, &mut String::new(), &mut out);
+    lost_walk(
+        own,
+        Some(result),
+        result,
+        policy,
+        &mut String::new(),
+        &mut out,
+    );
     out
 }
 
@@ -155,7 +162,7 @@ fn lost_walk(
     own: &Sourced,
     here: Option<&Sourced>,
     nearest: &Sourced,
-    p: PolicyId,
+    policy: PolicyId,
     path: &mut String,
     out: &mut Vec<(String, Option<PolicyId>)>,
 ) {
@@ -167,7 +174,7 @@ fn lost_walk(
             },
             _,
         ) => {}
-        (_, Some(Sourced::Leaf { source, .. })) if *source == p => {}
+        (_, Some(Sourced::Leaf { source, .. })) if *source == policy => {}
         // Replaced whole, at this level or above.
         (_, Some(Sourced::Leaf { source, .. })) => {
             let mut lost = Vec::new();
@@ -175,9 +182,9 @@ fn lost_walk(
             out.extend(lost.into_iter().map(|at| (at, Some(*source))));
         }
         (Sourced::Leaf { .. }, Some(other @ Sourced::Object(_))) => {
-            out.push((path.clone(), main_other(other, p)))
+            out.push((path.clone(), main_other(other, policy)))
         }
-        (Sourced::Leaf { .. }, None) => out.push((path.clone(), main_other(nearest, p))),
+        (Sourced::Leaf { .. }, None) => out.push((path.clone(), main_other(nearest, policy))),
         (Sourced::Object(fields), _) => {
             let nearest = here.unwrap_or(nearest);
             for (k, v) in fields {
@@ -185,7 +192,7 @@ fn lost_walk(
                 path.push('/');
                 path.push_str(&k.replace('~', "~0").replace('/', "~1"));
                 let below = here.and_then(|h| h.get(k)).map(|r| &**r);
-                lost_walk(v, below, nearest, p, path, out);
+                lost_walk(v, below, nearest, policy, path, out);
                 path.truncate(len);
             }
         }
@@ -193,10 +200,10 @@ fn lost_walk(
 }
 
 /// The policy other than `p` that sets the most leaves of `tree` (the first of equals).
-fn main_other(tree: &Sourced, p: PolicyId) -> Option<PolicyId> {
+fn main_other(tree: &Sourced, policy: PolicyId) -> Option<PolicyId> {
     let mut counts: Vec<(PolicyId, usize)> = Vec::new();
     for (_, q) in tree.sources() {
-        if q == p {
+        if q == policy {
             continue;
         }
         match counts.iter_mut().find(|(r, _)| *r == q) {

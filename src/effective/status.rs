@@ -113,8 +113,8 @@ impl Reached {
         self.runs[run - 1].1
     }
 
-    pub fn get(&self, n: NodeId) -> Option<PolicyStatus> {
-        let i = self.nodes.binary_search(&n).ok()?;
+    pub fn get(&self, node: NodeId) -> Option<PolicyStatus> {
+        let i = self.nodes.binary_search(&node).ok()?;
         Some(self.status_at(i))
     }
 
@@ -158,21 +158,21 @@ pub struct Statuses {
 
 impl Statuses {
     /// Every policy's statuses, at every node it reaches included.
-    pub fn compute(t: &Topology) -> Statuses {
-        Self::computed(t, true)
+    pub fn compute(topology: &Topology) -> Statuses {
+        Self::computed(topology, true)
     }
 
     /// `compute`, without each policy's status at every node it reaches: the overall
     /// statuses, the counts of objects reached and the conflicts, what `get` and
     /// `check` show. On a large cluster the statuses per node are tens of megabytes.
-    pub fn counts(t: &Topology) -> Statuses {
-        Self::computed(t, false)
+    pub fn counts(topology: &Topology) -> Statuses {
+        Self::computed(topology, false)
     }
 
     /// Every node policy `p` reaches and its status there. Only for statuses from
     /// `compute` (an internal rule: `counts` keeps none).
-    pub fn reached(&self, p: PolicyId) -> &Reached {
-        &self.per_node()[p]
+    pub fn reached(&self, policy: PolicyId) -> &Reached {
+        &self.per_node()[policy]
     }
 
     /// Per policy, `reached`.
@@ -186,31 +186,36 @@ impl Statuses {
     }
 
     /// The number of distinct objects a policy reaches (a section counts as its object).
-    pub fn affects_count(&self, p: PolicyId) -> usize {
-        self.affects[p]
+    pub fn affects_count(&self, policy: PolicyId) -> usize {
+        self.affects[policy]
     }
 
-    fn computed(t: &Topology, keep_nodes: bool) -> Statuses {
-        let np = t.policies.len();
+    fn computed(topology: &Topology, keep_nodes: bool) -> Statuses {
+        let np = topology.policies.len();
         // Per policy, its status at every node it reaches, in node order (node numbers
         // as 32 bits: there can be a million of these).
         let mut reached: Vec<Reached> = Vec::new();
         let mut affects = vec![0; np];
         // Objects reached are counted as the nodes go by, when each section's node
         // follows its object's; else they are counted from the nodes kept.
-        let ordered = sections_follow_owners(t);
+        let ordered = sections_follow_owners(topology);
         let keep_nodes = keep_nodes || !ordered;
         if keep_nodes {
             reached = vec![Reached::default(); np];
         }
         let mut leaf_tally = vec![Tally::default(); np];
         let mut conflicts = Vec::new();
-        let leaves = leaf_counts(t);
-        let kinds = KindFold::kinds_in_use(t);
+        let leaves = leaf_counts(topology);
+        let kinds = KindFold::kinds_in_use(topology);
         // Only nodes at or below where a kind's policies enter can hold one of them.
         let reach: Vec<NodeSet> = kinds
             .par_iter()
-            .map(|k| NodeSet::of(t.nodes.len(), &t.at_or_below(KindFold::new(t, k).starts())))
+            .map(|k| {
+                NodeSet::of(
+                    topology.nodes.len(),
+                    &topology.at_or_below(KindFold::new(topology, k).starts()),
+                )
+            })
             .collect();
         // Kinds fold independently (a policy has one kind): one per core at a time, the
         // largest first, so that no core is left with a large one at the end (each core
@@ -222,7 +227,7 @@ impl Statuses {
             for (turn, &k) in order.iter().enumerate() {
                 let (folded, kinds, reach, leaves) = (&folded, &kinds, &reach, &leaves);
                 s.spawn_fifo(move |_| {
-                    let f = &mut KindFold::new(t, &kinds[k]);
+                    let f = &mut KindFold::new(topology, &kinds[k]);
                     let kind = statuses_of_kind(f, &reach[k], leaves, keep_nodes);
                     let mut folded = folded.lock().unwrap_or_else(|e| e.into_inner());
                     folded.push((turn, kind));
@@ -233,7 +238,7 @@ impl Statuses {
         folded.sort_unstable_by_key(|&(turn, _)| turn);
         for (_, kind) in folded {
             for (p, at) in kind.reached {
-                affects[p] = objects_reached(t, &at, ordered);
+                affects[p] = objects_reached(topology, &at, ordered);
                 reached[p] = at;
             }
             for (p, count) in kind.affects {
@@ -252,7 +257,7 @@ impl Statuses {
         let overall = leaf_tally
             .iter()
             .enumerate()
-            .map(|(p, leaf)| overall_status(t, PolicyId::at(p), *leaf))
+            .map(|(p, leaf)| overall_status(topology, PolicyId::at(p), *leaf))
             .collect();
         conflicts.sort();
         Statuses {
@@ -266,8 +271,8 @@ impl Statuses {
 
 /// A policy's computed status from its tally over the most specific objects it reaches
 /// (conflicts lost included) and how its targets resolved.
-fn overall_status(t: &Topology, p: PolicyId, leaf: Tally) -> PolicyStatus {
-    Own::of(t, p).status(leaf)
+fn overall_status(topology: &Topology, policy: PolicyId, leaf: Tally) -> PolicyStatus {
+    Own::of(topology, policy).status(leaf)
 }
 
 /// What a policy's overall status takes from the policy itself and how its targets
@@ -295,22 +300,22 @@ impl Own {
     }
 
     /// Policy `p` of `t`.
-    pub fn of(t: &Topology, p: PolicyId) -> Own {
-        let attached = t.targets[p].iter().any(|r| match r.resolution {
+    pub fn of(topology: &Topology, policy: PolicyId) -> Own {
+        let attached = topology.targets[policy].iter().any(|r| match r.resolution {
             Resolution::Node(_) | Resolution::Namespace(_) => true,
             Resolution::NotFound(_) => false,
         });
         let unresolved = |code| {
-            t.targets[p]
+            topology.targets[policy]
                 .iter()
                 .any(|r| r.resolution == Resolution::NotFound(code))
         };
         Own::Unattached(if attached {
             // Refused by its controller on a target that exists: Invalid.
             return Own::Attached {
-                rejected: t.policies[p].rejected.is_some(),
+                rejected: topology.policies[policy].rejected.is_some(),
             };
-        } else if t.policies[p].workload_selector.is_some() {
+        } else if topology.policies[policy].workload_selector.is_some() {
             PolicyStatus::SelectorBound
         } else if unresolved(Code::TargetNotFound) {
             PolicyStatus::TargetNotFound
@@ -318,7 +323,8 @@ impl Own {
             PolicyStatus::SectionNotFound
         } else if unresolved(Code::SelectorBound) {
             PolicyStatus::SelectorBound
-        } else if !t.policies[p].invalid.is_empty() || unresolved(Code::TargetIsPolicy) {
+        } else if !topology.policies[policy].invalid.is_empty() || unresolved(Code::TargetIsPolicy)
+        {
             PolicyStatus::Invalid
         } else {
             // A selector that matched nothing: attached to nothing, so nothing to enforce.
@@ -427,17 +433,17 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
 
 /// Per policy of an inherited kind that reaches node `n`: what `n` would add to its
 /// tally were it one of the most specific nodes (a leaf).
-pub fn leaf_contributions_at(t: &Topology, n: NodeId) -> Vec<(PolicyId, Contribution)> {
-    let leaves = leaf_counts(t);
+pub fn leaf_contributions_at(topology: &Topology, node: NodeId) -> Vec<(PolicyId, Contribution)> {
+    let leaves = leaf_counts(topology);
     let mut out = Vec::new();
     let mut here = Vec::new();
-    for kind in KindFold::kinds_in_use(t) {
-        let f = &mut KindFold::new(t, &kind);
+    for kind in KindFold::kinds_in_use(topology) {
+        let f = &mut KindFold::new(topology, &kind);
         if f.class != Class::Inherited {
             continue;
         }
         let mut tallies = Tallies::new(f, &leaves);
-        tallies.at(f, n, &mut here);
+        tallies.at(f, node, &mut here);
         out.extend(
             here.iter()
                 .map(|&(p, tally)| (p, Contribution { tally, objects: 0 })),
@@ -449,9 +455,9 @@ pub fn leaf_contributions_at(t: &Topology, n: NodeId) -> Vec<(PolicyId, Contribu
 /// Whether every section's node comes right after its object's node or another
 /// section of it (as the topology makes them): then, in node order, the objects of
 /// the nodes a policy reaches come in order too, and counting them takes no list.
-fn sections_follow_owners(t: &Topology) -> bool {
+fn sections_follow_owners(topology: &Topology) -> bool {
     let mut object = None;
-    NodeId::all(t.nodes.len()).all(|n| match t.skeleton.owner(n) {
+    NodeId::all(topology.nodes.len()).all(|n| match topology.skeleton.owner(n) {
         None => {
             object = Some(n);
             true
@@ -462,8 +468,8 @@ fn sections_follow_owners(t: &Topology) -> bool {
 
 /// How many distinct objects the nodes `at` holds are or belong to: counted as they go
 /// by when they come in order (`sections_follow_owners`), else sorted.
-fn objects_reached(t: &Topology, at: &Reached, ordered: bool) -> usize {
-    let objects = at.nodes().map(|n| t.skeleton.object(n));
+fn objects_reached(topology: &Topology, at: &Reached, ordered: bool) -> usize {
+    let objects = at.nodes().map(|n| topology.skeleton.object(n));
     if ordered {
         let mut last = None;
         objects.filter(|&o| last.replace(o) != Some(o)).count()
@@ -527,12 +533,12 @@ struct KindStatuses {
 /// kept if `keep_nodes`; else only how many objects it reaches (see
 /// `sections_follow_owners`).
 fn statuses_of_kind(
-    f: &mut KindFold,
+    fold: &mut KindFold,
     reach: &NodeSet,
     leaves: &[usize],
     keep_nodes: bool,
 ) -> KindStatuses {
-    let t = f.t;
+    let t = fold.topology;
     let np = t.policies.len();
     let mut reached: Vec<Reached> = Vec::new();
     // Per policy: the last object reached and how many so far.
@@ -543,11 +549,11 @@ fn statuses_of_kind(
         objects = vec![(None, 0); np];
     }
     let mut leaf_tally = vec![Tally::default(); np];
-    let mut tallies = Tallies::new(f, leaves);
+    let mut tallies = Tallies::new(fold, leaves);
     let mut here = Vec::new();
     for n in reach.iter() {
-        tallies.at(f, n, &mut here);
-        let leaf = is_leaf(t, n, f.class, f.flow);
+        tallies.at(fold, n, &mut here);
+        let leaf = is_leaf(t, n, fold.class, fold.flow);
         let object = t.skeleton.object(n);
         for &(p, tally) in &here {
             if keep_nodes {
@@ -560,7 +566,7 @@ fn statuses_of_kind(
             }
         }
     }
-    let of_kind = |p: &PolicyId| t.policies[*p].kind == f.kind;
+    let of_kind = |p: &PolicyId| t.policies[*p].kind == fold.kind;
     let mine = || PolicyId::all(np).filter(of_kind);
     KindStatuses {
         reached: match keep_nodes {
@@ -578,7 +584,7 @@ fn statuses_of_kind(
             false => mine().map(|p| (p, objects[p].1)).collect(),
         },
         leaf_tally: mine().map(|p| (p, leaf_tally[p])).collect(),
-        conflicts: std::mem::take(&mut f.conflicts),
+        conflicts: std::mem::take(&mut fold.conflicts),
     }
 }
 
@@ -594,13 +600,13 @@ pub struct StatusesAt {
 }
 
 impl StatusesAt {
-    pub fn compute(t: &Topology, nodes: &[NodeId]) -> StatusesAt {
+    pub fn compute(topology: &Topology, nodes: &[NodeId]) -> StatusesAt {
         let mut per_node: BTreeMap<PolicyId, BTreeMap<NodeId, PolicyStatus>> = BTreeMap::new();
         let mut conflicts = Vec::new();
-        let leaves = leaf_counts(t);
+        let leaves = leaf_counts(topology);
         let mut here = Vec::new();
-        for kind in KindFold::kinds_in_use(t) {
-            let mut f = KindFold::new(t, &kind);
+        for kind in KindFold::kinds_in_use(topology) {
+            let mut f = KindFold::new(topology, &kind);
             conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.at)));
             let mut tallies = Tallies::new(&f, &leaves);
             for &n in nodes {
@@ -639,7 +645,7 @@ impl<'a> Tallies<'a> {
     fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
         let mut conflicted: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
         for c in &f.conflicts {
-            for m in conflict_nodes(f.t, c.at) {
+            for m in conflict_nodes(f.topology, c.at) {
                 conflicted.entry(m).or_default().push(c.loser);
             }
         }
@@ -654,10 +660,10 @@ impl<'a> Tallies<'a> {
     /// Into `out`: (policy, tally) for every policy at `n`, one entry per policy.
     /// `out` is what the last call left there: it is kept as it is when `n` has the
     /// same single state as the node before.
-    fn at(&mut self, f: &mut KindFold, n: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
-        let ctxs = f.contexts(n);
+    fn at(&mut self, fold: &mut KindFold, node: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
+        let ctxs = fold.contexts(node);
         let single = match ctxs {
-            [c] if !self.conflicted.contains_key(&n) => c.acc.as_ref().map(Rc::as_ptr),
+            [c] if !self.conflicted.contains_key(&node) => c.acc.as_ref().map(Rc::as_ptr),
             _ => None,
         };
         if single.is_some() && single == self.last {
@@ -674,7 +680,7 @@ impl<'a> Tallies<'a> {
                 .or_insert_with(|| (acc.clone(), measure(acc, leaves)));
             out.extend(survived.iter().copied());
         }
-        let losers = self.conflicted.get(&n).into_iter().flatten();
+        let losers = self.conflicted.get(&node).into_iter().flatten();
         out.extend(losers.map(|&p| (p, CONFLICTED)));
         out.sort_by_key(|&(p, _)| p);
         out.dedup_by(|(p, tally), (q, sum)| {
@@ -688,10 +694,11 @@ impl<'a> Tallies<'a> {
 }
 
 /// How many settings each policy sets.
-fn leaf_counts(t: &Topology) -> Vec<usize> {
-    let spec = |p: &crate::catalog::policy::Policy| &t.snapshot.objects[p.object].spec;
+fn leaf_counts(topology: &Topology) -> Vec<usize> {
+    let spec = |p: &crate::catalog::policy::Policy| &topology.snapshot.objects[p.object].spec;
     // Every policy's spec is walked: on every core.
-    t.policies
+    topology
+        .policies
         .par_iter()
         .with_min_len(1024)
         .map(|p| p.intent.leaf_count(spec(p)))
@@ -699,14 +706,14 @@ fn leaf_counts(t: &Topology) -> Vec<usize> {
 }
 
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
-fn conflict_nodes(t: &Topology, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-    let sections = t
+fn conflict_nodes(topology: &Topology, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let sections = topology
         .skeleton
-        .children(n)
+        .children(node)
         .iter()
         .copied()
-        .filter(move |&c| t.skeleton.owner(c) == Some(n));
-    std::iter::once(n).chain(sections)
+        .filter(move |&c| topology.skeleton.owner(c) == Some(node));
+    std::iter::once(node).chain(sections)
 }
 
 fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
@@ -745,15 +752,17 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 /// inherited kinds (for a kind that configures the client side only, also the last
 /// nodes before the backends); for Direct kinds, a target's sections or the target
 /// itself.
-fn is_leaf(t: &Topology, n: NodeId, class: Class, flow: Flow) -> bool {
-    let children = t.skeleton.children(n);
-    let backend = |m: NodeId| t.skeleton.role(m).is_backend_side();
+fn is_leaf(topology: &Topology, node: NodeId, class: Class, flow: Flow) -> bool {
+    let children = topology.skeleton.children(node);
+    let backend = |m: NodeId| topology.skeleton.role(m).is_backend_side();
     match (class, flow) {
         (Class::Inherited, Flow::Down) => children.is_empty(),
         (Class::Inherited, Flow::ClientSide { .. }) => {
-            children.is_empty() || (!backend(n) && children.iter().all(|&c| backend(c)))
+            children.is_empty() || (!backend(node) && children.iter().all(|&c| backend(c)))
         }
-        (Class::Direct, _) => !children.iter().any(|&c| t.skeleton.owner(c) == Some(n)),
+        (Class::Direct, _) => !children
+            .iter()
+            .any(|&c| topology.skeleton.owner(c) == Some(node)),
     }
 }
 

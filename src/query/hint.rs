@@ -44,8 +44,8 @@ pub fn did_you_mean(found: &[String]) -> String {
 /// The message for a TYPE that names no kind: `err`, then the nearest TYPE words of the
 /// kinds known (the input's and the built-in ones), each compared by its kind and its
 /// plural.
-pub fn unknown_type(w: &World, typed: &str, err: impl std::fmt::Display) -> String {
-    let mut words = names::type_words(Some(w), TypeSet::Any);
+pub fn unknown_type(world: &World, typed: &str, err: impl std::fmt::Display) -> String {
+    let mut words = names::type_words(Some(world), TypeSet::Any);
     words.extend(names::type_words(None, TypeSet::Any));
     words.sort();
     words.dedup();
@@ -76,14 +76,14 @@ pub fn unknown_type(w: &World, typed: &str, err: impl std::fmt::Display) -> Stri
 }
 
 /// The nearest names of kind `gk` in `ns` (every namespace: None), as `type/name`.
-pub fn near_names(w: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> Vec<String> {
-    let t = &w.topology;
+pub fn near_names(world: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> Vec<String> {
+    let t = &world.topology;
     let ty = gk.kind.to_lowercase();
     let word = match super::types::resolve_type(&ty, &t.catalog, &t.snapshot.objects) {
         Ok(found) if found == *gk => ty,
         _ => format!("{ty}.{}", gk.group),
     };
-    let objects = names::objects(w, &word, ns);
+    let objects = names::objects(world, &word, ns);
     nearest(name, objects.iter().map(|r| r.name.as_str()))
         .into_iter()
         .map(|n| format!("{word}/{n}"))

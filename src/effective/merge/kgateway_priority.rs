@@ -18,8 +18,8 @@ const KGATEWAY_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 
 /// The policy's spec, as read, joining with the strategy the annotation on the object
 /// that owns node `at` picks.
-pub(super) fn enters(t: &Topology, at: NodeId, (defaults, overrides): Stanzas) -> Stanzas {
-    let picked = priority(t, at);
+pub(super) fn enters(topology: &Topology, at: NodeId, (defaults, overrides): Stanzas) -> Stanzas {
+    let picked = priority(topology, at);
     let tree = defaults.or(overrides).map(|s| s.value);
     let stanza = tree.map(|value| Layer {
         how: picked.how,
@@ -33,13 +33,21 @@ pub(super) fn enters(t: &Topology, at: NodeId, (defaults, overrides): Stanzas) -
 
 /// The strategy a kgateway parent object's annotation picks for the policies attached
 /// to it.
-fn priority(t: &Topology, at: NodeId) -> Strategy {
-    let owner = t.nodes.get(at.index()).and_then(|n| n.owner).unwrap_or(at);
-    let annotation = t
+fn priority(topology: &Topology, at: NodeId) -> Strategy {
+    let owner = topology
+        .nodes
+        .get(at.index())
+        .and_then(|n| n.owner)
+        .unwrap_or(at);
+    let annotation = topology
         .nodes
         .get(owner.index())
         .and_then(|n| n.object)
-        .and_then(|o| t.snapshot.objects[o].annotations.get(KGATEWAY_PRIORITY))
+        .and_then(|o| {
+            topology.snapshot.objects[o]
+                .annotations
+                .get(KGATEWAY_PRIORITY)
+        })
         .map(String::as_str);
     let (mode, how) = match annotation {
         Some("ShallowMergePreferParent") => (Mode::Overrides, How::Merge),

@@ -38,14 +38,14 @@ pub(super) type Stanzas = (Option<Layer>, Option<Layer>);
 /// Policy `p`'s stanzas, as read, as they enter the fold at node `at`.
 pub(super) fn enters(
     model: MergeModel,
-    t: &Topology,
+    topology: &Topology,
     p: PolicyId,
     at: NodeId,
     read: Stanzas,
 ) -> Stanzas {
     match model {
-        MergeModel::KgatewayPriority => kgateway_priority::enters(t, at, read),
-        MergeModel::Accumulated => accumulated::enters(t, p, read),
+        MergeModel::KgatewayPriority => kgateway_priority::enters(topology, at, read),
+        MergeModel::Accumulated => accumulated::enters(topology, p, read),
         // As read, with the strategy the policy declares or its model implies.
         MergeModel::None
         | MergeModel::Gep713 { .. }

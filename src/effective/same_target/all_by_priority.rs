@@ -10,10 +10,15 @@ use crate::topology::{PolicyId, Topology};
 
 /// Each a group of its own, ordered by `field` (lower first unless `higher_first`),
 /// then the older first; none loses.
-pub(super) fn groups(t: &Topology, mine: &[PolicyId], field: &str, higher_first: bool) -> Outcome {
+pub(super) fn groups(
+    topology: &Topology,
+    mine: &[PolicyId],
+    field: &str,
+    higher_first: bool,
+) -> Outcome {
     let mut ordered = mine.to_vec();
     ordered.sort_by_key(|&p| {
-        let priority = integer(spec_value(t, p, field)).unwrap_or(0);
+        let priority = integer(spec_value(topology, p, field)).unwrap_or(0);
         if higher_first {
             -priority
         } else {

@@ -8,8 +8,11 @@ use crate::topology::{PolicyId, Topology};
 
 /// Each a group of its own while they agree on `field`; when two differ, every one
 /// loses, to the first policy whose value differs from its own.
-pub(super) fn groups(t: &Topology, mine: &[PolicyId], field: &str) -> Outcome {
-    let values: Vec<Option<&Val>> = mine.iter().map(|&p| spec_value(t, p, field)).collect();
+pub(super) fn groups(topology: &Topology, mine: &[PolicyId], field: &str) -> Outcome {
+    let values: Vec<Option<&Val>> = mine
+        .iter()
+        .map(|&p| spec_value(topology, p, field))
+        .collect();
     let lost: Vec<(PolicyId, PolicyId)> = mine
         .iter()
         .zip(&values)

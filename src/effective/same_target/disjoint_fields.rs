@@ -14,11 +14,11 @@ use crate::topology::{PolicyId, Topology};
 
 /// The accepted policies one group, oldest first; each clashing one loses to the
 /// accepted policy it clashes with.
-pub(super) fn groups(t: &Topology, mine: &[PolicyId], fields: &[&str]) -> Outcome {
+pub(super) fn groups(topology: &Topology, mine: &[PolicyId], fields: &[&str]) -> Outcome {
     let mut lost = Vec::new();
     let mut accepted: Vec<(PolicyId, Vec<String>)> = Vec::new();
     for &p in mine {
-        let sets = set_fields(t, p, fields);
+        let sets = set_fields(topology, p, fields);
         let clash = accepted
             .iter()
             .find(|(_, theirs)| sets.iter().any(|f| theirs.iter().any(|g| overlap(f, g))));
@@ -58,9 +58,9 @@ pub(super) fn merged(entries: &[Joining]) -> Joining {
 
 /// The fields policy `p` sets among `fields` (JSON pointers into its spec proper; none
 /// listed: every leaf it sets).
-fn set_fields(t: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
-    let policy = &t.policies[p];
-    let spec = &t.snapshot.objects[policy.object].spec;
+fn set_fields(topology: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
+    let policy = &topology.policies[p];
+    let spec = &topology.snapshot.objects[policy.object].spec;
     let proper = Val::Object(
         policy
             .intent

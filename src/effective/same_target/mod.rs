@@ -30,7 +30,7 @@ pub(super) type Outcome = (Vec<Vec<PolicyId>>, Vec<(PolicyId, PolicyId)>);
 
 /// The policies of one kind on one target (`mine`, oldest first) as the groups that
 /// enter the fold, and the ones that lose to another there, as `rule` says.
-pub(super) fn groups(t: &Topology, mine: &[PolicyId], rule: SameTarget) -> Outcome {
+pub(super) fn groups(topology: &Topology, mine: &[PolicyId], rule: SameTarget) -> Outcome {
     match mine {
         [] => return (Vec::new(), Vec::new()),
         // One alone never conflicts, whatever the rule.
@@ -40,19 +40,19 @@ pub(super) fn groups(t: &Topology, mine: &[PolicyId], rule: SameTarget) -> Outco
     match rule {
         SameTarget::Stack => stack::groups(mine),
         SameTarget::OldestWins => oldest_wins::groups(mine),
-        SameTarget::DisjointFields(fields) => disjoint_fields::groups(t, mine, fields),
+        SameTarget::DisjointFields(fields) => disjoint_fields::groups(topology, mine, fields),
         SameTarget::OldestFieldWins => oldest_field_wins::groups(mine),
         SameTarget::WeightedFieldWins { annotation } => {
-            weighted_field_wins::groups(t, mine, annotation)
+            weighted_field_wins::groups(topology, mine, annotation)
         }
         SameTarget::LastAppliedWins => last_applied_wins::groups(mine),
         SameTarget::AllByPriority {
             field,
             higher_first,
-        } => all_by_priority::groups(t, mine, field, higher_first),
-        SameTarget::OnePerValue { field, key } => one_per_value::groups(t, mine, field, key),
+        } => all_by_priority::groups(topology, mine, field, higher_first),
+        SameTarget::OnePerValue { field, key } => one_per_value::groups(topology, mine, field, key),
         SameTarget::AllConflictedOnMismatch { field } => {
-            all_conflicted_on_mismatch::groups(t, mine, field)
+            all_conflicted_on_mismatch::groups(topology, mine, field)
         }
         SameTarget::SeveralConflict => several_conflict::groups(mine),
     }
@@ -83,7 +83,7 @@ fn each_alone(mine: impl IntoIterator<Item = PolicyId>) -> Vec<Vec<PolicyId>> {
 }
 
 /// A value of the policy's spec (a JSON pointer into `spec`).
-fn spec_value<'t>(t: &'t Topology, p: PolicyId, field: &str) -> Option<&'t Val> {
-    let spec: &Val = &t.snapshot.objects[t.policies[p].object].spec;
+fn spec_value<'t>(topology: &'t Topology, policy: PolicyId, field: &str) -> Option<&'t Val> {
+    let spec: &Val = &topology.snapshot.objects[topology.policies[policy].object].spec;
     spec.pointer(field).filter(|v| !v.is_null())
 }

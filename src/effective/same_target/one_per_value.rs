@@ -11,11 +11,16 @@ use crate::topology::{PolicyId, Topology};
 
 /// The oldest with each value, each a group of its own; a later one with the same value
 /// loses to it.
-pub(super) fn groups(t: &Topology, mine: &[PolicyId], field: &str, key: ValueKey) -> Outcome {
+pub(super) fn groups(
+    topology: &Topology,
+    mine: &[PolicyId],
+    field: &str,
+    key: ValueKey,
+) -> Outcome {
     let mut winners: Vec<(String, PolicyId)> = Vec::new();
     let mut lost = Vec::new();
     for &p in mine {
-        let value = key_of(t, p, field, key);
+        let value = key_of(topology, p, field, key);
         match winners.iter().find(|(theirs, _)| *theirs == value) {
             Some(&(_, winner)) => lost.push((p, winner)),
             None => winners.push((value, p)),
@@ -26,8 +31,8 @@ pub(super) fn groups(t: &Topology, mine: &[PolicyId], field: &str, key: ValueKey
 
 /// The value compared (missing: the empty value, shared by every policy that leaves the
 /// field out).
-fn key_of(t: &Topology, p: PolicyId, field: &str, key: ValueKey) -> String {
-    let v = spec_value(t, p, field);
+fn key_of(topology: &Topology, policy: PolicyId, field: &str, key: ValueKey) -> String {
+    let v = spec_value(topology, policy, field);
     let text = match v {
         Some(Val::String(s)) => s.to_string(),
         Some(other) => other.to_value().to_string(),

@@ -9,9 +9,9 @@ use crate::topology::{PolicyId, Topology};
 
 /// All of them one group, the higher `annotation` weight first, then the older (the
 /// sort is stable, and `mine` is oldest first); none loses.
-pub(super) fn groups(t: &Topology, mine: &[PolicyId], annotation: &str) -> Outcome {
+pub(super) fn groups(topology: &Topology, mine: &[PolicyId], annotation: &str) -> Outcome {
     let weight = |p: PolicyId| {
-        let o = &t.snapshot.objects[t.policies[p].object];
+        let o = &topology.snapshot.objects[topology.policies[p].object];
         o.annotations
             .get(annotation)
             .and_then(|w| w.trim().parse::<i64>().ok())
