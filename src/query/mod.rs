@@ -112,6 +112,17 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
         Code::TargetIsPolicy => PolicyStatus::Invalid,
-        _ => PolicyStatus::TargetNotFound,
+        // A target that names no object, or one the hierarchy could not take in.
+        Code::TargetNotFound
+        | Code::Invalid
+        | Code::RefNotPermitted
+        | Code::NotAdmitted
+        | Code::ParentNotFound
+        | Code::BackendNotFound
+        | Code::Conflicted
+        | Code::StatusDisagrees
+        | Code::SelectorMatchesNothing
+        | Code::DuplicateObject
+        | Code::Cycle => PolicyStatus::TargetNotFound,
     }
 }

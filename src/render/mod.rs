@@ -74,7 +74,11 @@ pub(crate) fn status_tint(s: PolicyStatus) -> Tint {
     match s {
         PolicyStatus::Enforced => Tint::Good,
         PolicyStatus::PartiallyEnforced | PolicyStatus::SelectorBound => Tint::Warn,
-        _ => Tint::Bad,
+        PolicyStatus::Overridden
+        | PolicyStatus::Conflicted
+        | PolicyStatus::TargetNotFound
+        | PolicyStatus::SectionNotFound
+        | PolicyStatus::Invalid => Tint::Bad,
     }
 }
 
