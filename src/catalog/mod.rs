@@ -48,6 +48,32 @@ pub enum SharedPort {
     RefusedOnSharedHttpListener,
 }
 
+/// What its vendor does with a policy that names a target of a kind outside the
+/// kind's `target_kinds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherTargetKinds {
+    /// Its CRD refuses it (CEL or enum validation on the reference's kind): the
+    /// reference is refused, the policy's other targets stand.
+    RefusedByCrd,
+    /// Its controller refuses that target (the reference is accepted by the API
+    /// server, then reported invalid).
+    RefusedByController,
+    /// Accepted (implementation-specific kinds), or what happens is not known:
+    /// nothing is refused.
+    NotRefused,
+}
+
+impl OtherTargetKinds {
+    /// Who refuses, as the finding says it (`its CRD allows ...`); none: nobody.
+    pub fn refused_by(self) -> Option<&'static str> {
+        match self {
+            OtherTargetKinds::RefusedByCrd => Some("its CRD"),
+            OtherTargetKinds::RefusedByController => Some("its controller"),
+            OtherTargetKinds::NotRefused => None,
+        }
+    }
+}
+
 /// Where the tool learned that a kind is a policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -391,6 +417,9 @@ pub struct PolicyKind {
     /// Kinds it may target (empty: not known).
     #[serde(skip)]
     pub target_kinds: Vec<String>,
+    /// Whether a target of another kind is refused, and by what.
+    #[serde(skip)]
+    pub other_target_kinds: OtherTargetKinds,
     /// The namespaces its policies may reach.
     #[serde(skip)]
     pub namespaces: NamespaceRule,
@@ -608,6 +637,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             target_annotation: None,
         },
         target_kinds: Vec::new(),
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
         sections: Sections::SectionName,
         defaults_overrides: match class {

@@ -111,7 +111,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
     match code {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
-        Code::TargetIsPolicy => PolicyStatus::Invalid,
+        Code::TargetIsPolicy | Code::Invalid => PolicyStatus::Invalid,
         _ => PolicyStatus::TargetNotFound,
     }
 }

@@ -23,3 +23,4 @@ mod kubectl_like;
 mod layers;
 mod plugin;
 mod ports;
+mod target_kinds;

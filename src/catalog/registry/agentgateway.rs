@@ -29,6 +29,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
         "AgentgatewayBackend",
         "InferencePool",
     ],
+    other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     // targetRefs[].port: "Only valid on frontend policies targeting a Gateway", it
     // scopes the policy to the listeners on that port (agentgateway PR #2363; the

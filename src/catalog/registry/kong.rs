@@ -17,6 +17,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
         ..REF
     },
     target_kinds: &["Service", "KongServiceFacade"],
+    other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     sections: Sections::None,
     merge: MergeModel::None,

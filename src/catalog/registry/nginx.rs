@@ -51,6 +51,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -73,6 +75,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["HTTPRoute", "GRPCRoute"],
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
@@ -95,6 +99,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -117,6 +123,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -139,6 +147,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::Accumulated,
@@ -161,6 +171,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -183,6 +195,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::MostSpecificWins,
@@ -205,6 +219,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::MostSpecificWins,
@@ -227,6 +243,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,

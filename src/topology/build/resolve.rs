@@ -164,6 +164,11 @@ impl<'s> View<'_, 's> {
     /// finding it makes; None when resolving it makes a node (a Direct policy's
     /// Namespace, an object of a kind outside the hierarchy), which only the builder does.
     pub(super) fn resolve(&self, pid: PolicyId, target: &ObjRef) -> Option<Resolved> {
+        if self.topology.policies[pid].refuses_kind(&target.kind) {
+            // Its vendor refuses a target of this kind: the policy's `invalid` says
+            // which reference, and the finding is made from it.
+            return Some((Resolution::NotFound(Code::Invalid), None));
+        }
         let (code, msg) = if target.kind == "Namespace" && target.group.is_empty() {
             if self.topology.namespaces.contains_key(target.name.as_str()) {
                 if self.topology.policies[pid].class == Class::Direct {
