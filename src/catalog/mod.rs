@@ -334,7 +334,8 @@ pub enum Sections {
     /// A `rule` on each targetRef: a rule of a TCP or UDP route (Flomesh).
     Rule,
     /// `sectionName`, and a `port` on a Gateway reference of a frontend policy: the
-    /// Gateway's listeners on that port (agentgateway).
+    /// Gateway's listeners on that port (agentgateway). A port is a level of its own,
+    /// between the Gateway and a listener (`port_ranks_below_sections`).
     SectionNameOrPort,
 }
 
@@ -347,6 +348,24 @@ impl Sections {
             Sections::None | Sections::SectionName | Sections::SectionNames | Sections::Rule => {
                 false
             }
+        }
+    }
+
+    /// Whether a policy that reaches a Gateway's listeners by their port is less
+    /// specific there than one that names the listener: the port a level between the
+    /// Gateway and its listeners (agentgateway's frontend precedence "Gateway < Port <
+    /// Listener", PR #2363), where it wins over the Gateway's and loses to the
+    /// listener's as the kind's merge model says. Otherwise such a policy sits at the
+    /// listeners' level.
+    pub fn port_ranks_below_sections(self) -> bool {
+        match self {
+            Sections::SectionNameOrPort => true,
+            Sections::None
+            | Sections::SectionName
+            | Sections::SectionNames
+            | Sections::Ports
+            | Sections::SpecPorts { .. }
+            | Sections::Rule => false,
         }
     }
 

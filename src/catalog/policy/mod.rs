@@ -44,6 +44,9 @@ pub struct Policy {
     /// The kinds its references name that its vendor refuses as targets (the kind's
     /// `other_target_kinds`): those targets are Invalid, its others stand.
     pub refused_kinds: Vec<String>,
+    /// The listener targets only a port number reached (agentgateway's `port` on a
+    /// Gateway reference, made one target per listener on that port), not a name.
+    pub by_port: Vec<ObjRef>,
     /// Index of the object in the snapshot.
     pub object: ObjectId,
 }
@@ -182,6 +185,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         invalid,
         rejected,
         refused_kinds,
+        by_port: Vec::new(),
         object: index,
     }
 }
