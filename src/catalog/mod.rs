@@ -260,6 +260,10 @@ pub struct Targeting {
     /// Attached from the target's side: this annotation on the target names the policy
     /// (Kong's `konghq.com/upstream-policy` on a Service). Such a policy has no targetRef.
     pub target_annotation: Option<&'static str>,
+    /// Every Service a route rule sends to must carry the same `target_annotation`
+    /// value: where they differ (or one has none), its controller refuses the policy
+    /// on those Services (Kong: one KongUpstreamPolicy per rule's upstream).
+    pub annotation_same_in_rule: bool,
 }
 
 /// Which namespaces a kind's policies may reach from their own.
@@ -654,6 +658,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             workload_selector: false,
             extension_ref: false,
             target_annotation: None,
+            annotation_same_in_rule: false,
         },
         target_kinds: Vec::new(),
         other_target_kinds: OtherTargetKinds::NotRefused,

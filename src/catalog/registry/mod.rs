@@ -181,6 +181,7 @@ const REF: Targeting = Targeting {
     workload_selector: false,
     extension_ref: false,
     target_annotation: None,
+    annotation_same_in_rule: false,
 };
 
 /// A `targetRefs` list.
