@@ -75,8 +75,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["HTTPRoute", "GRPCRoute"],
-        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
-        other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        // Its CEL asks only that some reference be an HTTPRoute or GRPCRoute
+        // (`self.exists`, apis/v1alpha2/observabilitypolicy_types.go): another kind beside one passes.
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
