@@ -48,6 +48,32 @@ pub enum SharedPort {
     RefusedOnSharedHttpListener,
 }
 
+/// What its vendor does with a policy that names a target of a kind outside the
+/// kind's `target_kinds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherTargetKinds {
+    /// Its CRD refuses it (CEL or enum validation on the reference's kind): the
+    /// reference is refused, the policy's other targets stand.
+    RefusedByCrd,
+    /// Its controller refuses that target (the reference is accepted by the API
+    /// server, then reported invalid).
+    RefusedByController,
+    /// Accepted (implementation-specific kinds), or what happens is not known:
+    /// nothing is refused.
+    NotRefused,
+}
+
+impl OtherTargetKinds {
+    /// Who refuses, as the finding says it (`its CRD allows ...`); none: nobody.
+    pub fn refused_by(self) -> Option<&'static str> {
+        match self {
+            OtherTargetKinds::RefusedByCrd => Some("its CRD"),
+            OtherTargetKinds::RefusedByController => Some("its controller"),
+            OtherTargetKinds::NotRefused => None,
+        }
+    }
+}
+
 /// Where the tool learned that a kind is a policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -243,6 +269,10 @@ pub struct Targeting {
     /// Attached from the target's side: this annotation on the target names the policy
     /// (Kong's `konghq.com/upstream-policy` on a Service). Such a policy has no targetRef.
     pub target_annotation: Option<&'static str>,
+    /// Every Service a route rule sends to must carry the same `target_annotation`
+    /// value: where they differ (or one has none), its controller refuses the policy
+    /// on those Services (Kong: one KongUpstreamPolicy per rule's upstream).
+    pub annotation_same_in_rule: bool,
 }
 
 /// Which namespaces a kind's policies may reach from their own.
@@ -317,7 +347,8 @@ pub enum Sections {
     /// A `rule` on each targetRef: a rule of a TCP or UDP route (Flomesh).
     Rule,
     /// `sectionName`, and a `port` on a Gateway reference of a frontend policy: the
-    /// Gateway's listeners on that port (agentgateway).
+    /// Gateway's listeners on that port (agentgateway). A port is a level of its own,
+    /// between the Gateway and a listener (`port_ranks_below_sections`).
     SectionNameOrPort,
 }
 
@@ -330,6 +361,24 @@ impl Sections {
             Sections::None | Sections::SectionName | Sections::SectionNames | Sections::Rule => {
                 false
             }
+        }
+    }
+
+    /// Whether a policy that reaches a Gateway's listeners by their port is less
+    /// specific there than one that names the listener: the port a level between the
+    /// Gateway and its listeners (agentgateway's frontend precedence "Gateway < Port <
+    /// Listener", PR #2363), where it wins over the Gateway's and loses to the
+    /// listener's as the kind's merge model says. Otherwise such a policy sits at the
+    /// listeners' level.
+    pub fn port_ranks_below_sections(self) -> bool {
+        match self {
+            Sections::SectionNameOrPort => true,
+            Sections::None
+            | Sections::SectionName
+            | Sections::SectionNames
+            | Sections::Ports
+            | Sections::SpecPorts { .. }
+            | Sections::Rule => false,
         }
     }
 
@@ -400,6 +449,9 @@ pub struct PolicyKind {
     /// Kinds it may target (empty: not known).
     #[serde(skip)]
     pub target_kinds: Vec<String>,
+    /// Whether a target of another kind is refused, and by what.
+    #[serde(skip)]
+    pub other_target_kinds: OtherTargetKinds,
     /// The namespaces its policies may reach.
     #[serde(skip)]
     pub namespaces: NamespaceRule,
@@ -615,8 +667,10 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             workload_selector: false,
             extension_ref: false,
             target_annotation: None,
+            annotation_same_in_rule: false,
         },
         target_kinds: Vec::new(),
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
         sections: Sections::SectionName,
         defaults_overrides: match class {

@@ -183,6 +183,34 @@ pub struct KindFold<'t> {
     pub conflicts: Vec<Conflict>,
 }
 
+/// The policies `mine` on listener `n` (oldest first) as the groups that enter the
+/// fold, for a kind whose port is a level of its own (`Sections::
+/// port_ranks_below_sections`): those that reach `n` by its port only, then those that
+/// name it, each tier grouped by `rule`. The tiers enter as two levels, the port's
+/// the less specific, so the kind's merge model decides between them as between a
+/// Gateway and a listener.
+fn port_then_named(
+    t: &Topology,
+    n: NodeId,
+    mine: &[PolicyId],
+    rule: SameTarget,
+) -> same_target::Outcome {
+    let by_port = |&p: &PolicyId| {
+        let policy = &t.policies[p];
+        let mut here = t.targets[p]
+            .iter()
+            .filter(|r| r.resolution == Resolution::Node(n))
+            .peekable();
+        here.peek().is_some() && here.all(|r| policy.by_port.contains(&r.target))
+    };
+    let (port, named): (Vec<PolicyId>, Vec<PolicyId>) = mine.iter().partition(|p| by_port(p));
+    let (mut groups, mut lost) = same_target::groups(t, &port, rule);
+    let (named_groups, named_lost) = same_target::groups(t, &named, rule);
+    groups.extend(named_groups);
+    lost.extend(named_lost);
+    (groups, lost)
+}
+
 impl<'t> KindFold<'t> {
     pub fn new(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
         Self::with(topology, kind, None)
@@ -214,6 +242,7 @@ impl<'t> KindFold<'t> {
             .map(|k| k.merge)
             .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
         let same_target = pk.map(|k| k.same_target).unwrap_or(SameTarget::Stack);
+        let port_level = pk.is_some_and(|k| k.sections.port_ranks_below_sections());
         let of_kind = |p: PolicyId| &topology.policies[p].kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
         let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies.len())
@@ -242,7 +271,10 @@ impl<'t> KindFold<'t> {
                 .copied()
                 .filter(|&p| of_kind(p))
                 .collect();
-            let (groups, lost) = same_target::groups(topology, &mine, same_target);
+            let (groups, lost) = match port_level {
+                false => same_target::groups(topology, &mine, same_target),
+                true => port_then_named(topology, n, &mine, same_target),
+            };
             conflicts.extend(lost.into_iter().map(|(loser, winner)| Conflict {
                 loser,
                 winner,

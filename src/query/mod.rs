@@ -111,10 +111,9 @@ fn unresolved_status(code: Code) -> PolicyStatus {
     match code {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
-        Code::TargetIsPolicy => PolicyStatus::Invalid,
+        Code::TargetIsPolicy | Code::Invalid => PolicyStatus::Invalid,
         // A target that names no object, or one the hierarchy could not take in.
         Code::TargetNotFound
-        | Code::Invalid
         | Code::RefNotPermitted
         | Code::NotAdmitted
         | Code::ParentNotFound

@@ -7,7 +7,7 @@
 use super::{Code, Finding};
 use crate::catalog::policy::{Policy, TargetSpec};
 use crate::catalog::Catalog;
-use crate::model::{GroupKind, ObjRef, Object};
+use crate::model::{normalize_group, GroupKind, ObjRef, Object};
 use std::collections::BTreeMap;
 
 /// Adds to each such policy the objects that name it; returns a finding for each one
@@ -70,6 +70,105 @@ pub(super) fn attach_by_target_annotations(
                 format!("no object's {annotation} annotation names it"),
             )),
             None => {}
+        }
+    }
+    findings
+}
+
+/// For kinds whose Services must agree within a route rule
+/// (`Targeting::annotation_same_in_rule`: Kong's KongUpstreamPolicy), a finding on each
+/// policy a Service names when another Service of the same HTTPRoute rule names another
+/// one, or none: its controller sets it Conflicted (Accepted=False) on that Service.
+pub(super) fn rule_annotation_conflicts(
+    objects: &[Object],
+    catalog: &Catalog,
+    policies: &[Policy],
+) -> Vec<Finding> {
+    let kinds: Vec<(GroupKind, &str)> = catalog
+        .kinds
+        .values()
+        .filter(|k| k.targeting.annotation_same_in_rule)
+        .filter_map(|k| Some((k.group_kind(), k.targeting.target_annotation?)))
+        .collect();
+    if kinds.is_empty() || !policies.iter().any(|p| kinds.iter().any(|k| k.0 == p.kind)) {
+        return Vec::new();
+    }
+    // (namespace, name) of each core Service, with its annotations.
+    let services: BTreeMap<(&str, &str), &Object> = objects
+        .iter()
+        .filter(|o| o.kind == "Service" && normalize_group(o.group()).is_empty())
+        .filter_map(|o| Some(((o.namespace.as_deref()?, o.name.as_str()), o)))
+        .collect();
+    let policy_named = |kind: &GroupKind, ns: &str, name: &str| {
+        policies.iter().find(|p| {
+            p.kind == *kind && p.obj_ref.namespace.as_deref() == Some(ns) && p.obj_ref.name == name
+        })
+    };
+    let mut findings = Vec::new();
+    let routes = objects.iter().filter(|o| {
+        o.kind == "HTTPRoute" && normalize_group(o.group()) == "gateway.networking.k8s.io"
+    });
+    for route in routes {
+        let Some(route_ns) = route.namespace.as_deref() else {
+            continue;
+        };
+        for (j, rule) in route.links().rules.items().iter().enumerate() {
+            // The core Services the rule sends to, each once, in order.
+            let mut backends: Vec<(&str, &str)> = Vec::new();
+            for backend in rule.backend_refs.iter().flatten() {
+                let group = backend.group.as_deref().unwrap_or("");
+                let kind = backend.kind.as_deref().unwrap_or("Service");
+                let core = matches!(group, "" | "core") && kind == "Service";
+                let Some(name) = backend.name.as_deref().filter(|_| core) else {
+                    continue;
+                };
+                let ns = backend.namespace.as_deref().unwrap_or(route_ns);
+                if !backends.contains(&(ns, name)) {
+                    backends.push((ns, name));
+                }
+            }
+            if backends.len() < 2 {
+                continue;
+            }
+            for (kind, annotation) in &kinds {
+                let named = |service: (&str, &str)| {
+                    services
+                        .get(&service)
+                        .and_then(|o| o.annotations.get(*annotation))
+                        .map(|v| v.trim())
+                };
+                for &service in &backends {
+                    let Some(value) = named(service) else {
+                        continue;
+                    };
+                    let Some(policy) = policy_named(kind, service.0, value) else {
+                        continue;
+                    };
+                    let Some(&other) = backends.iter().find(|&&o| named(o) != Some(value)) else {
+                        continue;
+                    };
+                    let names = match named(other) {
+                        Some(v) => format!("names {v}"),
+                        None => "names none".to_string(),
+                    };
+                    findings.push(Finding::new(
+                        Code::Conflicted,
+                        policy.obj_ref.clone(),
+                        format!(
+                            "Service {}/{} names it ({annotation}) but rule {} of HTTPRoute {route_ns}/{} also sends to Service {}/{}, which {names}: the Services of one rule must name the same {}, so its controller sets it Conflicted on Service {}/{} (Accepted=False) and does not apply it there",
+                            service.0,
+                            service.1,
+                            rule.section(j),
+                            route.name,
+                            other.0,
+                            other.1,
+                            kind.kind,
+                            service.0,
+                            service.1,
+                        ),
+                    ));
+                }
+            }
         }
     }
     findings

@@ -80,6 +80,12 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         &mut policies,
     );
     builder.topology.findings.extend(unnamed);
+    let conflicts = super::annotation::rule_annotation_conflicts(
+        &snapshot.objects,
+        &builder.topology.catalog,
+        &policies,
+    );
+    builder.topology.findings.extend(conflicts);
     builder.attach_policies(policies);
     let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.

@@ -113,12 +113,28 @@ impl Topology {
                 continue;
             }
             let targets = std::mem::take(&mut policy.targets);
+            let mut by_port = Vec::new();
+            let mut named = Vec::new();
             for target in targets {
                 match on_port(&target) {
-                    Some(listeners) => policy.targets.extend(listeners),
-                    None => policy.targets.push(target),
+                    Some(listeners) => {
+                        by_port.extend(listeners.iter().filter_map(|t| match t {
+                            TargetSpec::Ref(r) => Some(r.clone()),
+                            TargetSpec::Selector { .. } => None,
+                        }));
+                        policy.targets.extend(listeners)
+                    }
+                    None => {
+                        if let TargetSpec::Ref(r) = &target {
+                            named.push(r.clone());
+                        }
+                        policy.targets.push(target)
+                    }
                 }
             }
+            // A listener the policy also names is reached by name.
+            by_port.retain(|r| !named.contains(r));
+            policy.by_port = by_port;
         }
     }
 }

@@ -24,3 +24,4 @@ mod kubectl_like;
 mod layers;
 mod plugin;
 mod ports;
+mod target_kinds;

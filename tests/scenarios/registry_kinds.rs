@@ -6,6 +6,7 @@ mod ports;
 mod readme;
 mod shapes;
 mod survey;
+mod target_kinds;
 
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;

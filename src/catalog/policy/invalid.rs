@@ -71,6 +71,15 @@ pub enum FieldProblem {
         /// `group/kind` (core kinds bare), as the message names them.
         allowed: Vec<String>,
     },
+    /// A target of a kind (`named`) its vendor refuses (`by`: "its CRD", "its
+    /// controller"), which allows only `allowed`: that target is refused, the policy's
+    /// others stand.
+    #[error("names {named}, a kind it cannot target ({by} allows {}): that target is refused, the policy's others stand", .allowed.join(", "))]
+    TargetKindNotAllowed {
+        named: String,
+        allowed: Vec<String>,
+        by: &'static str,
+    },
     /// A single `port` on a reference to a kind other than Gateway (agentgateway: a
     /// frontend policy's listeners on that port).
     #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port")]

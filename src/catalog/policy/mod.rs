@@ -5,7 +5,7 @@
 
 use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind};
 use crate::model::Object;
-use crate::model::{normalize_group, GroupKind, ObjRef, ObjectId};
+use crate::model::{canonical_kind, normalize_group, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Val};
 
 mod intent;
@@ -41,6 +41,12 @@ pub struct Policy {
     /// Why its controller refuses it whole, if it does (a reference to a kind the
     /// kind's project never resolves): then it applies nowhere.
     pub rejected: Option<String>,
+    /// The kinds its references name that its vendor refuses as targets (the kind's
+    /// `other_target_kinds`): those targets are Invalid, its others stand.
+    pub refused_kinds: Vec<String>,
+    /// The listener targets only a port number reached (agentgateway's `port` on a
+    /// Gateway reference, made one target per listener on that port), not a name.
+    pub by_port: Vec<ObjRef>,
     /// Index of the object in the snapshot.
     pub object: ObjectId,
 }
@@ -75,6 +81,11 @@ fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
 }
 
 impl Policy {
+    /// Whether its vendor refuses its targets of `kind` (`refused_kinds`).
+    pub fn refuses_kind(&self, kind: &str) -> bool {
+        self.refused_kinds.iter().any(|k| k == kind)
+    }
+
     /// The merge strategy it takes part in the fold with: its own (GEP-713's
     /// `defaults`/`overrides`) or, for kinds without strategy fields, its kind's.
     pub(crate) fn strategy_name(&self) -> String {
@@ -152,6 +163,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         .and_then(Val::as_str)
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
+    let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
     let rejected = unresolvable_ref(spec, pk)
         .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
         .or_else(|| refused_on_target(spec, &targets, pk))
@@ -173,8 +185,75 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         merge_type,
         invalid,
         rejected,
+        refused_kinds,
+        by_port: Vec::new(),
         object: index,
     }
+}
+
+/// Whether `kind` (as a reference writes it, canonical) is among `allowed`; the
+/// experimental `XListenerSet` is taken for the `ListenerSet` it became, and back.
+pub(crate) fn kind_allowed(allowed: &[String], kind: &str) -> bool {
+    let alias = match kind {
+        "ListenerSet" => Some("XListenerSet"),
+        "XListenerSet" => Some("ListenerSet"),
+        _ => None,
+    };
+    allowed
+        .iter()
+        .any(|a| a == kind || Some(a.as_str()) == alias)
+}
+
+/// The kinds the policy's `targetRef`, `targetRefs` and `targetSelectors` name that its
+/// vendor refuses as targets (the kind's `other_target_kinds`, outside its
+/// `target_kinds`), each reference a `FieldError` at its `kind`. Nothing when the
+/// vendor accepts other kinds or what it does is not known.
+fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldError>) -> Vec<String> {
+    let Some(by) = pk.other_target_kinds.refused_by() else {
+        return Vec::new();
+    };
+    if pk.target_kinds.is_empty() {
+        return Vec::new();
+    }
+    let single = spec
+        .get("targetRef")
+        .map(|entry| ("spec.targetRef".to_string(), entry));
+    let listed = ["targetRefs", "targetSelectors"]
+        .into_iter()
+        .flat_map(|field| {
+            let list = spec.get(field).and_then(Val::as_array);
+            list.unwrap_or_default()
+                .iter()
+                .enumerate()
+                .map(move |(i, entry)| (format!("spec.{field}[{i}]"), entry))
+        });
+    let mut refused = Vec::new();
+    for (field, entry) in single.into_iter().chain(listed) {
+        // Misshapen references are reported where targets are read.
+        let Some(written) = entry
+            .get("kind")
+            .and_then(Val::as_str)
+            .filter(|k| !k.is_empty())
+        else {
+            continue;
+        };
+        let kind = canonical_kind(written);
+        if kind_allowed(&pk.target_kinds, &kind) {
+            continue;
+        }
+        invalid.push(FieldError::new(
+            format!("{field}.kind"),
+            FieldProblem::TargetKindNotAllowed {
+                named: kind.to_string(),
+                allowed: pk.target_kinds.clone(),
+                by,
+            },
+        ));
+        if !refused.iter().any(|k| *k == *kind) {
+            refused.push(kind.to_string());
+        }
+    }
+    refused
 }
 
 /// A setting its controller refuses on a target of the kind named (Envoy Gateway's

@@ -29,6 +29,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
         "AgentgatewayBackend",
         "InferencePool",
     ],
+    other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     // targetRefs[].port: "Only valid on frontend policies targeting a Gateway", it
     // scopes the policy to the listeners on that port (agentgateway PR #2363; the
@@ -46,7 +47,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     label: Some("Direct"),
     project: "agentgateway",
     status_shape: "ancestors",
-    note: "Labelled Direct but inherited: precedence Gateway < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
+    note: "Labelled Direct but inherited: precedence Gateway < port < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
     documented: "https://agentgateway.dev/docs/kubernetes/latest/reference/api/ (AgentgatewayPolicy)",
     source: "agentgateway/agentgateway@75b4e6ce AgentgatewayPolicy API types; policyselection/selector.go (HasHigherPriority)",
     refs: &[],

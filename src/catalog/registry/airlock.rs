@@ -15,6 +15,7 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: HTTPROUTE,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,

@@ -13,6 +13,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         // A Service port, by its name.
         sections: Sections::SectionName,
@@ -38,6 +39,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["HTTPRoute", "Ingress"],
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         // A route rule, by its name.
         sections: Sections::SectionName,
@@ -61,6 +63,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["TCPRoute", "UDPRoute", "TLSRoute"],
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,

@@ -24,6 +24,7 @@ const fn lattice(
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge,

@@ -26,6 +26,7 @@ const fn alb(
         shared_port: SharedPort::Allowed,
         targeting,
         target_kinds,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
         sections,
         merge: MergeModel::None,

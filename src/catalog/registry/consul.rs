@@ -14,6 +14,7 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         targeting: REF,
         target_kinds: GATEWAY,
         // Its targetRef carries a namespace.
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
         // In effect required: the controller looks policies up by Gateway and
         // listener name, so one without a sectionName never applies.

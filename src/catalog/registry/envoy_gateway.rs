@@ -42,6 +42,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::RefusedOnSharedHttpListener,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
+        // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::SelectorsWithGrant,
         sections: Sections::SectionName,
         // No mergeType field, so never merged: the most specific policy wins whole, even
@@ -91,6 +93,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
+        // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::SelectorsWithGrant,
         sections: Sections::SectionName,
         merge: MergeModel::EnvoyMergeType,
@@ -123,6 +127,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],
+        // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::SelectorsWithGrant,
         sections: Sections::SectionName,
         merge: MergeModel::EnvoyMergeType,
@@ -149,6 +155,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
+        // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::SelectorsWithGrant,
         sections: Sections::SectionName,
         merge: MergeModel::EnvoyMergeType,
@@ -171,6 +179,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: &["Gateway", "GatewayClass"],
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::Accumulated,

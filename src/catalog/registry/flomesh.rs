@@ -20,6 +20,7 @@ const fn fsm(
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces,
         sections,
         merge: MergeModel::None,

@@ -27,6 +27,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,
@@ -50,6 +51,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         targeting: REFS,
         // And implementation-specific backends.
         target_kinds: SERVICE_AND_IMPORT,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
@@ -72,6 +74,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,

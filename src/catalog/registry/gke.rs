@@ -30,6 +30,7 @@ const fn gke(
         shared_port: SharedPort::Allowed,
         targeting,
         target_kinds,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces,
         sections,
         merge,

@@ -23,6 +23,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS_OR_EXTENSION_REF,
         target_kinds: &["HTTPRoute"],
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
         sections: Sections::None,
         merge: MergeModel::KeyedFields {
@@ -47,6 +48,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::KeyedFields {
@@ -71,6 +73,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,
@@ -93,6 +96,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,

@@ -39,6 +39,8 @@ const fn side_by_side(
         shared_port: SharedPort::Allowed,
         targeting,
         target_kinds: ISTIO_TARGETS,
+        // CEL on targetRef(s): "Support kinds are core/Service, gateway.networking.k8s.io/Gateway..." (type/v1beta1/selector.proto).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::OwnOrMeshRoot,
         sections: Sections::None,
         merge: MergeModel::Accumulated,
@@ -89,6 +91,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: ISTIO_TARGETING,
         target_kinds: ISTIO_TARGETS,
+        // CEL on targetRef(s): "Support kinds are core/Service, gateway.networking.k8s.io/Gateway..." (type/v1beta1/selector.proto).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::OwnOrMeshRoot,
         sections: Sections::None,
         // Each top-level field (tracing, metrics, accessLogging) is one rule: the most

@@ -42,6 +42,7 @@ const fn per_field(
         shared_port: SharedPort::Allowed,
         targeting: REFS_OR_SELECTORS,
         target_kinds,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         // Each top-level field is one rule.
@@ -69,6 +70,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         // Any kind ending in ListenerSet (`kind.endsWith('ListenerSet')`).
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
+        // CEL on targetRefs and targetSelectors: "targetRefs may only reference
+        // Gateway, HTTPRoute, GRPCRoute, or ListenerSet resources".
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::OwnOrGlobalNamespace,
         sections: Sections::SectionName,
         merge: MergeModel::KgatewayPriority,
@@ -119,6 +123,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::KgatewayPriority,

@@ -14,9 +14,15 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
         target_ref: false,
         target_refs: false,
         target_annotation: Some("konghq.com/upstream-policy"),
+        // kubernetes-ingress-controller internal/controllers/configuration/
+        // kongupstreampolicy_utils.go `httpRouteHasUpstreamPolicyConflictedBackendRefsWithService`:
+        // a Service of an HTTPRoute rule whose other Services do not name the same policy
+        // is Accepted=False, Conflicted (PR #5417).
+        annotation_same_in_rule: true,
         ..REF
     },
     target_kinds: &["Service", "KongServiceFacade"],
+    other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     sections: Sections::None,
     merge: MergeModel::None,

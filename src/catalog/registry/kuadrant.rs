@@ -34,6 +34,7 @@ const fn direct(
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,
@@ -71,6 +72,8 @@ const fn inherited(
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds,
+        // CEL on targetRef.kind: "Invalid targetRef.kind. The only supported values are ...".
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::Gep713 { rule_paths },
@@ -111,24 +114,32 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/token-rate-limiting/",
         "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tokenratelimitpolicies.yaml",
     ),
-    direct(
-        "kuadrant.io",
-        "DNSPolicy",
-        GATEWAY,
-        Some("direct"),
-        "DNS records for a Gateway or one of its listeners; attached directly, never merged.",
-        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/dns/",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_dnspolicies.yaml",
-    ),
-    direct(
-        "kuadrant.io",
-        "TLSPolicy",
-        GATEWAY,
-        Some("direct"),
-        "Certificate management for a Gateway or listener; one policy per target with no combining.",
-        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/tls/",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tlspolicies.yaml",
-    ),
+    KnownKind {
+        // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        ..direct(
+            "kuadrant.io",
+            "DNSPolicy",
+            GATEWAY,
+            Some("direct"),
+            "DNS records for a Gateway or one of its listeners; attached directly, never merged.",
+            "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/dns/",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_dnspolicies.yaml",
+        )
+    },
+    KnownKind {
+        // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        ..direct(
+            "kuadrant.io",
+            "TLSPolicy",
+            GATEWAY,
+            Some("direct"),
+            "Certificate management for a Gateway or listener; one policy per target with no combining.",
+            "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/tls/",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tlspolicies.yaml",
+        )
+    },
     direct(
         "extensions.kuadrant.io",
         "OIDCPolicy",
@@ -147,15 +158,19 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/plan-policy",
         "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_planpolicies.yaml",
     ),
-    direct(
-        "extensions.kuadrant.io",
-        "TelemetryPolicy",
-        GATEWAY,
-        None,
-        "Extension for metric labels on a Gateway (its CRD accepts no other target since v1.3.0); its metrics.default field is not a GEP-713 default.",
-        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/telemetry-policy",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_telemetrypolicies.yaml (CEL self.kind == 'Gateway')",
-    ),
+    KnownKind {
+        // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        ..direct(
+            "extensions.kuadrant.io",
+            "TelemetryPolicy",
+            GATEWAY,
+            None,
+            "Extension for metric labels on a Gateway (its CRD accepts no other target since v1.3.0); its metrics.default field is not a GEP-713 default.",
+            "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/telemetry-policy",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_telemetrypolicies.yaml (CEL self.kind == 'Gateway')",
+        )
+    },
     direct(
         "extensions.kuadrant.io",
         "ThreatPolicy",

@@ -30,8 +30,8 @@ mod nginx;
 mod solo;
 
 use super::{
-    Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, PolicyKind, SameTarget,
-    Sections, SharedPort, Targeting, ValueKey,
+    Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
+    PolicyKind, SameTarget, Sections, SharedPort, Targeting, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -53,6 +53,9 @@ pub struct KnownKind {
     pub targeting: Targeting,
     /// The kinds it may target (by kind name; the group is the usual one for the kind).
     pub target_kinds: &'static [&'static str],
+    /// Whether its vendor refuses a target of a kind not in `target_kinds` (the CRD's
+    /// validation or the controller): then such a target is Invalid.
+    pub other_target_kinds: OtherTargetKinds,
     /// The namespaces its policies may reach.
     pub namespaces: NamespaceRule,
     /// What part of a target its references may name.
@@ -95,6 +98,7 @@ impl KnownKind {
             same_target: self.same_target,
             targeting: self.targeting,
             target_kinds: self.target_kinds.iter().map(|k| k.to_string()).collect(),
+            other_target_kinds: self.other_target_kinds,
             namespaces: self.namespaces,
             sections: self.sections,
             defaults_overrides: self.defaults_overrides,
@@ -177,6 +181,7 @@ const REF: Targeting = Targeting {
     workload_selector: false,
     extension_ref: false,
     target_annotation: None,
+    annotation_same_in_rule: false,
 };
 
 /// A `targetRefs` list.

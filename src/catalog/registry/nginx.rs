@@ -51,6 +51,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -73,6 +75,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["HTTPRoute", "GRPCRoute"],
+        // Its CEL asks only that some reference be an HTTPRoute or GRPCRoute
+        // (`self.exists`, apis/v1alpha2/observabilitypolicy_types.go): another kind beside one passes.
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
@@ -95,6 +100,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -117,6 +124,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -139,6 +148,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::Accumulated,
@@ -161,6 +172,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::PatchDefaults,
@@ -183,6 +196,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::MostSpecificWins,
@@ -205,6 +220,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::MostSpecificWins,
@@ -227,6 +244,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
+        // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
+        other_target_kinds: OtherTargetKinds::RefusedByCrd,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,

@@ -15,6 +15,7 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         shared_port: SharedPort::Allowed,
         targeting: REFS_OR_SELECTORS,
         target_kinds: GATEWAY_AND_HTTPROUTE,
+        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::KgatewayPriority,

@@ -219,3 +219,26 @@ fn a_kind_that_stops_at_the_client_side_is_inherited_and_names_its_own_fields() 
     // Istio's Telemetry configures the whole proxy, upstream side included.
     assert_eq!(get("telemetry.istio.io", "Telemetry").flow, Flow::Down);
 }
+
+#[test]
+fn a_kind_that_refuses_other_target_kinds_names_the_ones_it_allows() {
+    // Refusing every kind but none would refuse every target.
+    for e in entries() {
+        if e.other_target_kinds.refused_by().is_some() {
+            assert!(!e.target_kinds.is_empty(), "{}.{}", e.kind, e.group);
+        }
+    }
+    let refusing = |group: &str, kind: &str| {
+        lookup(&GroupKind::new(group, kind))
+            .and_then(|e| e.other_target_kinds.refused_by())
+            .is_some()
+    };
+    // CEL on the reference's kind (survey: Envoy Gateway, Kuadrant, kgateway).
+    assert!(refusing("gateway.envoyproxy.io", "ClientTrafficPolicy"));
+    assert!(refusing("extensions.kuadrant.io", "TelemetryPolicy"));
+    assert!(refusing("gateway.kgateway.dev", "TrafficPolicy"));
+    // Other kinds are implementation-specific for Gateway API's BackendTLSPolicy; NGINX
+    // Gateway Fabric's ObservabilityPolicy asks only that some reference be a route.
+    assert!(!refusing("gateway.networking.k8s.io", "BackendTLSPolicy"));
+    assert!(!refusing("gateway.nginx.org", "ObservabilityPolicy"));
+}

@@ -121,6 +121,10 @@ impl<'s> Builder<'s> {
                     namespaces,
                     selector,
                 } => {
+                    if self.topology.policies[pid].refuses_kind(&group_kind.kind) {
+                        // A kind its vendor refuses (`Policy::refused_kinds`): selects nothing.
+                        continue;
+                    }
                     for selected in self.select(pid, group_kind, namespaces, selector) {
                         resolved.push(self.resolve_ref(pid, selected));
                     }

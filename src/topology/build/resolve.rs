@@ -164,6 +164,13 @@ impl<'s> View<'_, 's> {
     /// finding it makes; None when resolving it makes a node (a Direct policy's
     /// Namespace, an object of a kind outside the hierarchy), which only the builder does.
     pub(super) fn resolve(&self, pid: PolicyId, target: &ObjRef) -> Option<Resolved> {
+        let is_policy = self.topology.catalog.get(&target.group_kind()).is_some();
+        if self.topology.policies[pid].refuses_kind(&target.kind) && !is_policy {
+            // Its vendor refuses a target of this kind: the policy's `invalid` says
+            // which reference, and the finding is made from it. (A policy named as a
+            // target is told as such below.)
+            return Some((Resolution::NotFound(Code::Invalid), None));
+        }
         let (code, msg) = if target.kind == "Namespace" && target.group.is_empty() {
             if self.topology.namespaces.contains_key(target.name.as_str()) {
                 if self.topology.policies[pid].class == Class::Direct {
@@ -175,7 +182,7 @@ impl<'s> View<'_, 's> {
                 Code::TargetNotFound,
                 format!("Namespace {} is not in the input", target.name),
             )
-        } else if self.topology.catalog.get(&target.group_kind()).is_some() {
+        } else if is_policy {
             let policy = &self.topology.policies[pid].obj_ref;
             let what = if target.object() == policy.object() {
                 "the policy itself".to_string()

@@ -5,7 +5,7 @@
 
 use super::{s, statuses};
 use crate::common::*;
-use kubectl_policies::effective::PolicyStatus::{Enforced, SectionNotFound};
+use kubectl_policies::effective::PolicyStatus::{Enforced, PartiallyEnforced, SectionNotFound};
 use kubectl_policies::topology::{Code, PolicyId, Resolution};
 
 /// A Service with a named port, another named one and an unnamed one, behind a route.
@@ -184,4 +184,70 @@ fn a_bad_port_number_is_invalid_and_named_by_its_field() {
             "spec.targetRefs[0].ports[3].port"
         ]
     );
+}
+
+/// An AgentgatewayPolicy named `name`, created on day `day`, on `target`, setting
+/// `frontend.tcp.keepalive.retries`.
+fn agentgateway_at(name: &str, day: u32, target: &str, retries: u32) -> String {
+    format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n  frontend: {{tcp: {{keepalive: {{retries: {retries}}}}}}}\n")
+}
+
+#[test]
+fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_gateway() {
+    // agentgateway's frontend precedence: Gateway < Port < Listener (PR #2363; the
+    // website's target-merge page). Oldest first here, so age alone would decide the
+    // other way round.
+    let gateway = agentgateway_at(
+        "on-gateway",
+        1,
+        "{group: gateway.networking.k8s.io, kind: Gateway, name: gw}",
+        1,
+    );
+    let port = agentgateway_at(
+        "on-port",
+        2,
+        "{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 80}",
+        2,
+    );
+    let listener = agentgateway_at(
+        "on-listener",
+        3,
+        "{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}",
+        3,
+    );
+    let kind = gk("agentgateway.dev", "AgentgatewayPolicy");
+    let retries = |w: &kubectl_policies::query::World, listener: &str| {
+        let at = node(w, "Gateway", Some("app"), "gw", Some(listener));
+        let eff = effective(w, &kind, at);
+        assert_eq!(eff.len(), 1, "{eff:?}");
+        eff[0].1["frontend"]["tcp"]["keepalive"]["retries"].clone()
+    };
+    let w = world(&[GATEWAY, &gateway, &port, &listener].concat());
+    // The listener's own policy, then the port's, then the Gateway's.
+    assert_eq!(retries(&w, "http"), 3);
+    assert_eq!(retries(&w, "http-alt"), 2);
+    assert_eq!(retries(&w, "https"), 1);
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/on-gateway", PartiallyEnforced),
+            s("app/on-listener", Enforced),
+            s("app/on-port", PartiallyEnforced),
+        ]
+    );
+    // Without the listener's, the port's holds on both listeners of port 80.
+    let w = world(&[GATEWAY, &gateway, &port].concat());
+    assert_eq!(retries(&w, "http"), 2);
+    assert_eq!(statuses(&w)[1], s("app/on-port", Enforced));
+    // A policy that names a listener and reaches it by its port too is the listener's.
+    let both = agentgateway_at(
+        "both",
+        2,
+        "{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 80}, {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}",
+        4,
+    );
+    let w = world(&[GATEWAY, &both, &listener].concat());
+    // Both on the listener's level there: the oldest wins the field.
+    assert_eq!(retries(&w, "http"), 4);
+    assert_eq!(retries(&w, "http-alt"), 4);
 }

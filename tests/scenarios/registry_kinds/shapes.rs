@@ -147,3 +147,71 @@ fn a_flomesh_target_ref_names_a_route_rule_by_its_rule_field() {
     assert!(targets[0].ends_with("#primary"), "{targets:?}");
     assert_eq!(statuses(&w), [s("app/filters", Enforced)]);
 }
+
+/// Three Services (`a` names KongUpstreamPolicy `p1`, `b` names `p2`, `c` none), the
+/// policies, and an HTTPRoute whose rules send to `rules` (each a list of Services).
+fn kong(rules: &[&[&str]]) -> String {
+    let mut yaml = String::from(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: app}\nspec: {gatewayClassName: gc, listeners: [{name: http, port: 80, protocol: HTTP}]}\n",
+    );
+    for (service, policy) in [("a", Some("p1")), ("b", Some("p2")), ("c", None)] {
+        let annotations = policy
+            .map(|p| format!(", annotations: {{konghq.com/upstream-policy: {p}}}"))
+            .unwrap_or_default();
+        yaml += &format!("---\napiVersion: v1\nkind: Service\nmetadata: {{name: {service}, namespace: app{annotations}}}\nspec: {{ports: [{{port: 80}}]}}\n");
+    }
+    for policy in ["p1", "p2"] {
+        yaml += &format!("---\napiVersion: configuration.konghq.com/v1beta1\nkind: KongUpstreamPolicy\nmetadata: {{name: {policy}, namespace: app}}\nspec: {{algorithm: round-robin}}\n");
+    }
+    let rules: Vec<String> = rules
+        .iter()
+        .enumerate()
+        .map(|(i, services)| {
+            let refs: Vec<String> = services
+                .iter()
+                .map(|s| format!("{{name: {s}, port: 80}}"))
+                .collect();
+            format!("{{name: r{i}, backendRefs: [{}]}}", refs.join(", "))
+        })
+        .collect();
+    yaml += &format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: web, namespace: app}}\nspec: {{parentRefs: [{{name: gw}}], rules: [{}]}}\n", rules.join(", "));
+    yaml
+}
+
+/// The Conflicted findings, as (policy, message).
+fn conflicts(yaml: &str) -> Vec<(String, String)> {
+    let w = world(yaml);
+    w.topology
+        .findings
+        .iter()
+        .filter(|f| f.code == kubectl_policies::topology::Code::Conflicted)
+        .map(|f| (f.object.name.to_string(), f.message.clone()))
+        .collect()
+}
+
+#[test]
+fn kong_services_of_one_rule_must_name_the_same_upstream_policy() {
+    // Kong's controller: a Service sent to with Services that do not name its
+    // KongUpstreamPolicy makes it Conflicted there.
+    let found = conflicts(&kong(&[&["a", "b"]]));
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].0, "p1");
+    assert_eq!(
+        found[0].1,
+        "Service app/a names it (konghq.com/upstream-policy) but rule r0 of HTTPRoute app/web \
+         also sends to Service app/b, which names p2: the Services of one rule must name the \
+         same KongUpstreamPolicy, so its controller sets it Conflicted on Service app/a \
+         (Accepted=False) and does not apply it there"
+    );
+    assert_eq!(found[1].0, "p2");
+    // A Service that names none differs too; only the named policy is told.
+    let found = conflicts(&kong(&[&["c", "a"]]));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].1.contains("Service app/c, which names none"),
+        "{found:?}"
+    );
+    // In rules of their own, or alone with itself, nothing differs.
+    assert!(conflicts(&kong(&[&["a"], &["b"], &["c"]])).is_empty());
+    assert!(conflicts(&kong(&[&["a", "a"]])).is_empty());
+}

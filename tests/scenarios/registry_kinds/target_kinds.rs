@@ -1,0 +1,182 @@
+//! A reference to a kind its kind may not target (issue 28): where the vendor's CRD or
+//! controller refuses it (the registry's `other_target_kinds`), that target is Invalid
+//! with a finding naming the field, the kind and the kinds allowed; the policy's other
+//! targets stand. Where the vendor accepts other kinds, nothing is refused.
+
+use super::{s, statuses};
+use crate::common::*;
+use kubectl_policies::effective::PolicyStatus::{Enforced, Invalid};
+use kubectl_policies::topology::{Code, Finding, PolicyId, Resolution};
+
+const GATEWAY_AND_ROUTE: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec: {gatewayClassName: gc, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: app, labels: {team: web}}
+spec: {parentRefs: [{name: gw}], rules: [{name: main, backendRefs: [{name: svc, port: 80}]}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: app, labels: {team: web}}
+spec: {ports: [{name: http, port: 80}]}
+"#;
+
+fn invalid_findings(w: &kubectl_policies::query::World) -> Vec<&Finding> {
+    w.topology
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::Invalid)
+        .collect()
+}
+
+/// How each target of policy `name` resolved: the target's kind, `!` before it when it
+/// did not resolve, with the code.
+fn resolutions(w: &kubectl_policies::query::World, name: &str) -> Vec<String> {
+    let p = PolicyId::all(w.topology.policies.len())
+        .find(|&p| w.topology.policies[p].obj_ref.name == name)
+        .expect("policy");
+    w.topology.targets[p]
+        .iter()
+        .map(|t| match &t.resolution {
+            Resolution::NotFound(code) => format!("!{} {code:?}", t.target.kind),
+            Resolution::Node(_) | Resolution::Namespace(_) => t.target.kind.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_target_of_a_kind_the_crd_refuses_is_invalid_and_the_others_stand() {
+    // Envoy Gateway's ClientTrafficPolicy: CEL allows Gateway (and ListenerSet) only.
+    let policy = r#"---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: ClientTrafficPolicy
+metadata: {name: ctp, namespace: app}
+spec:
+  targetRefs:
+  - {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}
+  timeout: {http: {idleTimeout: 5s}}
+"#;
+    let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
+    assert_eq!(resolutions(&w, "ctp"), ["Gateway", "!HTTPRoute Invalid"]);
+    // Still in effect on the Gateway.
+    assert_eq!(statuses(&w), [s("app/ctp", Enforced)]);
+    let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
+    let gateway = node(&w, "Gateway", Some("app"), "gw", None);
+    assert_eq!(effective(&w, &kind, gateway).len(), 1);
+    let route = node(&w, "HTTPRoute", Some("app"), "web", None);
+    assert!(!w.topology.attached[route.index()]
+        .iter()
+        .any(|&p| w.topology.policies[p].obj_ref.name == "ctp"));
+    let findings = invalid_findings(&w);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(
+        findings[0].message,
+        "spec.targetRefs[1].kind: names HTTPRoute, a kind it cannot target (its CRD allows \
+         Gateway, ListenerSet): that target is refused, the policy's others stand"
+    );
+    assert_eq!(findings[0].object.name, "ctp");
+}
+
+#[test]
+fn a_policy_whose_only_target_is_refused_is_invalid() {
+    // Kuadrant's TelemetryPolicy: CEL `self.kind == 'Gateway'` on its one targetRef.
+    let policy = r#"---
+apiVersion: extensions.kuadrant.io/v1alpha1
+kind: TelemetryPolicy
+metadata: {name: telemetry, namespace: app}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}
+  metrics: {default: {labels: {user: auth.identity.userid}}}
+"#;
+    let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
+    assert_eq!(resolutions(&w, "telemetry"), ["!HTTPRoute Invalid"]);
+    assert_eq!(statuses(&w), [s("app/telemetry", Invalid)]);
+    let findings = invalid_findings(&w);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(
+        findings[0]
+            .message
+            .starts_with("spec.targetRef.kind: names HTTPRoute, a kind it cannot target (its CRD allows Gateway)"),
+        "{}",
+        findings[0].message
+    );
+}
+
+#[test]
+fn a_selector_of_a_refused_kind_selects_nothing() {
+    // kgateway's TrafficPolicy: the same CEL on targetRefs and targetSelectors.
+    let policy = r#"---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: app}
+spec:
+  targetSelectors:
+  - {group: "", kind: Service, matchLabels: {team: web}}
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, matchLabels: {team: web}}
+  timeouts: {request: 10s}
+"#;
+    let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
+    assert_eq!(resolutions(&w, "tp"), ["HTTPRoute"]);
+    assert_eq!(statuses(&w), [s("app/tp", Enforced)]);
+    let findings = invalid_findings(&w);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(findings[0]
+        .message
+        .starts_with("spec.targetSelectors[0].kind: names Service, a kind it cannot target (its CRD allows Gateway, HTTPRoute, GRPCRoute, ListenerSet)"));
+    // Nothing says the Service selector matched nothing: it was refused, not empty.
+    assert!(!w
+        .topology
+        .findings
+        .iter()
+        .any(|f| f.code == Code::SelectorMatchesNothing));
+}
+
+#[test]
+fn the_experimental_listener_set_counts_as_a_listener_set() {
+    let listener_set = r#"---
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: extra, namespace: app}
+spec: {parentRef: {name: gw}, listeners: [{name: extra, port: 8080, protocol: HTTP}]}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.x-k8s.io, kind: XListenerSet, name: extra}]
+  timeouts: {request: 10s}
+"#;
+    let w = world(&[GATEWAY_AND_ROUTE, listener_set].concat());
+    assert!(
+        invalid_findings(&w).is_empty(),
+        "{:?}",
+        invalid_findings(&w)
+    );
+    assert_eq!(resolutions(&w, "tp"), ["XListenerSet"]);
+}
+
+#[test]
+fn a_kind_whose_vendor_accepts_other_targets_refuses_none() {
+    // Gateway API's BackendTLSPolicy: Service is core, other kinds are
+    // implementation-specific, so a reference to another kind is not refused here.
+    let policy = r#"---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: tls, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+  validation: {hostname: svc.example, wellKnownCACertificates: System}
+"#;
+    let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
+    assert!(
+        invalid_findings(&w).is_empty(),
+        "{:?}",
+        invalid_findings(&w)
+    );
+    assert_eq!(resolutions(&w, "tls"), ["HTTPRoute"]);
+}
