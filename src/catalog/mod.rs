@@ -234,6 +234,10 @@ pub struct Targeting {
     /// Attached from the target's side: this annotation on the target names the policy
     /// (Kong's `konghq.com/upstream-policy` on a Service). Such a policy has no targetRef.
     pub target_annotation: Option<&'static str>,
+    /// A `targetRefs` entry `{kind: Pod, selector}` picks the Pods of the policy's
+    /// namespace whose labels match (GKE's `PolicyTargetReferenceWithLabelSelectors`):
+    /// resolved when Pods are in the input.
+    pub pod_selector: bool,
 }
 
 /// Which namespaces a kind's policies may reach from their own.
@@ -606,6 +610,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             workload_selector: false,
             extension_ref: false,
             target_annotation: None,
+            pod_selector: false,
         },
         target_kinds: Vec::new(),
         namespaces: NamespaceRule::AnyNamespace,

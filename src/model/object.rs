@@ -60,6 +60,17 @@ impl Object {
         group_of_api_version(&self.api_version)
     }
 
+    /// A core Service.
+    pub fn is_service(&self) -> bool {
+        self.kind == "Service" && self.group().is_empty()
+    }
+
+    /// A core Pod: read for the policies that pick Pods by label, kept as its name,
+    /// namespace and labels only.
+    pub fn is_pod(&self) -> bool {
+        self.kind == "Pod" && self.group().is_empty()
+    }
+
     /// As `GroupKind::new` makes it; the kind shared with the object, not looked up again.
     pub fn group_kind(&self) -> GroupKind {
         GroupKind {
@@ -249,8 +260,11 @@ impl Snapshot {
     /// `links()` is what they keep. Answers that write objects back (`dump`) do not
     /// settle the snapshot. Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
+        // A Service's `selector` places the Pods a policy picks below it: kept with the
+        // rest of its spec when the input holds Pods (else no answer reads it).
+        let pods = self.objects.par_iter().any(Object::is_pod);
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            if Links::kept_for(o) {
+            if Links::kept_for(o) && !(pods && o.is_service()) {
                 o.links();
                 o.spec = Lazy::default();
             } else {

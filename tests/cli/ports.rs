@@ -106,7 +106,7 @@ spec:
 }
 
 #[test]
-fn describe_says_which_pods_a_gke_selector_picks_and_that_they_are_not_read() {
+fn describe_says_which_pods_a_gke_selector_picks_and_that_none_was_read() {
     let dir = tempfile::tempdir().unwrap();
     let pods = "apiVersion: networking.gke.io/v1
 kind: GCPServerTLSPolicy
@@ -134,7 +134,7 @@ spec:
     assert!(out.contains("SelectorBound (computed)"), "{out}");
     let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; this tool does not read Pods)"),
+        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; no Pod of namespace app is in the input, and the tool does not read Pods from a cluster)"),
         "{out}"
     );
     let (_, out) = run(&[

@@ -177,6 +177,7 @@ const REF: Targeting = Targeting {
     workload_selector: false,
     extension_ref: false,
     target_annotation: None,
+    pod_selector: false,
 };
 
 /// A `targetRefs` list.
