@@ -55,6 +55,10 @@ pub struct TargetDescription {
     pub parents: Vec<ObjRef>,
     #[serde(skip)]
     pub children: Vec<ObjRef>,
+    /// The Pods among `children` that policies pick (a Service's, GKE), each with the
+    /// policies attached to it: they reach the Pods, not the object.
+    #[serde(skip)]
+    pub pod_policies: Vec<(ObjRef, Vec<ObjRef>)>,
 }
 
 /// One listener of a Gateway or ListenerSet: what its spec says and how many routes
@@ -223,6 +227,15 @@ pub fn describe_target(w: &World, n: NodeId) -> TargetDescription {
             .filter(|&&c| t.nodes[c].owner != Some(n))
             .map(|&c| t.nodes[c].obj_ref.clone())
             .collect(),
+        pod_policies: node
+            .children
+            .iter()
+            .filter(|&&c| t.nodes[c].role == Role::Pod)
+            .map(|&c| {
+                let policies = t.attached[c].iter().map(|&p| w.policy_ref(p));
+                (t.nodes[c].obj_ref.clone(), policies.collect())
+            })
+            .collect(),
     }
 }
 
@@ -342,6 +355,7 @@ pub fn describe_namespace(w: &World, name: &str) -> Option<TargetDescription> {
             routes: None,
             parents: Vec::new(),
             children: Vec::new(),
+            pod_policies: Vec::new(),
         },
     };
     for &p in t.ns_attached.get(name).into_iter().flatten() {
