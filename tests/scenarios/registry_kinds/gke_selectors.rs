@@ -280,3 +280,38 @@ fn a_kind_the_registry_does_not_say_picks_pods_stays_selector_bound() {
     // No policy picks Pods: none is a node.
     assert!(w.topology.nodes.iter().all(|n| n.role != Role::Pod));
 }
+
+#[test]
+fn applying_a_pod_selector_changes_the_pods_it_picks_and_nothing_that_reached_them_before() {
+    // An inherited policy whose load balancing reaches the Service: the Pods below it,
+    // nodes once a policy picks them, are no change of its.
+    let btp = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  loadBalancer: {type: Random}\n";
+    let w = world(&[PODS, btp].concat());
+    let policy = server_tls(
+        "pods",
+        "{kind: Pod, selector: {matchLabels: {app: payments}}}",
+        1,
+    );
+    let mut loaded = kubectl_policies::source::files::Loaded::default();
+    kubectl_policies::source::files::load_text(&policy, "tls.yaml", &mut loaded).unwrap();
+    let blast = kubectl_policies::query::blast::apply_objects(
+        &w,
+        loaded.snapshot.objects,
+        vec!["tls.yaml".into()],
+        &[],
+    );
+    let changed: Vec<(String, String)> = blast
+        .changes
+        .iter()
+        .map(|c| (c.target.to_string(), c.policy_kind.kind.to_string()))
+        .collect();
+    let tls = "GCPServerTLSPolicy".to_string();
+    assert_eq!(
+        changed,
+        [
+            ("pod/app/pay-1".to_string(), tls.clone()),
+            ("pod/app/pay-2".to_string(), tls)
+        ]
+    );
+    assert!(blast.changes.iter().all(|c| c.before.is_none()));
+}
