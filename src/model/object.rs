@@ -37,7 +37,8 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
-    /// Null for a route or backend once the snapshot is settled: its links are kept.
+    /// Null for a route or backend once the snapshot is settled: its links are kept (a
+    /// Service's spec is kept too when the input holds Pods: its `selector` places them).
     pub spec: Lazy,
     pub status: Lazy,
     /// What the hierarchy reads of a route's or backend's spec (`links`).
@@ -257,7 +258,7 @@ impl Snapshot {
     /// left after an answer has set aside what it does not need is all looked at;
     /// except routes and backends, whose specs are reduced to their links (the
     /// answers read nothing else of them): after this their `spec` is null and
-    /// `links()` is what they keep. Answers that write objects back (`dump`) do not
+    /// `links()` is what they keep (but a Service's, when the input holds Pods). Answers that write objects back (`dump`) do not
     /// settle the snapshot. Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
         // A Service's `selector` places the Pods a policy picks below it: kept with the
