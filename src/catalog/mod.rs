@@ -273,6 +273,10 @@ pub struct Targeting {
     /// value: where they differ (or one has none), its controller refuses the policy
     /// on those Services (Kong: one KongUpstreamPolicy per rule's upstream).
     pub annotation_same_in_rule: bool,
+    /// A `targetRefs` entry `{kind: Pod, selector}` picks the Pods of the policy's
+    /// namespace whose labels match (GKE's `PolicyTargetReferenceWithLabelSelectors`):
+    /// resolved when Pods are in the input.
+    pub pod_selector: bool,
 }
 
 /// Which namespaces a kind's policies may reach from their own.
@@ -668,6 +672,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             extension_ref: false,
             target_annotation: None,
             annotation_same_in_rule: false,
+            pod_selector: false,
         },
         target_kinds: Vec::new(),
         other_target_kinds: OtherTargetKinds::NotRefused,

@@ -90,7 +90,8 @@ fn route_level(role: Role) -> bool {
         | Role::ListenerSet
         | Role::Listener
         | Role::Backend
-        | Role::Port => false,
+        | Role::Port
+        | Role::Pod => false,
     }
 }
 

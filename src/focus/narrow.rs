@@ -86,6 +86,8 @@ fn target_namespace(t: &TargetSpec) -> Option<&str> {
             // Possibly in any namespace.
             SelectorScope::All | SelectorScope::Labelled(_) => None,
         },
+        // Pods of the policy's own namespace.
+        TargetSpec::Pods(pods) => pods.namespace.as_deref(),
     }
 }
 
@@ -140,6 +142,8 @@ pub fn target_places(o: &Object) -> TargetPlaces {
             // A reference without a namespace of its own names a cluster-scoped object.
             (TargetSpec::Ref(_), None) => cluster = true,
             (TargetSpec::Selector { .. }, None) => return TargetPlaces::Anywhere,
+            // A cluster-scoped policy's Pod selector picks none.
+            (TargetSpec::Pods(_), None) => {}
         }
     }
     TargetPlaces::Within {

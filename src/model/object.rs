@@ -37,7 +37,8 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
-    /// Null for a route or backend once the snapshot is settled: its links are kept.
+    /// Null for a route or backend once the snapshot is settled: its links are kept (a
+    /// Service's spec is kept too when the input holds Pods: its `selector` places them).
     pub spec: Lazy,
     pub status: Lazy,
     /// What the hierarchy reads of a route's or backend's spec (`links`).
@@ -58,6 +59,17 @@ impl Object {
 
     pub fn group(&self) -> &str {
         group_of_api_version(&self.api_version)
+    }
+
+    /// A core Service.
+    pub fn is_service(&self) -> bool {
+        self.kind == "Service" && self.group().is_empty()
+    }
+
+    /// A core Pod: read for the policies that pick Pods by label, kept as its name,
+    /// namespace and labels only.
+    pub fn is_pod(&self) -> bool {
+        self.kind == "Pod" && self.group().is_empty()
     }
 
     /// As `GroupKind::new` makes it; the kind shared with the object, not looked up again.
@@ -246,11 +258,14 @@ impl Snapshot {
     /// left after an answer has set aside what it does not need is all looked at;
     /// except routes and backends, whose specs are reduced to their links (the
     /// answers read nothing else of them): after this their `spec` is null and
-    /// `links()` is what they keep. Answers that write objects back (`dump`) do not
+    /// `links()` is what they keep (but a Service's, when the input holds Pods). Answers that write objects back (`dump`) do not
     /// settle the snapshot. Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
+        // A Service's `selector` places the Pods a policy picks below it: kept with the
+        // rest of its spec when the input holds Pods (else no answer reads it).
+        let pods = self.objects.par_iter().any(Object::is_pod);
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            if Links::kept_for(o) {
+            if Links::kept_for(o) && !(pods && o.is_service()) {
                 o.links();
                 o.spec = Lazy::default();
             } else {

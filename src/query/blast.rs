@@ -423,18 +423,56 @@ fn compare(
     candidates: &BTreeSet<ObjRef>,
     kinds: &[GroupKind],
 ) -> Vec<Change> {
-    // A node only a deleted policy made (an object outside the hierarchy it targeted)
-    // is not in `after`, but its object still is: nothing applies to it any more.
-    let pairs: Vec<(NodeId, Option<NodeId>, &ObjRef)> = candidates
+    // A node only a deleted policy made (an object outside the hierarchy it targeted,
+    // a Pod it picked) is not in `after`, but its object still is: nothing applies to
+    // it any more. One only an applied policy makes is not in `before`, though its
+    // object was: what changes there is what the policies attached to it bring (what
+    // reaches it from above reached its object before as well).
+    let new_nodes: BTreeSet<ObjRef> = candidates
         .iter()
-        .filter_map(|r| Some((before.topology.lookup(r)?, after.topology.lookup(r), r)))
+        .filter(|r| before.topology.lookup(r).is_none() && after.topology.lookup(r).is_some())
+        .map(|r| r.clone().with_section(None))
+        .collect();
+    // Of those, the ones whose object was there before (one pass over the objects).
+    let objects_before: BTreeSet<ObjRef> = match new_nodes.is_empty() {
+        true => BTreeSet::new(),
+        false => before
+            .topology
+            .snapshot
+            .objects
+            .iter()
+            .map(Object::obj_ref)
+            .filter(|r| new_nodes.contains(r))
+            .collect(),
+    };
+    let pairs: Vec<(Option<NodeId>, Option<NodeId>, &ObjRef)> = candidates
+        .iter()
+        .filter_map(|r| {
+            let (nb, na) = (before.topology.lookup(r), after.topology.lookup(r));
+            let made_by_policy = || objects_before.contains(&r.clone().with_section(None));
+            match (nb, na) {
+                (Some(_), _) => Some((nb, na, r)),
+                (None, Some(_)) if made_by_policy() => Some((nb, na, r)),
+                (None, _) => None,
+            }
+        })
         .collect();
     let mut changes = Vec::new();
     for kind in kinds {
         let mut fb = KindFold::new(&before.topology, kind);
         let mut fa = KindFold::new(&after.topology, kind);
         for &(nb, na, r) in &pairs {
-            let sb = specs_by_context(&mut fb, nb);
+            let attached_here = |na: NodeId| {
+                let attached = &after.topology.attached[na];
+                attached
+                    .iter()
+                    .any(|&p| &after.topology.policies[p].kind == kind)
+            };
+            let sb = match nb {
+                Some(nb) => specs_by_context(&mut fb, nb),
+                None if na.is_some_and(attached_here) => BTreeMap::new(),
+                None => continue,
+            };
             let sa = match na {
                 Some(na) => specs_by_context(&mut fa, na),
                 None => BTreeMap::new(),

@@ -55,6 +55,10 @@ pub struct TargetDescription {
     pub parents: Vec<ObjRef>,
     #[serde(skip)]
     pub children: Vec<ObjRef>,
+    /// The Pods among `children` that policies pick (a Service's, GKE), each with the
+    /// policies attached to it: they reach the Pods, not the object.
+    #[serde(skip)]
+    pub pod_policies: Vec<(ObjRef, Vec<ObjRef>)>,
 }
 
 /// One listener of a Gateway or ListenerSet: what its spec says and how many routes
@@ -227,6 +231,15 @@ pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
             .filter(|&&c| topology.nodes[c].owner != Some(id))
             .map(|&c| topology.nodes[c].obj_ref.clone())
             .collect(),
+        pod_policies: node
+            .children
+            .iter()
+            .filter(|&&c| topology.nodes[c].role == Role::Pod)
+            .map(|&c| {
+                let policies = topology.attached[c].iter().map(|&p| world.policy_ref(p));
+                (topology.nodes[c].obj_ref.clone(), policies.collect())
+            })
+            .collect(),
     }
 }
 
@@ -346,6 +359,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             routes: None,
             parents: Vec::new(),
             children: Vec::new(),
+            pod_policies: Vec::new(),
         },
     };
     for &p in topology.ns_attached.get(name).into_iter().flatten() {

@@ -8,7 +8,7 @@ pub mod files;
 pub mod live;
 mod split;
 
-use crate::model::{BlindSpot, MalformedObject, Object, Origin, Snapshot, Text};
+use crate::model::{BlindSpot, Lazy, MalformedObject, Object, Origin, Snapshot, Text};
 use document::{Doc, Item, Items, MapOr};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -267,7 +267,7 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
     // The object again as its owner last applied it, secrets included: no answer reads
     // it, and `dump` must not write it out (nor `managedFields`, never kept at all).
     annotations.remove(LAST_APPLIED_ANNOTATION);
-    Ok(Some(Object {
+    let mut object = Object {
         api_version,
         kind,
         name,
@@ -279,5 +279,13 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         status: doc.status.take().unwrap_or_default(),
         links: Default::default(),
         origin: origin.clone(),
-    }))
+    };
+    if object.is_pod() {
+        // Pods are many, and read only for the policies that pick them by label: their
+        // name, namespace and labels are all that is kept.
+        object.annotations = BTreeMap::new();
+        object.spec = Lazy::default();
+        object.status = Lazy::default();
+    }
+    Ok(Some(object))
 }

@@ -4,7 +4,8 @@
 //! objects become nodes (`nodes`), Gateways and ListenerSets are linked to what is
 //! above them (`gateways`), then routes: their parents through the listeners that
 //! admit them (`listeners`, `parents`) and their rules' backends (`backends`,
-//! `delegation`, `grants`); last, policies are read and attached (`attach`) where their
+//! `delegation`, `grants`); last, policies are read, the Pods they pick by label made
+//! nodes below their Services (`pods`), and the policies attached (`attach`) where their
 //! targets resolve (`resolve`), unless a vendor rule refuses them (`shared_port`).
 //! What can be worked out apart is worked out on every core through a `View` and
 //! done by the `Builder` in input order, so the result does not depend on the cores.
@@ -31,6 +32,7 @@ mod grants;
 mod listeners;
 mod nodes;
 mod parents;
+mod pods;
 mod resolve;
 mod shared_port;
 
@@ -86,6 +88,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         &policies,
     );
     builder.topology.findings.extend(conflicts);
+    builder.add_picked_pods(&mut policies);
     builder.attach_policies(policies);
     let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.

@@ -54,6 +54,9 @@ pub enum Role {
     Rule,
     Backend,
     Port,
+    /// A Pod a policy picks by label (GKE), below the Services that select it: in the
+    /// hierarchy only when a policy picks it.
+    Pod,
 }
 
 impl Role {
@@ -61,10 +64,10 @@ impl Role {
         matches!(self, Role::Listener | Role::Rule | Role::Port)
     }
 
-    /// A backend or one of its ports: the upstream side of the proxy.
+    /// A backend, one of its ports or its Pods: the upstream side of the proxy.
     pub fn is_backend_side(self) -> bool {
         match self {
-            Role::Backend | Role::Port => true,
+            Role::Backend | Role::Port | Role::Pod => true,
             Role::Namespace
             | Role::GatewayClass
             | Role::Gateway

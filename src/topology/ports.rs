@@ -120,7 +120,7 @@ impl Topology {
                     Some(listeners) => {
                         by_port.extend(listeners.iter().filter_map(|t| match t {
                             TargetSpec::Ref(r) => Some(r.clone()),
-                            TargetSpec::Selector { .. } => None,
+                            TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
                         }));
                         policy.targets.extend(listeners)
                     }

@@ -106,7 +106,7 @@ spec:
 }
 
 #[test]
-fn describe_says_which_pods_a_gke_selector_picks_and_that_they_are_not_read() {
+fn describe_says_which_pods_a_gke_selector_picks_and_that_none_was_read() {
     let dir = tempfile::tempdir().unwrap();
     let pods = "apiVersion: networking.gke.io/v1
 kind: GCPServerTLSPolicy
@@ -134,7 +134,7 @@ spec:
     assert!(out.contains("SelectorBound (computed)"), "{out}");
     let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; this tool does not read Pods)"),
+        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; no Pod of namespace app is in the input, and the tool does not read Pods from a cluster)"),
         "{out}"
     );
     let (_, out) = run(&[
@@ -147,4 +147,68 @@ spec:
     ]);
     assert!(out.contains("Namespace app   resolved"), "{out}");
     assert!(out.contains("Enforced (computed)"), "{out}");
+}
+
+#[test]
+fn describe_of_a_gke_pod_selector_lists_the_pods_it_picks_below_their_service() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = "apiVersion: v1
+kind: Service
+metadata: {name: payments, namespace: app}
+spec: {selector: {app: payments}, ports: [{name: http, port: 80}]}
+";
+    let pod = |name: &str, app: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: app, labels: {{app: {app}}}, annotations: {{note: big}}}}\nspec: {{containers: [{{name: c, image: {app}}}]}}\n"
+        )
+    };
+    let policy = "apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: pods, namespace: app}
+spec:
+  targetRefs: [{kind: Pod, selector: {matchLabels: {app: payments}}}]
+  mtlsMode: Strict
+";
+    let (pay_1, pay_2, batch) = (
+        pod("pay-1", "payments"),
+        pod("pay-2", "payments"),
+        pod("batch-1", "batch"),
+    );
+    let file = write(dir.path(), &[service, &pay_1, &pay_2, &batch, policy]);
+    let describe = |what: &str| run(&["-f", &file, "describe", what, "-n", "app"]).1;
+    let out = describe("gcpservertlspolicy/pods");
+    assert!(out.contains("Pod app/pay-1   resolved"), "{out}");
+    assert!(out.contains("Pod app/pay-2   resolved"), "{out}");
+    assert!(!out.contains("batch-1"), "{out}");
+    assert!(out.contains("Enforced (computed)"), "{out}");
+    assert!(out.contains("Affects 2 objects"), "{out}");
+    // The Service's page says which of its Pods a policy picks.
+    let out = describe("service/payments");
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Children: Pod app/pay-1 (picked by GCPServerTLSPolicy app/pods), Pod app/pay-2 (picked by GCPServerTLSPolicy app/pods)"),
+        "{out}"
+    );
+    let (_, out) = run(&["-f", &file, "get", "gcpservertlspolicy", "-n", "app"]);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("pods"))
+        .expect("its row");
+    assert!(row.contains("Pod/pay-1,Pod/pay-2"), "{out}");
+    assert!(row.contains("Enforced   2"), "{out}");
+    let (_, out) = run(&[
+        "-f",
+        &file,
+        "blast-radius",
+        "gcpservertlspolicy/pods",
+        "-n",
+        "app",
+    ]);
+    assert!(out.contains("2 Pods in 1 namespace (app)"), "{out}");
+    // Kept as name, namespace and labels: a dump writes no spec or annotation of them.
+    let (_, out) = run(&["-f", &file, "dump"]);
+    assert!(
+        out.contains("pay-1") && !out.contains("note") && !out.contains("containers"),
+        "{out}"
+    );
 }

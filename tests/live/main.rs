@@ -2098,3 +2098,67 @@ fn a_body_that_says_it_is_too_large_is_refused_at_once() {
         "{err}"
     );
 }
+
+/// The live reader does not list Pods: a GKE policy picking Pods by label stays
+/// SelectorBound on a cluster whose Pods would match, never "no Pod matches" — and the
+/// same objects in a file resolve it.
+#[test]
+fn a_gke_pod_selector_is_selector_bound_live_as_pods_are_not_read() {
+    let yaml = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec: {gatewayClassName: gke-l7-rilb, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: pay, namespace: app}
+spec: {parentRefs: [{name: gw}], rules: [{backendRefs: [{name: payments, port: 80}]}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: payments, namespace: app}
+spec: {selector: {app: payments}, ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pay-1, namespace: app, labels: {app: payments}}
+spec: {containers: [{name: c, image: pay}]}
+---
+apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: pods, namespace: app}
+spec:
+  targetRefs: [{kind: Pod, selector: {matchLabels: {app: payments}}}]
+  mtlsMode: Strict
+";
+    let server = FakeApi::from_yaml(yaml).start();
+    let user = User::new(&server.kubeconfig("admin", Some("app")));
+    let live = user.ok(&["describe", "gcpservertlspolicy/pods"]);
+    assert!(live.contains("SelectorBound (computed)"), "{live}");
+    let flat = live.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("no Pod of namespace app is in the input, and the tool does not read Pods from a cluster"),
+        "{live}"
+    );
+    let targets = server.targets();
+    assert!(
+        !targets.iter().any(|t| t.contains("/pods")),
+        "listed Pods: {targets:#?}"
+    );
+    only_gets(&server);
+    // Offline, the same objects: the Pod is read and picked.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("objects.yaml");
+    std::fs::write(&file, yaml).unwrap();
+    let file = file.display().to_string();
+    let offline = offline(&[
+        "-f",
+        &file,
+        "describe",
+        "gcpservertlspolicy/pods",
+        "-n",
+        "app",
+    ]);
+    assert!(offline.contains("Pod app/pay-1   resolved"), "{offline}");
+    assert!(offline.contains("Enforced (computed)"), "{offline}");
+}

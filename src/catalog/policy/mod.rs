@@ -31,7 +31,9 @@ pub struct Policy {
     pub merge: MergeModel,
     pub creation_timestamp: Option<String>,
     pub targets: Vec<TargetSpec>,
-    /// `selector` / `workloadSelector`: outside the hierarchy, shown but not resolved.
+    /// `selector` / `workloadSelector`, or a targetRefs entry picking workloads the tool
+    /// does not resolve (Pods, when none of the policy's namespace is in the input):
+    /// outside the hierarchy, shown but not resolved.
     pub workload_selector: Option<String>,
     pub intent: Intent,
     /// Envoy Gateway `mergeType`, when set.
@@ -138,15 +140,21 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     };
     let obj_ref = o.obj_ref();
     let mut targets = read_shaped_targets(spec, o.namespace.as_deref(), pk.sections, &mut invalid);
+    // Pods picked by label are targets only for the kinds the registry says pick them.
+    let pods_resolved = pk.targeting.pod_selector;
+    if !pods_resolved {
+        targets.retain(|t| !matches!(t, TargetSpec::Pods(_)));
+    }
     // A workload selector binds the policy only when no targetRef does (Istio: "has
-    // targetRef set, should be effective"). A targetRefs entry that selects Pods is a
-    // target of its own, beside the others (GKE), said whatever else it names.
+    // targetRef set, should be effective"). A targetRefs entry that selects workloads
+    // this kind does not resolve is a target of its own, beside the others, said
+    // whatever else it names.
     let workload_selector = ["selector", "workloadSelector"]
         .iter()
         .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
         .map(|f| format!("spec.{f}"))
         .filter(|_| targets.is_empty())
-        .or_else(|| workload_selector_ref(spec));
+        .or_else(|| workload_selector_ref(spec, pods_resolved));
     let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
     if untargeted && pk.targeting.workload_selector {
         // Istio: a workload policy with neither a selector nor a targetRef applies to
@@ -262,7 +270,7 @@ fn refused_on_target(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Opt
     pk.refused_on.iter().find_map(|&(kind, fields)| {
         let target = targets.iter().find_map(|t| match t {
             TargetSpec::Ref(r) if r.kind == kind => Some(r),
-            TargetSpec::Ref(_) | TargetSpec::Selector { .. } => None,
+            TargetSpec::Ref(_) | TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
         })?;
         let field = *fields
             .iter()
@@ -296,7 +304,7 @@ fn refused_namespace(
                 FieldProblem::CrossNamespace { target: r.clone() },
             ))
         }
-        TargetSpec::Ref(_) | TargetSpec::Selector { .. } => None,
+        TargetSpec::Ref(_) | TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
     })
 }
 

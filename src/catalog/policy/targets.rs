@@ -23,6 +23,24 @@ pub enum TargetSpec {
         namespaces: SelectorScope,
         selector: LabelSelector,
     },
+    /// `targetRefs[i]` picking Pods by label (`{kind: Pod, selector}`, GKE): the Pods
+    /// of the policy's namespace whose labels match. Resolved for the kinds the
+    /// registry says pick Pods (`Targeting::pod_selector`), when Pods are in the input.
+    Pods(Box<PodSelector>),
+}
+
+/// A targetRefs entry that picks Pods by label, as read (`TargetSpec::Pods`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodSelector {
+    /// Where it is written: `spec.targetRefs[i]`.
+    pub field: String,
+    /// The policy's namespace, where the Pods are looked for (none: a cluster-scoped
+    /// policy, which picks none).
+    pub namespace: Option<String>,
+    pub selector: LabelSelector,
+    /// What it picks, for people: "Pods labelled app=payments", "every Pod of the
+    /// namespace".
+    pub picks: String,
 }
 
 /// The namespaces a `targetSelectors` entry looks in: Envoy Gateway's
@@ -188,8 +206,8 @@ pub(crate) fn read_shaped_targets(
             Some(list) => {
                 for (i, item) in list.iter().enumerate() {
                     if is_selector_ref(item) {
-                        // Picked by labels: a Namespace is resolved, Pods are not read
-                        // (read_policy says so).
+                        // Picked by labels: a Namespace, or Pods (which read_policy
+                        // keeps for the kinds the registry says pick them).
                         let field = format!("spec.targetRefs[{i}]");
                         targets.extend(selector_ref_target(item, ns, &field, invalid));
                         continue;

@@ -46,6 +46,13 @@ const fn gke(
     }
 }
 
+/// A `targetRefs` list whose entries may pick Pods by a label `selector`
+/// (`PolicyTargetReferenceWithLabelSelectors`: `{kind: Pod, selector: {matchLabels}}`).
+const REFS_OR_POD_SELECTOR: Targeting = Targeting {
+    pod_selector: true,
+    ..REFS
+};
+
 const RESOURCES_DOC: &str =
     "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources";
 
@@ -153,7 +160,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     ),
     gke(
         "GCPAuthzPolicy",
-        REFS,
+        REFS_OR_POD_SELECTOR,
         &["Gateway", "Pod"],
         NamespaceRule::Own,
         Sections::None,
@@ -179,7 +186,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     ),
     gke(
         "GCPServerTLSPolicy",
-        REFS,
+        REFS_OR_POD_SELECTOR,
         &["Pod", "Namespace"],
         NamespaceRule::Own,
         Sections::None,

@@ -182,6 +182,7 @@ const REF: Targeting = Targeting {
     extension_ref: false,
     target_annotation: None,
     annotation_same_in_rule: false,
+    pod_selector: false,
 };
 
 /// A `targetRefs` list.

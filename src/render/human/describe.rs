@@ -25,13 +25,27 @@ pub fn describe_target(
         )?;
     }
     if !description.children.is_empty() {
+        // A Pod a policy picks is said with the policies on it (they reach the Pod, not
+        // the object described).
+        let child = |c: &ObjRef| {
+            let picked_by = description
+                .pod_policies
+                .iter()
+                .find(|(pod, _)| pod == c)
+                .map(|(_, policies)| policies.iter().map(human_ref).collect::<Vec<_>>())
+                .filter(|policies| !policies.is_empty());
+            match picked_by {
+                Some(policies) => format!("{} (picked by {})", human_ref(c), policies.join(", ")),
+                None => human_ref(c),
+            }
+        };
         field(
             out,
             "Children",
             &description
                 .children
                 .iter()
-                .map(human_ref)
+                .map(child)
                 .collect::<Vec<_>>()
                 .join(", "),
         )?;

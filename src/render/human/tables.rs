@@ -3,6 +3,9 @@
 use super::*;
 use rayon::prelude::*;
 
+/// The targets `get`'s TARGETS column names before `+N more` (all of them with `-o wide`).
+const TARGETS_SHOWN: usize = 10;
+
 #[allow(clippy::too_many_arguments)]
 pub fn get_policies(
     out: &mut impl Write,
@@ -46,11 +49,20 @@ pub fn get_policies(
                 t.cell_with(Tint::Plain, |s| match &r.targets[..] {
                     [] => s.push_str("<none>"),
                     targets => {
-                        for (i, x) in targets.iter().enumerate() {
+                        // A selector may pick thousands (a Deployment's Pods): the
+                        // first few, and how many more, unless the table is wide.
+                        let shown = match wide {
+                            true => targets.len(),
+                            false => targets.len().min(TARGETS_SHOWN),
+                        };
+                        for (i, x) in targets[..shown].iter().enumerate() {
                             if i > 0 {
                                 s.push(',');
                             }
                             s.push_str(&target_cell(x, r.policy.namespace.as_deref()));
+                        }
+                        if shown < targets.len() {
+                            write!(s, ",+{} more", targets.len() - shown).unwrap_or(());
                         }
                     }
                 });

@@ -22,3 +22,35 @@ fn wrap_list_breaks_after_a_comma() {
         ["at alpha, beta,", "   gamma"]
     );
 }
+
+#[test]
+fn get_names_the_first_targets_and_how_many_more_unless_wide() {
+    let yaml = "apiVersion: networking.gke.io/v1\nkind: GCPServerTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec: {targetRefs: [{kind: Pod, selector: {}}]}\n";
+    let w = crate::query::analyze_yaml(yaml).unwrap();
+    let mut row = crate::query::get_policies(&w, None).remove(0);
+    row.targets = (0..12)
+        .map(|i| ObjRef::new("", "Pod", Some("app"), &format!("pod-{i}")))
+        .collect();
+    let table = |wide: bool| {
+        let mut out = Vec::new();
+        let rows = std::slice::from_ref(&row);
+        get_policies(
+            &mut out,
+            rows,
+            wide,
+            true,
+            false,
+            0,
+            Style::default(),
+            false,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let narrow = table(false);
+    assert!(narrow.contains("Pod/pod-8,Pod/pod-9,+2 more "), "{narrow}");
+    assert!(!narrow.contains("pod-10"), "{narrow}");
+    let wide = table(true);
+    assert!(wide.contains("Pod/pod-9,Pod/pod-10,Pod/pod-11 "), "{wide}");
+    assert!(!wide.contains("more"), "{wide}");
+}

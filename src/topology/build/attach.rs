@@ -77,7 +77,7 @@ impl<'s> Builder<'s> {
     /// What the targetRefs of each policy resolve to, read on every core: the nodes
     /// that resolving may make (`resolve_making_node`) are made afterwards, in policy
     /// order, and no target read here could name one of them. (None: left to the
-    /// builder; targetSelectors are not read here.)
+    /// builder; targetSelectors and Pod selectors are not read here.)
     fn read_targets(&self) -> Vec<Vec<Option<Resolved>>> {
         let view = self.view();
         let policies: Vec<(PolicyId, &Policy)> = PolicyId::all(usize::MAX)
@@ -92,7 +92,7 @@ impl<'s> Builder<'s> {
                     .iter()
                     .filter_map(|target| match target {
                         TargetSpec::Ref(target) => Some(view.resolve(pid, target)),
-                        TargetSpec::Selector { .. } => None,
+                        TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
                     })
                     .collect::<Vec<_>>()
             })
@@ -101,7 +101,7 @@ impl<'s> Builder<'s> {
 
     /// Policy `pid`'s `targets` resolved, in order: each targetRef as `read_targets`
     /// read it (or resolved here when it could not), each targetSelectors entry as the
-    /// objects it selects.
+    /// objects it selects, each Pod selector as the Pods it picks.
     fn resolve_targets(
         &mut self,
         pid: PolicyId,
@@ -127,6 +127,15 @@ impl<'s> Builder<'s> {
                     }
                     for selected in self.select(pid, group_kind, namespaces, selector) {
                         resolved.push(self.resolve_ref(pid, selected));
+                    }
+                }
+                TargetSpec::Pods(pods) => {
+                    let policy = self.topology.policies[pid].obj_ref.clone();
+                    for pod in self.resolve_pods(&policy, pods) {
+                        resolved.push(ResolvedTarget {
+                            target: self.topology.nodes[pod].obj_ref.clone(),
+                            resolution: Resolution::Node(pod),
+                        });
                     }
                 }
             }

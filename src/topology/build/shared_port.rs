@@ -93,6 +93,7 @@ impl<'s> Builder<'s> {
             | Role::Route
             | Role::Rule
             | Role::Backend
+            | Role::Pod
             | Role::Port => Vec::new(),
         };
         // The listener-owning objects of each Gateway: itself and its ListenerSets.
