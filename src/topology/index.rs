@@ -69,12 +69,12 @@ impl<'a> RefKey<'a> {
         ))
     }
 
-    fn names(&self, r: &ObjRef) -> bool {
-        self.name == r.name
-            && self.kind == r.kind
-            && self.namespace == r.namespace.as_deref()
-            && self.section == r.section.as_deref()
-            && self.group == r.group
+    fn names(&self, obj_ref: &ObjRef) -> bool {
+        self.name == obj_ref.name
+            && self.kind == obj_ref.kind
+            && self.namespace == obj_ref.namespace.as_deref()
+            && self.section == obj_ref.section.as_deref()
+            && self.group == obj_ref.group
     }
 }
 
@@ -100,8 +100,13 @@ impl RefIndex {
 
     /// `probe` of `r`, its hash taken beforehand (`RefKey::hash`): `r`'s names are read only
     /// when a node has that hash (a new node's are not read at all).
-    pub fn probe_hashed(&self, nodes: &[Node], r: &ObjRef, hash: u64) -> Result<NodeId, Slot> {
-        self.probe_with(nodes, hash, |n| RefKey::of(r).names(n))
+    pub fn probe_hashed(
+        &self,
+        nodes: &[Node],
+        obj_ref: &ObjRef,
+        hash: u64,
+    ) -> Result<NodeId, Slot> {
+        self.probe_with(nodes, hash, |n| RefKey::of(obj_ref).names(n))
     }
 
     fn probe_with(

@@ -223,8 +223,8 @@ impl Topology {
         &self.nodes[id]
     }
 
-    pub fn lookup(&self, r: &ObjRef) -> Option<NodeId> {
-        self.find(RefKey::of(r))
+    pub fn lookup(&self, obj_ref: &ObjRef) -> Option<NodeId> {
+        self.find(RefKey::of(obj_ref))
     }
 
     /// `lookup` from borrowed parts.

@@ -140,8 +140,9 @@ impl Topology {
 }
 
 /// The names of the listeners of a Gateway or ListenerSet on port `number`.
-fn listeners_on(o: &Object, number: u64) -> Vec<String> {
-    o.spec
+fn listeners_on(object: &Object, number: u64) -> Vec<String> {
+    object
+        .spec
         .get("listeners")
         .and_then(Val::as_array)
         .into_iter()

@@ -27,8 +27,8 @@ impl Lists {
         Lists { from, to }
     }
 
-    fn get(&self, n: NodeId) -> &[NodeId] {
-        let i = n.index();
+    fn get(&self, node: NodeId) -> &[NodeId] {
+        let i = node.index();
         &self.to[self.from[i] as usize..self.from[i + 1] as usize]
     }
 }
@@ -96,32 +96,32 @@ impl Skeleton {
     }
 
     /// What node `n` stands for (`Node::role`).
-    pub fn role(&self, n: NodeId) -> Role {
-        self.role[n.index()]
+    pub fn role(&self, node: NodeId) -> Role {
+        self.role[node.index()]
     }
 
-    pub fn parents(&self, n: NodeId) -> &[NodeId] {
-        self.parents.get(n)
+    pub fn parents(&self, node: NodeId) -> &[NodeId] {
+        self.parents.get(node)
     }
 
-    pub fn children(&self, n: NodeId) -> &[NodeId] {
-        self.children.get(n)
+    pub fn children(&self, node: NodeId) -> &[NodeId] {
+        self.children.get(node)
     }
 
     /// For a section, the node of the object it belongs to.
-    pub fn owner(&self, n: NodeId) -> Option<NodeId> {
-        let o = self.owner[n.index()];
+    pub fn owner(&self, node: NodeId) -> Option<NodeId> {
+        let o = self.owner[node.index()];
         (o != NONE).then_some(NodeId(o))
     }
 
     /// The object a node is or belongs to.
-    pub fn object(&self, n: NodeId) -> NodeId {
-        self.owner(n).unwrap_or(n)
+    pub fn object(&self, node: NodeId) -> NodeId {
+        self.owner(node).unwrap_or(node)
     }
 
     /// The namespace level above a node (`Topology::namespace_level`), by number.
-    pub fn level(&self, n: NodeId) -> Option<LevelId> {
-        let l = self.level[n.index()];
+    pub fn level(&self, node: NodeId) -> Option<LevelId> {
+        let l = self.level[node.index()];
         (l != NONE).then_some(l)
     }
 
