@@ -589,7 +589,17 @@ impl<'t> KindFold<'t> {
                 );
             }
         }
-        // Each context's links in the order they arrived.
+        self.record_links(start, &mut links);
+        self.arrived = arrived;
+        self.arrival_links = links;
+        let range = (start as u32, self.ctxs.len() as u32);
+        self.memo[node] = range;
+        range
+    }
+
+    /// The links of the contexts made from `start` on (`links`: each as (context from
+    /// `start`, link), in the order they arrived), each context's in that order.
+    fn record_links(&mut self, start: usize, links: &mut [(u32, (NodeId, u32))]) {
         if links.len() > 1 {
             links.sort_by_key(|&(i, _)| i);
         }
@@ -602,11 +612,6 @@ impl<'t> KindFold<'t> {
             }
             self.ctxs[start + i as usize].preds_from = from;
         }
-        self.arrived = arrived;
-        self.arrival_links = links;
-        let range = (start as u32, self.ctxs.len() as u32);
-        self.memo[node] = range;
-        range
     }
 
     /// One parent context arriving at `n` (`pred` none: `n` is a root). Contexts that
