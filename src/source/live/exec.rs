@@ -99,7 +99,7 @@ pub enum CredentialError {
 /// What is wrong with a plugin's answer, without what it holds.
 #[derive(Debug, thiserror::Error)]
 pub enum AnswerProblem {
-    /// Said by [`json_problem`]: a position, never the text there.
+    /// Said by `json_problem`: a position, never the text there.
     #[error("its output is not an ExecCredential (JSON: {})", json_problem(error))]
     NotAnExecCredential { error: serde_json::Error },
     #[error("it answered with apiVersion {got}, the kubeconfig asks for {wanted}")]
