@@ -314,13 +314,15 @@ pub(crate) fn read_item(item: MapOr<Doc>, read: &mut Vec<Object>) -> Item {
     if !stands_alone(&item) {
         return Item::Doc(Box::new(item));
     }
-    Item::Read(object_alone(item, &Origin::default()).map(|o| match o {
-        Some(o) => {
-            read.push(o);
-            true
-        }
-        None => false,
-    }))
+    Item::Read(
+        object_alone(item, &Origin::default()).map(|alone| match alone {
+            Some(object) => {
+                read.push(object);
+                true
+            }
+            None => false,
+        }),
+    )
 }
 
 /// Reads a List's `items`, each made an object as it is read where it stands alone.

@@ -72,21 +72,21 @@ impl Loaded {
         let objects = &mut self.snapshot.objects;
         let declared_cluster: Vec<(String, String)> = objects
             .iter()
-            .filter(|o| o.kind == "CustomResourceDefinition")
-            .filter(|o| o.spec.get("scope").and_then(Val::as_str) == Some("Cluster"))
-            .filter_map(|o| {
-                let group = o.spec.get("group")?.as_str()?;
-                let kind = o.spec.pointer("/names/kind")?.as_str()?;
+            .filter(|crd| crd.kind == "CustomResourceDefinition")
+            .filter(|crd| crd.spec.get("scope").and_then(Val::as_str) == Some("Cluster"))
+            .filter_map(|crd| {
+                let group = crd.spec.get("group")?.as_str()?;
+                let kind = crd.spec.pointer("/names/kind")?.as_str()?;
                 Some((group.to_string(), kind.to_string()))
             })
             .collect();
-        for o in objects.iter_mut().filter(|o| o.namespace.is_none()) {
-            let cluster_scoped = crate::model::is_cluster_scoped(&o.kind)
+        for object in objects.iter_mut().filter(|o| o.namespace.is_none()) {
+            let cluster_scoped = crate::model::is_cluster_scoped(&object.kind)
                 || declared_cluster
                     .iter()
-                    .any(|(g, k)| *k == o.kind && g == o.group());
+                    .any(|(group, kind)| *kind == object.kind && group == object.group());
             if !cluster_scoped {
-                o.namespace = Some(namespace.to_string().into());
+                object.namespace = Some(namespace.to_string().into());
             }
         }
     }
