@@ -508,8 +508,8 @@ impl<'t> KindFold<'t> {
 
     /// Computes the contexts of `n`, those of its parents being computed.
     fn compute_here(&mut self, node: NodeId) -> (u32, u32) {
-        let t = self.topology;
-        let skeleton = &t.skeleton;
+        let topology = self.topology;
+        let skeleton = &topology.skeleton;
         let parents = skeleton.parents(node);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
@@ -530,7 +530,7 @@ impl<'t> KindFold<'t> {
         // A backend's port is reached through the ports the backendRefs name: a path
         // into the backend that names other ports brings only the backend's own
         // policies to this one.
-        let port_owner = match t.backend_ports.is_empty() {
+        let port_owner = match topology.backend_ports.is_empty() {
             true => None,
             false => skeleton
                 .owner(node)
@@ -549,7 +549,7 @@ impl<'t> KindFold<'t> {
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
                 false => PortTraffic::Every,
-                true => t
+                true => topology
                     .port_traffic
                     .get(node.index())
                     .copied()
