@@ -550,23 +550,23 @@ impl Catalog {
     /// then declarations, then objects that look like policies.
     pub fn build(objects: &[Object], declared: &[Declared]) -> Catalog {
         let mut kinds: BTreeMap<GroupKind, PolicyKind> = BTreeMap::new();
-        for o in objects
+        for crd in objects
             .iter()
-            .filter(|o| o.kind == "CustomResourceDefinition")
+            .filter(|crd| crd.kind == "CustomResourceDefinition")
         {
-            let Some(class) = o
+            let Some(class) = crd
                 .labels
                 .get(POLICY_LABEL)
                 .and_then(|v| parse_class_label(v))
             else {
                 continue;
             };
-            let group = o
+            let group = crd
                 .spec
                 .get("group")
                 .and_then(|v| v.as_str())
                 .unwrap_or_default();
-            let Some(kind) = o.spec.pointer("/names/kind").and_then(|v| v.as_str()) else {
+            let Some(kind) = crd.spec.pointer("/names/kind").and_then(|v| v.as_str()) else {
                 continue;
             };
             let gk = GroupKind::new(group, kind);
@@ -575,40 +575,48 @@ impl Catalog {
             // TrafficPolicy Direct and inherits it); `label` keeps what the CRD says so
             // `describe` can show that it differs.
             let mut pk = match registry::lookup(&gk) {
-                Some(e) if e.class == class => e.to_policy_kind(ClassSource::Label),
-                Some(e) => e.to_policy_kind(ClassSource::Registry),
+                Some(entry) if entry.class == class => entry.to_policy_kind(ClassSource::Label),
+                Some(entry) => entry.to_policy_kind(ClassSource::Registry),
                 None => generic(&gk, class, ClassSource::Label),
             };
             pk.label = Some(class);
             kinds.insert(gk, pk);
         }
-        for e in registry::entries() {
-            let gk = GroupKind::new(e.group, e.kind);
+        for entry in registry::entries() {
+            let gk = GroupKind::new(entry.group, entry.kind);
             kinds
                 .entry(gk)
-                .or_insert_with(|| e.to_policy_kind(ClassSource::Registry));
+                .or_insert_with(|| entry.to_policy_kind(ClassSource::Registry));
         }
-        for d in declared {
+        for declaration in declared {
             // The user's word beats everything but keeps a registry kind's merge model.
-            let mut pk = match registry::lookup(&d.group_kind) {
-                Some(e) => e.to_policy_kind(ClassSource::Declared),
-                None => generic(&d.group_kind, d.class, ClassSource::Declared),
+            let mut pk = match registry::lookup(&declaration.group_kind) {
+                Some(entry) => entry.to_policy_kind(ClassSource::Declared),
+                None => generic(
+                    &declaration.group_kind,
+                    declaration.class,
+                    ClassSource::Declared,
+                ),
             };
             pk.source = ClassSource::Declared;
-            if let Some(label) = kinds.get(&d.group_kind).and_then(|k| k.label) {
+            if let Some(label) = kinds.get(&declaration.group_kind).and_then(|k| k.label) {
                 pk.label = Some(label);
             }
-            if pk.class != d.class {
-                let g = generic(&d.group_kind, d.class, ClassSource::Declared);
-                pk.class = d.class;
-                pk.merge = g.merge;
-                pk.same_target = g.same_target;
+            if pk.class != declaration.class {
+                let defaults = generic(
+                    &declaration.group_kind,
+                    declaration.class,
+                    ClassSource::Declared,
+                );
+                pk.class = declaration.class;
+                pk.merge = defaults.merge;
+                pk.same_target = defaults.same_target;
             }
-            kinds.insert(d.group_kind.clone(), pk);
+            kinds.insert(declaration.group_kind.clone(), pk);
         }
-        for o in objects {
-            let gk = o.group_kind();
-            if kinds.contains_key(&gk) || !looks_like_policy(o) {
+        for object in objects {
+            let gk = object.group_kind();
+            if kinds.contains_key(&gk) || !looks_like_policy(object) {
                 continue;
             }
             // GEP-713: kinds that name one target kind and no strategy act as Direct;
@@ -641,8 +649,8 @@ impl Catalog {
         self.kinds.get(gk)
     }
 
-    pub(crate) fn is_policy(&self, o: &Object) -> bool {
-        self.kinds.contains_key(&o.group_kind())
+    pub(crate) fn is_policy(&self, object: &Object) -> bool {
+        self.kinds.contains_key(&object.group_kind())
     }
 }
 
@@ -691,11 +699,11 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
 
 /// The name-based guess for input without CRDs: a kind ending in `Policy` whose spec
 /// has a targeting field.
-pub(crate) fn looks_like_policy(o: &Object) -> bool {
-    o.kind.ends_with("Policy")
+pub(crate) fn looks_like_policy(object: &Object) -> bool {
+    object.kind.ends_with("Policy")
         && ["targetRef", "targetRefs", "targetSelectors"]
             .iter()
-            .any(|f| o.spec.get(f).is_some())
+            .any(|f| object.spec.get(f).is_some())
 }
 
 #[cfg(test)]

@@ -508,8 +508,8 @@ impl<'t> KindFold<'t> {
 
     /// Computes the contexts of `n`, those of its parents being computed.
     fn compute_here(&mut self, node: NodeId) -> (u32, u32) {
-        let t = self.topology;
-        let skeleton = &t.skeleton;
+        let topology = self.topology;
+        let skeleton = &topology.skeleton;
         let parents = skeleton.parents(node);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
@@ -530,7 +530,7 @@ impl<'t> KindFold<'t> {
         // A backend's port is reached through the ports the backendRefs name: a path
         // into the backend that names other ports brings only the backend's own
         // policies to this one.
-        let port_owner = match t.backend_ports.is_empty() {
+        let port_owner = match topology.backend_ports.is_empty() {
             true => None,
             false => skeleton
                 .owner(node)
@@ -549,7 +549,7 @@ impl<'t> KindFold<'t> {
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
                 false => PortTraffic::Every,
-                true => t
+                true => topology
                     .port_traffic
                     .get(node.index())
                     .copied()
@@ -589,7 +589,17 @@ impl<'t> KindFold<'t> {
                 );
             }
         }
-        // Each context's links in the order they arrived.
+        self.record_links(start, &mut links);
+        self.arrived = arrived;
+        self.arrival_links = links;
+        let range = (start as u32, self.ctxs.len() as u32);
+        self.memo[node] = range;
+        range
+    }
+
+    /// The links of the contexts made from `start` on (`links`: each as (context from
+    /// `start`, link), in the order they arrived), each context's in that order.
+    fn record_links(&mut self, start: usize, links: &mut [(u32, (NodeId, u32))]) {
         if links.len() > 1 {
             links.sort_by_key(|&(i, _)| i);
         }
@@ -602,11 +612,6 @@ impl<'t> KindFold<'t> {
             }
             self.ctxs[start + i as usize].preds_from = from;
         }
-        self.arrived = arrived;
-        self.arrival_links = links;
-        let range = (start as u32, self.ctxs.len() as u32);
-        self.memo[node] = range;
-        range
     }
 
     /// One parent context arriving at `n` (`pred` none: `n` is a root). Contexts that

@@ -165,22 +165,22 @@ trait FromMap: Sized {
 
 impl FromMap for Doc {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut d = Doc::default();
+        let mut doc = Doc::default();
         while let Some(field) = map.next_key::<DocField>()? {
             match field {
-                DocField::Kind => d.kind = Some(map.next_value()?),
-                DocField::ApiVersion => d.api_version = Some(map.next_value()?),
-                DocField::Metadata => d.metadata = Some(map.next_value()?),
+                DocField::Kind => doc.kind = Some(map.next_value()?),
+                DocField::ApiVersion => doc.api_version = Some(map.next_value()?),
+                DocField::Metadata => doc.metadata = Some(map.next_value()?),
                 // Kept as text, built when first looked at.
-                DocField::Spec => d.spec = Some(lazy(map.next_value()?)?),
-                DocField::Status => d.status = Some(lazy(map.next_value()?)?),
-                DocField::Items => d.items = Some(map.next_value_seed(ItemsSeed)?),
+                DocField::Spec => doc.spec = Some(lazy(map.next_value()?)?),
+                DocField::Status => doc.status = Some(lazy(map.next_value()?)?),
+                DocField::Items => doc.items = Some(map.next_value_seed(ItemsSeed)?),
                 DocField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        Ok(d)
+        Ok(doc)
     }
 }
 
@@ -231,20 +231,20 @@ fn nesting(text: &str) -> usize {
 
 impl FromMap for Meta {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut m = Meta::default();
+        let mut meta = Meta::default();
         while let Some(field) = map.next_key::<MetaField>()? {
             match field {
-                MetaField::Name => m.name = Some(map.next_value()?),
-                MetaField::Namespace => m.namespace = Some(map.next_value()?),
-                MetaField::CreationTimestamp => m.creation_timestamp = Some(map.next_value()?),
-                MetaField::Labels => m.labels = Some(map.next_value()?),
-                MetaField::Annotations => m.annotations = Some(map.next_value()?),
+                MetaField::Name => meta.name = Some(map.next_value()?),
+                MetaField::Namespace => meta.namespace = Some(map.next_value()?),
+                MetaField::CreationTimestamp => meta.creation_timestamp = Some(map.next_value()?),
+                MetaField::Labels => meta.labels = Some(map.next_value()?),
+                MetaField::Annotations => meta.annotations = Some(map.next_value()?),
                 MetaField::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        Ok(m)
+        Ok(meta)
     }
 }
 
@@ -314,13 +314,15 @@ pub(crate) fn read_item(item: MapOr<Doc>, read: &mut Vec<Object>) -> Item {
     if !stands_alone(&item) {
         return Item::Doc(Box::new(item));
     }
-    Item::Read(object_alone(item, &Origin::default()).map(|o| match o {
-        Some(o) => {
-            read.push(o);
-            true
-        }
-        None => false,
-    }))
+    Item::Read(
+        object_alone(item, &Origin::default()).map(|alone| match alone {
+            Some(object) => {
+                read.push(object);
+                true
+            }
+            None => false,
+        }),
+    )
 }
 
 /// Reads a List's `items`, each made an object as it is read where it stands alone.
@@ -350,22 +352,22 @@ impl<'de> Visitor<'de> for ItemsSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut m = serde_json::Map::new();
-        while let Some((k, v)) = map.next_entry::<String, Value>()? {
-            m.insert(k, v);
+        let mut object = serde_json::Map::new();
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            object.insert(key, value);
         }
-        Ok(Items::Other(Value::Object(m)))
+        Ok(Items::Other(Value::Object(object)))
     }
 
     scalars_as_values!(Items::Other);
 }
 
 fn array<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {
-    let mut a = Vec::new();
-    while let Some(v) = seq.next_element()? {
-        a.push(v);
+    let mut items = Vec::new();
+    while let Some(item) = seq.next_element()? {
+        items.push(item);
     }
-    Ok(Value::Array(a))
+    Ok(Value::Array(items))
 }
 
 #[cfg(test)]

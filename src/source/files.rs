@@ -72,21 +72,21 @@ impl Loaded {
         let objects = &mut self.snapshot.objects;
         let declared_cluster: Vec<(String, String)> = objects
             .iter()
-            .filter(|o| o.kind == "CustomResourceDefinition")
-            .filter(|o| o.spec.get("scope").and_then(Val::as_str) == Some("Cluster"))
-            .filter_map(|o| {
-                let group = o.spec.get("group")?.as_str()?;
-                let kind = o.spec.pointer("/names/kind")?.as_str()?;
+            .filter(|crd| crd.kind == "CustomResourceDefinition")
+            .filter(|crd| crd.spec.get("scope").and_then(Val::as_str) == Some("Cluster"))
+            .filter_map(|crd| {
+                let group = crd.spec.get("group")?.as_str()?;
+                let kind = crd.spec.pointer("/names/kind")?.as_str()?;
                 Some((group.to_string(), kind.to_string()))
             })
             .collect();
-        for o in objects.iter_mut().filter(|o| o.namespace.is_none()) {
-            let cluster_scoped = crate::model::is_cluster_scoped(&o.kind)
+        for object in objects.iter_mut().filter(|o| o.namespace.is_none()) {
+            let cluster_scoped = crate::model::is_cluster_scoped(&object.kind)
                 || declared_cluster
                     .iter()
-                    .any(|(g, k)| *k == o.kind && g == o.group());
+                    .any(|(group, kind)| *kind == object.kind && group == object.group());
             if !cluster_scoped {
-                o.namespace = Some(namespace.to_string().into());
+                object.namespace = Some(namespace.to_string().into());
             }
         }
     }
@@ -117,22 +117,24 @@ pub(crate) fn expand_path(path: &Path) -> Result<Expanded, ReadError> {
         let entries = std::fs::read_dir(&dir).map_err(|e| ReadError::io(&dir, &e))?;
         for entry in entries {
             let entry = entry.map_err(|e| ReadError::io(&dir, &e))?;
-            let p = entry.path();
-            let ft = entry.file_type().map_err(|e| ReadError::io(&p, &e))?;
-            if ft.is_dir() {
-                stack.push(p);
+            let entry_path = entry.path();
+            let file_type = entry
+                .file_type()
+                .map_err(|e| ReadError::io(&entry_path, &e))?;
+            if file_type.is_dir() {
+                stack.push(entry_path);
                 continue;
             }
             let manifest = matches!(
-                p.extension().and_then(|e| e.to_str()),
+                entry_path.extension().and_then(|e| e.to_str()),
                 Some("yaml" | "yml" | "json")
             );
             if !manifest {
                 continue;
             }
-            match not_regular(&p, ft) {
-                None => out.files.push(p),
-                Some(why) => out.skipped.push((p, why)),
+            match not_regular(&entry_path, file_type) {
+                None => out.files.push(entry_path),
+                Some(why) => out.skipped.push((entry_path, why)),
             }
         }
     }
@@ -143,13 +145,13 @@ pub(crate) fn expand_path(path: &Path) -> Result<Expanded, ReadError> {
 
 /// Why a directory entry is not read as a manifest, or None for a regular file (or a
 /// link to one).
-fn not_regular(path: &Path, ft: std::fs::FileType) -> Option<&'static str> {
-    let target = match ft.is_symlink() {
+fn not_regular(path: &Path, file_type: std::fs::FileType) -> Option<&'static str> {
+    let target = match file_type.is_symlink() {
         true => match std::fs::metadata(path) {
-            Ok(m) => m.file_type(),
+            Ok(metadata) => metadata.file_type(),
             Err(_) => return Some("a link whose target cannot be read"),
         },
-        false => ft,
+        false => file_type,
     };
     if target.is_file() {
         return None;

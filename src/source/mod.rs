@@ -50,16 +50,16 @@ pub(crate) fn recorded_blind_spots(
 }
 
 fn string_map(
-    v: Option<&Value>,
+    value: Option<&Value>,
     field: &str,
     origin: &Origin,
 ) -> Result<BTreeMap<String, String>, MalformedObject> {
     let mut out = BTreeMap::new();
-    match v {
+    match value {
         None | Some(Value::Null) => {}
-        Some(Value::Object(m)) => {
-            for (k, v) in m {
-                let s = match v {
+        Some(Value::Object(map)) => {
+            for (key, item) in map {
+                let text = match item {
                     Value::String(s) => s.clone(),
                     Value::Bool(b) => b.to_string(),
                     Value::Number(n) => n.to_string(),
@@ -67,13 +67,13 @@ fn string_map(
                     _ => {
                         return Err(MalformedObject {
                             origin: origin.clone(),
-                            field: format!("{field}.{k}"),
+                            field: format!("{field}.{key}"),
                             message: "must be a string".into(),
                             ..Default::default()
                         })
                     }
                 };
-                out.insert(k.clone(), s);
+                out.insert(key.clone(), text);
             }
         }
         Some(_) => {

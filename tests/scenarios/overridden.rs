@@ -1,5 +1,5 @@
 //! `describe` of a policy: which of its settings lose at each object it reaches, and
-//! the policy each loses to (CLI.md: `affects[].overridden`).
+//! the policy each loses to (docs/reference.md: `affects[].overridden`).
 
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus::*;

@@ -77,9 +77,12 @@ pub fn precedence(a: &Policy, b: &Policy) -> std::cmp::Ordering {
 }
 
 /// The bytes of `ns_name()` (`namespace/name`), without building the string.
-fn ns_name_bytes(r: &ObjRef) -> impl Iterator<Item = u8> + '_ {
-    let ns = r.namespace.as_deref().map(|ns| ns.bytes().chain([b'/']));
-    ns.into_iter().flatten().chain(r.name.bytes())
+fn ns_name_bytes(reference: &ObjRef) -> impl Iterator<Item = u8> + '_ {
+    let ns = reference
+        .namespace
+        .as_deref()
+        .map(|ns| ns.bytes().chain([b'/']));
+    ns.into_iter().flatten().chain(reference.name.bytes())
 }
 
 impl Policy {
@@ -121,10 +124,10 @@ pub(super) const WRAPPER_FIELDS: &[&str] = &[
 ];
 
 /// Reads a policy object of a known policy kind.
-pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
+pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
     let no_spec = Map::new();
-    let spec = match &*o.spec {
+    let spec = match &*object.spec {
         Val::Object(m) => m,
         // Istio's workload policies may leave out their spec: they then apply, as they
         // are, to every workload of the namespace.
@@ -138,8 +141,9 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
             &no_spec
         }
     };
-    let obj_ref = o.obj_ref();
-    let mut targets = read_shaped_targets(spec, o.namespace.as_deref(), pk.sections, &mut invalid);
+    let obj_ref = object.obj_ref();
+    let mut targets =
+        read_shaped_targets(spec, object.namespace.as_deref(), pk.sections, &mut invalid);
     // Pods picked by label are targets only for the kinds the registry says pick them.
     let pods_resolved = pk.targeting.pod_selector;
     if !pods_resolved {
@@ -159,7 +163,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     if untargeted && pk.targeting.workload_selector {
         // Istio: a workload policy with neither a selector nor a targetRef applies to
         // every workload of its namespace (the whole mesh in the root namespace).
-        if let Some(ns) = &o.namespace {
+        if let Some(ns) = &object.namespace {
             targets.push(TargetSpec::Ref(ObjRef::new("", "Namespace", None, ns)));
         }
     } else if untargeted && !pk.targeting.extension_ref && pk.targeting.target_annotation.is_none()
@@ -173,7 +177,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
     let rejected = unresolvable_ref(spec, pk)
-        .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
+        .or_else(|| refused_namespace(&targets, object.namespace.as_deref(), pk))
         .or_else(|| refused_on_target(spec, &targets, pk))
         .map(|refused| {
             let why = refused.problem.to_string();
@@ -186,7 +190,7 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         class: pk.class,
         class_source: pk.source,
         merge: pk.merge,
-        creation_timestamp: o.creation_timestamp.clone(),
+        creation_timestamp: object.creation_timestamp.clone(),
         targets,
         workload_selector,
         intent,
@@ -315,9 +319,9 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
         let Some(list) = pointer(spec, field).and_then(Val::as_array) else {
             continue;
         };
-        for (i, r) in list.iter().enumerate() {
-            let group = normalize_group(r.get("group").and_then(Val::as_str).unwrap_or(""));
-            let Some(kind) = r.get("kind").and_then(Val::as_str) else {
+        for (index, reference) in list.iter().enumerate() {
+            let group = normalize_group(reference.get("group").and_then(Val::as_str).unwrap_or(""));
+            let Some(kind) = reference.get("kind").and_then(Val::as_str) else {
                 continue;
             };
             if !allowed.iter().any(|&(allowed_group, allowed_kind)| {
@@ -329,7 +333,7 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
                     format!("{group}/{kind}")
                 };
                 return Some(FieldError::new(
-                    format!("spec{}[{i}]", field.replace('/', ".")),
+                    format!("spec{}[{index}]", field.replace('/', ".")),
                     FieldProblem::KindNotAllowed {
                         named,
                         allowed: allowed
@@ -349,11 +353,11 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
 
 fn pointer<'v>(spec: &'v Map, field: &str) -> Option<&'v Val> {
     let mut parts = field.trim_start_matches('/').split('/');
-    let mut v = spec.get(parts.next()?)?;
-    for p in parts {
-        v = v.get(p)?;
+    let mut value = spec.get(parts.next()?)?;
+    for part in parts {
+        value = value.get(part)?;
     }
-    Some(v)
+    Some(value)
 }
 
 #[cfg(test)]

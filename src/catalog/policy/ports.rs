@@ -39,10 +39,10 @@ pub(super) fn entry_ports(
         (true, Val::Array(entries)) => entries
             .iter()
             .enumerate()
-            .map(|(i, v)| {
+            .map(|(index, entry)| {
                 (
-                    format!("{field}[{i}].port"),
-                    v.get("port").unwrap_or(&Val::Null),
+                    format!("{field}[{index}].port"),
+                    entry.get("port").unwrap_or(&Val::Null),
                 )
             })
             .collect(),

@@ -79,17 +79,20 @@ impl Discovery {
     /// Adds the resources of one group version, unless a more preferred version of
     /// the same group already gave the kind.
     fn add(&mut self, group: &str, version: &str, found: impl IntoIterator<Item = Found>) {
-        for f in found {
-            if f.plural.contains('/') || !f.verbs.iter().any(|v| v == "list") || f.kind.is_empty() {
+        for resource in found {
+            if resource.plural.contains('/')
+                || !resource.verbs.iter().any(|v| v == "list")
+                || resource.kind.is_empty()
+            {
                 continue;
             }
-            let gk = GroupKind::new(group, &f.kind);
+            let gk = GroupKind::new(group, &resource.kind);
             self.resources.entry(gk).or_insert_with(|| Resource {
                 group: group.to_string(),
                 version: version.to_string(),
-                kind: f.kind,
-                plural: f.plural,
-                namespaced: f.namespaced,
+                kind: resource.kind,
+                plural: resource.plural,
+                namespaced: resource.namespaced,
             });
         }
     }
@@ -251,19 +254,19 @@ fn stale_spot(group: &str, version: &str, why: &str) -> BlindSpot {
 }
 
 fn add_aggregated(discovery: &mut Discovery, list: AggList) {
-    for g in list.items {
-        for v in g.versions {
-            if v.freshness == "Stale" {
+    for group in list.items {
+        for entry in group.versions {
+            if entry.freshness == "Stale" {
                 // Its kinds would only answer 503: one warning for the group instead.
                 discovery.blind_spots.push(stale_spot(
-                    &g.metadata.name,
-                    &v.version,
+                    &group.metadata.name,
+                    &entry.version,
                     "the aggregated API behind it is not answering (discovery is stale)",
                 ));
                 continue;
             }
-            let version = v.version.clone();
-            discovery.add(&g.metadata.name, &version, aggregated_found(v));
+            let version = entry.version.clone();
+            discovery.add(&group.metadata.name, &version, aggregated_found(entry));
         }
     }
 }
@@ -301,19 +304,19 @@ pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, Discov
     let list: GroupList = decode(&groups, "/apis")?;
     // Every group version, preferred first within its group, fetched concurrently.
     let mut wanted: Vec<(String, String)> = Vec::new();
-    for g in &list.groups {
-        let mut versions: Vec<String> = g
+    for group in &list.groups {
+        let mut versions: Vec<String> = group
             .preferred_version
             .iter()
             .map(|v| v.version.clone())
             .collect();
-        for v in &g.versions {
-            if !versions.contains(&v.version) {
-                versions.push(v.version.clone());
+        for listed in &group.versions {
+            if !versions.contains(&listed.version) {
+                versions.push(listed.version.clone());
             }
         }
-        for v in versions {
-            wanted.push((g.name.clone(), v));
+        for version in versions {
+            wanted.push((group.name.clone(), version));
         }
     }
     let permits = Arc::new(Semaphore::new(concurrency.max(1)));

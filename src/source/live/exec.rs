@@ -99,8 +99,8 @@ pub enum CredentialError {
 /// What is wrong with a plugin's answer, without what it holds.
 #[derive(Debug, thiserror::Error)]
 pub enum AnswerProblem {
-    /// serde_json's error gives a position only, never the text.
-    #[error("its output is not an ExecCredential (JSON: {error})")]
+    /// Said by `json_problem`: a position, never the text there.
+    #[error("its output is not an ExecCredential (JSON: {})", json_problem(error))]
     NotAnExecCredential { error: serde_json::Error },
     #[error("it answered with apiVersion {got}, the kubeconfig asks for {wanted}")]
     OtherApiVersion { got: String, wanted: String },
@@ -108,6 +108,22 @@ pub enum AnswerProblem {
     NoStatus,
     #[error("its ExecCredential has neither a token nor a client certificate and key")]
     NoCredential,
+}
+
+/// What is wrong with a plugin's JSON, without the text: serde_json's syntax errors
+/// give a position only, but a value of the wrong type is quoted (`invalid type:
+/// string "…"`), and that value may be the token.
+fn json_problem(error: &serde_json::Error) -> String {
+    match error.classify() {
+        serde_json::error::Category::Data => format!(
+            "a value of the wrong type or a missing one at line {} column {}",
+            error.line(),
+            error.column()
+        ),
+        serde_json::error::Category::Io
+        | serde_json::error::Category::Syntax
+        | serde_json::error::Category::Eof => error.to_string(),
+    }
 }
 
 /// The end of what a plugin wrote on stderr, on one line ([`trimmed`]); shown as
@@ -286,7 +302,7 @@ fn end(child: &mut std::process::Child, group: bool) {
 /// The credential in a plugin's stdout. Never echoes the output: it holds secrets.
 fn parse(stdout: &[u8], api_version: Option<&str>) -> Result<Credential, AnswerProblem> {
     // client-go reads the answer with a YAML-tolerant decoder; JSON is what plugins
-    // print. serde_json's errors give positions only, never the text.
+    // print. Its error is said by its position (json_problem), never the text.
     let credential: ExecCredential = match serde_json::from_slice(stdout) {
         Ok(credential) => credential,
         Err(error) => serde_saphyr::from_slice(stdout)
@@ -412,6 +428,17 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(!e.contains("SECRET"), "{e}");
+        // A value of the wrong type: serde_json would quote it ("invalid type: string
+        // \"…\""), and here it is the token.
+        for wrong in [
+            br#"{"status":"SECRET-TOKEN"}"#.as_slice(),
+            br#"{"status":{"token":["x"],"clientKeyData":"SECRET-KEY"},"apiVersion":"SECRET-A"}"#,
+            br#"{"apiVersion":{"SECRET-KEY":1}}"#,
+        ] {
+            let e = parse(wrong, None).err().unwrap().to_string();
+            assert!(!e.contains("SECRET"), "{e}");
+            assert!(e.contains("at line 1 column"), "{e}");
+        }
         let e = parse(token, Some("client.authentication.k8s.io/v1beta1"))
             .err()
             .unwrap()

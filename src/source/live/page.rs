@@ -174,13 +174,13 @@ fn without_schemas(spec: &Val) -> Option<Val> {
         None => version.clone(),
     };
     let mut versions = Some(Val::Array(versions.iter().map(version).collect()));
-    let members = spec.as_object()?.iter().map(|(k, v)| {
+    let members = spec.as_object()?.iter().map(|(key, value)| {
         // A mapping holds each key once: `versions` is met once.
-        let v = match k.as_str() {
+        let value = match key.as_str() {
             "versions" => versions.take().unwrap_or_default(),
-            _ => v.clone(),
+            _ => value.clone(),
         };
-        (k.clone(), v)
+        (key.clone(), value)
     });
     Some(Val::Object(members.collect()))
 }
