@@ -351,7 +351,8 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
     None
 }
 
-fn pointer<'v>(spec: &'v Map, field: &str) -> Option<&'v Val> {
+/// The value at JSON pointer `field` (`/default/ports`) in `spec`.
+pub(super) fn pointer<'v>(spec: &'v Map, field: &str) -> Option<&'v Val> {
     let mut parts = field.trim_start_matches('/').split('/');
     let mut value = spec.get(parts.next()?)?;
     for part in parts {

@@ -8,7 +8,7 @@
 //! (`Topology::listener_port_targets`).
 
 use super::invalid::{FieldError, FieldProblem};
-use super::TargetSpec;
+use super::{pointer, TargetSpec};
 use crate::catalog::Sections;
 use crate::model::{Map, ObjRef, Val};
 
@@ -149,14 +149,4 @@ fn port_number(value: &Val, field: String, invalid: &mut Vec<FieldError>) -> Opt
             None
         }
     }
-}
-
-/// The value at JSON pointer `path` (`/default/ports`) in `spec`.
-fn pointer<'v>(spec: &'v Map, path: &str) -> Option<&'v Val> {
-    let mut parts = path.trim_start_matches('/').split('/');
-    let mut value = spec.get(parts.next()?)?;
-    for part in parts {
-        value = value.get(part)?;
-    }
-    Some(value)
 }
