@@ -52,8 +52,9 @@ pub enum SharedPort {
 /// kind's `target_kinds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OtherTargetKinds {
-    /// Its CRD refuses it (CEL or enum validation on the reference's kind): the
-    /// reference is refused, the policy's other targets stand.
+    /// Its CRD refuses it (CEL or enum validation on the reference's kind): the API
+    /// server refuses the whole object (a validation rule fails the request), so none
+    /// of its targets stands.
     RefusedByCrd,
     /// Its controller refuses that target (the reference is accepted by the API
     /// server, then reported invalid).
@@ -70,6 +71,15 @@ impl OtherTargetKinds {
             OtherTargetKinds::RefusedByCrd => Some("its CRD"),
             OtherTargetKinds::RefusedByController => Some("its controller"),
             OtherTargetKinds::NotRefused => None,
+        }
+    }
+
+    /// Whether the refusal is the whole policy's (the API server's validation), not
+    /// the one target's (its controller's).
+    pub fn refuses_whole(self) -> bool {
+        match self {
+            OtherTargetKinds::RefusedByCrd => true,
+            OtherTargetKinds::RefusedByController | OtherTargetKinds::NotRefused => false,
         }
     }
 }

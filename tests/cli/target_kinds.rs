@@ -42,20 +42,28 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
 }
 
 #[test]
-fn check_fails_on_a_target_kind_the_crd_refuses_and_describe_marks_that_target() {
+fn check_fails_on_a_target_kind_the_crd_refuses_and_every_command_calls_the_policy_invalid() {
     let (code, out) = run(&["check", "-A"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains(
             "spec.targetRefs[1].kind: names HTTPRoute, a kind it cannot target (its CRD allows \
-             Gateway, ListenerSet): that target is refused, the policy's others stand"
+             Gateway, ListenerSet): the API server refuses the policy whole (kubectl apply fails)"
         ),
         "{out}"
     );
     let (code, out) = run(&["describe", "ctp/ctp", "-n", "app"]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("Gateway app/gw   resolved"), "{out}");
     assert!(out.contains("HTTPRoute app/web   Invalid"), "{out}");
-    // Still in effect on the Gateway it may target.
-    assert!(out.contains("Status:       Enforced"), "{out}");
+    // The API server would not store it: in effect nowhere, the Gateway included.
+    assert!(out.contains("Status:       Invalid"), "{out}");
+    assert!(out.contains("Affects:      nothing"), "{out}");
+    let (code, out) = run(&["get", "-A"]);
+    assert_eq!(code, Some(0), "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.contains(" ctp "))
+        .unwrap_or_default();
+    assert!(row.contains("Invalid"), "{out}");
+    assert!(row.split_whitespace().nth(6) == Some("0"), "{out}");
 }

@@ -72,13 +72,15 @@ pub enum FieldProblem {
         allowed: Vec<String>,
     },
     /// A target of a kind (`named`) its vendor refuses (`by`: "its CRD", "its
-    /// controller"), which allows only `allowed`: that target is refused, the policy's
-    /// others stand.
-    #[error("names {named}, a kind it cannot target ({by} allows {}): that target is refused, the policy's others stand", .allowed.join(", "))]
+    /// controller"), which allows only `allowed`. `whole`: the API server refuses the
+    /// whole policy (a CRD's validation fails the request); else that target is
+    /// refused and the policy's others stand.
+    #[error("names {named}, a kind it cannot target ({by} allows {}): {}", .allowed.join(", "), if *.whole { "the API server refuses the policy whole (kubectl apply fails)" } else { "that target is refused, the policy's others stand" })]
     TargetKindNotAllowed {
         named: String,
         allowed: Vec<String>,
         by: &'static str,
+        whole: bool,
     },
     /// A single `port` on a reference to a kind other than Gateway (agentgateway: a
     /// frontend policy's listeners on that port).

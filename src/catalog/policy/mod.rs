@@ -42,7 +42,9 @@ pub struct Policy {
     /// kind's project never resolves): then it applies nowhere.
     pub rejected: Option<String>,
     /// The kinds its references name that its vendor refuses as targets (the kind's
-    /// `other_target_kinds`): those targets are Invalid, its others stand.
+    /// `other_target_kinds`): those targets are Invalid; its others stand only where
+    /// its controller, not its CRD, refuses them (a CRD refuses the whole policy,
+    /// `rejected`).
     pub refused_kinds: Vec<String>,
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
@@ -164,14 +166,25 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
-    let rejected = unresolvable_ref(spec, pk)
-        .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
-        .or_else(|| refused_on_target(spec, &targets, pk))
-        .map(|refused| {
-            let why = refused.problem.to_string();
-            invalid.push(refused);
-            why
-        });
+    // A kind its CRD refuses: the API server refuses the object whole.
+    let refused_whole = (!refused_kinds.is_empty() && pk.other_target_kinds.refuses_whole())
+        .then(|| {
+            invalid.iter().find_map(|e| match e.problem {
+                FieldProblem::TargetKindNotAllowed { .. } => Some(e.problem.to_string()),
+                _ => None,
+            })
+        })
+        .flatten();
+    let rejected = refused_whole.or_else(|| {
+        unresolvable_ref(spec, pk)
+            .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
+            .or_else(|| refused_on_target(spec, &targets, pk))
+            .map(|refused| {
+                let why = refused.problem.to_string();
+                invalid.push(refused);
+                why
+            })
+    });
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -247,6 +260,7 @@ fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldErro
                 named: kind.to_string(),
                 allowed: pk.target_kinds.clone(),
                 by,
+                whole: pk.other_target_kinds.refuses_whole(),
             },
         ));
         if !refused.iter().any(|k| *k == *kind) {

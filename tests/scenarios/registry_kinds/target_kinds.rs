@@ -1,11 +1,13 @@
-//! A reference to a kind its kind may not target (issue 28): where the vendor's CRD or
-//! controller refuses it (the registry's `other_target_kinds`), that target is Invalid
-//! with a finding naming the field, the kind and the kinds allowed; the policy's other
-//! targets stand. Where the vendor accepts other kinds, nothing is refused.
+//! A reference to a kind its kind may not target (issue 28): where the vendor's CRD
+//! refuses it (the registry's `other_target_kinds`), that target is Invalid with a
+//! finding naming the field, the kind and the kinds allowed, and so is the policy
+//! whole: a CRD's validation rule fails the API request, so the object is never
+//! stored and none of its targets stands. Where the vendor accepts other kinds,
+//! nothing is refused.
 
 use super::{s, statuses};
 use crate::common::*;
-use kubectl_policies::effective::PolicyStatus::{Enforced, Invalid};
+use kubectl_policies::effective::PolicyStatus::Invalid;
 use kubectl_policies::topology::{Code, Finding, PolicyId, Resolution};
 
 const GATEWAY_AND_ROUTE: &str = r#"
@@ -49,7 +51,7 @@ fn resolutions(w: &kubectl_policies::query::World, name: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_target_of_a_kind_the_crd_refuses_is_invalid_and_the_others_stand() {
+fn a_target_of_a_kind_the_crd_refuses_makes_the_whole_policy_invalid() {
     // Envoy Gateway's ClientTrafficPolicy: CEL allows Gateway (and ListenerSet) only.
     let policy = r#"---
 apiVersion: gateway.envoyproxy.io/v1alpha1
@@ -63,21 +65,23 @@ spec:
 "#;
     let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
     assert_eq!(resolutions(&w, "ctp"), ["Gateway", "!HTTPRoute Invalid"]);
-    // Still in effect on the Gateway.
-    assert_eq!(statuses(&w), [s("app/ctp", Enforced)]);
+    // The API server would refuse the object (its CEL rule fails the request): not in
+    // effect on the Gateway either.
+    assert_eq!(statuses(&w), [s("app/ctp", Invalid)]);
     let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
     let gateway = node(&w, "Gateway", Some("app"), "gw", None);
-    assert_eq!(effective(&w, &kind, gateway).len(), 1);
-    let route = node(&w, "HTTPRoute", Some("app"), "web", None);
-    assert!(!w.topology.attached[route.index()]
-        .iter()
-        .any(|&p| w.topology.policies[p].obj_ref.name == "ctp"));
+    assert!(effective(&w, &kind, gateway).is_empty());
+    for attached_to in [gateway, node(&w, "HTTPRoute", Some("app"), "web", None)] {
+        assert!(!w.topology.attached[attached_to.index()]
+            .iter()
+            .any(|&p| w.topology.policies[p].obj_ref.name == "ctp"));
+    }
     let findings = invalid_findings(&w);
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(
         findings[0].message,
         "spec.targetRefs[1].kind: names HTTPRoute, a kind it cannot target (its CRD allows \
-         Gateway, ListenerSet): that target is refused, the policy's others stand"
+         Gateway, ListenerSet): the API server refuses the policy whole (kubectl apply fails)"
     );
     assert_eq!(findings[0].object.name, "ctp");
 }
@@ -108,7 +112,7 @@ spec:
 }
 
 #[test]
-fn a_selector_of_a_refused_kind_selects_nothing() {
+fn a_selector_of_a_refused_kind_selects_nothing_and_the_policy_is_refused() {
     // kgateway's TrafficPolicy: the same CEL on targetRefs and targetSelectors.
     let policy = r#"---
 apiVersion: gateway.kgateway.dev/v1alpha1
@@ -122,7 +126,8 @@ spec:
 "#;
     let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
     assert_eq!(resolutions(&w, "tp"), ["HTTPRoute"]);
-    assert_eq!(statuses(&w), [s("app/tp", Enforced)]);
+    // Refused whole, as a targetRef of that kind is.
+    assert_eq!(statuses(&w), [s("app/tp", Invalid)]);
     let findings = invalid_findings(&w);
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert!(findings[0]
