@@ -84,10 +84,10 @@ pub enum FieldProblem {
     },
     /// A single `port` on a reference to a kind other than Gateway (agentgateway: a
     /// frontend policy's listeners on that port).
-    #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port")]
+    #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port; the API server refuses the policy whole")]
     PortOnlyOnGateway { kind: String },
     /// A `port` beside a `sectionName` in one reference.
-    #[error("is set with sectionName: a reference names one or the other")]
+    #[error("is set with sectionName: a reference names one or the other (its CRD); the API server refuses the policy whole")]
     PortWithSectionName,
     /// `matchLabels` in a selector entry that names a Namespace (GKE: it picks Pods).
     #[error("is set on a Namespace: it picks Pods only (its CRD refuses it here); the policy's namespace is taken")]
@@ -96,4 +96,17 @@ pub enum FieldProblem {
     /// listener it targets, for one): why.
     #[error("{0}")]
     Refused(String),
+}
+
+impl FieldProblem {
+    /// Whether the API server refuses the whole object for it (a CRD's validation
+    /// rule fails the request, so `kubectl apply` stores nothing): the policy then
+    /// applies nowhere, whatever its other targets.
+    pub fn refused_by_api_server(&self) -> bool {
+        match self {
+            FieldProblem::TargetKindNotAllowed { whole, .. } => *whole,
+            FieldProblem::PortOnlyOnGateway { .. } | FieldProblem::PortWithSectionName => true,
+            _ => false,
+        }
+    }
 }

@@ -166,15 +166,12 @@ pub(crate) fn read_policy(o: &Object, index: ObjectId, pk: &PolicyKind) -> Polic
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
-    // A kind its CRD refuses: the API server refuses the object whole.
-    let refused_whole = (!refused_kinds.is_empty() && pk.other_target_kinds.refuses_whole())
-        .then(|| {
-            invalid.iter().find_map(|e| match e.problem {
-                FieldProblem::TargetKindNotAllowed { .. } => Some(e.problem.to_string()),
-                _ => None,
-            })
-        })
-        .flatten();
+    // A field its CRD refuses (a target's kind, a port where none may be): the API
+    // server refuses the object whole.
+    let refused_whole = invalid
+        .iter()
+        .find(|e| e.problem.refused_by_api_server())
+        .map(|e| e.problem.to_string());
     let rejected = refused_whole.or_else(|| {
         unresolvable_ref(spec, pk)
             .or_else(|| refused_namespace(&targets, o.namespace.as_deref(), pk))
