@@ -106,6 +106,26 @@ spec:
 }
 
 #[test]
+fn tree_names_the_gateway_that_has_no_listener_on_a_port() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = "apiVersion: agentgateway.dev/v1alpha1
+kind: AgentgatewayPolicy
+metadata: {name: agw, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 9}]
+  frontend: {tcp: {keepalive: {retries: 3}}}
+";
+    let file = write(dir.path(), &[SERVICE, policy]);
+    let (_, out) = run(&["-f", &file, "tree", "-A"]);
+    // Drawn apart, at the top: the line names the Gateway, not a bare `listener 9`.
+    assert!(
+        out.lines()
+            .any(|l| l == "listener 9 of Gateway app/gw  SectionNotFound"),
+        "{out}"
+    );
+}
+
+#[test]
 fn describe_says_which_pods_a_gke_selector_picks_and_that_they_are_not_read() {
     let dir = tempfile::tempdir().unwrap();
     let pods = "apiVersion: networking.gke.io/v1
