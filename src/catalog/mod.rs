@@ -264,6 +264,38 @@ impl SameTarget {
             SameTarget::SeveralConflict => "only one may apply: with several, all are Conflicted",
         }
     }
+
+    /// How a Conflicted policy of a kind with this rule stands to the one it is
+    /// paired with, and why, as `check` and `describe` say it: `loses to X: the
+    /// oldest policy wins`, `conflicts with X: their priority differs, ...`.
+    pub fn conflict_words(self) -> (&'static str, &'static str) {
+        const OLDEST: &str = "the oldest policy wins (GEP-713 None)";
+        match self {
+            SameTarget::OldestWins => ("loses to", OLDEST),
+            SameTarget::DisjointFields(_) => (
+                "loses to",
+                "a later one setting a field an older one sets is Conflicted",
+            ),
+            SameTarget::LastAppliedWins => ("loses to", "the last applied (newest) policy wins"),
+            SameTarget::OnePerValue { .. } => (
+                "loses to",
+                "one per value of a field: the oldest with it wins",
+            ),
+            SameTarget::AllConflictedOnMismatch { .. } => (
+                "conflicts with",
+                "they must agree on a field and differ: all are Conflicted",
+            ),
+            SameTarget::SeveralConflict => (
+                "conflicts with",
+                "only one may apply: with several, all are Conflicted",
+            ),
+            // These never make a policy Conflicted; said as GEP-713 would if they did.
+            SameTarget::Stack
+            | SameTarget::OldestFieldWins
+            | SameTarget::WeightedFieldWins { .. }
+            | SameTarget::AllByPriority { .. } => ("loses to", OLDEST),
+        }
+    }
 }
 
 /// How a kind names its targets.

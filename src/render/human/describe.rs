@@ -306,13 +306,12 @@ fn policy_status(
             status_tint(description.status.computed),
         ),
     )?;
+    let (verb, why) = description.lost_because;
     for lost in &description.lost_to {
-        writeln!(
-            out,
-            "              loses to {} {} (older, GEP-713 None)",
-            lost.kind,
-            lost.ns_name()
-        )?;
+        writeln!(out, "              {verb} {} {}", lost.kind, lost.ns_name())?;
+    }
+    if !description.lost_to.is_empty() {
+        writeln!(out, "              ({why})")?;
     }
     if description.status.reported.is_empty() {
         field(
