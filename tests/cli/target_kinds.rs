@@ -67,3 +67,32 @@ fn check_fails_on_a_target_kind_the_crd_refuses_and_every_command_calls_the_poli
     assert!(row.contains("Invalid"), "{out}");
     assert!(row.split_whitespace().nth(6) == Some("0"), "{out}");
 }
+
+#[test]
+fn tree_says_no_service_names_a_kong_upstream_policy_rather_than_workloads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.yaml");
+    std::fs::write(
+        &path,
+        "apiVersion: configuration.konghq.com/v1beta1
+kind: KongUpstreamPolicy
+metadata: {name: orphan, namespace: app}
+spec: {algorithm: round-robin}
+",
+    )
+    .unwrap();
+    let out = kp()
+        .args(["--color", "never", "-f"])
+        .arg(&path)
+        .args(["tree", "-A"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    // It is attached from a Service's side: none names it (no workloads involved).
+    assert!(
+        out.starts_with(
+            "Service app/(no konghq.com/upstream-policy annotation names it)  TargetNotFound\n"
+        ),
+        "{out}"
+    );
+}
