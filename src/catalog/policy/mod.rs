@@ -335,19 +335,30 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
                     format!("spec{}[{i}]", field.replace('/', ".")),
                     FieldProblem::KindNotAllowed {
                         named,
-                        allowed: allowed
-                            .iter()
-                            .map(|&(allowed_group, allowed_kind)| match allowed_group {
-                                "" => allowed_kind.to_string(),
-                                _ => format!("{allowed_group}/{allowed_kind}"),
-                            })
-                            .collect(),
+                        allowed: allowed_kinds(allowed),
                     },
                 ));
             }
         }
     }
     None
+}
+
+/// The kinds a reference may name, as a refusal lists them: `group/Kind`, core kinds
+/// bare; a kind accepted both with its group and with none is said once
+/// (`certificates.k8s.io/ClusterTrustBundle (or with no group)`), not as two kinds.
+fn allowed_kinds(allowed: &[(&str, &str)]) -> Vec<String> {
+    let also_grouped = |kind: &str| allowed.iter().any(|&(g, k)| k == kind && !g.is_empty());
+    let also_bare = |kind: &str| allowed.iter().any(|&(g, k)| k == kind && g.is_empty());
+    allowed
+        .iter()
+        .filter(|&&(group, kind)| !(group.is_empty() && also_grouped(kind)))
+        .map(|&(group, kind)| match group {
+            "" => kind.to_string(),
+            _ if also_bare(kind) => format!("{group}/{kind} (or with no group)"),
+            _ => format!("{group}/{kind}"),
+        })
+        .collect()
 }
 
 fn pointer<'v>(spec: &'v Map, field: &str) -> Option<&'v Val> {
