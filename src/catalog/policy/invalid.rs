@@ -54,8 +54,9 @@ pub enum FieldProblem {
     /// Both `defaults` and `overrides` (GEP-713: one strategy per policy).
     #[error("has both defaults and overrides; GEP-713 allows one merge strategy per policy")]
     TwoStrategies,
-    /// A setting (`field`) its controller does not support on a target of `kind`.
-    #[error("is set and the policy targets {target}: its controller supports no {field} on a {kind} and refuses the policy there")]
+    /// A setting (`field`) its vendor (its controller, or its CRD's validation) does not
+    /// accept on a target of `kind`.
+    #[error("is set and the policy targets {target}: its vendor accepts no {field} on a {kind} and refuses the policy")]
     UnsupportedOnTarget {
         target: ObjRef,
         field: &'static str,

@@ -7,7 +7,7 @@
 
 use super::{s, statuses};
 use crate::common::*;
-use kubectl_policies::effective::PolicyStatus::Invalid;
+use kubectl_policies::effective::PolicyStatus::{Enforced, Invalid};
 use kubectl_policies::topology::{Code, Finding, PolicyId, Resolution};
 
 const GATEWAY_AND_ROUTE: &str = r#"
@@ -184,4 +184,53 @@ spec:
         invalid_findings(&w)
     );
     assert_eq!(resolutions(&w, "tls"), ["HTTPRoute"]);
+}
+
+#[test]
+fn agentgateway_refuses_a_section_on_a_kind_its_crd_does_not_allow_it_on() {
+    // Its CRD's CEL: `frontend` targets a Gateway only, `traffic` no Service; `backend`
+    // may target a Service. The API server refuses the object whole.
+    let policy = |name: &str, target: &str, section: &str| {
+        format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{target}]\n  {section}\n")
+    };
+    let route = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}";
+    let service = "{group: \"\", kind: Service, name: svc}";
+    let yaml = [
+        GATEWAY_AND_ROUTE.to_string(),
+        policy(
+            "frontend-route",
+            route,
+            "frontend: {http: {maxBufferSize: 100}}",
+        ),
+        policy("traffic-route", route, "traffic: {timeouts: {request: 5s}}"),
+        policy(
+            "traffic-service",
+            service,
+            "traffic: {timeouts: {request: 5s}}",
+        ),
+        policy(
+            "backend-service",
+            service,
+            "backend: {tcp: {connectTimeout: 5s}}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/backend-service", Enforced),
+            s("app/frontend-route", Invalid),
+            s("app/traffic-route", Enforced),
+            s("app/traffic-service", Invalid),
+        ]
+    );
+    let findings = invalid_findings(&w);
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    assert!(findings[0]
+        .message
+        .starts_with("spec.frontend: is set and the policy targets"));
+    assert!(findings[1]
+        .message
+        .starts_with("spec.traffic: is set and the policy targets"));
 }
