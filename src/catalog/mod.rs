@@ -52,8 +52,9 @@ pub enum SharedPort {
 /// kind's `target_kinds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OtherTargetKinds {
-    /// Its CRD refuses it (CEL or enum validation on the reference's kind): the
-    /// reference is refused, the policy's other targets stand.
+    /// Its CRD refuses it (CEL or enum validation on the reference's kind): the API
+    /// server refuses the whole object (a validation rule fails the request), so none
+    /// of its targets stands.
     RefusedByCrd,
     /// Its controller refuses that target (the reference is accepted by the API
     /// server, then reported invalid).
@@ -70,6 +71,15 @@ impl OtherTargetKinds {
             OtherTargetKinds::RefusedByCrd => Some("its CRD"),
             OtherTargetKinds::RefusedByController => Some("its controller"),
             OtherTargetKinds::NotRefused => None,
+        }
+    }
+
+    /// Whether the refusal is the whole policy's (the API server's validation), not
+    /// the one target's (its controller's).
+    pub fn refuses_whole(self) -> bool {
+        match self {
+            OtherTargetKinds::RefusedByCrd => true,
+            OtherTargetKinds::RefusedByController | OtherTargetKinds::NotRefused => false,
         }
     }
 }
@@ -252,6 +262,38 @@ impl SameTarget {
                 "all apply while a field agrees; if it differs, all are Conflicted"
             }
             SameTarget::SeveralConflict => "only one may apply: with several, all are Conflicted",
+        }
+    }
+
+    /// How a Conflicted policy of a kind with this rule stands to the one it is
+    /// paired with, and why, as `check` and `describe` say it: `loses to X: the
+    /// oldest policy wins`, `conflicts with X: their priority differs, ...`.
+    pub fn conflict_words(self) -> (&'static str, &'static str) {
+        const OLDEST: &str = "the oldest policy wins (GEP-713 None)";
+        match self {
+            SameTarget::OldestWins => ("loses to", OLDEST),
+            SameTarget::DisjointFields(_) => (
+                "loses to",
+                "a later one setting a field an older one sets is Conflicted",
+            ),
+            SameTarget::LastAppliedWins => ("loses to", "the last applied (newest) policy wins"),
+            SameTarget::OnePerValue { .. } => (
+                "loses to",
+                "one per value of a field: the oldest with it wins",
+            ),
+            SameTarget::AllConflictedOnMismatch { .. } => (
+                "conflicts with",
+                "they must agree on a field and differ: all are Conflicted",
+            ),
+            SameTarget::SeveralConflict => (
+                "conflicts with",
+                "only one may apply: with several, all are Conflicted",
+            ),
+            // These never make a policy Conflicted; said as GEP-713 would if they did.
+            SameTarget::Stack
+            | SameTarget::OldestFieldWins
+            | SameTarget::WeightedFieldWins { .. }
+            | SameTarget::AllByPriority { .. } => ("loses to", OLDEST),
         }
     }
 }

@@ -20,7 +20,8 @@ pub enum PolicyStatus {
     PartiallyEnforced,
     /// Nothing of it survives anywhere.
     Overridden,
-    /// A Direct policy that loses to an older one on the same target.
+    /// Another policy of its kind wins on the same target, by the kind's same-target
+    /// rule (GEP-713's None: the older one).
     Conflicted,
     TargetNotFound,
     SectionNotFound,

@@ -2,6 +2,7 @@
 //! statuses that disagree with the computed ones).
 
 use super::*;
+use crate::catalog::SameTarget;
 use crate::topology::Conflict;
 
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
@@ -24,6 +25,12 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
     // Conflicts are sorted, so p's losses are one run of them.
     let from = statuses.conflicts.partition_point(|c| c.loser < policy);
     let mut seen = std::collections::BTreeSet::new();
+    // A kind no registry entry or label gives a rule to: GEP-713's None.
+    let (verb, why) = topology
+        .catalog
+        .get(&topology.policies[policy].kind)
+        .map_or(SameTarget::OldestWins, |k| k.same_target)
+        .conflict_words();
     for &Conflict { winner, at: n, .. } in statuses.conflicts[from..]
         .iter()
         .take_while(|c| c.loser == policy)
@@ -35,7 +42,7 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
             Code::Conflicted,
             topology.policies[policy].obj_ref.clone(),
             format!(
-                "loses to {} {} on {}: the oldest policy wins (GEP-713 None)",
+                "{verb} {} {} on {}: {why}",
                 topology.policies[winner].kind.kind,
                 topology.policies[winner].obj_ref.ns_name(),
                 topology.nodes[n].obj_ref.short()

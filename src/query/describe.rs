@@ -24,6 +24,10 @@ pub struct ReachingPolicy {
     pub attached_to: ObjRef,
     pub relation: Relation,
     pub status: PolicyStatus,
+    /// Every section of the described object it attaches to (`attached_to` names the
+    /// first): a page of one section's settings says the section the policy is on.
+    #[serde(skip)]
+    pub attached_sections: Vec<ObjRef>,
 }
 
 /// `describe` of an object: that policies reach it, which and how, and what they make
@@ -295,12 +299,18 @@ fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<Reac
         } else {
             here_status.unwrap_or(PolicyStatus::Enforced)
         };
+        let attached_sections = sections
+            .iter()
+            .filter(|s| nodes.contains(s))
+            .map(|&s| topology.nodes[s].obj_ref.clone())
+            .collect();
         policies.push(ReachingPolicy {
             policy: topology.policies[p].obj_ref.clone(),
             class: topology.policies[p].class,
             attached_to,
             relation,
             status,
+            attached_sections,
         });
     }
     policies.sort_by(|a, b| (&a.policy.kind, &a.policy).cmp(&(&b.policy.kind, &b.policy)));
@@ -369,6 +379,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             attached_to: r.clone(),
             relation: Relation::Direct,
             status: world.statuses.overall[p],
+            attached_sections: Vec::new(),
         });
     }
     description

@@ -88,19 +88,30 @@ pub struct Effective {
 
 impl Effective {
     pub(crate) fn from_group(world: &World, group: &EffectiveGroup) -> Effective {
+        let mut sources: Vec<Source> = group
+            .sources
+            .iter()
+            .map(|(path, p)| Source {
+                path: path.clone(),
+                policy: world.policy_ref(*p),
+            })
+            .collect();
+        // Nothing set, though policies are folded in: the most specific of them set
+        // it so (one that replaces the others whole and sets nothing, as Envoy
+        // Gateway's do), and the whole spec, JSON pointer "", is its.
+        let empty = group.spec.as_object().is_some_and(|m| m.is_empty());
+        if let (true, true, Some(&last)) = (empty, sources.is_empty(), group.applied.last()) {
+            sources.push(Source {
+                path: String::new(),
+                policy: world.policy_ref(last),
+            });
+        }
         Effective {
             policy_kind: (&group.kind).into(),
             target: world.topology.nodes[group.node].obj_ref.clone(),
             contexts: group.contexts.clone(),
             spec: group.spec.clone(),
-            sources: group
-                .sources
-                .iter()
-                .map(|(path, p)| Source {
-                    path: path.clone(),
-                    policy: world.policy_ref(*p),
-                })
-                .collect(),
+            sources,
         }
     }
 }

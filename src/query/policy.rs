@@ -104,6 +104,10 @@ pub struct PolicyDescription {
     /// Policies this one lost to (Direct conflicts).
     #[serde(skip)]
     pub lost_to: Vec<ObjRef>,
+    /// How it stands to each of `lost_to` and why, as its kind's same-target rule says
+    /// (`SameTarget::conflict_words`).
+    #[serde(skip)]
+    pub lost_because: (&'static str, &'static str),
 }
 
 pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
@@ -166,6 +170,9 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         settings: own_settings(topology, policy),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
+        lost_because: pk
+            .map_or(crate::catalog::SameTarget::OldestWins, |k| k.same_target)
+            .conflict_words(),
     }
 }
 

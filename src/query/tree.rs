@@ -98,9 +98,22 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             })
             .collect();
         if targets.is_empty() {
-            // Bound by a workload selector, or naming nothing readable.
-            let what = pol.workload_selector.as_deref().unwrap_or("no target");
-            let r = ObjRef::new("", "Workloads", pol.obj_ref.namespace.as_deref(), what);
+            // Bound by a workload selector, named by no object's annotation (Kong), or
+            // naming nothing readable.
+            let ns = pol.obj_ref.namespace.as_deref();
+            let by_annotation = topology.catalog.get(&pol.kind).and_then(|k| {
+                let annotation = k.targeting.target_annotation?;
+                let kind = k.target_kinds.first()?;
+                Some((
+                    kind.clone(),
+                    format!("(no {annotation} annotation names it)"),
+                ))
+            });
+            let r = match (&pol.workload_selector, by_annotation) {
+                (Some(selector), _) => ObjRef::new("", "Workloads", ns, selector),
+                (None, Some((kind, none))) => ObjRef::new("", &kind, ns, &none),
+                (None, None) => ObjRef::new("", "Workloads", ns, "no target"),
+            };
             targets.push((r, status));
         }
         for (target, why) in targets {

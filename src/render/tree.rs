@@ -6,9 +6,13 @@ use crate::query::outline::PolicyOutline;
 use crate::query::TreeNode;
 use std::io::{self, Write};
 
-fn label(n: &TreeNode) -> String {
+/// A node's label: a section by its name under its object, but at the top (a target
+/// a policy names that did not resolve, drawn apart) with its object too, or nothing
+/// would say which Gateway has no listener `http-2`.
+fn label(n: &TreeNode, top: bool) -> String {
     let r = &n.obj_ref;
     match &r.section {
+        Some(_) if top => human_ref(r),
         Some(s) => format!("{} {s}", section_word(&r.kind)),
         None => format!("{} {}", r.kind, r.ns_name()),
     }
@@ -48,7 +52,7 @@ fn node(
         Some(false) => (format!("{prefix}├── "), format!("{prefix}│   ")),
     };
     let mut text = style.paint(
-        &label(n),
+        &label(n, last.is_none()),
         if n.obj_ref.section.is_some() {
             Tint::Plain
         } else {

@@ -29,7 +29,8 @@ pub enum Code {
     ParentNotFound,
     /// A backendRef to an object that is not in the input.
     BackendNotFound,
-    /// A Direct policy that loses to an older one on the same target.
+    /// Another policy of its kind wins on the same target, by the kind's same-target
+    /// rule (GEP-713's None: the older one).
     Conflicted,
     /// A controller reports a status the computation contradicts.
     StatusDisagrees,

@@ -92,3 +92,39 @@ fn describe_of_a_client_traffic_policy_names_no_merge_type() {
     assert!(line.contains("most specific policy wins whole"), "{line}");
     assert!(!page.contains("mergeType"), "{page}");
 }
+
+/// stdout of `effective ARGS` on `INPUT`, without colours.
+fn effective(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.yaml");
+    std::fs::write(&path, INPUT).unwrap();
+    let out = kp()
+        .args(["--color", "never", "effective", "-n", "app", "-f"])
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn effective_names_the_policy_that_sets_nothing_where_it_is_all_there_is() {
+    // On route b only the empty Gateway-wide policy applies: the page says whose the
+    // empty spec is rather than an unexplained `{}`.
+    let page = effective(&["httproute/b"]);
+    assert!(
+        page.contains("      {}  # gateway-wide, from Gateway/gw\n"),
+        "{page}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&effective(&["httproute/b", "-o", "json"])).unwrap();
+    let traffic = json["effective"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["policyKind"]["kind"] == "BackendTrafficPolicy")
+        .unwrap();
+    assert_eq!(traffic["sources"][0]["path"], "");
+    assert_eq!(traffic["sources"][0]["policy"]["name"], "gateway-wide");
+}

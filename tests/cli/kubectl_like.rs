@@ -490,7 +490,11 @@ fn sections_are_objects_wherever_a_type_name_is_taken() {
     ]);
     assert_eq!(e["target"]["sectionName"], "https");
     let tree = stdout(&["--demo", "tree", "gtw/cupcake-gw#https", "-n", "infra"]);
-    assert!(tree.starts_with("listener https\n"), "{tree}");
+    // At the top, the section says whose it is.
+    assert!(
+        tree.starts_with("listener https of Gateway infra/cupcake-gw\n"),
+        "{tree}"
+    );
     let graph = stdout(&["--demo", "graph", "svc/oven#https", "-n", "baker"]);
     assert!(graph.starts_with("digraph"), "{graph}");
     // A section that is not there: the object's sections, and the nearest.

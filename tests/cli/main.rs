@@ -14,6 +14,7 @@ mod mutation;
 
 mod commands;
 mod completion;
+mod conflicts;
 mod cycles;
 mod envoy_gateway;
 mod graph;

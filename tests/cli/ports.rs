@@ -106,6 +106,55 @@ spec:
 }
 
 #[test]
+fn effective_says_each_port_a_policy_on_several_ports_is_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = "apiVersion: alb.networking.azure.io/v1
+kind: BackendLoadBalancingPolicy
+metadata: {name: lb, namespace: app}
+spec:
+  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [{port: 80}, {port: 9090}]}]
+  loadBalancing: {strategy: RoundRobin}
+";
+    let file = write(dir.path(), &[SERVICE, policy]);
+    let (_, out) = run(&["-f", &file, "effective", "service/svc", "-n", "app"]);
+    // One block per port, each setting beside the port it is on there.
+    for port in ["http", "admin"] {
+        let block = &out[out
+            .find(&format!("at port {port} of Service app/svc"))
+            .unwrap_or_else(|| panic!("a block for port {port}: {out}"))..];
+        let setting = block.lines().find(|l| l.contains("strategy:")).unwrap();
+        assert!(
+            setting.ends_with(&format!("# lb, on port {port}")),
+            "{port}: {out}"
+        );
+    }
+    // describe's table says both.
+    let (_, out) = run(&["-f", &file, "describe", "service/svc", "-n", "app"]);
+    let row = out.lines().find(|l| l.contains(" lb ")).unwrap_or_default();
+    assert!(row.contains("on ports http, admin"), "{out}");
+}
+
+#[test]
+fn tree_names_the_gateway_that_has_no_listener_on_a_port() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = "apiVersion: agentgateway.dev/v1alpha1
+kind: AgentgatewayPolicy
+metadata: {name: agw, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, port: 9}]
+  frontend: {tcp: {keepalive: {retries: 3}}}
+";
+    let file = write(dir.path(), &[SERVICE, policy]);
+    let (_, out) = run(&["-f", &file, "tree", "-A"]);
+    // Drawn apart, at the top: the line names the Gateway, not a bare `listener 9`.
+    assert!(
+        out.lines()
+            .any(|l| l == "listener 9 of Gateway app/gw  SectionNotFound"),
+        "{out}"
+    );
+}
+
+#[test]
 fn describe_says_which_pods_a_gke_selector_picks_and_that_none_was_read() {
     let dir = tempfile::tempdir().unwrap();
     let pods = "apiVersion: networking.gke.io/v1

@@ -142,6 +142,20 @@ fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
         PolicyStatus::Enforced
     );
     assert_eq!(status(&w, "deployment"), PolicyStatus::Invalid);
+    // The refusal lists the bundle once, with the group it may go without.
+    let why = w
+        .topology
+        .policies
+        .iter()
+        .find(|p| p.obj_ref.name == "deployment")
+        .and_then(|p| p.rejected.clone())
+        .unwrap_or_default();
+    assert_eq!(
+        why,
+        "names apps/Deployment, a kind it cannot refer to (ConfigMap, Secret, \
+         certificates.k8s.io/ClusterTrustBundle (or with no group)): its controller refuses \
+         the policy"
+    );
 }
 
 #[test]

@@ -175,12 +175,13 @@ Status words (the same in get, tree and describe):
   Overridden         none of its settings holds: other policies set every one of them, or
                      replace it whole wherever it reaches (Envoy Gateway: even one that sets
                      nothing)
-  Conflicted         a Direct policy that loses to an older one on the same target (GEP-713):
-                     nothing of it applies there
+  Conflicted         another policy of its kind wins on the same target, by its kind's rule
+                     (GEP-713: the older one; kgateway's HTTPListenerPolicy: the newer; some
+                     kinds: none of them when several disagree): nothing of it applies there
   TargetNotFound     the object it targets is not there
   SectionNotFound    its target is there but not the listener, rule or port it names
   SelectorBound      bound by a workload selector, outside the Gateway API hierarchy
-  Invalid            its spec cannot be read, or its controller refuses it
+  Invalid            its spec cannot be read, or its controller or its CRD refuses it
 Over which objects: in get, tree and describe POLICY's Status, every object the policy
 reaches; in describe POLICY's Affects (and its -o tree), each object or section on its own;
 in describe OBJECT (and its -o tree), that object and its sections.";

@@ -54,8 +54,9 @@ pub enum FieldProblem {
     /// Both `defaults` and `overrides` (GEP-713: one strategy per policy).
     #[error("has both defaults and overrides; GEP-713 allows one merge strategy per policy")]
     TwoStrategies,
-    /// A setting (`field`) its controller does not support on a target of `kind`.
-    #[error("is set and the policy targets {target}: its controller supports no {field} on a {kind} and refuses the policy there")]
+    /// A setting (`field`) its vendor (its controller, or its CRD's validation) does not
+    /// accept on a target of `kind`.
+    #[error("is set and the policy targets {target}: its vendor accepts no {field} on a {kind} and refuses the policy")]
     UnsupportedOnTarget {
         target: ObjRef,
         field: &'static str,
@@ -72,20 +73,22 @@ pub enum FieldProblem {
         allowed: Vec<String>,
     },
     /// A target of a kind (`named`) its vendor refuses (`by`: "its CRD", "its
-    /// controller"), which allows only `allowed`: that target is refused, the policy's
-    /// others stand.
-    #[error("names {named}, a kind it cannot target ({by} allows {}): that target is refused, the policy's others stand", .allowed.join(", "))]
+    /// controller"), which allows only `allowed`. `whole`: the API server refuses the
+    /// whole policy (a CRD's validation fails the request); else that target is
+    /// refused and the policy's others stand.
+    #[error("names {named}, a kind it cannot target ({by} allows {}): {}", .allowed.join(", "), if *.whole { "the API server refuses the policy whole (kubectl apply fails)" } else { "that target is refused, the policy's others stand" })]
     TargetKindNotAllowed {
         named: String,
         allowed: Vec<String>,
         by: &'static str,
+        whole: bool,
     },
     /// A single `port` on a reference to a kind other than Gateway (agentgateway: a
     /// frontend policy's listeners on that port).
-    #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port")]
+    #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port; the API server refuses the policy whole")]
     PortOnlyOnGateway { kind: String },
     /// A `port` beside a `sectionName` in one reference.
-    #[error("is set with sectionName: a reference names one or the other")]
+    #[error("is set with sectionName: a reference names one or the other (its CRD); the API server refuses the policy whole")]
     PortWithSectionName,
     /// `matchLabels` in a selector entry that names a Namespace (GKE: it picks Pods).
     #[error("is set on a Namespace: it picks Pods only (its CRD refuses it here); the policy's namespace is taken")]
@@ -94,4 +97,17 @@ pub enum FieldProblem {
     /// listener it targets, for one): why.
     #[error("{0}")]
     Refused(String),
+}
+
+impl FieldProblem {
+    /// Whether the API server refuses the whole object for it (a CRD's validation
+    /// rule fails the request, so `kubectl apply` stores nothing): the policy then
+    /// applies nowhere, whatever its other targets.
+    pub fn refused_by_api_server(&self) -> bool {
+        match self {
+            FieldProblem::TargetKindNotAllowed { whole, .. } => *whole,
+            FieldProblem::PortOnlyOnGateway { .. } | FieldProblem::PortWithSectionName => true,
+            _ => false,
+        }
+    }
 }

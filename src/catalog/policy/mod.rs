@@ -44,7 +44,9 @@ pub struct Policy {
     /// kind's project never resolves): then it applies nowhere.
     pub rejected: Option<String>,
     /// The kinds its references name that its vendor refuses as targets (the kind's
-    /// `other_target_kinds`): those targets are Invalid, its others stand.
+    /// `other_target_kinds`): those targets are Invalid; its others stand only where
+    /// its controller, not its CRD, refuses them (a CRD refuses the whole policy,
+    /// `rejected`).
     pub refused_kinds: Vec<String>,
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
@@ -176,14 +178,22 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
-    let rejected = unresolvable_ref(spec, pk)
-        .or_else(|| refused_namespace(&targets, object.namespace.as_deref(), pk))
-        .or_else(|| refused_on_target(spec, &targets, pk))
-        .map(|refused| {
-            let why = refused.problem.to_string();
-            invalid.push(refused);
-            why
-        });
+    // A field its CRD refuses (a target's kind, a port where none may be): the API
+    // server refuses the object whole.
+    let refused_whole = invalid
+        .iter()
+        .find(|e| e.problem.refused_by_api_server())
+        .map(|e| e.problem.to_string());
+    let rejected = refused_whole.or_else(|| {
+        unresolvable_ref(spec, pk)
+            .or_else(|| refused_namespace(&targets, object.namespace.as_deref(), pk))
+            .or_else(|| refused_on_target(spec, &targets, pk))
+            .map(|refused| {
+                let why = refused.problem.to_string();
+                invalid.push(refused);
+                why
+            })
+    });
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -259,6 +269,7 @@ fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldErro
                 named: kind.to_string(),
                 allowed: pk.target_kinds.clone(),
                 by,
+                whole: pk.other_target_kinds.refuses_whole(),
             },
         ));
         if !refused.iter().any(|k| *k == *kind) {
@@ -336,19 +347,30 @@ fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
                     format!("spec{}[{index}]", field.replace('/', ".")),
                     FieldProblem::KindNotAllowed {
                         named,
-                        allowed: allowed
-                            .iter()
-                            .map(|&(allowed_group, allowed_kind)| match allowed_group {
-                                "" => allowed_kind.to_string(),
-                                _ => format!("{allowed_group}/{allowed_kind}"),
-                            })
-                            .collect(),
+                        allowed: allowed_kinds(allowed),
                     },
                 ));
             }
         }
     }
     None
+}
+
+/// The kinds a reference may name, as a refusal lists them: `group/Kind`, core kinds
+/// bare; a kind accepted both with its group and with none is said once
+/// (`certificates.k8s.io/ClusterTrustBundle (or with no group)`), not as two kinds.
+fn allowed_kinds(allowed: &[(&str, &str)]) -> Vec<String> {
+    let also_grouped = |kind: &str| allowed.iter().any(|&(g, k)| k == kind && !g.is_empty());
+    let also_bare = |kind: &str| allowed.iter().any(|&(g, k)| k == kind && g.is_empty());
+    allowed
+        .iter()
+        .filter(|&&(group, kind)| !(group.is_empty() && also_grouped(kind)))
+        .map(|&(group, kind)| match group {
+            "" => kind.to_string(),
+            _ if also_bare(kind) => format!("{group}/{kind} (or with no group)"),
+            _ => format!("{group}/{kind}"),
+        })
+        .collect()
 }
 
 /// The value at JSON pointer `field` (`/default/ports`) in `spec`.

@@ -17,7 +17,19 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     flow: Flow::ClientSide {
         to_backends: &["backend"],
     },
-    refused_on: &[],
+    // Its CRD's CEL: "the 'frontend' field can only target a Gateway", "the 'traffic'
+    // field can only target a Gateway, ListenerSet, GRPCRoute, HTTPRoute, or
+    // InferencePool" (agentgateway@005d0299 AgentgatewayPolicySpec; the docs'
+    // target-merge page: "the Kubernetes API server rejects the request").
+    refused_on: &[
+        ("HTTPRoute", &["frontend"]),
+        ("GRPCRoute", &["frontend"]),
+        ("ListenerSet", &["frontend"]),
+        ("XListenerSet", &["frontend"]),
+        ("InferencePool", &["frontend"]),
+        ("Service", &["frontend", "traffic"]),
+        ("AgentgatewayBackend", &["frontend", "traffic"]),
+    ],
     shared_port: SharedPort::Allowed,
     targeting: REFS_OR_SELECTORS,
     target_kinds: &[

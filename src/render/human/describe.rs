@@ -115,11 +115,21 @@ pub(super) fn policies_table(description: &TargetDescription) -> Table {
 }
 
 /// How a policy reaches the object described, as `describe` and `effective` say it:
-/// `attached here`, `on rule orders`, `from Gateway/gw#https` (the TARGETS column's
+/// `attached here`, `on rule orders`, `on ports http, 9000`, `from Gateway/gw#https` (the TARGETS column's
 /// spelling, in the policy's namespace unless it names another).
 pub(super) fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
     match p.relation {
         Relation::Direct => "attached here".to_string(),
+        // On several sections of it: each named (`on ports http, 9000`).
+        Relation::Section if p.attached_sections.len() > 1 => format!(
+            "on {}s {}",
+            section_word(&p.attached_to.kind),
+            p.attached_sections
+                .iter()
+                .filter_map(|s| s.section.as_deref())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Relation::Section => format!("on {}", section_only(&p.attached_to)),
         Relation::Inherited => format!(
             "from {}",
@@ -320,13 +330,12 @@ fn policy_status(
             status_tint(description.status.computed),
         ),
     )?;
+    let (verb, why) = description.lost_because;
     for lost in &description.lost_to {
-        writeln!(
-            out,
-            "              loses to {} {} (older, GEP-713 None)",
-            lost.kind,
-            lost.ns_name()
-        )?;
+        writeln!(out, "              {verb} {} {}", lost.kind, lost.ns_name())?;
+    }
+    if !description.lost_to.is_empty() {
+        writeln!(out, "              ({why})")?;
     }
     if description.status.reported.is_empty() {
         field(

@@ -206,20 +206,31 @@ pub fn effective(
             out,
             "Effective policies (each setting with the policy that set it, and how it arrives):"
         )?;
-        let arrival = |p: &ObjRef| -> String {
+        // How policy `p` arrives at `section` of the object (none: the object itself).
+        let arrival = |p: &ObjRef, section: Option<&ObjRef>| -> String {
             let name = match p.namespace == e.target.namespace {
                 true => p.name.to_string(),
                 false => p.ns_name(),
             };
             match reaching.iter().find(|r| r.policy == *p) {
+                // On this section itself, whichever other sections it is on too.
+                Some(r) if section.is_some_and(|s| r.attached_sections.contains(s)) => {
+                    let on = section.map(section_only).unwrap_or_default();
+                    format!("{name}, on {on}")
+                }
                 Some(r) => format!("{name}, {}", how_it_reaches(r)),
                 None => name,
             }
         };
-        effective_blocks_labelled(out, &e.effective, style, &arrival)?;
+        effective_blocks_labelled(out, &e.effective, style, &|p| arrival(p, None))?;
         // Each section whose effective spec differs (its blocks say "at <section>").
         for s in &e.sections {
-            effective_blocks_labelled(out, &s.effective, style, &arrival)?;
+            for block in &s.effective {
+                let section = Some(&block.target);
+                effective_blocks_labelled(out, std::slice::from_ref(block), style, &|p| {
+                    arrival(p, section)
+                })?;
+            }
         }
     }
     blind_spots(out, &e.blind_spots, style)

@@ -5,7 +5,9 @@
 
 use super::{s, statuses};
 use crate::common::*;
-use kubectl_policies::effective::PolicyStatus::{Enforced, PartiallyEnforced, SectionNotFound};
+use kubectl_policies::effective::PolicyStatus::{
+    Enforced, Invalid, PartiallyEnforced, SectionNotFound,
+};
 use kubectl_policies::topology::{Code, PolicyId, Resolution};
 
 /// A Service with a named port, another named one and an unnamed one, behind a route.
@@ -125,13 +127,17 @@ fn an_agentgateway_port_scopes_a_gateway_policy_to_the_listeners_on_it() {
 }
 
 #[test]
-fn an_agentgateway_port_on_a_service_is_invalid() {
+fn an_agentgateway_port_on_a_service_makes_the_policy_invalid_whole() {
     // Its CRD: "Only valid on frontend policies targeting a Gateway".
     let policy = "---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {name: agw, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, port: 9090}]\n  backend: {tcp: {connectTimeout: 5s}}\n";
     let w = world(&[SERVICE, policy].concat());
     let invalid = &w.topology.policies[PolicyId::at(0)].invalid;
     assert_eq!(invalid.len(), 1, "{invalid:?}");
     assert_eq!(invalid[0].field, "spec.targetRefs[0].port");
+    // The CRD refuses the object: the API server stores nothing, so it is Invalid whole
+    // and attached nowhere (not to the Service the reference names).
+    assert_eq!(statuses(&w), [s("app/agw", Invalid)]);
+    assert!(w.topology.attached.iter().all(|on| on.is_empty()));
     // A sectionName names a Service's port by its name, as before.
     let by_name = policy.replace("port: 9090", "sectionName: http");
     let w = world(&[SERVICE, &by_name].concat());

@@ -1,7 +1,9 @@
-//! A reference to a kind its kind may not target (issue 28): where the vendor's CRD or
-//! controller refuses it (the registry's `other_target_kinds`), that target is Invalid
-//! with a finding naming the field, the kind and the kinds allowed; the policy's other
-//! targets stand. Where the vendor accepts other kinds, nothing is refused.
+//! A reference to a kind its kind may not target (issue 28): where the vendor's CRD
+//! refuses it (the registry's `other_target_kinds`), that target is Invalid with a
+//! finding naming the field, the kind and the kinds allowed, and so is the policy
+//! whole: a CRD's validation rule fails the API request, so the object is never
+//! stored and none of its targets stands. Where the vendor accepts other kinds,
+//! nothing is refused.
 
 use super::{s, statuses};
 use crate::common::*;
@@ -49,7 +51,7 @@ fn resolutions(w: &kubectl_policies::query::World, name: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_target_of_a_kind_the_crd_refuses_is_invalid_and_the_others_stand() {
+fn a_target_of_a_kind_the_crd_refuses_makes_the_whole_policy_invalid() {
     // Envoy Gateway's ClientTrafficPolicy: CEL allows Gateway (and ListenerSet) only.
     let policy = r#"---
 apiVersion: gateway.envoyproxy.io/v1alpha1
@@ -63,21 +65,23 @@ spec:
 "#;
     let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
     assert_eq!(resolutions(&w, "ctp"), ["Gateway", "!HTTPRoute Invalid"]);
-    // Still in effect on the Gateway.
-    assert_eq!(statuses(&w), [s("app/ctp", Enforced)]);
+    // The API server would refuse the object (its CEL rule fails the request): not in
+    // effect on the Gateway either.
+    assert_eq!(statuses(&w), [s("app/ctp", Invalid)]);
     let kind = gk("gateway.envoyproxy.io", "ClientTrafficPolicy");
     let gateway = node(&w, "Gateway", Some("app"), "gw", None);
-    assert_eq!(effective(&w, &kind, gateway).len(), 1);
-    let route = node(&w, "HTTPRoute", Some("app"), "web", None);
-    assert!(!w.topology.attached[route.index()]
-        .iter()
-        .any(|&p| w.topology.policies[p].obj_ref.name == "ctp"));
+    assert!(effective(&w, &kind, gateway).is_empty());
+    for attached_to in [gateway, node(&w, "HTTPRoute", Some("app"), "web", None)] {
+        assert!(!w.topology.attached[attached_to.index()]
+            .iter()
+            .any(|&p| w.topology.policies[p].obj_ref.name == "ctp"));
+    }
     let findings = invalid_findings(&w);
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(
         findings[0].message,
         "spec.targetRefs[1].kind: names HTTPRoute, a kind it cannot target (its CRD allows \
-         Gateway, ListenerSet): that target is refused, the policy's others stand"
+         Gateway, ListenerSet): the API server refuses the policy whole (kubectl apply fails)"
     );
     assert_eq!(findings[0].object.name, "ctp");
 }
@@ -108,7 +112,7 @@ spec:
 }
 
 #[test]
-fn a_selector_of_a_refused_kind_selects_nothing() {
+fn a_selector_of_a_refused_kind_selects_nothing_and_the_policy_is_refused() {
     // kgateway's TrafficPolicy: the same CEL on targetRefs and targetSelectors.
     let policy = r#"---
 apiVersion: gateway.kgateway.dev/v1alpha1
@@ -122,7 +126,8 @@ spec:
 "#;
     let w = world(&[GATEWAY_AND_ROUTE, policy].concat());
     assert_eq!(resolutions(&w, "tp"), ["HTTPRoute"]);
-    assert_eq!(statuses(&w), [s("app/tp", Enforced)]);
+    // Refused whole, as a targetRef of that kind is.
+    assert_eq!(statuses(&w), [s("app/tp", Invalid)]);
     let findings = invalid_findings(&w);
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert!(findings[0]
@@ -179,4 +184,53 @@ spec:
         invalid_findings(&w)
     );
     assert_eq!(resolutions(&w, "tls"), ["HTTPRoute"]);
+}
+
+#[test]
+fn agentgateway_refuses_a_section_on_a_kind_its_crd_does_not_allow_it_on() {
+    // Its CRD's CEL: `frontend` targets a Gateway only, `traffic` no Service; `backend`
+    // may target a Service. The API server refuses the object whole.
+    let policy = |name: &str, target: &str, section: &str| {
+        format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{target}]\n  {section}\n")
+    };
+    let route = "{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}";
+    let service = "{group: \"\", kind: Service, name: svc}";
+    let yaml = [
+        GATEWAY_AND_ROUTE.to_string(),
+        policy(
+            "frontend-route",
+            route,
+            "frontend: {http: {maxBufferSize: 100}}",
+        ),
+        policy("traffic-route", route, "traffic: {timeouts: {request: 5s}}"),
+        policy(
+            "traffic-service",
+            service,
+            "traffic: {timeouts: {request: 5s}}",
+        ),
+        policy(
+            "backend-service",
+            service,
+            "backend: {tcp: {connectTimeout: 5s}}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/backend-service", Enforced),
+            s("app/frontend-route", Invalid),
+            s("app/traffic-route", Enforced),
+            s("app/traffic-service", Invalid),
+        ]
+    );
+    let findings = invalid_findings(&w);
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    assert!(findings[0]
+        .message
+        .starts_with("spec.frontend: is set and the policy targets"));
+    assert!(findings[1]
+        .message
+        .starts_with("spec.traffic: is set and the policy targets"));
 }
