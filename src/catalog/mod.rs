@@ -687,6 +687,16 @@ impl Catalog {
             .collect()
     }
 
+    /// The kinds whose `{kind: Pod, selector}` targetRefs entries pick Pods
+    /// (`Targeting::pod_selector`): a live read lists Pods for their policies only.
+    pub fn pod_picking_kinds(&self) -> Vec<GroupKind> {
+        self.kinds
+            .iter()
+            .filter(|(_, k)| k.targeting.pod_selector)
+            .map(|(gk, _)| gk.clone())
+            .collect()
+    }
+
     pub fn get(&self, gk: &GroupKind) -> Option<&PolicyKind> {
         self.kinds.get(gk)
     }

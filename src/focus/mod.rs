@@ -13,10 +13,12 @@
 mod closure;
 mod follow;
 mod narrow;
+mod pods;
 
 pub use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
 pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
+pub use pods::pod_lists;
 
 use crate::catalog::Catalog;
 use crate::model::{is_cluster_scoped, is_gateway_group, is_listener_set, ObjRef};

@@ -239,6 +239,10 @@ pub struct Snapshot {
     /// The routes' and backends' links were let go (`release_links`): the snapshot
     /// can no longer be built into a topology.
     pub links_released: bool,
+    /// The namespaces whose Pods a live read listed (for the policies that pick Pods
+    /// by label, with their selector): no Pod of one of them in `objects` means none
+    /// matches, not that none was read.
+    pub pods_read_in: std::collections::BTreeSet<String>,
 }
 
 impl Snapshot {

@@ -125,6 +125,7 @@ pub fn delete_policy_by_reanalysis(
             .collect(),
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
+        pods_read_in: world.topology.snapshot.pods_read_in.clone(),
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
@@ -191,6 +192,7 @@ pub fn apply_objects(
         objects: applied(&world.topology.snapshot.objects, new_objects),
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
+        pods_read_in: world.topology.snapshot.pods_read_in.clone(),
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates = may_change(world, &after, &changed);

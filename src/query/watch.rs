@@ -322,7 +322,7 @@ impl Watched {
         let snapshot = Snapshot {
             objects,
             blind_spots,
-            links_released: false,
+            ..Snapshot::default()
         };
         analyze(snapshot, &self.declared, &[])
     }

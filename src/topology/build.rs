@@ -43,6 +43,8 @@ struct Builder<'s> {
     objects: &'s [Object],
     /// What the source could not read: a target there may exist unseen.
     blind_spots: &'s [BlindSpot],
+    /// The namespaces whose Pods a live read listed (`Snapshot::pods_read_in`).
+    pods_read_in: &'s BTreeSet<String>,
     /// Objects by (group, kind, namespace), for targetSelectors, ReferenceGrants and
     /// backends of kinds outside the hierarchy: made the first time one is asked for.
     by_kind: OnceCell<FastMap<KindIn<'s>, Vec<ObjectId>>>,
@@ -68,6 +70,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         },
         objects: &snapshot.objects,
         blind_spots: &snapshot.blind_spots,
+        pods_read_in: &snapshot.pods_read_in,
         by_kind: OnceCell::new(),
         listeners: FastMap::default(),
         unrestricted: BTreeSet::new(),

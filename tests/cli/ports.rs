@@ -183,7 +183,7 @@ spec:
     assert!(out.contains("SelectorBound (computed)"), "{out}");
     let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; no Pod of namespace app is in the input, and the tool does not read Pods from a cluster)"),
+        flat.contains("spec.targetRefs[0].selector (Pods labelled app=payments; no Pod of namespace app is in the input)"),
         "{out}"
     );
     let (_, out) = run(&[

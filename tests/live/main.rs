@@ -2099,12 +2099,10 @@ fn a_body_that_says_it_is_too_large_is_refused_at_once() {
     );
 }
 
-/// The live reader does not list Pods: a GKE policy picking Pods by label stays
-/// SelectorBound on a cluster whose Pods would match, never "no Pod matches" — and the
-/// same objects in a file resolve it.
-#[test]
-fn a_gke_pod_selector_is_selector_bound_live_as_pods_are_not_read() {
-    let yaml = "apiVersion: gateway.networking.k8s.io/v1
+/// Namespaces app (a Gateway, a route to Service payments and its Pods), web (Pods,
+/// no policy picking them) and lonely (a Pod no selector matches); `policies` added.
+fn pod_cluster(policies: &str) -> String {
+    let objects = "apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: gw, namespace: app}
 spec: {gatewayClassName: gke-l7-rilb, listeners: [{name: http, port: 80, protocol: HTTP}]}
@@ -2124,41 +2122,135 @@ kind: Pod
 metadata: {name: pay-1, namespace: app, labels: {app: payments}}
 spec: {containers: [{name: c, image: pay}]}
 ---
+apiVersion: v1
+kind: Pod
+metadata: {name: cart-1, namespace: app, labels: {app: cart}}
+spec: {containers: [{name: c, image: cart}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: web, labels: {app: payments}}
+spec: {containers: [{name: c, image: web}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: alone-1, namespace: lonely, labels: {app: alone}}
+spec: {containers: [{name: c, image: alone}]}
+";
+    format!("{objects}{policies}")
+}
+
+/// A GCPServerTLSPolicy `name` in `namespace` picking the Pods labelled app=`app`.
+fn pod_policy(name: &str, namespace: &str, app: &str) -> String {
+    format!(
+        "---
 apiVersion: networking.gke.io/v1
 kind: GCPServerTLSPolicy
-metadata: {name: pods, namespace: app}
+metadata: {{name: {name}, namespace: {namespace}}}
 spec:
-  targetRefs: [{kind: Pod, selector: {matchLabels: {app: payments}}}]
+  targetRefs: [{{kind: Pod, selector: {{matchLabels: {{app: {app}}}}}}}]
   mtlsMode: Strict
-";
-    let server = FakeApi::from_yaml(yaml).start();
+"
+    )
+}
+
+/// The Pod lists the server saw.
+fn pod_requests(server: &Server) -> Vec<String> {
+    let mut pods: Vec<String> = server
+        .targets()
+        .into_iter()
+        .filter(|t| t.contains("/pods"))
+        .collect();
+    pods.sort();
+    pods
+}
+
+/// A GKE policy picking Pods by label reads them live: Pods are listed only in the
+/// namespaces of such policies, with the policy's selector, and the policy resolves to
+/// the Pods that match, as the same objects in a file do; one whose selector matches
+/// no Pod of its namespace is TargetNotFound, not SelectorBound.
+#[test]
+fn a_gke_pod_selector_lists_pods_in_its_namespace_only_and_resolves_live() {
+    let yaml = pod_cluster(
+        &[
+            pod_policy("pods", "app", "payments"),
+            pod_policy("ghost", "lonely", "ghost"),
+        ]
+        .concat(),
+    );
+    let server = FakeApi::from_yaml(&yaml).start();
     let user = User::new(&server.kubeconfig("admin", Some("app")));
     let live = user.ok(&["describe", "gcpservertlspolicy/pods"]);
-    assert!(live.contains("SelectorBound (computed)"), "{live}");
-    let flat = live.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(live.contains("Pod app/pay-1   resolved"), "{live}");
+    assert!(!live.contains("cart-1"), "{live}");
+    assert!(live.contains("Enforced (computed)"), "{live}");
+    let pods = pod_requests(&server);
+    assert_eq!(pods.len(), 2, "{pods:#?}");
     assert!(
-        flat.contains("no Pod of namespace app is in the input, and the tool does not read Pods from a cluster"),
-        "{live}"
+        pods[0].starts_with("/api/v1/namespaces/app/pods?")
+            && pods[0].contains("labelSelector=app%3Dpayments"),
+        "{pods:#?}"
     );
-    let targets = server.targets();
     assert!(
-        !targets.iter().any(|t| t.contains("/pods")),
-        "listed Pods: {targets:#?}"
+        pods[1].starts_with("/api/v1/namespaces/lonely/pods?")
+            && pods[1].contains("labelSelector=app%3Dghost"),
+        "{pods:#?}"
     );
     only_gets(&server);
-    // Offline, the same objects: the Pod is read and picked.
+    // The same objects in a file: the same answer.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("objects.yaml");
-    std::fs::write(&file, yaml).unwrap();
+    std::fs::write(&file, &yaml).unwrap();
     let file = file.display().to_string();
-    let offline = offline(&[
-        "-f",
-        &file,
-        "describe",
-        "gcpservertlspolicy/pods",
-        "-n",
-        "app",
-    ]);
-    assert!(offline.contains("Pod app/pay-1   resolved"), "{offline}");
-    assert!(offline.contains("Enforced (computed)"), "{offline}");
+    let args = ["describe", "gcpservertlspolicy/pods", "-n", "app"];
+    let offline = offline(&[&["-f", file.as_str()][..], &args].concat());
+    assert_eq!(user.ok(&args), offline);
+    // Listed with its selector, nothing came back: no Pod matches.
+    let ghost = user.ok(&["describe", "gcpservertlspolicy/ghost", "-n", "lonely"]);
+    assert!(ghost.contains("TargetNotFound (computed)"), "{ghost}");
+    assert!(!ghost.contains("SelectorBound"), "{ghost}");
+}
+
+/// No policy that picks Pods (one of a kind that may, picking its Namespace): no Pod
+/// is ever listed.
+#[test]
+fn without_a_pod_selecting_policy_no_pod_is_listed() {
+    let namespace_wide = "---
+apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: whole, namespace: app}
+spec:
+  targetRefs: [{kind: Namespace, selector: {}}]
+  mtlsMode: Strict
+";
+    let server = FakeApi::from_yaml(&pod_cluster(namespace_wide)).start();
+    let user = User::new(&server.kubeconfig("admin", Some("app")));
+    user.ok(&["get", "-A"]);
+    user.ok(&["tree", "service/payments"]);
+    user.ok(&["describe", "service/payments"]);
+    assert_eq!(pod_requests(&server), Vec::<String>::new());
+    only_gets(&server);
+}
+
+/// Pods that may not be listed are a blind spot: the warning says so, and the policy
+/// that picks them stays SelectorBound, saying why.
+#[test]
+fn forbidden_pods_are_a_blind_spot_and_the_policy_stays_selector_bound() {
+    let server = FakeApi::from_yaml(&pod_cluster(&pod_policy("pods", "app", "payments")))
+        .permit(|a: &Access| !a.resource.starts_with("pods"))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", Some("app")));
+    let (code, out, err) = user.run(&["describe", "gcpservertlspolicy/pods"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("cannot list pods in namespace app: forbidden; the policies there that pick Pods by label are shown SelectorBound"),
+        "{err}"
+    );
+    assert!(out.contains("SelectorBound (computed)"), "{out}");
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("(Pods labelled app=payments; the Pods of namespace app could not be read: cannot list pods in namespace app: forbidden"),
+        "{out}"
+    );
+    assert_eq!(pod_requests(&server).len(), 1, "{:#?}", server.targets());
 }

@@ -110,6 +110,7 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
                 .collect(),
             blind_spots: Vec::new(),
             links_released: false,
+            pods_read_in: Default::default(),
         };
         let part = kubectl_policies::analyze(snapshot, &[], &loaded.malformed);
         let m = part

@@ -141,6 +141,8 @@ pub fn watch(
     let guide = live::Guide {
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
+        pod_picking_kinds: catalog.pod_picking_kinds(),
+        pod_lists: focus::pod_lists,
     };
     live::load_and_watch::<anyhow::Error>(
         &opts,
@@ -194,6 +196,8 @@ fn read_live(flags: &Global, question: Question) -> Result<(Loaded, String)> {
     let guide = live::Guide {
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
+        pod_picking_kinds: catalog.pod_picking_kinds(),
+        pod_lists: focus::pod_lists,
     };
     let (loaded, cluster) = live::load::<anyhow::Error>(&opts, &guide, |cluster, _| {
         let ns = namespace_or(flags, &cluster.default_namespace)?;

@@ -17,6 +17,7 @@ mod targets;
 use intent::read_intent;
 pub use intent::*;
 pub use invalid::{FieldError, FieldProblem};
+pub(crate) use selector_refs::pod_selector_queries;
 use selector_refs::workload_selector_ref;
 pub use targets::*;
 pub(crate) use targets::{read_shaped_targets, read_targets, ref_namespace};

@@ -113,3 +113,21 @@ pub(super) fn workload_selector_ref(spec: &Map, pods_resolved: bool) -> Option<S
         picks(item)
     ))
 }
+
+/// The label selectors of `spec`'s targetRefs entries that pick Pods
+/// (`{kind: Pod, selector}`), in kubectl's syntax (`app=payments,tier in (web)`; empty:
+/// every Pod). An entry whose selector cannot be read gives none (the policy is
+/// Invalid). What a live read lists Pods with (`focus::pod_lists`).
+pub(crate) fn pod_selector_queries(spec: &Map) -> Vec<String> {
+    let Some(refs) = spec.get("targetRefs").and_then(Val::as_array) else {
+        return Vec::new();
+    };
+    refs.iter()
+        .filter(|item| is_selector_ref(item) && is_pod(item))
+        .filter_map(|item| {
+            let selector = item.get("selector")?;
+            LabelSelector::parse(selector, "selector").ok()
+        })
+        .map(|selector| selector.to_string())
+        .collect()
+}

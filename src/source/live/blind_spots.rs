@@ -56,6 +56,9 @@ pub(super) fn summarise(resource: &Resource, log: &KindLog) -> Vec<BlindSpot> {
         "Namespace" => {
             "namespace labels are not known (allowedRoutes selectors may not match)".to_string()
         }
+        "Pod" if resource.group.is_empty() => {
+            "the policies there that pick Pods by label are shown SelectorBound".to_string()
+        }
         _ => format!("{what} are not shown"),
     };
     let spot = |namespace: Option<String>, reason: BlindReason, message: String| BlindSpot {

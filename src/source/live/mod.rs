@@ -30,7 +30,7 @@ pub mod watch;
 
 use crate::model::{GroupKind, ObjRef, Object};
 use discovery::Resource;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -77,6 +77,10 @@ pub enum ReadScope {
     Object(ObjRef),
 }
 
+/// The namespaces whose Pods a read lists, each with the label selector to list them
+/// with, in kubectl's syntax (none: every Pod of the namespace).
+pub type PodLists = BTreeMap<String, Option<String>>;
+
 /// What the layers above tell the live reader: the policy kinds to look for before any
 /// CRD is read (as the caller's catalog knows them: the registry's and the declared
 /// ones; the reader learns the labelled ones from the CRDs it reads), and how to follow
@@ -90,6 +94,12 @@ pub struct Guide {
     /// The namespaces the answer about `starts` needs, as far as `objects` (read so
     /// far) tell: called again after each round of reads until nothing new is named.
     pub follow: fn(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String>,
+    /// The policy kinds that pick Pods by label (GKE): Pods are listed for their
+    /// policies only.
+    pub pod_picking_kinds: Vec<GroupKind>,
+    /// The namespaces whose Pods the policies of `pod_picking_kinds` among `objects`
+    /// pick, each with the label selector to list them with (none: every Pod there).
+    pub pod_lists: fn(objects: &[Object], kinds: &[GroupKind]) -> PodLists,
 }
 
 impl Guide {

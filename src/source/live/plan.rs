@@ -4,7 +4,8 @@
 //! hierarchy's namespaced kinds. Cluster-wide, every kind is read in one list, and a
 //! kind that may not be listed so is read in the namespaces in scope; scoped, namespaced
 //! kinds are read in the namespaces the answer needs, followed round after round until
-//! no new one appears.
+//! no new one appears. Last, the Pods the policies read pick by label, in their
+//! namespaces only.
 
 use super::discovery::{Discovery, Resource};
 use super::list::ListRequest;
@@ -101,6 +102,7 @@ impl Reader<'_> {
                 self.follow_namespaces(scope, start, &namespaced).await
             }
         }
+        self.read_pods().await;
         self.check_credentials_held()?;
         self.check_gateway_api_served();
         Ok(())
@@ -212,6 +214,32 @@ impl Reader<'_> {
         // Kinds whose cluster-wide list was refused are read where the answer needs them.
         kinds.extend(self.forbidden_cluster_wide());
         kinds
+    }
+
+    /// Last, once every policy the answer needs is read: the Pods the policies that
+    /// pick Pods by label (GKE) pick, in those policies' namespaces only, each namespace
+    /// in one list, with the policies' selector when they share one
+    /// (`Guide::pod_lists`). No such policy read, no Pod listed.
+    async fn read_pods(&mut self) {
+        let Some(pods) = self.discovery.get(&GroupKind::new("", "Pod")).cloned() else {
+            return;
+        };
+        if self.guide.pod_picking_kinds.is_empty() {
+            return;
+        }
+        let wanted = (self.guide.pod_lists)(&self.objects, &self.guide.pod_picking_kinds);
+        let lists = wanted
+            .iter()
+            // A namespace that cannot be a namespace's name never goes into a URL.
+            .filter(|(ns, _)| namespace_name_problem(ns).is_none())
+            .map(|(ns, selector)| ListRequest {
+                resource: pods.clone(),
+                namespace: Some(ns.clone()),
+                selector: selector.clone(),
+            })
+            .collect();
+        self.pod_lists = wanted;
+        self.batch(lists).await;
     }
 
     /// Credentials rejected part-way is no blind spot: nothing can be trusted.

@@ -62,6 +62,9 @@ pub(super) struct Reader<'a> {
     malformed: Vec<MalformedObject>,
     pub log: BTreeMap<GroupKind, KindLog>,
     pub blind_spots: Vec<BlindSpot>,
+    /// The namespaces whose Pods were listed, each with the selector they were listed
+    /// with (`plan::read_pods`).
+    pub pod_lists: super::PodLists,
 }
 
 impl<'a> Reader<'a> {
@@ -75,6 +78,7 @@ impl<'a> Reader<'a> {
             malformed: Vec::new(),
             log: BTreeMap::new(),
             blind_spots: discovery.blind_spots.clone(),
+            pod_lists: BTreeMap::new(),
         }
     }
 
@@ -178,12 +182,20 @@ impl<'a> Reader<'a> {
             let Some(resource) = self.discovery.get(gk) else {
                 continue;
             };
-            let selector =
-                (resource.kind == "CustomResourceDefinition").then(|| POLICY_LABEL.to_string());
-            let list = |namespace: Option<String>| watch::WatchList {
-                resource: resource.clone(),
-                namespace,
-                selector: selector.clone(),
+            // Each list is watched with the selector it was read with.
+            let list = |namespace: Option<String>| {
+                let selector = match (resource.kind.as_str(), &namespace) {
+                    ("CustomResourceDefinition", _) => Some(POLICY_LABEL.to_string()),
+                    ("Pod", Some(ns)) if resource.group.is_empty() => {
+                        self.pod_lists.get(ns).cloned().flatten()
+                    }
+                    _ => None,
+                };
+                watch::WatchList {
+                    resource: resource.clone(),
+                    namespace,
+                    selector,
+                }
             };
             match &log.cluster {
                 Some(Ok(())) => out.push(list(None)),
@@ -209,6 +221,14 @@ impl<'a> Reader<'a> {
         }
         spots.sort();
         spots.dedup();
+        let pods_read_in = self
+            .log
+            .get(&GroupKind::new("", "Pod"))
+            .map(|log| {
+                let listed = log.namespaces.iter().filter(|(_, r)| r.is_ok());
+                listed.map(|(ns, _)| ns.clone()).collect()
+            })
+            .unwrap_or_default();
         let mut objects = self.objects;
         objects.sort_by(|a, b| {
             (a.group(), &a.kind, &a.namespace, &a.name).cmp(&(
@@ -223,6 +243,7 @@ impl<'a> Reader<'a> {
                 objects,
                 blind_spots: spots,
                 links_released: false,
+                pods_read_in,
             },
             malformed: self.malformed,
         }

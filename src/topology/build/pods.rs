@@ -1,10 +1,11 @@
 //! Pods, for the policies that pick them by label (`TargetSpec::Pods`: GKE's
 //! GCPAuthzPolicy and GCPServerTLSPolicy, as the registry says). The Pods in the input
 //! such a policy picks become nodes (role Pod), each below the Services of its
-//! namespace whose `spec.selector` selects it, or alone when none does. Pods are read
-//! from files only (the live reader does not list them): a policy whose namespace has
-//! no Pod in the input is SelectorBound, never "no Pod matches". When no policy picks
-//! Pods, no Pod is looked at.
+//! namespace whose `spec.selector` selects it, or alone when none does. Pods come from
+//! files and dumps, and from a live read in the namespaces of such policies (listed
+//! with their selector, `Snapshot::pods_read_in`): a policy whose namespace's Pods were
+//! neither in the input nor listed is SelectorBound (with the blind spot, when the list
+//! was refused), never "no Pod matches". When no policy picks Pods, no Pod is looked at.
 
 use super::Builder;
 use crate::catalog::policy::{PodSelector, Policy, TargetSpec};
@@ -23,8 +24,11 @@ impl<'s> Builder<'s> {
                 let TargetSpec::Pods(pods) = target else {
                     continue;
                 };
-                if self.pods_in(pods).is_empty() {
-                    policy.workload_selector.get_or_insert_with(|| unseen(pods));
+                if !self.pods_read(pods) {
+                    let blind = self.pods_blind_spot(pods);
+                    policy
+                        .workload_selector
+                        .get_or_insert_with(|| unseen(pods, blind));
                 }
                 picked.extend(self.picked(pods));
             }
@@ -44,6 +48,31 @@ impl<'s> Builder<'s> {
         self.by_kind()
             .get(&("", "Pod", ns))
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the Pods of the namespace `pods` looks in were read: some are in the
+    /// input, or a live read listed them (with this selector: none came back when none
+    /// matches).
+    fn pods_read(&self, pods: &PodSelector) -> bool {
+        !self.pods_in(pods).is_empty()
+            || pods
+                .namespace
+                .as_ref()
+                .is_some_and(|ns| self.pods_read_in.contains(ns))
+    }
+
+    /// Why the Pods of the namespace `pods` looks in could not be read, when a live read
+    /// tried (its blind spot's message).
+    fn pods_blind_spot(&self, pods: &PodSelector) -> Option<&'s str> {
+        let blind_spots: &'s [crate::model::BlindSpot] = self.blind_spots;
+        blind_spots
+            .iter()
+            .find(|blind| {
+                blind.group.is_empty()
+                    && blind.kind == "Pod"
+                    && (blind.namespace.is_none() || blind.namespace == pods.namespace)
+            })
+            .map(|blind| blind.message.as_str())
     }
 
     /// The Pods in the input `pods` picks, in input order.
@@ -66,7 +95,7 @@ impl<'s> Builder<'s> {
             .picked(pods)
             .filter_map(|oi| self.topology.lookup(&objects[oi].obj_ref()))
             .collect();
-        if nodes.is_empty() && !self.pods_in(pods).is_empty() {
+        if nodes.is_empty() && self.pods_read(pods) {
             self.topology.findings.push(Finding::new(
                 Code::SelectorMatchesNothing,
                 policy.clone(),
@@ -110,13 +139,13 @@ fn selects(selector: Option<&Val>, labels: &BTreeMap<String, String>) -> bool {
     })
 }
 
-/// What a policy whose Pod selector looks where no Pod was read says (SelectorBound).
-fn unseen(pods: &PodSelector) -> String {
-    format!(
-        "{}.selector ({}; no Pod of namespace {} is in the input, and the tool does not \
-         read Pods from a cluster)",
-        pods.field,
-        pods.picks,
-        pods.namespace.as_deref().unwrap_or_default()
-    )
+/// What a policy whose Pod selector looks where no Pod was read says (SelectorBound):
+/// none in the input, or why a live read could not list them (`blind`).
+fn unseen(pods: &PodSelector, blind: Option<&str>) -> String {
+    let namespace = pods.namespace.as_deref().unwrap_or_default();
+    let why = match blind {
+        Some(message) => format!("the Pods of namespace {namespace} could not be read: {message}"),
+        None => format!("no Pod of namespace {namespace} is in the input"),
+    };
+    format!("{}.selector ({}; {why})", pods.field, pods.picks)
 }
