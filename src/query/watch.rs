@@ -38,6 +38,8 @@ type Part = Option<String>;
 pub struct Watched {
     objects: BTreeMap<ObjRef, Object>,
     blind_spots: Vec<BlindSpot>,
+    /// The namespaces whose Pods the first read listed (`Snapshot::pods_read_in`).
+    pods_read_in: BTreeSet<String>,
     declared: Vec<Declared>,
     /// Per policy, its last row (`get -w` compares their targets, status and reach).
     last: BTreeMap<ObjRef, PolicyRow>,
@@ -116,6 +118,7 @@ impl Watched {
         let mut watched = Watched {
             objects,
             blind_spots: snapshot.blind_spots,
+            pods_read_in: snapshot.pods_read_in,
             declared: declared.to_vec(),
             last: BTreeMap::new(),
             world: World::new(Topology::default()),
@@ -322,7 +325,8 @@ impl Watched {
         let snapshot = Snapshot {
             objects,
             blind_spots,
-            ..Snapshot::default()
+            links_released: false,
+            pods_read_in: self.pods_read_in.clone(),
         };
         analyze(snapshot, &self.declared, &[])
     }
