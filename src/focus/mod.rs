@@ -62,6 +62,11 @@ pub fn live_scope(
                 || is_cluster_scoped(&gk.kind)
             {
                 everything
+            } else if let (true, Some(ns)) = (gk.group.is_empty() && gk.kind == "Pod", &r.namespace)
+            {
+                // A Pod's ancestors are the Services of its namespace (and theirs),
+                // the policies that pick it are in its namespace: the namespace's read.
+                ReadScope::Namespace(ns.to_string())
             } else {
                 ReadScope::Object(r.clone())
             }
@@ -216,5 +221,20 @@ spec:
         let alone: Vec<Object> = objs.into_iter().filter(|o| o.kind != "HTTPRoute").collect();
         assert_eq!(closure(&alone, &["backends"]), ["backends"]);
         assert_eq!(closure(&alone, &["edge"]), ["edge", "infra2"]);
+    }
+
+    #[test]
+    fn a_pod_is_read_with_its_namespace_a_service_with_its_references() {
+        let catalog = Catalog::build(&[], &[]);
+        let pod = ObjRef::new("", "Pod", Some("app"), "pay-1");
+        assert_eq!(
+            live_scope(&Need::Object(pod), &catalog, "elsewhere", false),
+            ReadScope::Namespace("app".into())
+        );
+        let service = ObjRef::new("", "Service", Some("app"), "payments");
+        assert_eq!(
+            live_scope(&Need::Object(service.clone()), &catalog, "elsewhere", false),
+            ReadScope::Object(service)
+        );
     }
 }

@@ -39,6 +39,15 @@ pub enum NameError {
         elsewhere: Vec<String>,
         nearest: Vec<String>,
     },
+    /// A Pod no policy picks by label: not a node of the hierarchy. `in_input`: the
+    /// Pod was read (else none of that name was, and Pods are read only where a policy
+    /// picks them).
+    #[error("{}", pod_not_in_hierarchy(.name, .namespace, *.in_input))]
+    PodNotInHierarchy {
+        name: String,
+        namespace: String,
+        in_input: bool,
+    },
     /// The kind could not be read there: whether it exists is unknown.
     #[error("{resource} {name:?}: {why}")]
     Unreadable {
@@ -83,6 +92,18 @@ fn elsewhere_hint(elsewhere: &[String]) -> String {
         [] => String::new(),
         [one] => format!(" (there is one in namespace {one}: add -n {one})"),
         many => format!(" (there are some in namespaces {})", many.join(", ")),
+    }
+}
+
+fn pod_not_in_hierarchy(name: &str, namespace: &str, in_input: bool) -> String {
+    let picks = "GKE's targetRefs {kind: Pod, selector}";
+    match in_input {
+        true => format!(
+            "pod {name:?} in namespace {namespace} is not part of the policy hierarchy: no policy picks it by label (only the Pods a policy picks are, by {picks}); describe the Service that selects it"
+        ),
+        false => format!(
+            "pods {name:?} not found in namespace {namespace} (Pods are read only where a policy picks Pods by label, by {picks}; a Pod no policy picks is not part of the policy hierarchy)"
+        ),
     }
 }
 

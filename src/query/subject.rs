@@ -146,7 +146,30 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
             return Err(section_not_found(world, &gk, &r, section));
         }
     }
+    if gk.group.is_empty() && gk.kind == "Pod" {
+        return Err(pod_not_in_hierarchy(world, &r));
+    }
     Err(not_found(world, &gk, &r.name, r.namespace.as_deref()))
+}
+
+/// A Pod that is no node: read but picked by no policy, or not read (kubectl's "not
+/// found" where one of that name is in another namespace, or its list was refused).
+fn pod_not_in_hierarchy(world: &World, pod: &ObjRef) -> NameError {
+    let namespace = pod.namespace.as_deref().unwrap_or_default().to_string();
+    let in_input = world.topology.snapshot.objects.iter().any(|o| {
+        o.is_pod() && o.name == pod.name && o.namespace.as_deref() == Some(namespace.as_str())
+    });
+    if !in_input {
+        let error = not_found(world, &pod.group_kind(), &pod.name, Some(&namespace));
+        if !matches!(&error, NameError::NotFound { elsewhere, .. } if elsewhere.is_empty()) {
+            return error;
+        }
+    }
+    NameError::PodNotInHierarchy {
+        name: pod.name.to_string(),
+        namespace,
+        in_input,
+    }
 }
 
 /// The object of the hierarchy a subject is, for a command (`what`) that starts at one.

@@ -9,7 +9,7 @@ use crate::model::{resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP};
 /// Why TYPE names no kind: none known by that name, or several.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveTypeError {
-    #[error("unknown resource type {typed:?}: not a Gateway API kind, a Service, ServiceImport or Namespace, nor a policy kind the registry, the CRDs read or --policy-kind name")]
+    #[error("unknown resource type {typed:?}: not a Gateway API kind, a Service, ServiceImport, Namespace or Pod, nor a policy kind the registry, the CRDs read or --policy-kind name")]
     Unknown { typed: String },
     /// Kinds of that name in several groups: the `kind.group` spellings that tell them
     /// apart, in order.
@@ -50,6 +50,8 @@ pub fn resolve_type(
         let shorts: Vec<String> = short_names.iter().map(|x| x.to_string()).collect();
         consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
+    // Pods: part of the hierarchy where a policy picks them by label (GKE).
+    consider("", "Pod", "pods", &["po".to_string()]);
     for crd in objects
         .iter()
         .filter(|o| o.kind == "CustomResourceDefinition")
@@ -161,6 +163,13 @@ mod tests {
         assert_eq!(resolve_type("gtw", &cat, &[]).unwrap().kind, "Gateway");
         assert_eq!(resolve_type("gc", &cat, &[]).unwrap().kind, "GatewayClass");
         assert_eq!(resolve_type("ns", &cat, &[]).unwrap().kind, "Namespace");
+        for s in ["pod", "pods", "po", "Pod"] {
+            assert_eq!(
+                resolve_type(s, &cat, &[]).unwrap(),
+                GroupKind::new("", "Pod"),
+                "{s}"
+            );
+        }
         // Policy kinds by their CRDs' short names, plurals and kind.group.
         // (Bare `backendtrafficpolicies` names APISIX's kind too: with no input holding
         // either, it is ambiguous; see kinds_in_two_groups_need_the_group.)

@@ -261,3 +261,76 @@ spec:
         "{out}"
     );
 }
+
+/// `describe pod/NAME` and `tree pod/NAME` (`po`, `pods`): a Pod a policy picks is a node
+/// like any other (its Service above it, the policies reaching it); one no policy picks
+/// is said not to be part of the hierarchy, and one not in the input not found.
+#[test]
+fn describe_and_tree_of_a_pod_a_gke_selector_picks_or_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let pods = "apiVersion: v1
+kind: Service
+metadata: {name: svc-pods, namespace: app}
+spec: {selector: {app: payments}, ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pay-1, namespace: app, labels: {app: payments}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: batch-1, namespace: app, labels: {app: batch}}
+---
+apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: pods, namespace: app}
+spec:
+  targetRefs: [{kind: Pod, selector: {matchLabels: {app: payments}}}]
+  mtlsMode: Strict
+";
+    let file = write(dir.path(), &[SERVICE, pods]);
+    let ask = |args: &[&str]| {
+        let out = kp()
+            .args(["--color", "never", "-f", &file, "-n", "app"])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for word in ["pod/pay-1", "po/pay-1", "pods/pay-1"] {
+        let (code, out, err) = ask(&["describe", word]);
+        assert_eq!(code, Some(0), "{word}: {err}");
+        assert!(out.contains("Kind:         Pod (core)"), "{out}");
+        assert!(out.contains("Parents:      Service app/svc-pods"), "{out}");
+        assert!(
+            out.contains("GCPServerTLSPolicy   pods     attached here   Enforced"),
+            "{out}"
+        );
+    }
+    let (code, out, err) = ask(&["tree", "pod/pay-1"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("Pod app/pay-1\n"), "{out}");
+    assert!(
+        out.contains("GCPServerTLSPolicy app/pods  Enforced"),
+        "{out}"
+    );
+    for command in ["describe", "tree"] {
+        let (code, _, err) = ask(&[command, "pod/batch-1"]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains("pod \"batch-1\" in namespace app is not part of the policy hierarchy: no policy picks it by label"),
+            "{err}"
+        );
+        assert!(!err.contains("unknown resource type"), "{err}");
+    }
+    let (code, _, err) = ask(&["describe", "pod/nope"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("pods \"nope\" not found in namespace app (Pods are read only where a policy picks Pods by label"),
+        "{err}"
+    );
+}

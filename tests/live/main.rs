@@ -2203,8 +2203,25 @@ fn a_gke_pod_selector_lists_pods_in_its_namespace_only_and_resolves_live() {
     std::fs::write(&file, &yaml).unwrap();
     let file = file.display().to_string();
     let args = ["describe", "gcpservertlspolicy/pods", "-n", "app"];
-    let offline = offline(&[&["-f", file.as_str()][..], &args].concat());
-    assert_eq!(user.ok(&args), offline);
+    let from_file = offline(&[&["-f", file.as_str()][..], &args].concat());
+    assert_eq!(user.ok(&args), from_file);
+    // The Pod it picks, asked about by name: the same page as offline, its namespace
+    // read (with its Services) as `describe service/NAME` reads.
+    for args in [["describe", "pod/pay-1"], ["tree", "po/pay-1"]] {
+        let live = user.ok(&args);
+        assert!(live.contains("GCPServerTLSPolicy"), "{live}");
+        assert_eq!(
+            live,
+            offline(&[&["-f", file.as_str(), "-n", "app"][..], &args].concat())
+        );
+    }
+    // A Pod its selector does not pick is not listed: said so, not "unknown type".
+    let (code, _, err) = user.run(&["describe", "pod/cart-1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("pods \"cart-1\" not found in namespace app (Pods are read only where a policy picks Pods by label"),
+        "{err}"
+    );
     // Listed with its selector, nothing came back: no Pod matches.
     let ghost = user.ok(&["describe", "gcpservertlspolicy/ghost", "-n", "lonely"]);
     assert!(ghost.contains("TargetNotFound (computed)"), "{ghost}");
