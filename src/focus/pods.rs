@@ -34,12 +34,24 @@ pub fn pod_lists(objects: &[Object], kinds: &[GroupKind]) -> PodLists {
         .into_iter()
         .map(|(namespace, queries)| {
             let one = match queries.len() {
-                1 => queries.into_iter().next().filter(|q| !q.is_empty()),
+                1 => queries.into_iter().next().filter(|q| server_reads(q)),
                 _ => None,
             };
             (namespace, one)
         })
         .collect()
+}
+
+/// Whether the API server takes `query` as a `labelSelector` as the policy means it: not
+/// empty, no `in ()` (an In without values, which matches nothing here and which the
+/// server refuses), and only the characters of label keys, values and operators (a
+/// value no label can hold would be refused too). Otherwise every Pod of the namespace
+/// is listed, and the selector applied to them here, as to Pods from files.
+fn server_reads(query: &str) -> bool {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "._-/=!,()".contains(c);
+    // The only spaces the syntax has: around `in` and `notin`.
+    let operators = query.replace(" notin (", "notin(").replace(" in (", "in(");
+    !query.is_empty() && !query.contains("()") && operators.chars().all(allowed)
 }
 
 #[cfg(test)]
@@ -84,13 +96,34 @@ apiVersion: networking.gke.io/v1
 kind: GCPServerTLSPolicy
 metadata: {name: e, namespace: four}
 spec: {targetRefs: [{kind: Namespace, selector: {}}]}
+---
+apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: f, namespace: five}
+spec: {targetRefs: [{kind: Pod, selector: {matchExpressions: [{key: tier, operator: In, values: [web, api]}, {key: old, operator: DoesNotExist}]}}]}
+---
+apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: g, namespace: six}
+spec: {targetRefs: [{kind: Pod, selector: {matchExpressions: [{key: tier, operator: In}]}}]}
+---
+apiVersion: networking.gke.io/v1
+kind: GCPServerTLSPolicy
+metadata: {name: h, namespace: seven}
+spec: {targetRefs: [{kind: Pod, selector: {matchLabels: {app: 'two words'}}}]}
 ",
         );
         let lists = pod_lists(&objects, &tls());
         assert_eq!(
             lists,
             BTreeMap::from([
+                (
+                    "five".to_string(),
+                    Some("tier in (api,web),!old".to_string())
+                ),
                 ("one".to_string(), Some("app=pay".to_string())),
+                ("seven".to_string(), None),
+                ("six".to_string(), None),
                 ("three".to_string(), None),
                 ("two".to_string(), None),
             ])
