@@ -2101,7 +2101,7 @@ fn a_body_that_says_it_is_too_large_is_refused_at_once() {
 
 /// Namespaces app (a Gateway, a route to Service payments and its Pods), web (Pods,
 /// no policy picking them) and lonely (a Pod no selector matches); `policies` added.
-fn pod_cluster(policies: &str) -> String {
+pub(crate) fn pod_cluster(policies: &str) -> String {
     let objects = "apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: gw, namespace: app}
@@ -2141,7 +2141,7 @@ spec: {containers: [{name: c, image: alone}]}
 }
 
 /// A GCPServerTLSPolicy `name` in `namespace` picking the Pods labelled app=`app`.
-fn pod_policy(name: &str, namespace: &str, app: &str) -> String {
+pub(crate) fn pod_policy(name: &str, namespace: &str, app: &str) -> String {
     format!(
         "---
 apiVersion: networking.gke.io/v1

@@ -421,3 +421,40 @@ fn a_reader_that_stops_ends_the_watch_quietly() {
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// The Pods a GKE policy picks are watched as they were listed (in its namespace, with
+/// its selector): a Pod that starts matching grows the policy's reach.
+#[test]
+fn a_pod_that_starts_matching_grows_the_reach_of_the_policy_that_picks_it() {
+    let yaml = super::pod_cluster(&super::pod_policy("pods", "app", "payments"));
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let w = Watching::start(&user, &["get", "-A", "-w", "-o", "json"]);
+    let first: Value = serde_json::from_str(&w.line()).unwrap();
+    assert_eq!(first["policy"]["name"], "pods", "{first}");
+    let before = first["affects"].as_u64().unwrap();
+    server.apply(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "pay-2", "namespace": "app", "labels": {"app": "payments"}},
+        "spec": {"containers": [{"name": "c", "image": "pay"}]}
+    }));
+    let row: Value = serde_json::from_str(&w.line()).unwrap();
+    assert_eq!(row["policy"]["name"], "pods", "{row}");
+    assert_eq!(row["affects"].as_u64().unwrap(), before + 1, "{row}");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    let pod_watches: Vec<String> = server
+        .targets()
+        .into_iter()
+        .filter(|t| t.contains("/pods") && t.contains("watch=true"))
+        .collect();
+    assert!(!pod_watches.is_empty(), "{:#?}", server.targets());
+    assert!(
+        pod_watches
+            .iter()
+            .all(|t| t.starts_with("/api/v1/namespaces/app/pods?")
+                && t.contains("labelSelector=app%3Dpayments")),
+        "{pod_watches:#?}"
+    );
+    only_gets(&server);
+}
