@@ -170,8 +170,9 @@ pub const STATUS_LEGEND: &str = "\
 Status words (the same in get, tree and describe):
   Enforced           every setting of the policy holds
   PartiallyEnforced  some of its settings hold and others lose to other policies (or it loses
-                     a conflict on one of its targets, or a more specific policy replaces it
-                     whole on some objects, and it holds elsewhere)
+                     a conflict on one of its targets, or its controller refuses it on one of
+                     them, or a more specific policy replaces it whole on some objects, and it
+                     holds elsewhere)
   Overridden         none of its settings holds: other policies set every one of them, or
                      replace it whole wherever it reaches (Envoy Gateway: even one that sets
                      nothing)
