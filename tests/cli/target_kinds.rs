@@ -125,6 +125,79 @@ fn status_and_affects(input: &str, name: &str) -> (String, String) {
     (row[5].to_string(), row[6].to_string())
 }
 
+const KONG: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec: {gatewayClassName: kong, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: a, namespace: app, annotations: {konghq.com/upstream-policy: sticky}}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: b, namespace: app}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: c, namespace: app, annotations: {konghq.com/upstream-policy: sticky}}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: configuration.konghq.com/v1beta1
+kind: KongUpstreamPolicy
+metadata: {name: sticky, namespace: app}
+spec: {algorithm: sticky-sessions}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: app}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - {name: split, backendRefs: [{name: a, port: 80}, {name: b, port: 80}]}
+  - {name: solo, backendRefs: [{name: c, port: 80}]}
+";
+
+#[test]
+fn a_kong_upstream_policy_refused_on_one_service_holds_on_the_others() {
+    // Rule split sends to a (names sticky) and b (names none): Kong sets sticky
+    // Conflicted on a; c, alone in its rule, takes it.
+    assert_eq!(
+        status_and_affects(KONG, "sticky"),
+        ("PartiallyEnforced".to_string(), "1".to_string())
+    );
+    let (code, out) = run_on(
+        KONG,
+        &["describe", "kongupstreampolicy/sticky", "-n", "app"],
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("Targets:\n  Service app/a   Conflicted\n  Service app/c   resolved\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Status:       PartiallyEnforced (computed)"),
+        "{out}"
+    );
+    assert!(out.contains("Affects 1 object (2 with sections):"), "{out}");
+    assert!(
+        out.contains("  Service   app/c   -         Enforced"),
+        "{out}"
+    );
+    assert!(!out.contains("  Service   app/a   "), "{out}");
+    // Once c is sent to with b as well, it is refused everywhere: Conflicted.
+    let everywhere = KONG.replace(
+        "{name: solo, backendRefs: [{name: c, port: 80}]}",
+        "{name: solo, backendRefs: [{name: c, port: 80}, {name: b, port: 80}]}",
+    );
+    assert_eq!(
+        status_and_affects(&everywhere, "sticky"),
+        ("Conflicted".to_string(), "0".to_string())
+    );
+}
+
 const SECURITY: &str = "apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: gw, namespace: app}

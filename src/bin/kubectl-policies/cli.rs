@@ -178,7 +178,9 @@ Status words (the same in get, tree and describe):
                      nothing)
   Conflicted         another policy of its kind wins on the same target, by its kind's rule
                      (GEP-713: the older one; kgateway's HTTPListenerPolicy: the newer; some
-                     kinds: none of them when several disagree): nothing of it applies there
+                     kinds: none of them when several disagree), or its controller says so
+                     (Kong: Services of one route rule naming different policies): nothing
+                     of it applies there
   TargetNotFound     the object it targets is not there
   SectionNotFound    its target is there but not the listener, rule or port it names
   SelectorBound      bound by a workload selector, outside the Gateway API hierarchy
