@@ -581,3 +581,42 @@ fn a_client_traffic_policy_has_no_merge_type_to_read() {
     );
     assert_eq!(d.strategy, "Atomic Defaults");
 }
+
+#[test]
+fn an_http_only_setting_refuses_a_security_policy_on_the_tcp_routes_its_selectors_pick() {
+    // Envoy Gateway resolves targetSelectors into target references before it
+    // validates each one: a TCPRoute picked by label is refused as one named is.
+    let labelled = TCP.replace(
+        "kind: TCPRoute\nmetadata: {name: t, namespace: app}",
+        "kind: TCPRoute\nmetadata: {name: t, namespace: app, labels: {tier: edge}}",
+    );
+    assert_ne!(labelled, TCP);
+    let policy = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {name: picked, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: h}]\n  targetSelectors: [{group: gateway.networking.k8s.io, kind: TCPRoute, matchLabels: {tier: edge}}]\n  basicAuth: {users: {name: htpasswd}}\n";
+    let w = world(&[labelled.as_str(), policy].concat());
+    assert_eq!(status(&w, "picked"), PolicyStatus::PartiallyEnforced);
+    let findings: Vec<&str> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.object.name == "picked")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            "spec.basicAuth: is set and the policy targets TCPRoute app/t: its controller accepts \
+          no basicAuth on a TCPRoute: the policy is refused on that TCPRoute and stands on its \
+          other targets"
+        ]
+    );
+    let sp = gk("gateway.envoyproxy.io", "SecurityPolicy");
+    let t = node(&w, "TCPRoute", Some("app"), "t", None);
+    assert!(effective(&w, &sp, t).iter().all(|(_, s)| *s == json!({})));
+    // Picking the TCPRoute alone: Invalid.
+    let alone = policy.replace(
+        "  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: h}]\n",
+        "",
+    );
+    let w = world(&[labelled.as_str(), &alone].concat());
+    assert_eq!(status(&w, "picked"), PolicyStatus::Invalid);
+}

@@ -53,6 +53,10 @@ pub struct Policy {
     /// Kong's Services of one rule naming different policies: Conflicted). The
     /// finding that says why is made where the refusal is found.
     pub refused_targets: Vec<(ObjRef, TargetRefusal)>,
+    /// Kinds of target its controller refuses it on alone, each with the setting it
+    /// refuses there (the kind's `refused_on`, `Refuses::ThatTarget`): what a
+    /// `targetSelectors` entry picks of such a kind is refused as it is picked.
+    pub refused_on_kinds: Vec<(&'static str, &'static str)>,
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
     pub by_port: Vec<ObjRef>,
@@ -115,6 +119,15 @@ impl Policy {
         if self.refusal_on(&target).is_none() {
             self.refused_targets.push((target, refusal));
         }
+    }
+
+    /// (the kind, the setting) its controller refuses on a target of `kind` alone, if
+    /// it sets one (`refused_on_kinds`).
+    pub fn setting_refused_on(&self, kind: &str) -> Option<(&'static str, &'static str)> {
+        self.refused_on_kinds
+            .iter()
+            .find(|(refused, _)| *refused == kind)
+            .copied()
     }
 
     /// Whether its vendor refuses its targets of `kind` (`refused_kinds`).
@@ -208,6 +221,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
     let mut refused_targets = Vec::new();
+    let refused_on_kinds = refused_on_kinds(spec, pk);
     for refused in refused_on_targets(spec, &targets, pk) {
         if let FieldProblem::UnsupportedOnTarget {
             target,
@@ -249,6 +263,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         rejected,
         refused_kinds,
         refused_targets,
+        refused_on_kinds,
         by_port: Vec::new(),
         object: index,
     }
@@ -354,6 +369,22 @@ fn refused_on_targets(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Ve
         }
     }
     refused
+}
+
+/// (target kind, the setting refused there) for each of the kind's `refused_on` rules
+/// that refuse a target alone and whose settings the policy sets.
+fn refused_on_kinds(spec: &Map, pk: &PolicyKind) -> Vec<(&'static str, &'static str)> {
+    pk.refused_on
+        .iter()
+        .filter(|rule| rule.refuses == Refuses::ThatTarget)
+        .filter_map(|rule| {
+            let field = rule
+                .fields
+                .iter()
+                .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
+            Some((rule.kind, *field))
+        })
+        .collect()
 }
 
 /// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL
