@@ -322,7 +322,7 @@ impl Own {
         }
     }
 
-    /// Policy `p` of `t`.
+    /// What policy `policy` of `topology` takes from itself and its targets.
     pub fn of(topology: &Topology, policy: PolicyId) -> Own {
         let attached = topology.targets[policy].iter().any(|r| match r.resolution {
             Resolution::Node(_) | Resolution::Namespace(_) => true,

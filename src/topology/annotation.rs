@@ -31,42 +31,43 @@ pub(super) fn attach_by_target_annotations(
     }
     // (policy kind, namespace, policy name) -> the objects that name it, in input order.
     let mut named: BTreeMap<(GroupKind, String, String), Vec<ObjRef>> = BTreeMap::new();
-    for o in objects {
-        let Some(ns) = o.namespace.as_deref() else {
+    for object in objects {
+        let Some(ns) = object.namespace.as_deref() else {
             continue;
         };
         for (gk, annotation, carriers) in &kinds {
-            let Some(name) = o.annotations.get(*annotation) else {
+            let Some(name) = object.annotations.get(*annotation) else {
                 continue;
             };
-            if !carriers.iter().any(|c| *c == *o.kind) {
+            if !carriers.iter().any(|c| *c == *object.kind) {
                 continue;
             }
             named
                 .entry((gk.clone(), ns.to_string(), name.trim().to_string()))
                 .or_default()
-                .push(o.obj_ref());
+                .push(object.obj_ref());
         }
     }
     let mut findings = Vec::new();
-    for p in policies.iter_mut() {
-        let Some((_, annotation, _)) = kinds.iter().find(|k| k.0 == p.kind) else {
+    for policy in policies.iter_mut() {
+        let Some((_, annotation, _)) = kinds.iter().find(|k| k.0 == policy.kind) else {
             continue;
         };
         let key = (
-            p.kind.clone(),
-            p.obj_ref
+            policy.kind.clone(),
+            policy
+                .obj_ref
                 .namespace
                 .as_deref()
                 .unwrap_or_default()
                 .to_string(),
-            p.obj_ref.name.to_string(),
+            policy.obj_ref.name.to_string(),
         );
         match named.remove(&key) {
-            Some(refs) => p.targets.extend(refs.into_iter().map(TargetSpec::Ref)),
-            None if p.targets.is_empty() => findings.push(Finding::new(
+            Some(refs) => policy.targets.extend(refs.into_iter().map(TargetSpec::Ref)),
+            None if policy.targets.is_empty() => findings.push(Finding::new(
                 Code::TargetNotFound,
-                p.obj_ref.clone(),
+                policy.obj_ref.clone(),
                 format!("no object's {annotation} annotation names it"),
             )),
             None => {}
