@@ -48,6 +48,28 @@ pub enum SharedPort {
     RefusedOnSharedHttpListener,
 }
 
+/// Settings a vendor refuses on a target of one kind (Envoy Gateway's SecurityPolicy
+/// on a TCPRoute: authorization only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefusedOn {
+    /// The target's kind.
+    pub kind: &'static str,
+    /// The spec fields refused there, any one of them set.
+    pub fields: &'static [&'static str],
+    pub refuses: Refuses,
+}
+
+/// What a vendor refuses when a policy breaks one of its rules on one of its targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuses {
+    /// The whole policy: its CRD's validation fails the request, so the API server
+    /// stores nothing and none of its targets stands.
+    WholePolicy,
+    /// That target: its controller skips it (its status there says why) and the
+    /// policy's other targets stand.
+    ThatTarget,
+}
+
 /// What its vendor does with a policy that names a target of a kind outside the
 /// kind's `target_kinds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -479,9 +501,10 @@ pub struct PolicyKind {
     /// How far down its settings flow (Inherited kinds).
     #[serde(skip)]
     pub flow: Flow,
-    /// Settings its controller refuses on a target of a kind: (target kind, fields).
+    /// Settings its vendor refuses on a target of a kind, and whether it refuses the
+    /// whole policy or that target.
     #[serde(skip)]
-    pub refused_on: &'static [(&'static str, &'static [&'static str])],
+    pub refused_on: &'static [RefusedOn],
     /// Aimed at a listener sharing its port with others.
     #[serde(skip)]
     pub shared_port: SharedPort,

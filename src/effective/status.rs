@@ -281,8 +281,17 @@ fn overall_status(topology: &Topology, policy: PolicyId, leaf: Tally) -> PolicyS
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Own {
     /// Attached somewhere: its status is its tally's (Invalid when its controller
-    /// refused it).
-    Attached { rejected: bool },
+    /// refused it whole), with the targets its vendor refuses it on alone counted as
+    /// targets where nothing of it holds.
+    Attached {
+        rejected: bool,
+        /// Set Conflicted on some of its targets by its controller (Kong's Services of
+        /// one rule naming different policies): as a conflict lost there.
+        conflicted_on_some: bool,
+        /// Refused on some of its targets (a setting its controller does not accept on
+        /// the target's kind): it cannot be Enforced.
+        invalid_on_some: bool,
+    },
     /// Attached nowhere: this status.
     Unattached(PolicyStatus),
 }
@@ -294,13 +303,26 @@ impl Own {
 
     fn status(self, leaf: Tally) -> PolicyStatus {
         match self {
-            Own::Attached { rejected: true } => PolicyStatus::Invalid,
-            Own::Attached { rejected: false } => leaf.status(),
+            Own::Attached { rejected: true, .. } => PolicyStatus::Invalid,
+            Own::Attached {
+                rejected: false,
+                conflicted_on_some,
+                invalid_on_some,
+            } => {
+                let mut leaf = leaf;
+                if conflicted_on_some {
+                    leaf.add(CONFLICTED);
+                }
+                match leaf.status() {
+                    PolicyStatus::Enforced if invalid_on_some => PolicyStatus::PartiallyEnforced,
+                    status => status,
+                }
+            }
             Own::Unattached(s) => s,
         }
     }
 
-    /// Policy `p` of `t`.
+    /// What policy `policy` of `topology` takes from itself and its targets.
     pub fn of(topology: &Topology, policy: PolicyId) -> Own {
         let attached = topology.targets[policy].iter().any(|r| match r.resolution {
             Resolution::Node(_) | Resolution::Namespace(_) => true,
@@ -315,6 +337,8 @@ impl Own {
             // Refused by its controller on a target that exists: Invalid.
             return Own::Attached {
                 rejected: topology.policies[policy].rejected.is_some(),
+                conflicted_on_some: unresolved(Code::Conflicted),
+                invalid_on_some: unresolved(Code::Invalid),
             };
         } else if topology.policies[policy].workload_selector.is_some() {
             PolicyStatus::SelectorBound
@@ -324,6 +348,9 @@ impl Own {
             PolicyStatus::SectionNotFound
         } else if unresolved(Code::SelectorBound) {
             PolicyStatus::SelectorBound
+        } else if unresolved(Code::Conflicted) {
+            // Set Conflicted by its controller on every target (Kong).
+            PolicyStatus::Conflicted
         } else if !topology.policies[policy].invalid.is_empty() || unresolved(Code::TargetIsPolicy)
         {
             PolicyStatus::Invalid

@@ -123,13 +123,14 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
         Code::TargetIsPolicy | Code::Invalid => PolicyStatus::Invalid,
+        // Its controller sets it Conflicted on that target (Kong).
+        Code::Conflicted => PolicyStatus::Conflicted,
         // A target that names no object, or one the hierarchy could not take in.
         Code::TargetNotFound
         | Code::RefNotPermitted
         | Code::NotAdmitted
         | Code::ParentNotFound
         | Code::BackendNotFound
-        | Code::Conflicted
         | Code::StatusDisagrees
         | Code::SelectorMatchesNothing
         | Code::DuplicateObject

@@ -5,7 +5,7 @@
 //! no targetRef of its own; one that no object names is a finding.
 
 use super::{Code, Finding};
-use crate::catalog::policy::{Policy, TargetSpec};
+use crate::catalog::policy::{Policy, TargetRefusal, TargetSpec};
 use crate::catalog::Catalog;
 use crate::model::{normalize_group, GroupKind, ObjRef, Object};
 use std::collections::BTreeMap;
@@ -31,42 +31,43 @@ pub(super) fn attach_by_target_annotations(
     }
     // (policy kind, namespace, policy name) -> the objects that name it, in input order.
     let mut named: BTreeMap<(GroupKind, String, String), Vec<ObjRef>> = BTreeMap::new();
-    for o in objects {
-        let Some(ns) = o.namespace.as_deref() else {
+    for object in objects {
+        let Some(ns) = object.namespace.as_deref() else {
             continue;
         };
         for (gk, annotation, carriers) in &kinds {
-            let Some(name) = o.annotations.get(*annotation) else {
+            let Some(name) = object.annotations.get(*annotation) else {
                 continue;
             };
-            if !carriers.iter().any(|c| *c == *o.kind) {
+            if !carriers.iter().any(|c| *c == *object.kind) {
                 continue;
             }
             named
                 .entry((gk.clone(), ns.to_string(), name.trim().to_string()))
                 .or_default()
-                .push(o.obj_ref());
+                .push(object.obj_ref());
         }
     }
     let mut findings = Vec::new();
-    for p in policies.iter_mut() {
-        let Some((_, annotation, _)) = kinds.iter().find(|k| k.0 == p.kind) else {
+    for policy in policies.iter_mut() {
+        let Some((_, annotation, _)) = kinds.iter().find(|k| k.0 == policy.kind) else {
             continue;
         };
         let key = (
-            p.kind.clone(),
-            p.obj_ref
+            policy.kind.clone(),
+            policy
+                .obj_ref
                 .namespace
                 .as_deref()
                 .unwrap_or_default()
                 .to_string(),
-            p.obj_ref.name.to_string(),
+            policy.obj_ref.name.to_string(),
         );
         match named.remove(&key) {
-            Some(refs) => p.targets.extend(refs.into_iter().map(TargetSpec::Ref)),
-            None if p.targets.is_empty() => findings.push(Finding::new(
+            Some(refs) => policy.targets.extend(refs.into_iter().map(TargetSpec::Ref)),
+            None if policy.targets.is_empty() => findings.push(Finding::new(
                 Code::TargetNotFound,
-                p.obj_ref.clone(),
+                policy.obj_ref.clone(),
                 format!("no object's {annotation} annotation names it"),
             )),
             None => {}
@@ -76,13 +77,15 @@ pub(super) fn attach_by_target_annotations(
 }
 
 /// For kinds whose Services must agree within a route rule
-/// (`Targeting::annotation_same_in_rule`: Kong's KongUpstreamPolicy), a finding on each
-/// policy a Service names when another Service of the same HTTPRoute rule names another
-/// one, or none: its controller sets it Conflicted (Accepted=False) on that Service.
-pub(super) fn rule_annotation_conflicts(
-    objects: &[Object],
+/// (`Targeting::annotation_same_in_rule`: Kong's KongUpstreamPolicy), the policy a
+/// Service names is refused on that Service when another Service of the same
+/// HTTPRoute rule names another one, or none: its controller sets it Conflicted
+/// (Accepted=False) there and applies it on its other Services. Each such Service is
+/// added to the policy's `refused_targets`, and a finding says why.
+pub(super) fn rule_annotation_conflicts<'o>(
+    objects: &'o [Object],
     catalog: &Catalog,
-    policies: &[Policy],
+    policies: &mut [Policy],
 ) -> Vec<Finding> {
     let kinds: Vec<(GroupKind, &str)> = catalog
         .kinds
@@ -94,17 +97,18 @@ pub(super) fn rule_annotation_conflicts(
         return Vec::new();
     }
     // (namespace, name) of each core Service, with its annotations.
-    let services: BTreeMap<(&str, &str), &Object> = objects
+    let services: BTreeMap<(&str, &str), &'o Object> = objects
         .iter()
         .filter(|o| o.kind == "Service" && normalize_group(o.group()).is_empty())
         .filter_map(|o| Some(((o.namespace.as_deref()?, o.name.as_str()), o)))
         .collect();
     let policy_named = |kind: &GroupKind, ns: &str, name: &str| {
-        policies.iter().find(|p| {
+        policies.iter().position(|p| {
             p.kind == *kind && p.obj_ref.namespace.as_deref() == Some(ns) && p.obj_ref.name == name
         })
     };
-    let mut findings = Vec::new();
+    // (policy, the Service it is refused on, why), in input order.
+    let mut refused: Vec<(usize, ObjRef, String)> = Vec::new();
     let routes = objects.iter().filter(|o| {
         o.kind == "HTTPRoute" && normalize_group(o.group()) == "gateway.networking.k8s.io"
     });
@@ -114,7 +118,7 @@ pub(super) fn rule_annotation_conflicts(
         };
         for (j, rule) in route.links().rules.items().iter().enumerate() {
             // The core Services the rule sends to, each once, in order.
-            let mut backends: Vec<(&str, &str)> = Vec::new();
+            let mut backends: Vec<(&'o str, &'o str)> = Vec::new();
             for backend in rule.backend_refs.iter().flatten() {
                 let group = backend.group.as_deref().unwrap_or("");
                 let kind = backend.kind.as_deref().unwrap_or("Service");
@@ -131,29 +135,36 @@ pub(super) fn rule_annotation_conflicts(
                 continue;
             }
             for (kind, annotation) in &kinds {
-                let named = |service: (&str, &str)| {
+                // The policy a Service names: (its namespace, its name). A name is
+                // looked up in the Service's own namespace, so the same name in two
+                // namespaces names two policies.
+                let named = |service: (&'o str, &'o str)| -> Option<(&'o str, &'o str)> {
                     services
                         .get(&service)
                         .and_then(|o| o.annotations.get(*annotation))
-                        .map(|v| v.trim())
+                        .map(|v| (service.0, v.trim()))
                 };
                 for &service in &backends {
                     let Some(value) = named(service) else {
                         continue;
                     };
-                    let Some(policy) = policy_named(kind, service.0, value) else {
+                    let Some(policy) = policy_named(kind, value.0, value.1) else {
                         continue;
                     };
                     let Some(&other) = backends.iter().find(|&&o| named(o) != Some(value)) else {
                         continue;
                     };
                     let names = match named(other) {
-                        Some(v) => format!("names {v}"),
+                        Some((ns, v)) if ns == value.0 => format!("names {v}"),
+                        Some((ns, v)) => format!("names {v} of namespace {ns}"),
                         None => "names none".to_string(),
                     };
-                    findings.push(Finding::new(
-                        Code::Conflicted,
-                        policy.obj_ref.clone(),
+                    let Some(&object) = services.get(&service) else {
+                        continue;
+                    };
+                    refused.push((
+                        policy,
+                        object.obj_ref(),
                         format!(
                             "Service {}/{} names it ({annotation}) but rule {} of HTTPRoute {route_ns}/{} also sends to Service {}/{}, which {names}: the Services of one rule must name the same {}, so its controller sets it Conflicted on Service {}/{} (Accepted=False) and does not apply it there",
                             service.0,
@@ -170,6 +181,12 @@ pub(super) fn rule_annotation_conflicts(
                 }
             }
         }
+    }
+    let mut findings = Vec::new();
+    for (policy, service, why) in refused {
+        let policy = &mut policies[policy];
+        policy.refuse_on(service, TargetRefusal::Conflicted);
+        findings.push(Finding::new(Code::Conflicted, policy.obj_ref.clone(), why));
     }
     findings
 }

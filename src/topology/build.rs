@@ -88,7 +88,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     let conflicts = super::annotation::rule_annotation_conflicts(
         &snapshot.objects,
         &builder.topology.catalog,
-        &policies,
+        &mut policies,
     );
     builder.topology.findings.extend(conflicts);
     builder.add_picked_pods(&mut policies);

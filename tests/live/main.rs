@@ -2222,7 +2222,7 @@ fn a_gke_pod_selector_lists_pods_in_its_namespace_only_and_resolves_live() {
         err.contains("pods \"cart-1\" not found in namespace app (Pods are read only where a policy picks Pods by label"),
         "{err}"
     );
-    // ListField with its selector, nothing came back: no Pod matches.
+    // Listed with its selector, nothing came back: no Pod matches.
     let ghost = user.ok(&["describe", "gcpservertlspolicy/ghost", "-n", "lonely"]);
     assert!(ghost.contains("TargetNotFound (computed)"), "{ghost}");
     assert!(!ghost.contains("SelectorBound"), "{ghost}");

@@ -110,14 +110,106 @@ fn security_policy_on_a_tcp_route_supports_only_authorization() {
     assert_eq!(status(&w, "cors-tcp"), PolicyStatus::Invalid);
     assert_eq!(status(&w, "authz-tcp"), PolicyStatus::Enforced);
     assert_eq!(status(&w, "jwt-http"), PolicyStatus::Enforced);
-    let why = w
+    let why: Vec<&str> = w
         .topology
-        .policies
+        .findings
         .iter()
-        .find(|p| p.obj_ref.name == "jwt-tcp")
-        .and_then(|p| p.rejected.clone())
-        .unwrap_or_default();
-    assert!(why.contains("jwt") && why.contains("TCPRoute"), "{why}");
+        .filter(|f| f.object.name == "jwt-tcp")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        why,
+        [
+            "spec.jwt: is set and the policy targets TCPRoute app/t: its controller accepts no \
+          jwt on a TCPRoute: the policy is refused on that TCPRoute and stands on its other \
+          targets"
+        ]
+    );
+}
+
+/// A SecurityPolicy naming `targets` (kind/name), with `spec`.
+fn security_policy_on(name: &str, targets: &[(&str, &str)], spec: &str) -> String {
+    let refs: Vec<String> = targets
+        .iter()
+        .map(|(kind, target)| {
+            format!("{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}}}")
+        })
+        .collect();
+    format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{}]\n{spec}\n", refs.join(", "))
+}
+
+#[test]
+fn an_http_only_setting_refuses_a_security_policy_on_its_tcp_route_alone() {
+    // Envoy Gateway validates a SecurityPolicy per target (processSecurityPolicyForRoute):
+    // on the TCPRoute, jwt fails validateSecurityPolicyForTCP and that target is
+    // skipped; the HTTPRoute is translated.
+    let jwt = "  jwt: {providers: [{name: p, remoteJWKS: {uri: \"https://example/jwks\"}}]}";
+    let both = security_policy_on("both", &[("HTTPRoute", "h"), ("TCPRoute", "t")], jwt);
+    let w = world(&[TCP, &both].concat());
+    let policy = &w.topology.policies[kubectl_policies::topology::PolicyId::at(0)];
+    assert_eq!(policy.rejected, None, "not refused whole");
+    // Its settings apply on the HTTPRoute, not on the TCPRoute.
+    let sp = gk("gateway.envoyproxy.io", "SecurityPolicy");
+    let h = node(&w, "HTTPRoute", Some("app"), "h", None);
+    let t = node(&w, "TCPRoute", Some("app"), "t", None);
+    assert_eq!(
+        effective(&w, &sp, h)[0].1,
+        json!({"jwt": {"providers": [{"name": "p", "remoteJWKS": {"uri": "https://example/jwks"}}]}})
+    );
+    assert!(effective(&w, &sp, t).iter().all(|(_, s)| *s == json!({})));
+    // The TCPRoute is an Invalid target; the policy holds elsewhere: PartiallyEnforced.
+    let targets: Vec<(String, Option<kubectl_policies::topology::Code>)> = w.topology.targets
+        [kubectl_policies::topology::PolicyId::at(0)]
+    .iter()
+    .map(|r| {
+        let code = match r.resolution {
+            kubectl_policies::topology::Resolution::NotFound(code) => Some(code),
+            _ => None,
+        };
+        (r.target.name.to_string(), code)
+    })
+    .collect();
+    assert_eq!(
+        targets,
+        [
+            ("h".to_string(), None),
+            (
+                "t".to_string(),
+                Some(kubectl_policies::topology::Code::Invalid)
+            )
+        ]
+    );
+    assert_eq!(status(&w, "both"), PolicyStatus::PartiallyEnforced);
+    let findings: Vec<String> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.object.name == "both")
+        .map(|f| format!("{:?}: {}", f.code, f.message))
+        .collect();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(
+        findings[0].starts_with("Invalid: spec.jwt: ")
+            && findings[0].contains("TCPRoute app/t")
+            && findings[0].contains("stands on its other targets"),
+        "{findings:?}"
+    );
+    // Authorization alone is accepted on both: Enforced.
+    let authz = security_policy_on(
+        "both",
+        &[("HTTPRoute", "h"), ("TCPRoute", "t")],
+        "  authorization: {defaultAction: Deny}",
+    );
+    assert_eq!(
+        status(&world(&[TCP, &authz].concat()), "both"),
+        PolicyStatus::Enforced
+    );
+    // Refused on its only target: Invalid.
+    let tcp_only = security_policy_on("tcp", &[("TCPRoute", "t")], jwt);
+    assert_eq!(
+        status(&world(&[TCP, &tcp_only].concat()), "tcp"),
+        PolicyStatus::Invalid
+    );
 }
 
 #[test]
@@ -488,4 +580,43 @@ fn a_client_traffic_policy_has_no_merge_type_to_read() {
         d.merge
     );
     assert_eq!(d.strategy, "Atomic Defaults");
+}
+
+#[test]
+fn an_http_only_setting_refuses_a_security_policy_on_the_tcp_routes_its_selectors_pick() {
+    // Envoy Gateway resolves targetSelectors into target references before it
+    // validates each one: a TCPRoute picked by label is refused as one named is.
+    let labelled = TCP.replace(
+        "kind: TCPRoute\nmetadata: {name: t, namespace: app}",
+        "kind: TCPRoute\nmetadata: {name: t, namespace: app, labels: {tier: edge}}",
+    );
+    assert_ne!(labelled, TCP);
+    let policy = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {name: picked, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: h}]\n  targetSelectors: [{group: gateway.networking.k8s.io, kind: TCPRoute, matchLabels: {tier: edge}}]\n  basicAuth: {users: {name: htpasswd}}\n";
+    let w = world(&[labelled.as_str(), policy].concat());
+    assert_eq!(status(&w, "picked"), PolicyStatus::PartiallyEnforced);
+    let findings: Vec<&str> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.object.name == "picked")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            "spec.basicAuth: is set and the policy targets TCPRoute app/t: its controller accepts \
+          no basicAuth on a TCPRoute: the policy is refused on that TCPRoute and stands on its \
+          other targets"
+        ]
+    );
+    let sp = gk("gateway.envoyproxy.io", "SecurityPolicy");
+    let t = node(&w, "TCPRoute", Some("app"), "t", None);
+    assert!(effective(&w, &sp, t).iter().all(|(_, s)| *s == json!({})));
+    // Picking the TCPRoute alone: Invalid.
+    let alone = policy.replace(
+        "  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: h}]\n",
+        "",
+    );
+    let w = world(&[labelled.as_str(), &alone].concat());
+    assert_eq!(status(&w, "picked"), PolicyStatus::Invalid);
 }

@@ -170,14 +170,17 @@ pub const STATUS_LEGEND: &str = "\
 Status words (the same in get, tree and describe):
   Enforced           every setting of the policy holds
   PartiallyEnforced  some of its settings hold and others lose to other policies (or it loses
-                     a conflict on one of its targets, or a more specific policy replaces it
-                     whole on some objects, and it holds elsewhere)
+                     a conflict on one of its targets, or its controller refuses it on one of
+                     them, or a more specific policy replaces it whole on some objects, and it
+                     holds elsewhere)
   Overridden         none of its settings holds: other policies set every one of them, or
                      replace it whole wherever it reaches (Envoy Gateway: even one that sets
                      nothing)
   Conflicted         another policy of its kind wins on the same target, by its kind's rule
                      (GEP-713: the older one; kgateway's HTTPListenerPolicy: the newer; some
-                     kinds: none of them when several disagree): nothing of it applies there
+                     kinds: none of them when several disagree), or its controller says so
+                     (Kong: Services of one route rule naming different policies): nothing
+                     of it applies there
   TargetNotFound     the object it targets is not there
   SectionNotFound    its target is there but not the listener, rule or port it names
   SelectorBound      bound by a workload selector, outside the Gateway API hierarchy

@@ -54,13 +54,15 @@ pub enum FieldProblem {
     /// Both `defaults` and `overrides` (GEP-713: one strategy per policy).
     #[error("has both defaults and overrides; GEP-713 allows one merge strategy per policy")]
     TwoStrategies,
-    /// A setting (`field`) its vendor (its controller, or its CRD's validation) does not
-    /// accept on a target of `kind`.
-    #[error("is set and the policy targets {target}: its vendor accepts no {field} on a {kind} and refuses the policy")]
+    /// A setting (`field`) its vendor does not accept on a target of `kind`. `whole`:
+    /// its CRD's validation refuses the policy whole; else its controller refuses it
+    /// on that target and the policy's others stand.
+    #[error("is set and the policy targets {} {}: {}", .target.kind, .target.ns_name(), if *.whole { format!("its CRD accepts no {field} on a {kind}: the API server refuses the policy whole (kubectl apply fails)") } else { format!("its controller accepts no {field} on a {kind}: the policy is refused on that {kind} and stands on its other targets") })]
     UnsupportedOnTarget {
         target: ObjRef,
         field: &'static str,
         kind: &'static str,
+        whole: bool,
     },
     /// A reference to `target` in another namespace, which the kind's CRD refuses.
     #[error("names {target} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)")]
@@ -106,6 +108,7 @@ impl FieldProblem {
     pub fn refused_by_api_server(&self) -> bool {
         match self {
             FieldProblem::TargetKindNotAllowed { whole, .. } => *whole,
+            FieldProblem::UnsupportedOnTarget { whole, .. } => *whole,
             FieldProblem::PortOnlyOnGateway { .. } | FieldProblem::PortWithSectionName => true,
             _ => false,
         }

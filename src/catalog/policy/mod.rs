@@ -3,7 +3,7 @@
 //! still listed (never dropped). Where it attaches is read in `targets`, how it merges
 //! in `intent`.
 
-use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind};
+use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind, Refuses};
 use crate::model::Object;
 use crate::model::{canonical_kind, normalize_group, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Val};
@@ -49,11 +49,29 @@ pub struct Policy {
     /// its controller, not its CRD, refuses them (a CRD refuses the whole policy,
     /// `rejected`).
     pub refused_kinds: Vec<String>,
+    /// Targets its vendor refuses it on while its other targets stand, each with what
+    /// it is there (a setting its controller refuses on the target's kind: Invalid;
+    /// Kong's Services of one rule naming different policies: Conflicted). The
+    /// finding that says why is made where the refusal is found.
+    pub refused_targets: Vec<(ObjRef, TargetRefusal)>,
+    /// Kinds of target its controller refuses it on alone, each with the setting it
+    /// refuses there (the kind's `refused_on`, `Refuses::ThatTarget`): what a
+    /// `targetSelectors` entry picks of such a kind is refused as it is picked.
+    pub refused_on_kinds: Vec<(&'static str, &'static str)>,
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
     pub by_port: Vec<ObjRef>,
     /// Index of the object in the snapshot.
     pub object: ObjectId,
+}
+
+/// What a policy is on a target its vendor refuses it on (`Policy::refused_targets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetRefusal {
+    /// Its controller refuses a setting on the target (Invalid there).
+    Invalid,
+    /// Its controller sets it Conflicted there (Accepted=False, reason Conflicted).
+    Conflicted,
 }
 
 /// The settings (leaves) a value sets: a mapping's leaves, an empty mapping one (it sets
@@ -89,6 +107,30 @@ fn ns_name_bytes(reference: &ObjRef) -> impl Iterator<Item = u8> + '_ {
 }
 
 impl Policy {
+    /// What it is on `target` if its vendor refuses it there alone (`refused_targets`).
+    pub fn refusal_on(&self, target: &ObjRef) -> Option<TargetRefusal> {
+        self.refused_targets
+            .iter()
+            .find(|(refused, _)| refused == target)
+            .map(|&(_, refusal)| refusal)
+    }
+
+    /// Refuses it on `target` alone (once), as `refusal`.
+    pub fn refuse_on(&mut self, target: ObjRef, refusal: TargetRefusal) {
+        if self.refusal_on(&target).is_none() {
+            self.refused_targets.push((target, refusal));
+        }
+    }
+
+    /// (the kind, the setting) its controller refuses on a target of `kind` alone, if
+    /// it sets one (`refused_on_kinds`).
+    pub fn setting_refused_on(&self, kind: &str) -> Option<(&'static str, &'static str)> {
+        self.refused_on_kinds
+            .iter()
+            .find(|(refused, _)| *refused == kind)
+            .copied()
+    }
+
     /// Whether its vendor refuses its targets of `kind` (`refused_kinds`).
     pub fn refuses_kind(&self, kind: &str) -> bool {
         self.refused_kinds.iter().any(|k| k == kind)
@@ -179,8 +221,21 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
-    // A field its CRD refuses (a target's kind, a port where none may be): the API
-    // server refuses the object whole.
+    let mut refused_targets = Vec::new();
+    let refused_on_kinds = refused_on_kinds(spec, pk);
+    for refused in refused_on_targets(spec, &targets, pk) {
+        if let FieldProblem::UnsupportedOnTarget {
+            target,
+            whole: false,
+            ..
+        } = &refused.problem
+        {
+            refused_targets.push((target.clone(), TargetRefusal::Invalid));
+        }
+        invalid.push(refused);
+    }
+    // A field its CRD refuses (a target's kind, a port where none may be, a setting on
+    // a kind of target): the API server refuses the object whole.
     let refused_whole = invalid
         .iter()
         .find(|e| e.problem.refused_by_api_server())
@@ -188,7 +243,6 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
     let rejected = refused_whole.or_else(|| {
         unresolvable_ref(spec, pk)
             .or_else(|| refused_namespace(&targets, object.namespace.as_deref(), pk))
-            .or_else(|| refused_on_target(spec, &targets, pk))
             .map(|refused| {
                 let why = refused.problem.to_string();
                 invalid.push(refused);
@@ -209,6 +263,8 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         invalid,
         rejected,
         refused_kinds,
+        refused_targets,
+        refused_on_kinds,
         by_port: Vec::new(),
         object: index,
     }
@@ -280,26 +336,56 @@ fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldErro
     refused
 }
 
-/// A setting its controller refuses on a target of the kind named (Envoy Gateway's
-/// SecurityPolicy on a TCPRoute: authorization only).
-fn refused_on_target(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Option<FieldError> {
-    pk.refused_on.iter().find_map(|&(kind, fields)| {
-        let target = targets.iter().find_map(|t| match t {
-            TargetSpec::Ref(r) if r.kind == kind => Some(r),
-            TargetSpec::Ref(_) | TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
-        })?;
-        let field = *fields
+/// The settings its vendor refuses on the targets of a kind the policy names (the
+/// kind's `refused_on`): for a refusal of the whole policy (its CRD's), the first
+/// target and field found; for its controller's, one for each target so refused.
+fn refused_on_targets(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Vec<FieldError> {
+    let mut refused = Vec::new();
+    for rule in pk.refused_on {
+        let Some(field) = rule
+            .fields
             .iter()
-            .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
-        Some(FieldError::new(
-            format!("spec.{field}"),
-            FieldProblem::UnsupportedOnTarget {
-                target: target.clone(),
-                field,
-                kind,
-            },
-        ))
-    })
+            .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))
+        else {
+            continue;
+        };
+        let whole = rule.refuses == Refuses::WholePolicy;
+        let of_kind = targets.iter().filter_map(|t| match t {
+            TargetSpec::Ref(r) if r.kind == rule.kind => Some(r),
+            TargetSpec::Ref(_) | TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
+        });
+        for target in of_kind {
+            refused.push(FieldError::new(
+                format!("spec.{field}"),
+                FieldProblem::UnsupportedOnTarget {
+                    target: target.clone(),
+                    field,
+                    kind: rule.kind,
+                    whole,
+                },
+            ));
+            if whole {
+                return refused;
+            }
+        }
+    }
+    refused
+}
+
+/// (target kind, the setting refused there) for each of the kind's `refused_on` rules
+/// that refuse a target alone and whose settings the policy sets.
+fn refused_on_kinds(spec: &Map, pk: &PolicyKind) -> Vec<(&'static str, &'static str)> {
+    pk.refused_on
+        .iter()
+        .filter(|rule| rule.refuses == Refuses::ThatTarget)
+        .filter_map(|rule| {
+            let field = rule
+                .fields
+                .iter()
+                .find(|f| spec.get(f).is_some_and(|v| !v.is_null()))?;
+            Some((rule.kind, *field))
+        })
+        .collect()
 }
 
 /// A target in another namespace, for a kind whose CRD refuses one (Istio: CEL

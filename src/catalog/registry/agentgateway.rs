@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// Settings its CRD's CEL refuses on a target of `kind`: the policy is refused whole.
+const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> RefusedOn {
+    RefusedOn {
+        kind,
+        fields,
+        refuses: Refuses::WholePolicy,
+    }
+}
+
 /// AgentgatewayPolicy as its controller reads it, whichever group ships it: labelled
 /// Direct, inherited in behaviour; its sub-sections merge field by field.
 pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
@@ -22,13 +31,13 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     // InferencePool" (agentgateway@005d0299 AgentgatewayPolicySpec; the docs'
     // target-merge page: "the Kubernetes API server rejects the request").
     refused_on: &[
-        ("HTTPRoute", &["frontend"]),
-        ("GRPCRoute", &["frontend"]),
-        ("ListenerSet", &["frontend"]),
-        ("XListenerSet", &["frontend"]),
-        ("InferencePool", &["frontend"]),
-        ("Service", &["frontend", "traffic"]),
-        ("AgentgatewayBackend", &["frontend", "traffic"]),
+        crd_refuses("HTTPRoute", &["frontend"]),
+        crd_refuses("GRPCRoute", &["frontend"]),
+        crd_refuses("ListenerSet", &["frontend"]),
+        crd_refuses("XListenerSet", &["frontend"]),
+        crd_refuses("InferencePool", &["frontend"]),
+        crd_refuses("Service", &["frontend", "traffic"]),
+        crd_refuses("AgentgatewayBackend", &["frontend", "traffic"]),
     ],
     shared_port: SharedPort::Allowed,
     targeting: REFS_OR_SELECTORS,

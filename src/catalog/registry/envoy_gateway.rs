@@ -119,11 +119,15 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // setting; the clusters it adds are those of the auth services themselves).
         flow: Flow::ClientSide { to_backends: &[] },
         // validateSecurityPolicyForTCP (internal/gatewayapi/securitypolicy.go): "only
-        // authorization is supported for TCP (routes/listeners)".
-        refused_on: &[(
-            "TCPRoute",
-            &["cors", "jwt", "oidc", "apiKeyAuth", "basicAuth", "extAuth"],
-        )],
+        // authorization is supported for TCP (routes/listeners)". It is run per target
+        // (processSecurityPolicyForRoute): a TCPRoute failing it gets a translation
+        // error on its ancestors and is skipped; the policy's other targets are
+        // translated.
+        refused_on: &[RefusedOn {
+            kind: "TCPRoute",
+            fields: &["cors", "jwt", "oidc", "apiKeyAuth", "basicAuth", "extAuth"],
+            refuses: Refuses::ThatTarget,
+        }],
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],

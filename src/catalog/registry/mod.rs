@@ -31,7 +31,7 @@ mod solo;
 
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
-    PolicyKind, SameTarget, Sections, SharedPort, Targeting, ValueKey,
+    PolicyKind, RefusedOn, Refuses, SameTarget, Sections, SharedPort, Targeting, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -45,9 +45,10 @@ pub struct KnownKind {
     /// How far down an Inherited kind's settings flow, with the vendor source that
     /// says so where it is not every level.
     pub flow: Flow,
-    /// Settings its controller refuses on a target of a kind: (target kind, spec
-    /// fields); a policy setting one of them and naming such a target is refused.
-    pub refused_on: &'static [(&'static str, &'static [&'static str])],
+    /// Settings its vendor refuses on a target of a kind (target kind, spec fields),
+    /// and whether that refuses the policy whole (its CRD) or that target (its
+    /// controller).
+    pub refused_on: &'static [RefusedOn],
     /// Whether one aimed at a listener may share its port with other listeners.
     pub shared_port: SharedPort,
     pub targeting: Targeting,

@@ -3,7 +3,9 @@
 //! ExtensionRef filter for the kinds whose project documents it.
 
 use super::{each_object, Borrowed, Builder, Resolved};
-use crate::catalog::policy::{precedence, read_policy, Policy, TargetSpec};
+use crate::catalog::policy::{
+    precedence, read_policy, FieldError, FieldProblem, Policy, TargetRefusal, TargetSpec,
+};
 use crate::catalog::{Catalog, PolicyKind};
 use crate::model::{normalize_group, FastMap, ObjRef, Object};
 use crate::topology::{
@@ -126,6 +128,7 @@ impl<'s> Builder<'s> {
                         continue;
                     }
                     for selected in self.select(pid, group_kind, namespaces, selector) {
+                        self.refuse_selected(pid, &selected);
                         resolved.push(self.resolve_ref(pid, selected));
                     }
                 }
@@ -141,6 +144,32 @@ impl<'s> Builder<'s> {
             }
         }
         resolved
+    }
+
+    /// A target a `targetSelectors` entry of policy `pid` picked, of a kind its
+    /// controller refuses one of its settings on (`Policy::refused_on_kinds`): refused
+    /// there alone, as a targetRef naming it is when the policy is read.
+    fn refuse_selected(&mut self, pid: PolicyId, selected: &ObjRef) {
+        let policy = &mut self.topology.policies[pid];
+        let Some((kind, field)) = policy.setting_refused_on(&selected.kind) else {
+            return;
+        };
+        if policy.refusal_on(selected).is_some() {
+            return;
+        }
+        let refused = FieldError::new(
+            format!("spec.{field}"),
+            FieldProblem::UnsupportedOnTarget {
+                target: selected.clone(),
+                field,
+                kind,
+                whole: false,
+            },
+        );
+        policy.refuse_on(selected.clone(), TargetRefusal::Invalid);
+        let finding = Finding::new(Code::Invalid, policy.obj_ref.clone(), refused.to_string());
+        policy.invalid.push(refused);
+        self.topology.findings.push(finding);
     }
 
     /// Attaches policy `pid` to the nodes and namespaces its targets resolved to,

@@ -3,7 +3,7 @@
 //! an object of a kind outside the hierarchy (made a node of its own).
 
 use super::{Builder, View};
-use crate::catalog::policy::{LabelSelector, SelectorScope};
+use crate::catalog::policy::{LabelSelector, SelectorScope, TargetRefusal};
 use crate::catalog::Class;
 use crate::model::{is_cluster_scoped, ObjRef, ObjectId, GATEWAY_X_GROUP, ROUTE_KINDS};
 use crate::topology::{
@@ -170,6 +170,15 @@ impl<'s> View<'_, 's> {
             // which reference, and the finding is made from it. (A policy named as a
             // target is told as such below.)
             return Some((Resolution::NotFound(Code::Invalid), None));
+        }
+        if let Some(refusal) = self.topology.policies[pid].refusal_on(target) {
+            // Its vendor refuses it on this target alone (`Policy::refused_targets`);
+            // the finding that says why was made where the refusal was found.
+            let code = match refusal {
+                TargetRefusal::Invalid => Code::Invalid,
+                TargetRefusal::Conflicted => Code::Conflicted,
+            };
+            return Some((Resolution::NotFound(code), None));
         }
         let (code, msg) = if target.kind == "Namespace" && target.group.is_empty() {
             if self.topology.namespaces.contains_key(target.name.as_str()) {

@@ -2,7 +2,8 @@
 
 use super::{s, statuses, ROUTES};
 use crate::common::*;
-use kubectl_policies::effective::PolicyStatus::{Enforced, TargetNotFound};
+use kubectl_policies::effective::PolicyStatus::{self, Enforced, TargetNotFound};
+use serde_json::json;
 
 #[test]
 fn a_services_annotation_attaches_its_kong_upstream_policy() {
@@ -214,4 +215,141 @@ fn kong_services_of_one_rule_must_name_the_same_upstream_policy() {
     // In rules of their own, or alone with itself, nothing differs.
     assert!(conflicts(&kong(&[&["a"], &["b"], &["c"]])).is_empty());
     assert!(conflicts(&kong(&[&["a", "a"]])).is_empty());
+}
+
+/// Services `a` and `d` name KongUpstreamPolicy `p1`, `b` names `p2`, `x` (namespace
+/// `other`) names a `p1` of its own namespace; `rules` are an HTTPRoute's rules, each
+/// a list of Services (`x` as `other/x`).
+fn kong_spread(rules: &[&[&str]]) -> String {
+    let mut yaml = String::from(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: app}\nspec: {gatewayClassName: gc, listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]}\n",
+    );
+    for (ns, service, policy) in [
+        ("app", "a", "p1"),
+        ("app", "d", "p1"),
+        ("app", "b", "p2"),
+        ("other", "x", "p1"),
+    ] {
+        yaml += &format!("---\napiVersion: v1\nkind: Service\nmetadata: {{name: {service}, namespace: {ns}, annotations: {{konghq.com/upstream-policy: {policy}}}}}\nspec: {{ports: [{{name: http, port: 80}}]}}\n");
+    }
+    for (ns, policy) in [("app", "p1"), ("app", "p2"), ("other", "p1")] {
+        yaml += &format!("---\napiVersion: configuration.konghq.com/v1beta1\nkind: KongUpstreamPolicy\nmetadata: {{name: {policy}, namespace: {ns}}}\nspec: {{algorithm: round-robin}}\n");
+    }
+    yaml += "---\napiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata: {name: from-app, namespace: other}\nspec: {from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: app}], to: [{group: \"\", kind: Service}]}\n";
+    let rules: Vec<String> = rules
+        .iter()
+        .enumerate()
+        .map(|(i, services)| {
+            let refs: Vec<String> = services
+                .iter()
+                .map(|s| match s.split_once('/') {
+                    Some((ns, name)) => format!("{{name: {name}, namespace: {ns}, port: 80}}"),
+                    None => format!("{{name: {s}, port: 80}}"),
+                })
+                .collect();
+            format!("{{name: r{i}, backendRefs: [{}]}}", refs.join(", "))
+        })
+        .collect();
+    yaml += &format!("---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: web, namespace: app}}\nspec: {{parentRefs: [{{name: gw}}], rules: [{}]}}\n", rules.join(", "));
+    yaml
+}
+
+/// Each policy's computed status and the objects it reaches (AFFECTS), as
+/// `namespace/name`.
+fn status_and_reach(w: &kubectl_policies::query::World) -> Vec<(String, PolicyStatus, usize)> {
+    w.topology
+        .policies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let id = kubectl_policies::topology::PolicyId::at(i);
+            (
+                p.obj_ref.ns_name(),
+                w.statuses.overall[i],
+                w.statuses.affects_count(id),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn kong_refuses_an_upstream_policy_on_the_services_of_a_rule_that_disagree_only() {
+    use kubectl_policies::effective::PolicyStatus::{Conflicted, PartiallyEnforced};
+    use kubectl_policies::topology::{Code, Resolution};
+    let kup = gk("configuration.konghq.com", "KongUpstreamPolicy");
+    // Rule r0 sends to a (p1) and b (p2): Kong sets p1 Conflicted on a and p2 on b
+    // (Accepted=False there). d sends alone: p1 holds there.
+    let w = world(&kong_spread(&[&["a", "b"], &["d"]]));
+    assert_eq!(
+        status_and_reach(&w),
+        [
+            ("app/p1".to_string(), PartiallyEnforced, 1),
+            ("app/p2".to_string(), Conflicted, 0),
+            ("other/p1".to_string(), Enforced, 1),
+        ]
+    );
+    // Nothing of p1 applies on a; it does on d.
+    let a = node(&w, "Service", Some("app"), "a", None);
+    let d = node(&w, "Service", Some("app"), "d", None);
+    assert!(effective(&w, &kup, a).iter().all(|(_, s)| *s == json!({})));
+    assert_eq!(
+        effective(&w, &kup, d)[0].1,
+        json!({"algorithm": "round-robin"})
+    );
+    // Its target a is Conflicted (not attached), d resolved.
+    let p1 = w.topology.policy_index[&kubectl_policies::model::ObjRef::new(
+        "configuration.konghq.com",
+        "KongUpstreamPolicy",
+        Some("app"),
+        "p1",
+    )];
+    let targets: Vec<(String, Option<Code>)> = w.topology.targets[p1]
+        .iter()
+        .map(|r| {
+            let code = match r.resolution {
+                Resolution::NotFound(code) => Some(code),
+                _ => None,
+            };
+            (r.target.name.to_string(), code)
+        })
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            ("a".to_string(), Some(Code::Conflicted)),
+            ("d".to_string(), None)
+        ]
+    );
+    // Agreeing Services in one rule: Enforced everywhere.
+    let w = world(&kong_spread(&[&["a", "d"], &["b"]]));
+    assert_eq!(
+        status_and_reach(&w),
+        [
+            ("app/p1".to_string(), Enforced, 2),
+            ("app/p2".to_string(), Enforced, 1),
+            ("other/p1".to_string(), Enforced, 1),
+        ]
+    );
+    // The same name in another namespace names another policy: a and x disagree.
+    let w = world(&kong_spread(&[&["a", "other/x"], &["d"], &["b"]]));
+    assert_eq!(
+        status_and_reach(&w),
+        [
+            ("app/p1".to_string(), PartiallyEnforced, 1),
+            ("app/p2".to_string(), Enforced, 1),
+            ("other/p1".to_string(), Conflicted, 0),
+        ]
+    );
+    let told: Vec<&str> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::Conflicted)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(
+        told.iter()
+            .any(|m| m.contains("Service other/x, which names p1 of namespace other")),
+        "{told:?}"
+    );
 }

@@ -233,4 +233,23 @@ fn agentgateway_refuses_a_section_on_a_kind_its_crd_does_not_allow_it_on() {
     assert!(findings[1]
         .message
         .starts_with("spec.traffic: is set and the policy targets"));
+    assert!(
+        findings[0].message.ends_with(
+            "its CRD accepts no frontend on a HTTPRoute: the API server refuses the policy \
+             whole (kubectl apply fails)"
+        ),
+        "{findings:?}"
+    );
+    // Beside a Gateway it may take: still refused whole (its CRD, not its controller),
+    // the Gateway included.
+    let gateway = "{group: gateway.networking.k8s.io, kind: Gateway, name: gw}";
+    let both = policy(
+        "frontend-both",
+        &format!("{gateway}, {route}"),
+        "frontend: {http: {maxBufferSize: 100}}",
+    );
+    let w = world(&[GATEWAY_AND_ROUTE, &both].concat());
+    assert_eq!(statuses(&w), [s("app/frontend-both", Invalid)]);
+    assert!(w.topology.policies[0].rejected.is_some());
+    assert!(w.topology.policies[0].refused_targets.is_empty());
 }
