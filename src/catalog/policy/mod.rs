@@ -178,6 +178,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
+    ports::refused_sections(spec, pk.sections, &mut invalid);
     // A field its CRD refuses (a target's kind, a port where none may be): the API
     // server refuses the object whole.
     let refused_whole = invalid

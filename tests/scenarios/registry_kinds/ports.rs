@@ -193,9 +193,10 @@ fn a_bad_port_number_is_invalid_and_named_by_its_field() {
 }
 
 /// An AgentgatewayPolicy named `name`, created on day `day`, on `target`, setting
-/// `frontend.tcp.keepalive.retries`.
-fn agentgateway_at(name: &str, day: u32, target: &str, retries: u32) -> String {
-    format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n  frontend: {{tcp: {{keepalive: {{retries: {retries}}}}}}}\n")
+/// `frontend.accessLog.filter` to `response.code == {code}` (accessLog, one of the
+/// frontend fields its CRD lets name a listener).
+fn agentgateway_at(name: &str, day: u32, target: &str, code: u32) -> String {
+    format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n  frontend: {{accessLog: {{filter: \"response.code == {code}\"}}}}\n")
 }
 
 #[test]
@@ -222,17 +223,19 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
         3,
     );
     let kind = gk("agentgateway.dev", "AgentgatewayPolicy");
-    let retries = |w: &kubectl_policies::query::World, listener: &str| {
+    let code = |w: &kubectl_policies::query::World, listener: &str| {
         let at = node(w, "Gateway", Some("app"), "gw", Some(listener));
         let eff = effective(w, &kind, at);
         assert_eq!(eff.len(), 1, "{eff:?}");
-        eff[0].1["frontend"]["tcp"]["keepalive"]["retries"].clone()
+        let filter = eff[0].1["frontend"]["accessLog"]["filter"].clone();
+        let filter = filter.as_str().unwrap_or_default().to_string();
+        filter.trim_start_matches("response.code == ").to_string()
     };
     let w = world(&[GATEWAY, &gateway, &port, &listener].concat());
     // The listener's own policy, then the port's, then the Gateway's.
-    assert_eq!(retries(&w, "http"), 3);
-    assert_eq!(retries(&w, "http-alt"), 2);
-    assert_eq!(retries(&w, "https"), 1);
+    assert_eq!(code(&w, "http"), "3");
+    assert_eq!(code(&w, "http-alt"), "2");
+    assert_eq!(code(&w, "https"), "1");
     assert_eq!(
         statuses(&w),
         [
@@ -243,7 +246,7 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
     );
     // Without the listener's, the port's holds on both listeners of port 80.
     let w = world(&[GATEWAY, &gateway, &port].concat());
-    assert_eq!(retries(&w, "http"), 2);
+    assert_eq!(code(&w, "http"), "2");
     assert_eq!(statuses(&w)[1], s("app/on-port", Enforced));
     // A policy that names a listener and reaches it by its port too is the listener's.
     let both = agentgateway_at(
@@ -254,6 +257,6 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
     );
     let w = world(&[GATEWAY, &both, &listener].concat());
     // Both on the listener's level there: the oldest wins the field.
-    assert_eq!(retries(&w, "http"), 4);
-    assert_eq!(retries(&w, "http-alt"), 4);
+    assert_eq!(code(&w, "http"), "4");
+    assert_eq!(code(&w, "http-alt"), "4");
 }
