@@ -435,6 +435,20 @@ impl Sections {
         }
     }
 
+    /// The JSON pointers to the spec's per-port lists (`SpecPorts`), none for the other
+    /// shapes: where a policy's settings differ from one port of its target to another.
+    pub fn spec_port_lists(self) -> &'static [&'static str] {
+        match self {
+            Sections::SpecPorts { lists, .. } => lists,
+            Sections::None
+            | Sections::SectionName
+            | Sections::SectionNames
+            | Sections::Ports
+            | Sections::Rule
+            | Sections::SectionNameOrPort { .. } => &[],
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Sections::None => "none",

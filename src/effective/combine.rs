@@ -9,9 +9,9 @@
 
 use super::merge;
 use super::sourced::Sourced;
-use crate::catalog::policy::{How, Intent, Mode};
+use crate::catalog::policy::{spec_at_port, How, Intent, Mode};
 use crate::catalog::MergeModel;
-use crate::model::FastMap;
+use crate::model::{FastMap, Val};
 use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
@@ -46,7 +46,15 @@ pub struct Joining {
 impl Joining {
     pub fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
         let policy = &topology.policies[p];
-        let spec = &topology.snapshot.objects[policy.object].spec;
+        let written: &Val = &topology.snapshot.objects[policy.object].spec;
+        // A kind whose spec lists settings per port: at a port, that port's entries only.
+        let narrowed = match policy.spec_port_lists {
+            [] => None,
+            lists => topology
+                .spec_port_at(p, at)
+                .and_then(|port| spec_at_port(written, lists, port)),
+        };
+        let spec = narrowed.as_ref().unwrap_or(written);
         let layer = |how: How, settings| {
             let tree = Sourced::from_settings(settings, p)?;
             Some(Layer { how, value: tree })

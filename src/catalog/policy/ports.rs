@@ -219,3 +219,51 @@ fn spec_fields(pointers: &[&str]) -> String {
     let fields: Vec<String> = pointers.iter().map(|p| spec_field(p)).collect();
     fields.join(" or ")
 }
+
+/// A policy's spec (`spec`, the object's) as it applies at one port of its target, for a
+/// kind whose spec lists settings per port (`Sections::SpecPorts`, `lists` its JSON
+/// pointers): at port `port` each list keeps only the entries for that port; at the
+/// target whole (`None`) the lists go, as their entries are each a port's. Whatever
+/// else the spec sets stays (the settings for every port: Flomesh HealthCheckPolicy's
+/// `healthCheck`, Azure BackendTLSPolicy's `default.sni`). None: nothing to narrow (no
+/// list, or none set), the spec applies as written.
+pub fn spec_at_port(spec: &Val, lists: &[&str], port: Option<u64>) -> Option<Val> {
+    let mut narrowed: Option<Val> = None;
+    for list in lists {
+        let current = narrowed.as_ref().unwrap_or(spec);
+        if current.pointer(list).is_none_or(Val::is_null) {
+            continue;
+        }
+        let path: Vec<&str> = list.trim_start_matches('/').split('/').collect();
+        narrowed = Some(narrow(current, &path, port).unwrap_or_default());
+    }
+    narrowed
+}
+
+/// `value` with the list at `path` below it narrowed to port `port`'s entries (none
+/// when `port` is none or no entry is that port's: the field goes).
+fn narrow(value: &Val, path: &[&str], port: Option<u64>) -> Option<Val> {
+    let Some((key, rest)) = path.split_first() else {
+        let port = port?;
+        let Some(entries) = value.as_array() else {
+            // Not a list: reported where targets are read; kept as written.
+            return Some(value.clone());
+        };
+        let kept: Vec<Val> = entries
+            .iter()
+            .filter(|entry| entry.get("port").and_then(Val::as_u64) == Some(port))
+            .cloned()
+            .collect();
+        return (!kept.is_empty()).then(|| Val::Array(kept.into()));
+    };
+    let Some(map) = value.as_object() else {
+        return Some(value.clone());
+    };
+    let members = map.iter().filter_map(|(name, member)| {
+        if &**name != *key {
+            return Some((name.clone(), member.clone()));
+        }
+        narrow(member, rest, port).map(|member| (name.clone(), member))
+    });
+    Some(Val::Object(members.collect()))
+}

@@ -260,3 +260,59 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
     assert_eq!(code(&w, "http"), "4");
     assert_eq!(code(&w, "http-alt"), "4");
 }
+
+#[test]
+fn a_spec_ports_list_shows_at_each_port_only_that_ports_entry() {
+    // Flomesh HealthCheckPolicy: `ports[]` per port, `healthCheck` for every port
+    // (the registry's SpecPorts { lists: ["/ports"], whole: "/healthCheck" }).
+    let policy = "---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: HealthCheckPolicy\nmetadata: {name: hc, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc}]\n  healthCheck: {interval: 10s, maxFails: 5}\n  ports: [{port: 80, healthCheck: {interval: 1s, maxFails: 1}}, {port: 9090, healthCheck: {interval: 2s, maxFails: 2}}]\n";
+    let w = world(&[SERVICE, policy].concat());
+    let kind = gk("gateway.flomesh.io", "HealthCheckPolicy");
+    let at = |section: Option<&str>| {
+        let eff = effective(&w, &kind, node(&w, "Service", Some("app"), "svc", section));
+        assert_eq!(eff.len(), 1, "{section:?}: {eff:?}");
+        eff[0].1.clone()
+    };
+    let http = at(Some("http"));
+    assert_eq!(http["ports"].as_array().map(Vec::len), Some(1), "{http}");
+    assert_eq!(http["ports"][0]["port"], 80);
+    assert_eq!(http["ports"][0]["healthCheck"]["interval"], "1s");
+    // The settings for every port stay beside the port's own.
+    assert_eq!(http["healthCheck"]["interval"], "10s");
+    let admin = at(Some("admin"));
+    assert_eq!(admin["ports"].as_array().map(Vec::len), Some(1), "{admin}");
+    assert_eq!(admin["ports"][0]["port"], 9090);
+    // The Service whole: the settings for every port, no port's entry.
+    let whole = at(None);
+    assert!(whole.get("ports").is_none(), "{whole}");
+    assert_eq!(whole["healthCheck"]["interval"], "10s");
+}
+
+#[test]
+fn azures_default_ports_show_at_each_port_only_that_ports_entry() {
+    // Azure BackendTLSPolicy: `default.ports` in its default stanza, no setting for
+    // every port (`whole: None`); the stanza's other settings apply at each port listed.
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec:\n  targetRef: {group: \"\", kind: Service, name: svc, namespace: app}\n  default: {sni: backend.example, ports: [{port: 8443}, {port: 9090}]}\n";
+    let w = world(&[SERVICE, policy].concat());
+    let kind = gk("alb.networking.azure.io", "BackendTLSPolicy");
+    let at = |section: &str| {
+        let eff = effective(
+            &w,
+            &kind,
+            node(&w, "Service", Some("app"), "svc", Some(section)),
+        );
+        assert_eq!(eff.len(), 1, "{section}: {eff:?}");
+        eff[0].1.clone()
+    };
+    let admin = at("admin");
+    assert_eq!(admin["default"]["sni"], "backend.example", "{admin}");
+    assert_eq!(
+        admin["default"]["ports"],
+        serde_json::json!([{"port": 9090}])
+    );
+    let unnamed = at("8443");
+    assert_eq!(
+        unnamed["default"]["ports"],
+        serde_json::json!([{"port": 8443}])
+    );
+}
