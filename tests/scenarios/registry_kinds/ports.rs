@@ -6,7 +6,7 @@
 use super::{s, statuses};
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus::{
-    Enforced, Invalid, PartiallyEnforced, SectionNotFound,
+    self, Enforced, Invalid, PartiallyEnforced, SectionNotFound,
 };
 use kubectl_policies::topology::{Code, PolicyId, Resolution};
 
@@ -286,6 +286,24 @@ fn a_spec_ports_list_shows_at_each_port_only_that_ports_entry() {
     let whole = at(None);
     assert!(whole.get("ports").is_none(), "{whole}");
     assert_eq!(whole["healthCheck"]["interval"], "10s");
+    // What it sets at each place is all there: Enforced everywhere, not partly
+    // (its whole spec's count is not what a port or the Service can hold).
+    let p = PolicyId::at(0);
+    let affects: Vec<(Option<String>, PolicyStatus)> =
+        kubectl_policies::query::describe_policy(&w, p)
+            .affects
+            .iter()
+            .map(|a| (a.target.section.as_deref().map(str::to_string), a.status))
+            .collect();
+    assert_eq!(
+        affects,
+        [
+            (None, Enforced),
+            (Some("8443".to_string()), Enforced),
+            (Some("admin".to_string()), Enforced),
+            (Some("http".to_string()), Enforced),
+        ]
+    );
 }
 
 #[test]
