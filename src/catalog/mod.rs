@@ -416,8 +416,13 @@ pub enum Sections {
     Rule,
     /// `sectionName`, and a `port` on a Gateway reference of a frontend policy: the
     /// Gateway's listeners on that port (agentgateway). A port is a level of its own,
-    /// between the Gateway and a listener (`port_ranks_below_sections`).
-    SectionNameOrPort,
+    /// between the Gateway and a listener (`port_ranks_below_sections`). What its CRD
+    /// refuses, the policy whole: a `port` when the spec sets none of `port_needs`
+    /// (JSON pointers), a `sectionName` when it sets one of `no_section_name_with`.
+    SectionNameOrPort {
+        port_needs: &'static [&'static str],
+        no_section_name_with: &'static [&'static str],
+    },
 }
 
 impl Sections {
@@ -425,7 +430,9 @@ impl Sections {
     /// that number (`ports` lists, agentgateway's `port`).
     pub fn names_ports_by_number(self) -> bool {
         match self {
-            Sections::Ports | Sections::SpecPorts { .. } | Sections::SectionNameOrPort => true,
+            Sections::Ports | Sections::SpecPorts { .. } | Sections::SectionNameOrPort { .. } => {
+                true
+            }
             Sections::None | Sections::SectionName | Sections::SectionNames | Sections::Rule => {
                 false
             }
@@ -440,13 +447,27 @@ impl Sections {
     /// listeners' level.
     pub fn port_ranks_below_sections(self) -> bool {
         match self {
-            Sections::SectionNameOrPort => true,
+            Sections::SectionNameOrPort { .. } => true,
             Sections::None
             | Sections::SectionName
             | Sections::SectionNames
             | Sections::Ports
             | Sections::SpecPorts { .. }
             | Sections::Rule => false,
+        }
+    }
+
+    /// The JSON pointers to the spec's per-port lists (`SpecPorts`), none for the other
+    /// shapes: where a policy's settings differ from one port of its target to another.
+    pub fn spec_port_lists(self) -> &'static [&'static str] {
+        match self {
+            Sections::SpecPorts { lists, .. } => lists,
+            Sections::None
+            | Sections::SectionName
+            | Sections::SectionNames
+            | Sections::Ports
+            | Sections::Rule
+            | Sections::SectionNameOrPort { .. } => &[],
         }
     }
 
@@ -458,7 +479,7 @@ impl Sections {
             Sections::Ports => "ports list",
             Sections::SpecPorts { .. } => "ports list in the spec",
             Sections::Rule => "rule",
-            Sections::SectionNameOrPort => "sectionName or port",
+            Sections::SectionNameOrPort { .. } => "sectionName or port",
         }
     }
 }

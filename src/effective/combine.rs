@@ -9,9 +9,9 @@
 
 use super::merge;
 use super::sourced::Sourced;
-use crate::catalog::policy::{How, Intent, Mode};
+use crate::catalog::policy::{spec_at_port, How, Intent, Mode};
 use crate::catalog::MergeModel;
-use crate::model::FastMap;
+use crate::model::{FastMap, Val};
 use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
@@ -41,12 +41,24 @@ pub struct Joining {
     /// ListenerSet): Envoy Gateway's `mergeType` passes it over
     /// (`merge/envoy_merge_type.rs`).
     pub route_level: bool,
+    /// The policies read narrowed to this place (a spec's per-port lists: `spec_at_port`),
+    /// each with how many settings it sets here: what it can keep here, not its whole
+    /// spec's count. Empty for every other policy.
+    pub narrowed: Vec<(PolicyId, usize)>,
 }
 
 impl Joining {
     pub fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
         let policy = &topology.policies[p];
-        let spec = &topology.snapshot.objects[policy.object].spec;
+        let written: &Val = &topology.snapshot.objects[policy.object].spec;
+        // A kind whose spec lists settings per port: at a port, that port's entries only.
+        let narrowed = match policy.spec_port_lists {
+            [] => None,
+            lists => topology
+                .spec_port_at(p, at)
+                .and_then(|port| spec_at_port(written, lists, port)),
+        };
+        let spec = narrowed.as_ref().unwrap_or(written);
         let layer = |how: How, settings| {
             let tree = Sourced::from_settings(settings, p)?;
             Some(Layer { how, value: tree })
@@ -68,6 +80,10 @@ impl Joining {
                 layer(How::Patch, overrides.settings(spec)),
             ),
         };
+        let narrowed = match &narrowed {
+            Some(_) => vec![(p, policy.intent.leaf_count(spec))],
+            None => Vec::new(),
+        };
         let (defaults, overrides) = merge::enters(model, topology, p, at, read);
         Joining {
             policies: vec![p],
@@ -75,6 +91,7 @@ impl Joining {
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
             route_level: route_level(topology.skeleton.role(at)),
+            narrowed,
         }
     }
 }
@@ -179,6 +196,7 @@ impl Acc {
             overrides: None,
             merges_into_parent: false,
             route_level: false,
+            narrowed: Vec::new(),
         };
         Some(Rc::new(Acc {
             entries: vec![Rc::new(entry)],
@@ -224,7 +242,13 @@ fn at_paths(tree: &Rc<Sourced>, keep: &[&str], depth: usize) -> Option<Rc<Source
 /// thousand folds of up to ten thousand joins.)
 pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
-    let expected = est.and_then(|a| a.expected.clone());
+    let mut expected = est.and_then(|a| a.expected.clone());
+    // A policy read narrowed here can keep only what it sets here.
+    if es.iter().any(|e| !e.narrowed.is_empty()) {
+        let mut counts = expected.as_deref().cloned().unwrap_or_default();
+        counts.extend(es.iter().flat_map(|e| e.narrowed.iter().copied()));
+        expected = Some(Rc::new(counts));
+    }
     entries.extend(es.iter().cloned());
     // From the most specific policy up, each joining as its kind's model says.
     let folded = merge::fold(model, &entries);
@@ -263,6 +287,7 @@ mod tests {
             overrides,
             merges_into_parent: false,
             route_level: false,
+            narrowed: Vec::new(),
         })
     }
 

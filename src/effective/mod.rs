@@ -160,6 +160,10 @@ pub struct KindFold<'t> {
     /// Likewise per namespace level (`LevelId`), for policies that target a Namespace:
     /// empty if none does.
     ns_policies: Vec<Vec<Vec<PolicyId>>>,
+    /// Whether a policy enters the fold differently from one place to another (its
+    /// merge model's `enters_by_place`, or a spec that lists settings per port): then
+    /// its entries are kept per place.
+    entries_by_place: bool,
     entries: FastMap<(Group, Option<NodeId>), Rc<Joining>>,
     pushed: FastMap<(usize, Entries), Pushed>,
     /// States narrowed past the client side (`only`), by the address of the state.
@@ -308,6 +312,8 @@ impl<'t> KindFold<'t> {
             node_policies,
             at_node,
             ns_policies,
+            entries_by_place: merge::enters_by_place(model)
+                || pk.is_some_and(|k| !k.sections.spec_port_lists().is_empty()),
             entries: FastMap::default(),
             pushed: FastMap::default(),
             narrowed: FastMap::default(),
@@ -378,9 +384,10 @@ impl<'t> KindFold<'t> {
 
     /// The policies `ps` (one, or several merged on one target) as they enter the fold
     /// at `at`. Only kgateway's merge depends on where (the annotation on the parent
-    /// object); any other entry is the same everywhere.
+    /// object), and a spec that lists settings per port (each port its own entries);
+    /// any other entry is the same everywhere.
     fn entry(&mut self, ps: Group, at: NodeId) -> Rc<Joining> {
-        let key = (ps, merge::enters_by_place(self.model).then_some(at));
+        let key = (ps, self.entries_by_place.then_some(at));
         if let Some(e) = self.entries.get(&key) {
             return e.clone();
         }

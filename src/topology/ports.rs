@@ -151,3 +151,19 @@ fn listeners_on(object: &Object, number: u64) -> Vec<String> {
         .filter_map(|l| l.get("name").and_then(Val::as_str).map(str::to_string))
         .collect()
 }
+
+impl Topology {
+    /// Where policy `p` attaches at node `at`, as a policy whose spec lists settings per
+    /// port reads it (`spec_at_port`): `Some(Some(n))` by its target naming port number
+    /// `n` there, `Some(None)` by a target naming the object whole; None when no target
+    /// of it resolved to `at` so, or one named a section otherwise than by number.
+    pub(crate) fn spec_port_at(&self, p: PolicyId, at: NodeId) -> Option<Option<u64>> {
+        self.targets[p]
+            .iter()
+            .filter(|t| matches!(t.resolution, Resolution::Node(n) if n == at))
+            .find_map(|t| match t.target.section.as_deref() {
+                None => Some(None),
+                Some(section) => section.parse().ok().map(Some),
+            })
+    }
+}

@@ -334,3 +334,68 @@ spec:
         "{err}"
     );
 }
+
+#[test]
+fn effective_at_a_port_shows_only_that_ports_entry_of_a_spec_ports_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = "apiVersion: gateway.flomesh.io/v1alpha2
+kind: HealthCheckPolicy
+metadata: {name: hc, namespace: app}
+spec:
+  targetRefs: [{group: \"\", kind: Service, name: svc}]
+  healthCheck: {interval: 10s, maxFails: 5}
+  ports: [{port: 80, healthCheck: {interval: 1s, maxFails: 1}}, {port: 9090, healthCheck: {interval: 2s, maxFails: 2}}]
+";
+    let file = write(dir.path(), &[SERVICE, policy]);
+    let (code, out) = run(&["-f", &file, "effective", "service/svc", "-n", "app"]);
+    assert_eq!(code, Some(0), "{out}");
+    let at_http = out
+        .split("at port http of Service app/svc")
+        .nth(1)
+        .and_then(|rest| rest.split("at port admin").next())
+        .unwrap_or_else(|| panic!("no port http section: {out}"));
+    assert!(
+        at_http.contains("ports: [{port: 80, healthCheck: {interval: 1s, maxFails: 1}}]"),
+        "{out}"
+    );
+    assert!(!at_http.contains("9090"), "{out}");
+    let at_admin = out
+        .split("at port admin of Service app/svc")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no port admin section: {out}"));
+    assert!(
+        at_admin.contains("ports: [{port: 9090, healthCheck: {interval: 2s, maxFails: 2}}]"),
+        "{out}"
+    );
+    assert!(!at_admin.contains("port: 80"), "{out}");
+    // The Service whole: the setting for every port, no port's entry.
+    let whole = out.split("at port http").next().unwrap_or_default();
+    assert!(whole.contains("interval: 10s"), "{out}");
+    assert!(!whole.contains("ports:"), "{out}");
+    // As JSON, the sections' effective specs hold the same.
+    let (_, json) = run(&[
+        "-f",
+        &file,
+        "effective",
+        "service/svc",
+        "-n",
+        "app",
+        "-o",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sections = doc["sections"].as_array().expect("sections");
+    let spec_at = |name: &str| {
+        sections
+            .iter()
+            .find(|s| s["sectionName"] == name)
+            .map(|s| s["effective"][0]["spec"].clone())
+            .unwrap_or_else(|| panic!("no section {name}: {json}"))
+    };
+    assert_eq!(
+        spec_at("admin")["ports"],
+        serde_json::json!([{"port": 9090, "healthCheck": {"interval": "2s", "maxFails": 2}}])
+    );
+    assert_eq!(spec_at("http")["ports"][0]["port"], 80);
+    assert!(doc["effective"][0]["spec"].get("ports").is_none(), "{json}");
+}

@@ -89,6 +89,14 @@ pub enum FieldProblem {
     /// frontend policy's listeners on that port).
     #[error("names a port of a {kind}: its CRD accepts one only on a Gateway target (a frontend policy), where it scopes the policy to the listeners on that port; the API server refuses the policy whole")]
     PortOnlyOnGateway { kind: String },
+    /// A `port` on a reference of a policy that sets none of the fields its CRD needs
+    /// for one (`needs`; agentgateway: `spec.frontend`).
+    #[error("is set but the policy sets no {needs}: its CRD accepts a port only with {needs}; the API server refuses the policy whole")]
+    PortWithout { needs: String },
+    /// A `sectionName` on a reference of a policy that sets `field`, which its CRD
+    /// applies to the whole target only (agentgateway: `spec.frontend.tcp`).
+    #[error("is set and the policy sets {field}: its CRD accepts no sectionName with {field}; the API server refuses the policy whole")]
+    SectionNameWith { field: String },
     /// A `port` beside a `sectionName` in one reference.
     #[error("is set with sectionName: a reference names one or the other (its CRD); the API server refuses the policy whole")]
     PortWithSectionName,
@@ -109,7 +117,10 @@ impl FieldProblem {
         match self {
             FieldProblem::TargetKindNotAllowed { whole, .. } => *whole,
             FieldProblem::UnsupportedOnTarget { whole, .. } => *whole,
-            FieldProblem::PortOnlyOnGateway { .. } | FieldProblem::PortWithSectionName => true,
+            FieldProblem::PortOnlyOnGateway { .. }
+            | FieldProblem::PortWithSectionName
+            | FieldProblem::PortWithout { .. }
+            | FieldProblem::SectionNameWith { .. } => true,
             _ => false,
         }
     }

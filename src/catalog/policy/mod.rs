@@ -17,6 +17,7 @@ mod targets;
 use intent::read_intent;
 pub use intent::*;
 pub use invalid::{FieldError, FieldProblem};
+pub use ports::spec_at_port;
 pub(crate) use selector_refs::pod_selector_queries;
 use selector_refs::workload_selector_ref;
 pub use targets::*;
@@ -61,6 +62,10 @@ pub struct Policy {
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
     pub by_port: Vec<ObjRef>,
+    /// For a kind whose spec lists settings per port (`Sections::SpecPorts`), the JSON
+    /// pointers to those lists: at each port only that port's entries apply
+    /// (`spec_at_port`). Empty for the other kinds.
+    pub spec_port_lists: &'static [&'static str],
     /// Index of the object in the snapshot.
     pub object: ObjectId,
 }
@@ -234,6 +239,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         }
         invalid.push(refused);
     }
+    ports::refused_sections(spec, pk.sections, &mut invalid);
     // A field its CRD refuses (a target's kind, a port where none may be, a setting on
     // a kind of target): the API server refuses the object whole.
     let refused_whole = invalid
@@ -266,6 +272,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         refused_targets,
         refused_on_kinds,
         by_port: Vec::new(),
+        spec_port_lists: pk.sections.spec_port_lists(),
         object: index,
     }
 }

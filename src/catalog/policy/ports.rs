@@ -24,7 +24,7 @@ pub(super) fn entry_ports(
 ) -> Option<Vec<TargetSpec>> {
     let (key, list) = match sections {
         Sections::Ports => ("ports", true),
-        Sections::SectionNameOrPort => ("port", false),
+        Sections::SectionNameOrPort { .. } => ("port", false),
         // No ports on the entry: its sections, if any, are names (or in the spec).
         Sections::None
         | Sections::SectionName
@@ -149,4 +149,121 @@ fn port_number(value: &Val, field: String, invalid: &mut Vec<FieldError>) -> Opt
             None
         }
     }
+}
+
+/// What a kind's CRD refuses of its references' `port` and `sectionName` given the rest
+/// of the spec (`Sections::SectionNameOrPort`): a `port` when the spec sets none of the
+/// fields a port needs, a `sectionName` beside a field that applies to the whole target
+/// (agentgateway: a port only on a frontend policy; no listener for its frontend
+/// `tcp`, `tls`, ...). Each a `FieldError` at the reference's field, naming the spec
+/// field; the API server refuses the policy whole.
+pub(super) fn refused_sections(spec: &Map, sections: Sections, invalid: &mut Vec<FieldError>) {
+    let Sections::SectionNameOrPort {
+        port_needs,
+        no_section_name_with,
+    } = sections
+    else {
+        return;
+    };
+    let set = |field: &str| pointer(spec, field).is_some_and(|v| !v.is_null());
+    let port_allowed = port_needs.iter().any(|f| set(f));
+    let whole_field = no_section_name_with.iter().find(|f| set(f));
+    if port_allowed && whole_field.is_none() {
+        return;
+    }
+    let single = spec
+        .get("targetRef")
+        .map(|entry| ("spec.targetRef".to_string(), entry));
+    let listed = ["targetRefs", "targetSelectors"]
+        .into_iter()
+        .flat_map(|field| {
+            let list = spec.get(field).and_then(Val::as_array);
+            list.unwrap_or_default()
+                .iter()
+                .enumerate()
+                .map(move |(i, entry)| (format!("spec.{field}[{i}]"), entry))
+        });
+    let present = |entry: &Val, key: &str| entry.get(key).is_some_and(|v| !v.is_null());
+    let mut refused = Vec::new();
+    for (field, entry) in single.into_iter().chain(listed) {
+        if !port_allowed && present(entry, "port") {
+            refused.push(FieldError::new(
+                format!("{field}.port"),
+                FieldProblem::PortWithout {
+                    needs: spec_fields(port_needs),
+                },
+            ));
+        }
+        if let Some(whole) = whole_field.filter(|_| present(entry, "sectionName")) {
+            refused.push(FieldError::new(
+                format!("{field}.sectionName"),
+                FieldProblem::SectionNameWith {
+                    field: spec_field(whole),
+                },
+            ));
+        }
+    }
+    // One finding a field: a port already refused on its target's kind stays so.
+    refused.retain(|error| invalid.iter().all(|e| e.field != error.field));
+    invalid.extend(refused);
+}
+
+/// A JSON pointer into the spec as a finding names the field: `/frontend/tcp` is
+/// `spec.frontend.tcp`.
+fn spec_field(pointer: &str) -> String {
+    format!("spec{}", pointer.replace('/', "."))
+}
+
+/// Several spec fields, as a finding lists them (`spec.a or spec.b`).
+fn spec_fields(pointers: &[&str]) -> String {
+    let fields: Vec<String> = pointers.iter().map(|p| spec_field(p)).collect();
+    fields.join(" or ")
+}
+
+/// A policy's spec (`spec`, the object's) as it applies at one port of its target, for a
+/// kind whose spec lists settings per port (`Sections::SpecPorts`, `lists` its JSON
+/// pointers): at port `port` each list keeps only the entries for that port; at the
+/// target whole (`None`) the lists go, as their entries are each a port's. Whatever
+/// else the spec sets stays (the settings for every port: Flomesh HealthCheckPolicy's
+/// `healthCheck`, Azure BackendTLSPolicy's `default.sni`). None: nothing to narrow (no
+/// list, or none set), the spec applies as written.
+pub fn spec_at_port(spec: &Val, lists: &[&str], port: Option<u64>) -> Option<Val> {
+    let mut narrowed: Option<Val> = None;
+    for list in lists {
+        let current = narrowed.as_ref().unwrap_or(spec);
+        if current.pointer(list).is_none_or(Val::is_null) {
+            continue;
+        }
+        let path: Vec<&str> = list.trim_start_matches('/').split('/').collect();
+        narrowed = Some(narrow(current, &path, port).unwrap_or_default());
+    }
+    narrowed
+}
+
+/// `value` with the list at `path` below it narrowed to port `port`'s entries (none
+/// when `port` is none or no entry is that port's: the field goes).
+fn narrow(value: &Val, path: &[&str], port: Option<u64>) -> Option<Val> {
+    let Some((key, rest)) = path.split_first() else {
+        let port = port?;
+        let Some(entries) = value.as_array() else {
+            // Not a list: reported where targets are read; kept as written.
+            return Some(value.clone());
+        };
+        let kept: Vec<Val> = entries
+            .iter()
+            .filter(|entry| entry.get("port").and_then(Val::as_u64) == Some(port))
+            .cloned()
+            .collect();
+        return (!kept.is_empty()).then(|| Val::Array(kept.into()));
+    };
+    let Some(map) = value.as_object() else {
+        return Some(value.clone());
+    };
+    let members = map.iter().filter_map(|(name, member)| {
+        if &**name != *key {
+            return Some((name.clone(), member.clone()));
+        }
+        narrow(member, rest, port).map(|member| (name.clone(), member))
+    });
+    Some(Val::Object(members.collect()))
 }

@@ -369,3 +369,35 @@ fn other_models_take_the_spec_with_their_fixed_strategy() {
         assert!(invalid.is_empty(), "{model:?}: {invalid:?}");
     }
 }
+
+#[test]
+fn a_spec_at_one_port_keeps_that_ports_entries_of_each_list() {
+    let lists = ["/default/ports", "/override/ports"];
+    let spec = val(json!({
+        "targetRef": {"kind": "Service", "name": "svc"},
+        "default": {"sni": "a.example", "ports": [{"port": 80}, {"port": 443}]},
+        "override": {"ports": [{"port": 443, "x": 1}]}
+    }));
+    let at = |port| spec_at_port(&spec, &lists, port).map(|v| v.to_value());
+    assert_eq!(
+        at(Some(80)),
+        Some(json!({
+            "targetRef": {"kind": "Service", "name": "svc"},
+            "default": {"sni": "a.example", "ports": [{"port": 80}]},
+            "override": {}
+        }))
+    );
+    assert_eq!(
+        at(Some(443)).map(|v| v["override"].clone()),
+        Some(json!({"ports": [{"port": 443, "x": 1}]}))
+    );
+    // The target whole: no port's entry, the rest as written.
+    assert_eq!(
+        at(None).map(|v| v["default"].clone()),
+        Some(json!({"sni": "a.example"}))
+    );
+    // No list set, or a kind with no lists: nothing to narrow.
+    let plain = val(json!({"default": {"sni": "a.example"}}));
+    assert_eq!(spec_at_port(&plain, &lists, Some(80)), None);
+    assert_eq!(spec_at_port(&spec, &[], Some(80)), None);
+}

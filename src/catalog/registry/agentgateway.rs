@@ -53,9 +53,25 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     // targetRefs[].port: "Only valid on frontend policies targeting a Gateway", it
-    // scopes the policy to the listeners on that port (agentgateway PR #2363; the
-    // website's target-merge page: frontend precedence Gateway < Port < Listener).
-    sections: Sections::SectionNameOrPort,
+    // scopes the policy to the listeners on that port (agentgateway PR #2363, in
+    // v1.4.1; the website's target-merge page: frontend precedence Gateway < Port <
+    // Listener). A sectionName with `frontend`: refused, the API server rejecting the
+    // policy, when it sets connect, http, networkAuthorization, proxyProtocol, tcp or
+    // tls; accessLog, metrics and tracing may name a listener (read from v1.4.1's
+    // rules as the target-merge page's "Frontend section restrictions" states them;
+    // before PR #2363, agentgateway@005d0299's CEL refused any `frontend` with a
+    // sectionName, and there was no `port`).
+    sections: Sections::SectionNameOrPort {
+        port_needs: &["/frontend"],
+        no_section_name_with: &[
+            "/frontend/connect",
+            "/frontend/http",
+            "/frontend/networkAuthorization",
+            "/frontend/proxyProtocol",
+            "/frontend/tcp",
+            "/frontend/tls",
+        ],
+    },
     // Per sub-section (frontend, traffic, backend), a shallow merge by field: each
     // field of a sub-section is one rule, the more specific policy winning it.
     merge: MergeModel::KeyedFields {
@@ -70,7 +86,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     status_shape: "ancestors",
     note: "Labelled Direct but inherited: precedence Gateway < port < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
     documented: "https://agentgateway.dev/docs/kubernetes/latest/reference/api/ (AgentgatewayPolicy)",
-    source: "agentgateway/agentgateway@75b4e6ce AgentgatewayPolicy API types; policyselection/selector.go (HasHigherPriority)",
+    source: "agentgateway/agentgateway@75b4e6ce (v1.4.1) AgentgatewayPolicy API types and CEL (a targetRef's port only with frontend; no sectionName with frontend connect/http/networkAuthorization/proxyProtocol/tcp/tls: the website's target-merge page; older CRDs, @005d0299, have no port and refuse any frontend with a sectionName); policyselection/selector.go (HasHigherPriority)",
     refs: &[],
 };
 

@@ -147,6 +147,13 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             "Service",
             "AgentgatewayBackend",
         ],
+        // Its CRD's CEL (@0c6aa135): "the 'frontend' field can only target a Gateway",
+        // with `!has(t.sectionName)`, whatever frontend field is set. A `port` on a
+        // reference is read as agentgateway's (not checked against this version).
+        sections: Sections::SectionNameOrPort {
+            port_needs: &["/frontend"],
+            no_section_name_with: &["/frontend"],
+        },
         project: "kgateway",
         note: "kgateway 2.1's transitional group for agentgateway's AgentgatewayPolicy (October 2025 CRD): labelled Direct, inherited, merged per sub-section as agentgateway's.",
         documented: "https://kgateway.dev/docs/agentgateway/",

@@ -46,9 +46,11 @@ pub(super) fn merged(entries: &[Joining]) -> Joining {
         overrides: None,
         merges_into_parent: false,
         route_level: entries.iter().any(|e| e.route_level),
+        narrowed: Vec::new(),
     };
     for e in entries {
         out.policies.extend(&e.policies);
+        out.narrowed.extend(&e.narrowed);
         out.defaults = join(&out.defaults, &e.defaults);
         out.overrides = join(&out.overrides, &e.overrides);
         out.merges_into_parent |= e.merges_into_parent;

@@ -40,5 +40,6 @@ pub(super) fn merged(entries: &[Joining], rule_paths: &[&str]) -> Joining {
         overrides: stanza(|e| &e.overrides),
         merges_into_parent: entries.iter().any(|e| e.merges_into_parent),
         route_level: entries.iter().any(|e| e.route_level),
+        narrowed: entries.iter().flat_map(|e| e.narrowed.clone()).collect(),
     }
 }

@@ -6,7 +6,7 @@
 use super::{s, statuses};
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus::{
-    Enforced, Invalid, PartiallyEnforced, SectionNotFound,
+    self, Enforced, Invalid, PartiallyEnforced, SectionNotFound,
 };
 use kubectl_policies::topology::{Code, PolicyId, Resolution};
 
@@ -193,9 +193,10 @@ fn a_bad_port_number_is_invalid_and_named_by_its_field() {
 }
 
 /// An AgentgatewayPolicy named `name`, created on day `day`, on `target`, setting
-/// `frontend.tcp.keepalive.retries`.
-fn agentgateway_at(name: &str, day: u32, target: &str, retries: u32) -> String {
-    format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n  frontend: {{tcp: {{keepalive: {{retries: {retries}}}}}}}\n")
+/// `frontend.accessLog.filter` to `response.code == {code}` (accessLog, one of the
+/// frontend fields its CRD lets name a listener).
+fn agentgateway_at(name: &str, day: u32, target: &str, code: u32) -> String {
+    format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{day}T00:00:00Z\"}}\nspec:\n  targetRefs: [{target}]\n  frontend: {{accessLog: {{filter: \"response.code == {code}\"}}}}\n")
 }
 
 #[test]
@@ -222,17 +223,19 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
         3,
     );
     let kind = gk("agentgateway.dev", "AgentgatewayPolicy");
-    let retries = |w: &kubectl_policies::query::World, listener: &str| {
+    let code = |w: &kubectl_policies::query::World, listener: &str| {
         let at = node(w, "Gateway", Some("app"), "gw", Some(listener));
         let eff = effective(w, &kind, at);
         assert_eq!(eff.len(), 1, "{eff:?}");
-        eff[0].1["frontend"]["tcp"]["keepalive"]["retries"].clone()
+        let filter = eff[0].1["frontend"]["accessLog"]["filter"].clone();
+        let filter = filter.as_str().unwrap_or_default().to_string();
+        filter.trim_start_matches("response.code == ").to_string()
     };
     let w = world(&[GATEWAY, &gateway, &port, &listener].concat());
     // The listener's own policy, then the port's, then the Gateway's.
-    assert_eq!(retries(&w, "http"), 3);
-    assert_eq!(retries(&w, "http-alt"), 2);
-    assert_eq!(retries(&w, "https"), 1);
+    assert_eq!(code(&w, "http"), "3");
+    assert_eq!(code(&w, "http-alt"), "2");
+    assert_eq!(code(&w, "https"), "1");
     assert_eq!(
         statuses(&w),
         [
@@ -243,7 +246,7 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
     );
     // Without the listener's, the port's holds on both listeners of port 80.
     let w = world(&[GATEWAY, &gateway, &port].concat());
-    assert_eq!(retries(&w, "http"), 2);
+    assert_eq!(code(&w, "http"), "2");
     assert_eq!(statuses(&w)[1], s("app/on-port", Enforced));
     // A policy that names a listener and reaches it by its port too is the listener's.
     let both = agentgateway_at(
@@ -254,6 +257,80 @@ fn an_agentgateway_listener_policy_wins_over_a_port_policy_which_wins_over_the_g
     );
     let w = world(&[GATEWAY, &both, &listener].concat());
     // Both on the listener's level there: the oldest wins the field.
-    assert_eq!(retries(&w, "http"), 4);
-    assert_eq!(retries(&w, "http-alt"), 4);
+    assert_eq!(code(&w, "http"), "4");
+    assert_eq!(code(&w, "http-alt"), "4");
+}
+
+#[test]
+fn a_spec_ports_list_shows_at_each_port_only_that_ports_entry() {
+    // Flomesh HealthCheckPolicy: `ports[]` per port, `healthCheck` for every port
+    // (the registry's SpecPorts { lists: ["/ports"], whole: "/healthCheck" }).
+    let policy = "---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: HealthCheckPolicy\nmetadata: {name: hc, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc}]\n  healthCheck: {interval: 10s, maxFails: 5}\n  ports: [{port: 80, healthCheck: {interval: 1s, maxFails: 1}}, {port: 9090, healthCheck: {interval: 2s, maxFails: 2}}]\n";
+    let w = world(&[SERVICE, policy].concat());
+    let kind = gk("gateway.flomesh.io", "HealthCheckPolicy");
+    let at = |section: Option<&str>| {
+        let eff = effective(&w, &kind, node(&w, "Service", Some("app"), "svc", section));
+        assert_eq!(eff.len(), 1, "{section:?}: {eff:?}");
+        eff[0].1.clone()
+    };
+    let http = at(Some("http"));
+    assert_eq!(http["ports"].as_array().map(Vec::len), Some(1), "{http}");
+    assert_eq!(http["ports"][0]["port"], 80);
+    assert_eq!(http["ports"][0]["healthCheck"]["interval"], "1s");
+    // The settings for every port stay beside the port's own.
+    assert_eq!(http["healthCheck"]["interval"], "10s");
+    let admin = at(Some("admin"));
+    assert_eq!(admin["ports"].as_array().map(Vec::len), Some(1), "{admin}");
+    assert_eq!(admin["ports"][0]["port"], 9090);
+    // The Service whole: the settings for every port, no port's entry.
+    let whole = at(None);
+    assert!(whole.get("ports").is_none(), "{whole}");
+    assert_eq!(whole["healthCheck"]["interval"], "10s");
+    // What it sets at each place is all there: Enforced everywhere, not partly
+    // (its whole spec's count is not what a port or the Service can hold).
+    let p = PolicyId::at(0);
+    let affects: Vec<(Option<String>, PolicyStatus)> =
+        kubectl_policies::query::describe_policy(&w, p)
+            .affects
+            .iter()
+            .map(|a| (a.target.section.as_deref().map(str::to_string), a.status))
+            .collect();
+    assert_eq!(
+        affects,
+        [
+            (None, Enforced),
+            (Some("8443".to_string()), Enforced),
+            (Some("admin".to_string()), Enforced),
+            (Some("http".to_string()), Enforced),
+        ]
+    );
+}
+
+#[test]
+fn azures_default_ports_show_at_each_port_only_that_ports_entry() {
+    // Azure BackendTLSPolicy: `default.ports` in its default stanza, no setting for
+    // every port (`whole: None`); the stanza's other settings apply at each port listed.
+    let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec:\n  targetRef: {group: \"\", kind: Service, name: svc, namespace: app}\n  default: {sni: backend.example, ports: [{port: 8443}, {port: 9090}]}\n";
+    let w = world(&[SERVICE, policy].concat());
+    let kind = gk("alb.networking.azure.io", "BackendTLSPolicy");
+    let at = |section: &str| {
+        let eff = effective(
+            &w,
+            &kind,
+            node(&w, "Service", Some("app"), "svc", Some(section)),
+        );
+        assert_eq!(eff.len(), 1, "{section}: {eff:?}");
+        eff[0].1.clone()
+    };
+    let admin = at("admin");
+    assert_eq!(admin["default"]["sni"], "backend.example", "{admin}");
+    assert_eq!(
+        admin["default"]["ports"],
+        serde_json::json!([{"port": 9090}])
+    );
+    let unnamed = at("8443");
+    assert_eq!(
+        unnamed["default"]["ports"],
+        serde_json::json!([{"port": 8443}])
+    );
 }

@@ -253,3 +253,99 @@ fn agentgateway_refuses_a_section_on_a_kind_its_crd_does_not_allow_it_on() {
     assert!(w.topology.policies[0].rejected.is_some());
     assert!(w.topology.policies[0].refused_targets.is_empty());
 }
+
+#[test]
+fn agentgateway_refuses_a_port_without_frontend_and_a_listener_for_whole_gateway_frontend_fields() {
+    // Its CRD (v1.4.1): `port` only on a frontend policy; a `sectionName` with frontend
+    // tcp/tls/http/... refused, with accessLog/metrics/tracing accepted. The API server
+    // refuses the object whole.
+    let policy = |name: &str, target: &str, section: &str| {
+        format!("---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{target}]\n  {section}\n")
+    };
+    let gateway = "{group: gateway.networking.k8s.io, kind: Gateway, name: gw";
+    let yaml = [
+        GATEWAY_AND_ROUTE.to_string(),
+        policy(
+            "port-frontend",
+            &format!("{gateway}, port: 80}}"),
+            "frontend: {tcp: {keepalive: {time: 10s}}}",
+        ),
+        policy(
+            "port-traffic",
+            &format!("{gateway}, port: 80}}"),
+            "traffic: {timeouts: {request: 5s}}",
+        ),
+        policy(
+            "listener-access-log",
+            &format!("{gateway}, sectionName: http}}"),
+            "frontend: {accessLog: {filter: 'true'}}",
+        ),
+        policy(
+            "listener-tcp",
+            &format!("{gateway}, sectionName: http}}"),
+            "frontend: {accessLog: {filter: 'true'}, tcp: {keepalive: {time: 10s}}}",
+        ),
+        policy(
+            "listener-traffic",
+            &format!("{gateway}, sectionName: http}}"),
+            "traffic: {timeouts: {request: 5s}}",
+        ),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/listener-access-log", Enforced),
+            s("app/listener-tcp", Invalid),
+            s("app/listener-traffic", Enforced),
+            s("app/port-frontend", Enforced),
+            s("app/port-traffic", Invalid),
+        ]
+    );
+    let messages: Vec<&str> = invalid_findings(&w)
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.starts_with(
+            "spec.targetRefs[0].sectionName: is set and the policy sets spec.frontend.tcp:"
+        )),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m
+            .starts_with("spec.targetRefs[0].port: is set but the policy sets no spec.frontend:")),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn kgateways_transitional_agentgateway_policy_refuses_any_frontend_with_a_listener() {
+    // kgateway 2.1's CRD (gateway.kgateway.dev): its CEL takes `frontend` on a Gateway
+    // with no sectionName, whatever frontend field is set (agentgateway's v1.4.1 lets
+    // accessLog name a listener).
+    let policy = |group: &str| {
+        format!("---\napiVersion: {group}/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: {group}, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}}]\n  frontend: {{accessLog: {{filter: 'true'}}}}\n")
+    };
+    let yaml = [
+        GATEWAY_AND_ROUTE.to_string(),
+        policy("agentgateway.dev"),
+        policy("gateway.kgateway.dev"),
+    ]
+    .concat();
+    let w = world(&yaml);
+    assert_eq!(
+        statuses(&w),
+        [
+            s("app/agentgateway.dev", Enforced),
+            s("app/gateway.kgateway.dev", Invalid),
+        ]
+    );
+    let findings = invalid_findings(&w);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(findings[0]
+        .message
+        .starts_with("spec.targetRefs[0].sectionName: is set and the policy sets spec.frontend:"));
+}
