@@ -7,7 +7,7 @@
 use super::{Code, Finding};
 use crate::catalog::policy::{Policy, TargetRefusal, TargetSpec};
 use crate::catalog::Catalog;
-use crate::model::{normalize_group, GroupKind, ObjRef, Object};
+use crate::model::{normalize_group, GroupKind, ObjRef, Object, RuleLinks};
 use std::collections::BTreeMap;
 
 /// Adds to each such policy the objects that name it; returns a finding for each one
@@ -117,20 +117,7 @@ pub(super) fn rule_annotation_conflicts<'o>(
             continue;
         };
         for (j, rule) in route.links().rules.items().iter().enumerate() {
-            // The core Services the rule sends to, each once, in order.
-            let mut backends: Vec<(&'o str, &'o str)> = Vec::new();
-            for backend in rule.backend_refs.iter().flatten() {
-                let group = backend.group.as_deref().unwrap_or("");
-                let kind = backend.kind.as_deref().unwrap_or("Service");
-                let core = matches!(group, "" | "core") && kind == "Service";
-                let Some(name) = backend.name.as_deref().filter(|_| core) else {
-                    continue;
-                };
-                let ns = backend.namespace.as_deref().unwrap_or(route_ns);
-                if !backends.contains(&(ns, name)) {
-                    backends.push((ns, name));
-                }
-            }
+            let backends = rule_services(rule, route_ns);
             if backends.len() < 2 {
                 continue;
             }
@@ -189,4 +176,23 @@ pub(super) fn rule_annotation_conflicts<'o>(
         findings.push(Finding::new(Code::Conflicted, policy.obj_ref.clone(), why));
     }
     findings
+}
+
+/// The core Services a route rule sends to (`namespace`, `name`; the route's namespace
+/// where a backendRef names none), each once, in order.
+fn rule_services<'o>(rule: &'o RuleLinks, route_ns: &'o str) -> Vec<(&'o str, &'o str)> {
+    let mut services: Vec<(&'o str, &'o str)> = Vec::new();
+    for backend in rule.backend_refs.iter().flatten() {
+        let group = backend.group.as_deref().unwrap_or("");
+        let kind = backend.kind.as_deref().unwrap_or("Service");
+        let core = matches!(group, "" | "core") && kind == "Service";
+        let Some(name) = backend.name.as_deref().filter(|_| core) else {
+            continue;
+        };
+        let ns = backend.namespace.as_deref().unwrap_or(route_ns);
+        if !services.contains(&(ns, name)) {
+            services.push((ns, name));
+        }
+    }
+    services
 }

@@ -177,20 +177,7 @@ pub(super) const WRAPPER_FIELDS: &[&str] = &[
 pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> Policy {
     let mut invalid = Vec::new();
     let no_spec = Map::new();
-    let spec = match &*object.spec {
-        Val::Object(m) => m,
-        // Istio's workload policies may leave out their spec: they then apply, as they
-        // are, to every workload of the namespace.
-        Val::Null if pk.targeting.workload_selector => &no_spec,
-        Val::Null => {
-            invalid.push(FieldError::new("spec", FieldProblem::Missing));
-            &no_spec
-        }
-        _ => {
-            invalid.push(FieldError::new("spec", FieldProblem::MustBe("a mapping")));
-            &no_spec
-        }
-    };
+    let spec = spec_of(object, pk, &no_spec, &mut invalid);
     let obj_ref = object.obj_ref();
     let mut targets =
         read_shaped_targets(spec, object.namespace.as_deref(), pk.sections, &mut invalid);
@@ -226,35 +213,8 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         .map(str::to_string);
     let intent = read_intent(spec, pk.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
-    let mut refused_targets = Vec::new();
     let refused_on_kinds = refused_on_kinds(spec, pk);
-    for refused in refused_on_targets(spec, &targets, pk) {
-        if let FieldProblem::UnsupportedOnTarget {
-            target,
-            whole: false,
-            ..
-        } = &refused.problem
-        {
-            refused_targets.push((target.clone(), TargetRefusal::Invalid));
-        }
-        invalid.push(refused);
-    }
-    ports::refused_sections(spec, pk.sections, &mut invalid);
-    // A field its CRD refuses (a target's kind, a port where none may be, a setting on
-    // a kind of target): the API server refuses the object whole.
-    let refused_whole = invalid
-        .iter()
-        .find(|e| e.problem.refused_by_api_server())
-        .map(|e| e.problem.to_string());
-    let rejected = refused_whole.or_else(|| {
-        unresolvable_ref(spec, pk)
-            .or_else(|| refused_namespace(&targets, object.namespace.as_deref(), pk))
-            .map(|refused| {
-                let why = refused.problem.to_string();
-                invalid.push(refused);
-                why
-            })
-    });
+    let (refused_targets, rejected) = refusals(spec, object, &targets, pk, &mut invalid);
     Policy {
         obj_ref,
         kind: pk.group_kind(),
@@ -275,6 +235,70 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         spec_port_lists: pk.sections.spec_port_lists(),
         object: index,
     }
+}
+
+/// The spec proper of `object`: its mapping, else `no_spec` and (but for the workload
+/// policies that may leave it out) why in `invalid`.
+fn spec_of<'o>(
+    object: &'o Object,
+    pk: &PolicyKind,
+    no_spec: &'o Map,
+    invalid: &mut Vec<FieldError>,
+) -> &'o Map {
+    match &*object.spec {
+        Val::Object(m) => m,
+        // Istio's workload policies may leave out their spec: they then apply, as they
+        // are, to every workload of the namespace.
+        Val::Null if pk.targeting.workload_selector => no_spec,
+        Val::Null => {
+            invalid.push(FieldError::new("spec", FieldProblem::Missing));
+            no_spec
+        }
+        _ => {
+            invalid.push(FieldError::new("spec", FieldProblem::MustBe("a mapping")));
+            no_spec
+        }
+    }
+}
+
+/// What the policy's vendor refuses: the targets it refuses the policy on alone, and why
+/// it refuses the policy whole, if it does; each refusal also goes to `invalid`.
+fn refusals(
+    spec: &Map,
+    object: &Object,
+    targets: &[TargetSpec],
+    pk: &PolicyKind,
+    invalid: &mut Vec<FieldError>,
+) -> (Vec<(ObjRef, TargetRefusal)>, Option<String>) {
+    let mut refused_targets = Vec::new();
+    for refused in refused_on_targets(spec, targets, pk) {
+        if let FieldProblem::UnsupportedOnTarget {
+            target,
+            whole: false,
+            ..
+        } = &refused.problem
+        {
+            refused_targets.push((target.clone(), TargetRefusal::Invalid));
+        }
+        invalid.push(refused);
+    }
+    ports::refused_sections(spec, pk.sections, invalid);
+    // A field its CRD refuses (a target's kind, a port where none may be, a setting on
+    // a kind of target): the API server refuses the object whole.
+    let refused_whole = invalid
+        .iter()
+        .find(|e| e.problem.refused_by_api_server())
+        .map(|e| e.problem.to_string());
+    let rejected = refused_whole.or_else(|| {
+        unresolvable_ref(spec, pk)
+            .or_else(|| refused_namespace(targets, object.namespace.as_deref(), pk))
+            .map(|refused| {
+                let why = refused.problem.to_string();
+                invalid.push(refused);
+                why
+            })
+    });
+    (refused_targets, rejected)
 }
 
 /// Whether `kind` (as a reference writes it, canonical) is among `allowed`; the
