@@ -205,7 +205,7 @@ fn port_then_named(
             .iter()
             .filter(|r| r.resolution == Resolution::Node(n))
             .peekable();
-        here.peek().is_some() && here.all(|r| policy.by_port.contains(&r.target))
+        here.peek().is_some() && here.all(|r| policy.by_port().contains(&r.target))
     };
     let (port, named): (Vec<PolicyId>, Vec<PolicyId>) = mine.iter().partition(|p| by_port(p));
     let (mut groups, mut lost) = same_target::groups(t, &port, rule);

@@ -134,7 +134,9 @@ impl Topology {
             }
             // A listener the policy also names is reached by name.
             by_port.retain(|r| !named.contains(r));
-            policy.by_port = by_port;
+            if !by_port.is_empty() {
+                policy.rare_mut().by_port = by_port;
+            }
         }
     }
 }

@@ -45,6 +45,21 @@ pub struct Policy {
     /// Why its controller refuses it whole, if it does (a reference to a kind the
     /// kind's project never resolves): then it applies nowhere.
     pub rejected: Option<String>,
+    /// What only some policies have (targets its vendor refuses, listeners reached by a
+    /// port number), apart so that every other policy pays one pointer for it.
+    pub rare: Option<Box<Rare>>,
+    /// For a kind whose spec lists settings per port (`Sections::SpecPorts`), the JSON
+    /// pointers to those lists: at each port only that port's entries apply
+    /// (`spec_at_port`). Empty for the other kinds.
+    pub spec_port_lists: &'static [&'static str],
+    /// Index of the object in the snapshot.
+    pub object: ObjectId,
+}
+
+/// What only some policies have, kept apart from `Policy` (most policies have none of
+/// it, and a large cluster holds tens of thousands of policies).
+#[derive(Clone, Debug, Default)]
+pub struct Rare {
     /// The kinds its references name that its vendor refuses as targets (the kind's
     /// `other_target_kinds`): those targets are Invalid; its others stand only where
     /// its controller, not its CRD, refuses them (a CRD refuses the whole policy,
@@ -62,15 +77,9 @@ pub struct Policy {
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
     pub by_port: Vec<ObjRef>,
-    /// For a kind whose spec lists settings per port (`Sections::SpecPorts`), the JSON
-    /// pointers to those lists: at each port only that port's entries apply
-    /// (`spec_at_port`). Empty for the other kinds.
-    pub spec_port_lists: &'static [&'static str],
-    /// Index of the object in the snapshot.
-    pub object: ObjectId,
 }
 
-/// What a policy is on a target its vendor refuses it on (`Policy::refused_targets`).
+/// What a policy is on a target its vendor refuses it on (`Rare::refused_targets`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TargetRefusal {
     /// Its controller refuses a setting on the target (Invalid there).
@@ -111,10 +120,32 @@ fn ns_name_bytes(reference: &ObjRef) -> impl Iterator<Item = u8> + '_ {
     ns.into_iter().flatten().chain(reference.name.bytes())
 }
 
+impl Rare {
+    /// The rare part of a policy read with these: none when all are empty.
+    fn of(
+        refused_kinds: Vec<String>,
+        refused_targets: Vec<(ObjRef, TargetRefusal)>,
+        refused_on_kinds: Vec<(&'static str, &'static str)>,
+    ) -> Option<Box<Rare>> {
+        let none =
+            refused_kinds.is_empty() && refused_targets.is_empty() && refused_on_kinds.is_empty();
+        (!none).then(|| {
+            Box::new(Rare {
+                refused_kinds,
+                refused_targets,
+                refused_on_kinds,
+                by_port: Vec::new(),
+            })
+        })
+    }
+}
+
 impl Policy {
     /// What it is on `target` if its vendor refuses it there alone (`refused_targets`).
     pub fn refusal_on(&self, target: &ObjRef) -> Option<TargetRefusal> {
-        self.refused_targets
+        self.rare
+            .as_deref()?
+            .refused_targets
             .iter()
             .find(|(refused, _)| refused == target)
             .map(|&(_, refusal)| refusal)
@@ -123,14 +154,26 @@ impl Policy {
     /// Refuses it on `target` alone (once), as `refusal`.
     pub fn refuse_on(&mut self, target: ObjRef, refusal: TargetRefusal) {
         if self.refusal_on(&target).is_none() {
-            self.refused_targets.push((target, refusal));
+            self.rare_mut().refused_targets.push((target, refusal));
         }
+    }
+
+    /// Its `rare` part, made when first needed.
+    pub fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
+    }
+
+    /// The listener targets only a port number reached (`Rare::by_port`).
+    pub fn by_port(&self) -> &[ObjRef] {
+        self.rare.as_deref().map_or(&[], |rare| &rare.by_port)
     }
 
     /// (the kind, the setting) its controller refuses on a target of `kind` alone, if
     /// it sets one (`refused_on_kinds`).
     pub fn setting_refused_on(&self, kind: &str) -> Option<(&'static str, &'static str)> {
-        self.refused_on_kinds
+        self.rare
+            .as_deref()?
+            .refused_on_kinds
             .iter()
             .find(|(refused, _)| *refused == kind)
             .copied()
@@ -138,7 +181,9 @@ impl Policy {
 
     /// Whether its vendor refuses its targets of `kind` (`refused_kinds`).
     pub fn refuses_kind(&self, kind: &str) -> bool {
-        self.refused_kinds.iter().any(|k| k == kind)
+        self.rare
+            .as_deref()
+            .is_some_and(|rare| rare.refused_kinds.iter().any(|k| k == kind))
     }
 
     /// The merge strategy it takes part in the fold with: its own (GEP-713's
@@ -228,10 +273,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         merge_type,
         invalid,
         rejected,
-        refused_kinds,
-        refused_targets,
-        refused_on_kinds,
-        by_port: Vec::new(),
+        rare: Rare::of(refused_kinds, refused_targets, refused_on_kinds),
         spec_port_lists: pk.sections.spec_port_lists(),
         object: index,
     }

@@ -124,7 +124,7 @@ impl<'s> Builder<'s> {
                     selector,
                 } => {
                     if self.topology.policies[pid].refuses_kind(&group_kind.kind) {
-                        // A kind its vendor refuses (`Policy::refused_kinds`): selects nothing.
+                        // A kind its vendor refuses (`Rare::refused_kinds`): selects nothing.
                         continue;
                     }
                     for selected in self.select(pid, group_kind, namespaces, selector) {
@@ -147,7 +147,7 @@ impl<'s> Builder<'s> {
     }
 
     /// A target a `targetSelectors` entry of policy `pid` picked, of a kind its
-    /// controller refuses one of its settings on (`Policy::refused_on_kinds`): refused
+    /// controller refuses one of its settings on (`Rare::refused_on_kinds`): refused
     /// there alone, as a targetRef naming it is when the policy is read.
     fn refuse_selected(&mut self, pid: PolicyId, selected: &ObjRef) {
         let policy = &mut self.topology.policies[pid];

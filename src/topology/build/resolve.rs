@@ -172,7 +172,7 @@ impl<'s> View<'_, 's> {
             return Some((Resolution::NotFound(Code::Invalid), None));
         }
         if let Some(refusal) = self.topology.policies[pid].refusal_on(target) {
-            // Its vendor refuses it on this target alone (`Policy::refused_targets`);
+            // Its vendor refuses it on this target alone (`Rare::refused_targets`);
             // the finding that says why was made where the refusal was found.
             let code = match refusal {
                 TargetRefusal::Invalid => Code::Invalid,
