@@ -17,6 +17,15 @@ pub enum ColumnsError {
     /// A column (`part`) without `:`.
     #[error("unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>")]
     NoPath { part: String },
+    /// `-o custom-columns-file`: the file has no first line (the headers).
+    #[error("invalid template, missing header line. Expected format is one line of space separated headers, one line of space separated column specs.")]
+    NoHeaderLine,
+    /// `-o custom-columns-file`: the file has no second line (the paths).
+    #[error("invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs.")]
+    NoSpecLine,
+    /// `-o custom-columns-file`: the two lines do not have as many words.
+    #[error("number of headers ({headers}) and field specifications ({specs}) don't match")]
+    CountMismatch { headers: usize, specs: usize },
     /// The path of the column `header` does not parse.
     #[error("{header}: {path_error}")]
     BadPath {
@@ -44,6 +53,45 @@ impl Columns {
                 let (header, path) = part.split_once(':').ok_or_else(|| ColumnsError::NoPath {
                     part: part.to_string(),
                 })?;
+                let path = jsonpath::relaxed(path).map_err(|path_error| ColumnsError::BadPath {
+                    header: header.to_string(),
+                    path_error,
+                })?;
+                Ok((header.to_string(), path))
+            })
+            .collect::<Result<Vec<_>, ColumnsError>>()?;
+        Ok(Columns { columns })
+    }
+
+    /// `-o custom-columns-file`'s text, as kubectl reads it: a first line of headers and a
+    /// second of paths (kubectl's relaxed form), each split on whitespace, as many of
+    /// one as of the other; lines after the second are not read.
+    pub fn parse_file(text: &str) -> Result<Columns, ColumnsError> {
+        let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+        let headers: Vec<&str> = match lines.next() {
+            // A file ending with a newline has no line after it.
+            Some(line) if !text.is_empty() => line.split_whitespace().collect(),
+            _ => return Err(ColumnsError::NoHeaderLine),
+        };
+        let specs: Vec<&str> = match lines.next() {
+            Some(line) if !(line.is_empty() && lines.clone().next().is_none()) => {
+                line.split_whitespace().collect()
+            }
+            _ => return Err(ColumnsError::NoSpecLine),
+        };
+        if headers.len() != specs.len() {
+            return Err(ColumnsError::CountMismatch {
+                headers: headers.len(),
+                specs: specs.len(),
+            });
+        }
+        if headers.is_empty() {
+            return Err(ColumnsError::Empty);
+        }
+        let columns = headers
+            .into_iter()
+            .zip(specs)
+            .map(|(header, path)| {
                 let path = jsonpath::relaxed(path).map_err(|path_error| ColumnsError::BadPath {
                     header: header.to_string(),
                     path_error,
@@ -149,6 +197,45 @@ mod tests {
             "{bad:?}"
         );
         assert_eq!(bad.to_string(), "A: \"{}\" is not a JSONPath");
+    }
+
+    #[test]
+    fn a_columns_file_is_a_line_of_headers_and_a_line_of_paths() {
+        let cols =
+            Columns::parse_file("NAME   TEAM\r\n.policy.name\t{.labels.team}\nignored\n").unwrap();
+        let items = [json!({"policy": {"name": "a"}, "labels": {"team": "web"}})];
+        let mut out = Vec::new();
+        cols.write(&mut out, &items, true, Style::default())
+            .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "NAME   TEAM\na      web\n");
+        assert_eq!(
+            Columns::parse_file("").unwrap_err(),
+            ColumnsError::NoHeaderLine
+        );
+        assert_eq!(
+            Columns::parse_file("NAME\n").unwrap_err(),
+            ColumnsError::NoSpecLine
+        );
+        assert_eq!(
+            Columns::parse_file("NAME").unwrap_err(),
+            ColumnsError::NoSpecLine
+        );
+        let mismatch = Columns::parse_file("NAME TEAM\n.policy.name\n").unwrap_err();
+        assert_eq!(
+            mismatch,
+            ColumnsError::CountMismatch {
+                headers: 2,
+                specs: 1
+            }
+        );
+        assert_eq!(
+            mismatch.to_string(),
+            "number of headers (2) and field specifications (1) don't match"
+        );
+        assert_eq!(
+            Columns::parse_file(" \n \n").unwrap_err(),
+            ColumnsError::Empty
+        );
     }
 
     #[test]

@@ -142,6 +142,64 @@ impl Template {
         run(&self.items, root, &mut out)?;
         Ok(out)
     }
+
+    /// The template's results for `root` as `-o jsonpath-as-json` prints them: one JSON
+    /// array (indented, then a newline) for each text and path, as kubectl's
+    /// `EnableJSONOutput` does. Errors as `execute`.
+    pub fn execute_as_json(&self, root: &Value) -> Result<String, EvalError> {
+        let mut out = String::new();
+        run_as_json(&self.items, root, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// `-o jsonpath-as-json`: each piece of the template (a text, a path, each once per
+/// result of the range it is in) as kubectl's `EnableJSONOutput` prints it: its results
+/// as a JSON array, indented by four spaces, maps with sorted keys, then a newline.
+fn run_as_json(items: &[Item], root: &Value, out: &mut String) -> Result<(), EvalError> {
+    for item in items {
+        match item {
+            Item::Text(text) => push_json_array(&[&Value::String(text.clone())], out),
+            Item::Path(path) => push_json_array(&path.find(root)?, out),
+            Item::Range(path, body) => {
+                for each in path.find(root)? {
+                    run_as_json(body, each, out)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `results` as Go's `json.MarshalIndent(results, "", "    ")` writes them, and a
+/// newline: `<`, `>`, `&`, U+2028 and U+2029 in strings escaped as Go escapes them.
+fn push_json_array(results: &[&Value], out: &mut String) {
+    let array = Value::Array(results.iter().map(|v| sorted(v)).collect());
+    let mut bytes = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, formatter);
+    // Serializing a Value into a Vec cannot fail.
+    if serde::Serialize::serialize(&array, &mut serializer).is_ok() {
+        out.push_str(&go_json_escapes(&String::from_utf8_lossy(&bytes)));
+    }
+    out.push('\n');
+}
+
+/// JSON text with the characters Go's encoder escapes and serde_json does not: they
+/// can only stand inside strings, so each is replaced wherever it is.
+fn go_json_escapes(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn run(items: &[Item], root: &Value, out: &mut String) -> Result<(), EvalError> {

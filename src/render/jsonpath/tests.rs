@@ -212,3 +212,32 @@ fn relaxed_paths_and_sort_order() {
     assert_eq!(sort_order(Some(&ten), Some(&one)), Ordering::Greater);
     assert_eq!(sort_order(None, Some(&one)), Ordering::Less);
 }
+
+#[test]
+fn as_json_prints_each_piece_as_an_indented_array() {
+    let t = Template::parse("{.kind}").unwrap();
+    assert_eq!(t.execute_as_json(&doc()).unwrap(), "[\n    \"List\"\n]\n");
+    // Several results in one array, maps with sorted keys; a missing key, an empty one.
+    let t = Template::parse("{.items[*].status.capacity}{.nope}").unwrap();
+    assert_eq!(
+        t.execute_as_json(&doc()).unwrap(),
+        "[\n    {\n        \"cpu\": \"4\"\n    },\n    {\n        \"cpu\": \"8\"\n    }\n]\n[]\n"
+    );
+    // Text is a piece of its own, each time the range runs it.
+    let t = Template::parse(r#"{range .users[*]}{.name}{"\n"}{end}"#).unwrap();
+    assert_eq!(
+        t.execute_as_json(&doc()).unwrap(),
+        "[\n    \"myself\"\n]\n[\n    \"\\n\"\n]\n[\n    \"e2e\"\n]\n[\n    \"\\n\"\n]\n"
+    );
+    // Go's encoder escapes <, > and &; control characters are JSON escapes.
+    let t = Template::parse("{.a}").unwrap();
+    assert_eq!(
+        t.execute_as_json(&json!({"a": "<b>&\u{1b}"})).unwrap(),
+        "[\n    \"\\u003cb\\u003e\\u0026\\u001b\"\n]\n"
+    );
+    // Out of bounds is an error, as with -o jsonpath.
+    assert!(Template::parse("{.items[9]}")
+        .unwrap()
+        .execute_as_json(&doc())
+        .is_err());
+}
