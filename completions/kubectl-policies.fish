@@ -29,7 +29,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l kubec
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -69,7 +69,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -99,7 +99,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand descri
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -128,7 +128,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effect
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -156,7 +156,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" 
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -185,7 +185,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -214,7 +214,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" 
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -242,7 +242,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -270,7 +270,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -298,7 +298,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand comple
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

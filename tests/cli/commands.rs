@@ -929,7 +929,7 @@ fn every_command_names_its_formats_when_given_a_wrong_one() {
     for (command, formats) in [
         (
             &["get"][..],
-            "table, wide, json, yaml, name, jsonpath=, custom-columns=",
+            "table, wide, json, yaml, name, jsonpath=, jsonpath-file=, jsonpath-as-json=, custom-columns=, custom-columns-file=",
         ),
         (&["get", "kinds"][..], "table, wide, json, yaml"),
         (

@@ -87,14 +87,24 @@ fn offers_flag_values() {
             "yaml",
             "name",
             "jsonpath=",
-            "custom-columns="
+            "jsonpath-file=",
+            "jsonpath-as-json=",
+            "custom-columns=",
+            "custom-columns-file="
         ]
     );
     assert_eq!(complete(&["get", "--sort-by", ".s"]).0, [".status"]);
     // A template follows `jsonpath=` without a space.
     assert_eq!(
         complete(&["get", "-o", "jsonp"]),
-        (vec!["jsonpath=".to_string()], ":6".to_string())
+        (
+            vec![
+                "jsonpath=".to_string(),
+                "jsonpath-file=".to_string(),
+                "jsonpath-as-json=".to_string()
+            ],
+            ":6".to_string()
+        )
     );
     assert_eq!(
         complete(&["get", "kinds", "-o", ""]).0,

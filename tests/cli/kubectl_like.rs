@@ -279,6 +279,140 @@ fn custom_columns_print_none_for_missing_fields_and_join_several() {
 }
 
 #[test]
+fn jsonpath_file_reads_the_template_as_it_is_and_names_a_file_it_cannot_read() {
+    let (dir, f) = labelled();
+    let template = dir.path().join("names.tpl");
+    // The file's last newline is text of the template, printed as kubectl prints it.
+    std::fs::write(
+        &template,
+        "{range .items[*]}{.policy.name}={.status}{\"\\n\"}{end}\n",
+    )
+    .unwrap();
+    let out = stdout(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "-o",
+        &format!("jsonpath-file={}", template.display()),
+    ]);
+    assert_eq!(
+        out,
+        "cart-tls=Enforced\ncart-tls-10=Overridden\ncart-tls-9=TargetNotFound\n\n"
+    );
+    // A file that is not there is a usage error naming it, before anything is read.
+    let missing = dir.path().join("nope.tpl");
+    kp().args([
+        "--demo",
+        "get",
+        "-o",
+        &format!("jsonpath-file={}", missing.display()),
+    ])
+    .assert()
+    .code(1)
+    .stdout("")
+    .stderr(predicate::str::contains(format!(
+        "-o jsonpath-file: cannot read {:?}",
+        missing.display().to_string()
+    )));
+    // A template in the file that does not parse says which file.
+    std::fs::write(&template, "{.items[0").unwrap();
+    kp().args([
+        "--demo",
+        "get",
+        "-o",
+        &format!("jsonpath-file={}", template.display()),
+    ])
+    .assert()
+    .code(1)
+    .stderr(predicate::str::contains("names.tpl").and(predicate::str::contains("unclosed")));
+}
+
+#[test]
+fn custom_columns_file_is_a_line_of_headers_and_a_line_of_paths() {
+    let (dir, f) = labelled();
+    let spec = dir.path().join("columns.txt");
+    std::fs::write(&spec, "NAME   TEAM\n.policy.name   {.labels.team}\n").unwrap();
+    let out = stdout(&[
+        "-f",
+        &f,
+        "-n",
+        "shop",
+        "get",
+        "-o",
+        &format!("custom-columns-file={}", spec.display()),
+    ]);
+    insta::assert_snapshot!(out, @r"
+    NAME          TEAM
+    cart-tls      payments
+    cart-tls-10   web
+    cart-tls-9    <none>
+    ");
+    let missing = dir.path().join("nope.txt");
+    kp().args([
+        "--demo",
+        "get",
+        "-o",
+        &format!("custom-columns-file={}", missing.display()),
+    ])
+    .assert()
+    .code(1)
+    .stdout("")
+    .stderr(predicate::str::contains(format!(
+        "-o custom-columns-file: cannot read {:?}",
+        missing.display().to_string()
+    )));
+    std::fs::write(&spec, "NAME TEAM\n.policy.name\n").unwrap();
+    kp().args([
+        "--demo",
+        "get",
+        "-o",
+        &format!("custom-columns-file={}", spec.display()),
+    ])
+    .assert()
+    .code(1)
+    .stderr(predicate::str::contains(
+        "number of headers (2) and field specifications (1) don't match",
+    ));
+}
+
+#[test]
+fn jsonpath_as_json_prints_each_result_list_as_an_indented_json_array() {
+    let (_dir, f) = labelled();
+    let run = |template: &str| {
+        stdout(&[
+            "-f",
+            &f,
+            "-n",
+            "shop",
+            "get",
+            "-o",
+            &format!("jsonpath-as-json={template}"),
+        ])
+    };
+    assert_eq!(
+        run("{.items[*].policy.name}"),
+        "[\n    \"cart-tls\",\n    \"cart-tls-10\",\n    \"cart-tls-9\"\n]\n"
+    );
+    // Maps with sorted keys; a key no item has is an empty array.
+    assert_eq!(
+        run("{.items[0].labels}{.items[*].nope}"),
+        "[\n    {\n        \"env\": \"prod\",\n        \"team\": \"payments\"\n    }\n]\n[]\n"
+    );
+    // What it prints is JSON a script can read back.
+    let read: serde_json::Value = serde_json::from_str(&run(
+        "{.items[?(@.status==\"Overridden\")].targets[*].name}",
+    ))
+    .unwrap();
+    assert_eq!(read, serde_json::json!(["cart", "gone"]));
+    kp().args(["--demo", "get", "-o", "jsonpath-as-json={.items[0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("-o jsonpath: unclosed"));
+}
+
+#[test]
 fn sort_by_orders_rows_by_a_jsonpath_naturally_and_missing_first() {
     let (_dir, f) = labelled();
     let sorted = |path: &str| names(&stdout(&["-f", &f, "-n", "shop", "get", "--sort-by", path]));

@@ -45,7 +45,7 @@ pub struct Global {
     /// Every namespace.
     #[arg(short = 'A', long = "all-namespaces", global = true)]
     pub all_namespaces: bool,
-    /// Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC, tree, dot, mermaid).
+    /// Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid).
     #[arg(short = 'o', long, global = true, value_name = "FORMAT")]
     pub output: Option<String>,
     /// When to colour: auto (a terminal, and NO_COLOR unset), always, never.
@@ -126,7 +126,10 @@ pub const FORMATS: &[(&str, &[&str])] = &[
             "yaml",
             "name",
             "jsonpath=",
+            "jsonpath-file=",
+            "jsonpath-as-json=",
             "custom-columns=",
+            "custom-columns-file=",
         ],
     ),
     ("get kinds", &["table", "wide", "json", "yaml"]),

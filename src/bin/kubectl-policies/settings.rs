@@ -23,8 +23,14 @@ pub enum Format {
     Mermaid,
     /// `jsonpath=TEMPLATE`.
     JsonPath,
+    /// `jsonpath-file=PATH`: the template read from a file.
+    JsonPathFile,
+    /// `jsonpath-as-json=TEMPLATE`: the results as JSON arrays.
+    JsonPathAsJson,
     /// `custom-columns=SPEC`.
     CustomColumns,
+    /// `custom-columns-file=PATH`: a line of headers and a line of paths, from a file.
+    CustomColumnsFile,
 }
 
 impl Format {
@@ -40,7 +46,10 @@ impl Format {
             "dot" => Format::Dot,
             "mermaid" => Format::Mermaid,
             "jsonpath=" => Format::JsonPath,
+            "jsonpath-file=" => Format::JsonPathFile,
+            "jsonpath-as-json=" => Format::JsonPathAsJson,
             "custom-columns=" => Format::CustomColumns,
+            "custom-columns-file=" => Format::CustomColumnsFile,
             _ => return None,
         })
     }
@@ -54,10 +63,20 @@ impl Format {
             .as_deref()
             .or(allowed.first().copied())
             .unwrap_or_default();
-        // `jsonpath=TEMPLATE` and `custom-columns=SPEC` are named by what comes before `=`.
+        // `jsonpath=TEMPLATE`, `custom-columns=SPEC` and the like are named by what comes
+        // before `=`.
         let given = text;
         let text = match text.split_once('=') {
-            Some((name, _)) if matches!(name, "jsonpath" | "custom-columns") => {
+            Some((name, _))
+                if matches!(
+                    name,
+                    "jsonpath"
+                        | "jsonpath-file"
+                        | "jsonpath-as-json"
+                        | "custom-columns"
+                        | "custom-columns-file"
+                ) =>
+            {
                 text.get(..=name.len()).unwrap_or(text)
             }
             _ => text,
@@ -75,11 +94,16 @@ impl Format {
     pub fn structured(self) -> bool {
         matches!(
             self,
-            Format::Json | Format::Yaml | Format::Name | Format::JsonPath
+            Format::Json
+                | Format::Yaml
+                | Format::Name
+                | Format::JsonPath
+                | Format::JsonPathFile
+                | Format::JsonPathAsJson
         )
     }
 
-    /// The text after `=` of `-o jsonpath=…` or `-o custom-columns=…`.
+    /// The text after `=` of `-o jsonpath=…`, `-o custom-columns-file=…` and the like.
     pub fn argument(flags: &Global) -> &str {
         flags
             .output

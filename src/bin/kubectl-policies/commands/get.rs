@@ -92,17 +92,24 @@ impl Templates {
     /// Read before anything is loaded, so that a bad one fails at once.
     fn read(flags: &Global, format: Format, sort_by: Option<&str>) -> Result<Templates> {
         let sort_by = sort_path(sort_by)?;
+        let argument = Format::argument(flags);
         let jsonpath = match format {
-            Format::JsonPath => Some(
-                jsonpath::Template::parse(Format::argument(flags))
-                    .map_err(|e| anyhow!("-o jsonpath: {e}"))?,
+            Format::JsonPath | Format::JsonPathAsJson => {
+                Some(jsonpath::Template::parse(argument).map_err(|e| anyhow!("-o jsonpath: {e}"))?)
+            }
+            Format::JsonPathFile => Some(
+                jsonpath::Template::parse(&template_file(argument, "jsonpath-file")?)
+                    .map_err(|e| anyhow!("-o jsonpath-file {argument:?}: {e}"))?,
             ),
             _ => None,
         };
         let columns = match format {
             Format::CustomColumns => Some(
-                columns::Columns::parse(Format::argument(flags))
-                    .map_err(|e| anyhow!("-o custom-columns: {e}"))?,
+                columns::Columns::parse(argument).map_err(|e| anyhow!("-o custom-columns: {e}"))?,
+            ),
+            Format::CustomColumnsFile => Some(
+                columns::Columns::parse_file(&template_file(argument, "custom-columns-file")?)
+                    .map_err(|e| anyhow!("-o custom-columns-file {argument:?}: {e}"))?,
             ),
             _ => None,
         };
@@ -112,6 +119,29 @@ impl Templates {
             columns,
         })
     }
+}
+
+/// The most a template file may hold: a template is a line or a few, and `/dev/zero`
+/// must not be read to the end.
+const TEMPLATE_FILE_LIMIT: u64 = 1 << 20;
+
+/// The text of `-o jsonpath-file=PATH` or `-o custom-columns-file=PATH` (`format`), read as
+/// it is (kubectl does not trim it): a file that cannot be read, is not UTF-8 or is over
+/// 1 MiB is a usage error naming it.
+fn template_file(path: &str, format: &str) -> Result<String> {
+    use std::io::Read;
+    if path.is_empty() {
+        bail!("-o {format}: template format specified but no template given");
+    }
+    let cannot_read = |e: std::io::Error| anyhow!("-o {format}: cannot read {path:?}: {e}");
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(TEMPLATE_FILE_LIMIT + 1).read_to_string(&mut text))
+        .map_err(cannot_read)?;
+    if text.len() as u64 > TEMPLATE_FILE_LIMIT {
+        bail!("-o {format}: {path:?} is over 1 MiB: not a template");
+    }
+    Ok(text)
 }
 
 /// How `get` writes the policies it lists.
@@ -146,13 +176,17 @@ impl GetOutput<'_> {
             }
             // kubectl's template, over the `-o json` answer; its text is written as it is
             // (escaped on a terminal, as all text).
-            Format::JsonPath => {
+            Format::JsonPath | Format::JsonPathFile | Format::JsonPathAsJson => {
                 let list = match as_itself {
                     true => serde_json::to_value(&rows[0])?,
                     false => serde_json::to_value(ListOf::new("PolicyList", rows, blind))?,
                 };
                 if let Some(t) = &self.templates.jsonpath {
-                    let text = t.execute(&list).map_err(|e| {
+                    let text = match format {
+                        Format::JsonPathAsJson => t.execute_as_json(&list),
+                        _ => t.execute(&list),
+                    };
+                    let text = text.map_err(|e| {
                         anyhow!(
                             "error executing jsonpath {:?}: {e}",
                             Format::argument(flags)
@@ -168,7 +202,7 @@ impl GetOutput<'_> {
                 }
             }
             _ if rows.is_empty() && some_missing => {}
-            Format::CustomColumns if !rows.is_empty() => {
+            Format::CustomColumns | Format::CustomColumnsFile if !rows.is_empty() => {
                 let items = serde_json::to_value(rows)?;
                 if let Some(c) = &self.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
