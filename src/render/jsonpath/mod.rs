@@ -495,7 +495,7 @@ pub fn print_value(value: &Value, out: &mut String) {
         Value::String(text) => push_escaped(text, out),
         Value::Array(_) | Value::Object(_) => {
             let text = serde_json::to_string(&sorted(value)).unwrap_or_default();
-            push_escaped(&text, out)
+            push_escaped(&go_json_escapes(&text), out)
         }
         Value::Null => out.push_str("<nil>"),
         other => {

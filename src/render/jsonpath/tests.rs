@@ -105,6 +105,13 @@ fn maps_print_as_sorted_json_and_wildcards_walk_keys_in_order() {
     let run = |t: &str| Template::parse(t).unwrap().execute(&v).unwrap();
     assert_eq!(run("{.m}"), r#"{"a":{"y":[1,"x"],"z":1},"b":2}"#);
     assert_eq!(run("{.m.*}"), r#"{"y":[1,"x"],"z":1} 2"#);
+    // Go's encoder writes <, > and & in strings as escapes; a string alone is bare.
+    let html = json!({"a": {"k": "<b>&"}});
+    let template = Template::parse("{.a} {.a.k}").unwrap();
+    assert_eq!(
+        template.execute(&html).unwrap(),
+        r#"{"k":"\u003cb\u003e\u0026"} <b>&"#
+    );
     let mut s = String::new();
     sprint(&v["m"], &mut s);
     assert_eq!(s, "map[a:map[y:[1 x] z:1] b:2]");
