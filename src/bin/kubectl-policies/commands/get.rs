@@ -55,8 +55,8 @@ pub(super) fn get(
     let all = query::get_policies(&session.world, session.scope());
     let (mut rows, missing) = select::select(&session.world, all, &selection, session.scope());
     // kubectl answers for the names it finds and reports the others (exit 1 at the end).
-    for m in &missing {
-        session::warn_line(&format!("Error from server (NotFound): {m}"));
+    for not_found in &missing {
+        session::warn_line(&format!("Error from server (NotFound): {not_found}"));
     }
     // Statuses are computed over every policy; -l only chooses the rows shown.
     if let Some(sel) = &selector {
@@ -181,10 +181,10 @@ impl GetOutput<'_> {
                     true => serde_json::to_value(&rows[0])?,
                     false => serde_json::to_value(ListOf::new("PolicyList", rows, blind))?,
                 };
-                if let Some(t) = &self.templates.jsonpath {
+                if let Some(template) = &self.templates.jsonpath {
                     let text = match format {
-                        Format::JsonPathAsJson => t.execute_as_json(&list),
-                        _ => t.execute(&list),
+                        Format::JsonPathAsJson => template.execute_as_json(&list),
+                        _ => template.execute(&list),
                     };
                     let text = text.map_err(|e| {
                         anyhow!(
@@ -196,17 +196,23 @@ impl GetOutput<'_> {
                 }
             }
             Format::Name => {
-                for r in rows {
-                    let p = &r.policy;
-                    writeln!(out, "{}.{}/{}", p.kind.to_lowercase(), p.group, p.name)?;
+                for row in rows {
+                    let policy = &row.policy;
+                    writeln!(
+                        out,
+                        "{}.{}/{}",
+                        policy.kind.to_lowercase(),
+                        policy.group,
+                        policy.name
+                    )?;
                 }
             }
             _ if rows.is_empty() && some_missing => {}
             Format::CustomColumns | Format::CustomColumnsFile if !rows.is_empty() => {
                 let items = serde_json::to_value(rows)?;
-                if let Some(c) = &self.templates.columns {
+                if let Some(columns) = &self.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-                    c.write(
+                    columns.write(
                         out,
                         items,
                         !flags.no_headers,
