@@ -106,6 +106,33 @@ fn offers_flag_values() {
             ":6".to_string()
         )
     );
+    // After `jsonpath-file=` (or `custom-columns-file=`), the file names it begins.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("names.tpl"), "{.items[*].policy.name}").unwrap();
+    std::fs::write(dir.path().join(".hidden.tpl"), "").unwrap();
+    std::fs::create_dir(dir.path().join("more")).unwrap();
+    let base = dir.path().display().to_string();
+    assert_eq!(
+        complete(&["get", "-o", &format!("jsonpath-file={base}/")]),
+        (
+            vec![
+                format!("jsonpath-file={base}/more/"),
+                format!("jsonpath-file={base}/names.tpl"),
+            ],
+            ":4".to_string()
+        )
+    );
+    assert_eq!(
+        complete(&["get", "-o", &format!("custom-columns-file={base}/m")]),
+        (
+            vec![format!("custom-columns-file={base}/more/")],
+            ":6".to_string()
+        )
+    );
+    assert_eq!(
+        complete(&["get", "-o", &format!("jsonpath-file={base}/.h")]).0,
+        [format!("jsonpath-file={base}/.hidden.tpl")]
+    );
     assert_eq!(
         complete(&["get", "kinds", "-o", ""]).0,
         ["table", "wide", "json", "yaml"]

@@ -89,6 +89,9 @@ pub fn candidates(
             Ok(found) => (plain(found), NO_FILES),
             Err(_) => (Vec::new(), ERROR),
         },
+        Some(arg) if arg.get_id() == "output" && template_file_format(current).is_some() => {
+            template_files(current)
+        }
         _ => answer(&line, current, &world, &live_objects),
     };
     let found: Vec<&(String, String)> = found
@@ -285,6 +288,54 @@ fn takes_value(arg: &Arg) -> bool {
 }
 
 type Found = (Vec<(String, String)>, u8);
+
+/// `jsonpath-file=PATH` or `custom-columns-file=PATH` being typed: the format and PATH.
+fn template_file_format(current: &str) -> Option<(&str, &str)> {
+    current
+        .split_once('=')
+        .filter(|(format, _)| matches!(*format, "jsonpath-file" | "custom-columns-file"))
+}
+
+/// The files and directories the PATH of `-o jsonpath-file=PATH` (or
+/// `custom-columns-file=`) begins to name, each after the format's `=`: the shell cannot
+/// complete a file name inside that word on its own. Hidden entries when PATH's last part
+/// starts with `.`; names with control characters are left out (one candidate a line).
+fn template_files(current: &str) -> Found {
+    let Some((format, typed)) = template_file_format(current) else {
+        return (Vec::new(), NO_FILES);
+    };
+    let (shown_dir, read_dir, start) = match typed.rsplit_once('/') {
+        Some(("", start)) => ("/".to_string(), "/".to_string(), start),
+        Some((dir, start)) => (format!("{dir}/"), dir.to_string(), start),
+        None => (String::new(), ".".to_string(), typed),
+    };
+    let Ok(entries) = std::fs::read_dir(&read_dir) else {
+        return (Vec::new(), NO_FILES);
+    };
+    let mut found = Vec::new();
+    let mut all_dirs = true;
+    for entry in entries.flatten() {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let hidden = name.starts_with('.') && !start.starts_with('.');
+        if hidden || !name.starts_with(start) || name.chars().any(char::is_control) {
+            continue;
+        }
+        // A symbolic link to a directory is followed as a directory.
+        let dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+        all_dirs &= dir;
+        let slash = if dir { "/" } else { "" };
+        found.push(format!("{format}={shown_dir}{name}{slash}"));
+    }
+    found.sort();
+    // A directory is to be continued: no space after it.
+    let directive = match !found.is_empty() && all_dirs {
+        true => NO_FILES | NO_SPACE,
+        false => NO_FILES,
+    };
+    (plain(found), directive)
+}
 
 fn plain(words: Vec<String>) -> Vec<(String, String)> {
     words.into_iter().map(|w| (w, String::new())).collect()
