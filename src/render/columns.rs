@@ -40,6 +40,15 @@ pub struct Columns {
     columns: Vec<(String, Path)>,
 }
 
+/// One column: its header, and its path read in kubectl's relaxed form.
+fn column(header: &str, path: &str) -> Result<(String, Path), ColumnsError> {
+    let path = jsonpath::relaxed(path).map_err(|path_error| ColumnsError::BadPath {
+        header: header.to_string(),
+        path_error,
+    })?;
+    Ok((header.to_string(), path))
+}
+
 impl Columns {
     /// `NAME:.policy.name,STATUS:.status`; each path in kubectl's relaxed form (`.a`,
     /// `a`, `{.a}`).
@@ -53,11 +62,7 @@ impl Columns {
                 let (header, path) = part.split_once(':').ok_or_else(|| ColumnsError::NoPath {
                     part: part.to_string(),
                 })?;
-                let path = jsonpath::relaxed(path).map_err(|path_error| ColumnsError::BadPath {
-                    header: header.to_string(),
-                    path_error,
-                })?;
-                Ok((header.to_string(), path))
+                column(header, path)
             })
             .collect::<Result<Vec<_>, ColumnsError>>()?;
         Ok(Columns { columns })
@@ -91,13 +96,7 @@ impl Columns {
         let columns = headers
             .into_iter()
             .zip(specs)
-            .map(|(header, path)| {
-                let path = jsonpath::relaxed(path).map_err(|path_error| ColumnsError::BadPath {
-                    header: header.to_string(),
-                    path_error,
-                })?;
-                Ok((header.to_string(), path))
-            })
+            .map(|(header, path)| column(header, path))
             .collect::<Result<Vec<_>, ColumnsError>>()?;
         Ok(Columns { columns })
     }
