@@ -302,20 +302,7 @@ fn jsonpath_file_reads_the_template_as_it_is_and_names_a_file_it_cannot_read() {
         "cart-tls=Enforced\ncart-tls-10=Overridden\ncart-tls-9=TargetNotFound\n\n"
     );
     // A file that is not there is a usage error naming it, before anything is read.
-    let missing = dir.path().join("nope.tpl");
-    kp().args([
-        "--demo",
-        "get",
-        "-o",
-        &format!("jsonpath-file={}", missing.display()),
-    ])
-    .assert()
-    .code(1)
-    .stdout("")
-    .stderr(predicate::str::contains(format!(
-        "-o jsonpath-file: cannot read {:?}",
-        missing.display().to_string()
-    )));
+    refuses_a_file_it_cannot_read("jsonpath-file", &dir.path().join("nope.tpl"));
     // A template in the file that does not parse says which file.
     std::fs::write(&template, "{.items[0").unwrap();
     kp().args([
@@ -349,20 +336,7 @@ fn custom_columns_file_is_a_line_of_headers_and_a_line_of_paths() {
     cart-tls-10   web
     cart-tls-9    <none>
     ");
-    let missing = dir.path().join("nope.txt");
-    kp().args([
-        "--demo",
-        "get",
-        "-o",
-        &format!("custom-columns-file={}", missing.display()),
-    ])
-    .assert()
-    .code(1)
-    .stdout("")
-    .stderr(predicate::str::contains(format!(
-        "-o custom-columns-file: cannot read {:?}",
-        missing.display().to_string()
-    )));
+    refuses_a_file_it_cannot_read("custom-columns-file", &dir.path().join("nope.txt"));
     std::fs::write(&spec, "NAME TEAM\n.policy.name\n").unwrap();
     kp().args([
         "--demo",
@@ -798,4 +772,21 @@ fn demo_tree_of_two_objects() {
         "-n",
         "baker"
     ]));
+}
+
+/// `get -o FORM=MISSING` is a usage error naming the file, before anything is read.
+fn refuses_a_file_it_cannot_read(form: &str, missing: &std::path::Path) {
+    kp().args([
+        "--demo",
+        "get",
+        "-o",
+        &format!("{form}={}", missing.display()),
+    ])
+    .assert()
+    .code(1)
+    .stdout("")
+    .stderr(predicate::str::contains(format!(
+        "-o {form}: cannot read {:?}",
+        missing.display().to_string()
+    )));
 }

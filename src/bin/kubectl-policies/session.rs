@@ -138,12 +138,7 @@ pub fn watch(
 ) -> Result<()> {
     let opts = live_options(flags)?;
     let catalog = Catalog::build(&[], &flags.policy_kind);
-    let guide = live::Guide {
-        policy_kinds: catalog.kinds_for_reading(),
-        follow: focus::needed_namespaces,
-        pod_picking_kinds: catalog.pod_picking_kinds(),
-        pod_lists: focus::pod_lists,
-    };
+    let guide = guide(&catalog);
     live::load_and_watch::<anyhow::Error>(
         &opts,
         &guide,
@@ -189,16 +184,22 @@ pub fn live_objects(
     )?)
 }
 
-fn read_live(flags: &Global, question: Question) -> Result<(Loaded, String)> {
-    let opts = live_options(flags)?;
-    // The kinds known before anything is read: the registry's and the declared ones.
-    let catalog = Catalog::build(&[], &flags.policy_kind);
-    let guide = live::Guide {
+/// What the live reader is handed from above: the kinds known before anything is read
+/// (the registry's and the declared ones) and how to follow references and Pods.
+fn guide(catalog: &Catalog) -> live::Guide {
+    live::Guide {
         policy_kinds: catalog.kinds_for_reading(),
         follow: focus::needed_namespaces,
         pod_picking_kinds: catalog.pod_picking_kinds(),
         pod_lists: focus::pod_lists,
-    };
+    }
+}
+
+fn read_live(flags: &Global, question: Question) -> Result<(Loaded, String)> {
+    let opts = live_options(flags)?;
+    // The kinds known before anything is read: the registry's and the declared ones.
+    let catalog = Catalog::build(&[], &flags.policy_kind);
+    let guide = guide(&catalog);
     let (loaded, cluster) = live::load::<anyhow::Error>(&opts, &guide, |cluster, _| {
         let ns = namespace_or(flags, &cluster.default_namespace)?;
         let need = match question {

@@ -367,20 +367,8 @@ fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldErro
     if pk.target_kinds.is_empty() {
         return Vec::new();
     }
-    let single = spec
-        .get("targetRef")
-        .map(|entry| ("spec.targetRef".to_string(), entry));
-    let listed = ["targetRefs", "targetSelectors"]
-        .into_iter()
-        .flat_map(|field| {
-            let list = spec.get(field).and_then(Val::as_array);
-            list.unwrap_or_default()
-                .iter()
-                .enumerate()
-                .map(move |(i, entry)| (format!("spec.{field}[{i}]"), entry))
-        });
     let mut refused = Vec::new();
-    for (field, entry) in single.into_iter().chain(listed) {
+    for (field, entry) in reference_entries(spec) {
         // Misshapen references are reported where targets are read.
         let Some(written) = entry
             .get("kind")
@@ -531,6 +519,24 @@ fn allowed_kinds(allowed: &[(&str, &str)]) -> Vec<String> {
             _ => format!("{group}/{kind}"),
         })
         .collect()
+}
+
+/// Every reference entry of `spec` with its field path: `targetRef`, then each of
+/// `targetRefs` and `targetSelectors` (a field that is not a list gives none).
+pub(super) fn reference_entries(spec: &Map) -> impl Iterator<Item = (String, &Val)> {
+    let single = spec
+        .get("targetRef")
+        .map(|entry| ("spec.targetRef".to_string(), entry));
+    let listed = ["targetRefs", "targetSelectors"]
+        .into_iter()
+        .flat_map(|field| {
+            let list = spec.get(field).and_then(Val::as_array);
+            list.unwrap_or_default()
+                .iter()
+                .enumerate()
+                .map(move |(i, entry)| (format!("spec.{field}[{i}]"), entry))
+        });
+    single.into_iter().chain(listed)
 }
 
 /// The value at JSON pointer `field` (`/default/ports`) in `spec`.

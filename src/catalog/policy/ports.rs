@@ -8,7 +8,7 @@
 //! (`Topology::listener_port_targets`).
 
 use super::invalid::{FieldError, FieldProblem};
-use super::{pointer, TargetSpec};
+use super::{pointer, reference_entries, TargetSpec};
 use crate::catalog::Sections;
 use crate::model::{Map, ObjRef, Val};
 
@@ -171,21 +171,9 @@ pub(super) fn refused_sections(spec: &Map, sections: Sections, invalid: &mut Vec
     if port_allowed && whole_field.is_none() {
         return;
     }
-    let single = spec
-        .get("targetRef")
-        .map(|entry| ("spec.targetRef".to_string(), entry));
-    let listed = ["targetRefs", "targetSelectors"]
-        .into_iter()
-        .flat_map(|field| {
-            let list = spec.get(field).and_then(Val::as_array);
-            list.unwrap_or_default()
-                .iter()
-                .enumerate()
-                .map(move |(i, entry)| (format!("spec.{field}[{i}]"), entry))
-        });
     let present = |entry: &Val, key: &str| entry.get(key).is_some_and(|v| !v.is_null());
     let mut refused = Vec::new();
-    for (field, entry) in single.into_iter().chain(listed) {
+    for (field, entry) in reference_entries(spec) {
         if !port_allowed && present(entry, "port") {
             refused.push(FieldError::new(
                 format!("{field}.port"),
