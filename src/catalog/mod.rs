@@ -3,7 +3,10 @@
 //! built-in registry, the user's `--policy-kind`, and the name-based assumption.
 
 pub mod policy;
+pub mod references;
 pub mod registry;
+
+pub use references::{RefField, RefNamespaces, Unresolved};
 
 use crate::model::Object;
 use crate::model::{GroupKind, POLICY_LABEL};
@@ -558,10 +561,10 @@ pub struct PolicyKind {
     /// The vendor source the registry entry was read from.
     #[serde(skip)]
     pub cite: &'static str,
-    /// References in its spec and the kinds they may name (JSON pointer to a list of
-    /// references, (group, kind) allowed).
+    /// The objects its spec may name besides its targets, and what its controller does
+    /// when one does not resolve (`references`).
     #[serde(skip)]
-    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+    pub references: &'static [RefField],
     /// The project that defines it, when the registry knows.
     #[serde(skip)]
     pub project: &'static str,
@@ -788,7 +791,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         },
         label: None,
         cite: "",
-        refs: &[],
+        references: &[],
         project: "",
     }
 }

@@ -106,6 +106,9 @@ pub enum BlindReason {
     Error,
     /// A document that was read but is not a valid object.
     Invalid,
+    /// References a policy makes to objects of a kind the source did not list there:
+    /// not known to exist or not, so not checked (the policy's verdict stands).
+    Unchecked,
 }
 
 /// Something the source could not read: a kind (optionally in one namespace) it may not
@@ -243,6 +246,37 @@ pub struct Snapshot {
     /// by label, with their selector): no Pod of one of them in `objects` means none
     /// matches, not that none was read.
     pub pods_read_in: std::collections::BTreeSet<String>,
+    /// Which kinds the source listed, and where (a live read's successful lists): a
+    /// reference to an object of a kind not listed where it points is unchecked, not
+    /// missing. `None` for files: a kind the input holds counts as listed in every
+    /// namespace (the input says what exists of it), any other as never listed.
+    pub listed: Option<std::collections::BTreeSet<Listed>>,
+}
+
+/// A kind a source listed, in one namespace or (`namespace: None`) in all of them.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Listed {
+    pub group: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub namespace: Option<String>,
+}
+
+/// `listed` as files say it: every kind `objects` hold, in every namespace.
+pub fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed> {
+    let kinds: super::FastSet<(&str, &str)> = objects
+        .iter()
+        .map(|o| (normalize_group(o.group()), o.kind.as_str()))
+        .collect();
+    kinds
+        .into_iter()
+        .map(|(group, kind)| Listed {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            namespace: None,
+        })
+        .collect()
 }
 
 impl Snapshot {

@@ -27,6 +27,7 @@ pub(crate) const CLUSTER_SCOPED_KINDS: &[&str] = &[
     "ClusterIssuer",
     "ClusterRole",
     "ClusterRoleBinding",
+    "ClusterTrustBundle",
     "ComponentStatus",
     "CSIDriver",
     "CSINode",

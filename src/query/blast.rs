@@ -126,6 +126,7 @@ pub fn delete_policy_by_reanalysis(
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
         pods_read_in: world.topology.snapshot.pods_read_in.clone(),
+        listed: world.topology.snapshot.listed.clone(),
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
@@ -193,6 +194,7 @@ pub fn apply_objects(
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
         pods_read_in: world.topology.snapshot.pods_read_in.clone(),
+        listed: world.topology.snapshot.listed.clone(),
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates = may_change(world, &after, &changed);

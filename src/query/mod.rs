@@ -134,6 +134,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         | Code::StatusDisagrees
         | Code::SelectorMatchesNothing
         | Code::DuplicateObject
+        | Code::UnresolvedReference
         | Code::Cycle => PolicyStatus::TargetNotFound,
     }
 }

@@ -76,6 +76,9 @@ pub struct PolicyDescription {
     #[serde(rename = "labelClass", skip_serializing_if = "Option::is_none")]
     pub label_class: Option<Class>,
     pub targets: Vec<TargetState>,
+    /// The objects its spec names besides its targets, and how each resolved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<crate::topology::PolicyReference>,
     pub affects: Vec<Affected>,
     #[serde(rename = "affectsCount")]
     pub affects_count: usize,
@@ -153,6 +156,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         class_source: pol.class_source.as_str(),
         label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
+        references: topology.references_of(policy).to_vec(),
         affects_count: world.statuses.affects_count(policy),
         affects,
         status: StatusPair {

@@ -40,6 +40,8 @@ pub struct Watched {
     blind_spots: Vec<BlindSpot>,
     /// The namespaces whose Pods the first read listed (`Snapshot::pods_read_in`).
     pods_read_in: BTreeSet<String>,
+    /// The kinds the first read listed, and where (`Snapshot::listed`).
+    listed: Option<BTreeSet<crate::model::Listed>>,
     declared: Vec<Declared>,
     /// Per policy, its last row (`get -w` compares their targets, status and reach).
     last: BTreeMap<ObjRef, PolicyRow>,
@@ -119,6 +121,7 @@ impl Watched {
             objects,
             blind_spots: snapshot.blind_spots,
             pods_read_in: snapshot.pods_read_in,
+            listed: snapshot.listed,
             declared: declared.to_vec(),
             last: BTreeMap::new(),
             world: World::new(Topology::default()),
@@ -327,6 +330,7 @@ impl Watched {
             blind_spots,
             links_released: false,
             pods_read_in: self.pods_read_in.clone(),
+            listed: self.listed.clone(),
         };
         analyze(snapshot, &self.declared, &[])
     }

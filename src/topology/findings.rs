@@ -46,6 +46,10 @@ pub enum Code {
     /// A policy whose target is a policy (itself or another): policies attach to the
     /// objects of the hierarchy, never to each other.
     TargetIsPolicy,
+    /// A reference in a policy's spec that does not resolve, where its controller
+    /// drops that entry and applies the rest (one refusing the whole policy makes it
+    /// Invalid instead).
+    UnresolvedReference,
 }
 
 impl Code {
@@ -63,7 +67,8 @@ impl Code {
             | Code::BackendNotFound
             | Code::StatusDisagrees
             | Code::SelectorMatchesNothing
-            | Code::DuplicateObject => Severity::Warning,
+            | Code::DuplicateObject
+            | Code::UnresolvedReference => Severity::Warning,
             Code::SelectorBound => Severity::Info,
         }
     }

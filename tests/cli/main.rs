@@ -25,4 +25,5 @@ mod kubectl_like;
 mod layers;
 mod plugin;
 mod ports;
+mod references;
 mod target_kinds;

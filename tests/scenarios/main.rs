@@ -22,6 +22,7 @@ mod hostile_input;
 mod narrow;
 mod overridden;
 mod reach;
+mod references;
 mod registry_kinds;
 mod topology;
 mod watch;

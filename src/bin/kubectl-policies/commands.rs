@@ -9,6 +9,7 @@ use crate::complete;
 use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
+use kubectl_policies::model::BlindReason;
 use kubectl_policies::query::hint;
 use kubectl_policies::query::subject::{self, Subject};
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult};
@@ -424,20 +425,26 @@ fn check(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
     let session = session::load(flags, Question::Everything)?;
     let findings = query::check_in(&session.world, session.scope());
     let blind = &session.world.topology.snapshot.blind_spots;
+    // A reference the input does not say exists or not leaves the verdict standing: the
+    // input was read, and the answer holds.
+    let unread = blind
+        .iter()
+        .filter(|b| b.reason != BlindReason::Unchecked)
+        .count();
     match format {
         Format::Json | Format::Yaml => structured(out, format, &CheckResult::new(&findings, blind))?,
         // Not "No findings.": what could not be read may hold some (said on stderr).
-        _ if findings.is_empty() && !blind.is_empty() => writeln!(
+        _ if findings.is_empty() && unread > 0 => writeln!(
             out,
             "No findings in what could be read; {} part{} of the input could not be read (see the warnings).",
-            blind.len(),
-            if blind.len() == 1 { "" } else { "s" }
+            unread,
+            if unread == 1 { "" } else { "s" }
         )?,
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
         _ => human::findings_table(out, &findings, !flags.no_headers, settings::style(flags, format))?,
     }
     // docs/reference.md#exit-codes-and-streams: exit 1 on an error-level finding, or when part of the input was not read.
-    let errors = findings.iter().any(|f| f.severity == Severity::Error) || !blind.is_empty();
+    let errors = findings.iter().any(|f| f.severity == Severity::Error) || unread > 0;
     Ok(if errors {
         Outcome::Errors
     } else {

@@ -5,6 +5,7 @@ use crate::cli::{self, Global};
 use anyhow::{anyhow, bail, Result};
 use kubectl_policies::catalog::Catalog;
 use kubectl_policies::focus::{self, Need};
+use kubectl_policies::model::BlindReason;
 use kubectl_policies::model::{namespace_name_problem, BlindSpot, Snapshot};
 use kubectl_policies::query::{self, subject, World};
 use kubectl_policies::render::escape::terminal_safe;
@@ -69,6 +70,11 @@ pub fn load(flags: &Global, question: Question) -> Result<Session> {
         _ => query::analyze_once,
     };
     let world = analyze(loaded.snapshot, &flags.policy_kind, &loaded.malformed);
+    // The references that could not be checked are known once analysed.
+    let unchecked = world.topology.snapshot.blind_spots.iter();
+    for spot in unchecked.filter(|b| b.reason == BlindReason::Unchecked) {
+        warn_line(&format!("warning: {}", spot.message));
+    }
     Ok(Session {
         world: ManuallyDrop::new(world),
         namespace,

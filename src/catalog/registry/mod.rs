@@ -31,7 +31,8 @@ mod solo;
 
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
-    PolicyKind, RefusedOn, Refuses, SameTarget, Sections, SharedPort, Targeting, ValueKey,
+    PolicyKind, RefField, RefNamespaces, RefusedOn, Refuses, SameTarget, Sections, SharedPort,
+    Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -79,9 +80,10 @@ pub struct KnownKind {
     /// The vendor source the entry was read from: `owner/repo@commit path`, or the
     /// documentation set for closed-source projects.
     pub source: &'static str,
-    /// References in the spec and the kinds they may name; naming another makes the
-    /// policy refused whole.
-    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+    /// The objects its spec names besides its targets: each reference field, the kinds
+    /// it may name, where they may be, and what the controller does when one does not
+    /// resolve; with the vendor source each was read from.
+    pub references: &'static [RefField],
 }
 
 impl KnownKind {
@@ -105,7 +107,7 @@ impl KnownKind {
             defaults_overrides: self.defaults_overrides,
             label: self.label.and_then(super::parse_class_label),
             cite: self.source,
-            refs: self.refs,
+            references: self.references,
             project: self.project,
         }
     }

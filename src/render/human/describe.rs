@@ -322,6 +322,17 @@ fn policy_status(
         };
         writeln!(out, "  {}   {}", human_ref(&t.target), state)?;
     }
+    if !description.references.is_empty() {
+        writeln!(out, "References:")?;
+        for r in &description.references {
+            let state = match r.reason {
+                None => style.paint("resolved", Tint::Good),
+                Some(crate::topology::RefReason::Unchecked) => "Unchecked".to_string(),
+                Some(c) => style.paint(&format!("{c:?}"), Tint::Bad),
+            };
+            writeln!(out, "  {}   {}   {}", r.path, human_ref(&r.target), state)?;
+        }
+    }
     field(
         out,
         "Status",

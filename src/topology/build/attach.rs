@@ -36,6 +36,7 @@ impl<'s> Builder<'s> {
             .listener_port_targets(self.objects, &mut policies);
         self.topology.policies = policies;
         self.index_policies();
+        self.unchecked = self.resolve_references();
         self.topology.targets = vec![Vec::new(); self.topology.policies.len()];
         self.topology.attached = vec![Vec::new(); self.topology.nodes.len()];
         let read = self.read_targets();
