@@ -15,6 +15,10 @@ pub struct RefField {
     /// The kinds it may name, (group, kind), core as `""`; the first is the one a
     /// reference means when it names no kind (its API type's default).
     pub kinds: &'static [(&'static str, &'static str)],
+    /// Whether the kind a reference writes is the kind it names (`false`: its
+    /// controller reads it as the first of `kinds` whatever it writes, as Envoy Gateway
+    /// reads a Lua `valueRef` as a ConfigMap).
+    pub kind_as_written: bool,
     /// Where the object named may be.
     pub namespaces: RefNamespaces,
     /// Whether a `port` it names must be one of the object's ports.
@@ -125,6 +129,7 @@ fn read_one(
     // A group written without a kind keeps the default kind's group only when it is
     // that group: the API types default both.
     let (group, kind) = match (group, kind) {
+        _ if !field.kind_as_written => (default_group, default_kind),
         (g, Some(k)) => (normalize_group(g.unwrap_or("")), k),
         (Some(g), None) => (normalize_group(g), default_kind),
         (None, None) => (default_group, default_kind),
@@ -160,6 +165,7 @@ mod tests {
         RefField {
             path: "/extAuth/http/backendRefs/*",
             kinds: &[("", "Service")],
+            kind_as_written: true,
             namespaces: RefNamespaces::WithGrant,
             port: true,
             unresolved: Unresolved::RefusesPolicy,
@@ -168,6 +174,7 @@ mod tests {
         RefField {
             path: "/validation/caCertificateRefs/*",
             kinds: &[("", "ConfigMap")],
+            kind_as_written: true,
             namespaces: RefNamespaces::Own,
             port: false,
             unresolved: Unresolved::RefusesWhenNoneResolves,

@@ -248,12 +248,13 @@ pub struct Snapshot {
     pub pods_read_in: std::collections::BTreeSet<String>,
     /// Which kinds the source listed, and where (a live read's successful lists): a
     /// reference to an object of a kind not listed where it points is unchecked, not
-    /// missing. `None` for files: a kind the input holds counts as listed in every
-    /// namespace (the input says what exists of it), any other as never listed.
+    /// missing. `None` for files (`listed_in_files`): a file that holds objects of a
+    /// kind in a namespace says what exists of it there, for the policies of that file.
     pub listed: Option<std::collections::BTreeSet<Listed>>,
 }
 
-/// A kind a source listed, in one namespace or (`namespace: None`) in all of them.
+/// A kind a source listed, in one namespace or (`namespace: None`) in all of them;
+/// for a file (`file`), as that file says it, for the references of its own policies.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Listed {
     pub group: String,
@@ -261,20 +262,35 @@ pub struct Listed {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(default)]
     pub namespace: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub file: Option<String>,
 }
 
-/// `listed` as files say it: every kind `objects` hold, in every namespace.
+/// `listed` as files say it: each (kind, namespace) a file holds objects of, for that
+/// file. Manifests are often applied beside objects made elsewhere (Gateway API's
+/// conformance suite makes its CA ConfigMaps at run time, beside a file that holds
+/// another ConfigMap in the same namespace): only the file a policy is in says what
+/// exists for it.
 pub fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed> {
-    let kinds: super::FastSet<(&str, &str)> = objects
+    let held: super::FastSet<(&str, &str, Option<&str>, &str)> = objects
         .iter()
-        .map(|o| (normalize_group(o.group()), o.kind.as_str()))
+        .map(|o| {
+            let group = normalize_group(o.group());
+            (
+                group,
+                o.kind.as_str(),
+                o.namespace.as_deref(),
+                &*o.origin.file,
+            )
+        })
         .collect();
-    kinds
-        .into_iter()
-        .map(|(group, kind)| Listed {
+    held.into_iter()
+        .map(|(group, kind, namespace, file)| Listed {
             group: group.to_string(),
             kind: kind.to_string(),
-            namespace: None,
+            namespace: namespace.map(str::to_string),
+            file: Some(file.to_string()),
         })
         .collect()
 }

@@ -241,6 +241,7 @@ fn a_live_read_judges_only_where_it_listed_the_kind() {
         group: String::new(),
         kind: "Service".into(),
         namespace: Some(namespace.into()),
+        file: None,
     };
     let mut elsewhere = loaded.snapshot.clone();
     elsewhere.listed = Some([listed("other")].into());

@@ -43,6 +43,7 @@ const fn eg_backend(path: &'static str, cite: &'static str) -> RefField {
     RefField {
         path,
         kinds: EG_BACKENDS,
+        kind_as_written: true,
         namespaces: RefNamespaces::WithGrant,
         port: true,
         unresolved: Unresolved::RefusesPolicy,
@@ -56,6 +57,7 @@ const fn eg_secret(path: &'static str, cite: &'static str) -> RefField {
     RefField {
         path,
         kinds: SECRET,
+        kind_as_written: true,
         namespaces: RefNamespaces::WithGrant,
         port: false,
         unresolved: Unresolved::RefusesPolicy,
@@ -63,12 +65,15 @@ const fn eg_secret(path: &'static str, cite: &'static str) -> RefField {
     }
 }
 
-/// A ConfigMap of the policy's own namespace (a `LocalObjectReference`): missing, the
-/// policy's translation fails and it is not Accepted.
+/// A ConfigMap of the policy's own namespace (a `LocalObjectReference`, read as a
+/// ConfigMap whatever kind it writes: `getLuaBodyFromLocalObjectReference` "assumes the
+/// local object reference points to a Kubernetes ConfigMap"): missing, the policy's
+/// translation fails and it is not Accepted.
 const fn eg_local_config_map(path: &'static str, cite: &'static str) -> RefField {
     RefField {
         path,
         kinds: CONFIG_MAP,
+        kind_as_written: false,
         namespaces: RefNamespaces::Own,
         port: false,
         unresolved: Unresolved::RefusesPolicy,
@@ -104,6 +109,7 @@ const CLIENT_TRAFFIC_POLICY_REFS: &[RefField] = &[RefField {
         ("", "ConfigMap"),
         ("certificates.k8s.io", "ClusterTrustBundle"),
     ],
+    kind_as_written: true,
     namespaces: RefNamespaces::WithGrant,
     port: false,
     unresolved: Unresolved::RefusesPolicy,
@@ -125,6 +131,7 @@ const ENVOY_EXTENSION_POLICY_REFS: &[RefField] = &[
     RefField {
         path: "/wasm/*/code/image/pullSecretRef",
         kinds: SECRET,
+        kind_as_written: true,
         namespaces: RefNamespaces::Own,
         port: false,
         unresolved: Unresolved::RefusesPolicy,

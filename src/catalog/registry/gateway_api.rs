@@ -42,6 +42,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         references: &[RefField {
             path: "/validation/caCertificateRefs/*",
             kinds: CA_CERTIFICATE_KINDS,
+            kind_as_written: true,
             // A LocalObjectReference: "the object must be in the same namespace".
             namespaces: RefNamespaces::Own,
             port: false,

@@ -72,6 +72,7 @@ const fn kgateway_ref(
     RefField {
         path,
         kinds,
+        kind_as_written: true,
         namespaces: RefNamespaces::Any,
         port: false,
         unresolved: Unresolved::RefusesPolicy,

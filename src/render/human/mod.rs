@@ -112,7 +112,12 @@ fn blind_spot_line(b: &BlindSpot) -> String {
         .as_deref()
         .map(|n| format!(" in namespace {n}"))
         .unwrap_or_default();
-    format!("{}.{}{ns}: {:?}: {}", b.kind, b.group, b.reason, b.message)
+    // A core kind has no group to name (`Secret`, not `Secret.`).
+    let kind = match b.group.is_empty() {
+        true => b.kind.clone(),
+        false => format!("{}.{}", b.kind, b.group),
+    };
+    format!("{kind}{ns}: {:?}: {}", b.reason, b.message)
 }
 
 /// `Name:         value`, the value broken at spaces to keep within the page's width.

@@ -235,6 +235,7 @@ impl<'a> Reader<'a> {
                 group: gk.group.to_string(),
                 kind: gk.kind.to_string(),
                 namespace,
+                file: None,
             };
             match &log.cluster {
                 Some(Ok(())) => {

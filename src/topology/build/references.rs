@@ -14,8 +14,8 @@ use crate::model::{listed_in_files, BlindReason, BlindSpot, FastSet, ObjRef};
 use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
 use std::collections::BTreeMap;
 
-/// (group, kind, namespace or `None` for all) listed.
-type ListedSet = FastSet<(String, String, Option<String>)>;
+/// (group, kind, namespace or `None` for all, file or `None` for any) listed.
+type ListedSet = FastSet<(String, String, Option<String>, Option<String>)>;
 
 impl<'s> Builder<'s> {
     /// Resolves every policy's references, records them (`Topology::references`),
@@ -87,7 +87,14 @@ impl<'s> Builder<'s> {
         };
         listed
             .iter()
-            .map(|l| (l.group.clone(), l.kind.clone(), l.namespace.clone()))
+            .map(|l| {
+                (
+                    l.group.clone(),
+                    l.kind.clone(),
+                    l.namespace.clone(),
+                    l.file.clone(),
+                )
+            })
             .collect()
     }
 
@@ -122,9 +129,18 @@ impl<'s> Builder<'s> {
                 return outcome(Some(RefReason::RefNotPermitted));
             }
         }
-        let (g, k) = (t.group.to_string(), t.kind.to_string());
-        let was_listed = listed.contains(&(g.clone(), k.clone(), None))
-            || ns.is_some_and(|ns| listed.contains(&(g, k, Some(ns.to_string()))));
+        let file = &*self.objects[self.topology.policies[pid].object].origin.file;
+        let was_listed = [None, ns].into_iter().any(|ns| {
+            [None, Some(file)].into_iter().any(|file| {
+                let key = (
+                    t.group.to_string(),
+                    t.kind.to_string(),
+                    ns.map(str::to_string),
+                    file.map(str::to_string),
+                );
+                listed.contains(&key)
+            })
+        });
         if !was_listed {
             return outcome(Some(RefReason::Unchecked));
         }
