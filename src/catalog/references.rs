@@ -21,7 +21,7 @@ pub struct RefField {
     pub kind_as_written: bool,
     /// Where the object named may be.
     pub namespaces: RefNamespaces,
-    /// Whether a `port` it names must be one of the object's ports.
+    /// Whether a Service it names must be named with a `port`, one of the Service's.
     pub port: bool,
     /// What the controller does when the reference does not resolve.
     pub unresolved: Unresolved,

@@ -156,6 +156,9 @@ impl PolicyReference {
         let why = match self.reason {
             None => "which resolves",
             Some(RefReason::NotFound) => "which does not exist (NotFound)",
+            Some(RefReason::PortNotFound) if self.target.section.is_none() => {
+                "but no port of it, which the field must name (PortNotFound)"
+            }
             Some(RefReason::PortNotFound) => "a port the object does not have (PortNotFound)",
             Some(RefReason::RefNotPermitted) => {
                 "in another namespace, which no ReferenceGrant allows (RefNotPermitted)"

@@ -260,3 +260,15 @@ fn a_live_read_judges_only_where_it_listed_the_kind() {
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
 }
+
+#[test]
+fn an_ext_auth_service_named_without_a_port_makes_the_policy_invalid() {
+    // Envoy Gateway: "A valid port number corresponding to a port on the Service must be
+    // specified" (its translator test securitypolicy-with-extauth-invalid-no-port).
+    let w = world(&ext_auth("{name: auth}"));
+    assert_eq!(
+        references(&w, "sp"),
+        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+    );
+    assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
+}

@@ -152,9 +152,14 @@ impl<'s> Builder<'s> {
             return outcome(Some(RefReason::NotFound));
         };
         let object = &self.objects[id];
-        if let (true, Some(port), true) = (field.port, r.port, object.is_service()) {
+        if field.port && object.is_service() {
+            // A Service's port must be named, and be one of its ports ("A valid port
+            // number corresponding to a port on the Service must be specified").
             let ports = &object.links().port_numbers;
-            if !ports.iter().any(|(_, n)| *n == port) {
+            if !r
+                .port
+                .is_some_and(|port| ports.iter().any(|(_, n)| *n == port))
+            {
                 return outcome(Some(RefReason::PortNotFound));
             }
         }
