@@ -76,6 +76,17 @@ impl Watching {
         }
     }
 
+    /// The next json line whose object is the policy `name` (other rows that change
+    /// may come first).
+    fn event_of(&self, name: &str) -> Value {
+        loop {
+            let event: Value = serde_json::from_str(&self.line()).unwrap();
+            if event["object"]["policy"]["name"] == name {
+                return event;
+            }
+        }
+    }
+
     /// `n` lines.
     fn lines(&self, n: usize) -> Vec<String> {
         (0..n).map(|_| self.line()).collect()
@@ -457,4 +468,96 @@ fn a_pod_that_starts_matching_grows_the_reach_of_the_policy_that_picks_it() {
         "{pod_watches:#?}"
     );
     only_gets(&server);
+}
+
+/// `--output-watch-events`, as kubectl prints it with `-o json`: every row a watch event,
+/// `{"type": ..., "object": ITEM}` where ITEM is `get -o json`'s item; the first rows
+/// ADDED, a change MODIFIED, a deleted policy DELETED with its last row.
+#[test]
+fn watch_events_in_json_end_a_deleted_policy_on_deleted() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let get: Value =
+        serde_json::from_str(&super::offline(&["get", "-A", "--demo", "-o", "json"])).unwrap();
+    let items = get["items"].as_array().unwrap();
+    let w = Watching::start(
+        &user,
+        &["get", "-A", "-w", "-o", "json", "--output-watch-events"],
+    );
+    let first: Vec<Value> = w
+        .lines(items.len())
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (event, item) in first.iter().zip(items) {
+        assert_eq!(event["type"], "ADDED", "{event}");
+        assert_eq!(&event["object"], item, "the object is get's item");
+        assert_eq!(event.as_object().unwrap().len(), 2, "{event}");
+    }
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let changed: Value = serde_json::from_str(&w.line()).unwrap();
+    assert_eq!(changed["type"], "MODIFIED", "{changed}");
+    assert_eq!(changed["object"]["policy"]["name"], "baker-orders-retries");
+    assert_eq!(changed["object"]["status"], "TargetNotFound", "{changed}");
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "BackendTrafficPolicy",
+        Some("infra"),
+        "gateway-timeouts",
+    );
+    let deleted = w.event_of("gateway-timeouts");
+    assert_eq!(deleted["type"], "DELETED", "{deleted}");
+    assert_eq!(
+        deleted["object"],
+        *items
+            .iter()
+            .find(|i| i["policy"]["name"] == "gateway-timeouts")
+            .unwrap(),
+        "a deleted policy's event carries its last row"
+    );
+    // A policy that comes back is ADDED again.
+    server.apply(demo_object("BackendTrafficPolicy", "gateway-timeouts"));
+    let back = w.event_of("gateway-timeouts");
+    assert_eq!(back["type"], "ADDED", "{back}");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    only_gets(&server);
+}
+
+/// In a table, kubectl's EVENT column comes first, on the header and on every row.
+#[test]
+fn watch_events_in_a_table_are_a_first_event_column() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let table = super::offline(&["get", "-A", "--demo"]);
+    let w = Watching::start(&user, &["get", "-A", "-w", "--output-watch-events"]);
+    let first = w.lines(table.lines().count());
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(words(&first[0])[..2], ["EVENT", "NAMESPACE"], "{first:?}");
+    for (live, offline) in first.iter().zip(table.lines()).skip(1) {
+        let (live, offline) = (words(live), words(offline));
+        assert_eq!(live[0], "ADDED", "{live:?}");
+        assert_eq!(live[1..7], offline[..6], "{live:?}");
+    }
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "BackendTrafficPolicy",
+        Some("infra"),
+        "gateway-timeouts",
+    );
+    let row = loop {
+        let line = w.line();
+        if words(&line)[2] == "gateway-timeouts" {
+            break line;
+        }
+    };
+    assert_eq!(
+        words(&row)[..3],
+        ["DELETED", "infra", "gateway-timeouts"],
+        "{row}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
 }
