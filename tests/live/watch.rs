@@ -6,6 +6,7 @@
 use super::{command, demo_server, only_gets, User, DEMO};
 use crate::fake_apiserver::FakeApi;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -560,4 +561,191 @@ fn watch_events_in_a_table_are_a_first_event_column() {
     );
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
+}
+
+/// A policy's key in json lines and in `get`'s items.
+fn policy_key(item: &Value) -> String {
+    let p = &item["policy"];
+    format!(
+        "{}/{}/{}/{}",
+        p["namespace"], p["group"], p["kind"], p["name"]
+    )
+}
+
+/// `get -A -o json`'s items asked of the server now, by policy.
+fn fresh_get(user: &User) -> BTreeMap<String, Value> {
+    let list: Value = serde_json::from_str(&user.ok(&["get", "-A", "-o", "json"])).unwrap();
+    let items = list["items"].as_array().unwrap();
+    items.iter().map(|i| (policy_key(i), i.clone())).collect()
+}
+
+impl Watching {
+    /// Starts `get -A -w -o json --output-watch-events` and reads its first rows.
+    fn events(user: &User) -> (Watching, BTreeMap<String, Value>) {
+        let first = fresh_get(user);
+        let w = Watching::start(
+            user,
+            &["get", "-A", "-w", "-o", "json", "--output-watch-events"],
+        );
+        let mut rows = BTreeMap::new();
+        for _ in 0..first.len() {
+            w.take_event(&w.line(), &mut rows);
+        }
+        assert_eq!(rows, first, "the first rows are get's");
+        (w, rows)
+    }
+
+    /// One watch event read into the last row of each policy.
+    fn take_event(&self, line: &str, rows: &mut BTreeMap<String, Value>) {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let key = policy_key(&event["object"]);
+        match event["type"].as_str() {
+            Some("DELETED") => rows.remove(&key),
+            Some("ADDED" | "MODIFIED") => rows.insert(key, event["object"].clone()),
+            _ => panic!("not a watch event: {line}"),
+        };
+    }
+
+    /// Reads events until the last row of every policy equals what `get -A -o json`
+    /// says now (the guarantee of `get -w`); fails after `WAIT`.
+    fn settles_on_get(&self, user: &User, rows: &mut BTreeMap<String, Value>) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            // Every event that came, then the answer of now.
+            while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(400)) {
+                self.take_event(&line, rows);
+            }
+            let now = fresh_get(user);
+            if *rows == now {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the watch's last rows are not get's after {WAIT:?}\nwatch: {rows:#?}\nget: {now:#?}\nstderr: {}",
+                self.stderr()
+            );
+        }
+    }
+}
+
+/// Changes to make while the watches are failing: a policy retargeted, a route
+/// deleted (its policies lose their target), a Service deleted, a policy deleted.
+fn churn(server: &crate::fake_apiserver::Server) {
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    server.delete(
+        "gateway.networking.k8s.io/v1",
+        "HTTPRoute",
+        Some("baker"),
+        "baker",
+    );
+    server.delete("v1", "Service", Some("baker"), "oven");
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "BackendTrafficPolicy",
+        Some("infra"),
+        "gateway-timeouts",
+    );
+}
+
+/// Waits until the watches are open (at least `n` watch requests came).
+fn watches_open(server: &crate::fake_apiserver::Server, n: usize) {
+    let deadline = Instant::now() + WAIT;
+    while server.watches() < n {
+        assert!(
+            Instant::now() < deadline,
+            "only {} watches",
+            server.watches()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The server closes every stream (as a proxy's idle timeout does) while objects
+/// change: the watches are opened again and the last rows are `get`'s.
+#[test]
+fn streams_closed_mid_watch_resume_and_end_on_gets_rows() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    let watches = server.watches();
+    server.close_watches();
+    churn(&server);
+    w.settles_on_get(&user, &mut rows);
+    assert!(server.watches() > watches, "the watches were opened again");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "a closed stream is no warning: {err}");
+    only_gets(&server);
+}
+
+/// 410 Gone mid-watch: the history is gone, the kinds are listed again, and what
+/// changed in between (deletions too) ends on `get`'s rows.
+#[test]
+fn a_410_mid_watch_lists_again_and_ends_on_gets_rows() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    let lists = relists(&server);
+    churn(&server);
+    server.expire_watches();
+    w.settles_on_get(&user, &mut rows);
+    assert!(relists(&server) > lists, "listed again after 410");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "a 410 is no warning: {err}");
+}
+
+/// A server under load answers the watches 429 Too Many Requests, or 500 and 503,
+/// several times over, while objects change: each watch is tried again after a pause
+/// that grows, resumes where it was, and the rows end on `get`'s.
+#[test]
+fn watches_answered_429_or_5xx_are_retried_with_backoff_and_end_on_gets_rows() {
+    for code in [429, 500, 503] {
+        let server = demo_server();
+        let user = User::new(&server.kubeconfig("admin", None));
+        let (w, mut rows) = Watching::events(&user);
+        watches_open(&server, 5);
+        let route_watches = |server: &crate::fake_apiserver::Server| -> Vec<Instant> {
+            let requests = server.requests();
+            let watches = requests
+                .iter()
+                .filter(|r| r.target.contains("/httproutes") && r.target.contains("watch="));
+            watches.map(|r| r.started).collect()
+        };
+        let before = route_watches(&server).len();
+        server.fail_watches("/httproutes", code, 3);
+        server.fail_watches("/services", code, 3);
+        server.close_watches();
+        // The objects change once both watches have failed: they are down.
+        wait_for(|| server.watch_faults_left() <= 4, "the watches failing");
+        churn(&server);
+        wait_for(|| server.watch_faults_left() == 0, "every fault answered");
+        w.settles_on_get(&user, &mut rows);
+        // Tried again after a pause that grows, not at once: 0.2 + 0.4 + 0.8 s.
+        let times = route_watches(&server);
+        assert!(times.len() > before + 3, "{code}: {} watches", times.len());
+        assert!(
+            times[before + 3].duration_since(times[before]) >= Duration::from_millis(1000),
+            "{code}: retried with a growing pause"
+        );
+        let (exit, err) = w.interrupt();
+        assert_eq!(exit, 0, "{code}: {err}");
+        assert!(
+            err.is_empty(),
+            "{code}: a fault tried again is no warning: {err}"
+        );
+    }
+}
+
+/// Waits (at most `WAIT`) until `done`.
+fn wait_for(done: impl Fn() -> bool, what: &str) {
+    let deadline = Instant::now() + WAIT;
+    while !done() {
+        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
