@@ -749,3 +749,121 @@ fn wait_for(done: impl Fn() -> bool, what: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A policy kind whose labelled CRD appears while watching is watched from then on:
+/// its policies (one there before the CRD, one after) come as rows, ADDED, and the
+/// rows end on `get`'s.
+#[test]
+fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let color = |name: &str, service: &str| {
+        json!({"apiVersion": "example.io/v1", "kind": "ColorPolicy",
+               "metadata": {"name": name, "namespace": "baker",
+                            "creationTimestamp": "2026-02-01T00:00:00Z"},
+               "spec": {"targetRef": {"group": "", "kind": "Service", "name": service},
+                        "color": "red"}})
+    };
+    // Not a policy yet: no CRD says so.
+    server.apply(color("before", "oven"));
+    server.apply(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io",
+                     "labels": {"gateway.networking.k8s.io/policy": "Direct"}},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    }));
+    let before = w.event_of("before");
+    assert_eq!(before["type"], "ADDED", "{before}");
+    assert_eq!(before["object"]["policy"]["kind"], "ColorPolicy");
+    server.apply(color("after", "sprinkles"));
+    let after = w.event_of("after");
+    assert_eq!(after["type"], "ADDED", "{after}");
+    rows.insert(policy_key(&before["object"]), before["object"].clone());
+    rows.insert(policy_key(&after["object"]), after["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(
+        server
+            .targets()
+            .iter()
+            .any(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch=")),
+        "the new kind is watched"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A Pod-picking policy that appears in another namespace gets its Pods listed and
+/// watched there (with its selector); one with another selector in a namespace already
+/// watched gets that namespace's Pods watched again, all of them: the rows end on
+/// `get`'s, and a Pod that starts matching is seen.
+#[test]
+fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
+    let yaml = super::pod_cluster(&super::pod_policy("pods", "app", "payments"));
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let policy = |name: &str, namespace: &str, app: &str| {
+        json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+               "metadata": {"name": name, "namespace": namespace},
+               "spec": {"targetRefs": [{"kind": "Pod",
+                                        "selector": {"matchLabels": {"app": app}}}],
+                        "mtlsMode": "Strict"}})
+    };
+    // Another namespace: its Pods were never listed.
+    server.apply(policy("web-pods", "web", "payments"));
+    w.settles_on_get(&user, &mut rows);
+    let web = rows
+        .values()
+        .find(|r| r["policy"]["name"] == "web-pods")
+        .unwrap();
+    assert_eq!(web["affects"], 1, "{web}");
+    // Another selector where Pods are watched with the first one.
+    server.apply(policy("cart-pods", "app", "cart"));
+    w.settles_on_get(&user, &mut rows);
+    let cart = rows
+        .values()
+        .find(|r| r["policy"]["name"] == "cart-pods")
+        .unwrap();
+    assert_eq!(cart["affects"], 1, "{cart}");
+    // A Pod that starts matching the new policy is seen by the new watch.
+    server.apply(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "cart-2", "namespace": "app", "labels": {"app": "cart"}},
+        "spec": {"containers": [{"name": "c", "image": "cart"}]}
+    }));
+    w.settles_on_get(&user, &mut rows);
+    let cart = rows
+        .values()
+        .find(|r| r["policy"]["name"] == "cart-pods")
+        .unwrap();
+    assert_eq!(cart["affects"], 2, "{cart}");
+    let pod_watches: Vec<String> = server
+        .targets()
+        .into_iter()
+        .filter(|t| t.contains("/pods") && t.contains("watch=true"))
+        .collect();
+    assert!(
+        pod_watches
+            .iter()
+            .any(|t| t.starts_with("/api/v1/namespaces/web/pods?")
+                && t.contains("labelSelector=app%3Dpayments")),
+        "{pod_watches:#?}"
+    );
+    assert!(
+        pod_watches
+            .iter()
+            .any(|t| t.starts_with("/api/v1/namespaces/app/pods?") && !t.contains("labelSelector")),
+        "{pod_watches:#?}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
