@@ -867,3 +867,84 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
     assert!(err.is_empty(), "{err}");
     only_gets(&server);
 }
+
+/// Every object of the demo, as JSON.
+fn demo_objects() -> Vec<Value> {
+    DEMO.split("\n---")
+        .filter_map(|doc| serde_saphyr::from_str::<Value>(doc).ok())
+        .filter(|v| v["kind"].is_string())
+        .collect()
+}
+
+/// One random change to the demo's objects on the server, from `roll` (a seeded
+/// generator): an object deleted or put back as it was, a policy retargeted, a
+/// Namespace relabelled, a Gateway's listener dropped.
+fn random_change(
+    server: &crate::fake_apiserver::Server,
+    demo: &[Value],
+    roll: &mut impl FnMut(usize) -> usize,
+) {
+    let o = &demo[roll(demo.len())];
+    let meta = &o["metadata"];
+    match roll(5) {
+        0 if o["kind"] != "CustomResourceDefinition" => server.delete(
+            o["apiVersion"].as_str().unwrap(),
+            o["kind"].as_str().unwrap(),
+            meta["namespace"].as_str(),
+            meta["name"].as_str().unwrap(),
+        ),
+        1 if o["spec"]["targetRef"].is_object() || o["spec"]["targetRefs"].is_array() => {
+            let names: Vec<&Value> = demo.iter().map(|d| &d["metadata"]["name"]).collect();
+            let mut p = o.clone();
+            let target = match p["spec"]["targetRef"].is_object() {
+                true => &mut p["spec"]["targetRef"],
+                false => &mut p["spec"]["targetRefs"][0],
+            };
+            target["name"] = names[roll(names.len())].clone();
+            server.apply(p);
+        }
+        2 if o["kind"] == "Namespace" => {
+            let mut ns = o.clone();
+            let team = ["cupcakes", "pies"][roll(2)];
+            ns["metadata"]["labels"]["team"] = json!(team);
+            server.apply(ns);
+        }
+        3 if o["kind"] == "Gateway" => {
+            let mut gw = o.clone();
+            let listeners = gw["spec"]["listeners"].as_array_mut().unwrap();
+            listeners.remove(roll(listeners.len()));
+            server.apply(gw);
+        }
+        _ => server.apply(o.clone()),
+    }
+}
+
+/// The property end to end: the binary watching the loopback server through bursts of
+/// seeded random changes to the demo (deletions and recreations, policies retargeted,
+/// Namespaces relabelled, listeners dropped); after each burst its last rows are a fresh
+/// `get`'s.
+#[test]
+fn the_last_rows_equal_get_after_bursts_of_random_changes() {
+    use proptest::test_runner::{RngAlgorithm, TestRng};
+    let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
+    let mut roll = |n: usize| rand_below(&mut rng, n);
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let demo = demo_objects();
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    for _ in 0..6 {
+        for _ in 0..1 + roll(12) {
+            random_change(&server, &demo, &mut roll);
+        }
+        w.settles_on_get(&user, &mut rows);
+    }
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    only_gets(&server);
+}
+
+/// A number below `n` from `rng`.
+fn rand_below(rng: &mut impl proptest::prelude::RngCore, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
+}
