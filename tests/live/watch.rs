@@ -945,6 +945,6 @@ fn the_last_rows_equal_get_after_bursts_of_random_changes() {
 }
 
 /// A number below `n` from `rng`.
-fn rand_below(rng: &mut impl proptest::prelude::RngCore, n: usize) -> usize {
+fn rand_below(rng: &mut impl proptest::prelude::Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
