@@ -47,6 +47,12 @@ pub struct BlastRadius {
     pub policy: Option<ObjRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub apply: Option<Vec<String>>,
+    /// An object policies' specs name (a Secret, a ConfigMap, a Service), deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjRef>,
+    /// The policies its deletion makes Invalid (their controller refuses them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalidated: Option<Vec<ObjRef>>,
     pub changes: Vec<Change>,
     pub summary: Summary,
     /// `--apply`: the findings the applied objects would bring (a new Conflicted,
@@ -165,6 +171,8 @@ fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius
         kind: "BlastRadius",
         policy: Some(pol.obj_ref.clone()),
         apply: None,
+        object: None,
+        invalidated: None,
         changes,
         summary,
         findings: Vec::new(),
@@ -210,12 +218,149 @@ pub fn apply_objects(
         kind: "BlastRadius",
         policy: None,
         apply: Some(paths),
+        object: None,
+        invalidated: None,
         changes,
         summary,
         findings,
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         headline,
     }
+}
+
+/// What changes if `object` (a Secret, a ConfigMap, a Service… that policies' specs
+/// name) is deleted: the policies its controller then refuses (Invalid), the findings
+/// that brings (an entry dropped), and every effective change that follows.
+pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> BlastRadius {
+    let topology = &world.topology;
+    let is_it = |o: &Object| {
+        o.name == object.name
+            && o.kind == object.kind
+            && o.namespace.as_deref() == object.namespace.as_deref()
+            && o.group() == object.group.as_str()
+    };
+    let found = topology.snapshot.objects.iter().any(is_it);
+    let snapshot = Snapshot {
+        objects: topology
+            .snapshot
+            .objects
+            .iter()
+            .filter(|o| !is_it(o))
+            .cloned()
+            .collect(),
+        blind_spots: topology.snapshot.blind_spots.clone(),
+        links_released: topology.snapshot.links_released,
+        pods_read_in: topology.snapshot.pods_read_in.clone(),
+        // What files said exists still says so: the object is gone, not unknown.
+        listed: Some(match &topology.snapshot.listed {
+            Some(listed) => listed.clone(),
+            None => crate::model::listed_in_files(&topology.snapshot.objects),
+        }),
+    };
+    let after = super::analyze(snapshot, declared, &[]);
+    let dependents = super::dependents::dependents(world, object);
+    let mut candidates = BTreeSet::new();
+    let mut kinds: Vec<GroupKind> = Vec::new();
+    for d in &dependents {
+        let pol = &topology.policies[d.policy_id];
+        candidates.extend(
+            reach_of_policy(topology, d.policy_id)
+                .into_iter()
+                .map(|n| topology.nodes[n].obj_ref.clone()),
+        );
+        kinds.push(pol.kind.clone());
+    }
+    if topology.lookup(object).is_some() || after.topology.lookup(object).is_some() {
+        candidates.extend(may_change(world, &after, std::slice::from_ref(object)));
+        kinds.extend(KindFold::kinds_in_use(topology));
+        kinds.extend(KindFold::kinds_in_use(&after.topology));
+    }
+    kinds.sort();
+    kinds.dedup();
+    let changes = compare(world, &after, &candidates, &kinds);
+    let invalidated: Vec<ObjRef> = topology
+        .policies
+        .iter()
+        .filter(|p| p.rejected.is_none())
+        .filter(|p| {
+            after
+                .topology
+                .policy_index
+                .get(&p.obj_ref)
+                .is_some_and(|&q| after.topology.policies[q].rejected.is_some())
+        })
+        .map(|p| p.obj_ref.clone())
+        .collect();
+    let summary = summarize(&changes);
+    let findings = brought(world, &after);
+    let headline = object_headline(
+        object,
+        found,
+        dependents.len(),
+        &invalidated,
+        &changes,
+        &summary,
+    );
+    BlastRadius {
+        kind: "BlastRadius",
+        policy: None,
+        apply: None,
+        object: Some(object.clone()),
+        invalidated: Some(invalidated),
+        changes,
+        summary,
+        findings,
+        blind_spots: topology.snapshot.blind_spots.clone(),
+        headline,
+    }
+}
+
+/// What deleting an object policies name does, in one sentence.
+fn object_headline(
+    object: &ObjRef,
+    found: bool,
+    named_by: usize,
+    invalidated: &[ObjRef],
+    changes: &[Change],
+    summary: &Summary,
+) -> String {
+    let what = format!("Deleting {} {}", object.kind, object.ns_name());
+    if !found {
+        let by = match named_by {
+            0 => "and no policy names it".to_string(),
+            1 => "and the 1 policy that names it already does without it".to_string(),
+            n => format!("and the {n} policies that name it already do without it"),
+        };
+        return format!("{what} changes nothing: it is not in the input, {by}");
+    }
+    if named_by == 0 && changes.is_empty() {
+        return format!("{what} changes nothing: no policy names it");
+    }
+    let mut parts = Vec::new();
+    if !invalidated.is_empty() {
+        let names: Vec<String> = invalidated
+            .iter()
+            .map(|p| format!("{} {}", p.kind, p.ns_name()))
+            .collect();
+        parts.push(format!("makes {} Invalid", join_and(&names)));
+    }
+    if !changes.is_empty() {
+        let mut kinds: Vec<String> = changes.iter().map(|c| c.policy_kind.kind.clone()).collect();
+        kinds.sort();
+        kinds.dedup();
+        parts.push(format!(
+            "changes the effective {} of {}",
+            join_and(&kinds),
+            describe_summary(summary)
+        ));
+    }
+    if parts.is_empty() {
+        let policies = if named_by == 1 { "policy" } else { "policies" };
+        return format!(
+            "{what} changes no effective spec: the {named_by} {policies} naming it do without it"
+        );
+    }
+    format!("{what} {}", parts.join(", and "))
 }
 
 /// `objects` with `new_objects` applied: one with the same group, kind, namespace and

@@ -4,6 +4,7 @@
 
 pub mod blast;
 mod check;
+pub mod dependents;
 mod describe;
 mod effective;
 mod get;

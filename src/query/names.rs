@@ -77,14 +77,21 @@ pub fn objects(world: &World, type_word: &str, namespace: Option<&str>) -> Vec<O
     let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
         return Vec::new();
     };
+    let named: Vec<ObjRef>;
     let refs: Vec<&ObjRef> = if topology.catalog.get(&gk).is_some() {
         topology.policies.iter().map(|p| &p.obj_ref).collect()
     } else {
+        // Objects policies' specs name (Secrets): those read, and those named.
+        named = match super::dependents::is_referenced_kind(world, &gk) {
+            true => super::dependents::named_or_read(world, &gk),
+            false => Vec::new(),
+        };
         topology
             .nodes
             .iter()
             .filter(|n| !n.is_section())
             .map(|n| &n.obj_ref)
+            .chain(&named)
             .collect()
     };
     let mut found: Vec<ObjRef> = refs

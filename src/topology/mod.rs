@@ -133,6 +133,9 @@ pub struct PolicyReference {
     /// Why not, when not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<RefReason>,
+    /// Index of its field among the kind's reference fields (`RefField`).
+    #[serde(skip)]
+    pub field: usize,
 }
 
 /// Why a policy's reference does not resolve, or was not checked.

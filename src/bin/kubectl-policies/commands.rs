@@ -267,6 +267,13 @@ fn describe(flags: &Global, target: &[String], out: &mut impl Write) -> Result<O
                     }),
                 }
             }
+            Subject::Referenced(object) => {
+                let description = query::dependents::describe_dependency(world, &object);
+                match format {
+                    _ if data => One::data(&description),
+                    _ => One::text(|o| human::describe_dependency(o, &description, style)),
+                }
+            }
             Subject::Namespace(ns) => {
                 let description = query::describe_namespace(world, &ns)
                     .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
@@ -362,6 +369,8 @@ fn blast_radius(
         _ => Vec::new(),
     };
     let question = match apply {
+        // An object policies name (a Secret) is deleted from a copy analysed again.
+        [] if names_no_policy(&targets) => Question::Changes,
         [] => question_for(&targets, Question::Reach),
         _ => Question::Changes,
     };
@@ -371,7 +380,9 @@ fn blast_radius(
     let mut write = |blast: &query::blast::BlastRadius| -> Result<One> {
         // docs/reference.md#exit-codes-and-streams: exit 3 on changes, or on an error-level finding applied objects bring.
         let errors = blast.findings.iter().any(|f| f.severity == Severity::Error);
-        changed |= !blast.changes.is_empty() || errors;
+        // Deleting an object: any finding it brings (an entry dropped) is a change too.
+        let brought = blast.object.is_some() && !blast.findings.is_empty();
+        changed |= !blast.changes.is_empty() || errors || brought;
         match format {
             Format::Json | Format::Yaml => One::data(blast),
             _ => One::text(|o| human::blast_radius(o, blast, !flags.no_headers, style)),
@@ -385,8 +396,15 @@ fn blast_radius(
                 Subject::Policy(p) => {
                     query::blast::delete_policy(&session.world, p, &flags.policy_kind)
                 }
+                Subject::Referenced(object) => {
+                    query::blast::delete_object(&session.world, &object, &flags.policy_kind)
+                }
+                Subject::Node(n) if deletable(&session.world, n) => {
+                    let object = session.world.topology.nodes[n].obj_ref.clone();
+                    query::blast::delete_object(&session.world, &object, &flags.policy_kind)
+                }
                 _ => bail!(
-                    "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
+                    "blast-radius takes a policy, an object policies' specs name (secret/NAME, configmap/NAME, service/NAME), or --apply PATH"
                 ),
             });
             write(&blast)
@@ -410,6 +428,22 @@ fn blast_radius(
         Outcome::Answered if exit_code && changed => Outcome::Changes,
         other => other,
     })
+}
+
+/// Whether some `TYPE/NAME` names a kind no policy kind of the registry is (`secret`,
+/// `service`): `blast-radius` then analyses the world again without it.
+fn names_no_policy(targets: &[String]) -> bool {
+    let registry = kubectl_policies::catalog::Catalog::build(&[], &[]);
+    targets.iter().any(|t| {
+        let ty = t.split_once('/').map_or(t.as_str(), |(ty, _)| ty);
+        resolve_type(ty, &registry, &[]).is_ok_and(|gk| registry.get(&gk).is_none())
+    })
+}
+
+/// A node `blast-radius` deletes as an object policies' specs may name (a Service).
+fn deletable(world: &query::World, node: kubectl_policies::topology::NodeId) -> bool {
+    let r = &world.topology.nodes[node].obj_ref;
+    r.section.is_none() && query::dependents::is_referenced_kind(world, &r.group_kind())
 }
 
 fn dump(flags: &Global, out: &mut impl Write) -> Result<Outcome> {

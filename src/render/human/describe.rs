@@ -90,6 +90,9 @@ pub fn describe_target(
             writeln!(out, "  {}={}{how}", r.type_, r.status)?;
         }
     }
+    if !description.referenced_by.is_empty() {
+        referenced_by(out, &description.target, &description.referenced_by, style)?;
+    }
     findings_block(out, &description.findings, style)?;
     blind_spots(out, &description.blind_spots, style)
 }

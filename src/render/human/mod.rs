@@ -15,11 +15,13 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 mod blast;
+mod dependents;
 mod describe;
 mod settings;
 mod tables;
 
 pub use blast::*;
+pub use dependents::*;
 pub use describe::*;
 pub use settings::*;
 pub use tables::*;

@@ -113,6 +113,7 @@ impl<'s> Builder<'s> {
             target: t.clone(),
             resolved: reason.is_none(),
             reason,
+            field: r.field,
         };
         if !kind_allowed(field, &t.group, &t.kind) {
             return outcome(Some(RefReason::InvalidKind));
