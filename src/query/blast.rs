@@ -197,12 +197,13 @@ pub fn apply_objects(
             applied_kinds.push(o.kind.clone());
         }
     }
+    let listed = applied_listed(&world.topology.snapshot, &new_objects);
     let snapshot = Snapshot {
         objects: applied(&world.topology.snapshot.objects, new_objects),
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
         pods_read_in: world.topology.snapshot.pods_read_in.clone(),
-        listed: world.topology.snapshot.listed.clone(),
+        listed,
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates = may_change(world, &after, &changed);
@@ -361,6 +362,30 @@ fn object_headline(
         );
     }
     format!("{what} {}", parts.join(", and "))
+}
+
+/// What the world after applying `new_objects` says exists. Read live: what was
+/// listed. From files: what each file holds, and for the applied files' policies what
+/// the input holds too (they are applied to the world it describes), so a reference
+/// they make to a missing Secret of a kind the input has is dangling, not unchecked.
+fn applied_listed(
+    before: &Snapshot,
+    new_objects: &[Object],
+) -> Option<BTreeSet<crate::model::Listed>> {
+    if before.listed.is_some() {
+        return before.listed.clone();
+    }
+    let input = crate::model::listed_in_files(&before.objects);
+    let mut listed = crate::model::listed_in_files(new_objects);
+    let files: BTreeSet<&str> = new_objects.iter().map(|o| &*o.origin.file).collect();
+    for file in files {
+        listed.extend(input.iter().map(|l| crate::model::Listed {
+            file: Some(file.to_string()),
+            ..l.clone()
+        }));
+    }
+    listed.extend(input);
+    Some(listed)
 }
 
 /// `objects` with `new_objects` applied: one with the same group, kind, namespace and

@@ -4,7 +4,7 @@
 use super::types::resolve_type;
 use super::World;
 use crate::catalog::Catalog;
-use crate::model::hierarchy_kinds;
+use crate::model::{hierarchy_kinds, REFERENCED_CORE_KINDS};
 use crate::model::Object;
 use crate::model::{GroupKind, ObjRef};
 
@@ -15,8 +15,10 @@ pub enum TypeSet {
     Any,
     /// Objects of the hierarchy (`effective`, `tree`, `graph`).
     Hierarchy,
-    /// Policies (`blast-radius`, `effective --kind`).
+    /// Policies (`get`, `effective --kind`).
     Policies,
+    /// Policies and the objects policies' specs name (`blast-radius`).
+    Deletable,
 }
 
 /// TYPE words. With a world, the kinds it has objects of; without one, every kind
@@ -32,7 +34,27 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
         }
     };
     let mut kinds: Vec<GroupKind> = Vec::new();
-    if set != TypeSet::Policies {
+    if matches!(set, TypeSet::Any | TypeSet::Deletable) {
+        // What policies' specs name (Secrets, ConfigMaps): those read or named.
+        match world {
+            Some(world) => kinds.extend(
+                world
+                    .topology
+                    .references
+                    .iter()
+                    .flatten()
+                    .map(|r| r.target.group_kind())
+                    .chain(world.topology.snapshot.objects.iter().map(|o| o.group_kind()))
+                    .filter(|gk| super::dependents::is_referenced_kind(world, gk)),
+            ),
+            None => kinds.extend(
+                REFERENCED_CORE_KINDS
+                    .iter()
+                    .map(|(g, k, _)| GroupKind::new(g, k)),
+            ),
+        }
+    }
+    if matches!(set, TypeSet::Any | TypeSet::Hierarchy) {
         match world {
             Some(world) => kinds.extend(
                 world

@@ -14,6 +14,7 @@ mod mutation;
 
 mod blast_radius;
 mod cycles;
+mod dependents;
 mod envoy_gateway;
 mod field_mutation_tests;
 mod gep2649_precedence;
