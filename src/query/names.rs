@@ -4,8 +4,8 @@
 use super::types::resolve_type;
 use super::World;
 use crate::catalog::Catalog;
-use crate::model::{hierarchy_kinds, REFERENCED_CORE_KINDS};
 use crate::model::Object;
+use crate::model::{hierarchy_kinds, REFERENCED_CORE_KINDS};
 use crate::model::{GroupKind, ObjRef};
 
 /// Which kinds a command takes.
@@ -44,7 +44,14 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
                     .iter()
                     .flatten()
                     .map(|r| r.target.group_kind())
-                    .chain(world.topology.snapshot.objects.iter().map(|o| o.group_kind()))
+                    .chain(
+                        world
+                            .topology
+                            .snapshot
+                            .objects
+                            .iter()
+                            .map(|o| o.group_kind()),
+                    )
                     .filter(|gk| super::dependents::is_referenced_kind(world, gk)),
             ),
             None => kinds.extend(

@@ -174,7 +174,9 @@ fn offers_types_without_a_source_and_the_kinds_present_with_one() {
     // blast-radius takes policies, and the kinds policies' specs may name (a Service).
     let (policies, _) = complete(&["--demo", "blast-radius", ""]);
     assert!(
-        policies.iter().all(|t| t.ends_with("policy") || t == "service"),
+        policies
+            .iter()
+            .all(|t| t.ends_with("policy") || t == "service"),
         "{policies:?}"
     );
     assert!(policies.contains(&"service".to_string()), "{policies:?}");

@@ -157,7 +157,9 @@ fn deleting_a_secret_makes_its_dependents_invalid_and_changes_what_they_set() {
         .after
         .as_deref()
         .is_none_or(|a| a.get("basicAuth").is_none()));
-    assert!(b.headline.contains("makes SecurityPolicy app/basic Invalid"));
+    assert!(b
+        .headline
+        .contains("makes SecurityPolicy app/basic Invalid"));
 }
 
 #[test]
@@ -192,7 +194,10 @@ fn deleting_a_service_refuses_the_ext_auth_policy_and_warns_of_the_route() {
         .map(|f| (f.code, f.object.name.as_str()))
         .collect();
     assert!(codes.contains(&(Code::Invalid, "ext")), "{codes:?}");
-    assert!(codes.contains(&(Code::BackendNotFound, "shop")), "{codes:?}");
+    assert!(
+        codes.contains(&(Code::BackendNotFound, "shop")),
+        "{codes:?}"
+    );
     assert!(b.changes.iter().any(|c| c.target.kind == "Gateway"));
 }
 
