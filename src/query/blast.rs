@@ -233,6 +233,27 @@ pub fn apply_objects(
 /// name) is deleted: the policies its controller then refuses (Invalid), the findings
 /// that brings (an entry dropped), and every effective change that follows.
 pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> BlastRadius {
+    deleting_object(world, object, declared, false)
+}
+
+/// The same answer as `delete_object`, comparing every object of both worlds for every
+/// kind in use: slower, and obviously right. Tests hold the two equal.
+pub fn delete_object_by_reanalysis(
+    world: &World,
+    object: &ObjRef,
+    declared: &[Declared],
+) -> BlastRadius {
+    deleting_object(world, object, declared, true)
+}
+
+/// `delete_object`; `everywhere`: compared on every object for every kind, not only
+/// where the object's dependents reach and below the object.
+fn deleting_object(
+    world: &World,
+    object: &ObjRef,
+    declared: &[Declared],
+    everywhere: bool,
+) -> BlastRadius {
     let topology = &world.topology;
     let is_it = |o: &Object| {
         o.name == object.name
@@ -276,6 +297,12 @@ pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> B
         kinds.extend(KindFold::kinds_in_use(topology));
         kinds.extend(KindFold::kinds_in_use(&after.topology));
     }
+    if everywhere {
+        for t in [topology, &after.topology] {
+            candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            kinds.extend(KindFold::kinds_in_use(t));
+        }
+    }
     kinds.sort();
     kinds.dedup();
     let changes = compare(world, &after, &candidates, &kinds);
@@ -297,7 +324,7 @@ pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> B
     let headline = object_headline(
         object,
         found,
-        dependents.len(),
+        (dependents.len(), findings.len()),
         &invalidated,
         &changes,
         &summary,
@@ -320,7 +347,7 @@ pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> B
 fn object_headline(
     object: &ObjRef,
     found: bool,
-    named_by: usize,
+    (named_by, brought): (usize, usize),
     invalidated: &[ObjRef],
     changes: &[Change],
     summary: &Summary,
@@ -356,10 +383,16 @@ fn object_headline(
         ));
     }
     if parts.is_empty() {
-        let policies = if named_by == 1 { "policy" } else { "policies" };
-        return format!(
-            "{what} changes no effective spec: the {named_by} {policies} naming it do without it"
-        );
+        let by = match named_by {
+            1 => "the 1 policy naming it does".to_string(),
+            n => format!("the {n} policies naming it do"),
+        };
+        let see = if brought > 0 {
+            " (see the findings)"
+        } else {
+            ""
+        };
+        return format!("{what} changes no effective spec: {by} without it{see}");
     }
     format!("{what} {}", parts.join(", and "))
 }

@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use kubectl_policies::model::ObjRef;
-use kubectl_policies::query::blast::{apply_objects, delete_object};
+use kubectl_policies::query::blast::{apply_objects, delete_object, delete_object_by_reanalysis};
 use kubectl_policies::query::dependents::{describe_dependency, Without};
 use kubectl_policies::query::World;
 use kubectl_policies::topology::{Code, RefReason, Severity};
@@ -217,4 +217,49 @@ fn an_applied_policy_naming_a_missing_secret_brings_an_invalid_finding() {
     // The input holds Secrets in app: the one the new policy names is missing there.
     assert_eq!(invalid, [(Code::Invalid, "oidc".to_string())]);
     assert!(b.findings[0].message.contains("oidc-secret"));
+}
+
+#[test]
+fn deleting_any_named_object_equals_comparing_everything() {
+    let w = world(INPUT);
+    let service = ObjRef::new("", "Service", Some("app"), "auth");
+    for object in [secret("users"), secret("keys"), secret("gone"), service] {
+        let fast = delete_object(&w, &object, &[]);
+        let full = delete_object_by_reanalysis(&w, &object, &[]);
+        assert_eq!(fast.changes, full.changes, "{object}");
+        assert_eq!(fast.invalidated, full.invalidated, "{object}");
+    }
+}
+
+#[test]
+fn deleting_one_of_two_ca_secrets_drops_that_entry_and_invalidates_nothing() {
+    let yaml = INPUT.replace("name: gone}", "name: users}");
+    let w = world(&yaml);
+    assert_eq!(
+        named_by(&w, &secret("keys")),
+        [(
+            "tls".to_string(),
+            "/spec/validation/caCertificateRefs/0".to_string(),
+            Without::EntryDropped
+        )]
+    );
+    let b = delete_object(&w, &secret("keys"), &[]);
+    assert!(b.invalidated.as_ref().is_some_and(Vec::is_empty));
+    assert_eq!(
+        b.headline,
+        "Deleting Secret app/keys changes no effective spec: the 1 policy naming it does without it (see the findings)"
+    );
+    let brought: Vec<(Code, Severity, &str)> = b
+        .findings
+        .iter()
+        .map(|f| (f.code, f.severity, f.object.name.as_str()))
+        .collect();
+    assert_eq!(
+        brought,
+        [(Code::UnresolvedReference, Severity::Warning, "tls")]
+    );
+    assert_eq!(
+        b.changes,
+        delete_object_by_reanalysis(&w, &secret("keys"), &[]).changes
+    );
 }
