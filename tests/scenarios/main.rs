@@ -26,3 +26,4 @@ mod references;
 mod registry_kinds;
 mod topology;
 mod watch;
+mod watch_property;
