@@ -22,7 +22,7 @@ use crate::catalog::Declared;
 use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
-use crate::source::live::watch::Change;
+use crate::source::live::watch::{Change, WatchList};
 use crate::topology::{NodeId, PolicyId, Topology};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -189,6 +189,13 @@ impl Watched {
                             self.pending.full = true;
                         }
                     }
+                    // A kind listed where it was not (what a policy that came names,
+                    // a Secret in another namespace): its references there are judged.
+                    if self.note_listed(&list) {
+                        changed = true;
+                        self.pending.any = true;
+                        self.pending.full = true;
+                    }
                     let listed: BTreeMap<ObjRef, Object> = objects
                         .into_iter()
                         .map(|o| {
@@ -227,6 +234,24 @@ impl Watched {
             }
         }
         (changed, new_spots)
+    }
+
+    /// Records `list` as listed (`Snapshot::listed`); whether it was not before.
+    fn note_listed(&mut self, list: &WatchList) -> bool {
+        let Some(listed) = &mut self.listed else {
+            return false;
+        };
+        let entry = crate::model::Listed {
+            group: list.resource.group.clone(),
+            kind: list.resource.kind.clone(),
+            namespace: list.namespace.clone(),
+            file: None,
+        };
+        let wide = crate::model::Listed {
+            namespace: None,
+            ..entry.clone()
+        };
+        !listed.contains(&wide) && listed.insert(entry)
     }
 
     /// Notes what one object's change can touch.

@@ -58,7 +58,22 @@ impl Page<'_> {
 
 /// A listed or watched item as a document: the apiVersion and kind built-in kinds'
 /// items leave out, a CRD without its schemas.
+/// An item of a metadata-only kind (`Resource::metadata_only`) is the kind's (the
+/// server says `PartialObjectMetadata`), and keeps its name, namespace, labels and
+/// creation time only: its annotations go too (`kubectl apply` writes a Secret's data
+/// into `last-applied-configuration`), and anything else a server sends.
 pub(crate) fn complete_item(resource: &Resource, item: &mut MapOr<Doc>) {
+    if let (true, MapOr::Map(doc)) = (resource.metadata_only(), &mut *item) {
+        doc.api_version = Some(Value::String(resource.api_version()));
+        doc.kind = Some(Value::String(resource.kind.clone()));
+        doc.spec = None;
+        doc.status = None;
+        doc.items = None;
+        if let Some(MapOr::Map(meta)) = &mut doc.metadata {
+            meta.annotations = None;
+        }
+        return;
+    }
     if let MapOr::Map(doc) = item {
         doc.api_version
             .get_or_insert_with(|| Value::String(resource.api_version()));
