@@ -95,6 +95,11 @@ pub fn status(table: &str, name: &str) -> String {
 /// Every request for Secrets or ConfigMaps asked for metadata only, none for the
 /// Secrets of a namespace no policy names, none cluster-wide.
 pub fn only_metadata_where_named(server: &Server) {
+    only_metadata_where_named_or(server, &["app"]);
+}
+
+/// `only_metadata_where_named`, policies naming them in `namespaces`.
+pub fn only_metadata_where_named_or(server: &Server, namespaces: &[&str]) {
     let requests = server.requests();
     let of = |plural: &str| -> Vec<_> {
         requests
@@ -112,9 +117,12 @@ pub fn only_metadata_where_named(server: &Server) {
                 r.target,
                 r.accept
             );
-            assert!(
+            let named = namespaces.iter().any(|ns| {
                 r.target
-                    .starts_with(&format!("/api/v1/namespaces/app/{plural}")),
+                    .starts_with(&format!("/api/v1/namespaces/{ns}/{plural}"))
+            });
+            assert!(
+                named,
                 "{plural} read where no policy names them: {}",
                 r.target
             );
