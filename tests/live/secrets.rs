@@ -221,3 +221,74 @@ fn a_403_on_secrets_and_on_configmaps_is_a_blind_spot_and_the_verdict_stands() {
     only_metadata_where_named(&server);
     only_gets(&server);
 }
+
+/// A scoped read follows what its policies name into namespaces it would not read: the
+/// Service an ext-auth reference names there, with that namespace's ReferenceGrants
+/// (which let the policy refer in); nothing of a namespace nobody names.
+#[test]
+fn a_scoped_read_lists_a_named_service_and_its_grants_in_another_namespace() {
+    let yaml = format!(
+        "{}---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {{name: ext, namespace: app}}
+spec:
+  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]
+  extAuth: {{http: {{backendRef: {{name: authz, namespace: auth, port: 8080}}}}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: authz, namespace: auth}}
+spec: {{ports: [{{name: http, port: 8080}}]}}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {{name: let-app-in, namespace: auth}}
+spec:
+  from: [{{group: gateway.envoyproxy.io, kind: SecurityPolicy, namespace: app}}]
+  to: [{{group: '', kind: Service}}]
+",
+        cluster(true)
+    );
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", Some("app")));
+    // `dump` of one namespace reads it and what its objects need, no more; read back,
+    // it judges as its read did.
+    let judged = || {
+        let dump = user.ok(&["dump"]);
+        let path = user.home.path().join("dump.yaml");
+        std::fs::write(&path, &dump).unwrap();
+        let file = path.to_str().unwrap();
+        user.ok(&["-f", file, "describe", "securitypolicy/ext", "-n", "app"])
+    };
+    let page = judged();
+    assert!(page.contains("Status:       Enforced"), "{page}");
+    let targets = server.targets();
+    for wanted in [
+        "/api/v1/namespaces/auth/services?",
+        "/apis/gateway.networking.k8s.io/v1beta1/namespaces/auth/referencegrants?",
+    ] {
+        assert!(
+            targets.iter().any(|t| t.starts_with(wanted)),
+            "{wanted}: {targets:#?}"
+        );
+    }
+    assert!(
+        !targets
+            .iter()
+            .any(|t| t.contains("/namespaces/vault/") || t.contains("/api/v1/services")),
+        "{targets:#?}"
+    );
+    // Without the grant, the policy is refused (RefNotPermitted): the grant was read.
+    server.delete(
+        "gateway.networking.k8s.io/v1beta1",
+        "ReferenceGrant",
+        Some("auth"),
+        "let-app-in",
+    );
+    let page = judged();
+    assert!(page.contains("Status:       Invalid"), "{page}");
+    assert!(page.contains("RefNotPermitted"), "{page}");
+    only_metadata_where_named(&server);
+    only_gets(&server);
+}

@@ -10,7 +10,7 @@
 use super::discovery::{Discovery, Resource};
 use super::watch::{Change, WatchList};
 use super::{Guide, PodLists};
-use crate::model::{GroupKind, ObjRef, Object, Val, POLICY_LABEL};
+use crate::model::{GroupKind, ObjRef, Object, Val, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
 use tokio::task::AbortHandle;
 
@@ -146,9 +146,25 @@ impl Growth {
             }
             start.push(WatchList {
                 resource: resource.clone(),
-                namespace: Some(namespace),
+                namespace: Some(namespace.clone()),
                 selector: None,
             });
+            // With the ReferenceGrants there, as the read lists them.
+            for group in [GATEWAY_GROUP, GATEWAY_X_GROUP] {
+                let grant = GroupKind::new(group, "ReferenceGrant");
+                let Some(grants) = self.resources.get(&grant) else {
+                    continue;
+                };
+                let watched = self.watched.contains(&(grant.clone(), None))
+                    || !self.watched.insert((grant, Some(namespace.clone())));
+                if !watched {
+                    start.push(WatchList {
+                        resource: grants.clone(),
+                        namespace: Some(namespace.clone()),
+                        selector: None,
+                    });
+                }
+            }
         }
         start
     }

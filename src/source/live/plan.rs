@@ -248,15 +248,25 @@ impl Reader<'_> {
     /// The objects the policies read name in their specs (`Guide::referenced`), in the
     /// namespaces they name them in, where their kind was not listed yet: Secrets and
     /// ConfigMaps are listed there only (as metadata, `Resource::metadata_only`).
+    /// With them, the ReferenceGrants of those namespaces (one there lets a policy
+    /// refer in from another).
     fn referenced_requests(&self) -> Vec<ListRequest> {
+        let grants: Vec<Resource> = [GATEWAY_GROUP, GATEWAY_X_GROUP]
+            .iter()
+            .filter_map(|group| self.discovery.get(&GroupKind::new(group, "ReferenceGrant")))
+            .cloned()
+            .collect();
         let mut lists = Vec::new();
+        let mut named = BTreeSet::new();
         for (gk, namespace) in (self.guide.referenced)(&self.objects) {
             let Some(resource) = self.discovery.get(&gk) else {
                 continue;
             };
             let namespaces = BTreeSet::from([namespace]);
             lists.extend(self.per_namespace(std::slice::from_ref(resource), &namespaces));
+            named.extend(namespaces);
         }
+        lists.extend(self.per_namespace(&grants, &named));
         lists
     }
 
