@@ -14,11 +14,13 @@ mod closure;
 mod follow;
 mod narrow;
 mod pods;
+mod references;
 
 pub use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
 pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
 pub use pods::pod_lists;
+pub use references::{referenced, referring_kinds};
 
 use crate::catalog::references::kind_allowed;
 use crate::catalog::Catalog;

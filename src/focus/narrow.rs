@@ -34,8 +34,10 @@ pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec
         return Vec::new();
     };
     // What files say exists is the whole input's, not what is left of it.
-    if snapshot.listed.is_none() {
-        snapshot.listed = Some(crate::model::listed_in_files(&snapshot.objects));
+    let from_files = (snapshot.listed.iter().flatten()).any(|l| l.file.is_some());
+    if snapshot.listed.is_none() || from_files {
+        let listed = snapshot.listed.as_ref();
+        snapshot.listed = Some(crate::model::listed_or_files(listed, &snapshot.objects));
     }
     let mut i = 0;
     let aside = |_: &mut Object| {

@@ -295,6 +295,23 @@ pub fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed>
         .collect()
 }
 
+/// What says which kinds exist where: a live read's `listed` as it is; for files,
+/// what they hold (`listed_in_files`), with what a `dump` read back recorded its read
+/// listed (entries of a file: `file` set).
+pub fn listed_or_files(
+    listed: Option<&std::collections::BTreeSet<Listed>>,
+    objects: &[Object],
+) -> std::collections::BTreeSet<Listed> {
+    match listed {
+        Some(live) if live.iter().all(|l| l.file.is_none()) => live.clone(),
+        recorded => {
+            let mut all = listed_in_files(objects);
+            all.extend(recorded.into_iter().flatten().cloned());
+            all
+        }
+    }
+}
+
 impl Snapshot {
     /// Lets go of what routes and backends said of the hierarchy (their links, all
     /// that settling kept of their specs), once a topology has been built from them.

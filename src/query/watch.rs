@@ -22,7 +22,7 @@ use crate::catalog::Declared;
 use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
-use crate::source::live::watch::Change;
+use crate::source::live::watch::{Change, WatchList};
 use crate::topology::{NodeId, PolicyId, Topology};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -55,6 +55,9 @@ pub struct Watched {
     pending: Pending,
     /// Where each policy's targets lie (read once per version of the policy).
     places: HashMap<ObjRef, TargetPlaces>,
+    /// What policies name in another namespace than their own (a Secret there), as of
+    /// the last answer in full: a change to one is answered in full.
+    named_across: BTreeSet<(GroupKind, String)>,
     /// How many answers were computed in full, how many from the namespaces a change
     /// could touch, how many from the policies of the kinds changed.
     pub answered: (usize, usize, usize),
@@ -85,6 +88,20 @@ impl Pending {
             ..Pending::default()
         }
     }
+}
+
+/// What the policies among `objects` name in another namespace than their own.
+fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
+    let mut out = BTreeSet::new();
+    for policy in objects {
+        let named = crate::focus::referenced(std::slice::from_ref(policy));
+        out.extend(
+            named
+                .into_iter()
+                .filter(|(_, ns)| policy.namespace.as_deref() != Some(ns.as_str())),
+        );
+    }
+    out
 }
 
 /// Per policy, what each part contributes to its status and reach, how its targets
@@ -134,6 +151,7 @@ impl Watched {
             },
             answered: (0, 0, 0),
             places: HashMap::new(),
+            named_across: BTreeSet::new(),
         };
         watched.answer();
         watched
@@ -189,6 +207,13 @@ impl Watched {
                             self.pending.full = true;
                         }
                     }
+                    // A kind listed where it was not (what a policy that came names,
+                    // a Secret in another namespace): its references there are judged.
+                    if self.note_listed(&list) {
+                        changed = true;
+                        self.pending.any = true;
+                        self.pending.full = true;
+                    }
                     let listed: BTreeMap<ObjRef, Object> = objects
                         .into_iter()
                         .map(|o| {
@@ -229,11 +254,39 @@ impl Watched {
         (changed, new_spots)
     }
 
+    /// Records `list` as listed (`Snapshot::listed`); whether it was not before.
+    fn note_listed(&mut self, list: &WatchList) -> bool {
+        let Some(listed) = &mut self.listed else {
+            return false;
+        };
+        let entry = crate::model::Listed {
+            group: list.resource.group.clone(),
+            kind: list.resource.kind.clone(),
+            namespace: list.namespace.clone(),
+            file: None,
+        };
+        let wide = crate::model::Listed {
+            namespace: None,
+            ..entry.clone()
+        };
+        !listed.contains(&wide) && listed.insert(entry)
+    }
+
     /// Notes what one object's change can touch.
     fn note(&mut self, now: Option<&Object>, before: Option<Object>) {
+        // A reference across namespaces is judged on objects a part's analysis may not
+        // hold: a policy that names one, or an object one names, is answered in full.
+        let across = now.into_iter().chain(before.as_ref()).any(|o| {
+            let named = o.namespace.as_ref().is_some_and(|ns| {
+                self.named_across
+                    .contains(&(o.group_kind(), ns.to_string()))
+            });
+            named || !named_across(std::slice::from_ref(o)).is_empty()
+        });
         let catalog = &self.world.topology.catalog;
         let pending = &mut self.pending;
         pending.any = true;
+        pending.full |= across;
         for o in now.into_iter().chain(before.as_ref()) {
             let Some(ns) = o.namespace.as_deref() else {
                 pending.full = true;
@@ -348,7 +401,8 @@ impl Watched {
     /// and None for the policies gone.
     fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
         self.answered.0 += 1;
-        let objects = self.objects.values().cloned().collect();
+        let objects: Vec<Object> = self.objects.values().cloned().collect();
+        self.named_across = named_across(&objects);
         let world = self.analyzed(objects, self.blind_spots.clone());
         let topology = &*world.topology;
         self.places = topology
@@ -479,6 +533,14 @@ impl Watched {
             .filter(|(r, o)| match o.namespace.as_deref() {
                 None => true,
                 Some(ns) if keep.contains(ns) => true,
+                // What a policy names across namespaces: its references judged as in full.
+                Some(ns)
+                    if self
+                        .named_across
+                        .contains(&(o.group_kind(), ns.to_string())) =>
+                {
+                    true
+                }
                 // A policy elsewhere that targets something kept.
                 Some(_) => match self.places.get(*r) {
                     Some(TargetPlaces::Within {

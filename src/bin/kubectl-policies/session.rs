@@ -198,6 +198,8 @@ fn guide(catalog: &Catalog) -> live::Guide {
         follow: focus::needed_namespaces,
         pod_picking_kinds: catalog.pod_picking_kinds(),
         pod_lists: focus::pod_lists,
+        referenced: focus::referenced,
+        referring_kinds: focus::referring_kinds(),
     }
 }
 

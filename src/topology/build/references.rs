@@ -10,7 +10,7 @@ use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
 use crate::catalog::references::{kind_allowed, read_references, SpecRef};
 use crate::catalog::{RefField, RefNamespaces, Unresolved};
-use crate::model::{listed_in_files, BlindReason, BlindSpot, FastSet, ObjRef};
+use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, ObjRef};
 use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
 use std::collections::BTreeMap;
 
@@ -77,15 +77,7 @@ impl<'s> Builder<'s> {
 
     /// The kinds the source listed, and where.
     fn listed_set(&self) -> ListedSet {
-        let from_files;
-        let listed = match &self.listed {
-            Some(listed) => listed,
-            None => {
-                from_files = listed_in_files(self.objects);
-                &from_files
-            }
-        };
-        listed
+        listed_or_files(self.listed.as_ref(), self.objects)
             .iter()
             .map(|l| {
                 (
