@@ -26,4 +26,5 @@ mod kubectl_like;
 mod layers;
 mod plugin;
 mod ports;
+mod sizes;
 mod target_kinds;
