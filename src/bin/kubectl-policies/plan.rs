@@ -42,7 +42,7 @@ pub enum Source {
     /// `-f`: files, directories, `-` for stdin.
     Files(Vec<String>),
     /// The cluster, reached as the kubeconfig and kubectl's connection flags say.
-    Live(LiveOptions),
+    Live(Box<LiveOptions>),
 }
 
 /// How answers are written.
@@ -234,7 +234,7 @@ impl Input {
             (true, false) => bail!("--demo and -f cannot be used together"),
             (true, true) => Source::Demo,
             (false, false) => Source::Files(flags.filename.clone()),
-            (false, true) => Source::Live(live_options(flags)?),
+            (false, true) => Source::Live(Box::new(live_options(flags)?)),
         };
         Ok(Input {
             source,
