@@ -99,6 +99,9 @@ pub struct GetPlan {
     pub selector: Option<LabelSelector>,
     pub templates: Templates,
     pub show_labels: bool,
+    /// `--output-watch-events`: with -w, each row as kubectl's watch event (accepted and
+    /// ignored without -w, as kubectl).
+    pub events: bool,
 }
 
 /// The templates `--sort-by` and `-o` name, read before anything is loaded so that a bad
@@ -146,6 +149,7 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
             sort_by,
             show_labels,
             watch,
+            output_watch_events,
         } => {
             let format = match watch {
                 true => watch_format(flags)?,
@@ -156,6 +160,7 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
                 selector: settings::label_selector(flags.selector.as_deref())?,
                 templates: Templates::read(output, format, sort_by.as_deref())?,
                 show_labels,
+                events: output_watch_events,
             };
             match watch {
                 true => (Task::Watch(get), format),

@@ -14,6 +14,7 @@ use kubectl_policies::query::{self, ListOf, NameError, World};
 use kubectl_policies::render::{age, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::io::Write;
 
 pub(super) fn get_kinds(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome> {
@@ -130,6 +131,7 @@ impl GetOutput<'_> {
                 age::now(),
                 output.style,
                 self.get.show_labels,
+                None,
             )?,
         }
         Ok(())
@@ -160,11 +162,39 @@ fn no_policies_found(ns: Option<&str>) -> String {
     }
 }
 
-/// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope.
+/// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope;
+/// and the policies whose rows are shown (a row that comes is ADDED or MODIFIED by it).
 struct FirstAnswer {
     watched: query::watch::Watched,
     selection: Selection,
     scope: Option<String>,
+    shown: BTreeSet<ObjRef>,
+}
+
+/// kubectl's watch event types (`--output-watch-events`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Event {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl Event {
+    fn as_str(self) -> &'static str {
+        match self {
+            Event::Added => "ADDED",
+            Event::Modified => "MODIFIED",
+            Event::Deleted => "DELETED",
+        }
+    }
+}
+
+/// A row as kubectl's `--output-watch-events` prints an object with `-o json`.
+#[derive(serde::Serialize)]
+struct WatchEvent<'a> {
+    #[serde(rename = "type")]
+    event: &'static str,
+    object: &'a query::PolicyRow,
 }
 
 /// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
@@ -223,18 +253,21 @@ impl<'a, W: Write> Watch<'a, W> {
         if rows.is_empty() && missing.is_empty() && self.output.format != Format::Json {
             warn_line(&no_policies_found(scope.as_deref()));
         }
-        self.write(rows, scope.as_deref(), true)?;
+        let shown = rows.iter().map(|r| r.policy.clone()).collect();
+        let events = vec![Event::Added; rows.len()];
+        self.write(rows, &events, scope.as_deref(), true)?;
         let mut watched = watched;
         watched.forget_first();
         Ok(FirstAnswer {
             watched,
             selection,
             scope,
+            shown,
         })
     }
 
     /// After a batch of changes: the rows shown that changed, and those of the policies
-    /// gone, without the header.
+    /// gone (or no longer selected by -l), without the header.
     fn changed_rows(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
         let (changed, spots) = first.watched.apply(changes);
         warn_blind_spots(&spots);
@@ -242,12 +275,27 @@ impl<'a, W: Write> Watch<'a, W> {
             return Ok(());
         }
         let answer = first.watched.answer();
-        let mut rows = answer.changed;
-        rows.extend(answer.deleted);
         let scope = first.scope.as_deref();
-        let (rows, _) = self.shown(answer.world, rows, &first.selection, scope);
+        let (now, _) = self.shown(
+            answer.world,
+            answer.changed.clone(),
+            &first.selection,
+            scope,
+        );
+        let (mut gone, _) = self.shown(answer.world, answer.deleted, &first.selection, scope);
+        // A policy -l no longer selects leaves the rows shown, as from a server's watch
+        // with a label selector.
+        let selected: BTreeSet<&ObjRef> = now.iter().map(|r| &r.policy).collect();
+        gone.extend(
+            answer
+                .changed
+                .iter()
+                .filter(|r| !selected.contains(&r.policy))
+                .cloned(),
+        );
+        let (rows, events) = events_of(&mut first.shown, now, gone);
         if !rows.is_empty() {
-            self.write(rows, scope, false)?;
+            self.write(rows, &events, scope, false)?;
         }
         Ok(())
     }
@@ -272,31 +320,77 @@ impl<'a, W: Write> Watch<'a, W> {
         (rows, missing)
     }
 
-    /// Rows as `get` prints them (json lines for `-o json`), then flushed.
-    fn write(&self, rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool) -> Result<()> {
+    /// Rows as `get` prints them (json lines for `-o json`), each as its watch event
+    /// with `--output-watch-events`, then flushed.
+    fn write(
+        &self,
+        rows: Vec<query::PolicyRow>,
+        events: &[Event],
+        scope: Option<&str>,
+        headers: bool,
+    ) -> Result<()> {
         let output = self.output;
         let mut out = self.out.borrow_mut();
         match output.format {
             Format::Json => {
-                for r in &rows {
-                    serde_json::to_writer(&mut **out, r)?;
+                for (r, event) in rows.iter().zip(events) {
+                    match self.get.events {
+                        true => serde_json::to_writer(
+                            &mut **out,
+                            &WatchEvent {
+                                event: event.as_str(),
+                                object: r,
+                            },
+                        )?,
+                        false => serde_json::to_writer(&mut **out, r)?,
+                    }
                     writeln!(out)?;
                 }
             }
-            _ => human::get_policies(
-                &mut **out,
-                &rows,
-                output.format == Format::Wide,
-                headers && output.headers,
-                scope.is_none(),
-                age::now(),
-                output.style,
-                self.get.show_labels,
-            )?,
+            _ => {
+                let names: Vec<&str> = events.iter().map(|e| e.as_str()).collect();
+                human::get_policies(
+                    &mut **out,
+                    &rows,
+                    output.format == Format::Wide,
+                    headers && output.headers,
+                    scope.is_none(),
+                    age::now(),
+                    output.style,
+                    self.get.show_labels,
+                    self.get.events.then_some(&names[..]),
+                )?
+            }
         }
         out.flush().context("writing output")?;
         Ok(())
     }
+}
+
+/// The rows of a batch with their watch events: a row shown now is ADDED (new to the
+/// rows shown) or MODIFIED; a row gone is DELETED if it was shown. `shown` is kept up.
+fn events_of(
+    shown: &mut BTreeSet<ObjRef>,
+    now: Vec<query::PolicyRow>,
+    gone: Vec<query::PolicyRow>,
+) -> (Vec<query::PolicyRow>, Vec<Event>) {
+    let mut rows = Vec::new();
+    let mut events = Vec::new();
+    for row in now {
+        let event = match shown.insert(row.policy.clone()) {
+            true => Event::Added,
+            false => Event::Modified,
+        };
+        events.push(event);
+        rows.push(row);
+    }
+    for row in gone {
+        if shown.remove(&row.policy) {
+            events.push(Event::Deleted);
+            rows.push(row);
+        }
+    }
+    (rows, events)
 }
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,
