@@ -4,8 +4,8 @@
 //! another namespace, or with another selector) picks, listed and watched as the read
 //! lists them (`Guide::pod_lists`).
 
+use super::change::{Change, WatchList};
 use super::discovery::Resource;
-use super::watch::{Change, WatchList};
 use super::{Guide, PodLists};
 use crate::model::{GroupKind, ObjRef, Object, Val, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
