@@ -336,7 +336,7 @@ impl Snapshot {
         // rest of its spec when the input holds Pods (else no answer reads it).
         let pods = self.objects.par_iter().any(Object::is_pod);
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            if Links::kept_for(o) && !(pods && o.is_service()) {
+            if Links::kept_for(o.group(), &o.kind) && !(pods && o.is_service()) {
                 o.links();
                 o.spec = Lazy::default();
             } else {

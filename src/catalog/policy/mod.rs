@@ -12,6 +12,7 @@ mod intent;
 mod invalid;
 mod ports;
 mod selector_refs;
+mod target_spec;
 mod targets;
 
 use intent::read_intent;
@@ -20,7 +21,7 @@ pub use invalid::{FieldError, FieldProblem};
 pub use ports::spec_at_port;
 pub(crate) use selector_refs::pod_selector_queries;
 use selector_refs::workload_selector_ref;
-pub use targets::*;
+pub use target_spec::*;
 pub(crate) use targets::{read_shaped_targets, read_targets, ref_namespace};
 
 /// One policy object, read.

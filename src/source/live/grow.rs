@@ -7,8 +7,8 @@
 //! namespace), listed and watched there as the read lists them (metadata only for
 //! Secrets and ConfigMaps).
 
+use super::change::{Change, WatchList};
 use super::discovery::{Discovery, Resource};
-use super::watch::{Change, WatchList};
 use super::{Guide, PodLists};
 use crate::model::{GroupKind, ObjRef, Object, Val, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};

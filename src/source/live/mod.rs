@@ -15,6 +15,7 @@
 
 pub mod api;
 mod blind_spots;
+mod change;
 pub mod config;
 mod connect;
 pub mod discovery;
