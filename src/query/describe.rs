@@ -398,6 +398,8 @@ pub(crate) fn condition(raw: &Val) -> Option<ReportedCondition> {
         status: text("status").unwrap_or_else(|| "Unknown".into()),
         reason: text("reason").unwrap_or_default(),
         message: text("message").unwrap_or_default(),
+        observed_generation: None,
+        stale: false,
     })
 }
 
@@ -437,6 +439,8 @@ fn affected_marks(object: &crate::model::Object) -> Vec<ReportedCondition> {
                 },
                 reason: String::new(),
                 message: format!("annotation {k}"),
+                observed_generation: None,
+                stale: false,
             });
         }
     }

@@ -46,6 +46,9 @@ pub enum Code {
     /// A policy whose target is a policy (itself or another): policies attach to the
     /// objects of the hierarchy, never to each other.
     TargetIsPolicy,
+    /// A controller refuses the policy's current generation (`Accepted=False`) while
+    /// the computed verdict is not a failure: STATUS shows the refusal.
+    Refused,
 }
 
 impl Code {
@@ -58,7 +61,8 @@ impl Code {
             | Code::NotAdmitted
             | Code::Conflicted
             | Code::Cycle
-            | Code::TargetIsPolicy => Severity::Error,
+            | Code::TargetIsPolicy
+            | Code::Refused => Severity::Error,
             Code::ParentNotFound
             | Code::BackendNotFound
             | Code::StatusDisagrees

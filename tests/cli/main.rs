@@ -25,4 +25,5 @@ mod kubectl_like;
 mod layers;
 mod plugin;
 mod ports;
+mod reported;
 mod target_kinds;

@@ -23,5 +23,6 @@ mod narrow;
 mod overridden;
 mod reach;
 mod registry_kinds;
+mod reported;
 mod topology;
 mod watch;
