@@ -26,3 +26,4 @@ mod registry_kinds;
 mod reported;
 mod topology;
 mod watch;
+mod watch_property;
