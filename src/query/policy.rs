@@ -331,7 +331,9 @@ pub fn reported_status(topology: &Topology, policy: PolicyId) -> Vec<ReportedCon
                 controller,
                 ancestor,
                 observed_generation: observed,
-                stale: observed != object.generation,
+                // Stale only where known to be of another generation: a side without
+                // one (a hand-written file, an old controller) cannot say so.
+                stale: matches!((observed, object.generation), (Some(o), Some(g)) if o != g),
                 ..r
             }
         })

@@ -72,11 +72,12 @@ fn a_refusal_without_a_generation_on_either_side_is_current() {
 }
 
 #[test]
-fn a_refusal_that_cannot_be_matched_to_the_generation_is_stale() {
-    // The policy has a generation, the report none: not known to be of this one.
-    let (shown, _, word) = verdict(&input(Some(2), None, "False", "Invalid"));
-    assert_eq!(shown, "Enforced");
-    assert_eq!(word, Some(Reported::Stale));
+fn a_refusal_whose_generation_cannot_be_compared_is_taken_as_current() {
+    // One side has no generation: nothing says the report is of another one.
+    let (shown, _, _) = verdict(&input(Some(2), None, "False", "Invalid"));
+    assert_eq!(shown, "Invalid (reported)");
+    let (shown, _, _) = verdict(&input(None, Some(2), "False", "Invalid"));
+    assert_eq!(shown, "Invalid (reported)");
 }
 
 #[test]
