@@ -172,8 +172,8 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         status: {
             let computed = world.statuses.overall[policy];
             let reported = reported_status(topology, policy);
-            let shown = summarise(&reported)
-                .and_then(|w| shown_reason(computed, Some(&w)).map(|r| shown_text(r)));
+            let shown =
+                summarise(&reported).and_then(|w| shown_reason(computed, Some(&w)).map(shown_text));
             StatusPair {
                 computed,
                 reported,
