@@ -37,6 +37,9 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
+    /// `metadata.generation`: which version of its spec the object is, what a
+    /// controller's `observedGeneration` is compared with.
+    pub generation: Option<i64>,
     /// Null for a route or backend once the snapshot is settled: its links are kept (a
     /// Service's spec is kept too when the input holds Pods: its `selector` places them).
     pub spec: Lazy,

@@ -406,6 +406,8 @@ pub(crate) fn condition(raw: &Val) -> Option<ReportedCondition> {
         status: text("status").unwrap_or_else(|| "Unknown".into()),
         reason: text("reason").unwrap_or_default(),
         message: text("message").unwrap_or_default(),
+        observed_generation: None,
+        stale: false,
     })
 }
 
@@ -445,6 +447,8 @@ fn affected_marks(object: &crate::model::Object) -> Vec<ReportedCondition> {
                 },
                 reason: String::new(),
                 message: format!("annotation {k}"),
+                observed_generation: None,
+                stale: false,
             });
         }
     }

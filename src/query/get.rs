@@ -11,6 +11,10 @@ pub struct PolicyRow {
     pub class: Class,
     pub targets: Vec<ObjRef>,
     pub status: PolicyStatus,
+    /// What controllers say of its current generation (`Accepted`, a refusal's reason,
+    /// `Unknown`); absent where no report is of the current generation.
+    #[serde(skip_serializing_if = "Reported::is_none")]
+    pub reported: Option<Reported>,
     pub affects: usize,
     #[serde(rename = "creationTimestamp", skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<String>,
@@ -21,6 +25,17 @@ pub struct PolicyRow {
     pub strategy: String,
     #[serde(skip)]
     pub class_source: &'static str,
+}
+
+impl PolicyRow {
+    /// STATUS: the computed verdict, or a controller's refusal of the current
+    /// generation where the computed verdict is not a failure (`Invalid (reported)`).
+    pub fn shown_status(&self) -> std::borrow::Cow<'static, str> {
+        match shown_reason(self.status, self.reported.as_ref()) {
+            Some(reason) => shown_text(reason).into(),
+            None => self.status.as_str().into(),
+        }
+    }
 }
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
@@ -70,6 +85,7 @@ pub(crate) fn policy_row(
             .map(|r| r.target.clone())
             .collect(),
         status,
+        reported: reported_word(topology, id),
         affects,
         creation_timestamp: policy.creation_timestamp.clone(),
         labels: topology

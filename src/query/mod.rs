@@ -14,6 +14,7 @@ mod name_error;
 pub mod names;
 pub mod outline;
 mod policy;
+mod reported;
 mod sections;
 pub mod select;
 pub mod subject;
@@ -36,6 +37,7 @@ pub use policy::{
     describe_policy, reported_status, Affected, Overridden, PolicyDescription, ReportedCondition,
     StatusPair, TargetState,
 };
+pub use reported::{is_failure, reported_word, shown_reason, shown_text, summarise, Reported};
 pub use sections::SectionEffective;
 pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
@@ -123,7 +125,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
     match code {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
-        Code::TargetIsPolicy | Code::Invalid => PolicyStatus::Invalid,
+        Code::TargetIsPolicy | Code::Invalid | Code::Refused => PolicyStatus::Invalid,
         // Its controller sets it Conflicted on that target (Kong).
         Code::Conflicted => PolicyStatus::Conflicted,
         // A target that names no object, or one the hierarchy could not take in.

@@ -1,6 +1,6 @@
 //! A document as the tool reads it: the fields of a Kubernetes object it uses
-//! (apiVersion, kind, metadata's name, namespace, creationTimestamp, labels and
-//! annotations, spec, status) and a List's items.
+//! (apiVersion, kind, metadata's name, namespace, creationTimestamp, generation,
+//! labels and annotations, spec, status) and a List's items.
 //!
 //! Read straight from JSON text, every other field is skipped as it streams by, so
 //! nothing is built for `managedFields`, a ConfigMap's `data` or a List's envelope,
@@ -42,6 +42,7 @@ pub struct Meta {
     pub name: Option<Value>,
     pub namespace: Option<Value>,
     pub creation_timestamp: Option<Value>,
+    pub generation: Option<Value>,
     pub labels: Option<Value>,
     pub annotations: Option<Value>,
 }
@@ -125,6 +126,7 @@ impl From<Value> for MapOr<Meta> {
             name: m.remove("name"),
             namespace: m.remove("namespace"),
             creation_timestamp: m.remove("creationTimestamp"),
+            generation: m.remove("generation"),
             labels: m.remove("labels"),
             annotations: m.remove("annotations"),
         })
@@ -152,6 +154,7 @@ enum MetaField {
     Name,
     Namespace,
     CreationTimestamp,
+    Generation,
     Labels,
     Annotations,
     #[serde(other)]
@@ -237,6 +240,7 @@ impl FromMap for Meta {
                 MetaField::Name => meta.name = Some(map.next_value()?),
                 MetaField::Namespace => meta.namespace = Some(map.next_value()?),
                 MetaField::CreationTimestamp => meta.creation_timestamp = Some(map.next_value()?),
+                MetaField::Generation => meta.generation = Some(map.next_value()?),
                 MetaField::Labels => meta.labels = Some(map.next_value()?),
                 MetaField::Annotations => meta.annotations = Some(map.next_value()?),
                 MetaField::Skipped => {

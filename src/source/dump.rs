@@ -132,7 +132,8 @@ impl Serialize for Metadata<'_> {
             + usize::from(o.namespace.is_some())
             + usize::from(labels)
             + usize::from(annotations)
-            + usize::from(o.creation_timestamp.is_some());
+            + usize::from(o.creation_timestamp.is_some())
+            + usize::from(o.generation.is_some());
         let mut meta = s.serialize_map(Some(len))?;
         meta.serialize_entry("name", o.name.as_str())?;
         if let Some(ns) = &o.namespace {
@@ -146,6 +147,9 @@ impl Serialize for Metadata<'_> {
         }
         if let Some(ts) = &o.creation_timestamp {
             meta.serialize_entry("creationTimestamp", ts)?;
+        }
+        if let Some(g) = o.generation {
+            meta.serialize_entry("generation", &g)?;
         }
         meta.end()
     }

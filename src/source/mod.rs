@@ -304,6 +304,12 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         }
         Some(_) => return Err(err("metadata.creationTimestamp", "must be a string")),
     };
+    // An integer, as the API server writes it (kubectl refuses anything else too).
+    let generation = match &meta.generation {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) if n.as_i64().is_some() => n.as_i64(),
+        Some(_) => return Err(err("metadata.generation", "must be an integer")),
+    };
     let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
     let mut annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
     // The object again as its owner last applied it, secrets included: no answer reads
@@ -317,6 +323,7 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         labels,
         annotations,
         creation_timestamp,
+        generation,
         spec: doc.spec.take().unwrap_or_default(),
         status: doc.status.take().unwrap_or_default(),
         links: Default::default(),

@@ -50,6 +50,9 @@ pub enum Code {
     /// drops that entry and applies the rest (one refusing the whole policy makes it
     /// Invalid instead).
     UnresolvedReference,
+    /// A controller refuses the policy's current generation (`Accepted=False`) while
+    /// the computed verdict is not a failure: STATUS shows the refusal.
+    Refused,
 }
 
 impl Code {
@@ -62,7 +65,8 @@ impl Code {
             | Code::NotAdmitted
             | Code::Conflicted
             | Code::Cycle
-            | Code::TargetIsPolicy => Severity::Error,
+            | Code::TargetIsPolicy
+            | Code::Refused => Severity::Error,
             Code::ParentNotFound
             | Code::BackendNotFound
             | Code::StatusDisagrees

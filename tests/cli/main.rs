@@ -30,4 +30,5 @@ mod plugin;
 mod ports;
 mod references;
 mod sizes;
+mod reported;
 mod target_kinds;

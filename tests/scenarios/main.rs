@@ -25,6 +25,7 @@ mod overridden;
 mod reach;
 mod references;
 mod registry_kinds;
+mod reported;
 mod topology;
 mod watch;
 mod watch_property;

@@ -336,14 +336,23 @@ fn policy_status(
             writeln!(out, "  {}   {}   {}", r.path, human_ref(&r.target), state)?;
         }
     }
-    field(
-        out,
-        "Status",
-        &style.paint(
-            &format!("{} (computed)", description.status.computed.as_str()),
-            status_tint(description.status.computed),
-        ),
-    )?;
+    if let Some(shown) = &description.status.shown {
+        field(out, "Status", &style.paint(&one_line(shown), Tint::Bad))?;
+        writeln!(
+            out,
+            "              {} (computed)",
+            description.status.computed.as_str()
+        )?;
+    } else {
+        field(
+            out,
+            "Status",
+            &style.paint(
+                &format!("{} (computed)", description.status.computed.as_str()),
+                status_tint(description.status.computed),
+            ),
+        )?;
+    }
     let (verb, why) = description.lost_because;
     for lost in &description.lost_to {
         writeln!(out, "              {verb} {} {}", lost.kind, lost.ns_name())?;
@@ -375,8 +384,16 @@ fn policy_status(
             } else {
                 format!(" ({})", r.reason)
             };
-            let text = format!("{by}{}={}{reason}{on}", r.type_, r.status);
-            indented(out, &text)?;
+            let stale = match (r.stale, r.observed_generation) {
+                (false, _) => String::new(),
+                (true, Some(g)) => format!(" [stale: generation {g}]"),
+                (true, None) => " [stale: no generation]".to_string(),
+            };
+            let text = format!("{by}{}={}{reason}{on}{stale}", r.type_, r.status);
+            indented(out, &one_line(&text))?;
+            if !r.message.is_empty() {
+                indented(out, &format!("  {}", one_line(&r.message)))?;
+            }
         }
     }
     Ok(())

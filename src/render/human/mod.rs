@@ -4,11 +4,15 @@
 //! own: `tables`, `settings` (and `effective`), `describe`, `blast`.
 
 use super::age::age;
+use super::escape::one_line;
 use super::table::Table;
 use super::{status_tint, Style, Tint};
 use crate::model::BlindSpot;
 use crate::model::ObjRef;
-use crate::query::{Effective, KindRow, PolicyDescription, PolicyRow, Relation, TargetDescription};
+use crate::query::{
+    shown_reason, shown_text, Effective, KindRow, PolicyDescription, PolicyRow, Relation, Reported,
+    TargetDescription,
+};
 use crate::topology::{Finding, Severity};
 use serde_json::Value;
 use std::fmt::Write as _;
