@@ -13,6 +13,7 @@
 mod closure;
 mod follow;
 mod narrow;
+mod parameters;
 mod pods;
 
 pub use closure::{namespace_closure, namespaces_below};

@@ -133,6 +133,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         | Code::BackendNotFound
         | Code::StatusDisagrees
         | Code::SelectorMatchesNothing
+        | Code::SectionNotReached
         | Code::DuplicateObject
         | Code::Cycle => PolicyStatus::TargetNotFound,
     }

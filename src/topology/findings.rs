@@ -46,6 +46,10 @@ pub enum Code {
     /// A policy whose target is a policy (itself or another): policies attach to the
     /// objects of the hierarchy, never to each other.
     TargetIsPolicy,
+    /// A policy aimed at a section that, by its controller's rule, no route's traffic
+    /// comes through (a BackendTLSPolicy on a port of an Envoy Gateway Backend that no
+    /// backendRef names): it applies to nothing, and its controller writes no status.
+    SectionNotReached,
 }
 
 impl Code {
@@ -63,6 +67,7 @@ impl Code {
             | Code::BackendNotFound
             | Code::StatusDisagrees
             | Code::SelectorMatchesNothing
+            | Code::SectionNotReached
             | Code::DuplicateObject => Severity::Warning,
             Code::SelectorBound => Severity::Info,
         }

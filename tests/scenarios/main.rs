@@ -15,6 +15,7 @@ mod mutation;
 mod blast_radius;
 mod cycles;
 mod envoy_gateway;
+mod envoy_gateway_translator;
 mod field_mutation_tests;
 mod gep2649_precedence;
 mod gep713_examples;
