@@ -370,6 +370,30 @@ metadata: {name: tls-named-port, namespace: default}
 spec:
   targetRefs: [{group: gateway.envoyproxy.io, kind: Backend, name: named-port, sectionName: "8443"}]
   validation: {hostname: named.example, wellKnownCACertificates: System}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: Backend
+metadata: {name: idp, namespace: default}
+spec: {endpoints: [{fqdn: {hostname: idp.default, port: 8443}}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: tls-idp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.envoyproxy.io, kind: Backend, name: idp, sectionName: "8443"}]
+  validation: {hostname: idp.example, wellKnownCACertificates: System}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: login, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  oidc:
+    provider:
+      backendRefs: [{group: gateway.envoyproxy.io, kind: Backend, name: idp, port: 8443}]
+      issuer: https://idp.example
+    clientID: app
+    clientSecret: {name: app-secret}
 "#;
 
 #[test]
@@ -396,7 +420,10 @@ fn a_backend_tls_policy_on_a_backend_port_no_backend_ref_names_gets_no_status() 
                 .to_string()
         )]
     );
-    // The other two are accepted on the route's parent (the Gateway's listener).
+    // The others are accepted: by the route's backendRef naming the port, or by a
+    // policy's own backendRef (an OIDC provider's: its ext-service clusters take the
+    // BackendTLSPolicy too), which the tool does not model and so never says unreached.
+    assert_eq!(status(&w, "tls-idp"), PolicyStatus::Enforced);
     assert_eq!(status(&w, "tls-whole"), PolicyStatus::Enforced);
     assert_eq!(status(&w, "tls-named-port"), PolicyStatus::Enforced);
 }

@@ -1,10 +1,12 @@
 //! A vendor rule: a policy's section on a backend is matched against the port a
 //! route's backendRef names (`SectionByRefPort`: Envoy Gateway's BackendTLSPolicy on a
 //! port of its Backend); a section no backendRef names gets nothing, and no status.
+//! The references policies make to backends (an OIDC provider's, an ext-auth
+//! service's) are not modelled: a port one of them may name is never said unreached.
 
 use super::Builder;
 use crate::catalog::registry::sections_by_ref_port;
-use crate::model::normalize_group;
+use crate::model::{normalize_group, Val};
 use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role};
 
 impl<'s> Builder<'s> {
@@ -39,7 +41,10 @@ impl<'s> Builder<'s> {
                 let ruled = rules
                     .iter()
                     .any(|r| r.target == (normalize_group(&b.group), b.kind.as_str()));
-                if ruled && !self.a_backend_ref_names(backend, port) {
+                if ruled
+                    && !self.a_backend_ref_names(backend, port)
+                    && !self.named_elsewhere(backend, port)
+                {
                     found.push(Finding::new(
                         Code::SectionNotReached,
                         policy.obj_ref.clone(),
@@ -64,5 +69,50 @@ impl<'s> Builder<'s> {
                 .get(&(rule, backend))
                 .is_some_and(|ports| ports.contains(&port))
         })
+    }
+}
+
+impl<'s> Builder<'s> {
+    /// Whether some object's spec, outside the routes' backendRefs, holds a reference
+    /// to `backend` naming port section `port` (a policy's backendRefs: Envoy Gateway
+    /// applies a BackendTLSPolicy there too).
+    fn named_elsewhere(&self, backend: NodeId, port: NodeId) -> bool {
+        let b = &self.topology.nodes[backend].obj_ref;
+        let Some(number) = self.topology.nodes[port]
+            .obj_ref
+            .section
+            .as_deref()
+            .and_then(|s| s.parse::<u64>().ok())
+        else {
+            return false;
+        };
+        self.objects.iter().any(|o| {
+            let home = o.namespace.as_deref();
+            o.spec
+                .with(|spec| names_backend_port(spec, b, home, number))
+        })
+    }
+}
+
+/// Whether `value` holds, at any depth, a reference to backend `b` naming port `port`
+/// (its namespace, when it names none, `home`).
+fn names_backend_port(
+    value: &Val,
+    b: &crate::model::ObjRef,
+    home: Option<&str>,
+    port: u64,
+) -> bool {
+    match value {
+        Val::Array(items) => items.iter().any(|v| names_backend_port(v, b, home, port)),
+        Val::Object(map) => {
+            let text = |key: &str| map.get(key).and_then(Val::as_str);
+            let names = text("name") == Some(b.name.as_str())
+                && text("kind") == Some(b.kind.as_str())
+                && normalize_group(text("group").unwrap_or_default()) == normalize_group(&b.group)
+                && text("namespace").or(home) == b.namespace.as_deref()
+                && map.get("port").and_then(Val::as_u64) == Some(port);
+            names || map.values().any(|v| names_backend_port(v, b, home, port))
+        }
+        _ => false,
     }
 }
