@@ -13,6 +13,7 @@
 mod closure;
 mod follow;
 mod narrow;
+mod parameters;
 mod pods;
 mod references;
 

@@ -63,9 +63,12 @@ pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Optio
     }
     // The links between namespaces, read only when an answer narrows (on every core).
     let keep = namespace_closure(&NamespaceLinks::of(objects), &starts);
+    // A GatewayClass's parameters may decide a verdict (Envoy Gateway's mergeGateways).
+    let parameters = super::parameters::class_parameters_named(objects);
     let kept = |o: &Object| match o.namespace.as_deref() {
         None => true,
         Some(ns) if keep.contains(ns) => true,
+        Some(_) if super::parameters::is_named_parameters(o, &parameters) => true,
         Some(_) => catalog.is_policy(o) && targets_within(o, &keep),
     };
     // Reading the targets of every policy elsewhere is most of the work: on every core.

@@ -136,6 +136,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         | Code::BackendNotFound
         | Code::StatusDisagrees
         | Code::SelectorMatchesNothing
+        | Code::SectionNotReached
         | Code::DuplicateObject
         | Code::UnresolvedReference
         | Code::Cycle => PolicyStatus::TargetNotFound,

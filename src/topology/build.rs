@@ -30,10 +30,12 @@ mod delegation;
 mod gateways;
 mod grants;
 mod listeners;
+mod merged;
 mod nodes;
 mod parents;
 mod pods;
 mod references;
+mod ref_port;
 mod resolve;
 mod shared_port;
 
@@ -100,6 +102,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     builder.topology.findings.extend(conflicts);
     builder.add_picked_pods(&mut policies);
     builder.attach_policies(policies);
+    builder.warn_on_sections_no_ref_names();
     let unchecked = std::mem::take(&mut builder.unchecked);
     let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.

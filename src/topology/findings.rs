@@ -53,6 +53,10 @@ pub enum Code {
     /// A controller refuses the policy's current generation (`Accepted=False`) while
     /// the computed verdict is not a failure: STATUS shows the refusal.
     Refused,
+    /// A policy aimed at a section that, by its controller's rule, no route's traffic
+    /// comes through (a BackendTLSPolicy on a port of an Envoy Gateway Backend that no
+    /// backendRef names): it applies to nothing, and its controller writes no status.
+    SectionNotReached,
 }
 
 impl Code {
@@ -71,6 +75,7 @@ impl Code {
             | Code::BackendNotFound
             | Code::StatusDisagrees
             | Code::SelectorMatchesNothing
+            | Code::SectionNotReached
             | Code::DuplicateObject
             | Code::UnresolvedReference => Severity::Warning,
             Code::SelectorBound => Severity::Info,

@@ -16,6 +16,7 @@ mod blast_radius;
 mod cycles;
 mod dependents;
 mod envoy_gateway;
+mod envoy_gateway_translator;
 mod field_mutation_tests;
 mod gep2649_precedence;
 mod gep713_examples;

@@ -158,6 +158,14 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // clienttrafficpolicy.go): one aimed at a listener that shares its port with
         // other plain HTTP listeners (of the Gateway or its ListenerSets: one Envoy
         // listener) "is being applied to multiple http (non https) listeners".
+        // Aimed at a whole Gateway or ListenerSet (attachedToGateway), only the
+        // listeners on the port that came from another Gateway or ListenerSet conflict
+        // (with mergeGateways, the other Gateways of the class are in the same xDS
+        // config, listenersWithSameHTTPPort in helpers.go); listeners a sectioned
+        // policy already took are skipped (ProcessClientTrafficPolicies). Status on
+        // the ancestor: Accepted=False, reason Invalid, "ClientTrafficPolicy is being
+        // applied to multiple http (non https) listeners (...) on the same port, which
+        // is not allowed".
         shared_port: SharedPort::RefusedOnSharedHttpListener,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
@@ -321,3 +329,50 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         references: &[],
     },
 ];
+
+/// The GatewayClass parameters that merge the class's Gateways into one proxy: an
+/// EnvoyProxy named by the class's `parametersRef` whose `mergeGateways` is true.
+/// Only the class's EnvoyProxy counts: `IsMergeGatewaysEnabled` (internal/gatewayapi/
+/// helpers.go) reads `resources.EnvoyProxyForGatewayClass`; an EnvoyProxy a Gateway
+/// names in `spec.infrastructure.parametersRef` merges nothing. Merged, the class's
+/// Gateways are one xDS config (`Translator.getIRKey` keys it by the class name), so
+/// their plain HTTP listeners on one port are one Envoy listener too.
+pub(super) static CLASS_PARAMETERS: &[ClassParameters] = &[ClassParameters {
+    group: "gateway.envoyproxy.io",
+    kind: "EnvoyProxy",
+    merges_gateways: "/mergeGateways",
+    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/helpers.go (IsMergeGatewaysEnabled), api/v1alpha1/envoyproxy_types.go (mergeGateways)",
+}];
+
+/// Targets refused while the target's class merges its Gateways.
+/// `ProcessEnvoyPatchPolicies` (internal/gatewayapi/envoypatchpolicy.go): with
+/// `t.MergeGateways` the only target kind it takes is a GatewayClass (the patches go
+/// to the class's one xDS config); a policy aimed at a Gateway then gets
+/// `Accepted=False`, reason `Invalid`, "TargetRef.Group:gateway.networking.k8s.io
+/// TargetRef.Kind:Gateway, only TargetRef.Group:gateway.networking.k8s.io and
+/// TargetRef.Kind:GatewayClass is supported.", on the class as its ancestor.
+pub(super) static WHEN_MERGED: &[(&str, &str, WhenMerged)] = &[(
+    "gateway.envoyproxy.io",
+    "EnvoyPatchPolicy",
+    WhenMerged {
+        refused: "Gateway",
+        instead: "GatewayClass",
+        reason: "Invalid",
+    },
+)];
+
+/// A BackendTLSPolicy's sectionName on an Envoy Gateway Backend is a port number ("SectionName
+/// is port number for EG Backend object"), and the controller matches it against the
+/// port the route's backendRef names: `getBackendTLSPolicy` (internal/gatewayapi/
+/// backendtlspolicy.go) compares the policy's target with `GetTargetBackendReference`
+/// of the backendRef, whose section is the backendRef's `port` (none when it names
+/// none, as a backendRef to a Backend may). The policy's status is written only there
+/// (`processBackendTLSPolicy`, per backendRef, the route's parent as its ancestor): a
+/// policy on a port no backendRef names gets no TLS applied and no status at all
+/// (testdata backendtlspolicy-default-ns: a Backend in `default` reached by a
+/// backendRef without a port, its `sectionName: "3443"` policy left with no ancestors).
+pub(super) static SECTION_BY_REF_PORT: &[SectionByRefPort] = &[SectionByRefPort {
+    policy: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+    target: ("gateway.envoyproxy.io", "Backend"),
+    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/backendtlspolicy.go (getBackendTLSPolicy, processBackendTLSPolicy), internal/gatewayapi/route.go (GetTargetBackendReference)",
+}];

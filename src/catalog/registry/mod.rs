@@ -29,6 +29,7 @@ mod linkerd;
 mod nginx;
 mod solo;
 
+use super::merged::{ClassParameters, SectionByRefPort, WhenMerged};
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
     PolicyKind, RefField, RefNamespaces, RefusedOn, Refuses, SameTarget, Sections, SharedPort,
@@ -109,8 +110,30 @@ impl KnownKind {
             cite: self.source,
             references: self.references,
             project: self.project,
+            when_merged: when_merged(self.group, self.kind),
         }
     }
+}
+
+/// The GatewayClass parameters kinds that can merge a class's Gateways into one proxy,
+/// and the field that says so, project by project.
+pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
+    envoy_gateway::CLASS_PARAMETERS.iter()
+}
+
+/// The policy kinds whose sectionName on a target kind is matched against the port of
+/// a route's backendRef.
+pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort> {
+    envoy_gateway::SECTION_BY_REF_PORT.iter()
+}
+
+/// What kind `group`/`kind`'s controller refuses while its target's class merges its
+/// Gateways, if anything.
+fn when_merged(group: &str, kind: &str) -> Option<WhenMerged> {
+    envoy_gateway::WHEN_MERGED
+        .iter()
+        .find(|(g, k, _)| *g == group && *k == kind)
+        .map(|(_, _, rule)| *rule)
 }
 
 /// The projects, in the order `docs/policies.md`'s table lists them, each with its entries.
