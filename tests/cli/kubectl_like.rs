@@ -790,3 +790,14 @@ fn refuses_a_file_it_cannot_read(form: &str, missing: &std::path::Path) {
         missing.display().to_string()
     )));
 }
+
+/// kubectl reads `--output-watch-events` only when it watches: without -w it is
+/// accepted and `get` answers as without it.
+#[test]
+fn output_watch_events_without_watch_is_accepted_and_changes_nothing() {
+    for output in ["json", "wide", "name"] {
+        let plain = stdout(&["get", "-A", "--demo", "-o", output]);
+        let flagged = stdout(&["get", "-A", "--demo", "-o", output, "--output-watch-events"]);
+        assert_eq!(plain, flagged, "-o {output}");
+    }
+}
