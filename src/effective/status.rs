@@ -3,7 +3,7 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::{Class, Flow};
-use crate::model::FastMap;
+use crate::model::{FastMap, FastSet};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -416,9 +416,12 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
             let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
             let mut tallies = Tallies::new(f, &leaves);
             let mut here = Vec::new();
-            let mut last_object: FastMap<PolicyId, NodeId> = FastMap::default();
-            let mut seen: std::collections::HashSet<(PolicyId, NodeId)> =
-                std::collections::HashSet::new();
+            // Per policy: the last object it reached, and what it adds in the part it
+            // was reached in last (added to `sums` when the part changes: the nodes
+            // of a part mostly come together).
+            let mut last_object: Vec<Option<NodeId>> = vec![None; np];
+            let mut adding: Vec<Option<(u32, Contribution)>> = vec![None; np];
+            let mut seen: FastSet<(PolicyId, NodeId)> = FastSet::default();
             for n in t.at_or_below(f.starts()) {
                 let Some(part) = part_of[n.index()] else {
                     continue;
@@ -427,18 +430,31 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
                 let leaf = is_leaf(t, n, f.class, f.flow);
                 let object = t.skeleton.object(n);
                 for &(p, tally) in &here {
-                    let new_object = last_object.insert(p, object) != Some(object)
+                    let new_object = last_object[p.index()].replace(object) != Some(object)
                         && (ordered || seen.insert((p, object)));
                     if !new_object && !leaf {
                         continue;
                     }
-                    let c = sums.entry((p, part)).or_default();
+                    let c = match &mut adding[p.index()] {
+                        Some((at, c)) if *at == part => c,
+                        slot => {
+                            if let Some((at, c)) = slot.take() {
+                                sums.entry((p, at)).or_default().add(&c);
+                            }
+                            &mut slot.insert((part, Contribution::default())).1
+                        }
+                    };
                     if new_object {
                         c.objects += 1;
                     }
                     if leaf {
                         c.tally.add(tally);
                     }
+                }
+            }
+            for (i, slot) in adding.into_iter().enumerate() {
+                if let Some((at, c)) = slot {
+                    sums.entry((PolicyId::at(i), at)).or_default().add(&c);
                 }
             }
             for c in &f.conflicts {

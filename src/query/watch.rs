@@ -19,12 +19,16 @@
 use super::get::policy_row;
 use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
-use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
+use crate::effective::status::{
+    contributions, leaf_contributions_at, Contribution, Own, PolicyStatus,
+};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::Change;
 use crate::topology::{NodeId, PolicyId, Topology};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::model::{FastMap, FastSet};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Past this many namespaces, a change that reaches more than half of them is not
 /// answered by namespaces.
@@ -36,23 +40,28 @@ type Part = Option<String>;
 
 /// The objects the watches last saw, and the rows last answered from them.
 pub struct Watched {
+    /// The objects, but for those lent to the first answer's world (`lent`).
     objects: BTreeMap<ObjRef, Object>,
+    /// The references of the objects the first answer's world holds (`first`), in its
+    /// order: they are taken back at the first change or `forget_first`.
+    lent: Vec<ObjRef>,
     blind_spots: Vec<BlindSpot>,
     /// The namespaces whose Pods the first read listed (`Snapshot::pods_read_in`).
     pods_read_in: BTreeSet<String>,
     declared: Vec<Declared>,
     /// Per policy, its last row (`get -w` compares their targets, status and reach).
-    last: BTreeMap<ObjRef, PolicyRow>,
+    last: FastMap<ObjRef, PolicyRow>,
     /// What the last answer in full knew of the world: its catalog (which tells
     /// policies from the rest) and its namespaces; no objects.
     world: World,
-    /// The world of the first answer, whole, until `forget_first`.
+    /// The world of the first answer, whole (its objects lent), until `forget_first`
+    /// or the first change.
     first: Option<World>,
     /// What is counted per part; None: every change is answered in full.
     parts: Option<Parts>,
     pending: Pending,
     /// Where each policy's targets lie (read once per version of the policy).
-    places: HashMap<ObjRef, TargetPlaces>,
+    places: FastMap<ObjRef, TargetPlaces>,
     /// How many answers were computed in full, how many from the namespaces a change
     /// could touch, how many from the policies of the kinds changed.
     pub answered: (usize, usize, usize),
@@ -89,12 +98,12 @@ impl Pending {
 /// resolved; per part, the hierarchy's edges from a node to a child counted there.
 #[derive(Default)]
 struct Parts {
-    contrib: HashMap<ObjRef, BTreeMap<Part, Contribution>>,
-    by_part: HashMap<Part, BTreeSet<ObjRef>>,
-    own: HashMap<ObjRef, Own>,
+    contrib: FastMap<ObjRef, BTreeMap<Part, Contribution>>,
+    by_part: FastMap<Part, FastSet<ObjRef>>,
+    own: FastMap<ObjRef, Own>,
     /// Per part of the children: each node of another part (by reference) with
     /// children in that part, and how many.
-    edges: HashMap<Part, HashMap<ObjRef, u32>>,
+    edges: FastMap<Part, FastMap<ObjRef, u32>>,
 }
 
 /// What one batch of changes did to `get`'s rows.
@@ -117,10 +126,11 @@ impl Watched {
             .collect();
         let mut watched = Watched {
             objects,
+            lent: Vec::new(),
             blind_spots: snapshot.blind_spots,
             pods_read_in: snapshot.pods_read_in,
             declared: declared.to_vec(),
-            last: BTreeMap::new(),
+            last: FastMap::default(),
             world: World::new(Topology::default()),
             first: None,
             parts: None,
@@ -130,7 +140,7 @@ impl Watched {
                 ..Pending::new()
             },
             answered: (0, 0, 0),
-            places: HashMap::new(),
+            places: FastMap::default(),
         };
         watched.answer();
         watched
@@ -144,19 +154,43 @@ impl Watched {
     }
 
     /// The world of the first answer (what the command line's TYPE and names are read
-    /// against), until `forget_first`.
+    /// against), until `forget_first` or the first change applied.
     pub fn world(&self) -> &World {
         self.first.as_ref().unwrap_or(&self.world)
     }
 
-    /// Lets the first answer's world go (a copy of every object).
+    /// Lets the first answer's world go, its objects taken back.
     pub fn forget_first(&mut self) {
-        self.first = None;
+        if let Some(first) = self.first.take() {
+            let keys = std::mem::take(&mut self.lent);
+            self.give_back(keys, first);
+        }
+    }
+
+    /// The objects lent (`keys`, in their order) taken back from the world analysed
+    /// from them, which is let go.
+    fn give_back(&mut self, keys: Vec<ObjRef>, world: World) {
+        let objects = match world.into_topology() {
+            Ok(mut topology) => std::mem::take(&mut topology.snapshot.objects),
+            Err(shared) => shared.snapshot.objects.clone(),
+        };
+        // The analysis keeps every object in its order (their references differ, so
+        // `drop_duplicates` drops none); were one dropped, each is named again.
+        let back: Vec<(ObjRef, Object)> = match objects.len() == keys.len() {
+            true => keys.into_iter().zip(objects).collect(),
+            false => objects.into_iter().map(|o| (o.obj_ref(), o)).collect(),
+        };
+        // Both in order: collected by merging two sorted runs.
+        self.objects = std::mem::take(&mut self.objects)
+            .into_iter()
+            .chain(back)
+            .collect();
     }
 
     /// Applies a batch of changes to the objects; returns whether any object changed,
     /// and the blind spots it brings that were not known (each is said once).
     pub fn apply(&mut self, changes: Vec<Change>) -> (bool, Vec<BlindSpot>) {
+        self.forget_first();
         let mut new_spots = Vec::new();
         let mut changed = false;
         for change in changes {
@@ -344,30 +378,53 @@ impl Watched {
     /// and None for the policies gone.
     fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
         self.answered.0 += 1;
-        let objects = self.objects.values().cloned().collect();
+        // The objects are lent to the analysis, not copied, and taken back after.
+        self.forget_first();
+        let (keys, objects) = lend(&mut self.objects, |_| true);
         let world = self.analyzed(objects, self.blind_spots.clone());
         let topology = &*world.topology;
-        self.places = topology
-            .each_policy()
-            .map(|(_, p)| {
-                (
-                    p.obj_ref.clone(),
-                    target_places(&topology.snapshot.objects[p.object]),
-                )
-            })
-            .collect();
-        let anywhere = self.places.values().any(|p| *p == TargetPlaces::Anywhere);
-        self.parts =
-            (!anywhere).then(|| count_parts(topology, |n| Some(part_of(topology, n)), true));
-        // The rows from what was counted (the same sums a change is answered from),
-        // else as `get` computes them.
+        let ((places, parts), rows) = rayon::join(
+            || {
+                let places: FastMap<ObjRef, TargetPlaces> = topology
+                    .policies
+                    .par_iter()
+                    .with_min_len(256)
+                    .map(|p| {
+                        let object = &topology.snapshot.objects[p.object];
+                        (p.obj_ref.clone(), target_places(object))
+                    })
+                    .collect();
+                let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
+                let parts = (!anywhere)
+                    .then(|| count_parts(topology, |_| true, true));
+                (places, parts)
+            },
+            // Each policy's own part of its row while its status is counted (the status
+            // and reach are set below).
+            || {
+                topology
+                    .policies
+                    .par_iter()
+                    .with_min_len(256)
+                    .enumerate()
+                    .map(|(i, _)| policy_row(topology, PolicyId::at(i), PolicyStatus::Invalid, 0))
+                    .collect::<Vec<PolicyRow>>()
+            },
+        );
+        self.places = places;
+        self.parts = parts;
+        // The status and reach from what was counted (the same sums a change is
+        // answered from), else as `get` computes them.
         let rows = match &self.parts {
-            Some(parts) => topology
-                .each_policy()
-                .map(|(i, p)| {
-                    let total = parts.total(&p.obj_ref);
-                    let own = Own::of(topology, i);
-                    policy_row(topology, i, own.status_of(&total), total.objects as usize)
+            Some(parts) => rows
+                .into_par_iter()
+                .with_min_len(256)
+                .enumerate()
+                .map(|(i, mut row)| {
+                    let total = parts.total(&row.policy);
+                    row.status = Own::of(topology, PolicyId::at(i)).status_of(&total);
+                    row.affects = total.objects as usize;
+                    row
                 })
                 .collect(),
             None => get_policies(&world, None),
@@ -380,16 +437,20 @@ impl Watched {
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
         // What later answers read of this world: its catalog and namespaces. The rest
-        // (a second copy of every object, the hierarchy) is let go, but for the first
-        // answer's, which `world` hands out until `forget_first`.
+        // (the hierarchy) is let go and its objects taken back, but for the first
+        // answer's, which `world` hands out until `forget_first` or the first change.
         let light = Topology {
             catalog: topology.catalog.clone(),
             namespaces: topology.namespaces.clone(),
             ..Topology::default()
         };
         self.world = World::new(light);
-        if self.answered.0 == 1 {
-            self.first = Some(world);
+        match self.answered.0 == 1 {
+            true => {
+                self.lent = keys;
+                self.first = Some(world);
+            }
+            false => self.give_back(keys, world),
         }
         out
     }
@@ -406,10 +467,7 @@ impl Watched {
         let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
         let exact = policies_judged_whole(topology, &self.places, &keep, &touched)?;
-        let in_touched = |node: NodeId| -> Option<Part> {
-            let ns = part_of(topology, node)?;
-            touched.contains(&ns).then_some(Some(ns))
-        };
+        let in_touched = |ns: Option<&str>| ns.is_some_and(|ns| touched.contains(ns));
         let counted = count_parts(topology, in_touched, true);
         let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
         let flips = leaf_flips(topology, parts, &counted, &touched_parts, &touched)?;
@@ -614,16 +672,41 @@ impl Watched {
         kinds: &BTreeSet<GroupKind>,
         before: &[Object],
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
-        let kept: Vec<Object> = self
-            .objects
-            .iter()
-            .filter(|(r, _)| !self.places.contains_key(*r) || kinds.contains(&r.group_kind()))
-            .map(|(_, o)| o.clone())
-            .collect();
+        self.parts.as_ref()?;
+        let gone = self.gone(before);
+        // Every object but the policies of other kinds, lent to the analysis.
+        self.forget_first();
+        let places = &self.places;
+        let (keys, kept) = lend(&mut self.objects, |r| {
+            !places.contains_key(r) || kinds.contains(&r.group_kind())
+        });
         let world = self.analyzed(kept, Vec::new());
+        let out = self.fold_kinds(&world, kinds, gone);
+        self.give_back(keys, world);
+        Some(out)
+    }
+
+    /// The policies of `before` gone now, that had a row.
+    fn gone(&self, before: &[Object]) -> Vec<ObjRef> {
+        before
+            .iter()
+            .map(Object::obj_ref)
+            .filter(|r| !self.objects.contains_key(r) && self.last.contains_key(r))
+            .collect()
+    }
+
+    /// `answer_kinds` on the world of the hierarchy and the policies of `kinds`.
+    fn fold_kinds(
+        &mut self,
+        world: &World,
+        kinds: &BTreeSet<GroupKind>,
+        gone: Vec<ObjRef>,
+    ) -> Vec<(ObjRef, Option<PolicyRow>)> {
         let topology = &*world.topology;
-        let parts = self.parts.as_mut()?;
-        let counted = count_parts(topology, |n| Some(part_of(topology, n)), false);
+        let Some(parts) = self.parts.as_mut() else {
+            return Vec::new();
+        };
+        let counted = count_parts(topology, |_| true, false);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
         for (policy, per) in parts.contrib.iter_mut() {
             if !kinds.contains(&policy.group_kind()) {
@@ -650,26 +733,40 @@ impl Watched {
         }
         parts.own.extend(counted.own);
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for object in before {
-            let gone = object.obj_ref();
-            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
-                parts.contrib.remove(&gone);
-                parts.own.remove(&gone);
-                changed.remove(&gone);
-                out.push((gone, None));
-            }
+        for gone in gone {
+            parts.contrib.remove(&gone);
+            parts.own.remove(&gone);
+            changed.remove(&gone);
+            out.push((gone, None));
         }
-        for policy in changed {
-            let Some(&id) = topology.policy_index.get(&policy) else {
-                continue;
-            };
-            let total = parts.total(&policy);
-            let own = Own::of(topology, id);
-            let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
-            out.push((policy, Some(row)));
-        }
-        Some(out)
+        let changed: Vec<ObjRef> = changed.into_iter().collect();
+        let parts = &*parts;
+        let rows: Vec<(ObjRef, Option<PolicyRow>)> = changed
+            .into_par_iter()
+            .with_min_len(256)
+            .filter_map(|policy| {
+                let &id = topology.policy_index.get(&policy)?;
+                let total = parts.total(&policy);
+                let own = Own::of(topology, id);
+                let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
+                Some((policy, Some(row)))
+            })
+            .collect();
+        out.extend(rows);
+        out
     }
+}
+
+/// The objects `keep` picks, moved out of `objects` to be analysed (no copy), with
+/// their references; `Watched::give_back` returns them.
+fn lend(
+    objects: &mut BTreeMap<ObjRef, Object>,
+    keep: impl Fn(&ObjRef) -> bool,
+) -> (Vec<ObjRef>, Vec<Object>) {
+    let (kept, rest): (Vec<(ObjRef, Object)>, Vec<(ObjRef, Object)>) =
+        std::mem::take(objects).into_iter().partition(|(r, _)| keep(r));
+    *objects = rest.into_iter().collect();
+    kept.into_iter().unzip()
 }
 
 /// The policies of `topology` (read from the namespaces in `keep`) whose targets all
@@ -678,7 +775,7 @@ impl Watched {
 /// target where things changed (`touched`): it needs them all, in full.
 fn policies_judged_whole(
     topology: &Topology,
-    places: &HashMap<ObjRef, TargetPlaces>,
+    places: &FastMap<ObjRef, TargetPlaces>,
     keep: &BTreeSet<String>,
     touched: &BTreeSet<String>,
 ) -> Option<Vec<PolicyId>> {
@@ -715,7 +812,7 @@ fn leaf_flips(
     touched: &BTreeSet<String>,
 ) -> Option<Vec<Flip>> {
     // Per node above the parts counted again: its children there, before and now.
-    let mut counts: HashMap<&ObjRef, (u32, u32)> = HashMap::new();
+    let mut counts: FastMap<&ObjRef, (u32, u32)> = FastMap::default();
     for part in touched_parts {
         for (parent, n) in parts.edges.get(part).into_iter().flatten() {
             counts.entry(parent).or_default().0 += n;
@@ -774,21 +871,32 @@ fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
 /// into them.
 fn count_parts(
     topology: &Topology,
-    counted: impl Fn(NodeId) -> Option<Part>,
+    counted: impl Fn(Option<&str>) -> bool,
     edges: bool,
 ) -> Parts {
     let mut parts = Parts::default();
-    // Parts by number, for the fold.
-    let mut numbers: HashMap<Part, u32> = HashMap::new();
+    // Parts by number, for the fold: each node's is its object's namespace's, if
+    // counted (one lookup per namespace met; a section's object is the node before).
+    let mut numbers: FastMap<Option<&str>, Option<u32>> = FastMap::default();
     let mut names: Vec<Part> = Vec::new();
+    let mut last: Option<(NodeId, Option<u32>)> = None;
     let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
         .map(|node| {
-            counted(node).map(|part| {
-                *numbers.entry(part.clone()).or_insert_with(|| {
-                    names.push(part);
-                    names.len() as u32 - 1
-                })
-            })
+            let object = topology.skeleton.object(node);
+            match last {
+                Some((o, part)) if o == object => part,
+                _ => {
+                    let ns = topology.nodes[object].obj_ref.namespace.as_deref();
+                    let part = *numbers.entry(ns).or_insert_with(|| {
+                        counted(ns).then(|| {
+                            names.push(ns.map(str::to_string));
+                            names.len() as u32 - 1
+                        })
+                    });
+                    last = Some((object, part));
+                    part
+                }
+            }
         })
         .collect();
     for (i, per) in contributions(topology, &part_of).into_iter().enumerate() {
@@ -808,18 +916,23 @@ fn count_parts(
             .insert(policy.clone(), Own::of(topology, PolicyId::at(i)));
         parts.contrib.insert(policy, mine);
     }
-    let mut per_part: Vec<HashMap<ObjRef, u32>> = vec![HashMap::new(); names.len()];
+    // Edges into each part from a node of another, counted by node, then named.
+    let mut per_node: FastMap<(u32, NodeId), u32> = FastMap::default();
     for child in NodeId::all(topology.nodes.len()).filter(|_| edges) {
         let Some(part) = part_of[child.index()] else {
             continue;
         };
         for &parent in topology.skeleton.parents(child) {
             if part_of[parent.index()] != Some(part) {
-                *per_part[part as usize]
-                    .entry(topology.nodes[parent].obj_ref.clone())
-                    .or_default() += 1;
+                *per_node.entry((part, parent)).or_default() += 1;
             }
         }
+    }
+    let mut per_part: Vec<FastMap<ObjRef, u32>> = vec![FastMap::default(); names.len()];
+    for ((part, parent), n) in per_node {
+        *per_part[part as usize]
+            .entry(topology.nodes[parent].obj_ref.clone())
+            .or_default() += n;
     }
     parts.edges = names.into_iter().zip(per_part).collect();
     parts
