@@ -119,11 +119,15 @@ pub struct Answer<'w> {
 impl Watched {
     /// The objects of the first read (settled or not), analysed in full.
     pub fn new(snapshot: Snapshot, declared: &[Declared]) -> Watched {
-        let objects = snapshot
+        // Named and sorted on every core; a sorted run makes the map in one pass.
+        let mut objects: Vec<(ObjRef, Object)> = snapshot
             .objects
-            .into_iter()
+            .into_par_iter()
+            .with_min_len(1024)
             .map(|o| (o.obj_ref(), o))
             .collect();
+        objects.par_sort_by(|a, b| a.0.cmp(&b.0));
+        let objects = objects.into_iter().collect();
         let mut watched = Watched {
             objects,
             lent: Vec::new(),
@@ -899,7 +903,16 @@ fn count_parts(
             }
         })
         .collect();
-    for (i, per) in contributions(topology, &part_of).into_iter().enumerate() {
+    // Edges into each part from a node of another, counted by node (named below) while
+    // the policies fold.
+    let (folded, per_node) = rayon::join(
+        || contributions(topology, &part_of),
+        || match edges {
+            true => edges_by_node(topology, &part_of),
+            false => FastMap::default(),
+        },
+    );
+    for (i, per) in folded.into_iter().enumerate() {
         let policy = topology.policies[PolicyId::at(i)].obj_ref.clone();
         let mut mine = BTreeMap::new();
         for (part, c) in per {
@@ -916,9 +929,20 @@ fn count_parts(
             .insert(policy.clone(), Own::of(topology, PolicyId::at(i)));
         parts.contrib.insert(policy, mine);
     }
-    // Edges into each part from a node of another, counted by node, then named.
+    let mut per_part: Vec<FastMap<ObjRef, u32>> = vec![FastMap::default(); names.len()];
+    for ((part, parent), n) in per_node {
+        *per_part[part as usize]
+            .entry(topology.nodes[parent].obj_ref.clone())
+            .or_default() += n;
+    }
+    parts.edges = names.into_iter().zip(per_part).collect();
+    parts
+}
+
+/// Per part (by number) and node of another part: how many of its children are in it.
+fn edges_by_node(topology: &Topology, part_of: &[Option<u32>]) -> FastMap<(u32, NodeId), u32> {
     let mut per_node: FastMap<(u32, NodeId), u32> = FastMap::default();
-    for child in NodeId::all(topology.nodes.len()).filter(|_| edges) {
+    for child in NodeId::all(topology.nodes.len()) {
         let Some(part) = part_of[child.index()] else {
             continue;
         };
@@ -928,14 +952,7 @@ fn count_parts(
             }
         }
     }
-    let mut per_part: Vec<FastMap<ObjRef, u32>> = vec![FastMap::default(); names.len()];
-    for ((part, parent), n) in per_node {
-        *per_part[part as usize]
-            .entry(topology.nodes[parent].obj_ref.clone())
-            .or_default() += n;
-    }
-    parts.edges = names.into_iter().zip(per_part).collect();
-    parts
+    per_node
 }
 
 /// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a
