@@ -26,7 +26,7 @@ use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPla
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::Change;
 use crate::topology::{NodeId, PolicyId, Topology};
-use crate::model::{FastMap, FastSet};
+use crate::model::FastMap;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -99,7 +99,6 @@ impl Pending {
 #[derive(Default)]
 struct Parts {
     contrib: FastMap<ObjRef, BTreeMap<Part, Contribution>>,
-    by_part: FastMap<Part, FastSet<ObjRef>>,
     own: FastMap<ObjRef, Own>,
     /// Per part of the children: each node of another part (by reference) with
     /// children in that part, and how many.
@@ -146,7 +145,12 @@ impl Watched {
             answered: (0, 0, 0),
             places: FastMap::default(),
         };
-        watched.answer();
+        // The first rows are all new: kept as they are (no answer of what changed).
+        let rows = watched.answer_pending();
+        watched.last = rows
+            .into_iter()
+            .filter_map(|(policy, row)| Some((policy, row?)))
+            .collect();
         watched
     }
 
@@ -314,34 +318,7 @@ impl Watched {
     /// (and the policies gone) that differ from the last answer in status, targets or
     /// reach.
     pub fn answer(&mut self) -> Answer<'_> {
-        let pending = std::mem::replace(&mut self.pending, Pending::new());
-        let rows = if !pending.any {
-            Vec::new()
-        } else if pending.full || self.parts.is_none() {
-            self.answer_full()
-        } else {
-            let by_namespaces = match pending.wide {
-                true => None,
-                false => self.answer_parts(&pending.starts, &pending.before),
-            };
-            let by_kinds = || match &pending.policy_kinds {
-                Some(kinds) if !kinds.is_empty() => Some(kinds),
-                _ => None,
-            };
-            match by_namespaces {
-                Some(rows) => {
-                    self.answered.1 += 1;
-                    rows
-                }
-                None => match by_kinds().and_then(|k| self.answer_kinds(k, &pending.before)) {
-                    Some(rows) => {
-                        self.answered.2 += 1;
-                        rows
-                    }
-                    None => self.answer_full(),
-                },
-            }
-        };
+        let rows = self.answer_pending();
         let mut changed = Vec::new();
         let mut deleted = Vec::new();
         for (policy, row) in rows {
@@ -367,6 +344,38 @@ impl Watched {
         }
     }
 
+    /// The rows of the policies the changes pending may have changed (None: gone).
+    fn answer_pending(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
+        let pending = std::mem::replace(&mut self.pending, Pending::new());
+        if !pending.any {
+            Vec::new()
+        } else if pending.full || self.parts.is_none() {
+            self.answer_full()
+        } else {
+            let by_namespaces = match pending.wide {
+                true => None,
+                false => self.answer_parts(&pending.starts, &pending.before),
+            };
+            let by_kinds = || match &pending.policy_kinds {
+                Some(kinds) if !kinds.is_empty() => Some(kinds),
+                _ => None,
+            };
+            match by_namespaces {
+                Some(rows) => {
+                    self.answered.1 += 1;
+                    rows
+                }
+                None => match by_kinds().and_then(|k| self.answer_kinds(k, &pending.before)) {
+                    Some(rows) => {
+                        self.answered.2 += 1;
+                        rows
+                    }
+                    None => self.answer_full(),
+                },
+            }
+        }
+    }
+
     /// `objects` analysed as a world of their own, with the kinds declared.
     fn analyzed(&self, objects: Vec<Object>, blind_spots: Vec<BlindSpot>) -> World {
         let snapshot = Snapshot {
@@ -387,34 +396,33 @@ impl Watched {
         let (keys, objects) = lend(&mut self.objects, |_| true);
         let world = self.analyzed(objects, self.blind_spots.clone());
         let topology = &*world.topology;
-        let ((places, parts), rows) = rayon::join(
+        // Where the policies' targets lie (kept as changes came, read for the policies
+        // not known), what each part counts, and each policy's own part of its row
+        // (its status and reach are set below), side by side.
+        let known = std::mem::take(&mut self.places);
+        let (places, (parts, rows)) = rayon::join(
+            || places_now(known, topology),
             || {
-                let places: FastMap<ObjRef, TargetPlaces> = topology
-                    .policies
-                    .par_iter()
-                    .with_min_len(256)
-                    .map(|p| {
-                        let object = &topology.snapshot.objects[p.object];
-                        (p.obj_ref.clone(), target_places(object))
-                    })
-                    .collect();
-                let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
-                let parts = (!anywhere)
-                    .then(|| count_parts(topology, |_| true, true));
-                (places, parts)
-            },
-            // Each policy's own part of its row while its status is counted (the status
-            // and reach are set below).
-            || {
-                topology
-                    .policies
-                    .par_iter()
-                    .with_min_len(256)
-                    .enumerate()
-                    .map(|(i, _)| policy_row(topology, PolicyId::at(i), PolicyStatus::Invalid, 0))
-                    .collect::<Vec<PolicyRow>>()
+                rayon::join(
+                    || count_parts(topology, |_| true, true),
+                    || {
+                        topology
+                            .policies
+                            .par_iter()
+                            .with_min_len(256)
+                            .enumerate()
+                            .map(|(i, _)| {
+                                let id = PolicyId::at(i);
+                                policy_row(topology, id, PolicyStatus::Invalid, 0)
+                            })
+                            .collect::<Vec<PolicyRow>>()
+                    },
+                )
             },
         );
+        // A policy whose targets may be anywhere: no change is answered in parts.
+        let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
+        let parts = (!anywhere).then_some(parts);
         self.places = places;
         self.parts = parts;
         // The status and reach from what was counted (the same sums a change is
@@ -571,13 +579,15 @@ impl Parts {
     /// policies counted in them, before or now.
     fn replace(&mut self, mut counted: Parts, touched: Vec<Part>) -> BTreeSet<ObjRef> {
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
-        for part in touched {
-            for policy in self.by_part.remove(&part).unwrap_or_default() {
-                if let Some(c) = self.contrib.get_mut(&policy) {
-                    c.remove(&part);
-                }
-                changed.insert(policy);
+        // What was counted in those parts is let go.
+        for (policy, per) in self.contrib.iter_mut() {
+            let counted_there = per.len();
+            per.retain(|part, _| !touched.contains(part));
+            if per.len() != counted_there {
+                changed.insert(policy.clone());
             }
+        }
+        for part in touched {
             match counted.edges.remove(&part) {
                 Some(e) => self.edges.insert(part, e),
                 None => self.edges.remove(&part),
@@ -585,10 +595,6 @@ impl Parts {
         }
         for (policy, per) in counted.contrib {
             for (part, c) in per {
-                self.by_part
-                    .entry(part.clone())
-                    .or_default()
-                    .insert(policy.clone());
                 self.contrib
                     .entry(policy.clone())
                     .or_default()
@@ -619,11 +625,6 @@ impl Parts {
                 }
                 if mine.is_empty() {
                     per.remove(&part);
-                } else {
-                    self.by_part
-                        .entry(part.clone())
-                        .or_default()
-                        .insert(policy.clone());
                 }
                 changed.insert(policy);
             }
@@ -661,9 +662,6 @@ impl Parts {
     fn forget(&mut self, policy: &ObjRef) {
         self.contrib.remove(policy);
         self.own.remove(policy);
-        for set in self.by_part.values_mut() {
-            set.remove(policy);
-        }
     }
 }
 
@@ -716,22 +714,10 @@ impl Watched {
             if !kinds.contains(&policy.group_kind()) {
                 continue;
             }
-            for part in per.keys() {
-                if let Some(set) = parts.by_part.get_mut(part) {
-                    set.remove(policy);
-                }
-            }
             per.clear();
             changed.insert(policy.clone());
         }
         for (policy, per) in counted.contrib {
-            for part in per.keys() {
-                parts
-                    .by_part
-                    .entry(part.clone())
-                    .or_default()
-                    .insert(policy.clone());
-            }
             parts.contrib.insert(policy.clone(), per);
             changed.insert(policy);
         }
@@ -759,6 +745,36 @@ impl Watched {
         out.extend(rows);
         out
     }
+}
+
+/// Where the targets of each policy of `topology` lie: as `known` (kept as each
+/// policy changed), else read.
+fn places_now(
+    mut known: FastMap<ObjRef, TargetPlaces>,
+    topology: &Topology,
+) -> FastMap<ObjRef, TargetPlaces> {
+    let place = |p: &crate::catalog::policy::Policy| {
+        target_places(&topology.snapshot.objects[p.object])
+    };
+    let mut read: Vec<(usize, TargetPlaces)> = topology
+        .policies
+        .par_iter()
+        .with_min_len(256)
+        .enumerate()
+        .filter(|(_, p)| !known.contains_key(&p.obj_ref))
+        .map(|(i, p)| (i, place(p)))
+        .collect();
+    read.reverse();
+    let mut places = FastMap::default();
+    places.reserve(topology.policies.len());
+    for (i, p) in topology.policies.iter().enumerate() {
+        let at = match read.last() {
+            Some((j, _)) if *j == i => read.pop().map(|(_, at)| at),
+            _ => known.remove(&p.obj_ref),
+        };
+        places.insert(p.obj_ref.clone(), at.unwrap_or_else(|| place(p)));
+    }
+    places
 }
 
 /// The objects `keep` picks, moved out of `objects` to be analysed (no copy), with
@@ -912,21 +928,24 @@ fn count_parts(
             false => FastMap::default(),
         },
     );
-    for (i, per) in folded.into_iter().enumerate() {
-        let policy = topology.policies[PolicyId::at(i)].obj_ref.clone();
-        let mut mine = BTreeMap::new();
-        for (part, c) in per {
-            let part = names[part as usize].clone();
-            parts
-                .by_part
-                .entry(part.clone())
-                .or_default()
-                .insert(policy.clone());
-            mine.insert(part, c);
-        }
-        parts
-            .own
-            .insert(policy.clone(), Own::of(topology, PolicyId::at(i)));
+    // Each policy's parts, on every core.
+    let counted: Vec<(ObjRef, BTreeMap<Part, Contribution>, Own)> = folded
+        .into_par_iter()
+        .with_min_len(256)
+        .enumerate()
+        .map(|(i, per)| {
+            let id = PolicyId::at(i);
+            let mine = per
+                .into_iter()
+                .map(|(part, c)| (names[part as usize].clone(), c))
+                .collect();
+            (topology.policies[id].obj_ref.clone(), mine, Own::of(topology, id))
+        })
+        .collect();
+    parts.contrib.reserve(counted.len());
+    parts.own.reserve(counted.len());
+    for (policy, mine, own) in counted {
+        parts.own.insert(policy.clone(), own);
         parts.contrib.insert(policy, mine);
     }
     let mut per_part: Vec<FastMap<ObjRef, u32>> = vec![FastMap::default(); names.len()];
@@ -973,15 +992,8 @@ fn targets_cluster_scoped(policy: &Object, direct: bool) -> bool {
 
 /// `get`'s order: namespace, name, kind, group.
 fn row_order(a: &PolicyRow, b: &PolicyRow) -> std::cmp::Ordering {
-    let key = |r: &PolicyRow| {
-        (
-            r.policy.namespace.clone(),
-            r.policy.name.clone(),
-            r.policy.kind.clone(),
-            r.policy.group.clone(),
-        )
-    };
-    key(a).cmp(&key(b))
+    let (a, b) = (&a.policy, &b.policy);
+    (&a.namespace, &a.name, &a.kind, &a.group).cmp(&(&b.namespace, &b.name, &b.kind, &b.group))
 }
 
 /// Whether two versions of an object say the same (a route's or backend's links, once
