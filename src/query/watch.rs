@@ -16,17 +16,15 @@
 //! change when some policy selects targets across namespaces. Tests hold the answers
 //! equal to `get`'s on the whole input after every change.
 
-use super::get::policy_row;
+use super::get::{policy_row, row_is};
 use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
-use crate::effective::status::{
-    contributions, leaf_contributions_at, Contribution, Own, PolicyStatus,
-};
+use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
+use crate::model::FastMap;
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::Change;
 use crate::topology::{NodeId, PolicyId, Topology};
-use crate::model::FastMap;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -184,9 +182,9 @@ impl Watched {
         };
         // The analysis keeps every object in its order (their references differ, so
         // `drop_duplicates` drops none); were one dropped, each is named again.
-        let back: Vec<(ObjRef, Object)> = match objects.len() == keys.len() {
-            true => keys.into_iter().zip(objects).collect(),
-            false => objects.into_iter().map(|o| (o.obj_ref(), o)).collect(),
+        let back: Box<dyn Iterator<Item = (ObjRef, Object)>> = match objects.len() == keys.len() {
+            true => Box::new(keys.into_iter().zip(objects)),
+            false => Box::new(objects.into_iter().map(|o| (o.obj_ref(), o))),
         };
         // Both in order: collected by merging two sorted runs.
         self.objects = std::mem::take(&mut self.objects)
@@ -400,45 +398,36 @@ impl Watched {
         // not known), what each part counts, and each policy's own part of its row
         // (its status and reach are set below), side by side.
         let known = std::mem::take(&mut self.places);
-        let (places, (parts, rows)) = rayon::join(
+        let (places, parts) = rayon::join(
             || places_now(known, topology),
-            || {
-                rayon::join(
-                    || count_parts(topology, |_| true, true),
-                    || {
-                        topology
-                            .policies
-                            .par_iter()
-                            .with_min_len(256)
-                            .enumerate()
-                            .map(|(i, _)| {
-                                let id = PolicyId::at(i);
-                                policy_row(topology, id, PolicyStatus::Invalid, 0)
-                            })
-                            .collect::<Vec<PolicyRow>>()
-                    },
-                )
-            },
+            || count_parts(topology, |_| true, true),
         );
         // A policy whose targets may be anywhere: no change is answered in parts.
         let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
-        let parts = (!anywhere).then_some(parts);
         self.places = places;
-        self.parts = parts;
-        // The status and reach from what was counted (the same sums a change is
-        // answered from), else as `get` computes them.
-        let rows = match &self.parts {
-            Some(parts) => rows
-                .into_par_iter()
-                .with_min_len(256)
-                .enumerate()
-                .map(|(i, mut row)| {
-                    let total = parts.total(&row.policy);
-                    row.status = Own::of(topology, PolicyId::at(i)).status_of(&total);
-                    row.affects = total.objects as usize;
-                    row
-                })
-                .collect(),
+        self.parts = (!anywhere).then_some(parts);
+        // The rows from what was counted (the same sums a change is answered from),
+        // else as `get` computes them; a row the same as the last is not made again.
+        let rows: Vec<PolicyRow> = match &self.parts {
+            Some(parts) => {
+                let last = &self.last;
+                topology
+                    .policies
+                    .par_iter()
+                    .with_min_len(256)
+                    .enumerate()
+                    .filter_map(|(i, p)| {
+                        let id = PolicyId::at(i);
+                        let total = parts.total(&p.obj_ref);
+                        let status = Own::of(topology, id).status_of(&total);
+                        let affects = total.objects as usize;
+                        let same = last
+                            .get(&p.obj_ref)
+                            .is_some_and(|row| row_is(row, topology, id, status, affects));
+                        (!same).then(|| policy_row(topology, id, status, affects))
+                    })
+                    .collect()
+            }
             None => get_policies(&world, None),
         };
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
@@ -753,9 +742,8 @@ fn places_now(
     mut known: FastMap<ObjRef, TargetPlaces>,
     topology: &Topology,
 ) -> FastMap<ObjRef, TargetPlaces> {
-    let place = |p: &crate::catalog::policy::Policy| {
-        target_places(&topology.snapshot.objects[p.object])
-    };
+    let place =
+        |p: &crate::catalog::policy::Policy| target_places(&topology.snapshot.objects[p.object]);
     let mut read: Vec<(usize, TargetPlaces)> = topology
         .policies
         .par_iter()
@@ -783,8 +771,9 @@ fn lend(
     objects: &mut BTreeMap<ObjRef, Object>,
     keep: impl Fn(&ObjRef) -> bool,
 ) -> (Vec<ObjRef>, Vec<Object>) {
-    let (kept, rest): (Vec<(ObjRef, Object)>, Vec<(ObjRef, Object)>) =
-        std::mem::take(objects).into_iter().partition(|(r, _)| keep(r));
+    let (kept, rest): (Vec<(ObjRef, Object)>, Vec<(ObjRef, Object)>) = std::mem::take(objects)
+        .into_iter()
+        .partition(|(r, _)| keep(r));
     *objects = rest.into_iter().collect();
     kept.into_iter().unzip()
 }
@@ -889,11 +878,7 @@ fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
 
 /// What the parts `counted` picks contribute, per policy (by reference), and the edges
 /// into them.
-fn count_parts(
-    topology: &Topology,
-    counted: impl Fn(Option<&str>) -> bool,
-    edges: bool,
-) -> Parts {
+fn count_parts(topology: &Topology, counted: impl Fn(Option<&str>) -> bool, edges: bool) -> Parts {
     let mut parts = Parts::default();
     // Parts by number, for the fold: each node's is its object's namespace's, if
     // counted (one lookup per namespace met; a section's object is the node before).
@@ -939,7 +924,11 @@ fn count_parts(
                 .into_iter()
                 .map(|(part, c)| (names[part as usize].clone(), c))
                 .collect();
-            (topology.policies[id].obj_ref.clone(), mine, Own::of(topology, id))
+            (
+                topology.policies[id].obj_ref.clone(),
+                mine,
+                Own::of(topology, id),
+            )
         })
         .collect();
     parts.contrib.reserve(counted.len());
