@@ -669,43 +669,6 @@ fn describe_and_effective_of_an_object_answer_for_its_sections_that_differ() {
     assert!(at > text.find("RetryPolicy.resilience.example.io").unwrap());
 }
 
-/// The README's "As kubectl would" shows real output.
-#[test]
-fn readme_shows_real_output_of_kubectls_ways() {
-    let readme = std::fs::read_to_string(crate::command::repo("README.md")).unwrap();
-    for args in [
-        &["--demo", "get", "retrypolicies", "-n", "baker"][..],
-        &[
-            "--demo",
-            "get",
-            "-A",
-            "--sort-by",
-            ".affects",
-            "-o",
-            "custom-columns=NAME:.policy.name,KIND:.policy.kind,TARGETS:.targets[*].name,AFFECTS:.affects",
-        ][..],
-        &[
-            "--demo",
-            "get",
-            "-A",
-            "-o",
-            r#"jsonpath={range .items[?(@.status!="Enforced")]}{.policy.name}: {.status}{"\n"}{end}"#,
-        ][..],
-    ] {
-        let out = stdout(args);
-        assert!(
-            readme.contains(&out),
-            "README is stale for {args:?}; paste:\n{out}"
-        );
-    }
-    let err = kp()
-        .args(["--demo", "describe", "httproute/bakr", "-n", "baker"])
-        .output()
-        .unwrap()
-        .stderr;
-    assert!(readme.contains(&*String::from_utf8(err).unwrap()));
-}
-
 #[test]
 fn one_policy_named_is_answered_as_itself_as_kubectl_get_kind_name_is() {
     let (_dir, f) = labelled();
