@@ -771,7 +771,8 @@ fn lend(
     objects: &mut BTreeMap<ObjRef, Object>,
     keep: impl Fn(&ObjRef) -> bool,
 ) -> (Vec<ObjRef>, Vec<Object>) {
-    let (kept, rest): (Vec<(ObjRef, Object)>, Vec<(ObjRef, Object)>) = std::mem::take(objects)
+    type Entries = Vec<(ObjRef, Object)>;
+    let (kept, rest): (Entries, Entries) = std::mem::take(objects)
         .into_iter()
         .partition(|(r, _)| keep(r));
     *objects = rest.into_iter().collect();

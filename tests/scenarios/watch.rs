@@ -361,7 +361,10 @@ fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
     let gateway = all.remove(find(&all, "Gateway", "cupcake-gw"));
     w.apply(vec![Change::Deleted(gateway.obj_ref())]);
     let answer = w.answer();
-    assert!(!answer.changed.is_empty(), "what its policies reach changes");
+    assert!(
+        !answer.changed.is_empty(),
+        "what its policies reach changes"
+    );
     assert_eq!(rows_json(&w.rows()), full(&all));
     all.push(gateway.clone());
     w.apply(vec![Change::Applied(gateway)]);
