@@ -16,15 +16,18 @@
 //! change when some policy selects targets across namespaces. Tests hold the answers
 //! equal to `get`'s on the whole input after every change.
 
+mod count;
+
 use super::get::{policy_row, row_is};
 use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
-use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
+use crate::effective::status::{leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
 use crate::model::FastMap;
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::Change;
 use crate::topology::{NodeId, PolicyId, Topology};
+use count::{count_parts, lend, places_now};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -116,7 +119,8 @@ pub struct Answer<'w> {
 impl Watched {
     /// The objects of the first read (settled or not), analysed in full.
     pub fn new(snapshot: Snapshot, declared: &[Declared]) -> Watched {
-        // Named and sorted on every core; a sorted run makes the map in one pass.
+        // Named and sorted on every core, in the order the state keeps them, and lent
+        // to the first answer's world as they are.
         let mut objects: Vec<(ObjRef, Object)> = snapshot
             .objects
             .into_par_iter()
@@ -124,9 +128,20 @@ impl Watched {
             .map(|o| (o.obj_ref(), o))
             .collect();
         objects.par_sort_by(|a, b| a.0.cmp(&b.0));
-        let objects = objects.into_iter().collect();
+        // An object read twice: its last copy is kept, as the state keeps one per name.
+        if objects.windows(2).any(|w| w[0].0 == w[1].0) {
+            let mut once: Vec<(ObjRef, Object)> = Vec::with_capacity(objects.len());
+            for entry in objects {
+                match once.last_mut() {
+                    Some(last) if last.0 == entry.0 => *last = entry,
+                    _ => once.push(entry),
+                }
+            }
+            objects = once;
+        }
+        let (keys, objects): (Vec<ObjRef>, Vec<Object>) = objects.into_iter().unzip();
         let mut watched = Watched {
-            objects,
+            objects: BTreeMap::new(),
             lent: Vec::new(),
             blind_spots: snapshot.blind_spots,
             pods_read_in: snapshot.pods_read_in,
@@ -135,16 +150,12 @@ impl Watched {
             world: World::new(Topology::default()),
             first: None,
             parts: None,
-            pending: Pending {
-                any: true,
-                full: true,
-                ..Pending::new()
-            },
+            pending: Pending::new(),
             answered: (0, 0, 0),
             places: FastMap::default(),
         };
         // The first rows are all new: kept as they are (no answer of what changed).
-        let rows = watched.answer_pending();
+        let rows = watched.answer_lent(keys, objects);
         watched.last = rows
             .into_iter()
             .filter_map(|(policy, row)| Some((policy, row?)))
@@ -388,10 +399,19 @@ impl Watched {
     /// Everything analysed again; every part counted again. Returns every policy's row,
     /// and None for the policies gone.
     fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        self.answered.0 += 1;
         // The objects are lent to the analysis, not copied, and taken back after.
         self.forget_first();
-        let (keys, objects) = lend(&mut self.objects, |_| true);
+        let (keys, objects) = std::mem::take(&mut self.objects).into_iter().unzip();
+        self.answer_lent(keys, objects)
+    }
+
+    /// `answer_full` of the objects lent (`keys`, in their order).
+    fn answer_lent(
+        &mut self,
+        keys: Vec<ObjRef>,
+        objects: Vec<Object>,
+    ) -> Vec<(ObjRef, Option<PolicyRow>)> {
+        self.answered.0 += 1;
         let world = self.analyzed(objects, self.blind_spots.clone());
         let topology = &*world.topology;
         // Where the policies' targets lie (kept as changes came, read for the policies
@@ -736,49 +756,6 @@ impl Watched {
     }
 }
 
-/// Where the targets of each policy of `topology` lie: as `known` (kept as each
-/// policy changed), else read.
-fn places_now(
-    mut known: FastMap<ObjRef, TargetPlaces>,
-    topology: &Topology,
-) -> FastMap<ObjRef, TargetPlaces> {
-    let place =
-        |p: &crate::catalog::policy::Policy| target_places(&topology.snapshot.objects[p.object]);
-    let mut read: Vec<(usize, TargetPlaces)> = topology
-        .policies
-        .par_iter()
-        .with_min_len(256)
-        .enumerate()
-        .filter(|(_, p)| !known.contains_key(&p.obj_ref))
-        .map(|(i, p)| (i, place(p)))
-        .collect();
-    read.reverse();
-    let mut places = FastMap::default();
-    places.reserve(topology.policies.len());
-    for (i, p) in topology.policies.iter().enumerate() {
-        let at = match read.last() {
-            Some((j, _)) if *j == i => read.pop().map(|(_, at)| at),
-            _ => known.remove(&p.obj_ref),
-        };
-        places.insert(p.obj_ref.clone(), at.unwrap_or_else(|| place(p)));
-    }
-    places
-}
-
-/// The objects `keep` picks, moved out of `objects` to be analysed (no copy), with
-/// their references; `Watched::give_back` returns them.
-fn lend(
-    objects: &mut BTreeMap<ObjRef, Object>,
-    keep: impl Fn(&ObjRef) -> bool,
-) -> (Vec<ObjRef>, Vec<Object>) {
-    type Entries = Vec<(ObjRef, Object)>;
-    let (kept, rest): (Entries, Entries) = std::mem::take(objects)
-        .into_iter()
-        .partition(|(r, _)| keep(r));
-    *objects = rest.into_iter().collect();
-    kept.into_iter().unzip()
-}
-
 /// The policies of `topology` (read from the namespaces in `keep`) whose targets all
 /// lie in what was read: their targets are judged here. A policy whose targets lie
 /// partly outside cannot have its targets judged here; None when one of them has a
@@ -875,93 +852,6 @@ fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
         .namespace
         .as_deref()
         .map(str::to_string)
-}
-
-/// What the parts `counted` picks contribute, per policy (by reference), and the edges
-/// into them.
-fn count_parts(topology: &Topology, counted: impl Fn(Option<&str>) -> bool, edges: bool) -> Parts {
-    let mut parts = Parts::default();
-    // Parts by number, for the fold: each node's is its object's namespace's, if
-    // counted (one lookup per namespace met; a section's object is the node before).
-    let mut numbers: FastMap<Option<&str>, Option<u32>> = FastMap::default();
-    let mut names: Vec<Part> = Vec::new();
-    let mut last: Option<(NodeId, Option<u32>)> = None;
-    let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
-        .map(|node| {
-            let object = topology.skeleton.object(node);
-            match last {
-                Some((o, part)) if o == object => part,
-                _ => {
-                    let ns = topology.nodes[object].obj_ref.namespace.as_deref();
-                    let part = *numbers.entry(ns).or_insert_with(|| {
-                        counted(ns).then(|| {
-                            names.push(ns.map(str::to_string));
-                            names.len() as u32 - 1
-                        })
-                    });
-                    last = Some((object, part));
-                    part
-                }
-            }
-        })
-        .collect();
-    // Edges into each part from a node of another, counted by node (named below) while
-    // the policies fold.
-    let (folded, per_node) = rayon::join(
-        || contributions(topology, &part_of),
-        || match edges {
-            true => edges_by_node(topology, &part_of),
-            false => FastMap::default(),
-        },
-    );
-    // Each policy's parts, on every core.
-    let counted: Vec<(ObjRef, BTreeMap<Part, Contribution>, Own)> = folded
-        .into_par_iter()
-        .with_min_len(256)
-        .enumerate()
-        .map(|(i, per)| {
-            let id = PolicyId::at(i);
-            let mine = per
-                .into_iter()
-                .map(|(part, c)| (names[part as usize].clone(), c))
-                .collect();
-            (
-                topology.policies[id].obj_ref.clone(),
-                mine,
-                Own::of(topology, id),
-            )
-        })
-        .collect();
-    parts.contrib.reserve(counted.len());
-    parts.own.reserve(counted.len());
-    for (policy, mine, own) in counted {
-        parts.own.insert(policy.clone(), own);
-        parts.contrib.insert(policy, mine);
-    }
-    let mut per_part: Vec<FastMap<ObjRef, u32>> = vec![FastMap::default(); names.len()];
-    for ((part, parent), n) in per_node {
-        *per_part[part as usize]
-            .entry(topology.nodes[parent].obj_ref.clone())
-            .or_default() += n;
-    }
-    parts.edges = names.into_iter().zip(per_part).collect();
-    parts
-}
-
-/// Per part (by number) and node of another part: how many of its children are in it.
-fn edges_by_node(topology: &Topology, part_of: &[Option<u32>]) -> FastMap<(u32, NodeId), u32> {
-    let mut per_node: FastMap<(u32, NodeId), u32> = FastMap::default();
-    for child in NodeId::all(topology.nodes.len()) {
-        let Some(part) = part_of[child.index()] else {
-            continue;
-        };
-        for &parent in topology.skeleton.parents(child) {
-            if part_of[parent.index()] != Some(part) {
-                *per_node.entry((part, parent)).or_default() += 1;
-            }
-        }
-    }
-    per_node
 }
 
 /// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a
