@@ -34,8 +34,8 @@ mod merged;
 mod nodes;
 mod parents;
 mod pods;
-mod references;
 mod ref_port;
+mod references;
 mod resolve;
 mod shared_port;
 

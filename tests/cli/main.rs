@@ -29,6 +29,6 @@ mod layers;
 mod plugin;
 mod ports;
 mod references;
-mod sizes;
 mod reported;
+mod sizes;
 mod target_kinds;
