@@ -272,3 +272,38 @@ fn an_ext_auth_service_named_without_a_port_makes_the_policy_invalid() {
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
 }
+
+/// An agentgateway AgentgatewayPolicy on the Gateway whose ext-auth backendRef is
+/// `backend_ref`.
+fn agentgateway_ext_auth(backend_ref: &str) -> String {
+    format!(
+        "{GATEWAY}---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: agp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  traffic: {{extAuth: {{backendRef: {backend_ref}, grpc: {{}}}}}}\n"
+    )
+}
+
+const AGENTGATEWAY_POINTER: &str = "/spec/traffic/extAuth/backendRef";
+
+#[test]
+fn an_agentgateway_ext_auth_service_that_exists_resolves() {
+    let w = world(&agentgateway_ext_auth("{name: auth, port: 8080}"));
+    assert_eq!(
+        references(&w, "agp"),
+        vec![(AGENTGATEWAY_POINTER.to_string(), None)]
+    );
+    assert!(codes(&w, "agp").is_empty(), "{:?}", codes(&w, "agp"));
+}
+
+#[test]
+fn a_missing_agentgateway_ext_auth_service_is_warned_as_partially_valid() {
+    // agentgateway accepts the policy (PartiallyValid), failing that setting only.
+    let w = world(&agentgateway_ext_auth("{name: gone, port: 8080}"));
+    assert_eq!(
+        references(&w, "agp"),
+        vec![(AGENTGATEWAY_POINTER.to_string(), Some(RefReason::NotFound))]
+    );
+    assert_ne!(status(&w, "agp"), PolicyStatus::Invalid);
+    assert_eq!(
+        codes(&w, "agp"),
+        vec![(Code::UnresolvedReference, Severity::Warning)]
+    );
+}

@@ -12,6 +12,37 @@ const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> Ref
     }
 }
 
+/// A `gwv1.BackendObjectReference` of an AgentgatewayPolicy (an ext-auth, ext-proc or
+/// global rate-limit server). The controller (`buildBackendRef`) resolves a Service,
+/// an AgentgatewayBackend or an InferencePool in the namespace written (the policy's
+/// when none; no ReferenceGrant asked for), "unsupported backend" for any other kind;
+/// it requires a Service's `port` but does not look it up among the Service's ports.
+/// One that does not resolve fails that setting only: ext-proc and the global rate
+/// limit are left out, ext-auth is kept with no server and fails closed, and the
+/// policy is reported `Accepted=True`, reason `PartiallyValid` ("failed to build
+/// extAuth: unable to find the Service ...").
+const fn backend_ref(path: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: &[
+            ("", "Service"),
+            ("agentgateway.dev", "AgentgatewayBackend"),
+            ("inference.networking.k8s.io", "InferencePool"),
+        ],
+        kind_as_written: true,
+        namespaces: RefNamespaces::Any,
+        port: false,
+        unresolved: Unresolved::DropsEntry,
+        cite: "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (ExtAuth, ExtProc, GlobalRateLimit backendRef); its controller's AgentgatewayPolicy translation (buildBackendRef, processExtAuthPolicy, processExtProcPolicy, processGlobalRateLimitPolicy; status PartiallyValid)",
+    }
+}
+
+const AGENTGATEWAY_POLICY_REFS: &[RefField] = &[
+    backend_ref("/traffic/extAuth/backendRef"),
+    backend_ref("/traffic/extProc/backendRef"),
+    backend_ref("/traffic/rateLimit/global/backendRef"),
+];
+
 /// AgentgatewayPolicy as its controller reads it, whichever group ships it: labelled
 /// Direct, inherited in behaviour; its sub-sections merge field by field.
 pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
@@ -87,7 +118,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     note: "Labelled Direct but inherited: precedence Gateway < port < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
     documented: "https://agentgateway.dev/docs/kubernetes/latest/reference/api/ (AgentgatewayPolicy)",
     source: "agentgateway/agentgateway@75b4e6ce (v1.4.1) AgentgatewayPolicy API types and CEL (a targetRef's port only with frontend; no sectionName with frontend connect/http/networkAuthorization/proxyProtocol/tcp/tls: the website's target-merge page; older CRDs, @005d0299, have no port and refuse any frontend with a sectionName); policyselection/selector.go (HasHigherPriority)",
-    references: &[],
+    references: AGENTGATEWAY_POLICY_REFS,
 };
 
 pub(super) static ENTRIES: &[KnownKind] = &[AGENTGATEWAY_POLICY];

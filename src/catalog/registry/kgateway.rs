@@ -190,6 +190,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "kgateway 2.1's transitional group for agentgateway's AgentgatewayPolicy (October 2025 CRD): labelled Direct, inherited, merged per sub-section as agentgateway's.",
         documented: "https://kgateway.dev/docs/agentgateway/",
         source: "kgateway-dev/kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go",
+        // Not read for this version (its backend group and what its translation does
+        // with a reference that does not resolve): none checked.
+        references: &[],
         ..super::agentgateway::AGENTGATEWAY_POLICY
     },
 ];
