@@ -19,6 +19,11 @@ pub struct RefField {
     /// controller reads it as the first of `kinds` whatever it writes, as Envoy Gateway
     /// reads a Lua `valueRef` as a ConfigMap).
     pub kind_as_written: bool,
+    /// Whether a kind written without a group means that kind's entry in `kinds` (the
+    /// group is optional whatever the kind, as in cert-manager's `ObjectReference`)
+    /// rather than the core group (`false`: Gateway API's references, where an
+    /// omitted group is the core one).
+    pub group_of_kind: bool,
     /// Where the object named may be.
     pub namespaces: RefNamespaces,
     /// Whether a Service it names must be named with a `port`, one of the Service's.
@@ -130,6 +135,10 @@ fn read_one(
     // that group: the API types default both.
     let (group, kind) = match (group, kind) {
         _ if !field.kind_as_written => (default_group, default_kind),
+        (None, Some(k)) if field.group_of_kind => {
+            let group = field.kinds.iter().find(|&&(_, named)| named == k);
+            (group.map_or("", |&(g, _)| g), k)
+        }
         (g, Some(k)) => (normalize_group(g.unwrap_or("")), k),
         (Some(g), None) => (normalize_group(g), default_kind),
         (None, None) => (default_group, default_kind),
@@ -199,6 +208,7 @@ mod tests {
             path: "/extAuth/http/backendRefs/*",
             kinds: &[("", "Service")],
             kind_as_written: true,
+            group_of_kind: false,
             namespaces: RefNamespaces::WithGrant,
             port: true,
             unresolved: Unresolved::RefusesPolicy,
@@ -208,6 +218,7 @@ mod tests {
             path: "/validation/caCertificateRefs/*",
             kinds: &[("", "ConfigMap")],
             kind_as_written: true,
+            group_of_kind: false,
             namespaces: RefNamespaces::Own,
             port: false,
             unresolved: Unresolved::RefusesWhenNoneResolves,

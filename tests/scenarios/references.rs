@@ -307,3 +307,46 @@ fn a_missing_agentgateway_ext_auth_service_is_warned_as_partially_valid() {
         vec![(Code::UnresolvedReference, Severity::Warning)]
     );
 }
+
+/// A Kuadrant TLSPolicy on the Gateway whose issuerRef is `issuer_ref`, with an Issuer
+/// `ca` in its namespace and a ClusterIssuer `acme`.
+fn tls_policy(issuer_ref: &str) -> String {
+    format!(
+        "{GATEWAY}---\napiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {{name: ca, namespace: app}}\nspec: {{selfSigned: {{}}}}\n---\napiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata: {{name: acme}}\nspec: {{selfSigned: {{}}}}\n---\napiVersion: kuadrant.io/v1\nkind: TLSPolicy\nmetadata: {{name: tlsp, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  issuerRef: {issuer_ref}\n"
+    )
+}
+
+#[test]
+fn a_tls_policy_issuer_or_cluster_issuer_that_exists_resolves() {
+    for issuer_ref in [
+        "{name: ca}",
+        "{name: ca, kind: Issuer, group: cert-manager.io}",
+        "{name: acme, kind: ClusterIssuer}",
+    ] {
+        let w = world(&tls_policy(issuer_ref));
+        assert_eq!(
+            references(&w, "tlsp"),
+            vec![("/spec/issuerRef".to_string(), None)],
+            "{issuer_ref}"
+        );
+        assert!(codes(&w, "tlsp").is_empty(), "{:?}", codes(&w, "tlsp"));
+    }
+}
+
+#[test]
+fn a_tls_policy_whose_issuer_is_missing_is_invalid() {
+    // An Issuer is looked for in the policy's namespace only; `acme` is a ClusterIssuer.
+    for issuer_ref in [
+        "{name: gone}",
+        "{name: acme}",
+        "{name: ca, kind: ClusterIssuer}",
+    ] {
+        let w = world(&tls_policy(issuer_ref));
+        assert_eq!(
+            references(&w, "tlsp"),
+            vec![("/spec/issuerRef".to_string(), Some(RefReason::NotFound))],
+            "{issuer_ref}"
+        );
+        assert_eq!(status(&w, "tlsp"), PolicyStatus::Invalid, "{issuer_ref}");
+    }
+}

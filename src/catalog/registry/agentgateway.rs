@@ -30,6 +30,7 @@ const fn backend_ref(path: &'static str) -> RefField {
             ("inference.networking.k8s.io", "InferencePool"),
         ],
         kind_as_written: true,
+        group_of_kind: false,
         namespaces: RefNamespaces::Any,
         port: false,
         unresolved: Unresolved::DropsEntry,

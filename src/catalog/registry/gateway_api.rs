@@ -43,6 +43,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             path: "/validation/caCertificateRefs/*",
             kinds: CA_CERTIFICATE_KINDS,
             kind_as_written: true,
+            group_of_kind: false,
             // A LocalObjectReference: "the object must be in the same namespace".
             namespaces: RefNamespaces::Own,
             port: false,

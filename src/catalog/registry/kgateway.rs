@@ -73,6 +73,7 @@ const fn kgateway_ref(
         path,
         kinds,
         kind_as_written: true,
+        group_of_kind: false,
         namespaces: RefNamespaces::Any,
         port: false,
         unresolved: Unresolved::RefusesPolicy,

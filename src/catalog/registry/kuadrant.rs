@@ -89,6 +89,25 @@ const fn inherited(
     }
 }
 
+/// A TLSPolicy's cert-manager issuer (`issuerRef`, a cert-manager `ObjectReference`
+/// with no namespace; its group optional): an `Issuer` in the policy's namespace when
+/// it names no kind or `Issuer`, else a cluster-scoped `ClusterIssuer`. When the
+/// topology holds none, the validator refuses the policy ("unable to find issuer",
+/// `Accepted=False`, reason `Invalid`) and its Certificates are deleted.
+const TLS_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/issuerRef",
+    kinds: &[
+        ("cert-manager.io", "Issuer"),
+        ("cert-manager.io", "ClusterIssuer"),
+    ],
+    kind_as_written: true,
+    group_of_kind: true,
+    namespaces: RefNamespaces::Own,
+    port: false,
+    unresolved: Unresolved::RefusesPolicy,
+    cite: "Kuadrant/kuadrant-operator@08b53556 internal/controller/tlspolicies_validator.go (isIssuerFound)",
+}];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     inherited(
         "AuthPolicy",
@@ -130,6 +149,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
         other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        references: TLS_POLICY_REFS,
         ..direct(
             "kuadrant.io",
             "TLSPolicy",
