@@ -171,7 +171,10 @@ fn secrets_and_configmaps_are_read_as_metadata_and_no_secret_value_reaches_any_o
         };
         let (code, out, err) = user.run(args);
         assert_eq!(code, 0, "{err}");
-        assert!(!out.contains(PLANTED) && !err.contains(PLANTED), "{out}\n{err}");
+        assert!(
+            !out.contains(PLANTED) && !err.contains(PLANTED),
+            "{out}\n{err}"
+        );
     }
     // An error names what it could not find, never a value.
     let (code, out, err) = user.run(&["describe", "secret/htpasswdd", "-n", "app"]);
