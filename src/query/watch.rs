@@ -105,6 +105,20 @@ pub struct Answer<'w> {
     pub changed: Vec<PolicyRow>,
     /// Policies gone, as their last rows.
     pub deleted: Vec<PolicyRow>,
+    /// The objects now held (the changed rows' policies among them).
+    objects: &'w BTreeMap<ObjRef, Object>,
+    /// The policies gone, as last seen.
+    gone: Vec<Object>,
+}
+
+impl Answer<'_> {
+    /// The object of a row answered: the policy as it is now, or as last seen if gone
+    /// (what `get -w -o json` prints the row as).
+    pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
+        self.objects
+            .get(policy)
+            .or_else(|| self.gone.iter().rev().find(|o| o.obj_ref() == *policy))
+    }
 }
 
 impl Watched {
@@ -141,6 +155,11 @@ impl Watched {
         let mut rows: Vec<PolicyRow> = self.last.values().cloned().collect();
         rows.sort_by(row_order);
         rows
+    }
+
+    /// A policy's object as the watches last saw it.
+    pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
+        self.objects.get(policy)
     }
 
     /// The world of the first answer (what the command line's TYPE and names are read
@@ -313,10 +332,14 @@ impl Watched {
         }
         changed.sort_by(row_order);
         deleted.sort_by(row_order);
+        let mut gone = pending.before;
+        gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
         Answer {
             world: &self.world,
             changed,
             deleted,
+            objects: &self.objects,
+            gone,
         }
     }
 
@@ -851,6 +874,7 @@ fn same(a: &Object, b: &Object) -> bool {
     a.api_version == b.api_version
         && a.labels == b.labels
         && a.annotations == b.annotations
+        && (&a.uid, a.generation) == (&b.uid, b.generation)
         && a.creation_timestamp == b.creation_timestamp
         && a.spec == b.spec
         && a.status == b.status

@@ -1,6 +1,6 @@
 //! A document as the tool reads it: the fields of a Kubernetes object it uses
-//! (apiVersion, kind, metadata's name, namespace, creationTimestamp, labels and
-//! annotations, spec, status) and a List's items.
+//! (apiVersion, kind, metadata's name, namespace, uid, generation, creationTimestamp,
+//! labels and annotations, spec, status) and a List's items.
 //!
 //! Read straight from JSON text, every other field is skipped as it streams by, so
 //! nothing is built for `managedFields`, a ConfigMap's `data` or a List's envelope,
@@ -41,6 +41,8 @@ pub struct Doc {
 pub struct Meta {
     pub name: Option<Value>,
     pub namespace: Option<Value>,
+    pub uid: Option<Value>,
+    pub generation: Option<Value>,
     pub creation_timestamp: Option<Value>,
     pub labels: Option<Value>,
     pub annotations: Option<Value>,
@@ -124,6 +126,8 @@ impl From<Value> for MapOr<Meta> {
         MapOr::Map(Meta {
             name: m.remove("name"),
             namespace: m.remove("namespace"),
+            uid: m.remove("uid"),
+            generation: m.remove("generation"),
             creation_timestamp: m.remove("creationTimestamp"),
             labels: m.remove("labels"),
             annotations: m.remove("annotations"),
@@ -151,6 +155,8 @@ enum DocField {
 enum MetaField {
     Name,
     Namespace,
+    Uid,
+    Generation,
     CreationTimestamp,
     Labels,
     Annotations,
@@ -236,6 +242,8 @@ impl FromMap for Meta {
             match field {
                 MetaField::Name => meta.name = Some(map.next_value()?),
                 MetaField::Namespace => meta.namespace = Some(map.next_value()?),
+                MetaField::Uid => meta.uid = Some(map.next_value()?),
+                MetaField::Generation => meta.generation = Some(map.next_value()?),
                 MetaField::CreationTimestamp => meta.creation_timestamp = Some(map.next_value()?),
                 MetaField::Labels => meta.labels = Some(map.next_value()?),
                 MetaField::Annotations => meta.annotations = Some(map.next_value()?),

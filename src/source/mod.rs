@@ -249,6 +249,16 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         Some(Value::String(_)) => None,
         Some(_) => return Err(err("metadata.namespace", "must be a string")),
     };
+    let uid = match &meta.uid {
+        Some(Value::String(u)) if !u.is_empty() => Some(Text::from(u)),
+        None | Some(Value::Null) | Some(Value::String(_)) => None,
+        Some(_) => return Err(err("metadata.uid", "must be a string")),
+    };
+    let generation = match &meta.generation {
+        Some(Value::Number(n)) if n.is_i64() => n.as_i64(),
+        None | Some(Value::Null) => None,
+        Some(_) => return Err(err("metadata.generation", "must be an integer")),
+    };
     let creation_timestamp = match meta.creation_timestamp.take() {
         Some(Value::String(t)) if crate::model::parse_timestamp(&t).is_some() => Some(t),
         None | Some(Value::Null) => None,
@@ -274,6 +284,8 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         namespace,
         labels,
         annotations,
+        uid,
+        generation,
         creation_timestamp,
         spec: doc.spec.take().unwrap_or_default(),
         status: doc.status.take().unwrap_or_default(),
@@ -284,6 +296,7 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         // Pods are many, and read only for the policies that pick them by label: their
         // name, namespace and labels are all that is kept.
         object.annotations = BTreeMap::new();
+        (object.uid, object.generation) = (None, None);
         object.spec = Lazy::default();
         object.status = Lazy::default();
     }

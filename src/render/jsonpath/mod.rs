@@ -596,6 +596,17 @@ pub fn relaxed(text: &str) -> Result<Path, TemplateError> {
     Path::parse(inner)
 }
 
+/// A relaxed path as kubectl names it in its messages: `{.a.b}` for `.a.b`, `a.b`,
+/// `{a.b}` and `{.a.b}` alike (its `RelaxedJSONPathExpression`).
+pub fn relaxed_text(text: &str) -> String {
+    let trimmed = text.trim();
+    let inner = trimmed
+        .strip_prefix('{')
+        .and_then(|braced| braced.strip_suffix('}'))
+        .unwrap_or(trimmed);
+    format!("{{.{}}}", inner.strip_prefix('.').unwrap_or(inner))
+}
+
 /// kubectl's `--sort-by` order: a value that is missing first, then numbers by value,
 /// strings in natural order (`a2` before `a10`), other values by their text.
 pub fn sort_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {

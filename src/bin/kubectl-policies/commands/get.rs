@@ -7,9 +7,9 @@ use crate::session::{self, Question};
 use crate::settings::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
-use kubectl_policies::model::{ObjRef, Snapshot};
+use kubectl_policies::model::{ObjRef, Object, Snapshot};
 use kubectl_policies::query::select::{self, Selection};
-use kubectl_policies::query::{self, ListOf, NameError, World};
+use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, World};
 use kubectl_policies::render::{age, columns, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
 use std::cell::RefCell;
@@ -62,8 +62,15 @@ pub(super) fn get(
     if let Some(sel) = &selector {
         rows.retain(|r| selected(&session.world, sel, &r.policy));
     }
-    if let Some(path) = &output.templates.sort_by {
-        rows = sorted_by(rows, path)?;
+    if let Some(sort) = &output.templates.sort_by {
+        let listed = !one_named(&selection, &rows)
+            || !session.world.topology.snapshot.blind_spots.is_empty();
+        let must_find = match format {
+            // kubectl sorts a table of more than one row, and any List it prints.
+            Format::Table | Format::Wide => rows.len() > 1,
+            _ => listed,
+        };
+        rows = sorted_by(rows, sort, must_find, |r| session.world.policy_object(r))?;
     }
     output.policies(out, &session, &selection, &rows, !missing.is_empty())?;
     Ok(match missing.is_empty() {
@@ -72,16 +79,28 @@ pub(super) fn get(
     })
 }
 
+/// `--sort-by`'s path, and the path as kubectl names it (`{.metadata.name}`).
+struct SortBy {
+    path: jsonpath::Path,
+    named: String,
+}
+
 /// `--sort-by`'s path.
-fn sort_path(sort_by: Option<&str>) -> Result<Option<jsonpath::Path>> {
+fn sort_path(sort_by: Option<&str>) -> Result<Option<SortBy>> {
     sort_by
-        .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+        .map(|p| {
+            let path = jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}"))?;
+            Ok(SortBy {
+                path,
+                named: jsonpath::relaxed_text(p),
+            })
+        })
         .transpose()
 }
 
 /// The templates `--sort-by` and `-o` name.
 struct Templates {
-    sort_by: Option<jsonpath::Path>,
+    sort_by: Option<SortBy>,
     /// `-o jsonpath=...`.
     jsonpath: Option<jsonpath::Template>,
     /// `-o custom-columns=...`.
@@ -169,17 +188,25 @@ impl GetOutput<'_> {
         // answers, when everything could be read; anything else as a List, with what
         // could not be read beside the items (docs/reference.md#blind-spots).
         let as_itself = one_named(selection, rows) && blind.is_empty();
+        let world = &session.world;
+        let items: Vec<PolicyItem> = match format {
+            Format::Table | Format::Wide | Format::Name => Vec::new(),
+            _ => rows
+                .iter()
+                .map(|r| query::policy_item(r, world.policy_object(&r.policy)))
+                .collect(),
+        };
         match format {
-            Format::Json | Format::Yaml if as_itself => structured(out, format, &rows[0])?,
+            Format::Json | Format::Yaml if as_itself => structured(out, format, &items[0])?,
             Format::Json | Format::Yaml => {
-                structured(out, format, &ListOf::new("PolicyList", rows, blind))?
+                structured(out, format, &ListOf::of_objects(&items, blind))?
             }
             // kubectl's template, over the `-o json` answer; its text is written as it is
             // (escaped on a terminal, as all text).
             Format::JsonPath | Format::JsonPathFile | Format::JsonPathAsJson => {
                 let list = match as_itself {
-                    true => serde_json::to_value(&rows[0])?,
-                    false => serde_json::to_value(ListOf::new("PolicyList", rows, blind))?,
+                    true => serde_json::to_value(items[0])?,
+                    false => serde_json::to_value(ListOf::of_objects(&items, blind))?,
                 };
                 if let Some(template) = &self.templates.jsonpath {
                     let text = match format {
@@ -209,7 +236,7 @@ impl GetOutput<'_> {
             }
             _ if rows.is_empty() && some_missing => {}
             Format::CustomColumns | Format::CustomColumnsFile if !rows.is_empty() => {
-                let items = serde_json::to_value(rows)?;
+                let items = serde_json::to_value(&items)?;
                 if let Some(columns) = &self.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
                     columns.write(
@@ -308,7 +335,7 @@ struct WatchRows<'a, W> {
     flags: &'a Global,
     format: Format,
     selector: Option<LabelSelector>,
-    sort_by: Option<jsonpath::Path>,
+    sort_by: Option<SortBy>,
     show_labels: bool,
     /// Rows are written as they come: each batch is flushed at once.
     out: RefCell<&'a mut W>,
@@ -331,13 +358,15 @@ impl<W: Write> WatchRows<'_, W> {
         for m in &missing {
             session::warn_line(&format!("Error from server (NotFound): {m}"));
         }
-        if let Some(path) = &self.sort_by {
-            rows = sorted_by(rows, path)?;
+        let object = |r: &ObjRef| watched.object(r);
+        if let Some(sort) = &self.sort_by {
+            let must_find = self.format == Format::Json || rows.len() > 1;
+            rows = sorted_by(rows, sort, must_find, object)?;
         }
         if rows.is_empty() && missing.is_empty() && self.format != Format::Json {
             session::warn_line(&no_policies_found(scope.as_deref()));
         }
-        self.write(rows, scope.as_deref(), true)?;
+        self.write(&rows, scope.as_deref(), true, &object)?;
         let mut watched = watched;
         watched.forget_first();
         Ok(FirstAnswer {
@@ -355,13 +384,13 @@ impl<W: Write> WatchRows<'_, W> {
         if !changed {
             return Ok(());
         }
-        let answer = first.watched.answer();
-        let mut rows = answer.changed;
-        rows.extend(answer.deleted);
+        let mut answer = first.watched.answer();
+        let mut rows = std::mem::take(&mut answer.changed);
+        rows.append(&mut answer.deleted);
         let scope = first.scope.as_deref();
         let (rows, _) = self.shown(answer.world, rows, &first.selection, scope);
         if !rows.is_empty() {
-            self.write(rows, scope, false)?;
+            self.write(&rows, scope, false, &|r| answer.object(r))?;
         }
         Ok(())
     }
@@ -386,20 +415,27 @@ impl<W: Write> WatchRows<'_, W> {
         (rows, missing)
     }
 
-    /// Rows as `get` prints them (json lines for `-o json`), then flushed.
-    fn write(&self, rows: Vec<query::PolicyRow>, scope: Option<&str>, headers: bool) -> Result<()> {
+    /// Rows as `get` prints them (json lines for `-o json`: each row's item, its policy
+    /// found by `object`), then flushed.
+    fn write<'o>(
+        &self,
+        rows: &[PolicyRow],
+        scope: Option<&str>,
+        headers: bool,
+        object: &dyn Fn(&ObjRef) -> Option<&'o Object>,
+    ) -> Result<()> {
         let (flags, format) = (self.flags, self.format);
         let mut out = self.out.borrow_mut();
         match format {
             Format::Json => {
-                for r in &rows {
-                    serde_json::to_writer(&mut **out, r)?;
+                for r in rows {
+                    serde_json::to_writer(&mut **out, &query::policy_item(r, object(&r.policy)))?;
                     writeln!(out)?;
                 }
             }
             _ => human::get_policies(
                 &mut **out,
-                &rows,
+                rows,
                 format == Format::Wide,
                 headers && !flags.no_headers,
                 scope.is_none(),
@@ -415,23 +451,37 @@ impl<W: Write> WatchRows<'_, W> {
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,
 /// not a list.
-fn one_named(selection: &Selection, rows: &[query::PolicyRow]) -> bool {
+fn one_named(selection: &Selection, rows: &[PolicyRow]) -> bool {
     matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
 }
 
-/// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
-/// (stable: rows that tie keep their order). A path that yields several values sorts by
-/// the first.
-fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<query::PolicyRow>> {
+/// The rows in kubectl's `--sort-by` order of the path over each row's `-o json` item
+/// (its policy found by `object`; stable: rows that tie keep their order). A path that
+/// yields several values sorts by the first. As kubectl, a path that no item has is an
+/// error where it sorts (`must_find`: a List, or a table of more than one row).
+fn sorted_by<'o>(
+    rows: Vec<PolicyRow>,
+    sort: &SortBy,
+    must_find: bool,
+    object: impl Fn(&ObjRef) -> Option<&'o Object>,
+) -> Result<Vec<PolicyRow>> {
     let items: Vec<serde_json::Value> = rows
         .iter()
-        .map(serde_json::to_value)
+        .map(|r| serde_json::to_value(query::policy_item(r, object(&r.policy))))
         .collect::<Result<_, _>>()?;
-    let mut keys: Vec<(Option<&serde_json::Value>, query::PolicyRow)> =
-        Vec::with_capacity(rows.len());
+    let mut keys: Vec<(Option<&serde_json::Value>, PolicyRow)> = Vec::with_capacity(rows.len());
     for (item, row) in items.iter().zip(rows) {
-        let found = path.find(item).map_err(|e| anyhow!("--sort-by: {e}"))?;
+        let found = sort
+            .path
+            .find(item)
+            .map_err(|e| anyhow!("--sort-by: {e}"))?;
         keys.push((found.first().copied(), row));
+    }
+    if must_find && !keys.is_empty() && keys.iter().all(|(key, _)| key.is_none()) {
+        bail!(
+            "couldn't find any field with path {:?} in the list of objects",
+            sort.named
+        );
     }
     keys.sort_by(|a, b| jsonpath::sort_order(a.0, b.0));
     Ok(keys.into_iter().map(|(_, r)| r).collect())
