@@ -20,6 +20,7 @@ mod envoy_gateway;
 mod graph;
 mod honest;
 mod hostile_input;
+mod json_dialect;
 mod krew;
 mod kubectl_like;
 mod layers;

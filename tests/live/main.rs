@@ -675,7 +675,7 @@ fn a_kind_that_never_answers_ends_at_the_request_timeout() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|p| p["policy"]["kind"] != "RetryPolicy"));
+        .all(|p| p["kind"] != "RetryPolicy"));
 }
 
 #[test]

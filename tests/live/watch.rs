@@ -121,7 +121,7 @@ fn demo_object(kind: &str, name: &str) -> Value {
 
 /// The JSON line of `name` among `lines`.
 fn row_of<'a>(lines: &'a [Value], name: &str) -> Option<&'a Value> {
-    lines.iter().find(|l| l["policy"]["name"] == name)
+    lines.iter().find(|l| l["metadata"]["name"] == name)
 }
 
 #[test]
@@ -169,8 +169,8 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|i| i["policy"]["name"] == name)
-            .unwrap()["affects"]
+            .find(|i| i["metadata"]["name"] == name)
+            .unwrap()["computed"]["affects"]
             .as_u64()
             .unwrap()
     };
@@ -183,7 +183,7 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(
-        row_of(&first, "gateway-timeouts").unwrap()["affects"],
+        row_of(&first, "gateway-timeouts").unwrap()["computed"]["affects"],
         json!(affects("gateway-timeouts"))
     );
     // A new route under the Gateway: nothing about the policy object changed.
@@ -202,10 +202,13 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
     }
     let row = row_of(&seen, "gateway-timeouts").unwrap();
     assert!(
-        row["affects"].as_u64().unwrap() > affects("gateway-timeouts"),
+        row["computed"]["affects"].as_u64().unwrap() > affects("gateway-timeouts"),
         "{row}"
     );
-    assert_eq!(row["targets"][0]["name"], "cupcake-gw");
+    assert_eq!(row["computed"]["targets"][0]["name"], "cupcake-gw");
+    // Each line is the policy object as read, as `get -o json`'s items.
+    assert_eq!(row["kind"], "BackendTrafficPolicy", "{row}");
+    assert!(row["spec"]["targetRefs"].is_array(), "{row}");
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     only_gets(&server);
@@ -431,16 +434,20 @@ fn a_pod_that_starts_matching_grows_the_reach_of_the_policy_that_picks_it() {
     let user = User::new(&server.kubeconfig("admin", None));
     let w = Watching::start(&user, &["get", "-A", "-w", "-o", "json"]);
     let first: Value = serde_json::from_str(&w.line()).unwrap();
-    assert_eq!(first["policy"]["name"], "pods", "{first}");
-    let before = first["affects"].as_u64().unwrap();
+    assert_eq!(first["metadata"]["name"], "pods", "{first}");
+    let before = first["computed"]["affects"].as_u64().unwrap();
     server.apply(json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "pay-2", "namespace": "app", "labels": {"app": "payments"}},
         "spec": {"containers": [{"name": "c", "image": "pay"}]}
     }));
     let row: Value = serde_json::from_str(&w.line()).unwrap();
-    assert_eq!(row["policy"]["name"], "pods", "{row}");
-    assert_eq!(row["affects"].as_u64().unwrap(), before + 1, "{row}");
+    assert_eq!(row["metadata"]["name"], "pods", "{row}");
+    assert_eq!(
+        row["computed"]["affects"].as_u64().unwrap(),
+        before + 1,
+        "{row}"
+    );
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     let pod_watches: Vec<String> = server
