@@ -93,7 +93,10 @@ fn offers_flag_values() {
             "custom-columns-file="
         ]
     );
-    assert_eq!(complete(&["get", "--sort-by", ".s"]).0, [".status"]);
+    assert_eq!(
+        complete(&["get", "--sort-by", ".c"]).0,
+        [".computed.status", ".computed.affects", ".computed.class"]
+    );
     // A template follows `jsonpath=` without a space.
     assert_eq!(
         complete(&["get", "-o", "jsonp"]),
