@@ -214,6 +214,38 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
     only_gets(&server);
 }
 
+/// `get -w -o json` prints items as `get -o json` does; a policy deleted is printed once
+/// more as it was last seen, its spec and all.
+#[test]
+fn watch_json_lines_are_items_and_a_deleted_policy_is_its_last_object() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let before = super::offline(&["get", "-A", "--demo", "-o", "json"]);
+    let before: Value = serde_json::from_str(&before).unwrap();
+    let items = before["items"].as_array().unwrap();
+    let w = Watching::start(&user, &["get", "-A", "-w", "-o", "json"]);
+    let first: Vec<Value> = w
+        .lines(items.len())
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&first, items, "the first lines are get -o json's items");
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "ClientTrafficPolicy",
+        Some("infra"),
+        "https-listener",
+    );
+    let line: Value = serde_json::from_str(&w.line()).unwrap();
+    let last = items
+        .iter()
+        .find(|i| i["metadata"]["name"] == "https-listener")
+        .unwrap();
+    assert_eq!(&line, last, "deleted: the policy as last seen");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+}
+
 #[test]
 fn an_expired_watch_lists_again_and_misses_nothing() {
     let server = demo_server();

@@ -10,7 +10,7 @@ use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::model::{ObjRef, Object, Snapshot};
 use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, World};
-use kubectl_policies::render::{age, columns, human, jsonpath};
+use kubectl_policies::render::{self, age, columns, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
 use std::cell::RefCell;
 use std::io::Write;
@@ -198,9 +198,10 @@ impl GetOutput<'_> {
         };
         match format {
             Format::Json | Format::Yaml if as_itself => structured(out, format, &items[0])?,
-            Format::Json | Format::Yaml => {
-                structured(out, format, &ListOf::of_objects(&items, blind))?
-            }
+            // Written as it is serialised: with every spec in it, the List of a large
+            // cluster is tens of megabytes, not to be held twice.
+            Format::Json => render::json_streamed(out, &ListOf::of_objects(&items, blind))?,
+            Format::Yaml => structured(out, format, &ListOf::of_objects(&items, blind))?,
             // kubectl's template, over the `-o json` answer; its text is written as it is
             // (escaped on a terminal, as all text).
             Format::JsonPath | Format::JsonPathFile | Format::JsonPathAsJson => {
