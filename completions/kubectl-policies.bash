@@ -917,7 +917,7 @@ _kubectl__policies() {
             return 0
             ;;
         kubectl__subcmd__policies__subcmd__get)
-            opts="-w -f -n -A -o -l -s -h --sort-by --show-labels --watch --filename --demo --kubeconfig --context --request-timeout --namespace --all-namespaces --output --color --no-headers --policy-kind --selector --server --token --user --cluster --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --as --as-group --as-uid --help"
+            opts="-w -f -n -A -o -l -s -h --sort-by --show-labels --watch --output-watch-events --filename --demo --kubeconfig --context --request-timeout --namespace --all-namespaces --output --color --no-headers --policy-kind --selector --server --token --user --cluster --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify --tls-server-name --as --as-group --as-uid --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

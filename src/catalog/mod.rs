@@ -375,7 +375,7 @@ impl NamespaceRule {
         }
     }
 
-    /// One line for `describe` of a policy and the README's table.
+    /// One line for `describe` of a policy and the guide's table of kinds (`docs/policies.md`).
     pub fn describe(self) -> &'static str {
         match self {
             NamespaceRule::Own => "own namespace only",

@@ -196,6 +196,15 @@ impl Watched {
                 // A fresh list (the first of a watch, or after 410 Gone) is what changed
                 // since: the objects it no longer has, and those that differ.
                 Change::Relisted { list, objects } => {
+                    // Pods listed in a namespace for the first time (a Pod-picking
+                    // policy came there): its policies now know its Pods were read.
+                    if let Some(ns) = list.namespace.as_ref().filter(|_| list.is_pods()) {
+                        if self.pods_read_in.insert(ns.clone()) {
+                            changed = true;
+                            self.pending.any = true;
+                            self.pending.full = true;
+                        }
+                    }
                     let listed: BTreeMap<ObjRef, Object> = objects
                         .into_iter()
                         .map(|o| {

@@ -386,7 +386,7 @@ fn the_release_workflow_builds_every_platform_of_the_template() {
 
 /// The release as the user asked for it: the template at the top level under the name
 /// the bot is told (`krew_template_file`), static and stripped Linux binaries, checked
-/// before they are packaged, and `cargo install --locked` in the README.
+/// before they are packaged, and `cargo install --locked` in the README and the install guide.
 #[test]
 fn the_release_names_its_template_builds_static_stripped_linux_binaries_and_installs_locked() {
     assert!(
@@ -447,16 +447,15 @@ fn the_release_names_its_template_builds_static_stripped_linux_binaries_and_inst
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is the template"));
     assert_eq!(template(), before);
-    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
-    let commands: Vec<&str> = readme
-        .lines()
-        .filter(|l| l.trim_start().starts_with("cargo install"))
-        .collect();
-    assert!(
-        !commands.is_empty(),
-        "the README shows a cargo install command"
-    );
-    for line in commands {
-        assert!(line.contains("--locked"), "README: {line}");
+    for page in ["README.md", "docs/install.md"] {
+        let text = std::fs::read_to_string(repo(page)).unwrap();
+        let commands: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("cargo install"))
+            .collect();
+        assert!(!commands.is_empty(), "{page} shows a cargo install command");
+        for line in commands {
+            assert!(line.contains("--locked"), "{page}: {line}");
+        }
     }
 }

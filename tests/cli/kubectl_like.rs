@@ -677,74 +677,6 @@ fn describe_and_effective_of_an_object_answer_for_its_sections_that_differ() {
     assert!(at > text.find("RetryPolicy.resilience.example.io").unwrap());
 }
 
-/// The README shows real output; docs/scripting.md shows real output of kubectl's ways
-/// over `get`'s items.
-#[test]
-fn readme_and_scripting_guide_show_real_output_of_kubectls_ways() {
-    let readme = std::fs::read_to_string(crate::command::repo("README.md")).unwrap();
-    let out = stdout(&["--demo", "get", "retrypolicies", "-n", "baker"]);
-    assert!(readme.contains(&out), "README is stale; paste:\n{out}");
-    let err = kp()
-        .args(["--demo", "describe", "httproute/bakr", "-n", "baker"])
-        .output()
-        .unwrap()
-        .stderr;
-    assert!(readme.contains(&*String::from_utf8(err).unwrap()));
-    let guide = std::fs::read_to_string(crate::command::repo("docs/scripting.md")).unwrap();
-    for args in SCRIPTING_EXAMPLES {
-        let out = stdout(args);
-        assert!(
-            guide.contains(&out),
-            "docs/scripting.md is stale for {args:?}; paste:\n{out}"
-        );
-    }
-}
-
-/// The commands docs/scripting.md shows with their output.
-const SCRIPTING_EXAMPLES: &[&[&str]] = &[
-    &[
-        "--demo",
-        "get",
-        "-A",
-        "-o",
-        "jsonpath={.items[*].metadata.name}",
-    ],
-    &[
-        "--demo",
-        "get",
-        "-A",
-        "-o",
-        r#"jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\t"}{.computed.status}{"\n"}{end}"#,
-    ],
-    &[
-        "--demo",
-        "get",
-        "-A",
-        "--sort-by",
-        ".computed.affects",
-        "-o",
-        "custom-columns=NAME:.metadata.name,KIND:.kind,TARGETS:.computed.targets[*].name,AFFECTS:.computed.affects",
-    ],
-    &[
-        "--demo",
-        "get",
-        "-A",
-        "--sort-by",
-        ".metadata.creationTimestamp",
-        "-o",
-        "custom-columns=CREATED:.metadata.creationTimestamp,NAME:.metadata.name",
-    ],
-    &[
-        "--demo",
-        "get",
-        "-A",
-        "-o",
-        r#"jsonpath={range .items[?(@.computed.status!="Enforced")]}{.metadata.name}: {.computed.status}{"\n"}{end}"#,
-    ],
-    &["--demo", "get", "retrypolicy/ns-retries", "-n", "baker", "-o", "yaml"],
-    &["--demo", "get", "-n", "baker", "-o", "name"],
-];
-
 #[test]
 fn one_policy_named_is_answered_as_itself_as_kubectl_get_kind_name_is() {
     let (_dir, f) = labelled();
@@ -828,4 +760,15 @@ fn refuses_a_file_it_cannot_read(form: &str, missing: &std::path::Path) {
         "-o {form}: cannot read {:?}",
         missing.display().to_string()
     )));
+}
+
+/// kubectl reads `--output-watch-events` only when it watches: without -w it is
+/// accepted and `get` answers as without it.
+#[test]
+fn output_watch_events_without_watch_is_accepted_and_changes_nothing() {
+    for output in ["json", "wide", "name"] {
+        let plain = stdout(&["get", "-A", "--demo", "-o", output]);
+        let flagged = stdout(&["get", "-A", "--demo", "-o", output, "--output-watch-events"]);
+        assert_eq!(plain, flagged, "-o {output}");
+    }
 }

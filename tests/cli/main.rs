@@ -16,6 +16,7 @@ mod commands;
 mod completion;
 mod conflicts;
 mod cycles;
+mod docs;
 mod envoy_gateway;
 mod graph;
 mod honest;

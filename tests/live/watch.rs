@@ -6,6 +6,7 @@
 use super::{command, demo_server, only_gets, User, DEMO};
 use crate::fake_apiserver::FakeApi;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -73,6 +74,17 @@ impl Watching {
         match self.lines.recv_timeout(WAIT) {
             Ok(l) => l,
             Err(e) => panic!("no line within {WAIT:?} ({e}); stderr: {}", self.stderr()),
+        }
+    }
+
+    /// The next json line whose object is the policy `name` (other rows that change
+    /// may come first).
+    fn event_of(&self, name: &str) -> Value {
+        loop {
+            let event: Value = serde_json::from_str(&self.line()).unwrap();
+            if event["object"]["policy"]["name"] == name {
+                return event;
+            }
         }
     }
 
@@ -496,4 +508,482 @@ fn a_pod_that_starts_matching_grows_the_reach_of_the_policy_that_picks_it() {
         "{pod_watches:#?}"
     );
     only_gets(&server);
+}
+
+/// `--output-watch-events`, as kubectl prints it with `-o json`: every row a watch event,
+/// `{"type": ..., "object": ITEM}` where ITEM is `get -o json`'s item; the first rows
+/// ADDED, a change MODIFIED, a deleted policy DELETED with its last row.
+#[test]
+fn watch_events_in_json_end_a_deleted_policy_on_deleted() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let get: Value =
+        serde_json::from_str(&super::offline(&["get", "-A", "--demo", "-o", "json"])).unwrap();
+    let items = get["items"].as_array().unwrap();
+    let w = Watching::start(
+        &user,
+        &["get", "-A", "-w", "-o", "json", "--output-watch-events"],
+    );
+    let first: Vec<Value> = w
+        .lines(items.len())
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (event, item) in first.iter().zip(items) {
+        assert_eq!(event["type"], "ADDED", "{event}");
+        assert_eq!(&event["object"], item, "the object is get's item");
+        assert_eq!(event.as_object().unwrap().len(), 2, "{event}");
+    }
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let changed: Value = serde_json::from_str(&w.line()).unwrap();
+    assert_eq!(changed["type"], "MODIFIED", "{changed}");
+    assert_eq!(changed["object"]["policy"]["name"], "baker-orders-retries");
+    assert_eq!(changed["object"]["status"], "TargetNotFound", "{changed}");
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "BackendTrafficPolicy",
+        Some("infra"),
+        "gateway-timeouts",
+    );
+    let deleted = w.event_of("gateway-timeouts");
+    assert_eq!(deleted["type"], "DELETED", "{deleted}");
+    assert_eq!(
+        deleted["object"],
+        *items
+            .iter()
+            .find(|i| i["policy"]["name"] == "gateway-timeouts")
+            .unwrap(),
+        "a deleted policy's event carries its last row"
+    );
+    // A policy that comes back is ADDED again.
+    server.apply(demo_object("BackendTrafficPolicy", "gateway-timeouts"));
+    let back = w.event_of("gateway-timeouts");
+    assert_eq!(back["type"], "ADDED", "{back}");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    only_gets(&server);
+}
+
+/// In a table, kubectl's EVENT column comes first, on the header and on every row.
+#[test]
+fn watch_events_in_a_table_are_a_first_event_column() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let table = super::offline(&["get", "-A", "--demo"]);
+    let w = Watching::start(&user, &["get", "-A", "-w", "--output-watch-events"]);
+    let first = w.lines(table.lines().count());
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(words(&first[0])[..2], ["EVENT", "NAMESPACE"], "{first:?}");
+    for (live, offline) in first.iter().zip(table.lines()).skip(1) {
+        let (live, offline) = (words(live), words(offline));
+        assert_eq!(live[0], "ADDED", "{live:?}");
+        assert_eq!(live[1..7], offline[..6], "{live:?}");
+    }
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "BackendTrafficPolicy",
+        Some("infra"),
+        "gateway-timeouts",
+    );
+    let row = loop {
+        let line = w.line();
+        if words(&line)[2] == "gateway-timeouts" {
+            break line;
+        }
+    };
+    assert_eq!(
+        words(&row)[..3],
+        ["DELETED", "infra", "gateway-timeouts"],
+        "{row}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+}
+
+/// A policy's key in json lines and in `get`'s items.
+fn policy_key(item: &Value) -> String {
+    let p = &item["policy"];
+    format!(
+        "{}/{}/{}/{}",
+        p["namespace"], p["group"], p["kind"], p["name"]
+    )
+}
+
+/// `get -A -o json`'s items asked of the server now, by policy.
+fn fresh_get(user: &User) -> BTreeMap<String, Value> {
+    let list: Value = serde_json::from_str(&user.ok(&["get", "-A", "-o", "json"])).unwrap();
+    let items = list["items"].as_array().unwrap();
+    items.iter().map(|i| (policy_key(i), i.clone())).collect()
+}
+
+impl Watching {
+    /// Starts `get -A -w -o json --output-watch-events` and reads its first rows.
+    fn events(user: &User) -> (Watching, BTreeMap<String, Value>) {
+        let first = fresh_get(user);
+        let w = Watching::start(
+            user,
+            &["get", "-A", "-w", "-o", "json", "--output-watch-events"],
+        );
+        let mut rows = BTreeMap::new();
+        for _ in 0..first.len() {
+            w.take_event(&w.line(), &mut rows);
+        }
+        assert_eq!(rows, first, "the first rows are get's");
+        (w, rows)
+    }
+
+    /// One watch event read into the last row of each policy.
+    fn take_event(&self, line: &str, rows: &mut BTreeMap<String, Value>) {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let key = policy_key(&event["object"]);
+        match event["type"].as_str() {
+            Some("DELETED") => rows.remove(&key),
+            Some("ADDED" | "MODIFIED") => rows.insert(key, event["object"].clone()),
+            _ => panic!("not a watch event: {line}"),
+        };
+    }
+
+    /// Reads events until the last row of every policy equals what `get -A -o json`
+    /// says now (the guarantee of `get -w`); fails after `WAIT`.
+    fn settles_on_get(&self, user: &User, rows: &mut BTreeMap<String, Value>) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            // Every event that came, then the answer of now.
+            while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(400)) {
+                self.take_event(&line, rows);
+            }
+            let now = fresh_get(user);
+            if *rows == now {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the watch's last rows are not get's after {WAIT:?}\nwatch: {rows:#?}\nget: {now:#?}\nstderr: {}",
+                self.stderr()
+            );
+        }
+    }
+}
+
+/// Changes to make while the watches are failing: a policy retargeted, a route
+/// deleted (its policies lose their target), a Service deleted, a policy deleted.
+fn churn(server: &crate::fake_apiserver::Server) {
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    server.delete(
+        "gateway.networking.k8s.io/v1",
+        "HTTPRoute",
+        Some("baker"),
+        "baker",
+    );
+    server.delete("v1", "Service", Some("baker"), "oven");
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "BackendTrafficPolicy",
+        Some("infra"),
+        "gateway-timeouts",
+    );
+}
+
+/// Waits until the watches are open (at least `n` watch requests came).
+fn watches_open(server: &crate::fake_apiserver::Server, n: usize) {
+    let deadline = Instant::now() + WAIT;
+    while server.watches() < n {
+        assert!(
+            Instant::now() < deadline,
+            "only {} watches",
+            server.watches()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The server closes every stream (as a proxy's idle timeout does) while objects
+/// change: the watches are opened again and the last rows are `get`'s.
+#[test]
+fn streams_closed_mid_watch_resume_and_end_on_gets_rows() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    let watches = server.watches();
+    server.close_watches();
+    churn(&server);
+    w.settles_on_get(&user, &mut rows);
+    assert!(server.watches() > watches, "the watches were opened again");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "a closed stream is no warning: {err}");
+    only_gets(&server);
+}
+
+/// 410 Gone mid-watch: the history is gone, the kinds are listed again, and what
+/// changed in between (deletions too) ends on `get`'s rows.
+#[test]
+fn a_410_mid_watch_lists_again_and_ends_on_gets_rows() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    let lists = relists(&server);
+    churn(&server);
+    server.expire_watches();
+    w.settles_on_get(&user, &mut rows);
+    assert!(relists(&server) > lists, "listed again after 410");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "a 410 is no warning: {err}");
+}
+
+/// A server under load answers the watches 429 Too Many Requests, or 500 and 503,
+/// several times over, while objects change: each watch is tried again after a pause
+/// that grows, resumes where it was, and the rows end on `get`'s.
+#[test]
+fn watches_answered_429_or_5xx_are_retried_with_backoff_and_end_on_gets_rows() {
+    for code in [429, 500, 503] {
+        let server = demo_server();
+        let user = User::new(&server.kubeconfig("admin", None));
+        let (w, mut rows) = Watching::events(&user);
+        watches_open(&server, 5);
+        let route_watches = |server: &crate::fake_apiserver::Server| -> Vec<Instant> {
+            let requests = server.requests();
+            let watches = requests
+                .iter()
+                .filter(|r| r.target.contains("/httproutes") && r.target.contains("watch="));
+            watches.map(|r| r.started).collect()
+        };
+        let before = route_watches(&server).len();
+        server.fail_watches("/httproutes", code, 3);
+        server.fail_watches("/services", code, 3);
+        server.close_watches();
+        // The objects change once both watches have failed: they are down.
+        wait_for(|| server.watch_faults_left() <= 4, "the watches failing");
+        churn(&server);
+        wait_for(|| server.watch_faults_left() == 0, "every fault answered");
+        w.settles_on_get(&user, &mut rows);
+        // Tried again after a pause that grows, not at once: 0.2 + 0.4 + 0.8 s.
+        let times = route_watches(&server);
+        assert!(times.len() > before + 3, "{code}: {} watches", times.len());
+        assert!(
+            times[before + 3].duration_since(times[before]) >= Duration::from_millis(1000),
+            "{code}: retried with a growing pause"
+        );
+        let (exit, err) = w.interrupt();
+        assert_eq!(exit, 0, "{code}: {err}");
+        assert!(
+            err.is_empty(),
+            "{code}: a fault tried again is no warning: {err}"
+        );
+    }
+}
+
+/// Waits (at most `WAIT`) until `done`.
+fn wait_for(done: impl Fn() -> bool, what: &str) {
+    let deadline = Instant::now() + WAIT;
+    while !done() {
+        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A policy kind whose labelled CRD appears while watching is watched from then on:
+/// its policies (one there before the CRD, one after) come as rows, ADDED, and the
+/// rows end on `get`'s.
+#[test]
+fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let color = |name: &str, service: &str| {
+        json!({"apiVersion": "example.io/v1", "kind": "ColorPolicy",
+               "metadata": {"name": name, "namespace": "baker",
+                            "creationTimestamp": "2026-02-01T00:00:00Z"},
+               "spec": {"targetRef": {"group": "", "kind": "Service", "name": service},
+                        "color": "red"}})
+    };
+    // Not a policy yet: no CRD says so.
+    server.apply(color("before", "oven"));
+    server.apply(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io",
+                     "labels": {"gateway.networking.k8s.io/policy": "Direct"}},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    }));
+    let before = w.event_of("before");
+    assert_eq!(before["type"], "ADDED", "{before}");
+    assert_eq!(before["object"]["policy"]["kind"], "ColorPolicy");
+    server.apply(color("after", "sprinkles"));
+    let after = w.event_of("after");
+    assert_eq!(after["type"], "ADDED", "{after}");
+    rows.insert(policy_key(&before["object"]), before["object"].clone());
+    rows.insert(policy_key(&after["object"]), after["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(
+        server
+            .targets()
+            .iter()
+            .any(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch=")),
+        "the new kind is watched"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A Pod-picking policy that appears in another namespace gets its Pods listed and
+/// watched there (with its selector); one with another selector in a namespace already
+/// watched gets that namespace's Pods watched again, all of them: the rows end on
+/// `get`'s, and a Pod that starts matching is seen.
+#[test]
+fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
+    let yaml = super::pod_cluster(&super::pod_policy("pods", "app", "payments"));
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let policy = |name: &str, namespace: &str, app: &str| {
+        json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+               "metadata": {"name": name, "namespace": namespace},
+               "spec": {"targetRefs": [{"kind": "Pod",
+                                        "selector": {"matchLabels": {"app": app}}}],
+                        "mtlsMode": "Strict"}})
+    };
+    // Another namespace: its Pods were never listed.
+    server.apply(policy("web-pods", "web", "payments"));
+    w.settles_on_get(&user, &mut rows);
+    let web = rows
+        .values()
+        .find(|r| r["policy"]["name"] == "web-pods")
+        .unwrap();
+    assert_eq!(web["affects"], 1, "{web}");
+    // Another selector where Pods are watched with the first one.
+    server.apply(policy("cart-pods", "app", "cart"));
+    w.settles_on_get(&user, &mut rows);
+    let cart = rows
+        .values()
+        .find(|r| r["policy"]["name"] == "cart-pods")
+        .unwrap();
+    assert_eq!(cart["affects"], 1, "{cart}");
+    // A Pod that starts matching the new policy is seen by the new watch.
+    server.apply(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "cart-2", "namespace": "app", "labels": {"app": "cart"}},
+        "spec": {"containers": [{"name": "c", "image": "cart"}]}
+    }));
+    w.settles_on_get(&user, &mut rows);
+    let cart = rows
+        .values()
+        .find(|r| r["policy"]["name"] == "cart-pods")
+        .unwrap();
+    assert_eq!(cart["affects"], 2, "{cart}");
+    let pod_watches: Vec<String> = server
+        .targets()
+        .into_iter()
+        .filter(|t| t.contains("/pods") && t.contains("watch=true"))
+        .collect();
+    assert!(
+        pod_watches
+            .iter()
+            .any(|t| t.starts_with("/api/v1/namespaces/web/pods?")
+                && t.contains("labelSelector=app%3Dpayments")),
+        "{pod_watches:#?}"
+    );
+    assert!(
+        pod_watches
+            .iter()
+            .any(|t| t.starts_with("/api/v1/namespaces/app/pods?") && !t.contains("labelSelector")),
+        "{pod_watches:#?}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// Every object of the demo, as JSON.
+fn demo_objects() -> Vec<Value> {
+    DEMO.split("\n---")
+        .filter_map(|doc| serde_saphyr::from_str::<Value>(doc).ok())
+        .filter(|v| v["kind"].is_string())
+        .collect()
+}
+
+/// One random change to the demo's objects on the server, from `roll` (a seeded
+/// generator): an object deleted or put back as it was, a policy retargeted, a
+/// Namespace relabelled, a Gateway's listener dropped.
+fn random_change(
+    server: &crate::fake_apiserver::Server,
+    demo: &[Value],
+    roll: &mut impl FnMut(usize) -> usize,
+) {
+    let o = &demo[roll(demo.len())];
+    let meta = &o["metadata"];
+    match roll(5) {
+        0 if o["kind"] != "CustomResourceDefinition" => server.delete(
+            o["apiVersion"].as_str().unwrap(),
+            o["kind"].as_str().unwrap(),
+            meta["namespace"].as_str(),
+            meta["name"].as_str().unwrap(),
+        ),
+        1 if o["spec"]["targetRef"].is_object() || o["spec"]["targetRefs"].is_array() => {
+            let names: Vec<&Value> = demo.iter().map(|d| &d["metadata"]["name"]).collect();
+            let mut p = o.clone();
+            let target = match p["spec"]["targetRef"].is_object() {
+                true => &mut p["spec"]["targetRef"],
+                false => &mut p["spec"]["targetRefs"][0],
+            };
+            target["name"] = names[roll(names.len())].clone();
+            server.apply(p);
+        }
+        2 if o["kind"] == "Namespace" => {
+            let mut ns = o.clone();
+            let team = ["cupcakes", "pies"][roll(2)];
+            ns["metadata"]["labels"]["team"] = json!(team);
+            server.apply(ns);
+        }
+        3 if o["kind"] == "Gateway" => {
+            let mut gw = o.clone();
+            let listeners = gw["spec"]["listeners"].as_array_mut().unwrap();
+            listeners.remove(roll(listeners.len()));
+            server.apply(gw);
+        }
+        _ => server.apply(o.clone()),
+    }
+}
+
+/// The property end to end: the binary watching the loopback server through bursts of
+/// seeded random changes to the demo (deletions and recreations, policies retargeted,
+/// Namespaces relabelled, listeners dropped); after each burst its last rows are a fresh
+/// `get`'s.
+#[test]
+fn the_last_rows_equal_get_after_bursts_of_random_changes() {
+    use proptest::test_runner::{RngAlgorithm, TestRng};
+    let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
+    let mut roll = |n: usize| rand_below(&mut rng, n);
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let demo = demo_objects();
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    for _ in 0..6 {
+        for _ in 0..1 + roll(12) {
+            random_change(&server, &demo, &mut roll);
+        }
+        w.settles_on_get(&user, &mut rows);
+    }
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    only_gets(&server);
+}
+
+/// A number below `n` from `rng`.
+fn rand_below(rng: &mut impl proptest::prelude::Rng, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
 }

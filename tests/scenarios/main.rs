@@ -25,3 +25,4 @@ mod reach;
 mod registry_kinds;
 mod topology;
 mod watch;
+mod watch_property;

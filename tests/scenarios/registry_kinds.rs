@@ -2,8 +2,8 @@
 
 mod corrections;
 mod gke_selectors;
+mod policies_page;
 mod ports;
-mod readme;
 mod shapes;
 mod survey;
 mod target_kinds;

@@ -220,6 +220,9 @@ pub enum Command {
         /// Live only: after the table, a row for each policy whose status, targets or reach changes, until Ctrl-C (-o json: one JSON object per line).
         #[arg(short = 'w', long)]
         watch: bool,
+        /// With -w: each row as kubectl's watch event, ADDED, MODIFIED or DELETED (an EVENT column; -o json: {"type": ..., "object": ITEM}); the first rows are ADDED.
+        #[arg(long)]
+        output_watch_events: bool,
     },
     /// That, which and what for an object; class, targets and reach for a policy.
     #[command(after_help = with_legend(

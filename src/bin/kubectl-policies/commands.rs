@@ -80,7 +80,15 @@ pub fn run(args: Args) -> Result<Outcome> {
             sort_by,
             show_labels,
             watch: true,
-        } => get::get_watch(flags, words, sort_by.as_deref(), *show_labels, &mut out)?,
+            output_watch_events,
+        } => {
+            let shown = get::Shown {
+                sort_by: sort_by.as_deref(),
+                show_labels: *show_labels,
+                events: *output_watch_events,
+            };
+            get::get_watch(flags, words, shown, &mut out)?
+        }
         Command::Get {
             words,
             sort_by,

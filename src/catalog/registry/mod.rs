@@ -111,7 +111,7 @@ impl KnownKind {
     }
 }
 
-/// The projects, in the order the README's table lists them, each with its entries.
+/// The projects, in the order `docs/policies.md`'s table lists them, each with its entries.
 pub static PROJECTS: &[(&str, &[KnownKind])] = &[
     ("Gateway API", gateway_api::ENTRIES),
     ("Envoy Gateway", envoy_gateway::ENTRIES),

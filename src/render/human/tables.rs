@@ -6,6 +6,9 @@ use rayon::prelude::*;
 /// The targets `get`'s TARGETS column names before `+N more` (all of them with `-o wide`).
 const TARGETS_SHOWN: usize = 10;
 
+/// Rows made per task when a table is made on every core.
+const ROWS_PER_PART: usize = 1024;
+
 #[allow(clippy::too_many_arguments)]
 pub fn get_policies(
     out: &mut impl Write,
@@ -16,8 +19,13 @@ pub fn get_policies(
     now: i64,
     style: Style,
     show_labels: bool,
+    events: Option<&[&str]>,
 ) -> io::Result<()> {
-    let mut h = vec![];
+    // `--output-watch-events`: kubectl's EVENT column, before every other.
+    let mut h = match events {
+        Some(_) => vec!["EVENT"],
+        None => vec![],
+    };
     if all_ns {
         h.push("NAMESPACE");
     }
@@ -32,11 +40,16 @@ pub fn get_policies(
     }
     // Every policy of a large cluster is tens of thousands of rows: made on every core.
     let parts: Vec<Table> = rows
-        .par_chunks(1024)
-        .map(|run| {
+        .par_chunks(ROWS_PER_PART)
+        .enumerate()
+        .map(|(chunk, run)| {
             let mut t = Table::new(Vec::new());
-            for r in run {
+            for (i, r) in run.iter().enumerate() {
                 t.start_row();
+                if let Some(events) = events {
+                    let event = events.get(chunk * ROWS_PER_PART + i).copied();
+                    t.cell(event.unwrap_or_default(), Tint::Plain);
+                }
                 if all_ns {
                     t.cell(
                         r.policy.namespace.as_deref().unwrap_or_default(),

@@ -43,6 +43,7 @@ fn get_names_the_first_targets_and_how_many_more_unless_wide() {
             0,
             Style::default(),
             false,
+            None,
         )
         .unwrap();
         String::from_utf8(out).unwrap()

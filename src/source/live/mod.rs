@@ -9,7 +9,7 @@
 //! `config` and `exec`: which cluster, as whom; `connect`: the client, and discovery's
 //! failures said; `discovery`: what the cluster serves; `plan`: what a read lists, in
 //! what order; `read`: the lists run and their results filed; `list` and `page`: one
-//! list, page by page; `blind_spots`: what could not be read; `watch`: `get -w`;
+//! list, page by page; `blind_spots`: what could not be read; `watch`: `get -w` (`grow`: the kinds and Pods it comes to watch);
 //! `runtime`: all of it for a caller without a runtime; `names`: shell completion's
 //! names; `error`: why there is no answer.
 
@@ -20,6 +20,7 @@ mod connect;
 pub mod discovery;
 pub mod error;
 mod exec;
+mod grow;
 mod list;
 pub mod names;
 mod page;

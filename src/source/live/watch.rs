@@ -1,12 +1,14 @@
 //! `get -w`: every list the read made, watched with kube-rs's watcher (a list, then a
 //! watch from its resourceVersion; a fresh list when the server answers 410 Gone),
-//! reported as changes to the objects in batches.
+//! reported as changes to the objects in batches; the kinds of labelled CRDs and the
+//! Pods of Pod-picking policies that appear are watched from then on (`grow`).
 //!
 //! Only GET requests are sent (list and watch). A kind the user may no longer list or
 //! watch (403, 404) is reported once as a blind spot and its objects stay as last seen;
 //! a server that cannot be reached again within the give-up time ends the watch.
 
 use super::discovery::Resource;
+use super::grow::Growth;
 use super::{complete_item, Cluster, LiveError};
 use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Origin};
 use crate::source::document::{Doc, MapOr};
@@ -16,6 +18,7 @@ use kube::api::{Api as KubeApi, ApiResource, DynamicObject};
 use kube::runtime::watcher::{self, Event};
 use std::time::Duration;
 use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 /// One list the read made, watched the same way (same kind, namespace and selector).
@@ -28,6 +31,11 @@ pub struct WatchList {
 }
 
 impl WatchList {
+    /// Whether this list is of Pods.
+    pub fn is_pods(&self) -> bool {
+        self.resource.group.is_empty() && self.resource.kind == "Pod"
+    }
+
     /// Whether `o` is one of the objects this list covers.
     pub fn covers(&self, object: &Object) -> bool {
         object.kind == self.resource.kind
@@ -68,25 +76,28 @@ const SETTLE: Duration = Duration::from_millis(60);
 const MAX_BATCH: Duration = Duration::from_millis(500);
 
 /// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
-/// `give_up` (Err), handing each batch of changes to `on_changes`.
+/// `give_up` (Err), handing each batch of changes to `on_changes`; and, from then on, the
+/// kinds and Pods `growth` says the changes call for.
 pub async fn watch<E: From<LiveError>>(
     cluster: &Cluster,
     lists: &[WatchList],
+    mut growth: Growth,
     give_up: Duration,
     mut on_changes: impl FnMut(Vec<Change>) -> Result<(), E>,
 ) -> Result<(), E> {
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut tasks = tokio::task::JoinSet::new();
+    let mut watches = Watches {
+        tasks: tokio::task::JoinSet::new(),
+        client: cluster.api.client(),
+        server: cluster.server.clone(),
+        give_up,
+        tx: tx.downgrade(),
+    };
     for list in lists {
-        let ctx = Watching {
-            client: cluster.api.client(),
-            list: list.clone(),
-            server: cluster.server.clone(),
-            give_up,
-            tx: tx.clone(),
-        };
-        tasks.spawn(ctx.run());
+        let task = watches.start(list.clone(), tx.clone());
+        growth.watching(list, Some(task));
     }
+    // The watches hold the only senders: once all have ended, nothing is watched.
     drop(tx);
     let interrupted = tokio::signal::ctrl_c();
     tokio::pin!(interrupted);
@@ -117,7 +128,36 @@ pub async fn watch<E: From<LiveError>>(
                 _ = tokio::time::sleep_until(until) => break,
             };
         }
+        for list in growth.grow(&batch) {
+            if let Some(tx) = watches.tx.upgrade() {
+                let task = watches.start(list.clone(), tx);
+                growth.watching(&list, Some(task));
+            }
+        }
         on_changes(batch)?;
+    }
+}
+
+/// The watches running, and what a new one is started with.
+struct Watches {
+    tasks: tokio::task::JoinSet<()>,
+    client: kube::Client,
+    server: String,
+    give_up: Duration,
+    /// Where they report (held weakly: the watches running hold it).
+    tx: mpsc::WeakUnboundedSender<Message>,
+}
+
+impl Watches {
+    fn start(&mut self, list: WatchList, tx: mpsc::UnboundedSender<Message>) -> AbortHandle {
+        let ctx = Watching {
+            client: self.client.clone(),
+            list,
+            server: self.server.clone(),
+            give_up: self.give_up,
+            tx,
+        };
+        self.tasks.spawn(ctx.run())
     }
 }
 

@@ -386,6 +386,7 @@ impl FakeApi {
             log: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             counters: Mutex::new(BTreeMap::new()),
+            watch_faults: Mutex::new(Vec::new()),
             connections: AtomicUsize::new(0),
             tunnels: AtomicUsize::new(0),
         });
@@ -472,6 +473,9 @@ struct State {
     stop: AtomicBool,
     /// How often each fault fired, by index.
     counters: Mutex<BTreeMap<usize, usize>>,
+    /// Faults for the watches to come (`Server::fail_watches`): the path they match, the
+    /// code answered and how many more times.
+    watch_faults: Mutex<Vec<(String, u16, usize)>>,
     connections: AtomicUsize,
     /// CONNECT requests seen (the server doubles as an HTTP proxy).
     tunnels: AtomicUsize,
@@ -561,6 +565,25 @@ impl Server {
         store.rv += 1;
         store.oldest = store.rv + 1;
         store.generation += 1;
+    }
+
+    /// Ends every open watch, as a server or a proxy closing a stream does; the history
+    /// is kept, so a watch resumed where it was misses nothing.
+    pub fn close_watches(&self) {
+        self.state.store.lock().unwrap().generation += 1;
+    }
+
+    /// The next `times` watch requests whose path contains `path_contains` are answered
+    /// `code` (429 and 503 with `Retry-After: 1`), as a server under load answers.
+    pub fn fail_watches(&self, path_contains: &str, code: u16, times: usize) {
+        let mut faults = self.state.watch_faults.lock().unwrap();
+        faults.push((path_contains.to_string(), code, times));
+    }
+
+    /// How many of the faults `fail_watches` set are still to be answered.
+    pub fn watch_faults_left(&self) -> usize {
+        let faults = self.state.watch_faults.lock().unwrap();
+        faults.iter().map(|(_, _, left)| left).sum()
     }
 
     /// How many watch requests came so far.
@@ -1328,6 +1351,13 @@ fn resource_request(
         );
     }
     if watching {
+        if let Some(code) = watch_fault(state, &format!("/{}", segs.join("/"))) {
+            let mut a = status(code, status_reason(code), "injected fault on a watch");
+            if matches!(code, 429 | 503) {
+                a.headers.push(("Retry-After".into(), "1".into()));
+            }
+            return a;
+        }
         let from = query
             .get("resourceVersion")
             .and_then(|rv| rv.parse::<u64>().ok())
@@ -1450,4 +1480,14 @@ fn table(res: &Res, page: &[&Value], meta: Value) -> Value {
                {"name": "Name", "type": "string", "format": "name", "description": "Name", "priority": 0},
                {"name": "Age", "type": "string", "format": "", "description": "Age", "priority": 0}],
            "rows": rows})
+}
+
+/// The code a watch request on `path` is answered, when `Server::fail_watches` says so.
+fn watch_fault(state: &State, path: &str) -> Option<u16> {
+    let mut faults = state.watch_faults.lock().unwrap();
+    let (_, code, left) = faults
+        .iter_mut()
+        .find(|(needle, _, left)| *left > 0 && path.contains(needle.as_str()))?;
+    *left -= 1;
+    Some(*code)
 }

@@ -13,6 +13,7 @@ use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, Wo
 use kubectl_policies::render::{self, age, columns, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::io::Write;
 
 pub(super) fn get_kinds(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
@@ -261,6 +262,7 @@ impl GetOutput<'_> {
                 age::now(),
                 settings::style(flags, format),
                 self.show_labels,
+                None,
             )?,
         }
         Ok(())
@@ -275,22 +277,30 @@ fn no_policies_found(ns: Option<&str>) -> String {
     }
 }
 
+/// How `get -w` shows its rows: `--sort-by`, `--show-labels`, `--output-watch-events`.
+pub(super) struct Shown<'a> {
+    pub sort_by: Option<&'a str>,
+    pub show_labels: bool,
+    /// Each row as kubectl's watch event (`--output-watch-events`).
+    pub events: bool,
+}
+
 /// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
 /// changes the watches see, a row for every policy in scope whose status, targets or
 /// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
 pub(super) fn get_watch(
     flags: &Global,
     words: &[String],
-    sort_by: Option<&str>,
-    show_labels: bool,
+    shown: Shown,
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let watch = WatchRows {
         format: watch_format(flags)?,
         selector: settings::label_selector(flags)?,
-        sort_by: sort_path(sort_by)?,
+        sort_by: sort_path(shown.sort_by)?,
         flags,
-        show_labels,
+        show_labels: shown.show_labels,
+        events: shown.events,
         out: RefCell::new(out),
     };
     // Set by the first answer, read by each batch of changes.
@@ -324,11 +334,39 @@ fn watch_format(flags: &Global) -> Result<Format> {
     Ok(format)
 }
 
-/// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope.
+/// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope;
+/// and the policies whose rows are shown (a row that comes is ADDED or MODIFIED by it).
 struct FirstAnswer {
     watched: query::watch::Watched,
     selection: Selection,
     scope: Option<String>,
+    shown: BTreeSet<ObjRef>,
+}
+
+/// kubectl's watch event types (`--output-watch-events`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Event {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl Event {
+    fn as_str(self) -> &'static str {
+        match self {
+            Event::Added => "ADDED",
+            Event::Modified => "MODIFIED",
+            Event::Deleted => "DELETED",
+        }
+    }
+}
+
+/// A row as kubectl's `--output-watch-events` prints an object with `-o json`: its item.
+#[derive(serde::Serialize)]
+struct WatchEvent<'a> {
+    #[serde(rename = "type")]
+    event: &'static str,
+    object: PolicyItem<'a>,
 }
 
 /// Which rows `get -w` shows and how it prints them.
@@ -338,6 +376,7 @@ struct WatchRows<'a, W> {
     selector: Option<LabelSelector>,
     sort_by: Option<SortBy>,
     show_labels: bool,
+    events: bool,
     /// Rows are written as they come: each batch is flushed at once.
     out: RefCell<&'a mut W>,
 }
@@ -367,18 +406,21 @@ impl<W: Write> WatchRows<'_, W> {
         if rows.is_empty() && missing.is_empty() && self.format != Format::Json {
             session::warn_line(&no_policies_found(scope.as_deref()));
         }
-        self.write(&rows, scope.as_deref(), true, &object)?;
+        let shown = rows.iter().map(|r| r.policy.clone()).collect();
+        let events = vec![Event::Added; rows.len()];
+        self.write(&rows, &events, scope.as_deref(), true, &object)?;
         let mut watched = watched;
         watched.forget_first();
         Ok(FirstAnswer {
             watched,
             selection,
             scope,
+            shown,
         })
     }
 
     /// After a batch of changes: the rows shown that changed, and those of the policies
-    /// gone, without the header.
+    /// gone (or no longer selected by -l), without the header.
     fn changed(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
         let (changed, spots) = first.watched.apply(changes);
         session::warn_blind_spots(&spots);
@@ -386,12 +428,43 @@ impl<W: Write> WatchRows<'_, W> {
             return Ok(());
         }
         let mut answer = first.watched.answer();
-        let mut rows = std::mem::take(&mut answer.changed);
-        rows.append(&mut answer.deleted);
+        let deleted = std::mem::take(&mut answer.deleted);
         let scope = first.scope.as_deref();
-        let (rows, _) = self.shown(answer.world, rows, &first.selection, scope);
+        let (now, _) = self.shown(
+            answer.world,
+            answer.changed.clone(),
+            &first.selection,
+            scope,
+        );
+        let (mut gone, _) = self.shown(answer.world, deleted, &first.selection, scope);
+        // A policy -l no longer selects leaves the rows shown, as from a server's watch
+        // with a label selector.
+        let selected: BTreeSet<&ObjRef> = now.iter().map(|r| &r.policy).collect();
+        gone.extend(
+            answer
+                .changed
+                .iter()
+                .filter(|r| !selected.contains(&r.policy))
+                .cloned(),
+        );
+        let mut rows = Vec::new();
+        let mut events = Vec::new();
+        for row in now {
+            let event = match first.shown.insert(row.policy.clone()) {
+                true => Event::Added,
+                false => Event::Modified,
+            };
+            events.push(event);
+            rows.push(row);
+        }
+        for row in gone {
+            if first.shown.remove(&row.policy) {
+                events.push(Event::Deleted);
+                rows.push(row);
+            }
+        }
         if !rows.is_empty() {
-            self.write(&rows, scope, false, &|r| answer.object(r))?;
+            self.write(&rows, &events, scope, false, &|r| answer.object(r))?;
         }
         Ok(())
     }
@@ -417,10 +490,12 @@ impl<W: Write> WatchRows<'_, W> {
     }
 
     /// Rows as `get` prints them (json lines for `-o json`: each row's item, its policy
-    /// found by `object`), then flushed.
+    /// found by `object`), each as its watch event with `--output-watch-events`, then
+    /// flushed.
     fn write<'o>(
         &self,
         rows: &[PolicyRow],
+        events: &[Event],
         scope: Option<&str>,
         headers: bool,
         object: &dyn Fn(&ObjRef) -> Option<&'o Object>,
@@ -429,21 +504,35 @@ impl<W: Write> WatchRows<'_, W> {
         let mut out = self.out.borrow_mut();
         match format {
             Format::Json => {
-                for r in rows {
-                    serde_json::to_writer(&mut **out, &query::policy_item(r, object(&r.policy)))?;
+                for (r, event) in rows.iter().zip(events) {
+                    let item = query::policy_item(r, object(&r.policy));
+                    match self.events {
+                        true => serde_json::to_writer(
+                            &mut **out,
+                            &WatchEvent {
+                                event: event.as_str(),
+                                object: item,
+                            },
+                        )?,
+                        false => serde_json::to_writer(&mut **out, &item)?,
+                    }
                     writeln!(out)?;
                 }
             }
-            _ => human::get_policies(
-                &mut **out,
-                rows,
-                format == Format::Wide,
-                headers && !flags.no_headers,
-                scope.is_none(),
-                age::now(),
-                settings::style(flags, format),
-                self.show_labels,
-            )?,
+            _ => {
+                let names: Vec<&str> = events.iter().map(|e| e.as_str()).collect();
+                human::get_policies(
+                    &mut **out,
+                    rows,
+                    format == Format::Wide,
+                    headers && !flags.no_headers,
+                    scope.is_none(),
+                    age::now(),
+                    settings::style(flags, format),
+                    self.show_labels,
+                    self.events.then_some(&names[..]),
+                )?
+            }
         }
         out.flush().context("writing output")?;
         Ok(())

@@ -1,0 +1,384 @@
+//! `get -w`'s guarantee as a property: after any sequence of changes, the last row
+//! printed for every policy (its targets, status and reach) is the row a fresh `get`
+//! computes on the objects as they are, and the rows `Watched` holds are `get`'s rows.
+//!
+//! A generated cluster (every kind the tool reads: Namespaces whose labels allowedRoutes
+//! selectors read, a GatewayClass, a Gateway and a ListenerSet whose listeners come and
+//! go, routes across namespaces, Services, a ReferenceGrant, Pods, the CRD that makes a
+//! policy kind, and policies of inherited, direct and Pod-picking kinds), then batches
+//! of changes: each object put in one of its shapes or deleted (and recreated under
+//! the same name), one event at a time or a few at once, or missed and seen again in a
+//! fresh list (a 410 Gone). After every batch the watch's answer is compared with a full
+//! analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
+//! every run tries the same sequences (PROPTEST_RNG_SEED picks others).
+
+use kubectl_policies::model::{ObjRef, Object, Snapshot};
+use kubectl_policies::query::watch::Watched;
+use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::source::files::{load_text, Loaded};
+use kubectl_policies::source::live::discovery::Resource;
+use kubectl_policies::source::live::watch::{Change, WatchList};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The namespaces whose Pods a live read listed (those of the Pod-picking policies).
+const PODS_READ_IN: [&str; 2] = ["backends", "other"];
+
+/// Every object of the generated cluster: its shapes (`shape(slot, v)`, v below
+/// `SHAPES[slot]`) share a name, so putting one after another is a change to it, and a
+/// delete then a put is a recreation under the same name.
+const SHAPES: [u8; 24] = [
+    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 2, 3, 2, 2, 2, 2, 2, 2, 3,
+];
+
+const RETRY_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: retrypolicies.example.io\n  labels: {gateway.networking.k8s.io/policy: LABEL}\nspec: {group: example.io, names: {kind: RetryPolicy, plural: retrypolicies}, scope: Namespaced}\n";
+
+/// Object `slot` in its shape `v`, as YAML.
+fn shape(slot: usize, v: u8) -> String {
+    let namespace = |name: &str, labels: &str| {
+        format!(
+            "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {name}, labels: {{{labels}}}}}\n"
+        )
+    };
+    let team = |v: u8| match v {
+        0 => "team: a",
+        1 => "team: b",
+        _ => "",
+    };
+    let service = |name: &str, ns: &str, v: u8| {
+        let ports = match v {
+            0 => "[{name: http, port: 80}]",
+            _ => "[{name: http, port: 80}, {name: alt, port: 8080}]",
+        };
+        format!("apiVersion: v1\nkind: Service\nmetadata: {{name: {name}, namespace: {ns}}}\nspec: {{selector: {{app: pay}}, ports: {ports}}}\n")
+    };
+    let retry = |name: &str, ns: &str, target: &str, spec: &str| {
+        format!("apiVersion: example.io/v1\nkind: RetryPolicy\nmetadata: {{name: {name}, namespace: {ns}, creationTimestamp: \"2025-0{}-01T00:00:00Z\"}}\nspec:\n  targetRef: {target}\n  {spec}\n", 1 + name.len() % 8)
+    };
+    let gw = "{group: gateway.networking.k8s.io, kind: Gateway, name: gw";
+    let route = "{group: gateway.networking.k8s.io, kind: HTTPRoute";
+    let pod = |name: &str, ns: &str, app: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: {ns}, labels: {{app: {app}}}}}\nspec: {{containers: [{{name: c, image: x}}]}}\n")
+    };
+    let pod_policy = |ns: &str, app: &str| {
+        format!("apiVersion: networking.gke.io/v1\nkind: GCPServerTLSPolicy\nmetadata: {{name: pods, namespace: {ns}}}\nspec:\n  targetRefs: [{{kind: Pod, selector: {{matchLabels: {{app: {app}}}}}}}]\n  mtlsMode: Strict\n")
+    };
+    let app = |v: u8| if v == 0 { "pay" } else { "cart" };
+    match slot {
+        0 => namespace("shop", team(v)),
+        1 => namespace("other", team(v)),
+        2 => format!("apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {{name: gc}}\nspec: {{controllerName: example.com/c{v}}}\n"),
+        3 => {
+            let listeners = match v {
+                0 => "- {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: a}}}}}\n  - {name: https, port: 443, protocol: HTTPS, allowedRoutes: {namespaces: {from: All}}}",
+                1 => "- {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}",
+                _ => "- {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: Same}}}\n  - {name: https, port: 443, protocol: HTTPS, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {team: b}}}}}",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: gw, namespace: infra}}\nspec:\n  gatewayClassName: gc\n  allowedListeners: {{namespaces: {{from: All}}}}\n  listeners:\n  {listeners}\n")
+        }
+        4 => {
+            let allowed = match v {
+                0 => "{from: All}",
+                _ => "{from: Selector, selector: {matchLabels: {team: b}}}",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nmetadata: {{name: extra, namespace: edge}}\nspec:\n  parentRef: {{name: gw, namespace: infra}}\n  listeners:\n  - {{name: extra, port: 8080, protocol: HTTP, allowedRoutes: {{namespaces: {allowed}}}}}\n")
+        }
+        5 => {
+            let spec = match v {
+                0 => "parentRefs:\n  - {name: gw, namespace: infra, sectionName: http}\n  - {kind: ListenerSet, name: extra, namespace: edge}\n  rules:\n  - name: cart\n    backendRefs: [{name: cart, namespace: backends, port: 80}]\n  - name: home\n    backendRefs: [{name: home, port: 80}]",
+                1 => "parentRefs: [{name: gw, namespace: infra}]\n  rules:\n  - name: home\n    backendRefs: [{name: home, port: 80}]",
+                _ => "parentRefs: [{kind: ListenerSet, name: extra, namespace: edge}]\n  rules:\n  - name: cart\n    backendRefs: [{name: cart, namespace: backends, port: 8080}]",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: shop, namespace: shop}}\nspec:\n  {spec}\n")
+        }
+        6 => {
+            let spec = match v {
+                0 => "parentRefs: [{name: gw, namespace: infra}]\n  rules: [{backendRefs: [{name: svc, port: 80}]}]",
+                _ => "parentRefs: [{name: gw, namespace: infra, sectionName: https}]\n  rules: [{backendRefs: [{name: cart, namespace: backends, port: 80}]}]",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: other, namespace: other}}\nspec:\n  {spec}\n")
+        }
+        7 => {
+            let backend = match v {
+                0 => "{name: cart, namespace: backends, port: 80}",
+                _ => "{name: home, namespace: shop, port: 80}",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: calls, namespace: mesh}}\nspec:\n  parentRefs: [{{group: \"\", kind: Service, name: cart, namespace: backends}}]\n  rules: [{{backendRefs: [{backend}]}}]\n")
+        }
+        8 => service("home", "shop", v),
+        9 => service("cart", "backends", v),
+        10 => service("svc", "other", v),
+        11 => {
+            let from = match v {
+                0 => "[{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]",
+                1 => "[{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]",
+                _ => "[{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}, {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}, {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: mesh}]",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata: {{name: let-in, namespace: backends}}\nspec:\n  from: {from}\n  to: [{{group: \"\", kind: Service}}]\n")
+        }
+        12 => RETRY_CRD.replace("LABEL", if v == 0 { "inherited" } else { "Direct" }),
+        13 => retry(
+            "class-wide",
+            "ops",
+            "{group: gateway.networking.k8s.io, kind: GatewayClass, name: gc}",
+            if v == 0 { "override: {attempts: 1}" } else { "default: {attempts: 1}" },
+        ),
+        14 => match v {
+            0 => retry("gw-retries", "infra", &format!("{gw}, sectionName: http}}"), "default: {attempts: 2, backoff: 1s}"),
+            1 => retry("gw-retries", "infra", &format!("{gw}}}"), "override: {attempts: 2}"),
+            _ => retry("gw-retries", "infra", &format!("{route}, name: shop, namespace: shop, sectionName: cart}}"), "default: {timeout: 9s}"),
+        },
+        15 => retry(
+            "ns-retries",
+            "shop",
+            "{group: \"\", kind: Namespace, name: shop}",
+            if v == 0 { "default: {attempts: 3}" } else { "override: {attempts: 3}" },
+        ),
+        16 => match v {
+            0 => retry("route-retries", "shop", &format!("{route}, name: shop, sectionName: cart}}"), "default: {attempts: 5}"),
+            1 => retry("route-retries", "shop", &format!("{route}, name: shop}}"), "override: {attempts: 5}"),
+            _ => retry("route-retries", "shop", &format!("{route}, name: other}}"), "default: {attempts: 5}"),
+        },
+        17 => {
+            let target = if v == 0 { "cart" } else { "home" };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: cart-tls, namespace: backends, creationTimestamp: \"2025-01-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: {target}}}]\n  validation: {{hostname: cart.example.com, wellKnownCACertificates: System}}\n")
+        }
+        18 => {
+            let section = if v == 0 { "" } else { ", sectionName: alt" };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: svc-tls, namespace: other, creationTimestamp: \"2025-02-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: svc{section}}}]\n  validation: {{hostname: svc.example.com, wellKnownCACertificates: System}}\n")
+        }
+        19 => pod("pay-1", "backends", app(v)),
+        20 => pod_policy("backends", app(v)),
+        21 => pod("web-1", "other", app(v)),
+        22 => pod_policy("other", app(v)),
+        _ => namespace("backends", team(v)),
+    }
+}
+
+/// One object of `shape`, read as a file's is.
+fn object(yaml: &str) -> Object {
+    let mut loaded = Loaded::default();
+    load_text(yaml, "<generated>", &mut loaded).unwrap();
+    loaded.place_in("default");
+    loaded.snapshot.settle();
+    assert_eq!(loaded.snapshot.objects.len(), 1, "{yaml}");
+    loaded.snapshot.objects.remove(0)
+}
+
+/// A change to one object: put in a shape (Some) or deleted (None).
+#[derive(Clone, Debug)]
+struct Step {
+    slot: usize,
+    shape: Option<u8>,
+}
+
+/// A batch of changes, seen one event at a time (`missed`: false) or missed and seen
+/// in a fresh list of each kind they touched, as after 410 Gone.
+#[derive(Clone, Debug)]
+struct Batch {
+    steps: Vec<Step>,
+    missed: bool,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    (0..SHAPES.len()).prop_flat_map(|slot| {
+        prop_oneof![
+            3 => (0..SHAPES[slot]).prop_map(Some),
+            1 => Just(None),
+        ]
+        .prop_map(move |shape| Step { slot, shape })
+    })
+}
+
+fn batch() -> impl Strategy<Value = Batch> {
+    (
+        prop_oneof![6 => proptest::collection::vec(step(), 1..=1), 1 => proptest::collection::vec(step(), 2..=4)],
+        proptest::bool::weighted(0.08),
+    )
+        .prop_map(|(steps, missed)| Batch { steps, missed })
+}
+
+/// The first objects: each in one of its shapes, or absent.
+fn cluster() -> impl Strategy<Value = Vec<Option<u8>>> {
+    SHAPES
+        .iter()
+        .map(|&n| proptest::option::weighted(0.85, 0..n))
+        .collect::<Vec<_>>()
+}
+
+/// What a fresh `get -A -o json` says of every policy of `objects`.
+fn full(objects: &BTreeMap<ObjRef, Object>) -> Vec<PolicyRow> {
+    let w = analyze(snapshot(objects), &[], &[]);
+    get_policies(&w, None)
+}
+
+fn snapshot(objects: &BTreeMap<ObjRef, Object>) -> Snapshot {
+    Snapshot {
+        objects: objects.values().cloned().collect(),
+        pods_read_in: PODS_READ_IN.iter().map(|s| s.to_string()).collect(),
+        ..Snapshot::default()
+    }
+}
+
+/// The part of a row `get -w` compares to decide a row is printed again.
+fn printed(row: &PolicyRow) -> String {
+    serde_json::to_string(&(&row.targets, row.status, row.affects)).unwrap()
+}
+
+/// A fresh list of every object of `kind`'s kind, cluster-wide.
+fn relist(kind: &Object, objects: &BTreeMap<ObjRef, Object>) -> Change {
+    let (group, version) = match kind.api_version.rsplit_once('/') {
+        Some((g, v)) => (g.to_string(), v.to_string()),
+        None => (String::new(), kind.api_version.to_string()),
+    };
+    let list = WatchList {
+        resource: Resource {
+            group,
+            version,
+            kind: kind.kind.to_string(),
+            plural: format!("{}s", kind.kind.to_lowercase()),
+            namespaced: kind.namespace.is_some(),
+        },
+        namespace: None,
+        selector: None,
+    };
+    let listed = objects
+        .values()
+        .filter(|o| list.covers(o))
+        .cloned()
+        .collect();
+    Change::Relisted {
+        list,
+        objects: listed,
+    }
+}
+
+/// Runs `batches` from `first`; Err names the first batch after which the watch's
+/// answer differs from a full analysis.
+fn run(first: &[Option<u8>], batches: &[Batch]) -> Result<(usize, (usize, usize, usize)), String> {
+    let mut objects: BTreeMap<ObjRef, Object> = BTreeMap::new();
+    for (slot, v) in first.iter().enumerate() {
+        if let Some(v) = v {
+            let o = object(&shape(slot, *v));
+            objects.insert(o.obj_ref(), o);
+        }
+    }
+    let mut watched = Watched::new(snapshot(&objects), &[]);
+    // What `get -w` printed last for each policy.
+    let mut shown: BTreeMap<ObjRef, String> = watched
+        .rows()
+        .iter()
+        .map(|r| (r.policy.clone(), printed(r)))
+        .collect();
+    let mut steps = 0;
+    for (i, batch) in batches.iter().enumerate() {
+        let mut changes = Vec::new();
+        let mut kinds: Vec<Object> = Vec::new();
+        for s in &batch.steps {
+            let o = object(&shape(s.slot, s.shape.unwrap_or(0)));
+            let r = o.obj_ref();
+            match s.shape {
+                Some(_) => {
+                    objects.insert(r.clone(), o.clone());
+                    changes.push(Change::Applied(o.clone()));
+                }
+                None => {
+                    objects.remove(&r);
+                    changes.push(Change::Deleted(r));
+                }
+            }
+            if !kinds.iter().any(|k| k.group_kind() == o.group_kind()) {
+                kinds.push(o);
+            }
+            steps += 1;
+        }
+        if batch.missed {
+            changes = kinds.iter().map(|k| relist(k, &objects)).collect();
+        }
+        watched.apply(changes);
+        let answer = watched.answer();
+        for row in &answer.changed {
+            shown.insert(row.policy.clone(), printed(row));
+        }
+        for row in &answer.deleted {
+            shown.remove(&row.policy);
+        }
+        let expected = full(&objects);
+        let want: BTreeMap<ObjRef, String> = expected
+            .iter()
+            .map(|r| (r.policy.clone(), printed(r)))
+            .collect();
+        if shown != want {
+            return Err(format!(
+                "after batch {i} ({batch:?}): the rows printed last differ from get's\nprinted: {shown:#?}\nget: {want:#?}"
+            ));
+        }
+        let held = format!("{:#?}", watched.rows());
+        let fresh = format!("{expected:#?}");
+        if held != fresh {
+            return Err(format!(
+                "after batch {i} ({batch:?}): the rows held differ from get's\nheld: {held}\nget: {fresh}"
+            ));
+        }
+    }
+    Ok((steps, watched.answered))
+}
+
+/// How many generated sequences each run tries, and how long each is at most.
+const CASES: u32 = 48;
+const BATCHES: usize = 80;
+
+/// The property over sequences from a fixed seed, shrunk to the fewest changes on a
+/// failure; thousands of changes in all, most of them answered incrementally (from the
+/// namespaces or the policy kinds a change touches, not in full).
+#[test]
+fn the_rows_printed_last_equal_a_fresh_get_after_any_changes() {
+    use proptest::test_runner::{TestCaseError, TestRunner};
+    use std::cell::Cell;
+    let config = ProptestConfig {
+        cases: CASES,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(713),
+        ..ProptestConfig::default()
+    };
+    let strategy = (cluster(), proptest::collection::vec(batch(), 1..BATCHES));
+    let (steps, full, incremental) = (Cell::new(0), Cell::new(0), Cell::new(0));
+    let outcome = TestRunner::new(config).run(&strategy, |(first, batches)| {
+        let (n, answered) = run(&first, &batches).map_err(TestCaseError::fail)?;
+        steps.set(steps.get() + n);
+        full.set(full.get() + answered.0);
+        incremental.set(incremental.get() + answered.1 + answered.2);
+        Ok(())
+    });
+    if let Err(e) = outcome {
+        panic!("{e}");
+    }
+    // Shrinking runs failing cases only: these counts are the passing runs'.
+    assert!(steps.get() >= 1000, "only {} changes", steps.get());
+    assert!(
+        incremental.get() > full.get(),
+        "{} answers incremental, {} in full",
+        incremental.get(),
+        full.get()
+    );
+}
+
+/// The generator reaches every shape of every object, and deletes each one.
+#[test]
+fn every_shape_of_every_object_is_read_as_one_object() {
+    let mut names: BTreeSet<ObjRef> = BTreeSet::new();
+    for (slot, &n) in SHAPES.iter().enumerate() {
+        let mut refs = BTreeSet::new();
+        for v in 0..n {
+            refs.insert(object(&shape(slot, v)).obj_ref());
+        }
+        assert_eq!(refs.len(), 1, "the shapes of slot {slot} share one name");
+        names.extend(refs);
+    }
+    assert_eq!(
+        names.len(),
+        SHAPES.len(),
+        "every slot is an object of its own"
+    );
+}
