@@ -82,7 +82,7 @@ impl Watching {
     fn event_of(&self, name: &str) -> Value {
         loop {
             let event: Value = serde_json::from_str(&self.line()).unwrap();
-            if event["object"]["policy"]["name"] == name {
+            if event["object"]["metadata"]["name"] == name {
                 return event;
             }
         }
@@ -539,8 +539,18 @@ fn watch_events_in_json_end_a_deleted_policy_on_deleted() {
     server.apply(p);
     let changed: Value = serde_json::from_str(&w.line()).unwrap();
     assert_eq!(changed["type"], "MODIFIED", "{changed}");
-    assert_eq!(changed["object"]["policy"]["name"], "baker-orders-retries");
-    assert_eq!(changed["object"]["status"], "TargetNotFound", "{changed}");
+    assert_eq!(
+        changed["object"]["metadata"]["name"],
+        "baker-orders-retries"
+    );
+    assert_eq!(
+        changed["object"]["computed"]["status"], "TargetNotFound",
+        "{changed}"
+    );
+    assert_eq!(
+        changed["object"]["spec"]["targetRef"]["name"], "no-such-route",
+        "{changed}"
+    );
     server.delete(
         "gateway.envoyproxy.io/v1alpha1",
         "BackendTrafficPolicy",
@@ -553,7 +563,7 @@ fn watch_events_in_json_end_a_deleted_policy_on_deleted() {
         deleted["object"],
         *items
             .iter()
-            .find(|i| i["policy"]["name"] == "gateway-timeouts")
+            .find(|i| i["metadata"]["name"] == "gateway-timeouts")
             .unwrap(),
         "a deleted policy's event carries its last row"
     );
@@ -604,10 +614,10 @@ fn watch_events_in_a_table_are_a_first_event_column() {
 
 /// A policy's key in json lines and in `get`'s items.
 fn policy_key(item: &Value) -> String {
-    let p = &item["policy"];
+    let m = &item["metadata"];
     format!(
         "{}/{}/{}/{}",
-        p["namespace"], p["group"], p["kind"], p["name"]
+        m["namespace"], item["apiVersion"], item["kind"], m["name"]
     )
 }
 
@@ -818,7 +828,7 @@ fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
     }));
     let before = w.event_of("before");
     assert_eq!(before["type"], "ADDED", "{before}");
-    assert_eq!(before["object"]["policy"]["kind"], "ColorPolicy");
+    assert_eq!(before["object"]["kind"], "ColorPolicy");
     server.apply(color("after", "sprinkles"));
     let after = w.event_of("after");
     assert_eq!(after["type"], "ADDED", "{after}");
@@ -860,17 +870,17 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
     w.settles_on_get(&user, &mut rows);
     let web = rows
         .values()
-        .find(|r| r["policy"]["name"] == "web-pods")
+        .find(|r| r["metadata"]["name"] == "web-pods")
         .unwrap();
-    assert_eq!(web["affects"], 1, "{web}");
+    assert_eq!(web["computed"]["affects"], 1, "{web}");
     // Another selector where Pods are watched with the first one.
     server.apply(policy("cart-pods", "app", "cart"));
     w.settles_on_get(&user, &mut rows);
     let cart = rows
         .values()
-        .find(|r| r["policy"]["name"] == "cart-pods")
+        .find(|r| r["metadata"]["name"] == "cart-pods")
         .unwrap();
-    assert_eq!(cart["affects"], 1, "{cart}");
+    assert_eq!(cart["computed"]["affects"], 1, "{cart}");
     // A Pod that starts matching the new policy is seen by the new watch.
     server.apply(json!({
         "apiVersion": "v1", "kind": "Pod",
@@ -880,9 +890,9 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
     w.settles_on_get(&user, &mut rows);
     let cart = rows
         .values()
-        .find(|r| r["policy"]["name"] == "cart-pods")
+        .find(|r| r["metadata"]["name"] == "cart-pods")
         .unwrap();
-    assert_eq!(cart["affects"], 2, "{cart}");
+    assert_eq!(cart["computed"]["affects"], 2, "{cart}");
     let pod_watches: Vec<String> = server
         .targets()
         .into_iter()
