@@ -88,7 +88,7 @@ impl<'a> Computed<'a> {
             targets: &row.targets,
             status: row.status,
             affects: row.affects,
-            // The controller's word is not read into the rows yet (issue #35).
+            // The controller's word is not read into the rows yet (issue #34).
             reported: None,
         }
     }
