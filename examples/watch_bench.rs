@@ -12,7 +12,11 @@
 //! cargo run --release --example synth -- --routes 20000 > target/bench/routes-20000-seed-7.json
 //! cargo run --release --example watch_bench -- --dump target/bench/routes-20000-seed-7.json
 //! ```
-//! Options: `--reps N` (3): each change is applied and undone N times; medians.
+//! Options: `--reps N` (3): each change is applied and undone N times; medians. The
+//! first answer (the watch's first table, with the state the answers after it are
+//! counted from) is timed against a full analysis too, `N` times. Beside each time
+//! ratio, the ratio of the CPU time the process's threads ran (Linux), which depends
+//! less on what else runs on the machine.
 
 use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::query::watch::Watched;
@@ -50,19 +54,48 @@ fn main() {
     loaded.snapshot.settle();
     let all = loaded.snapshot.objects;
     eprintln!("read {} objects in {:?}", all.len(), started.elapsed());
-    let started = Instant::now();
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
+    // The first table: the watch's first answer (its state for the answers after built
+    // with it) against a full `get -A` analysis of the same objects, side by side.
+    let (mut first, mut full) = (Vec::new(), Vec::new());
+    let (mut first_cpu, mut full_cpu) = (Vec::new(), Vec::new());
+    let mut w = None;
+    for _ in 0..reps {
+        let c = cpu();
+        let t = Instant::now();
+        let fresh = Watched::new(
+            Snapshot {
+                objects: all.clone(),
+                ..Snapshot::default()
+            },
+            &[],
+        );
+        first.push(t.elapsed());
+        first_cpu.push(cpu().saturating_sub(c));
+        let rows = fresh.rows();
+        // The last one is kept (the one before is let go outside the timing).
+        drop(w.replace(fresh));
+        let c = cpu();
+        let t = Instant::now();
+        let full_rows = full_rows(&all);
+        full.push(t.elapsed());
+        full_cpu.push(cpu().saturating_sub(c));
+        assert_eq!(json(&rows), json(&full_rows), "the first answer differs");
+    }
+    let (f1, f2) = (median(&mut first), median(&mut full));
+    let (c1, c2) = (median(&mut first_cpu), median(&mut full_cpu));
+    println!(
+        "first answer: {} against a full get -A analysis in {}: {:.3}× (CPU time: {} against {}, {:.3}×)\n",
+        ms(f1),
+        ms(f2),
+        f1.as_secs_f64() / f2.as_secs_f64(),
+        ms(c1),
+        ms(c2),
+        c1.as_secs_f64() / c2.as_secs_f64()
     );
-    eprintln!(
-        "first answer (in full, parts counted) in {:?}",
-        started.elapsed()
-    );
-
+    let Some(mut w) = w else {
+        eprintln!("--reps must be at least 1");
+        std::process::exit(2);
+    };
     let find = |kind: &str, ns: &str, name: &str| -> Object {
         all.iter()
             .find(|o| &*o.kind == kind && o.namespace.as_deref() == Some(ns) && &*o.name == name)
@@ -96,6 +129,11 @@ spec:
     let gateway_policy = find("BackendTrafficPolicy", "gw-0", "gw-000-traffic");
     let class_policy = find("RetryPolicy", "gw-0", "class-0-retries");
     let gateway = find("Gateway", "gw-0", "gw-000");
+    let class = all
+        .iter()
+        .find(|o| &*o.kind == "GatewayClass" && &*o.name == "class-0")
+        .cloned()
+        .expect("no GatewayClass class-0 in the dump");
     type Case = (&'static str, Vec<Change>, Vec<Change>);
     let cases: Vec<Case> = vec![
         (
@@ -129,21 +167,28 @@ spec:
             vec![Change::Applied(gateway.clone())],
         ),
         (
+            "a GatewayClass deleted (class-0, a third of the Gateways)",
+            vec![Change::Deleted(class.obj_ref())],
+            vec![Change::Applied(class.clone())],
+        ),
+        (
             "a GatewayClass's RetryPolicy deleted (gw-0)",
             vec![Change::Deleted(class_policy.obj_ref())],
             vec![Change::Applied(class_policy.clone())],
         ),
     ];
     println!(
-        "| change | re-answer (median) | full get -A analysis (median) | ratio | rows changed | how |"
+        "| change | re-answer (median) | full get -A analysis (median) | ratio | CPU time ratio | rows changed | how |"
     );
-    println!("|---|---:|---:|---:|---:|---|");
+    println!("|---|---:|---:|---:|---:|---:|---|");
     for (what, change, undo) in cases {
         let (mut inc, mut full) = (Vec::new(), Vec::new());
+        let (mut inc_cpu, mut full_cpu) = (Vec::new(), Vec::new());
         let mut changed_rows = 0;
         let mut how = "";
         for _ in 0..reps {
             let before = w.answered;
+            let c = cpu();
             let t = Instant::now();
             w.apply(clone_changes(&change));
             changed_rows = {
@@ -151,6 +196,7 @@ spec:
                 a.changed.len() + a.deleted.len()
             };
             inc.push(t.elapsed());
+            inc_cpu.push(cpu().saturating_sub(c));
             how = if w.answered.1 > before.1 {
                 "the namespaces it touches"
             } else if w.answered.2 > before.2 {
@@ -159,19 +205,23 @@ spec:
                 "in full"
             };
             let now = objects_after(&all, &change);
+            let c = cpu();
             let t = Instant::now();
             let rows = full_rows(&now);
             full.push(t.elapsed());
+            full_cpu.push(cpu().saturating_sub(c));
             assert_eq!(json(&w.rows()), json(&rows), "{what}: re-answer differs");
             w.apply(clone_changes(&undo));
             w.answer();
         }
         let (i, f) = (median(&mut inc), median(&mut full));
+        let (ic, fc) = (median(&mut inc_cpu), median(&mut full_cpu));
         println!(
-            "| {what} | {} | {} | {:.3}× | {changed_rows} | {how} |",
+            "| {what} | {} | {} | {:.3}× | {:.3}× | {changed_rows} | {how} |",
             ms(i),
             ms(f),
-            i.as_secs_f64() / f.as_secs_f64()
+            i.as_secs_f64() / f.as_secs_f64(),
+            ic.as_secs_f64() / fc.as_secs_f64()
         );
     }
 }
@@ -219,6 +269,21 @@ fn full_rows(objects: &[Object]) -> Vec<PolicyRow> {
 
 fn json(rows: &[PolicyRow]) -> String {
     format!("{rows:?}")
+}
+
+/// The CPU time this process's threads have run so far (Linux: each thread's
+/// `schedstat`; zero elsewhere). On a machine shared with other work it varies less
+/// than the time taken.
+fn cpu() -> Duration {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Duration::ZERO;
+    };
+    let ns: u64 = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
+    Duration::from_nanos(ns)
 }
 
 fn median(d: &mut [Duration]) -> Duration {

@@ -2,8 +2,12 @@
 //! read from objects (targets, intent). Sources, in order: the CRD label, the
 //! built-in registry, the user's `--policy-kind`, and the name-based assumption.
 
+pub mod merged;
 pub mod policy;
+pub mod references;
 pub mod registry;
+
+pub use references::{RefField, RefNamespaces, Unresolved};
 
 use crate::model::Object;
 use crate::model::{GroupKind, POLICY_LABEL};
@@ -42,9 +46,13 @@ pub enum Flow {
 pub enum SharedPort {
     /// Nothing particular: each listener takes its own.
     Allowed,
-    /// Refused when the listener is plain HTTP and other plain HTTP listeners of its
-    /// Gateway or of the Gateway's ListenerSets have its port (Envoy Gateway's
-    /// ClientTrafficPolicy: the settings would reach them too).
+    /// Refused when its settings would reach plain HTTP listeners it is not aimed at
+    /// (Envoy Gateway's ClientTrafficPolicy): aimed at a plain HTTP listener that
+    /// other plain HTTP listeners of its proxy have the port of (its Gateway's, its
+    /// ListenerSets', every Gateway's of a class that merges them); or aimed at a whole
+    /// Gateway or ListenerSet one of whose plain HTTP listeners has the port of one of
+    /// another Gateway or ListenerSet of its proxy (a listener aimed at by a policy of
+    /// the kind of its own left to that policy).
     RefusedOnSharedHttpListener,
 }
 
@@ -529,6 +537,10 @@ pub struct PolicyKind {
     /// Aimed at a listener sharing its port with others.
     #[serde(skip)]
     pub shared_port: SharedPort,
+    /// A target kind its controller refuses while the target's GatewayClass merges
+    /// its Gateways into one proxy.
+    #[serde(skip)]
+    pub when_merged: Option<merged::WhenMerged>,
     #[serde(skip)]
     pub merge: MergeModel,
     /// How several of this kind on one target combine.
@@ -558,10 +570,10 @@ pub struct PolicyKind {
     /// The vendor source the registry entry was read from.
     #[serde(skip)]
     pub cite: &'static str,
-    /// References in its spec and the kinds they may name (JSON pointer to a list of
-    /// references, (group, kind) allowed).
+    /// The objects its spec may name besides its targets, and what its controller does
+    /// when one does not resolve (`references`).
     #[serde(skip)]
-    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+    pub references: &'static [RefField],
     /// The project that defines it, when the registry knows.
     #[serde(skip)]
     pub project: &'static str,
@@ -788,8 +800,9 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         },
         label: None,
         cite: "",
-        refs: &[],
+        references: &[],
         project: "",
+        when_merged: None,
     }
 }
 

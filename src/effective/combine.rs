@@ -1,5 +1,6 @@
-//! The fold of one context path: a policy as it enters the fold (`Joining`), the
-//! fold's state on a path (`Acc`), and `push`, which adds more specific entries below a
+//! The fold of one context path: a policy read as it enters the fold (`Joining::new`;
+//! the type is `joining`'s, shared with the merge models), the fold's state on a path
+//! (`Acc`), and `push`, which adds more specific entries below a
 //! state. How the entries combine is their kind's merge model's (`merge/`, one module
 //! per model); how several on one target make one entry, its same-target rule's
 //! (`same_target/`).
@@ -7,6 +8,7 @@
 //! An empty or missing stanza states no intent: it contributes nothing and never wipes
 //! what others set.
 
+use super::joining::{Joining, Layer};
 use super::merge;
 use super::sourced::Sourced;
 use crate::catalog::policy::{spec_at_port, How, Intent, Mode};
@@ -15,37 +17,6 @@ use crate::model::{FastMap, Val};
 use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
-
-/// One stanza of a policy as it joins the fold: what it sets, and how it meets the
-/// levels below.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Layer {
-    pub how: How,
-    pub value: Rc<Sourced>,
-}
-
-/// A policy as it enters the fold at one attachment point (or several policies of one
-/// kind on one target, merged first as their kind says: `same_target/`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Joining {
-    /// The policies it holds, oldest first (one, unless merged on one target).
-    pub policies: Vec<PolicyId>,
-    /// What it sets where the levels below set nothing (none: no intent).
-    pub defaults: Option<Layer>,
-    /// What it sets over everything below (none: no intent).
-    pub overrides: Option<Layer>,
-    /// Envoy Gateway: this policy sets `mergeType`, so it is merged into the policy
-    /// of the nearest less specific level instead of replacing it.
-    pub merges_into_parent: bool,
-    /// It attaches at a route or one of its rules (not a Gateway, listener or
-    /// ListenerSet): Envoy Gateway's `mergeType` passes it over
-    /// (`merge/envoy_merge_type.rs`).
-    pub route_level: bool,
-    /// The policies read narrowed to this place (a spec's per-port lists: `spec_at_port`),
-    /// each with how many settings it sets here: what it can keep here, not its whole
-    /// spec's count. Empty for every other policy.
-    pub narrowed: Vec<(PolicyId, usize)>,
-}
 
 impl Joining {
     pub fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {

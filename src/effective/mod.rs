@@ -7,12 +7,14 @@
 //! every child, so no path is ever re-walked from the root.
 
 pub mod combine;
+mod joining;
 mod merge;
 mod same_target;
 pub mod sourced;
 pub mod status;
 
-pub use combine::{Acc, Joining};
+pub use combine::Acc;
+pub use joining::{Joining, Layer};
 pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, Flow, MergeModel, SameTarget};

@@ -3,7 +3,7 @@
 
 use super::{Acc, KindFold};
 use crate::catalog::{Class, Flow};
-use crate::model::FastMap;
+use crate::model::{FastMap, FastSet, GroupKind};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -409,54 +409,98 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
     // Objects reached are counted as the nodes go by when each section's node follows
     // its object's (as the topology makes them); else each (policy, object) is kept.
     let ordered = sections_follow_owners(t);
-    let folded: Vec<_> = kinds
+    let reach: Vec<Vec<NodeId>> = kinds
         .par_iter()
-        .map(|k| {
-            let f = &mut KindFold::new(t, k);
-            let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
-            let mut tallies = Tallies::new(f, &leaves);
-            let mut here = Vec::new();
-            let mut last_object: FastMap<PolicyId, NodeId> = FastMap::default();
-            let mut seen: std::collections::HashSet<(PolicyId, NodeId)> =
-                std::collections::HashSet::new();
-            for n in t.at_or_below(f.starts()) {
-                let Some(part) = part_of[n.index()] else {
-                    continue;
-                };
-                tallies.at(f, n, &mut here);
-                let leaf = is_leaf(t, n, f.class, f.flow);
-                let object = t.skeleton.object(n);
-                for &(p, tally) in &here {
-                    let new_object = last_object.insert(p, object) != Some(object)
-                        && (ordered || seen.insert((p, object)));
-                    if !new_object && !leaf {
-                        continue;
-                    }
-                    let c = sums.entry((p, part)).or_default();
-                    if new_object {
-                        c.objects += 1;
-                    }
-                    if leaf {
-                        c.tally.add(tally);
-                    }
-                }
-            }
-            for c in &f.conflicts {
-                if let Some(part) = part_of[c.at.index()] {
-                    sums.entry((c.loser, part))
-                        .or_default()
-                        .tally
-                        .add(CONFLICTED);
-                }
-            }
-            sums
-        })
+        .map(|k| t.at_or_below(KindFold::new(t, k).starts()))
         .collect();
+    // As `Statuses::compute` folds them: one kind per core at a time, the largest first.
+    let mut order: Vec<usize> = (0..kinds.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len()));
+    let folded = std::sync::Mutex::new(Vec::with_capacity(kinds.len()));
+    rayon::scope_fifo(|s| {
+        for &k in &order {
+            let (folded, kinds, reach, leaves) = (&folded, &kinds, &reach, &leaves);
+            s.spawn_fifo(move |_| {
+                let kind = &kinds[k];
+                let sums = contributions_of_kind(t, kind, &reach[k], part_of, leaves, ordered);
+                let mut folded = folded.lock().unwrap_or_else(|e| e.into_inner());
+                folded.push(sums);
+            });
+        }
+    });
+    let folded = folded.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut per: Vec<Vec<(u32, Contribution)>> = vec![Vec::new(); np];
     for ((p, part), c) in folded.into_iter().flatten() {
         per[p].push((part, c));
     }
     per
+}
+
+/// `contributions` of the policies of one kind, folded over `nodes` (at or below where
+/// they enter, in node order).
+fn contributions_of_kind(
+    t: &Topology,
+    k: &GroupKind,
+    nodes: &[NodeId],
+    part_of: &[Option<u32>],
+    leaves: &[usize],
+    ordered: bool,
+) -> FastMap<(PolicyId, u32), Contribution> {
+    let np = t.policies.len();
+    let f = &mut KindFold::new(t, k);
+    let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
+    let mut tallies = Tallies::new(f, leaves);
+    let mut here = Vec::new();
+    // Per policy: the last object it reached, and what it adds in the part it
+    // was reached in last (added to `sums` when the part changes: the nodes
+    // of a part mostly come together).
+    let mut last_object: Vec<Option<NodeId>> = vec![None; np];
+    let mut adding: Vec<Option<(u32, Contribution)>> = vec![None; np];
+    let mut seen: FastSet<(PolicyId, NodeId)> = FastSet::default();
+    for &n in nodes {
+        let Some(part) = part_of[n.index()] else {
+            continue;
+        };
+        tallies.at(f, n, &mut here);
+        let leaf = is_leaf(t, n, f.class, f.flow);
+        let object = t.skeleton.object(n);
+        for &(p, tally) in &here {
+            let new_object = last_object[p.index()].replace(object) != Some(object)
+                && (ordered || seen.insert((p, object)));
+            if !new_object && !leaf {
+                continue;
+            }
+            let c = match &mut adding[p.index()] {
+                Some((at, c)) if *at == part => c,
+                slot => {
+                    if let Some((at, c)) = slot.take() {
+                        sums.entry((p, at)).or_default().add(&c);
+                    }
+                    &mut slot.insert((part, Contribution::default())).1
+                }
+            };
+            if new_object {
+                c.objects += 1;
+            }
+            if leaf {
+                c.tally.add(tally);
+            }
+        }
+    }
+    for (i, slot) in adding.into_iter().enumerate() {
+        if let Some((at, c)) = slot {
+            sums.entry((PolicyId::at(i), at)).or_default().add(&c);
+        }
+    }
+    for c in &f.conflicts {
+        if let Some(part) = part_of[c.at.index()] {
+            sums.entry((c.loser, part))
+                .or_default()
+                .tally
+                .add(CONFLICTED);
+        }
+    }
+    sums
 }
 
 /// Per policy of an inherited kind that reaches node `n`: what `n` would add to its

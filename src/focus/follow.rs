@@ -108,8 +108,11 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
                 queue.extend(delegating.map(|p| p.obj_ref()));
             }
         }
+        // A backend: a Service, a ServiceImport, or an object of another project a
+        // backendRef may name (an Envoy Gateway Backend); not a Gateway API object.
         let is_backend = (r.kind == "Service" && r.group.is_empty())
-            || (r.kind == "ServiceImport" && r.group == "multicluster.x-k8s.io");
+            || (r.kind == "ServiceImport" && r.group == "multicluster.x-k8s.io")
+            || (r.group.contains('.') && !is_gateway_group(&r.group) && r.section.is_none());
         if is_backend {
             for ns in route_namespaces_for(&r, objects) {
                 for route in routes_by_ns.get(ns.as_str()).into_iter().flatten() {
@@ -121,6 +124,13 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
             }
         }
     }
+    // A GatewayClass's parameters may decide a verdict (Envoy Gateway's mergeGateways):
+    // their namespace is read with the classes that name them.
+    needed.extend(
+        super::parameters::class_parameters_named(objects)
+            .into_iter()
+            .map(|(_, ns, _)| ns),
+    );
     if anywhere {
         needed.extend(
             objects

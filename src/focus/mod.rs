@@ -13,15 +13,19 @@
 mod closure;
 mod follow;
 mod narrow;
+mod parameters;
 mod pods;
+mod references;
 
 pub use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
 pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
 pub use pods::pod_lists;
+pub use references::{referenced, referring_kinds};
 
+use crate::catalog::references::kind_allowed;
 use crate::catalog::Catalog;
-use crate::model::{is_cluster_scoped, is_gateway_group, is_listener_set, ObjRef};
+use crate::model::{hierarchy_kinds, is_cluster_scoped, is_gateway_group, is_listener_set, ObjRef};
 use crate::source::live::ReadScope;
 
 /// What a command's answer depends on.
@@ -56,10 +60,19 @@ pub fn live_scope(
             // a policy's reach, and a cluster-scoped object's (a GatewayClass's
             // Gateways), cross namespaces: read everything.
             let gateway = is_gateway_group(&gk.group) && gk.kind == "Gateway";
+            // An object only policies' specs name (a Secret): the policies that name it
+            // may be in any namespace a ReferenceGrant lets in.
+            let only_named = !hierarchy_kinds().any(|h| h == gk)
+                && catalog.kinds.values().any(|k| {
+                    k.references
+                        .iter()
+                        .any(|f| kind_allowed(f, &gk.group, &gk.kind))
+                });
             if gateway
                 || is_listener_set(&gk.group, &gk.kind)
                 || catalog.get(&gk).is_some()
                 || is_cluster_scoped(&gk.kind)
+                || only_named
             {
                 everything
             } else if let (true, Some(ns)) = (gk.group.is_empty() && gk.kind == "Pod", &r.namespace)
@@ -235,6 +248,14 @@ spec:
         assert_eq!(
             live_scope(&Need::Object(service.clone()), &catalog, "elsewhere", false),
             ReadScope::Object(service)
+        );
+        // A Secret: the policies that name it may be anywhere a grant lets them.
+        let secret = ObjRef::new("", "Secret", Some("app"), "users");
+        assert_eq!(
+            live_scope(&Need::Object(secret), &catalog, "elsewhere", false),
+            ReadScope::Cluster {
+                fallback: vec!["elsewhere".into()]
+            }
         );
     }
 }

@@ -17,6 +17,7 @@
 
 use super::namespace_closure;
 use crate::catalog::policy::{read_targets, ref_namespace, SelectorScope, TargetSpec};
+use crate::catalog::references::read_references;
 use crate::catalog::Catalog;
 use crate::model::{canonical_kind, normalize_group, ObjRef};
 use crate::model::{Map, NamespaceLinks};
@@ -32,6 +33,12 @@ pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec
     let Some(keep) = keep_mask(&snapshot.objects, catalog, focus) else {
         return Vec::new();
     };
+    // What files say exists is the whole input's, not what is left of it.
+    let from_files = (snapshot.listed.iter().flatten()).any(|l| l.file.is_some());
+    if snapshot.listed.is_none() || from_files {
+        let listed = snapshot.listed.as_ref();
+        snapshot.listed = Some(crate::model::listed_or_files(listed, &snapshot.objects));
+    }
     let mut i = 0;
     let aside = |_: &mut Object| {
         i += 1;
@@ -46,11 +53,22 @@ pub fn narrow(snapshot: &mut Snapshot, catalog: &Catalog, focus: &ObjRef) -> Vec
 /// Namespace (a GatewayClass reaches everywhere).
 pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Option<Vec<bool>> {
     let starts = start_namespaces(objects, catalog, focus)?;
+    // A policy naming an object in another namespace (a Secret, a Service) makes an
+    // answer depend on that namespace: nothing is set aside then.
+    if objects
+        .par_iter()
+        .any(|o| names_across_namespaces(o, catalog))
+    {
+        return None;
+    }
     // The links between namespaces, read only when an answer narrows (on every core).
     let keep = namespace_closure(&NamespaceLinks::of(objects), &starts);
+    // A GatewayClass's parameters may decide a verdict (Envoy Gateway's mergeGateways).
+    let parameters = super::parameters::class_parameters_named(objects);
     let kept = |o: &Object| match o.namespace.as_deref() {
         None => true,
         Some(ns) if keep.contains(ns) => true,
+        Some(_) if super::parameters::is_named_parameters(o, &parameters) => true,
         Some(_) => catalog.is_policy(o) && targets_within(o, &keep),
     };
     // Reading the targets of every policy elsewhere is most of the work: on every core.
@@ -99,6 +117,25 @@ fn ref_lies_in<'a>(namespace: Option<&'a str>, kind: &str, name: &'a str) -> Opt
         (None, "Namespace") => Some(name),
         (None, _) => None,
     }
+}
+
+/// Whether `object` is a policy whose spec names an object (besides its targets) in
+/// another namespace.
+fn names_across_namespaces(object: &Object, catalog: &Catalog) -> bool {
+    let Some(kind) = catalog.get(&object.group_kind()) else {
+        return false;
+    };
+    if kind.references.is_empty() {
+        return false;
+    }
+    let ns = object.namespace.as_deref();
+    object.spec.with(|spec| {
+        spec.as_object().is_some_and(|spec| {
+            read_references(spec, kind.references, ns)
+                .iter()
+                .any(|r| r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns))
+        })
+    })
 }
 
 fn is(object: &Object, obj_ref: &ObjRef) -> bool {

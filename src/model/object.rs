@@ -37,7 +37,8 @@ pub struct Object {
     pub annotations: BTreeMap<String, String>,
     /// `metadata.uid`, when the input has one (a cluster's objects do; files often not).
     pub uid: Option<Text>,
-    /// `metadata.generation`, when the input has one.
+    /// `metadata.generation`, when the input has one: which version of its spec the
+    /// object is, what a controller's `observedGeneration` is compared with.
     pub generation: Option<i64>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
@@ -151,6 +152,9 @@ pub enum BlindReason {
     Error,
     /// A document that was read but is not a valid object.
     Invalid,
+    /// References a policy makes to objects of a kind the source did not list there:
+    /// not known to exist or not, so not checked (the policy's verdict stands).
+    Unchecked,
 }
 
 /// Something the source could not read: a kind (optionally in one namespace) it may not
@@ -288,6 +292,70 @@ pub struct Snapshot {
     /// by label, with their selector): no Pod of one of them in `objects` means none
     /// matches, not that none was read.
     pub pods_read_in: std::collections::BTreeSet<String>,
+    /// Which kinds the source listed, and where (a live read's successful lists): a
+    /// reference to an object of a kind not listed where it points is unchecked, not
+    /// missing. `None` for files (`listed_in_files`): a file that holds objects of a
+    /// kind in a namespace says what exists of it there, for the policies of that file.
+    pub listed: Option<std::collections::BTreeSet<Listed>>,
+}
+
+/// A kind a source listed, in one namespace or (`namespace: None`) in all of them;
+/// for a file (`file`), as that file says it, for the references of its own policies.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Listed {
+    pub group: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    pub file: Option<String>,
+}
+
+/// `listed` as files say it: each (kind, namespace) a file holds objects of, for that
+/// file. Manifests are often applied beside objects made elsewhere (Gateway API's
+/// conformance suite makes its CA ConfigMaps at run time, beside a file that holds
+/// another ConfigMap in the same namespace): only the file a policy is in says what
+/// exists for it.
+pub fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed> {
+    let held: super::FastSet<(&str, &str, Option<&str>, &str)> = objects
+        .iter()
+        .map(|o| {
+            let group = normalize_group(o.group());
+            (
+                group,
+                o.kind.as_str(),
+                o.namespace.as_deref(),
+                &*o.origin.file,
+            )
+        })
+        .collect();
+    held.into_iter()
+        .map(|(group, kind, namespace, file)| Listed {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            namespace: namespace.map(str::to_string),
+            file: Some(file.to_string()),
+        })
+        .collect()
+}
+
+/// What says which kinds exist where: a live read's `listed` as it is; for files,
+/// what they hold (`listed_in_files`), with what a `dump` read back recorded its read
+/// listed (entries of a file: `file` set).
+pub fn listed_or_files(
+    listed: Option<&std::collections::BTreeSet<Listed>>,
+    objects: &[Object],
+) -> std::collections::BTreeSet<Listed> {
+    match listed {
+        Some(live) if live.iter().all(|l| l.file.is_none()) => live.clone(),
+        recorded => {
+            let mut all = listed_in_files(objects);
+            all.extend(recorded.into_iter().flatten().cloned());
+            all
+        }
+    }
 }
 
 impl Snapshot {
@@ -314,7 +382,7 @@ impl Snapshot {
         // rest of its spec when the input holds Pods (else no answer reads it).
         let pods = self.objects.par_iter().any(Object::is_pod);
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            if Links::kept_for(o) && !(pods && o.is_service()) {
+            if Links::kept_for(o.group(), &o.kind) && !(pods && o.is_service()) {
                 o.links();
                 o.spec = Lazy::default();
             } else {

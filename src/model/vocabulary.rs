@@ -27,6 +27,7 @@ pub(crate) const CLUSTER_SCOPED_KINDS: &[&str] = &[
     "ClusterIssuer",
     "ClusterRole",
     "ClusterRoleBinding",
+    "ClusterTrustBundle",
     "ComponentStatus",
     "CSIDriver",
     "CSINode",
@@ -112,6 +113,11 @@ pub(crate) const BUILTIN_KINDS: &[(&str, &str, &[&str])] = &[
     ("", "Namespace", &["ns"]),
     ("multicluster.x-k8s.io", "ServiceImport", &[]),
 ];
+
+/// Core kinds policies' specs name that are no part of the hierarchy (`describe
+/// secret/NAME`, `blast-radius configmap/NAME`), with kubectl's short names.
+pub(crate) const REFERENCED_CORE_KINDS: &[(&str, &str, &[&str])] =
+    &[("", "Secret", &[]), ("", "ConfigMap", &["cm"])];
 
 /// The built-in kinds that are part of the hierarchy (what `describe`, `tree` and
 /// `graph` take besides policies).

@@ -47,6 +47,12 @@ pub struct BlastRadius {
     pub policy: Option<ObjRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub apply: Option<Vec<String>>,
+    /// An object policies' specs name (a Secret, a ConfigMap, a Service), deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjRef>,
+    /// The policies its deletion makes Invalid (their controller refuses them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalidated: Option<Vec<ObjRef>>,
     pub changes: Vec<Change>,
     pub summary: Summary,
     /// `--apply`: the findings the applied objects would bring (a new Conflicted,
@@ -64,10 +70,19 @@ pub struct BlastRadius {
 ///
 /// Only what lies at or below the policy's attachment points can change, so only
 /// that is folded again, without the policy; everything above is shared with the
-/// world as it is. (`_declared` kinds are already in the world's catalog.)
-pub fn delete_policy(world: &World, policy: PolicyId, _declared: &[Declared]) -> BlastRadius {
+/// world as it is. (`declared` kinds are already in the world's catalog.) A kind
+/// whose vendor refuses a policy for what the others of its kind are aimed at (its
+/// `SharedPort` rule) is answered by rebuilding: deleting one may refuse another.
+pub fn delete_policy(world: &World, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
     let pol = &topology.policies[policy];
+    let others_turn_on_it = topology
+        .catalog
+        .get(&pol.kind)
+        .is_some_and(|k| k.shared_port != crate::catalog::SharedPort::Allowed);
+    if others_turn_on_it {
+        return delete_policy_by_reanalysis(world, policy, declared);
+    }
     let reach = reach_of_policy(topology, policy);
     let mut below = vec![false; topology.nodes.len()];
     for &n in &reach {
@@ -126,6 +141,7 @@ pub fn delete_policy_by_reanalysis(
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
         pods_read_in: world.topology.snapshot.pods_read_in.clone(),
+        listed: world.topology.snapshot.listed.clone(),
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
@@ -164,6 +180,8 @@ fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius
         kind: "BlastRadius",
         policy: Some(pol.obj_ref.clone()),
         apply: None,
+        object: None,
+        invalidated: None,
         changes,
         summary,
         findings: Vec::new(),
@@ -188,11 +206,13 @@ pub fn apply_objects(
             applied_kinds.push(o.kind.clone());
         }
     }
+    let listed = applied_listed(&world.topology.snapshot, &new_objects);
     let snapshot = Snapshot {
         objects: applied(&world.topology.snapshot.objects, new_objects),
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         links_released: world.topology.snapshot.links_released,
         pods_read_in: world.topology.snapshot.pods_read_in.clone(),
+        listed,
     };
     let after = super::analyze(snapshot, declared, &[]);
     let candidates = may_change(world, &after, &changed);
@@ -208,12 +228,206 @@ pub fn apply_objects(
         kind: "BlastRadius",
         policy: None,
         apply: Some(paths),
+        object: None,
+        invalidated: None,
         changes,
         summary,
         findings,
         blind_spots: world.topology.snapshot.blind_spots.clone(),
         headline,
     }
+}
+
+/// What changes if `object` (a Secret, a ConfigMap, a Service… that policies' specs
+/// name) is deleted: the policies its controller then refuses (Invalid), the findings
+/// that brings (an entry dropped), and every effective change that follows.
+pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> BlastRadius {
+    deleting_object(world, object, declared, false)
+}
+
+/// The same answer as `delete_object`, comparing every object of both worlds for every
+/// kind in use: slower, and obviously right. Tests hold the two equal.
+pub fn delete_object_by_reanalysis(
+    world: &World,
+    object: &ObjRef,
+    declared: &[Declared],
+) -> BlastRadius {
+    deleting_object(world, object, declared, true)
+}
+
+/// `delete_object`; `everywhere`: compared on every object for every kind, not only
+/// where the object's dependents reach and below the object.
+fn deleting_object(
+    world: &World,
+    object: &ObjRef,
+    declared: &[Declared],
+    everywhere: bool,
+) -> BlastRadius {
+    let topology = &world.topology;
+    let is_it = |o: &Object| {
+        o.name == object.name
+            && o.kind == object.kind
+            && o.namespace.as_deref() == object.namespace.as_deref()
+            && o.group() == object.group.as_str()
+    };
+    let found = topology.snapshot.objects.iter().any(is_it);
+    let snapshot = Snapshot {
+        objects: topology
+            .snapshot
+            .objects
+            .iter()
+            .filter(|o| !is_it(o))
+            .cloned()
+            .collect(),
+        blind_spots: topology.snapshot.blind_spots.clone(),
+        links_released: topology.snapshot.links_released,
+        pods_read_in: topology.snapshot.pods_read_in.clone(),
+        // What files said exists still says so: the object is gone, not unknown.
+        listed: Some(match &topology.snapshot.listed {
+            Some(listed) => listed.clone(),
+            None => crate::model::listed_in_files(&topology.snapshot.objects),
+        }),
+    };
+    let after = super::analyze(snapshot, declared, &[]);
+    let dependents = super::dependents::dependents(world, object);
+    let mut candidates = BTreeSet::new();
+    let mut kinds: Vec<GroupKind> = Vec::new();
+    for d in &dependents {
+        let pol = &topology.policies[d.policy_id];
+        candidates.extend(
+            reach_of_policy(topology, d.policy_id)
+                .into_iter()
+                .map(|n| topology.nodes[n].obj_ref.clone()),
+        );
+        kinds.push(pol.kind.clone());
+    }
+    if topology.lookup(object).is_some() || after.topology.lookup(object).is_some() {
+        candidates.extend(may_change(world, &after, std::slice::from_ref(object)));
+        kinds.extend(KindFold::kinds_in_use(topology));
+        kinds.extend(KindFold::kinds_in_use(&after.topology));
+    }
+    if everywhere {
+        for t in [topology, &after.topology] {
+            candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            kinds.extend(KindFold::kinds_in_use(t));
+        }
+    }
+    kinds.sort();
+    kinds.dedup();
+    let changes = compare(world, &after, &candidates, &kinds);
+    let invalidated: Vec<ObjRef> = topology
+        .policies
+        .iter()
+        .filter(|p| p.rejected.is_none())
+        .filter(|p| {
+            after
+                .topology
+                .policy_index
+                .get(&p.obj_ref)
+                .is_some_and(|&q| after.topology.policies[q].rejected.is_some())
+        })
+        .map(|p| p.obj_ref.clone())
+        .collect();
+    let summary = summarize(&changes);
+    let findings = brought(world, &after);
+    let headline = object_headline(
+        object,
+        found,
+        (dependents.len(), findings.len()),
+        &invalidated,
+        &changes,
+        &summary,
+    );
+    BlastRadius {
+        kind: "BlastRadius",
+        policy: None,
+        apply: None,
+        object: Some(object.clone()),
+        invalidated: Some(invalidated),
+        changes,
+        summary,
+        findings,
+        blind_spots: topology.snapshot.blind_spots.clone(),
+        headline,
+    }
+}
+
+/// What deleting an object policies name does, in one sentence.
+fn object_headline(
+    object: &ObjRef,
+    found: bool,
+    (named_by, brought): (usize, usize),
+    invalidated: &[ObjRef],
+    changes: &[Change],
+    summary: &Summary,
+) -> String {
+    let what = format!("Deleting {} {}", object.kind, object.ns_name());
+    if !found {
+        let by = match named_by {
+            0 => "and no policy names it".to_string(),
+            1 => "and the 1 policy that names it already does without it".to_string(),
+            n => format!("and the {n} policies that name it already do without it"),
+        };
+        return format!("{what} changes nothing: it is not in the input, {by}");
+    }
+    if named_by == 0 && changes.is_empty() {
+        return format!("{what} changes nothing: no policy names it");
+    }
+    let mut parts = Vec::new();
+    if !invalidated.is_empty() {
+        let names: Vec<String> = invalidated
+            .iter()
+            .map(|p| format!("{} {}", p.kind, p.ns_name()))
+            .collect();
+        parts.push(format!("makes {} Invalid", join_and(&names)));
+    }
+    if !changes.is_empty() {
+        let mut kinds: Vec<String> = changes.iter().map(|c| c.policy_kind.kind.clone()).collect();
+        kinds.sort();
+        kinds.dedup();
+        parts.push(format!(
+            "changes the effective {} of {}",
+            join_and(&kinds),
+            describe_summary(summary)
+        ));
+    }
+    if parts.is_empty() {
+        let by = match named_by {
+            1 => "the 1 policy naming it does".to_string(),
+            n => format!("the {n} policies naming it do"),
+        };
+        let see = if brought > 0 {
+            " (see the findings)"
+        } else {
+            ""
+        };
+        return format!("{what} changes no effective spec: {by} without it{see}");
+    }
+    format!("{what} {}", parts.join(", and "))
+}
+
+/// What the world after applying `new_objects` says exists. Read live: what was
+/// listed. From files: what each file holds, and for the applied files' policies what
+/// the input holds too (they are applied to the world it describes), so a reference
+/// they make to a missing Secret of a kind the input has is dangling, not unchecked.
+fn applied_listed(
+    before: &Snapshot,
+    new_objects: &[Object],
+) -> Option<BTreeSet<crate::model::Listed>> {
+    if before.listed.is_some() {
+        return before.listed.clone();
+    }
+    let input = crate::model::listed_in_files(&before.objects);
+    let mut listed = crate::model::listed_in_files(new_objects);
+    let files: BTreeSet<&str> = new_objects.iter().map(|o| &*o.origin.file).collect();
+    for file in files {
+        listed.extend(input.iter().map(|l| crate::model::Listed {
+            file: Some(file.to_string()),
+            ..l.clone()
+        }));
+    }
+    listed.extend(input);
+    Some(listed)
 }
 
 /// `objects` with `new_objects` applied: one with the same group, kind, namespace and

@@ -50,7 +50,22 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
         ));
     }
     let computed = statuses.overall[policy];
-    for c in reported_status(topology, policy) {
+    let reported = reported_status(topology, policy);
+    // The controller's word on the current generation: a refusal the computation does
+    // not share is STATUS, and an error. Stale reports are left out: they say nothing
+    // of the policy as it is now (`describe` lists them, marked stale).
+    if let Some(reason) = shown_reason(computed, summarise(&reported).as_ref()) {
+        out.push(Finding::new(
+            Code::Refused,
+            topology.policies[policy].obj_ref.clone(),
+            format!(
+                "a controller refuses its current generation ({reason}) while the computed status is {}",
+                computed.as_str()
+            ),
+        ));
+        return out;
+    }
+    for c in reported.into_iter().filter(|c| !c.stale) {
         let says_ok = c.status == "True"
             && matches!(c.type_.as_str(), "Accepted" | "Enforced" | "Programmed");
         let says_not = c.status == "False" && c.type_ == "Accepted";

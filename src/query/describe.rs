@@ -55,6 +55,9 @@ pub struct TargetDescription {
     /// The routes attached to those listeners (or to the object itself).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routes: Option<Vec<AttachedRoute>>,
+    /// The policies whose spec names the object (an ext-auth Service, a Backend).
+    #[serde(rename = "referencedBy", skip_serializing_if = "Vec::is_empty")]
+    pub referenced_by: Vec<super::dependents::Dependent>,
     #[serde(skip)]
     pub parents: Vec<ObjRef>,
     #[serde(skip)]
@@ -224,6 +227,10 @@ pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
         reported_affected,
         listeners,
         routes,
+        referenced_by: match node.is_section() {
+            true => Vec::new(),
+            false => super::dependents::dependents(world, &node.obj_ref),
+        },
         parents: node
             .parents
             .iter()
@@ -367,6 +374,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             reported_affected: Vec::new(),
             listeners: None,
             routes: None,
+            referenced_by: Vec::new(),
             parents: Vec::new(),
             children: Vec::new(),
             pod_policies: Vec::new(),
@@ -398,6 +406,8 @@ pub(crate) fn condition(raw: &Val) -> Option<ReportedCondition> {
         status: text("status").unwrap_or_else(|| "Unknown".into()),
         reason: text("reason").unwrap_or_default(),
         message: text("message").unwrap_or_default(),
+        observed_generation: None,
+        stale: false,
     })
 }
 
@@ -437,6 +447,8 @@ fn affected_marks(object: &crate::model::Object) -> Vec<ReportedCondition> {
                 },
                 reason: String::new(),
                 message: format!("annotation {k}"),
+                observed_generation: None,
+                stale: false,
             });
         }
     }

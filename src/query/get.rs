@@ -16,6 +16,9 @@ pub struct PolicyRow {
     pub class: Class,
     pub targets: Vec<ObjRef>,
     pub status: PolicyStatus,
+    /// What controllers say of its current generation (`Accepted`, a refusal's reason,
+    /// `Unknown`); absent where no report is of the current generation.
+    pub reported: Option<Reported>,
     pub affects: usize,
     pub creation_timestamp: Option<String>,
     /// The policy's labels (what `-l` and `--show-labels` read).
@@ -76,7 +79,8 @@ struct Computed<'a> {
     targets: &'a [ObjRef],
     status: PolicyStatus,
     affects: usize,
-    /// What its controller reported, where that refuses the computed verdict.
+    /// What controllers say of its current generation (`Accepted`, a refusal's reason,
+    /// `Unknown`); null where no report is of the current generation.
     reported: Option<&'a str>,
 }
 
@@ -88,8 +92,22 @@ impl<'a> Computed<'a> {
             targets: &row.targets,
             status: row.status,
             affects: row.affects,
-            // The controller's word is not read into the rows yet (issue #34).
-            reported: None,
+            reported: row
+                .reported
+                .as_ref()
+                .filter(|r| **r != Reported::Stale)
+                .map(Reported::as_str),
+        }
+    }
+}
+
+impl PolicyRow {
+    /// STATUS: the computed verdict, or a controller's refusal of the current
+    /// generation where the computed verdict is not a failure (`Invalid (reported)`).
+    pub fn shown_status(&self) -> std::borrow::Cow<'static, str> {
+        match shown_reason(self.status, self.reported.as_ref()) {
+            Some(reason) => shown_text(reason).into(),
+            None => self.status.as_str().into(),
         }
     }
 }
@@ -147,6 +165,34 @@ pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     rows
 }
 
+/// Whether `row` is what `policy_row` would make of policy `id` with this status and
+/// reach (every field compared, none copied).
+pub(crate) fn row_is(
+    row: &PolicyRow,
+    topology: &Topology,
+    id: PolicyId,
+    status: PolicyStatus,
+    affects: usize,
+) -> bool {
+    let policy = &topology.policies[id];
+    let targets = &topology.targets[id];
+    let object = topology.snapshot.objects.get(policy.object.index());
+    row.status == status
+        && row.affects == affects
+        && row.policy == policy.obj_ref
+        && row.class == policy.class
+        && row.class_source == policy.class_source.as_str()
+        && row.creation_timestamp == policy.creation_timestamp
+        && row.targets.len() == targets.len()
+        && row.targets.iter().zip(targets).all(|(a, r)| *a == r.target)
+        && object.map_or(row.labels.is_empty(), |o| o.labels == row.labels)
+        && object.map_or(row.api_version.is_empty(), |o| {
+            o.api_version == row.api_version
+        })
+        && row.strategy == policy.strategy_name()
+        && row.reported == reported_word(topology, id)
+}
+
 /// `get`'s row of policy `id`, with its status and reach.
 pub(crate) fn policy_row(
     topology: &Topology,
@@ -165,6 +211,7 @@ pub(crate) fn policy_row(
             .map(|r| r.target.clone())
             .collect(),
         status,
+        reported: reported_word(topology, id),
         affects,
         creation_timestamp: policy.creation_timestamp.clone(),
         labels: object.map(|o| o.labels.clone()).unwrap_or_default(),

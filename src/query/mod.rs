@@ -4,6 +4,7 @@
 
 pub mod blast;
 mod check;
+pub mod dependents;
 mod describe;
 mod effective;
 mod get;
@@ -13,6 +14,7 @@ mod name_error;
 pub mod names;
 pub mod outline;
 mod policy;
+mod reported;
 mod sections;
 pub mod select;
 pub mod subject;
@@ -37,6 +39,7 @@ pub use policy::{
     describe_policy, reported_status, Affected, Overridden, PolicyDescription, ReportedCondition,
     StatusPair, TargetState,
 };
+pub use reported::{is_failure, reported_word, shown_reason, shown_text, summarise, Reported};
 pub use sections::SectionEffective;
 pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
@@ -124,7 +127,7 @@ fn unresolved_status(code: Code) -> PolicyStatus {
     match code {
         Code::SectionNotFound => PolicyStatus::SectionNotFound,
         Code::SelectorBound => PolicyStatus::SelectorBound,
-        Code::TargetIsPolicy | Code::Invalid => PolicyStatus::Invalid,
+        Code::TargetIsPolicy | Code::Invalid | Code::Refused => PolicyStatus::Invalid,
         // Its controller sets it Conflicted on that target (Kong).
         Code::Conflicted => PolicyStatus::Conflicted,
         // A target that names no object, or one the hierarchy could not take in.
@@ -135,7 +138,9 @@ fn unresolved_status(code: Code) -> PolicyStatus {
         | Code::BackendNotFound
         | Code::StatusDisagrees
         | Code::SelectorMatchesNothing
+        | Code::SectionNotReached
         | Code::DuplicateObject
+        | Code::UnresolvedReference
         | Code::Cycle => PolicyStatus::TargetNotFound,
     }
 }

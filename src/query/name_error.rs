@@ -72,6 +72,10 @@ pub enum NameError {
     /// A command that starts at an object of the hierarchy was given a policy.
     #[error("{what} starts at an object of the hierarchy, not a policy")]
     PolicyNotNode { what: String },
+    /// A command that starts at an object of the hierarchy was given an object only
+    /// policies' specs name (a Secret).
+    #[error("{what} starts at an object of the hierarchy, and {object} is none (policies name it in their specs: try describe {object})")]
+    ReferencedNotNode { what: String, object: String },
 }
 
 fn given_prefix(given: &Option<String>) -> String {

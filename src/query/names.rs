@@ -4,8 +4,8 @@
 use super::types::resolve_type;
 use super::World;
 use crate::catalog::Catalog;
-use crate::model::hierarchy_kinds;
 use crate::model::Object;
+use crate::model::{hierarchy_kinds, REFERENCED_CORE_KINDS};
 use crate::model::{GroupKind, ObjRef};
 
 /// Which kinds a command takes.
@@ -15,8 +15,10 @@ pub enum TypeSet {
     Any,
     /// Objects of the hierarchy (`effective`, `tree`, `graph`).
     Hierarchy,
-    /// Policies (`blast-radius`, `effective --kind`).
+    /// Policies (`get`, `effective --kind`).
     Policies,
+    /// Policies and the objects policies' specs name (`blast-radius`).
+    Deletable,
 }
 
 /// TYPE words. With a world, the kinds it has objects of; without one, every kind
@@ -32,7 +34,34 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
         }
     };
     let mut kinds: Vec<GroupKind> = Vec::new();
-    if set != TypeSet::Policies {
+    if matches!(set, TypeSet::Any | TypeSet::Deletable) {
+        // What policies' specs name (Secrets, ConfigMaps): those read or named.
+        match world {
+            Some(world) => kinds.extend(
+                world
+                    .topology
+                    .references
+                    .iter()
+                    .flatten()
+                    .map(|r| r.target.group_kind())
+                    .chain(
+                        world
+                            .topology
+                            .snapshot
+                            .objects
+                            .iter()
+                            .map(|o| o.group_kind()),
+                    )
+                    .filter(|gk| super::dependents::is_referenced_kind(world, gk)),
+            ),
+            None => kinds.extend(
+                REFERENCED_CORE_KINDS
+                    .iter()
+                    .map(|(g, k, _)| GroupKind::new(g, k)),
+            ),
+        }
+    }
+    if matches!(set, TypeSet::Any | TypeSet::Hierarchy) {
         match world {
             Some(world) => kinds.extend(
                 world
@@ -77,14 +106,21 @@ pub fn objects(world: &World, type_word: &str, namespace: Option<&str>) -> Vec<O
     let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
         return Vec::new();
     };
+    let named: Vec<ObjRef>;
     let refs: Vec<&ObjRef> = if topology.catalog.get(&gk).is_some() {
         topology.policies.iter().map(|p| &p.obj_ref).collect()
     } else {
+        // Objects policies' specs name (Secrets): those read, and those named.
+        named = match super::dependents::is_referenced_kind(world, &gk) {
+            true => super::dependents::named_or_read(world, &gk),
+            false => Vec::new(),
+        };
         topology
             .nodes
             .iter()
             .filter(|n| !n.is_section())
             .map(|n| &n.obj_ref)
+            .chain(&named)
             .collect()
     };
     let mut found: Vec<ObjRef> = refs

@@ -1,6 +1,7 @@
 //! `describe` of a policy: its class, targets (resolved or not), what it reaches and how
 //! many objects, its computed status beside what controllers report, its conflicts.
 
+use super::reported::{generation_of, shown_reason, shown_text, summarise};
 use super::*;
 use crate::effective::combine::Acc;
 use crate::effective::Joining;
@@ -52,6 +53,14 @@ pub struct ReportedCondition {
     pub reason: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
+    /// The generation of the policy the condition was written for (the condition's
+    /// own `observedGeneration`, else the status's).
+    #[serde(rename = "observedGeneration", skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    /// Written for another generation than the policy's (`metadata.generation`): it
+    /// says nothing of the policy as it is now (docs/status.md, The controller's word).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale: bool,
 }
 
 /// A policy's status as the tool computes it and as controllers report it.
@@ -59,6 +68,11 @@ pub struct ReportedCondition {
 pub struct StatusPair {
     pub computed: PolicyStatus,
     pub reported: Vec<ReportedCondition>,
+    /// What STATUS shows where a controller's refusal of the current generation
+    /// replaces the computed verdict (`Invalid (reported)`); absent where it is the
+    /// computed one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
 }
 
 /// `describe` of a policy: its class, targets, what it reaches and how many objects,
@@ -76,6 +90,9 @@ pub struct PolicyDescription {
     #[serde(rename = "labelClass", skip_serializing_if = "Option::is_none")]
     pub label_class: Option<Class>,
     pub targets: Vec<TargetState>,
+    /// The objects its spec names besides its targets, and how each resolved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<crate::topology::PolicyReference>,
     pub affects: Vec<Affected>,
     #[serde(rename = "affectsCount")]
     pub affects_count: usize,
@@ -153,11 +170,19 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         class_source: pol.class_source.as_str(),
         label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
         targets,
+        references: topology.references_of(policy).to_vec(),
         affects_count: world.statuses.affects_count(policy),
         affects,
-        status: StatusPair {
-            computed: world.statuses.overall[policy],
-            reported: reported_status(topology, policy),
+        status: {
+            let computed = world.statuses.overall[policy];
+            let reported = reported_status(topology, policy);
+            let shown =
+                summarise(&reported).and_then(|w| shown_reason(computed, Some(&w)).map(shown_text));
+            StatusPair {
+                computed,
+                reported,
+                shown,
+            }
         },
         findings: findings_on(world, &[&pol.obj_ref]),
         blind_spots: topology.snapshot.blind_spots.clone(),
@@ -292,16 +317,29 @@ impl<'w> Losses<'w> {
 }
 
 /// What controllers wrote: `status.ancestors[].conditions` (with ancestorRef and
-/// controllerName) or plain `status.conditions`.
+/// controllerName) or plain `status.conditions`, each marked stale where it was written
+/// for another generation of the policy.
 pub fn reported_status(topology: &Topology, policy: PolicyId) -> Vec<ReportedCondition> {
     let pol = &topology.policies[policy];
-    let status = &topology.snapshot.objects[pol.object].status;
+    let object = &topology.snapshot.objects[pol.object];
+    let status = &object.status;
     let mut out = Vec::new();
+    let of_status = status.get("observedGeneration").and_then(generation_of);
     let cond = |c: &Val, controller: Option<String>, ancestor: Option<ObjRef>| {
-        condition(c).map(|r| ReportedCondition {
-            controller,
-            ancestor,
-            ..r
+        condition(c).map(|r| {
+            let observed = c
+                .get("observedGeneration")
+                .and_then(generation_of)
+                .or(of_status);
+            ReportedCondition {
+                controller,
+                ancestor,
+                observed_generation: observed,
+                // Stale only where known to be of another generation: a side without
+                // one (a hand-written file, an old controller) cannot say so.
+                stale: matches!((observed, object.generation), (Some(o), Some(g)) if o != g),
+                ..r
+            }
         })
     };
     if let Some(ancestors) = status.get("ancestors").and_then(Val::as_array) {

@@ -18,6 +18,9 @@ pub enum Subject {
     Node(NodeId),
     /// A namespace the input knows, whose level is not a node.
     Namespace(String),
+    /// An object no part of the hierarchy that policies' specs may name (a Secret, a
+    /// ConfigMap, a Backend), in the input or named by a policy.
+    Referenced(ObjRef),
 }
 
 /// `TYPE/NAME` or `TYPE NAME`, split.
@@ -149,6 +152,13 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
     if gk.group.is_empty() && gk.kind == "Pod" {
         return Err(pod_not_in_hierarchy(world, &r));
     }
+    if r.section.is_none()
+        && super::dependents::is_referenced_kind(world, &gk)
+        && (super::dependents::in_input(world, &r)
+            || !super::dependents::dependents(world, &r).is_empty())
+    {
+        return Ok(Subject::Referenced(r));
+    }
     Err(not_found(world, &gk, &r.name, r.namespace.as_deref()))
 }
 
@@ -185,6 +195,10 @@ pub fn node_of(world: &World, subject: Subject, what: &str) -> Result<NodeId, Na
             }),
         Subject::Policy(_) => Err(NameError::PolicyNotNode {
             what: what.to_string(),
+        }),
+        Subject::Referenced(object) => Err(NameError::ReferencedNotNode {
+            what: what.to_string(),
+            object: object.to_string(),
         }),
     }
 }

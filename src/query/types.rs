@@ -4,12 +4,14 @@
 
 use crate::catalog::Catalog;
 use crate::model::Object;
-use crate::model::{resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP};
+use crate::model::{
+    resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP, REFERENCED_CORE_KINDS,
+};
 
 /// Why TYPE names no kind: none known by that name, or several.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveTypeError {
-    #[error("unknown resource type {typed:?}: not a Gateway API kind, a Service, ServiceImport, Namespace or Pod, nor a policy kind the registry, the CRDs read or --policy-kind name")]
+    #[error("unknown resource type {typed:?}: not a Gateway API kind, a Service, ServiceImport, Namespace, Pod, Secret or ConfigMap, nor a policy kind the registry, the CRDs read or --policy-kind name")]
     Unknown { typed: String },
     /// Kinds of that name in several groups: the `kind.group` spellings that tell them
     /// apart, in order.
@@ -52,6 +54,19 @@ pub fn resolve_type(
     }
     // Pods: part of the hierarchy where a policy picks them by label (GKE).
     consider("", "Pod", "pods", &["po".to_string()]);
+    // What policies' specs name: Secrets, ConfigMaps, any kind a reference field takes.
+    for (kind_group, kind, short_names) in REFERENCED_CORE_KINDS {
+        let shorts: Vec<String> = short_names.iter().map(|x| x.to_string()).collect();
+        consider(kind_group, kind, &resource_plural(kind), &shorts);
+    }
+    for policy_kind in catalog.kinds.values() {
+        for field in policy_kind.references {
+            for &(kind_group, kind) in field.kinds {
+                let kind_group = crate::model::normalize_group(kind_group);
+                consider(kind_group, kind, &resource_plural(kind), &[]);
+            }
+        }
+    }
     for crd in objects
         .iter()
         .filter(|o| o.kind == "CustomResourceDefinition")

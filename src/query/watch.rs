@@ -16,15 +16,20 @@
 //! change when some policy selects targets across namespaces. Tests hold the answers
 //! equal to `get`'s on the whole input after every change.
 
-use super::get::policy_row;
+mod count;
+
+use super::get::{policy_row, row_is};
 use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
-use crate::effective::status::{contributions, leaf_contributions_at, Contribution, Own};
+use crate::effective::status::{leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
+use crate::model::FastMap;
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
-use crate::source::live::watch::Change;
+use crate::source::live::watch::{Change, WatchList};
 use crate::topology::{NodeId, PolicyId, Topology};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use count::{count_parts, lend, places_now};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Past this many namespaces, a change that reaches more than half of them is not
 /// answered by namespaces.
@@ -36,23 +41,33 @@ type Part = Option<String>;
 
 /// The objects the watches last saw, and the rows last answered from them.
 pub struct Watched {
+    /// The objects, but for those lent to the first answer's world (`lent`).
     objects: BTreeMap<ObjRef, Object>,
+    /// The references of the objects the first answer's world holds (`first`), in its
+    /// order: they are taken back at the first change or `forget_first`.
+    lent: Vec<ObjRef>,
     blind_spots: Vec<BlindSpot>,
     /// The namespaces whose Pods the first read listed (`Snapshot::pods_read_in`).
     pods_read_in: BTreeSet<String>,
+    /// The kinds the first read listed, and where (`Snapshot::listed`).
+    listed: Option<BTreeSet<crate::model::Listed>>,
     declared: Vec<Declared>,
     /// Per policy, its last row (`get -w` compares their targets, status and reach).
-    last: BTreeMap<ObjRef, PolicyRow>,
+    last: FastMap<ObjRef, PolicyRow>,
     /// What the last answer in full knew of the world: its catalog (which tells
     /// policies from the rest) and its namespaces; no objects.
     world: World,
-    /// The world of the first answer, whole, until `forget_first`.
+    /// The world of the first answer, whole (its objects lent), until `forget_first`
+    /// or the first change.
     first: Option<World>,
     /// What is counted per part; None: every change is answered in full.
     parts: Option<Parts>,
     pending: Pending,
     /// Where each policy's targets lie (read once per version of the policy).
-    places: HashMap<ObjRef, TargetPlaces>,
+    places: FastMap<ObjRef, TargetPlaces>,
+    /// What policies name in another namespace than their own (a Secret there), as of
+    /// the last answer in full: a change to one is answered in full.
+    named_across: BTreeSet<(GroupKind, String)>,
     /// How many answers were computed in full, how many from the namespaces a change
     /// could touch, how many from the policies of the kinds changed.
     pub answered: (usize, usize, usize),
@@ -85,16 +100,29 @@ impl Pending {
     }
 }
 
+/// What the policies among `objects` name in another namespace than their own.
+fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
+    let mut out = BTreeSet::new();
+    for policy in objects {
+        let named = crate::focus::referenced(std::slice::from_ref(policy));
+        out.extend(
+            named
+                .into_iter()
+                .filter(|(_, ns)| policy.namespace.as_deref() != Some(ns.as_str())),
+        );
+    }
+    out
+}
+
 /// Per policy, what each part contributes to its status and reach, how its targets
 /// resolved; per part, the hierarchy's edges from a node to a child counted there.
 #[derive(Default)]
 struct Parts {
-    contrib: HashMap<ObjRef, BTreeMap<Part, Contribution>>,
-    by_part: HashMap<Part, BTreeSet<ObjRef>>,
-    own: HashMap<ObjRef, Own>,
+    contrib: FastMap<ObjRef, BTreeMap<Part, Contribution>>,
+    own: FastMap<ObjRef, Own>,
     /// Per part of the children: each node of another part (by reference) with
     /// children in that part, and how many.
-    edges: HashMap<Part, HashMap<ObjRef, u32>>,
+    edges: FastMap<Part, FastMap<ObjRef, u32>>,
 }
 
 /// What one batch of changes did to `get`'s rows.
@@ -124,29 +152,49 @@ impl Answer<'_> {
 impl Watched {
     /// The objects of the first read (settled or not), analysed in full.
     pub fn new(snapshot: Snapshot, declared: &[Declared]) -> Watched {
-        let objects = snapshot
+        // Named and sorted on every core, in the order the state keeps them, and lent
+        // to the first answer's world as they are.
+        let mut objects: Vec<(ObjRef, Object)> = snapshot
             .objects
-            .into_iter()
+            .into_par_iter()
+            .with_min_len(1024)
             .map(|o| (o.obj_ref(), o))
             .collect();
+        objects.par_sort_by(|a, b| a.0.cmp(&b.0));
+        // An object read twice: its last copy is kept, as the state keeps one per name.
+        if objects.windows(2).any(|w| w[0].0 == w[1].0) {
+            let mut once: Vec<(ObjRef, Object)> = Vec::with_capacity(objects.len());
+            for entry in objects {
+                match once.last_mut() {
+                    Some(last) if last.0 == entry.0 => *last = entry,
+                    _ => once.push(entry),
+                }
+            }
+            objects = once;
+        }
+        let (keys, objects): (Vec<ObjRef>, Vec<Object>) = objects.into_iter().unzip();
         let mut watched = Watched {
-            objects,
+            objects: BTreeMap::new(),
+            lent: Vec::new(),
             blind_spots: snapshot.blind_spots,
             pods_read_in: snapshot.pods_read_in,
+            listed: snapshot.listed,
             declared: declared.to_vec(),
-            last: BTreeMap::new(),
+            last: FastMap::default(),
             world: World::new(Topology::default()),
             first: None,
             parts: None,
-            pending: Pending {
-                any: true,
-                full: true,
-                ..Pending::new()
-            },
+            pending: Pending::new(),
             answered: (0, 0, 0),
-            places: HashMap::new(),
+            places: FastMap::default(),
+            named_across: BTreeSet::new(),
         };
-        watched.answer();
+        // The first rows are all new: kept as they are (no answer of what changed).
+        let rows = watched.answer_lent(keys, objects);
+        watched.last = rows
+            .into_iter()
+            .filter_map(|(policy, row)| Some((policy, row?)))
+            .collect();
         watched
     }
 
@@ -157,25 +205,52 @@ impl Watched {
         rows
     }
 
-    /// A policy's object as the watches last saw it.
+    /// A policy's object as the watches last saw it (lent to the first answer's world
+    /// until that is let go).
     pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
-        self.objects.get(policy)
+        self.objects
+            .get(policy)
+            .or_else(|| self.first.as_ref()?.policy_object(policy))
     }
 
     /// The world of the first answer (what the command line's TYPE and names are read
-    /// against), until `forget_first`.
+    /// against), until `forget_first` or the first change applied.
     pub fn world(&self) -> &World {
         self.first.as_ref().unwrap_or(&self.world)
     }
 
-    /// Lets the first answer's world go (a copy of every object).
+    /// Lets the first answer's world go, its objects taken back.
     pub fn forget_first(&mut self) {
-        self.first = None;
+        if let Some(first) = self.first.take() {
+            let keys = std::mem::take(&mut self.lent);
+            self.give_back(keys, first);
+        }
+    }
+
+    /// The objects lent (`keys`, in their order) taken back from the world analysed
+    /// from them, which is let go.
+    fn give_back(&mut self, keys: Vec<ObjRef>, world: World) {
+        let objects = match world.into_topology() {
+            Ok(mut topology) => std::mem::take(&mut topology.snapshot.objects),
+            Err(shared) => shared.snapshot.objects.clone(),
+        };
+        // The analysis keeps every object in its order (their references differ, so
+        // `drop_duplicates` drops none); were one dropped, each is named again.
+        let back: Box<dyn Iterator<Item = (ObjRef, Object)>> = match objects.len() == keys.len() {
+            true => Box::new(keys.into_iter().zip(objects)),
+            false => Box::new(objects.into_iter().map(|o| (o.obj_ref(), o))),
+        };
+        // Both in order: collected by merging two sorted runs.
+        self.objects = std::mem::take(&mut self.objects)
+            .into_iter()
+            .chain(back)
+            .collect();
     }
 
     /// Applies a batch of changes to the objects; returns whether any object changed,
     /// and the blind spots it brings that were not known (each is said once).
     pub fn apply(&mut self, changes: Vec<Change>) -> (bool, Vec<BlindSpot>) {
+        self.forget_first();
         let mut new_spots = Vec::new();
         let mut changed = false;
         for change in changes {
@@ -204,6 +279,13 @@ impl Watched {
                             self.pending.any = true;
                             self.pending.full = true;
                         }
+                    }
+                    // A kind listed where it was not (what a policy that came names,
+                    // a Secret in another namespace): its references there are judged.
+                    if self.note_listed(&list) {
+                        changed = true;
+                        self.pending.any = true;
+                        self.pending.full = true;
                     }
                     let listed: BTreeMap<ObjRef, Object> = objects
                         .into_iter()
@@ -245,11 +327,39 @@ impl Watched {
         (changed, new_spots)
     }
 
+    /// Records `list` as listed (`Snapshot::listed`); whether it was not before.
+    fn note_listed(&mut self, list: &WatchList) -> bool {
+        let Some(listed) = &mut self.listed else {
+            return false;
+        };
+        let entry = crate::model::Listed {
+            group: list.resource.group.clone(),
+            kind: list.resource.kind.clone(),
+            namespace: list.namespace.clone(),
+            file: None,
+        };
+        let wide = crate::model::Listed {
+            namespace: None,
+            ..entry.clone()
+        };
+        !listed.contains(&wide) && listed.insert(entry)
+    }
+
     /// Notes what one object's change can touch.
     fn note(&mut self, now: Option<&Object>, before: Option<Object>) {
+        // A reference across namespaces is judged on objects a part's analysis may not
+        // hold: a policy that names one, or an object one names, is answered in full.
+        let across = now.into_iter().chain(before.as_ref()).any(|o| {
+            let named = o.namespace.as_ref().is_some_and(|ns| {
+                self.named_across
+                    .contains(&(o.group_kind(), ns.to_string()))
+            });
+            named || !named_across(std::slice::from_ref(o)).is_empty()
+        });
         let catalog = &self.world.topology.catalog;
         let pending = &mut self.pending;
         pending.any = true;
+        pending.full |= across;
         for o in now.into_iter().chain(before.as_ref()) {
             let Some(ns) = o.namespace.as_deref() else {
                 pending.full = true;
@@ -295,8 +405,46 @@ impl Watched {
     /// (and the policies gone) that differ from the last answer in status, targets or
     /// reach.
     pub fn answer(&mut self) -> Answer<'_> {
-        let pending = std::mem::replace(&mut self.pending, Pending::new());
-        let rows = if !pending.any {
+        let (rows, mut gone) = self.answer_pending();
+        let mut changed = Vec::new();
+        let mut deleted = Vec::new();
+        for (policy, row) in rows {
+            match row {
+                Some(r) => {
+                    let same = self.last.get(&policy).is_some_and(|old| {
+                        (&old.targets, old.status, old.affects) == (&r.targets, r.status, r.affects)
+                    });
+                    if !same {
+                        changed.push(r.clone());
+                    }
+                    self.last.insert(policy, r);
+                }
+                None => deleted.extend(self.last.remove(&policy)),
+            }
+        }
+        changed.sort_by(row_order);
+        deleted.sort_by(row_order);
+        gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
+        Answer {
+            world: &self.world,
+            changed,
+            deleted,
+            objects: &self.objects,
+            gone,
+        }
+    }
+
+    /// The rows of the policies the changes pending may have changed (None: gone), and
+    /// what the changed objects were.
+    fn answer_pending(&mut self) -> (Vec<(ObjRef, Option<PolicyRow>)>, Vec<Object>) {
+        let mut pending = std::mem::replace(&mut self.pending, Pending::new());
+        let rows = self.rows_pending(&pending);
+        (rows, std::mem::take(&mut pending.before))
+    }
+
+    /// The rows of the policies `pending` may have changed (None: gone).
+    fn rows_pending(&mut self, pending: &Pending) -> Vec<(ObjRef, Option<PolicyRow>)> {
+        if !pending.any {
             Vec::new()
         } else if pending.full || self.parts.is_none() {
             self.answer_full()
@@ -322,33 +470,6 @@ impl Watched {
                     None => self.answer_full(),
                 },
             }
-        };
-        let mut changed = Vec::new();
-        let mut deleted = Vec::new();
-        for (policy, row) in rows {
-            match row {
-                Some(r) => {
-                    let same = self.last.get(&policy).is_some_and(|old| {
-                        (&old.targets, old.status, old.affects) == (&r.targets, r.status, r.affects)
-                    });
-                    if !same {
-                        changed.push(r.clone());
-                    }
-                    self.last.insert(policy, r);
-                }
-                None => deleted.extend(self.last.remove(&policy)),
-            }
-        }
-        changed.sort_by(row_order);
-        deleted.sort_by(row_order);
-        let mut gone = pending.before;
-        gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
-        Answer {
-            world: &self.world,
-            changed,
-            deleted,
-            objects: &self.objects,
-            gone,
         }
     }
 
@@ -359,6 +480,7 @@ impl Watched {
             blind_spots,
             links_released: false,
             pods_read_in: self.pods_read_in.clone(),
+            listed: self.listed.clone(),
         };
         analyze(snapshot, &self.declared, &[])
     }
@@ -366,33 +488,56 @@ impl Watched {
     /// Everything analysed again; every part counted again. Returns every policy's row,
     /// and None for the policies gone.
     fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
+        // The objects are lent to the analysis, not copied, and taken back after.
+        self.forget_first();
+        let (keys, objects) = std::mem::take(&mut self.objects).into_iter().unzip();
+        self.answer_lent(keys, objects)
+    }
+
+    /// `answer_full` of the objects lent (`keys`, in their order).
+    fn answer_lent(
+        &mut self,
+        keys: Vec<ObjRef>,
+        objects: Vec<Object>,
+    ) -> Vec<(ObjRef, Option<PolicyRow>)> {
         self.answered.0 += 1;
-        let objects = self.objects.values().cloned().collect();
+        self.named_across = named_across(&objects);
         let world = self.analyzed(objects, self.blind_spots.clone());
         let topology = &*world.topology;
-        self.places = topology
-            .each_policy()
-            .map(|(_, p)| {
-                (
-                    p.obj_ref.clone(),
-                    target_places(&topology.snapshot.objects[p.object]),
-                )
-            })
-            .collect();
-        let anywhere = self.places.values().any(|p| *p == TargetPlaces::Anywhere);
-        self.parts =
-            (!anywhere).then(|| count_parts(topology, |n| Some(part_of(topology, n)), true));
+        // Where the policies' targets lie (kept as changes came, read for the policies
+        // not known), what each part counts, and each policy's own part of its row
+        // (its status and reach are set below), side by side.
+        let known = std::mem::take(&mut self.places);
+        let (places, parts) = rayon::join(
+            || places_now(known, topology),
+            || count_parts(topology, |_| true, true),
+        );
+        // A policy whose targets may be anywhere: no change is answered in parts.
+        let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
+        self.places = places;
+        self.parts = (!anywhere).then_some(parts);
         // The rows from what was counted (the same sums a change is answered from),
-        // else as `get` computes them.
-        let rows = match &self.parts {
-            Some(parts) => topology
-                .each_policy()
-                .map(|(i, p)| {
-                    let total = parts.total(&p.obj_ref);
-                    let own = Own::of(topology, i);
-                    policy_row(topology, i, own.status_of(&total), total.objects as usize)
-                })
-                .collect(),
+        // else as `get` computes them; a row the same as the last is not made again.
+        let rows: Vec<PolicyRow> = match &self.parts {
+            Some(parts) => {
+                let last = &self.last;
+                topology
+                    .policies
+                    .par_iter()
+                    .with_min_len(256)
+                    .enumerate()
+                    .filter_map(|(i, p)| {
+                        let id = PolicyId::at(i);
+                        let total = parts.total(&p.obj_ref);
+                        let status = Own::of(topology, id).status_of(&total);
+                        let affects = total.objects as usize;
+                        let same = last
+                            .get(&p.obj_ref)
+                            .is_some_and(|row| row_is(row, topology, id, status, affects));
+                        (!same).then(|| policy_row(topology, id, status, affects))
+                    })
+                    .collect()
+            }
             None => get_policies(&world, None),
         };
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
@@ -403,16 +548,20 @@ impl Watched {
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
         // What later answers read of this world: its catalog and namespaces. The rest
-        // (a second copy of every object, the hierarchy) is let go, but for the first
-        // answer's, which `world` hands out until `forget_first`.
+        // (the hierarchy) is let go and its objects taken back, but for the first
+        // answer's, which `world` hands out until `forget_first` or the first change.
         let light = Topology {
             catalog: topology.catalog.clone(),
             namespaces: topology.namespaces.clone(),
             ..Topology::default()
         };
         self.world = World::new(light);
-        if self.answered.0 == 1 {
-            self.first = Some(world);
+        match self.answered.0 == 1 {
+            true => {
+                self.lent = keys;
+                self.first = Some(world);
+            }
+            false => self.give_back(keys, world),
         }
         out
     }
@@ -429,10 +578,7 @@ impl Watched {
         let topology = &*world.topology;
         let parts = self.parts.as_mut()?;
         let exact = policies_judged_whole(topology, &self.places, &keep, &touched)?;
-        let in_touched = |node: NodeId| -> Option<Part> {
-            let ns = part_of(topology, node)?;
-            touched.contains(&ns).then_some(Some(ns))
-        };
+        let in_touched = |ns: Option<&str>| ns.is_some_and(|ns| touched.contains(ns));
         let counted = count_parts(topology, in_touched, true);
         let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
         let flips = leaf_flips(topology, parts, &counted, &touched_parts, &touched)?;
@@ -498,6 +644,14 @@ impl Watched {
             .filter(|(r, o)| match o.namespace.as_deref() {
                 None => true,
                 Some(ns) if keep.contains(ns) => true,
+                // What a policy names across namespaces: its references judged as in full.
+                Some(ns)
+                    if self
+                        .named_across
+                        .contains(&(o.group_kind(), ns.to_string())) =>
+                {
+                    true
+                }
                 // A policy elsewhere that targets something kept.
                 Some(_) => match self.places.get(*r) {
                     Some(TargetPlaces::Within {
@@ -532,13 +686,15 @@ impl Parts {
     /// policies counted in them, before or now.
     fn replace(&mut self, mut counted: Parts, touched: Vec<Part>) -> BTreeSet<ObjRef> {
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
-        for part in touched {
-            for policy in self.by_part.remove(&part).unwrap_or_default() {
-                if let Some(c) = self.contrib.get_mut(&policy) {
-                    c.remove(&part);
-                }
-                changed.insert(policy);
+        // What was counted in those parts is let go.
+        for (policy, per) in self.contrib.iter_mut() {
+            let counted_there = per.len();
+            per.retain(|part, _| !touched.contains(part));
+            if per.len() != counted_there {
+                changed.insert(policy.clone());
             }
+        }
+        for part in touched {
             match counted.edges.remove(&part) {
                 Some(e) => self.edges.insert(part, e),
                 None => self.edges.remove(&part),
@@ -546,10 +702,6 @@ impl Parts {
         }
         for (policy, per) in counted.contrib {
             for (part, c) in per {
-                self.by_part
-                    .entry(part.clone())
-                    .or_default()
-                    .insert(policy.clone());
                 self.contrib
                     .entry(policy.clone())
                     .or_default()
@@ -580,11 +732,6 @@ impl Parts {
                 }
                 if mine.is_empty() {
                     per.remove(&part);
-                } else {
-                    self.by_part
-                        .entry(part.clone())
-                        .or_default()
-                        .insert(policy.clone());
                 }
                 changed.insert(policy);
             }
@@ -622,9 +769,6 @@ impl Parts {
     fn forget(&mut self, policy: &ObjRef) {
         self.contrib.remove(policy);
         self.own.remove(policy);
-        for set in self.by_part.values_mut() {
-            set.remove(policy);
-        }
     }
 }
 
@@ -637,61 +781,76 @@ impl Watched {
         kinds: &BTreeSet<GroupKind>,
         before: &[Object],
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
-        let kept: Vec<Object> = self
-            .objects
-            .iter()
-            .filter(|(r, _)| !self.places.contains_key(*r) || kinds.contains(&r.group_kind()))
-            .map(|(_, o)| o.clone())
-            .collect();
+        self.parts.as_ref()?;
+        let gone = self.gone(before);
+        // Every object but the policies of other kinds, lent to the analysis.
+        self.forget_first();
+        let places = &self.places;
+        let (keys, kept) = lend(&mut self.objects, |r| {
+            !places.contains_key(r) || kinds.contains(&r.group_kind())
+        });
         let world = self.analyzed(kept, Vec::new());
+        let out = self.fold_kinds(&world, kinds, gone);
+        self.give_back(keys, world);
+        Some(out)
+    }
+
+    /// The policies of `before` gone now, that had a row.
+    fn gone(&self, before: &[Object]) -> Vec<ObjRef> {
+        before
+            .iter()
+            .map(Object::obj_ref)
+            .filter(|r| !self.objects.contains_key(r) && self.last.contains_key(r))
+            .collect()
+    }
+
+    /// `answer_kinds` on the world of the hierarchy and the policies of `kinds`.
+    fn fold_kinds(
+        &mut self,
+        world: &World,
+        kinds: &BTreeSet<GroupKind>,
+        gone: Vec<ObjRef>,
+    ) -> Vec<(ObjRef, Option<PolicyRow>)> {
         let topology = &*world.topology;
-        let parts = self.parts.as_mut()?;
-        let counted = count_parts(topology, |n| Some(part_of(topology, n)), false);
+        let Some(parts) = self.parts.as_mut() else {
+            return Vec::new();
+        };
+        let counted = count_parts(topology, |_| true, false);
         let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
         for (policy, per) in parts.contrib.iter_mut() {
             if !kinds.contains(&policy.group_kind()) {
                 continue;
             }
-            for part in per.keys() {
-                if let Some(set) = parts.by_part.get_mut(part) {
-                    set.remove(policy);
-                }
-            }
             per.clear();
             changed.insert(policy.clone());
         }
         for (policy, per) in counted.contrib {
-            for part in per.keys() {
-                parts
-                    .by_part
-                    .entry(part.clone())
-                    .or_default()
-                    .insert(policy.clone());
-            }
             parts.contrib.insert(policy.clone(), per);
             changed.insert(policy);
         }
         parts.own.extend(counted.own);
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for object in before {
-            let gone = object.obj_ref();
-            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
-                parts.contrib.remove(&gone);
-                parts.own.remove(&gone);
-                changed.remove(&gone);
-                out.push((gone, None));
-            }
+        for gone in gone {
+            parts.contrib.remove(&gone);
+            parts.own.remove(&gone);
+            changed.remove(&gone);
+            out.push((gone, None));
         }
-        for policy in changed {
-            let Some(&id) = topology.policy_index.get(&policy) else {
-                continue;
-            };
-            let total = parts.total(&policy);
-            let own = Own::of(topology, id);
-            let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
-            out.push((policy, Some(row)));
-        }
-        Some(out)
+        let changed: Vec<ObjRef> = changed.into_iter().collect();
+        let parts = &*parts;
+        let rows: Vec<(ObjRef, Option<PolicyRow>)> = changed
+            .into_par_iter()
+            .with_min_len(256)
+            .filter_map(|policy| {
+                let &id = topology.policy_index.get(&policy)?;
+                let total = parts.total(&policy);
+                let own = Own::of(topology, id);
+                let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
+                Some((policy, Some(row)))
+            })
+            .collect();
+        out.extend(rows);
+        out
     }
 }
 
@@ -701,7 +860,7 @@ impl Watched {
 /// target where things changed (`touched`): it needs them all, in full.
 fn policies_judged_whole(
     topology: &Topology,
-    places: &HashMap<ObjRef, TargetPlaces>,
+    places: &FastMap<ObjRef, TargetPlaces>,
     keep: &BTreeSet<String>,
     touched: &BTreeSet<String>,
 ) -> Option<Vec<PolicyId>> {
@@ -738,7 +897,7 @@ fn leaf_flips(
     touched: &BTreeSet<String>,
 ) -> Option<Vec<Flip>> {
     // Per node above the parts counted again: its children there, before and now.
-    let mut counts: HashMap<&ObjRef, (u32, u32)> = HashMap::new();
+    let mut counts: FastMap<&ObjRef, (u32, u32)> = FastMap::default();
     for part in touched_parts {
         for (parent, n) in parts.edges.get(part).into_iter().flatten() {
             counts.entry(parent).or_default().0 += n;
@@ -793,61 +952,6 @@ fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
         .map(str::to_string)
 }
 
-/// What the parts `counted` picks contribute, per policy (by reference), and the edges
-/// into them.
-fn count_parts(
-    topology: &Topology,
-    counted: impl Fn(NodeId) -> Option<Part>,
-    edges: bool,
-) -> Parts {
-    let mut parts = Parts::default();
-    // Parts by number, for the fold.
-    let mut numbers: HashMap<Part, u32> = HashMap::new();
-    let mut names: Vec<Part> = Vec::new();
-    let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
-        .map(|node| {
-            counted(node).map(|part| {
-                *numbers.entry(part.clone()).or_insert_with(|| {
-                    names.push(part);
-                    names.len() as u32 - 1
-                })
-            })
-        })
-        .collect();
-    for (i, per) in contributions(topology, &part_of).into_iter().enumerate() {
-        let policy = topology.policies[PolicyId::at(i)].obj_ref.clone();
-        let mut mine = BTreeMap::new();
-        for (part, c) in per {
-            let part = names[part as usize].clone();
-            parts
-                .by_part
-                .entry(part.clone())
-                .or_default()
-                .insert(policy.clone());
-            mine.insert(part, c);
-        }
-        parts
-            .own
-            .insert(policy.clone(), Own::of(topology, PolicyId::at(i)));
-        parts.contrib.insert(policy, mine);
-    }
-    let mut per_part: Vec<HashMap<ObjRef, u32>> = vec![HashMap::new(); names.len()];
-    for child in NodeId::all(topology.nodes.len()).filter(|_| edges) {
-        let Some(part) = part_of[child.index()] else {
-            continue;
-        };
-        for &parent in topology.skeleton.parents(child) {
-            if part_of[parent.index()] != Some(part) {
-                *per_part[part as usize]
-                    .entry(topology.nodes[parent].obj_ref.clone())
-                    .or_default() += 1;
-            }
-        }
-    }
-    parts.edges = names.into_iter().zip(per_part).collect();
-    parts
-}
-
 /// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a
 /// `direct` kind (an inherited one applies in the namespace's objects).
 fn targets_cluster_scoped(policy: &Object, direct: bool) -> bool {
@@ -866,15 +970,8 @@ fn targets_cluster_scoped(policy: &Object, direct: bool) -> bool {
 
 /// `get`'s order: namespace, name, kind, group.
 fn row_order(a: &PolicyRow, b: &PolicyRow) -> std::cmp::Ordering {
-    let key = |r: &PolicyRow| {
-        (
-            r.policy.namespace.clone(),
-            r.policy.name.clone(),
-            r.policy.kind.clone(),
-            r.policy.group.clone(),
-        )
-    };
-    key(a).cmp(&key(b))
+    let (a, b) = (&a.policy, &b.policy);
+    (&a.namespace, &a.name, &a.kind, &a.group).cmp(&(&b.namespace, &b.name, &b.kind, &b.group))
 }
 
 /// Whether two versions of an object say the same (a route's or backend's links, once

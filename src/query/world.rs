@@ -57,6 +57,14 @@ impl World {
         World { topology, statuses }
     }
 
+    /// The topology itself, when nothing else holds it (its statuses let go): what a
+    /// caller that lent it its objects takes them back from.
+    pub(crate) fn into_topology(self) -> Result<Topology, Arc<Topology>> {
+        let World { topology, statuses } = self;
+        drop(statuses);
+        Arc::try_unwrap(topology)
+    }
+
     pub(crate) fn policy_ref(&self, policy: PolicyId) -> ObjRef {
         self.topology.policies[policy].obj_ref.clone()
     }

@@ -66,6 +66,16 @@ pub fn terminal_safe(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `s` on one line: each line feed written `\n`, so text from a server (a status
+/// message, a reason) cannot start a line of output that seems the tool's own. Every
+/// other control character is left to [`SafeWriter`].
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    match s.contains('\n') {
+        true => Cow::Owned(s.replace('\n', "\\n")),
+        false => Cow::Borrowed(s),
+    }
+}
+
 /// The SGR sequences the renderers' own colours are made of (`Style::paint_into`): set
 /// bold, dim, red, green, yellow; reset intensity, foreground, all. With colour on,
 /// these and only these pass through [`SafeWriter`] unescaped.

@@ -9,7 +9,7 @@
 //! the blind spots come first in the List and are known only then.
 
 use super::files::Loaded;
-use super::BLIND_SPOTS_ANNOTATION;
+use super::{BLIND_SPOTS_ANNOTATION, LISTED_ANNOTATION};
 use crate::model::{Lazy, Metadata, Object};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
@@ -21,6 +21,8 @@ pub struct DumpList<'a> {
     objects: &'a [Object],
     /// The blind spots of the read as the annotation's text, when there are any.
     blind_spots: Option<String>,
+    /// What a live read listed, and where, as the annotation's text.
+    listed: Option<String>,
 }
 
 impl<'a> DumpList<'a> {
@@ -30,6 +32,13 @@ impl<'a> DumpList<'a> {
             objects: &loaded.snapshot.objects,
             blind_spots: (!spots.is_empty())
                 .then(|| serde_json::to_string(spots).unwrap_or_default()),
+            // A read's own record only (a dump of files says what it holds).
+            listed: loaded
+                .snapshot
+                .listed
+                .as_ref()
+                .filter(|l| l.iter().all(|l| l.file.is_none()))
+                .map(|l| serde_json::to_string(l).unwrap_or_default()),
         }
     }
 }
@@ -39,31 +48,40 @@ impl Serialize for DumpList<'_> {
         let mut list = s.serialize_map(Some(4))?;
         list.serialize_entry("apiVersion", "v1")?;
         list.serialize_entry("kind", "List")?;
-        list.serialize_entry("metadata", &DumpMeta(self.blind_spots.as_deref()))?;
+        let meta = DumpMeta(self.blind_spots.as_deref(), self.listed.as_deref());
+        list.serialize_entry("metadata", &meta)?;
         list.serialize_entry("items", &Items(self.objects))?;
         list.end()
     }
 }
 
-/// The List's metadata: the blind-spots annotation, when there are blind spots.
-struct DumpMeta<'a>(Option<&'a str>);
+/// The List's metadata: the blind-spots annotation, when there are blind spots, and
+/// the record of what a live read listed.
+struct DumpMeta<'a>(Option<&'a str>, Option<&'a str>);
 
 impl Serialize for DumpMeta<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut meta = s.serialize_map(Some(usize::from(self.0.is_some())))?;
-        if let Some(spots) = self.0 {
-            meta.serialize_entry("annotations", &Annotation(spots))?;
+        let any = self.0.is_some() || self.1.is_some();
+        let mut meta = s.serialize_map(Some(usize::from(any)))?;
+        if any {
+            meta.serialize_entry("annotations", &Annotations(self.0, self.1))?;
         }
         meta.end()
     }
 }
 
-struct Annotation<'a>(&'a str);
+struct Annotations<'a>(Option<&'a str>, Option<&'a str>);
 
-impl Serialize for Annotation<'_> {
+impl Serialize for Annotations<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut annotations = s.serialize_map(Some(1))?;
-        annotations.serialize_entry(BLIND_SPOTS_ANNOTATION, self.0)?;
+        let count = usize::from(self.0.is_some()) + usize::from(self.1.is_some());
+        let mut annotations = s.serialize_map(Some(count))?;
+        if let Some(spots) = self.0 {
+            annotations.serialize_entry(BLIND_SPOTS_ANNOTATION, spots)?;
+        }
+        if let Some(listed) = self.1 {
+            annotations.serialize_entry(LISTED_ANNOTATION, listed)?;
+        }
         annotations.end()
     }
 }

@@ -414,6 +414,14 @@ fn add_document(doc: MapOr<Doc>, file: &str, document: usize, loaded: &mut Loade
             Ok(spots) => loaded.snapshot.blind_spots.extend(spots),
             Err(e) => loaded.malformed.push(e),
         }
+        match super::recorded_listed(d, &origin) {
+            Ok(listed) if !listed.is_empty() => {
+                let all = loaded.snapshot.listed.get_or_insert_with(Default::default);
+                all.extend(listed);
+            }
+            Ok(_) => {}
+            Err(e) => loaded.malformed.push(e),
+        }
     }
     let before = loaded.malformed.len();
     objects_from_document(

@@ -16,6 +16,10 @@ use std::collections::BTreeMap;
 /// The annotation on a `dump`'s List that records the blind spots of the read.
 pub(crate) const BLIND_SPOTS_ANNOTATION: &str = "kubectl-policies/blind-spots";
 
+/// The annotation on a `dump`'s List that records which kinds its read listed, and
+/// where (`Snapshot::listed`): read back, a reference is judged as the read judged it.
+pub(crate) const LISTED_ANNOTATION: &str = "kubectl-policies/listed";
+
 /// `kubectl apply`'s copy of the object as applied: dropped as it is read.
 const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -47,6 +51,44 @@ pub(crate) fn recorded_blind_spots(
         message: format!("is not a JSON list of blind spots: {e}"),
         ..Default::default()
     })
+}
+
+/// The kinds a `dump` recorded its read listed (`LISTED_ANNOTATION`), as said by the
+/// file it is in (`Listed::file`); none for any other document.
+pub(crate) fn recorded_listed(
+    doc: &Doc,
+    origin: &Origin,
+) -> Result<Vec<crate::model::Listed>, MalformedObject> {
+    let Some(MapOr::Map(meta)) = &doc.metadata else {
+        return Ok(Vec::new());
+    };
+    let Some(text) = meta
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(LISTED_ANNOTATION))
+    else {
+        return Ok(Vec::new());
+    };
+    let field = format!("metadata.annotations.{LISTED_ANNOTATION}");
+    let malformed = |message: String| MalformedObject {
+        origin: origin.clone(),
+        field: field.clone(),
+        message,
+        ..Default::default()
+    };
+    let text = text
+        .as_str()
+        .ok_or_else(|| malformed("must be a string (a JSON list of kinds listed)".into()))?;
+    let listed: Vec<crate::model::Listed> = serde_json::from_str(text)
+        .map_err(|e| malformed(format!("is not a JSON list of kinds listed: {e}")))?;
+    let file = Some(origin.file.to_string());
+    Ok(listed
+        .into_iter()
+        .map(|l| crate::model::Listed {
+            file: file.clone(),
+            ..l
+        })
+        .collect())
 }
 
 fn string_map(
@@ -254,6 +296,7 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         None | Some(Value::Null) | Some(Value::String(_)) => None,
         Some(_) => return Err(err("metadata.uid", "must be a string")),
     };
+    // An integer, as the API server writes it (kubectl refuses anything else too).
     let generation = match &meta.generation {
         Some(Value::Number(n)) if n.is_i64() => n.as_i64(),
         None | Some(Value::Null) => None,

@@ -30,9 +30,12 @@ mod delegation;
 mod gateways;
 mod grants;
 mod listeners;
+mod merged;
 mod nodes;
 mod parents;
 mod pods;
+mod ref_port;
+mod references;
 mod resolve;
 mod shared_port;
 
@@ -45,6 +48,10 @@ struct Builder<'s> {
     blind_spots: &'s [BlindSpot],
     /// The namespaces whose Pods a live read listed (`Snapshot::pods_read_in`).
     pods_read_in: &'s BTreeSet<String>,
+    /// The kinds the source listed, and where (`Snapshot::listed`).
+    listed: &'s Option<BTreeSet<crate::model::Listed>>,
+    /// The blind spots of the policies' references that could not be checked.
+    unchecked: Vec<BlindSpot>,
     /// Objects by (group, kind, namespace), for targetSelectors, ReferenceGrants and
     /// backends of kinds outside the hierarchy: made the first time one is asked for.
     by_kind: OnceCell<FastMap<KindIn<'s>, Vec<ObjectId>>>,
@@ -71,6 +78,8 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         objects: &snapshot.objects,
         blind_spots: &snapshot.blind_spots,
         pods_read_in: &snapshot.pods_read_in,
+        listed: &snapshot.listed,
+        unchecked: Vec::new(),
         by_kind: OnceCell::new(),
         listeners: FastMap::default(),
         unrestricted: BTreeSet::new(),
@@ -93,6 +102,8 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     builder.topology.findings.extend(conflicts);
     builder.add_picked_pods(&mut policies);
     builder.attach_policies(policies);
+    builder.warn_on_sections_no_ref_names();
+    let unchecked = std::mem::take(&mut builder.unchecked);
     let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.
     topology.nodes.shrink_to_fit();
@@ -102,6 +113,10 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     topology.skeleton = Skeleton::of(&topology.nodes);
     topology.port_traffic = topology.told_port_traffic();
     topology.snapshot = snapshot;
+    // Unchecked references are this build's own finding, made again each time.
+    let spots = &mut topology.snapshot.blind_spots;
+    spots.retain(|b| b.reason != crate::model::BlindReason::Unchecked);
+    spots.extend(unchecked);
     topology
 }
 

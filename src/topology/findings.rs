@@ -46,6 +46,17 @@ pub enum Code {
     /// A policy whose target is a policy (itself or another): policies attach to the
     /// objects of the hierarchy, never to each other.
     TargetIsPolicy,
+    /// A reference in a policy's spec that does not resolve, where its controller
+    /// drops that entry and applies the rest (one refusing the whole policy makes it
+    /// Invalid instead).
+    UnresolvedReference,
+    /// A controller refuses the policy's current generation (`Accepted=False`) while
+    /// the computed verdict is not a failure: STATUS shows the refusal.
+    Refused,
+    /// A policy aimed at a section that, by its controller's rule, no route's traffic
+    /// comes through (a BackendTLSPolicy on a port of an Envoy Gateway Backend that no
+    /// backendRef names): it applies to nothing, and its controller writes no status.
+    SectionNotReached,
 }
 
 impl Code {
@@ -58,12 +69,15 @@ impl Code {
             | Code::NotAdmitted
             | Code::Conflicted
             | Code::Cycle
-            | Code::TargetIsPolicy => Severity::Error,
+            | Code::TargetIsPolicy
+            | Code::Refused => Severity::Error,
             Code::ParentNotFound
             | Code::BackendNotFound
             | Code::StatusDisagrees
             | Code::SelectorMatchesNothing
-            | Code::DuplicateObject => Severity::Warning,
+            | Code::SectionNotReached
+            | Code::DuplicateObject
+            | Code::UnresolvedReference => Severity::Warning,
             Code::SelectorBound => Severity::Info,
         }
     }

@@ -11,6 +11,13 @@ mod ports;
 mod skeleton;
 
 pub use findings::{Code, Finding, Severity};
+
+impl Topology {
+    /// The references policy `pid` names besides its targets, as they resolved.
+    pub fn references_of(&self, pid: PolicyId) -> &[PolicyReference] {
+        self.references.get(pid.index()).map_or(&[], Vec::as_slice)
+    }
+}
 pub use index::{RefIndex, RefKey, Slot};
 pub use skeleton::{LevelId, Skeleton};
 
@@ -112,6 +119,60 @@ impl Node {
     }
 }
 
+/// One object a policy's spec names besides its targets (its kind's `references`),
+/// and whether it resolved: docs/reference.md's `references` of `describe POLICY`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyReference {
+    /// The JSON pointer to the reference (`/spec/extAuth/http/backendRef`).
+    pub path: String,
+    /// The object it names; `sectionName` is the port it names.
+    #[serde(rename = "ref")]
+    pub target: ObjRef,
+    /// Whether it names an object that exists (where it may, as its kind allows).
+    pub resolved: bool,
+    /// Why not, when not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<RefReason>,
+    /// Index of its field among the kind's reference fields (`RefField`).
+    #[serde(skip)]
+    pub field: usize,
+}
+
+/// Why a policy's reference does not resolve, or was not checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum RefReason {
+    /// No such object.
+    NotFound,
+    /// The object has no such port.
+    PortNotFound,
+    /// In another namespace, where the kind refuses one or no ReferenceGrant allows it.
+    RefNotPermitted,
+    /// A kind the field may not name.
+    InvalidKind,
+    /// The source did not list that kind there: not known.
+    Unchecked,
+}
+
+impl PolicyReference {
+    /// `/spec/…: names service/ns/auth#8080, which does not exist (NotFound)`.
+    pub fn describe(&self) -> String {
+        let why = match self.reason {
+            None => "which resolves",
+            Some(RefReason::NotFound) => "which does not exist (NotFound)",
+            Some(RefReason::PortNotFound) if self.target.section.is_none() => {
+                "but no port of it, which the field must name (PortNotFound)"
+            }
+            Some(RefReason::PortNotFound) => "a port the object does not have (PortNotFound)",
+            Some(RefReason::RefNotPermitted) => {
+                "in another namespace, which no ReferenceGrant allows (RefNotPermitted)"
+            }
+            Some(RefReason::InvalidKind) => "a kind the field may not name (InvalidKind)",
+            Some(RefReason::Unchecked) => "which the input does not say exists or not (Unchecked)",
+        };
+        format!("{}: names {}, {why}", self.path, self.target)
+    }
+}
+
 /// How one target entry of a policy resolved.
 #[derive(Clone, Debug)]
 pub struct ResolvedTarget {
@@ -165,6 +226,10 @@ pub struct Topology {
     /// hierarchy, such as an Istio ServiceEntry), in node order.
     pub target_only: Vec<NodeId>,
     pub findings: Vec<Finding>,
+    /// Per policy (by `PolicyId` index), the objects its spec names besides its
+    /// targets and how each resolved; empty for one that names none (the list may be
+    /// shorter than the policies: those past its end name none).
+    pub references: Vec<Vec<PolicyReference>>,
     /// The nodes' edges, owners and namespace levels in compact form, made once the
     /// nodes are final: what the walks over every node read.
     pub skeleton: Skeleton,

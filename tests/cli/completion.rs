@@ -111,7 +111,7 @@ fn offers_flag_values() {
     );
     // After `jsonpath-file=` (or `custom-columns-file=`), the file names it begins.
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("names.tpl"), "{.items[*].policy.name}").unwrap();
+    std::fs::write(dir.path().join("names.tpl"), "{.items[*].metadata.name}").unwrap();
     std::fs::write(dir.path().join(".hidden.tpl"), "").unwrap();
     std::fs::create_dir(dir.path().join("more")).unwrap();
     let base = dir.path().display().to_string();
@@ -174,11 +174,15 @@ fn offers_types_without_a_source_and_the_kinds_present_with_one() {
             "service"
         ]
     );
+    // blast-radius takes policies, and the kinds policies' specs may name (a Service).
     let (policies, _) = complete(&["--demo", "blast-radius", ""]);
     assert!(
-        policies.iter().all(|t| t.ends_with("policy")),
+        policies
+            .iter()
+            .all(|t| t.ends_with("policy") || t == "service"),
         "{policies:?}"
     );
+    assert!(policies.contains(&"service".to_string()), "{policies:?}");
     let (objects, _) = complete(&["--demo", "tree", ""]);
     assert!(
         objects.iter().all(|t| !t.ends_with("policy")),

@@ -143,3 +143,24 @@ fn imports_are_read_in_both_spellings() {
     let named: Vec<&str> = named.iter().map(String::as_str).collect();
     assert_eq!(named, ["catalog", "effective"]);
 }
+
+/// The binary resolves its command line once (`plan.rs`): the session and the commands
+/// receive the plan, never the flags (`cli::Global`, `cli::Args`). Only the routing
+/// (`commands.rs`) and completion, which reads the words typed so far, see them.
+#[test]
+fn the_session_and_the_commands_never_see_the_flags() {
+    let bin = crate::command::repo("src/bin/kubectl-policies");
+    let mut files = vec![bin.join("session.rs"), bin.join("warn.rs")];
+    rust_files(&bin.join("commands"), &mut files);
+    assert!(files.len() >= 3, "{files:?}");
+    for file in files {
+        let code = non_test_code(&file);
+        for flag_word in ["Global", "cli::", "Args", "flags."] {
+            assert!(
+                !code.contains(flag_word),
+                "{} names {flag_word}: it should read the plan (plan.rs)",
+                file.display()
+            );
+        }
+    }
+}

@@ -997,3 +997,50 @@ fn the_last_rows_equal_get_after_bursts_of_random_changes() {
 fn rand_below(rng: &mut impl proptest::prelude::Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
+
+/// A Secret deleted while watching makes the policy naming it Invalid; created again,
+/// the policy is as before. A policy that appears naming a Secret in a namespace where
+/// none was listed gets that namespace's Secrets listed and watched (metadata only).
+#[test]
+fn a_secret_deleted_mid_watch_flips_its_policy_to_invalid_and_back() {
+    use super::secrets;
+    let server = secrets::server(true, |api| api);
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let status = |rows: &BTreeMap<String, Value>, name: &str| {
+        let row = rows.values().find(|r| r["policy"]["name"] == name).unwrap();
+        row["status"].clone()
+    };
+    assert_eq!(status(&rows, "users"), "Enforced");
+    server.delete("v1", "Secret", Some("app"), "htpasswd");
+    w.settles_on_get(&user, &mut rows);
+    assert_eq!(status(&rows, "users"), "Invalid");
+    server.apply(json!({"apiVersion": "v1", "kind": "Secret",
+                        "metadata": {"name": "htpasswd", "namespace": "app"},
+                        "data": {".htpasswd": secrets::PLANTED}}));
+    w.settles_on_get(&user, &mut rows);
+    assert_eq!(status(&rows, "users"), "Enforced");
+    // A policy in a namespace never read names a Secret there that does not exist.
+    server.apply(
+        json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+        "metadata": {"name": "gw", "namespace": "late"},
+        "spec": {"gatewayClassName": "eg",
+                 "listeners": [{"name": "http", "port": 80, "protocol": "HTTP"}]}}),
+    );
+    server.apply(json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "SecurityPolicy",
+        "metadata": {"name": "late", "namespace": "late"},
+        "spec": {"targetRefs": [{"group": "gateway.networking.k8s.io", "kind": "Gateway", "name": "gw"}],
+                 "basicAuth": {"users": {"name": "missing"}}}}));
+    w.settles_on_get(&user, &mut rows);
+    assert_eq!(status(&rows, "late"), "Invalid");
+    let late_watched = server
+        .targets()
+        .iter()
+        .any(|t| t.starts_with("/api/v1/namespaces/late/secrets?") && t.contains("watch=true"));
+    assert!(late_watched, "{:#?}", server.targets());
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains(secrets::PLANTED), "{err}");
+    secrets::only_metadata_where_named_or(&server, &["app", "late"]);
+    only_gets(&server);
+}

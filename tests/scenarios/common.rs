@@ -111,6 +111,7 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
             blind_spots: Vec::new(),
             links_released: false,
             pods_read_in: Default::default(),
+            listed: None,
         };
         let part = kubectl_policies::analyze(snapshot, &[], &loaded.malformed);
         let m = part

@@ -234,7 +234,7 @@ fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
         PolicyStatus::Enforced
     );
     assert_eq!(status(&w, "deployment"), PolicyStatus::Invalid);
-    // The refusal lists the bundle once, with the group it may go without.
+    // The refusal names the field, the object and why.
     let why = w
         .topology
         .policies
@@ -244,9 +244,9 @@ fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
         .unwrap_or_default();
     assert_eq!(
         why,
-        "names apps/Deployment, a kind it cannot refer to (ConfigMap, Secret, \
-         certificates.k8s.io/ClusterTrustBundle (or with no group)): its controller refuses \
-         the policy"
+        "/spec/validation/caCertificateRefs/0: names deployment.apps/app/ca, a kind the field \
+         may not name (InvalidKind) (none of its entries resolves); its controller refuses the \
+         policy"
     );
 }
 

@@ -200,7 +200,9 @@ fn kinds_that_configure_listeners_and_routes_stop_before_the_backends() {
             "gateway.envoyproxy.io/v1alpha1",
             "EnvoyExtensionPolicy",
             gw_refs,
-            "  extProc: [{backendRefs: [{name: proc, port: 9000}]}]",
+            // An ext-proc Service of the input: one it does not hold would refuse the
+            // policy (tests/scenarios/references.rs).
+            "  extProc: [{backendRefs: [{name: svc, port: 80}]}]",
             None,
         ),
         (

@@ -336,3 +336,104 @@ fn a_fresh_list_is_answered_as_what_changed_since() {
     assert_eq!(w.answered.0, before.0, "not answered in full");
     assert_eq!(rows_json(&w.rows()), full(&all));
 }
+
+/// The demo's object of this kind and name, and where it is.
+fn find(all: &[Object], kind: &str, name: &str) -> usize {
+    all.iter()
+        .position(|o| &*o.kind == kind && &*o.name == name)
+        .unwrap()
+}
+
+#[test]
+fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    // The first answer's world holds every object (lent to it, not copied).
+    assert_eq!(w.world().topology.snapshot.objects.len(), all.len());
+    assert_eq!(rows_json(&w.rows()), full(&all));
+
+    // The Gateway every route attaches to, deleted, then back.
+    let gateway = all.remove(find(&all, "Gateway", "cupcake-gw"));
+    w.apply(vec![Change::Deleted(gateway.obj_ref())]);
+    let answer = w.answer();
+    assert!(
+        !answer.changed.is_empty(),
+        "what its policies reach changes"
+    );
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    all.push(gateway.clone());
+    w.apply(vec![Change::Applied(gateway)]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+
+    // The GatewayClass relabelled (answered in full: it is cluster-scoped) and, in the
+    // same batch, a policy relabelled: no status changes, but the policy's row shows
+    // its new labels (a row is kept from the last answer only when all of it is the
+    // same).
+    let in_full = w.answered.0;
+    let c = find(&all, "GatewayClass", "cupcake-class");
+    all[c].labels.insert("tier".into(), "gold".into());
+    let policy = w.rows()[0].policy.clone();
+    let p = all.iter().position(|o| o.obj_ref() == policy).unwrap();
+    all[p].labels.insert("team".into(), "cupcakes".into());
+    w.apply(vec![
+        Change::Applied(all[c].clone()),
+        Change::Applied(all[p].clone()),
+    ]);
+    let answer = w.answer();
+    assert!(answer.changed.is_empty() && answer.deleted.is_empty());
+    assert_eq!(w.answered.0, in_full + 1, "answered in full");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    let row = w.rows().into_iter().find(|r| r.policy == policy).unwrap();
+    assert_eq!(row.labels.get("team").map(String::as_str), Some("cupcakes"));
+
+    // The GatewayClass deleted: every Gateway of it loses what it brought.
+    let class = all.remove(c);
+    w.apply(vec![Change::Deleted(class.obj_ref())]);
+    w.answer();
+    assert_eq!(w.answered.0, in_full + 2);
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    all.push(class.clone());
+    w.apply(vec![Change::Applied(class)]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}
+
+#[test]
+fn every_object_of_the_demo_changed_in_one_batch_is_answered_as_get() {
+    // Changes everywhere, cluster-scoped objects among them, in one batch: answered in
+    // full, each policy's last row kept only when nothing of it differs.
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    for round in 0..2 {
+        let mut batch = Vec::new();
+        let mut kept = Vec::new();
+        for (i, o) in all.iter().enumerate() {
+            // Every third object deleted, the rest relabelled.
+            if (i + round) % 3 == 0 {
+                batch.push(Change::Deleted(o.obj_ref()));
+            } else {
+                let mut o = o.clone();
+                o.labels.insert("round".into(), round.to_string());
+                batch.push(Change::Applied(o.clone()));
+                kept.push(o);
+            }
+        }
+        all = kept;
+        w.apply(batch);
+        w.answer();
+        assert_eq!(rows_json(&w.rows()), full(&all), "round {round}");
+    }
+}

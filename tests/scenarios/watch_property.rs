@@ -5,14 +5,15 @@
 //! A generated cluster (every kind the tool reads: Namespaces whose labels allowedRoutes
 //! selectors read, a GatewayClass, a Gateway and a ListenerSet whose listeners come and
 //! go, routes across namespaces, Services, a ReferenceGrant, Pods, the CRD that makes a
-//! policy kind, and policies of inherited, direct and Pod-picking kinds), then batches
+//! policy kind, policies of inherited, direct and Pod-picking kinds, and Secrets and
+//! ConfigMaps with the policies that name them, listed where those name them), then batches
 //! of changes: each object put in one of its shapes or deleted (and recreated under
 //! the same name), one event at a time or a few at once, or missed and seen again in a
 //! fresh list (a 410 Gone). After every batch the watch's answer is compared with a full
 //! analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
 //! every run tries the same sequences (PROPTEST_RNG_SEED picks others).
 
-use kubectl_policies::model::{ObjRef, Object, Snapshot};
+use kubectl_policies::model::{Listed, ObjRef, Object, Snapshot};
 use kubectl_policies::query::watch::Watched;
 use kubectl_policies::query::{analyze, get_policies, PolicyRow};
 use kubectl_policies::source::files::{load_text, Loaded};
@@ -28,8 +29,8 @@ const PODS_READ_IN: [&str; 2] = ["backends", "other"];
 /// Every object of the generated cluster: its shapes (`shape(slot, v)`, v below
 /// `SHAPES[slot]`) share a name, so putting one after another is a change to it, and a
 /// delete then a put is a recreation under the same name.
-const SHAPES: [u8; 24] = [
-    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 2, 3, 2, 2, 2, 2, 2, 2, 3,
+const SHAPES: [u8; 28] = [
+    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 2, 2, 2, 2, 2, 2, 3, 2, 3,
 ];
 
 const RETRY_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: retrypolicies.example.io\n  labels: {gateway.networking.k8s.io/policy: LABEL}\nspec: {group: example.io, names: {kind: RetryPolicy, plural: retrypolicies}, scope: Namespaced}\n";
@@ -141,8 +142,13 @@ fn shape(slot: usize, v: u8) -> String {
             _ => retry("route-retries", "shop", &format!("{route}, name: other}}"), "default: {attempts: 5}"),
         },
         17 => {
-            let target = if v == 0 { "cart" } else { "home" };
-            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: cart-tls, namespace: backends, creationTimestamp: \"2025-01-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: {target}}}]\n  validation: {{hostname: cart.example.com, wellKnownCACertificates: System}}\n")
+            let target = if v == 1 { "home" } else { "cart" };
+            // Its CA certificates from the ConfigMap of slot 24 (whose data is never read).
+            let ca = match v {
+                2 => "caCertificateRefs: [{group: \"\", kind: ConfigMap, name: ca}]",
+                _ => "wellKnownCACertificates: System",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: cart-tls, namespace: backends, creationTimestamp: \"2025-01-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: {target}}}]\n  validation: {{hostname: cart.example.com, {ca}}}\n")
         }
         18 => {
             let section = if v == 0 { "" } else { ", sectionName: alt" };
@@ -152,6 +158,23 @@ fn shape(slot: usize, v: u8) -> String {
         20 => pod_policy("backends", app(v)),
         21 => pod("web-1", "other", app(v)),
         22 => pod_policy("other", app(v)),
+        // Secrets and ConfigMaps, as a metadata-only list gives them, and the policies
+        // that name them.
+        23 => format!("apiVersion: v1\nkind: Secret\nmetadata: {{name: users, namespace: other, labels: {{v: \"{v}\"}}}}\n"),
+        24 => format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: ca, namespace: backends, labels: {{v: \"{v}\"}}}}\n"),
+        25 => {
+            let auth = match v {
+                0 => "basicAuth: {users: {name: users}}",
+                1 => "basicAuth: {users: {name: gone}}",
+                _ => "extAuth: {http: {backendRef: {name: svc, port: 80}}}",
+            };
+            format!("apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {{name: auth, namespace: other, creationTimestamp: \"2025-03-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{route}, name: other}}]\n  {auth}\n")
+        }
+        // A Secret named across namespaces (kgateway reads any namespace's).
+        26 => {
+            let name = if v == 0 { "users" } else { "gone" };
+            format!("apiVersion: gateway.kgateway.dev/v1alpha1\nkind: TrafficPolicy\nmetadata: {{name: shop-auth, namespace: shop, creationTimestamp: \"2025-04-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{route}, name: shop}}]\n  basicAuth: {{secretRef: {{name: {name}, namespace: other}}}}\n")
+        }
         _ => namespace("backends", team(v)),
     }
 }
@@ -217,8 +240,32 @@ fn snapshot(objects: &BTreeMap<ObjRef, Object>) -> Snapshot {
     Snapshot {
         objects: objects.values().cloned().collect(),
         pods_read_in: PODS_READ_IN.iter().map(|s| s.to_string()).collect(),
+        listed: Some(listed()),
         ..Snapshot::default()
     }
+}
+
+/// What the live read listed: every kind cluster-wide, but Secrets and ConfigMaps,
+/// listed only in the namespaces the policies name them in.
+fn listed() -> BTreeSet<Listed> {
+    let at = |group: &str, kind: &str, namespace: Option<&str>| Listed {
+        group: group.into(),
+        kind: kind.into(),
+        namespace: namespace.map(str::to_string),
+        file: None,
+    };
+    let mut listed: BTreeSet<Listed> = [
+        ("", "Service"),
+        ("", "Namespace"),
+        ("gateway.networking.k8s.io", "HTTPRoute"),
+        ("gateway.networking.k8s.io", "Gateway"),
+    ]
+    .iter()
+    .map(|(g, k)| at(g, k, None))
+    .collect();
+    listed.insert(at("", "Secret", Some("other")));
+    listed.insert(at("", "ConfigMap", Some("backends")));
+    listed
 }
 
 /// The part of a row `get -w` compares to decide a row is printed again.

@@ -6,16 +6,19 @@ mod get;
 
 use crate::cli::{Args, Command, Global};
 use crate::complete;
-use crate::session::{self, Question};
+use crate::plan::{Input, Plan, Task};
+use crate::session::{self, Question, Session};
 use crate::settings::{self, Format};
+use crate::warn::{warn_blind_spots, warn_line};
 use anyhow::{anyhow, bail, Context, Result};
+use kubectl_policies::model::BlindReason;
 use kubectl_policies::query::hint;
-use kubectl_policies::query::subject::{self, Subject};
+use kubectl_policies::query::subject::Subject;
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult};
 use kubectl_policies::render::escape::SafeWriter;
 use kubectl_policies::render::{self, age, human};
 use kubectl_policies::source::dump::DumpList;
-use kubectl_policies::source::files;
+use kubectl_policies::source::files::{self, Loaded};
 use kubectl_policies::topology::Severity;
 use serde::Serialize;
 use std::io::Write;
@@ -44,95 +47,103 @@ impl Outcome {
     }
 }
 
-/// Routes the command to its function; output is buffered and flushed at the end.
+/// Routes the command to its function: the command line resolved into a plan once, the
+/// objects read and analysed once (`session`), then the command's answer; output is
+/// buffered and flushed at the end.
 pub fn run(args: Args) -> Result<Outcome> {
-    let flags = &args.global;
-    let get_policies = matches!(&args.command, Command::Get { words, .. } if !is_kinds(words));
-    let completing = matches!(
-        args.command,
-        Command::Complete { .. } | Command::Completion { .. }
-    );
-    if flags.selector.is_some() && !get_policies && !completing {
-        bail!("-l/--selector filters the policies `get` lists; it does not apply to this command");
-    }
-    if !completing {
-        settings::check_namespace(flags)?;
-    }
-    let stdout = std::io::stdout();
-    let buffered = std::io::BufWriter::new(stdout.lock());
-    // JSON and YAML are written exact; everything else a person reads goes through the
-    // terminal-safe writer (render::escape), whatever renderer wrote it.
-    let exact = matches!(flags.output.as_deref(), Some("json" | "yaml"))
-        || matches!(args.command, Command::Dump | Command::Completion { .. });
-    let mut out: Box<dyn Write> = if exact {
-        Box::new(buffered)
-    } else {
-        let colour = settings::style(flags, settings::Format::Table).color;
-        Box::new(SafeWriter::new(buffered, colour))
-    };
-    let outcome = match &args.command {
-        Command::Get { words, .. } if is_kinds(words) => get::get_kinds(flags, &mut out)?,
-        Command::Get { watch: true, .. } if !get_policies => {
-            bail!("-w/--watch follows the policies `get` lists; `get kinds` cannot be watched")
-        }
-        Command::Get {
-            words,
-            sort_by,
-            show_labels,
-            watch: true,
-            output_watch_events,
-        } => {
-            let shown = get::Shown {
-                sort_by: sort_by.as_deref(),
-                show_labels: *show_labels,
-                events: *output_watch_events,
-            };
-            get::get_watch(flags, words, shown, &mut out)?
-        }
-        Command::Get {
-            words,
-            sort_by,
-            show_labels,
-            ..
-        } => get::get(flags, words, sort_by.as_deref(), *show_labels, &mut out)?,
-        Command::Describe { target } => describe(flags, target, &mut out)?,
-        Command::Effective { target, kind } => effective(flags, target, kind.as_deref(), &mut out)?,
-        Command::Tree { target } => tree(flags, target, &mut out)?,
-        Command::BlastRadius {
-            target,
-            apply,
-            exit_code,
-        } => blast_radius(flags, target, apply, *exit_code, &mut out)?,
-        Command::Dump => dump(flags, &mut out)?,
-        Command::Check => check(flags, &mut out)?,
-        Command::Graph { target } => graph(flags, target, &mut out)?,
+    let Args { global, command } = args;
+    let plan = match command {
         Command::Completion { shell } => {
-            complete::script(*shell, &mut out)?;
-            Outcome::Answered
+            let mut out = writer(true, false);
+            complete::script(shell, &mut out)?;
+            out.flush().context("writing output")?;
+            return Ok(Outcome::Answered);
         }
-        Command::Complete { words } => {
-            complete::candidates(
-                words,
-                &mut out,
-                |flags| {
-                    let session = session::load(flags, Question::Everything)?;
-                    Ok(ManuallyDrop::into_inner(session.world))
-                },
-                complete::Live {
-                    namespaces: &session::live_namespaces,
-                    objects: &session::live_objects,
-                },
-            )?;
-            Outcome::Answered
-        }
+        Command::Complete { words } => return complete_words(&global, &words),
+        command => Plan::resolve(global, command)?,
     };
+    let mut out = writer(plan.output.exact, plan.output.colour);
+    let outcome = route(&plan, &mut out)?;
     out.flush().context("writing output")?;
     Ok(outcome)
 }
 
-/// `get kinds` (or `get kind`): the policy kinds, not policies.
-fn is_kinds(words: &[String]) -> bool {
-    matches!(words, [one] if one == "kinds" || one == "kind")
+/// Standard output, buffered: JSON and YAML written exact, everything else a person reads
+/// through the terminal-safe writer (render::escape), whatever renderer wrote it.
+fn writer(exact: bool, colour: bool) -> Box<dyn Write> {
+    let buffered = std::io::BufWriter::new(std::io::stdout().lock());
+    match exact {
+        true => Box::new(buffered),
+        false => Box::new(SafeWriter::new(buffered, colour)),
+    }
+}
+
+/// The session the task needs, read once, then the task's function.
+fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
+    let question = match &plan.task {
+        Task::Watch(get) => {
+            let watch = get::Watch::new(plan, get, out);
+            let first = |snapshot, scope| watch.first(snapshot, scope);
+            session::watch(&plan.input, first, |changes| watch.changed(changes))?;
+            return Ok(Outcome::Answered);
+        }
+        Task::Dump => {
+            // Specs and statuses are passed through: left as the text they were read as.
+            let (loaded, _) = session::read_unsettled(&plan.input, Question::Namespace)?;
+            return dump(plan, loaded, out);
+        }
+        Task::Describe { targets } | Task::Effective { targets, .. } => {
+            question_for(targets, Question::Object)
+        }
+        Task::BlastRadius { targets, apply, .. } => match apply.as_slice() {
+            // An object policies name (a Secret) is deleted from a copy analysed again.
+            [] if names_no_policy(targets) => Question::Changes,
+            [] => question_for(targets, Question::Reach),
+            _ => Question::Changes,
+        },
+        Task::GetKinds | Task::Get(_) | Task::Tree { .. } | Task::Check | Task::Graph { .. } => {
+            Question::Everything
+        }
+    };
+    let session = session::load(&plan.input, question)?;
+    let s = &session;
+    match &plan.task {
+        Task::GetKinds => get::get_kinds(plan, s, out),
+        Task::Get(get) => get::get(plan, get, s, out),
+        Task::Describe { targets } => describe(plan, s, targets, out),
+        Task::Effective { targets, kind } => effective(plan, s, targets, kind.as_deref(), out),
+        Task::Tree { targets } => tree(plan, s, targets.as_deref(), out),
+        Task::BlastRadius {
+            targets,
+            apply,
+            exit_code,
+        } => blast_radius(plan, s, targets, apply, *exit_code, out),
+        Task::Check => check(plan, s, out),
+        Task::Graph { target } => graph(plan, s, target, out),
+        // Answered above.
+        Task::Watch(_) | Task::Dump => Ok(Outcome::Answered),
+    }
+}
+
+/// `__complete`: the candidates for the words typed, read from what they name.
+fn complete_words(flags: &Global, words: &[String]) -> Result<Outcome> {
+    let mut out = writer(false, settings::colour(flags.color));
+    complete::candidates(
+        words,
+        &mut out,
+        |flags| {
+            let session = session::load(&Input::resolve(flags)?, Question::Everything)?;
+            Ok(ManuallyDrop::into_inner(session.world))
+        },
+        complete::Live {
+            namespaces: &|flags| session::live_namespaces(&Input::resolve(flags)?),
+            objects: &|flags, ty, known, ns| {
+                session::live_objects(&Input::resolve(flags)?, ty, known, ns)
+            },
+        },
+    )?;
+    out.flush().context("writing output")?;
+    Ok(Outcome::Answered)
 }
 
 /// JSON or YAML of an answer.
@@ -230,19 +241,22 @@ fn answer_each(
 fn report(e: &anyhow::Error) {
     let text = format!("{e:#}");
     if text.contains(" not found") {
-        session::warn_line(&format!("Error from server (NotFound): {text}"));
+        warn_line(&format!("Error from server (NotFound): {text}"));
     } else {
-        session::warn_line(&format!("error: {text}"));
+        warn_line(&format!("error: {text}"));
     }
 }
 
-fn describe(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(flags, "describe")?;
-    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    let session = session::load(flags, question_for(&targets, Question::Object))?;
-    let (world, style) = (&session.world, settings::style(flags, format));
+fn describe(
+    plan: &Plan,
+    session: &Session,
+    targets: &[String],
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let (format, style) = (plan.output.format, plan.output.style);
+    let world = &session.world;
     let data = matches!(format, Format::Json | Format::Yaml);
-    answer_each(&targets, format, out, |target| {
+    answer_each(targets, format, out, |target| {
         match session.subject(target)? {
             Subject::Policy(policy) => {
                 let description = query::describe_policy(world, policy);
@@ -266,6 +280,13 @@ fn describe(flags: &Global, target: &[String], out: &mut impl Write) -> Result<O
                     }),
                 }
             }
+            Subject::Referenced(object) => {
+                let description = query::dependents::describe_dependency(world, &object);
+                match format {
+                    _ if data => One::data(&description),
+                    _ => One::text(|o| human::describe_dependency(o, &description, style)),
+                }
+            }
             Subject::Namespace(ns) => {
                 let description = query::describe_namespace(world, &ns)
                     .ok_or_else(|| anyhow!("namespaces {ns:?} not found"))?;
@@ -284,14 +305,13 @@ fn describe(flags: &Global, target: &[String], out: &mut impl Write) -> Result<O
 }
 
 fn effective(
-    flags: &Global,
-    target: &[String],
+    plan: &Plan,
+    session: &Session,
+    targets: &[String],
     kind: Option<&str>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(flags, "effective")?;
-    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    let session = session::load(flags, question_for(&targets, Question::Object))?;
+    let (format, style) = (plan.output.format, plan.output.style);
     let topology = &session.world.topology;
     let kind = kind
         .map(|k| {
@@ -299,8 +319,7 @@ fn effective(
                 .map_err(|e| anyhow!(hint::unknown_type(&session.world, k, e)))
         })
         .transpose()?;
-    let style = settings::style(flags, format);
-    answer_each(&targets, format, out, |target| {
+    answer_each(targets, format, out, |target| {
         let node = match session.subject(target)? {
             Subject::Policy(_) => bail!(
                 "effective answers for objects of the hierarchy, not for policies: try describe"
@@ -319,26 +338,28 @@ fn effective(
     })
 }
 
-fn tree(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(flags, "tree")?;
-    let session = session::load(flags, Question::Everything)?;
-    let style = settings::style(flags, format);
-    if target.is_empty() {
+fn tree(
+    plan: &Plan,
+    session: &Session,
+    targets: Option<&[String]>,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let (format, style) = (plan.output.format, plan.output.style);
+    let Some(targets) = targets else {
         let ns = session.scope();
         let roots = query::tree(&session.world, None, ns);
         match format {
             Format::Json | Format::Yaml => structured(out, format, &roots)?,
             _ => {
                 if roots.is_empty() {
-                    session::warn_line(&nothing_found(ns));
+                    warn_line(&nothing_found(ns));
                 }
                 render::tree::write(out, &roots, style)?
             }
         }
         return Ok(Outcome::Answered);
-    }
-    let targets = subject::split_targets(target).map_err(|e| anyhow!(e))?;
-    answer_each(&targets, format, out, |target| {
+    };
+    answer_each(targets, format, out, |target| {
         let roots = query::tree(&session.world, Some(session.node(target, "tree")?), None);
         match format {
             // One object's tree is its list of roots (as before); several, a List of them.
@@ -349,43 +370,42 @@ fn tree(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outco
 }
 
 fn blast_radius(
-    flags: &Global,
-    target: &[String],
+    plan: &Plan,
+    session: &Session,
+    targets: &[String],
     apply: &[String],
     exit_code: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(flags, "blast-radius")?;
-    let targets = match apply {
-        [] => subject::split_targets(target).map_err(|e| anyhow!(e))?,
-        _ => Vec::new(),
-    };
-    let question = match apply {
-        [] => question_for(&targets, Question::Reach),
-        _ => Question::Changes,
-    };
-    let session = session::load(flags, question)?;
-    let style = settings::style(flags, format);
+    let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
+    let kinds = &plan.input.policy_kinds;
     let mut changed = false;
     let mut write = |blast: &query::blast::BlastRadius| -> Result<One> {
         // docs/reference.md#exit-codes-and-streams: exit 3 on changes, or on an error-level finding applied objects bring.
         let errors = blast.findings.iter().any(|f| f.severity == Severity::Error);
-        changed |= !blast.changes.is_empty() || errors;
+        // Deleting an object: any finding it brings (an entry dropped) is a change too.
+        let brought = blast.object.is_some() && !blast.findings.is_empty();
+        changed |= !blast.changes.is_empty() || errors || brought;
         match format {
             Format::Json | Format::Yaml => One::data(blast),
-            _ => One::text(|o| human::blast_radius(o, blast, !flags.no_headers, style)),
+            _ => One::text(|o| human::blast_radius(o, blast, headers, style)),
         }
     };
     let outcome = if apply.is_empty() {
-        answer_each(&targets, format, out, |target| {
+        answer_each(targets, format, out, |target| {
             // Left to the OS at exit, as the world is (see `Session::world`): a large blast
             // radius takes a while to free.
             let blast = std::mem::ManuallyDrop::new(match session.subject(target)? {
-                Subject::Policy(p) => {
-                    query::blast::delete_policy(&session.world, p, &flags.policy_kind)
+                Subject::Policy(p) => query::blast::delete_policy(&session.world, p, kinds),
+                Subject::Referenced(object) => {
+                    query::blast::delete_object(&session.world, &object, kinds)
+                }
+                Subject::Node(n) if deletable(&session.world, n) => {
+                    let object = session.world.topology.nodes[n].obj_ref.clone();
+                    query::blast::delete_object(&session.world, &object, kinds)
                 }
                 _ => bail!(
-                    "blast-radius takes a policy (TYPE/NAME of a policy kind) or --apply PATH"
+                    "blast-radius takes a policy, an object policies' specs name (secret/NAME, configmap/NAME, service/NAME), or --apply PATH"
                 ),
             });
             write(&blast)
@@ -401,7 +421,7 @@ fn blast_radius(
             &session.world,
             objects,
             apply.to_vec(),
-            &flags.policy_kind,
+            kinds,
         ));
         answer_each(&["--apply".to_string()], format, out, |_| write(&blast))?
     };
@@ -411,14 +431,27 @@ fn blast_radius(
     })
 }
 
-fn dump(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(flags, "dump")?;
-    // Specs and statuses are passed through: left as the text they were read as.
-    let (loaded, _) = session::read_unsettled(flags, Question::Namespace)?;
+/// Whether some `TYPE/NAME` names a kind no policy kind of the registry is (`secret`,
+/// `service`): `blast-radius` then analyses the world again without it.
+fn names_no_policy(targets: &[String]) -> bool {
+    let registry = kubectl_policies::catalog::Catalog::build(&[], &[]);
+    targets.iter().any(|t| {
+        let ty = t.split_once('/').map_or(t.as_str(), |(ty, _)| ty);
+        resolve_type(ty, &registry, &[]).is_ok_and(|gk| registry.get(&gk).is_none())
+    })
+}
+
+/// A node `blast-radius` deletes as an object policies' specs may name (a Service).
+fn deletable(world: &query::World, node: kubectl_policies::topology::NodeId) -> bool {
+    let r = &world.topology.nodes[node].obj_ref;
+    r.section.is_none() && query::dependents::is_referenced_kind(world, &r.group_kind())
+}
+
+fn dump(plan: &Plan, loaded: Loaded, out: &mut impl Write) -> Result<Outcome> {
     // Documents whose shape is wrong are among them: they cannot be written back.
-    session::warn_blind_spots(&loaded.snapshot.blind_spots);
+    warn_blind_spots(&loaded.snapshot.blind_spots);
     let list = DumpList::of(&loaded);
-    match format {
+    match plan.output.format {
         Format::Json => render::json_streamed(out, &list)?,
         _ => render::yaml_streamed(out, &list)?,
     }
@@ -427,25 +460,30 @@ fn dump(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
     Ok(Outcome::Answered)
 }
 
-fn check(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(flags, "check")?;
-    let session = session::load(flags, Question::Everything)?;
+fn check(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome> {
+    let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
     let findings = query::check_in(&session.world, session.scope());
     let blind = &session.world.topology.snapshot.blind_spots;
+    // A reference the input does not say exists or not leaves the verdict standing: the
+    // input was read, and the answer holds.
+    let unread = blind
+        .iter()
+        .filter(|b| b.reason != BlindReason::Unchecked)
+        .count();
     match format {
         Format::Json | Format::Yaml => structured(out, format, &CheckResult::new(&findings, blind))?,
         // Not "No findings.": what could not be read may hold some (said on stderr).
-        _ if findings.is_empty() && !blind.is_empty() => writeln!(
+        _ if findings.is_empty() && unread > 0 => writeln!(
             out,
             "No findings in what could be read; {} part{} of the input could not be read (see the warnings).",
-            blind.len(),
-            if blind.len() == 1 { "" } else { "s" }
+            unread,
+            if unread == 1 { "" } else { "s" }
         )?,
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
-        _ => human::findings_table(out, &findings, !flags.no_headers, settings::style(flags, format))?,
+        _ => human::findings_table(out, &findings, headers, style)?,
     }
     // docs/reference.md#exit-codes-and-streams: exit 1 on an error-level finding, or when part of the input was not read.
-    let errors = findings.iter().any(|f| f.severity == Severity::Error) || !blind.is_empty();
+    let errors = findings.iter().any(|f| f.severity == Severity::Error) || unread > 0;
     Ok(if errors {
         Outcome::Errors
     } else {
@@ -453,9 +491,12 @@ fn check(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
     })
 }
 
-fn graph(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(flags, "graph")?;
-    let session = session::load(flags, Question::Everything)?;
+fn graph(
+    plan: &Plan,
+    session: &Session,
+    target: &[String],
+    out: &mut impl Write,
+) -> Result<Outcome> {
     let focus = match target {
         [] => None,
         _ => Some(session.node(target, "graph")?),
@@ -467,9 +508,9 @@ fn graph(flags: &Global, target: &[String], out: &mut impl Write) -> Result<Outc
     };
     let picture = query::graph::graph(&session.world, focus, ns);
     if picture.is_empty() {
-        session::warn_line(&nothing_found(ns));
+        warn_line(&nothing_found(ns));
     }
-    match format {
+    match plan.output.format {
         Format::Mermaid => render::graph::mermaid(out, &picture)?,
         _ => render::graph::dot(out, &picture)?,
     }

@@ -405,7 +405,7 @@ fn answer(
         }
         "describe" => TypeSet::Any,
         "effective" | "tree" | "graph" => TypeSet::Hierarchy,
-        "blast-radius" => TypeSet::Policies,
+        "blast-radius" => TypeSet::Deletable,
         _ => {
             // `completion` takes one word from a fixed list.
             let fixed = sub

@@ -1,8 +1,9 @@
 //! `kubectl policies`: parse the flags, run one command, exit with its code.
 //!
-//! `cli` defines the flags, `settings` turns them into typed settings once, `session`
-//! reads and analyses the objects, `commands` has one small function per command. The
-//! library does the rest.
+//! `cli` defines the flags, `plan` resolves them once into what the command does (with
+//! `settings`, one flag's text read into a typed setting), `session` reads and analyses
+//! the objects, `commands` routes and has one small function per command. The library
+//! does the rest.
 
 // A tool run during incidents must not panic: no unwrap/expect/panic outside tests, no
 // string slicing that could split a character, and no unsafe code at all.
@@ -13,9 +14,11 @@
 mod cli;
 mod commands;
 mod complete;
+mod plan;
 mod selector;
 mod session;
 mod settings;
+mod warn;
 
 use clap::Parser as _;
 use std::process::ExitCode;
@@ -50,7 +53,7 @@ fn main() -> ExitCode {
         Err(e) if commands::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // The error may quote input or a server: escaped, as every line on stderr.
-            session::warn_line(&format!("error: {e:#}"));
+            warn::warn_line(&format!("error: {e:#}"));
             ExitCode::from(1)
         }
     }

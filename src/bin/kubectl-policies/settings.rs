@@ -1,13 +1,14 @@
-//! Flags turned into typed settings once: the output format of the command, the colour,
-//! the label selector. Nothing past this point looks at a flag's text.
+//! The typed settings one flag's text is read into: the output format of a command, the
+//! colour, the namespace, the label selector, a duration. `plan` reads the command line
+//! through these, once; nothing past it looks at a flag's text.
 
-use crate::cli::{self, ColorWhen, Global};
+use crate::cli::{self, ColorWhen};
 use crate::selector;
 use anyhow::{anyhow, bail, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::model::namespace_name_problem;
-use kubectl_policies::render::Style;
 use std::io::IsTerminal;
+use std::time::Duration;
 
 /// An output format (`-o`), as a command accepts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,13 +57,9 @@ impl Format {
 
     /// `-o` for `command` (as `cli::FORMATS` names it): its default when not given; a
     /// format the command does not take is a usage error that lists the ones it does.
-    pub fn for_command(flags: &Global, command: &str) -> Result<Format> {
+    pub fn for_command(output: Option<&str>, command: &str) -> Result<Format> {
         let allowed = cli::formats(command);
-        let text = flags
-            .output
-            .as_deref()
-            .or(allowed.first().copied())
-            .unwrap_or_default();
+        let text = output.or(allowed.first().copied()).unwrap_or_default();
         // `jsonpath=TEMPLATE`, `custom-columns=SPEC` and the like are named by what comes
         // before `=`.
         let given = text;
@@ -104,10 +101,8 @@ impl Format {
     }
 
     /// The text after `=` of `-o jsonpath=…`, `-o custom-columns-file=…` and the like.
-    pub fn argument(flags: &Global) -> &str {
-        flags
-            .output
-            .as_deref()
+    pub fn argument(output: Option<&str>) -> &str {
+        output
             .and_then(|o| o.split_once('='))
             .map(|(_, arg)| arg)
             .unwrap_or_default()
@@ -115,15 +110,13 @@ impl Format {
 }
 
 /// Colour is decided once, here: `always`, `never`, or a terminal with NO_COLOR unset or
-/// empty; never for structured output.
-pub fn style(flags: &Global, format: Format) -> Style {
-    let color = !format.structured()
-        && wants_colour(
-            flags.color,
-            std::io::stdout().is_terminal(),
-            std::env::var_os("NO_COLOR").as_deref(),
-        );
-    Style { color }
+/// empty (structured output is never coloured: `Format::structured`).
+pub fn colour(when: ColorWhen) -> bool {
+    wants_colour(
+        when,
+        std::io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    )
 }
 
 fn wants_colour(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
@@ -137,12 +130,8 @@ fn wants_colour(when: ColorWhen, terminal: bool, no_color: Option<&std::ffi::OsS
 /// `-n`, checked before anything is read, offline as live: a name that cannot be a
 /// namespace's (kubectl and the API server refuse it) is a usage error, and never
 /// goes into a URL.
-pub fn check_namespace(flags: &Global) -> Result<()> {
-    match flags
-        .namespace
-        .as_deref()
-        .map(|ns| (ns, namespace_name_problem(ns)))
-    {
+pub fn check_namespace(namespace: Option<&str>) -> Result<()> {
+    match namespace.map(|ns| (ns, namespace_name_problem(ns))) {
         Some((ns, Some(problem))) => {
             bail!("-n/--namespace {ns:?}: not a namespace name: {problem}")
         }
@@ -151,12 +140,84 @@ pub fn check_namespace(flags: &Global) -> Result<()> {
 }
 
 /// `-l`, read before anything is loaded so that a bad selector fails at once.
-pub fn label_selector(flags: &Global) -> Result<Option<LabelSelector>> {
-    flags
-        .selector
-        .as_deref()
-        .map(|text| selector::parse(text).map_err(|e| anyhow!("--selector {text:?}: {e}")))
+pub fn label_selector(text: Option<&str>) -> Result<Option<LabelSelector>> {
+    text.map(|text| selector::parse(text).map_err(|e| anyhow!("--selector {text:?}: {e}")))
         .transpose()
+}
+
+/// A year: what `0` (no limit) means for a request.
+const NO_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// Why a `--request-timeout` is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("expected a duration such as 30s, 1m or 500ms")]
+    Empty,
+    #[error("a number needs a unit (ms, s, m, h)")]
+    NoUnit,
+    #[error("{number:?} is not a number")]
+    NotANumber { number: String },
+    #[error("unknown unit {unit:?} (use ms, s, m or h)")]
+    UnknownUnit { unit: String },
+    #[error("{text:?} is out of range")]
+    OutOfRange { text: String },
+    #[error("{text:?} is longer than a year")]
+    TooLong { text: String },
+}
+
+/// kubectl's durations: `30s`, `1m30s`, `500ms`, `2h`, a bare number of seconds; `0`
+/// means no limit.
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
+    let too_long = || DurationError::TooLong {
+        text: text.to_string(),
+    };
+    let trimmed = text.trim();
+    if let Ok(secs) = trimmed.parse::<u64>() {
+        return match secs {
+            0 => Ok(NO_LIMIT),
+            secs if secs > NO_LIMIT.as_secs() => Err(too_long()),
+            secs => Ok(Duration::from_secs(secs)),
+        };
+    }
+    if trimmed.is_empty() {
+        return Err(DurationError::Empty);
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = trimmed;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or(DurationError::NoUnit)?;
+        let (num, tail) = rest.split_at(digits);
+        let value: f64 = num.parse().map_err(|_| DurationError::NotANumber {
+            number: num.to_string(),
+        })?;
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, next) = tail.split_at(unit_len);
+        let scale = match unit {
+            "ms" => 0.001,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => {
+                return Err(DurationError::UnknownUnit {
+                    unit: unit.to_string(),
+                })
+            }
+        };
+        let part =
+            Duration::try_from_secs_f64(value * scale).map_err(|_| DurationError::OutOfRange {
+                text: text.to_string(),
+            })?;
+        total = total
+            .checked_add(part)
+            .filter(|t| *t <= NO_LIMIT)
+            .ok_or_else(too_long)?;
+        rest = next;
+    }
+    Ok(if total.is_zero() { NO_LIMIT } else { total })
 }
 
 #[cfg(test)]
@@ -185,5 +246,35 @@ mod tests {
                 assert!(Format::parse(f).is_some(), "{command}: {f}");
             }
         }
+    }
+
+    #[test]
+    fn kubectl_durations() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("0"), Ok(NO_LIMIT));
+        assert_eq!(
+            parse_duration("5x"),
+            Err(DurationError::UnknownUnit {
+                unit: "x".to_string()
+            })
+        );
+        assert_eq!(
+            parse_duration("5x").unwrap_err().to_string(),
+            "unknown unit \"x\" (use ms, s, m or h)"
+        );
+        assert_eq!(
+            parse_duration("9999999h").unwrap_err().to_string(),
+            "\"9999999h\" is longer than a year"
+        );
+        assert_eq!(parse_duration(" "), Err(DurationError::Empty));
+        assert_eq!(parse_duration("5"), Ok(Duration::from_secs(5)));
+        assert_eq!(
+            parse_duration("1.5.2s").unwrap_err().to_string(),
+            "\"1.5.2\" is not a number"
+        );
+        assert_eq!(parse_duration("3s5"), Err(DurationError::NoUnit));
     }
 }

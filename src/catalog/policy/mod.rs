@@ -5,13 +5,14 @@
 
 use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind, Refuses};
 use crate::model::Object;
-use crate::model::{canonical_kind, normalize_group, GroupKind, ObjRef, ObjectId};
+use crate::model::{canonical_kind, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Val};
 
 mod intent;
 mod invalid;
 mod ports;
 mod selector_refs;
+mod target_spec;
 mod targets;
 
 use intent::read_intent;
@@ -20,7 +21,7 @@ pub use invalid::{FieldError, FieldProblem};
 pub use ports::spec_at_port;
 pub(crate) use selector_refs::pod_selector_queries;
 use selector_refs::workload_selector_ref;
-pub use targets::*;
+pub use target_spec::*;
 pub(crate) use targets::{read_shaped_targets, read_targets, ref_namespace};
 
 /// One policy object, read.
@@ -332,13 +333,11 @@ fn refusals(
         .find(|e| e.problem.refused_by_api_server())
         .map(|e| e.problem.to_string());
     let rejected = refused_whole.or_else(|| {
-        unresolvable_ref(spec, pk)
-            .or_else(|| refused_namespace(targets, object.namespace.as_deref(), pk))
-            .map(|refused| {
-                let why = refused.problem.to_string();
-                invalid.push(refused);
-                why
-            })
+        refused_namespace(targets, object.namespace.as_deref(), pk).map(|refused| {
+            let why = refused.problem.to_string();
+            invalid.push(refused);
+            why
+        })
     });
     (refused_targets, rejected)
 }
@@ -469,56 +468,6 @@ fn refused_namespace(
         }
         TargetSpec::Ref(_) | TargetSpec::Selector { .. } | TargetSpec::Pods(_) => None,
     })
-}
-
-/// The first reference in the spec to an object of a kind the policy's kind may not
-/// name (the registry's `refs`).
-fn unresolvable_ref(spec: &Map, pk: &PolicyKind) -> Option<FieldError> {
-    for &(field, allowed) in pk.refs {
-        let Some(list) = pointer(spec, field).and_then(Val::as_array) else {
-            continue;
-        };
-        for (index, reference) in list.iter().enumerate() {
-            let group = normalize_group(reference.get("group").and_then(Val::as_str).unwrap_or(""));
-            let Some(kind) = reference.get("kind").and_then(Val::as_str) else {
-                continue;
-            };
-            if !allowed.iter().any(|&(allowed_group, allowed_kind)| {
-                allowed_group == group && allowed_kind == kind
-            }) {
-                let named = if group.is_empty() {
-                    kind.to_string()
-                } else {
-                    format!("{group}/{kind}")
-                };
-                return Some(FieldError::new(
-                    format!("spec{}[{index}]", field.replace('/', ".")),
-                    FieldProblem::KindNotAllowed {
-                        named,
-                        allowed: allowed_kinds(allowed),
-                    },
-                ));
-            }
-        }
-    }
-    None
-}
-
-/// The kinds a reference may name, as a refusal lists them: `group/Kind`, core kinds
-/// bare; a kind accepted both with its group and with none is said once
-/// (`certificates.k8s.io/ClusterTrustBundle (or with no group)`), not as two kinds.
-fn allowed_kinds(allowed: &[(&str, &str)]) -> Vec<String> {
-    let also_grouped = |kind: &str| allowed.iter().any(|&(g, k)| k == kind && !g.is_empty());
-    let also_bare = |kind: &str| allowed.iter().any(|&(g, k)| k == kind && g.is_empty());
-    allowed
-        .iter()
-        .filter(|&&(group, kind)| !(group.is_empty() && also_grouped(kind)))
-        .map(|&(group, kind)| match group {
-            "" => kind.to_string(),
-            _ if also_bare(kind) => format!("{group}/{kind} (or with no group)"),
-            _ => format!("{group}/{kind}"),
-        })
-        .collect()
 }
 
 /// Every reference entry of `spec` with its field path: `targetRef`, then each of

@@ -8,8 +8,7 @@
 //! it selects by.
 
 use super::invalid::{FieldError, FieldProblem};
-use super::targets::{LabelSelector, PodSelector};
-use super::TargetSpec;
+use super::target_spec::{LabelSelector, PodSelector, TargetSpec};
 use crate::model::{canonical_kind, Map, ObjRef, Val};
 
 /// A targetRefs entry with a `selector` and no `name`.

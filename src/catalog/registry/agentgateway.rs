@@ -87,7 +87,7 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     note: "Labelled Direct but inherited: precedence Gateway < port < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
     documented: "https://agentgateway.dev/docs/kubernetes/latest/reference/api/ (AgentgatewayPolicy)",
     source: "agentgateway/agentgateway@75b4e6ce (v1.4.1) AgentgatewayPolicy API types and CEL (a targetRef's port only with frontend; no sectionName with frontend connect/http/networkAuthorization/proxyProtocol/tcp/tls: the website's target-merge page; older CRDs, @005d0299, have no port and refuse any frontend with a sectionName); policyselection/selector.go (HasHigherPriority)",
-    refs: &[],
+    references: &[],
 };
 
 pub(super) static ENTRIES: &[KnownKind] = &[AGENTGATEWAY_POLICY];

@@ -27,7 +27,7 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         note,
         documented: "https://docs.airlock.com/microgateway/latest/",
         source: "airlock/microgateway@9ac212e7 deploy/charts/airlock-microgateway/crds/<plural>.microgateway.airlock.com.yaml",
-        refs: &[],
+        references: &[],
     }
 }
 

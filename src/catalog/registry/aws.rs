@@ -36,7 +36,7 @@ const fn lattice(
         note,
         documented,
         source,
-        refs: &[],
+        references: &[],
     }
 }
 

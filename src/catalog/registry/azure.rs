@@ -38,7 +38,7 @@ const fn alb(
         note,
         documented,
         source: SRC,
-        refs: &[],
+        references: &[],
     }
 }
 

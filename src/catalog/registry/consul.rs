@@ -30,7 +30,7 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         note,
         documented: "https://developer.hashicorp.com/consul/docs/connect/gateways/api-gateway/configuration/gatewaypolicy",
         source: "hashicorp/consul-k8s@a507b1d1 control-plane/api/v1alpha1/gatewaypolicy_types.go",
-        refs: &[],
+        references: &[],
     }
 }
 

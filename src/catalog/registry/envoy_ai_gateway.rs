@@ -24,7 +24,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Credentials for calling an AI backend (or an InferencePool); \"multiple on the same resource is invalid\": the controller refuses to reconcile the backend.",
         documented: "https://aigateway.envoyproxy.io/docs/api/#backendsecuritypolicy",
         source: "envoyproxy/ai-gateway@c217da8a api/v1beta1/backendsecurity_policy.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "aigateway.envoyproxy.io",
@@ -47,6 +47,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Token quotas for an AI backend; its perModelQuotas refine the service quota inside one policy (not GEP-713 overrides). Several on one backend are undocumented: GEP-713's oldest-wins is assumed.",
         documented: "https://aigateway.envoyproxy.io/docs/api/#quotapolicy",
         source: "envoyproxy/ai-gateway@c217da8a api/v1alpha1/quota_policy.go",
-        refs: &[],
+        references: &[],
     },
 ];

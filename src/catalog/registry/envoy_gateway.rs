@@ -20,6 +20,125 @@ const EG_ALL_TARGETS: &[&str] = &[
     "UDPRoute",
 ];
 
+/// What an Envoy Gateway `BackendRef` may name (api/v1alpha1/shared_types.go
+/// `BackendRef`, CEL "BackendRefs only support Service, ServiceImport and Backend
+/// kind"): a Service when it names no kind.
+const EG_BACKENDS: &[(&str, &str)] = &[
+    ("", "Service"),
+    ("multicluster.x-k8s.io", "ServiceImport"),
+    ("gateway.envoyproxy.io", "Backend"),
+];
+
+/// A Gateway API `SecretObjectReference`: a Secret (its default kind).
+const SECRET: &[(&str, &str)] = &[("", "Secret")];
+
+/// A Gateway API `LocalObjectReference` to a ConfigMap.
+const CONFIG_MAP: &[(&str, &str)] = &[("", "ConfigMap")];
+
+/// A reference through `validateExtServiceBackendReference` / `validateBackendRef`
+/// (internal/gatewayapi/validate.go): the Service (or Backend, ServiceImport) exists,
+/// its port is one of the Service's, a ReferenceGrant allows one in another
+/// namespace; else the policy's translation fails and it is not Accepted.
+const fn eg_backend(path: &'static str, cite: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: EG_BACKENDS,
+        kind_as_written: true,
+        namespaces: RefNamespaces::WithGrant,
+        port: true,
+        unresolved: Unresolved::RefusesPolicy,
+        cite,
+    }
+}
+
+/// A Secret read by `validateSecretRef` (internal/gatewayapi/helpers.go): it exists,
+/// in another namespace only with a ReferenceGrant; else the policy is not Accepted.
+const fn eg_secret(path: &'static str, cite: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: SECRET,
+        kind_as_written: true,
+        namespaces: RefNamespaces::WithGrant,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite,
+    }
+}
+
+/// A ConfigMap of the policy's own namespace (a `LocalObjectReference`, read as a
+/// ConfigMap whatever kind it writes: `getLuaBodyFromLocalObjectReference` "assumes the
+/// local object reference points to a Kubernetes ConfigMap"): missing, the policy's
+/// translation fails and it is not Accepted.
+const fn eg_local_config_map(path: &'static str, cite: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: CONFIG_MAP,
+        kind_as_written: false,
+        namespaces: RefNamespaces::Own,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite,
+    }
+}
+
+const SP: &str = "envoyproxy/gateway@d32f2829 internal/gatewayapi/securitypolicy.go";
+const BTP: &str = "envoyproxy/gateway@d32f2829 internal/gatewayapi/backendtrafficpolicy.go (getCustomResponseBody)";
+const EEP: &str = "envoyproxy/gateway@d32f2829 internal/gatewayapi/envoyextensionpolicy.go";
+const CTP: &str = "envoyproxy/gateway@d32f2829 internal/gatewayapi/clienttrafficpolicy.go (validateTLSSecretsData, getCaCertsFromCARefs)";
+
+/// SecurityPolicy: ext-auth services, OIDC client secret and provider backends, basic
+/// auth users, JWT JWKS (local ConfigMap or remote backends), API key credentials.
+const SECURITY_POLICY_REFS: &[RefField] = &[
+    eg_backend("/extAuth/http/backendRef", SP),
+    eg_backend("/extAuth/http/backendRefs/*", SP),
+    eg_backend("/extAuth/grpc/backendRef", SP),
+    eg_backend("/extAuth/grpc/backendRefs/*", SP),
+    eg_secret("/oidc/clientSecret", SP),
+    eg_backend("/oidc/provider/backendRefs/*", SP),
+    eg_secret("/basicAuth/users", SP),
+    eg_local_config_map("/jwt/providers/*/localJWKS/valueRef", SP),
+    eg_backend("/jwt/providers/*/remoteJWKS/backendRefs/*", SP),
+    eg_secret("/apiKeyAuth/credentialRefs/*", SP),
+];
+
+/// ClientTrafficPolicy: the CA certificates a client's certificate is validated with.
+const CLIENT_TRAFFIC_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/tls/clientValidation/caCertificateRefs/*",
+    kinds: &[
+        ("", "Secret"),
+        ("", "ConfigMap"),
+        ("certificates.k8s.io", "ClusterTrustBundle"),
+    ],
+    kind_as_written: true,
+    namespaces: RefNamespaces::WithGrant,
+    port: false,
+    unresolved: Unresolved::RefusesPolicy,
+    cite: CTP,
+}];
+
+/// BackendTrafficPolicy: a response override's body from a ConfigMap.
+const BACKEND_TRAFFIC_POLICY_REFS: &[RefField] = &[eg_local_config_map(
+    "/responseOverride/*/response/body/valueRef",
+    BTP,
+)];
+
+/// EnvoyExtensionPolicy: external processors, Lua code from a ConfigMap, a Wasm image's
+/// pull secret ("Only support Kubernetes Secret resource from the same namespace",
+/// api/v1alpha1/wasm_types.go).
+const ENVOY_EXTENSION_POLICY_REFS: &[RefField] = &[
+    eg_backend("/extProc/*/backendRefs/*", EEP),
+    eg_local_config_map("/lua/*/valueRef", EEP),
+    RefField {
+        path: "/wasm/*/code/image/pullSecretRef",
+        kinds: SECRET,
+        kind_as_written: true,
+        namespaces: RefNamespaces::Own,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite: EEP,
+    },
+];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         group: "gateway.envoyproxy.io",
@@ -39,6 +158,14 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // clienttrafficpolicy.go): one aimed at a listener that shares its port with
         // other plain HTTP listeners (of the Gateway or its ListenerSets: one Envoy
         // listener) "is being applied to multiple http (non https) listeners".
+        // Aimed at a whole Gateway or ListenerSet (attachedToGateway), only the
+        // listeners on the port that came from another Gateway or ListenerSet conflict
+        // (with mergeGateways, the other Gateways of the class are in the same xDS
+        // config, listenersWithSameHTTPPort in helpers.go); listeners a sectioned
+        // policy already took are skipped (ProcessClientTrafficPolicies). Status on
+        // the ancestor: Accepted=False, reason Invalid, "ClientTrafficPolicy is being
+        // applied to multiple http (non https) listeners (...) on the same port, which
+        // is not allowed".
         shared_port: SharedPort::RefusedOnSharedHttpListener,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet"],
@@ -58,7 +185,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Nothing is merged: a policy aimed at a listener replaces one aimed at its ListenerSet or Gateway; of several on the same target the oldest applies and the others are Conflicted.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/client-traffic-policy/",
         source: "envoyproxy/gateway@d32f2829 api/v1alpha1/clienttrafficpolicy_types.go",
-        refs: &[],
+        references: CLIENT_TRAFFIC_POLICY_REFS,
     },
     KnownKind {
         group: "gateway.envoyproxy.io",
@@ -106,7 +233,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A route-level policy that sets mergeType is folded into the nearest parent's policy; without mergeType the closest policy wins outright; of several on the same target the oldest applies and the others are Conflicted.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/backend-traffic-policy/ (Precedence; Multiple Policies at the Same Level; mergeType)",
         source: "envoyproxy/gateway@d32f2829 api/v1alpha1/backendtrafficpolicy_types.go",
-        refs: &[],
+        references: BACKEND_TRAFFIC_POLICY_REFS,
     },
     KnownKind {
         group: "gateway.envoyproxy.io",
@@ -144,7 +271,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Same scheme as BackendTrafficPolicy: route policies opt into merging with the parent through mergeType.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/security-policy/",
         source: "envoyproxy/gateway@d32f2829 api/v1alpha1/securitypolicy_types.go",
-        refs: &[],
+        references: SECURITY_POLICY_REFS,
     },
     KnownKind {
         group: "gateway.envoyproxy.io",
@@ -172,7 +299,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Extension settings follow the mergeType rule: merged into the parent when a route policy asks for it, otherwise most specific wins.",
         documented: "https://gateway.envoyproxy.io/docs/api/extension_types/#envoyextensionpolicy",
         source: "envoyproxy/gateway@d32f2829 api/v1alpha1/envoyextensionypolicy_types.go",
-        refs: &[],
+        references: ENVOY_EXTENSION_POLICY_REFS,
     },
     KnownKind {
         group: "gateway.envoyproxy.io",
@@ -199,6 +326,53 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Raw xDS patches applied to the generated config of a Gateway (or of every Gateway of a class with mergeGateways); all of them apply, their priority only orders them.",
         documented: "https://gateway.envoyproxy.io/contributions/design/envoy-patch-policy/",
         source: "envoyproxy/gateway@d32f2829 api/v1alpha1/envoypatchpolicy_types.go",
-        refs: &[],
+        references: &[],
     },
 ];
+
+/// The GatewayClass parameters that merge the class's Gateways into one proxy: an
+/// EnvoyProxy named by the class's `parametersRef` whose `mergeGateways` is true.
+/// Only the class's EnvoyProxy counts: `IsMergeGatewaysEnabled` (internal/gatewayapi/
+/// helpers.go) reads `resources.EnvoyProxyForGatewayClass`; an EnvoyProxy a Gateway
+/// names in `spec.infrastructure.parametersRef` merges nothing. Merged, the class's
+/// Gateways are one xDS config (`Translator.getIRKey` keys it by the class name), so
+/// their plain HTTP listeners on one port are one Envoy listener too.
+pub(super) static CLASS_PARAMETERS: &[ClassParameters] = &[ClassParameters {
+    group: "gateway.envoyproxy.io",
+    kind: "EnvoyProxy",
+    merges_gateways: "/mergeGateways",
+    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/helpers.go (IsMergeGatewaysEnabled), api/v1alpha1/envoyproxy_types.go (mergeGateways)",
+}];
+
+/// Targets refused while the target's class merges its Gateways.
+/// `ProcessEnvoyPatchPolicies` (internal/gatewayapi/envoypatchpolicy.go): with
+/// `t.MergeGateways` the only target kind it takes is a GatewayClass (the patches go
+/// to the class's one xDS config); a policy aimed at a Gateway then gets
+/// `Accepted=False`, reason `Invalid`, "TargetRef.Group:gateway.networking.k8s.io
+/// TargetRef.Kind:Gateway, only TargetRef.Group:gateway.networking.k8s.io and
+/// TargetRef.Kind:GatewayClass is supported.", on the class as its ancestor.
+pub(super) static WHEN_MERGED: &[(&str, &str, WhenMerged)] = &[(
+    "gateway.envoyproxy.io",
+    "EnvoyPatchPolicy",
+    WhenMerged {
+        refused: "Gateway",
+        instead: "GatewayClass",
+        reason: "Invalid",
+    },
+)];
+
+/// A BackendTLSPolicy's sectionName on an Envoy Gateway Backend is a port number ("SectionName
+/// is port number for EG Backend object"), and the controller matches it against the
+/// port the route's backendRef names: `getBackendTLSPolicy` (internal/gatewayapi/
+/// backendtlspolicy.go) compares the policy's target with `GetTargetBackendReference`
+/// of the backendRef, whose section is the backendRef's `port` (none when it names
+/// none, as a backendRef to a Backend may). The policy's status is written only there
+/// (`processBackendTLSPolicy`, per backendRef, the route's parent as its ancestor): a
+/// policy on a port no backendRef names gets no TLS applied and no status at all
+/// (testdata backendtlspolicy-default-ns: a Backend in `default` reached by a
+/// backendRef without a port, its `sectionName: "3443"` policy left with no ancestors).
+pub(super) static SECTION_BY_REF_PORT: &[SectionByRefPort] = &[SectionByRefPort {
+    policy: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+    target: ("gateway.envoyproxy.io", "Backend"),
+    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/backendtlspolicy.go (getBackendTLSPolicy, processBackendTLSPolicy), internal/gatewayapi/route.go (GetTargetBackendReference)",
+}];

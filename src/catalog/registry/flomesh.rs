@@ -32,7 +32,7 @@ const fn fsm(
         note,
         documented: "https://fsm-docs.flomesh.io/",
         source,
-        refs: &[],
+        references: &[],
     }
 }
 

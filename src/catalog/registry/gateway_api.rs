@@ -39,7 +39,21 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "One policy per Service (or Service port); the oldest one applies and any later one is marked Conflicted.",
         documented: "https://gateway-api.sigs.k8s.io/api-types/backendtlspolicy/ (GEP-1897)",
         source: "kubernetes-sigs/gateway-api@4564255a apis/v1/backendtlspolicy_types.go",
-        refs: &[("/validation/caCertificateRefs", CA_CERTIFICATE_KINDS)],
+        references: &[RefField {
+            path: "/validation/caCertificateRefs/*",
+            kinds: CA_CERTIFICATE_KINDS,
+            kind_as_written: true,
+            // A LocalObjectReference: "the object must be in the same namespace".
+            namespaces: RefNamespaces::Own,
+            port: false,
+            // "If a CACertificateRef cannot be resolved, or points to an unsupported
+            // kind, or to a resource in another namespace, the ResolvedRefs condition
+            // MUST be set to False ... If ALL CACertificateRefs are invalid, the
+            // implementation MUST also ensure the policy is not Accepted
+            // (NoValidCACertificate)" (backendtlspolicy_types.go, CACertificateRefs).
+            unresolved: Unresolved::RefusesWhenNoneResolves,
+            cite: "kubernetes-sigs/gateway-api@4564255a apis/v1/backendtlspolicy_types.go (BackendTLSPolicyValidation.CACertificateRefs)",
+        }],
     },
     KnownKind {
         group: "gateway.networking.x-k8s.io",
@@ -63,7 +77,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Experimental per-backend traffic settings (a Service, a ServiceImport or an implementation's backend) that attach directly and are never combined (\"no Override or Default\").",
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-3388/",
         source: "kubernetes-sigs/gateway-api@4564255a apisx/v1alpha1/xbackendtrafficpolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.networking.k8s.io",
@@ -86,6 +100,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Retired experimental load-balancing settings for a Service (removed by #3705, absent from v1.3.0 on); attached directly with no merging.",
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-1619/",
         source: "kubernetes-sigs/gateway-api v1.2 apis/v1alpha2/backendlbpolicy_types.go (removed by #3705)",
-        refs: &[],
+        references: &[],
     },
 ];

@@ -42,7 +42,7 @@ const fn gke(
         note,
         documented,
         source: SRC,
-        refs: &[],
+        references: &[],
     }
 }
 

@@ -37,7 +37,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Options for an HTTPRoute, by targetRefs or a rule's ExtensionRef filter (the rule's win); several on one target merge by option, the oldest setting each; a route that delegates to child routes passes them down.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/routeoption/ (projects/gateway2/translator/plugins/routeoptions/query/query.go; golden outputs/route_options/merge.yaml)",
         source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.solo.io",
@@ -62,7 +62,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Virtual host settings for a Gateway or one of its listeners; several on one target merge by option, the oldest setting each, and a listener's beat the Gateway's option by option.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/virtualhostoption/",
         source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.solo.io",
@@ -85,7 +85,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Listener-level settings for a Gateway or a single listener, with no merging across policies.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/listeneroption/",
         source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.solo.io",
@@ -108,6 +108,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "HTTP connection settings for a Gateway or listener; one policy per target.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/httplisteneroption/",
         source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
-        refs: &[],
+        references: &[],
     },
 ];

@@ -52,7 +52,7 @@ const fn side_by_side(
         note,
         documented,
         source,
-        refs: &[],
+        references: &[],
     }
 }
 
@@ -108,7 +108,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Applied root namespace, then namespace, then workload or targetRef: the most specific wins per telemetry type (tracing, metrics, accessLogging); of several on one workload (or selector-less in one namespace) only one is used, the others are ignored.",
         documented: "https://istio.io/latest/docs/reference/config/telemetry/ (istio/istio#50414; analyzer IST0159 ConflictingTelemetryWorkloadSelectors)",
         source: "istio/api@b8f8791d telemetry/v1alpha1/telemetry.proto",
-        refs: &[],
+        references: &[],
     },
     side_by_side(
         "extensions.istio.io",

@@ -55,9 +55,41 @@ const fn per_field(
         note,
         documented,
         source,
-        refs: &[],
+        references: &[],
     }
 }
+
+/// A TrafficPolicy's references (`shared.NamespacedObjectReference`: another namespace
+/// allowed; a ReferenceGrant is asked for only in kgateway's strict
+/// `ReferenceGrantMode`, constructor_refgrant_test.go). Building the policy fails on
+/// one that does not resolve ("extauth: ... GatewayExtension not found",
+/// pkg/kgateway/extensions2/plugins/trafficpolicy/extauth_policy.go `constructExtAuth`;
+/// the Secrets read as resource_refs.go lists them), and the policy is not accepted.
+const fn kgateway_ref(
+    path: &'static str,
+    kinds: &'static [(&'static str, &'static str)],
+) -> RefField {
+    RefField {
+        path,
+        kinds,
+        kind_as_written: true,
+        namespaces: RefNamespaces::Any,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite: "kgateway-dev/kgateway@53e05a33 pkg/kgateway/extensions2/plugins/trafficpolicy (extauth_policy.go constructExtAuth, resource_refs.go, constructor_refgrant_test.go)",
+    }
+}
+
+const GATEWAY_EXTENSION: &[(&str, &str)] = &[("gateway.kgateway.dev", "GatewayExtension")];
+
+const TRAFFIC_POLICY_REFS: &[RefField] = &[
+    kgateway_ref("/extAuth/extensionRef", GATEWAY_EXTENSION),
+    kgateway_ref("/extProc/extensionRef", GATEWAY_EXTENSION),
+    kgateway_ref("/jwtAuth/extensionRef", GATEWAY_EXTENSION),
+    kgateway_ref("/rateLimit/global/extensionRef", GATEWAY_EXTENSION),
+    kgateway_ref("/basicAuth/secretRef", &[("", "Secret")]),
+    kgateway_ref("/apiKeyAuth/secretRef", &[("", "Secret")]),
+];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
@@ -84,7 +116,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Despite its Direct label it is inherited: an annotation on the parent chooses shallow or deep merging and whether child or parent wins (shallow, child by default); several on one target merge by top-level field, the oldest winning each.",
         documented: "https://kgateway.dev/docs/about/policies/ (Policy priority and merging rules; kgateway.dev/inherited-policy-priority)",
         source: "kgateway-dev/kgateway@181f64ab api/v1alpha1/kgateway/traffic_policy_types.go",
-        refs: &[],
+        references: TRAFFIC_POLICY_REFS,
     },
     per_field(
         "ListenerPolicy",
@@ -135,7 +167,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "The pre-2.0 name of TrafficPolicy: route settings inherited down the hierarchy as TrafficPolicy's are, though its CRD is labelled Direct.",
         documented: "https://kgateway.dev/docs/about/policies/",
         source: "kgateway-dev/kgateway api/v1alpha1/route_policy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.kgateway.dev",

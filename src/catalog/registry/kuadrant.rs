@@ -46,7 +46,7 @@ const fn direct(
         note,
         documented,
         source,
-        refs: &[],
+        references: &[],
     }
 }
 
@@ -85,7 +85,7 @@ const fn inherited(
         note,
         documented,
         source,
-        refs: &[],
+        references: &[],
     }
 }
 

@@ -24,7 +24,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Each grants access to the resource it names; several on one resource add up (any one that matches allows), so none conflicts or overrides another.",
         documented: "https://linkerd.io/2-edge/reference/authorization-policy/",
         source: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/authorization_policy.rs",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "policy.linkerd.io",
@@ -47,6 +47,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A rate limit for one Server; its overrides list is about specific clients, not GEP-713 overrides.",
         documented: "https://linkerd.io/2-edge/reference/rate-limiting/",
         source: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/ratelimit_policy.rs (reason RateLimitReasonAlreadyExists)",
-        refs: &[],
+        references: &[],
     },
 ];

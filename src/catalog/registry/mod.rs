@@ -29,9 +29,11 @@ mod linkerd;
 mod nginx;
 mod solo;
 
+use super::merged::{ClassParameters, SectionByRefPort, WhenMerged};
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
-    PolicyKind, RefusedOn, Refuses, SameTarget, Sections, SharedPort, Targeting, ValueKey,
+    PolicyKind, RefField, RefNamespaces, RefusedOn, Refuses, SameTarget, Sections, SharedPort,
+    Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -79,9 +81,10 @@ pub struct KnownKind {
     /// The vendor source the entry was read from: `owner/repo@commit path`, or the
     /// documentation set for closed-source projects.
     pub source: &'static str,
-    /// References in the spec and the kinds they may name; naming another makes the
-    /// policy refused whole.
-    pub refs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
+    /// The objects its spec names besides its targets: each reference field, the kinds
+    /// it may name, where they may be, and what the controller does when one does not
+    /// resolve; with the vendor source each was read from.
+    pub references: &'static [RefField],
 }
 
 impl KnownKind {
@@ -105,10 +108,32 @@ impl KnownKind {
             defaults_overrides: self.defaults_overrides,
             label: self.label.and_then(super::parse_class_label),
             cite: self.source,
-            refs: self.refs,
+            references: self.references,
             project: self.project,
+            when_merged: when_merged(self.group, self.kind),
         }
     }
+}
+
+/// The GatewayClass parameters kinds that can merge a class's Gateways into one proxy,
+/// and the field that says so, project by project.
+pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
+    envoy_gateway::CLASS_PARAMETERS.iter()
+}
+
+/// The policy kinds whose sectionName on a target kind is matched against the port of
+/// a route's backendRef.
+pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort> {
+    envoy_gateway::SECTION_BY_REF_PORT.iter()
+}
+
+/// What kind `group`/`kind`'s controller refuses while its target's class merges its
+/// Gateways, if anything.
+fn when_merged(group: &str, kind: &str) -> Option<WhenMerged> {
+    envoy_gateway::WHEN_MERGED
+        .iter()
+        .find(|(g, k, _)| *g == group && *k == kind)
+        .map(|(_, _, rule)| *rule)
 }
 
 /// The projects, in the order `docs/policies.md`'s table lists them, each with its entries.

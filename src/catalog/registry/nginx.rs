@@ -64,7 +64,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Settings on a route take precedence field by field over the ones set on its Gateway; several on one target merge unless they set the same field, and then the later one (creation time, then name) is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (Merging Policies; internal/controller/state/graph/policies.go markConflictedPolicies; policies/clientsettings/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/clientsettingspolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -89,7 +89,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Tracing settings for the routes it names; two that both set tracing on one route conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/observability/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha2/observabilitypolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -113,7 +113,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Settings on a route replace the Gateway's field by field (NGINX directive inheritance); several on one target merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/proxysettings/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/proxysettingspolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -137,7 +137,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Unrelated to Kuadrant's kind of the same name: a route's policy applies alongside the Gateway's, its dryRun, logLevel and rejectCode taking precedence; several on one target merge unless they set one of those, and then the later one is Conflicted whole. (Rule lists that add up across levels are shown as the route's replacing the Gateway's.)",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/traffic-management/rate-limit/ (policies/ratelimit/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/ratelimitpolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -161,7 +161,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Raw NGINX snippets injected for one Gateway; several on one Gateway never conflict, all of them apply.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/snippetspolicy/validator.go: never conflicts)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/snippetspolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -185,7 +185,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Upstream connection settings for a Service (its group may be spelt core); several on one Service merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/upstreamsettings/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/upstreamsettingspolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -209,7 +209,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Firewall protection inherited from the Gateway unless a route carries its own, which then replaces it; several on one target are all accepted (its Conflicts() returns false, although the design doc docs/proposals/nap-waf.md says Conflicted: the code is what runs).",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/wafpolicy_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -233,7 +233,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A policy kind whose name does not end in Policy: request and response processing inherited from a Gateway by its routes; two on one target always conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/payloadprocessor/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/payloadprocessor_types.go",
-        refs: &[],
+        references: &[],
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -257,6 +257,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A policy kind whose name does not end in Policy: the external load balancer for one Gateway; the oldest applies, any other on the same Gateway is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/ (internal/controller/state/graph/externalloadbalancer.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/externalloadbalancer_types.go",
-        refs: &[],
+        references: &[],
     },
 ];

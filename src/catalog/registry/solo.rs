@@ -27,7 +27,7 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         note,
         documented: "https://docs.solo.io/gateway/latest/",
         source: "closed source: kinds from Solo.io's public workshop and demo manifests",
-        refs: &[],
+        references: &[],
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::{gep713, Stanzas};
 use crate::catalog::policy::How;
-use crate::effective::combine::Layer;
+use crate::effective::joining::Layer;
 use crate::effective::sourced::Sourced;
 use crate::effective::Joining;
 use crate::topology::{PolicyId, Topology};

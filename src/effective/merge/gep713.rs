@@ -19,7 +19,7 @@
 //! route default sits between them).
 
 use crate::catalog::policy::How;
-use crate::effective::combine::Layer;
+use crate::effective::joining::Layer;
 use crate::effective::sourced::{merge_patch, merge_rules, merge_rules_run, Run, Sourced};
 use crate::effective::Joining;
 use std::rc::Rc;

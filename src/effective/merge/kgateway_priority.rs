@@ -7,7 +7,7 @@
 
 use super::{gep713, Stanzas};
 use crate::catalog::policy::{How, Mode, Strategy};
-use crate::effective::combine::Layer;
+use crate::effective::joining::Layer;
 use crate::effective::sourced::Sourced;
 use crate::effective::Joining;
 use crate::topology::{NodeId, Topology};

@@ -24,7 +24,7 @@ mod most_specific_wins;
 mod none;
 mod patch_defaults;
 
-use super::combine::Layer;
+use super::joining::Layer;
 use super::sourced::Sourced;
 use super::Joining;
 use crate::catalog::MergeModel;

@@ -6,7 +6,7 @@
 //! internal/controller/state/graph/policies.go, and each policy's validator).
 
 use super::Outcome;
-use crate::effective::combine::Layer;
+use crate::effective::joining::Layer;
 use crate::effective::sourced::{leaf_pointers, merge_patch};
 use crate::effective::Joining;
 use crate::model::Val;

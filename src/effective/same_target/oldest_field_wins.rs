@@ -4,7 +4,7 @@
 //! then namespace, then name; Gloo's policies).
 
 use super::Outcome;
-use crate::effective::combine::Layer;
+use crate::effective::joining::Layer;
 use crate::effective::sourced::{merge_rules_run, Run, Sourced};
 use crate::effective::Joining;
 use crate::topology::PolicyId;

@@ -90,6 +90,9 @@ pub fn describe_target(
             writeln!(out, "  {}={}{how}", r.type_, r.status)?;
         }
     }
+    if !description.referenced_by.is_empty() {
+        referenced_by(out, &description.target, &description.referenced_by, style)?;
+    }
     findings_block(out, &description.findings, style)?;
     blind_spots(out, &description.blind_spots, style)
 }
@@ -322,14 +325,34 @@ fn policy_status(
         };
         writeln!(out, "  {}   {}", human_ref(&t.target), state)?;
     }
-    field(
-        out,
-        "Status",
-        &style.paint(
-            &format!("{} (computed)", description.status.computed.as_str()),
-            status_tint(description.status.computed),
-        ),
-    )?;
+    if !description.references.is_empty() {
+        writeln!(out, "References:")?;
+        for r in &description.references {
+            let state = match r.reason {
+                None => style.paint("resolved", Tint::Good),
+                Some(crate::topology::RefReason::Unchecked) => "Unchecked".to_string(),
+                Some(c) => style.paint(&format!("{c:?}"), Tint::Bad),
+            };
+            writeln!(out, "  {}   {}   {}", r.path, human_ref(&r.target), state)?;
+        }
+    }
+    if let Some(shown) = &description.status.shown {
+        field(out, "Status", &style.paint(&one_line(shown), Tint::Bad))?;
+        writeln!(
+            out,
+            "              {} (computed)",
+            description.status.computed.as_str()
+        )?;
+    } else {
+        field(
+            out,
+            "Status",
+            &style.paint(
+                &format!("{} (computed)", description.status.computed.as_str()),
+                status_tint(description.status.computed),
+            ),
+        )?;
+    }
     let (verb, why) = description.lost_because;
     for lost in &description.lost_to {
         writeln!(out, "              {verb} {} {}", lost.kind, lost.ns_name())?;
@@ -361,8 +384,16 @@ fn policy_status(
             } else {
                 format!(" ({})", r.reason)
             };
-            let text = format!("{by}{}={}{reason}{on}", r.type_, r.status);
-            indented(out, &text)?;
+            let stale = match (r.stale, r.observed_generation) {
+                (false, _) => String::new(),
+                (true, Some(g)) => format!(" [stale: generation {g}]"),
+                (true, None) => " [stale: no generation]".to_string(),
+            };
+            let text = format!("{by}{}={}{reason}{on}{stale}", r.type_, r.status);
+            indented(out, &one_line(&text))?;
+            if !r.message.is_empty() {
+                indented(out, &format!("  {}", one_line(&r.message)))?;
+            }
         }
     }
     Ok(())

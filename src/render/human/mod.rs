@@ -4,22 +4,28 @@
 //! own: `tables`, `settings` (and `effective`), `describe`, `blast`.
 
 use super::age::age;
+use super::escape::one_line;
 use super::table::Table;
 use super::{status_tint, Style, Tint};
 use crate::model::BlindSpot;
 use crate::model::ObjRef;
-use crate::query::{Effective, KindRow, PolicyDescription, PolicyRow, Relation, TargetDescription};
+use crate::query::{
+    shown_reason, shown_text, Effective, KindRow, PolicyDescription, PolicyRow, Relation, Reported,
+    TargetDescription,
+};
 use crate::topology::{Finding, Severity};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 mod blast;
+mod dependents;
 mod describe;
 mod settings;
 mod tables;
 
 pub use blast::*;
+pub use dependents::*;
 pub use describe::*;
 pub use settings::*;
 pub use tables::*;
@@ -112,7 +118,12 @@ fn blind_spot_line(b: &BlindSpot) -> String {
         .as_deref()
         .map(|n| format!(" in namespace {n}"))
         .unwrap_or_default();
-    format!("{}.{}{ns}: {:?}: {}", b.kind, b.group, b.reason, b.message)
+    // A core kind has no group to name (`Secret`, not `Secret.`).
+    let kind = match b.group.is_empty() {
+        true => b.kind.clone(),
+        false => format!("{}.{}", b.kind, b.group),
+    };
+    format!("{kind}{ns}: {:?}: {}", b.reason, b.message)
 }
 
 /// `Name:         value`, the value broken at spaces to keep within the page's width.

@@ -33,7 +33,7 @@ pub fn get_policies(
         "NAME", "KIND", "CLASS", "TARGETS", "STATUS", "AFFECTS", "AGE",
     ]);
     if wide {
-        h.extend(["STRATEGY", "SOURCE"]);
+        h.extend(["REPORTED", "STRATEGY", "SOURCE"]);
     }
     if show_labels {
         h.push("LABELS");
@@ -79,10 +79,15 @@ pub fn get_policies(
                         }
                     }
                 });
-                t.cell(r.status.as_str(), status_tint(r.status));
+                match shown_reason(r.status, r.reported.as_ref()) {
+                    Some(reason) => t.cell(&one_line(&shown_text(reason)), Tint::Bad),
+                    None => t.cell(r.status.as_str(), status_tint(r.status)),
+                }
                 t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
                 t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
                 if wide {
+                    let word = r.reported.as_ref().map_or("<none>", Reported::as_str);
+                    t.cell(&one_line(word), Tint::Plain);
                     t.cell(&r.strategy, Tint::Plain);
                     t.cell(r.class_source, Tint::Plain);
                 }

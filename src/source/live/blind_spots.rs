@@ -59,6 +59,9 @@ pub(super) fn summarise(resource: &Resource, log: &KindLog) -> Vec<BlindSpot> {
         "Pod" if resource.group.is_empty() => {
             "the policies there that pick Pods by label are shown SelectorBound".to_string()
         }
+        _ if resource.metadata_only() => {
+            "the policies' references to them there are unchecked; their verdicts stand".to_string()
+        }
         _ => format!("{what} are not shown"),
     };
     let spot = |namespace: Option<String>, reason: BlindReason, message: String| BlindSpot {

@@ -12,6 +12,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
+/// A list of objects' metadata only, as kube-rs asks for one (`Api::list_metadata`).
+pub(crate) const ACCEPT_METADATA_LIST: &str =
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
 /// Asks for aggregated discovery first; a server without it answers plain JSON.
 pub(crate) const ACCEPT_DISCOVERY: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
@@ -44,6 +48,22 @@ impl Resource {
             self.plural.clone()
         } else {
             format!("{}.{}", self.plural, self.group)
+        }
+    }
+
+    /// Whether its objects are read as metadata only (`PartialObjectMetadataList`):
+    /// Secrets and ConfigMaps, whose data the tool never asks for, holds or prints
+    /// (a policy's reference to one needs only that it exists).
+    pub fn metadata_only(&self) -> bool {
+        self.group.is_empty() && matches!(self.kind.as_str(), "Secret" | "ConfigMap")
+    }
+
+    /// The `Accept` a list of it is asked with: metadata only, as kube-rs's
+    /// `list_metadata` asks, for [`metadata_only`](Self::metadata_only) kinds.
+    pub(crate) fn list_accept(&self) -> &'static str {
+        match self.metadata_only() {
+            true => ACCEPT_METADATA_LIST,
+            false => "application/json",
         }
     }
 

@@ -2,12 +2,15 @@
 //! labelled CRD that appears while watching (watched cluster-wide from then on, as the
 //! read lists a labelled kind), and the Pods a Pod-picking policy that appears (in
 //! another namespace, or with another selector) picks, listed and watched as the read
-//! lists them (`Guide::pod_lists`).
+//! lists them (`Guide::pod_lists`); and the objects a policy that appears names in a
+//! namespace where their kind was not listed (`Guide::referenced`: a Secret in another
+//! namespace), listed and watched there as the read lists them (metadata only for
+//! Secrets and ConfigMaps).
 
-use super::discovery::Resource;
-use super::watch::{Change, WatchList};
+use super::change::{Change, WatchList};
+use super::discovery::{Discovery, Resource};
 use super::{Guide, PodLists};
-use crate::model::{GroupKind, ObjRef, Object, Val, POLICY_LABEL};
+use crate::model::{GroupKind, ObjRef, Object, Val, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
 use tokio::task::AbortHandle;
 
@@ -23,29 +26,50 @@ pub struct Growth {
     /// when another selector is needed).
     pod_watches: BTreeMap<String, (Option<String>, Option<AbortHandle>)>,
     pickers: BTreeMap<ObjRef, Object>,
+    referenced: fn(&[Object]) -> BTreeSet<(GroupKind, String)>,
+    referring_kinds: Vec<GroupKind>,
+    /// The policies that may name other objects, as last seen.
+    referrers: BTreeMap<ObjRef, Object>,
+    /// Each (kind, namespace) a policy named that was listed or tried (the read's,
+    /// and those started since): a list that failed is not tried again.
+    named: BTreeSet<(GroupKind, String)>,
+    /// Where each kind is watched: cluster-wide (None) or per namespace.
+    watched: BTreeSet<(GroupKind, Option<String>)>,
+    /// The kinds the server serves, to list what a policy names.
+    resources: BTreeMap<GroupKind, Resource>,
 }
 
 impl Growth {
     /// What the first read listed (`lists`) and the objects it read.
     pub fn new(
         guide: &Guide,
-        pods: Option<Resource>,
+        discovery: &Discovery,
         lists: &[WatchList],
         objects: &[Object],
     ) -> Growth {
         let pod_picking_kinds = guide.pod_picking_kinds.clone();
-        let pickers = objects
-            .iter()
-            .filter(|o| pod_picking_kinds.contains(&o.group_kind()))
-            .map(|o| (o.obj_ref(), o.clone()))
-            .collect();
+        let of_kinds = |kinds: &[GroupKind]| -> BTreeMap<ObjRef, Object> {
+            objects
+                .iter()
+                .filter(|o| kinds.contains(&o.group_kind()))
+                .map(|o| (o.obj_ref(), o.clone()))
+                .collect()
+        };
+        let pickers = of_kinds(&pod_picking_kinds);
+        let referrers = of_kinds(&guide.referring_kinds);
         let mut growth = Growth {
             pod_picking_kinds,
             pod_lists: guide.pod_lists,
-            pods,
+            pods: discovery.get(&GroupKind::new("", "Pod")).cloned(),
             kinds: BTreeSet::new(),
             pod_watches: BTreeMap::new(),
             pickers,
+            referenced: guide.referenced,
+            referring_kinds: guide.referring_kinds.clone(),
+            named: (guide.referenced)(objects),
+            referrers,
+            watched: BTreeSet::new(),
+            resources: discovery.resources.clone(),
         };
         for list in lists {
             growth.watching(list, None);
@@ -56,6 +80,8 @@ impl Growth {
     /// Notes a list now watched (with its task, to stop a Pod list).
     pub fn watching(&mut self, list: &WatchList, task: Option<AbortHandle>) {
         self.kinds.insert(list.resource.group_kind());
+        self.watched
+            .insert((list.resource.group_kind(), list.namespace.clone()));
         if let (true, Some(ns)) = (list.is_pods(), &list.namespace) {
             self.pod_watches
                 .insert(ns.clone(), (list.selector.clone(), task));
@@ -85,30 +111,85 @@ impl Growth {
             }
         }
         start.extend(self.pods_wanted());
+        start.extend(self.referenced_wanted());
         start
     }
 
-    /// Keeps the Pod-picking policies as they are now.
+    /// Keeps the Pod-picking policies and the policies that may name other objects as
+    /// they are now.
     fn note(&mut self, change: &Change) {
-        let kinds = &self.pod_picking_kinds;
-        let pickers = &mut self.pickers;
-        match change {
-            Change::Applied(o) if kinds.contains(&o.group_kind()) => {
-                pickers.insert(o.obj_ref(), o.clone());
-            }
-            Change::Deleted(r) => {
-                pickers.remove(r);
-            }
-            Change::Relisted { list, objects } if kinds.contains(&list.resource.group_kind()) => {
-                pickers.retain(|_, o| !list.covers(o));
-                for o in objects {
-                    pickers.insert(o.obj_ref(), o.clone());
-                }
-            }
-            _ => {}
-        }
+        keep(&self.pod_picking_kinds, &mut self.pickers, change);
+        keep(&self.referring_kinds, &mut self.referrers, change);
     }
 
+    /// The lists of what the policies now name, where it was neither listed nor
+    /// tried: each (kind, namespace) once.
+    fn referenced_wanted(&mut self) -> Vec<WatchList> {
+        if self.referrers.is_empty() {
+            return Vec::new();
+        }
+        let objects: Vec<Object> = self.referrers.values().cloned().collect();
+        let mut start = Vec::new();
+        for (gk, namespace) in (self.referenced)(&objects) {
+            if crate::model::namespace_name_problem(&namespace).is_some()
+                || self.watched.contains(&(gk.clone(), None))
+                || self.named.contains(&(gk.clone(), namespace.clone()))
+            {
+                continue;
+            }
+            let Some(resource) = self.resources.get(&gk).filter(|r| r.namespaced) else {
+                continue;
+            };
+            self.named.insert((gk.clone(), namespace.clone()));
+            if self.watched.contains(&(gk, Some(namespace.clone()))) {
+                continue;
+            }
+            start.push(WatchList {
+                resource: resource.clone(),
+                namespace: Some(namespace.clone()),
+                selector: None,
+            });
+            // With the ReferenceGrants there, as the read lists them.
+            for group in [GATEWAY_GROUP, GATEWAY_X_GROUP] {
+                let grant = GroupKind::new(group, "ReferenceGrant");
+                let Some(grants) = self.resources.get(&grant) else {
+                    continue;
+                };
+                let watched = self.watched.contains(&(grant.clone(), None))
+                    || !self.watched.insert((grant, Some(namespace.clone())));
+                if !watched {
+                    start.push(WatchList {
+                        resource: grants.clone(),
+                        namespace: Some(namespace.clone()),
+                        selector: None,
+                    });
+                }
+            }
+        }
+        start
+    }
+}
+
+/// Keeps `kept`, the objects of `kinds`, as `change` leaves them.
+fn keep(kinds: &[GroupKind], kept: &mut BTreeMap<ObjRef, Object>, change: &Change) {
+    match change {
+        Change::Applied(o) if kinds.contains(&o.group_kind()) => {
+            kept.insert(o.obj_ref(), o.clone());
+        }
+        Change::Deleted(r) => {
+            kept.remove(r);
+        }
+        Change::Relisted { list, objects } if kinds.contains(&list.resource.group_kind()) => {
+            kept.retain(|_, o| !list.covers(o));
+            for o in objects {
+                kept.insert(o.obj_ref(), o.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Growth {
     /// The Pod lists the policies now need that are not watched as they need them.
     fn pods_wanted(&mut self) -> Vec<WatchList> {
         let Some(pods) = &self.pods else {

@@ -108,7 +108,10 @@ async fn list_pages(context: &ListContext, request: &ListRequest) -> Result<Pass
         let query = page_query(&base, request.selector.as_deref(), token.as_deref());
         let body = {
             let _permit = context.permits.acquire().await;
-            context.api.get(&query, "application/json").await
+            context
+                .api
+                .get(&query, request.resource.list_accept())
+                .await
         };
         let body = match body {
             Err(error) if error.code() == Some(410) && token.is_some() => {

@@ -58,7 +58,22 @@ impl Page<'_> {
 
 /// A listed or watched item as a document: the apiVersion and kind built-in kinds'
 /// items leave out, a CRD without its schemas.
+/// An item of a metadata-only kind (`Resource::metadata_only`) is the kind's (the
+/// server says `PartialObjectMetadata`), and keeps its name, namespace, labels and
+/// creation time only: its annotations go too (`kubectl apply` writes a Secret's data
+/// into `last-applied-configuration`), and anything else a server sends.
 pub(crate) fn complete_item(resource: &Resource, item: &mut MapOr<Doc>) {
+    if let (true, MapOr::Map(doc)) = (resource.metadata_only(), &mut *item) {
+        doc.api_version = Some(Value::String(resource.api_version()));
+        doc.kind = Some(Value::String(resource.kind.clone()));
+        doc.spec = None;
+        doc.status = None;
+        doc.items = None;
+        if let Some(MapOr::Map(meta)) = &mut doc.metadata {
+            meta.annotations = None;
+        }
+        return;
+    }
     if let MapOr::Map(doc) = item {
         doc.api_version
             .get_or_insert_with(|| Value::String(resource.api_version()));
@@ -183,4 +198,65 @@ fn without_schemas(spec: &Val) -> Option<Val> {
         (key.clone(), value)
     });
     Some(Val::Object(members.collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(kind: &str) -> Resource {
+        Resource {
+            group: String::new(),
+            version: "v1".into(),
+            kind: kind.into(),
+            plural: format!("{}s", kind.to_lowercase()),
+            namespaced: true,
+        }
+    }
+
+    /// A page as kube-apiserver answers a metadata-only list, read into objects.
+    fn read(kind: &str, body: &str) -> Vec<Object> {
+        let resource = resource(kind);
+        let origin = Origin::default();
+        let (mut objects, mut errors) = (Vec::new(), Vec::new());
+        let page = Page {
+            resource: &resource,
+            origin: &origin,
+            objects: &mut objects,
+            errors: &mut errors,
+        };
+        read_page(body.as_bytes(), page).unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        objects
+    }
+
+    #[test]
+    fn a_metadata_only_item_is_its_kinds_and_keeps_no_annotation_nor_data() {
+        let body = r#"{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{},
+            "items":[{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1",
+              "metadata":{"name":"users","namespace":"app","labels":{"a":"b"},
+                "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"data\":\"s3cret\"}","x":"s3cret"}},
+              "data":{"password":"s3cret"},"spec":{"x":"s3cret"}}]}"#;
+        let objects = read("Secret", body);
+        assert_eq!(objects.len(), 1);
+        let o = &objects[0];
+        assert_eq!(
+            (&*o.api_version, &*o.kind, &*o.name),
+            ("v1", "Secret", "users")
+        );
+        assert_eq!(o.labels.get("a").map(String::as_str), Some("b"));
+        assert!(o.annotations.is_empty(), "{:?}", o.annotations);
+        assert!(!format!("{o:?}").contains("s3cret"), "{o:?}");
+    }
+
+    #[test]
+    fn other_kinds_keep_their_annotations() {
+        let body = r#"{"items":[{"metadata":{"name":"web","namespace":"app","annotations":{"x":"y"}},"spec":{"ports":[]}}]}"#;
+        let objects = read("Service", body);
+        assert_eq!(&*objects[0].kind, "Service");
+        assert_eq!(
+            objects[0].annotations.get("x").map(String::as_str),
+            Some("y")
+        );
+    }
 }

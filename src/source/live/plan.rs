@@ -102,7 +102,11 @@ impl Reader<'_> {
                 self.follow_namespaces(scope, start, &namespaced).await
             }
         }
-        self.read_pods().await;
+        // Last, once every policy the answer needs is read, in one batch: the Pods the
+        // policies pick, and the objects they name.
+        let mut last = self.pod_requests();
+        last.extend(self.referenced_requests());
+        self.batch(last).await;
         self.check_credentials_held()?;
         self.check_gateway_api_served();
         Ok(())
@@ -216,16 +220,15 @@ impl Reader<'_> {
         kinds
     }
 
-    /// Last, once every policy the answer needs is read: the Pods the policies that
-    /// pick Pods by label (GKE) pick, in those policies' namespaces only, each namespace
-    /// in one list, with the policies' selector when they share one
-    /// (`Guide::pod_lists`). No such policy read, no Pod listed.
-    async fn read_pods(&mut self) {
+    /// The Pods the policies that pick Pods by label (GKE) pick, in those policies'
+    /// namespaces only, each namespace in one list, with the policies' selector when
+    /// they share one (`Guide::pod_lists`). No such policy read, no Pod listed.
+    fn pod_requests(&mut self) -> Vec<ListRequest> {
         let Some(pods) = self.discovery.get(&GroupKind::new("", "Pod")).cloned() else {
-            return;
+            return Vec::new();
         };
         if self.guide.pod_picking_kinds.is_empty() {
-            return;
+            return Vec::new();
         }
         let wanted = (self.guide.pod_lists)(&self.objects, &self.guide.pod_picking_kinds);
         let lists = wanted
@@ -239,7 +242,32 @@ impl Reader<'_> {
             })
             .collect();
         self.pod_lists = wanted;
-        self.batch(lists).await;
+        lists
+    }
+
+    /// The objects the policies read name in their specs (`Guide::referenced`), in the
+    /// namespaces they name them in, where their kind was not listed yet: Secrets and
+    /// ConfigMaps are listed there only (as metadata, `Resource::metadata_only`).
+    /// With them, the ReferenceGrants of those namespaces (one there lets a policy
+    /// refer in from another).
+    fn referenced_requests(&self) -> Vec<ListRequest> {
+        let grants: Vec<Resource> = [GATEWAY_GROUP, GATEWAY_X_GROUP]
+            .iter()
+            .filter_map(|group| self.discovery.get(&GroupKind::new(group, "ReferenceGrant")))
+            .cloned()
+            .collect();
+        let mut lists = Vec::new();
+        let mut named = BTreeSet::new();
+        for (gk, namespace) in (self.guide.referenced)(&self.objects) {
+            let Some(resource) = self.discovery.get(&gk) else {
+                continue;
+            };
+            let namespaces = BTreeSet::from([namespace]);
+            lists.extend(self.per_namespace(std::slice::from_ref(resource), &namespaces));
+            named.extend(namespaces);
+        }
+        lists.extend(self.per_namespace(&grants, &named));
+        lists
     }
 
     /// Credentials rejected part-way is no blind spot: nothing can be trusted.

@@ -229,6 +229,26 @@ impl<'a> Reader<'a> {
                 listed.map(|(ns, _)| ns.clone()).collect()
             })
             .unwrap_or_default();
+        let mut listed = std::collections::BTreeSet::new();
+        for (gk, log) in &self.log {
+            let at = |namespace: Option<String>| crate::model::Listed {
+                group: gk.group.to_string(),
+                kind: gk.kind.to_string(),
+                namespace,
+                file: None,
+            };
+            match &log.cluster {
+                Some(Ok(())) => {
+                    listed.insert(at(None));
+                }
+                _ => listed.extend(
+                    log.namespaces
+                        .iter()
+                        .filter(|(_, r)| r.is_ok())
+                        .map(|(ns, _)| at(Some(ns.clone()))),
+                ),
+            }
+        }
         let mut objects = self.objects;
         objects.sort_by(|a, b| {
             (a.group(), &a.kind, &a.namespace, &a.name).cmp(&(
@@ -244,6 +264,7 @@ impl<'a> Reader<'a> {
                 blind_spots: spots,
                 links_released: false,
                 pods_read_in,
+                listed: Some(listed),
             },
             malformed: self.malformed,
         }

@@ -6,7 +6,6 @@ use super::connect::{connect, Cluster};
 use super::discovery::Discovery;
 use super::grow::Growth;
 use super::{watch, Guide, LiveError, LiveOptions, ReadScope};
-use crate::model::GroupKind;
 use crate::source::files::Loaded;
 
 /// Connects, discovers and reads on a runtime of its own; `scope_for` picks the scope
@@ -52,8 +51,7 @@ pub fn load_and_watch<E: From<LiveError>>(
         let discovery = cluster.discover().await?;
         let scope = scope_for(&cluster, &discovery)?;
         let (loaded, lists) = cluster.read_watched(&discovery, &scope, guide).await?;
-        let pods = discovery.get(&GroupKind::new("", "Pod")).cloned();
-        let growth = Growth::new(guide, pods, &lists, &loaded.snapshot.objects);
+        let growth = Growth::new(guide, &discovery, &lists, &loaded.snapshot.objects);
         initial(loaded, &cluster)?;
         watch::watch(&cluster, &lists, growth, opts.request_timeout, on_changes).await
     })

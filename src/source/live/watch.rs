@@ -7,6 +7,7 @@
 //! watch (403, 404) is reported once as a blind spot and its objects stay as last seen;
 //! a server that cannot be reached again within the give-up time ends the watch.
 
+pub use super::change::{Change, WatchList};
 use super::discovery::Resource;
 use super::grow::Growth;
 use super::{complete_item, Cluster, LiveError};
@@ -14,54 +15,12 @@ use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Orig
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;
 use futures::StreamExt;
-use kube::api::{Api as KubeApi, ApiResource, DynamicObject};
+use kube::api::{Api as KubeApi, ApiResource, DynamicObject, PartialObjectMeta};
 use kube::runtime::watcher::{self, Event};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 use tokio::time::Instant;
-
-/// One list the read made, watched the same way (same kind, namespace and selector).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WatchList {
-    pub resource: Resource,
-    /// None: cluster-wide.
-    pub namespace: Option<String>,
-    pub selector: Option<String>,
-}
-
-impl WatchList {
-    /// Whether this list is of Pods.
-    pub fn is_pods(&self) -> bool {
-        self.resource.group.is_empty() && self.resource.kind == "Pod"
-    }
-
-    /// Whether `o` is one of the objects this list covers.
-    pub fn covers(&self, object: &Object) -> bool {
-        object.kind == self.resource.kind
-            && crate::model::normalize_group(object.group()) == self.resource.group
-            && (self.namespace.is_none()
-                || object.namespace.as_deref() == self.namespace.as_deref())
-    }
-}
-
-/// What the watches saw.
-#[derive(Debug)]
-pub enum Change {
-    /// An object added or modified.
-    Applied(Object),
-    /// An object deleted.
-    Deleted(ObjRef),
-    /// A list read from the start (the watcher's first, or again after 410 Gone): the
-    /// objects it covers are now exactly these.
-    Relisted {
-        list: WatchList,
-        objects: Vec<Object>,
-    },
-    /// Something that can no longer be watched or read (a kind now forbidden, a
-    /// document that is not a valid object): said once, the rest goes on.
-    Blind(BlindSpot),
-}
 
 enum Message {
     Change(Change),
@@ -182,6 +141,29 @@ enum Failure {
     Transient(String),
 }
 
+/// A metadata-only watch's event, its object as the kind's (`PartialObjectMeta` says
+/// `PartialObjectMetadata`) with nothing but its metadata.
+fn event_of_metadata(
+    event: Event<PartialObjectMeta<DynamicObject>>,
+    resource: &Resource,
+) -> Event<DynamicObject> {
+    let object = |partial: PartialObjectMeta<DynamicObject>| DynamicObject {
+        types: Some(kube::api::TypeMeta {
+            api_version: resource.api_version(),
+            kind: resource.kind.clone(),
+        }),
+        metadata: partial.metadata,
+        data: serde_json::Value::Object(serde_json::Map::new()),
+    };
+    match event {
+        Event::Apply(o) => Event::Apply(object(o)),
+        Event::Delete(o) => Event::Delete(object(o)),
+        Event::Init => Event::Init,
+        Event::InitApply(o) => Event::InitApply(object(o)),
+        Event::InitDone => Event::InitDone,
+    }
+}
+
 fn failure(error: &watcher::Error) -> Failure {
     let client = match error {
         watcher::Error::WatchError(status) if status.code == 410 => return Failure::Gone,
@@ -213,8 +195,12 @@ impl Watching {
         self.tx.send(Message::Change(change)).is_ok()
     }
 
-    /// The list's collection, as kube's watcher reads it, and its label selector.
-    fn collection(&self) -> (KubeApi<DynamicObject>, watcher::Config) {
+    /// The list's collection, as kube's watcher reads it (as `PartialObjectMeta`: its
+    /// objects' metadata only), and its label selector.
+    fn collection<K>(&self) -> (KubeApi<K>, watcher::Config)
+    where
+        K: kube::Resource<DynamicType = ApiResource, Scope = kube::core::DynamicResourceScope>,
+    {
         let resource = &self.list.resource;
         let api_resource = ApiResource {
             group: resource.group.clone(),
@@ -236,7 +222,6 @@ impl Watching {
 
     async fn run(self) {
         let resource = &self.list.resource;
-        let (api, config) = self.collection();
         let origin = Origin {
             file: format!(
                 "{}{}",
@@ -246,7 +231,19 @@ impl Watching {
             .into(),
             document: 0,
         };
-        let mut stream = watcher::watcher(api, config).boxed();
+        // Secrets and ConfigMaps are watched as metadata only, as they are listed.
+        let mut stream = match resource.metadata_only() {
+            true => {
+                let (api, config) = self.collection::<PartialObjectMeta<DynamicObject>>();
+                watcher::watcher(api, config)
+                    .map(|item| item.map(|event| event_of_metadata(event, resource)))
+                    .boxed()
+            }
+            false => {
+                let (api, config) = self.collection::<DynamicObject>();
+                watcher::watcher(api, config).boxed()
+            }
+        };
         let mut listing: Option<Vec<Object>> = None;
         let mut failing_since: Option<Instant> = None;
         let mut pause = Duration::from_millis(200);

@@ -36,17 +36,24 @@ impl<'s> Builder<'s> {
             .listener_port_targets(self.objects, &mut policies);
         self.topology.policies = policies;
         self.index_policies();
+        self.unchecked = self.resolve_references();
         self.topology.targets = vec![Vec::new(); self.topology.policies.len()];
         self.topology.attached = vec![Vec::new(); self.topology.nodes.len()];
         let read = self.read_targets();
+        let mut all = Vec::with_capacity(read.len());
         for (pid, read) in PolicyId::all(self.topology.policies.len()).zip(read) {
             let targets = std::mem::take(&mut self.topology.policies[pid].targets);
-            let mut resolved = self.resolve_targets(pid, &targets, read);
-            self.refuse_on_shared_port(pid, &resolved);
+            all.push(self.resolve_targets(pid, &targets, read));
+            self.topology.policies[pid].targets = targets;
+        }
+        // A vendor's refusal may turn on what other policies of the kind are aimed at.
+        let claimed = self.claimed_listeners(&all);
+        for (pid, mut resolved) in PolicyId::all(all.len()).zip(all) {
+            self.refuse_on_shared_port(pid, &resolved, &claimed);
+            self.refuse_when_merged(pid, &resolved);
             self.attach_to_targets(pid, &resolved);
             resolved.shrink_to_fit();
             self.topology.targets[pid] = resolved;
-            self.topology.policies[pid].targets = targets;
         }
         self.attach_by_extension_refs();
         self.sort_attached();

@@ -463,6 +463,8 @@ struct WatchAsk {
     from: u64,
     bookmarks: bool,
     timeout: Duration,
+    /// Asked as `PartialObjectMetadata`: each event's object is its metadata only.
+    metadata_only: bool,
 }
 
 struct State {
@@ -884,6 +886,9 @@ fn stream_watch(w: &mut impl Write, ask: &WatchAsk, state: &State) -> bool {
             }
             let mut o = o;
             o["apiVersion"] = json!(ask.api_version);
+            if ask.metadata_only {
+                o = partial(&o);
+            }
             if !send(&json!({"type": t, "object": o})) {
                 return false;
             }
@@ -1371,6 +1376,7 @@ fn resource_request(
             selector: query.get("labelSelector").cloned(),
             from,
             bookmarks: query.get("allowWatchBookmarks").map(String::as_str) == Some("true"),
+            metadata_only: accept.contains("as=PartialObjectMetadata"),
             timeout: Duration::from_secs(
                 query
                     .get("timeoutSeconds")
@@ -1400,6 +1406,7 @@ fn resource_request(
             .iter()
             .find(|o| o["metadata"]["name"].as_str() == Some(name))
         {
+            Some(o) if accept.contains("as=PartialObjectMetadata") => ok(partial(o)),
             Some(o) => ok(as_served(o)),
             None => status(
                 404,
@@ -1443,6 +1450,15 @@ fn resource_request(
     if accept.contains("as=Table") {
         return ok(table(res, page, meta));
     }
+    // kube-apiserver's metadata-only list (`asPartialObjectMetadataList`): each item
+    // its metadata alone, typed PartialObjectMetadata.
+    if accept.contains("as=PartialObjectMetadataList") {
+        let items: Vec<Value> = page.iter().map(|o| partial(o)).collect();
+        return ok(
+            json!({"kind": "PartialObjectMetadataList", "apiVersion": "meta.k8s.io/v1",
+                         "metadata": meta, "items": items}),
+        );
+    }
     let items: Vec<Value> = page
         .iter()
         .map(|o| {
@@ -1460,6 +1476,13 @@ fn resource_request(
         json!({"kind": format!("{}List", res.kind), "apiVersion": res.api_version(),
               "metadata": meta, "items": items}),
     )
+}
+
+/// An object as a metadata-only answer gives it: `PartialObjectMetadata`, with its
+/// metadata alone (annotations included, as the real server sends them).
+fn partial(o: &Value) -> Value {
+    json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+           "metadata": o["metadata"]})
 }
 
 /// The server-side printing kubectl asks for: Name and Age columns.

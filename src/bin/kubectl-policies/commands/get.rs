@@ -2,23 +2,23 @@
 //! kinds`; and `get -w`, the same rows again as the watches see them change.
 
 use super::{nothing_found, structured, Outcome};
-use crate::cli::Global;
-use crate::session::{self, Question};
-use crate::settings::{self, Format};
+use crate::plan::{GetPlan, Output, Plan, SortBy};
+use crate::session::Session;
+use crate::settings::Format;
+use crate::warn::{warn_blind_spots, warn_line};
 use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::model::{ObjRef, Object, Snapshot};
 use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, World};
-use kubectl_policies::render::{self, age, columns, human, jsonpath};
+use kubectl_policies::render::{self, age, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::io::Write;
 
-pub(super) fn get_kinds(flags: &Global, out: &mut impl Write) -> Result<Outcome> {
-    let format = Format::for_command(flags, "get kinds")?;
-    let session = session::load(flags, Question::Everything)?;
+pub(super) fn get_kinds(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome> {
+    let format = plan.output.format;
     let rows = query::get_kinds(&session.world);
     match format {
         Format::Json | Format::Yaml => {
@@ -29,147 +29,57 @@ pub(super) fn get_kinds(flags: &Global, out: &mut impl Write) -> Result<Outcome>
             out,
             &rows,
             format == Format::Wide,
-            !flags.no_headers,
-            settings::style(flags, format),
+            plan.output.headers,
+            plan.output.style,
         )?,
     }
     Ok(Outcome::Answered)
 }
 
 pub(super) fn get(
-    flags: &Global,
-    words: &[String],
-    sort_by: Option<&str>,
-    show_labels: bool,
+    plan: &Plan,
+    get: &GetPlan,
+    session: &Session,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let format = Format::for_command(flags, "get")?;
-    let selector = settings::label_selector(flags)?;
-    let output = GetOutput {
-        templates: Templates::read(flags, format, sort_by)?,
-        flags,
-        format,
-        show_labels,
-    };
-    let session = session::load(flags, Question::Everything)?;
-    let selection = select::read_selection(&session.world, words).map_err(|e| anyhow!(e))?;
+    let selection = select::read_selection(&session.world, &get.words).map_err(|e| anyhow!(e))?;
     let all = query::get_policies(&session.world, session.scope());
     let (mut rows, missing) = select::select(&session.world, all, &selection, session.scope());
     // kubectl answers for the names it finds and reports the others (exit 1 at the end).
     for not_found in &missing {
-        session::warn_line(&format!("Error from server (NotFound): {not_found}"));
+        warn_line(&format!("Error from server (NotFound): {not_found}"));
     }
     // Statuses are computed over every policy; -l only chooses the rows shown.
-    if let Some(sel) = &selector {
+    if let Some(sel) = &get.selector {
         rows.retain(|r| selected(&session.world, sel, &r.policy));
     }
-    if let Some(sort) = &output.templates.sort_by {
+    if let Some(sort) = &get.templates.sort_by {
         let listed = !one_named(&selection, &rows)
             || !session.world.topology.snapshot.blind_spots.is_empty();
-        let must_find = match format {
+        let must_find = match plan.output.format {
             // kubectl sorts a table of more than one row, and any List it prints.
             Format::Table | Format::Wide => rows.len() > 1,
             _ => listed,
         };
         rows = sorted_by(rows, sort, must_find, |r| session.world.policy_object(r))?;
     }
-    output.policies(out, &session, &selection, &rows, !missing.is_empty())?;
+    let output = GetOutput {
+        output: &plan.output,
+        get,
+        session,
+    };
+    output.policies(out, &selection, &rows, !missing.is_empty())?;
     Ok(match missing.is_empty() {
         true => Outcome::Answered,
         false => Outcome::Missing,
     })
 }
 
-/// `--sort-by`'s path, and the path as kubectl names it (`{.metadata.name}`).
-struct SortBy {
-    path: jsonpath::Path,
-    named: String,
-}
-
-/// `--sort-by`'s path.
-fn sort_path(sort_by: Option<&str>) -> Result<Option<SortBy>> {
-    sort_by
-        .map(|p| {
-            let path = jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}"))?;
-            Ok(SortBy {
-                path,
-                named: jsonpath::relaxed_text(p),
-            })
-        })
-        .transpose()
-}
-
-/// The templates `--sort-by` and `-o` name.
-struct Templates {
-    sort_by: Option<SortBy>,
-    /// `-o jsonpath=...`.
-    jsonpath: Option<jsonpath::Template>,
-    /// `-o custom-columns=...`.
-    columns: Option<columns::Columns>,
-}
-
-impl Templates {
-    /// Read before anything is loaded, so that a bad one fails at once.
-    fn read(flags: &Global, format: Format, sort_by: Option<&str>) -> Result<Templates> {
-        let sort_by = sort_path(sort_by)?;
-        let argument = Format::argument(flags);
-        let jsonpath = match format {
-            Format::JsonPath | Format::JsonPathAsJson => {
-                Some(jsonpath::Template::parse(argument).map_err(|e| anyhow!("-o jsonpath: {e}"))?)
-            }
-            Format::JsonPathFile => Some(
-                jsonpath::Template::parse(&template_file(argument, "jsonpath-file")?)
-                    .map_err(|e| anyhow!("-o jsonpath-file {argument:?}: {e}"))?,
-            ),
-            _ => None,
-        };
-        let columns = match format {
-            Format::CustomColumns => Some(
-                columns::Columns::parse(argument).map_err(|e| anyhow!("-o custom-columns: {e}"))?,
-            ),
-            Format::CustomColumnsFile => Some(
-                columns::Columns::parse_file(&template_file(argument, "custom-columns-file")?)
-                    .map_err(|e| anyhow!("-o custom-columns-file {argument:?}: {e}"))?,
-            ),
-            _ => None,
-        };
-        Ok(Templates {
-            sort_by,
-            jsonpath,
-            columns,
-        })
-    }
-}
-
-/// The most a template file may hold: a template is a line or a few, and `/dev/zero`
-/// must not be read to the end.
-const TEMPLATE_FILE_LIMIT: u64 = 1 << 20;
-
-/// The text of `-o jsonpath-file=PATH` or `-o custom-columns-file=PATH` (`format`), read as
-/// it is (kubectl does not trim it): a file that cannot be read, is not UTF-8 or is over
-/// 1 MiB is a usage error naming it.
-fn template_file(path: &str, format: &str) -> Result<String> {
-    use std::io::Read;
-    if path.is_empty() {
-        bail!("-o {format}: template format specified but no template given");
-    }
-    let cannot_read = |e: std::io::Error| anyhow!("-o {format}: cannot read {path:?}: {e}");
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(TEMPLATE_FILE_LIMIT + 1).read_to_string(&mut text))
-        .map_err(cannot_read)?;
-    if text.len() as u64 > TEMPLATE_FILE_LIMIT {
-        bail!("-o {format}: {path:?} is over 1 MiB: not a template");
-    }
-    Ok(text)
-}
-
 /// How `get` writes the policies it lists.
 struct GetOutput<'a> {
-    flags: &'a Global,
-    format: Format,
-    templates: Templates,
-    show_labels: bool,
+    output: &'a Output,
+    get: &'a GetPlan,
+    session: &'a Session,
 }
 
 impl GetOutput<'_> {
@@ -178,93 +88,85 @@ impl GetOutput<'_> {
     fn policies(
         &self,
         out: &mut impl Write,
-        session: &session::Session,
         selection: &Selection,
         rows: &[query::PolicyRow],
         some_missing: bool,
     ) -> Result<()> {
-        let (flags, format) = (self.flags, self.format);
-        let blind = &session.world.topology.snapshot.blind_spots;
+        let (output, scope) = (self.output, self.session.scope());
+        let blind = &self.session.world.topology.snapshot.blind_spots;
         // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
         // answers, when everything could be read; anything else as a List, with what
         // could not be read beside the items (docs/reference.md#blind-spots).
         let as_itself = one_named(selection, rows) && blind.is_empty();
-        let world = &session.world;
-        let items: Vec<PolicyItem> = match format {
+        let world = &self.session.world;
+        let items: Vec<PolicyItem> = match output.format {
             Format::Table | Format::Wide | Format::Name => Vec::new(),
             _ => rows
                 .iter()
                 .map(|r| query::policy_item(r, world.policy_object(&r.policy)))
                 .collect(),
         };
+        let format = output.format;
         match format {
             Format::Json | Format::Yaml if as_itself => structured(out, format, &items[0])?,
             // Written as it is serialised: with every spec in it, the List of a large
             // cluster is tens of megabytes, not to be held twice.
             Format::Json => render::json_streamed(out, &ListOf::of_objects(&items, blind))?,
             Format::Yaml => structured(out, format, &ListOf::of_objects(&items, blind))?,
-            // kubectl's template, over the `-o json` answer; its text is written as it is
-            // (escaped on a terminal, as all text).
             Format::JsonPath | Format::JsonPathFile | Format::JsonPathAsJson => {
                 let list = match as_itself {
                     true => serde_json::to_value(items[0])?,
                     false => serde_json::to_value(ListOf::of_objects(&items, blind))?,
                 };
-                if let Some(template) = &self.templates.jsonpath {
-                    let text = match format {
-                        Format::JsonPathAsJson => template.execute_as_json(&list),
-                        _ => template.execute(&list),
-                    };
-                    let text = text.map_err(|e| {
-                        anyhow!(
-                            "error executing jsonpath {:?}: {e}",
-                            Format::argument(flags)
-                        )
-                    })?;
-                    out.write_all(text.as_bytes())?;
-                }
+                self.template(out, &list)?
             }
             Format::Name => {
                 for row in rows {
                     let policy = &row.policy;
-                    writeln!(
-                        out,
-                        "{}.{}/{}",
-                        policy.kind.to_lowercase(),
-                        policy.group,
-                        policy.name
-                    )?;
+                    let kind = policy.kind.to_lowercase();
+                    writeln!(out, "{kind}.{}/{}", policy.group, policy.name)?;
                 }
             }
             _ if rows.is_empty() && some_missing => {}
             Format::CustomColumns | Format::CustomColumnsFile if !rows.is_empty() => {
                 let items = serde_json::to_value(&items)?;
-                if let Some(columns) = &self.templates.columns {
+                if let Some(columns) = &self.get.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-                    columns.write(
-                        out,
-                        items,
-                        !flags.no_headers,
-                        settings::style(flags, format),
-                    )?;
+                    columns.write(out, items, output.headers, output.style)?;
                 }
             }
             _ if rows.is_empty() && *selection != Selection::All => {
-                session::warn_line(&nothing_found(session.scope()))
+                warn_line(&nothing_found(scope))
             }
-            _ if rows.is_empty() => session::warn_line(&no_policies_found(session.scope())),
+            _ if rows.is_empty() => warn_line(&no_policies_found(scope)),
             _ => human::get_policies(
                 out,
                 rows,
-                format == Format::Wide,
-                !flags.no_headers,
-                session.scope().is_none(),
+                output.format == Format::Wide,
+                output.headers,
+                scope.is_none(),
                 age::now(),
-                settings::style(flags, format),
-                self.show_labels,
+                output.style,
+                self.get.show_labels,
                 None,
             )?,
         }
+        Ok(())
+    }
+
+    /// kubectl's template, over the `-o json` answer; its text is written as it is
+    /// (escaped on a terminal, as all text).
+    fn template(&self, out: &mut impl Write, list: &serde_json::Value) -> Result<()> {
+        let Some(template) = &self.get.templates.jsonpath else {
+            return Ok(());
+        };
+        let text = match self.output.format {
+            Format::JsonPathAsJson => template.execute_as_json(list),
+            _ => template.execute(list),
+        };
+        let argument = &self.output.argument;
+        let text = text.map_err(|e| anyhow!("error executing jsonpath {argument:?}: {e}"))?;
+        out.write_all(text.as_bytes())?;
         Ok(())
     }
 }
@@ -275,63 +177,6 @@ fn no_policies_found(ns: Option<&str>) -> String {
         Some(ns) => format!("No policies found in {ns} namespace."),
         None => "No policies found.".to_string(),
     }
-}
-
-/// How `get -w` shows its rows: `--sort-by`, `--show-labels`, `--output-watch-events`.
-pub(super) struct Shown<'a> {
-    pub sort_by: Option<&'a str>,
-    pub show_labels: bool,
-    /// Each row as kubectl's watch event (`--output-watch-events`).
-    pub events: bool,
-}
-
-/// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
-/// changes the watches see, a row for every policy in scope whose status, targets or
-/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
-pub(super) fn get_watch(
-    flags: &Global,
-    words: &[String],
-    shown: Shown,
-    out: &mut impl Write,
-) -> Result<Outcome> {
-    let watch = WatchRows {
-        format: watch_format(flags)?,
-        selector: settings::label_selector(flags)?,
-        sort_by: sort_path(shown.sort_by)?,
-        flags,
-        show_labels: shown.show_labels,
-        events: shown.events,
-        out: RefCell::new(out),
-    };
-    // Set by the first answer, read by each batch of changes.
-    let first: RefCell<Option<FirstAnswer>> = RefCell::new(None);
-    session::watch(
-        flags,
-        |snapshot, scope| {
-            *first.borrow_mut() = Some(watch.first(snapshot, scope, words)?);
-            Ok(())
-        },
-        |changes| match first.borrow_mut().as_mut() {
-            Some(first) => watch.changed(first, changes),
-            None => Ok(()),
-        },
-    )?;
-    Ok(Outcome::Answered)
-}
-
-/// The format `get -w` prints in: a cluster is followed, as a table or json lines.
-fn watch_format(flags: &Global) -> Result<Format> {
-    if flags.demo || !flags.filename.is_empty() {
-        bail!("-w/--watch follows a live cluster; it cannot be used with -f or --demo (files and the demo do not change)");
-    }
-    let format = Format::for_command(flags, "get")?;
-    if !matches!(format, Format::Table | Format::Wide | Format::Json) {
-        bail!(
-            "-w/--watch prints the table (-o wide too) or json lines (-o json); not -o {}",
-            flags.output.as_deref().unwrap_or_default()
-        );
-    }
-    Ok(format)
 }
 
 /// What the first answer of `get -w` fixed: the objects, the rows' selection, the scope;
@@ -369,42 +214,63 @@ struct WatchEvent<'a> {
     object: PolicyItem<'a>,
 }
 
-/// Which rows `get -w` shows and how it prints them.
-struct WatchRows<'a, W> {
-    flags: &'a Global,
-    format: Format,
-    selector: Option<LabelSelector>,
-    sort_by: Option<SortBy>,
-    show_labels: bool,
-    events: bool,
+/// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
+/// changes the watches see, a row for every policy in scope whose status, targets or
+/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
+pub(super) struct Watch<'a, W> {
+    output: &'a Output,
+    get: &'a GetPlan,
+    policy_kinds: &'a [kubectl_policies::catalog::Declared],
     /// Rows are written as they come: each batch is flushed at once.
     out: RefCell<&'a mut W>,
+    /// Set by the first answer, read by each batch of changes.
+    first: RefCell<Option<FirstAnswer>>,
 }
 
-impl<W: Write> WatchRows<'_, W> {
+impl<'a, W: Write> Watch<'a, W> {
+    pub(super) fn new(plan: &'a Plan, get: &'a GetPlan, out: &'a mut W) -> Watch<'a, W> {
+        Watch {
+            output: &plan.output,
+            get,
+            policy_kinds: &plan.input.policy_kinds,
+            out: RefCell::new(out),
+            first: RefCell::new(None),
+        }
+    }
+
+    /// The first answer (the objects first read, and the namespace in scope: None with -A).
+    pub(super) fn first(&self, snapshot: Snapshot, scope: Option<String>) -> Result<()> {
+        let first = self.first_answer(snapshot, scope)?;
+        *self.first.borrow_mut() = Some(first);
+        Ok(())
+    }
+
+    /// A batch of changes the watches saw.
+    pub(super) fn changed(&self, changes: Vec<Change>) -> Result<()> {
+        match self.first.borrow_mut().as_mut() {
+            Some(first) => self.changed_rows(first, changes),
+            None => Ok(()),
+        }
+    }
+
     /// The first answer: the rows `get` prints (with what it says of names not found and
     /// of no policies), from the objects first read.
-    fn first(
-        &self,
-        snapshot: Snapshot,
-        scope: Option<String>,
-        words: &[String],
-    ) -> Result<FirstAnswer> {
-        let watched = query::watch::Watched::new(snapshot, &self.flags.policy_kind);
+    fn first_answer(&self, snapshot: Snapshot, scope: Option<String>) -> Result<FirstAnswer> {
+        let watched = query::watch::Watched::new(snapshot, self.policy_kinds);
         let world = watched.world();
-        let selection = select::read_selection(world, words).map_err(|e| anyhow!(e))?;
+        let selection = select::read_selection(world, &self.get.words).map_err(|e| anyhow!(e))?;
         let (mut rows, missing) = self.shown(world, watched.rows(), &selection, scope.as_deref());
         // As `get`: a name not found is said (the watch goes on: it may come).
         for m in &missing {
-            session::warn_line(&format!("Error from server (NotFound): {m}"));
+            warn_line(&format!("Error from server (NotFound): {m}"));
         }
         let object = |r: &ObjRef| watched.object(r);
-        if let Some(sort) = &self.sort_by {
-            let must_find = self.format == Format::Json || rows.len() > 1;
+        if let Some(sort) = &self.get.templates.sort_by {
+            let must_find = self.output.format == Format::Json || rows.len() > 1;
             rows = sorted_by(rows, sort, must_find, object)?;
         }
-        if rows.is_empty() && missing.is_empty() && self.format != Format::Json {
-            session::warn_line(&no_policies_found(scope.as_deref()));
+        if rows.is_empty() && missing.is_empty() && self.output.format != Format::Json {
+            warn_line(&no_policies_found(scope.as_deref()));
         }
         let shown = rows.iter().map(|r| r.policy.clone()).collect();
         let events = vec![Event::Added; rows.len()];
@@ -421,9 +287,9 @@ impl<W: Write> WatchRows<'_, W> {
 
     /// After a batch of changes: the rows shown that changed, and those of the policies
     /// gone (or no longer selected by -l), without the header.
-    fn changed(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
+    fn changed_rows(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
         let (changed, spots) = first.watched.apply(changes);
-        session::warn_blind_spots(&spots);
+        warn_blind_spots(&spots);
         if !changed {
             return Ok(());
         }
@@ -447,22 +313,7 @@ impl<W: Write> WatchRows<'_, W> {
                 .filter(|r| !selected.contains(&r.policy))
                 .cloned(),
         );
-        let mut rows = Vec::new();
-        let mut events = Vec::new();
-        for row in now {
-            let event = match first.shown.insert(row.policy.clone()) {
-                true => Event::Added,
-                false => Event::Modified,
-            };
-            events.push(event);
-            rows.push(row);
-        }
-        for row in gone {
-            if first.shown.remove(&row.policy) {
-                events.push(Event::Deleted);
-                rows.push(row);
-            }
-        }
+        let (rows, events) = events_of(&mut first.shown, now, gone);
         if !rows.is_empty() {
             self.write(&rows, &events, scope, false, &|r| answer.object(r))?;
         }
@@ -483,7 +334,7 @@ impl<W: Write> WatchRows<'_, W> {
             .filter(|r| scope.is_none() || r.policy.namespace.as_deref() == scope)
             .collect();
         let (mut rows, missing) = select::select(world, rows, selection, scope);
-        if let Some(sel) = &self.selector {
+        if let Some(sel) = &self.get.selector {
             rows.retain(|r| sel.matches(&r.labels));
         }
         (rows, missing)
@@ -500,13 +351,13 @@ impl<W: Write> WatchRows<'_, W> {
         headers: bool,
         object: &dyn Fn(&ObjRef) -> Option<&'o Object>,
     ) -> Result<()> {
-        let (flags, format) = (self.flags, self.format);
+        let output = self.output;
         let mut out = self.out.borrow_mut();
-        match format {
+        match output.format {
             Format::Json => {
                 for (r, event) in rows.iter().zip(events) {
                     let item = query::policy_item(r, object(&r.policy));
-                    match self.events {
+                    match self.get.events {
                         true => serde_json::to_writer(
                             &mut **out,
                             &WatchEvent {
@@ -524,19 +375,45 @@ impl<W: Write> WatchRows<'_, W> {
                 human::get_policies(
                     &mut **out,
                     rows,
-                    format == Format::Wide,
-                    headers && !flags.no_headers,
+                    output.format == Format::Wide,
+                    headers && output.headers,
                     scope.is_none(),
                     age::now(),
-                    settings::style(flags, format),
-                    self.show_labels,
-                    self.events.then_some(&names[..]),
+                    output.style,
+                    self.get.show_labels,
+                    self.get.events.then_some(&names[..]),
                 )?
             }
         }
         out.flush().context("writing output")?;
         Ok(())
     }
+}
+
+/// The rows of a batch with their watch events: a row shown now is ADDED (new to the
+/// rows shown) or MODIFIED; a row gone is DELETED if it was shown. `shown` is kept up.
+fn events_of(
+    shown: &mut BTreeSet<ObjRef>,
+    now: Vec<query::PolicyRow>,
+    gone: Vec<query::PolicyRow>,
+) -> (Vec<query::PolicyRow>, Vec<Event>) {
+    let mut rows = Vec::new();
+    let mut events = Vec::new();
+    for row in now {
+        let event = match shown.insert(row.policy.clone()) {
+            true => Event::Added,
+            false => Event::Modified,
+        };
+        events.push(event);
+        rows.push(row);
+    }
+    for row in gone {
+        if shown.remove(&row.policy) {
+            events.push(Event::Deleted);
+            rows.push(row);
+        }
+    }
+    (rows, events)
 }
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,

@@ -1,7 +1,7 @@
-//! Why no cluster and user could be chosen, and where they came from, for messages.
+//! Why no cluster and user could be chosen, and where they came from, for messages:
+//! the errors of the kubeconfig files (`kubeconfig.rs`) and of the in-cluster service
+//! account (`in_cluster.rs`) too, and the places they name, below both.
 
-use super::in_cluster::InClusterError;
-use super::kubeconfig::{KubeconfigLocation, KubeconfigPath, YamlProblem};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -130,4 +130,79 @@ pub enum ConfigError {
     KeyWithoutCertificate { origin: ConfigOrigin },
     #[error("--as-group and --as-uid need --as USER: impersonating groups or a uid without a user is not allowed")]
     ImpersonationWithoutUser,
+}
+
+/// Where a kubeconfig was read: one file (`--kubeconfig`, `~/.kube/config`), or the
+/// files `KUBECONFIG` lists, merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KubeconfigLocation {
+    File(PathBuf),
+    Env(Vec<PathBuf>),
+}
+
+/// Its path, or `KUBECONFIG=a:b` for a merged list.
+impl fmt::Display for KubeconfigLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KubeconfigLocation::File(path) => write!(f, "{}", path.display()),
+            KubeconfigLocation::Env(paths) => {
+                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                write!(f, "KUBECONFIG={}", paths.join(":"))
+            }
+        }
+    }
+}
+
+/// One kubeconfig file as a message names it: `kubeconfig PATH`, and ` (from KUBECONFIG)`
+/// when `KUBECONFIG` listed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KubeconfigPath {
+    pub path: PathBuf,
+    pub from_env: bool,
+}
+
+impl fmt::Display for KubeconfigPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "kubeconfig {}", self.path.display())?;
+        if self.from_env {
+            f.write_str(" (from KUBECONFIG)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a kubeconfig's YAML cannot be read, and why, without the text there: the
+/// line and column, and the reader's reason when it quotes nothing from the file
+/// (None: a reason that would, or none at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlProblem {
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub reason: Option<String>,
+}
+
+impl fmt::Display for YamlProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a valid kubeconfig")?;
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, " at line {line} column {column}")?;
+        }
+        let reason = self
+            .reason
+            .as_deref()
+            .unwrap_or("a value there is not what a kubeconfig holds");
+        write!(
+            f,
+            ": {reason} (the text there is not shown: a kubeconfig holds credentials)"
+        )
+    }
+}
+
+/// Why the in-cluster service account cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum InClusterError {
+    #[error("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set")]
+    NotInAPod,
+    #[error("{} does not exist", token.display())]
+    NoToken { token: PathBuf },
 }

@@ -1,17 +1,9 @@
 //! The service account a pod runs as, when there is no kubeconfig.
 
+use super::error::InClusterError;
 use super::{Chosen, ConfigOrigin};
 use kube::config::{AuthInfo, Cluster};
-use std::path::{Path, PathBuf};
-
-/// Why the in-cluster service account cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum InClusterError {
-    #[error("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set")]
-    NotInAPod,
-    #[error("{} does not exist", token.display())]
-    NoToken { token: PathBuf },
-}
+use std::path::Path;
 
 /// The service account a pod runs as, as client-go's in-cluster config reads it:
 /// `KUBERNETES_SERVICE_HOST` and `_PORT`, and the token, CA and namespace files.

@@ -10,10 +10,9 @@ mod in_cluster;
 mod kubeconfig;
 
 pub use error::{ConfigError, ConfigOrigin};
-pub use in_cluster::InClusterError;
+pub use error::{InClusterError, KubeconfigLocation, KubeconfigPath, YamlProblem};
 pub(crate) use in_cluster::{in_cluster, SERVICE_ACCOUNT_DIR};
 pub(crate) use kubeconfig::{config_error, load_kubeconfig, KubeconfigFile};
-pub use kubeconfig::{KubeconfigLocation, KubeconfigPath, YamlProblem};
 
 use kube::config::NamedContext;
 use kube::config::{AuthInfo, Cluster, Context, Kubeconfig};

@@ -1,0 +1,284 @@
+//! What a policy's spec names besides its targets: an ext-auth Service, a Secret of
+//! credentials, a ConfigMap of CA certificates... As registry data (`RefField`, one per
+//! reference field of a kind), and read from a policy's spec (`read_references`): the
+//! references each field holds, with the JSON pointer to each. Whether they resolve is
+//! the topology's to say (`topology::build::references`). Pure.
+
+use crate::model::{is_cluster_scoped, normalize_group, Map, ObjRef, Val};
+
+/// One reference field of a policy kind, as its vendor's API and controller treat it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefField {
+    /// Where the field is, from the spec's top level, as a JSON pointer in which `*`
+    /// stands for each entry of a list (`/extAuth/http/backendRefs/*`).
+    pub path: &'static str,
+    /// The kinds it may name, (group, kind), core as `""`; the first is the one a
+    /// reference means when it names no kind (its API type's default).
+    pub kinds: &'static [(&'static str, &'static str)],
+    /// Whether the kind a reference writes is the kind it names (`false`: its
+    /// controller reads it as the first of `kinds` whatever it writes, as Envoy Gateway
+    /// reads a Lua `valueRef` as a ConfigMap).
+    pub kind_as_written: bool,
+    /// Where the object named may be.
+    pub namespaces: RefNamespaces,
+    /// Whether a Service it names must be named with a `port`, one of the Service's.
+    pub port: bool,
+    /// What the controller does when the reference does not resolve.
+    pub unresolved: Unresolved,
+    /// The vendor source the rule was read from (`owner/repo@commit path`).
+    pub cite: &'static str,
+}
+
+/// Where the object a reference names may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefNamespaces {
+    /// The policy's own namespace only (a `LocalObjectReference`, or a controller that
+    /// refuses any other).
+    Own,
+    /// Another namespace too, where a ReferenceGrant there lets the policy's kind
+    /// refer to it (`SecretObjectReference`, `BackendObjectReference`).
+    WithGrant,
+    /// Any namespace, a ReferenceGrant not required (kgateway's default
+    /// `ReferenceGrantMode`; its strict mode asks for one): only whether it exists is
+    /// judged.
+    Any,
+}
+
+/// What the controller does with a policy one of whose references does not resolve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// It refuses the whole policy (Accepted=False): Invalid.
+    RefusesPolicy,
+    /// It drops that entry and applies the rest: a warning.
+    DropsEntry,
+    /// Each entry is judged on its own (ResolvedRefs=False for a bad one, a warning);
+    /// the policy is refused only when none of the field's entries resolves.
+    RefusesWhenNoneResolves,
+}
+
+/// One reference a policy's spec holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecRef {
+    /// The JSON pointer to it from the object's top (`/spec/extAuth/http/backendRef`).
+    pub pointer: String,
+    /// The object it names, the namespace resolved (the policy's when it names none);
+    /// `section` is the port it names, if any.
+    pub target: ObjRef,
+    /// The port it names.
+    pub port: Option<u64>,
+    /// Index of its field among the kind's `RefField`s.
+    pub field: usize,
+}
+
+/// The references `spec` holds in the kind's reference `fields`, in field order, each
+/// with its JSON pointer; the namespace a reference names none of is `namespace`'s.
+/// An entry with no name is left out (the CRD requires one; it names nothing).
+pub fn read_references(spec: &Map, fields: &[RefField], namespace: Option<&str>) -> Vec<SpecRef> {
+    let mut out = Vec::new();
+    for (index, field) in fields.iter().enumerate() {
+        let mut parts = field.path.trim_start_matches('/').split('/');
+        let Some(first) = parts.next() else {
+            continue;
+        };
+        let Some(value) = spec.get(first) else {
+            continue;
+        };
+        let rest: Vec<&str> = parts.collect();
+        let mut found = Vec::new();
+        walk(value, &rest, format!("/spec/{first}"), &mut found);
+        for (pointer, entry) in found {
+            if let Some(spec_ref) = read_one(entry, field, index, pointer, namespace) {
+                out.push(spec_ref);
+            }
+        }
+    }
+    out
+}
+
+/// The values at `path` below `value` (`*`: each entry of a list), with their pointers.
+fn walk<'v>(value: &'v Val, path: &[&str], at: String, out: &mut Vec<(String, &'v Val)>) {
+    let Some((step, rest)) = path.split_first() else {
+        if !value.is_null() {
+            out.push((at, value));
+        }
+        return;
+    };
+    if *step == "*" {
+        for (i, entry) in value.as_array().unwrap_or_default().iter().enumerate() {
+            walk(entry, rest, format!("{at}/{i}"), out);
+        }
+    } else if let Some(next) = value.get(step) {
+        walk(next, rest, format!("{at}/{step}"), out);
+    }
+}
+
+fn read_one(
+    entry: &Val,
+    field: &RefField,
+    index: usize,
+    pointer: String,
+    namespace: Option<&str>,
+) -> Option<SpecRef> {
+    let name = entry
+        .get("name")
+        .and_then(Val::as_str)
+        .filter(|n| !n.is_empty())?;
+    let (default_group, default_kind) = field.kinds.first().copied().unwrap_or(("", ""));
+    let kind = entry.get("kind").and_then(Val::as_str);
+    let group = entry.get("group").and_then(Val::as_str);
+    // A group written without a kind keeps the default kind's group only when it is
+    // that group: the API types default both.
+    let (group, kind) = match (group, kind) {
+        _ if !field.kind_as_written => (default_group, default_kind),
+        (g, Some(k)) => (normalize_group(g.unwrap_or("")), k),
+        (Some(g), None) => (normalize_group(g), default_kind),
+        (None, None) => (default_group, default_kind),
+    };
+    let ns = match is_cluster_scoped(kind) {
+        true => None,
+        false => entry.get("namespace").and_then(Val::as_str).or(namespace),
+    };
+    let port = entry.get("port").and_then(Val::as_u64);
+    let section = port.map(|p| p.to_string());
+    let target = ObjRef::new(group, kind, ns, name).with_section(section.as_deref());
+    Some(SpecRef {
+        pointer,
+        target,
+        port,
+        field: index,
+    })
+}
+
+/// What the references of the policies among `objects` need listed to be judged rather
+/// than unchecked: (group, kind, namespace; `None` for a cluster-scoped kind), in
+/// order. What a live read plans to list for them (`Snapshot::listed`).
+pub fn reads_needed(
+    objects: &[crate::model::Object],
+    catalog: &super::Catalog,
+) -> std::collections::BTreeSet<(String, String, Option<String>)> {
+    let mut needed = std::collections::BTreeSet::new();
+    for object in objects {
+        let Some(kind) = catalog.get(&object.group_kind()) else {
+            continue;
+        };
+        if kind.references.is_empty() {
+            continue;
+        }
+        let ns = object.namespace.as_deref();
+        let refs = object.spec.with(|spec| {
+            spec.as_object()
+                .map(|spec| read_references(spec, kind.references, ns))
+                .unwrap_or_default()
+        });
+        for r in refs {
+            let t = r.target;
+            needed.insert((
+                t.group.to_string(),
+                t.kind.to_string(),
+                t.namespace.map(|n| n.to_string()),
+            ));
+        }
+    }
+    needed
+}
+
+/// Whether `field` may name an object of (`group`, `kind`).
+pub fn kind_allowed(field: &RefField, group: &str, kind: &str) -> bool {
+    field
+        .kinds
+        .iter()
+        .any(|&(g, k)| normalize_group(g) == group && k == kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIELDS: &[RefField] = &[
+        RefField {
+            path: "/extAuth/http/backendRefs/*",
+            kinds: &[("", "Service")],
+            kind_as_written: true,
+            namespaces: RefNamespaces::WithGrant,
+            port: true,
+            unresolved: Unresolved::RefusesPolicy,
+            cite: "",
+        },
+        RefField {
+            path: "/validation/caCertificateRefs/*",
+            kinds: &[("", "ConfigMap")],
+            kind_as_written: true,
+            namespaces: RefNamespaces::Own,
+            port: false,
+            unresolved: Unresolved::RefusesWhenNoneResolves,
+            cite: "",
+        },
+    ];
+
+    fn spec(yaml: &str) -> Map {
+        let value: Val = serde_saphyr::from_str(yaml).unwrap();
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn the_reads_a_policys_references_need_are_their_kinds_where_they_point() {
+        let yaml = "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {name: sp, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  basicAuth: {users: {name: htpasswd}}\n  extAuth: {http: {backendRef: {name: auth, namespace: shared, port: 80}}}\n";
+        let mut loaded = crate::source::files::Loaded::default();
+        crate::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
+        let objects = &loaded.snapshot.objects;
+        let catalog = crate::catalog::Catalog::build(objects, &[]);
+        let needed: Vec<_> = reads_needed(objects, &catalog).into_iter().collect();
+        assert_eq!(
+            needed,
+            vec![
+                (
+                    "".to_string(),
+                    "Secret".to_string(),
+                    Some("app".to_string())
+                ),
+                (
+                    "".to_string(),
+                    "Service".to_string(),
+                    Some("shared".to_string())
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn each_list_entry_is_read_with_its_pointer_and_defaults() {
+        let spec = spec(
+            "extAuth: {http: {backendRefs: [{name: auth, port: 8080}, {name: other, namespace: b, kind: Backend, group: gateway.envoyproxy.io}]}}\nvalidation: {caCertificateRefs: [{group: '', kind: ConfigMap, name: ca}, {kind: ConfigMap}]}",
+        );
+        let refs = read_references(&spec, FIELDS, Some("a"));
+        let got: Vec<(String, String, Option<u64>, usize)> = refs
+            .iter()
+            .map(|r| (r.pointer.clone(), r.target.to_string(), r.port, r.field))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "/spec/extAuth/http/backendRefs/0".into(),
+                    ObjRef::new("", "Service", Some("a"), "auth")
+                        .with_section(Some("8080"))
+                        .to_string(),
+                    Some(8080),
+                    0
+                ),
+                (
+                    "/spec/extAuth/http/backendRefs/1".into(),
+                    ObjRef::new("gateway.envoyproxy.io", "Backend", Some("b"), "other").to_string(),
+                    None,
+                    0
+                ),
+                (
+                    "/spec/validation/caCertificateRefs/0".into(),
+                    ObjRef::new("", "ConfigMap", Some("a"), "ca").to_string(),
+                    None,
+                    1
+                ),
+            ]
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! Which objects a live read lists for the policies' references (`catalog::references`):
+//! each kind a policy names (a Secret, a ConfigMap, a Service, a Backend), in the
+//! namespaces it names them in, only. Secrets and ConfigMaps are listed nowhere else
+//! (and as metadata only: `source::live`), so the tool reads none that no policy names.
+
+use crate::catalog::references::{kind_allowed, read_references};
+use crate::catalog::{registry, RefNamespaces};
+use crate::model::{GroupKind, Object};
+use std::collections::BTreeSet;
+
+/// The kinds the policies among `objects` name in their references, each with a
+/// namespace it names one in. A reference its vendor refuses whatever exists (a kind
+/// its field may not name, another namespace where only the policy's own may be) needs
+/// nothing listed; one to a cluster-scoped kind neither (none is named today).
+pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
+    let mut out = BTreeSet::new();
+    for policy in objects {
+        let Some(entry) = registry::lookup(&policy.group_kind()) else {
+            continue;
+        };
+        if entry.references.is_empty() {
+            continue;
+        }
+        let own = policy.namespace.as_deref();
+        let refs = policy.spec.with(|spec| {
+            spec.as_object()
+                .map(|m| read_references(m, entry.references, own))
+                .unwrap_or_default()
+        });
+        for r in refs {
+            let Some(field) = entry.references.get(r.field) else {
+                continue;
+            };
+            let t = &r.target;
+            let Some(namespace) = t.namespace.as_deref() else {
+                continue;
+            };
+            let refused = field.namespaces == RefNamespaces::Own && Some(namespace) != own;
+            if refused || !kind_allowed(field, &t.group, &t.kind) {
+                continue;
+            }
+            out.insert((GroupKind::new(&t.group, &t.kind), namespace.to_string()));
+        }
+    }
+    out
+}
+
+/// The policy kinds whose specs may name other objects (the registry's with reference
+/// fields): a watch keeps their policies to know what they name.
+pub fn referring_kinds() -> Vec<GroupKind> {
+    registry::entries()
+        .filter(|e| !e.references.is_empty())
+        .map(|e| GroupKind::new(e.group, e.kind))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::files::{load_text, Loaded};
+
+    fn objects(yaml: &str) -> Vec<Object> {
+        let mut loaded = Loaded::default();
+        load_text(yaml, "<test>", &mut loaded).unwrap();
+        loaded.snapshot.objects
+    }
+
+    #[test]
+    fn the_kinds_and_namespaces_policies_name_and_no_others() {
+        let objects = objects(
+            r#"
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: auth, namespace: apps}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}]
+  basicAuth: {users: {name: users}}
+  extAuth: {http: {backendRefs: [{name: authz, namespace: auth, port: 80}]}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: apps}
+spec: {rules: [{backendRefs: [{name: web, port: 80}]}]}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: unrelated, namespace: elsewhere}
+"#,
+        );
+        let got: Vec<(String, String)> = referenced(&objects)
+            .into_iter()
+            .map(|(gk, ns)| (gk.kind.to_string(), ns))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("Secret".to_string(), "apps".to_string()),
+                ("Service".to_string(), "auth".to_string()),
+            ]
+        );
+    }
+}

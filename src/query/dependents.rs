@@ -1,0 +1,171 @@
+//! Who depends on an object: the policies whose spec names it (a Secret, a ConfigMap,
+//! an ext-auth Service, a Backend), by which field, their status, and what becomes of
+//! each without it, as its vendor's rule says (`catalog::Unresolved`).
+
+use super::World;
+use crate::catalog::Unresolved;
+use crate::effective::PolicyStatus;
+use crate::model::{BlindSpot, GroupKind, ObjRef};
+use crate::topology::{PolicyId, RefReason};
+use serde::Serialize;
+
+/// What becomes of a policy without the object it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Without {
+    /// Its controller refuses the whole policy.
+    Invalid,
+    /// Its controller drops that entry and applies the rest.
+    EntryDropped,
+}
+
+impl Without {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Without::Invalid => "Invalid",
+            Without::EntryDropped => "entry dropped",
+        }
+    }
+}
+
+/// One reference to the described object: the policy, the field (a JSON pointer), the
+/// policy's status, how the reference resolves now, and what becomes of the policy
+/// without the object.
+#[derive(Clone, Debug, Serialize)]
+pub struct Dependent {
+    pub policy: ObjRef,
+    pub path: String,
+    pub status: PolicyStatus,
+    /// How it resolves now: `null` when it does (`NotFound`, `Unchecked`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<RefReason>,
+    #[serde(rename = "withoutIt")]
+    pub without: Without,
+    #[serde(skip)]
+    pub policy_id: PolicyId,
+}
+
+/// `describe secret/NAME`, `configmap/NAME`, or any object that is no object of the
+/// hierarchy: the policies that name it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DependencyDescription {
+    pub kind: &'static str,
+    pub object: ObjRef,
+    /// Whether the input holds the object.
+    pub found: bool,
+    #[serde(rename = "referencedBy")]
+    pub referenced_by: Vec<Dependent>,
+    #[serde(rename = "blindSpots")]
+    pub blind_spots: Vec<BlindSpot>,
+}
+
+/// Whether references to `object` are references to `target` (a port of it too).
+fn names(target: &ObjRef, object: &ObjRef) -> bool {
+    target.name == object.name
+        && target.kind == object.kind
+        && target.group == object.group
+        && target.namespace == object.namespace
+}
+
+/// Every reference to `object` (a port of it too) in the policies' specs, in policy
+/// then field order.
+pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
+    let topology = &world.topology;
+    let mut out = Vec::new();
+    for pid in PolicyId::all(topology.policies.len()) {
+        let refs = topology.references_of(pid);
+        for r in refs.iter().filter(|r| names(&r.target, object)) {
+            let rule = topology
+                .catalog
+                .get(&topology.policies[pid].kind)
+                .and_then(|k| k.references.get(r.field))
+                .map(|f| f.unresolved);
+            let without = match rule {
+                Some(Unresolved::DropsEntry) => Without::EntryDropped,
+                Some(Unresolved::RefusesWhenNoneResolves) => {
+                    // Refused when no other entry of the field resolves.
+                    let others = refs
+                        .iter()
+                        .any(|o| o.field == r.field && o.resolved && !names(&o.target, object));
+                    match others {
+                        true => Without::EntryDropped,
+                        false => Without::Invalid,
+                    }
+                }
+                Some(Unresolved::RefusesPolicy) | None => Without::Invalid,
+            };
+            out.push(Dependent {
+                policy: topology.policies[pid].obj_ref.clone(),
+                path: r.path.clone(),
+                status: world.statuses.overall[pid],
+                reason: r.reason,
+                without,
+                policy_id: pid,
+            });
+        }
+    }
+    out.sort_by(|a, b| (&a.policy, &a.path).cmp(&(&b.policy, &b.path)));
+    out
+}
+
+/// Whether any policy of the catalog may name objects of kind `gk` in its spec.
+pub fn is_referenced_kind(world: &World, gk: &GroupKind) -> bool {
+    world.topology.catalog.kinds.values().any(|k| {
+        k.references
+            .iter()
+            .any(|f| crate::catalog::references::kind_allowed(f, &gk.group, &gk.kind))
+    })
+}
+
+/// Whether the input holds `object`.
+pub fn in_input(world: &World, object: &ObjRef) -> bool {
+    world.topology.snapshot.objects.iter().any(|o| {
+        o.name == object.name
+            && o.kind == object.kind
+            && o.namespace.as_deref() == object.namespace.as_deref()
+            && o.group() == object.group.as_str()
+    })
+}
+
+/// `describe` of an object that policies may name: who names it, and how.
+pub fn describe_dependency(world: &World, object: &ObjRef) -> DependencyDescription {
+    let blind_spots = world
+        .topology
+        .snapshot
+        .blind_spots
+        .iter()
+        .filter(|b| {
+            b.group == object.group.as_str()
+                && b.kind == object.kind.as_str()
+                && (b.namespace.is_none() || b.namespace.as_deref() == object.namespace.as_deref())
+        })
+        .cloned()
+        .collect();
+    DependencyDescription {
+        kind: "DependencyDescription",
+        object: object.clone(),
+        found: in_input(world, object),
+        referenced_by: dependents(world, object),
+        blind_spots,
+    }
+}
+
+/// The objects of kind `gk` the input holds or a policy's spec names.
+pub fn named_or_read(world: &World, gk: &GroupKind) -> Vec<ObjRef> {
+    let topology = &world.topology;
+    let read = topology
+        .snapshot
+        .objects
+        .iter()
+        .filter(|o| o.kind == gk.kind.as_str() && o.group() == gk.group.as_str())
+        .map(|o| o.obj_ref());
+    let named = topology
+        .references
+        .iter()
+        .flatten()
+        .map(|r| r.target.object())
+        .filter(|r| r.group_kind() == *gk);
+    let mut out: Vec<ObjRef> = read.chain(named).collect();
+    out.sort();
+    out.dedup();
+    out
+}

@@ -1,0 +1,261 @@
+//! What a policy's spec names besides its targets (`catalog::references`), resolved
+//! as a route's backendRefs are: the object exists, the port it names is one of its
+//! ports, a ReferenceGrant lets the policy's kind refer into another namespace. One
+//! that does not resolve decides the verdict as its vendor's rule says (`Unresolved`):
+//! the policy refused whole (Invalid), or a warning for the entry dropped. Judged
+//! missing only where the source listed the kind (`Snapshot::listed`); elsewhere
+//! unchecked, a blind spot, and the verdict stands.
+
+use super::Builder;
+use crate::catalog::policy::{FieldError, FieldProblem};
+use crate::catalog::references::{kind_allowed, read_references, SpecRef};
+use crate::catalog::{RefField, RefNamespaces, Unresolved};
+use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, ObjRef};
+use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
+use std::collections::BTreeMap;
+
+/// (group, kind, namespace or `None` for all, file or `None` for any) listed.
+type ListedSet = FastSet<(String, String, Option<String>, Option<String>)>;
+
+impl<'s> Builder<'s> {
+    /// Resolves every policy's references, records them (`Topology::references`),
+    /// refuses the policies their vendor refuses for one that does not resolve, and
+    /// returns the blind spots of those it could not check.
+    pub(super) fn resolve_references(&mut self) -> Vec<BlindSpot> {
+        let count = self.topology.policies.len();
+        let mut listed: Option<ListedSet> = None;
+        let mut unchecked: BTreeMap<(String, String, Option<String>), (usize, String)> =
+            BTreeMap::new();
+        for pid in PolicyId::all(count) {
+            let policy = &self.topology.policies[pid];
+            let Some(kind) = self.topology.catalog.get(&policy.kind) else {
+                continue;
+            };
+            let fields = kind.references;
+            if fields.is_empty() {
+                continue;
+            }
+            let object = &self.objects[policy.object];
+            let ns = policy.obj_ref.namespace.as_deref();
+            let refs = object.spec.with(|spec| {
+                spec.as_object()
+                    .map(|m| read_references(m, fields, ns))
+                    .unwrap_or_default()
+            });
+            if refs.is_empty() {
+                continue;
+            }
+            let listed = listed.get_or_insert_with(|| self.listed_set());
+            let resolved: Vec<PolicyReference> = refs
+                .iter()
+                .map(|r| self.resolve_one(pid, r, &fields[r.field], listed))
+                .collect();
+            for (r, got) in refs.iter().zip(&resolved) {
+                if got.reason == Some(RefReason::Unchecked) {
+                    let t = &r.target;
+                    let key = (
+                        t.group.to_string(),
+                        t.kind.to_string(),
+                        t.namespace.as_ref().map(|n| n.to_string()),
+                    );
+                    let entry = unchecked.entry(key).or_insert((0, String::new()));
+                    if entry.0 == 0 {
+                        entry.1 =
+                            format!("{} of {}", r.pointer, self.topology.policies[pid].obj_ref);
+                    }
+                    entry.0 += 1;
+                }
+            }
+            self.judge(pid, fields, &refs, &resolved);
+            if self.topology.references.len() < count {
+                self.topology.references.resize(count, Vec::new());
+            }
+            self.topology.references[pid.index()] = resolved;
+        }
+        unchecked.into_iter().map(unchecked_spot).collect()
+    }
+
+    /// The kinds the source listed, and where.
+    fn listed_set(&self) -> ListedSet {
+        listed_or_files(self.listed.as_ref(), self.objects)
+            .iter()
+            .map(|l| {
+                (
+                    l.group.clone(),
+                    l.kind.clone(),
+                    l.namespace.clone(),
+                    l.file.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// How reference `r` of policy `pid` resolves.
+    fn resolve_one(
+        &self,
+        pid: PolicyId,
+        r: &SpecRef,
+        field: &RefField,
+        listed: &ListedSet,
+    ) -> PolicyReference {
+        let policy = &self.topology.policies[pid].obj_ref;
+        let t = &r.target;
+        let outcome = |reason: Option<RefReason>| PolicyReference {
+            path: r.pointer.clone(),
+            target: t.clone(),
+            resolved: reason.is_none(),
+            reason,
+            field: r.field,
+        };
+        if !kind_allowed(field, &t.group, &t.kind) {
+            return outcome(Some(RefReason::InvalidKind));
+        }
+        let ns = t.namespace.as_deref();
+        if ns.is_some() && ns != policy.namespace.as_deref() {
+            let key = RefKey::new(&t.group, &t.kind, ns, &t.name);
+            let granted = match field.namespaces {
+                RefNamespaces::Any => true,
+                RefNamespaces::Own => false,
+                RefNamespaces::WithGrant => self.reference_granted(policy, key),
+            };
+            if !granted {
+                return outcome(Some(RefReason::RefNotPermitted));
+            }
+        }
+        let file = &*self.objects[self.topology.policies[pid].object].origin.file;
+        let was_listed = [None, ns].into_iter().any(|ns| {
+            [None, Some(file)].into_iter().any(|file| {
+                let key = (
+                    t.group.to_string(),
+                    t.kind.to_string(),
+                    ns.map(str::to_string),
+                    file.map(str::to_string),
+                );
+                listed.contains(&key)
+            })
+        });
+        if !was_listed {
+            return outcome(Some(RefReason::Unchecked));
+        }
+        let found = self
+            .by_kind()
+            .get(&(t.group.as_str(), t.kind.as_str(), ns))
+            .and_then(|ids| ids.iter().find(|&&id| self.objects[id].name == t.name));
+        let Some(&id) = found else {
+            return outcome(Some(RefReason::NotFound));
+        };
+        let object = &self.objects[id];
+        if field.port && object.is_service() {
+            // A Service's port must be named, and be one of its ports ("A valid port
+            // number corresponding to a port on the Service must be specified").
+            let ports = &object.links().port_numbers;
+            if !r
+                .port
+                .is_some_and(|port| ports.iter().any(|(_, n)| *n == port))
+            {
+                return outcome(Some(RefReason::PortNotFound));
+            }
+        }
+        outcome(None)
+    }
+
+    /// The verdict its references give policy `pid`, as each field's rule says.
+    fn judge(
+        &mut self,
+        pid: PolicyId,
+        fields: &[RefField],
+        refs: &[SpecRef],
+        got: &[PolicyReference],
+    ) {
+        let failed = |r: &PolicyReference| !matches!(r.reason, None | Some(RefReason::Unchecked));
+        let mut refused: Option<String> = None;
+        for (index, field) in fields.iter().enumerate() {
+            let of_field: Vec<&PolicyReference> = refs
+                .iter()
+                .zip(got)
+                .filter(|(r, _)| r.field == index)
+                .map(|(_, g)| g)
+                .collect();
+            let bad: Vec<&PolicyReference> =
+                of_field.iter().copied().filter(|r| failed(r)).collect();
+            let Some(first) = bad.first() else {
+                continue;
+            };
+            match field.unresolved {
+                Unresolved::RefusesPolicy => {
+                    refused.get_or_insert_with(|| first.describe());
+                }
+                Unresolved::DropsEntry => {
+                    self.warn_dropped(pid, &bad, "its controller drops that entry")
+                }
+                Unresolved::RefusesWhenNoneResolves if bad.len() == of_field.len() => {
+                    let all: Vec<String> = bad.iter().map(|r| r.describe()).collect();
+                    refused.get_or_insert_with(|| {
+                        format!("{} (none of its entries resolves)", all.join("; "))
+                    });
+                }
+                Unresolved::RefusesWhenNoneResolves => self.warn_dropped(
+                    pid,
+                    &bad,
+                    "that entry does not resolve (ResolvedRefs=False); its others do",
+                ),
+            }
+        }
+        let Some(why) = refused else {
+            return;
+        };
+        let policy = &mut self.topology.policies[pid];
+        if policy.rejected.is_some() {
+            return;
+        }
+        let why = format!("{why}; its controller refuses the policy");
+        self.topology.findings.push(Finding::new(
+            Code::Invalid,
+            policy.obj_ref.clone(),
+            why.clone(),
+        ));
+        policy
+            .invalid
+            .push(FieldError::new("spec", FieldProblem::Refused(why.clone())));
+        policy.rejected = Some(why);
+    }
+
+    fn warn_dropped(&mut self, pid: PolicyId, bad: &[&PolicyReference], what: &str) {
+        let policy = &self.topology.policies[pid].obj_ref;
+        for r in bad {
+            self.topology.findings.push(Finding::new(
+                Code::UnresolvedReference,
+                policy.clone(),
+                format!("{}: {what}", r.describe()),
+            ));
+        }
+    }
+}
+
+/// The blind spot of the references to (group, kind, namespace) that could not be
+/// checked: how many, and the first.
+fn unchecked_spot(
+    ((group, kind, namespace), (count, first)): ((String, String, Option<String>), (usize, String)),
+) -> BlindSpot {
+    let place = namespace
+        .as_deref()
+        .map_or_else(String::new, |ns| format!(" in namespace {ns}"));
+    let what = ObjRef::new(&group, &kind, None, "x").to_string();
+    let plural = what.trim_end_matches("/x");
+    let refs = if count == 1 {
+        "reference"
+    } else {
+        "references"
+    };
+    BlindSpot {
+        group,
+        kind,
+        namespace,
+        reason: BlindReason::Unchecked,
+        message: format!(
+            "cannot check {count} {refs} to {plural}{place} (first: {first}): the input does not say which exist there; the verdicts stand"
+        ),
+        file: None,
+        document: None,
+    }
+}
