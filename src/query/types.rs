@@ -106,6 +106,16 @@ pub fn resolve_type(
             .collect();
         consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
+    chosen(input, candidates, objects)
+}
+
+/// The kind TYPE (`input`) names of the `candidates` it matches: the only one, else a
+/// Gateway API kind, else the only one `objects` hold; an error otherwise.
+fn chosen(
+    input: &str,
+    mut candidates: Vec<GroupKind>,
+    objects: &[Object],
+) -> Result<GroupKind, ResolveTypeError> {
     match candidates.len() {
         0 => Err(ResolveTypeError::Unknown {
             typed: input.to_string(),

@@ -190,7 +190,8 @@ fn items_are_the_policy_objects_as_read_with_the_analysis_under_computed() {
     assert_eq!(computed["classSource"], "registry");
     assert_eq!(computed["status"], "Enforced");
     assert_eq!(computed["affects"], 12);
-    assert_eq!(computed["reported"], json!(null));
+    // Its controller accepts the current generation (3).
+    assert_eq!(computed["reported"], "Accepted");
     assert_eq!(
         computed["targets"][0],
         json!({"group": "", "kind": "Service", "namespace": "shop", "name": "s1"})
@@ -198,6 +199,8 @@ fn items_are_the_policy_objects_as_read_with_the_analysis_under_computed() {
     // No status read: none written.
     let gamma = &list["items"][2];
     assert!(gamma.get("status").is_none(), "{gamma}");
+    // Nor any controller's word.
+    assert_eq!(gamma["computed"]["reported"], json!(null));
     assert_eq!(gamma["computed"]["status"], "TargetNotFound");
     // -o yaml says the same.
     let yaml = get(&f, &["-o", "yaml"]);

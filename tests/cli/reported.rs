@@ -94,8 +94,14 @@ fn get_json_keeps_the_computed_and_the_reported_verdict() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let items = v["items"].as_array().unwrap();
     let pick = |name: &str| {
-        let i = items.iter().find(|i| i["metadata"]["name"] == name).unwrap();
-        (i["computed"]["status"].clone(), i["computed"]["reported"].clone())
+        let i = items
+            .iter()
+            .find(|i| i["metadata"]["name"] == name)
+            .unwrap();
+        (
+            i["computed"]["status"].clone(),
+            i["computed"]["reported"].clone(),
+        )
     };
     assert_eq!(pick("refused"), ("Enforced".into(), "Invalid".into()));
     // Every report of an older generation: no word of the current one.

@@ -1008,8 +1008,11 @@ fn a_secret_deleted_mid_watch_flips_its_policy_to_invalid_and_back() {
     let user = User::new(&server.kubeconfig("admin", None));
     let (w, mut rows) = Watching::events(&user);
     let status = |rows: &BTreeMap<String, Value>, name: &str| {
-        let row = rows.values().find(|r| r["policy"]["name"] == name).unwrap();
-        row["status"].clone()
+        let row = rows
+            .values()
+            .find(|r| r["metadata"]["name"] == name)
+            .unwrap();
+        row["computed"]["status"].clone()
     };
     assert_eq!(status(&rows, "users"), "Enforced");
     server.delete("v1", "Secret", Some("app"), "htpasswd");
