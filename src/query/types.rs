@@ -67,36 +67,8 @@ pub fn resolve_type(
             }
         }
     }
-    for crd in objects
-        .iter()
-        .filter(|o| o.kind == "CustomResourceDefinition")
-    {
-        let crd_group = crd
-            .spec
-            .get("group")
-            .and_then(|v| v.as_str())
-            .unwrap_or_default();
-        let names = crd.spec.get("names");
-        let field = |name_field: &str| {
-            names
-                .and_then(|n| n.get(name_field))
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
-        let shorts: Vec<String> = names
-            .and_then(|n| n.get("shortNames"))
-            .and_then(|v| v.as_array())
-            .map(|list| {
-                list.iter()
-                    .filter_map(|s| s.as_str().map(str::to_lowercase))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let kind = field("kind");
-        if !kind.is_empty() {
-            consider(crd_group, &kind, &field("plural"), &shorts);
-        }
+    for (crd_group, kind, plural, shorts) in crd_names(objects) {
+        consider(crd_group, &kind, &plural, &shorts);
     }
     for policy_kind in catalog.kinds.values() {
         let (kind_group, kind) = (&policy_kind.group, &policy_kind.kind);
@@ -106,16 +78,6 @@ pub fn resolve_type(
             .collect();
         consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
-    chosen(input, candidates, objects)
-}
-
-/// The kind TYPE (`input`) names of the `candidates` it matches: the only one, else a
-/// Gateway API kind, else the only one `objects` hold; an error otherwise.
-fn chosen(
-    input: &str,
-    mut candidates: Vec<GroupKind>,
-    objects: &[Object],
-) -> Result<GroupKind, ResolveTypeError> {
     match candidates.len() {
         0 => Err(ResolveTypeError::Unknown {
             typed: input.to_string(),
@@ -146,6 +108,44 @@ fn chosen(
             })
         }
     }
+}
+
+/// The names each CRD in the input gives its kind: group, kind, plural, short names
+/// (lowercased).
+fn crd_names(objects: &[Object]) -> Vec<(&str, String, String, Vec<String>)> {
+    let mut names_of = Vec::new();
+    for crd in objects
+        .iter()
+        .filter(|o| o.kind == "CustomResourceDefinition")
+    {
+        let crd_group = crd
+            .spec
+            .get("group")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        let names = crd.spec.get("names");
+        let field = |name_field: &str| {
+            names
+                .and_then(|n| n.get(name_field))
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let shorts: Vec<String> = names
+            .and_then(|n| n.get("shortNames"))
+            .and_then(|v| v.as_array())
+            .map(|list| {
+                list.iter()
+                    .filter_map(|s| s.as_str().map(str::to_lowercase))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let kind = field("kind");
+        if !kind.is_empty() {
+            names_of.push((crd_group, kind, field("plural"), shorts));
+        }
+    }
+    names_of
 }
 
 /// `o` is an object of kind `gk`, or the CRD that defines it.
