@@ -168,10 +168,22 @@ fn secrets_and_configmaps_are_read_as_metadata_and_no_secret_value_reaches_any_o
             "{args:?} printed the secret value:\n{out}\n{err}"
         );
     }
-    // Describing the Secret says who depends on it (its metadata read), never a value.
-    let (code, out, err) = user.run(&["describe", "secret/htpasswd"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("htpasswd") && out.contains("users"), "{out}");
+    // describe of the Secret itself names its dependents, never a value.
+    for format in ["human", "json", "yaml"] {
+        let args: &[&str] = match format {
+            "human" => &["describe", "secret/htpasswd", "-n", "app"],
+            other => &["describe", "secret/htpasswd", "-n", "app", "-o", other],
+        };
+        let (code, out, err) = user.run(args);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            !out.contains(PLANTED) && !err.contains(PLANTED),
+            "{out}\n{err}"
+        );
+    }
+    // An error names what it could not find, never a value.
+    let (code, out, err) = user.run(&["describe", "secret/htpasswdd", "-n", "app"]);
+    assert_ne!(code, 0);
     assert!(!out.contains(PLANTED) && !err.contains(PLANTED), "{err}");
     let dump = user.ok(&["dump", "-A"]);
     assert!(
