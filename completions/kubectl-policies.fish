@@ -63,7 +63,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "c
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "completion" -d 'A completion script for kubectl-policies (see completions/ for `kubectl policies`)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l sort-by -d 'Sort the rows by this JSONPath over the `-o json` items (for example .policy.name, \'{.affects}\')' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l sort-by -d 'Sort the rows by this JSONPath over the `-o json` items, the policy objects (for example .metadata.creationTimestamp, \'{.computed.affects}\')' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l context -d 'The kubeconfig context to use' -r

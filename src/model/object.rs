@@ -35,11 +35,13 @@ pub struct Object {
     pub namespace: Option<Text>,
     pub labels: BTreeMap<String, String>,
     pub annotations: BTreeMap<String, String>,
+    /// `metadata.uid`, when the input has one (a cluster's objects do; files often not).
+    pub uid: Option<Text>,
+    /// `metadata.generation`, when the input has one: which version of its spec the
+    /// object is, what a controller's `observedGeneration` is compared with.
+    pub generation: Option<i64>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
-    /// `metadata.generation`: which version of its spec the object is, what a
-    /// controller's `observedGeneration` is compared with.
-    pub generation: Option<i64>,
     /// Null for a route or backend once the snapshot is settled: its links are kept (a
     /// Service's spec is kept too when the input holds Pods: its `selector` places them).
     pub spec: Lazy,
@@ -92,6 +94,47 @@ impl Object {
             name: self.name.clone(),
             section: None,
         }
+    }
+}
+
+/// An object's metadata as JSON again: name, namespace, uid, generation, labels,
+/// annotations, creationTimestamp, each only when set (`managedFields` and kubectl's
+/// last-applied annotation are never kept). What `dump` writes and `get`'s items show.
+pub struct Metadata<'a>(pub &'a Object);
+
+impl Serialize for Metadata<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let o = self.0;
+        let (labels, annotations) = (!o.labels.is_empty(), !o.annotations.is_empty());
+        let len = 1
+            + usize::from(o.namespace.is_some())
+            + usize::from(o.uid.is_some())
+            + usize::from(o.generation.is_some())
+            + usize::from(labels)
+            + usize::from(annotations)
+            + usize::from(o.creation_timestamp.is_some());
+        let mut meta = s.serialize_map(Some(len))?;
+        meta.serialize_entry("name", o.name.as_str())?;
+        if let Some(ns) = &o.namespace {
+            meta.serialize_entry("namespace", ns.as_str())?;
+        }
+        if let Some(uid) = &o.uid {
+            meta.serialize_entry("uid", uid.as_str())?;
+        }
+        if let Some(generation) = o.generation {
+            meta.serialize_entry("generation", &generation)?;
+        }
+        if labels {
+            meta.serialize_entry("labels", &o.labels)?;
+        }
+        if annotations {
+            meta.serialize_entry("annotations", &o.annotations)?;
+        }
+        if let Some(ts) = &o.creation_timestamp {
+            meta.serialize_entry("creationTimestamp", ts)?;
+        }
+        meta.end()
     }
 }
 

@@ -1,30 +1,104 @@
-//! `get`: every policy in scope with its computed status and reach; every policy kind known.
+//! `get`: every policy in scope with its computed status and reach; every policy kind
+//! known. Printed as JSON, a row is the policy object as read, with the analysis under
+//! `computed` (`PolicyItem`).
 
 use super::*;
+use crate::model::{Metadata, Object, Text};
 use rayon::prelude::*;
 
 /// One row of `get`: a policy, its targets, its computed status and how many objects it
 /// reaches.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct PolicyRow {
     pub policy: ObjRef,
+    /// The policy's apiVersion, as read.
+    pub api_version: Text,
     pub class: Class,
     pub targets: Vec<ObjRef>,
     pub status: PolicyStatus,
     /// What controllers say of its current generation (`Accepted`, a refusal's reason,
     /// `Unknown`); absent where no report is of the current generation.
-    #[serde(skip_serializing_if = "Reported::is_none")]
     pub reported: Option<Reported>,
     pub affects: usize,
-    #[serde(rename = "creationTimestamp", skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<String>,
     /// The policy's labels (what `-l` and `--show-labels` read).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
-    #[serde(skip)]
     pub strategy: String,
-    #[serde(skip)]
     pub class_source: &'static str,
+}
+
+/// `get`'s ITEM (docs/reference.md): the policy object as read (apiVersion, kind,
+/// metadata, spec, the status its controllers wrote) with the analysis under
+/// `computed`, so that kubectl's templates and `--sort-by` read it as they read any
+/// object. It borrows the object: nothing of a spec is copied to print it.
+#[derive(Clone, Copy)]
+pub struct PolicyItem<'a> {
+    row: &'a PolicyRow,
+    /// None only for a policy no longer held anywhere (then its metadata is the row's).
+    object: Option<&'a Object>,
+}
+
+/// `get`'s item of `row`, whose policy object is `object` (as read: its own spec,
+/// status and metadata); every output of `get` that writes JSON (`-o json|yaml`, the
+/// templates, `--sort-by`, `get -w -o json`) makes its items here.
+pub fn policy_item<'a>(row: &'a PolicyRow, object: Option<&'a Object>) -> PolicyItem<'a> {
+    PolicyItem { row, object }
+}
+
+impl Serialize for PolicyItem<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let row = self.row;
+        let spec = self.object.map(|o| &*o.spec).filter(|v| !v.is_null());
+        let status = self.object.map(|o| &*o.status).filter(|v| !v.is_null());
+        let len = 4 + usize::from(spec.is_some()) + usize::from(status.is_some());
+        let mut item = s.serialize_map(Some(len))?;
+        item.serialize_entry("apiVersion", row.api_version.as_str())?;
+        item.serialize_entry("kind", row.policy.kind.as_str())?;
+        match self.object {
+            Some(object) => item.serialize_entry("metadata", &Metadata(object))?,
+            None => item.serialize_entry("metadata", &RowMetadata(row))?,
+        }
+        if let Some(spec) = spec {
+            item.serialize_entry("spec", spec)?;
+        }
+        if let Some(status) = status {
+            item.serialize_entry("status", status)?;
+        }
+        item.serialize_entry("computed", &Computed::of(row))?;
+        item.end()
+    }
+}
+
+/// What the tool worked out of a policy: `computed` in its item.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Computed<'a> {
+    class: Class,
+    class_source: &'static str,
+    targets: &'a [ObjRef],
+    status: PolicyStatus,
+    affects: usize,
+    /// What controllers say of its current generation (`Accepted`, a refusal's reason,
+    /// `Unknown`); null where no report is of the current generation.
+    reported: Option<&'a str>,
+}
+
+impl<'a> Computed<'a> {
+    fn of(row: &'a PolicyRow) -> Computed<'a> {
+        Computed {
+            class: row.class,
+            class_source: row.class_source,
+            targets: &row.targets,
+            status: row.status,
+            affects: row.affects,
+            reported: row
+                .reported
+                .as_ref()
+                .filter(|r| **r != Reported::Stale)
+                .map(Reported::as_str),
+        }
+    }
 }
 
 impl PolicyRow {
@@ -35,6 +109,28 @@ impl PolicyRow {
             Some(reason) => shown_text(reason).into(),
             None => self.status.as_str().into(),
         }
+    }
+}
+
+/// The metadata of a policy known by its row alone.
+struct RowMetadata<'a>(&'a PolicyRow);
+
+impl Serialize for RowMetadata<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (policy, row) = (&self.0.policy, self.0);
+        let mut meta = s.serialize_map(None)?;
+        meta.serialize_entry("name", policy.name.as_str())?;
+        if let Some(ns) = &policy.namespace {
+            meta.serialize_entry("namespace", ns.as_str())?;
+        }
+        if !row.labels.is_empty() {
+            meta.serialize_entry("labels", &row.labels)?;
+        }
+        if let Some(ts) = &row.creation_timestamp {
+            meta.serialize_entry("creationTimestamp", ts)?;
+        }
+        meta.end()
     }
 }
 
@@ -80,7 +176,7 @@ pub(crate) fn row_is(
 ) -> bool {
     let policy = &topology.policies[id];
     let targets = &topology.targets[id];
-    let labels = topology.snapshot.objects.get(policy.object.index());
+    let object = topology.snapshot.objects.get(policy.object.index());
     row.status == status
         && row.affects == affects
         && row.policy == policy.obj_ref
@@ -89,8 +185,12 @@ pub(crate) fn row_is(
         && row.creation_timestamp == policy.creation_timestamp
         && row.targets.len() == targets.len()
         && row.targets.iter().zip(targets).all(|(a, r)| *a == r.target)
-        && labels.map_or(row.labels.is_empty(), |o| o.labels == row.labels)
+        && object.map_or(row.labels.is_empty(), |o| o.labels == row.labels)
+        && object.map_or(row.api_version.is_empty(), |o| {
+            o.api_version == row.api_version
+        })
         && row.strategy == policy.strategy_name()
+        && row.reported == reported_word(topology, id)
 }
 
 /// `get`'s row of policy `id`, with its status and reach.
@@ -101,8 +201,10 @@ pub(crate) fn policy_row(
     affects: usize,
 ) -> PolicyRow {
     let policy = &topology.policies[id];
+    let object = topology.snapshot.objects.get(policy.object.index());
     PolicyRow {
         policy: policy.obj_ref.clone(),
+        api_version: object.map(|o| o.api_version.clone()).unwrap_or_default(),
         class: policy.class,
         targets: topology.targets[id]
             .iter()
@@ -112,12 +214,7 @@ pub(crate) fn policy_row(
         reported: reported_word(topology, id),
         affects,
         creation_timestamp: policy.creation_timestamp.clone(),
-        labels: topology
-            .snapshot
-            .objects
-            .get(policy.object.index())
-            .map(|o| o.labels.clone())
-            .unwrap_or_default(),
+        labels: object.map(|o| o.labels.clone()).unwrap_or_default(),
         strategy: policy.strategy_name(),
         class_source: policy.class_source.as_str(),
     }
@@ -169,8 +266,8 @@ pub fn get_kinds(world: &World) -> Vec<KindRow> {
     rows
 }
 
-/// `get -o json|yaml`: the rows as kubectl prints a list (`kind: List`, the rows' kind
-/// in `metadata.listKind`).
+/// `get -o json|yaml`: the items as kubectl prints a list (`kind: List`; rows of the
+/// tool's own kind say it in `metadata.listKind`).
 #[derive(Clone, Debug, Serialize)]
 pub struct ListOf<'a, T> {
     #[serde(rename = "apiVersion")]
@@ -183,19 +280,31 @@ pub struct ListOf<'a, T> {
     pub blind_spots: &'a [BlindSpot],
 }
 
-/// What kind of rows a `ListOf` holds.
+/// What kind of rows a `ListOf` holds: none for objects of their own kinds (`get`'s
+/// items), as kubectl's List of objects says none.
 #[derive(Clone, Debug, Serialize)]
 pub struct ListMeta {
-    #[serde(rename = "listKind")]
-    pub list_kind: &'static str,
+    #[serde(rename = "listKind", skip_serializing_if = "Option::is_none")]
+    pub list_kind: Option<&'static str>,
 }
 
 impl<'a, T> ListOf<'a, T> {
+    /// A List of rows of the tool's own (`list_kind`: `PolicyKindList`).
     pub fn new(list_kind: &'static str, items: &'a [T], blind_spots: &'a [BlindSpot]) -> Self {
+        ListOf {
+            metadata: ListMeta {
+                list_kind: Some(list_kind),
+            },
+            ..ListOf::of_objects(items, blind_spots)
+        }
+    }
+
+    /// A List of Kubernetes objects (`get`'s items).
+    pub fn of_objects(items: &'a [T], blind_spots: &'a [BlindSpot]) -> Self {
         ListOf {
             api_version: "v1",
             kind: "List",
-            metadata: ListMeta { list_kind },
+            metadata: ListMeta { list_kind: None },
             items,
             blind_spots,
         }

@@ -31,7 +31,9 @@ pub use describe::{
     TargetDescription,
 };
 pub use effective::{effective, EffectivePolicies};
-pub use get::{get_kinds, get_policies, KindRow, ListMeta, ListOf, PolicyRow};
+pub use get::{
+    get_kinds, get_policies, policy_item, KindRow, ListMeta, ListOf, PolicyItem, PolicyRow,
+};
 pub use name_error::NameError;
 pub use policy::{
     describe_policy, reported_status, Affected, Overridden, PolicyDescription, ReportedCondition,

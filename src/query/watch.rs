@@ -133,6 +133,20 @@ pub struct Answer<'w> {
     pub changed: Vec<PolicyRow>,
     /// Policies gone, as their last rows.
     pub deleted: Vec<PolicyRow>,
+    /// The objects now held (the changed rows' policies among them).
+    objects: &'w BTreeMap<ObjRef, Object>,
+    /// The policies gone, as last seen.
+    gone: Vec<Object>,
+}
+
+impl Answer<'_> {
+    /// The object of a row answered: the policy as it is now, or as last seen if gone
+    /// (what `get -w -o json` prints the row as).
+    pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
+        self.objects
+            .get(policy)
+            .or_else(|| self.gone.iter().rev().find(|o| o.obj_ref() == *policy))
+    }
 }
 
 impl Watched {
@@ -189,6 +203,14 @@ impl Watched {
         let mut rows: Vec<PolicyRow> = self.last.values().cloned().collect();
         rows.sort_by(row_order);
         rows
+    }
+
+    /// A policy's object as the watches last saw it (lent to the first answer's world
+    /// until that is let go).
+    pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
+        self.objects
+            .get(policy)
+            .or_else(|| self.first.as_ref()?.policy_object(policy))
     }
 
     /// The world of the first answer (what the command line's TYPE and names are read
@@ -383,7 +405,7 @@ impl Watched {
     /// (and the policies gone) that differ from the last answer in status, targets or
     /// reach.
     pub fn answer(&mut self) -> Answer<'_> {
-        let rows = self.answer_pending();
+        let (rows, mut gone) = self.answer_pending();
         let mut changed = Vec::new();
         let mut deleted = Vec::new();
         for (policy, row) in rows {
@@ -402,16 +424,26 @@ impl Watched {
         }
         changed.sort_by(row_order);
         deleted.sort_by(row_order);
+        gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
         Answer {
             world: &self.world,
             changed,
             deleted,
+            objects: &self.objects,
+            gone,
         }
     }
 
-    /// The rows of the policies the changes pending may have changed (None: gone).
-    fn answer_pending(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        let pending = std::mem::replace(&mut self.pending, Pending::new());
+    /// The rows of the policies the changes pending may have changed (None: gone), and
+    /// what the changed objects were.
+    fn answer_pending(&mut self) -> (Vec<(ObjRef, Option<PolicyRow>)>, Vec<Object>) {
+        let mut pending = std::mem::replace(&mut self.pending, Pending::new());
+        let rows = self.rows_pending(&pending);
+        (rows, std::mem::take(&mut pending.before))
+    }
+
+    /// The rows of the policies `pending` may have changed (None: gone).
+    fn rows_pending(&mut self, pending: &Pending) -> Vec<(ObjRef, Option<PolicyRow>)> {
         if !pending.any {
             Vec::new()
         } else if pending.full || self.parts.is_none() {
@@ -948,6 +980,7 @@ fn same(a: &Object, b: &Object) -> bool {
     a.api_version == b.api_version
         && a.labels == b.labels
         && a.annotations == b.annotations
+        && (&a.uid, a.generation) == (&b.uid, b.generation)
         && a.creation_timestamp == b.creation_timestamp
         && a.spec == b.spec
         && a.status == b.status

@@ -68,6 +68,16 @@ impl World {
     pub(crate) fn policy_ref(&self, policy: PolicyId) -> ObjRef {
         self.topology.policies[policy].obj_ref.clone()
     }
+
+    /// The object a policy was read from, as read.
+    pub fn policy_object(&self, policy: &ObjRef) -> Option<&crate::model::Object> {
+        let topology = &self.topology;
+        let &id = topology.policy_index.get(policy)?;
+        topology
+            .snapshot
+            .objects
+            .get(topology.policies[id].object.index())
+    }
 }
 
 /// Runs the pure stages on a snapshot: catalog, topology, statuses (on first use).

@@ -1,5 +1,5 @@
 //! A document as the tool reads it: the fields of a Kubernetes object it uses
-//! (apiVersion, kind, metadata's name, namespace, creationTimestamp, generation,
+//! (apiVersion, kind, metadata's name, namespace, uid, generation, creationTimestamp,
 //! labels and annotations, spec, status) and a List's items.
 //!
 //! Read straight from JSON text, every other field is skipped as it streams by, so
@@ -41,8 +41,9 @@ pub struct Doc {
 pub struct Meta {
     pub name: Option<Value>,
     pub namespace: Option<Value>,
-    pub creation_timestamp: Option<Value>,
+    pub uid: Option<Value>,
     pub generation: Option<Value>,
+    pub creation_timestamp: Option<Value>,
     pub labels: Option<Value>,
     pub annotations: Option<Value>,
 }
@@ -125,8 +126,9 @@ impl From<Value> for MapOr<Meta> {
         MapOr::Map(Meta {
             name: m.remove("name"),
             namespace: m.remove("namespace"),
-            creation_timestamp: m.remove("creationTimestamp"),
+            uid: m.remove("uid"),
             generation: m.remove("generation"),
+            creation_timestamp: m.remove("creationTimestamp"),
             labels: m.remove("labels"),
             annotations: m.remove("annotations"),
         })
@@ -153,8 +155,9 @@ enum DocField {
 enum MetaField {
     Name,
     Namespace,
-    CreationTimestamp,
+    Uid,
     Generation,
+    CreationTimestamp,
     Labels,
     Annotations,
     #[serde(other)]
@@ -239,8 +242,9 @@ impl FromMap for Meta {
             match field {
                 MetaField::Name => meta.name = Some(map.next_value()?),
                 MetaField::Namespace => meta.namespace = Some(map.next_value()?),
-                MetaField::CreationTimestamp => meta.creation_timestamp = Some(map.next_value()?),
+                MetaField::Uid => meta.uid = Some(map.next_value()?),
                 MetaField::Generation => meta.generation = Some(map.next_value()?),
+                MetaField::CreationTimestamp => meta.creation_timestamp = Some(map.next_value()?),
                 MetaField::Labels => meta.labels = Some(map.next_value()?),
                 MetaField::Annotations => meta.annotations = Some(map.next_value()?),
                 MetaField::Skipped => {

@@ -10,7 +10,7 @@
 
 use super::files::Loaded;
 use super::{BLIND_SPOTS_ANNOTATION, LISTED_ANNOTATION};
-use crate::model::{Lazy, Object};
+use crate::model::{Lazy, Metadata, Object};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 /// The `List` `dump` writes, borrowing the objects read. It serialises with the calls
@@ -98,8 +98,8 @@ impl Serialize for Items<'_> {
     }
 }
 
-/// One object as JSON again: apiVersion, kind, metadata (name, namespace, labels,
-/// annotations, creationTimestamp: each only when set), spec and status (each only
+/// One object as JSON again: apiVersion, kind, metadata (`Metadata`: name, namespace,
+/// uid, generation, labels, annotations, creationTimestamp, each only when set), spec and status (each only
 /// when not null).
 struct Item<'a>(&'a Object);
 
@@ -119,39 +119,6 @@ impl Serialize for Item<'_> {
             item.serialize_entry("status", &Passed(&o.status))?;
         }
         item.end()
-    }
-}
-
-struct Metadata<'a>(&'a Object);
-
-impl Serialize for Metadata<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let o = self.0;
-        let (labels, annotations) = (!o.labels.is_empty(), !o.annotations.is_empty());
-        let len = 1
-            + usize::from(o.namespace.is_some())
-            + usize::from(labels)
-            + usize::from(annotations)
-            + usize::from(o.creation_timestamp.is_some())
-            + usize::from(o.generation.is_some());
-        let mut meta = s.serialize_map(Some(len))?;
-        meta.serialize_entry("name", o.name.as_str())?;
-        if let Some(ns) = &o.namespace {
-            meta.serialize_entry("namespace", ns.as_str())?;
-        }
-        if labels {
-            meta.serialize_entry("labels", &o.labels)?;
-        }
-        if annotations {
-            meta.serialize_entry("annotations", &o.annotations)?;
-        }
-        if let Some(ts) = &o.creation_timestamp {
-            meta.serialize_entry("creationTimestamp", ts)?;
-        }
-        if let Some(g) = o.generation {
-            meta.serialize_entry("generation", &g)?;
-        }
-        meta.end()
     }
 }
 

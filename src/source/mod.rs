@@ -291,6 +291,17 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         Some(Value::String(_)) => None,
         Some(_) => return Err(err("metadata.namespace", "must be a string")),
     };
+    let uid = match &meta.uid {
+        Some(Value::String(u)) if !u.is_empty() => Some(Text::from(u)),
+        None | Some(Value::Null) | Some(Value::String(_)) => None,
+        Some(_) => return Err(err("metadata.uid", "must be a string")),
+    };
+    // An integer, as the API server writes it (kubectl refuses anything else too).
+    let generation = match &meta.generation {
+        Some(Value::Number(n)) if n.is_i64() => n.as_i64(),
+        None | Some(Value::Null) => None,
+        Some(_) => return Err(err("metadata.generation", "must be an integer")),
+    };
     let creation_timestamp = match meta.creation_timestamp.take() {
         Some(Value::String(t)) if crate::model::parse_timestamp(&t).is_some() => Some(t),
         None | Some(Value::Null) => None,
@@ -304,12 +315,6 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         }
         Some(_) => return Err(err("metadata.creationTimestamp", "must be a string")),
     };
-    // An integer, as the API server writes it (kubectl refuses anything else too).
-    let generation = match &meta.generation {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) if n.as_i64().is_some() => n.as_i64(),
-        Some(_) => return Err(err("metadata.generation", "must be an integer")),
-    };
     let labels = string_map(meta.labels.as_ref(), "metadata.labels", origin)?;
     let mut annotations = string_map(meta.annotations.as_ref(), "metadata.annotations", origin)?;
     // The object again as its owner last applied it, secrets included: no answer reads
@@ -322,8 +327,9 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         namespace,
         labels,
         annotations,
-        creation_timestamp,
+        uid,
         generation,
+        creation_timestamp,
         spec: doc.spec.take().unwrap_or_default(),
         status: doc.status.take().unwrap_or_default(),
         links: Default::default(),
@@ -333,6 +339,7 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         // Pods are many, and read only for the policies that pick them by label: their
         // name, namespace and labels are all that is kept.
         object.annotations = BTreeMap::new();
+        (object.uid, object.generation) = (None, None);
         object.spec = Lazy::default();
         object.status = Lazy::default();
     }

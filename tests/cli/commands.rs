@@ -388,9 +388,9 @@ fn get_json_and_yaml_are_lists() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|i| i["policy"]["name"] == "ns-retries")
+        .find(|i| i["metadata"]["name"] == "ns-retries")
         .unwrap();
-    assert_eq!(item["affects"], 8);
+    assert_eq!(item["computed"]["affects"], 8);
     let y = stdout(&["--demo", "get", "-A", "-o", "yaml"]);
     assert!(y.contains("kind: List"));
 }
@@ -1101,14 +1101,14 @@ fn listed(args: &[&str]) -> Vec<(String, String)> {
         .unwrap()
         .iter()
         .map(|i| {
-            let p = &i["policy"];
+            let p = &i["metadata"];
             (
                 format!(
                     "{}/{}",
                     p["namespace"].as_str().unwrap_or_default(),
                     p["name"].as_str().unwrap()
                 ),
-                i["status"].as_str().unwrap().to_string(),
+                i["computed"]["status"].as_str().unwrap().to_string(),
             )
         })
         .collect()
@@ -1189,7 +1189,7 @@ fn objects_without_a_namespace_follow_n_then_the_kubeconfig_context() {
             .stdout,
     )
     .unwrap();
-    assert_eq!(j["items"][0]["policy"]["namespace"], "team");
+    assert_eq!(j["items"][0]["metadata"]["namespace"], "team");
 }
 
 #[test]
@@ -1346,7 +1346,7 @@ fn names(args: &[&str]) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| i["policy"]["name"].as_str().unwrap().to_string())
+        .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
         .collect()
 }
 

@@ -93,7 +93,10 @@ fn offers_flag_values() {
             "custom-columns-file="
         ]
     );
-    assert_eq!(complete(&["get", "--sort-by", ".s"]).0, [".status"]);
+    assert_eq!(
+        complete(&["get", "--sort-by", ".c"]).0,
+        [".computed.status", ".computed.affects", ".computed.class"]
+    );
     // A template follows `jsonpath=` without a space.
     assert_eq!(
         complete(&["get", "-o", "jsonp"]),
@@ -108,7 +111,7 @@ fn offers_flag_values() {
     );
     // After `jsonpath-file=` (or `custom-columns-file=`), the file names it begins.
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("names.tpl"), "{.items[*].policy.name}").unwrap();
+    std::fs::write(dir.path().join("names.tpl"), "{.items[*].metadata.name}").unwrap();
     std::fs::write(dir.path().join(".hidden.tpl"), "").unwrap();
     std::fs::create_dir(dir.path().join("more")).unwrap();
     let base = dir.path().display().to_string();

@@ -45,12 +45,11 @@ fn whole_graph_has_every_namespace_as_a_cluster_and_every_policy_with_its_status
         .unwrap();
     let rows: serde_json::Value = serde_json::from_slice(&rows.stdout).unwrap();
     for item in rows["items"].as_array().unwrap() {
-        let p = &item["policy"];
         let label = format!(
             "label=\"{}\\n{}\\n{}\", shape=note",
-            p["kind"].as_str().unwrap(),
-            p["name"].as_str().unwrap(),
-            item["status"].as_str().unwrap()
+            item["kind"].as_str().unwrap(),
+            item["metadata"]["name"].as_str().unwrap(),
+            item["computed"]["status"].as_str().unwrap()
         );
         assert!(dot.contains(&label), "{label}: {dot}");
     }

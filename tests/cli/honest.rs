@@ -376,7 +376,7 @@ fn control_characters_never_reach_the_terminal_raw() {
     let (_, out, _) = run(&["-f", &f, "get", "-A", "-o", "json"]);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
-        v["items"][0]["policy"]["name"],
+        v["items"][0]["metadata"]["name"],
         "retries\x1b[2J\x1b]0;pwned\x07\r\x1b[8m"
     );
 }

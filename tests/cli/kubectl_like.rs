@@ -93,7 +93,7 @@ fn get_names_in_the_order_given_missing_ones_on_stderr_and_exit_1() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| i["policy"]["kind"].as_str().unwrap())
+        .map(|i| i["kind"].as_str().unwrap())
         .collect();
     assert_eq!(listed, ["ClientTrafficPolicy", "BackendTrafficPolicy"]);
 }
@@ -209,26 +209,29 @@ fn jsonpath_templates_as_kubectl_evaluates_them() {
     };
     // {range}{end} over the items, quoted text for tabs and newlines.
     assert_eq!(
-        run(r#"{range .items[*]}{.policy.name}{"\t"}{.status}{"\n"}{end}"#),
+        run(r#"{range .items[*]}{.metadata.name}{"\t"}{.computed.status}{"\n"}{end}"#),
         "cart-tls\tEnforced\ncart-tls-10\tOverridden\ncart-tls-9\tTargetNotFound\n"
     );
     // Several results are separated by one space, and nothing is added at the end.
     assert_eq!(
-        run("{.items[*].policy.name}"),
+        run("{.items[*].metadata.name}"),
         "cart-tls cart-tls-10 cart-tls-9"
     );
     // Filters; a missing key yields nothing; maps print as JSON with sorted keys.
     assert_eq!(
-        run(r#"{.items[?(@.status=="TargetNotFound")].policy.name}"#),
+        run(r#"{.items[?(@.computed.status=="TargetNotFound")].metadata.name}"#),
         "cart-tls-9"
     );
-    assert_eq!(run("{.items[?(@.affects>0)].affects}"), "1 1");
-    assert_eq!(run("[{.items[2].labels}]"), "[]");
     assert_eq!(
-        run("{.items[0].labels}"),
+        run("{.items[?(@.computed.affects>0)].computed.affects}"),
+        "1 1"
+    );
+    assert_eq!(run("[{.items[2].metadata.labels}]"), "[]");
+    assert_eq!(
+        run("{.items[0].metadata.labels}"),
         r#"{"env":"prod","team":"payments"}"#
     );
-    assert_eq!(run("{.items[-1].targets[0].name}"), "nowhere");
+    assert_eq!(run("{.items[-1].computed.targets[0].name}"), "nowhere");
     // An index out of bounds is an error, as in kubectl.
     kp().args(["-f", &f, "-n", "shop", "get", "-o", "jsonpath={.items[7]}"])
         .assert()
@@ -251,7 +254,7 @@ fn custom_columns_print_none_for_missing_fields_and_join_several() {
         "shop",
         "get",
         "-o",
-        "custom-columns=NAME:.policy.name,TARGETS:.targets[*].name,SECTION:targets[*].sectionName,TEAM:{.labels.team}",
+        "custom-columns=NAME:.metadata.name,TARGETS:.computed.targets[*].name,SECTION:computed.targets[*].sectionName,TEAM:{.metadata.labels.team}",
     ]);
     insta::assert_snapshot!(out, @r"
     NAME          TARGETS     SECTION   TEAM
@@ -267,7 +270,7 @@ fn custom_columns_print_none_for_missing_fields_and_join_several() {
         "get",
         "--no-headers",
         "-o",
-        "custom-columns=N:.policy.name",
+        "custom-columns=N:.metadata.name",
     ]);
     assert_eq!(out, "cart-tls\ncart-tls-10\ncart-tls-9\n");
     kp().args(["--demo", "get", "-o", "custom-columns=NAME"])
@@ -285,7 +288,7 @@ fn jsonpath_file_reads_the_template_as_it_is_and_names_a_file_it_cannot_read() {
     // The file's last newline is text of the template, printed as kubectl prints it.
     std::fs::write(
         &template,
-        "{range .items[*]}{.policy.name}={.status}{\"\\n\"}{end}\n",
+        "{range .items[*]}{.metadata.name}={.computed.status}{\"\\n\"}{end}\n",
     )
     .unwrap();
     let out = stdout(&[
@@ -320,7 +323,11 @@ fn jsonpath_file_reads_the_template_as_it_is_and_names_a_file_it_cannot_read() {
 fn custom_columns_file_is_a_line_of_headers_and_a_line_of_paths() {
     let (dir, f) = labelled();
     let spec = dir.path().join("columns.txt");
-    std::fs::write(&spec, "NAME   TEAM\n.policy.name   {.labels.team}\n").unwrap();
+    std::fs::write(
+        &spec,
+        "NAME   TEAM\n.metadata.name   {.metadata.labels.team}\n",
+    )
+    .unwrap();
     let out = stdout(&[
         "-f",
         &f,
@@ -337,7 +344,7 @@ fn custom_columns_file_is_a_line_of_headers_and_a_line_of_paths() {
     cart-tls-9    <none>
     ");
     refuses_a_file_it_cannot_read("custom-columns-file", &dir.path().join("nope.txt"));
-    std::fs::write(&spec, "NAME TEAM\n.policy.name\n").unwrap();
+    std::fs::write(&spec, "NAME TEAM\n.metadata.name\n").unwrap();
     kp().args([
         "--demo",
         "get",
@@ -366,17 +373,17 @@ fn jsonpath_as_json_prints_each_result_list_as_an_indented_json_array() {
         ])
     };
     assert_eq!(
-        run("{.items[*].policy.name}"),
+        run("{.items[*].metadata.name}"),
         "[\n    \"cart-tls\",\n    \"cart-tls-10\",\n    \"cart-tls-9\"\n]\n"
     );
     // Maps with sorted keys; a key no item has is an empty array.
     assert_eq!(
-        run("{.items[0].labels}{.items[*].nope}"),
+        run("{.items[0].metadata.labels}{.items[*].nope}"),
         "[\n    {\n        \"env\": \"prod\",\n        \"team\": \"payments\"\n    }\n]\n[]\n"
     );
     // What it prints is JSON a script can read back.
     let read: serde_json::Value = serde_json::from_str(&run(
-        "{.items[?(@.status==\"Overridden\")].targets[*].name}",
+        "{.items[?(@.computed.status==\"Overridden\")].computed.targets[*].name}",
     ))
     .unwrap();
     assert_eq!(read, serde_json::json!(["cart", "gone"]));
@@ -392,17 +399,17 @@ fn sort_by_orders_rows_by_a_jsonpath_naturally_and_missing_first() {
     let sorted = |path: &str| names(&stdout(&["-f", &f, "-n", "shop", "get", "--sort-by", path]));
     // Natural order: 9 before 10.
     assert_eq!(
-        sorted(".policy.name"),
+        sorted(".metadata.name"),
         ["cart-tls", "cart-tls-9", "cart-tls-10"]
     );
     // Numbers by value; ties keep the table's order.
     assert_eq!(
-        sorted("{.affects}"),
+        sorted("{.computed.affects}"),
         ["cart-tls-9", "cart-tls", "cart-tls-10"]
     );
     // A row without the field comes first.
     assert_eq!(
-        sorted(".labels.team"),
+        sorted(".metadata.labels.team"),
         ["cart-tls-9", "cart-tls", "cart-tls-10"]
     );
     // The same order in every format.
@@ -413,11 +420,11 @@ fn sort_by_orders_rows_by_a_jsonpath_naturally_and_missing_first() {
         "shop",
         "get",
         "--sort-by",
-        "policy.name",
+        "metadata.name",
         "-o",
         "json",
     ]);
-    assert_eq!(j["items"][1]["policy"]["name"], "cart-tls-9");
+    assert_eq!(j["items"][1]["metadata"]["name"], "cart-tls-9");
 }
 
 #[test]
@@ -434,8 +441,9 @@ fn show_labels_adds_kubectls_labels_column() {
     assert_eq!(labels, ["env=prod,team=payments", "team=web", "<none>"]);
     // -o json carries the labels the column shows.
     let j = json(&["-f", &f, "-n", "shop", "get", "-o", "json"]);
-    assert_eq!(j["items"][1]["labels"], serde_json::json!({"team": "web"}));
-    assert!(j["items"][2].get("labels").is_none());
+    let metadata = |i: usize| &j["items"][i]["metadata"];
+    assert_eq!(metadata(1)["labels"], serde_json::json!({"team": "web"}));
+    assert!(metadata(2).get("labels").is_none());
 }
 
 #[test]
@@ -681,7 +689,7 @@ fn one_policy_named_is_answered_as_itself_as_kubectl_get_kind_name_is() {
         "btlspolicy",
         "cart-tls-9",
         "-o",
-        "jsonpath={.status}",
+        "jsonpath={.computed.status}",
     ]);
     assert_eq!(status, "TargetNotFound");
     let j = json(&[
@@ -694,7 +702,7 @@ fn one_policy_named_is_answered_as_itself_as_kubectl_get_kind_name_is() {
         "-o",
         "json",
     ]);
-    assert_eq!(j["policy"]["name"], "cart-tls");
+    assert_eq!(j["metadata"]["name"], "cart-tls");
     // Two names, or a kind: a List.
     let j = json(&[
         "-f",

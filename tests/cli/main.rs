@@ -23,6 +23,7 @@ mod graph;
 mod honest;
 mod hostile_input;
 mod import_circles;
+mod json_dialect;
 mod krew;
 mod kubectl_like;
 mod layers;

@@ -94,15 +94,19 @@ fn get_json_keeps_the_computed_and_the_reported_verdict() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let items = v["items"].as_array().unwrap();
     let pick = |name: &str| {
-        let i = items.iter().find(|i| i["policy"]["name"] == name).unwrap();
-        (i["status"].clone(), i.get("reported").cloned())
+        let i = items
+            .iter()
+            .find(|i| i["metadata"]["name"] == name)
+            .unwrap();
+        (
+            i["computed"]["status"].clone(),
+            i["computed"]["reported"].clone(),
+        )
     };
-    assert_eq!(pick("refused"), ("Enforced".into(), Some("Invalid".into())));
-    assert_eq!(pick("stale"), ("Enforced".into(), None));
-    assert_eq!(
-        pick("welcome"),
-        ("Enforced".into(), Some("Accepted".into()))
-    );
+    assert_eq!(pick("refused"), ("Enforced".into(), "Invalid".into()));
+    // Every report of an older generation: no word of the current one.
+    assert_eq!(pick("stale"), ("Enforced".into(), serde_json::Value::Null));
+    assert_eq!(pick("welcome"), ("Enforced".into(), "Accepted".into()));
 }
 
 #[test]

@@ -194,15 +194,15 @@ fn kubectl_like_forms_answer_live_as_offline() {
             "get",
             "-A",
             "--sort-by",
-            ".affects",
+            ".computed.affects",
             "-o",
-            "custom-columns=NAME:.policy.name,AFFECTS:.affects",
+            "custom-columns=NAME:.metadata.name,AFFECTS:.computed.affects",
         ],
         &[
             "get",
             "-A",
             "-o",
-            "jsonpath={range .items[*]}{.policy.name}={.status}{\"\\n\"}{end}",
+            "jsonpath={range .items[*]}{.metadata.name}={.computed.status}{\"\\n\"}{end}",
         ],
         &["get", "-n", "baker", "--show-labels"],
         &["describe", "svc", "oven", "sprinkles", "-n", "baker"],
@@ -676,7 +676,7 @@ fn a_kind_that_never_answers_ends_at_the_request_timeout() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|p| p["policy"]["kind"] != "RetryPolicy"));
+        .all(|p| p["kind"] != "RetryPolicy"));
 }
 
 #[test]

@@ -143,7 +143,12 @@ fn secrets_and_configmaps_are_read_as_metadata_and_no_secret_value_reaches_any_o
         &["get", "-A", "-o", "yaml"],
         &["get", "-A", "-o", "name"],
         &["get", "-A", "-o", "jsonpath={..}"],
-        &["get", "-A", "-o", "custom-columns=NAME:.policy.name,ALL:."],
+        &[
+            "get",
+            "-A",
+            "-o",
+            "custom-columns=NAME:.metadata.name,ALL:.",
+        ],
         &["describe", "securitypolicy/users"],
         &["describe", "securitypolicy/users", "-o", "json"],
         &["describe", "backendtlspolicy/web-tls", "-o", "yaml"],

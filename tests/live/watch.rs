@@ -82,7 +82,7 @@ impl Watching {
     fn event_of(&self, name: &str) -> Value {
         loop {
             let event: Value = serde_json::from_str(&self.line()).unwrap();
-            if event["object"]["policy"]["name"] == name {
+            if event["object"]["metadata"]["name"] == name {
                 return event;
             }
         }
@@ -133,7 +133,7 @@ fn demo_object(kind: &str, name: &str) -> Value {
 
 /// The JSON line of `name` among `lines`.
 fn row_of<'a>(lines: &'a [Value], name: &str) -> Option<&'a Value> {
-    lines.iter().find(|l| l["policy"]["name"] == name)
+    lines.iter().find(|l| l["metadata"]["name"] == name)
 }
 
 #[test]
@@ -181,8 +181,8 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|i| i["policy"]["name"] == name)
-            .unwrap()["affects"]
+            .find(|i| i["metadata"]["name"] == name)
+            .unwrap()["computed"]["affects"]
             .as_u64()
             .unwrap()
     };
@@ -195,7 +195,7 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(
-        row_of(&first, "gateway-timeouts").unwrap()["affects"],
+        row_of(&first, "gateway-timeouts").unwrap()["computed"]["affects"],
         json!(affects("gateway-timeouts"))
     );
     // A new route under the Gateway: nothing about the policy object changed.
@@ -214,13 +214,48 @@ fn a_route_added_prints_the_gateway_policy_whose_reach_grew() {
     }
     let row = row_of(&seen, "gateway-timeouts").unwrap();
     assert!(
-        row["affects"].as_u64().unwrap() > affects("gateway-timeouts"),
+        row["computed"]["affects"].as_u64().unwrap() > affects("gateway-timeouts"),
         "{row}"
     );
-    assert_eq!(row["targets"][0]["name"], "cupcake-gw");
+    assert_eq!(row["computed"]["targets"][0]["name"], "cupcake-gw");
+    // Each line is the policy object as read, as `get -o json`'s items.
+    assert_eq!(row["kind"], "BackendTrafficPolicy", "{row}");
+    assert!(row["spec"]["targetRefs"].is_array(), "{row}");
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     only_gets(&server);
+}
+
+/// `get -w -o json` prints items as `get -o json` does; a policy deleted is printed once
+/// more as it was last seen, its spec and all.
+#[test]
+fn watch_json_lines_are_items_and_a_deleted_policy_is_its_last_object() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let before = super::offline(&["get", "-A", "--demo", "-o", "json"]);
+    let before: Value = serde_json::from_str(&before).unwrap();
+    let items = before["items"].as_array().unwrap();
+    let w = Watching::start(&user, &["get", "-A", "-w", "-o", "json"]);
+    let first: Vec<Value> = w
+        .lines(items.len())
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&first, items, "the first lines are get -o json's items");
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "ClientTrafficPolicy",
+        Some("infra"),
+        "https-listener",
+    );
+    let line: Value = serde_json::from_str(&w.line()).unwrap();
+    let last = items
+        .iter()
+        .find(|i| i["metadata"]["name"] == "https-listener")
+        .unwrap();
+    assert_eq!(&line, last, "deleted: the policy as last seen");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]
@@ -443,16 +478,20 @@ fn a_pod_that_starts_matching_grows_the_reach_of_the_policy_that_picks_it() {
     let user = User::new(&server.kubeconfig("admin", None));
     let w = Watching::start(&user, &["get", "-A", "-w", "-o", "json"]);
     let first: Value = serde_json::from_str(&w.line()).unwrap();
-    assert_eq!(first["policy"]["name"], "pods", "{first}");
-    let before = first["affects"].as_u64().unwrap();
+    assert_eq!(first["metadata"]["name"], "pods", "{first}");
+    let before = first["computed"]["affects"].as_u64().unwrap();
     server.apply(json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "pay-2", "namespace": "app", "labels": {"app": "payments"}},
         "spec": {"containers": [{"name": "c", "image": "pay"}]}
     }));
     let row: Value = serde_json::from_str(&w.line()).unwrap();
-    assert_eq!(row["policy"]["name"], "pods", "{row}");
-    assert_eq!(row["affects"].as_u64().unwrap(), before + 1, "{row}");
+    assert_eq!(row["metadata"]["name"], "pods", "{row}");
+    assert_eq!(
+        row["computed"]["affects"].as_u64().unwrap(),
+        before + 1,
+        "{row}"
+    );
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     let pod_watches: Vec<String> = server
@@ -500,8 +539,18 @@ fn watch_events_in_json_end_a_deleted_policy_on_deleted() {
     server.apply(p);
     let changed: Value = serde_json::from_str(&w.line()).unwrap();
     assert_eq!(changed["type"], "MODIFIED", "{changed}");
-    assert_eq!(changed["object"]["policy"]["name"], "baker-orders-retries");
-    assert_eq!(changed["object"]["status"], "TargetNotFound", "{changed}");
+    assert_eq!(
+        changed["object"]["metadata"]["name"],
+        "baker-orders-retries"
+    );
+    assert_eq!(
+        changed["object"]["computed"]["status"], "TargetNotFound",
+        "{changed}"
+    );
+    assert_eq!(
+        changed["object"]["spec"]["targetRef"]["name"], "no-such-route",
+        "{changed}"
+    );
     server.delete(
         "gateway.envoyproxy.io/v1alpha1",
         "BackendTrafficPolicy",
@@ -514,7 +563,7 @@ fn watch_events_in_json_end_a_deleted_policy_on_deleted() {
         deleted["object"],
         *items
             .iter()
-            .find(|i| i["policy"]["name"] == "gateway-timeouts")
+            .find(|i| i["metadata"]["name"] == "gateway-timeouts")
             .unwrap(),
         "a deleted policy's event carries its last row"
     );
@@ -565,10 +614,10 @@ fn watch_events_in_a_table_are_a_first_event_column() {
 
 /// A policy's key in json lines and in `get`'s items.
 fn policy_key(item: &Value) -> String {
-    let p = &item["policy"];
+    let m = &item["metadata"];
     format!(
         "{}/{}/{}/{}",
-        p["namespace"], p["group"], p["kind"], p["name"]
+        m["namespace"], item["apiVersion"], item["kind"], m["name"]
     )
 }
 
@@ -779,7 +828,7 @@ fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
     }));
     let before = w.event_of("before");
     assert_eq!(before["type"], "ADDED", "{before}");
-    assert_eq!(before["object"]["policy"]["kind"], "ColorPolicy");
+    assert_eq!(before["object"]["kind"], "ColorPolicy");
     server.apply(color("after", "sprinkles"));
     let after = w.event_of("after");
     assert_eq!(after["type"], "ADDED", "{after}");
@@ -821,17 +870,17 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
     w.settles_on_get(&user, &mut rows);
     let web = rows
         .values()
-        .find(|r| r["policy"]["name"] == "web-pods")
+        .find(|r| r["metadata"]["name"] == "web-pods")
         .unwrap();
-    assert_eq!(web["affects"], 1, "{web}");
+    assert_eq!(web["computed"]["affects"], 1, "{web}");
     // Another selector where Pods are watched with the first one.
     server.apply(policy("cart-pods", "app", "cart"));
     w.settles_on_get(&user, &mut rows);
     let cart = rows
         .values()
-        .find(|r| r["policy"]["name"] == "cart-pods")
+        .find(|r| r["metadata"]["name"] == "cart-pods")
         .unwrap();
-    assert_eq!(cart["affects"], 1, "{cart}");
+    assert_eq!(cart["computed"]["affects"], 1, "{cart}");
     // A Pod that starts matching the new policy is seen by the new watch.
     server.apply(json!({
         "apiVersion": "v1", "kind": "Pod",
@@ -841,9 +890,9 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
     w.settles_on_get(&user, &mut rows);
     let cart = rows
         .values()
-        .find(|r| r["policy"]["name"] == "cart-pods")
+        .find(|r| r["metadata"]["name"] == "cart-pods")
         .unwrap();
-    assert_eq!(cart["affects"], 2, "{cart}");
+    assert_eq!(cart["computed"]["affects"], 2, "{cart}");
     let pod_watches: Vec<String> = server
         .targets()
         .into_iter()
@@ -959,8 +1008,11 @@ fn a_secret_deleted_mid_watch_flips_its_policy_to_invalid_and_back() {
     let user = User::new(&server.kubeconfig("admin", None));
     let (w, mut rows) = Watching::events(&user);
     let status = |rows: &BTreeMap<String, Value>, name: &str| {
-        let row = rows.values().find(|r| r["policy"]["name"] == name).unwrap();
-        row["status"].clone()
+        let row = rows
+            .values()
+            .find(|r| r["metadata"]["name"] == name)
+            .unwrap();
+        row["computed"]["status"].clone()
     };
     assert_eq!(status(&rows, "users"), "Enforced");
     server.delete("v1", "Secret", Some("app"), "htpasswd");

@@ -361,8 +361,8 @@ fn run(first: &[Option<u8>], batches: &[Batch]) -> Result<(usize, (usize, usize,
                 "after batch {i} ({batch:?}): the rows printed last differ from get's\nprinted: {shown:#?}\nget: {want:#?}"
             ));
         }
-        let held = serde_json::to_string_pretty(&watched.rows()).unwrap();
-        let fresh = serde_json::to_string_pretty(&expected).unwrap();
+        let held = format!("{:#?}", watched.rows());
+        let fresh = format!("{expected:#?}");
         if held != fresh {
             return Err(format!(
                 "after batch {i} ({batch:?}): the rows held differ from get's\nheld: {held}\nget: {fresh}"

@@ -205,13 +205,13 @@ fn with_legend(examples: &str) -> String {
 pub enum Command {
     /// List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known.
     #[command(
-        after_help = with_legend("Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A -w\n  kubectl policies get -A --sort-by .affects -o custom-columns=NAME:.policy.name,AFFECTS:.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.policy.name}{\"\\t\"}{.status}{\"\\n\"}{end}'")
+        after_help = with_legend("Examples:\n  kubectl policies get -A\n  kubectl policies get retrypolicies -n baker\n  kubectl policies get btp/gateway-timeouts ctp/https-listener -n infra\n  kubectl policies get -A -w\n  kubectl policies get -A --sort-by .computed.affects -o custom-columns=NAME:.metadata.name,AFFECTS:.computed.affects\n  kubectl policies get -A -o jsonpath='{range .items[*]}{.metadata.name}{\"\\t\"}{.computed.status}{\"\\n\"}{end}'")
     )]
     Get {
         /// `policies` (default), `kinds`, a policy kind (TYPE: retrypolicies, btp, kind.group) then NAMEs, or TYPE/NAME...
         #[arg(value_name = "TYPE[/NAME]")]
         words: Vec<String>,
-        /// Sort the rows by this JSONPath over the `-o json` items (for example .policy.name, '{.affects}').
+        /// Sort the rows by this JSONPath over the `-o json` items, the policy objects (for example .metadata.creationTimestamp, '{.computed.affects}').
         #[arg(long, value_name = "JSONPATH")]
         sort_by: Option<String>,
         /// Add a LABELS column: the policy's labels.

@@ -572,17 +572,17 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
                 NO_FILES,
             ),
         },
-        // The fields of `get -o json`'s items worth sorting by.
+        // The fields of `get -o json`'s items (policy objects) worth sorting by.
         "sort_by" => (
             plain(
                 [
-                    ".policy.name",
-                    ".policy.namespace",
-                    ".policy.kind",
-                    ".status",
-                    ".affects",
-                    ".creationTimestamp",
-                    ".class",
+                    ".metadata.name",
+                    ".metadata.namespace",
+                    ".metadata.creationTimestamp",
+                    ".kind",
+                    ".computed.status",
+                    ".computed.affects",
+                    ".computed.class",
                 ]
                 .map(String::from)
                 .to_vec(),

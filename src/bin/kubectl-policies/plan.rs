@@ -107,11 +107,18 @@ pub struct GetPlan {
 /// The templates `--sort-by` and `-o` name, read before anything is loaded so that a bad
 /// one fails at once.
 pub struct Templates {
-    pub sort_by: Option<jsonpath::Path>,
+    pub sort_by: Option<SortBy>,
     /// `-o jsonpath=...`.
     pub jsonpath: Option<jsonpath::Template>,
     /// `-o custom-columns=...`.
     pub columns: Option<columns::Columns>,
+}
+
+/// `--sort-by`'s path, and the path as kubectl names it in its error
+/// (`{.metadata.name}`).
+pub struct SortBy {
+    pub path: jsonpath::Path,
+    pub named: String,
 }
 
 impl Plan {
@@ -301,7 +308,11 @@ fn overrides(connection: &Connection) -> live::config::Overrides {
 impl Templates {
     fn read(output: Option<&str>, format: Format, sort_by: Option<&str>) -> Result<Templates> {
         let sort_by = sort_by
-            .map(|p| jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}")))
+            .map(|p| {
+                let path = jsonpath::relaxed(p).map_err(|e| anyhow!("--sort-by {p:?}: {e}"))?;
+                let named = jsonpath::relaxed_text(p);
+                Ok::<_, anyhow::Error>(SortBy { path, named })
+            })
             .transpose()?;
         let argument = Format::argument(output);
         let jsonpath = match format {

@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 
 mod error;
 mod parse;
+mod quantity;
 
 pub use error::{EvalError, TemplateError, TemplateReason};
 use parse::Parser;
@@ -596,8 +597,21 @@ pub fn relaxed(text: &str) -> Result<Path, TemplateError> {
     Path::parse(inner)
 }
 
+/// A relaxed path as kubectl names it in its messages: `{.a.b}` for `.a.b`, `a.b`,
+/// `{a.b}` and `{.a.b}` alike (its `RelaxedJSONPathExpression`).
+pub fn relaxed_text(text: &str) -> String {
+    let trimmed = text.trim();
+    let inner = trimmed
+        .strip_prefix('{')
+        .and_then(|braced| braced.strip_suffix('}'))
+        .unwrap_or(trimmed);
+    format!("{{.{}}}", inner.strip_prefix('.').unwrap_or(inner))
+}
+
 /// kubectl's `--sort-by` order: a value that is missing first, then numbers by value,
-/// strings in natural order (`a2` before `a10`), other values by their text.
+/// two strings that are both resource quantities by amount (`100Mi` before `2Gi`),
+/// other strings in natural order (`a2` before `a10`; RFC 3339 times oldest first),
+/// other values by their text.
 pub fn sort_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
     match (a, b) {
         (None, None) => Ordering::Equal,
@@ -608,7 +622,12 @@ pub fn sort_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
             .zip(y.as_f64())
             .and_then(|(x, y)| x.partial_cmp(&y))
             .unwrap_or(Ordering::Equal),
-        (Some(Value::String(x)), Some(Value::String(y))) => natural(x, y),
+        (Some(Value::String(x)), Some(Value::String(y))) => {
+            match quantity::amount(x).zip(quantity::amount(y)) {
+                Some((x, y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+                None => natural(x, y),
+            }
+        }
         (Some(x), Some(y)) => {
             let (mut sx, mut sy) = (String::new(), String::new());
             print_value(x, &mut sx);

@@ -218,6 +218,13 @@ fn relaxed_paths_and_sort_order() {
     let (one, ten) = (json!(1), json!(10));
     assert_eq!(sort_order(Some(&ten), Some(&one)), Ordering::Greater);
     assert_eq!(sort_order(None, Some(&one)), Ordering::Less);
+    // Two quantities by amount, as kubectl; a quantity and other text in natural order.
+    let (mi, gi, word) = (json!("100Mi"), json!("2Gi"), json!("a"));
+    assert_eq!(sort_order(Some(&mi), Some(&gi)), Ordering::Less);
+    assert_eq!(natural("100Mi", "2Gi"), Ordering::Greater);
+    assert_eq!(sort_order(Some(&gi), Some(&word)), Ordering::Less);
+    let (old, new) = (json!("2025-12-31T23:59:59Z"), json!("2026-01-01T00:00:00Z"));
+    assert_eq!(sort_order(Some(&old), Some(&new)), Ordering::Less);
 }
 
 #[test]

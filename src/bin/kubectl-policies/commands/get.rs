@@ -2,16 +2,16 @@
 //! kinds`; and `get -w`, the same rows again as the watches see them change.
 
 use super::{nothing_found, structured, Outcome};
-use crate::plan::{GetPlan, Output, Plan};
+use crate::plan::{GetPlan, Output, Plan, SortBy};
 use crate::session::Session;
 use crate::settings::Format;
 use crate::warn::{warn_blind_spots, warn_line};
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
-use kubectl_policies::model::{ObjRef, Snapshot};
+use kubectl_policies::model::{ObjRef, Object, Snapshot};
 use kubectl_policies::query::select::{self, Selection};
-use kubectl_policies::query::{self, ListOf, NameError, World};
-use kubectl_policies::render::{age, human, jsonpath};
+use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, World};
+use kubectl_policies::render::{self, age, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -53,8 +53,15 @@ pub(super) fn get(
     if let Some(sel) = &get.selector {
         rows.retain(|r| selected(&session.world, sel, &r.policy));
     }
-    if let Some(path) = &get.templates.sort_by {
-        rows = sorted_by(rows, path)?;
+    if let Some(sort) = &get.templates.sort_by {
+        let listed = !one_named(&selection, &rows)
+            || !session.world.topology.snapshot.blind_spots.is_empty();
+        let must_find = match plan.output.format {
+            // kubectl sorts a table of more than one row, and any List it prints.
+            Format::Table | Format::Wide => rows.len() > 1,
+            _ => listed,
+        };
+        rows = sorted_by(rows, sort, must_find, |r| session.world.policy_object(r))?;
     }
     let output = GetOutput {
         output: &plan.output,
@@ -91,15 +98,25 @@ impl GetOutput<'_> {
         // answers, when everything could be read; anything else as a List, with what
         // could not be read beside the items (docs/reference.md#blind-spots).
         let as_itself = one_named(selection, rows) && blind.is_empty();
-        match output.format {
-            Format::Json | Format::Yaml if as_itself => structured(out, output.format, &rows[0])?,
-            Format::Json | Format::Yaml => {
-                structured(out, output.format, &ListOf::new("PolicyList", rows, blind))?
-            }
+        let world = &self.session.world;
+        let items: Vec<PolicyItem> = match output.format {
+            Format::Table | Format::Wide | Format::Name => Vec::new(),
+            _ => rows
+                .iter()
+                .map(|r| query::policy_item(r, world.policy_object(&r.policy)))
+                .collect(),
+        };
+        let format = output.format;
+        match format {
+            Format::Json | Format::Yaml if as_itself => structured(out, format, &items[0])?,
+            // Written as it is serialised: with every spec in it, the List of a large
+            // cluster is tens of megabytes, not to be held twice.
+            Format::Json => render::json_streamed(out, &ListOf::of_objects(&items, blind))?,
+            Format::Yaml => structured(out, format, &ListOf::of_objects(&items, blind))?,
             Format::JsonPath | Format::JsonPathFile | Format::JsonPathAsJson => {
                 let list = match as_itself {
-                    true => serde_json::to_value(&rows[0])?,
-                    false => serde_json::to_value(ListOf::new("PolicyList", rows, blind))?,
+                    true => serde_json::to_value(items[0])?,
+                    false => serde_json::to_value(ListOf::of_objects(&items, blind))?,
                 };
                 self.template(out, &list)?
             }
@@ -112,7 +129,7 @@ impl GetOutput<'_> {
             }
             _ if rows.is_empty() && some_missing => {}
             Format::CustomColumns | Format::CustomColumnsFile if !rows.is_empty() => {
-                let items = serde_json::to_value(rows)?;
+                let items = serde_json::to_value(&items)?;
                 if let Some(columns) = &self.get.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
                     columns.write(out, items, output.headers, output.style)?;
@@ -189,12 +206,12 @@ impl Event {
     }
 }
 
-/// A row as kubectl's `--output-watch-events` prints an object with `-o json`.
+/// A row as kubectl's `--output-watch-events` prints an object with `-o json`: its item.
 #[derive(serde::Serialize)]
 struct WatchEvent<'a> {
     #[serde(rename = "type")]
     event: &'static str,
-    object: &'a query::PolicyRow,
+    object: PolicyItem<'a>,
 }
 
 /// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
@@ -247,15 +264,17 @@ impl<'a, W: Write> Watch<'a, W> {
         for m in &missing {
             warn_line(&format!("Error from server (NotFound): {m}"));
         }
-        if let Some(path) = &self.get.templates.sort_by {
-            rows = sorted_by(rows, path)?;
+        let object = |r: &ObjRef| watched.object(r);
+        if let Some(sort) = &self.get.templates.sort_by {
+            let must_find = self.output.format == Format::Json || rows.len() > 1;
+            rows = sorted_by(rows, sort, must_find, object)?;
         }
         if rows.is_empty() && missing.is_empty() && self.output.format != Format::Json {
             warn_line(&no_policies_found(scope.as_deref()));
         }
         let shown = rows.iter().map(|r| r.policy.clone()).collect();
         let events = vec![Event::Added; rows.len()];
-        self.write(rows, &events, scope.as_deref(), true)?;
+        self.write(&rows, &events, scope.as_deref(), true, &object)?;
         let mut watched = watched;
         watched.forget_first();
         Ok(FirstAnswer {
@@ -274,7 +293,8 @@ impl<'a, W: Write> Watch<'a, W> {
         if !changed {
             return Ok(());
         }
-        let answer = first.watched.answer();
+        let mut answer = first.watched.answer();
+        let deleted = std::mem::take(&mut answer.deleted);
         let scope = first.scope.as_deref();
         let (now, _) = self.shown(
             answer.world,
@@ -282,7 +302,7 @@ impl<'a, W: Write> Watch<'a, W> {
             &first.selection,
             scope,
         );
-        let (mut gone, _) = self.shown(answer.world, answer.deleted, &first.selection, scope);
+        let (mut gone, _) = self.shown(answer.world, deleted, &first.selection, scope);
         // A policy -l no longer selects leaves the rows shown, as from a server's watch
         // with a label selector.
         let selected: BTreeSet<&ObjRef> = now.iter().map(|r| &r.policy).collect();
@@ -295,7 +315,7 @@ impl<'a, W: Write> Watch<'a, W> {
         );
         let (rows, events) = events_of(&mut first.shown, now, gone);
         if !rows.is_empty() {
-            self.write(rows, &events, scope, false)?;
+            self.write(&rows, &events, scope, false, &|r| answer.object(r))?;
         }
         Ok(())
     }
@@ -320,29 +340,32 @@ impl<'a, W: Write> Watch<'a, W> {
         (rows, missing)
     }
 
-    /// Rows as `get` prints them (json lines for `-o json`), each as its watch event
-    /// with `--output-watch-events`, then flushed.
-    fn write(
+    /// Rows as `get` prints them (json lines for `-o json`: each row's item, its policy
+    /// found by `object`), each as its watch event with `--output-watch-events`, then
+    /// flushed.
+    fn write<'o>(
         &self,
-        rows: Vec<query::PolicyRow>,
+        rows: &[PolicyRow],
         events: &[Event],
         scope: Option<&str>,
         headers: bool,
+        object: &dyn Fn(&ObjRef) -> Option<&'o Object>,
     ) -> Result<()> {
         let output = self.output;
         let mut out = self.out.borrow_mut();
         match output.format {
             Format::Json => {
                 for (r, event) in rows.iter().zip(events) {
+                    let item = query::policy_item(r, object(&r.policy));
                     match self.get.events {
                         true => serde_json::to_writer(
                             &mut **out,
                             &WatchEvent {
                                 event: event.as_str(),
-                                object: r,
+                                object: item,
                             },
                         )?,
-                        false => serde_json::to_writer(&mut **out, r)?,
+                        false => serde_json::to_writer(&mut **out, &item)?,
                     }
                     writeln!(out)?;
                 }
@@ -351,7 +374,7 @@ impl<'a, W: Write> Watch<'a, W> {
                 let names: Vec<&str> = events.iter().map(|e| e.as_str()).collect();
                 human::get_policies(
                     &mut **out,
-                    &rows,
+                    rows,
                     output.format == Format::Wide,
                     headers && output.headers,
                     scope.is_none(),
@@ -395,23 +418,37 @@ fn events_of(
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,
 /// not a list.
-fn one_named(selection: &Selection, rows: &[query::PolicyRow]) -> bool {
+fn one_named(selection: &Selection, rows: &[PolicyRow]) -> bool {
     matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
 }
 
-/// The rows in kubectl's `--sort-by` order of `path` over each row's `-o json` item
-/// (stable: rows that tie keep their order). A path that yields several values sorts by
-/// the first.
-fn sorted_by(rows: Vec<query::PolicyRow>, path: &jsonpath::Path) -> Result<Vec<query::PolicyRow>> {
+/// The rows in kubectl's `--sort-by` order of the path over each row's `-o json` item
+/// (its policy found by `object`; stable: rows that tie keep their order). A path that
+/// yields several values sorts by the first. As kubectl, a path that no item has is an
+/// error where it sorts (`must_find`: a List, or a table of more than one row).
+fn sorted_by<'o>(
+    rows: Vec<PolicyRow>,
+    sort: &SortBy,
+    must_find: bool,
+    object: impl Fn(&ObjRef) -> Option<&'o Object>,
+) -> Result<Vec<PolicyRow>> {
     let items: Vec<serde_json::Value> = rows
         .iter()
-        .map(serde_json::to_value)
+        .map(|r| serde_json::to_value(query::policy_item(r, object(&r.policy))))
         .collect::<Result<_, _>>()?;
-    let mut keys: Vec<(Option<&serde_json::Value>, query::PolicyRow)> =
-        Vec::with_capacity(rows.len());
+    let mut keys: Vec<(Option<&serde_json::Value>, PolicyRow)> = Vec::with_capacity(rows.len());
     for (item, row) in items.iter().zip(rows) {
-        let found = path.find(item).map_err(|e| anyhow!("--sort-by: {e}"))?;
+        let found = sort
+            .path
+            .find(item)
+            .map_err(|e| anyhow!("--sort-by: {e}"))?;
         keys.push((found.first().copied(), row));
+    }
+    if must_find && !keys.is_empty() && keys.iter().all(|(key, _)| key.is_none()) {
+        bail!(
+            "couldn't find any field with path {:?} in the list of objects",
+            sort.named
+        );
     }
     keys.sort_by(|a, b| jsonpath::sort_order(a.0, b.0));
     Ok(keys.into_iter().map(|(_, r)| r).collect())
