@@ -158,39 +158,6 @@ fn read_one(
     })
 }
 
-/// What the references of the policies among `objects` need listed to be judged rather
-/// than unchecked: (group, kind, namespace; `None` for a cluster-scoped kind), in
-/// order. What a live read plans to list for them (`Snapshot::listed`).
-pub fn reads_needed(
-    objects: &[crate::model::Object],
-    catalog: &super::Catalog,
-) -> std::collections::BTreeSet<(String, String, Option<String>)> {
-    let mut needed = std::collections::BTreeSet::new();
-    for object in objects {
-        let Some(kind) = catalog.get(&object.group_kind()) else {
-            continue;
-        };
-        if kind.references.is_empty() {
-            continue;
-        }
-        let ns = object.namespace.as_deref();
-        let refs = object.spec.with(|spec| {
-            spec.as_object()
-                .map(|spec| read_references(spec, kind.references, ns))
-                .unwrap_or_default()
-        });
-        for r in refs {
-            let t = r.target;
-            needed.insert((
-                t.group.to_string(),
-                t.kind.to_string(),
-                t.namespace.map(|n| n.to_string()),
-            ));
-        }
-    }
-    needed
-}
-
 /// Whether `field` may name an object of (`group`, `kind`).
 pub fn kind_allowed(field: &RefField, group: &str, kind: &str) -> bool {
     field
@@ -229,31 +196,6 @@ mod tests {
     fn spec(yaml: &str) -> Map {
         let value: Val = serde_saphyr::from_str(yaml).unwrap();
         value.as_object().unwrap().clone()
-    }
-
-    #[test]
-    fn the_reads_a_policys_references_need_are_their_kinds_where_they_point() {
-        let yaml = "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {name: sp, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]\n  basicAuth: {users: {name: htpasswd}}\n  extAuth: {http: {backendRef: {name: auth, namespace: shared, port: 80}}}\n";
-        let mut loaded = crate::source::files::Loaded::default();
-        crate::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
-        let objects = &loaded.snapshot.objects;
-        let catalog = crate::catalog::Catalog::build(objects, &[]);
-        let needed: Vec<_> = reads_needed(objects, &catalog).into_iter().collect();
-        assert_eq!(
-            needed,
-            vec![
-                (
-                    "".to_string(),
-                    "Secret".to_string(),
-                    Some("app".to_string())
-                ),
-                (
-                    "".to_string(),
-                    "Service".to_string(),
-                    Some("shared".to_string())
-                ),
-            ]
-        );
     }
 
     #[test]
