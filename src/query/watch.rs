@@ -100,18 +100,76 @@ impl Pending {
     }
 }
 
-/// What the policies among `objects` name in another namespace than their own.
+/// What the policies among `objects` name in another namespace than their own (read
+/// on every core).
 fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
-    let mut out = BTreeSet::new();
-    for policy in objects {
-        let named = crate::focus::referenced(std::slice::from_ref(policy));
-        out.extend(
-            named
-                .into_iter()
-                .filter(|(_, ns)| policy.namespace.as_deref() != Some(ns.as_str())),
-        );
+    objects
+        .par_iter()
+        .with_min_len(1024)
+        .fold(BTreeSet::new, |mut out, policy| {
+            let named = crate::focus::referenced(std::slice::from_ref(policy));
+            out.extend(
+                named
+                    .into_iter()
+                    .filter(|(_, ns)| policy.namespace.as_deref() != Some(ns.as_str())),
+            );
+            out
+        })
+        .reduce(BTreeSet::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
+}
+
+/// What a watch keeps of a world once its hierarchy is let go: its catalog (which
+/// tells policies from the rest) and its namespaces.
+fn light(topology: &Topology) -> Topology {
+    Topology {
+        catalog: topology.catalog.clone(),
+        namespaces: topology.namespaces.clone(),
+        ..Topology::default()
     }
-    out
+}
+
+/// The objects of a read named and put in the order the state keeps them (sorted by
+/// reference on every core: the references with their places, then each object moved
+/// once). An object read twice: its last copy is kept, as the state keeps one per name.
+fn named_in_order(objects: Vec<Object>) -> (Vec<ObjRef>, Vec<Object>) {
+    let mut order: Vec<(ObjRef, usize)> = objects
+        .par_iter()
+        .with_min_len(1024)
+        .enumerate()
+        .map(|(i, o)| (o.obj_ref(), i))
+        .collect();
+    order.par_sort_unstable();
+    // Of the copies of one reference (in the order read), the last.
+    let mut once: Vec<(ObjRef, usize)> = Vec::with_capacity(order.len());
+    for entry in order {
+        match once.last_mut() {
+            Some(last) if last.0 == entry.0 => *last = entry,
+            _ => once.push(entry),
+        }
+    }
+    let mut slots: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
+    once.into_iter()
+        .filter_map(|(r, i)| Some((r, slots.get_mut(i)?.take()?)))
+        .unzip()
+}
+
+/// The objects `held` and those lent back (`keys`, in their order), in one ordered map.
+fn taken_back(
+    held: BTreeMap<ObjRef, Object>,
+    keys: Vec<ObjRef>,
+    objects: Vec<Object>,
+) -> BTreeMap<ObjRef, Object> {
+    // The analysis keeps every object in its order (their references differ, so
+    // `drop_duplicates` drops none); were one dropped, each is named again.
+    let back: Box<dyn Iterator<Item = (ObjRef, Object)>> = match objects.len() == keys.len() {
+        true => Box::new(keys.into_iter().zip(objects)),
+        false => Box::new(objects.into_iter().map(|o| (o.obj_ref(), o))),
+    };
+    // Both in order: collected by merging two sorted runs.
+    held.into_iter().chain(back).collect()
 }
 
 /// Per policy, what each part contributes to its status and reach, how its targets
@@ -150,29 +208,11 @@ impl Answer<'_> {
 }
 
 impl Watched {
-    /// The objects of the first read (settled or not), analysed in full.
+    /// The objects of the first read (settled or not), analysed in full: the first
+    /// table, as `get` answers it. What later answers are counted from is counted from
+    /// this world when it is let go (`forget_first`, after the table is printed).
     pub fn new(snapshot: Snapshot, declared: &[Declared]) -> Watched {
-        // Named and sorted on every core, in the order the state keeps them, and lent
-        // to the first answer's world as they are.
-        let mut objects: Vec<(ObjRef, Object)> = snapshot
-            .objects
-            .into_par_iter()
-            .with_min_len(1024)
-            .map(|o| (o.obj_ref(), o))
-            .collect();
-        objects.par_sort_by(|a, b| a.0.cmp(&b.0));
-        // An object read twice: its last copy is kept, as the state keeps one per name.
-        if objects.windows(2).any(|w| w[0].0 == w[1].0) {
-            let mut once: Vec<(ObjRef, Object)> = Vec::with_capacity(objects.len());
-            for entry in objects {
-                match once.last_mut() {
-                    Some(last) if last.0 == entry.0 => *last = entry,
-                    _ => once.push(entry),
-                }
-            }
-            objects = once;
-        }
-        let (keys, objects): (Vec<ObjRef>, Vec<Object>) = objects.into_iter().unzip();
+        let (keys, objects) = named_in_order(snapshot.objects);
         let mut watched = Watched {
             objects: BTreeMap::new(),
             lent: Vec::new(),
@@ -185,16 +225,19 @@ impl Watched {
             first: None,
             parts: None,
             pending: Pending::new(),
-            answered: (0, 0, 0),
+            answered: (1, 0, 0),
             places: FastMap::default(),
             named_across: BTreeSet::new(),
         };
+        let world = watched.analyzed(objects, watched.blind_spots.clone());
         // The first rows are all new: kept as they are (no answer of what changed).
-        let rows = watched.answer_lent(keys, objects);
-        watched.last = rows
+        watched.last = get_policies(&world, None)
             .into_iter()
-            .filter_map(|(policy, row)| Some((policy, row?)))
+            .map(|row| (row.policy.clone(), row))
             .collect();
+        watched.world = World::new(light(&world.topology));
+        watched.lent = keys;
+        watched.first = Some(world);
         watched
     }
 
@@ -219,32 +262,51 @@ impl Watched {
         self.first.as_ref().unwrap_or(&self.world)
     }
 
-    /// Lets the first answer's world go, its objects taken back.
+    /// Lets the first answer's world go, its objects taken back; what the answers
+    /// after it are counted from is counted first, from that world (the command line
+    /// calls this once the first table is printed, else the first change does).
     pub fn forget_first(&mut self) {
         if let Some(first) = self.first.take() {
+            self.count_state(&first.topology);
             let keys = std::mem::take(&mut self.lent);
             self.give_back(keys, first);
         }
     }
 
+    /// What later answers are counted from, counted on `topology` (analysed from every
+    /// object): what policies name across namespaces, where their targets lie (kept
+    /// as changes came, read for the policies not known), what each part counts.
+    fn count_state(&mut self, topology: &Topology) {
+        let known = std::mem::take(&mut self.places);
+        let ((places, across), parts) = rayon::join(
+            || {
+                rayon::join(
+                    || places_now(known, topology),
+                    || named_across(&topology.snapshot.objects),
+                )
+            },
+            || count_parts(topology, |_| true, true),
+        );
+        // A policy whose targets may be anywhere: no change is answered in parts.
+        let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
+        self.places = places;
+        self.named_across = across;
+        self.parts = (!anywhere).then_some(parts);
+    }
+
     /// The objects lent (`keys`, in their order) taken back from the world analysed
-    /// from them, which is let go.
+    /// from them, which is let go (the rest of its hierarchy while they are put back).
     fn give_back(&mut self, keys: Vec<ObjRef>, world: World) {
-        let objects = match world.into_topology() {
-            Ok(mut topology) => std::mem::take(&mut topology.snapshot.objects),
-            Err(shared) => shared.snapshot.objects.clone(),
+        let (objects, rest) = match world.into_topology() {
+            Ok(mut topology) => (
+                std::mem::take(&mut topology.snapshot.objects),
+                Some(topology),
+            ),
+            Err(shared) => (shared.snapshot.objects.clone(), None),
         };
-        // The analysis keeps every object in its order (their references differ, so
-        // `drop_duplicates` drops none); were one dropped, each is named again.
-        let back: Box<dyn Iterator<Item = (ObjRef, Object)>> = match objects.len() == keys.len() {
-            true => Box::new(keys.into_iter().zip(objects)),
-            false => Box::new(objects.into_iter().map(|o| (o.obj_ref(), o))),
-        };
-        // Both in order: collected by merging two sorted runs.
-        self.objects = std::mem::take(&mut self.objects)
-            .into_iter()
-            .chain(back)
-            .collect();
+        let held = std::mem::take(&mut self.objects);
+        let (objects, ()) = rayon::join(|| taken_back(held, keys, objects), || drop(rest));
+        self.objects = objects;
     }
 
     /// Applies a batch of changes to the objects; returns whether any object changed,
@@ -501,21 +563,9 @@ impl Watched {
         objects: Vec<Object>,
     ) -> Vec<(ObjRef, Option<PolicyRow>)> {
         self.answered.0 += 1;
-        self.named_across = named_across(&objects);
         let world = self.analyzed(objects, self.blind_spots.clone());
         let topology = &*world.topology;
-        // Where the policies' targets lie (kept as changes came, read for the policies
-        // not known), what each part counts, and each policy's own part of its row
-        // (its status and reach are set below), side by side.
-        let known = std::mem::take(&mut self.places);
-        let (places, parts) = rayon::join(
-            || places_now(known, topology),
-            || count_parts(topology, |_| true, true),
-        );
-        // A policy whose targets may be anywhere: no change is answered in parts.
-        let anywhere = places.values().any(|p| *p == TargetPlaces::Anywhere);
-        self.places = places;
-        self.parts = (!anywhere).then_some(parts);
+        self.count_state(topology);
         // The rows from what was counted (the same sums a change is answered from),
         // else as `get` computes them; a row the same as the last is not made again.
         let rows: Vec<PolicyRow> = match &self.parts {
@@ -548,21 +598,9 @@ impl Watched {
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
         // What later answers read of this world: its catalog and namespaces. The rest
-        // (the hierarchy) is let go and its objects taken back, but for the first
-        // answer's, which `world` hands out until `forget_first` or the first change.
-        let light = Topology {
-            catalog: topology.catalog.clone(),
-            namespaces: topology.namespaces.clone(),
-            ..Topology::default()
-        };
-        self.world = World::new(light);
-        match self.answered.0 == 1 {
-            true => {
-                self.lent = keys;
-                self.first = Some(world);
-            }
-            false => self.give_back(keys, world),
-        }
+        // (the hierarchy) is let go and its objects taken back.
+        self.world = World::new(light(topology));
+        self.give_back(keys, world);
         out
     }
 

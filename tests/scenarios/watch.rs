@@ -437,3 +437,63 @@ fn every_object_of_the_demo_changed_in_one_batch_is_answered_as_get() {
         assert_eq!(rows_json(&w.rows()), full(&all), "round {round}");
     }
 }
+
+#[test]
+fn the_first_change_is_answered_from_the_state_counted_once_the_first_table_is_printed() {
+    // The first table is `get`'s; what later answers are counted from is counted when
+    // its world is let go (`forget_first`, as the command line does after printing).
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    assert!(w.world().topology.policy_index.len() > 5, "the first world");
+    w.forget_first();
+    assert_eq!(w.answered, (1, 0, 0));
+    let at = find(&all, "HTTPRoute", "sprinkles");
+    let route = all.remove(at);
+    w.apply(vec![Change::Deleted(route.obj_ref())]);
+    w.answer();
+    assert_eq!(w.answered, (1, 1, 0), "answered from the parts it touches");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}
+
+#[test]
+fn the_first_table_keeps_the_last_copy_of_an_object_read_twice() {
+    let all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let at = find(&all, "HTTPRoute", "sprinkles");
+    // The route read again, last, with no parent: its Gateway's policies no longer
+    // reach it.
+    let again = objects(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: sprinkles, namespace: baker}
+spec:
+  rules: [{backendRefs: [{name: sprinkles, port: 8443}]}]
+"#,
+    )
+    .remove(0);
+    let mut read = all.clone();
+    read.push(again.clone());
+    let mut once = all.clone();
+    once[at] = again;
+    let mut w = Watched::new(
+        Snapshot {
+            objects: read,
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    assert_ne!(full(&once), full(&all), "the second copy changes the rows");
+    assert_eq!(rows_json(&w.rows()), full(&once));
+    // And the state counted from it answers the next change as `get`.
+    let route = once.remove(at);
+    w.apply(vec![Change::Deleted(route.obj_ref())]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&once));
+}
