@@ -59,6 +59,10 @@ pub enum Unresolved {
     /// Each entry is judged on its own (ResolvedRefs=False for a bad one, a warning);
     /// the policy is refused only when none of the field's entries resolves.
     RefusesWhenNoneResolves,
+    /// Its vendor does not document what its controller does (a closed-source
+    /// controller whose documentation names the field but not the outcome): a warning
+    /// that says so, never Invalid.
+    Undocumented,
 }
 
 /// One reference a policy's spec holds.

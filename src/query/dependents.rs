@@ -16,6 +16,8 @@ pub enum Without {
     Invalid,
     /// Its controller drops that entry and applies the rest.
     EntryDropped,
+    /// Its vendor does not document what its controller does.
+    Undocumented,
 }
 
 impl Without {
@@ -23,6 +25,7 @@ impl Without {
         match self {
             Without::Invalid => "Invalid",
             Without::EntryDropped => "entry dropped",
+            Without::Undocumented => "undocumented",
         }
     }
 }
@@ -81,6 +84,7 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
                 .map(|f| f.unresolved);
             let without = match rule {
                 Some(Unresolved::DropsEntry) => Without::EntryDropped,
+                Some(Unresolved::Undocumented) => Without::Undocumented,
                 Some(Unresolved::RefusesWhenNoneResolves) => {
                     // Refused when no other entry of the field resolves.
                     let others = refs

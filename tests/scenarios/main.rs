@@ -28,5 +28,6 @@ mod references;
 mod registry_kinds;
 mod reported;
 mod topology;
+mod vendor_references;
 mod watch;
 mod watch_property;

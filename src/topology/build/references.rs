@@ -2,7 +2,8 @@
 //! as a route's backendRefs are: the object exists, the port it names is one of its
 //! ports, a ReferenceGrant lets the policy's kind refer into another namespace. One
 //! that does not resolve decides the verdict as its vendor's rule says (`Unresolved`):
-//! the policy refused whole (Invalid), or a warning for the entry dropped. Judged
+//! the policy refused whole (Invalid), or a warning for the entry dropped (or for an
+//! outcome its vendor does not document). Judged
 //! missing only where the source listed the kind (`Snapshot::listed`); elsewhere
 //! unchecked, a blind spot, and the verdict stands.
 
@@ -198,6 +199,11 @@ impl<'s> Builder<'s> {
                     pid,
                     &bad,
                     "that entry does not resolve (ResolvedRefs=False); its others do",
+                ),
+                Unresolved::Undocumented => self.warn_dropped(
+                    pid,
+                    &bad,
+                    "its vendor does not document what its controller does with a reference that does not resolve",
                 ),
             }
         }
