@@ -369,3 +369,30 @@ fn without_a_secret_whose_outcome_is_undocumented_the_policy_is_said_undocumente
     assert_eq!(d.referenced_by[0].without, Without::Undocumented);
     assert_eq!(Without::Undocumented.as_str(), "undocumented");
 }
+
+// Airlock AccessControlPolicy: its OIDC relying party and identity propagations, Airlock
+// objects of its namespace; the closed-source controller's outcome is not documented.
+
+fn access_control(relying_party: &str) -> String {
+    with(&format!(
+        "apiVersion: microgateway.airlock.com/v1alpha1\nkind: AccessControlPolicy\nmetadata: {{name: acp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}}]\n  policies:\n  - authorization:\n      authentication: {{oidc: {{oidcRelyingPartyRef: {{name: {relying_party}}}}}}}\n    identityPropagation:\n      onFailure: Pass\n      actions: [{{identityPropagationRef: {{name: header}}}}]\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: OIDCRelyingParty\nmetadata: {{name: idp, namespace: app}}\nspec: {{}}\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: IdentityPropagation\nmetadata: {{name: header, namespace: app}}\nspec: {{}}\n"
+    ))
+}
+
+#[test]
+fn an_airlock_access_control_policy_names_its_relying_party_and_propagations() {
+    let rp = "/spec/policies/0/authorization/authentication/oidc/oidcRelyingPartyRef";
+    let ip = "/spec/policies/0/identityPropagation/actions/0/identityPropagationRef";
+    let w = world(&access_control("idp"));
+    assert_eq!(
+        references(&w, "acp"),
+        vec![(rp.to_string(), None), (ip.to_string(), None)]
+    );
+    assert!(findings(&w, "acp").is_empty(), "{:?}", findings(&w, "acp"));
+    let w = world(&access_control("gone"));
+    assert_eq!(
+        references(&w, "acp")[0],
+        (rp.to_string(), Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "acp", rp);
+}
