@@ -432,3 +432,20 @@ fn linkerd_refuses_an_authentication_kind_it_does_not_know() {
     );
     assert_eq!(status(&w, "authz"), PolicyStatus::Invalid);
 }
+
+#[test]
+fn kgateway_s_copy_of_agentgateway_policy_reads_the_same_references() {
+    // kgateway 2.1's gateway.kgateway.dev AgentgatewayPolicy: the same translation.
+    let policy = |secret: &str| {
+        with(&format!(
+            "apiVersion: gateway.kgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {{name: kagp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  backend: {{auth: {{secretRef: {{name: {secret}}}}}}}\n"
+        ))
+    };
+    let w = world(&policy("present"));
+    assert_eq!(
+        references(&w, "kagp"),
+        [("/spec/backend/auth/secretRef".to_string(), None)]
+    );
+    let w = world(&policy("gone"));
+    assert_eq!(status(&w, "kagp"), PolicyStatus::Invalid);
+}

@@ -233,6 +233,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "The pre-2.0 name of TrafficPolicy: route settings inherited down the hierarchy as TrafficPolicy's are, though its CRD is labelled Direct.",
         documented: "https://kgateway.dev/docs/about/policies/",
         source: "kgateway-dev/kgateway api/v1alpha1/route_policy_types.go",
+        // Its spec (pre-2.0, `api/v1alpha1/route_policy_types.go`) was not read for
+        // references: none checked.
         references: &[],
     },
     KnownKind {
@@ -256,9 +258,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "kgateway 2.1's transitional group for agentgateway's AgentgatewayPolicy (October 2025 CRD): labelled Direct, inherited, merged per sub-section as agentgateway's.",
         documented: "https://kgateway.dev/docs/agentgateway/",
         source: "kgateway-dev/kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go",
-        // Not read for this version (its backend group and what its translation does
-        // with a reference that does not resolve): none checked.
-        references: &[],
+        // Its references are agentgateway's: kgateway's own translation of the kind
+        // (kgateway-dev/kgateway@08540069 pkg/agentgateway/plugins/traffic_plugin.go,
+        // TranslateAgentgatewayPolicy, and backend_policies.go, frontend_policies.go
+        // beside it) is the code agentgateway's controller grew from, with the same
+        // PartiallyValid / Invalid status, the same settings kept or left out.
         ..super::agentgateway::AGENTGATEWAY_POLICY
     },
 ];
