@@ -2,7 +2,8 @@
 //! as a route's backendRefs are: the object exists, the port it names is one of its
 //! ports, a ReferenceGrant lets the policy's kind refer into another namespace. One
 //! that does not resolve decides the verdict as its vendor's rule says (`Unresolved`):
-//! the policy refused whole (Invalid), or a warning for the entry dropped. Judged
+//! the policy refused whole or left applying nowhere (Invalid), or a warning for the
+//! entry or setting dropped or the name not read. Judged
 //! missing only where the source listed the kind (`Snapshot::listed`); elsewhere
 //! unchecked, a blind spot, and the verdict stands.
 
@@ -219,25 +220,8 @@ impl<'s> Builder<'s> {
                 ),
             }
         }
-        if let Some(first) = settings_dropped.first() {
-            let gone: Vec<Option<&str>> = settings_dropped
-                .iter()
-                .map(|r| setting_of(settings, &r.path))
-                .collect();
-            let left = settings.iter().any(|s| !gone.contains(&Some(s.as_str())));
-            if left {
-                self.warn_dropped(
-                    pid,
-                    &settings_dropped,
-                    "its controller leaves that setting out and applies the policy's others",
-                );
-            } else {
-                refused.get_or_insert_with(|| {
-                    let why =
-                        "its controller leaves that setting out, and the policy sets nothing else";
-                    (first.describe(), why)
-                });
-            }
+        if let Some(why) = self.drop_settings(pid, settings, &settings_dropped) {
+            refused.get_or_insert(why);
         }
         let Some((why, outcome)) = refused else {
             return;
@@ -256,6 +240,25 @@ impl<'s> Builder<'s> {
             .invalid
             .push(FieldError::new("spec", FieldProblem::Refused(why.clone())));
         policy.rejected = Some(why);
+    }
+
+    /// The settings of policy `pid` that its `DropsSetting` references `bad` take
+    /// away: a warning for each while another setting is left, else the refusal.
+    fn drop_settings(
+        &mut self,
+        pid: PolicyId,
+        settings: &[String],
+        bad: &[&PolicyReference],
+    ) -> Option<(String, &'static str)> {
+        let first = bad.first()?;
+        let gone: Vec<Option<&str>> = bad.iter().map(|r| setting_of(settings, &r.path)).collect();
+        if settings.iter().any(|s| !gone.contains(&Some(s.as_str()))) {
+            let what = "its controller leaves that setting out and applies the policy's others";
+            self.warn_dropped(pid, bad, what);
+            return None;
+        }
+        let why = "its controller leaves that setting out, and the policy sets nothing else";
+        Some((first.describe(), why))
     }
 
     fn warn_dropped(&mut self, pid: PolicyId, bad: &[&PolicyReference], what: &str) {
