@@ -35,6 +35,10 @@ pub const MAX_DEPTH: usize = 64;
 pub struct TreePolicy {
     pub policy: ObjRef,
     pub status: PolicyStatus,
+    /// What controllers say of its current generation (`Reported`): where it refuses
+    /// the policy, STATUS shows that (`shown_status`), as `get` does.
+    #[serde(skip_serializing_if = "Reported::is_none")]
+    pub reported: Option<Reported>,
     #[serde(rename = "viaNamespace", skip_serializing_if = "std::ops::Not::not")]
     pub via_namespace: bool,
 }
@@ -128,6 +132,7 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             node.policies.push(TreePolicy {
                 policy: pol.obj_ref.clone(),
                 status,
+                reported: reported_word(topology, p),
                 via_namespace: false,
             });
         }
@@ -270,6 +275,7 @@ impl TreeView<'_> {
             (self.policy)(p).map(|status| TreePolicy {
                 policy: topology.policies[p].obj_ref.clone(),
                 status,
+                reported: reported_word(topology, p),
                 via_namespace,
             })
         };

@@ -1,7 +1,7 @@
 //! `tree`: the hierarchy with policies hung on the nodes they attach to.
 
 use super::human::{human_ref, section_word};
-use super::{status_tint, Style, Tint};
+use super::{status_painted, status_tint, Style, Tint};
 use crate::query::outline::PolicyOutline;
 use crate::query::TreeNode;
 use std::io::{self, Write};
@@ -31,7 +31,10 @@ pub fn write_policy(out: &mut impl Write, o: &PolicyOutline, style: Style) -> io
         out,
         "◆ {}  {}",
         style.paint(&human_ref(&o.policy), Tint::Bold),
-        style.paint(o.status.as_str(), status_tint(o.status))
+        {
+            let (status, tint) = status_painted(o.status, o.reported.as_ref());
+            style.paint(&status, tint)
+        }
     )?;
     for (i, t) in o.targets.iter().enumerate() {
         node(out, t, "", Some(i + 1 == o.targets.len()), style)?;
@@ -91,11 +94,12 @@ fn node(
         } else {
             String::new()
         };
+        let (status, tint) = status_painted(p.status, p.reported.as_ref());
         writeln!(
             out,
             "{child_prefix}{conn}◆ {}{via}  {}",
             human_ref(&p.policy),
-            style.paint(p.status.as_str(), status_tint(p.status))
+            style.paint(&status, tint)
         )?;
     }
     for c in &n.children {
