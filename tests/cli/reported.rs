@@ -155,14 +155,20 @@ fn describe_of_a_target_shows_the_word_get_shows() {
     assert!(out.contains("Invalid (reported)"), "{out}");
     insta::assert_snapshot!(out);
     let (_, out) = run(&["describe", "service/svc-b"]);
-    assert!(!out.contains("(reported)"), "a stale refusal changes nothing: {out}");
+    assert!(
+        !out.contains("(reported)"),
+        "a stale refusal changes nothing: {out}"
+    );
 }
 
 #[test]
 fn describe_of_a_policy_as_a_tree_shows_the_word_get_shows() {
     let (_, out) = run(&["describe", "backendtlspolicy/refused", "-o", "tree"]);
     insta::assert_snapshot!(out);
-    assert!(out.lines().next().unwrap().ends_with("Invalid (reported)"), "{out}");
+    assert!(
+        out.lines().next().unwrap().ends_with("Invalid (reported)"),
+        "{out}"
+    );
 }
 
 #[test]
