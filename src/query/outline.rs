@@ -133,6 +133,7 @@ pub fn namespace(description: &TargetDescription) -> Vec<TreeNode> {
                 status: p.status,
                 reported: p.reported.clone(),
                 via_namespace: false,
+                references: Vec::new(),
             })
             .collect(),
         children: Vec::new(),

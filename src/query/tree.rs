@@ -2,7 +2,7 @@
 //! policies that attach nowhere.
 
 use super::*;
-use crate::topology::LevelId;
+use crate::topology::{LevelId, PolicyReference};
 
 /// One line of `tree`: a node, the policies attached to it, and its children.
 #[derive(Clone, Debug, Serialize)]
@@ -41,6 +41,10 @@ pub struct TreePolicy {
     pub reported: Option<Reported>,
     #[serde(rename = "viaNamespace", skip_serializing_if = "std::ops::Not::not")]
     pub via_namespace: bool,
+    /// The objects its spec names besides its targets (`Topology::references_of`): the
+    /// edges of what it depends on, drawn under it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<PolicyReference>,
 }
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
@@ -134,6 +138,7 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
                 status,
                 reported: reported_word(topology, p),
                 via_namespace: false,
+                references: topology.references_of(p).to_vec(),
             });
         }
     }
@@ -277,6 +282,7 @@ impl TreeView<'_> {
                 status,
                 reported: reported_word(topology, p),
                 via_namespace,
+                references: topology.references_of(p).to_vec(),
             })
         };
         let mut policies: Vec<TreePolicy> = topology.attached[id]
