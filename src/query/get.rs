@@ -162,34 +162,6 @@ pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     rows
 }
 
-/// Whether `row` is what `policy_row` would make of policy `id` with this status and
-/// reach (every field compared, none copied).
-pub(crate) fn row_is(
-    row: &PolicyRow,
-    topology: &Topology,
-    id: PolicyId,
-    status: PolicyStatus,
-    affects: usize,
-) -> bool {
-    let policy = &topology.policies[id];
-    let targets = &topology.targets[id];
-    let object = topology.snapshot.objects.get(policy.object.index());
-    row.status == status
-        && row.affects == affects
-        && row.policy == policy.obj_ref
-        && row.class == policy.class
-        && row.class_source == policy.class_source.as_str()
-        && row.creation_timestamp == policy.creation_timestamp
-        && row.targets.len() == targets.len()
-        && row.targets.iter().zip(targets).all(|(a, r)| *a == r.target)
-        && object.map_or(row.labels.is_empty(), |o| o.labels == row.labels)
-        && object.map_or(row.api_version.is_empty(), |o| {
-            o.api_version == row.api_version
-        })
-        && row.strategy == policy.strategy_name()
-        && row.reported == reported_word(topology, id)
-}
-
 /// `get`'s row of policy `id`, with its status and reach.
 pub(crate) fn policy_row(
     topology: &Topology,

@@ -18,7 +18,7 @@
 
 mod count;
 
-use super::get::{policy_row, row_is};
+use super::get::policy_row;
 use super::{analyze, get_policies, PolicyRow, World};
 use crate::catalog::Declared;
 use crate::effective::status::{leaf_contributions_at, Contribution, Own};
@@ -41,10 +41,10 @@ type Part = Option<String>;
 
 /// The objects the watches last saw, and the rows last answered from them.
 pub struct Watched {
-    /// The objects, but for those lent to the first answer's world (`lent`).
+    /// The objects, but for those lent to the last answer in full's world (`lent`).
     objects: BTreeMap<ObjRef, Object>,
-    /// The references of the objects the first answer's world holds (`first`), in its
-    /// order: they are taken back at the first change or `forget_first`.
+    /// The references of the objects the last answer in full's world holds (`first`),
+    /// in its order: they are taken back at the next change or `forget_first`.
     lent: Vec<ObjRef>,
     blind_spots: Vec<BlindSpot>,
     /// The namespaces whose Pods the first read listed (`Snapshot::pods_read_in`).
@@ -57,8 +57,9 @@ pub struct Watched {
     /// What the last answer in full knew of the world: its catalog (which tells
     /// policies from the rest) and its namespaces; no objects.
     world: World,
-    /// The world of the first answer, whole (its objects lent), until `forget_first`
-    /// or the first change.
+    /// The world of the last answer in full (the first table's, or a change's), whole
+    /// (its objects lent), until `forget_first` or the next change: what the answers
+    /// after it are counted from is counted from it then.
     first: Option<World>,
     /// What is counted per part; None: every change is answered in full.
     parts: Option<Parts>,
@@ -131,31 +132,6 @@ fn light(topology: &Topology) -> Topology {
     }
 }
 
-/// The objects of a read named and put in the order the state keeps them (sorted by
-/// reference on every core: the references with their places, then each object moved
-/// once). An object read twice: its last copy is kept, as the state keeps one per name.
-fn named_in_order(objects: Vec<Object>) -> (Vec<ObjRef>, Vec<Object>) {
-    let mut order: Vec<(ObjRef, usize)> = objects
-        .par_iter()
-        .with_min_len(1024)
-        .enumerate()
-        .map(|(i, o)| (o.obj_ref(), i))
-        .collect();
-    order.par_sort_unstable();
-    // Of the copies of one reference (in the order read), the last.
-    let mut once: Vec<(ObjRef, usize)> = Vec::with_capacity(order.len());
-    for entry in order {
-        match once.last_mut() {
-            Some(last) if last.0 == entry.0 => *last = entry,
-            _ => once.push(entry),
-        }
-    }
-    let mut slots: Vec<Option<Object>> = objects.into_iter().map(Some).collect();
-    once.into_iter()
-        .filter_map(|(r, i)| Some((r, slots.get_mut(i)?.take()?)))
-        .unzip()
-}
-
 /// The objects `held` and those lent back (`keys`, in their order), in one ordered map.
 fn taken_back(
     held: BTreeMap<ObjRef, Object>,
@@ -163,7 +139,8 @@ fn taken_back(
     objects: Vec<Object>,
 ) -> BTreeMap<ObjRef, Object> {
     // The analysis keeps every object in its order (their references differ, so
-    // `drop_duplicates` drops none); were one dropped, each is named again.
+    // `drop_duplicates` drops none); were one dropped, or the objects lent unnamed (the
+    // first read's), each is named here (the last of two copies is kept).
     let back: Box<dyn Iterator<Item = (ObjRef, Object)>> = match objects.len() == keys.len() {
         true => Box::new(keys.into_iter().zip(objects)),
         false => Box::new(objects.into_iter().map(|o| (o.obj_ref(), o))),
@@ -191,8 +168,10 @@ pub struct Answer<'w> {
     pub changed: Vec<PolicyRow>,
     /// Policies gone, as their last rows.
     pub deleted: Vec<PolicyRow>,
-    /// The objects now held (the changed rows' policies among them).
+    /// The objects now held (the changed rows' policies among them), but for those
+    /// lent to the world of an answer in full (`first`).
     objects: &'w BTreeMap<ObjRef, Object>,
+    first: Option<&'w World>,
     /// The policies gone, as last seen.
     gone: Vec<Object>,
 }
@@ -203,6 +182,7 @@ impl Answer<'_> {
     pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
         self.objects
             .get(policy)
+            .or_else(|| self.first?.policy_object(policy))
             .or_else(|| self.gone.iter().rev().find(|o| o.obj_ref() == *policy))
     }
 }
@@ -212,7 +192,6 @@ impl Watched {
     /// table, as `get` answers it. What later answers are counted from is counted from
     /// this world when it is let go (`forget_first`, after the table is printed).
     pub fn new(snapshot: Snapshot, declared: &[Declared]) -> Watched {
-        let (keys, objects) = named_in_order(snapshot.objects);
         let mut watched = Watched {
             objects: BTreeMap::new(),
             lent: Vec::new(),
@@ -225,19 +204,18 @@ impl Watched {
             first: None,
             parts: None,
             pending: Pending::new(),
-            answered: (1, 0, 0),
+            answered: (0, 0, 0),
             places: FastMap::default(),
             named_across: BTreeSet::new(),
         };
-        let world = watched.analyzed(objects, watched.blind_spots.clone());
         // The first rows are all new: kept as they are (no answer of what changed).
-        watched.last = get_policies(&world, None)
+        // The objects lent as read: named and ordered when they are taken back (an
+        // object read twice: its last copy is kept, as `get` keeps it).
+        watched.last = watched
+            .answered_in_full(Vec::new(), snapshot.objects)
             .into_iter()
             .map(|row| (row.policy.clone(), row))
             .collect();
-        watched.world = World::new(light(&world.topology));
-        watched.lent = keys;
-        watched.first = Some(world);
         watched
     }
 
@@ -248,23 +226,24 @@ impl Watched {
         rows
     }
 
-    /// A policy's object as the watches last saw it (lent to the first answer's world
-    /// until that is let go).
+    /// A policy's object as the watches last saw it (lent to the last answer in full's
+    /// world until that is let go).
     pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
         self.objects
             .get(policy)
             .or_else(|| self.first.as_ref()?.policy_object(policy))
     }
 
-    /// The world of the first answer (what the command line's TYPE and names are read
-    /// against), until `forget_first` or the first change applied.
+    /// The world of the last answer in full, until `forget_first` or the next change
+    /// applied (what the command line's TYPE and names are first read against), else
+    /// what the watch keeps of it (its catalog and namespaces).
     pub fn world(&self) -> &World {
         self.first.as_ref().unwrap_or(&self.world)
     }
 
-    /// Lets the first answer's world go, its objects taken back; what the answers
-    /// after it are counted from is counted first, from that world (the command line
-    /// calls this once the first table is printed, else the first change does).
+    /// Lets the last answer in full's world go, its objects taken back; what the
+    /// answers after it are counted from is counted first, from that world (the command
+    /// line calls this once the rows are printed, else the next change does).
     pub fn forget_first(&mut self) {
         if let Some(first) = self.first.take() {
             self.count_state(&first.topology);
@@ -488,10 +467,11 @@ impl Watched {
         deleted.sort_by(row_order);
         gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
         Answer {
-            world: &self.world,
+            world: self.first.as_ref().unwrap_or(&self.world),
             changed,
             deleted,
             objects: &self.objects,
+            first: self.first.as_ref(),
             gone,
         }
     }
@@ -547,61 +527,35 @@ impl Watched {
         analyze(snapshot, &self.declared, &[])
     }
 
-    /// Everything analysed again; every part counted again. Returns every policy's row,
-    /// and None for the policies gone.
+    /// Everything analysed again. Returns every policy's row, and None for the
+    /// policies gone. What the answers after it are counted from is counted when its
+    /// world is let go (`forget_first`: once the rows are printed, or at the next change).
     fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        // The objects are lent to the analysis, not copied, and taken back after.
         self.forget_first();
         let (keys, objects) = std::mem::take(&mut self.objects).into_iter().unzip();
-        self.answer_lent(keys, objects)
-    }
-
-    /// `answer_full` of the objects lent (`keys`, in their order).
-    fn answer_lent(
-        &mut self,
-        keys: Vec<ObjRef>,
-        objects: Vec<Object>,
-    ) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        self.answered.0 += 1;
-        let world = self.analyzed(objects, self.blind_spots.clone());
-        let topology = &*world.topology;
-        self.count_state(topology);
-        // The rows from what was counted (the same sums a change is answered from),
-        // else as `get` computes them; a row the same as the last is not made again.
-        let rows: Vec<PolicyRow> = match &self.parts {
-            Some(parts) => {
-                let last = &self.last;
-                topology
-                    .policies
-                    .par_iter()
-                    .with_min_len(256)
-                    .enumerate()
-                    .filter_map(|(i, p)| {
-                        let id = PolicyId::at(i);
-                        let total = parts.total(&p.obj_ref);
-                        let status = Own::of(topology, id).status_of(&total);
-                        let affects = total.objects as usize;
-                        let same = last
-                            .get(&p.obj_ref)
-                            .is_some_and(|row| row_is(row, topology, id, status, affects));
-                        (!same).then(|| policy_row(topology, id, status, affects))
-                    })
-                    .collect()
-            }
-            None => get_policies(&world, None),
-        };
+        let rows = self.answered_in_full(keys, objects);
+        let world = self.world();
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
             .last
             .keys()
-            .filter(|p| !topology.policy_index.contains_key(*p))
+            .filter(|p| !world.topology.policy_index.contains_key(*p))
             .map(|p| (p.clone(), None))
             .collect();
         out.extend(rows.into_iter().map(|r| (r.policy.clone(), Some(r))));
-        // What later answers read of this world: its catalog and namespaces. The rest
-        // (the hierarchy) is let go and its objects taken back.
-        self.world = World::new(light(topology));
-        self.give_back(keys, world);
         out
+    }
+
+    /// `get`'s rows of the objects lent (`keys`, in their order; no copy is made),
+    /// analysed in full; their world is kept (`first`) until `forget_first`.
+    fn answered_in_full(&mut self, keys: Vec<ObjRef>, objects: Vec<Object>) -> Vec<PolicyRow> {
+        self.answered.0 += 1;
+        let world = self.analyzed(objects, self.blind_spots.clone());
+        let rows = get_policies(&world, None);
+        // What later answers read of this world: its catalog and namespaces.
+        self.world = World::new(light(&world.topology));
+        self.lent = keys;
+        self.first = Some(world);
+        rows
     }
 
     /// The parts a change in `starts` can touch counted again (see the module's

@@ -497,3 +497,52 @@ spec:
     w.answer();
     assert_eq!(rows_json(&w.rows()), full(&once));
 }
+
+#[test]
+fn after_an_answer_in_full_the_next_change_is_answered_from_the_state_counted_from_its_world() {
+    // An answer in full is `get`'s rows; its world keeps the objects (lent, not copied)
+    // until its rows are printed (`forget_first`) or the next change comes, and what
+    // the next answers are counted from is counted from it then.
+    let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
+    let mut w = Watched::new(
+        Snapshot {
+            objects: all.clone(),
+            ..Snapshot::default()
+        },
+        &[],
+    );
+    // The class and a route deleted in one batch: answered in full (a cluster-scoped
+    // object changed); what reached the route changes.
+    let class = all.remove(find(&all, "GatewayClass", "cupcake-class"));
+    let route = all.remove(find(&all, "HTTPRoute", "sprinkles"));
+    w.apply(vec![
+        Change::Deleted(class.obj_ref()),
+        Change::Deleted(route.obj_ref()),
+    ]);
+    let answer = w.answer();
+    assert!(!answer.changed.is_empty(), "what reached the route changes");
+    for row in &answer.changed {
+        let object = answer.object(&row.policy).expect("a changed row's policy");
+        assert_eq!(object.obj_ref(), row.policy);
+    }
+    assert_eq!(w.answered, (2, 0, 0), "answered in full");
+    assert_eq!(w.world().topology.snapshot.objects.len(), all.len());
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    // The route back, without `forget_first` first: counted from the parts it touches.
+    all.push(route.clone());
+    w.apply(vec![Change::Applied(route.clone())]);
+    w.answer();
+    assert_eq!(w.answered, (2, 1, 0), "answered from the parts it touches");
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    // The class back (in full again), its rows printed, then a change in a namespace.
+    all.push(class.clone());
+    w.apply(vec![Change::Applied(class)]);
+    w.answer();
+    w.forget_first();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    all.retain(|o| o.obj_ref() != route.obj_ref());
+    w.apply(vec![Change::Deleted(route.obj_ref())]);
+    w.answer();
+    assert_eq!(w.answered, (3, 2, 0));
+    assert_eq!(rows_json(&w.rows()), full(&all));
+}

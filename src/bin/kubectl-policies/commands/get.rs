@@ -317,6 +317,9 @@ impl<'a, W: Write> Watch<'a, W> {
         if !rows.is_empty() {
             self.write(&rows, &events, scope, false, &|r| answer.object(r))?;
         }
+        // After an answer in full, what the next answers are counted from is counted
+        // now that its rows are printed.
+        first.watched.forget_first();
         Ok(())
     }
 
