@@ -449,3 +449,37 @@ fn kgateway_s_copy_of_agentgateway_policy_reads_the_same_references() {
     let w = world(&policy("gone"));
     assert_eq!(status(&w, "kagp"), PolicyStatus::Invalid);
 }
+
+#[test]
+fn agentgateway_reads_a_jwks_service_in_another_namespace_without_a_grant() {
+    // RefNamespaces::Any: agentgateway asks no ReferenceGrant for a JWKS backendRef.
+    let policy = |name: &str| {
+        agentgateway(&format!(
+            "  traffic:\n    jwtAuthentication:\n      providers:\n      - issuer: a\n        jwks: {{remote: {{jwksPath: /keys, backendRef: {{name: {name}, namespace: auth, port: 9000}}}}}}\n"
+        ))
+    };
+    let present = format!(
+        "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: keys, namespace: auth}}\nspec: {{ports: [{{port: 9000}}]}}\n",
+        policy("keys")
+    );
+    let w = world(&present);
+    let pointer = "/spec/traffic/jwtAuthentication/providers/0/jwks/remote/backendRef";
+    assert_eq!(references(&w, "agp"), [(pointer.to_string(), None)]);
+    assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
+    let keys = ObjRef::new("", "Service", Some("auth"), "keys");
+    let by: Vec<String> = describe_dependency(&w, &keys)
+        .referenced_by
+        .iter()
+        .map(|d| d.policy.name.to_string())
+        .collect();
+    assert_eq!(by, ["agp"]);
+    let w = world(&format!(
+        "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: other, namespace: auth}}\n",
+        policy("gone")
+    ));
+    assert_eq!(
+        references(&w, "agp"),
+        [(pointer.to_string(), Some(RefReason::NotFound))]
+    );
+    assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
+}
