@@ -483,3 +483,58 @@ fn agentgateway_reads_a_jwks_service_in_another_namespace_without_a_grant() {
     );
     assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
 }
+
+fn wasm_plugin(secret: &str) -> String {
+    with(&format!(
+        "apiVersion: extensions.istio.io/v1alpha1\nkind: WasmPlugin\nmetadata: {{name: wasm, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  url: oci://registry.example/filter:1\n  imagePullSecret: {secret}\n"
+    ))
+}
+
+#[test]
+fn istio_wasm_plugin_pull_secret_is_a_bare_name_that_resolves_when_it_exists() {
+    let w = world(&wasm_plugin("present"));
+    assert_eq!(
+        references(&w, "wasm"),
+        [("/spec/imagePullSecret".to_string(), None)]
+    );
+    assert!(codes(&w, "wasm").is_empty(), "{:?}", findings(&w, "wasm"));
+}
+
+#[test]
+fn istio_sends_a_wasm_plugin_without_its_missing_pull_secret_and_warns() {
+    // GeneratePullSecrets logs "Failed to fetch docker credential" and builds the
+    // extension config without it: a warning, the plugin applied.
+    let w = world(&wasm_plugin("gone"));
+    assert_eq!(
+        references(&w, "wasm"),
+        [(
+            "/spec/imagePullSecret".to_string(),
+            Some(RefReason::NotFound)
+        )]
+    );
+    assert_ne!(status(&w, "wasm"), PolicyStatus::Invalid);
+    let (code, severity, message) = findings(&w, "wasm").remove(0);
+    assert_eq!(
+        (code, severity),
+        (Code::UnresolvedReference, Severity::Warning)
+    );
+    assert!(message.contains("/spec/imagePullSecret"), "{message}");
+}
+
+#[test]
+fn istio_traffic_extension_reads_its_wasm_pull_secret() {
+    let policy = |secret: &str| {
+        with(&format!(
+            "apiVersion: extensions.istio.io/v1alpha1\nkind: TrafficExtension\nmetadata: {{name: ext, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  wasm: {{url: oci://registry.example/filter:1, imagePullSecret: {secret}}}\n"
+        ))
+    };
+    let pointer = "/spec/wasm/imagePullSecret".to_string();
+    let w = world(&policy("present"));
+    assert_eq!(references(&w, "ext"), [(pointer.clone(), None)]);
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "ext"),
+        [(pointer, Some(RefReason::NotFound))]
+    );
+    assert_eq!(codes(&w, "ext"), [Code::UnresolvedReference]);
+}
