@@ -55,6 +55,11 @@ pub enum RefNamespaces {
     /// `ReferenceGrantMode`; its strict mode asks for one): only whether it exists is
     /// judged.
     Any,
+    /// By name alone, in whichever namespace (Consul's JWTProviders, kept by its
+    /// controller under their name only): an object of that name in any namespace
+    /// resolves it; missing only where the kind was listed everywhere (or the files
+    /// hold objects of that kind).
+    ByName,
 }
 
 /// What the controller does with a policy one of whose references does not resolve.

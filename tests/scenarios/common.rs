@@ -117,8 +117,10 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
                 return false;
             };
             let grant = o.kind == "ReferenceGrant"
-                && named.iter().any(|(_, n)| n == ns);
-            grant || named.contains(&(o.group_kind(), ns.to_string()))
+                && named.iter().any(|(_, n)| n.as_deref() == Some(ns));
+            grant
+                || named.contains(&(o.group_kind(), Some(ns.to_string())))
+                || named.contains(&(o.group_kind(), None))
         };
         let snapshot = kubectl_policies::model::Snapshot {
             objects: objects

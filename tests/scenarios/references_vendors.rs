@@ -538,3 +538,55 @@ fn istio_traffic_extension_reads_its_wasm_pull_secret() {
     );
     assert_eq!(codes(&w, "ext"), [Code::UnresolvedReference]);
 }
+
+/// A Consul GatewayPolicy in `app` whose default block names the JWTProvider `provider`,
+/// and a JWTProvider `okta` in namespace `consul` (`None`: no JWTProvider at all).
+fn consul(provider: &str, okta: bool) -> String {
+    let okta = match okta {
+        true => "---\napiVersion: consul.hashicorp.com/v1alpha1\nkind: JWTProvider\nmetadata: {name: okta, namespace: consul}\nspec: {issuer: https://okta.example}\n",
+        false => "",
+    };
+    with(&format!(
+        "apiVersion: consul.hashicorp.com/v1alpha1\nkind: GatewayPolicy\nmetadata: {{name: gp, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}}\n  default: {{jwt: {{providers: [{{name: {provider}}}]}}}}\n{okta}"
+    ))
+}
+
+#[test]
+fn consul_finds_a_jwt_provider_by_name_in_any_namespace() {
+    // GetJWTProviderForGatewayJWTProvider: keyed by kind and name, no namespace.
+    let w = world(&consul("okta", true));
+    let pointer = "/spec/default/jwt/providers/0".to_string();
+    assert_eq!(references(&w, "gp"), [(pointer, None)]);
+    assert!(codes(&w, "gp").is_empty(), "{:?}", findings(&w, "gp"));
+    let okta = ObjRef::new("consul.hashicorp.com", "JWTProvider", Some("consul"), "okta");
+    let by: Vec<String> = describe_dependency(&w, &okta)
+        .referenced_by
+        .iter()
+        .map(|d| d.policy.name.to_string())
+        .collect();
+    assert_eq!(by, ["gp"]);
+}
+
+#[test]
+fn consul_refuses_a_gateway_policy_whose_jwt_provider_is_missing() {
+    // validateGatewayPolicies: errorForMissingJWTProviders, not Accepted.
+    let w = world(&consul("auth0", true));
+    assert_eq!(
+        references(&w, "gp"),
+        [(
+            "/spec/default/jwt/providers/0".to_string(),
+            Some(RefReason::NotFound)
+        )]
+    );
+    assert_eq!(status(&w, "gp"), PolicyStatus::Invalid);
+    // With no JWTProvider in the input, whether one exists is not known.
+    let w = world(&consul("auth0", false));
+    assert_eq!(
+        references(&w, "gp"),
+        [(
+            "/spec/default/jwt/providers/0".to_string(),
+            Some(RefReason::Unchecked)
+        )]
+    );
+    assert_ne!(status(&w, "gp"), PolicyStatus::Invalid);
+}

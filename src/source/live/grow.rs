@@ -26,13 +26,13 @@ pub struct Growth {
     /// when another selector is needed).
     pod_watches: BTreeMap<String, (Option<String>, Option<AbortHandle>)>,
     pickers: BTreeMap<ObjRef, Object>,
-    referenced: fn(&[Object]) -> BTreeSet<(GroupKind, String)>,
+    referenced: fn(&[Object]) -> BTreeSet<(GroupKind, Option<String>)>,
     referring_kinds: Vec<GroupKind>,
     /// The policies that may name other objects, as last seen.
     referrers: BTreeMap<ObjRef, Object>,
     /// Each (kind, namespace) a policy named that was listed or tried (the read's,
     /// and those started since): a list that failed is not tried again.
-    named: BTreeSet<(GroupKind, String)>,
+    named: BTreeSet<(GroupKind, Option<String>)>,
     /// Where each kind is watched: cluster-wide (None) or per namespace.
     watched: BTreeSet<(GroupKind, Option<String>)>,
     /// The kinds the server serves, to list what a policy names.
@@ -131,7 +131,9 @@ impl Growth {
         let objects: Vec<Object> = self.referrers.values().cloned().collect();
         let mut start = Vec::new();
         for (gk, namespace) in (self.referenced)(&objects) {
-            if crate::model::namespace_name_problem(&namespace).is_some()
+            if namespace
+                .as_deref()
+                .is_some_and(|ns| crate::model::namespace_name_problem(ns).is_some())
                 || self.watched.contains(&(gk.clone(), None))
                 || self.named.contains(&(gk.clone(), namespace.clone()))
             {
@@ -141,6 +143,16 @@ impl Growth {
                 continue;
             };
             self.named.insert((gk.clone(), namespace.clone()));
+            // Named by name alone: watched in every namespace.
+            let Some(namespace) = namespace else {
+                self.watched.insert((gk, None));
+                start.push(WatchList {
+                    resource: resource.clone(),
+                    namespace: None,
+                    selector: None,
+                });
+                continue;
+            };
             if self.watched.contains(&(gk, Some(namespace.clone()))) {
                 continue;
             }

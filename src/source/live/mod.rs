@@ -103,10 +103,10 @@ pub struct Guide {
     /// pick, each with the label selector to list them with (none: every Pod there).
     pub pod_lists: fn(objects: &[Object], kinds: &[GroupKind]) -> PodLists,
     /// The kinds the policies among `objects` name in their specs (Secrets,
-    /// ConfigMaps, Services, Backends), each with a namespace they name one in: listed
-    /// there (Secrets and ConfigMaps there only, as metadata), so that a reference is
-    /// judged where its kind was read.
-    pub referenced: fn(objects: &[Object]) -> BTreeSet<(GroupKind, String)>,
+    /// ConfigMaps, Services, Backends), each with a namespace they name one in (`None`:
+    /// any, a kind named by name alone): listed there (Secrets and ConfigMaps there
+    /// only, as metadata), so that a reference is judged where its kind was read.
+    pub referenced: fn(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)>,
     /// The policy kinds whose specs may name other objects: a watch keeps their
     /// policies, to list what one that appears names.
     pub referring_kinds: Vec<GroupKind>,
