@@ -40,6 +40,18 @@ fn referrer_namespaces_for(object: &ObjRef, objects: &[Object]) -> BTreeSet<Stri
     })
 }
 
+/// The namespaces of the policies that name one of `starts` in their specs, part of
+/// its answer too: those a ReferenceGrant lets name it, and those read that name it (a
+/// kind read in every namespace because it may name objects of any,
+/// `Catalog::kinds_for_reading`).
+fn referrers_of(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> {
+    let mut out = namespaces_naming(objects, starts);
+    for r in starts {
+        out.extend(referrer_namespaces_for(&r.object(), objects));
+    }
+    out
+}
+
 /// The namespaces of the policies among `objects` whose references name one of
 /// `starts`.
 fn namespaces_naming(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> {
@@ -126,13 +138,7 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
         }
     }
     let mut needed = BTreeSet::new();
-    // The policies that name a start in their specs are part of its answer too: those
-    // a ReferenceGrant lets name it, and those read that name it (a kind read in every
-    // namespace because it may name objects of any, `Catalog::kinds_for_reading`).
-    for r in starts {
-        needed.extend(referrer_namespaces_for(&r.object(), objects));
-    }
-    needed.extend(namespaces_naming(objects, starts));
+    needed.extend(referrers_of(objects, starts));
     // A start's children are part of its answer: a route's backends.
     for r in starts {
         let children = by_ref.get(&r.object()).filter(|o| is_route_object(o));

@@ -131,14 +131,13 @@ fn names_across_namespaces(object: &Object, catalog: &Catalog) -> bool {
     let ns = object.namespace.as_deref();
     object.spec.with(|spec| {
         spec.as_object().is_some_and(|spec| {
-            read_references(spec, kind.references, ns)
-                .iter()
-                .any(|r| {
-                    let by_name = kind.references.get(r.field).is_some_and(|f| {
-                        f.namespaces == crate::catalog::RefNamespaces::ByName
-                    });
-                    by_name || r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns)
-                })
+            read_references(spec, kind.references, ns).iter().any(|r| {
+                let by_name = kind
+                    .references
+                    .get(r.field)
+                    .is_some_and(|f| f.namespaces == crate::catalog::RefNamespaces::ByName);
+                by_name || r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns)
+            })
         })
     })
 }

@@ -116,8 +116,8 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
             let Some(ns) = o.namespace.as_deref() else {
                 return false;
             };
-            let grant = o.kind == "ReferenceGrant"
-                && named.iter().any(|(_, n)| n.as_deref() == Some(ns));
+            let grant =
+                o.kind == "ReferenceGrant" && named.iter().any(|(_, n)| n.as_deref() == Some(ns));
             grant
                 || named.contains(&(o.group_kind(), Some(ns.to_string())))
                 || named.contains(&(o.group_kind(), None))

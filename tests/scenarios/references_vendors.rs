@@ -558,7 +558,12 @@ fn consul_finds_a_jwt_provider_by_name_in_any_namespace() {
     let pointer = "/spec/default/jwt/providers/0".to_string();
     assert_eq!(references(&w, "gp"), [(pointer, None)]);
     assert!(codes(&w, "gp").is_empty(), "{:?}", findings(&w, "gp"));
-    let okta = ObjRef::new("consul.hashicorp.com", "JWTProvider", Some("consul"), "okta");
+    let okta = ObjRef::new(
+        "consul.hashicorp.com",
+        "JWTProvider",
+        Some("consul"),
+        "okta",
+    );
     let by: Vec<String> = describe_dependency(&w, &okta)
         .referenced_by
         .iter()

@@ -26,7 +26,7 @@ pub struct Growth {
     /// when another selector is needed).
     pod_watches: BTreeMap<String, (Option<String>, Option<AbortHandle>)>,
     pickers: BTreeMap<ObjRef, Object>,
-    referenced: fn(&[Object]) -> BTreeSet<(GroupKind, Option<String>)>,
+    referenced: fn(&[Object]) -> super::Named,
     referring_kinds: Vec<GroupKind>,
     /// The policies that may name other objects, as last seen.
     referrers: BTreeMap<ObjRef, Object>,
