@@ -86,6 +86,12 @@ pub enum Unresolved {
     /// from a ServiceAccount's name). One that does not exist is a warning (nothing
     /// matches it until it does); the verdict stands.
     NotRead,
+    /// It accepts the policy (Accepted=True) but what carries the policy out cannot
+    /// use the object, and its controller reports the policy not enforced
+    /// (Enforced=False: Kuadrant's DNSPolicy, whose DNSRecords the DNS operator cannot
+    /// publish without their provider Secret): the policy takes no effect. Invalid,
+    /// though its status says Accepted.
+    NotEnforced,
     /// Its vendor does not document what its controller does (a closed-source
     /// controller whose documentation names the field but not the outcome): a warning
     /// that says so, never Invalid.

@@ -595,3 +595,44 @@ fn consul_refuses_a_gateway_policy_whose_jwt_provider_is_missing() {
     );
     assert_ne!(status(&w, "gp"), PolicyStatus::Invalid);
 }
+
+fn dns_policy(secret: &str) -> String {
+    with(&format!(
+        "apiVersion: kuadrant.io/v1\nkind: DNSPolicy\nmetadata: {{name: dns, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  providerRefs: [{{name: {secret}}}]\n"
+    ))
+}
+
+#[test]
+fn kuadrant_dns_policy_provider_secret_resolves_when_it_exists() {
+    let w = world(&dns_policy("present"));
+    assert_eq!(
+        references(&w, "dns"),
+        [("/spec/providerRefs/0".to_string(), None)]
+    );
+    assert!(codes(&w, "dns").is_empty(), "{:?}", findings(&w, "dns"));
+    let secret = ObjRef::new("", "Secret", Some("app"), "present");
+    let by: Vec<(String, Without)> = describe_dependency(&w, &secret)
+        .referenced_by
+        .iter()
+        .map(|d| (d.policy.name.to_string(), d.without))
+        .collect();
+    assert_eq!(by, [("dns".to_string(), Without::NotEnforced)]);
+}
+
+#[test]
+fn kuadrant_does_not_enforce_a_dns_policy_without_its_provider_secret() {
+    // Accepted (the validator checks no Secret), but no DNSRecord can be published:
+    // Enforced=False, "not a single DNSRecord is ready".
+    let w = world(&dns_policy("gone"));
+    assert_eq!(
+        references(&w, "dns"),
+        [(
+            "/spec/providerRefs/0".to_string(),
+            Some(RefReason::NotFound)
+        )]
+    );
+    assert_eq!(status(&w, "dns"), PolicyStatus::Invalid);
+    let (code, severity, message) = findings(&w, "dns").remove(0);
+    assert_eq!((code, severity), (Code::Invalid, Severity::Error));
+    assert!(message.contains("Enforced=False"), "{message}");
+}

@@ -267,6 +267,12 @@ impl<'s> Builder<'s> {
                         (first.describe(), why)
                     });
                 }
+                Unresolved::NotEnforced => {
+                    refused.get_or_insert_with(|| {
+                        let why = "its controller accepts the policy but reports it not enforced (Enforced=False): it takes no effect";
+                        (first.describe(), why)
+                    });
+                }
                 Unresolved::NotRead => self.warn_dropped(
                     pid,
                     &bad,
