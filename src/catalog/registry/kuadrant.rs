@@ -128,9 +128,13 @@ const DNS_POLICY_REFS: &[RefField] = &[RefField {
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
-        // Its Authorino rules can name Secrets (API keys by label selector, credentials of
-        // some evaluators), but Authorino judges them in the AuthConfig, whose readiness
-        // feeds Enforced, not Accepted (auth_policies_validator.go checks none): not checked.
+        // Its Authorino rules can name Secrets (API keys by label selector; the
+        // `credentialsRef` and `sharedSecretRef`s of some evaluators, wristband signing
+        // keys). A Secret Authorino cannot read fails the AuthConfig (translateAuthConfig,
+        // Kuadrant/authorino@007eb3db), and an AuthConfig not ready makes the policy not
+        // enforced (auth_policy_status_updater.go @27472a3b); but Authorino looks it up in
+        // the AuthConfig's namespace, chosen by Kuadrant, and one AuthConfig serves every
+        // policy on a route: not checked (docs/limits.md).
         references: &[],
         ..inherited(
             "AuthPolicy",
