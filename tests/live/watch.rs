@@ -612,6 +612,85 @@ fn watch_events_in_a_table_are_a_first_event_column() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// A policy's labels alone: under -l it comes into view ADDED when they come to match,
+/// and leaves it DELETED when they stop, as a server's watch with a label selector; a
+/// change to its spec that no cell shows is no row of a table.
+#[test]
+fn a_policy_relabelled_to_match_l_is_added_and_deleted_when_it_stops() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let args = ["get", "-A", "-w", "-l", "tier=gold", "--output-watch-events"];
+    let w = Watching::start(&user, &args);
+    watches_open(&server, 5);
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let mut p = demo_object("BackendTrafficPolicy", "gateway-timeouts");
+    p["metadata"]["labels"] = json!({"tier": "gold"});
+    server.apply(p.clone());
+    // kubectl's header comes with the first row printed.
+    let mut added = w.line();
+    if added.starts_with("EVENT") {
+        added = w.line();
+    }
+    assert_eq!(
+        words(&added)[..3],
+        ["ADDED", "infra", "gateway-timeouts"],
+        "{added}"
+    );
+    // Its spec alone: nothing a cell shows.
+    p["spec"]["timeout"]["http"]["requestTimeout"] = json!("20s");
+    server.apply(p.clone());
+    std::thread::sleep(Duration::from_millis(1500));
+    p["metadata"]["labels"] = json!({"tier": "silver"});
+    server.apply(p);
+    let deleted = w.line();
+    assert_eq!(
+        words(&deleted)[..3],
+        ["DELETED", "infra", "gateway-timeouts"],
+        "the spec's change printed no row: {deleted}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("No policies found."), "{err}");
+    only_gets(&server);
+}
+
+/// With `-o json`, every change of a policy's item is a line, MODIFIED: its spec, its
+/// labels, the status its controller wrote, even when nothing computed of it changed.
+#[test]
+fn json_lines_carry_changes_to_spec_labels_and_reported_status() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    let mut p = demo_object("BackendTrafficPolicy", "gateway-timeouts");
+    p["spec"]["timeout"]["http"]["requestTimeout"] = json!("20s");
+    server.apply(p.clone());
+    let event = w.event_of("gateway-timeouts");
+    assert_eq!(event["type"], "MODIFIED");
+    assert_eq!(
+        event["object"]["spec"]["timeout"]["http"]["requestTimeout"],
+        "20s"
+    );
+    p["metadata"]["labels"] = json!({"tier": "gold"});
+    server.apply(p.clone());
+    let event = w.event_of("gateway-timeouts");
+    assert_eq!(event["type"], "MODIFIED");
+    assert_eq!(event["object"]["metadata"]["labels"]["tier"], "gold");
+    p["status"]["ancestors"][0]["conditions"][0]["message"] = json!("Policy has been accepted again.");
+    server.apply(p);
+    let event = w.event_of("gateway-timeouts");
+    assert_eq!(event["type"], "MODIFIED");
+    assert_eq!(
+        event["object"]["status"]["ancestors"][0]["conditions"][0]["message"],
+        "Policy has been accepted again."
+    );
+    rows.insert(policy_key(&event["object"]), event["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    only_gets(&server);
+}
+
 /// A policy's key in json lines and in `get`'s items.
 fn policy_key(item: &Value) -> String {
     let m = &item["metadata"];
