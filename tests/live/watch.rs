@@ -853,13 +853,23 @@ fn watches_answered_429_or_5xx_are_retried_with_backoff_and_end_on_gets_rows() {
         churn(&server);
         wait_for(|| server.watch_faults_left() == 0, "every fault answered");
         w.settles_on_get(&user, &mut rows);
-        // Tried again after a pause that grows, not at once: 0.2 + 0.4 + 0.8 s.
+        // Tried again after a pause that grows, not at once: 0.2 + 0.4 + 0.8 s; after
+        // the second the server asks for in Retry-After (429 and 503), each time.
         let times = route_watches(&server);
         assert!(times.len() > before + 3, "{code}: {} watches", times.len());
         assert!(
             times[before + 3].duration_since(times[before]) >= Duration::from_millis(1000),
             "{code}: retried with a growing pause"
         );
+        if code != 500 {
+            for i in before..before + 3 {
+                let pause = times[i + 1].duration_since(times[i]);
+                assert!(
+                    pause >= Duration::from_millis(950),
+                    "{code}: retried after {pause:?}, not after the Retry-After of 1 s"
+                );
+            }
+        }
         let (exit, err) = w.interrupt();
         assert_eq!(exit, 0, "{code}: {err}");
         assert!(
@@ -867,6 +877,49 @@ fn watches_answered_429_or_5xx_are_retried_with_backoff_and_end_on_gets_rows() {
             "{code}: a fault tried again is no warning: {err}"
         );
     }
+}
+
+/// A watch answered 429 with `Retry-After: 2` is tried again 2 s later, not after the
+/// 0.2 s its own pause would be; one that asks for an hour is tried again no later than
+/// `--request-timeout` after it first failed, and the watch ends (exit 1) when it fails
+/// still.
+#[test]
+fn a_watch_is_retried_after_the_retry_after_the_server_asks_for_capped() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, _) = Watching::events(&user);
+    watches_open(&server, 5);
+    let route_watches = |server: &crate::fake_apiserver::Server| -> Vec<Instant> {
+        let requests = server.requests();
+        let watches = requests
+            .iter()
+            .filter(|r| r.target.contains("/httproutes") && r.target.contains("watch="));
+        watches.map(|r| r.started).collect()
+    };
+    let before = route_watches(&server).len();
+    server.fail_watches_asking("/httproutes", 429, 1, 2);
+    server.close_watches();
+    wait_for(|| route_watches(&server).len() > before + 1, "tried again");
+    let times = route_watches(&server);
+    let pause = times[before + 1].duration_since(times[before]);
+    assert!(pause >= Duration::from_millis(1950), "retried after {pause:?}");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let lines = super::offline(&["get", "-A", "--demo"]).lines().count();
+    let w = Watching::start(&user, &["get", "-A", "-w", "--request-timeout", "3s"]);
+    w.lines(lines);
+    watches_open(&server, 5);
+    server.fail_watches_asking("/httproutes", 429, 1000, 3600);
+    let failing = Instant::now();
+    server.close_watches();
+    let (code, err) = w.exit();
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("could not be reached again"), "{err}");
+    assert!(failing.elapsed() < Duration::from_secs(15), "{:?}", failing.elapsed());
 }
 
 /// Waits (at most `WAIT`) until `done`.

@@ -10,6 +10,7 @@
 pub use super::change::{Change, WatchList};
 use super::discovery::Resource;
 use super::grow::Growth;
+use super::retry_after::RetryAfters;
 use super::{complete_item, Cluster, LiveError};
 use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Origin};
 use crate::source::document::{Doc, MapOr};
@@ -33,6 +34,9 @@ enum Message {
 const SETTLE: Duration = Duration::from_millis(60);
 /// At most this long between the first change of a batch and its answer.
 const MAX_BATCH: Duration = Duration::from_millis(500);
+/// At most this long is waited for a server that asks, in `Retry-After`, to be tried
+/// again later (a longer wait would outlast most proxies' idea of a live client).
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
 /// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
 /// `give_up` (Err), handing each batch of changes to `on_changes`; and, from then on, the
@@ -51,6 +55,7 @@ pub async fn watch<E: From<LiveError>>(
         server: cluster.server.clone(),
         give_up,
         tx: tx.downgrade(),
+        retry_after: cluster.retry_after.clone(),
     };
     for list in lists {
         let task = watches.start(list.clone(), tx.clone());
@@ -105,16 +110,21 @@ struct Watches {
     give_up: Duration,
     /// Where they report (held weakly: the watches running hold it).
     tx: mpsc::WeakUnboundedSender<Message>,
+    retry_after: RetryAfters,
 }
 
 impl Watches {
     fn start(&mut self, list: WatchList, tx: mpsc::UnboundedSender<Message>) -> AbortHandle {
         let ctx = Watching {
             client: self.client.clone(),
+            path: list
+                .resource
+                .list_path(list.namespace.as_deref()),
             list,
             server: self.server.clone(),
             give_up: self.give_up,
             tx,
+            retry_after: self.retry_after.clone(),
         };
         self.tasks.spawn(ctx.run())
     }
@@ -124,9 +134,12 @@ impl Watches {
 struct Watching {
     client: kube::Client,
     list: WatchList,
+    /// The list's path (what the server's answers are heard by, `RetryAfters`).
+    path: String,
     server: String,
     give_up: Duration,
     tx: mpsc::UnboundedSender<Message>,
+    retry_after: RetryAfters,
 }
 
 /// What an error from the watcher means here.
@@ -223,12 +236,7 @@ impl Watching {
     async fn run(self) {
         let resource = &self.list.resource;
         let origin = Origin {
-            file: format!(
-                "{}{}",
-                self.server,
-                resource.list_path(self.list.namespace.as_deref())
-            )
-            .into(),
+            file: format!("{}{}", self.server, self.path).into(),
             document: 0,
         };
         // Secrets and ConfigMaps are watched as metadata only, as they are listed.
@@ -271,7 +279,8 @@ impl Watching {
                     }
                     Failure::Transient(why) => {
                         let since = *failing_since.get_or_insert_with(Instant::now);
-                        if since.elapsed() >= self.give_up {
+                        let left = self.give_up.saturating_sub(since.elapsed());
+                        if left.is_zero() {
                             let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
                                 server: self.server.clone(),
                                 resource: resource.display(),
@@ -280,8 +289,17 @@ impl Watching {
                             }));
                             return;
                         }
-                        tokio::time::sleep(pause).await;
-                        pause = (pause * 2).min(Duration::from_secs(5));
+                        // What the server asked for, else a pause that grows; never
+                        // past the give-up time (then tried once more).
+                        let wait = match self.retry_after.take(&self.path) {
+                            Some(asked) => asked.min(MAX_RETRY_AFTER),
+                            None => {
+                                let now = pause;
+                                pause = (pause * 2).min(Duration::from_secs(5));
+                                now
+                            }
+                        };
+                        tokio::time::sleep(wait.min(left)).await;
                         continue;
                     }
                 },

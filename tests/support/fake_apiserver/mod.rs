@@ -477,7 +477,8 @@ struct State {
     counters: Mutex<BTreeMap<usize, usize>>,
     /// Faults for the watches to come (`Server::fail_watches`): the path they match, the
     /// code answered and how many more times.
-    watch_faults: Mutex<Vec<(String, u16, usize)>>,
+    /// The path a fault matches, its code, how many are left, its `Retry-After`.
+    watch_faults: Mutex<Vec<(String, u16, usize, u64)>>,
     connections: AtomicUsize,
     /// CONNECT requests seen (the server doubles as an HTTP proxy).
     tunnels: AtomicUsize,
@@ -578,14 +579,25 @@ impl Server {
     /// The next `times` watch requests whose path contains `path_contains` are answered
     /// `code` (429 and 503 with `Retry-After: 1`), as a server under load answers.
     pub fn fail_watches(&self, path_contains: &str, code: u16, times: usize) {
+        self.fail_watches_asking(path_contains, code, times, 1);
+    }
+
+    /// As `fail_watches`, asking (429 and 503) to be retried after `retry_after_secs`.
+    pub fn fail_watches_asking(
+        &self,
+        path_contains: &str,
+        code: u16,
+        times: usize,
+        retry_after_secs: u64,
+    ) {
         let mut faults = self.state.watch_faults.lock().unwrap();
-        faults.push((path_contains.to_string(), code, times));
+        faults.push((path_contains.to_string(), code, times, retry_after_secs));
     }
 
     /// How many of the faults `fail_watches` set are still to be answered.
     pub fn watch_faults_left(&self) -> usize {
         let faults = self.state.watch_faults.lock().unwrap();
-        faults.iter().map(|(_, _, left)| left).sum()
+        faults.iter().map(|(_, _, left, _)| left).sum()
     }
 
     /// How many watch requests came so far.
@@ -1356,10 +1368,11 @@ fn resource_request(
         );
     }
     if watching {
-        if let Some(code) = watch_fault(state, &format!("/{}", segs.join("/"))) {
+        if let Some((code, retry_after)) = watch_fault(state, &format!("/{}", segs.join("/"))) {
             let mut a = status(code, status_reason(code), "injected fault on a watch");
             if matches!(code, 429 | 503) {
-                a.headers.push(("Retry-After".into(), "1".into()));
+                a.headers
+                    .push(("Retry-After".into(), retry_after.to_string()));
             }
             return a;
         }
@@ -1505,12 +1518,13 @@ fn table(res: &Res, page: &[&Value], meta: Value) -> Value {
            "rows": rows})
 }
 
-/// The code a watch request on `path` is answered, when `Server::fail_watches` says so.
-fn watch_fault(state: &State, path: &str) -> Option<u16> {
+/// The code a watch request on `path` is answered, and the `Retry-After` it asks for,
+/// when `Server::fail_watches` says so.
+fn watch_fault(state: &State, path: &str) -> Option<(u16, u64)> {
     let mut faults = state.watch_faults.lock().unwrap();
-    let (_, code, left) = faults
+    let (_, code, left, retry_after) = faults
         .iter_mut()
-        .find(|(needle, _, left)| *left > 0 && path.contains(needle.as_str()))?;
+        .find(|(needle, _, left, _)| *left > 0 && path.contains(needle.as_str()))?;
     *left -= 1;
-    Some(*code)
+    Some((*code, *retry_after))
 }
