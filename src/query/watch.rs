@@ -18,6 +18,7 @@
 
 mod answer;
 mod count;
+mod unwatched;
 pub mod events;
 
 pub use answer::Answer;
@@ -301,6 +302,7 @@ impl Watched {
                         self.note(Some(&now), before);
                     }
                 }
+                Change::Unwatched(list) => changed |= self.unwatched(&list),
                 Change::Blind(spot) => {
                     if !self.blind_spots.contains(&spot) {
                         self.blind_spots.push(spot.clone());

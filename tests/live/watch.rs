@@ -980,6 +980,129 @@ fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
     only_gets(&server);
 }
 
+/// A policy kind's CRD deleted while watching: its policies end DELETED, as the
+/// server's own watch of them ends, with no warning (a fresh `get` does not find the
+/// kind either); the other kinds are still watched; the CRD back, the kind is watched
+/// again and its policies come ADDED.
+#[test]
+fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io",
+                     "labels": {"gateway.networking.k8s.io/policy": "Direct"}},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    });
+    let color = |name: &str| {
+        json!({"apiVersion": "example.io/v1", "kind": "ColorPolicy",
+               "metadata": {"name": name, "namespace": "baker",
+                            "creationTimestamp": "2026-02-01T00:00:00Z"},
+               "spec": {"targetRef": {"group": "", "kind": "Service", "name": "oven"},
+                        "color": "red"}})
+    };
+    server.apply(crd.clone());
+    server.apply(color("red"));
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    assert!(rows.keys().any(|k| k.contains("ColorPolicy")), "{rows:#?}");
+    let color_watches = |server: &crate::fake_apiserver::Server| {
+        let targets = server.targets();
+        targets
+            .iter()
+            .filter(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch="))
+            .count()
+    };
+    wait_for(|| color_watches(&server) > 0, "the kind watched");
+    // The CRD deleted: its objects go with it, and the kind is no longer served.
+    server.unserve("example.io/v1", "ColorPolicy");
+    server.delete(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        None,
+        "colorpolicies.example.io",
+    );
+    let gone = w.event_of("red");
+    assert_eq!(gone["type"], "DELETED", "{gone}");
+    rows.remove(&policy_key(&gone["object"]));
+    // The other kinds go on.
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let changed = w.event_of("baker-orders-retries");
+    assert_eq!(changed["type"], "MODIFIED", "{changed}");
+    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    let watched_before = color_watches(&server);
+    // The CRD back: the kind watched again, its policies ADDED.
+    server.serve_again("example.io/v1", "ColorPolicy");
+    server.apply(crd);
+    server.apply(color("blue"));
+    let back = w.event_of("blue");
+    assert_eq!(back["type"], "ADDED", "{back}");
+    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(color_watches(&server) > watched_before, "watched again");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "a kind whose CRD is deleted is no warning: {err}");
+    only_gets(&server);
+}
+
+/// How many requests (lists and watches) came whose path starts with `path`.
+fn requests_to(server: &crate::fake_apiserver::Server, path: &str) -> usize {
+    server
+        .targets()
+        .iter()
+        .filter(|t| t.starts_with(&format!("{path}?")))
+        .count()
+}
+
+/// The watches started for a policy (the Pods it picks in its namespace, the Secrets it
+/// names where none were listed) stop once it is gone: when the server ends every open
+/// watch, the others are opened again, those are not; and what they held goes with
+/// them, the rows still ending on `get`'s.
+#[test]
+fn the_watches_started_for_a_policy_stop_when_it_is_gone() {
+    let yaml = super::pod_cluster(&super::pod_policy("pods", "app", "payments"));
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let picker = json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+           "metadata": {"name": "web-pods", "namespace": "web"},
+           "spec": {"targetRefs": [{"kind": "Pod",
+                                    "selector": {"matchLabels": {"app": "payments"}}}],
+                    "mtlsMode": "Strict"}});
+    server.apply(picker);
+    w.settles_on_get(&user, &mut rows);
+    let pods = "/api/v1/namespaces/web/pods";
+    wait_for(|| requests_to(&server, pods) >= 2, "web's Pods listed and watched");
+    server.delete("networking.gke.io/v1", "GCPServerTLSPolicy", Some("web"), "web-pods");
+    w.settles_on_get(&user, &mut rows);
+    // Stopped: the server ends every watch; the others come back, web's Pods do not.
+    std::thread::sleep(Duration::from_millis(500));
+    let (before, all) = (requests_to(&server, pods), server.watches());
+    server.close_watches();
+    wait_for(|| server.watches() >= all + 3, "the other watches opened again");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(requests_to(&server, pods), before, "web's Pods are no longer watched");
+    // Back: watched again.
+    server.apply(json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+           "metadata": {"name": "web-pods", "namespace": "web"},
+           "spec": {"targetRefs": [{"kind": "Pod",
+                                    "selector": {"matchLabels": {"app": "payments"}}}],
+                    "mtlsMode": "Strict"}}));
+    w.settles_on_get(&user, &mut rows);
+    assert!(requests_to(&server, pods) > before, "watched again");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
 /// A Pod-picking policy that appears in another namespace gets its Pods listed and
 /// watched there (with its selector); one with another selector in a namespace already
 /// watched gets that namespace's Pods watched again, all of them: the rows end on
@@ -1173,6 +1296,25 @@ fn a_secret_deleted_mid_watch_flips_its_policy_to_invalid_and_back() {
         .iter()
         .any(|t| t.starts_with("/api/v1/namespaces/late/secrets?") && t.contains("watch=true"));
     assert!(late_watched, "{:#?}", server.targets());
+    // The policy gone, no other naming Secrets there: their watch stops.
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "SecurityPolicy",
+        Some("late"),
+        "late",
+    );
+    w.settles_on_get(&user, &mut rows);
+    std::thread::sleep(Duration::from_millis(500));
+    let secrets_late = "/api/v1/namespaces/late/secrets";
+    let (before, all) = (requests_to(&server, secrets_late), server.watches());
+    server.close_watches();
+    wait_for(|| server.watches() >= all + 3, "the other watches opened again");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        requests_to(&server, secrets_late),
+        before,
+        "late's Secrets are no longer watched"
+    );
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains(secrets::PLANTED), "{err}");

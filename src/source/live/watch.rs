@@ -9,7 +9,7 @@
 
 pub use super::change::{Change, WatchList};
 use super::discovery::Resource;
-use super::grow::Growth;
+use super::grow::{Growth, Running};
 use super::retry_after::RetryAfters;
 use super::{complete_item, Cluster, LiveError};
 use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Origin};
@@ -20,11 +20,11 @@ use kube::api::{Api as KubeApi, ApiResource, DynamicObject, PartialObjectMeta};
 use kube::runtime::watcher::{self, Event};
 use std::time::Duration;
 use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 enum Message {
-    Change(Change),
+    /// A change seen by the watch of that number.
+    Change(u64, Change),
     /// The watches end: the server cannot be reached again, or rejects the credentials.
     Fatal(LiveError),
 }
@@ -51,6 +51,8 @@ pub async fn watch<E: From<LiveError>>(
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut watches = Watches {
         tasks: tokio::task::JoinSet::new(),
+        next: 0,
+        stopped: std::collections::HashSet::new(),
         client: cluster.api.client(),
         server: cluster.server.clone(),
         give_up,
@@ -83,7 +85,9 @@ pub async fn watch<E: From<LiveError>>(
                 }
                 None => break,
                 Some(Message::Fatal(error)) => return Err(error.into()),
-                Some(Message::Change(c)) => batch.push(c),
+                // What a watch stopped saw before it stopped is no longer wanted.
+                Some(Message::Change(id, _)) if watches.stopped.contains(&id) => {}
+                Some(Message::Change(_, c)) => batch.push(c),
             }
             let until = (Instant::now() + SETTLE).min(started + MAX_BATCH);
             next = tokio::select! {
@@ -92,7 +96,13 @@ pub async fn watch<E: From<LiveError>>(
                 _ = tokio::time::sleep_until(until) => break,
             };
         }
-        for list in growth.grow(&batch) {
+        let grown = growth.grow(&batch);
+        for (running, list) in grown.stop {
+            running.abort.abort();
+            watches.stopped.insert(running.id);
+            batch.extend(list.map(Change::Unwatched));
+        }
+        for list in grown.start {
             if let Some(tx) = watches.tx.upgrade() {
                 let task = watches.start(list.clone(), tx);
                 growth.watching(&list, Some(task));
@@ -105,6 +115,10 @@ pub async fn watch<E: From<LiveError>>(
 /// The watches running, and what a new one is started with.
 struct Watches {
     tasks: tokio::task::JoinSet<()>,
+    /// The number of the next watch started.
+    next: u64,
+    /// The watches stopped (what they still report is dropped).
+    stopped: std::collections::HashSet<u64>,
     client: kube::Client,
     server: String,
     give_up: Duration,
@@ -114,8 +128,11 @@ struct Watches {
 }
 
 impl Watches {
-    fn start(&mut self, list: WatchList, tx: mpsc::UnboundedSender<Message>) -> AbortHandle {
+    fn start(&mut self, list: WatchList, tx: mpsc::UnboundedSender<Message>) -> Running {
+        let id = self.next;
+        self.next += 1;
         let ctx = Watching {
+            id,
             client: self.client.clone(),
             path: list
                 .resource
@@ -126,12 +143,17 @@ impl Watches {
             tx,
             retry_after: self.retry_after.clone(),
         };
-        self.tasks.spawn(ctx.run())
+        Running {
+            id,
+            abort: self.tasks.spawn(ctx.run()),
+        }
     }
 }
 
 /// One list's watcher and where it reports.
 struct Watching {
+    /// Its number, which its changes are reported under.
+    id: u64,
     client: kube::Client,
     list: WatchList,
     /// The list's path (what the server's answers are heard by, `RetryAfters`).
@@ -205,7 +227,7 @@ fn failure(error: &watcher::Error) -> Failure {
 
 impl Watching {
     fn send(&self, change: Change) -> bool {
-        self.tx.send(Message::Change(change)).is_ok()
+        self.tx.send(Message::Change(self.id, change)).is_ok()
     }
 
     /// The list's collection, as kube's watcher reads it (as `PartialObjectMeta`: its
@@ -264,6 +286,12 @@ impl Watching {
                 }
                 Err(e) => match failure(&e) {
                     Failure::Gone => continue,
+                    // Not served any more (its CRD deleted): its objects are gone,
+                    // as a fresh `get` would not find the kind.
+                    Failure::Denied(404, _) => {
+                        self.send(Change::Unwatched(self.list.clone()));
+                        return;
+                    }
                     Failure::Denied(code, message) => {
                         self.send(Change::Blind(self.denied(code, &message)));
                         return;

@@ -387,6 +387,7 @@ impl FakeApi {
             stop: AtomicBool::new(false),
             counters: Mutex::new(BTreeMap::new()),
             watch_faults: Mutex::new(Vec::new()),
+            unserved: Mutex::new(BTreeSet::new()),
             connections: AtomicUsize::new(0),
             tunnels: AtomicUsize::new(0),
         });
@@ -476,9 +477,10 @@ struct State {
     /// How often each fault fired, by index.
     counters: Mutex<BTreeMap<usize, usize>>,
     /// Faults for the watches to come (`Server::fail_watches`): the path they match, the
-    /// code answered and how many more times.
-    /// The path a fault matches, its code, how many are left, its `Retry-After`.
+    /// code answered, how many more times, and the `Retry-After` asked for.
     watch_faults: Mutex<Vec<(String, u16, usize, u64)>>,
+    /// Kinds no longer served (`Server::unserve`: their CRD deleted), by group and kind.
+    unserved: Mutex<BTreeSet<(String, String)>>,
     connections: AtomicUsize,
     /// CONNECT requests seen (the server doubles as an HTTP proxy).
     tunnels: AtomicUsize,
@@ -556,6 +558,39 @@ impl Server {
         let mut gone = objects.remove(i);
         gone["metadata"]["resourceVersion"] = json!(rv.to_string());
         store.events.push((rv, group, kind, "DELETED", gone));
+    }
+
+    /// A kind's CRD deleted: every object of the kind deleted (a DELETED event each),
+    /// then the kind no longer served (its lists and watches answered 404) and every
+    /// open watch ended, as the API server ends those of a kind it stops serving.
+    pub fn unserve(&self, api_version: &str, kind: &str) {
+        let probe = json!({"apiVersion": api_version, "kind": kind});
+        let gk = group_kind_of(&probe);
+        let objects = {
+            let store = self.state.store.lock().unwrap();
+            store.by_kind.get(&gk).cloned().unwrap_or_default()
+        };
+        for o in objects {
+            let meta = &o["metadata"];
+            self.delete(
+                api_version,
+                kind,
+                meta["namespace"].as_str(),
+                meta["name"].as_str().unwrap_or_default(),
+            );
+        }
+        self.state.unserved.lock().unwrap().insert(gk);
+        self.close_watches();
+    }
+
+    /// A kind `unserve` removed served again (its CRD created again).
+    pub fn serve_again(&self, api_version: &str, kind: &str) {
+        let probe = json!({"apiVersion": api_version, "kind": kind});
+        self.state
+            .unserved
+            .lock()
+            .unwrap()
+            .remove(&group_kind_of(&probe));
     }
 
     /// Forgets the history of changes (as etcd compaction does) and ends every open
@@ -1333,7 +1368,11 @@ fn resource_request(
             )
         }
     };
-    let Some(res) = find(plural) else {
+    let unserved = |r: &&Res| {
+        let gone = state.unserved.lock().unwrap();
+        gone.contains(&(r.group.clone(), r.kind.clone()))
+    };
+    let Some(res) = find(plural).filter(|r| !unserved(r)) else {
         return status(
             404,
             "NotFound",
