@@ -18,8 +18,8 @@
 
 mod answer;
 mod count;
-mod unwatched;
 pub mod events;
+mod unwatched;
 
 pub use answer::Answer;
 

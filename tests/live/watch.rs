@@ -619,7 +619,14 @@ fn watch_events_in_a_table_are_a_first_event_column() {
 fn a_policy_relabelled_to_match_l_is_added_and_deleted_when_it_stops() {
     let server = demo_server();
     let user = User::new(&server.kubeconfig("admin", None));
-    let args = ["get", "-A", "-w", "-l", "tier=gold", "--output-watch-events"];
+    let args = [
+        "get",
+        "-A",
+        "-w",
+        "-l",
+        "tier=gold",
+        "--output-watch-events",
+    ];
     let w = Watching::start(&user, &args);
     watches_open(&server, 5);
     let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
@@ -676,7 +683,8 @@ fn json_lines_carry_changes_to_spec_labels_and_reported_status() {
     let event = w.event_of("gateway-timeouts");
     assert_eq!(event["type"], "MODIFIED");
     assert_eq!(event["object"]["metadata"]["labels"]["tier"], "gold");
-    p["status"]["ancestors"][0]["conditions"][0]["message"] = json!("Policy has been accepted again.");
+    p["status"]["ancestors"][0]["conditions"][0]["message"] =
+        json!("Policy has been accepted again.");
     server.apply(p);
     let event = w.event_of("gateway-timeouts");
     assert_eq!(event["type"], "MODIFIED");
@@ -902,7 +910,10 @@ fn a_watch_is_retried_after_the_retry_after_the_server_asks_for_capped() {
     wait_for(|| route_watches(&server).len() > before + 1, "tried again");
     let times = route_watches(&server);
     let pause = times[before + 1].duration_since(times[before]);
-    assert!(pause >= Duration::from_millis(1950), "retried after {pause:?}");
+    assert!(
+        pause >= Duration::from_millis(1950),
+        "retried after {pause:?}"
+    );
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
@@ -919,7 +930,11 @@ fn a_watch_is_retried_after_the_retry_after_the_server_asks_for_capped() {
     let (code, err) = w.exit();
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("could not be reached again"), "{err}");
-    assert!(failing.elapsed() < Duration::from_secs(15), "{:?}", failing.elapsed());
+    assert!(
+        failing.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        failing.elapsed()
+    );
 }
 
 /// Waits (at most `WAIT`) until `done`.
@@ -1048,7 +1063,10 @@ fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
     assert!(color_watches(&server) > watched_before, "watched again");
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "a kind whose CRD is deleted is no warning: {err}");
+    assert!(
+        err.is_empty(),
+        "a kind whose CRD is deleted is no warning: {err}"
+    );
     only_gets(&server);
 }
 
@@ -1079,22 +1097,39 @@ fn the_watches_started_for_a_policy_stop_when_it_is_gone() {
     server.apply(picker);
     w.settles_on_get(&user, &mut rows);
     let pods = "/api/v1/namespaces/web/pods";
-    wait_for(|| requests_to(&server, pods) >= 2, "web's Pods listed and watched");
-    server.delete("networking.gke.io/v1", "GCPServerTLSPolicy", Some("web"), "web-pods");
+    wait_for(
+        || requests_to(&server, pods) >= 2,
+        "web's Pods listed and watched",
+    );
+    server.delete(
+        "networking.gke.io/v1",
+        "GCPServerTLSPolicy",
+        Some("web"),
+        "web-pods",
+    );
     w.settles_on_get(&user, &mut rows);
     // Stopped: the server ends every watch; the others come back, web's Pods do not.
     std::thread::sleep(Duration::from_millis(500));
     let (before, all) = (requests_to(&server, pods), server.watches());
     server.close_watches();
-    wait_for(|| server.watches() >= all + 3, "the other watches opened again");
+    wait_for(
+        || server.watches() >= all + 3,
+        "the other watches opened again",
+    );
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(requests_to(&server, pods), before, "web's Pods are no longer watched");
+    assert_eq!(
+        requests_to(&server, pods),
+        before,
+        "web's Pods are no longer watched"
+    );
     // Back: watched again.
-    server.apply(json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+    server.apply(
+        json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
            "metadata": {"name": "web-pods", "namespace": "web"},
            "spec": {"targetRefs": [{"kind": "Pod",
                                     "selector": {"matchLabels": {"app": "payments"}}}],
-                    "mtlsMode": "Strict"}}));
+                    "mtlsMode": "Strict"}}),
+    );
     w.settles_on_get(&user, &mut rows);
     assert!(requests_to(&server, pods) > before, "watched again");
     let (code, err) = w.interrupt();
@@ -1308,7 +1343,10 @@ fn a_secret_deleted_mid_watch_flips_its_policy_to_invalid_and_back() {
     let secrets_late = "/api/v1/namespaces/late/secrets";
     let (before, all) = (requests_to(&server, secrets_late), server.watches());
     server.close_watches();
-    wait_for(|| server.watches() >= all + 3, "the other watches opened again");
+    wait_for(
+        || server.watches() >= all + 3,
+        "the other watches opened again",
+    );
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(
         requests_to(&server, secrets_late),

@@ -1,12 +1,12 @@
 //! `get -w`'s incremental answers: after every change, the rows `Watched` answers from
 //! the parts a change can touch are `get`'s rows computed on the whole input.
 
-use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::model::ObjRef;
+use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::Watched;
-use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::source::files::{load_text, Loaded};
 use kubectl_policies::source::live::watch::Change;
 
@@ -414,7 +414,10 @@ fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
     let team = |r: &PolicyRow| r.labels.get("team").map(String::as_str) == Some("cupcakes");
     let printed = selected.events(&answer, team, Shows::Cells(&narrow));
     assert_eq!(printed.len(), 1);
-    assert_eq!((&printed[0].0.policy, printed[0].1), (&policy, Event::Added));
+    assert_eq!(
+        (&printed[0].0.policy, printed[0].1),
+        (&policy, Event::Added)
+    );
     assert_eq!(w.answered.0, in_full + 1, "answered in full");
     assert_eq!(rows_json(&w.rows()), full(&all));
     let row = w.rows().into_iter().find(|r| r.policy == policy).unwrap();

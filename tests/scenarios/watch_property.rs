@@ -11,8 +11,9 @@
 //! ConfigMaps with the policies that name them, listed where those name them), then batches
 //! of changes: each object put in one of its shapes or deleted (and recreated under
 //! the same name), one event at a time or a few at once, or missed and seen again in a
-//! fresh list (a 410 Gone). After every batch the watch's answer is compared with a full
-//! analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
+//! fresh list (a 410 Gone), and the policy kind's CRD deleted with its kind no longer
+//! served (its watch ends, its policies gone with it). After every batch the watch's
+//! answer is compared with a full analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
 //! every run tries the same sequences (PROPTEST_RNG_SEED picks others).
 
 use kubectl_policies::model::{Listed, ObjRef, Object, Snapshot};
@@ -213,11 +214,14 @@ struct Step {
 }
 
 /// A batch of changes, seen one event at a time (`missed`: false) or missed and seen
-/// in a fresh list of each kind they touched, as after 410 Gone.
+/// in a fresh list of each kind they touched, as after 410 Gone; then, when
+/// `unserved`, the RetryPolicy CRD deleted and the kind no longer served (its watch
+/// ends: `Change::Unwatched`), every RetryPolicy gone with it.
 #[derive(Clone, Debug)]
 struct Batch {
     steps: Vec<Step>,
     missed: bool,
+    unserved: bool,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -234,8 +238,13 @@ fn batch() -> impl Strategy<Value = Batch> {
     (
         prop_oneof![6 => proptest::collection::vec(step(), 1..=1), 1 => proptest::collection::vec(step(), 2..=4)],
         proptest::bool::weighted(0.08),
+        proptest::bool::weighted(0.03),
     )
-        .prop_map(|(steps, missed)| Batch { steps, missed })
+        .prop_map(|(steps, missed, unserved)| Batch {
+            steps,
+            missed,
+            unserved,
+        })
 }
 
 /// The first objects: each in one of its shapes, or absent.
@@ -337,7 +346,11 @@ impl Printed {
     }
 
     /// Whether the last rows printed are a fresh `get`'s (`expected`, on `objects`).
-    fn check(&self, expected: &[PolicyRow], objects: &BTreeMap<ObjRef, Object>) -> Result<(), String> {
+    fn check(
+        &self,
+        expected: &[PolicyRow],
+        objects: &BTreeMap<ObjRef, Object>,
+    ) -> Result<(), String> {
         let table_ok = self.rows.len() == expected.len()
             && expected
                 .iter()
@@ -432,6 +445,17 @@ fn run(first: &[Option<u8>], batches: &[Batch]) -> Result<(usize, (usize, usize,
         }
         if batch.missed {
             changes = kinds.iter().map(|k| relist(k, &objects)).collect();
+        }
+        if batch.unserved {
+            let crd = object(&shape(12, 0));
+            let retries = object(&shape(13, 0));
+            objects.remove(&crd.obj_ref());
+            changes.push(Change::Deleted(crd.obj_ref()));
+            let Change::Relisted { list, .. } = relist(&retries, &objects) else {
+                unreachable!()
+            };
+            objects.retain(|_, o| !list.covers(o));
+            changes.push(Change::Unwatched(list));
         }
         watched.apply(changes);
         let answer = watched.answer();

@@ -118,7 +118,10 @@ pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, wide: bool, show_labels:
     };
     a.policy == b.policy
         && a.class == b.class
-        && a.targets.iter().take(shown).eq(b.targets.iter().take(shown))
+        && a.targets
+            .iter()
+            .take(shown)
+            .eq(b.targets.iter().take(shown))
         && a.targets.len() == b.targets.len()
         && status(a) == status(b)
         && a.affects == b.affects

@@ -249,7 +249,10 @@ impl Growth {
                 continue;
             };
             self.named.insert((gk.clone(), namespace.clone()));
-            if self.watched.contains(&(gk.clone(), Some(namespace.clone()))) {
+            if self
+                .watched
+                .contains(&(gk.clone(), Some(namespace.clone())))
+            {
                 continue;
             }
             self.start_grown(resource.clone(), &namespace, &mut grown.start);

@@ -134,9 +134,7 @@ impl Watches {
         let ctx = Watching {
             id,
             client: self.client.clone(),
-            path: list
-                .resource
-                .list_path(list.namespace.as_deref()),
+            path: list.resource.list_path(list.namespace.as_deref()),
             list,
             server: self.server.clone(),
             give_up: self.give_up,
