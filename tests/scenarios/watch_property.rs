@@ -144,7 +144,7 @@ fn shape(slot: usize, v: u8) -> String {
             "ns-retries",
             "shop",
             "{group: \"\", kind: Namespace, name: shop}",
-            if v % 2 == 0 { "default: {attempts: 3}" } else { "override: {attempts: 3}" },
+            if v.is_multiple_of(2) { "default: {attempts: 3}" } else { "override: {attempts: 3}" },
         )
         .replace("namespace: shop,", if v >= 2 { "namespace: shop, labels: {tier: gold}," } else { "namespace: shop," }),
         16 => match v {
