@@ -1,6 +1,6 @@
 //! `get -w`: the objects as the watches last saw them, and `get`'s rows answered again
-//! after each batch of changes; only the rows whose status, targets or reach changed
-//! are handed back.
+//! after each batch of changes; only the rows that changed, or whose policies' objects
+//! did, are handed back (`answer`; which of them are printed: `events`).
 //!
 //! A change is answered incrementally. A policy's status and reach are sums over the
 //! objects it reaches (its tally over the most specific ones, the objects counted), so
@@ -60,7 +60,7 @@ pub struct Watched {
     /// The kinds the first read listed, and where (`Snapshot::listed`).
     listed: Option<BTreeSet<crate::model::Listed>>,
     declared: Vec<Declared>,
-    /// Per policy, its last row (`get -w` compares their targets, status and reach).
+    /// Per policy, its last row (what a batch's rows are compared with).
     last: FastMap<ObjRef, PolicyRow>,
     /// What the last answer in full knew of the world: its catalog (which tells
     /// policies from the rest) and its namespaces; no objects.

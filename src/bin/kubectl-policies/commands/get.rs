@@ -198,8 +198,9 @@ struct WatchEvent<'a> {
 }
 
 /// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
-/// changes the watches see, a row for every policy in scope whose status, targets or
-/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
+/// changes the watches see, a row for every policy in scope whose row changed in what
+/// the output prints (`query::watch::events`), without the header (as `kubectl get
+/// -w`), until Ctrl-C.
 pub(super) struct Watch<'a, W> {
     output: &'a Output,
     get: &'a GetPlan,
