@@ -2,13 +2,14 @@
 //! as a route's backendRefs are: the object exists, the port it names is one of its
 //! ports, a ReferenceGrant lets the policy's kind refer into another namespace. One
 //! that does not resolve decides the verdict as its vendor's rule says (`Unresolved`):
-//! the policy refused whole (Invalid), or a warning for the entry dropped. Judged
+//! the policy refused whole or left applying nowhere (Invalid), or a warning for the
+//! entry or setting dropped or the name not read. Judged
 //! missing only where the source listed the kind (`Snapshot::listed`); elsewhere
 //! unchecked, a blind spot, and the verdict stands.
 
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
-use crate::catalog::references::{kind_allowed, read_references, SpecRef};
+use crate::catalog::references::{kind_allowed, read_references, setting_of, settings, SpecRef};
 use crate::catalog::{RefField, RefNamespaces, Unresolved};
 use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, ObjRef};
 use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
@@ -35,11 +36,12 @@ impl<'s> Builder<'s> {
             if fields.is_empty() {
                 continue;
             }
+            let rule_paths = kind.merge.rule_paths();
             let object = &self.objects[policy.object];
             let ns = policy.obj_ref.namespace.as_deref();
-            let refs = object.spec.with(|spec| {
+            let (refs, settings) = object.spec.with(|spec| {
                 spec.as_object()
-                    .map(|m| read_references(m, fields, ns))
+                    .map(|m| (read_references(m, fields, ns), settings(m, rule_paths)))
                     .unwrap_or_default()
             });
             if refs.is_empty() {
@@ -66,7 +68,7 @@ impl<'s> Builder<'s> {
                     entry.0 += 1;
                 }
             }
-            self.judge(pid, fields, &refs, &resolved);
+            self.judge(pid, fields, &refs, &resolved, &settings);
             if self.topology.references.len() < count {
                 self.topology.references.resize(count, Vec::new());
             }
@@ -159,16 +161,20 @@ impl<'s> Builder<'s> {
         outcome(None)
     }
 
-    /// The verdict its references give policy `pid`, as each field's rule says.
+    /// The verdict its references give policy `pid`, as each field's rule says;
+    /// `settings` are the policy's settings (`catalog::references::settings`).
     fn judge(
         &mut self,
         pid: PolicyId,
         fields: &[RefField],
         refs: &[SpecRef],
         got: &[PolicyReference],
+        settings: &[String],
     ) {
         let failed = |r: &PolicyReference| !matches!(r.reason, None | Some(RefReason::Unchecked));
-        let mut refused: Option<String> = None;
+        let mut refused: Option<(String, &str)> = None;
+        let refuses = "its controller refuses the policy";
+        let mut settings_dropped: Vec<&PolicyReference> = Vec::new();
         for (index, field) in fields.iter().enumerate() {
             let of_field: Vec<&PolicyReference> = refs
                 .iter()
@@ -183,7 +189,7 @@ impl<'s> Builder<'s> {
             };
             match field.unresolved {
                 Unresolved::RefusesPolicy => {
-                    refused.get_or_insert_with(|| first.describe());
+                    refused.get_or_insert_with(|| (first.describe(), refuses));
                 }
                 Unresolved::DropsEntry => {
                     self.warn_dropped(pid, &bad, "its controller drops that entry")
@@ -191,7 +197,8 @@ impl<'s> Builder<'s> {
                 Unresolved::RefusesWhenNoneResolves if bad.len() == of_field.len() => {
                     let all: Vec<String> = bad.iter().map(|r| r.describe()).collect();
                     refused.get_or_insert_with(|| {
-                        format!("{} (none of its entries resolves)", all.join("; "))
+                        let why = format!("{} (none of its entries resolves)", all.join("; "));
+                        (why, refuses)
                     });
                 }
                 Unresolved::RefusesWhenNoneResolves => self.warn_dropped(
@@ -199,16 +206,31 @@ impl<'s> Builder<'s> {
                     &bad,
                     "that entry does not resolve (ResolvedRefs=False); its others do",
                 ),
+                Unresolved::DropsSetting => settings_dropped.extend(bad),
+                Unresolved::DropsTargets => {
+                    refused.get_or_insert_with(|| {
+                        let why = "its controller accepts the policy but leaves the objects it targets out of the data plane's configuration";
+                        (first.describe(), why)
+                    });
+                }
+                Unresolved::NotRead => self.warn_dropped(
+                    pid,
+                    &bad,
+                    "its controller uses the name without reading the object: nothing matches it until it exists",
+                ),
             }
         }
-        let Some(why) = refused else {
+        if let Some(why) = self.drop_settings(pid, settings, &settings_dropped) {
+            refused.get_or_insert(why);
+        }
+        let Some((why, outcome)) = refused else {
             return;
         };
         let policy = &mut self.topology.policies[pid];
         if policy.rejected.is_some() {
             return;
         }
-        let why = format!("{why}; its controller refuses the policy");
+        let why = format!("{why}; {outcome}");
         self.topology.findings.push(Finding::new(
             Code::Invalid,
             policy.obj_ref.clone(),
@@ -218,6 +240,25 @@ impl<'s> Builder<'s> {
             .invalid
             .push(FieldError::new("spec", FieldProblem::Refused(why.clone())));
         policy.rejected = Some(why);
+    }
+
+    /// The settings of policy `pid` that its `DropsSetting` references `bad` take
+    /// away: a warning for each while another setting is left, else the refusal.
+    fn drop_settings(
+        &mut self,
+        pid: PolicyId,
+        settings: &[String],
+        bad: &[&PolicyReference],
+    ) -> Option<(String, &'static str)> {
+        let first = bad.first()?;
+        let gone: Vec<Option<&str>> = bad.iter().map(|r| setting_of(settings, &r.path)).collect();
+        if settings.iter().any(|s| !gone.contains(&Some(s.as_str()))) {
+            let what = "its controller leaves that setting out and applies the policy's others";
+            self.warn_dropped(pid, bad, what);
+            return None;
+        }
+        let why = "its controller leaves that setting out, and the policy sets nothing else";
+        Some((first.describe(), why))
     }
 
     fn warn_dropped(&mut self, pid: PolicyId, bad: &[&PolicyReference], what: &str) {
