@@ -148,6 +148,44 @@ impl Watches {
     }
 }
 
+/// A watch failing (429, 5xx, the connection): since when, and the pause it grows.
+struct Retrying {
+    give_up: Duration,
+    since: Option<Instant>,
+    pause: Duration,
+}
+
+impl Retrying {
+    fn new(give_up: Duration) -> Retrying {
+        Retrying {
+            give_up,
+            since: None,
+            pause: Duration::from_millis(200),
+        }
+    }
+
+    /// How long to wait before trying again after a failure of the list at `path`: what
+    /// the server asked for in `Retry-After` (at most `MAX_RETRY_AFTER`), else a pause
+    /// that grows from 0.2 s to 5 s; never past the give-up time (there it is tried once
+    /// more). None: the give-up time is past.
+    fn pause(&mut self, heard: &RetryAfters, path: &str) -> Option<Duration> {
+        let since = *self.since.get_or_insert_with(Instant::now);
+        let left = self.give_up.saturating_sub(since.elapsed());
+        if left.is_zero() {
+            return None;
+        }
+        let wait = match heard.take(path) {
+            Some(asked) => asked.min(MAX_RETRY_AFTER),
+            None => {
+                let now = self.pause;
+                self.pause = (self.pause * 2).min(Duration::from_secs(5));
+                now
+            }
+        };
+        Some(wait.min(left))
+    }
+}
+
 /// One list's watcher and where it reports.
 struct Watching {
     /// Its number, which its changes are reported under.
@@ -273,13 +311,11 @@ impl Watching {
             }
         };
         let mut listing: Option<Vec<Object>> = None;
-        let mut failing_since: Option<Instant> = None;
-        let mut pause = Duration::from_millis(200);
+        let mut retrying = Retrying::new(self.give_up);
         while let Some(item) = stream.next().await {
             let event = match item {
                 Ok(event) => {
-                    failing_since = None;
-                    pause = Duration::from_millis(200);
+                    retrying = Retrying::new(self.give_up);
                     event
                 }
                 Err(e) => match failure(&e) {
@@ -304,29 +340,21 @@ impl Watching {
                         return;
                     }
                     Failure::Transient(why) => {
-                        let since = *failing_since.get_or_insert_with(Instant::now);
-                        let left = self.give_up.saturating_sub(since.elapsed());
-                        if left.is_zero() {
-                            let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
-                                server: self.server.clone(),
-                                resource: resource.display(),
-                                give_up: self.give_up,
-                                why,
-                            }));
-                            return;
-                        }
-                        // What the server asked for, else a pause that grows; never
-                        // past the give-up time (then tried once more).
-                        let wait = match self.retry_after.take(&self.path) {
-                            Some(asked) => asked.min(MAX_RETRY_AFTER),
-                            None => {
-                                let now = pause;
-                                pause = (pause * 2).min(Duration::from_secs(5));
-                                now
+                        match retrying.pause(&self.retry_after, &self.path) {
+                            Some(wait) => {
+                                tokio::time::sleep(wait).await;
+                                continue;
                             }
-                        };
-                        tokio::time::sleep(wait.min(left)).await;
-                        continue;
+                            None => {
+                                let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
+                                    server: self.server.clone(),
+                                    resource: resource.display(),
+                                    give_up: self.give_up,
+                                    why,
+                                }));
+                                return;
+                            }
+                        }
                     }
                 },
             };
