@@ -27,7 +27,11 @@ pub struct RefField {
     pub group_of_kind: bool,
     /// Where the object named may be.
     pub namespaces: RefNamespaces,
-    /// Whether a Service it names must be named with a `port`, one of the Service's.
+    /// Whether the object it names must be named with a `port`, one of the object's
+    /// own `spec.ports` where it has that list (a Service's, a ServiceImport's; the
+    /// model's backends, `Links::kept_for`, must have one). An object without a
+    /// `ports` list (an Envoy Gateway Backend, whose endpoints carry their own ports)
+    /// is not matched.
     pub port: bool,
     /// What the controller does when the reference does not resolve.
     pub unresolved: Unresolved,
@@ -74,6 +78,35 @@ pub enum Unresolved {
     /// from a ServiceAccount's name). One that does not exist is a warning (nothing
     /// matches it until it does); the verdict stands.
     NotRead,
+}
+
+/// Objects of a kind whose `spec.type` has one of `types`, which a project's controller
+/// refuses wherever its policies' references name one (Envoy Gateway: an `ExternalName`
+/// Service). Such a reference does not resolve (`UnsupportedType`) and its field's
+/// `Unresolved` rule decides the verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefusedReferent {
+    /// The kind, (group, kind), core as `""`.
+    pub kind: (&'static str, &'static str),
+    /// The values of its `spec.type` refused.
+    pub types: &'static [&'static str],
+    /// The vendor source the rule was read from.
+    pub cite: &'static str,
+}
+
+/// Whether `rules` refuse an object of (`group`, `kind`) whose `spec.type` is `spec_type`.
+pub fn referent_refused(
+    rules: &[RefusedReferent],
+    group: &str,
+    kind: &str,
+    spec_type: Option<&str>,
+) -> bool {
+    let Some(spec_type) = spec_type else {
+        return false;
+    };
+    rules.iter().any(|r| {
+        normalize_group(r.kind.0) == group && r.kind.1 == kind && r.types.contains(&spec_type)
+    })
 }
 
 /// One reference a policy's spec holds.

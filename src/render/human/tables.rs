@@ -79,10 +79,8 @@ pub fn get_policies(
                         }
                     }
                 });
-                match shown_reason(r.status, r.reported.as_ref()) {
-                    Some(reason) => t.cell(&one_line(&shown_text(reason)), Tint::Bad),
-                    None => t.cell(r.status.as_str(), status_tint(r.status)),
-                }
+                let (status, tint) = status_painted(r.status, r.reported.as_ref());
+                t.cell(&status, tint);
                 t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
                 t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
                 if wide {

@@ -9,9 +9,11 @@
 
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
-use crate::catalog::references::{kind_allowed, read_references, setting_of, settings, SpecRef};
+use crate::catalog::references::{
+    kind_allowed, read_references, referent_refused, setting_of, settings, SpecRef,
+};
 use crate::catalog::{RefField, RefNamespaces, Unresolved};
-use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, ObjRef};
+use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, Links, ListField, ObjRef};
 use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
 use std::collections::BTreeMap;
 
@@ -146,11 +148,22 @@ impl<'s> Builder<'s> {
         let Some(&id) = found else {
             return outcome(Some(RefReason::NotFound));
         };
-        let object = &self.objects[id];
-        if field.port && object.is_service() {
-            // A Service's port must be named, and be one of its ports ("A valid port
-            // number corresponding to a port on the Service must be specified").
-            let ports = &object.links().port_numbers;
+        let links = self.objects[id].links();
+        let refused = self.topology.catalog.get(&self.topology.policies[pid].kind);
+        let refused = refused.map_or(&[][..], |k| k.refused_referents);
+        if referent_refused(refused, &t.group, &t.kind, links.spec_type.as_deref()) {
+            return outcome(Some(RefReason::UnsupportedType));
+        }
+        // The port must be named, and be one of the object's `spec.ports` ("A valid
+        // port number corresponding to a port on the Service must be specified"),
+        // where it has that list; a modelled backend (Service, ServiceImport) always
+        // does, none written meaning none.
+        let has_ports = match links.ports {
+            ListField::Absent => Links::kept_for(&t.group, &t.kind),
+            ListField::NotAList | ListField::Items(_) => true,
+        };
+        if field.port && has_ports {
+            let ports = &links.port_numbers;
             if !r
                 .port
                 .is_some_and(|port| ports.iter().any(|(_, n)| *n == port))
