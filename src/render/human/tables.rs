@@ -107,9 +107,7 @@ pub fn get_policies(
 /// `--show-labels`), AGE compared by the creation time it counts from: `get -w` prints
 /// a row again only when they differ.
 pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, wide: bool, show_labels: bool) -> bool {
-    fn status(r: &PolicyRow) -> (crate::render::PolicyStatus, Option<&str>) {
-        (r.status, shown_reason(r.status, r.reported.as_ref()))
-    }
+    let status = |r: &PolicyRow| status_painted(r.status, r.reported.as_ref()).0;
     let shown = match wide {
         true => a.targets.len(),
         false => TARGETS_SHOWN,
