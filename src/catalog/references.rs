@@ -78,6 +78,10 @@ pub enum Unresolved {
     /// from a ServiceAccount's name). One that does not exist is a warning (nothing
     /// matches it until it does); the verdict stands.
     NotRead,
+    /// Its vendor does not document what its controller does (a closed-source
+    /// controller whose documentation names the field but not the outcome): a warning
+    /// that says so, never Invalid.
+    Undocumented,
 }
 
 /// Objects of a kind whose `spec.type` has one of `types`, which a project's controller

@@ -26,6 +26,8 @@ pub enum Without {
     /// Nothing its controller does: it never reads the object (nothing matches the
     /// name until the object exists).
     NotRead,
+    /// Its vendor does not document what its controller does.
+    Undocumented,
 }
 
 impl Without {
@@ -36,6 +38,7 @@ impl Without {
             Without::SettingDropped => "setting dropped",
             Without::TargetsDropped => "Invalid, targets left out",
             Without::NotRead => "nothing matches it (not read)",
+            Without::Undocumented => "undocumented",
         }
     }
 }
@@ -107,6 +110,7 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
                 Some(Unresolved::DropsSetting) => setting_dropped(world, pid, refs, r, object),
                 Some(Unresolved::DropsTargets) => Without::TargetsDropped,
                 Some(Unresolved::NotRead) => Without::NotRead,
+                Some(Unresolved::Undocumented) => Without::Undocumented,
                 Some(Unresolved::RefusesPolicy) | None => Without::Invalid,
             };
             out.push(Dependent {

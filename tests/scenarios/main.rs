@@ -29,5 +29,6 @@ mod references_vendors;
 mod registry_kinds;
 mod reported;
 mod topology;
+mod vendor_references;
 mod watch;
 mod watch_property;

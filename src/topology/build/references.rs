@@ -3,9 +3,9 @@
 //! ports, a ReferenceGrant lets the policy's kind refer into another namespace. One
 //! that does not resolve decides the verdict as its vendor's rule says (`Unresolved`):
 //! the policy refused whole or left applying nowhere (Invalid), or a warning for the
-//! entry or setting dropped or the name not read. Judged
-//! missing only where the source listed the kind (`Snapshot::listed`); elsewhere
-//! unchecked, a blind spot, and the verdict stands.
+//! entry or setting dropped, the name not read, or an outcome its vendor does not
+//! document. Judged missing only where the source listed the kind
+//! (`Snapshot::listed`); elsewhere unchecked, a blind spot, and the verdict stands.
 
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
@@ -230,6 +230,11 @@ impl<'s> Builder<'s> {
                     pid,
                     &bad,
                     "its controller uses the name without reading the object: nothing matches it until it exists",
+                ),
+                Unresolved::Undocumented => self.warn_dropped(
+                    pid,
+                    &bad,
+                    "its vendor does not document what its controller does with a reference that does not resolve",
                 ),
             }
         }
