@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 /// One row of `get`: a policy, its targets, its computed status and how many objects it
 /// reaches.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PolicyRow {
     pub policy: ObjRef,
     /// The policy's apiVersion, as read.
