@@ -89,7 +89,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l show-labels -d 'Add a LABELS column: the policy\'s labels'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s w -l watch -d 'Live only: after the table, a row for each policy whose status, targets or reach changes, until Ctrl-C (-o json: one JSON object per line)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s w -l watch -d 'Live only: after the table, a row for each policy whose row changes in what is shown, until Ctrl-C (-o json: one JSON object per line, at every change of it)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l output-watch-events -d 'With -w: each row as kubectl\'s watch event, ADDED, MODIFIED or DELETED (an EVENT column; -o json: {"type": ..., "object": ITEM}); the first rows are ADDED'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s A -l all-namespaces -d 'Every namespace'

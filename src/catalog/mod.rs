@@ -7,7 +7,7 @@ pub mod policy;
 pub mod references;
 pub mod registry;
 
-pub use references::{RefField, RefNamespaces, Unresolved};
+pub use references::{RefField, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
 use crate::model::{GroupKind, POLICY_LABEL};
@@ -574,6 +574,10 @@ pub struct PolicyKind {
     /// when one does not resolve (`references`).
     #[serde(skip)]
     pub references: &'static [RefField],
+    /// The objects its controller refuses any reference of its to name, whatever the
+    /// field (`RefusedReferent`: an ExternalName Service, for Envoy Gateway).
+    #[serde(skip)]
+    pub refused_referents: &'static [RefusedReferent],
     /// The project that defines it, when the registry knows.
     #[serde(skip)]
     pub project: &'static str,
@@ -801,6 +805,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         label: None,
         cite: "",
         references: &[],
+        refused_referents: &[],
         project: "",
         when_merged: None,
     }

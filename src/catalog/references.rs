@@ -4,6 +4,7 @@
 //! references each field holds, with the JSON pointer to each. Whether they resolve is
 //! the topology's to say (`topology::build::references`). Pure.
 
+use crate::catalog::policy::WRAPPER_FIELDS;
 use crate::model::{is_cluster_scoped, normalize_group, Map, ObjRef, Val};
 
 /// One reference field of a policy kind, as its vendor's API and controller treat it.
@@ -26,7 +27,11 @@ pub struct RefField {
     pub group_of_kind: bool,
     /// Where the object named may be.
     pub namespaces: RefNamespaces,
-    /// Whether a Service it names must be named with a `port`, one of the Service's.
+    /// Whether the object it names must be named with a `port`, one of the object's
+    /// own `spec.ports` where it has that list (a Service's, a ServiceImport's; the
+    /// model's backends, `Links::kept_for`, must have one). An object without a
+    /// `ports` list (an Envoy Gateway Backend, whose endpoints carry their own ports)
+    /// is not matched.
     pub port: bool,
     /// What the controller does when the reference does not resolve.
     pub unresolved: Unresolved,
@@ -59,6 +64,53 @@ pub enum Unresolved {
     /// Each entry is judged on its own (ResolvedRefs=False for a bad one, a warning);
     /// the policy is refused only when none of the field's entries resolves.
     RefusesWhenNoneResolves,
+    /// It leaves out the setting that holds the reference and applies the policy's
+    /// others (a warning); a policy left with no setting applies nothing and is
+    /// refused. A setting is a child of one of the kind's rule paths
+    /// (`MergeModel::rule_paths`), or a top-level field of a kind without any
+    /// (`settings`).
+    DropsSetting,
+    /// It accepts the policy but leaves the objects the policy targets out of the
+    /// data plane's configuration: the policy applies nowhere, and neither do they.
+    /// Invalid, though the policy's own status may say Accepted.
+    DropsTargets,
+    /// It never reads the object: it uses the name as written (a mesh identity made
+    /// from a ServiceAccount's name). One that does not exist is a warning (nothing
+    /// matches it until it does); the verdict stands.
+    NotRead,
+    /// Its vendor does not document what its controller does (a closed-source
+    /// controller whose documentation names the field but not the outcome): a warning
+    /// that says so, never Invalid.
+    Undocumented,
+}
+
+/// Objects of a kind whose `spec.type` has one of `types`, which a project's controller
+/// refuses wherever its policies' references name one (Envoy Gateway: an `ExternalName`
+/// Service). Such a reference does not resolve (`UnsupportedType`) and its field's
+/// `Unresolved` rule decides the verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RefusedReferent {
+    /// The kind, (group, kind), core as `""`.
+    pub kind: (&'static str, &'static str),
+    /// The values of its `spec.type` refused.
+    pub types: &'static [&'static str],
+    /// The vendor source the rule was read from.
+    pub cite: &'static str,
+}
+
+/// Whether `rules` refuse an object of (`group`, `kind`) whose `spec.type` is `spec_type`.
+pub fn referent_refused(
+    rules: &[RefusedReferent],
+    group: &str,
+    kind: &str,
+    spec_type: Option<&str>,
+) -> bool {
+    let Some(spec_type) = spec_type else {
+        return false;
+    };
+    rules.iter().any(|r| {
+        normalize_group(r.kind.0) == group && r.kind.1 == kind && r.types.contains(&spec_type)
+    })
 }
 
 /// One reference a policy's spec holds.
@@ -92,12 +144,74 @@ pub fn read_references(spec: &Map, fields: &[RefField], namespace: Option<&str>)
         let mut found = Vec::new();
         walk(value, &rest, format!("/spec/{first}"), &mut found);
         for (pointer, entry) in found {
-            if let Some(spec_ref) = read_one(entry, field, index, pointer, namespace) {
+            let Some(spec_ref) = read_one(entry, field, index, pointer, namespace) else {
+                continue;
+            };
+            if !claimed_elsewhere(fields, field, &spec_ref.target) {
                 out.push(spec_ref);
             }
         }
     }
     out
+}
+
+/// Whether the entry naming `target` at `field`'s path is another field's: one list
+/// whose entries of different kinds their controller treats differently is one
+/// `RefField` per rule, at the same path. An entry is the field's that lists its
+/// kind; one of a kind no field lists is the first field's at that path.
+fn claimed_elsewhere(fields: &[RefField], field: &RefField, target: &ObjRef) -> bool {
+    let lists = |f: &RefField| kind_allowed(f, &target.group, &target.kind);
+    if lists(field) {
+        return false;
+    }
+    let same_path = || fields.iter().filter(|f| f.path == field.path);
+    same_path().any(lists)
+        || same_path()
+            .next()
+            .is_some_and(|first| !std::ptr::eq(first, field))
+}
+
+/// The settings of `spec` (JSON pointers from the object's top, `/spec/...`) that a
+/// `DropsSetting` reference may take away: the children of each of `rule_paths`, or,
+/// when there are none, the top-level fields other than those saying where the
+/// policy attaches or how it merges.
+pub fn settings(spec: &Map, rule_paths: &[&str]) -> Vec<String> {
+    if rule_paths.is_empty() {
+        return spec
+            .iter()
+            .filter(|(key, value)| !value.is_null() && !WRAPPER_FIELDS.contains(&key.as_str()))
+            .map(|(key, _)| format!("/spec/{key}"))
+            .collect();
+    }
+    let mut out = Vec::new();
+    for path in rule_paths {
+        let mut at: Option<&Val> = None;
+        for (i, step) in path.trim_start_matches('/').split('/').enumerate() {
+            at = match i {
+                0 => spec.get(step),
+                _ => at.and_then(|v| v.get(step)),
+            };
+        }
+        let Some(children) = at.and_then(Val::as_object) else {
+            continue;
+        };
+        for (key, _) in children.iter().filter(|(_, v)| !v.is_null()) {
+            out.push(format!("/spec{path}/{key}"));
+        }
+    }
+    out
+}
+
+/// The setting of `settings` the reference at `pointer` is in.
+pub fn setting_of<'s>(settings: &'s [String], pointer: &str) -> Option<&'s str> {
+    settings
+        .iter()
+        .find(|s| {
+            pointer
+                .strip_prefix(s.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+        .map(String::as_str)
 }
 
 /// The values at `path` below `value` (`*`: each entry of a list), with their pointers.
@@ -231,6 +345,62 @@ mod tests {
                     None,
                     1
                 ),
+            ]
+        );
+    }
+    #[test]
+    fn settings_are_the_children_of_the_rule_paths_or_the_top_level_fields() {
+        let spec = spec(
+            "targetRefs: [{name: gw}]\nfrontend: {tracing: {backendRef: {name: otel}}}\nbackend: {auth: {secretRef: {name: s}}, http: {version: HTTP2}, tcp: null}",
+        );
+        let got = settings(&spec, &["/frontend", "/traffic", "/backend"]);
+        assert_eq!(
+            got,
+            [
+                "/spec/frontend/tracing",
+                "/spec/backend/auth",
+                "/spec/backend/http"
+            ]
+        );
+        assert_eq!(
+            setting_of(&got, "/spec/backend/auth/secretRef"),
+            Some("/spec/backend/auth")
+        );
+        assert_eq!(setting_of(&got, "/spec/backend/authz"), None);
+        assert_eq!(
+            settings(&spec, &[]),
+            ["/spec/frontend", "/spec/backend"],
+            "a kind without rule paths: its top-level fields, its targeting left out"
+        );
+    }
+
+    #[test]
+    fn entries_of_one_list_go_to_the_field_that_lists_their_kind() {
+        let field = |kinds| RefField {
+            path: "/refs/*",
+            kinds,
+            kind_as_written: true,
+            group_of_kind: false,
+            namespaces: RefNamespaces::Any,
+            port: false,
+            unresolved: Unresolved::RefusesPolicy,
+            cite: "",
+        };
+        let fields = [field(&[("a.io", "Auth")]), field(&[("", "ServiceAccount")])];
+        let spec = spec(
+            "refs: [{group: a.io, kind: Auth, name: x}, {kind: ServiceAccount, name: sa}, {kind: Pod, name: z}]",
+        );
+        let got: Vec<(String, usize)> = read_references(&spec, &fields, Some("n"))
+            .into_iter()
+            .map(|r| (r.pointer, r.field))
+            .collect();
+        // The Pod, a kind neither lists, is the first field's (and refused there).
+        assert_eq!(
+            got,
+            [
+                ("/spec/refs/0".to_string(), 0),
+                ("/spec/refs/2".to_string(), 0),
+                ("/spec/refs/1".to_string(), 1),
             ]
         );
     }

@@ -5,9 +5,11 @@
 //! a backend the routes that may point at it — in its own namespace, or in a namespace a
 //! ReferenceGrant there lets in — and of its children.
 
+use crate::catalog::references::kind_allowed;
+use crate::catalog::{registry, RefNamespaces};
 use crate::model::{
-    backend_refs, experimental_alias, is_gateway_group, is_route_object, parent_refs, ObjRef,
-    Object, Val, ROUTE_KINDS,
+    backend_refs, experimental_alias, is_gateway_group, is_route_object, normalize_group,
+    parent_refs, GroupKind, ObjRef, Object, Val, ROUTE_KINDS,
 };
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -17,26 +19,60 @@ fn route_namespaces_for(backend: &ObjRef, objects: &[Object]) -> BTreeSet<String
     let Some(ns) = backend.namespace.as_deref().map(str::to_string) else {
         return BTreeSet::new();
     };
-    let mut out = BTreeSet::from([ns.clone()]);
+    let mut out = granted_from(backend, objects, |_, kind| ROUTE_KINDS.contains(&kind));
+    out.insert(ns);
+    out
+}
+
+/// Namespaces whose policies may name `object` in their specs through a ReferenceGrant
+/// in its namespace (an ext-auth Service of another namespace): those the grants admit
+/// a policy kind from whose reference fields may name its kind with a grant
+/// (`RefNamespaces::WithGrant`). Their policies are read, so that `describe` of the
+/// object says who depends on it (`referencedBy`).
+fn referrer_namespaces_for(object: &ObjRef, objects: &[Object]) -> BTreeSet<String> {
+    granted_from(object, objects, |group, kind| {
+        registry::lookup(&GroupKind::new(group, kind)).is_some_and(|entry| {
+            entry.references.iter().any(|f| {
+                f.namespaces == RefNamespaces::WithGrant
+                    && kind_allowed(f, &object.group, &object.kind)
+            })
+        })
+    })
+}
+
+/// The `from` namespaces of the ReferenceGrants in `to`'s namespace that admit a
+/// reference to it from a kind `from_kind` accepts (group, kind).
+fn granted_from(
+    to: &ObjRef,
+    objects: &[Object],
+    from_kind: impl Fn(&str, &str) -> bool,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let Some(ns) = to.namespace.as_deref() else {
+        return out;
+    };
     for grant in objects.iter().filter(|o| {
         o.kind == "ReferenceGrant"
             && is_gateway_group(o.group())
-            && o.namespace.as_deref() == Some(&ns)
+            && o.namespace.as_deref() == Some(ns)
     }) {
-        let to = grant.spec.get("to").and_then(Val::as_array);
-        let admits_backend = to.into_iter().flatten().any(|t| {
+        let admits = grant.spec.get("to").and_then(Val::as_array);
+        let admits = admits.into_iter().flatten().any(|t| {
             let group = t.get("group").and_then(Val::as_str).unwrap_or_default();
             let kind = t.get("kind").and_then(Val::as_str).unwrap_or_default();
             let name = t.get("name").and_then(Val::as_str);
-            group == backend.group && kind == backend.kind && name.is_none_or(|n| n == backend.name)
+            normalize_group(group) == to.group
+                && kind == to.kind
+                && name.is_none_or(|n| n == to.name)
         });
-        if !admits_backend {
+        if !admits {
             continue;
         }
         let from = grant.spec.get("from").and_then(Val::as_array);
         for f in from.into_iter().flatten() {
+            let group = f.get("group").and_then(Val::as_str).unwrap_or_default();
             let kind = f.get("kind").and_then(Val::as_str).unwrap_or_default();
-            if ROUTE_KINDS.contains(&kind) {
+            if from_kind(normalize_group(group), kind) {
                 if let Some(n) = f.get("namespace").and_then(Val::as_str) {
                     out.insert(n.to_string());
                 }
@@ -61,6 +97,10 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
         }
     }
     let mut needed = BTreeSet::new();
+    // The policies that name a start in their specs are part of its answer too.
+    for r in starts {
+        needed.extend(referrer_namespaces_for(&r.object(), objects));
+    }
     // A start's children are part of its answer: a route's backends.
     for r in starts {
         let children = by_ref.get(&r.object()).filter(|o| is_route_object(o));

@@ -1,6 +1,7 @@
 //! Which objects a live read lists for the policies' references (`catalog::references`):
 //! each kind a policy names (a Secret, a ConfigMap, a Service, a Backend), in the
-//! namespaces it names them in, only. Secrets and ConfigMaps are listed nowhere else
+//! namespaces it names them in, only; and the parameters GatewayClasses and Gateways
+//! name (an EnvoyProxy), where they name them. Secrets and ConfigMaps are listed nowhere else
 //! (and as metadata only: `source::live`), so the tool reads none that no policy names.
 
 use crate::catalog::references::{kind_allowed, read_references};
@@ -9,7 +10,8 @@ use crate::model::{GroupKind, Object};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
-/// namespace it names one in. A reference its vendor refuses whatever exists (a kind
+/// namespace it names one in, and the parameters kinds GatewayClasses and Gateways
+/// name (`parameters_named`). A reference its vendor refuses whatever exists (a kind
 /// its field may not name, another namespace where only the policy's own may be) needs
 /// nothing listed; one to a cluster-scoped kind neither (none is named today).
 pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
@@ -42,6 +44,9 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
             out.insert((GroupKind::new(&t.group, &t.kind), namespace.to_string()));
         }
     }
+    // The parameters a GatewayClass or a Gateway names (an EnvoyProxy, whose
+    // `mergeGateways` may decide a verdict), where they are named.
+    out.extend(super::parameters::parameters_named(objects));
     out
 }
 

@@ -48,6 +48,9 @@ pub struct Links {
     /// The named ports' numbers (section name, `port`): what a backendRef's `port`
     /// names.
     pub port_numbers: Vec<(Text, u64)>,
+    /// Its `type`, when that is a non-empty string (a Service's `ExternalName`): what a
+    /// controller may refuse a reference to (`catalog::RefusedReferent`).
+    pub spec_type: Option<Text>,
 }
 
 /// A list field of a spec: absent (or null), not a list, or its entries.
@@ -180,6 +183,7 @@ impl Links {
                 .map(text)
                 .collect(),
             rules: ListField::read(spec.get("rules"), rule),
+            spec_type: nonempty(spec.get("type")),
             ports: ListField::read(spec.get("ports"), port_section),
             port_numbers: spec
                 .get("ports")

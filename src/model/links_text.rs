@@ -185,6 +185,10 @@ impl ValueReader for LinksOf {
                     links.hostnames = names.collect::<Vec<_>>().into_boxed_slice().into_vec();
                 }
                 "rules" => links.rules = map.next_value_seed(Any(ListOf(RuleOf)))?,
+                "type" => {
+                    let kind = map.next_value_seed(Any(Str))?;
+                    links.spec_type = kind.filter(|t| !t.is_empty());
+                }
                 "ports" => {
                     let ports = map.next_value_seed(Any(ListOf(PortOf)))?;
                     links.port_numbers = ports
@@ -347,6 +351,11 @@ mod tests {
                 "rules":[{"name":"x","name":7,"filters":[{"extensionRef":{"name":"e1"},
                 "extensionRef":{"name":"e2"}}]}],"ports":[{"name":"a","port":1,"name":""}]}"#,
             r#"{"parentRefs":[{"name":"caf\u00e9","nam\u0065space":"n\"s"}],"hostnames":["\u00e9"]}"#,
+            r#"{"type":"ExternalName","externalName":"a.example","ports":[{"port":80}]}"#,
+            r#"{"type":"","ports":[]}"#,
+            r#"{"type":7}"#,
+            r#"{"type":{"a":1},"type":"NodePort"}"#,
+            r#"{"type":"ClusterIP","type":null}"#,
             r#"{}"#,
             r#"null"#,
             r#"[{"parentRefs":[]}]"#,

@@ -3,10 +3,11 @@
 //! each without it, as its vendor's rule says (`catalog::Unresolved`).
 
 use super::World;
+use crate::catalog::references::{setting_of, settings};
 use crate::catalog::Unresolved;
 use crate::effective::PolicyStatus;
 use crate::model::{BlindSpot, GroupKind, ObjRef};
-use crate::topology::{PolicyId, RefReason};
+use crate::topology::{PolicyId, PolicyReference, RefReason};
 use serde::Serialize;
 
 /// What becomes of a policy without the object it names.
@@ -16,6 +17,17 @@ pub enum Without {
     Invalid,
     /// Its controller drops that entry and applies the rest.
     EntryDropped,
+    /// Its controller leaves out the setting that names it and applies the policy's
+    /// other settings.
+    SettingDropped,
+    /// Invalid: its controller keeps the policy but leaves the objects it targets out
+    /// of the data plane's configuration.
+    TargetsDropped,
+    /// Nothing its controller does: it never reads the object (nothing matches the
+    /// name until the object exists).
+    NotRead,
+    /// Its vendor does not document what its controller does.
+    Undocumented,
 }
 
 impl Without {
@@ -23,6 +35,10 @@ impl Without {
         match self {
             Without::Invalid => "Invalid",
             Without::EntryDropped => "entry dropped",
+            Without::SettingDropped => "setting dropped",
+            Without::TargetsDropped => "Invalid, targets left out",
+            Without::NotRead => "nothing matches it (not read)",
+            Without::Undocumented => "undocumented",
         }
     }
 }
@@ -91,6 +107,10 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
                         false => Without::Invalid,
                     }
                 }
+                Some(Unresolved::DropsSetting) => setting_dropped(world, pid, refs, r, object),
+                Some(Unresolved::DropsTargets) => Without::TargetsDropped,
+                Some(Unresolved::NotRead) => Without::NotRead,
+                Some(Unresolved::Undocumented) => Without::Undocumented,
                 Some(Unresolved::RefusesPolicy) | None => Without::Invalid,
             };
             out.push(Dependent {
@@ -105,6 +125,44 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
     }
     out.sort_by(|a, b| (&a.policy, &a.path).cmp(&(&b.policy, &b.path)));
     out
+}
+
+/// What becomes of policy `pid` without `object`, named at `r` by a field whose
+/// controller leaves the setting out: Invalid when no other setting of the policy is
+/// left (its other settings' `DropsSetting` references failing, or naming `object`).
+fn setting_dropped(
+    world: &World,
+    pid: PolicyId,
+    refs: &[PolicyReference],
+    r: &PolicyReference,
+    object: &ObjRef,
+) -> Without {
+    let topology = &world.topology;
+    let policy = &topology.policies[pid];
+    let Some(kind) = topology.catalog.get(&policy.kind) else {
+        return Without::Invalid;
+    };
+    let spec = &topology.snapshot.objects[policy.object].spec;
+    let settings = spec.with(|s| {
+        s.as_object()
+            .map(|m| settings(m, kind.merge.rule_paths()))
+            .unwrap_or_default()
+    });
+    let drops = |o: &PolicyReference| {
+        kind.references
+            .get(o.field)
+            .is_some_and(|f| f.unresolved == Unresolved::DropsSetting)
+            && (names(&o.target, object) || !matches!(o.reason, None | Some(RefReason::Unchecked)))
+    };
+    let gone: Vec<Option<&str>> = refs
+        .iter()
+        .filter(|o| drops(o) || std::ptr::eq(*o, r))
+        .map(|o| setting_of(&settings, &o.path))
+        .collect();
+    match settings.iter().any(|s| !gone.contains(&Some(s.as_str()))) {
+        true => Without::SettingDropped,
+        false => Without::Invalid,
+    }
 }
 
 /// Whether any policy of the catalog may name objects of kind `gk` in its spec.

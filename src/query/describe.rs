@@ -24,6 +24,10 @@ pub struct ReachingPolicy {
     pub attached_to: ObjRef,
     pub relation: Relation,
     pub status: PolicyStatus,
+    /// What controllers say of the policy's current generation: where it refuses the
+    /// policy, STATUS shows that (`shown_status`), as `get` does.
+    #[serde(skip_serializing_if = "Reported::is_none")]
+    pub reported: Option<Reported>,
     /// Every section of the described object it attaches to (`attached_to` names the
     /// first): a page of one section's settings says the section the policy is on.
     #[serde(skip)]
@@ -317,6 +321,7 @@ fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<Reac
             attached_to,
             relation,
             status,
+            reported: reported_word(topology, p),
             attached_sections,
         });
     }
@@ -387,6 +392,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             attached_to: r.clone(),
             relation: Relation::Direct,
             status: world.statuses.overall[p],
+            reported: reported_word(topology, p),
             attached_sections: Vec::new(),
         });
     }

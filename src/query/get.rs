@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 /// One row of `get`: a policy, its targets, its computed status and how many objects it
 /// reaches.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PolicyRow {
     pub policy: ObjRef,
     /// The policy's apiVersion, as read.
@@ -105,10 +105,7 @@ impl PolicyRow {
     /// STATUS: the computed verdict, or a controller's refusal of the current
     /// generation where the computed verdict is not a failure (`Invalid (reported)`).
     pub fn shown_status(&self) -> std::borrow::Cow<'static, str> {
-        match shown_reason(self.status, self.reported.as_ref()) {
-            Some(reason) => shown_text(reason).into(),
-            None => self.status.as_str().into(),
-        }
+        shown_status(self.status, self.reported.as_ref())
     }
 }
 

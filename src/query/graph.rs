@@ -4,7 +4,7 @@
 use super::{nodes_in_scope, role_then_ref, unresolved_status, World};
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
-use crate::topology::{NodeId, PolicyId, Resolution, Role, Topology};
+use crate::topology::{NodeId, PolicyId, RefReason, Resolution, Role, Topology};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a node of the picture stands for.
@@ -16,6 +16,10 @@ pub enum GraphNodeKind {
     Namespace,
     /// A target a policy names that did not resolve, and what that means for it.
     Unresolved(PolicyStatus),
+    /// An object a policy's spec names besides its targets (a Secret, a ConfigMap, a
+    /// Service outside the picture), and whether it is missing (does not resolve, for a
+    /// reason other than that the input does not say).
+    Referenced(bool),
 }
 
 /// A node of the picture: an object or section, a namespace level, or a target that
@@ -35,6 +39,19 @@ pub struct GraphPolicy {
     pub status: PolicyStatus,
     /// Indices into `Graph::nodes`.
     pub targets: Vec<usize>,
+    /// What its spec names besides its targets: an edge of its own kind each.
+    pub references: Vec<GraphReference>,
+}
+
+/// An edge from a policy to an object its spec names (`Topology::references_of`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphReference {
+    /// Index into `Graph::nodes`: the object drawn, or a node of its own.
+    pub node: usize,
+    /// The field, as a JSON pointer.
+    pub path: String,
+    /// Why it does not resolve, where it does not.
+    pub reason: Option<RefReason>,
 }
 
 /// `graph`: what the picture holds; the renderers only draw it.
@@ -97,6 +114,8 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
     });
     // Namespace levels and unresolved targets, shared by the policies that name them.
     let mut extra: HashMap<(ObjRef, bool), usize> = HashMap::new();
+    // The objects policies' specs name that the picture does not hold otherwise.
+    let mut named: HashMap<ObjRef, usize> = HashMap::new();
     for p in order {
         let pol = &topology.policies[p];
         let attached = topology.targets[p].iter().any(|r| match &r.resolution {
@@ -110,10 +129,12 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
             continue;
         }
         let targets = policy_targets(topology, p, &index, &mut extra, &mut picture);
+        let references = policy_references(topology, p, &index, &mut named, &mut picture);
         picture.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
             status: world.statuses.overall[p],
             targets,
+            references,
         });
     }
     picture.levels = namespace_levels(topology, &picture, &ids, &index);
@@ -184,6 +205,44 @@ fn objects(topology: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize
     picture.edges.sort_unstable();
     picture.edges.dedup();
     (picture, index)
+}
+
+/// The edges of what `policy`'s spec names: to the object where the picture holds it,
+/// else to a node of its own (made once, shared through `named`).
+fn policy_references(
+    topology: &Topology,
+    policy: PolicyId,
+    index: &HashMap<NodeId, usize>,
+    named: &mut HashMap<ObjRef, usize>,
+    picture: &mut Graph,
+) -> Vec<GraphReference> {
+    let mut out = Vec::new();
+    for r in topology.references_of(policy) {
+        let object = r.target.object();
+        let drawn = topology
+            .lookup(&object)
+            .and_then(|n| index.get(&n))
+            .copied();
+        let node = drawn.unwrap_or_else(|| {
+            *named.entry(object.clone()).or_insert_with(|| {
+                picture.nodes.push(GraphNode {
+                    namespace: object.namespace.as_deref().map(str::to_string),
+                    obj_ref: object,
+                    kind: GraphNodeKind::Referenced(!matches!(
+                        r.reason,
+                        None | Some(RefReason::Unchecked)
+                    )),
+                });
+                picture.nodes.len() - 1
+            })
+        });
+        out.push(GraphReference {
+            node,
+            path: r.path.clone(),
+            reason: r.reason,
+        });
+    }
+    out
 }
 
 /// The picture's nodes `policy` points at: its drawn targets, and a node for each

@@ -39,7 +39,9 @@ pub use policy::{
     describe_policy, reported_status, Affected, Overridden, PolicyDescription, ReportedCondition,
     StatusPair, TargetState,
 };
-pub use reported::{is_failure, reported_word, shown_reason, shown_text, summarise, Reported};
+pub use reported::{
+    is_failure, reported_word, shown_reason, shown_status, shown_text, summarise, Reported,
+};
 pub use sections::SectionEffective;
 pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};

@@ -2,8 +2,8 @@
 //! with the tree renderer.
 
 use super::{
-    namespace_entries, role_then_ref, unresolved_status, TargetDescription, TreeNode, TreeView,
-    World,
+    namespace_entries, reported_word, role_then_ref, unresolved_status, Reported,
+    TargetDescription, TreeNode, TreeView, World,
 };
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
@@ -51,6 +51,9 @@ pub fn target(world: &World, node: NodeId, description: &TargetDescription) -> V
 pub struct PolicyOutline {
     pub policy: ObjRef,
     pub status: PolicyStatus,
+    /// What controllers say of its current generation (shown as `get` shows it).
+    #[serde(skip_serializing_if = "Reported::is_none")]
+    pub reported: Option<Reported>,
     pub targets: Vec<TreeNode>,
 }
 
@@ -112,6 +115,7 @@ pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
     PolicyOutline {
         policy: topology.policies[policy].obj_ref.clone(),
         status: world.statuses.overall[policy],
+        reported: reported_word(topology, policy),
         targets,
     }
 }
@@ -127,7 +131,9 @@ pub fn namespace(description: &TargetDescription) -> Vec<TreeNode> {
             .map(|p| super::TreePolicy {
                 policy: p.policy.clone(),
                 status: p.status,
+                reported: p.reported.clone(),
                 via_namespace: false,
+                references: Vec::new(),
             })
             .collect(),
         children: Vec::new(),

@@ -104,6 +104,19 @@ pub fn shown_reason(computed: PolicyStatus, word: Option<&Reported>) -> Option<&
     }
 }
 
+/// STATUS as every view shows it (`get`, `tree`, `describe`): the computed verdict,
+/// or `<reason> (reported)` where a controller refuses the current generation and the
+/// computed verdict is not a failure (`shown_reason`).
+pub fn shown_status(
+    computed: PolicyStatus,
+    word: Option<&Reported>,
+) -> std::borrow::Cow<'static, str> {
+    match shown_reason(computed, word) {
+        Some(reason) => shown_text(reason).into(),
+        None => computed.as_str().into(),
+    }
+}
+
 /// STATUS for a reported refusal: `Invalid (reported)`.
 pub fn shown_text(reason: &str) -> String {
     format!("{reason} (reported)")

@@ -2,7 +2,7 @@
 //! policies that attach nowhere.
 
 use super::*;
-use crate::topology::LevelId;
+use crate::topology::{LevelId, PolicyReference};
 
 /// One line of `tree`: a node, the policies attached to it, and its children.
 #[derive(Clone, Debug, Serialize)]
@@ -35,8 +35,16 @@ pub const MAX_DEPTH: usize = 64;
 pub struct TreePolicy {
     pub policy: ObjRef,
     pub status: PolicyStatus,
+    /// What controllers say of its current generation (`Reported`): where it refuses
+    /// the policy, STATUS shows that (`shown_status`), as `get` does.
+    #[serde(skip_serializing_if = "Reported::is_none")]
+    pub reported: Option<Reported>,
     #[serde(rename = "viaNamespace", skip_serializing_if = "std::ops::Not::not")]
     pub via_namespace: bool,
+    /// The objects its spec names besides its targets (`Topology::references_of`): the
+    /// edges of what it depends on, drawn under it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<PolicyReference>,
 }
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
@@ -128,7 +136,9 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             node.policies.push(TreePolicy {
                 policy: pol.obj_ref.clone(),
                 status,
+                reported: reported_word(topology, p),
                 via_namespace: false,
+                references: topology.references_of(p).to_vec(),
             });
         }
     }
@@ -270,7 +280,9 @@ impl TreeView<'_> {
             (self.policy)(p).map(|status| TreePolicy {
                 policy: topology.policies[p].obj_ref.clone(),
                 status,
+                reported: reported_word(topology, p),
                 via_namespace,
+                references: topology.references_of(p).to_vec(),
             })
         };
         let mut policies: Vec<TreePolicy> = topology.attached[id]

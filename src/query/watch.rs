@@ -1,6 +1,6 @@
 //! `get -w`: the objects as the watches last saw them, and `get`'s rows answered again
-//! after each batch of changes; only the rows whose status, targets or reach changed
-//! are handed back.
+//! after each batch of changes; only the rows that changed, or whose policies' objects
+//! did, are handed back (`answer`; which of them are printed: `events`).
 //!
 //! A change is answered incrementally. A policy's status and reach are sums over the
 //! objects it reaches (its tally over the most specific ones, the objects counted), so
@@ -16,7 +16,12 @@
 //! change when some policy selects targets across namespaces. Tests hold the answers
 //! equal to `get`'s on the whole input after every change.
 
+mod answer;
 mod count;
+pub mod events;
+mod unwatched;
+
+pub use answer::Answer;
 
 use super::get::{policy_row, row_is};
 use super::{analyze, get_policies, PolicyRow, World};
@@ -30,6 +35,9 @@ use crate::topology::{NodeId, PolicyId, Topology};
 use count::{count_parts, lend, places_now};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Rows answered again, by policy (None: the policy is gone).
+type Rows = Vec<(ObjRef, Option<PolicyRow>)>;
 
 /// Past this many namespaces, a change that reaches more than half of them is not
 /// answered by namespaces.
@@ -52,7 +60,7 @@ pub struct Watched {
     /// The kinds the first read listed, and where (`Snapshot::listed`).
     listed: Option<BTreeSet<crate::model::Listed>>,
     declared: Vec<Declared>,
-    /// Per policy, its last row (`get -w` compares their targets, status and reach).
+    /// Per policy, its last row (what a batch's rows are compared with).
     last: FastMap<ObjRef, PolicyRow>,
     /// What the last answer in full knew of the world: its catalog (which tells
     /// policies from the rest) and its namespaces; no objects.
@@ -89,6 +97,8 @@ struct Pending {
     before: Vec<Object>,
     /// The kinds of the policies changed; None once another object changed.
     policy_kinds: Option<BTreeSet<GroupKind>>,
+    /// The policies whose objects changed (their items change, whatever their rows).
+    edited: BTreeSet<ObjRef>,
 }
 
 impl Pending {
@@ -123,30 +133,6 @@ struct Parts {
     /// Per part of the children: each node of another part (by reference) with
     /// children in that part, and how many.
     edges: FastMap<Part, FastMap<ObjRef, u32>>,
-}
-
-/// What one batch of changes did to `get`'s rows.
-pub struct Answer<'w> {
-    /// A world the rows can be looked up in (for "not found" hints).
-    pub world: &'w World,
-    /// The rows that changed (new policies included), in `get`'s order.
-    pub changed: Vec<PolicyRow>,
-    /// Policies gone, as their last rows.
-    pub deleted: Vec<PolicyRow>,
-    /// The objects now held (the changed rows' policies among them).
-    objects: &'w BTreeMap<ObjRef, Object>,
-    /// The policies gone, as last seen.
-    gone: Vec<Object>,
-}
-
-impl Answer<'_> {
-    /// The object of a row answered: the policy as it is now, or as last seen if gone
-    /// (what `get -w -o json` prints the row as).
-    pub fn object(&self, policy: &ObjRef) -> Option<&Object> {
-        self.objects
-            .get(policy)
-            .or_else(|| self.gone.iter().rev().find(|o| o.obj_ref() == *policy))
-    }
 }
 
 impl Watched {
@@ -316,6 +302,7 @@ impl Watched {
                         self.note(Some(&now), before);
                     }
                 }
+                Change::Unwatched(list) => changed |= self.unwatched(&list),
                 Change::Blind(spot) => {
                     if !self.blind_spots.contains(&spot) {
                         self.blind_spots.push(spot.clone());
@@ -392,6 +379,7 @@ impl Watched {
             let r = o.obj_ref();
             match now {
                 Some(o) if catalog.is_policy(o) => {
+                    self.pending.edited.insert(r.clone());
                     self.places.insert(r, target_places(o));
                 }
                 _ => {
@@ -401,45 +389,13 @@ impl Watched {
         }
     }
 
-    /// `get`'s rows answered again from the objects as they are now, and those of them
-    /// (and the policies gone) that differ from the last answer in status, targets or
-    /// reach.
-    pub fn answer(&mut self) -> Answer<'_> {
-        let (rows, mut gone) = self.answer_pending();
-        let mut changed = Vec::new();
-        let mut deleted = Vec::new();
-        for (policy, row) in rows {
-            match row {
-                Some(r) => {
-                    let same = self.last.get(&policy).is_some_and(|old| {
-                        (&old.targets, old.status, old.affects) == (&r.targets, r.status, r.affects)
-                    });
-                    if !same {
-                        changed.push(r.clone());
-                    }
-                    self.last.insert(policy, r);
-                }
-                None => deleted.extend(self.last.remove(&policy)),
-            }
-        }
-        changed.sort_by(row_order);
-        deleted.sort_by(row_order);
-        gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
-        Answer {
-            world: &self.world,
-            changed,
-            deleted,
-            objects: &self.objects,
-            gone,
-        }
-    }
-
-    /// The rows of the policies the changes pending may have changed (None: gone), and
-    /// what the changed objects were.
-    fn answer_pending(&mut self) -> (Vec<(ObjRef, Option<PolicyRow>)>, Vec<Object>) {
+    /// The rows of the policies the changes pending may have changed (None: gone),
+    /// what the changed objects were, and the policies whose objects changed.
+    fn answer_pending(&mut self) -> (Rows, Vec<Object>, BTreeSet<ObjRef>) {
         let mut pending = std::mem::replace(&mut self.pending, Pending::new());
         let rows = self.rows_pending(&pending);
-        (rows, std::mem::take(&mut pending.before))
+        let edited = std::mem::take(&mut pending.edited);
+        (rows, std::mem::take(&mut pending.before), edited)
     }
 
     /// The rows of the policies `pending` may have changed (None: gone).

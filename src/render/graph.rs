@@ -7,8 +7,8 @@ use super::human::section_word;
 use super::{status_tint, Tint};
 use crate::effective::PolicyStatus;
 use crate::model::ObjRef;
-use crate::query::graph::{Graph, GraphNode, GraphNodeKind};
-use crate::topology::Role;
+use crate::query::graph::{Graph, GraphNode, GraphNodeKind, GraphReference};
+use crate::topology::{RefReason, Role};
 use std::io::{self, Write};
 
 /// The lines of a node's label: kind, then name (its namespace is the cluster around it).
@@ -20,6 +20,7 @@ fn node_lines(n: &GraphNode) -> Vec<String> {
             None => vec![r.kind.to_string(), r.name.to_string()],
         },
         GraphNodeKind::Namespace => vec!["Namespace".into(), r.name.to_string()],
+        GraphNodeKind::Referenced(_) => vec![r.kind.to_string(), r.name.to_string()],
         GraphNodeKind::Unresolved(status) => {
             let mut name = r.name.to_string();
             if let Some(s) = &r.section {
@@ -53,6 +54,23 @@ fn palette(status: PolicyStatus) -> (&'static str, &'static str) {
     let tint = status_tint(status);
     let (_, class, rgb) = PALETTE.iter().find(|p| p.0 == tint).unwrap_or(&PALETTE[2]);
     (class, rgb)
+}
+
+/// A reference edge's label: its field, and why it does not resolve where it does not.
+fn reference_label(r: &GraphReference) -> String {
+    match r.reason {
+        None => r.path.clone(),
+        Some(reason) => format!("{} ({reason:?})", r.path),
+    }
+}
+
+/// A reference that does not resolve is drawn as a missing target is; one unchecked, or
+/// resolved, in grey.
+fn reference_colour(r: &GraphReference) -> &'static str {
+    match r.reason {
+        None | Some(RefReason::Unchecked) => "#555555",
+        Some(_) => UNRESOLVED,
+    }
 }
 
 /// Indices of the nodes and of the policies drawn in each namespace, cluster-scoped
@@ -96,6 +114,7 @@ fn dot_shape(kind: GraphNodeKind) -> &'static str {
         },
         GraphNodeKind::Namespace => "folder",
         GraphNodeKind::Unresolved(_) => "box",
+        GraphNodeKind::Referenced(_) => "box",
     }
 }
 
@@ -137,9 +156,10 @@ pub fn dot(out: &mut impl Write, g: &Graph) -> io::Result<()> {
         for i in nodes {
             let n = &g.nodes[i];
             let style = match (n.kind, &n.obj_ref.section) {
-                (GraphNodeKind::Unresolved(_), _) => {
+                (GraphNodeKind::Unresolved(_) | GraphNodeKind::Referenced(true), _) => {
                     format!(", style=\"dashed\", color=\"{UNRESOLVED}\"")
                 }
+                (GraphNodeKind::Referenced(false), _) => ", style=\"dotted\"".into(),
                 (GraphNodeKind::Object(Role::Route), _) => ", style=\"rounded\"".into(),
                 _ => String::new(),
             };
@@ -191,6 +211,17 @@ pub fn dot(out: &mut impl Write, g: &Graph) -> io::Result<()> {
                 palette(p.status).1
             )?;
         }
+        // What its spec names: an edge of its own kind (dotted, an open arrow, the field).
+        for r in &p.references {
+            writeln!(
+                out,
+                "  {} -> {} [style=dotted, arrowhead=onormal, color=\"{}\", label={}];",
+                dot_quote(&p.policy.to_string()),
+                dot_node_id(&g.nodes[r.node]),
+                reference_colour(r),
+                dot_quote(&reference_label(r))
+            )?;
+        }
     }
     writeln!(out, "}}")
 }
@@ -223,6 +254,7 @@ fn mermaid_shape(kind: GraphNodeKind) -> (&'static str, &'static str) {
         },
         GraphNodeKind::Namespace => ("[/", "/]"),
         GraphNodeKind::Unresolved(_) => ("[", "]"),
+        GraphNodeKind::Referenced(_) => ("[", "]"),
     }
 }
 
@@ -272,6 +304,11 @@ pub fn mermaid(out: &mut impl Write, g: &Graph) -> io::Result<()> {
         for &t in &p.targets {
             writeln!(out, "  p{i} -.-> n{t}")?;
         }
+        // What its spec names: a link ending in a circle, with the field.
+        for r in &p.references {
+            let label = mermaid_label(&[reference_label(r)]);
+            writeln!(out, "  p{i} --o|{label}| n{}", r.node)?;
+        }
     }
     for (_, class, rgb) in PALETTE {
         let members: Vec<String> = (0..g.policies.len())
@@ -284,7 +321,12 @@ pub fn mermaid(out: &mut impl Write, g: &Graph) -> io::Result<()> {
         }
     }
     let unresolved: Vec<String> = (0..g.nodes.len())
-        .filter(|&i| matches!(g.nodes[i].kind, GraphNodeKind::Unresolved(_)))
+        .filter(|&i| {
+            matches!(
+                g.nodes[i].kind,
+                GraphNodeKind::Unresolved(_) | GraphNodeKind::Referenced(true)
+            )
+        })
         .map(|i| format!("n{i}"))
         .collect();
     if !unresolved.is_empty() {

@@ -82,6 +82,22 @@ pub(crate) fn status_tint(s: PolicyStatus) -> Tint {
     }
 }
 
+/// STATUS as every human view paints it (`get`, `tree`, `describe`): the one word
+/// `query::shown_status` gives, escaped (a reason is a controller's text), a
+/// controller's refusal tinted as a failure.
+pub(crate) fn status_painted(
+    s: PolicyStatus,
+    word: Option<&crate::query::Reported>,
+) -> (String, Tint) {
+    match crate::query::shown_reason(s, word) {
+        Some(_) => (
+            escape::one_line(&crate::query::shown_status(s, word)).into_owned(),
+            Tint::Bad,
+        ),
+        None => (s.as_str().to_string(), status_tint(s)),
+    }
+}
+
 /// `-o json`: pretty, with a trailing newline.
 pub fn json<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
     // Serialised first, so a failed write stays an io::Error of its own kind (a

@@ -1,9 +1,10 @@
 //! `tree`: the hierarchy with policies hung on the nodes they attach to.
 
 use super::human::{human_ref, section_word};
-use super::{status_tint, Style, Tint};
+use super::{status_painted, status_tint, Style, Tint};
 use crate::query::outline::PolicyOutline;
 use crate::query::TreeNode;
+use crate::topology::{PolicyReference, RefReason};
 use std::io::{self, Write};
 
 /// A node's label: a section by its name under its object, but at the top (a target
@@ -31,10 +32,42 @@ pub fn write_policy(out: &mut impl Write, o: &PolicyOutline, style: Style) -> io
         out,
         "◆ {}  {}",
         style.paint(&human_ref(&o.policy), Tint::Bold),
-        style.paint(o.status.as_str(), status_tint(o.status))
+        {
+            let (status, tint) = status_painted(o.status, o.reported.as_ref());
+            style.paint(&status, tint)
+        }
     )?;
     for (i, t) in o.targets.iter().enumerate() {
         node(out, t, "", Some(i + 1 == o.targets.len()), style)?;
+    }
+    Ok(())
+}
+
+/// A policy's references, under it: each an edge of its own (`⇢`), to the object it
+/// names, with the field, and why it does not resolve where it does not.
+fn references(
+    out: &mut impl Write,
+    refs: &[PolicyReference],
+    prefix: &str,
+    style: Style,
+) -> io::Result<()> {
+    for (i, r) in refs.iter().enumerate() {
+        let conn = if i + 1 == refs.len() {
+            "└╌╌ "
+        } else {
+            "├╌╌ "
+        };
+        let why = match r.reason {
+            None => String::new(),
+            Some(RefReason::Unchecked) => style.paint("  Unchecked", Tint::Dim),
+            Some(reason) => style.paint(&format!("  {reason:?}"), Tint::Bad),
+        };
+        writeln!(
+            out,
+            "{prefix}{conn}⇢ {}  {}{why}",
+            human_ref(&r.target),
+            style.paint(&r.path, Tint::Dim)
+        )?;
     }
     Ok(())
 }
@@ -91,12 +124,15 @@ fn node(
         } else {
             String::new()
         };
+        let (status, tint) = status_painted(p.status, p.reported.as_ref());
         writeln!(
             out,
             "{child_prefix}{conn}◆ {}{via}  {}",
             human_ref(&p.policy),
-            style.paint(p.status.as_str(), status_tint(p.status))
+            style.paint(&status, tint)
         )?;
+        let below = if i == total { "    " } else { "│   " };
+        references(out, &p.references, &format!("{child_prefix}{below}"), style)?;
     }
     for c in &n.children {
         i += 1;

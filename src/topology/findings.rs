@@ -47,8 +47,8 @@ pub enum Code {
     /// objects of the hierarchy, never to each other.
     TargetIsPolicy,
     /// A reference in a policy's spec that does not resolve, where its controller
-    /// drops that entry and applies the rest (one refusing the whole policy makes it
-    /// Invalid instead).
+    /// drops that entry or setting and applies the rest, or never reads the object (one
+    /// refusing the whole policy makes it Invalid instead).
     UnresolvedReference,
     /// A controller refuses the policy's current generation (`Accepted=False`) while
     /// the computed verdict is not a failure: STATUS shows the refusal.

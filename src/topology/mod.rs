@@ -149,6 +149,9 @@ pub enum RefReason {
     RefNotPermitted,
     /// A kind the field may not name.
     InvalidKind,
+    /// An object its controller refuses to be named, for its `spec.type` (an
+    /// ExternalName Service, for Envoy Gateway: `RefusedReferent`).
+    UnsupportedType,
     /// The source did not list that kind there: not known.
     Unchecked,
 }
@@ -167,6 +170,9 @@ impl PolicyReference {
                 "in another namespace, which no ReferenceGrant allows (RefNotPermitted)"
             }
             Some(RefReason::InvalidKind) => "a kind the field may not name (InvalidKind)",
+            Some(RefReason::UnsupportedType) => {
+                "whose type its controller refuses to be named (UnsupportedType)"
+            }
             Some(RefReason::Unchecked) => "which the input does not say exists or not (Unchecked)",
         };
         format!("{}: names {}, {why}", self.path, self.target)

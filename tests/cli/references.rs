@@ -129,3 +129,46 @@ fn check_finds_the_refused_policy_and_not_the_unchecked_one() {
         "{findings:?}"
     );
 }
+
+#[test]
+fn tree_draws_each_policys_references_under_it() {
+    let (code, out, _) = run(&["tree"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("⇢ port 8080 of Service app/gone  /spec/extAuth/http/backendRef  NotFound"),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+    let (_, json, _) = run(&["tree", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let refs: Vec<&serde_json::Value> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|root| root["policies"].as_array().unwrap())
+        .filter_map(|p| p.get("references"))
+        .collect();
+    assert_eq!(refs.len(), 3, "{json}");
+}
+
+#[test]
+fn graph_draws_references_as_edges_of_their_own() {
+    let (code, dot, _) = run(&["graph"]);
+    assert_eq!(code, Some(0), "{dot}");
+    insta::assert_snapshot!("graph_dot_references", dot);
+    let (_, mermaid, _) = run(&["graph", "-o", "mermaid"]);
+    insta::assert_snapshot!("graph_mermaid_references", mermaid);
+    // The Service drawn is the reference's end, no node of its own; the missing one
+    // and the Secret get one each.
+    assert_eq!(
+        dot.matches("\"service/app/auth\" [label=").count(),
+        1,
+        "{dot}"
+    );
+    assert!(
+        dot.contains("\"service/app/gone\" [label=\"Service\\ngone\", shape=box, style=\"dashed\""),
+        "{dot}"
+    );
+    assert_eq!(dot.matches("arrowhead=onormal").count(), 3, "{dot}");
+    assert_eq!(mermaid.matches(" --o|").count(), 3, "{mermaid}");
+}

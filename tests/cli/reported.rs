@@ -139,3 +139,47 @@ fn check_calls_a_current_refusal_an_error_and_leaves_a_stale_one_out() {
     assert!(refused[0].contains("refused"), "{out}");
     assert!(!out.contains("stale"), "{out}");
 }
+
+#[test]
+fn tree_shows_the_word_get_shows() {
+    let (code, out) = run(&["tree"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("refused  Invalid (reported)"), "{out}");
+    assert!(out.contains("stale  Enforced"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn describe_of_a_target_shows_the_word_get_shows() {
+    let (_, out) = run(&["describe", "service/svc-a"]);
+    assert!(out.contains("Invalid (reported)"), "{out}");
+    insta::assert_snapshot!(out);
+    let (_, out) = run(&["describe", "service/svc-b"]);
+    assert!(
+        !out.contains("(reported)"),
+        "a stale refusal changes nothing: {out}"
+    );
+}
+
+#[test]
+fn describe_of_a_policy_as_a_tree_shows_the_word_get_shows() {
+    let (_, out) = run(&["describe", "backendtlspolicy/refused", "-o", "tree"]);
+    insta::assert_snapshot!(out);
+    assert!(
+        out.lines().next().unwrap().ends_with("Invalid (reported)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn target_json_keeps_the_computed_and_the_reported_verdict() {
+    let (_, out) = run(&["describe", "service/svc-a", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["policies"][0]["status"], "Enforced");
+    assert_eq!(v["policies"][0]["reported"], "Invalid");
+    let (_, out) = run(&["tree", "-o", "json"]);
+    assert!(out.contains("\"reported\": \"Invalid\""), "{out}");
+    let (_, out) = run(&["describe", "service/svc-b", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["policies"][0].get("reported").is_none(), "{v}");
+}

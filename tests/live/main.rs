@@ -9,6 +9,7 @@
 mod command;
 #[path = "../support/fake_apiserver/mod.rs"]
 mod fake_apiserver;
+mod parameters;
 mod secrets;
 mod watch;
 

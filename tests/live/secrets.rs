@@ -3,7 +3,7 @@
 //! verdict, and no secret value in any output or error.
 
 use super::{only_gets, User};
-use crate::fake_apiserver::{FakeApi, Server};
+use crate::fake_apiserver::{Access, FakeApi, Server};
 
 /// Planted in the Secret's and the ConfigMap's data and in `kubectl apply`'s
 /// annotation: it must never reach an output.
@@ -308,5 +308,102 @@ spec:
     assert!(page.contains("Status:       Invalid"), "{page}");
     assert!(page.contains("RefNotPermitted"), "{page}");
     only_metadata_where_named(&server);
+    only_gets(&server);
+}
+
+/// A SecurityPolicy in `app` whose ext-auth Service is in `auth`, a ReferenceGrant there
+/// letting it in; a SecurityPolicy in `elsewhere` no grant lets in.
+fn ext_auth_across_namespaces() -> String {
+    format!(
+        "{}---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {{name: ext, namespace: app}}
+spec:
+  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]
+  extAuth: {{http: {{backendRef: {{name: authz, namespace: auth, port: 8080}}}}}}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {{name: stray, namespace: elsewhere}}
+spec:
+  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]
+  extAuth: {{http: {{backendRef: {{name: authz, namespace: auth, port: 8080}}}}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: authz, namespace: auth}}
+spec: {{ports: [{{name: http, port: 8080}}]}}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {{name: let-app-in, namespace: auth}}
+spec:
+  from: [{{group: gateway.envoyproxy.io, kind: SecurityPolicy, namespace: app}}]
+  to: [{{group: '', kind: Service}}]
+",
+        cluster(true)
+    )
+}
+
+/// `describe svc/NAME` live, by a user who may list policies per namespace only
+/// (RBAC bound per namespace: the cluster-wide list is refused), reads the policies of
+/// the namespaces a ReferenceGrant there lets refer to it, so its `referencedBy` names
+/// them as the whole input does; a namespace no grant lets in is not read.
+#[test]
+fn describe_of_a_service_reads_the_policies_a_reference_grant_lets_name_it() {
+    let yaml = ext_auth_across_namespaces();
+    let server = FakeApi::from_yaml(&yaml)
+        .permit(|a: &Access| a.namespace.is_some() || !a.resource.starts_with("securitypolicies."))
+        .start();
+    let user = User::new(&server.kubeconfig("admin", Some("auth")));
+    let (code, json, err) = user.run(&["describe", "svc/authz", "-o", "json"]);
+    assert_eq!(code, 0, "{err}");
+    // The refused cluster-wide list is said; `app` was read for the grant.
+    assert!(err.contains("read in namespaces app, auth only"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let referrers = |v: &serde_json::Value| -> Vec<String> {
+        v["referencedBy"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| format!("{}/{}", d["policy"]["namespace"], d["policy"]["name"]))
+            .collect()
+    };
+    assert_eq!(referrers(&v), vec![r#""app"/"ext""#.to_string()], "{json}");
+    let targets = server.targets();
+    assert!(
+        targets.iter().any(|t| t
+            .starts_with("/apis/gateway.envoyproxy.io/v1alpha1/namespaces/app/securitypolicies?")),
+        "{targets:#?}"
+    );
+    assert!(
+        !targets.iter().any(|t| t.contains("/namespaces/elsewhere/")),
+        "{targets:#?}"
+    );
+    // The whole input names the same (and the stray one, refused: RefNotPermitted).
+    let path = user.home.path().join("all.yaml");
+    std::fs::write(&path, &yaml).unwrap();
+    let file = path.to_str().unwrap();
+    let offline = user.ok(&[
+        "-f",
+        file,
+        "describe",
+        "svc/authz",
+        "-n",
+        "auth",
+        "-o",
+        "json",
+    ]);
+    let o: serde_json::Value = serde_json::from_str(&offline).unwrap();
+    assert_eq!(
+        referrers(&o),
+        vec![
+            r#""app"/"ext""#.to_string(),
+            r#""elsewhere"/"stray""#.to_string()
+        ],
+        "{offline}"
+    );
+    assert_eq!(o["referencedBy"][0], v["referencedBy"][0], "{offline}");
     only_gets(&server);
 }

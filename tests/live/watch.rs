@@ -612,6 +612,93 @@ fn watch_events_in_a_table_are_a_first_event_column() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// A policy's labels alone: under -l it comes into view ADDED when they come to match,
+/// and leaves it DELETED when they stop, as a server's watch with a label selector; a
+/// change to its spec that no cell shows is no row of a table.
+#[test]
+fn a_policy_relabelled_to_match_l_is_added_and_deleted_when_it_stops() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let args = [
+        "get",
+        "-A",
+        "-w",
+        "-l",
+        "tier=gold",
+        "--output-watch-events",
+    ];
+    let w = Watching::start(&user, &args);
+    watches_open(&server, 5);
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let mut p = demo_object("BackendTrafficPolicy", "gateway-timeouts");
+    p["metadata"]["labels"] = json!({"tier": "gold"});
+    server.apply(p.clone());
+    // kubectl's header comes with the first row printed.
+    let mut added = w.line();
+    if added.starts_with("EVENT") {
+        added = w.line();
+    }
+    assert_eq!(
+        words(&added)[..3],
+        ["ADDED", "infra", "gateway-timeouts"],
+        "{added}"
+    );
+    // Its spec alone: nothing a cell shows.
+    p["spec"]["timeout"]["http"]["requestTimeout"] = json!("20s");
+    server.apply(p.clone());
+    std::thread::sleep(Duration::from_millis(1500));
+    p["metadata"]["labels"] = json!({"tier": "silver"});
+    server.apply(p);
+    let deleted = w.line();
+    assert_eq!(
+        words(&deleted)[..3],
+        ["DELETED", "infra", "gateway-timeouts"],
+        "the spec's change printed no row: {deleted}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("No policies found."), "{err}");
+    only_gets(&server);
+}
+
+/// With `-o json`, every change of a policy's item is a line, MODIFIED: its spec, its
+/// labels, the status its controller wrote, even when nothing computed of it changed.
+#[test]
+fn json_lines_carry_changes_to_spec_labels_and_reported_status() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    watches_open(&server, 5);
+    let mut p = demo_object("BackendTrafficPolicy", "gateway-timeouts");
+    p["spec"]["timeout"]["http"]["requestTimeout"] = json!("20s");
+    server.apply(p.clone());
+    let event = w.event_of("gateway-timeouts");
+    assert_eq!(event["type"], "MODIFIED");
+    assert_eq!(
+        event["object"]["spec"]["timeout"]["http"]["requestTimeout"],
+        "20s"
+    );
+    p["metadata"]["labels"] = json!({"tier": "gold"});
+    server.apply(p.clone());
+    let event = w.event_of("gateway-timeouts");
+    assert_eq!(event["type"], "MODIFIED");
+    assert_eq!(event["object"]["metadata"]["labels"]["tier"], "gold");
+    p["status"]["ancestors"][0]["conditions"][0]["message"] =
+        json!("Policy has been accepted again.");
+    server.apply(p);
+    let event = w.event_of("gateway-timeouts");
+    assert_eq!(event["type"], "MODIFIED");
+    assert_eq!(
+        event["object"]["status"]["ancestors"][0]["conditions"][0]["message"],
+        "Policy has been accepted again."
+    );
+    rows.insert(policy_key(&event["object"]), event["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    only_gets(&server);
+}
+
 /// A policy's key in json lines and in `get`'s items.
 fn policy_key(item: &Value) -> String {
     let m = &item["metadata"];
@@ -774,13 +861,23 @@ fn watches_answered_429_or_5xx_are_retried_with_backoff_and_end_on_gets_rows() {
         churn(&server);
         wait_for(|| server.watch_faults_left() == 0, "every fault answered");
         w.settles_on_get(&user, &mut rows);
-        // Tried again after a pause that grows, not at once: 0.2 + 0.4 + 0.8 s.
+        // Tried again after a pause that grows, not at once: 0.2 + 0.4 + 0.8 s; after
+        // the second the server asks for in Retry-After (429 and 503), each time.
         let times = route_watches(&server);
         assert!(times.len() > before + 3, "{code}: {} watches", times.len());
         assert!(
             times[before + 3].duration_since(times[before]) >= Duration::from_millis(1000),
             "{code}: retried with a growing pause"
         );
+        if code != 500 {
+            for i in before..before + 3 {
+                let pause = times[i + 1].duration_since(times[i]);
+                assert!(
+                    pause >= Duration::from_millis(950),
+                    "{code}: retried after {pause:?}, not after the Retry-After of 1 s"
+                );
+            }
+        }
         let (exit, err) = w.interrupt();
         assert_eq!(exit, 0, "{code}: {err}");
         assert!(
@@ -788,6 +885,56 @@ fn watches_answered_429_or_5xx_are_retried_with_backoff_and_end_on_gets_rows() {
             "{code}: a fault tried again is no warning: {err}"
         );
     }
+}
+
+/// A watch answered 429 with `Retry-After: 2` is tried again 2 s later, not after the
+/// 0.2 s its own pause would be; one that asks for an hour is tried again no later than
+/// `--request-timeout` after it first failed, and the watch ends (exit 1) when it fails
+/// still.
+#[test]
+fn a_watch_is_retried_after_the_retry_after_the_server_asks_for_capped() {
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, _) = Watching::events(&user);
+    watches_open(&server, 5);
+    let route_watches = |server: &crate::fake_apiserver::Server| -> Vec<Instant> {
+        let requests = server.requests();
+        let watches = requests
+            .iter()
+            .filter(|r| r.target.contains("/httproutes") && r.target.contains("watch="));
+        watches.map(|r| r.started).collect()
+    };
+    let before = route_watches(&server).len();
+    server.fail_watches_asking("/httproutes", 429, 1, 2);
+    server.close_watches();
+    wait_for(|| route_watches(&server).len() > before + 1, "tried again");
+    let times = route_watches(&server);
+    let pause = times[before + 1].duration_since(times[before]);
+    assert!(
+        pause >= Duration::from_millis(1950),
+        "retried after {pause:?}"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+
+    let server = demo_server();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let lines = super::offline(&["get", "-A", "--demo"]).lines().count();
+    let w = Watching::start(&user, &["get", "-A", "-w", "--request-timeout", "3s"]);
+    w.lines(lines);
+    watches_open(&server, 5);
+    server.fail_watches_asking("/httproutes", 429, 1000, 3600);
+    let failing = Instant::now();
+    server.close_watches();
+    let (code, err) = w.exit();
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("could not be reached again"), "{err}");
+    assert!(
+        failing.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        failing.elapsed()
+    );
 }
 
 /// Waits (at most `WAIT`) until `done`.
@@ -842,6 +989,149 @@ fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
             .any(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch=")),
         "the new kind is watched"
     );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A policy kind's CRD deleted while watching: its policies end DELETED, as the
+/// server's own watch of them ends, with no warning (a fresh `get` does not find the
+/// kind either); the other kinds are still watched; the CRD back, the kind is watched
+/// again and its policies come ADDED.
+#[test]
+fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io",
+                     "labels": {"gateway.networking.k8s.io/policy": "Direct"}},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    });
+    let color = |name: &str| {
+        json!({"apiVersion": "example.io/v1", "kind": "ColorPolicy",
+               "metadata": {"name": name, "namespace": "baker",
+                            "creationTimestamp": "2026-02-01T00:00:00Z"},
+               "spec": {"targetRef": {"group": "", "kind": "Service", "name": "oven"},
+                        "color": "red"}})
+    };
+    server.apply(crd.clone());
+    server.apply(color("red"));
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    assert!(rows.keys().any(|k| k.contains("ColorPolicy")), "{rows:#?}");
+    let color_watches = |server: &crate::fake_apiserver::Server| {
+        let targets = server.targets();
+        targets
+            .iter()
+            .filter(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch="))
+            .count()
+    };
+    wait_for(|| color_watches(&server) > 0, "the kind watched");
+    // The CRD deleted: its objects go with it, and the kind is no longer served.
+    server.unserve("example.io/v1", "ColorPolicy");
+    server.delete(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        None,
+        "colorpolicies.example.io",
+    );
+    let gone = w.event_of("red");
+    assert_eq!(gone["type"], "DELETED", "{gone}");
+    rows.remove(&policy_key(&gone["object"]));
+    // The other kinds go on.
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let changed = w.event_of("baker-orders-retries");
+    assert_eq!(changed["type"], "MODIFIED", "{changed}");
+    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    let watched_before = color_watches(&server);
+    // The CRD back: the kind watched again, its policies ADDED.
+    server.serve_again("example.io/v1", "ColorPolicy");
+    server.apply(crd);
+    server.apply(color("blue"));
+    let back = w.event_of("blue");
+    assert_eq!(back["type"], "ADDED", "{back}");
+    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(color_watches(&server) > watched_before, "watched again");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.is_empty(),
+        "a kind whose CRD is deleted is no warning: {err}"
+    );
+    only_gets(&server);
+}
+
+/// How many requests (lists and watches) came whose path starts with `path`.
+fn requests_to(server: &crate::fake_apiserver::Server, path: &str) -> usize {
+    server
+        .targets()
+        .iter()
+        .filter(|t| t.starts_with(&format!("{path}?")))
+        .count()
+}
+
+/// The watches started for a policy (the Pods it picks in its namespace, the Secrets it
+/// names where none were listed) stop once it is gone: when the server ends every open
+/// watch, the others are opened again, those are not; and what they held goes with
+/// them, the rows still ending on `get`'s.
+#[test]
+fn the_watches_started_for_a_policy_stop_when_it_is_gone() {
+    let yaml = super::pod_cluster(&super::pod_policy("pods", "app", "payments"));
+    let server = FakeApi::from_yaml(&yaml).start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    let picker = json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+           "metadata": {"name": "web-pods", "namespace": "web"},
+           "spec": {"targetRefs": [{"kind": "Pod",
+                                    "selector": {"matchLabels": {"app": "payments"}}}],
+                    "mtlsMode": "Strict"}});
+    server.apply(picker);
+    w.settles_on_get(&user, &mut rows);
+    let pods = "/api/v1/namespaces/web/pods";
+    wait_for(
+        || requests_to(&server, pods) >= 2,
+        "web's Pods listed and watched",
+    );
+    server.delete(
+        "networking.gke.io/v1",
+        "GCPServerTLSPolicy",
+        Some("web"),
+        "web-pods",
+    );
+    w.settles_on_get(&user, &mut rows);
+    // Stopped: the server ends every watch; the others come back, web's Pods do not.
+    std::thread::sleep(Duration::from_millis(500));
+    let (before, all) = (requests_to(&server, pods), server.watches());
+    server.close_watches();
+    wait_for(
+        || server.watches() >= all + 3,
+        "the other watches opened again",
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        requests_to(&server, pods),
+        before,
+        "web's Pods are no longer watched"
+    );
+    // Back: watched again.
+    server.apply(
+        json!({"apiVersion": "networking.gke.io/v1", "kind": "GCPServerTLSPolicy",
+           "metadata": {"name": "web-pods", "namespace": "web"},
+           "spec": {"targetRefs": [{"kind": "Pod",
+                                    "selector": {"matchLabels": {"app": "payments"}}}],
+                    "mtlsMode": "Strict"}}),
+    );
+    w.settles_on_get(&user, &mut rows);
+    assert!(requests_to(&server, pods) > before, "watched again");
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
@@ -1041,6 +1331,28 @@ fn a_secret_deleted_mid_watch_flips_its_policy_to_invalid_and_back() {
         .iter()
         .any(|t| t.starts_with("/api/v1/namespaces/late/secrets?") && t.contains("watch=true"));
     assert!(late_watched, "{:#?}", server.targets());
+    // The policy gone, no other naming Secrets there: their watch stops.
+    server.delete(
+        "gateway.envoyproxy.io/v1alpha1",
+        "SecurityPolicy",
+        Some("late"),
+        "late",
+    );
+    w.settles_on_get(&user, &mut rows);
+    std::thread::sleep(Duration::from_millis(500));
+    let secrets_late = "/api/v1/namespaces/late/secrets";
+    let (before, all) = (requests_to(&server, secrets_late), server.watches());
+    server.close_watches();
+    wait_for(
+        || server.watches() >= all + 3,
+        "the other watches opened again",
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        requests_to(&server, secrets_late),
+        before,
+        "late's Secrets are no longer watched"
+    );
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains(secrets::PLANTED), "{err}");

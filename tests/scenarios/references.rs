@@ -350,3 +350,102 @@ fn a_tls_policy_whose_issuer_is_missing_is_invalid() {
         assert_eq!(status(&w, "tlsp"), PolicyStatus::Invalid, "{issuer_ref}");
     }
 }
+
+/// `ext_auth` with more objects in the input.
+fn ext_auth_with(backend_ref: &str, more: &str) -> String {
+    format!("{}---\n{more}", ext_auth(backend_ref))
+}
+
+const EXTERNAL_NAME: &str = "apiVersion: v1
+kind: Service
+metadata: {name: outside, namespace: app}
+spec: {type: ExternalName, externalName: auth.example.com, ports: [{port: 8080}]}
+";
+
+#[test]
+fn an_external_name_service_makes_an_envoy_gateway_policy_invalid() {
+    let w = world(&ext_auth_with("{name: outside, port: 8080}", EXTERNAL_NAME));
+    assert_eq!(
+        references(&w, "sp"),
+        vec![(POINTER.to_string(), Some(RefReason::UnsupportedType))]
+    );
+    assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
+    let finding = &w
+        .topology
+        .findings
+        .iter()
+        .find(|f| f.object.name == "sp")
+        .unwrap()
+        .message;
+    assert!(
+        finding.contains("service/app/outside#8080") && finding.contains("UnsupportedType"),
+        "{finding}"
+    );
+}
+
+#[test]
+fn a_service_of_another_type_is_not_refused() {
+    let more = EXTERNAL_NAME.replace(
+        "type: ExternalName, externalName: auth.example.com, ",
+        "type: NodePort, ",
+    );
+    let w = world(&ext_auth_with("{name: outside, port: 8080}", &more));
+    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
+}
+
+#[test]
+fn an_external_name_service_is_refused_by_envoy_gateway_only() {
+    // agentgateway resolves a Service without looking at its type.
+    let yaml = format!(
+        "{}---\n{EXTERNAL_NAME}",
+        agentgateway_ext_auth("{name: outside, port: 8080}")
+    );
+    let w = world(&yaml);
+    assert_eq!(
+        references(&w, "agp"),
+        vec![(AGENTGATEWAY_POINTER.to_string(), None)]
+    );
+}
+
+const SERVICE_IMPORT: &str = "apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: imported, namespace: app}
+spec: {type: ClusterSetIP, ports: [{name: grpc, port: 9000, protocol: TCP}]}
+";
+
+#[test]
+fn a_service_import_port_is_checked_as_a_services_is() {
+    let r = "{group: multicluster.x-k8s.io, kind: ServiceImport, name: imported, port: 9000}";
+    let w = world(&ext_auth_with(r, SERVICE_IMPORT));
+    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
+    let w = world(&ext_auth_with(&r.replace("9000", "9001"), SERVICE_IMPORT));
+    assert_eq!(
+        references(&w, "sp"),
+        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+    );
+    assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
+    let no_port = r.replace(", port: 9000", "");
+    let w = world(&ext_auth_with(&no_port, SERVICE_IMPORT));
+    assert_eq!(
+        references(&w, "sp"),
+        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+    );
+}
+
+const BACKEND: &str = "apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: Backend
+metadata: {name: remote, namespace: app}
+spec: {endpoints: [{fqdn: {hostname: auth.example.com, port: 443}}]}
+";
+
+#[test]
+fn a_backend_port_is_not_matched_against_its_endpoints() {
+    // Envoy Gateway routes to a Backend's endpoints on their own ports; the port a
+    // reference names is a section name only.
+    let r = "{group: gateway.envoyproxy.io, kind: Backend, name: remote, port: 8443}";
+    let w = world(&ext_auth_with(r, BACKEND));
+    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
+}

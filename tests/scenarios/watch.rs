@@ -1,9 +1,12 @@
 //! `get -w`'s incremental answers: after every change, the rows `Watched` answers from
 //! the parts a change can touch are `get`'s rows computed on the whole input.
 
+use kubectl_policies::model::ObjRef;
 use kubectl_policies::model::{Object, Snapshot};
+use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::Watched;
 use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::source::files::{load_text, Loaded};
 use kubectl_policies::source::live::watch::Change;
 
@@ -377,6 +380,7 @@ fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
     // its new labels (a row is kept from the last answer only when all of it is the
     // same).
     let in_full = w.answered.0;
+    let w_rows_before = w.rows();
     let c = find(&all, "GatewayClass", "cupcake-class");
     all[c].labels.insert("tier".into(), "gold".into());
     let policy = w.rows()[0].policy.clone();
@@ -387,7 +391,33 @@ fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
         Change::Applied(all[p].clone()),
     ]);
     let answer = w.answer();
-    assert!(answer.changed.is_empty() && answer.deleted.is_empty());
+    // Its row changed in its labels only: a table without LABELS prints nothing, its
+    // `-o json` item (and a table with --show-labels) is printed again, MODIFIED.
+    let changed: Vec<&ObjRef> = answer.changed.iter().map(|r| &r.policy).collect();
+    assert_eq!(changed, [&policy]);
+    assert!(answer.deleted.is_empty());
+    let was = &answer.was[&policy];
+    assert_eq!(was.labels.get("team"), None);
+    let mut shown = Shown::new(&w_rows_before);
+    let narrow = |a: &PolicyRow, b: &PolicyRow| policy_cells_alike(a, b, false, false);
+    assert!(shown
+        .events(&answer, |_| true, Shows::Cells(&narrow))
+        .is_empty());
+    let labelled = |a: &PolicyRow, b: &PolicyRow| policy_cells_alike(a, b, false, true);
+    let printed = shown.events(&answer, |_| true, Shows::Cells(&labelled));
+    assert_eq!(printed.len(), 1);
+    assert_eq!(printed[0].1, Event::Modified);
+    let printed = shown.events(&answer, |_| true, Shows::Items);
+    assert_eq!(printed.len(), 1);
+    // With -l team=cupcakes, it comes into view: ADDED; the other rows are not shown.
+    let mut selected = Shown::default();
+    let team = |r: &PolicyRow| r.labels.get("team").map(String::as_str) == Some("cupcakes");
+    let printed = selected.events(&answer, team, Shows::Cells(&narrow));
+    assert_eq!(printed.len(), 1);
+    assert_eq!(
+        (&printed[0].0.policy, printed[0].1),
+        (&policy, Event::Added)
+    );
     assert_eq!(w.answered.0, in_full + 1, "answered in full");
     assert_eq!(rows_json(&w.rows()), full(&all));
     let row = w.rows().into_iter().find(|r| r.policy == policy).unwrap();

@@ -1,6 +1,8 @@
 //! `get -w`'s guarantee as a property: after any sequence of changes, the last row
-//! printed for every policy (its targets, status and reach) is the row a fresh `get`
-//! computes on the objects as they are, and the rows `Watched` holds are `get`'s rows.
+//! printed for every policy is the row a fresh `get` computes on the objects as they
+//! are (in a table, the same cells; with `-o json -l tier=gold`, the same item, the
+//! policies whose labels came to match or stopped included), and the rows `Watched`
+//! holds are `get`'s rows.
 //!
 //! A generated cluster (every kind the tool reads: Namespaces whose labels allowedRoutes
 //! selectors read, a GatewayClass, a Gateway and a ListenerSet whose listeners come and
@@ -9,13 +11,16 @@
 //! ConfigMaps with the policies that name them, listed where those name them), then batches
 //! of changes: each object put in one of its shapes or deleted (and recreated under
 //! the same name), one event at a time or a few at once, or missed and seen again in a
-//! fresh list (a 410 Gone). After every batch the watch's answer is compared with a full
-//! analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
+//! fresh list (a 410 Gone), and the policy kind's CRD deleted with its kind no longer
+//! served (its watch ends, its policies gone with it). After every batch the watch's
+//! answer is compared with a full analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
 //! every run tries the same sequences (PROPTEST_RNG_SEED picks others).
 
 use kubectl_policies::model::{Listed, ObjRef, Object, Snapshot};
-use kubectl_policies::query::watch::Watched;
-use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::query::watch::events::{Event, Shown, Shows};
+use kubectl_policies::query::watch::{Answer, Watched};
+use kubectl_policies::query::{analyze, get_policies, policy_item, PolicyRow};
+use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::source::files::{load_text, Loaded};
 use kubectl_policies::source::live::discovery::Resource;
 use kubectl_policies::source::live::watch::{Change, WatchList};
@@ -30,8 +35,12 @@ const PODS_READ_IN: [&str; 2] = ["backends", "other"];
 /// `SHAPES[slot]`) share a name, so putting one after another is a change to it, and a
 /// delete then a put is a recreation under the same name.
 const SHAPES: [u8; 28] = [
-    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 2, 2, 2, 2, 2, 2, 3, 2, 3,
+    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 3, 2, 3,
 ];
+
+/// The label selector of `get -w -l`, which some policies' shapes match and others not
+/// (a change to their labels alone takes them in or out of view).
+const GOLD: (&str, &str) = ("tier", "gold");
 
 const RETRY_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: retrypolicies.example.io\n  labels: {gateway.networking.k8s.io/policy: LABEL}\nspec: {group: example.io, names: {kind: RetryPolicy, plural: retrypolicies}, scope: Namespaced}\n";
 
@@ -130,14 +139,17 @@ fn shape(slot: usize, v: u8) -> String {
             1 => retry("gw-retries", "infra", &format!("{gw}}}"), "override: {attempts: 2}"),
             _ => retry("gw-retries", "infra", &format!("{route}, name: shop, namespace: shop, sectionName: cart}}"), "default: {timeout: 9s}"),
         },
+        // Shapes 2 and 3 are 0 and 1 labelled tier: gold: a change to labels alone.
         15 => retry(
             "ns-retries",
             "shop",
             "{group: \"\", kind: Namespace, name: shop}",
-            if v == 0 { "default: {attempts: 3}" } else { "override: {attempts: 3}" },
-        ),
+            if v.is_multiple_of(2) { "default: {attempts: 3}" } else { "override: {attempts: 3}" },
+        )
+        .replace("namespace: shop,", if v >= 2 { "namespace: shop, labels: {tier: gold}," } else { "namespace: shop," }),
         16 => match v {
-            0 => retry("route-retries", "shop", &format!("{route}, name: shop, sectionName: cart}}"), "default: {attempts: 5}"),
+            0 => retry("route-retries", "shop", &format!("{route}, name: shop, sectionName: cart}}"), "default: {attempts: 5}")
+                .replace("namespace: shop,", "namespace: shop, labels: {tier: gold},"),
             1 => retry("route-retries", "shop", &format!("{route}, name: shop}}"), "override: {attempts: 5}"),
             _ => retry("route-retries", "shop", &format!("{route}, name: other}}"), "default: {attempts: 5}"),
         },
@@ -150,9 +162,14 @@ fn shape(slot: usize, v: u8) -> String {
             };
             format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: cart-tls, namespace: backends, creationTimestamp: \"2025-01-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: {target}}}]\n  validation: {{hostname: cart.example.com, {ca}}}\n")
         }
+        // Shape 2 is shape 0 with a controller's report: a change to its status alone.
         18 => {
-            let section = if v == 0 { "" } else { ", sectionName: alt" };
-            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: svc-tls, namespace: other, creationTimestamp: \"2025-02-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: svc{section}}}]\n  validation: {{hostname: svc.example.com, wellKnownCACertificates: System}}\n")
+            let section = if v == 1 { ", sectionName: alt" } else { "" };
+            let status = match v {
+                2 => "status: {ancestors: [{ancestorRef: {name: svc, kind: Service, group: \"\"}, controllerName: example.com/c, conditions: [{type: Accepted, status: \"True\", reason: Accepted, message: ok}]}]}\n",
+                _ => "",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: svc-tls, namespace: other, creationTimestamp: \"2025-02-01T00:00:00Z\", labels: {{tier: gold}}}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: svc{section}}}]\n  validation: {{hostname: svc.example.com, wellKnownCACertificates: System}}\n{status}")
         }
         19 => pod("pay-1", "backends", app(v)),
         20 => pod_policy("backends", app(v)),
@@ -197,11 +214,14 @@ struct Step {
 }
 
 /// A batch of changes, seen one event at a time (`missed`: false) or missed and seen
-/// in a fresh list of each kind they touched, as after 410 Gone.
+/// in a fresh list of each kind they touched, as after 410 Gone; then, when
+/// `unserved`, the RetryPolicy CRD deleted and the kind no longer served (its watch
+/// ends: `Change::Unwatched`), every RetryPolicy gone with it.
 #[derive(Clone, Debug)]
 struct Batch {
     steps: Vec<Step>,
     missed: bool,
+    unserved: bool,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -218,8 +238,13 @@ fn batch() -> impl Strategy<Value = Batch> {
     (
         prop_oneof![6 => proptest::collection::vec(step(), 1..=1), 1 => proptest::collection::vec(step(), 2..=4)],
         proptest::bool::weighted(0.08),
+        proptest::bool::weighted(0.03),
     )
-        .prop_map(|(steps, missed)| Batch { steps, missed })
+        .prop_map(|(steps, missed, unserved)| Batch {
+            steps,
+            missed,
+            unserved,
+        })
 }
 
 /// The first objects: each in one of its shapes, or absent.
@@ -268,9 +293,92 @@ fn listed() -> BTreeSet<Listed> {
     listed
 }
 
-/// The part of a row `get -w` compares to decide a row is printed again.
-fn printed(row: &PolicyRow) -> String {
-    serde_json::to_string(&(&row.targets, row.status, row.affects)).unwrap()
+/// Whether `get -w -l tier=gold` shows a row.
+fn gold(row: &PolicyRow) -> bool {
+    row.labels.get(GOLD.0).map(String::as_str) == Some(GOLD.1)
+}
+
+/// A table's cells (`get -w` prints a row again when they differ).
+fn alike(a: &PolicyRow, b: &PolicyRow) -> bool {
+    policy_cells_alike(a, b, false, false)
+}
+
+/// What `get -w` printed last: per policy in view, its last row, and its last item with
+/// `-o json`.
+struct Printed {
+    table: Shown,
+    items: Shown,
+    rows: BTreeMap<ObjRef, PolicyRow>,
+    json: BTreeMap<ObjRef, String>,
+}
+
+impl Printed {
+    /// The first rows: a table of every policy, and the json items of `-l tier=gold`.
+    fn new(rows: &[PolicyRow], objects: &BTreeMap<ObjRef, Object>) -> Printed {
+        let selected: Vec<&PolicyRow> = rows.iter().filter(|r| gold(r)).collect();
+        Printed {
+            table: Shown::new(rows),
+            items: Shown::new(selected.iter().copied()),
+            rows: rows.iter().map(|r| (r.policy.clone(), r.clone())).collect(),
+            json: selected
+                .iter()
+                .map(|r| (r.policy.clone(), item(r, objects.get(&r.policy))))
+                .collect(),
+        }
+    }
+
+    /// The rows an answer prints, taken in: each a policy's last, but the DELETED.
+    fn take(&mut self, answer: &Answer) {
+        for (row, event) in self.table.events(answer, |_| true, Shows::Cells(&alike)) {
+            match event {
+                Event::Deleted => self.rows.remove(&row.policy),
+                _ => self.rows.insert(row.policy.clone(), row),
+            };
+        }
+        for (row, event) in self.items.events(answer, gold, Shows::Items) {
+            match event {
+                Event::Deleted => self.json.remove(&row.policy),
+                _ => self
+                    .json
+                    .insert(row.policy.clone(), item(&row, answer.object(&row.policy))),
+            };
+        }
+    }
+
+    /// Whether the last rows printed are a fresh `get`'s (`expected`, on `objects`).
+    fn check(
+        &self,
+        expected: &[PolicyRow],
+        objects: &BTreeMap<ObjRef, Object>,
+    ) -> Result<(), String> {
+        let table_ok = self.rows.len() == expected.len()
+            && expected
+                .iter()
+                .all(|r| self.rows.get(&r.policy).is_some_and(|p| alike(p, r)));
+        if !table_ok {
+            return Err(format!(
+                "the table's last rows differ from get's\nprinted: {:#?}\nget: {expected:#?}",
+                self.rows
+            ));
+        }
+        let json: BTreeMap<ObjRef, String> = expected
+            .iter()
+            .filter(|r| gold(r))
+            .map(|r| (r.policy.clone(), item(r, objects.get(&r.policy))))
+            .collect();
+        if self.json != json {
+            return Err(format!(
+                "the json items last printed with -l differ from get's\nprinted: {:#?}\nget: {json:#?}",
+                self.json
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A row's `-o json` item.
+fn item(row: &PolicyRow, object: Option<&Object>) -> String {
+    serde_json::to_string(&policy_item(row, object)).unwrap()
 }
 
 /// A fresh list of every object of `kind`'s kind, cluster-wide.
@@ -312,12 +420,7 @@ fn run(first: &[Option<u8>], batches: &[Batch]) -> Result<(usize, (usize, usize,
         }
     }
     let mut watched = Watched::new(snapshot(&objects), &[]);
-    // What `get -w` printed last for each policy.
-    let mut shown: BTreeMap<ObjRef, String> = watched
-        .rows()
-        .iter()
-        .map(|r| (r.policy.clone(), printed(r)))
-        .collect();
+    let mut printed = Printed::new(&watched.rows(), &objects);
     let mut steps = 0;
     for (i, batch) in batches.iter().enumerate() {
         let mut changes = Vec::new();
@@ -343,24 +446,24 @@ fn run(first: &[Option<u8>], batches: &[Batch]) -> Result<(usize, (usize, usize,
         if batch.missed {
             changes = kinds.iter().map(|k| relist(k, &objects)).collect();
         }
+        if batch.unserved {
+            let crd = object(&shape(12, 0));
+            let retries = object(&shape(13, 0));
+            objects.remove(&crd.obj_ref());
+            changes.push(Change::Deleted(crd.obj_ref()));
+            let Change::Relisted { list, .. } = relist(&retries, &objects) else {
+                unreachable!()
+            };
+            objects.retain(|_, o| !list.covers(o));
+            changes.push(Change::Unwatched(list));
+        }
         watched.apply(changes);
         let answer = watched.answer();
-        for row in &answer.changed {
-            shown.insert(row.policy.clone(), printed(row));
-        }
-        for row in &answer.deleted {
-            shown.remove(&row.policy);
-        }
+        printed.take(&answer);
         let expected = full(&objects);
-        let want: BTreeMap<ObjRef, String> = expected
-            .iter()
-            .map(|r| (r.policy.clone(), printed(r)))
-            .collect();
-        if shown != want {
-            return Err(format!(
-                "after batch {i} ({batch:?}): the rows printed last differ from get's\nprinted: {shown:#?}\nget: {want:#?}"
-            ));
-        }
+        printed
+            .check(&expected, &objects)
+            .map_err(|e| format!("after batch {i} ({batch:?}): {e}"))?;
         let held = format!("{:#?}", watched.rows());
         let fresh = format!("{expected:#?}");
         if held != fresh {

@@ -217,7 +217,7 @@ pub enum Command {
         /// Add a LABELS column: the policy's labels.
         #[arg(long)]
         show_labels: bool,
-        /// Live only: after the table, a row for each policy whose status, targets or reach changes, until Ctrl-C (-o json: one JSON object per line).
+        /// Live only: after the table, a row for each policy whose row changes in what is shown, until Ctrl-C (-o json: one JSON object per line, at every change of it).
         #[arg(short = 'w', long)]
         watch: bool,
         /// With -w: each row as kubectl's watch event, ADDED, MODIFIED or DELETED (an EVENT column; -o json: {"type": ..., "object": ITEM}); the first rows are ADDED.

@@ -209,7 +209,7 @@ impl Policy {
 }
 
 /// Fields that say where a policy attaches or how it merges, not what it sets.
-pub(super) const WRAPPER_FIELDS: &[&str] = &[
+pub(crate) const WRAPPER_FIELDS: &[&str] = &[
     "targetRef",
     "targetRefs",
     "targetSelectors",

@@ -12,16 +12,21 @@ const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> Ref
     }
 }
 
-/// A `gwv1.BackendObjectReference` of an AgentgatewayPolicy (an ext-auth, ext-proc or
-/// global rate-limit server). The controller (`buildBackendRef`) resolves a Service,
-/// an AgentgatewayBackend or an InferencePool in the namespace written (the policy's
-/// when none; no ReferenceGrant asked for), "unsupported backend" for any other kind;
-/// it requires a Service's `port` but does not look it up among the Service's ports.
-/// One that does not resolve fails that setting only: ext-proc and the global rate
-/// limit are left out, ext-auth is kept with no server and fails closed, and the
-/// policy is reported `Accepted=True`, reason `PartiallyValid` ("failed to build
-/// extAuth: unable to find the Service ...").
-const fn backend_ref(path: &'static str) -> RefField {
+// How agentgateway's controller turns an AgentgatewayPolicy into data-plane policies
+// (`translatePolicyToAgw`: each frontend, traffic and backend setting its own) and
+// what its status says of a reference that does not resolve: the setting's error is
+// joined to the others', and the policy is `Accepted=True`, reason `PartiallyValid`,
+// while another setting still translates ("failed to build extAuth: unable to find the
+// Service ..."), reason `Invalid` with `Attached=False` when none does
+// (agentgateway/agentgateway@03824d73 controller/pkg/agentgateway/plugins/
+// traffic_plugin.go, TranslateAgentgatewayPolicy; later versions say `Accepted=False`).
+
+/// A `gwv1.BackendObjectReference` of an AgentgatewayPolicy. The controller
+/// (`buildBackendRef`) resolves a Service, an AgentgatewayBackend or an InferencePool
+/// in the namespace written (the policy's when none; no ReferenceGrant asked for),
+/// "unsupported backend" for any other kind; it requires a Service's `port` but does
+/// not look it up among the Service's ports.
+const fn backend_ref(path: &'static str, unresolved: Unresolved, cite: &'static str) -> RefField {
     RefField {
         path,
         kinds: &[
@@ -33,15 +38,105 @@ const fn backend_ref(path: &'static str) -> RefField {
         group_of_kind: false,
         namespaces: RefNamespaces::Any,
         port: false,
-        unresolved: Unresolved::DropsEntry,
-        cite: "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (ExtAuth, ExtProc, GlobalRateLimit backendRef); its controller's AgentgatewayPolicy translation (buildBackendRef, processExtAuthPolicy, processExtProcPolicy, processGlobalRateLimitPolicy; status PartiallyValid)",
+        unresolved,
+        cite,
     }
 }
 
+/// A `corev1.LocalObjectReference` (the policy's namespace only) to a Secret or a
+/// ConfigMap, read by name in the policy's namespace (`krt.FetchOne(... policy.Namespace
+/// + "/" + name)`).
+const fn local_ref(
+    path: &'static str,
+    kind: &'static [(&'static str, &'static str)],
+    unresolved: Unresolved,
+    cite: &'static str,
+) -> RefField {
+    RefField {
+        path,
+        kinds: kind,
+        kind_as_written: false,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Own,
+        port: false,
+        unresolved,
+        cite,
+    }
+}
+
+const SECRET: &[(&str, &str)] = &[("", "Secret")];
+const CONFIG_MAP: &[(&str, &str)] = &[("", "ConfigMap")];
+
+/// The settings that survive a reference that does not resolve, as warnings: ext-auth
+/// is kept with no server and fails closed; basic and API-key authentication are kept
+/// with no users or keys (every request refused in Strict mode); a JWT provider whose
+/// remote JWKS cannot be fetched is skipped, the others kept; backend TLS is kept
+/// without the client certificate, a missing CA ConfigMap is skipped (the system's
+/// roots when none is left). The settings left out whole (ext-proc, the global rate
+/// limit, backend auth, tracing) are `DropsSetting`: the policy is refused when it
+/// has no other.
 const AGENTGATEWAY_POLICY_REFS: &[RefField] = &[
-    backend_ref("/traffic/extAuth/backendRef"),
-    backend_ref("/traffic/extProc/backendRef"),
-    backend_ref("/traffic/rateLimit/global/backendRef"),
+    backend_ref(
+        "/traffic/extAuth/backendRef",
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (ExtAuth backendRef); controller/pkg/agentgateway/plugins/traffic_plugin.go (buildExtAuthSpec keeps the setting with no target)",
+    ),
+    backend_ref(
+        "/traffic/extProc/backendRef",
+        Unresolved::DropsSetting,
+        "agentgateway/agentgateway@03824d73 controller/pkg/agentgateway/plugins/traffic_plugin.go (processExtProcPolicy: no ext-proc policy when buildBackendRef fails)",
+    ),
+    backend_ref(
+        "/traffic/rateLimit/global/backendRef",
+        Unresolved::DropsSetting,
+        "agentgateway/agentgateway@03824d73 controller/pkg/agentgateway/plugins/traffic_plugin.go (processRateLimitPolicy: the global limit left out when buildBackendRef fails)",
+    ),
+    backend_ref(
+        "/traffic/jwtAuthentication/providers/*/jwks/remote/backendRef",
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (RemoteJWKS backendRef: Service or Backend); controller/pkg/agentgateway/plugins/traffic_plugin.go (processJWTAuthenticationPolicy: a provider whose JWKS cannot be resolved is skipped, `continue`)",
+    ),
+    local_ref(
+        "/traffic/basicAuthentication/secretRef",
+        SECRET,
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (BasicAuthentication secretRef, LocalObjectReference); controller/pkg/agentgateway/plugins/traffic_plugin.go (processBasicAuthenticationPolicy: \"basic authentication secret ... not found\", the setting kept with no users)",
+    ),
+    local_ref(
+        "/traffic/apiKeyAuthentication/secretRef",
+        SECRET,
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (APIKeyAuthentication secretRef); controller/pkg/agentgateway/plugins/traffic_plugin.go (processAPIKeyAuthenticationPolicy: \"API Key secret ... not found\", the setting kept with no keys)",
+    ),
+    local_ref(
+        "/backend/tls/mtlsCertificateRef/*",
+        SECRET,
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendTLS: \"secret ... not found\", TLS kept without the client certificate)",
+    ),
+    local_ref(
+        "/backend/tls/caCertificateRefs/*",
+        CONFIG_MAP,
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendTLS: \"ConfigMap ... not found\", that CA skipped)",
+    ),
+    local_ref(
+        "/backend/auth/secretRef",
+        SECRET,
+        Unresolved::DropsSetting,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendAuth: no auth policy when the Secret is missing)",
+    ),
+    local_ref(
+        "/backend/auth/aws/secretRef",
+        SECRET,
+        Unresolved::DropsSetting,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (buildAwsAuthPolicy returns no auth when the Secret is missing)",
+    ),
+    backend_ref(
+        "/frontend/tracing/backendRef",
+        Unresolved::DropsSetting,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/frontend_policies.go (translateFrontendTracing: no tracing policy when buildBackendRef fails)",
+    ),
 ];
 
 /// AgentgatewayPolicy as its controller reads it, whichever group ships it: labelled

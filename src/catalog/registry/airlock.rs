@@ -27,37 +27,140 @@ const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
         note,
         documented: "https://docs.airlock.com/microgateway/latest/",
         source: "airlock/microgateway@9ac212e7 deploy/charts/airlock-microgateway/crds/<plural>.microgateway.airlock.com.yaml",
+        // Each entry below says what it names.
         references: &[],
     }
 }
 
+/// An Airlock object of the policy's namespace named by `name` alone (`{name}`). The
+/// controller is closed source and its documentation does not say what a policy whose
+/// object is missing becomes: a warning that says so.
+const fn airlock_ref(
+    path: &'static str,
+    kind: &'static [(&'static str, &'static str)],
+    cite: &'static str,
+) -> RefField {
+    RefField {
+        path,
+        kinds: kind,
+        kind_as_written: false,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Own,
+        port: false,
+        unresolved: Unresolved::Undocumented,
+        cite,
+    }
+}
+
+const ACP_CRD: &str = "airlock/microgateway@c67e1152 deploy/charts/airlock-microgateway/crds/accesscontrolpolicies.microgateway.airlock.com.yaml";
+const CSP_DOC: &str =
+    "https://docs.airlock.com/microgateway/4.8/index/api/crds/content-security-policy/v1alpha1/index.html (its example)";
+
+/// AccessControlPolicy: the OIDC relying party a policy authenticates with, the identity
+/// propagations it applies.
+const ACCESS_CONTROL_REFS: &[RefField] = &[
+    airlock_ref(
+        "/policies/*/authorization/authentication/oidc/oidcRelyingPartyRef",
+        &[("microgateway.airlock.com", "OIDCRelyingParty")],
+        ACP_CRD,
+    ),
+    airlock_ref(
+        "/policies/*/identityPropagation/actions/*/identityPropagationRef",
+        &[("microgateway.airlock.com", "IdentityPropagation")],
+        ACP_CRD,
+    ),
+];
+
+/// ContentSecurityPolicy: the objects that customise its WAF functions.
+const CONTENT_SECURITY_REFS: &[RefField] = &[
+    airlock_ref(
+        "/secured/parserRef",
+        &[("microgateway.airlock.com", "Parser")],
+        CSP_DOC,
+    ),
+    airlock_ref(
+        "/secured/limitsRef",
+        &[("microgateway.airlock.com", "Limits")],
+        CSP_DOC,
+    ),
+    airlock_ref(
+        "/secured/headerRewritesRef",
+        &[("microgateway.airlock.com", "HeaderRewrites")],
+        CSP_DOC,
+    ),
+    airlock_ref(
+        "/secured/filter/denyRulesRef",
+        &[("microgateway.airlock.com", "DenyRules")],
+        CSP_DOC,
+    ),
+    airlock_ref(
+        "/secured/apiProtectionRef",
+        &[("microgateway.airlock.com", "APIProtection")],
+        CSP_DOC,
+    ),
+];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
-    airlock(
-        "AccessControlPolicy",
-        "Authorization (and the identity it needs) for the HTTPRoutes it names.",
-    ),
-    airlock(
-        "ContentSecurityPolicy",
-        "Request filtering and validation (the WAF functions) for the HTTPRoutes it names.",
-    ),
-    airlock(
-        "CustomResponsePolicy",
-        "Custom error responses for the HTTPRoutes it names.",
-    ),
-    airlock(
-        "EnvoyExtensionPolicy",
-        "Not Envoy Gateway's kind of the same name: Envoy extensions for the HTTPRoutes it names.",
-    ),
-    airlock(
-        "ICAPPolicy",
-        "ICAP content scanning for the HTTPRoutes it names.",
-    ),
-    airlock(
-        "LogMaskingPolicy",
-        "Masking of sensitive values in the access log for the HTTPRoutes it names.",
-    ),
-    airlock(
-        "RateLimitPolicy",
-        "Not Kuadrant's or NGINX Gateway Fabric's kind of the same name (new in 2026): rate limits for the HTTPRoutes it names.",
-    ),
+    KnownKind {
+        // Its OIDC relying parties and identity propagations (TokenExchange and JWT
+        // references of later releases not read).
+        references: ACCESS_CONTROL_REFS,
+        ..airlock(
+            "AccessControlPolicy",
+            "Authorization (and the identity it needs) for the HTTPRoutes it names.",
+        )
+    },
+    KnownKind {
+        // The objects of its WAF functions (`csrfProtectionRef` not read).
+        references: CONTENT_SECURITY_REFS,
+        ..airlock(
+            "ContentSecurityPolicy",
+            "Request filtering and validation (the WAF functions) for the HTTPRoutes it names.",
+        )
+    },
+    KnownKind {
+        // Its CRD (74k characters and more) was not read for the objects it names:
+        // not checked (docs/limits.md).
+        references: &[],
+        ..airlock(
+            "CustomResponsePolicy",
+            "Custom error responses for the HTTPRoutes it names.",
+        )
+    },
+    KnownKind {
+        // Its CRD (74k characters and more) was not read for the objects it names:
+        // not checked (docs/limits.md).
+        references: &[],
+        ..airlock(
+            "EnvoyExtensionPolicy",
+            "Not Envoy Gateway's kind of the same name: Envoy extensions for the HTTPRoutes it names.",
+        )
+    },
+    KnownKind {
+        // Its CRD (74k characters and more) was not read for the objects it names:
+        // not checked (docs/limits.md).
+        references: &[],
+        ..airlock(
+            "ICAPPolicy",
+            "ICAP content scanning for the HTTPRoutes it names.",
+        )
+    },
+    KnownKind {
+        // Its CRD (74k characters and more) was not read for the objects it names:
+        // not checked (docs/limits.md).
+        references: &[],
+        ..airlock(
+            "LogMaskingPolicy",
+            "Masking of sensitive values in the access log for the HTTPRoutes it names.",
+        )
+    },
+    KnownKind {
+        // Its CRD (74k characters and more) was not read for the objects it names:
+        // not checked (docs/limits.md).
+        references: &[],
+        ..airlock(
+            "RateLimitPolicy",
+            "Not Kuadrant's or NGINX Gateway Fabric's kind of the same name (new in 2026): rate limits for the HTTPRoutes it names.",
+        )
+    },
 ];

@@ -28,6 +28,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Not Envoy Gateway's kind of the same name: upstream settings for a Service or one of its ports; of several on one target one applies (picked in Go map order, not by age) and the others are Conflicted.",
         documented: "https://apisix.apache.org/docs/ingress-controller/reference/api-reference/#backendtrafficpolicy",
         source: "apache/apisix-ingress-controller@d510f665 api/v1alpha1/backendtrafficpolicy_types.go; internal/controller/policies.go",
+        // Names no object: load balancing, scheme, retries, timeouts, host (its API type).
         references: &[],
     },
     KnownKind {
@@ -52,6 +53,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Route priority and variables for an HTTPRoute (or one rule) or an Ingress; several on one rule stack, but if their priority fields differ all of them are Conflicted.",
         documented: "https://apisix.apache.org/docs/ingress-controller/reference/api-reference/#httproutepolicy",
         source: "apache/apisix-ingress-controller@d510f665 api/v1alpha1/httproutepolicy_types.go",
+        // Names no object: a priority and request `vars` (its API type).
         references: &[],
     },
     KnownKind {
@@ -75,6 +77,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "New in 2.2.0: settings for a TCP, UDP or TLS route; the oldest on one target applies (\"conflicts with ... created earlier\").",
         documented: "https://apisix.apache.org/docs/ingress-controller/reference/api-reference/",
         source: "apache/apisix-ingress-controller@d510f665 api/v1alpha1/l4routepolicy_types.go",
+        // Names no object: APISIX stream plugins by plugin name (its API type).
         references: &[],
     },
 ];

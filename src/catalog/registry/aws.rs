@@ -36,6 +36,8 @@ const fn lattice(
         note,
         documented,
         source,
+        // Names no Kubernetes object: what its spec names are AWS resources (security
+        // group IDs, log destination ARNs) or settings (its API types).
         references: &[],
     }
 }

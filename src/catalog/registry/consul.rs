@@ -30,6 +30,11 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         note,
         documented: "https://developer.hashicorp.com/consul/docs/connect/gateways/api-gateway/configuration/gatewaypolicy",
         source: "hashicorp/consul-k8s@a507b1d1 control-plane/api/v1alpha1/gatewaypolicy_types.go",
+        // Its `default`/`override` `jwt.providers[].name` name JWTProviders, and a missing
+        // one makes the policy not Accepted (binding/validation.go
+        // validateGatewayPolicies @8e0f5a0e); but a provider is looked up by name alone
+        // (`GetJWTProviderForGatewayJWTProvider`, a Consul config entry), not in the
+        // policy's namespace as a reference here is: not checked (docs/limits.md).
         references: &[],
     }
 }

@@ -37,8 +37,12 @@ const CONFIG_MAP: &[(&str, &str)] = &[("", "ConfigMap")];
 
 /// A reference through `validateExtServiceBackendReference` / `validateBackendRef`
 /// (internal/gatewayapi/validate.go): the Service (or Backend, ServiceImport) exists,
-/// its port is one of the Service's, a ReferenceGrant allows one in another
-/// namespace; else the policy's translation fails and it is not Accepted.
+/// its port is one of the Service's or the ServiceImport's `spec.ports`
+/// (`validateBackendService`, `validateBackendServiceImport`: "Port %d not found on
+/// ServiceImport"), a ReferenceGrant allows one in another namespace; else the
+/// policy's translation fails and it is not Accepted. A Backend's port is not matched:
+/// its endpoints carry their own (route.go `processBackendDestinationSetting`, and
+/// `getTargetBackendReference` takes the port as a section name only).
 const fn eg_backend(path: &'static str, cite: &'static str) -> RefField {
     RefField {
         path,
@@ -381,3 +385,17 @@ pub(super) static SECTION_BY_REF_PORT: &[SectionByRefPort] = &[SectionByRefPort 
     target: ("gateway.envoyproxy.io", "Backend"),
     source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/backendtlspolicy.go (getBackendTLSPolicy, processBackendTLSPolicy), internal/gatewayapi/route.go (GetTargetBackendReference)",
 }];
+
+/// The objects Envoy Gateway refuses its policies' references to name: an
+/// `ExternalName` Service, which has no endpoints for the translator to route an
+/// external service (ext-auth, ext-proc, OIDC provider, remote JWKS) to. The policy
+/// referring to one is refused (Accepted=False) as for any reference that does not
+/// resolve; its translator test data holds such refusals (issue 34's count of 43).
+pub(super) static REFUSED_REFERENTS: &[(&str, &[RefusedReferent])] = &[(
+    "gateway.envoyproxy.io",
+    &[RefusedReferent {
+        kind: ("", "Service"),
+        types: &["ExternalName"],
+        cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi (validateExtServiceBackendReference; translator testdata with an ExternalName Service)",
+    }],
+)];

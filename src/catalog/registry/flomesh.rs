@@ -32,39 +32,53 @@ const fn fsm(
         note,
         documented: "https://fsm-docs.flomesh.io/",
         source,
+        // Each entry below says what it names.
         references: &[],
     }
 }
 
 pub(super) static ENTRIES: &[KnownKind] = &[
-    fsm(
-        "BackendLBPolicy",
-        // And implementation-specific backends.
-        SERVICE_AND_IMPORT,
-        NamespaceRule::Own,
-        Sections::None,
-        "Not Gateway API's retired kind of the same name: load balancing (algorithm, session persistence) for the backends it names.",
-        "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/backendlb.go",
-    ),
-    fsm(
-        "HealthCheckPolicy",
-        SERVICE,
-        // NamespacedPolicyTargetReference.
-        NamespaceRule::AnyNamespace,
-        // ports[].port in the spec; healthCheck covers every port.
-        Sections::SpecPorts {
-            lists: &["/ports"],
-            whole: Some("/healthCheck"),
-        },
-        "Not GKE's or Azure's kind of the same name: health checks for the Services it names, a default one and one per port number (a ports list in its spec).",
-        "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/healthcheck.go",
-    ),
-    fsm(
-        "RouteRuleFilterPolicy",
-        &["TCPRoute", "UDPRoute"],
-        NamespaceRule::Own,
-        Sections::Rule,
-        "Filters for the rules of TCP and UDP routes, each targetRef naming one rule by name in its rule field.",
-        "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/routerulefilter.go",
-    ),
+    KnownKind {
+        // Names no object: algorithm and session persistence.
+        references: &[],
+        ..fsm(
+            "BackendLBPolicy",
+            // And implementation-specific backends.
+            SERVICE_AND_IMPORT,
+            NamespaceRule::Own,
+            Sections::None,
+            "Not Gateway API's retired kind of the same name: load balancing (algorithm, session persistence) for the backends it names.",
+            "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/backendlb.go",
+        )
+    },
+    KnownKind {
+        // Names no object: health check settings per port.
+        references: &[],
+        ..fsm(
+            "HealthCheckPolicy",
+            SERVICE,
+            // NamespacedPolicyTargetReference.
+            NamespaceRule::AnyNamespace,
+            // ports[].port in the spec; healthCheck covers every port.
+            Sections::SpecPorts {
+                lists: &["/ports"],
+                whole: Some("/healthCheck"),
+            },
+            "Not GKE's or Azure's kind of the same name: health checks for the Services it names, a default one and one per port number (a ports list in its spec).",
+            "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/healthcheck.go",
+        )
+    },
+    KnownKind {
+        // `filterRefs` name Filters (`LocalFilterReference`, routerulefilter.go @f62a4aad),
+        // but what the controller does with one that is missing was not read: not checked.
+        references: &[],
+        ..fsm(
+            "RouteRuleFilterPolicy",
+            &["TCPRoute", "UDPRoute"],
+            NamespaceRule::Own,
+            Sections::Rule,
+            "Filters for the rules of TCP and UDP routes, each targetRef naming one rule by name in its rule field.",
+            "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/routerulefilter.go",
+        )
+    },
 ];

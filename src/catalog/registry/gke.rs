@@ -42,6 +42,7 @@ const fn gke(
         note,
         documented,
         source: SRC,
+        // Each entry below says what it names.
         references: &[],
     }
 }
@@ -56,9 +57,40 @@ const REFS_OR_POD_SELECTOR: Targeting = Targeting {
 const RESOURCES_DOC: &str =
     "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources";
 
+/// GKE's controller is closed source and its documentation names these fields but not
+/// what a policy whose reference does not resolve becomes: a warning that says so.
+/// GCPBackendPolicy's IAP client secret, a Secret of the policy's namespace named by
+/// `name` alone ("Namespace will be supported in the future",
+/// apis/networking/v1/gcpbackendpolicy_types.go `Oauth2ClientSecret`).
+const BACKEND_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/default/iap/oauth2ClientSecret",
+    kinds: &[("", "Secret")],
+    kind_as_written: false,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Own,
+    port: false,
+    unresolved: Unresolved::Undocumented,
+    cite: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_iap (GoogleCloudPlatform/gke-gateway-api@067db6f1 apis/networking/v1/gcpbackendpolicy_types.go)",
+}];
+
+/// A service extension's callout Service (`backendRef`, group "" and kind Service in
+/// the documentation's examples). Neither its namespace rule nor whether its port must
+/// be one of the Service's is documented: only whether it exists is judged.
+const EXTENSION_REFS: &[RefField] = &[RefField {
+    path: "/extensionChains/*/extensions/*/backendRef",
+    kinds: &[("", "Service")],
+    kind_as_written: true,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Any,
+    port: false,
+    unresolved: Unresolved::Undocumented,
+    cite: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+}];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         status_shape: "ancestors",
+        references: BACKEND_POLICY_REFS,
         ..gke(
             "GCPBackendPolicy",
             REF,
@@ -75,6 +107,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     },
     KnownKind {
         status_shape: "conditions",
+        // Names no object: probe settings.
+        references: &[],
         ..gke(
             "HealthCheckPolicy",
             REF,
@@ -91,6 +125,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     },
     KnownKind {
         status_shape: "conditions",
+        // Names no Kubernetes object: `sslPolicy` is a Google Cloud SSL policy's name.
+        references: &[],
         ..gke(
             "GCPGatewayPolicy",
             REF,
@@ -106,95 +142,124 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             RESOURCES_DOC,
         )
     },
-    gke(
-        "GCPTrafficDistributionPolicy",
-        REFS,
-        SERVICE,
-        NamespaceRule::Own,
-        Sections::None,
-        MergeModel::None,
-        SameTarget::OldestWins,
-        DefaultsOverrides::DefaultOnly,
-        Some("Direct"),
-        "Traffic distribution (load balancing across zones and backends) for a Service; one policy per Service.",
-        RESOURCES_DOC,
-    ),
-    gke(
-        "GCPSessionAffinityPolicy",
-        REF,
-        SERVICE,
-        NamespaceRule::AnyNamespace,
-        Sections::None,
-        MergeModel::None,
-        SameTarget::OldestWins,
-        DefaultsOverrides::None,
-        Some("Direct"),
-        "Session affinity for a Service (route rules use the GCPSessionAffinityFilter instead, by ExtensionRef).",
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_session_affinity",
-    ),
-    gke(
-        "GCPTrafficExtension",
-        REFS,
-        GATEWAY,
-        NamespaceRule::Own,
-        Sections::None,
-        MergeModel::Accumulated,
-        SameTarget::Stack,
-        DefaultsOverrides::None,
-        Some("Direct"),
-        "A policy kind whose name does not end in Policy: callouts chained on a Gateway's traffic; every extension applies, the first whose match fits handles a request.",
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
-    ),
-    gke(
-        "GCPRoutingExtension",
-        REFS,
-        GATEWAY,
-        NamespaceRule::Own,
-        Sections::None,
-        MergeModel::Accumulated,
-        SameTarget::Stack,
-        DefaultsOverrides::None,
-        Some("true"),
-        "A policy kind whose name does not end in Policy, labelled with the non-standard value \"true\": routing callouts on a Gateway, chained as GCPTrafficExtension's.",
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
-    ),
-    gke(
-        "GCPAuthzPolicy",
-        REFS_OR_POD_SELECTOR,
-        &["Gateway", "Pod"],
-        NamespaceRule::Own,
-        Sections::None,
-        MergeModel::Accumulated,
-        SameTarget::Stack,
-        DefaultsOverrides::None,
-        None,
-        "Authorization for a Gateway or for the Pods a label selector picks; every policy is evaluated (ALLOW, DENY, CUSTOM, DENY_BY_DEFAULT), none replaces another.",
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
-    ),
-    gke(
-        "GCPClientTLSPolicy",
-        REFS,
-        &["Service", "Namespace"],
-        NamespaceRule::Own,
-        Sections::SectionName,
-        MergeModel::None,
-        SameTarget::OldestWins,
-        DefaultsOverrides::None,
-        None,
-        "Backend TLS for a Service (or one of its ports) or a whole Namespace: a port's beats its Service's, which beats its Namespace's; at one level the oldest applies.",
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
-    ),
-    gke(
-        "GCPServerTLSPolicy",
-        REFS_OR_POD_SELECTOR,
-        &["Pod", "Namespace"],
-        NamespaceRule::Own,
-        Sections::None,
-        MergeModel::None,
-        SameTarget::OldestWins,
-        DefaultsOverrides::None,
-        None,
-        "Server TLS for the Pods a label selector picks (or a whole Namespace with an empty selector), exactly one targetRef: a workload port's beats its workload's, which beats its Namespace's; at one level the oldest creationTimestamp applies.",
-        "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
-    ),
+    KnownKind {
+        // Names no object: traffic distribution settings.
+        references: &[],
+        ..gke(
+            "GCPTrafficDistributionPolicy",
+            REFS,
+            SERVICE,
+            NamespaceRule::Own,
+            Sections::None,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::DefaultOnly,
+            Some("Direct"),
+            "Traffic distribution (load balancing across zones and backends) for a Service; one policy per Service.",
+            RESOURCES_DOC,
+        )
+    },
+    KnownKind {
+        // Names no object: affinity settings.
+        references: &[],
+        ..gke(
+            "GCPSessionAffinityPolicy",
+            REF,
+            SERVICE,
+            NamespaceRule::AnyNamespace,
+            Sections::None,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::None,
+            Some("Direct"),
+            "Session affinity for a Service (route rules use the GCPSessionAffinityFilter instead, by ExtensionRef).",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_session_affinity",
+        )
+    },
+    KnownKind {
+        // Its callout Services.
+        references: EXTENSION_REFS,
+        ..gke(
+            "GCPTrafficExtension",
+            REFS,
+            GATEWAY,
+            NamespaceRule::Own,
+            Sections::None,
+            MergeModel::Accumulated,
+            SameTarget::Stack,
+            DefaultsOverrides::None,
+            Some("Direct"),
+            "A policy kind whose name does not end in Policy: callouts chained on a Gateway's traffic; every extension applies, the first whose match fits handles a request.",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+        )
+    },
+    KnownKind {
+        // Its callout Services.
+        references: EXTENSION_REFS,
+        ..gke(
+            "GCPRoutingExtension",
+            REFS,
+            GATEWAY,
+            NamespaceRule::Own,
+            Sections::None,
+            MergeModel::Accumulated,
+            SameTarget::Stack,
+            DefaultsOverrides::None,
+            Some("true"),
+            "A policy kind whose name does not end in Policy, labelled with the non-standard value \"true\": routing callouts on a Gateway, chained as GCPTrafficExtension's.",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+        )
+    },
+    KnownKind {
+        // `customProviders.extensionRefs` name authorization extensions of a kind its
+        // public types do not define (gcpauthzpolicy_types.go): not checked.
+        references: &[],
+        ..gke(
+            "GCPAuthzPolicy",
+            REFS_OR_POD_SELECTOR,
+            &["Gateway", "Pod"],
+            NamespaceRule::Own,
+            Sections::None,
+            MergeModel::Accumulated,
+            SameTarget::Stack,
+            DefaultsOverrides::None,
+            None,
+            "Authorization for a Gateway or for the Pods a label selector picks; every policy is evaluated (ALLOW, DENY, CUSTOM, DENY_BY_DEFAULT), none replaces another.",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        )
+    },
+    KnownKind {
+        // Names no object: SANs and a TLS mode (gcpclienttlspolicy_types.go).
+        references: &[],
+        ..gke(
+            "GCPClientTLSPolicy",
+            REFS,
+            &["Service", "Namespace"],
+            NamespaceRule::Own,
+            Sections::SectionName,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::None,
+            None,
+            "Backend TLS for a Service (or one of its ports) or a whole Namespace: a port's beats its Service's, which beats its Namespace's; at one level the oldest applies.",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        )
+    },
+    KnownKind {
+        // Names no object: an mTLS mode and port overrides (gcpservertlspolicy_types.go).
+        references: &[],
+        ..gke(
+            "GCPServerTLSPolicy",
+            REFS_OR_POD_SELECTOR,
+            &["Pod", "Namespace"],
+            NamespaceRule::Own,
+            Sections::None,
+            MergeModel::None,
+            SameTarget::OldestWins,
+            DefaultsOverrides::None,
+            None,
+            "Server TLS for the Pods a label selector picks (or a whole Namespace with an empty selector), exactly one targetRef: a workload port's beats its workload's, which beats its Namespace's; at one level the oldest creationTimestamp applies.",
+            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        )
+    },
 ];

@@ -52,29 +52,39 @@ const fn side_by_side(
         note,
         documented,
         source,
+        // Each entry below says what it names.
         references: &[],
     }
 }
 
 pub(super) static ENTRIES: &[KnownKind] = &[
-    side_by_side(
-        "security.istio.io",
-        "AuthorizationPolicy",
-        ISTIO_TARGETING,
-        SameTarget::Stack,
-        "All matching policies are evaluated together by the proxy (CUSTOM, then DENY, then ALLOW); nothing is merged.",
-        "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
-        "istio/api@b8f8791d security/v1beta1/authorization.proto",
-    ),
-    side_by_side(
-        "security.istio.io",
-        "RequestAuthentication",
-        ISTIO_TARGETING,
-        SameTarget::Stack,
-        "Every JWT rule that reaches a workload is accepted side by side; policies do not override each other.",
-        "https://istio.io/latest/docs/reference/config/security/request_authentication/",
-        "istio/api@b8f8791d security/v1beta1/request_authentication.proto",
-    ),
+    KnownKind {
+        // Names no object: a CUSTOM action's `provider.name` is a MeshConfig extension
+        // provider, not a Kubernetes object.
+        references: &[],
+        ..side_by_side(
+            "security.istio.io",
+            "AuthorizationPolicy",
+            ISTIO_TARGETING,
+            SameTarget::Stack,
+            "All matching policies are evaluated together by the proxy (CUSTOM, then DENY, then ALLOW); nothing is merged.",
+            "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
+            "istio/api@b8f8791d security/v1beta1/authorization.proto",
+        )
+    },
+    KnownKind {
+        // Names no object: JWKS come from `jwksUri` URLs or inline `jwks`.
+        references: &[],
+        ..side_by_side(
+            "security.istio.io",
+            "RequestAuthentication",
+            ISTIO_TARGETING,
+            SameTarget::Stack,
+            "Every JWT rule that reaches a workload is accepted side by side; policies do not override each other.",
+            "https://istio.io/latest/docs/reference/config/security/request_authentication/",
+            "istio/api@b8f8791d security/v1beta1/request_authentication.proto",
+        )
+    },
     KnownKind {
         group: "telemetry.istio.io",
         kind: "Telemetry",
@@ -108,45 +118,60 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Applied root namespace, then namespace, then workload or targetRef: the most specific wins per telemetry type (tracing, metrics, accessLogging); of several on one workload (or selector-less in one namespace) only one is used, the others are ignored.",
         documented: "https://istio.io/latest/docs/reference/config/telemetry/ (istio/istio#50414; analyzer IST0159 ConflictingTelemetryWorkloadSelectors)",
         source: "istio/api@b8f8791d telemetry/v1alpha1/telemetry.proto",
+        // Names no object: its `providers` are MeshConfig extension provider names.
         references: &[],
     },
-    side_by_side(
-        "extensions.istio.io",
-        "WasmPlugin",
-        ISTIO_TARGETING,
-        // "applied by priority, in descending order" (within a phase).
-        SameTarget::AllByPriority {
-            field: "/priority",
-            higher_first: true,
-        },
-        "Each plugin that selects a workload is loaded alongside the others, ordered by phase and priority.",
-        "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
-        "istio/api@b8f8791d extensions/v1alpha1/wasm.proto",
-    ),
-    side_by_side(
-        "networking.istio.io",
-        "EnvoyFilter",
-        SELECTOR_OR_REFS,
-        // Lower priority first (negative before the default 0).
-        SameTarget::AllByPriority {
-            field: "/priority",
-            higher_first: false,
-        },
-        "Every matching filter patches the generated Envoy config in turn, ordered by priority; none replaces another.",
-        "https://istio.io/latest/docs/reference/config/networking/envoy-filter/",
-        "istio/api@b8f8791d networking/v1alpha3/envoy_filter.proto",
-    ),
-    side_by_side(
-        "extensions.istio.io",
-        "TrafficExtension",
-        SELECTOR_OR_REFS,
-        // As WasmPlugin, which it supersedes.
-        SameTarget::AllByPriority {
-            field: "/priority",
-            higher_first: true,
-        },
-        "New in 1.30 (superseding WasmPlugin, Wasm or Lua): every extension that selects a workload is loaded, ordered by phase and priority.",
-        "https://istio.io/latest/docs/reference/config/proxy_extensions/",
-        "istio/api@b8f8791d extensions/v1alpha1/traffic_extension.proto",
-    ),
+    KnownKind {
+        // `imagePullSecret` names a Secret of its namespace as a bare string, not a
+        // `{name}` reference: not checked (docs/limits.md).
+        references: &[],
+        ..side_by_side(
+            "extensions.istio.io",
+            "WasmPlugin",
+            ISTIO_TARGETING,
+            // "applied by priority, in descending order" (within a phase).
+            SameTarget::AllByPriority {
+                field: "/priority",
+                higher_first: true,
+            },
+            "Each plugin that selects a workload is loaded alongside the others, ordered by phase and priority.",
+            "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
+            "istio/api@b8f8791d extensions/v1alpha1/wasm.proto",
+        )
+    },
+    KnownKind {
+        // Names no object: its `configPatches` are raw Envoy config.
+        references: &[],
+        ..side_by_side(
+            "networking.istio.io",
+            "EnvoyFilter",
+            SELECTOR_OR_REFS,
+            // Lower priority first (negative before the default 0).
+            SameTarget::AllByPriority {
+                field: "/priority",
+                higher_first: false,
+            },
+            "Every matching filter patches the generated Envoy config in turn, ordered by priority; none replaces another.",
+            "https://istio.io/latest/docs/reference/config/networking/envoy-filter/",
+            "istio/api@b8f8791d networking/v1alpha3/envoy_filter.proto",
+        )
+    },
+    KnownKind {
+        // `wasm.imagePullSecret` is a bare string as in WasmPlugin (not checked); `lua`
+        // is inline code.
+        references: &[],
+        ..side_by_side(
+            "extensions.istio.io",
+            "TrafficExtension",
+            SELECTOR_OR_REFS,
+            // As WasmPlugin, which it supersedes.
+            SameTarget::AllByPriority {
+                field: "/priority",
+                higher_first: true,
+            },
+            "New in 1.30 (superseding WasmPlugin, Wasm or Lua): every extension that selects a workload is loaded, ordered by phase and priority.",
+            "https://istio.io/latest/docs/reference/config/proxy_extensions/",
+            "istio/api@b8f8791d extensions/v1alpha1/traffic_extension.proto",
+        )
+    },
 ];

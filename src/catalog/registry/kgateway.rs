@@ -92,6 +92,64 @@ const TRAFFIC_POLICY_REFS: &[RefField] = &[
     kgateway_ref("/apiKeyAuth/secretRef", &[("", "Secret")]),
 ];
 
+/// A BackendConfigPolicy's `tls.secretRef` (`corev1.LocalObjectReference`: "resolved
+/// in the policy's namespace", resource_refs.go). A Secret that is not there fails
+/// `translateTLSConfig`; the error joins the policy's (`PolicyWrapper.Errors`), and
+/// the policy is not accepted, as TrafficPolicy's.
+const BACKEND_CONFIG_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/tls/secretRef",
+    kinds: &[("", "Secret")],
+    kind_as_written: false,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Own,
+    port: false,
+    unresolved: Unresolved::RefusesPolicy,
+    cite: "kgateway-dev/kgateway@44a41714 api/v1alpha1/kgateway/backend_config_policy_types.go (TLS.SecretRef); kgateway-dev/kgateway@ec7b5c76 pkg/kgateway/extensions2/plugins/backendconfigpolicy/resource_refs.go; @0b1ede4e .../backendconfigpolicy/plugin.go (translate: the TLS error joins the policy's Errors)",
+}];
+
+/// The gRPC service of an access log or a tracer (`gwv1.BackendRef`), resolved by
+/// kgateway's `BackendIndex.GetBackendFromRef`: another namespace only with a
+/// ReferenceGrant from the policy's kind ("ErrMissingReferenceGrant"); a Service or a
+/// kgateway Backend. One that does not resolve fails the access log or tracing
+/// conversion ("unresolved backend reference"); the error joins the policy's, which
+/// is not accepted.
+const fn grpc_service_ref(path: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: &[("", "Service"), ("gateway.kgateway.dev", "Backend")],
+        kind_as_written: true,
+        group_of_kind: false,
+        namespaces: RefNamespaces::WithGrant,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite: "kgateway-dev/kgateway@e30e6459 api/v1alpha1/kgateway/listener_policy_types.go (CommonGrpcService.BackendRef); @204f6456 pkg/kgateway/extensions2/plugins/listenerpolicy/access_logging_converter.go (convertAccessLogConfig: ErrUnresolvedBackendRef); tracing_converter.go (convertTracingConfig: the same); pkg/krtcollections (BackendIndex.GetBackendFromRef: ReferenceAllowed)",
+    }
+}
+
+/// ListenerPolicy: its default block and each per-port block carry HTTP settings
+/// naming gRPC services. Not read here: `default.clientCertificateValidation.
+/// caCertificateRefs` (resolved during the Gateway's listener translation, whose
+/// handling of a missing one was not read) and the Secrets behind local-reply headers.
+const LISTENER_POLICY_REFS: &[RefField] = &[
+    grpc_service_ref("/default/httpSettings/accessLog/*/grpcService/backendRef"),
+    grpc_service_ref("/default/httpSettings/accessLog/*/openTelemetry/grpcService/backendRef"),
+    grpc_service_ref("/default/httpSettings/tracing/provider/openTelemetry/grpcService/backendRef"),
+    grpc_service_ref("/perPort/*/listener/httpSettings/accessLog/*/grpcService/backendRef"),
+    grpc_service_ref(
+        "/perPort/*/listener/httpSettings/accessLog/*/openTelemetry/grpcService/backendRef",
+    ),
+    grpc_service_ref(
+        "/perPort/*/listener/httpSettings/tracing/provider/openTelemetry/grpcService/backendRef",
+    ),
+];
+
+/// HTTPListenerPolicy: the same HTTP settings at the top of its spec.
+const HTTP_LISTENER_POLICY_REFS: &[RefField] = &[
+    grpc_service_ref("/accessLog/*/grpcService/backendRef"),
+    grpc_service_ref("/accessLog/*/openTelemetry/grpcService/backendRef"),
+    grpc_service_ref("/tracing/provider/openTelemetry/grpcService/backendRef"),
+];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         group: "gateway.kgateway.dev",
@@ -119,25 +177,32 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         source: "kgateway-dev/kgateway@181f64ab api/v1alpha1/kgateway/traffic_policy_types.go",
         references: TRAFFIC_POLICY_REFS,
     },
-    per_field(
+    KnownKind {
+        references: LISTENER_POLICY_REFS,
+        ..per_field(
         "ListenerPolicy",
         GATEWAY,
         SameTarget::OldestFieldWins,
         "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway are undocumented: merged by top-level field, the oldest winning each, as kgateway's other kinds.",
         "https://kgateway.dev/docs/about/policies/",
         "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go",
-    ),
-    per_field(
+    )
+    },
+    KnownKind {
+        references: BACKEND_CONFIG_POLICY_REFS,
+        ..per_field(
         "BackendConfigPolicy",
         &["Service", "Backend", "Hostname"],
         SameTarget::OldestFieldWins,
         "Connection settings for a Service, a kgateway Backend or an Istio Hostname; several on one backend merge by top-level field, the oldest winning each (ties by name). A BackendTLSPolicy on the same backend overrides its tls (Overridden, reason ConflictedWithBackendTLSPolicy).",
         "https://kgateway.dev/docs/about/policies/backendconfigpolicy/",
         "kgateway-dev/kgateway@007f5591 api/v1alpha1/kgateway/backend_config_policy_types.go",
-    ),
+    )
+    },
     KnownKind {
         // Whole: one policy applies.
         merge: MergeModel::None,
+        references: HTTP_LISTENER_POLICY_REFS,
         ..per_field(
         "HTTPListenerPolicy",
         GATEWAY,
@@ -168,6 +233,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "The pre-2.0 name of TrafficPolicy: route settings inherited down the hierarchy as TrafficPolicy's are, though its CRD is labelled Direct.",
         documented: "https://kgateway.dev/docs/about/policies/",
         source: "kgateway-dev/kgateway api/v1alpha1/route_policy_types.go",
+        // Its spec (pre-2.0, `api/v1alpha1/route_policy_types.go`) was not read for
+        // references: none checked.
         references: &[],
     },
     KnownKind {
@@ -191,9 +258,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "kgateway 2.1's transitional group for agentgateway's AgentgatewayPolicy (October 2025 CRD): labelled Direct, inherited, merged per sub-section as agentgateway's.",
         documented: "https://kgateway.dev/docs/agentgateway/",
         source: "kgateway-dev/kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go",
-        // Not read for this version (its backend group and what its translation does
-        // with a reference that does not resolve): none checked.
-        references: &[],
+        // Its references are agentgateway's: kgateway's own translation of the kind
+        // (kgateway-dev/kgateway@08540069 pkg/agentgateway/plugins/traffic_plugin.go,
+        // TranslateAgentgatewayPolicy, and backend_policies.go, frontend_policies.go
+        // beside it) is the code agentgateway's controller grew from, with the same
+        // PartiallyValid / Invalid status, the same settings kept or left out.
         ..super::agentgateway::AGENTGATEWAY_POLICY
     },
 ];

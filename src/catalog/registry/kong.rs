@@ -34,5 +34,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
     note: "Upstream (load balancing, health check) settings attached from the target's side: a Service's konghq.com/upstream-policy annotation names it; all Services behind one route rule must name the same one, or it is ignored.",
     documented: "https://developer.konghq.com/kubernetes-ingress-controller/reference/custom-resources/#kongupstreampolicy",
     source: "Kong/kubernetes-configuration@b6e8d4f7 api/configuration/v1beta1/kongupstreampolicy_types.go",
+    // Names no object: balancing algorithm, hash inputs and health checks (its API type).
     references: &[],
 }];

@@ -46,6 +46,7 @@ const fn direct(
         note,
         documented,
         source,
+        // Each entry below says what it names.
         references: &[],
     }
 }
@@ -85,6 +86,7 @@ const fn inherited(
         note,
         documented,
         source,
+        // Each entry below says what it names.
         references: &[],
     }
 }
@@ -109,33 +111,51 @@ const TLS_POLICY_REFS: &[RefField] = &[RefField {
 }];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
-    inherited(
-        "AuthPolicy",
-        GATEWAY_AND_ROUTES,
-        AUTH_POLICY_RULE_PATHS,
-        "Full GEP-713 defaults and overrides with atomic (the default) or merge strategy; a spec without either is treated as atomic defaults.",
-        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/auth/ (api/v1/merge_strategies.go)",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_authpolicies.yaml",
-    ),
-    inherited(
-        "RateLimitPolicy",
-        GATEWAY_AND_ROUTES,
-        LIMITS_RULE_PATHS,
-        "Works like AuthPolicy, with each named limit being one rule when the merge strategy combines policies.",
-        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/rate-limiting/",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_ratelimitpolicies.yaml",
-    ),
-    inherited(
-        "TokenRateLimitPolicy",
-        GATEWAY_AND_HTTPROUTE,
-        LIMITS_RULE_PATHS,
-        "Token-based limits that combine exactly like RateLimitPolicy, keyed by limit name.",
-        "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/token-rate-limiting/",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tokenratelimitpolicies.yaml",
-    ),
+    KnownKind {
+        // Its Authorino rules can name Secrets (API keys by label selector, credentials of
+        // some evaluators), but Authorino judges them in the AuthConfig, whose readiness
+        // feeds Enforced, not Accepted (auth_policies_validator.go checks none): not checked.
+        references: &[],
+        ..inherited(
+            "AuthPolicy",
+            GATEWAY_AND_ROUTES,
+            AUTH_POLICY_RULE_PATHS,
+            "Full GEP-713 defaults and overrides with atomic (the default) or merge strategy; a spec without either is treated as atomic defaults.",
+            "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/auth/ (api/v1/merge_strategies.go)",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_authpolicies.yaml",
+        )
+    },
+    KnownKind {
+        // Names no object: limits, rates, counters and CEL predicates.
+        references: &[],
+        ..inherited(
+            "RateLimitPolicy",
+            GATEWAY_AND_ROUTES,
+            LIMITS_RULE_PATHS,
+            "Works like AuthPolicy, with each named limit being one rule when the merge strategy combines policies.",
+            "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/rate-limiting/",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_ratelimitpolicies.yaml",
+        )
+    },
+    KnownKind {
+        // Names no object: limits, rates, counters and CEL predicates.
+        references: &[],
+        ..inherited(
+            "TokenRateLimitPolicy",
+            GATEWAY_AND_HTTPROUTE,
+            LIMITS_RULE_PATHS,
+            "Token-based limits that combine exactly like RateLimitPolicy, keyed by limit name.",
+            "https://docs.kuadrant.io/latest/kuadrant-operator/doc/overviews/token-rate-limiting/",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tokenratelimitpolicies.yaml",
+        )
+    },
     KnownKind {
         // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
         other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        // `providerRefs` name DNS provider Secrets, but the validator does not check them
+        // (dnspolicies_validator.go @08b53556); the dns-operator's DNSRecord reports a
+        // missing one, which shows in Enforced, not Accepted: not checked.
+        references: &[],
         ..direct(
             "kuadrant.io",
             "DNSPolicy",
@@ -160,27 +180,37 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/kuadrant.io_tlspolicies.yaml",
         )
     },
-    direct(
-        "extensions.kuadrant.io",
-        "OIDCPolicy",
-        GATEWAY_AND_HTTPROUTE,
-        None,
-        "Extension that configures an OIDC login flow on its target by generating AuthPolicies; nothing of its own is inherited or merged.",
-        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/oidc-policy",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_oidcpolicies.yaml",
-    ),
-    direct(
-        "extensions.kuadrant.io",
-        "PlanPolicy",
-        GATEWAY_AND_ROUTES,
-        None,
-        "Extension that maps plans to limits on its own target by generating RateLimitPolicies; it does not take part in any merge itself.",
-        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/plan-policy",
-        "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_planpolicies.yaml",
-    ),
+    KnownKind {
+        // Names no object: provider URLs and a client ID (oidcpolicy_types.go).
+        references: &[],
+        ..direct(
+            "extensions.kuadrant.io",
+            "OIDCPolicy",
+            GATEWAY_AND_HTTPROUTE,
+            None,
+            "Extension that configures an OIDC login flow on its target by generating AuthPolicies; nothing of its own is inherited or merged.",
+            "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/oidc-policy",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_oidcpolicies.yaml",
+        )
+    },
+    KnownKind {
+        // Names no object: plans and their limits.
+        references: &[],
+        ..direct(
+            "extensions.kuadrant.io",
+            "PlanPolicy",
+            GATEWAY_AND_ROUTES,
+            None,
+            "Extension that maps plans to limits on its own target by generating RateLimitPolicies; it does not take part in any merge itself.",
+            "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/plan-policy",
+            "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_planpolicies.yaml",
+        )
+    },
     KnownKind {
         // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
         other_target_kinds: OtherTargetKinds::RefusedByCrd,
+        // Names no object: metric labels as CEL expressions.
+        references: &[],
         ..direct(
             "extensions.kuadrant.io",
             "TelemetryPolicy",
@@ -191,13 +221,17 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             "Kuadrant/kuadrant-operator@ae698811 config/crd/bases/extensions.kuadrant.io_telemetrypolicies.yaml (CEL self.kind == 'Gateway')",
         )
     },
-    direct(
-        "extensions.kuadrant.io",
-        "ThreatPolicy",
-        GATEWAY_AND_HTTPROUTE,
-        None,
-        "Extension (new in v1.5.0) that configures threat protection on its own target; never merged.",
-        "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/threat-policy",
-        "Kuadrant/kuadrant-operator@ae698811 cmd/extensions/threat-policy/api/v1alpha1/threatpolicy_types.go",
-    ),
+    KnownKind {
+        // Names no object: a threat-score threshold (threatpolicy_types.go).
+        references: &[],
+        ..direct(
+            "extensions.kuadrant.io",
+            "ThreatPolicy",
+            GATEWAY_AND_HTTPROUTE,
+            None,
+            "Extension (new in v1.5.0) that configures threat protection on its own target; never merged.",
+            "https://github.com/Kuadrant/kuadrant-operator/tree/main/cmd/extensions/threat-policy",
+            "Kuadrant/kuadrant-operator@ae698811 cmd/extensions/threat-policy/api/v1alpha1/threatpolicy_types.go",
+        )
+    },
 ];

@@ -2,6 +2,52 @@
 
 use super::*;
 
+/// An AuthorizationPolicy's `requiredAuthenticationRefs` (`NamespacedTargetRef`: the
+/// namespace written, the policy's when none; no ReferenceGrant). A MeshTLSAuthentication
+/// or NetworkAuthentication that is not there makes the policy "Illegal
+/// AuthorizationPolicy; ignoring": it authorizes nothing, on any server or route. A
+/// ServiceAccount is never looked up: its mesh identity is made from the name
+/// (`service_account_identity`), so a missing one only matches no client. Any other
+/// kind is refused by the admission webhook ("unsupported authentication target").
+const AUTHORIZATION_POLICY_REFS: &[RefField] = &[
+    RefField {
+        path: "/requiredAuthenticationRefs/*",
+        kinds: &[
+            ("policy.linkerd.io", "MeshTLSAuthentication"),
+            ("policy.linkerd.io", "NetworkAuthentication"),
+        ],
+        kind_as_written: true,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Any,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite: "linkerd/linkerd2@5d01174f policy-controller/k8s/index/src/inbound/authorization_policy.rs (authentication_ref); @36e4eaba policy-controller/k8s/index/src/inbound/index.rs (policy_client_authz: \"could not find MeshTLSAuthentication\", \"Illegal AuthorizationPolicy; ignoring\")",
+    },
+    RefField {
+        path: "/requiredAuthenticationRefs/*",
+        kinds: &[("", "ServiceAccount")],
+        kind_as_written: true,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Any,
+        port: false,
+        unresolved: Unresolved::NotRead,
+        cite: "linkerd/linkerd2@36e4eaba policy-controller/k8s/index/src/inbound/index.rs (policy_client_authz: AuthenticationTarget::ServiceAccount, cluster_info.service_account_identity)",
+    },
+];
+
+/// An HTTPLocalRateLimitPolicy override's `clientRefs`: ServiceAccounts only ("unsupported
+/// client reference" otherwise), kept as a namespace and a name, never looked up.
+const RATE_LIMIT_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/overrides/*/clientRefs/*",
+    kinds: &[("", "ServiceAccount")],
+    kind_as_written: true,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Any,
+    port: false,
+    unresolved: Unresolved::NotRead,
+    cite: "linkerd/linkerd2@81ebc08b policy-controller/k8s/api/src/policy/ratelimit_policy.rs (Override.client_refs); @01afd230 policy-controller/k8s/index/src/inbound/ratelimit_policy.rs (client_ref: ClientRef::ServiceAccount { namespace, name })",
+}];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         group: "policy.linkerd.io",
@@ -24,7 +70,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Each grants access to the resource it names; several on one resource add up (any one that matches allows), so none conflicts or overrides another.",
         documented: "https://linkerd.io/2-edge/reference/authorization-policy/",
         source: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/authorization_policy.rs",
-        references: &[],
+        references: AUTHORIZATION_POLICY_REFS,
     },
     KnownKind {
         group: "policy.linkerd.io",
@@ -47,6 +93,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A rate limit for one Server; its overrides list is about specific clients, not GEP-713 overrides.",
         documented: "https://linkerd.io/2-edge/reference/rate-limiting/",
         source: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/ratelimit_policy.rs (reason RateLimitReasonAlreadyExists)",
-        references: &[],
+        references: RATE_LIMIT_POLICY_REFS,
     },
 ];

@@ -32,8 +32,8 @@ mod solo;
 use super::merged::{ClassParameters, SectionByRefPort, WhenMerged};
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
-    PolicyKind, RefField, RefNamespaces, RefusedOn, Refuses, SameTarget, Sections, SharedPort,
-    Targeting, Unresolved, ValueKey,
+    PolicyKind, RefField, RefNamespaces, RefusedOn, RefusedReferent, Refuses, SameTarget, Sections,
+    SharedPort, Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -109,6 +109,7 @@ impl KnownKind {
             label: self.label.and_then(super::parse_class_label),
             cite: self.source,
             references: self.references,
+            refused_referents: refused_referents(self.group),
             project: self.project,
             when_merged: when_merged(self.group, self.kind),
         }
@@ -125,6 +126,15 @@ pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
 /// a route's backendRef.
 pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort> {
     envoy_gateway::SECTION_BY_REF_PORT.iter()
+}
+
+/// The objects the controller of group `group`'s policies refuses their references to
+/// name (`RefusedReferent`), project by project.
+fn refused_referents(group: &str) -> &'static [RefusedReferent] {
+    envoy_gateway::REFUSED_REFERENTS
+        .iter()
+        .find(|(g, _)| *g == group)
+        .map_or(&[], |(_, rules)| rules)
 }
 
 /// What kind `group`/`kind`'s controller refuses while its target's class merges its

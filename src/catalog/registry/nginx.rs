@@ -41,6 +41,57 @@ const USP_FIELDS: &[&str] = &[
 /// UpstreamSettingsPolicy's alone (policies/upstreamsettings/processor.go).
 const HTTP_SERVER_LOCATION: Flow = Flow::ClientSide { to_backends: &[] };
 
+/// A Secret of the policy's own namespace named by `name` alone (a `LocalObjectReference`):
+/// when it is missing, NGINX Gateway Fabric marks the policy invalid (`Valid = false`,
+/// Accepted=False).
+const fn ngf_local_secret(path: &'static str, cite: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: &[("", "Secret")],
+        kind_as_written: false,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Own,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite,
+    }
+}
+
+/// WAFPolicy's bundle credentials and CA (`resolveBundleAuth`, `resolveTLSCA`: a Secret of
+/// the policy's namespace; missing, the condition is RefsNotResolved and the policy
+/// `Valid = false`). Read where the kind is named WAFGatewayBindingPolicy; v2.6.7's
+/// WAFPolicy has the same `policySource` and `securityLogs[].logSource` shape
+/// (examples/waf-policy/wafpolicy.yaml @e55bfe33).
+const NGF_WAF: &str = "nginx/nginx-gateway-fabric@023b5f8b internal/controller/state/graph/policies.go (fetchPolicyBundle, fetchSecurityLogBundles)";
+const WAF_POLICY_REFS: &[RefField] = &[
+    ngf_local_secret("/policySource/auth/secretRef", NGF_WAF),
+    ngf_local_secret("/policySource/tlsSecretRef", NGF_WAF),
+    ngf_local_secret("/securityLogs/*/logSource/auth/secretRef", NGF_WAF),
+    ngf_local_secret("/securityLogs/*/logSource/tlsSecretRef", NGF_WAF),
+];
+
+/// PayloadProcessor's external processor: a core Service with a port, in the namespace
+/// it names (no ReferenceGrant is asked: `extProcessServiceNsName`), its port one of the
+/// Service's (`getServicePort`), and an optional auth-token Secret of the policy's
+/// namespace; either missing makes the policy invalid (`resolvePayloadProcessor`).
+const NGF_PP: &str = "nginx/nginx-gateway-fabric@03b04bda internal/controller/state/graph/payloadprocessor.go (resolveExtProcessURL, resolveExtProcessAuthToken)";
+const PAYLOAD_PROCESSOR_REFS: &[RefField] = &[
+    RefField {
+        path: "/processors/*/extProcess/backendRef",
+        kinds: SERVICE_KIND,
+        kind_as_written: true,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Any,
+        port: true,
+        unresolved: Unresolved::RefusesPolicy,
+        cite: NGF_PP,
+    },
+    ngf_local_secret("/processors/*/extProcess/authTokenRef", NGF_PP),
+];
+
+/// What PayloadProcessor's `backendRef` may name (its CEL: "backendRef.kind must be Service").
+const SERVICE_KIND: &[(&str, &str)] = &[("", "Service")];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         group: "gateway.nginx.org",
@@ -64,6 +115,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Settings on a route take precedence field by field over the ones set on its Gateway; several on one target merge unless they set the same field, and then the later one (creation time, then name) is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (Merging Policies; internal/controller/state/graph/policies.go markConflictedPolicies; policies/clientsettings/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/clientsettingspolicy_types.go",
+        // Its spec names no object besides its targets (read from its API type).
         references: &[],
     },
     KnownKind {
@@ -89,6 +141,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Tracing settings for the routes it names; two that both set tracing on one route conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/observability/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha2/observabilitypolicy_types.go",
+        // Its spec names no object besides its targets (read from its API type).
         references: &[],
     },
     KnownKind {
@@ -113,6 +166,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Settings on a route replace the Gateway's field by field (NGINX directive inheritance); several on one target merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/proxysettings/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/proxysettingspolicy_types.go",
+        // Its spec names no object besides its targets (read from its API type).
         references: &[],
     },
     KnownKind {
@@ -137,6 +191,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Unrelated to Kuadrant's kind of the same name: a route's policy applies alongside the Gateway's, its dryRun, logLevel and rejectCode taking precedence; several on one target merge unless they set one of those, and then the later one is Conflicted whole. (Rule lists that add up across levels are shown as the route's replacing the Gateway's.)",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/traffic-management/rate-limit/ (policies/ratelimit/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/ratelimitpolicy_types.go",
+        // Its spec names no object besides its targets (read from its API type).
         references: &[],
     },
     KnownKind {
@@ -161,6 +216,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Raw NGINX snippets injected for one Gateway; several on one Gateway never conflict, all of them apply.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/snippetspolicy/validator.go: never conflicts)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/snippetspolicy_types.go",
+        // Its spec names no object besides its targets (read from its API type).
         references: &[],
     },
     KnownKind {
@@ -185,6 +241,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Upstream connection settings for a Service (its group may be spelt core); several on one Service merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/upstreamsettings/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/upstreamsettingspolicy_types.go",
+        // Its spec names no object besides its targets (read from its API type).
         references: &[],
     },
     KnownKind {
@@ -209,7 +266,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "Firewall protection inherited from the Gateway unless a route carries its own, which then replaces it; several on one target are all accepted (its Conflicts() returns false, although the design doc docs/proposals/nap-waf.md says Conflicted: the code is what runs).",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/wafpolicy_types.go",
-        references: &[],
+        references: WAF_POLICY_REFS,
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -233,7 +290,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A policy kind whose name does not end in Policy: request and response processing inherited from a Gateway by its routes; two on one target always conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/payloadprocessor/validator.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/payloadprocessor_types.go",
-        references: &[],
+        references: PAYLOAD_PROCESSOR_REFS,
     },
     KnownKind {
         group: "gateway.nginx.org",
@@ -257,6 +314,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         note: "A policy kind whose name does not end in Policy: the external load balancer for one Gateway; the oldest applies, any other on the same Gateway is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/ (internal/controller/state/graph/externalloadbalancer.go)",
         source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/externalloadbalancer_types.go",
+        // `gatewayLink.tls.clientSSLs`/`serverSSLs` name Secrets as bare strings when
+        // `reference: secret`: not a `{name}` reference, so not checked (docs/limits.md).
         references: &[],
     },
 ];

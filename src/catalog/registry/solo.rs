@@ -27,6 +27,9 @@ const fn traffic(group: &'static str, kind: &'static str, note: &'static str) ->
         note,
         documented: "https://docs.solo.io/gateway/latest/",
         source: "closed source: kinds from Solo.io's public workshop and demo manifests",
+        // Closed source and its reference documentation was not found: the fields it
+        // shares with TrafficPolicy (ext-auth, rate limits) are not presumed to be
+        // refused as kgateway refuses them (docs/limits.md).
         references: &[],
     }
 }

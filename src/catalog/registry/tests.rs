@@ -242,3 +242,15 @@ fn a_kind_that_refuses_other_target_kinds_names_the_ones_it_allows() {
     assert!(!refusing("gateway.networking.k8s.io", "BackendTLSPolicy"));
     assert!(!refusing("gateway.nginx.org", "ObservabilityPolicy"));
 }
+
+#[test]
+fn every_reference_field_cites_its_source_and_names_the_kinds_it_may_name() {
+    for e in entries() {
+        for f in e.references {
+            let what = format!("{}/{} {}", e.group, e.kind, f.path);
+            assert!(f.path.starts_with('/') && !f.path.ends_with('/'), "{what}");
+            assert!(!f.kinds.is_empty(), "{what}: names no kind");
+            assert!(!f.cite.is_empty(), "{what}: cites nothing");
+        }
+    }
+}

@@ -111,7 +111,7 @@ pub(super) fn policies_table(description: &TargetDescription) -> Table {
             (p.policy.kind.to_string(), Tint::Plain),
             (name, Tint::Plain),
             (how_it_reaches(p), Tint::Plain),
-            (p.status.as_str().to_string(), status_tint(p.status)),
+            status_painted(p.status, p.reported.as_ref()),
         ]);
     }
     t
@@ -163,7 +163,7 @@ pub(super) fn policies_table_wide(description: &TargetDescription) -> Table {
             (format!("{:?}", p.class), Tint::Plain),
             (how.to_string(), Tint::Plain),
             (human_ref(&p.attached_to), Tint::Plain),
-            (p.status.as_str().to_string(), status_tint(p.status)),
+            status_painted(p.status, p.reported.as_ref()),
         ]);
     }
     t

@@ -6,12 +6,11 @@
 use super::age::age;
 use super::escape::one_line;
 use super::table::Table;
-use super::{status_tint, Style, Tint};
+use super::{status_painted, status_tint, Style, Tint};
 use crate::model::BlindSpot;
 use crate::model::ObjRef;
 use crate::query::{
-    shown_reason, shown_text, Effective, KindRow, PolicyDescription, PolicyRow, Relation, Reported,
-    TargetDescription,
+    Effective, KindRow, PolicyDescription, PolicyRow, Relation, Reported, TargetDescription,
 };
 use crate::topology::{Finding, Severity};
 use serde_json::Value;

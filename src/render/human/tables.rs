@@ -79,10 +79,8 @@ pub fn get_policies(
                         }
                     }
                 });
-                match shown_reason(r.status, r.reported.as_ref()) {
-                    Some(reason) => t.cell(&one_line(&shown_text(reason)), Tint::Bad),
-                    None => t.cell(r.status.as_str(), status_tint(r.status)),
-                }
+                let (status, tint) = status_painted(r.status, r.reported.as_ref());
+                t.cell(&status, tint);
                 t.cell_with(Tint::Plain, |s| write!(s, "{}", r.affects).unwrap_or(()));
                 t.cell(&age(r.creation_timestamp.as_deref(), now), Tint::Plain);
                 if wide {
@@ -103,6 +101,32 @@ pub fn get_policies(
         t.append(part);
     }
     t.write(out, style, headers)
+}
+
+/// Whether `get`'s table shows two rows of a policy with the same cells (`wide`, with
+/// `--show-labels`), AGE compared by the creation time it counts from: `get -w` prints
+/// a row again only when they differ.
+pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, wide: bool, show_labels: bool) -> bool {
+    let status = |r: &PolicyRow| status_painted(r.status, r.reported.as_ref()).0;
+    let shown = match wide {
+        true => a.targets.len(),
+        false => TARGETS_SHOWN,
+    };
+    a.policy == b.policy
+        && a.class == b.class
+        && a.targets
+            .iter()
+            .take(shown)
+            .eq(b.targets.iter().take(shown))
+        && a.targets.len() == b.targets.len()
+        && status(a) == status(b)
+        && a.affects == b.affects
+        && a.creation_timestamp == b.creation_timestamp
+        && (!wide
+            || (a.reported == b.reported
+                && a.strategy == b.strategy
+                && a.class_source == b.class_source))
+        && (!show_labels || a.labels == b.labels)
 }
 
 pub fn get_kinds(

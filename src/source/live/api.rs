@@ -252,12 +252,7 @@ impl Api {
             .await
             .map_err(|e| (ApiError::Transport(transport_message(&e)), None))?;
         let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(http::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
+        let retry_after = super::retry_after::retry_after(response.headers());
         let length = response
             .headers()
             .get(http::header::CONTENT_LENGTH)

@@ -42,6 +42,10 @@ pub enum Change {
         list: WatchList,
         objects: Vec<Object>,
     },
+    /// A list no longer watched: its kind is no longer served (404: its CRD was
+    /// deleted), or no policy needs it any more. The objects it covered are no longer
+    /// known, and it is no longer listed.
+    Unwatched(WatchList),
     /// Something that can no longer be watched or read (a kind now forbidden, a
     /// document that is not a valid object): said once, the rest goes on.
     Blind(BlindSpot),

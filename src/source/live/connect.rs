@@ -14,6 +14,8 @@ pub struct Cluster {
     /// The context's namespace, else `default` (in-cluster: the pod's namespace).
     pub default_namespace: String,
     pub(super) concurrency: usize,
+    /// What the server's failed answers asked for in `Retry-After` (for the watches).
+    pub(super) retry_after: super::retry_after::RetryAfters,
 }
 
 /// The namespace of the kubeconfig's context (`context`, else the current one), read from
@@ -82,7 +84,10 @@ pub async fn connect(opts: &LiveOptions) -> Result<Cluster, LiveError> {
     let server = config::redact_userinfo(&config.cluster_url.to_string());
     let server = server.trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
-    let client = kube::Client::try_from(config).map_err(|error| match error {
+    let retry_after = super::retry_after::RetryAfters::default();
+    let built = kube::client::ClientBuilder::try_from(config)
+        .map(|builder| builder.with_layer(&retry_after).build());
+    let client = built.map_err(|error| match error {
         // kube's message for failed credentials may carry a plugin's environment and
         // output: credentials, possibly. Say less.
         kube::Error::Auth(_) => LiveError::CredentialsUnobtainable {
@@ -102,6 +107,7 @@ pub async fn connect(opts: &LiveOptions) -> Result<Cluster, LiveError> {
         server,
         default_namespace,
         concurrency: opts.concurrency.max(1),
+        retry_after,
     })
 }
 

@@ -1,11 +1,20 @@
-//! What `get -w` comes to watch that the first read did not list: the policy kind of a
-//! labelled CRD that appears while watching (watched cluster-wide from then on, as the
-//! read lists a labelled kind), and the Pods a Pod-picking policy that appears (in
+//! What `get -w` comes to watch that the first read did not list, and what it stops
+//! watching.
+//!
+//! Watched from then on: the policy kind of a labelled CRD that appears while watching
+//! (cluster-wide, as the read lists a labelled kind), and again when its CRD comes back
+//! after the kind stopped being served; the Pods a Pod-picking policy that appears (in
 //! another namespace, or with another selector) picks, listed and watched as the read
 //! lists them (`Guide::pod_lists`); and the objects a policy that appears names in a
 //! namespace where their kind was not listed (`Guide::referenced`: a Secret in another
 //! namespace), listed and watched there as the read lists them (metadata only for
-//! Secrets and ConfigMaps).
+//! Secrets and ConfigMaps), with the ReferenceGrants there.
+//!
+//! Stopped: the Pods of a namespace no Pod-picking policy picks in any more, and the
+//! lists started for what policies named once no policy names it (the read's own lists
+//! are kept: why they were made is not known here). A list stopped is reported as
+//! `Change::Unwatched`: what it covered is no longer known, as a fresh `get` would not
+//! list it.
 
 use super::change::{Change, WatchList};
 use super::discovery::{Discovery, Resource};
@@ -13,6 +22,22 @@ use super::{Guide, PodLists};
 use crate::model::{GroupKind, ObjRef, Object, Val, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
 use tokio::task::AbortHandle;
+
+/// A watch running: its number (what it reports under) and how to stop it.
+#[derive(Clone, Debug)]
+pub struct Running {
+    pub id: u64,
+    pub abort: AbortHandle,
+}
+
+/// What a batch of changes calls for: the lists to start, and the watches to stop
+/// (with the list each covered, when what it covered is no longer known: None for a
+/// list replaced by another of the same objects).
+#[derive(Default)]
+pub struct Grown {
+    pub start: Vec<WatchList>,
+    pub stop: Vec<(Running, Option<WatchList>)>,
+}
 
 /// The kinds and Pod lists watched, and the Pod-picking policies as last seen.
 pub struct Growth {
@@ -23,8 +48,8 @@ pub struct Growth {
     /// Every kind some list watches.
     kinds: BTreeSet<GroupKind>,
     /// Per namespace, the selector its Pods are watched with, and the watch (to stop it
-    /// when another selector is needed).
-    pod_watches: BTreeMap<String, (Option<String>, Option<AbortHandle>)>,
+    /// when another selector is needed, or none).
+    pod_watches: BTreeMap<String, (Option<String>, Option<Running>)>,
     pickers: BTreeMap<ObjRef, Object>,
     referenced: fn(&[Object]) -> BTreeSet<(GroupKind, String)>,
     referring_kinds: Vec<GroupKind>,
@@ -33,10 +58,20 @@ pub struct Growth {
     /// Each (kind, namespace) a policy named that was listed or tried (the read's,
     /// and those started since): a list that failed is not tried again.
     named: BTreeSet<(GroupKind, String)>,
+    /// The lists started for what policies name, by (kind, namespace), with their
+    /// watches (ReferenceGrants under their own kind): stopped once nothing is named there.
+    grown: BTreeMap<(GroupKind, String), (WatchList, Option<Running>)>,
     /// Where each kind is watched: cluster-wide (None) or per namespace.
     watched: BTreeSet<(GroupKind, Option<String>)>,
     /// The kinds the server serves, to list what a policy names.
     resources: BTreeMap<GroupKind, Resource>,
+    /// The labelled CRDs there now, by name: the kind each declares, and the batch it
+    /// was last seen changed in.
+    crds: BTreeMap<String, (Resource, u64)>,
+    /// The batch each policy kind of a labelled CRD was last started in.
+    kind_started: BTreeMap<GroupKind, u64>,
+    /// How many batches were read.
+    batches: u64,
 }
 
 impl Growth {
@@ -57,6 +92,10 @@ impl Growth {
         };
         let pickers = of_kinds(&pod_picking_kinds);
         let referrers = of_kinds(&guide.referring_kinds);
+        let crds = objects
+            .iter()
+            .filter_map(|o| Some((o.name.to_string(), (labelled_kind(o)?, 0))))
+            .collect();
         let mut growth = Growth {
             pod_picking_kinds,
             pod_lists: guide.pod_lists,
@@ -67,9 +106,13 @@ impl Growth {
             referenced: guide.referenced,
             referring_kinds: guide.referring_kinds.clone(),
             named: (guide.referenced)(objects),
+            grown: BTreeMap::new(),
             referrers,
             watched: BTreeSet::new(),
             resources: discovery.resources.clone(),
+            crds,
+            kind_started: BTreeMap::new(),
+            batches: 0,
         };
         for list in lists {
             growth.watching(list, None);
@@ -77,42 +120,105 @@ impl Growth {
         growth
     }
 
-    /// Notes a list now watched (with its task, to stop a Pod list).
-    pub fn watching(&mut self, list: &WatchList, task: Option<AbortHandle>) {
+    /// Notes a list now watched (with its watch, to stop it).
+    pub fn watching(&mut self, list: &WatchList, task: Option<Running>) {
         self.kinds.insert(list.resource.group_kind());
         self.watched
             .insert((list.resource.group_kind(), list.namespace.clone()));
         if let (true, Some(ns)) = (list.is_pods(), &list.namespace) {
             self.pod_watches
-                .insert(ns.clone(), (list.selector.clone(), task));
+                .insert(ns.clone(), (list.selector.clone(), task.clone()));
         }
-    }
-
-    /// The lists to start after `batch`: the kinds of labelled CRDs not watched yet, and
-    /// the Pods of namespaces whose Pod-picking policies now need another list (the
-    /// list they had is stopped).
-    pub fn grow(&mut self, batch: &[Change]) -> Vec<WatchList> {
-        let mut start = Vec::new();
-        for change in batch {
-            self.note(change);
-            let crds: &[Object] = match change {
-                Change::Applied(o) => std::slice::from_ref(o),
-                Change::Relisted { objects, .. } => objects,
-                Change::Deleted(_) | Change::Blind(_) => &[],
-            };
-            for resource in crds.iter().filter_map(labelled_kind) {
-                if self.kinds.insert(resource.group_kind()) {
-                    start.push(WatchList {
-                        resource,
-                        namespace: None,
-                        selector: None,
-                    });
+        if let Some(ns) = &list.namespace {
+            let key = (list.resource.group_kind(), ns.clone());
+            if let Some((grown, running)) = self.grown.get_mut(&key) {
+                if grown == list {
+                    *running = task;
                 }
             }
         }
-        start.extend(self.pods_wanted());
-        start.extend(self.referenced_wanted());
-        start
+    }
+
+    /// What `batch` calls for: the kinds of labelled CRDs not watched (or watched again
+    /// after their kind stopped being served), the Pods of namespaces whose Pod-picking
+    /// policies now need another list or none, and what policies now name or no longer
+    /// name where their kinds were not listed.
+    pub fn grow(&mut self, batch: &[Change]) -> Grown {
+        self.batches += 1;
+        let mut grown = Grown::default();
+        for change in batch {
+            self.note(change);
+            match change {
+                Change::Applied(o) => self.crd_seen(o, &mut grown.start),
+                Change::Relisted { list, objects } if is_crds(list) => {
+                    self.crds.clear();
+                    for o in objects {
+                        self.crd_seen(o, &mut grown.start);
+                    }
+                }
+                Change::Deleted(r) if r.kind.as_str() == "CustomResourceDefinition" => {
+                    self.crds.remove(r.name.as_str());
+                }
+                Change::Unwatched(list) => self.unwatched(list, &mut grown.start),
+                _ => {}
+            }
+        }
+        self.pods_wanted(&mut grown);
+        self.referenced_wanted(&mut grown);
+        grown
+    }
+
+    /// A CRD added or changed: its policy kind watched if it is labelled and not yet.
+    fn crd_seen(&mut self, crd: &Object, start: &mut Vec<WatchList>) {
+        if crd.kind.as_str() != "CustomResourceDefinition" {
+            return;
+        }
+        let Some(resource) = labelled_kind(crd) else {
+            self.crds.remove(crd.name.as_str());
+            return;
+        };
+        self.crds
+            .insert(crd.name.to_string(), (resource.clone(), self.batches));
+        self.start_kind(resource, start);
+    }
+
+    /// `resource`'s kind watched cluster-wide, unless it is.
+    fn start_kind(&mut self, resource: Resource, start: &mut Vec<WatchList>) {
+        let gk = resource.group_kind();
+        if self.kinds.insert(gk.clone()) {
+            self.kind_started.insert(gk, self.batches);
+            start.push(WatchList {
+                resource,
+                namespace: None,
+                selector: None,
+            });
+        }
+    }
+
+    /// A list whose watch ended (its kind no longer served) or was stopped: no longer
+    /// watched. A policy kind whose labelled CRD changed since its watch started (it
+    /// came back) is watched again.
+    fn unwatched(&mut self, list: &WatchList, start: &mut Vec<WatchList>) {
+        let gk = list.resource.group_kind();
+        self.watched.remove(&(gk.clone(), list.namespace.clone()));
+        if let Some(ns) = &list.namespace {
+            if list.is_pods() {
+                self.pod_watches.remove(ns);
+            }
+            self.grown.remove(&(gk.clone(), ns.clone()));
+            self.named.remove(&(gk.clone(), ns.clone()));
+            return;
+        }
+        self.kinds.remove(&gk);
+        let started = self.kind_started.get(&gk).copied().unwrap_or(0);
+        let back = self
+            .crds
+            .values()
+            .find(|(r, seen)| r.group_kind() == gk && *seen > started)
+            .map(|(r, _)| r.clone());
+        if let Some(resource) = back {
+            self.start_kind(resource, start);
+        }
     }
 
     /// Keeps the Pod-picking policies and the policies that may name other objects as
@@ -123,14 +229,16 @@ impl Growth {
     }
 
     /// The lists of what the policies now name, where it was neither listed nor
-    /// tried: each (kind, namespace) once.
-    fn referenced_wanted(&mut self) -> Vec<WatchList> {
-        if self.referrers.is_empty() {
-            return Vec::new();
-        }
+    /// tried: each (kind, namespace) once; and the lists started for what no policy
+    /// names any more, stopped.
+    fn referenced_wanted(&mut self, grown: &mut Grown) {
         let objects: Vec<Object> = self.referrers.values().cloned().collect();
-        let mut start = Vec::new();
-        for (gk, namespace) in (self.referenced)(&objects) {
+        let now = match objects.is_empty() {
+            true => BTreeSet::new(),
+            false => (self.referenced)(&objects),
+        };
+        self.stop_unnamed(&now, grown);
+        for (gk, namespace) in now {
             if crate::model::namespace_name_problem(&namespace).is_some()
                 || self.watched.contains(&(gk.clone(), None))
                 || self.named.contains(&(gk.clone(), namespace.clone()))
@@ -141,33 +249,77 @@ impl Growth {
                 continue;
             };
             self.named.insert((gk.clone(), namespace.clone()));
-            if self.watched.contains(&(gk, Some(namespace.clone()))) {
+            if self
+                .watched
+                .contains(&(gk.clone(), Some(namespace.clone())))
+            {
                 continue;
             }
-            start.push(WatchList {
-                resource: resource.clone(),
-                namespace: Some(namespace.clone()),
-                selector: None,
-            });
+            self.start_grown(resource.clone(), &namespace, &mut grown.start);
             // With the ReferenceGrants there, as the read lists them.
             for group in [GATEWAY_GROUP, GATEWAY_X_GROUP] {
                 let grant = GroupKind::new(group, "ReferenceGrant");
-                let Some(grants) = self.resources.get(&grant) else {
+                let Some(grants) = self.resources.get(&grant).cloned() else {
                     continue;
                 };
                 let watched = self.watched.contains(&(grant.clone(), None))
-                    || !self.watched.insert((grant, Some(namespace.clone())));
+                    || self.watched.contains(&(grant, Some(namespace.clone())));
                 if !watched {
-                    start.push(WatchList {
-                        resource: grants.clone(),
-                        namespace: Some(namespace.clone()),
-                        selector: None,
-                    });
+                    self.start_grown(grants, &namespace, &mut grown.start);
                 }
             }
         }
-        start
     }
+
+    /// Starts `resource`'s list in `namespace`, for what policies name there.
+    fn start_grown(&mut self, resource: Resource, namespace: &str, start: &mut Vec<WatchList>) {
+        let list = WatchList {
+            resource,
+            namespace: Some(namespace.to_string()),
+            selector: None,
+        };
+        let gk = list.resource.group_kind();
+        self.watched.insert((gk.clone(), list.namespace.clone()));
+        self.grown
+            .insert((gk, namespace.to_string()), (list.clone(), None));
+        start.push(list);
+    }
+
+    /// The lists started for what policies named, where nothing is named now (`now`):
+    /// stopped; ReferenceGrants, once nothing else started is in their namespace.
+    fn stop_unnamed(&mut self, now: &BTreeSet<(GroupKind, String)>, grown: &mut Grown) {
+        let is_grant = |gk: &GroupKind| gk.kind.as_str() == "ReferenceGrant";
+        let needed: BTreeSet<&String> = self
+            .grown
+            .keys()
+            .filter(|(gk, ns)| !is_grant(gk) && now.contains(&(gk.clone(), ns.clone())))
+            .map(|(_, ns)| ns)
+            .collect();
+        let unneeded: Vec<(GroupKind, String)> = self
+            .grown
+            .keys()
+            .filter(|(gk, ns)| match is_grant(gk) {
+                true => !needed.contains(ns),
+                false => !now.contains(&(gk.clone(), ns.clone())),
+            })
+            .cloned()
+            .collect();
+        for key in unneeded {
+            let Some((list, running)) = self.grown.remove(&key) else {
+                continue;
+            };
+            self.named.remove(&key);
+            self.watched.remove(&(key.0, Some(key.1)));
+            if let Some(running) = running {
+                grown.stop.push((running, Some(list)));
+            }
+        }
+    }
+}
+
+/// Whether `list` is of CRDs.
+fn is_crds(list: &WatchList) -> bool {
+    list.resource.kind == "CustomResourceDefinition"
 }
 
 /// Keeps `kept`, the objects of `kinds`, as `change` leaves them.
@@ -185,39 +337,60 @@ fn keep(kinds: &[GroupKind], kept: &mut BTreeMap<ObjRef, Object>, change: &Chang
                 kept.insert(o.obj_ref(), o.clone());
             }
         }
+        Change::Unwatched(list) => kept.retain(|_, o| !list.covers(o)),
         _ => {}
     }
 }
 
 impl Growth {
-    /// The Pod lists the policies now need that are not watched as they need them.
-    fn pods_wanted(&mut self) -> Vec<WatchList> {
-        let Some(pods) = &self.pods else {
-            return Vec::new();
+    /// The Pod lists the policies now need that are not watched as they need them (a
+    /// list with another selector stopped), and those no policy needs, stopped.
+    fn pods_wanted(&mut self, grown: &mut Grown) {
+        let Some(pods) = self.pods.clone() else {
+            return;
         };
-        if self.pickers.is_empty() {
-            return Vec::new();
-        }
         let objects: Vec<Object> = self.pickers.values().cloned().collect();
-        let mut start = Vec::new();
-        for (namespace, selector) in (self.pod_lists)(&objects, &self.pod_picking_kinds) {
-            if crate::model::namespace_name_problem(&namespace).is_some() {
-                continue;
+        let wanted: BTreeMap<String, Option<String>> = match objects.is_empty() {
+            true => BTreeMap::new(),
+            false => (self.pod_lists)(&objects, &self.pod_picking_kinds)
+                .into_iter()
+                .filter(|(ns, _)| crate::model::namespace_name_problem(ns).is_none())
+                .collect(),
+        };
+        let unneeded: Vec<String> = self
+            .pod_watches
+            .keys()
+            .filter(|ns| !wanted.contains_key(*ns))
+            .cloned()
+            .collect();
+        for namespace in unneeded {
+            if let Some((selector, running)) = self.pod_watches.remove(&namespace) {
+                let gk = pods.group_kind();
+                self.watched.remove(&(gk, Some(namespace.clone())));
+                let list = WatchList {
+                    resource: pods.clone(),
+                    namespace: Some(namespace),
+                    selector,
+                };
+                if let Some(running) = running {
+                    grown.stop.push((running, Some(list)));
+                }
             }
+        }
+        for (namespace, selector) in wanted {
             match self.pod_watches.get(&namespace) {
                 Some((watched, _)) if *watched == selector => continue,
-                Some((_, Some(task))) => task.abort(),
+                Some((_, Some(running))) => grown.stop.push((running.clone(), None)),
                 _ => {}
             }
             self.pod_watches
                 .insert(namespace.clone(), (selector.clone(), None));
-            start.push(WatchList {
+            grown.start.push(WatchList {
                 resource: pods.clone(),
                 namespace: Some(namespace),
                 selector,
             });
         }
-        start
     }
 }
 

@@ -27,6 +27,7 @@ pub mod names;
 mod page;
 mod plan;
 mod read;
+mod retry_after;
 mod runtime;
 pub mod watch;
 

@@ -9,7 +9,8 @@
 
 pub use super::change::{Change, WatchList};
 use super::discovery::Resource;
-use super::grow::Growth;
+use super::grow::{Growth, Running};
+use super::retry_after::RetryAfters;
 use super::{complete_item, Cluster, LiveError};
 use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Origin};
 use crate::source::document::{Doc, MapOr};
@@ -19,11 +20,11 @@ use kube::api::{Api as KubeApi, ApiResource, DynamicObject, PartialObjectMeta};
 use kube::runtime::watcher::{self, Event};
 use std::time::Duration;
 use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 enum Message {
-    Change(Change),
+    /// A change seen by the watch of that number.
+    Change(u64, Change),
     /// The watches end: the server cannot be reached again, or rejects the credentials.
     Fatal(LiveError),
 }
@@ -33,6 +34,9 @@ enum Message {
 const SETTLE: Duration = Duration::from_millis(60);
 /// At most this long between the first change of a batch and its answer.
 const MAX_BATCH: Duration = Duration::from_millis(500);
+/// At most this long is waited for a server that asks, in `Retry-After`, to be tried
+/// again later (a longer wait would outlast most proxies' idea of a live client).
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
 /// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
 /// `give_up` (Err), handing each batch of changes to `on_changes`; and, from then on, the
@@ -47,10 +51,13 @@ pub async fn watch<E: From<LiveError>>(
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut watches = Watches {
         tasks: tokio::task::JoinSet::new(),
+        next: 0,
+        stopped: std::collections::HashSet::new(),
         client: cluster.api.client(),
         server: cluster.server.clone(),
         give_up,
         tx: tx.downgrade(),
+        retry_after: cluster.retry_after.clone(),
     };
     for list in lists {
         let task = watches.start(list.clone(), tx.clone());
@@ -78,7 +85,9 @@ pub async fn watch<E: From<LiveError>>(
                 }
                 None => break,
                 Some(Message::Fatal(error)) => return Err(error.into()),
-                Some(Message::Change(c)) => batch.push(c),
+                // What a watch stopped saw before it stopped is no longer wanted.
+                Some(Message::Change(id, _)) if watches.stopped.contains(&id) => {}
+                Some(Message::Change(_, c)) => batch.push(c),
             }
             let until = (Instant::now() + SETTLE).min(started + MAX_BATCH);
             next = tokio::select! {
@@ -87,7 +96,13 @@ pub async fn watch<E: From<LiveError>>(
                 _ = tokio::time::sleep_until(until) => break,
             };
         }
-        for list in growth.grow(&batch) {
+        let grown = growth.grow(&batch);
+        for (running, list) in grown.stop {
+            running.abort.abort();
+            watches.stopped.insert(running.id);
+            batch.extend(list.map(Change::Unwatched));
+        }
+        for list in grown.start {
             if let Some(tx) = watches.tx.upgrade() {
                 let task = watches.start(list.clone(), tx);
                 growth.watching(&list, Some(task));
@@ -100,33 +115,89 @@ pub async fn watch<E: From<LiveError>>(
 /// The watches running, and what a new one is started with.
 struct Watches {
     tasks: tokio::task::JoinSet<()>,
+    /// The number of the next watch started.
+    next: u64,
+    /// The watches stopped (what they still report is dropped).
+    stopped: std::collections::HashSet<u64>,
     client: kube::Client,
     server: String,
     give_up: Duration,
     /// Where they report (held weakly: the watches running hold it).
     tx: mpsc::WeakUnboundedSender<Message>,
+    retry_after: RetryAfters,
 }
 
 impl Watches {
-    fn start(&mut self, list: WatchList, tx: mpsc::UnboundedSender<Message>) -> AbortHandle {
+    fn start(&mut self, list: WatchList, tx: mpsc::UnboundedSender<Message>) -> Running {
+        let id = self.next;
+        self.next += 1;
         let ctx = Watching {
+            id,
             client: self.client.clone(),
+            path: list.resource.list_path(list.namespace.as_deref()),
             list,
             server: self.server.clone(),
             give_up: self.give_up,
             tx,
+            retry_after: self.retry_after.clone(),
         };
-        self.tasks.spawn(ctx.run())
+        Running {
+            id,
+            abort: self.tasks.spawn(ctx.run()),
+        }
+    }
+}
+
+/// A watch failing (429, 5xx, the connection): since when, and the pause it grows.
+struct Retrying {
+    give_up: Duration,
+    since: Option<Instant>,
+    pause: Duration,
+}
+
+impl Retrying {
+    fn new(give_up: Duration) -> Retrying {
+        Retrying {
+            give_up,
+            since: None,
+            pause: Duration::from_millis(200),
+        }
+    }
+
+    /// How long to wait before trying again after a failure of the list at `path`: what
+    /// the server asked for in `Retry-After` (at most `MAX_RETRY_AFTER`), else a pause
+    /// that grows from 0.2 s to 5 s; never past the give-up time (there it is tried once
+    /// more). None: the give-up time is past.
+    fn pause(&mut self, heard: &RetryAfters, path: &str) -> Option<Duration> {
+        let since = *self.since.get_or_insert_with(Instant::now);
+        let left = self.give_up.saturating_sub(since.elapsed());
+        if left.is_zero() {
+            return None;
+        }
+        let wait = match heard.take(path) {
+            Some(asked) => asked.min(MAX_RETRY_AFTER),
+            None => {
+                let now = self.pause;
+                self.pause = (self.pause * 2).min(Duration::from_secs(5));
+                now
+            }
+        };
+        Some(wait.min(left))
     }
 }
 
 /// One list's watcher and where it reports.
 struct Watching {
+    /// Its number, which its changes are reported under.
+    id: u64,
     client: kube::Client,
     list: WatchList,
+    /// The list's path (what the server's answers are heard by, `RetryAfters`).
+    path: String,
     server: String,
     give_up: Duration,
     tx: mpsc::UnboundedSender<Message>,
+    retry_after: RetryAfters,
 }
 
 /// What an error from the watcher means here.
@@ -192,7 +263,7 @@ fn failure(error: &watcher::Error) -> Failure {
 
 impl Watching {
     fn send(&self, change: Change) -> bool {
-        self.tx.send(Message::Change(change)).is_ok()
+        self.tx.send(Message::Change(self.id, change)).is_ok()
     }
 
     /// The list's collection, as kube's watcher reads it (as `PartialObjectMeta`: its
@@ -223,12 +294,7 @@ impl Watching {
     async fn run(self) {
         let resource = &self.list.resource;
         let origin = Origin {
-            file: format!(
-                "{}{}",
-                self.server,
-                resource.list_path(self.list.namespace.as_deref())
-            )
-            .into(),
+            file: format!("{}{}", self.server, self.path).into(),
             document: 0,
         };
         // Secrets and ConfigMaps are watched as metadata only, as they are listed.
@@ -245,17 +311,21 @@ impl Watching {
             }
         };
         let mut listing: Option<Vec<Object>> = None;
-        let mut failing_since: Option<Instant> = None;
-        let mut pause = Duration::from_millis(200);
+        let mut retrying = Retrying::new(self.give_up);
         while let Some(item) = stream.next().await {
             let event = match item {
                 Ok(event) => {
-                    failing_since = None;
-                    pause = Duration::from_millis(200);
+                    retrying = Retrying::new(self.give_up);
                     event
                 }
                 Err(e) => match failure(&e) {
                     Failure::Gone => continue,
+                    // Not served any more (its CRD deleted): its objects are gone,
+                    // as a fresh `get` would not find the kind.
+                    Failure::Denied(404, _) => {
+                        self.send(Change::Unwatched(self.list.clone()));
+                        return;
+                    }
                     Failure::Denied(code, message) => {
                         self.send(Change::Blind(self.denied(code, &message)));
                         return;
@@ -270,19 +340,21 @@ impl Watching {
                         return;
                     }
                     Failure::Transient(why) => {
-                        let since = *failing_since.get_or_insert_with(Instant::now);
-                        if since.elapsed() >= self.give_up {
-                            let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
-                                server: self.server.clone(),
-                                resource: resource.display(),
-                                give_up: self.give_up,
-                                why,
-                            }));
-                            return;
+                        match retrying.pause(&self.retry_after, &self.path) {
+                            Some(wait) => {
+                                tokio::time::sleep(wait).await;
+                                continue;
+                            }
+                            None => {
+                                let _ = self.tx.send(Message::Fatal(LiveError::WatchLost {
+                                    server: self.server.clone(),
+                                    resource: resource.display(),
+                                    give_up: self.give_up,
+                                    why,
+                                }));
+                                return;
+                            }
                         }
-                        tokio::time::sleep(pause).await;
-                        pause = (pause * 2).min(Duration::from_secs(5));
-                        continue;
                     }
                 },
             };

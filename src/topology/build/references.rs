@@ -2,15 +2,18 @@
 //! as a route's backendRefs are: the object exists, the port it names is one of its
 //! ports, a ReferenceGrant lets the policy's kind refer into another namespace. One
 //! that does not resolve decides the verdict as its vendor's rule says (`Unresolved`):
-//! the policy refused whole (Invalid), or a warning for the entry dropped. Judged
-//! missing only where the source listed the kind (`Snapshot::listed`); elsewhere
-//! unchecked, a blind spot, and the verdict stands.
+//! the policy refused whole or left applying nowhere (Invalid), or a warning for the
+//! entry or setting dropped, the name not read, or an outcome its vendor does not
+//! document. Judged missing only where the source listed the kind
+//! (`Snapshot::listed`); elsewhere unchecked, a blind spot, and the verdict stands.
 
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
-use crate::catalog::references::{kind_allowed, read_references, SpecRef};
+use crate::catalog::references::{
+    kind_allowed, read_references, referent_refused, setting_of, settings, SpecRef,
+};
 use crate::catalog::{RefField, RefNamespaces, Unresolved};
-use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, ObjRef};
+use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, Links, ListField, ObjRef};
 use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
 use std::collections::BTreeMap;
 
@@ -35,11 +38,12 @@ impl<'s> Builder<'s> {
             if fields.is_empty() {
                 continue;
             }
+            let rule_paths = kind.merge.rule_paths();
             let object = &self.objects[policy.object];
             let ns = policy.obj_ref.namespace.as_deref();
-            let refs = object.spec.with(|spec| {
+            let (refs, settings) = object.spec.with(|spec| {
                 spec.as_object()
-                    .map(|m| read_references(m, fields, ns))
+                    .map(|m| (read_references(m, fields, ns), settings(m, rule_paths)))
                     .unwrap_or_default()
             });
             if refs.is_empty() {
@@ -66,7 +70,7 @@ impl<'s> Builder<'s> {
                     entry.0 += 1;
                 }
             }
-            self.judge(pid, fields, &refs, &resolved);
+            self.judge(pid, fields, &refs, &resolved, &settings);
             if self.topology.references.len() < count {
                 self.topology.references.resize(count, Vec::new());
             }
@@ -144,11 +148,22 @@ impl<'s> Builder<'s> {
         let Some(&id) = found else {
             return outcome(Some(RefReason::NotFound));
         };
-        let object = &self.objects[id];
-        if field.port && object.is_service() {
-            // A Service's port must be named, and be one of its ports ("A valid port
-            // number corresponding to a port on the Service must be specified").
-            let ports = &object.links().port_numbers;
+        let links = self.objects[id].links();
+        let refused = self.topology.catalog.get(&self.topology.policies[pid].kind);
+        let refused = refused.map_or(&[][..], |k| k.refused_referents);
+        if referent_refused(refused, &t.group, &t.kind, links.spec_type.as_deref()) {
+            return outcome(Some(RefReason::UnsupportedType));
+        }
+        // The port must be named, and be one of the object's `spec.ports` ("A valid
+        // port number corresponding to a port on the Service must be specified"),
+        // where it has that list; a modelled backend (Service, ServiceImport) always
+        // does, none written meaning none.
+        let has_ports = match links.ports {
+            ListField::Absent => Links::kept_for(&t.group, &t.kind),
+            ListField::NotAList | ListField::Items(_) => true,
+        };
+        if field.port && has_ports {
+            let ports = &links.port_numbers;
             if !r
                 .port
                 .is_some_and(|port| ports.iter().any(|(_, n)| *n == port))
@@ -159,16 +174,20 @@ impl<'s> Builder<'s> {
         outcome(None)
     }
 
-    /// The verdict its references give policy `pid`, as each field's rule says.
+    /// The verdict its references give policy `pid`, as each field's rule says;
+    /// `settings` are the policy's settings (`catalog::references::settings`).
     fn judge(
         &mut self,
         pid: PolicyId,
         fields: &[RefField],
         refs: &[SpecRef],
         got: &[PolicyReference],
+        settings: &[String],
     ) {
         let failed = |r: &PolicyReference| !matches!(r.reason, None | Some(RefReason::Unchecked));
-        let mut refused: Option<String> = None;
+        let mut refused: Option<(String, &str)> = None;
+        let refuses = "its controller refuses the policy";
+        let mut settings_dropped: Vec<&PolicyReference> = Vec::new();
         for (index, field) in fields.iter().enumerate() {
             let of_field: Vec<&PolicyReference> = refs
                 .iter()
@@ -183,7 +202,7 @@ impl<'s> Builder<'s> {
             };
             match field.unresolved {
                 Unresolved::RefusesPolicy => {
-                    refused.get_or_insert_with(|| first.describe());
+                    refused.get_or_insert_with(|| (first.describe(), refuses));
                 }
                 Unresolved::DropsEntry => {
                     self.warn_dropped(pid, &bad, "its controller drops that entry")
@@ -191,7 +210,8 @@ impl<'s> Builder<'s> {
                 Unresolved::RefusesWhenNoneResolves if bad.len() == of_field.len() => {
                     let all: Vec<String> = bad.iter().map(|r| r.describe()).collect();
                     refused.get_or_insert_with(|| {
-                        format!("{} (none of its entries resolves)", all.join("; "))
+                        let why = format!("{} (none of its entries resolves)", all.join("; "));
+                        (why, refuses)
                     });
                 }
                 Unresolved::RefusesWhenNoneResolves => self.warn_dropped(
@@ -199,16 +219,36 @@ impl<'s> Builder<'s> {
                     &bad,
                     "that entry does not resolve (ResolvedRefs=False); its others do",
                 ),
+                Unresolved::DropsSetting => settings_dropped.extend(bad),
+                Unresolved::DropsTargets => {
+                    refused.get_or_insert_with(|| {
+                        let why = "its controller accepts the policy but leaves the objects it targets out of the data plane's configuration";
+                        (first.describe(), why)
+                    });
+                }
+                Unresolved::NotRead => self.warn_dropped(
+                    pid,
+                    &bad,
+                    "its controller uses the name without reading the object: nothing matches it until it exists",
+                ),
+                Unresolved::Undocumented => self.warn_dropped(
+                    pid,
+                    &bad,
+                    "its vendor does not document what its controller does with a reference that does not resolve",
+                ),
             }
         }
-        let Some(why) = refused else {
+        if let Some(why) = self.drop_settings(pid, settings, &settings_dropped) {
+            refused.get_or_insert(why);
+        }
+        let Some((why, outcome)) = refused else {
             return;
         };
         let policy = &mut self.topology.policies[pid];
         if policy.rejected.is_some() {
             return;
         }
-        let why = format!("{why}; its controller refuses the policy");
+        let why = format!("{why}; {outcome}");
         self.topology.findings.push(Finding::new(
             Code::Invalid,
             policy.obj_ref.clone(),
@@ -218,6 +258,25 @@ impl<'s> Builder<'s> {
             .invalid
             .push(FieldError::new("spec", FieldProblem::Refused(why.clone())));
         policy.rejected = Some(why);
+    }
+
+    /// The settings of policy `pid` that its `DropsSetting` references `bad` take
+    /// away: a warning for each while another setting is left, else the refusal.
+    fn drop_settings(
+        &mut self,
+        pid: PolicyId,
+        settings: &[String],
+        bad: &[&PolicyReference],
+    ) -> Option<(String, &'static str)> {
+        let first = bad.first()?;
+        let gone: Vec<Option<&str>> = bad.iter().map(|r| setting_of(settings, &r.path)).collect();
+        if settings.iter().any(|s| !gone.contains(&Some(s.as_str()))) {
+            let what = "its controller leaves that setting out and applies the policy's others";
+            self.warn_dropped(pid, bad, what);
+            return None;
+        }
+        let why = "its controller leaves that setting out, and the policy sets nothing else";
+        Some((first.describe(), why))
     }
 
     fn warn_dropped(&mut self, pid: PolicyId, bad: &[&PolicyReference], what: &str) {

@@ -387,6 +387,7 @@ impl FakeApi {
             stop: AtomicBool::new(false),
             counters: Mutex::new(BTreeMap::new()),
             watch_faults: Mutex::new(Vec::new()),
+            unserved: Mutex::new(BTreeSet::new()),
             connections: AtomicUsize::new(0),
             tunnels: AtomicUsize::new(0),
         });
@@ -476,8 +477,10 @@ struct State {
     /// How often each fault fired, by index.
     counters: Mutex<BTreeMap<usize, usize>>,
     /// Faults for the watches to come (`Server::fail_watches`): the path they match, the
-    /// code answered and how many more times.
-    watch_faults: Mutex<Vec<(String, u16, usize)>>,
+    /// code answered, how many more times, and the `Retry-After` asked for.
+    watch_faults: Mutex<Vec<(String, u16, usize, u64)>>,
+    /// Kinds no longer served (`Server::unserve`: their CRD deleted), by group and kind.
+    unserved: Mutex<BTreeSet<(String, String)>>,
     connections: AtomicUsize,
     /// CONNECT requests seen (the server doubles as an HTTP proxy).
     tunnels: AtomicUsize,
@@ -557,6 +560,39 @@ impl Server {
         store.events.push((rv, group, kind, "DELETED", gone));
     }
 
+    /// A kind's CRD deleted: every object of the kind deleted (a DELETED event each),
+    /// then the kind no longer served (its lists and watches answered 404) and every
+    /// open watch ended, as the API server ends those of a kind it stops serving.
+    pub fn unserve(&self, api_version: &str, kind: &str) {
+        let probe = json!({"apiVersion": api_version, "kind": kind});
+        let gk = group_kind_of(&probe);
+        let objects = {
+            let store = self.state.store.lock().unwrap();
+            store.by_kind.get(&gk).cloned().unwrap_or_default()
+        };
+        for o in objects {
+            let meta = &o["metadata"];
+            self.delete(
+                api_version,
+                kind,
+                meta["namespace"].as_str(),
+                meta["name"].as_str().unwrap_or_default(),
+            );
+        }
+        self.state.unserved.lock().unwrap().insert(gk);
+        self.close_watches();
+    }
+
+    /// A kind `unserve` removed served again (its CRD created again).
+    pub fn serve_again(&self, api_version: &str, kind: &str) {
+        let probe = json!({"apiVersion": api_version, "kind": kind});
+        self.state
+            .unserved
+            .lock()
+            .unwrap()
+            .remove(&group_kind_of(&probe));
+    }
+
     /// Forgets the history of changes (as etcd compaction does) and ends every open
     /// watch: a watch resumed from an earlier resourceVersion is answered 410 Expired.
     pub fn expire_watches(&self) {
@@ -578,14 +614,25 @@ impl Server {
     /// The next `times` watch requests whose path contains `path_contains` are answered
     /// `code` (429 and 503 with `Retry-After: 1`), as a server under load answers.
     pub fn fail_watches(&self, path_contains: &str, code: u16, times: usize) {
+        self.fail_watches_asking(path_contains, code, times, 1);
+    }
+
+    /// As `fail_watches`, asking (429 and 503) to be retried after `retry_after_secs`.
+    pub fn fail_watches_asking(
+        &self,
+        path_contains: &str,
+        code: u16,
+        times: usize,
+        retry_after_secs: u64,
+    ) {
         let mut faults = self.state.watch_faults.lock().unwrap();
-        faults.push((path_contains.to_string(), code, times));
+        faults.push((path_contains.to_string(), code, times, retry_after_secs));
     }
 
     /// How many of the faults `fail_watches` set are still to be answered.
     pub fn watch_faults_left(&self) -> usize {
         let faults = self.state.watch_faults.lock().unwrap();
-        faults.iter().map(|(_, _, left)| left).sum()
+        faults.iter().map(|(_, _, left, _)| left).sum()
     }
 
     /// How many watch requests came so far.
@@ -1321,7 +1368,11 @@ fn resource_request(
             )
         }
     };
-    let Some(res) = find(plural) else {
+    let unserved = |r: &&Res| {
+        let gone = state.unserved.lock().unwrap();
+        gone.contains(&(r.group.clone(), r.kind.clone()))
+    };
+    let Some(res) = find(plural).filter(|r| !unserved(r)) else {
         return status(
             404,
             "NotFound",
@@ -1356,10 +1407,11 @@ fn resource_request(
         );
     }
     if watching {
-        if let Some(code) = watch_fault(state, &format!("/{}", segs.join("/"))) {
+        if let Some((code, retry_after)) = watch_fault(state, &format!("/{}", segs.join("/"))) {
             let mut a = status(code, status_reason(code), "injected fault on a watch");
             if matches!(code, 429 | 503) {
-                a.headers.push(("Retry-After".into(), "1".into()));
+                a.headers
+                    .push(("Retry-After".into(), retry_after.to_string()));
             }
             return a;
         }
@@ -1505,12 +1557,13 @@ fn table(res: &Res, page: &[&Value], meta: Value) -> Value {
            "rows": rows})
 }
 
-/// The code a watch request on `path` is answered, when `Server::fail_watches` says so.
-fn watch_fault(state: &State, path: &str) -> Option<u16> {
+/// The code a watch request on `path` is answered, and the `Retry-After` it asks for,
+/// when `Server::fail_watches` says so.
+fn watch_fault(state: &State, path: &str) -> Option<(u16, u64)> {
     let mut faults = state.watch_faults.lock().unwrap();
-    let (_, code, left) = faults
+    let (_, code, left, retry_after) = faults
         .iter_mut()
-        .find(|(needle, _, left)| *left > 0 && path.contains(needle.as_str()))?;
+        .find(|(needle, _, left, _)| *left > 0 && path.contains(needle.as_str()))?;
     *left -= 1;
-    Some(*code)
+    Some((*code, *retry_after))
 }

@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::model::{ObjRef, Object, Snapshot};
 use kubectl_policies::query::select::{self, Selection};
+use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, World};
 use kubectl_policies::render::{self, age, human, jsonpath};
 use kubectl_policies::source::live::watch::Change;
@@ -188,25 +189,7 @@ struct FirstAnswer {
     watched: query::watch::Watched,
     selection: Selection,
     scope: Option<String>,
-    shown: BTreeSet<ObjRef>,
-}
-
-/// kubectl's watch event types (`--output-watch-events`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Event {
-    Added,
-    Modified,
-    Deleted,
-}
-
-impl Event {
-    fn as_str(self) -> &'static str {
-        match self {
-            Event::Added => "ADDED",
-            Event::Modified => "MODIFIED",
-            Event::Deleted => "DELETED",
-        }
-    }
+    shown: Shown,
 }
 
 /// A row as kubectl's `--output-watch-events` prints an object with `-o json`: its item.
@@ -218,8 +201,9 @@ struct WatchEvent<'a> {
 }
 
 /// `get -w`: the table (or json lines) as `get` prints it, then, after each batch of
-/// changes the watches see, a row for every policy in scope whose status, targets or
-/// reach changed, without the header (as `kubectl get -w`), until Ctrl-C.
+/// changes the watches see, a row for every policy in scope whose row changed in what
+/// the output prints (`query::watch::events`), without the header (as `kubectl get
+/// -w`), until Ctrl-C.
 pub(super) struct Watch<'a, W> {
     output: &'a Output,
     get: &'a GetPlan,
@@ -280,7 +264,7 @@ impl<'a, W: Write> Watch<'a, W> {
         if rows.is_empty() && missing.is_empty() && self.output.format != Format::Json {
             warn_line(&no_policies_found(scope.as_deref()));
         }
-        let shown = rows.iter().map(|r| r.policy.clone()).collect();
+        let shown = Shown::new(&rows);
         let events = vec![Event::Added; rows.len()];
         self.write(&rows, &events, scope.as_deref(), true, &object)?;
         let mut watched = watched;
@@ -293,36 +277,36 @@ impl<'a, W: Write> Watch<'a, W> {
         })
     }
 
-    /// After a batch of changes: the rows shown that changed, and those of the policies
-    /// gone (or no longer selected by -l), without the header.
+    /// After a batch of changes: the rows in view that changed in what the output
+    /// prints, those that came into view (ADDED), and those that left it (DELETED: their
+    /// policies gone, or no longer selected by -l), without the header
+    /// (`query::watch::events`).
     fn changed_rows(&self, first: &mut FirstAnswer, changes: Vec<Change>) -> Result<()> {
         let (changed, spots) = first.watched.apply(changes);
         warn_blind_spots(&spots);
         if !changed {
             return Ok(());
         }
-        let mut answer = first.watched.answer();
-        let deleted = std::mem::take(&mut answer.deleted);
+        let answer = first.watched.answer();
         let scope = first.scope.as_deref();
-        let (now, _) = self.shown(
+        let (in_view, _) = self.shown(
             answer.world,
             answer.changed.clone(),
             &first.selection,
             scope,
         );
-        let (mut gone, _) = self.shown(answer.world, deleted, &first.selection, scope);
-        // A policy -l no longer selects leaves the rows shown, as from a server's watch
-        // with a label selector.
-        let selected: BTreeSet<&ObjRef> = now.iter().map(|r| &r.policy).collect();
-        gone.extend(
-            answer
-                .changed
-                .iter()
-                .filter(|r| !selected.contains(&r.policy))
-                .cloned(),
-        );
-        let (rows, events) = events_of(&mut first.shown, now, gone);
-        if !rows.is_empty() {
+        let in_view: BTreeSet<ObjRef> = in_view.into_iter().map(|r| r.policy).collect();
+        let (wide, labels) = (self.output.format == Format::Wide, self.get.show_labels);
+        let alike = |a: &PolicyRow, b: &PolicyRow| human::policy_cells_alike(a, b, wide, labels);
+        let shows = match self.output.format {
+            Format::Json => Shows::Items,
+            _ => Shows::Cells(&alike),
+        };
+        let printed = first
+            .shown
+            .events(&answer, |r| in_view.contains(&r.policy), shows);
+        if !printed.is_empty() {
+            let (rows, events): (Vec<PolicyRow>, Vec<Event>) = printed.into_iter().unzip();
             self.write(&rows, &events, scope, false, &|r| answer.object(r))?;
         }
         Ok(())
@@ -396,32 +380,6 @@ impl<'a, W: Write> Watch<'a, W> {
         out.flush().context("writing output")?;
         Ok(())
     }
-}
-
-/// The rows of a batch with their watch events: a row shown now is ADDED (new to the
-/// rows shown) or MODIFIED; a row gone is DELETED if it was shown. `shown` is kept up.
-fn events_of(
-    shown: &mut BTreeSet<ObjRef>,
-    now: Vec<query::PolicyRow>,
-    gone: Vec<query::PolicyRow>,
-) -> (Vec<query::PolicyRow>, Vec<Event>) {
-    let mut rows = Vec::new();
-    let mut events = Vec::new();
-    for row in now {
-        let event = match shown.insert(row.policy.clone()) {
-            true => Event::Added,
-            false => Event::Modified,
-        };
-        events.push(event);
-        rows.push(row);
-    }
-    for row in gone {
-        if shown.remove(&row.policy) {
-            events.push(Event::Deleted);
-            rows.push(row);
-        }
-    }
-    (rows, events)
 }
 
 /// Whether `get` named exactly one policy and found it: kubectl then prints the object,
