@@ -181,7 +181,7 @@ pub struct KindFold<'t> {
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
     /// Whether every context's links are kept (`paths` reads them); else only those of
-    /// the contexts of backends with ports, which the port check reads
+    /// the contexts of backends, which the check of their ports reads
     /// (`KindFold::for_statuses`).
     paths_kept: bool,
     seen: SeenSets,
@@ -614,7 +614,8 @@ impl<'t> KindFold<'t> {
                 );
             }
         }
-        if self.paths_kept || has_ports(skeleton, node) {
+        // Ports are sections of backends alone (`topology::build::nodes`).
+        if self.paths_kept || skeleton.role(node) == Role::Backend {
             self.record_links(start, &mut links);
         }
         self.arrived = arrived;
@@ -832,13 +833,6 @@ impl<'t> KindFold<'t> {
     pub fn reaches(&mut self, node: NodeId) -> bool {
         self.contexts(node).iter().any(|c| c.acc.is_some())
     }
-}
-
-/// Whether node `n` has port sections: a backend whose contexts the port check reads
-/// the links of (`KindFold::traffic_reaches`).
-fn has_ports(skeleton: &crate::topology::Skeleton, n: NodeId) -> bool {
-    let port_of_n = |&c: &NodeId| skeleton.role(c) == Role::Port && skeleton.owner(c) == Some(n);
-    skeleton.children(n).iter().any(port_of_n)
 }
 
 fn same_acc(a: &Option<Rc<Acc>>, b: &Option<Rc<Acc>>) -> bool {
