@@ -733,15 +733,22 @@ impl Catalog {
     }
 
     /// Every kind, and whether it attaches within its own namespace only (its project
-    /// names the kinds it targets, and a GatewayClass is not among them): what a live
-    /// read is handed before it reads any CRD.
+    /// names the kinds it targets, and a GatewayClass is not among them) and names
+    /// objects in other namespaces only where a ReferenceGrant lets it (a policy that
+    /// may name a Service of any namespace, agentgateway's JWKS one, is read wherever
+    /// that Service's answer is asked): what a live read is handed before it reads any
+    /// CRD.
     pub fn kinds_for_reading(&self) -> Vec<(GroupKind, bool)> {
         self.kinds
             .iter()
             .map(|(gk, k)| {
                 let namespaced = !k.target_kinds.is_empty()
                     && !k.target_kinds.iter().any(|t| t == "GatewayClass")
-                    && !k.namespaces.reaches_other_namespaces();
+                    && !k.namespaces.reaches_other_namespaces()
+                    && !k
+                        .references
+                        .iter()
+                        .any(|f| f.namespaces == RefNamespaces::Any);
                 (gk.clone(), namespaced)
             })
             .collect()

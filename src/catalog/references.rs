@@ -11,7 +11,10 @@ use crate::model::{is_cluster_scoped, normalize_group, Map, ObjRef, Val};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefField {
     /// Where the field is, from the spec's top level, as a JSON pointer in which `*`
-    /// stands for each entry of a list (`/extAuth/http/backendRefs/*`).
+    /// stands for each entry of a list (`/extAuth/http/backendRefs/*`). The value
+    /// there is a reference object (`{name, namespace, kind, group, port}`), or a
+    /// string that is the name itself (Istio's `imagePullSecret: pull-creds`), which
+    /// names the first of `kinds` in the policy's namespace.
     pub path: &'static str,
     /// The kinds it may name, (group, kind), core as `""`; the first is the one a
     /// reference means when it names no kind (its API type's default).
@@ -52,6 +55,11 @@ pub enum RefNamespaces {
     /// `ReferenceGrantMode`; its strict mode asks for one): only whether it exists is
     /// judged.
     Any,
+    /// By name alone, in whichever namespace (Consul's JWTProviders, kept by its
+    /// controller under their name only): an object of that name in any namespace
+    /// resolves it; missing only where the kind was listed everywhere (or the files
+    /// hold objects of that kind).
+    ByName,
 }
 
 /// What the controller does with a policy one of whose references does not resolve.
@@ -78,6 +86,12 @@ pub enum Unresolved {
     /// from a ServiceAccount's name). One that does not exist is a warning (nothing
     /// matches it until it does); the verdict stands.
     NotRead,
+    /// It accepts the policy (Accepted=True) but what carries the policy out cannot
+    /// use the object, and its controller reports the policy not enforced
+    /// (Enforced=False: Kuadrant's DNSPolicy, whose DNSRecords the DNS operator cannot
+    /// publish without their provider Secret): the policy takes no effect. Invalid,
+    /// though its status says Accepted.
+    NotEnforced,
     /// Its vendor does not document what its controller does (a closed-source
     /// controller whose documentation names the field but not the outcome): a warning
     /// that says so, never Invalid.
@@ -238,11 +252,21 @@ fn read_one(
     pointer: String,
     namespace: Option<&str>,
 ) -> Option<SpecRef> {
+    let (default_group, default_kind) = field.kinds.first().copied().unwrap_or(("", ""));
+    // A bare string is the name itself: the field's first kind, the policy's namespace.
+    if let Some(name) = entry.as_str() {
+        let ns = namespace.filter(|_| !is_cluster_scoped(default_kind));
+        return (!name.is_empty()).then(|| SpecRef {
+            pointer,
+            target: ObjRef::new(default_group, default_kind, ns, name),
+            port: None,
+            field: index,
+        });
+    }
     let name = entry
         .get("name")
         .and_then(Val::as_str)
         .filter(|n| !n.is_empty())?;
-    let (default_group, default_kind) = field.kinds.first().copied().unwrap_or(("", ""));
     let kind = entry.get("kind").and_then(Val::as_str);
     let group = entry.get("group").and_then(Val::as_str);
     // A group written without a kind keeps the default kind's group only when it is
@@ -371,6 +395,38 @@ mod tests {
             settings(&spec, &[]),
             ["/spec/frontend", "/spec/backend"],
             "a kind without rule paths: its top-level fields, its targeting left out"
+        );
+    }
+
+    #[test]
+    fn a_string_at_the_path_is_the_name_itself_in_the_policys_namespace() {
+        let fields = [RefField {
+            path: "/tls/secrets/*",
+            kinds: &[("", "Secret")],
+            kind_as_written: false,
+            group_of_kind: false,
+            namespaces: RefNamespaces::Own,
+            port: false,
+            unresolved: Unresolved::RefusesPolicy,
+            cite: "",
+        }];
+        let spec = spec("tls: {secrets: [creds, '', {name: other}]}");
+        let got: Vec<(String, String)> = read_references(&spec, &fields, Some("n"))
+            .into_iter()
+            .map(|r| (r.pointer, r.target.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "/spec/tls/secrets/0".to_string(),
+                    ObjRef::new("", "Secret", Some("n"), "creds").to_string()
+                ),
+                (
+                    "/spec/tls/secrets/2".to_string(),
+                    ObjRef::new("", "Secret", Some("n"), "other").to_string()
+                ),
+            ]
         );
     }
 

@@ -5,7 +5,7 @@
 //! a backend the routes that may point at it — in its own namespace, or in a namespace a
 //! ReferenceGrant there lets in — and of its children.
 
-use crate::catalog::references::kind_allowed;
+use crate::catalog::references::{kind_allowed, read_references};
 use crate::catalog::{registry, RefNamespaces};
 use crate::model::{
     backend_refs, experimental_alias, is_gateway_group, is_route_object, normalize_group,
@@ -38,6 +38,47 @@ fn referrer_namespaces_for(object: &ObjRef, objects: &[Object]) -> BTreeSet<Stri
             })
         })
     })
+}
+
+/// The namespaces of the policies that name one of `starts` in their specs, part of
+/// its answer too: those a ReferenceGrant lets name it, and those read that name it (a
+/// kind read in every namespace because it may name objects of any,
+/// `Catalog::kinds_for_reading`).
+fn referrers_of(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> {
+    let mut out = namespaces_naming(objects, starts);
+    for r in starts {
+        out.extend(referrer_namespaces_for(&r.object(), objects));
+    }
+    out
+}
+
+/// The namespaces of the policies among `objects` whose references name one of
+/// `starts`.
+fn namespaces_naming(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> {
+    let starts: BTreeSet<ObjRef> = starts.iter().map(ObjRef::object).collect();
+    let mut out = BTreeSet::new();
+    for policy in objects {
+        let Some(entry) = registry::lookup(&policy.group_kind()) else {
+            continue;
+        };
+        let Some(ns) = policy.namespace.as_deref() else {
+            continue;
+        };
+        if entry.references.is_empty() || out.contains(ns) {
+            continue;
+        }
+        let names_a_start = policy.spec.with(|spec| {
+            spec.as_object().is_some_and(|m| {
+                read_references(m, entry.references, Some(ns))
+                    .iter()
+                    .any(|r| starts.contains(&r.target.object()))
+            })
+        });
+        if names_a_start {
+            out.insert(ns.to_string());
+        }
+    }
+    out
 }
 
 /// The `from` namespaces of the ReferenceGrants in `to`'s namespace that admit a
@@ -97,10 +138,7 @@ pub fn needed_namespaces(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<Stri
         }
     }
     let mut needed = BTreeSet::new();
-    // The policies that name a start in their specs are part of its answer too.
-    for r in starts {
-        needed.extend(referrer_namespaces_for(&r.object(), objects));
-    }
+    needed.extend(referrers_of(objects, starts));
     // A start's children are part of its answer: a route's backends.
     for r in starts {
         let children = by_ref.get(&r.object()).filter(|o| is_route_object(o));

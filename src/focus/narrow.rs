@@ -120,7 +120,7 @@ fn ref_lies_in<'a>(namespace: Option<&'a str>, kind: &str, name: &'a str) -> Opt
 }
 
 /// Whether `object` is a policy whose spec names an object (besides its targets) in
-/// another namespace.
+/// another namespace, or by name alone (`RefNamespaces::ByName`: in any).
 fn names_across_namespaces(object: &Object, catalog: &Catalog) -> bool {
     let Some(kind) = catalog.get(&object.group_kind()) else {
         return false;
@@ -131,9 +131,13 @@ fn names_across_namespaces(object: &Object, catalog: &Catalog) -> bool {
     let ns = object.namespace.as_deref();
     object.spec.with(|spec| {
         spec.as_object().is_some_and(|spec| {
-            read_references(spec, kind.references, ns)
-                .iter()
-                .any(|r| r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns))
+            read_references(spec, kind.references, ns).iter().any(|r| {
+                let by_name = kind
+                    .references
+                    .get(r.field)
+                    .is_some_and(|f| f.namespaces == crate::catalog::RefNamespaces::ByName);
+                by_name || r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns)
+            })
         })
     })
 }

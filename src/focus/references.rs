@@ -10,11 +10,12 @@ use crate::model::{GroupKind, Object};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
-/// namespace it names one in, and the parameters kinds GatewayClasses and Gateways
+/// namespace it names one in (`None`: every namespace, for a kind named by name alone,
+/// `RefNamespaces::ByName`), and the parameters kinds GatewayClasses and Gateways
 /// name (`parameters_named`). A reference its vendor refuses whatever exists (a kind
 /// its field may not name, another namespace where only the policy's own may be) needs
 /// nothing listed; one to a cluster-scoped kind neither (none is named today).
-pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
+pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     let mut out = BTreeSet::new();
     for policy in objects {
         let Some(entry) = registry::lookup(&policy.group_kind()) else {
@@ -41,12 +42,20 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
             if refused || !kind_allowed(field, &t.group, &t.kind) {
                 continue;
             }
-            out.insert((GroupKind::new(&t.group, &t.kind), namespace.to_string()));
+            let namespace = match field.namespaces {
+                RefNamespaces::ByName => None,
+                _ => Some(namespace.to_string()),
+            };
+            out.insert((GroupKind::new(&t.group, &t.kind), namespace));
         }
     }
     // The parameters a GatewayClass or a Gateway names (an EnvoyProxy, whose
     // `mergeGateways` may decide a verdict), where they are named.
-    out.extend(super::parameters::parameters_named(objects));
+    out.extend(
+        super::parameters::parameters_named(objects)
+            .into_iter()
+            .map(|(gk, ns)| (gk, Some(ns))),
+    );
     out
 }
 
@@ -94,7 +103,7 @@ metadata: {name: unrelated, namespace: elsewhere}
         );
         let got: Vec<(String, String)> = referenced(&objects)
             .into_iter()
-            .map(|(gk, ns)| (gk.kind.to_string(), ns))
+            .map(|(gk, ns)| (gk.kind.to_string(), ns.unwrap_or_default()))
             .collect();
         assert_eq!(
             got,

@@ -23,6 +23,8 @@ pub enum Without {
     /// Invalid: its controller keeps the policy but leaves the objects it targets out
     /// of the data plane's configuration.
     TargetsDropped,
+    /// Invalid: its controller accepts the policy but reports it not enforced.
+    NotEnforced,
     /// Nothing its controller does: it never reads the object (nothing matches the
     /// name until the object exists).
     NotRead,
@@ -37,6 +39,7 @@ impl Without {
             Without::EntryDropped => "entry dropped",
             Without::SettingDropped => "setting dropped",
             Without::TargetsDropped => "Invalid, targets left out",
+            Without::NotEnforced => "Invalid, not enforced",
             Without::NotRead => "nothing matches it (not read)",
             Without::Undocumented => "undocumented",
         }
@@ -109,6 +112,7 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
                 }
                 Some(Unresolved::DropsSetting) => setting_dropped(world, pid, refs, r, object),
                 Some(Unresolved::DropsTargets) => Without::TargetsDropped,
+                Some(Unresolved::NotEnforced) => Without::NotEnforced,
                 Some(Unresolved::NotRead) => Without::NotRead,
                 Some(Unresolved::Undocumented) => Without::Undocumented,
                 Some(Unresolved::RefusesPolicy) | None => Without::Invalid,

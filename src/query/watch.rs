@@ -75,7 +75,7 @@ pub struct Watched {
     places: FastMap<ObjRef, TargetPlaces>,
     /// What policies name in another namespace than their own (a Secret there), as of
     /// the last answer in full: a change to one is answered in full.
-    named_across: BTreeSet<(GroupKind, String)>,
+    named_across: BTreeSet<(GroupKind, Option<String>)>,
     /// How many answers were computed in full, how many from the namespaces a change
     /// could touch, how many from the policies of the kinds changed.
     pub answered: (usize, usize, usize),
@@ -110,18 +110,24 @@ impl Pending {
     }
 }
 
-/// What the policies among `objects` name in another namespace than their own.
-fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, String)> {
+/// What the policies among `objects` name in another namespace than their own (`None`:
+/// in any namespace, a kind named by name alone).
+fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     let mut out = BTreeSet::new();
     for policy in objects {
         let named = crate::focus::referenced(std::slice::from_ref(policy));
         out.extend(
             named
                 .into_iter()
-                .filter(|(_, ns)| policy.namespace.as_deref() != Some(ns.as_str())),
+                .filter(|(_, ns)| ns.is_none() || policy.namespace.as_deref() != ns.as_deref()),
         );
     }
     out
+}
+
+/// Whether `named` holds (`gk`, `ns`), or `gk` named in any namespace.
+fn is_named(named: &BTreeSet<(GroupKind, Option<String>)>, gk: GroupKind, ns: &str) -> bool {
+    named.contains(&(gk.clone(), Some(ns.to_string()))) || named.contains(&(gk, None))
 }
 
 /// Per policy, what each part contributes to its status and reach, how its targets
@@ -337,10 +343,10 @@ impl Watched {
         // A reference across namespaces is judged on objects a part's analysis may not
         // hold: a policy that names one, or an object one names, is answered in full.
         let across = now.into_iter().chain(before.as_ref()).any(|o| {
-            let named = o.namespace.as_ref().is_some_and(|ns| {
-                self.named_across
-                    .contains(&(o.group_kind(), ns.to_string()))
-            });
+            let named = o
+                .namespace
+                .as_ref()
+                .is_some_and(|ns| is_named(&self.named_across, o.group_kind(), ns));
             named || !named_across(std::slice::from_ref(o)).is_empty()
         });
         let catalog = &self.world.topology.catalog;
@@ -601,13 +607,7 @@ impl Watched {
                 None => true,
                 Some(ns) if keep.contains(ns) => true,
                 // What a policy names across namespaces: its references judged as in full.
-                Some(ns)
-                    if self
-                        .named_across
-                        .contains(&(o.group_kind(), ns.to_string())) =>
-                {
-                    true
-                }
+                Some(ns) if is_named(&self.named_across, o.group_kind(), ns) => true,
                 // A policy elsewhere that targets something kept.
                 Some(_) => match self.places.get(*r) {
                     Some(TargetPlaces::Within {

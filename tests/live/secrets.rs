@@ -407,3 +407,63 @@ fn describe_of_a_service_reads_the_policies_a_reference_grant_lets_name_it() {
     assert_eq!(o["referencedBy"][0], v["referencedBy"][0], "{offline}");
     only_gets(&server);
 }
+
+/// A Consul GatewayPolicy in `app` naming the JWTProvider `provider`, and a JWTProvider
+/// `okta` in namespace `consul`.
+fn consul_jwt(provider: &str) -> String {
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {{name: consul}}
+spec: {{controllerName: consul.hashicorp.com/gateway-controller}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw, namespace: app}}
+spec: {{gatewayClassName: consul, listeners: [{{name: http, port: 80, protocol: HTTP}}]}}
+---
+apiVersion: consul.hashicorp.com/v1alpha1
+kind: GatewayPolicy
+metadata: {{name: gp, namespace: app}}
+spec:
+  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}}
+  default: {{jwt: {{providers: [{{name: {provider}}}]}}}}
+---
+apiVersion: consul.hashicorp.com/v1alpha1
+kind: JWTProvider
+metadata: {{name: okta, namespace: consul}}
+spec: {{issuer: https://okta.example}}
+"
+    )
+}
+
+/// A JWTProvider is looked up by name alone (Consul): a scoped live read lists
+/// JWTProviders cluster-wide, so one in another namespace resolves and one missing
+/// everywhere is judged missing, as the whole input judges it.
+#[test]
+fn a_jwt_provider_named_by_name_alone_is_listed_everywhere() {
+    // Refused, the policy reaches nothing (`get` says Invalid).
+    let reached = [("okta", "Enforced"), ("auth0", "none reach this object")];
+    for (provider, status) in reached {
+        let server = FakeApi::from_yaml(&consul_jwt(provider)).start();
+        let user = User::new(&server.kubeconfig("admin", Some("app")));
+        let (code, out, err) = user.run(&["describe", "gateway/gw"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(status), "{provider}: {out}");
+        assert!(!err.contains("cannot check"), "{provider}: {err}");
+        let targets = server.targets();
+        assert!(
+            targets
+                .iter()
+                .any(|t| t.starts_with("/apis/consul.hashicorp.com/v1alpha1/jwtproviders?")),
+            "{targets:#?}"
+        );
+        if provider == "auth0" {
+            let (code, out, err) = user.run(&["get", "-A"]);
+            assert_eq!(code, 0, "{err}");
+            let row = out.lines().find(|l| l.contains("gp")).unwrap_or_default();
+            assert!(row.contains("Invalid"), "{out}");
+        }
+        only_gets(&server);
+    }
+}

@@ -53,7 +53,8 @@ pub fn assert_skeleton_matches_nodes(w: &World) {
 /// gives the same `describe` as the whole input, for every namespaced object.
 /// Simulated on the objects of the YAML: a round "reads" a namespace by taking every
 /// object in it; cluster-scoped objects and the policy kinds not known to attach
-/// within their namespace are read cluster-wide, as the live reader reads them.
+/// within their namespace are read cluster-wide, as the live reader reads them; last,
+/// the objects the policies read name, where they name them (`focus::referenced`).
 pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
     use kubectl_policies::catalog::Catalog;
     use kubectl_policies::focus::{live_scope, needed_namespaces, Need};
@@ -102,10 +103,29 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
             }
             read = needed;
         }
+        // Last, as the live reader does (`referenced_requests`): the kinds the policies
+        // read name, in the namespaces they name them in, with those namespaces'
+        // ReferenceGrants.
+        let got: Vec<_> = objects
+            .iter()
+            .filter(|o| in_read(&read, o))
+            .cloned()
+            .collect();
+        let named = kubectl_policies::focus::referenced(&got);
+        let named_in = |o: &kubectl_policies::model::Object| {
+            let Some(ns) = o.namespace.as_deref() else {
+                return false;
+            };
+            let grant =
+                o.kind == "ReferenceGrant" && named.iter().any(|(_, n)| n.as_deref() == Some(ns));
+            grant
+                || named.contains(&(o.group_kind(), Some(ns.to_string())))
+                || named.contains(&(o.group_kind(), None))
+        };
         let snapshot = kubectl_policies::model::Snapshot {
             objects: objects
                 .iter()
-                .filter(|o| in_read(&read, o))
+                .filter(|o| in_read(&read, o) || named_in(o))
                 .cloned()
                 .collect(),
             blind_spots: Vec::new(),

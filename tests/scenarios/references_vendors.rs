@@ -449,3 +449,190 @@ fn kgateway_s_copy_of_agentgateway_policy_reads_the_same_references() {
     let w = world(&policy("gone"));
     assert_eq!(status(&w, "kagp"), PolicyStatus::Invalid);
 }
+
+#[test]
+fn agentgateway_reads_a_jwks_service_in_another_namespace_without_a_grant() {
+    // RefNamespaces::Any: agentgateway asks no ReferenceGrant for a JWKS backendRef.
+    let policy = |name: &str| {
+        agentgateway(&format!(
+            "  traffic:\n    jwtAuthentication:\n      providers:\n      - issuer: a\n        jwks: {{remote: {{jwksPath: /keys, backendRef: {{name: {name}, namespace: auth, port: 9000}}}}}}\n"
+        ))
+    };
+    let present = format!(
+        "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: keys, namespace: auth}}\nspec: {{ports: [{{port: 9000}}]}}\n",
+        policy("keys")
+    );
+    let w = world(&present);
+    let pointer = "/spec/traffic/jwtAuthentication/providers/0/jwks/remote/backendRef";
+    assert_eq!(references(&w, "agp"), [(pointer.to_string(), None)]);
+    assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
+    let keys = ObjRef::new("", "Service", Some("auth"), "keys");
+    let by: Vec<String> = describe_dependency(&w, &keys)
+        .referenced_by
+        .iter()
+        .map(|d| d.policy.name.to_string())
+        .collect();
+    assert_eq!(by, ["agp"]);
+    let w = world(&format!(
+        "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: other, namespace: auth}}\n",
+        policy("gone")
+    ));
+    assert_eq!(
+        references(&w, "agp"),
+        [(pointer.to_string(), Some(RefReason::NotFound))]
+    );
+    assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
+}
+
+fn wasm_plugin(secret: &str) -> String {
+    with(&format!(
+        "apiVersion: extensions.istio.io/v1alpha1\nkind: WasmPlugin\nmetadata: {{name: wasm, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  url: oci://registry.example/filter:1\n  imagePullSecret: {secret}\n"
+    ))
+}
+
+#[test]
+fn istio_wasm_plugin_pull_secret_is_a_bare_name_that_resolves_when_it_exists() {
+    let w = world(&wasm_plugin("present"));
+    assert_eq!(
+        references(&w, "wasm"),
+        [("/spec/imagePullSecret".to_string(), None)]
+    );
+    assert!(codes(&w, "wasm").is_empty(), "{:?}", findings(&w, "wasm"));
+}
+
+#[test]
+fn istio_sends_a_wasm_plugin_without_its_missing_pull_secret_and_warns() {
+    // GeneratePullSecrets logs "Failed to fetch docker credential" and builds the
+    // extension config without it: a warning, the plugin applied.
+    let w = world(&wasm_plugin("gone"));
+    assert_eq!(
+        references(&w, "wasm"),
+        [(
+            "/spec/imagePullSecret".to_string(),
+            Some(RefReason::NotFound)
+        )]
+    );
+    assert_ne!(status(&w, "wasm"), PolicyStatus::Invalid);
+    let (code, severity, message) = findings(&w, "wasm").remove(0);
+    assert_eq!(
+        (code, severity),
+        (Code::UnresolvedReference, Severity::Warning)
+    );
+    assert!(message.contains("/spec/imagePullSecret"), "{message}");
+}
+
+#[test]
+fn istio_traffic_extension_reads_its_wasm_pull_secret() {
+    let policy = |secret: &str| {
+        with(&format!(
+            "apiVersion: extensions.istio.io/v1alpha1\nkind: TrafficExtension\nmetadata: {{name: ext, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  wasm: {{url: oci://registry.example/filter:1, imagePullSecret: {secret}}}\n"
+        ))
+    };
+    let pointer = "/spec/wasm/imagePullSecret".to_string();
+    let w = world(&policy("present"));
+    assert_eq!(references(&w, "ext"), [(pointer.clone(), None)]);
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "ext"),
+        [(pointer, Some(RefReason::NotFound))]
+    );
+    assert_eq!(codes(&w, "ext"), [Code::UnresolvedReference]);
+}
+
+/// A Consul GatewayPolicy in `app` whose default block names the JWTProvider `provider`,
+/// and a JWTProvider `okta` in namespace `consul` (`None`: no JWTProvider at all).
+fn consul(provider: &str, okta: bool) -> String {
+    let okta = match okta {
+        true => "---\napiVersion: consul.hashicorp.com/v1alpha1\nkind: JWTProvider\nmetadata: {name: okta, namespace: consul}\nspec: {issuer: https://okta.example}\n",
+        false => "",
+    };
+    with(&format!(
+        "apiVersion: consul.hashicorp.com/v1alpha1\nkind: GatewayPolicy\nmetadata: {{name: gp, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}}\n  default: {{jwt: {{providers: [{{name: {provider}}}]}}}}\n{okta}"
+    ))
+}
+
+#[test]
+fn consul_finds_a_jwt_provider_by_name_in_any_namespace() {
+    // GetJWTProviderForGatewayJWTProvider: keyed by kind and name, no namespace.
+    let w = world(&consul("okta", true));
+    let pointer = "/spec/default/jwt/providers/0".to_string();
+    assert_eq!(references(&w, "gp"), [(pointer, None)]);
+    assert!(codes(&w, "gp").is_empty(), "{:?}", findings(&w, "gp"));
+    let okta = ObjRef::new(
+        "consul.hashicorp.com",
+        "JWTProvider",
+        Some("consul"),
+        "okta",
+    );
+    let by: Vec<String> = describe_dependency(&w, &okta)
+        .referenced_by
+        .iter()
+        .map(|d| d.policy.name.to_string())
+        .collect();
+    assert_eq!(by, ["gp"]);
+}
+
+#[test]
+fn consul_refuses_a_gateway_policy_whose_jwt_provider_is_missing() {
+    // validateGatewayPolicies: errorForMissingJWTProviders, not Accepted.
+    let w = world(&consul("auth0", true));
+    assert_eq!(
+        references(&w, "gp"),
+        [(
+            "/spec/default/jwt/providers/0".to_string(),
+            Some(RefReason::NotFound)
+        )]
+    );
+    assert_eq!(status(&w, "gp"), PolicyStatus::Invalid);
+    // With no JWTProvider in the input, whether one exists is not known.
+    let w = world(&consul("auth0", false));
+    assert_eq!(
+        references(&w, "gp"),
+        [(
+            "/spec/default/jwt/providers/0".to_string(),
+            Some(RefReason::Unchecked)
+        )]
+    );
+    assert_ne!(status(&w, "gp"), PolicyStatus::Invalid);
+}
+
+fn dns_policy(secret: &str) -> String {
+    with(&format!(
+        "apiVersion: kuadrant.io/v1\nkind: DNSPolicy\nmetadata: {{name: dns, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  providerRefs: [{{name: {secret}}}]\n"
+    ))
+}
+
+#[test]
+fn kuadrant_dns_policy_provider_secret_resolves_when_it_exists() {
+    let w = world(&dns_policy("present"));
+    assert_eq!(
+        references(&w, "dns"),
+        [("/spec/providerRefs/0".to_string(), None)]
+    );
+    assert!(codes(&w, "dns").is_empty(), "{:?}", findings(&w, "dns"));
+    let secret = ObjRef::new("", "Secret", Some("app"), "present");
+    let by: Vec<(String, Without)> = describe_dependency(&w, &secret)
+        .referenced_by
+        .iter()
+        .map(|d| (d.policy.name.to_string(), d.without))
+        .collect();
+    assert_eq!(by, [("dns".to_string(), Without::NotEnforced)]);
+}
+
+#[test]
+fn kuadrant_does_not_enforce_a_dns_policy_without_its_provider_secret() {
+    // Accepted (the validator checks no Secret), but no DNSRecord can be published:
+    // Enforced=False, "not a single DNSRecord is ready".
+    let w = world(&dns_policy("gone"));
+    assert_eq!(
+        references(&w, "dns"),
+        [(
+            "/spec/providerRefs/0".to_string(),
+            Some(RefReason::NotFound)
+        )]
+    );
+    assert_eq!(status(&w, "dns"), PolicyStatus::Invalid);
+    let (code, severity, message) = findings(&w, "dns").remove(0);
+    assert_eq!((code, severity), (Code::Invalid, Severity::Error));
+    assert!(message.contains("Enforced=False"), "{message}");
+}

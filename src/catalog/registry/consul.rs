@@ -3,6 +3,27 @@
 
 use super::*;
 
+/// A JWTProvider named in a `default` or `override` block, looked up by name alone
+/// (the controller keys JWTProviders by kind and name, no namespace); one missing makes
+/// the policy not Accepted (`errNotAcceptedDueToInvalidRefs`).
+const fn jwt_provider(path: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: &[("consul.hashicorp.com", "JWTProvider")],
+        kind_as_written: false,
+        group_of_kind: false,
+        namespaces: RefNamespaces::ByName,
+        port: false,
+        unresolved: Unresolved::RefusesPolicy,
+        cite: "hashicorp/consul-k8s@8e0f5a0e control-plane/api-gateway/binding/validation.go (validateGatewayPolicies: GetJWTProviderForGatewayJWTProvider, a ResourceReference of kind and name)",
+    }
+}
+
+const GATEWAY_POLICY_REFS: &[RefField] = &[
+    jwt_provider("/default/jwt/providers/*"),
+    jwt_provider("/override/jwt/providers/*"),
+];
+
 const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
     KnownKind {
         group: "consul.hashicorp.com",
@@ -30,12 +51,9 @@ const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
         note,
         documented: "https://developer.hashicorp.com/consul/docs/connect/gateways/api-gateway/configuration/gatewaypolicy",
         source: "hashicorp/consul-k8s@a507b1d1 control-plane/api/v1alpha1/gatewaypolicy_types.go",
-        // Its `default`/`override` `jwt.providers[].name` name JWTProviders, and a missing
-        // one makes the policy not Accepted (binding/validation.go
-        // validateGatewayPolicies @8e0f5a0e); but a provider is looked up by name alone
-        // (`GetJWTProviderForGatewayJWTProvider`, a Consul config entry), not in the
-        // policy's namespace as a reference here is: not checked (docs/limits.md).
-        references: &[],
+        // Its `default`/`override` `jwt.providers[].name` name JWTProviders (a
+        // namespaced CRD, crd-jwtproviders.yaml), looked up by name in any namespace.
+        references: GATEWAY_POLICY_REFS,
     }
 }
 

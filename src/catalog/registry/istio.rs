@@ -18,6 +18,29 @@ const SELECTOR_OR_REFS: Targeting = Targeting {
     ..ISTIO_TARGETING
 };
 
+/// A Wasm image's pull Secret, its name written as a bare string and looked up in the
+/// policy's namespace (`toSecretResourceName`). One that istiod cannot read is logged
+/// ("Failed to fetch docker credential") and the plugin sent without it: pulled
+/// without credentials, a warning.
+const fn pull_secret(path: &'static str) -> RefField {
+    RefField {
+        path,
+        kinds: &[("", "Secret")],
+        kind_as_written: false,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Own,
+        port: false,
+        unresolved: Unresolved::DropsEntry,
+        cite: "istio/istio@64c7327b pilot/pkg/xds/ecds.go (GeneratePullSecrets: GetDockerCredential error logged, the extension config built without it)",
+    }
+}
+
+const WASM_PLUGIN_REFS: &[RefField] = &[pull_secret("/imagePullSecret")];
+
+/// TrafficExtension's Wasm source takes WasmPlugin's pull Secret (presumed handled as
+/// WasmPlugin's, which it supersedes).
+const TRAFFIC_EXTENSION_REFS: &[RefField] = &[pull_secret("/wasm/imagePullSecret")];
+
 const ISTIO_TARGETS: &[&str] = &["Gateway", "GatewayClass", "Service", "ServiceEntry"];
 
 /// An Istio kind whose policies all apply side by side (the proxy evaluates them).
@@ -122,9 +145,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         references: &[],
     },
     KnownKind {
-        // `imagePullSecret` names a Secret of its namespace as a bare string, not a
-        // `{name}` reference: not checked (docs/limits.md).
-        references: &[],
+        // `imagePullSecret` names a Secret of its namespace as a bare string.
+        references: WASM_PLUGIN_REFS,
         ..side_by_side(
             "extensions.istio.io",
             "WasmPlugin",
@@ -157,9 +179,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         )
     },
     KnownKind {
-        // `wasm.imagePullSecret` is a bare string as in WasmPlugin (not checked); `lua`
-        // is inline code.
-        references: &[],
+        // `wasm.imagePullSecret` is a bare string as in WasmPlugin; `lua` is inline code.
+        references: TRAFFIC_EXTENSION_REFS,
         ..side_by_side(
             "extensions.istio.io",
             "TrafficExtension",

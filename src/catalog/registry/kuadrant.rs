@@ -110,11 +110,31 @@ const TLS_POLICY_REFS: &[RefField] = &[RefField {
     cite: "Kuadrant/kuadrant-operator@08b53556 internal/controller/tlspolicies_validator.go (isIssuerFound)",
 }];
 
+/// DNSPolicy `providerRefs`: the DNS provider Secret of the policy's namespace its
+/// DNSRecords are published with. Kuadrant's validator does not check it; the DNS
+/// operator cannot load the provider without it (`ProviderFor`: Ready=False,
+/// `DNSProviderError`), so none of the policy's records is ready and Kuadrant reports
+/// the policy not enforced.
+const DNS_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/providerRefs/*",
+    kinds: &[("", "Secret")],
+    kind_as_written: false,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Own,
+    port: false,
+    unresolved: Unresolved::NotEnforced,
+    cite: "Kuadrant/kuadrant-operator@08b53556 internal/controller/dnspolicy_status_updater.go (enforcedCondition: \"not a single DNSRecord is ready\"); Kuadrant/dns-operator@002b4a29 internal/controller/dnsrecord_controller.go (ProviderFor error: Ready=False, DNSProviderError)",
+}];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
-        // Its Authorino rules can name Secrets (API keys by label selector, credentials of
-        // some evaluators), but Authorino judges them in the AuthConfig, whose readiness
-        // feeds Enforced, not Accepted (auth_policies_validator.go checks none): not checked.
+        // Its Authorino rules can name Secrets (API keys by label selector; the
+        // `credentialsRef` and `sharedSecretRef`s of some evaluators, wristband signing
+        // keys). A Secret Authorino cannot read fails the AuthConfig (translateAuthConfig,
+        // Kuadrant/authorino@007eb3db), and an AuthConfig not ready makes the policy not
+        // enforced (auth_policy_status_updater.go @27472a3b); but Authorino looks it up in
+        // the AuthConfig's namespace, chosen by Kuadrant, and one AuthConfig serves every
+        // policy on a route: not checked (docs/limits.md).
         references: &[],
         ..inherited(
             "AuthPolicy",
@@ -152,10 +172,9 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         // CEL on targetRef.kind (kuadrant.io_*.yaml, "Invalid targetRef.kind").
         other_target_kinds: OtherTargetKinds::RefusedByCrd,
-        // `providerRefs` name DNS provider Secrets, but the validator does not check them
-        // (dnspolicies_validator.go @08b53556); the dns-operator's DNSRecord reports a
-        // missing one, which shows in Enforced, not Accepted: not checked.
-        references: &[],
+        // `providerRefs` name DNS provider Secrets; the validator does not check them
+        // (dnspolicies_validator.go @08b53556), a missing one shows in Enforced.
+        references: DNS_POLICY_REFS,
         ..direct(
             "kuadrant.io",
             "DNSPolicy",

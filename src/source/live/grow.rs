@@ -8,7 +8,8 @@
 //! lists them (`Guide::pod_lists`); and the objects a policy that appears names in a
 //! namespace where their kind was not listed (`Guide::referenced`: a Secret in another
 //! namespace), listed and watched there as the read lists them (metadata only for
-//! Secrets and ConfigMaps), with the ReferenceGrants there.
+//! Secrets and ConfigMaps), with the ReferenceGrants there; a kind named by name alone
+//! (Consul's JWTProviders), in every namespace.
 //!
 //! Stopped: the Pods of a namespace no Pod-picking policy picks in any more, and the
 //! lists started for what policies named once no policy names it (the read's own lists
@@ -51,16 +52,17 @@ pub struct Growth {
     /// when another selector is needed, or none).
     pod_watches: BTreeMap<String, (Option<String>, Option<Running>)>,
     pickers: BTreeMap<ObjRef, Object>,
-    referenced: fn(&[Object]) -> BTreeSet<(GroupKind, String)>,
+    referenced: fn(&[Object]) -> super::Named,
     referring_kinds: Vec<GroupKind>,
     /// The policies that may name other objects, as last seen.
     referrers: BTreeMap<ObjRef, Object>,
     /// Each (kind, namespace) a policy named that was listed or tried (the read's,
-    /// and those started since): a list that failed is not tried again.
-    named: BTreeSet<(GroupKind, String)>,
+    /// and those started since; `None`: every namespace, a kind named by name alone): a
+    /// list that failed is not tried again.
+    named: super::Named,
     /// The lists started for what policies name, by (kind, namespace), with their
     /// watches (ReferenceGrants under their own kind): stopped once nothing is named there.
-    grown: BTreeMap<(GroupKind, String), (WatchList, Option<Running>)>,
+    grown: BTreeMap<(GroupKind, Option<String>), (WatchList, Option<Running>)>,
     /// Where each kind is watched: cluster-wide (None) or per namespace.
     watched: BTreeSet<(GroupKind, Option<String>)>,
     /// The kinds the server serves, to list what a policy names.
@@ -129,12 +131,10 @@ impl Growth {
             self.pod_watches
                 .insert(ns.clone(), (list.selector.clone(), task.clone()));
         }
-        if let Some(ns) = &list.namespace {
-            let key = (list.resource.group_kind(), ns.clone());
-            if let Some((grown, running)) = self.grown.get_mut(&key) {
-                if grown == list {
-                    *running = task;
-                }
+        let key = (list.resource.group_kind(), list.namespace.clone());
+        if let Some((grown, running)) = self.grown.get_mut(&key) {
+            if grown == list {
+                *running = task;
             }
         }
     }
@@ -201,12 +201,12 @@ impl Growth {
     fn unwatched(&mut self, list: &WatchList, start: &mut Vec<WatchList>) {
         let gk = list.resource.group_kind();
         self.watched.remove(&(gk.clone(), list.namespace.clone()));
+        self.grown.remove(&(gk.clone(), list.namespace.clone()));
+        self.named.remove(&(gk.clone(), list.namespace.clone()));
         if let Some(ns) = &list.namespace {
             if list.is_pods() {
                 self.pod_watches.remove(ns);
             }
-            self.grown.remove(&(gk.clone(), ns.clone()));
-            self.named.remove(&(gk.clone(), ns.clone()));
             return;
         }
         self.kinds.remove(&gk);
@@ -239,7 +239,10 @@ impl Growth {
         };
         self.stop_unnamed(&now, grown);
         for (gk, namespace) in now {
-            if crate::model::namespace_name_problem(&namespace).is_some()
+            let bad_name = namespace
+                .as_deref()
+                .is_some_and(|ns| crate::model::namespace_name_problem(ns).is_some());
+            if bad_name
                 || self.watched.contains(&(gk.clone(), None))
                 || self.named.contains(&(gk.clone(), namespace.clone()))
             {
@@ -249,13 +252,14 @@ impl Growth {
                 continue;
             };
             self.named.insert((gk.clone(), namespace.clone()));
-            if self
-                .watched
-                .contains(&(gk.clone(), Some(namespace.clone())))
-            {
+            if self.watched.contains(&(gk.clone(), namespace.clone())) {
                 continue;
             }
-            self.start_grown(resource.clone(), &namespace, &mut grown.start);
+            self.start_grown(resource.clone(), namespace.as_deref(), &mut grown.start);
+            // Named by name alone: watched in every namespace, no grant asked.
+            let Some(namespace) = namespace else {
+                continue;
+            };
             // With the ReferenceGrants there, as the read lists them.
             for group in [GATEWAY_GROUP, GATEWAY_X_GROUP] {
                 let grant = GroupKind::new(group, "ReferenceGrant");
@@ -265,37 +269,43 @@ impl Growth {
                 let watched = self.watched.contains(&(grant.clone(), None))
                     || self.watched.contains(&(grant, Some(namespace.clone())));
                 if !watched {
-                    self.start_grown(grants, &namespace, &mut grown.start);
+                    self.start_grown(grants, Some(&namespace), &mut grown.start);
                 }
             }
         }
     }
 
-    /// Starts `resource`'s list in `namespace`, for what policies name there.
-    fn start_grown(&mut self, resource: Resource, namespace: &str, start: &mut Vec<WatchList>) {
+    /// Starts `resource`'s list in `namespace` (`None`: every namespace), for what
+    /// policies name there.
+    fn start_grown(
+        &mut self,
+        resource: Resource,
+        namespace: Option<&str>,
+        start: &mut Vec<WatchList>,
+    ) {
         let list = WatchList {
             resource,
-            namespace: Some(namespace.to_string()),
+            namespace: namespace.map(str::to_string),
             selector: None,
         };
         let gk = list.resource.group_kind();
         self.watched.insert((gk.clone(), list.namespace.clone()));
         self.grown
-            .insert((gk, namespace.to_string()), (list.clone(), None));
+            .insert((gk, list.namespace.clone()), (list.clone(), None));
         start.push(list);
     }
 
     /// The lists started for what policies named, where nothing is named now (`now`):
     /// stopped; ReferenceGrants, once nothing else started is in their namespace.
-    fn stop_unnamed(&mut self, now: &BTreeSet<(GroupKind, String)>, grown: &mut Grown) {
+    fn stop_unnamed(&mut self, now: &super::Named, grown: &mut Grown) {
         let is_grant = |gk: &GroupKind| gk.kind.as_str() == "ReferenceGrant";
-        let needed: BTreeSet<&String> = self
+        let needed: BTreeSet<&Option<String>> = self
             .grown
             .keys()
             .filter(|(gk, ns)| !is_grant(gk) && now.contains(&(gk.clone(), ns.clone())))
             .map(|(_, ns)| ns)
             .collect();
-        let unneeded: Vec<(GroupKind, String)> = self
+        let unneeded: Vec<(GroupKind, Option<String>)> = self
             .grown
             .keys()
             .filter(|(gk, ns)| match is_grant(gk) {
@@ -309,7 +319,7 @@ impl Growth {
                 continue;
             };
             self.named.remove(&key);
-            self.watched.remove(&(key.0, Some(key.1)));
+            self.watched.remove(&key);
             if let Some(running) = running {
                 grown.stop.push((running, Some(list)));
             }

@@ -84,6 +84,10 @@ pub enum ReadScope {
 /// with, in kubectl's syntax (none: every Pod of the namespace).
 pub type PodLists = BTreeMap<String, Option<String>>;
 
+/// Kinds named in policies' specs, each with the namespace named in (`None`: every
+/// namespace, a kind named by name alone).
+pub type Named = BTreeSet<(GroupKind, Option<String>)>;
+
 /// What the layers above tell the live reader: the policy kinds to look for before any
 /// CRD is read (as the caller's catalog knows them: the registry's and the declared
 /// ones; the reader learns the labelled ones from the CRDs it reads), and how to follow
@@ -104,10 +108,10 @@ pub struct Guide {
     /// pick, each with the label selector to list them with (none: every Pod there).
     pub pod_lists: fn(objects: &[Object], kinds: &[GroupKind]) -> PodLists,
     /// The kinds the policies among `objects` name in their specs (Secrets,
-    /// ConfigMaps, Services, Backends), each with a namespace they name one in: listed
-    /// there (Secrets and ConfigMaps there only, as metadata), so that a reference is
-    /// judged where its kind was read.
-    pub referenced: fn(objects: &[Object]) -> BTreeSet<(GroupKind, String)>,
+    /// ConfigMaps, Services, Backends), each with a namespace they name one in (`None`:
+    /// any, a kind named by name alone): listed there (Secrets and ConfigMaps there
+    /// only, as metadata), so that a reference is judged where its kind was read.
+    pub referenced: fn(objects: &[Object]) -> Named,
     /// The policy kinds whose specs may name other objects: a watch keeps their
     /// policies, to list what one that appears names.
     pub referring_kinds: Vec<GroupKind>,

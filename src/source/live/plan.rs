@@ -262,6 +262,14 @@ impl Reader<'_> {
             let Some(resource) = self.discovery.get(&gk) else {
                 continue;
             };
+            // Named by name alone: listed in every namespace, once.
+            let Some(namespace) = namespace else {
+                let log = self.log.get(&gk).and_then(|l| l.cluster.as_ref());
+                if log.is_none() && resource.namespaced {
+                    lists.push(ListRequest::of(resource, None));
+                }
+                continue;
+            };
             let namespaces = BTreeSet::from([namespace]);
             lists.extend(self.per_namespace(std::slice::from_ref(resource), &namespaces));
             named.extend(namespaces);

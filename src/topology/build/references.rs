@@ -114,12 +114,15 @@ impl<'s> Builder<'s> {
         if !kind_allowed(field, &t.group, &t.kind) {
             return outcome(Some(RefReason::InvalidKind));
         }
+        if field.namespaces == RefNamespaces::ByName {
+            return self.resolve_by_name(pid, r, listed);
+        }
         let ns = t.namespace.as_deref();
         if ns.is_some() && ns != policy.namespace.as_deref() {
             let key = RefKey::new(&t.group, &t.kind, ns, &t.name);
             let granted = match field.namespaces {
                 RefNamespaces::Any => true,
-                RefNamespaces::Own => false,
+                RefNamespaces::Own | RefNamespaces::ByName => false,
                 RefNamespaces::WithGrant => self.reference_granted(policy, key),
             };
             if !granted {
@@ -174,6 +177,44 @@ impl<'s> Builder<'s> {
         outcome(None)
     }
 
+    /// How reference `r` of policy `pid` resolves when its field names an object by
+    /// name alone (`RefNamespaces::ByName`): to an object of that kind and name in any
+    /// namespace read; missing only where the kind was listed in every namespace (a
+    /// live read's cluster-wide list) or the policy's file holds objects of that kind.
+    fn resolve_by_name(&self, pid: PolicyId, r: &SpecRef, listed: &ListedSet) -> PolicyReference {
+        let t = &r.target;
+        let found = self
+            .by_kind()
+            .iter()
+            .filter(|((group, kind, _), _)| *group == t.group && *kind == t.kind)
+            .flat_map(|(_, ids)| ids)
+            .map(|&id| &self.objects[id])
+            .filter(|o| o.name == t.name)
+            .min_by(|a, b| a.namespace.cmp(&b.namespace));
+        let file = &*self.objects[self.topology.policies[pid].object].origin.file;
+        let reason = match found {
+            Some(_) => None,
+            None => {
+                let everywhere = listed.iter().any(|(group, kind, ns, listed_file)| {
+                    *group == t.group
+                        && *kind == t.kind
+                        && (ns.is_none() || listed_file.as_deref() == Some(file))
+                });
+                Some(match everywhere {
+                    true => RefReason::NotFound,
+                    false => RefReason::Unchecked,
+                })
+            }
+        };
+        PolicyReference {
+            path: r.pointer.clone(),
+            target: found.map_or_else(|| t.clone(), |o| o.obj_ref()),
+            resolved: reason.is_none(),
+            reason,
+            field: r.field,
+        }
+    }
+
     /// The verdict its references give policy `pid`, as each field's rule says;
     /// `settings` are the policy's settings (`catalog::references::settings`).
     fn judge(
@@ -223,6 +264,12 @@ impl<'s> Builder<'s> {
                 Unresolved::DropsTargets => {
                     refused.get_or_insert_with(|| {
                         let why = "its controller accepts the policy but leaves the objects it targets out of the data plane's configuration";
+                        (first.describe(), why)
+                    });
+                }
+                Unresolved::NotEnforced => {
+                    refused.get_or_insert_with(|| {
+                        let why = "its controller accepts the policy but reports it not enforced (Enforced=False): it takes no effect";
                         (first.describe(), why)
                     });
                 }
