@@ -396,3 +396,40 @@ fn an_airlock_access_control_policy_names_its_relying_party_and_propagations() {
     );
     assert_warned_undocumented(&w, "acp", rp);
 }
+
+// Flomesh RouteRuleFilterPolicy: the gateway skips a Filter it cannot get and keeps
+// the rule's others (toV2TCPRouteFilters), its status unchanged.
+
+fn route_rule_filter(filter: &str) -> String {
+    with(&format!(
+        "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {{name: db, namespace: app}}\nspec:\n  parentRefs: [{{name: gw}}]\n  rules: [{{name: main, backendRefs: [{{name: ext, port: 9000}}]}}]\n---\napiVersion: extension.gateway.flomesh.io/v1alpha1\nkind: Filter\nmetadata: {{name: limit, namespace: app}}\nspec: {{type: RateLimit}}\n---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: RouteRuleFilterPolicy\nmetadata: {{name: rrf, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: TCPRoute, name: db, rule: main}}]\n  filterRefs:\n  - {{group: extension.gateway.flomesh.io, kind: Filter, name: limit}}\n  - {{group: extension.gateway.flomesh.io, kind: Filter, name: {filter}}}\n"
+    ))
+}
+
+#[test]
+fn a_flomesh_route_rule_filter_policy_skips_a_missing_filter_with_a_warning() {
+    let first = "/spec/filterRefs/0";
+    let second = "/spec/filterRefs/1";
+    let w = world(&route_rule_filter("limit"));
+    assert_eq!(
+        references(&w, "rrf"),
+        vec![(first.to_string(), None), (second.to_string(), None)]
+    );
+    assert!(findings(&w, "rrf").is_empty(), "{:?}", findings(&w, "rrf"));
+    let w = world(&route_rule_filter("gone"));
+    assert_eq!(
+        references(&w, "rrf"),
+        vec![
+            (first.to_string(), None),
+            (second.to_string(), Some(RefReason::NotFound))
+        ]
+    );
+    assert_ne!(status(&w, "rrf"), PolicyStatus::Invalid);
+    let f = findings(&w, "rrf");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (f[0].0, f[0].1),
+        (Code::UnresolvedReference, Severity::Warning)
+    );
+    assert!(f[0].2.contains(second), "{}", f[0].2);
+}
