@@ -433,3 +433,30 @@ fn a_flomesh_route_rule_filter_policy_skips_a_missing_filter_with_a_warning() {
     );
     assert!(f[0].2.contains(second), "{}", f[0].2);
 }
+
+// GKE GCPAuthzPolicy: a CUSTOM policy's authorization extensions, GCPAuthzExtensions of
+// its namespace; GKE does not document what a missing one does.
+
+fn authz(extension: &str) -> String {
+    with(&format!(
+        "apiVersion: networking.gke.io/v1\nkind: GCPAuthzPolicy\nmetadata: {{name: authz, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  enforcementLevel: L7\n  action: CUSTOM\n  customProviders:\n    extensionRefs: [{{group: networking.gke.io, kind: GCPAuthzExtension, name: {extension}}}]\n---\napiVersion: networking.gke.io/v1\nkind: GCPAuthzExtension\nmetadata: {{name: ext, namespace: app}}\nspec: {{}}\n"
+    ))
+}
+
+#[test]
+fn a_gke_authz_policy_names_its_authz_extensions() {
+    let pointer = "/spec/customProviders/extensionRefs/0";
+    let w = world(&authz("ext"));
+    assert_eq!(references(&w, "authz"), one(pointer, None));
+    assert!(
+        findings(&w, "authz").is_empty(),
+        "{:?}",
+        findings(&w, "authz")
+    );
+    let w = world(&authz("gone"));
+    assert_eq!(
+        references(&w, "authz"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "authz", pointer);
+}
