@@ -460,3 +460,41 @@ fn a_gke_authz_policy_names_its_authz_extensions() {
     );
     assert_warned_undocumented(&w, "authz", pointer);
 }
+
+#[test]
+fn an_airlock_access_control_policy_names_its_jwt() {
+    let policy = |jwt: &str| {
+        with(&format!(
+            "apiVersion: microgateway.airlock.com/v1alpha1\nkind: AccessControlPolicy\nmetadata: {{name: acp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}}]\n  policies:\n  - authorization:\n      authentication: {{jwt: {{jwtRef: {{name: {jwt}}}}}}}\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: JWT\nmetadata: {{name: tokens, namespace: app}}\nspec: {{}}\n"
+        ))
+    };
+    let pointer = "/spec/policies/0/authorization/authentication/jwt/jwtRef";
+    let w = world(&policy("tokens"));
+    assert_eq!(references(&w, "acp"), one(pointer, None));
+    assert!(findings(&w, "acp").is_empty(), "{:?}", findings(&w, "acp"));
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "acp"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "acp", pointer);
+}
+
+#[test]
+fn an_airlock_custom_response_policy_names_its_custom_responses() {
+    let policy = |response: &str| {
+        with(&format!(
+            "apiVersion: microgateway.airlock.com/v1alpha1\nkind: CustomResponsePolicy\nmetadata: {{name: crp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}}]\n  policies:\n    local:\n    - responses:\n      - statusCodeCondition: {{matcher: {{exact: 404}}}}\n        customResponseRef: {{name: {response}}}\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: CustomResponse\nmetadata: {{name: not-found, namespace: app}}\nspec: {{statusCode: 404}}\n"
+        ))
+    };
+    let pointer = "/spec/policies/local/0/responses/0/customResponseRef";
+    let w = world(&policy("not-found"));
+    assert_eq!(references(&w, "crp"), one(pointer, None));
+    assert!(findings(&w, "crp").is_empty(), "{:?}", findings(&w, "crp"));
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "crp"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "crp", pointer);
+}
