@@ -180,6 +180,10 @@ pub struct KindFold<'t> {
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
+    /// Whether every context's links are kept (`paths` reads them); else only those of
+    /// the contexts of backends, which the check of their ports reads
+    /// (`KindFold::for_statuses`).
+    paths_kept: bool,
     seen: SeenSets,
     /// Per node being folded: each distinct arriving (state, seen) and the context
     /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
@@ -220,6 +224,17 @@ fn port_then_named(
 impl<'t> KindFold<'t> {
     pub fn new(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
         Self::with(topology, kind, None)
+    }
+
+    /// `new`, for the folds that ask only for contexts and their states (statuses,
+    /// counts): no `paths`. The links from a context to its parents' are kept only
+    /// where the port check reads them (a backend's, for its ports): on a large
+    /// cluster the rest are megabytes per kind, and kinds fold two at a time.
+    pub fn for_statuses(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
+        KindFold {
+            paths_kept: false,
+            ..Self::with(topology, kind, None)
+        }
     }
 
     /// The fold as it would be if policy `removed` did not exist. Only nodes at or below
@@ -324,6 +339,7 @@ impl<'t> KindFold<'t> {
             walking: Vec::new(),
             walk: Vec::new(),
             links: Vec::new(),
+            paths_kept: true,
             seen: SeenSets::new(),
             arrived: Vec::new(),
             arrival_links: Vec::new(),
@@ -598,7 +614,10 @@ impl<'t> KindFold<'t> {
                 );
             }
         }
-        self.record_links(start, &mut links);
+        // Ports are sections of backends alone (`topology::build::nodes`).
+        if self.paths_kept || skeleton.role(node) == Role::Backend {
+            self.record_links(start, &mut links);
+        }
         self.arrived = arrived;
         self.arrival_links = links;
         let range = (start as u32, self.ctxs.len() as u32);
@@ -712,6 +731,7 @@ impl<'t> KindFold<'t> {
     /// `paths` as steps: the same paths, named by node, without building references
     /// (two paths are equal exactly when their references are).
     pub(crate) fn step_paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<PathStep>> {
+        debug_assert!(self.paths_kept, "a fold for statuses keeps no paths");
         let mut out = Vec::new();
         self.walk_paths(node, i, &mut Vec::new(), &mut out);
         out

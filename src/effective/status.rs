@@ -228,7 +228,7 @@ impl Statuses {
             for (turn, &k) in order.iter().enumerate() {
                 let (folded, kinds, reach, leaves) = (&folded, &kinds, &reach, &leaves);
                 s.spawn_fifo(move |_| {
-                    let f = &mut KindFold::new(topology, &kinds[k]);
+                    let f = &mut KindFold::for_statuses(topology, &kinds[k]);
                     let kind = statuses_of_kind(f, &reach[k], leaves, keep_nodes);
                     let mut folded = folded.lock().unwrap_or_else(|e| e.into_inner());
                     folded.push((turn, kind));
@@ -447,7 +447,7 @@ fn contributions_of_kind(
     ordered: bool,
 ) -> FastMap<(PolicyId, u32), Contribution> {
     let np = t.policies.len();
-    let f = &mut KindFold::new(t, k);
+    let f = &mut KindFold::for_statuses(t, k);
     let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
     let mut tallies = Tallies::new(f, leaves);
     let mut here = Vec::new();
@@ -510,7 +510,7 @@ pub fn leaf_contributions_at(topology: &Topology, node: NodeId) -> Vec<(PolicyId
     let mut out = Vec::new();
     let mut here = Vec::new();
     for kind in KindFold::kinds_in_use(topology) {
-        let f = &mut KindFold::new(topology, &kind);
+        let f = &mut KindFold::for_statuses(topology, &kind);
         if f.class != Class::Inherited {
             continue;
         }
@@ -678,7 +678,7 @@ impl StatusesAt {
         let leaves = leaf_counts(topology);
         let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(topology) {
-            let mut f = KindFold::new(topology, &kind);
+            let mut f = KindFold::for_statuses(topology, &kind);
             conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.at)));
             let mut tallies = Tallies::new(&f, &leaves);
             for &n in nodes {

@@ -223,8 +223,9 @@ pub struct Topology {
     pub ns_attached: BTreeMap<String, Vec<PolicyId>>,
     /// Per edge from a rule to a backend whose backendRefs name a port: the port
     /// sections they name (traffic reaches only those). An edge not here, or one
-    /// of whose backendRefs names no port, reaches every port.
-    pub backend_ports: FastMap<(NodeId, NodeId), Vec<NodeId>>,
+    /// of whose backendRefs names no port, reaches every port. Held in place up to
+    /// two (a large cluster has an edge like this per route rule, mostly naming one).
+    pub backend_ports: FastMap<(NodeId, NodeId), smallvec::SmallVec<[NodeId; 2]>>,
     /// Per node, how traffic reaches it if it is a backend's port (`PortTraffic`), told
     /// once from `backend_ports`: every fold asks it of every port.
     pub port_traffic: Vec<PortTraffic>,

@@ -357,3 +357,110 @@ fn other_commands_keep_their_own_kinds() {
     let kinds = json(&["-f", &f, "get", "kinds", "-o", "json"]);
     assert_eq!(kinds["metadata"]["listKind"], "PolicyKindList");
 }
+
+/// Two policies whose `spec.weight` is a number in one and text in the other.
+const MIXED: &str = r#"apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: one, namespace: shop, creationTimestamp: "2025-01-01T00:00:00Z"}
+spec:
+  targetRefs: [{group: "", kind: Service, name: s1}]
+  validation: {hostname: shop.example, wellKnownCACertificates: System}
+  weight: 3
+  enabled: true
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: two, namespace: shop, creationTimestamp: "2025-02-01T00:00:00Z"}
+spec:
+  targetRefs: [{group: "", kind: Service, name: s1}]
+  validation: {hostname: shop.example, wellKnownCACertificates: System}
+  weight: three
+  enabled: false
+"#;
+
+#[test]
+fn sort_by_values_kubectl_cannot_compare_is_its_error() {
+    let (_dir, f) = shop();
+    let dir = tempfile::tempdir().unwrap();
+    let mixed = dir.path().join("mixed.yaml");
+    std::fs::write(&mixed, MIXED).unwrap();
+    let mixed = mixed.to_str().unwrap();
+    let refused =
+        |file: &str, path: &str, format: &[&str], named: &str, sorted: &str, why: &str| {
+            let mut args = vec!["-f", file, "-n", "shop", "get", "--sort-by", path];
+            args.extend_from_slice(format);
+            kp().args(&args).assert().code(1).stdout("").stderr(format!(
+                "error: Field {named} in {sorted} is an unsortable type: interface, err: {why}\n"
+            ));
+        };
+    let list = "*unstructured.Unstructured";
+    let table = "[][][]reflect.Value";
+    // A number and a text: kubectl compares neither way round.
+    let why = "unsortable interface: interface";
+    refused(
+        mixed,
+        ".spec.weight",
+        &["-o", "json"],
+        "{.spec.weight}",
+        list,
+        why,
+    );
+    refused(
+        mixed,
+        ".spec.weight",
+        &["-o", "name"],
+        "{.spec.weight}",
+        list,
+        why,
+    );
+    refused(mixed, ".spec.weight", &[], "{.spec.weight}", table, why);
+    // Booleans, maps and lists are never compared.
+    let why = "unsortable type: bool";
+    refused(
+        mixed,
+        ".spec.enabled",
+        &["-o", "yaml"],
+        "{.spec.enabled}",
+        list,
+        why,
+    );
+    let why = "unsortable type: map[string]interface {}";
+    refused(&f, "{.metadata}", &["-o", "json"], "{.metadata}", list, why);
+    let why = "unsortable type: []interface {}";
+    refused(
+        &f,
+        ".spec.targetRefs",
+        &[],
+        "{.spec.targetRefs}",
+        table,
+        why,
+    );
+    // One value to compare (the others missing) is no error, as a list of one item.
+    assert_eq!(
+        get(
+            &f,
+            &[
+                "--sort-by",
+                ".metadata.generation",
+                "-o",
+                "jsonpath={.items[*].metadata.name}"
+            ]
+        ),
+        "beta gamma alpha"
+    );
+    assert_eq!(
+        stdout(&[
+            "-f",
+            mixed,
+            "-n",
+            "shop",
+            "get",
+            "backendtlspolicy/two",
+            "--sort-by",
+            ".spec.enabled",
+            "-o",
+            "name"
+        ]),
+        "backendtlspolicy.gateway.networking.k8s.io/two\n"
+    );
+}

@@ -608,10 +608,43 @@ pub fn relaxed_text(text: &str) -> String {
     format!("{{.{}}}", inner.strip_prefix('.').unwrap_or(inner))
 }
 
+/// Why kubectl refuses to sort by these values (`--sort-by`; None: it does not). It
+/// compares two values only where both are present and not null, and then only two
+/// integers, two non-integer numbers or two strings: a boolean, a map or a list is
+/// refused, and so are two values of different types (its `sorter.go`, `isLess`).
+pub fn unsortable<'v>(values: impl IntoIterator<Item = Option<&'v Value>>) -> Option<&'static str> {
+    let present: Vec<&Value> = values
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_null())
+        .collect();
+    if present.len() < 2 {
+        return None;
+    }
+    let type_of = |v: &Value| match v {
+        Value::Number(n) if n.is_f64() => Ok("float64"),
+        Value::Number(_) => Ok("int64"),
+        Value::String(_) => Ok("string"),
+        Value::Bool(_) => Err("unsortable type: bool"),
+        Value::Object(_) => Err("unsortable type: map[string]interface {}"),
+        Value::Array(_) => Err("unsortable type: []interface {}"),
+        Value::Null => Ok("null"),
+    };
+    let mut types = Vec::new();
+    for v in present {
+        match type_of(v) {
+            Ok(t) => types.push(t),
+            Err(reason) => return Some(reason),
+        }
+    }
+    let mixed = types.iter().any(|t| *t != types[0]);
+    mixed.then_some("unsortable interface: interface")
+}
+
 /// kubectl's `--sort-by` order: a value that is missing first, then numbers by value,
 /// two strings that are both resource quantities by amount (`100Mi` before `2Gi`),
 /// other strings in natural order (`a2` before `a10`; RFC 3339 times oldest first),
-/// other values by their text.
+/// other values by their text (what kubectl refuses, `unsortable`, is refused before).
 pub fn sort_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
     match (a, b) {
         (None, None) => Ordering::Equal,

@@ -57,12 +57,15 @@ pub(super) fn get(
     if let Some(sort) = &get.templates.sort_by {
         let listed = !one_named(&selection, &rows)
             || !session.world.topology.snapshot.blind_spots.is_empty();
-        let must_find = match plan.output.format {
-            // kubectl sorts a table of more than one row, and any List it prints.
-            Format::Table | Format::Wide => rows.len() > 1,
-            _ => listed,
+        let table = matches!(plan.output.format, Format::Table | Format::Wide);
+        // kubectl sorts a table of more than one row, and any List it prints.
+        let must_find = if table { rows.len() > 1 } else { listed };
+        let sorting = Sorting {
+            by: sort,
+            must_find,
+            table,
         };
-        rows = sorted_by(rows, sort, must_find, |r| session.world.policy_object(r))?;
+        rows = sorted_by(rows, &sorting, |r| session.world.policy_object(r))?;
     }
     let output = GetOutput {
         output: &plan.output,
@@ -250,8 +253,13 @@ impl<'a, W: Write> Watch<'a, W> {
         }
         let object = |r: &ObjRef| watched.object(r);
         if let Some(sort) = &self.get.templates.sort_by {
-            let must_find = self.output.format == Format::Json || rows.len() > 1;
-            rows = sorted_by(rows, sort, must_find, object)?;
+            let table = matches!(self.output.format, Format::Table | Format::Wide);
+            let sorting = Sorting {
+                by: sort,
+                must_find: self.output.format == Format::Json || rows.len() > 1,
+                table,
+            };
+            rows = sorted_by(rows, &sorting, object)?;
         }
         if rows.is_empty() && missing.is_empty() && self.output.format != Format::Json {
             warn_line(&no_policies_found(scope.as_deref()));
@@ -380,16 +388,25 @@ fn one_named(selection: &Selection, rows: &[PolicyRow]) -> bool {
     matches!(selection, Selection::Named(names) if names.len() == 1) && rows.len() == 1
 }
 
+/// How `get` sorts its rows (`--sort-by`): by what, whether the path must be found on
+/// some item, and whether kubectl would be sorting a table (its error names what it
+/// sorts).
+struct Sorting<'a> {
+    by: &'a SortBy,
+    must_find: bool,
+    table: bool,
+}
+
 /// The rows in kubectl's `--sort-by` order of the path over each row's `-o json` item
 /// (its policy found by `object`; stable: rows that tie keep their order). A path that
 /// yields several values sorts by the first. As kubectl, a path that no item has is an
 /// error where it sorts (`must_find`: a List, or a table of more than one row).
 fn sorted_by<'o>(
     rows: Vec<PolicyRow>,
-    sort: &SortBy,
-    must_find: bool,
+    sorting: &Sorting,
     object: impl Fn(&ObjRef) -> Option<&'o Object>,
 ) -> Result<Vec<PolicyRow>> {
+    let sort = sorting.by;
     let items: Vec<serde_json::Value> = rows
         .iter()
         .map(|r| serde_json::to_value(query::policy_item(r, object(&r.policy))))
@@ -402,9 +419,20 @@ fn sorted_by<'o>(
             .map_err(|e| anyhow!("--sort-by: {e}"))?;
         keys.push((found.first().copied(), row));
     }
-    if must_find && !keys.is_empty() && keys.iter().all(|(key, _)| key.is_none()) {
+    if sorting.must_find && !keys.is_empty() && keys.iter().all(|(key, _)| key.is_none()) {
         bail!(
             "couldn't find any field with path {:?} in the list of objects",
+            sort.named
+        );
+    }
+    // Values kubectl cannot compare (of two types, or booleans, maps, lists): its error.
+    if let Some(reason) = jsonpath::unsortable(keys.iter().map(|(key, _)| *key)) {
+        let sorted = match sorting.table {
+            true => "[][][]reflect.Value",
+            false => "*unstructured.Unstructured",
+        };
+        bail!(
+            "Field {} in {sorted} is an unsortable type: interface, err: {reason}",
             sort.named
         );
     }
