@@ -636,3 +636,73 @@ fn kuadrant_does_not_enforce_a_dns_policy_without_its_provider_secret() {
     assert_eq!((code, severity), (Code::Invalid, Severity::Error));
     assert!(message.contains("Enforced=False"), "{message}");
 }
+
+#[test]
+fn agentgateway_prompt_guard_webhooks_resolve_and_a_missing_one_is_a_warning() {
+    // processWebhook fails, translateBackendAI leaves those guards out and keeps the
+    // AI setting: PartiallyValid.
+    let policy = |name: &str| {
+        agentgateway(&format!(
+            "  backend:\n    ai:\n      promptGuard:\n        request:\n        - webhook: {{backendRef: {{name: auth, port: 9000}}}}\n        response:\n        - webhook: {{backendRef: {{name: {name}, port: 9000}}}}\n"
+        ))
+    };
+    let request = "/spec/backend/ai/promptGuard/request/0/webhook/backendRef".to_string();
+    let response = "/spec/backend/ai/promptGuard/response/0/webhook/backendRef".to_string();
+    let w = world(&policy("auth"));
+    assert_eq!(
+        references(&w, "agp"),
+        [(request.clone(), None), (response.clone(), None)]
+    );
+    assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "agp"),
+        [(request, None), (response, Some(RefReason::NotFound))]
+    );
+    assert_ne!(status(&w, "agp"), PolicyStatus::Invalid);
+    assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
+}
+
+#[test]
+fn agentgateway_mcp_authentication_without_its_jwks_service_is_left_out() {
+    // translateBackendMCPAuthentication: no policy when the JWKS backend does not
+    // resolve; alone it leaves nothing, beside another setting it is a warning.
+    let policy = |name: &str, more: &str| {
+        agentgateway(&format!(
+            "  backend:\n    mcp:\n      authentication:\n        issuer: https://idp\n        jwks: {{jwksPath: /keys, backendRef: {{name: {name}, port: 9000}}}}\n{more}"
+        ))
+    };
+    let pointer = "/spec/backend/mcp/authentication/jwks/backendRef".to_string();
+    let w = world(&policy("auth", ""));
+    assert_eq!(references(&w, "agp"), [(pointer.clone(), None)]);
+    assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
+    let w = world(&policy("gone", ""));
+    assert_eq!(
+        references(&w, "agp"),
+        [(pointer, Some(RefReason::NotFound))]
+    );
+    assert_eq!(status(&w, "agp"), PolicyStatus::Invalid);
+    let w = world(&policy("gone", "    http: {version: HTTP2}\n"));
+    assert_ne!(status(&w, "agp"), PolicyStatus::Invalid);
+    assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
+}
+
+#[test]
+fn agentgateway_azure_auth_secret_resolves_or_the_backend_auth_is_left_out() {
+    let policy = |name: &str| {
+        agentgateway(&format!(
+            "  backend:\n    auth: {{azure: {{secretRef: {{name: {name}}}}}}}\n"
+        ))
+    };
+    let pointer = "/spec/backend/auth/azure/secretRef".to_string();
+    let w = world(&policy("present"));
+    assert_eq!(references(&w, "agp"), [(pointer.clone(), None)]);
+    assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
+    // buildAzureClientSecret returns no auth: the only setting goes, Invalid.
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "agp"),
+        [(pointer, Some(RefReason::NotFound))]
+    );
+    assert_eq!(status(&w, "agp"), PolicyStatus::Invalid);
+}

@@ -396,3 +396,105 @@ fn an_airlock_access_control_policy_names_its_relying_party_and_propagations() {
     );
     assert_warned_undocumented(&w, "acp", rp);
 }
+
+// Flomesh RouteRuleFilterPolicy: the gateway skips a Filter it cannot get and keeps
+// the rule's others (toV2TCPRouteFilters), its status unchanged.
+
+fn route_rule_filter(filter: &str) -> String {
+    with(&format!(
+        "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {{name: db, namespace: app}}\nspec:\n  parentRefs: [{{name: gw}}]\n  rules: [{{name: main, backendRefs: [{{name: ext, port: 9000}}]}}]\n---\napiVersion: extension.gateway.flomesh.io/v1alpha1\nkind: Filter\nmetadata: {{name: limit, namespace: app}}\nspec: {{type: RateLimit}}\n---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: RouteRuleFilterPolicy\nmetadata: {{name: rrf, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: TCPRoute, name: db, rule: main}}]\n  filterRefs:\n  - {{group: extension.gateway.flomesh.io, kind: Filter, name: limit}}\n  - {{group: extension.gateway.flomesh.io, kind: Filter, name: {filter}}}\n"
+    ))
+}
+
+#[test]
+fn a_flomesh_route_rule_filter_policy_skips_a_missing_filter_with_a_warning() {
+    let first = "/spec/filterRefs/0";
+    let second = "/spec/filterRefs/1";
+    let w = world(&route_rule_filter("limit"));
+    assert_eq!(
+        references(&w, "rrf"),
+        vec![(first.to_string(), None), (second.to_string(), None)]
+    );
+    assert!(findings(&w, "rrf").is_empty(), "{:?}", findings(&w, "rrf"));
+    let w = world(&route_rule_filter("gone"));
+    assert_eq!(
+        references(&w, "rrf"),
+        vec![
+            (first.to_string(), None),
+            (second.to_string(), Some(RefReason::NotFound))
+        ]
+    );
+    assert_ne!(status(&w, "rrf"), PolicyStatus::Invalid);
+    let f = findings(&w, "rrf");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (f[0].0, f[0].1),
+        (Code::UnresolvedReference, Severity::Warning)
+    );
+    assert!(f[0].2.contains(second), "{}", f[0].2);
+}
+
+// GKE GCPAuthzPolicy: a CUSTOM policy's authorization extensions, GCPAuthzExtensions of
+// its namespace; GKE does not document what a missing one does.
+
+fn authz(extension: &str) -> String {
+    with(&format!(
+        "apiVersion: networking.gke.io/v1\nkind: GCPAuthzPolicy\nmetadata: {{name: authz, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  enforcementLevel: L7\n  action: CUSTOM\n  customProviders:\n    extensionRefs: [{{group: networking.gke.io, kind: GCPAuthzExtension, name: {extension}}}]\n---\napiVersion: networking.gke.io/v1\nkind: GCPAuthzExtension\nmetadata: {{name: ext, namespace: app}}\nspec: {{}}\n"
+    ))
+}
+
+#[test]
+fn a_gke_authz_policy_names_its_authz_extensions() {
+    let pointer = "/spec/customProviders/extensionRefs/0";
+    let w = world(&authz("ext"));
+    assert_eq!(references(&w, "authz"), one(pointer, None));
+    assert!(
+        findings(&w, "authz").is_empty(),
+        "{:?}",
+        findings(&w, "authz")
+    );
+    let w = world(&authz("gone"));
+    assert_eq!(
+        references(&w, "authz"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "authz", pointer);
+}
+
+#[test]
+fn an_airlock_access_control_policy_names_its_jwt() {
+    let policy = |jwt: &str| {
+        with(&format!(
+            "apiVersion: microgateway.airlock.com/v1alpha1\nkind: AccessControlPolicy\nmetadata: {{name: acp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}}]\n  policies:\n  - authorization:\n      authentication: {{jwt: {{jwtRef: {{name: {jwt}}}}}}}\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: JWT\nmetadata: {{name: tokens, namespace: app}}\nspec: {{}}\n"
+        ))
+    };
+    let pointer = "/spec/policies/0/authorization/authentication/jwt/jwtRef";
+    let w = world(&policy("tokens"));
+    assert_eq!(references(&w, "acp"), one(pointer, None));
+    assert!(findings(&w, "acp").is_empty(), "{:?}", findings(&w, "acp"));
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "acp"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "acp", pointer);
+}
+
+#[test]
+fn an_airlock_custom_response_policy_names_its_custom_responses() {
+    let policy = |response: &str| {
+        with(&format!(
+            "apiVersion: microgateway.airlock.com/v1alpha1\nkind: CustomResponsePolicy\nmetadata: {{name: crp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}}]\n  policies:\n    local:\n    - responses:\n      - statusCodeCondition: {{matcher: {{exact: 404}}}}\n        customResponseRef: {{name: {response}}}\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: CustomResponse\nmetadata: {{name: not-found, namespace: app}}\nspec: {{statusCode: 404}}\n"
+        ))
+    };
+    let pointer = "/spec/policies/local/0/responses/0/customResponseRef";
+    let w = world(&policy("not-found"));
+    assert_eq!(references(&w, "crp"), one(pointer, None));
+    assert!(findings(&w, "crp").is_empty(), "{:?}", findings(&w, "crp"));
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "crp"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "crp", pointer);
+}

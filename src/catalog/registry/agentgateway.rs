@@ -133,6 +133,27 @@ const AGENTGATEWAY_POLICY_REFS: &[RefField] = &[
         "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (buildAwsAuthPolicy returns no auth when the Secret is missing)",
     ),
     backend_ref(
+        "/backend/ai/promptGuard/request/*/webhook/backendRef",
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/ai_policies.go (processWebhook: \"failed to build webhook\" when buildBackendRef fails); backend_policies.go (translateBackendAI: the request guards left out, the AI setting kept)",
+    ),
+    backend_ref(
+        "/backend/ai/promptGuard/response/*/webhook/backendRef",
+        Unresolved::DropsEntry,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/ai_policies.go (processResponseGuard: the webhook's error returned); backend_policies.go (translateBackendAI: the response guards left out, the AI setting kept)",
+    ),
+    backend_ref(
+        "/backend/mcp/authentication/jwks/backendRef",
+        Unresolved::DropsSetting,
+        "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendMCPAuthentication: no MCP authentication policy when BuildJwksUrlAndTlsConfig fails); MCPAuthentication's `jwks` is a RemoteJWKS, its backendRef a Service or Backend",
+    ),
+    local_ref(
+        "/backend/auth/azure/secretRef",
+        SECRET,
+        Unresolved::DropsSetting,
+        "kgateway-dev/kgateway@0c6aa135 pkg/agentgateway/plugins/backend_policies.go (buildAzureClientSecret returns no auth when GetSecret fails, so translateBackendAuth sends no backend auth policy, as with AWS; later agentgateway versions send it with empty client credentials instead)",
+    ),
+    backend_ref(
         "/frontend/tracing/backendRef",
         Unresolved::DropsSetting,
         "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/frontend_policies.go (translateFrontendTracing: no tracing policy when buildBackendRef fails)",

@@ -69,7 +69,19 @@ const ACCESS_CONTROL_REFS: &[RefField] = &[
         &[("microgateway.airlock.com", "IdentityPropagation")],
         ACP_CRD,
     ),
+    airlock_ref(
+        "/policies/*/authorization/authentication/jwt/jwtRef",
+        &[("microgateway.airlock.com", "JWT")],
+        "https://docs.airlock.com/microgateway/latest/index/1776358270835.html (JWT Authentication: \"enforces JWT authentication via authentication.jwt.jwtRef\")",
+    ),
 ];
+
+/// CustomResponsePolicy: the CustomResponse each local-response rule serves.
+const CUSTOM_RESPONSE_REFS: &[RefField] = &[airlock_ref(
+    "/policies/local/*/responses/*/customResponseRef",
+    &[("microgateway.airlock.com", "CustomResponse")],
+    "https://docs.airlock.com/microgateway/4.8/index/api/crds/custom-response-policy/v1alpha1/index.html (its example); the latest reference's diagram names CustomResponse as what it refers to",
+)];
 
 /// ContentSecurityPolicy: the objects that customise its WAF functions.
 const CONTENT_SECURITY_REFS: &[RefField] = &[
@@ -102,8 +114,9 @@ const CONTENT_SECURITY_REFS: &[RefField] = &[
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
-        // Its OIDC relying parties and identity propagations (TokenExchange and JWT
-        // references of later releases not read).
+        // Its OIDC relying parties, identity propagations and JWTs (the TokenExchange
+        // references of later releases not read: where `tokenExchange` sits was not
+        // found in what was read).
         references: ACCESS_CONTROL_REFS,
         ..airlock(
             "AccessControlPolicy",
@@ -119,9 +132,10 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         )
     },
     KnownKind {
-        // Its CRD (74k characters and more) was not read for the objects it names:
-        // not checked (docs/limits.md).
-        references: &[],
+        // The CustomResponses of its local rules, as its documentation's example
+        // writes them (its CRD, 74k characters and more, not read: other fields
+        // naming objects, if any, are not checked).
+        references: CUSTOM_RESPONSE_REFS,
         ..airlock(
             "CustomResponsePolicy",
             "Custom error responses for the HTTPRoutes it names.",

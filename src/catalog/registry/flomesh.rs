@@ -37,6 +37,22 @@ const fn fsm(
     }
 }
 
+/// RouteRuleFilterPolicy's `filterRefs` (`LocalFilterReference`: group
+/// `extension.gateway.flomesh.io`, kind `Filter`, its CRD's enums). The gateway's config
+/// generator looks each Filter up by name in the route's namespace, which is the
+/// policy's (its targetRefs are local), and skips one it cannot get (`continue`), the
+/// rule's other filters kept; nothing in the policy's status says so.
+const ROUTE_RULE_FILTER_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/filterRefs/*",
+    kinds: &[("extension.gateway.flomesh.io", "Filter")],
+    kind_as_written: true,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Own,
+    port: false,
+    unresolved: Unresolved::DropsEntry,
+    cite: "flomesh-io/fsm@b624ed84 pkg/gateway/processor/v2/tcproute.go and udproute.go (toV2TCPRouteFilters: a Filter FilterRefToFilter cannot get is skipped, `continue`); route_filter_policy.go (Process returns the policy's filterRefs); pkg/gateway/utils (FilterRefToFilter: the route's namespace, \"Failed to get Filter\" logged); pkg/apis/policyattachment/v1alpha2 (LocalFilterReference enums)",
+}];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         // Names no object: algorithm and session persistence.
@@ -69,9 +85,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         )
     },
     KnownKind {
-        // `filterRefs` name Filters (`LocalFilterReference`, routerulefilter.go @f62a4aad),
-        // but what the controller does with one that is missing was not read: not checked.
-        references: &[],
+        references: ROUTE_RULE_FILTER_POLICY_REFS,
         ..fsm(
             "RouteRuleFilterPolicy",
             &["TCPRoute", "UDPRoute"],

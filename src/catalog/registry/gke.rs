@@ -87,6 +87,22 @@ const EXTENSION_REFS: &[RefField] = &[RefField {
     cite: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
 }];
 
+/// GCPAuthzPolicy's CUSTOM providers: `customProviders.extensionRefs`, Gateway API
+/// `LocalObjectReference`s (group and kind written, the policy's namespace) to
+/// authorization extensions. Its public types do not define the kind they name; GKE's
+/// documentation names `GCPAuthzExtension` (`networking.gke.io`) in its CUSTOM example,
+/// and not what becomes of a policy whose extension is missing.
+const AUTHZ_POLICY_REFS: &[RefField] = &[RefField {
+    path: "/customProviders/extensionRefs/*",
+    kinds: &[("networking.gke.io", "GCPAuthzExtension")],
+    kind_as_written: true,
+    group_of_kind: false,
+    namespaces: RefNamespaces::Own,
+    port: false,
+    unresolved: Unresolved::Undocumented,
+    cite: "GoogleCloudPlatform/gke-gateway-api@5e7b070e apis/networking/v1/gcpauthzpolicy_types.go (GCPAuthzPolicyCustomProviders.ExtensionRefs, []gwv1.LocalObjectReference); the kind GCPAuthzExtension (networking.gke.io) as GKE's authorization-extension documentation's CUSTOM example names it",
+}];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         status_shape: "ancestors",
@@ -211,9 +227,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         )
     },
     KnownKind {
-        // `customProviders.extensionRefs` name authorization extensions of a kind its
-        // public types do not define (gcpauthzpolicy_types.go): not checked.
-        references: &[],
+        references: AUTHZ_POLICY_REFS,
         ..gke(
             "GCPAuthzPolicy",
             REFS_OR_POD_SELECTOR,

@@ -129,7 +129,12 @@ const fn grpc_service_ref(path: &'static str) -> RefField {
 /// ListenerPolicy: its default block and each per-port block carry HTTP settings
 /// naming gRPC services. Not read here: `default.clientCertificateValidation.
 /// caCertificateRefs` (resolved during the Gateway's listener translation, whose
-/// handling of a missing one was not read) and the Secrets behind local-reply headers.
+/// handling of a missing one was not found; listenerpolicy/resource_refs.go @8192f3ed
+/// only declares them) and the Secrets behind local-reply headers (a Secret that does
+/// not resolve fails `convertLocalReplyConfig` and joins the policy's errors, as an
+/// access log's service does: local_reply_converter.go @32362ea9, pluginutils/
+/// headers.go `resolveHeader`; but the JSON names of the local-reply fields were not in
+/// the types read, @028d2df5 predating them).
 const LISTENER_POLICY_REFS: &[RefField] = &[
     grpc_service_ref("/default/httpSettings/accessLog/*/grpcService/backendRef"),
     grpc_service_ref("/default/httpSettings/accessLog/*/openTelemetry/grpcService/backendRef"),
