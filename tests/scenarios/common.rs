@@ -3,6 +3,7 @@
 use kubectl_policies::effective::{KindFold, PolicyStatus};
 use kubectl_policies::model::{GroupKind, ObjRef};
 use kubectl_policies::query::World;
+use kubectl_policies::topology::{Code, PolicyId, RefReason, Severity};
 use serde_json::Value;
 
 /// The world of a literal YAML. Every world a scenario test builds this way is also
@@ -359,3 +360,25 @@ pub const TOPOLOGY: &str = include_str!("../fixtures/gep713-topology.yaml");
 
 /// A CRD that makes ColorPolicy a Direct kind through the GEP-713 label.
 pub const DIRECT_COLOR_CRD: &str = include_str!("../fixtures/direct-color-crd.yaml");
+
+/// (pointer, reason) of each reference of the policy `name`.
+pub fn references(w: &World, name: &str) -> Vec<(String, Option<RefReason>)> {
+    let pid = PolicyId::all(w.topology.policies.len())
+        .find(|&p| w.topology.policies[p].obj_ref.name == name)
+        .unwrap();
+    w.topology
+        .references_of(pid)
+        .iter()
+        .map(|r| (r.path.clone(), r.reason))
+        .collect()
+}
+
+/// (code, severity, message) of each finding on the object `name`.
+pub fn findings(w: &World, name: &str) -> Vec<(Code, Severity, String)> {
+    w.topology
+        .findings
+        .iter()
+        .filter(|f| f.object.name == name)
+        .map(|f| (f.code, f.severity, f.message.clone()))
+        .collect()
+}

@@ -29,18 +29,6 @@ fn ext_auth(backend_ref: &str) -> String {
     )
 }
 
-/// (pointer, reason) of each reference of the policy `name`.
-fn references(w: &World, name: &str) -> Vec<(String, Option<RefReason>)> {
-    let pid = kubectl_policies::topology::PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == name)
-        .unwrap();
-    w.topology
-        .references_of(pid)
-        .iter()
-        .map(|r| (r.path.clone(), r.reason))
-        .collect()
-}
-
 fn codes(w: &World, name: &str) -> Vec<(Code, Severity)> {
     w.topology
         .findings

@@ -8,7 +8,7 @@ use kubectl_policies::effective::PolicyStatus;
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::dependents::{describe_dependency, Without};
 use kubectl_policies::query::World;
-use kubectl_policies::topology::{Code, PolicyId, RefReason, Severity};
+use kubectl_policies::topology::{Code, RefReason, Severity};
 
 /// A Gateway, a Service `auth` and a Secret `present` in namespace `app`: Secrets and
 /// Services are in the input, so one that is not there is missing, not unchecked.
@@ -33,28 +33,6 @@ apiVersion: v1
 kind: ConfigMap
 metadata: {name: ca, namespace: app}
 "#;
-
-/// (pointer, reason) of each reference of the policy `name`.
-fn references(w: &World, name: &str) -> Vec<(String, Option<RefReason>)> {
-    let pid = PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == name)
-        .unwrap();
-    w.topology
-        .references_of(pid)
-        .iter()
-        .map(|r| (r.path.clone(), r.reason))
-        .collect()
-}
-
-/// (code, severity, message) of the findings on `name`.
-fn findings(w: &World, name: &str) -> Vec<(Code, Severity, String)> {
-    w.topology
-        .findings
-        .iter()
-        .filter(|f| f.object.name == name)
-        .map(|f| (f.code, f.severity, f.message.clone()))
-        .collect()
-}
 
 fn codes(w: &World, name: &str) -> Vec<Code> {
     findings(w, name).into_iter().map(|(c, _, _)| c).collect()

@@ -8,7 +8,7 @@ use kubectl_policies::effective::PolicyStatus;
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::dependents::{describe_dependency, Without};
 use kubectl_policies::query::World;
-use kubectl_policies::topology::{Code, PolicyId, RefReason, Severity};
+use kubectl_policies::topology::{Code, RefReason, Severity};
 
 /// A Gateway and an HTTPRoute on it in namespace `app`, a Service `ext` with port 9000
 /// and a Secret `present`.
@@ -40,28 +40,6 @@ metadata: {name: present, namespace: app}
 /// `BASE` and the policy `policy` (a YAML document).
 fn with(policy: &str) -> String {
     format!("{BASE}---\n{policy}")
-}
-
-/// (pointer, reason) of each reference of the policy `name`.
-fn references(w: &World, name: &str) -> Vec<(String, Option<RefReason>)> {
-    let pid = PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == name)
-        .unwrap();
-    w.topology
-        .references_of(pid)
-        .iter()
-        .map(|r| (r.path.clone(), r.reason))
-        .collect()
-}
-
-/// (code, severity, message) of each finding on the policy `name`.
-fn findings(w: &World, name: &str) -> Vec<(Code, Severity, String)> {
-    w.topology
-        .findings
-        .iter()
-        .filter(|f| f.object.name == name)
-        .map(|f| (f.code, f.severity, f.message.clone()))
-        .collect()
 }
 
 fn one(pointer: &str, reason: Option<RefReason>) -> Vec<(String, Option<RefReason>)> {
