@@ -265,6 +265,43 @@ fn kgateway_per_port_tracing_service_is_read_too() {
     assert_eq!(status(&w, "lp"), PolicyStatus::Invalid);
 }
 
+#[test]
+fn kgateway_listener_policy_client_ca_refused_only_when_none_resolves() {
+    // translateTLSConfig: each CA that resolves is kept, one that does not is left
+    // out (the listener's ResolvedRefs=False); none resolving fails a Require listener.
+    let policy = |refs: &str| {
+        kgateway(&format!(
+            "kind: ListenerPolicy\nmetadata: {{name: lp, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]\n  default:\n    clientCertificateValidation:\n      mode: Require\n      caCertificateRefs: {refs}\n"
+        ))
+    };
+    let pointer =
+        |i: usize| format!("/spec/default/clientCertificateValidation/caCertificateRefs/{i}");
+    let w = world(&policy(
+        "[{group: '', kind: ConfigMap, name: ca}, {group: '', kind: Secret, name: present}]",
+    ));
+    assert_eq!(
+        references(&w, "lp"),
+        [(pointer(0), None), (pointer(1), None)]
+    );
+    assert!(codes(&w, "lp").is_empty(), "{:?}", findings(&w, "lp"));
+    assert_eq!(status(&w, "lp"), PolicyStatus::Enforced);
+    let w = world(&policy(
+        "[{group: '', kind: ConfigMap, name: ca}, {group: '', kind: ConfigMap, name: gone}]",
+    ));
+    assert_eq!(
+        references(&w, "lp"),
+        [(pointer(0), None), (pointer(1), Some(RefReason::NotFound))]
+    );
+    assert_ne!(status(&w, "lp"), PolicyStatus::Invalid);
+    assert!(!codes(&w, "lp").is_empty());
+    let w = world(&policy("[{group: '', kind: Secret, name: gone}]"));
+    assert_eq!(
+        references(&w, "lp"),
+        [(pointer(0), Some(RefReason::NotFound))]
+    );
+    assert_eq!(status(&w, "lp"), PolicyStatus::Invalid);
+}
+
 /// A BackendSecurityPolicy on AIServiceBackend `llm` with `spec` besides its target.
 fn ai_gateway(spec: &str) -> String {
     with(&format!(

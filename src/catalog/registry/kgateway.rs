@@ -127,14 +127,12 @@ const fn grpc_service_ref(path: &'static str) -> RefField {
 }
 
 /// ListenerPolicy: its default block and each per-port block carry HTTP settings
-/// naming gRPC services. Not read here: `default.clientCertificateValidation.
-/// caCertificateRefs` (resolved during the Gateway's listener translation, whose
-/// handling of a missing one was not found; listenerpolicy/resource_refs.go @8192f3ed
-/// only declares them) and the Secrets behind local-reply headers (a Secret that does
+/// naming gRPC services; the default block's client-certificate validation names CA
+/// bundles. Not read here: the Secrets behind local-reply headers (a Secret that does
 /// not resolve fails `convertLocalReplyConfig` and joins the policy's errors, as an
 /// access log's service does: local_reply_converter.go @32362ea9, pluginutils/
 /// headers.go `resolveHeader`; but the JSON names of the local-reply fields were not in
-/// the types read, @028d2df5 predating them).
+/// the types read, @028d2df5 and @e30e6459 predating them).
 const LISTENER_POLICY_REFS: &[RefField] = &[
     grpc_service_ref("/default/httpSettings/accessLog/*/grpcService/backendRef"),
     grpc_service_ref("/default/httpSettings/accessLog/*/openTelemetry/grpcService/backendRef"),
@@ -146,6 +144,27 @@ const LISTENER_POLICY_REFS: &[RefField] = &[
     grpc_service_ref(
         "/perPort/*/listener/httpSettings/tracing/provider/openTelemetry/grpcService/backendRef",
     ),
+    // `default.clientCertificateValidation.caCertificateRefs` (`gwv1.ObjectReference`,
+    // ConfigMap or Secret, default block only). kgateway resolves them while
+    // translating the Gateway's HTTPS listeners, not in the policy's IR, so the policy
+    // itself stays Accepted; `applyClientCertificateValidation` keeps every CA that
+    // resolves and drops the others (the listener's ResolvedRefs=False,
+    // InvalidCACertificateRef), and when none resolves a `mode: Require` policy fails the
+    // listener (its filter chain is skipped, Accepted=False, NoValidCACertificate): the
+    // policy then applies nowhere. They are looked up from the listener's parent (the
+    // Gateway, in the policy's namespace since a ListenerPolicy targets its own), and a
+    // ReferenceGrant is asked of the Gateway's kind, not the policy's: only whether the
+    // object exists is judged here.
+    RefField {
+        path: "/default/clientCertificateValidation/caCertificateRefs/*",
+        kinds: &[("", "ConfigMap"), ("", "Secret")],
+        kind_as_written: true,
+        group_of_kind: false,
+        namespaces: RefNamespaces::Any,
+        port: false,
+        unresolved: Unresolved::RefusesWhenNoneResolves,
+        cite: "kgateway-dev/kgateway@e30e6459 api/v1alpha1/kgateway/listener_policy_types.go (ListenerDefaultConfig.ClientCertificateValidation, ClientCertificateValidationConfig.CACertificateRefs); @d7ab0702 pkg/kgateway/translator/listener/gateway_listener_translator.go (translateTLSConfig, applyClientCertificateValidation, buildCaCertificateReference, reportTLSConfigError); listenerpolicy/resource_refs.go @8192f3ed (caCertRefs: \"resolved during Gateway listener translation\")",
+    },
 ];
 
 /// HTTPListenerPolicy: the same HTTP settings at the top of its spec.
