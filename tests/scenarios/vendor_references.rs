@@ -476,3 +476,26 @@ fn an_airlock_custom_response_policy_names_its_custom_responses() {
     );
     assert_warned_undocumented(&w, "crp", pointer);
 }
+
+#[test]
+fn an_airlock_icap_policy_names_its_icap_provider() {
+    let policy = |provider: &str| {
+        with(&format!(
+            "apiVersion: microgateway.airlock.com/v1alpha1\nkind: ICAPPolicy\nmetadata: {{name: icap, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}}]\n  policies:\n  - request:\n      actions:\n      - icapProviderRef: {{name: {provider}}}\n        onError: Block\n---\napiVersion: microgateway.airlock.com/v1alpha1\nkind: ICAPProvider\nmetadata: {{name: av-scan, namespace: app}}\nspec: {{endpoints: [{{uri: 'icap://scanner'}}]}}\n"
+        ))
+    };
+    let pointer = "/spec/policies/0/request/actions/0/icapProviderRef";
+    let w = world(&policy("av-scan"));
+    assert_eq!(references(&w, "icap"), one(pointer, None));
+    assert!(
+        findings(&w, "icap").is_empty(),
+        "{:?}",
+        findings(&w, "icap")
+    );
+    let w = world(&policy("gone"));
+    assert_eq!(
+        references(&w, "icap"),
+        one(pointer, Some(RefReason::NotFound))
+    );
+    assert_warned_undocumented(&w, "icap", pointer);
+}

@@ -112,6 +112,13 @@ const CONTENT_SECURITY_REFS: &[RefField] = &[
     ),
 ];
 
+/// ICAPPolicy: the ICAPProvider each request action hands the request to.
+const ICAP_REFS: &[RefField] = &[airlock_ref(
+    "/policies/*/request/actions/*/icapProviderRef",
+    &[("microgateway.airlock.com", "ICAPProvider")],
+    "https://docs.airlock.com/microgateway/5.0/index/api/crds/icap-policy/v1alpha1/index.html (ICAPPolicy.spec.policies[].request.actions[].icapProviderRef, \"selects the ICAP provider\"; its example)",
+)];
+
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
         // Its OIDC relying parties, identity propagations and JWTs (the TokenExchange
@@ -151,9 +158,10 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         )
     },
     KnownKind {
-        // Its CRD (74k characters and more) was not read for the objects it names:
-        // not checked (docs/limits.md).
-        references: &[],
+        // The ICAPProvider of each request action (its reference documentation's
+        // tables; its CRD not read: other fields naming objects, if any, are not
+        // checked).
+        references: ICAP_REFS,
         ..airlock(
             "ICAPPolicy",
             "ICAP content scanning for the HTTPRoutes it names.",
