@@ -33,3 +33,4 @@ mod references;
 mod reported;
 mod sizes;
 mod target_kinds;
+mod yaml_output;

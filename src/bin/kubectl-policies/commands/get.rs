@@ -113,10 +113,10 @@ impl GetOutput<'_> {
         let format = output.format;
         match format {
             Format::Json | Format::Yaml if as_itself => structured(out, format, &items[0])?,
-            // Written as it is serialised: with every spec in it, the List of a large
-            // cluster is tens of megabytes, not to be held twice.
+            // Written as it is serialised, item by item: with every spec in it, the List
+            // of a large cluster is tens of megabytes, not to be held twice.
             Format::Json => render::json_streamed(out, &ListOf::of_objects(&items, blind))?,
-            Format::Yaml => structured(out, format, &ListOf::of_objects(&items, blind))?,
+            Format::Yaml => render::yaml_streamed(out, &ListOf::of_objects(&items, blind))?,
             Format::JsonPath | Format::JsonPathFile | Format::JsonPathAsJson => {
                 let list = match as_itself {
                     true => serde_json::to_value(items[0])?,
