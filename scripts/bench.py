@@ -182,6 +182,7 @@ def cases(dump, routes):
         ("blast-radius", f + ["blast-radius", "retrypolicy/ns-retries", "-n", "app-07"]),
         ("get -A", f + ["get", "-A"]),
         ("get -A -o json", f + ["get", "-A", "-o", "json"]),
+        ("get -A -o yaml", f + ["get", "-A", "-o", "yaml"]),
     ]
 
 
@@ -333,6 +334,11 @@ def main():
                 failed.append("get -A -o json's time")
         print(line)
         results.setdefault("json_to_table", {})[n] = ratio
+        # -o yaml is written item by item as -o json is: reported beside it, no target.
+        ratio = seconds["get -A -o yaml"] / seconds["get -A"]
+        print(f"get -A -o yaml / get -A at {n} routes: {ratio:.2f}× the time, "
+              f"{rss['get -A -o yaml'] / rss['get -A']:.2f}× the peak RSS")
+        results.setdefault("yaml_to_table", {})[n] = ratio
 
     live_section(args, results, dump_for(max(sizes), args.seed))
 

@@ -123,7 +123,7 @@ pub fn json_streamed<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()
 }
 
 /// `-o yaml` written as it is serialised, for an answer too large to hold twice over
-/// (`dump`). The same text as [`yaml`] for a value whose `Serialize` makes only the
+/// (`dump`, `get`'s List). The same text as [`yaml`] for a value whose `Serialize` makes only the
 /// calls a `serde_json::Value` makes (mappings, sequences, strings, numbers, booleans,
 /// unit), which is what going through a `Value` there ensures.
 pub fn yaml_streamed<T: Serialize>(out: &mut impl Write, v: &T) -> io::Result<()> {
