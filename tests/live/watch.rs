@@ -1070,6 +1070,150 @@ fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
     only_gets(&server);
 }
 
+/// Envoy Gateway's SecurityPolicy CRD, without the policy label (the registry knows the
+/// kind: its CRD needs none).
+fn security_policy_crd() -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "securitypolicies.gateway.envoyproxy.io"},
+        "spec": {"group": "gateway.envoyproxy.io", "scope": "Namespaced",
+                 "names": {"kind": "SecurityPolicy", "plural": "securitypolicies"},
+                 "versions": [{"name": "v1alpha1", "served": true, "storage": true}]}
+    })
+}
+
+/// A SecurityPolicy on the HTTPRoute `route` in baker.
+fn security_policy(name: &str, route: &str) -> Value {
+    json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "SecurityPolicy",
+           "metadata": {"name": name, "namespace": "baker",
+                        "creationTimestamp": "2026-02-01T00:00:00Z"},
+           "spec": {"targetRefs": [{"group": "gateway.networking.k8s.io",
+                                    "kind": "HTTPRoute", "name": route}]}})
+}
+
+/// How many watches of SecurityPolicies came.
+fn security_policy_watches(server: &crate::fake_apiserver::Server) -> usize {
+    server
+        .targets()
+        .iter()
+        .filter(|t| {
+            t.starts_with("/apis/gateway.envoyproxy.io/v1alpha1/securitypolicies?")
+                && t.contains("watch=")
+        })
+        .count()
+}
+
+/// A kind the registry knows whose CRD (unlabelled) first appears while watching is
+/// watched from then on, as the read lists it when it is served: its policies come
+/// ADDED, and the rows end on `get`'s.
+#[test]
+fn a_registry_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy", true)
+        .start();
+    // Not installed yet: the kind is not served.
+    server.unserve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    assert!(
+        !rows.keys().any(|k| k.contains("SecurityPolicy")),
+        "{rows:#?}"
+    );
+    server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    server.apply(security_policy_crd());
+    server.apply(security_policy("guard", "oven"));
+    let guard = w.event_of("guard");
+    assert_eq!(guard["type"], "ADDED", "{guard}");
+    rows.insert(policy_key(&guard["object"]), guard["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(security_policy_watches(&server) > 0, "the kind is watched");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A kind the registry knows whose unlabelled CRD is deleted while watching, then
+/// created again: its policies end DELETED, then the kind is watched again and its
+/// policies come ADDED; the rows end on `get`'s each time.
+#[test]
+fn a_registry_kind_whose_unlabelled_crd_comes_back_is_watched_again() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy", true)
+        .start();
+    server.apply(security_policy_crd());
+    server.apply(security_policy("guard", "oven"));
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    assert!(
+        rows.keys().any(|k| k.contains("SecurityPolicy")),
+        "{rows:#?}"
+    );
+    wait_for(|| security_policy_watches(&server) > 0, "the kind watched");
+    server.unserve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    server.delete(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        None,
+        "securitypolicies.gateway.envoyproxy.io",
+    );
+    let gone = w.event_of("guard");
+    assert_eq!(gone["type"], "DELETED", "{gone}");
+    rows.remove(&policy_key(&gone["object"]));
+    w.settles_on_get(&user, &mut rows);
+    let watched_before = security_policy_watches(&server);
+    server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    server.apply(security_policy_crd());
+    server.apply(security_policy("shield", "sprinkles"));
+    let back = w.event_of("shield");
+    assert_eq!(back["type"], "ADDED", "{back}");
+    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(
+        security_policy_watches(&server) > watched_before,
+        "watched again"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// An unlabelled CRD of a kind nobody knows appearing while watching is not watched:
+/// no request for its kind, and the rows stay `get`'s.
+#[test]
+fn an_unknown_unlabelled_crd_appearing_while_watching_is_not_watched() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    server.apply(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io"},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    }));
+    // A change after it, answered: the CRD's batch was read by then.
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let changed = w.event_of("baker-orders-retries");
+    assert_eq!(changed["type"], "MODIFIED", "{changed}");
+    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert_eq!(
+        requests_to(&server, "/apis/example.io/v1/colorpolicies"),
+        0,
+        "an unknown unlabelled kind is never listed nor watched"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
 /// How many requests (lists and watches) came whose path starts with `path`.
 fn requests_to(server: &crate::fake_apiserver::Server, path: &str) -> usize {
     server

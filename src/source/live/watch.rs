@@ -1,7 +1,8 @@
 //! `get -w`: every list the read made, watched with kube-rs's watcher (a list, then a
 //! watch from its resourceVersion; a fresh list when the server answers 410 Gone),
-//! reported as changes to the objects in batches; the kinds of labelled CRDs and the
-//! Pods of Pod-picking policies that appear are watched from then on (`grow`).
+//! reported as changes to the objects in batches; the kinds of policy CRDs (labelled, or
+//! of a kind the registry knows or `--policy-kind` declares) and the Pods of
+//! Pod-picking policies that appear are watched from then on (`grow`).
 //!
 //! Only GET requests are sent (list and watch). A kind the user may no longer list or
 //! watch (403, 404) is reported once as a blind spot and its objects stay as last seen;
@@ -96,7 +97,7 @@ pub async fn watch<E: From<LiveError>>(
                 _ = tokio::time::sleep_until(until) => break,
             };
         }
-        let grown = growth.grow(&batch);
+        let grown = growth.grow(&mut batch);
         for (running, list) in grown.stop {
             running.abort.abort();
             watches.stopped.insert(running.id);
