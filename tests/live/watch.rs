@@ -710,7 +710,14 @@ fn policy_key(item: &Value) -> String {
 
 /// `get -A -o json`'s items asked of the server now, by policy.
 fn fresh_get(user: &User) -> BTreeMap<String, Value> {
-    let list: Value = serde_json::from_str(&user.ok(&["get", "-A", "-o", "json"])).unwrap();
+    fresh_get_with(user, &[])
+}
+
+/// `get -A -o json`'s items with the flags `extra`, asked of the server now.
+fn fresh_get_with(user: &User, extra: &[&str]) -> BTreeMap<String, Value> {
+    let mut args = vec!["get", "-A", "-o", "json"];
+    args.extend_from_slice(extra);
+    let list: Value = serde_json::from_str(&user.ok(&args)).unwrap();
     let items = list["items"].as_array().unwrap();
     items.iter().map(|i| (policy_key(i), i.clone())).collect()
 }
@@ -745,13 +752,18 @@ impl Watching {
     /// Reads events until the last row of every policy equals what `get -A -o json`
     /// says now (the guarantee of `get -w`); fails after `WAIT`.
     fn settles_on_get(&self, user: &User, rows: &mut BTreeMap<String, Value>) {
+        self.settles_on_get_with(user, rows, &[]);
+    }
+
+    /// `settles_on_get`, `get` given the flags `extra` too.
+    fn settles_on_get_with(&self, user: &User, rows: &mut BTreeMap<String, Value>, extra: &[&str]) {
         let deadline = Instant::now() + WAIT;
         loop {
             // Every event that came, then the answer of now.
             while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(400)) {
                 self.take_event(&line, rows);
             }
-            let now = fresh_get(user);
+            let now = fresh_get_with(user, extra);
             if *rows == now {
                 return;
             }
@@ -1173,6 +1185,49 @@ fn a_registry_kind_whose_unlabelled_crd_comes_back_is_watched_again() {
         security_policy_watches(&server) > watched_before,
         "watched again"
     );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A kind declared with `--policy-kind` whose unlabelled CRD first appears while
+/// watching is watched from then on, as a registry kind is; the rows end on `get`'s
+/// (given the same flag).
+#[test]
+fn a_declared_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    server.unserve("example.io/v1", "ColorPolicy");
+    let user = User::new(&server.kubeconfig("admin", None));
+    let declared = ["--policy-kind", "ColorPolicy.example.io=direct"];
+    let first = fresh_get_with(&user, &declared);
+    let mut args = vec!["get", "-A", "-w", "-o", "json", "--output-watch-events"];
+    args.extend_from_slice(&declared);
+    let w = Watching::start(&user, &args);
+    let mut rows = BTreeMap::new();
+    for _ in 0..first.len() {
+        w.take_event(&w.line(), &mut rows);
+    }
+    assert_eq!(rows, first, "the first rows are get's");
+    server.serve_again("example.io/v1", "ColorPolicy");
+    server.apply(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io"},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    }));
+    server.apply(json!({"apiVersion": "example.io/v1", "kind": "ColorPolicy",
+        "metadata": {"name": "dot", "namespace": "baker",
+                     "creationTimestamp": "2026-02-01T00:00:00Z"},
+        "spec": {"targetRef": {"group": "", "kind": "Service", "name": "oven"},
+                 "color": "red"}}));
+    let dot = w.event_of("dot");
+    assert_eq!(dot["type"], "ADDED", "{dot}");
+    rows.insert(policy_key(&dot["object"]), dot["object"].clone());
+    w.settles_on_get_with(&user, &mut rows, &declared);
     let (code, err) = w.interrupt();
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");

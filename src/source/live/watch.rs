@@ -429,10 +429,13 @@ impl Watching {
     /// The objects of one watched item, read as a listed one is.
     fn objects_of(
         &self,
-        item: DynamicObject,
+        mut item: DynamicObject,
         origin: &Origin,
     ) -> (Vec<Object>, Vec<MalformedObject>) {
         let (mut objects, mut errors) = (Vec::new(), Vec::new());
+        if self.list.resource.kind == "CustomResourceDefinition" {
+            drop_schemas(&mut item.data);
+        }
         let doc = serde_json::to_vec(&item)
             .map_err(|e| e.to_string())
             .and_then(|bytes| {
@@ -451,5 +454,39 @@ impl Watching {
             }),
         }
         (objects, errors)
+    }
+}
+
+/// A CRD's schemas dropped, as the read drops them (`page`): the tool reads a CRD's
+/// group, names, scope, versions and labels, and the CRDs are watched unfiltered, so
+/// the schemas of every CRD would be copied for nothing.
+fn drop_schemas(crd: &mut serde_json::Value) {
+    let versions = crd
+        .pointer_mut("/spec/versions")
+        .and_then(serde_json::Value::as_array_mut);
+    for version in versions.into_iter().flatten() {
+        if let Some(fields) = version.as_object_mut() {
+            fields.remove("schema");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watched_crd_keeps_all_but_its_schemas() {
+        let mut crd = serde_json::json!({"spec": {"group": "example.io", "versions": [
+            {"name": "v1", "served": true, "storage": true,
+             "schema": {"openAPIV3Schema": {"type": "object"}}},
+            {"name": "v2", "served": true}]}});
+        drop_schemas(&mut crd);
+        assert_eq!(
+            crd,
+            serde_json::json!({"spec": {"group": "example.io", "versions": [
+                {"name": "v1", "served": true, "storage": true},
+                {"name": "v2", "served": true}]}})
+        );
     }
 }
