@@ -710,7 +710,14 @@ fn policy_key(item: &Value) -> String {
 
 /// `get -A -o json`'s items asked of the server now, by policy.
 fn fresh_get(user: &User) -> BTreeMap<String, Value> {
-    let list: Value = serde_json::from_str(&user.ok(&["get", "-A", "-o", "json"])).unwrap();
+    fresh_get_with(user, &[])
+}
+
+/// `get -A -o json`'s items with the flags `extra`, asked of the server now.
+fn fresh_get_with(user: &User, extra: &[&str]) -> BTreeMap<String, Value> {
+    let mut args = vec!["get", "-A", "-o", "json"];
+    args.extend_from_slice(extra);
+    let list: Value = serde_json::from_str(&user.ok(&args)).unwrap();
     let items = list["items"].as_array().unwrap();
     items.iter().map(|i| (policy_key(i), i.clone())).collect()
 }
@@ -745,13 +752,18 @@ impl Watching {
     /// Reads events until the last row of every policy equals what `get -A -o json`
     /// says now (the guarantee of `get -w`); fails after `WAIT`.
     fn settles_on_get(&self, user: &User, rows: &mut BTreeMap<String, Value>) {
+        self.settles_on_get_with(user, rows, &[]);
+    }
+
+    /// `settles_on_get`, `get` given the flags `extra` too.
+    fn settles_on_get_with(&self, user: &User, rows: &mut BTreeMap<String, Value>, extra: &[&str]) {
         let deadline = Instant::now() + WAIT;
         loop {
             // Every event that came, then the answer of now.
             while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(400)) {
                 self.take_event(&line, rows);
             }
-            let now = fresh_get(user);
+            let now = fresh_get_with(user, extra);
             if *rows == now {
                 return;
             }
@@ -1067,6 +1079,193 @@ fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
         err.is_empty(),
         "a kind whose CRD is deleted is no warning: {err}"
     );
+    only_gets(&server);
+}
+
+/// Envoy Gateway's SecurityPolicy CRD, without the policy label (the registry knows the
+/// kind: its CRD needs none).
+fn security_policy_crd() -> Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "securitypolicies.gateway.envoyproxy.io"},
+        "spec": {"group": "gateway.envoyproxy.io", "scope": "Namespaced",
+                 "names": {"kind": "SecurityPolicy", "plural": "securitypolicies"},
+                 "versions": [{"name": "v1alpha1", "served": true, "storage": true}]}
+    })
+}
+
+/// A SecurityPolicy on the HTTPRoute `route` in baker.
+fn security_policy(name: &str, route: &str) -> Value {
+    json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "SecurityPolicy",
+           "metadata": {"name": name, "namespace": "baker",
+                        "creationTimestamp": "2026-02-01T00:00:00Z"},
+           "spec": {"targetRefs": [{"group": "gateway.networking.k8s.io",
+                                    "kind": "HTTPRoute", "name": route}]}})
+}
+
+/// How many watches of SecurityPolicies came.
+fn security_policy_watches(server: &crate::fake_apiserver::Server) -> usize {
+    server
+        .targets()
+        .iter()
+        .filter(|t| {
+            t.starts_with("/apis/gateway.envoyproxy.io/v1alpha1/securitypolicies?")
+                && t.contains("watch=")
+        })
+        .count()
+}
+
+/// A kind the registry knows whose CRD (unlabelled) first appears while watching is
+/// watched from then on, as the read lists it when it is served: its policies come
+/// ADDED, and the rows end on `get`'s.
+#[test]
+fn a_registry_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy", true)
+        .start();
+    // Not installed yet: the kind is not served.
+    server.unserve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    assert!(
+        !rows.keys().any(|k| k.contains("SecurityPolicy")),
+        "{rows:#?}"
+    );
+    server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    server.apply(security_policy_crd());
+    server.apply(security_policy("guard", "oven"));
+    let guard = w.event_of("guard");
+    assert_eq!(guard["type"], "ADDED", "{guard}");
+    rows.insert(policy_key(&guard["object"]), guard["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(security_policy_watches(&server) > 0, "the kind is watched");
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A kind the registry knows whose unlabelled CRD is deleted while watching, then
+/// created again: its policies end DELETED, then the kind is watched again and its
+/// policies come ADDED; the rows end on `get`'s each time.
+#[test]
+fn a_registry_kind_whose_unlabelled_crd_comes_back_is_watched_again() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy", true)
+        .start();
+    server.apply(security_policy_crd());
+    server.apply(security_policy("guard", "oven"));
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    assert!(
+        rows.keys().any(|k| k.contains("SecurityPolicy")),
+        "{rows:#?}"
+    );
+    wait_for(|| security_policy_watches(&server) > 0, "the kind watched");
+    server.unserve("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    server.delete(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        None,
+        "securitypolicies.gateway.envoyproxy.io",
+    );
+    let gone = w.event_of("guard");
+    assert_eq!(gone["type"], "DELETED", "{gone}");
+    rows.remove(&policy_key(&gone["object"]));
+    w.settles_on_get(&user, &mut rows);
+    let watched_before = security_policy_watches(&server);
+    server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
+    server.apply(security_policy_crd());
+    server.apply(security_policy("shield", "sprinkles"));
+    let back = w.event_of("shield");
+    assert_eq!(back["type"], "ADDED", "{back}");
+    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert!(
+        security_policy_watches(&server) > watched_before,
+        "watched again"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// A kind declared with `--policy-kind` whose unlabelled CRD first appears while
+/// watching is watched from then on, as a registry kind is; the rows end on `get`'s
+/// (given the same flag).
+#[test]
+fn a_declared_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    server.unserve("example.io/v1", "ColorPolicy");
+    let user = User::new(&server.kubeconfig("admin", None));
+    let declared = ["--policy-kind", "ColorPolicy.example.io=direct"];
+    let first = fresh_get_with(&user, &declared);
+    let mut args = vec!["get", "-A", "-w", "-o", "json", "--output-watch-events"];
+    args.extend_from_slice(&declared);
+    let w = Watching::start(&user, &args);
+    let mut rows = BTreeMap::new();
+    for _ in 0..first.len() {
+        w.take_event(&w.line(), &mut rows);
+    }
+    assert_eq!(rows, first, "the first rows are get's");
+    server.serve_again("example.io/v1", "ColorPolicy");
+    server.apply(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io"},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    }));
+    server.apply(json!({"apiVersion": "example.io/v1", "kind": "ColorPolicy",
+        "metadata": {"name": "dot", "namespace": "baker",
+                     "creationTimestamp": "2026-02-01T00:00:00Z"},
+        "spec": {"targetRef": {"group": "", "kind": "Service", "name": "oven"},
+                 "color": "red"}}));
+    let dot = w.event_of("dot");
+    assert_eq!(dot["type"], "ADDED", "{dot}");
+    rows.insert(policy_key(&dot["object"]), dot["object"].clone());
+    w.settles_on_get_with(&user, &mut rows, &declared);
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    only_gets(&server);
+}
+
+/// An unlabelled CRD of a kind nobody knows appearing while watching is not watched:
+/// no request for its kind, and the rows stay `get`'s.
+#[test]
+fn an_unknown_unlabelled_crd_appearing_while_watching_is_not_watched() {
+    let server = FakeApi::from_yaml(DEMO)
+        .serve("example.io/v1", "ColorPolicy", true)
+        .start();
+    let user = User::new(&server.kubeconfig("admin", None));
+    let (w, mut rows) = Watching::events(&user);
+    server.apply(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "colorpolicies.example.io"},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+                 "names": {"kind": "ColorPolicy", "plural": "colorpolicies"},
+                 "versions": [{"name": "v1", "served": true, "storage": true}]}
+    }));
+    // A change after it, answered: the CRD's batch was read by then.
+    let mut p = demo_object("RetryPolicy", "baker-orders-retries");
+    p["spec"]["targetRef"]["name"] = json!("no-such-route");
+    server.apply(p);
+    let changed = w.event_of("baker-orders-retries");
+    assert_eq!(changed["type"], "MODIFIED", "{changed}");
+    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.settles_on_get(&user, &mut rows);
+    assert_eq!(
+        requests_to(&server, "/apis/example.io/v1/colorpolicies"),
+        0,
+        "an unknown unlabelled kind is never listed nor watched"
+    );
+    let (code, err) = w.interrupt();
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
     only_gets(&server);
 }
 

@@ -1,9 +1,14 @@
 //! What `get -w` comes to watch that the first read did not list, and what it stops
 //! watching.
 //!
-//! Watched from then on: the policy kind of a labelled CRD that appears while watching
-//! (cluster-wide, as the read lists a labelled kind), and again when its CRD comes back
-//! after the kind stopped being served; the Pods a Pod-picking policy that appears (in
+//! Watched from then on: the policy kind of a CRD that appears while watching, labelled
+//! or of a kind the caller knows (the registry's and the declared ones, as the read
+//! lists them when discovery serves them), cluster-wide as the read lists a labelled
+//! kind, and again when its CRD comes back after the kind stopped being served (the CRDs
+//! are watched unfiltered, one watch, and picked here: a field selector matches one name
+//! only and a label selector misses the unlabelled ones; a CRD of a kind nobody knows,
+//! unlabelled, is ignored, and no CRD but a labelled one reaches the answer, as the read
+//! lists the labelled ones only); the Pods a Pod-picking policy that appears (in
 //! another namespace, or with another selector) picks, listed and watched as the read
 //! lists them (`Guide::pod_lists`); and the objects a policy that appears names in a
 //! namespace where their kind was not listed (`Guide::referenced`: a Secret in another
@@ -67,10 +72,16 @@ pub struct Growth {
     watched: BTreeSet<(GroupKind, Option<String>)>,
     /// The kinds the server serves, to list what a policy names.
     resources: BTreeMap<GroupKind, Resource>,
-    /// The labelled CRDs there now, by name: the kind each declares, and the batch it
-    /// was last seen changed in.
+    /// The policy kinds the caller knows (the registry's and the declared ones).
+    known: BTreeSet<GroupKind>,
+    /// The names of the labelled CRDs the answer holds (the read's, and those seen
+    /// since): a CRD that loses its label leaves the answer, as a fresh `get` would not
+    /// list it.
+    labelled: BTreeSet<String>,
+    /// The policy CRDs there now (labelled, or of a known kind), by name: the kind each
+    /// declares, and the batch it was last seen changed in.
     crds: BTreeMap<String, (Resource, u64)>,
-    /// The batch each policy kind of a labelled CRD was last started in.
+    /// The batch each policy kind of a policy CRD was last started in.
     kind_started: BTreeMap<GroupKind, u64>,
     /// How many batches were read.
     batches: u64,
@@ -94,9 +105,16 @@ impl Growth {
         };
         let pickers = of_kinds(&pod_picking_kinds);
         let referrers = of_kinds(&guide.referring_kinds);
+        let known: BTreeSet<GroupKind> =
+            guide.policy_kinds.iter().map(|(k, _)| k.clone()).collect();
         let crds = objects
             .iter()
-            .filter_map(|o| Some((o.name.to_string(), (labelled_kind(o)?, 0))))
+            .filter_map(|o| Some((o.name.to_string(), (policy_kind(o, &known)?, 0))))
+            .collect();
+        let labelled = objects
+            .iter()
+            .filter(|o| is_labelled_crd(o))
+            .map(|o| o.name.to_string())
             .collect();
         let mut growth = Growth {
             pod_picking_kinds,
@@ -112,6 +130,8 @@ impl Growth {
             referrers,
             watched: BTreeSet::new(),
             resources: discovery.resources.clone(),
+            known,
+            labelled,
             crds,
             kind_started: BTreeMap::new(),
             batches: 0,
@@ -139,14 +159,15 @@ impl Growth {
         }
     }
 
-    /// What `batch` calls for: the kinds of labelled CRDs not watched (or watched again
+    /// What `batch` calls for: the kinds of policy CRDs not watched (or watched again
     /// after their kind stopped being served), the Pods of namespaces whose Pod-picking
     /// policies now need another list or none, and what policies now name or no longer
-    /// name where their kinds were not listed.
-    pub fn grow(&mut self, batch: &[Change]) -> Grown {
+    /// name where their kinds were not listed. The CRDs not labelled are then taken out
+    /// of `batch` (`only_labelled_crds`).
+    pub fn grow(&mut self, batch: &mut Vec<Change>) -> Grown {
         self.batches += 1;
         let mut grown = Grown::default();
-        for change in batch {
+        for change in batch.iter() {
             self.note(change);
             match change {
                 Change::Applied(o) => self.crd_seen(o, &mut grown.start),
@@ -165,15 +186,44 @@ impl Growth {
         }
         self.pods_wanted(&mut grown);
         self.referenced_wanted(&mut grown);
+        self.only_labelled_crds(batch);
         grown
     }
 
-    /// A CRD added or changed: its policy kind watched if it is labelled and not yet.
+    /// `batch` with the CRDs the answer holds as a fresh `get` reads them: the labelled
+    /// ones only. An unlabelled CRD is left out, or deleted when it was labelled before;
+    /// a relisting of CRDs keeps the labelled ones.
+    fn only_labelled_crds(&mut self, batch: &mut Vec<Change>) {
+        let is_crd = |kind: &str| kind == "CustomResourceDefinition";
+        batch.retain_mut(|change| match change {
+            Change::Applied(o) if is_crd(o.kind.as_str()) && !is_labelled_crd(o) => {
+                if !self.labelled.remove(o.name.as_str()) {
+                    return false;
+                }
+                *change = Change::Deleted(o.obj_ref());
+                true
+            }
+            Change::Applied(o) if is_crd(o.kind.as_str()) => {
+                self.labelled.insert(o.name.to_string());
+                true
+            }
+            Change::Deleted(r) if is_crd(r.kind.as_str()) => self.labelled.remove(r.name.as_str()),
+            Change::Relisted { list, objects } if is_crds(list) => {
+                objects.retain(is_labelled_crd);
+                self.labelled = objects.iter().map(|o| o.name.to_string()).collect();
+                true
+            }
+            _ => true,
+        });
+    }
+
+    /// A CRD added or changed: its policy kind watched if it is labelled or known, and
+    /// not yet.
     fn crd_seen(&mut self, crd: &Object, start: &mut Vec<WatchList>) {
         if crd.kind.as_str() != "CustomResourceDefinition" {
             return;
         }
-        let Some(resource) = labelled_kind(crd) else {
+        let Some(resource) = policy_kind(crd, &self.known) else {
             self.crds.remove(crd.name.as_str());
             return;
         };
@@ -196,7 +246,7 @@ impl Growth {
     }
 
     /// A list whose watch ended (its kind no longer served) or was stopped: no longer
-    /// watched. A policy kind whose labelled CRD changed since its watch started (it
+    /// watched. A policy kind whose policy CRD changed since its watch started (it
     /// came back) is watched again.
     fn unwatched(&mut self, list: &WatchList, start: &mut Vec<WatchList>) {
         let gk = list.resource.group_kind();
@@ -404,10 +454,22 @@ impl Growth {
     }
 }
 
-/// The policy kind a CRD with the policy label declares, as the API serves it: its
-/// group, kind, plural, scope and the version it stores (else the first it serves).
-fn labelled_kind(crd: &Object) -> Option<Resource> {
-    if crd.kind != "CustomResourceDefinition" || !crd.labels.contains_key(POLICY_LABEL) {
+/// Whether `o` is a CRD with the policy label.
+fn is_labelled_crd(o: &Object) -> bool {
+    o.kind == "CustomResourceDefinition" && o.labels.contains_key(POLICY_LABEL)
+}
+
+/// The policy kind a CRD declares when it has the policy label or its kind is `known`,
+/// as the API serves it.
+fn policy_kind(crd: &Object, known: &BTreeSet<GroupKind>) -> Option<Resource> {
+    let resource = declared_kind(crd)?;
+    (is_labelled_crd(crd) || known.contains(&resource.group_kind())).then_some(resource)
+}
+
+/// The kind a CRD declares, as the API serves it: its group, kind, plural, scope and
+/// the version it stores (else the first it serves).
+fn declared_kind(crd: &Object) -> Option<Resource> {
+    if crd.kind != "CustomResourceDefinition" {
         return None;
     }
     let spec: &Val = &crd.spec;
@@ -448,21 +510,38 @@ mod tests {
 
     #[test]
     fn a_labelled_crd_is_watched_at_the_version_it_stores() {
+        let none = BTreeSet::new();
         let stored = "[{name: v1alpha1, served: true}, {name: v1, served: true, storage: true}]";
-        let r = labelled_kind(&crd(true, stored)).unwrap();
+        let r = policy_kind(&crd(true, stored), &none).unwrap();
         assert_eq!(
             (&*r.group, &*r.version, &*r.kind, &*r.plural, r.namespaced),
             ("example.io", "v1", "ColorPolicy", "colorpolicies", true)
         );
         let served = "[{name: v2, served: true}]";
-        assert_eq!(labelled_kind(&crd(true, served)).unwrap().version, "v2");
-        assert!(
-            labelled_kind(&crd(false, stored)).is_none(),
-            "no label, no policy kind"
+        assert_eq!(
+            policy_kind(&crd(true, served), &none).unwrap().version,
+            "v2"
         );
         assert!(
-            labelled_kind(&crd(true, "[]")).is_none(),
+            policy_kind(&crd(false, stored), &none).is_none(),
+            "no label, a kind nobody knows: no policy kind"
+        );
+        assert!(
+            policy_kind(&crd(true, "[]"), &none).is_none(),
             "no version served"
+        );
+    }
+
+    #[test]
+    fn an_unlabelled_crd_of_a_known_kind_is_a_policy_kind() {
+        let known = BTreeSet::from([GroupKind::new("example.io", "ColorPolicy")]);
+        let stored = "[{name: v1, served: true, storage: true}]";
+        let r = policy_kind(&crd(false, stored), &known).unwrap();
+        assert_eq!((&*r.kind, &*r.version), ("ColorPolicy", "v1"));
+        let other = BTreeSet::from([GroupKind::new("other.io", "ColorPolicy")]);
+        assert!(
+            policy_kind(&crd(false, stored), &other).is_none(),
+            "known by kind and group"
         );
     }
 }

@@ -8,7 +8,7 @@ use super::connect::Cluster;
 use super::discovery::Discovery;
 use super::list::{list_all, ListContext, ListKey, ListRequest, Listing};
 use super::{watch, Guide, LiveError, ReadScope};
-use crate::model::{BlindReason, BlindSpot, GroupKind, MalformedObject, Object, POLICY_LABEL};
+use crate::model::{BlindReason, BlindSpot, GroupKind, MalformedObject, Object};
 use crate::source::files::Loaded;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -182,10 +182,12 @@ impl<'a> Reader<'a> {
             let Some(resource) = self.discovery.get(gk) else {
                 continue;
             };
-            // Each list is watched with the selector it was read with.
+            // Each list is watched with the selector it was read with (but CRDs).
             let list = |namespace: Option<String>| {
                 let selector = match (resource.kind.as_str(), &namespace) {
-                    ("CustomResourceDefinition", _) => Some(POLICY_LABEL.to_string()),
+                    // Read labelled; watched unfiltered, to see the CRDs of known
+                    // kinds appear too (`grow` keeps the labelled ones for the answer).
+                    ("CustomResourceDefinition", _) => None,
                     ("Pod", Some(ns)) if resource.group.is_empty() => {
                         self.pod_lists.get(ns).cloned().flatten()
                     }

@@ -1,7 +1,8 @@
 //! `get -w`: every list the read made, watched with kube-rs's watcher (a list, then a
 //! watch from its resourceVersion; a fresh list when the server answers 410 Gone),
-//! reported as changes to the objects in batches; the kinds of labelled CRDs and the
-//! Pods of Pod-picking policies that appear are watched from then on (`grow`).
+//! reported as changes to the objects in batches; the kinds of policy CRDs (labelled, or
+//! of a kind the registry knows or `--policy-kind` declares) and the Pods of
+//! Pod-picking policies that appear are watched from then on (`grow`).
 //!
 //! Only GET requests are sent (list and watch). A kind the user may no longer list or
 //! watch (403, 404) is reported once as a blind spot and its objects stay as last seen;
@@ -96,7 +97,7 @@ pub async fn watch<E: From<LiveError>>(
                 _ = tokio::time::sleep_until(until) => break,
             };
         }
-        let grown = growth.grow(&batch);
+        let grown = growth.grow(&mut batch);
         for (running, list) in grown.stop {
             running.abort.abort();
             watches.stopped.insert(running.id);
@@ -428,10 +429,13 @@ impl Watching {
     /// The objects of one watched item, read as a listed one is.
     fn objects_of(
         &self,
-        item: DynamicObject,
+        mut item: DynamicObject,
         origin: &Origin,
     ) -> (Vec<Object>, Vec<MalformedObject>) {
         let (mut objects, mut errors) = (Vec::new(), Vec::new());
+        if self.list.resource.kind == "CustomResourceDefinition" {
+            drop_schemas(&mut item.data);
+        }
         let doc = serde_json::to_vec(&item)
             .map_err(|e| e.to_string())
             .and_then(|bytes| {
@@ -450,5 +454,39 @@ impl Watching {
             }),
         }
         (objects, errors)
+    }
+}
+
+/// A CRD's schemas dropped, as the read drops them (`page`): the tool reads a CRD's
+/// group, names, scope, versions and labels, and the CRDs are watched unfiltered, so
+/// the schemas of every CRD would be copied for nothing.
+fn drop_schemas(crd: &mut serde_json::Value) {
+    let versions = crd
+        .pointer_mut("/spec/versions")
+        .and_then(serde_json::Value::as_array_mut);
+    for version in versions.into_iter().flatten() {
+        if let Some(fields) = version.as_object_mut() {
+            fields.remove("schema");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watched_crd_keeps_all_but_its_schemas() {
+        let mut crd = serde_json::json!({"spec": {"group": "example.io", "versions": [
+            {"name": "v1", "served": true, "storage": true,
+             "schema": {"openAPIV3Schema": {"type": "object"}}},
+            {"name": "v2", "served": true}]}});
+        drop_schemas(&mut crd);
+        assert_eq!(
+            crd,
+            serde_json::json!({"spec": {"group": "example.io", "versions": [
+                {"name": "v1", "served": true, "storage": true},
+                {"name": "v2", "served": true}]}})
+        );
     }
 }

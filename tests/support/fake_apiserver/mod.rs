@@ -561,7 +561,8 @@ impl Server {
     }
 
     /// A kind's CRD deleted: every object of the kind deleted (a DELETED event each),
-    /// then the kind no longer served (its lists and watches answered 404) and every
+    /// then the kind no longer served (out of discovery, its lists and watches answered
+    /// 404) and every
     /// open watch ended, as the API server ends those of a kind it stops serving.
     pub fn unserve(&self, api_version: &str, kind: &str) {
         let probe = json!({"apiVersion": api_version, "kind": kind});
@@ -1161,13 +1162,13 @@ fn answer(state: &State, method: &str, target: &str, accept: &str) -> Option<Ans
     let aggregated = api.aggregated && accept.contains("as=APIGroupDiscoveryList");
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
     match segs.as_slice() {
-        ["api"] if aggregated => Some(discovery_v2(api, true)),
+        ["api"] if aggregated => Some(discovery_v2(api, state, true)),
         ["api"] => Some(ok(
             json!({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []}),
         )),
-        ["apis"] if aggregated => Some(discovery_v2(api, false)),
+        ["apis"] if aggregated => Some(discovery_v2(api, state, false)),
         ["apis"] => Some(ok(group_list(api))),
-        ["api", "v1"] => Some(ok(resource_list(api, "", "v1"))),
+        ["api", "v1"] => Some(ok(resource_list(api, state, "", "v1"))),
         ["apis", g, v] => {
             if api.broken_groups.contains(&format!("{g}/{v}")) {
                 return Some(status(
@@ -1187,7 +1188,7 @@ fn answer(state: &State, method: &str, target: &str, accept: &str) -> Option<Ans
                     "the server could not find the requested resource",
                 ));
             }
-            Some(ok(resource_list(api, g, v)))
+            Some(ok(resource_list(api, state, g, v)))
         }
         ["version"] => Some(ok(
             json!({"major": "1", "minor": "34", "gitVersion": "v1.34.0-fake", "platform": "linux/amd64"}),
@@ -1244,11 +1245,18 @@ fn resource_json(r: &Res) -> Value {
            "kind": r.kind, "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"]})
 }
 
-fn resource_list(api: &FakeApi, group: &str, version: &str) -> Value {
+/// Whether `r` is served now (`unserve` takes a kind out of discovery too, as the API
+/// server does when its CRD is deleted).
+fn served(state: &State, r: &Res) -> bool {
+    let gone = state.unserved.lock().unwrap();
+    !gone.contains(&(r.group.clone(), r.kind.clone()))
+}
+
+fn resource_list(api: &FakeApi, state: &State, group: &str, version: &str) -> Value {
     let resources: Vec<Value> = api
         .resources
         .iter()
-        .filter(|r| r.group == group && r.version == version)
+        .filter(|r| r.group == group && r.version == version && served(state, r))
         .map(resource_json)
         .collect();
     let gv = if group.is_empty() {
@@ -1259,9 +1267,13 @@ fn resource_list(api: &FakeApi, group: &str, version: &str) -> Value {
     json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources})
 }
 
-fn discovery_v2(api: &FakeApi, core: bool) -> Answer {
+fn discovery_v2(api: &FakeApi, state: &State, core: bool) -> Answer {
     let mut groups: BTreeMap<&str, BTreeMap<&str, Vec<&Res>>> = BTreeMap::new();
-    for r in api.resources.iter().filter(|r| r.group.is_empty() == core) {
+    for r in api
+        .resources
+        .iter()
+        .filter(|r| r.group.is_empty() == core && served(state, r))
+    {
         groups
             .entry(&r.group)
             .or_default()
