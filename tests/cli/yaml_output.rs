@@ -85,5 +85,8 @@ fn get_yaml_of_a_generated_dump_is_its_json_value() {
     let items = list["items"].as_array().unwrap();
     assert_eq!(items.len(), 61, "every policy is listed");
     assert!(items.iter().all(|i| i["kind"] == "BackendTrafficPolicy"));
-    assert_eq!(items[0]["spec"]["looksLikeOther"], awkward(0)["looksLikeOther"]);
+    assert_eq!(
+        items[0]["spec"]["looksLikeOther"],
+        awkward(0)["looksLikeOther"]
+    );
 }
