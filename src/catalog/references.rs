@@ -42,6 +42,50 @@ pub struct RefField {
     pub cite: &'static str,
 }
 
+impl RefField {
+    /// A reference by name alone in the policy's own namespace (a
+    /// `LocalObjectReference`, or a bare name): read as the first of `kinds` whatever
+    /// kind it writes, with no port.
+    pub const fn local(
+        path: &'static str,
+        kinds: &'static [(&'static str, &'static str)],
+        unresolved: Unresolved,
+        cite: &'static str,
+    ) -> RefField {
+        RefField {
+            path,
+            kinds,
+            kind_as_written: false,
+            group_of_kind: false,
+            namespaces: RefNamespaces::Own,
+            port: false,
+            unresolved,
+            cite,
+        }
+    }
+
+    /// A reference object that names its kind (an omitted group: the core one), with
+    /// no port, to an object of `namespaces`.
+    pub const fn named(
+        path: &'static str,
+        kinds: &'static [(&'static str, &'static str)],
+        namespaces: RefNamespaces,
+        unresolved: Unresolved,
+        cite: &'static str,
+    ) -> RefField {
+        RefField {
+            path,
+            kinds,
+            kind_as_written: true,
+            group_of_kind: false,
+            namespaces,
+            port: false,
+            unresolved,
+            cite,
+        }
+    }
+}
+
 /// Where the object a reference names may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefNamespaces {
@@ -226,6 +270,13 @@ pub fn setting_of<'s>(settings: &'s [String], pointer: &str) -> Option<&'s str> 
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
         })
         .map(String::as_str)
+}
+
+/// Whether a setting of `settings` is left once the references at `taken` (their JSON
+/// pointers) take away the settings they are in (`Unresolved::DropsSetting`).
+pub fn setting_left<'p>(settings: &[String], taken: impl IntoIterator<Item = &'p str>) -> bool {
+    let gone: Vec<Option<&str>> = taken.into_iter().map(|p| setting_of(settings, p)).collect();
+    settings.iter().any(|s| !gone.contains(&Some(s.as_str())))
 }
 
 /// The values at `path` below `value` (`*`: each entry of a list), with their pointers.

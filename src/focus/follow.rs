@@ -5,7 +5,8 @@
 //! a backend the routes that may point at it — in its own namespace, or in a namespace a
 //! ReferenceGrant there lets in — and of its children.
 
-use crate::catalog::references::{kind_allowed, read_references};
+use super::references::spec_references;
+use crate::catalog::references::kind_allowed;
 use crate::catalog::{registry, RefNamespaces};
 use crate::model::{
     backend_refs, experimental_alias, is_gateway_group, is_route_object, normalize_group,
@@ -58,23 +59,16 @@ fn namespaces_naming(objects: &[Object], starts: &[ObjRef]) -> BTreeSet<String> 
     let starts: BTreeSet<ObjRef> = starts.iter().map(ObjRef::object).collect();
     let mut out = BTreeSet::new();
     for policy in objects {
-        let Some(entry) = registry::lookup(&policy.group_kind()) else {
-            continue;
-        };
         let Some(ns) = policy.namespace.as_deref() else {
             continue;
         };
-        if entry.references.is_empty() || out.contains(ns) {
+        if out.contains(ns) {
             continue;
         }
-        let names_a_start = policy.spec.with(|spec| {
-            spec.as_object().is_some_and(|m| {
-                read_references(m, entry.references, Some(ns))
-                    .iter()
-                    .any(|r| starts.contains(&r.target.object()))
-            })
-        });
-        if names_a_start {
+        let Some((_, refs)) = spec_references(policy) else {
+            continue;
+        };
+        if refs.iter().any(|r| starts.contains(&r.target.object())) {
             out.insert(ns.to_string());
         }
     }

@@ -4,8 +4,8 @@
 //! name (an EnvoyProxy), where they name them. Secrets and ConfigMaps are listed nowhere else
 //! (and as metadata only: `source::live`), so the tool reads none that no policy names.
 
-use crate::catalog::references::{kind_allowed, read_references};
-use crate::catalog::{registry, RefNamespaces};
+use crate::catalog::references::{kind_allowed, read_references, SpecRef};
+use crate::catalog::{registry, RefField, RefNamespaces};
 use crate::model::{GroupKind, Object};
 use std::collections::BTreeSet;
 
@@ -18,20 +18,12 @@ use std::collections::BTreeSet;
 pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     let mut out = BTreeSet::new();
     for policy in objects {
-        let Some(entry) = registry::lookup(&policy.group_kind()) else {
+        let Some((fields, refs)) = spec_references(policy) else {
             continue;
         };
-        if entry.references.is_empty() {
-            continue;
-        }
         let own = policy.namespace.as_deref();
-        let refs = policy.spec.with(|spec| {
-            spec.as_object()
-                .map(|m| read_references(m, entry.references, own))
-                .unwrap_or_default()
-        });
         for r in refs {
-            let Some(field) = entry.references.get(r.field) else {
+            let Some(field) = fields.get(r.field) else {
                 continue;
             };
             let t = &r.target;
@@ -57,6 +49,22 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
             .map(|(gk, ns)| (gk, Some(ns))),
     );
     out
+}
+
+/// The registry's reference fields of `policy`'s kind and the references its spec
+/// holds in them; `None` for a kind without any.
+pub(super) fn spec_references(policy: &Object) -> Option<(&'static [RefField], Vec<SpecRef>)> {
+    let fields = registry::lookup(&policy.group_kind())?.references;
+    if fields.is_empty() {
+        return None;
+    }
+    let own = policy.namespace.as_deref();
+    let refs = policy.spec.with(|spec| {
+        spec.as_object()
+            .map(|m| read_references(m, fields, own))
+            .unwrap_or_default()
+    });
+    Some((fields, refs))
 }
 
 /// The policy kinds whose specs may name other objects (the registry's with reference

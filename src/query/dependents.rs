@@ -3,7 +3,7 @@
 //! each without it, as its vendor's rule says (`catalog::Unresolved`).
 
 use super::World;
-use crate::catalog::references::{setting_of, settings};
+use crate::catalog::references::{setting_left, settings};
 use crate::catalog::Unresolved;
 use crate::effective::PolicyStatus;
 use crate::model::{BlindSpot, GroupKind, ObjRef};
@@ -158,12 +158,11 @@ fn setting_dropped(
             .is_some_and(|f| f.unresolved == Unresolved::DropsSetting)
             && (names(&o.target, object) || !matches!(o.reason, None | Some(RefReason::Unchecked)))
     };
-    let gone: Vec<Option<&str>> = refs
+    let taken = refs
         .iter()
         .filter(|o| drops(o) || std::ptr::eq(*o, r))
-        .map(|o| setting_of(&settings, &o.path))
-        .collect();
-    match settings.iter().any(|s| !gone.contains(&Some(s.as_str()))) {
+        .map(|o| o.path.as_str());
+    match setting_left(&settings, taken) {
         true => Without::SettingDropped,
         false => Without::Invalid,
     }

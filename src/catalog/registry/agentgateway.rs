@@ -27,43 +27,22 @@ const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> Ref
 /// "unsupported backend" for any other kind; it requires a Service's `port` but does
 /// not look it up among the Service's ports.
 const fn backend_ref(path: &'static str, unresolved: Unresolved, cite: &'static str) -> RefField {
-    RefField {
+    RefField::named(
         path,
-        kinds: &[
+        &[
             ("", "Service"),
             ("agentgateway.dev", "AgentgatewayBackend"),
             ("inference.networking.k8s.io", "InferencePool"),
         ],
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Any,
-        port: false,
+        RefNamespaces::Any,
         unresolved,
         cite,
-    }
+    )
 }
 
-/// A `corev1.LocalObjectReference` (the policy's namespace only) to a Secret or a
-/// ConfigMap, read by name in the policy's namespace (`krt.FetchOne(... policy.Namespace
-/// + "/" + name)`).
-const fn local_ref(
-    path: &'static str,
-    kind: &'static [(&'static str, &'static str)],
-    unresolved: Unresolved,
-    cite: &'static str,
-) -> RefField {
-    RefField {
-        path,
-        kinds: kind,
-        kind_as_written: false,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved,
-        cite,
-    }
-}
-
+// The `RefField::local` fields below are `corev1.LocalObjectReference`s (the policy's
+// namespace only) to a Secret or a ConfigMap, read by name in the policy's namespace
+// (`krt.FetchOne(... policy.Namespace + "/" + name)`).
 const SECRET: &[(&str, &str)] = &[("", "Secret")];
 const CONFIG_MAP: &[(&str, &str)] = &[("", "ConfigMap")];
 
@@ -96,37 +75,37 @@ const AGENTGATEWAY_POLICY_REFS: &[RefField] = &[
         Unresolved::DropsEntry,
         "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (RemoteJWKS backendRef: Service or Backend); controller/pkg/agentgateway/plugins/traffic_plugin.go (processJWTAuthenticationPolicy: a provider whose JWKS cannot be resolved is skipped, `continue`)",
     ),
-    local_ref(
+    RefField::local(
         "/traffic/basicAuthentication/secretRef",
         SECRET,
         Unresolved::DropsEntry,
         "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (BasicAuthentication secretRef, LocalObjectReference); controller/pkg/agentgateway/plugins/traffic_plugin.go (processBasicAuthenticationPolicy: \"basic authentication secret ... not found\", the setting kept with no users)",
     ),
-    local_ref(
+    RefField::local(
         "/traffic/apiKeyAuthentication/secretRef",
         SECRET,
         Unresolved::DropsEntry,
         "agentgateway/agentgateway@85d820e6 controller/api/v1alpha1/agentgateway/agentgateway_policy_types.go (APIKeyAuthentication secretRef); controller/pkg/agentgateway/plugins/traffic_plugin.go (processAPIKeyAuthenticationPolicy: \"API Key secret ... not found\", the setting kept with no keys)",
     ),
-    local_ref(
+    RefField::local(
         "/backend/tls/mtlsCertificateRef/*",
         SECRET,
         Unresolved::DropsEntry,
         "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendTLS: \"secret ... not found\", TLS kept without the client certificate)",
     ),
-    local_ref(
+    RefField::local(
         "/backend/tls/caCertificateRefs/*",
         CONFIG_MAP,
         Unresolved::DropsEntry,
         "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendTLS: \"ConfigMap ... not found\", that CA skipped)",
     ),
-    local_ref(
+    RefField::local(
         "/backend/auth/secretRef",
         SECRET,
         Unresolved::DropsSetting,
         "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendAuth: no auth policy when the Secret is missing)",
     ),
-    local_ref(
+    RefField::local(
         "/backend/auth/aws/secretRef",
         SECRET,
         Unresolved::DropsSetting,
@@ -147,7 +126,7 @@ const AGENTGATEWAY_POLICY_REFS: &[RefField] = &[
         Unresolved::DropsSetting,
         "agentgateway/agentgateway@9ccb1390 controller/pkg/agentgateway/plugins/backend_policies.go (translateBackendMCPAuthentication: no MCP authentication policy when BuildJwksUrlAndTlsConfig fails); MCPAuthentication's `jwks` is a RemoteJWKS, its backendRef a Service or Backend",
     ),
-    local_ref(
+    RefField::local(
         "/backend/auth/azure/secretRef",
         SECRET,
         Unresolved::DropsSetting,

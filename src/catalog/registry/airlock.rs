@@ -40,16 +40,7 @@ const fn airlock_ref(
     kind: &'static [(&'static str, &'static str)],
     cite: &'static str,
 ) -> RefField {
-    RefField {
-        path,
-        kinds: kind,
-        kind_as_written: false,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved: Unresolved::Undocumented,
-        cite,
-    }
+    RefField::local(path, kind, Unresolved::Undocumented, cite)
 }
 
 const ACP_CRD: &str = "airlock/microgateway@c67e1152 deploy/charts/airlock-microgateway/crds/accesscontrolpolicies.microgateway.airlock.com.yaml";

@@ -49,16 +49,13 @@ const fn alb(
 /// whether another namespace needs a ReferenceGrant: only whether it exists is judged,
 /// and a warning says the outcome is undocumented.
 const fn alb_secret(path: &'static str, cite: &'static str) -> RefField {
-    RefField {
+    RefField::named(
         path,
-        kinds: &[("", "Secret")],
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Any,
-        port: false,
-        unresolved: Unresolved::Undocumented,
+        &[("", "Secret")],
+        RefNamespaces::Any,
+        Unresolved::Undocumented,
         cite,
-    }
+    )
 }
 
 const BACKEND_MTLS: &str =

@@ -10,16 +10,12 @@ use super::*;
 /// the config is built. The policy's own status stays `Accepted` (its controller
 /// rotates no credential for these types and reads no Secret).
 const fn read_at_build(path: &'static str) -> RefField {
-    RefField {
+    RefField::local(
         path,
-        kinds: &[("", "Secret")],
-        kind_as_written: false,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved: Unresolved::DropsTargets,
-        cite: "envoyproxy/ai-gateway@74fd91a5 api/v1beta1/backendsecurity_policy.go (SecretRef); @00176692 internal/controller/gateway.go (reconcileFilterConfigSecret, bspToFilterAPIBackendAuth: Skipping this backend); @91c69e55 internal/controller/backend_security_policy.go (reconcile: no rotation for API keys or a plain AWS credentials file)",
-    }
+        &[("", "Secret")],
+        Unresolved::DropsTargets,
+        "envoyproxy/ai-gateway@74fd91a5 api/v1beta1/backendsecurity_policy.go (SecretRef); @00176692 internal/controller/gateway.go (reconcileFilterConfigSecret, bspToFilterAPIBackendAuth: Skipping this backend); @91c69e55 internal/controller/backend_security_policy.go (reconcile: no rotation for API keys or a plain AWS credentials file)",
+    )
 }
 
 /// A Secret the policy's own controller reads to rotate credentials (an Azure client

@@ -59,16 +59,13 @@ const fn eg_backend(path: &'static str, cite: &'static str) -> RefField {
 /// A Secret read by `validateSecretRef` (internal/gatewayapi/helpers.go): it exists,
 /// in another namespace only with a ReferenceGrant; else the policy is not Accepted.
 const fn eg_secret(path: &'static str, cite: &'static str) -> RefField {
-    RefField {
+    RefField::named(
         path,
-        kinds: SECRET,
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::WithGrant,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
+        SECRET,
+        RefNamespaces::WithGrant,
+        Unresolved::RefusesPolicy,
         cite,
-    }
+    )
 }
 
 /// A ConfigMap of the policy's own namespace (a `LocalObjectReference`, read as a
@@ -76,16 +73,7 @@ const fn eg_secret(path: &'static str, cite: &'static str) -> RefField {
 /// local object reference points to a Kubernetes ConfigMap"): missing, the policy's
 /// translation fails and it is not Accepted.
 const fn eg_local_config_map(path: &'static str, cite: &'static str) -> RefField {
-    RefField {
-        path,
-        kinds: CONFIG_MAP,
-        kind_as_written: false,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
-        cite,
-    }
+    RefField::local(path, CONFIG_MAP, Unresolved::RefusesPolicy, cite)
 }
 
 const SP: &str = "envoyproxy/gateway@d32f2829 internal/gatewayapi/securitypolicy.go";
@@ -109,20 +97,17 @@ const SECURITY_POLICY_REFS: &[RefField] = &[
 ];
 
 /// ClientTrafficPolicy: the CA certificates a client's certificate is validated with.
-const CLIENT_TRAFFIC_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/tls/clientValidation/caCertificateRefs/*",
-    kinds: &[
+const CLIENT_TRAFFIC_POLICY_REFS: &[RefField] = &[RefField::named(
+    "/tls/clientValidation/caCertificateRefs/*",
+    &[
         ("", "Secret"),
         ("", "ConfigMap"),
         ("certificates.k8s.io", "ClusterTrustBundle"),
     ],
-    kind_as_written: true,
-    group_of_kind: false,
-    namespaces: RefNamespaces::WithGrant,
-    port: false,
-    unresolved: Unresolved::RefusesPolicy,
-    cite: CTP,
-}];
+    RefNamespaces::WithGrant,
+    Unresolved::RefusesPolicy,
+    CTP,
+)];
 
 /// BackendTrafficPolicy: a response override's body from a ConfigMap.
 const BACKEND_TRAFFIC_POLICY_REFS: &[RefField] = &[eg_local_config_map(
@@ -136,16 +121,13 @@ const BACKEND_TRAFFIC_POLICY_REFS: &[RefField] = &[eg_local_config_map(
 const ENVOY_EXTENSION_POLICY_REFS: &[RefField] = &[
     eg_backend("/extProc/*/backendRefs/*", EEP),
     eg_local_config_map("/lua/*/valueRef", EEP),
-    RefField {
-        path: "/wasm/*/code/image/pullSecretRef",
-        kinds: SECRET,
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
-        cite: EEP,
-    },
+    RefField::named(
+        "/wasm/*/code/image/pullSecretRef",
+        SECRET,
+        RefNamespaces::Own,
+        Unresolved::RefusesPolicy,
+        EEP,
+    ),
 ];
 
 pub(super) static ENTRIES: &[KnownKind] = &[

@@ -42,16 +42,13 @@ const fn fsm(
 /// generator looks each Filter up by name in the route's namespace, which is the
 /// policy's (its targetRefs are local), and skips one it cannot get (`continue`), the
 /// rule's other filters kept; nothing in the policy's status says so.
-const ROUTE_RULE_FILTER_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/filterRefs/*",
-    kinds: &[("extension.gateway.flomesh.io", "Filter")],
-    kind_as_written: true,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Own,
-    port: false,
-    unresolved: Unresolved::DropsEntry,
-    cite: "flomesh-io/fsm@b624ed84 pkg/gateway/processor/v2/tcproute.go and udproute.go (toV2TCPRouteFilters: a Filter FilterRefToFilter cannot get is skipped, `continue`); route_filter_policy.go (Process returns the policy's filterRefs); pkg/gateway/utils (FilterRefToFilter: the route's namespace, \"Failed to get Filter\" logged); pkg/apis/policyattachment/v1alpha2 (LocalFilterReference enums)",
-}];
+const ROUTE_RULE_FILTER_POLICY_REFS: &[RefField] = &[RefField::named(
+    "/filterRefs/*",
+    &[("extension.gateway.flomesh.io", "Filter")],
+    RefNamespaces::Own,
+    Unresolved::DropsEntry,
+    "flomesh-io/fsm@b624ed84 pkg/gateway/processor/v2/tcproute.go and udproute.go (toV2TCPRouteFilters: a Filter FilterRefToFilter cannot get is skipped, `continue`); route_filter_policy.go (Process returns the policy's filterRefs); pkg/gateway/utils (FilterRefToFilter: the route's namespace, \"Failed to get Filter\" logged); pkg/apis/policyattachment/v1alpha2 (LocalFilterReference enums)",
+)];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {

@@ -62,46 +62,36 @@ const RESOURCES_DOC: &str =
 /// GCPBackendPolicy's IAP client secret, a Secret of the policy's namespace named by
 /// `name` alone ("Namespace will be supported in the future",
 /// apis/networking/v1/gcpbackendpolicy_types.go `Oauth2ClientSecret`).
-const BACKEND_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/default/iap/oauth2ClientSecret",
-    kinds: &[("", "Secret")],
-    kind_as_written: false,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Own,
-    port: false,
-    unresolved: Unresolved::Undocumented,
-    cite: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_iap (GoogleCloudPlatform/gke-gateway-api@067db6f1 apis/networking/v1/gcpbackendpolicy_types.go)",
-}];
+const BACKEND_POLICY_REFS: &[RefField] = &[RefField::local(
+    "/default/iap/oauth2ClientSecret",
+    &[("", "Secret")],
+    Unresolved::Undocumented,
+    "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_iap (GoogleCloudPlatform/gke-gateway-api@067db6f1 apis/networking/v1/gcpbackendpolicy_types.go)",
+)];
 
 /// A service extension's callout Service (`backendRef`, group "" and kind Service in
 /// the documentation's examples). Neither its namespace rule nor whether its port must
 /// be one of the Service's is documented: only whether it exists is judged.
-const EXTENSION_REFS: &[RefField] = &[RefField {
-    path: "/extensionChains/*/extensions/*/backendRef",
-    kinds: &[("", "Service")],
-    kind_as_written: true,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Any,
-    port: false,
-    unresolved: Unresolved::Undocumented,
-    cite: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
-}];
+const EXTENSION_REFS: &[RefField] = &[RefField::named(
+    "/extensionChains/*/extensions/*/backendRef",
+    &[("", "Service")],
+    RefNamespaces::Any,
+    Unresolved::Undocumented,
+    "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+)];
 
 /// GCPAuthzPolicy's CUSTOM providers: `customProviders.extensionRefs`, Gateway API
 /// `LocalObjectReference`s (group and kind written, the policy's namespace) to
 /// authorization extensions. Its public types do not define the kind they name; GKE's
 /// documentation names `GCPAuthzExtension` (`networking.gke.io`) in its CUSTOM example,
 /// and not what becomes of a policy whose extension is missing.
-const AUTHZ_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/customProviders/extensionRefs/*",
-    kinds: &[("networking.gke.io", "GCPAuthzExtension")],
-    kind_as_written: true,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Own,
-    port: false,
-    unresolved: Unresolved::Undocumented,
-    cite: "GoogleCloudPlatform/gke-gateway-api@5e7b070e apis/networking/v1/gcpauthzpolicy_types.go (GCPAuthzPolicyCustomProviders.ExtensionRefs, []gwv1.LocalObjectReference); the kind GCPAuthzExtension (networking.gke.io) as GKE's authorization-extension documentation's CUSTOM example names it",
-}];
+const AUTHZ_POLICY_REFS: &[RefField] = &[RefField::named(
+    "/customProviders/extensionRefs/*",
+    &[("networking.gke.io", "GCPAuthzExtension")],
+    RefNamespaces::Own,
+    Unresolved::Undocumented,
+    "GoogleCloudPlatform/gke-gateway-api@5e7b070e apis/networking/v1/gcpauthzpolicy_types.go (GCPAuthzPolicyCustomProviders.ExtensionRefs, []gwv1.LocalObjectReference); the kind GCPAuthzExtension (networking.gke.io) as GKE's authorization-extension documentation's CUSTOM example names it",
+)];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {

@@ -23,16 +23,12 @@ const SELECTOR_OR_REFS: Targeting = Targeting {
 /// ("Failed to fetch docker credential") and the plugin sent without it: pulled
 /// without credentials, a warning.
 const fn pull_secret(path: &'static str) -> RefField {
-    RefField {
+    RefField::local(
         path,
-        kinds: &[("", "Secret")],
-        kind_as_written: false,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved: Unresolved::DropsEntry,
-        cite: "istio/istio@64c7327b pilot/pkg/xds/ecds.go (GeneratePullSecrets: GetDockerCredential error logged, the extension config built without it)",
-    }
+        &[("", "Secret")],
+        Unresolved::DropsEntry,
+        "istio/istio@64c7327b pilot/pkg/xds/ecds.go (GeneratePullSecrets: GetDockerCredential error logged, the extension config built without it)",
+    )
 }
 
 const WASM_PLUGIN_REFS: &[RefField] = &[pull_secret("/imagePullSecret")];

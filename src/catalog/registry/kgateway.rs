@@ -69,16 +69,13 @@ const fn kgateway_ref(
     path: &'static str,
     kinds: &'static [(&'static str, &'static str)],
 ) -> RefField {
-    RefField {
+    RefField::named(
         path,
         kinds,
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Any,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
-        cite: "kgateway-dev/kgateway@53e05a33 pkg/kgateway/extensions2/plugins/trafficpolicy (extauth_policy.go constructExtAuth, resource_refs.go, constructor_refgrant_test.go)",
-    }
+        RefNamespaces::Any,
+        Unresolved::RefusesPolicy,
+        "kgateway-dev/kgateway@53e05a33 pkg/kgateway/extensions2/plugins/trafficpolicy (extauth_policy.go constructExtAuth, resource_refs.go, constructor_refgrant_test.go)",
+    )
 }
 
 const GATEWAY_EXTENSION: &[(&str, &str)] = &[("gateway.kgateway.dev", "GatewayExtension")];
@@ -96,16 +93,12 @@ const TRAFFIC_POLICY_REFS: &[RefField] = &[
 /// in the policy's namespace", resource_refs.go). A Secret that is not there fails
 /// `translateTLSConfig`; the error joins the policy's (`PolicyWrapper.Errors`), and
 /// the policy is not accepted, as TrafficPolicy's.
-const BACKEND_CONFIG_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/tls/secretRef",
-    kinds: &[("", "Secret")],
-    kind_as_written: false,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Own,
-    port: false,
-    unresolved: Unresolved::RefusesPolicy,
-    cite: "kgateway-dev/kgateway@44a41714 api/v1alpha1/kgateway/backend_config_policy_types.go (TLS.SecretRef); kgateway-dev/kgateway@ec7b5c76 pkg/kgateway/extensions2/plugins/backendconfigpolicy/resource_refs.go; @0b1ede4e .../backendconfigpolicy/plugin.go (translate: the TLS error joins the policy's Errors)",
-}];
+const BACKEND_CONFIG_POLICY_REFS: &[RefField] = &[RefField::local(
+    "/tls/secretRef",
+    &[("", "Secret")],
+    Unresolved::RefusesPolicy,
+    "kgateway-dev/kgateway@44a41714 api/v1alpha1/kgateway/backend_config_policy_types.go (TLS.SecretRef); kgateway-dev/kgateway@ec7b5c76 pkg/kgateway/extensions2/plugins/backendconfigpolicy/resource_refs.go; @0b1ede4e .../backendconfigpolicy/plugin.go (translate: the TLS error joins the policy's Errors)",
+)];
 
 /// The gRPC service of an access log or a tracer (`gwv1.BackendRef`), resolved by
 /// kgateway's `BackendIndex.GetBackendFromRef`: another namespace only with a
@@ -114,16 +107,13 @@ const BACKEND_CONFIG_POLICY_REFS: &[RefField] = &[RefField {
 /// conversion ("unresolved backend reference"); the error joins the policy's, which
 /// is not accepted.
 const fn grpc_service_ref(path: &'static str) -> RefField {
-    RefField {
+    RefField::named(
         path,
-        kinds: &[("", "Service"), ("gateway.kgateway.dev", "Backend")],
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::WithGrant,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
-        cite: "kgateway-dev/kgateway@e30e6459 api/v1alpha1/kgateway/listener_policy_types.go (CommonGrpcService.BackendRef); @204f6456 pkg/kgateway/extensions2/plugins/listenerpolicy/access_logging_converter.go (convertAccessLogConfig: ErrUnresolvedBackendRef); tracing_converter.go (convertTracingConfig: the same); pkg/krtcollections (BackendIndex.GetBackendFromRef: ReferenceAllowed)",
-    }
+        &[("", "Service"), ("gateway.kgateway.dev", "Backend")],
+        RefNamespaces::WithGrant,
+        Unresolved::RefusesPolicy,
+        "kgateway-dev/kgateway@e30e6459 api/v1alpha1/kgateway/listener_policy_types.go (CommonGrpcService.BackendRef); @204f6456 pkg/kgateway/extensions2/plugins/listenerpolicy/access_logging_converter.go (convertAccessLogConfig: ErrUnresolvedBackendRef); tracing_converter.go (convertTracingConfig: the same); pkg/krtcollections (BackendIndex.GetBackendFromRef: ReferenceAllowed)",
+    )
 }
 
 /// ListenerPolicy: its default block and each per-port block carry HTTP settings
@@ -155,16 +145,13 @@ const LISTENER_POLICY_REFS: &[RefField] = &[
     // Gateway, in the policy's namespace since a ListenerPolicy targets its own), and a
     // ReferenceGrant is asked of the Gateway's kind, not the policy's: only whether the
     // object exists is judged here.
-    RefField {
-        path: "/default/clientCertificateValidation/caCertificateRefs/*",
-        kinds: &[("", "ConfigMap"), ("", "Secret")],
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Any,
-        port: false,
-        unresolved: Unresolved::RefusesWhenNoneResolves,
-        cite: "kgateway-dev/kgateway@e30e6459 api/v1alpha1/kgateway/listener_policy_types.go (ListenerDefaultConfig.ClientCertificateValidation, ClientCertificateValidationConfig.CACertificateRefs); @d7ab0702 pkg/kgateway/translator/listener/gateway_listener_translator.go (translateTLSConfig, applyClientCertificateValidation, buildCaCertificateReference, reportTLSConfigError); listenerpolicy/resource_refs.go @8192f3ed (caCertRefs: \"resolved during Gateway listener translation\")",
-    },
+    RefField::named(
+        "/default/clientCertificateValidation/caCertificateRefs/*",
+        &[("", "ConfigMap"), ("", "Secret")],
+        RefNamespaces::Any,
+        Unresolved::RefusesWhenNoneResolves,
+        "kgateway-dev/kgateway@e30e6459 api/v1alpha1/kgateway/listener_policy_types.go (ListenerDefaultConfig.ClientCertificateValidation, ClientCertificateValidationConfig.CACertificateRefs); @d7ab0702 pkg/kgateway/translator/listener/gateway_listener_translator.go (translateTLSConfig, applyClientCertificateValidation, buildCaCertificateReference, reportTLSConfigError); listenerpolicy/resource_refs.go @8192f3ed (caCertRefs: \"resolved during Gateway listener translation\")",
+    ),
 ];
 
 /// HTTPListenerPolicy: the same HTTP settings at the top of its spec.

@@ -115,16 +115,12 @@ const TLS_POLICY_REFS: &[RefField] = &[RefField {
 /// operator cannot load the provider without it (`ProviderFor`: Ready=False,
 /// `DNSProviderError`), so none of the policy's records is ready and Kuadrant reports
 /// the policy not enforced.
-const DNS_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/providerRefs/*",
-    kinds: &[("", "Secret")],
-    kind_as_written: false,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Own,
-    port: false,
-    unresolved: Unresolved::NotEnforced,
-    cite: "Kuadrant/kuadrant-operator@08b53556 internal/controller/dnspolicy_status_updater.go (enforcedCondition: \"not a single DNSRecord is ready\"); Kuadrant/dns-operator@002b4a29 internal/controller/dnsrecord_controller.go (ProviderFor error: Ready=False, DNSProviderError)",
-}];
+const DNS_POLICY_REFS: &[RefField] = &[RefField::local(
+    "/providerRefs/*",
+    &[("", "Secret")],
+    Unresolved::NotEnforced,
+    "Kuadrant/kuadrant-operator@08b53556 internal/controller/dnspolicy_status_updater.go (enforcedCondition: \"not a single DNSRecord is ready\"); Kuadrant/dns-operator@002b4a29 internal/controller/dnsrecord_controller.go (ProviderFor error: Ready=False, DNSProviderError)",
+)];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {

@@ -10,43 +10,34 @@ use super::*;
 /// (`service_account_identity`), so a missing one only matches no client. Any other
 /// kind is refused by the admission webhook ("unsupported authentication target").
 const AUTHORIZATION_POLICY_REFS: &[RefField] = &[
-    RefField {
-        path: "/requiredAuthenticationRefs/*",
-        kinds: &[
+    RefField::named(
+        "/requiredAuthenticationRefs/*",
+        &[
             ("policy.linkerd.io", "MeshTLSAuthentication"),
             ("policy.linkerd.io", "NetworkAuthentication"),
         ],
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Any,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
-        cite: "linkerd/linkerd2@5d01174f policy-controller/k8s/index/src/inbound/authorization_policy.rs (authentication_ref); @36e4eaba policy-controller/k8s/index/src/inbound/index.rs (policy_client_authz: \"could not find MeshTLSAuthentication\", \"Illegal AuthorizationPolicy; ignoring\")",
-    },
-    RefField {
-        path: "/requiredAuthenticationRefs/*",
-        kinds: &[("", "ServiceAccount")],
-        kind_as_written: true,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Any,
-        port: false,
-        unresolved: Unresolved::NotRead,
-        cite: "linkerd/linkerd2@36e4eaba policy-controller/k8s/index/src/inbound/index.rs (policy_client_authz: AuthenticationTarget::ServiceAccount, cluster_info.service_account_identity)",
-    },
+        RefNamespaces::Any,
+        Unresolved::RefusesPolicy,
+        "linkerd/linkerd2@5d01174f policy-controller/k8s/index/src/inbound/authorization_policy.rs (authentication_ref); @36e4eaba policy-controller/k8s/index/src/inbound/index.rs (policy_client_authz: \"could not find MeshTLSAuthentication\", \"Illegal AuthorizationPolicy; ignoring\")",
+    ),
+    RefField::named(
+        "/requiredAuthenticationRefs/*",
+        &[("", "ServiceAccount")],
+        RefNamespaces::Any,
+        Unresolved::NotRead,
+        "linkerd/linkerd2@36e4eaba policy-controller/k8s/index/src/inbound/index.rs (policy_client_authz: AuthenticationTarget::ServiceAccount, cluster_info.service_account_identity)",
+    ),
 ];
 
 /// An HTTPLocalRateLimitPolicy override's `clientRefs`: ServiceAccounts only ("unsupported
 /// client reference" otherwise), kept as a namespace and a name, never looked up.
-const RATE_LIMIT_POLICY_REFS: &[RefField] = &[RefField {
-    path: "/overrides/*/clientRefs/*",
-    kinds: &[("", "ServiceAccount")],
-    kind_as_written: true,
-    group_of_kind: false,
-    namespaces: RefNamespaces::Any,
-    port: false,
-    unresolved: Unresolved::NotRead,
-    cite: "linkerd/linkerd2@81ebc08b policy-controller/k8s/api/src/policy/ratelimit_policy.rs (Override.client_refs); @01afd230 policy-controller/k8s/index/src/inbound/ratelimit_policy.rs (client_ref: ClientRef::ServiceAccount { namespace, name })",
-}];
+const RATE_LIMIT_POLICY_REFS: &[RefField] = &[RefField::named(
+    "/overrides/*/clientRefs/*",
+    &[("", "ServiceAccount")],
+    RefNamespaces::Any,
+    Unresolved::NotRead,
+    "linkerd/linkerd2@81ebc08b policy-controller/k8s/api/src/policy/ratelimit_policy.rs (Override.client_refs); @01afd230 policy-controller/k8s/index/src/inbound/ratelimit_policy.rs (client_ref: ClientRef::ServiceAccount { namespace, name })",
+)];
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {

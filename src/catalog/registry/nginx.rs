@@ -45,16 +45,7 @@ const HTTP_SERVER_LOCATION: Flow = Flow::ClientSide { to_backends: &[] };
 /// when it is missing, NGINX Gateway Fabric marks the policy invalid (`Valid = false`,
 /// Accepted=False).
 const fn ngf_local_secret(path: &'static str, cite: &'static str) -> RefField {
-    RefField {
-        path,
-        kinds: &[("", "Secret")],
-        kind_as_written: false,
-        group_of_kind: false,
-        namespaces: RefNamespaces::Own,
-        port: false,
-        unresolved: Unresolved::RefusesPolicy,
-        cite,
-    }
+    RefField::local(path, &[("", "Secret")], Unresolved::RefusesPolicy, cite)
 }
 
 /// WAFPolicy's bundle credentials and CA (`resolveBundleAuth`, `resolveTLSCA`: a Secret of

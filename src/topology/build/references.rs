@@ -10,7 +10,7 @@
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
 use crate::catalog::references::{
-    kind_allowed, read_references, referent_refused, setting_of, settings, SpecRef,
+    kind_allowed, read_references, referent_refused, setting_left, settings, SpecRef,
 };
 use crate::catalog::{RefField, RefNamespaces, Unresolved};
 use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, Links, ListField, ObjRef};
@@ -316,8 +316,7 @@ impl<'s> Builder<'s> {
         bad: &[&PolicyReference],
     ) -> Option<(String, &'static str)> {
         let first = bad.first()?;
-        let gone: Vec<Option<&str>> = bad.iter().map(|r| setting_of(settings, &r.path)).collect();
-        if settings.iter().any(|s| !gone.contains(&Some(s.as_str()))) {
+        if setting_left(settings, bad.iter().map(|r| r.path.as_str())) {
             let what = "its controller leaves that setting out and applies the policy's others";
             self.warn_dropped(pid, bad, what);
             return None;
