@@ -100,6 +100,13 @@ impl Watching {
         self.exit()
     }
 
+    /// Ctrl-C: the watch ends with exit 0 and nothing on stderr.
+    fn interrupt_quietly(self) {
+        let (code, err) = self.interrupt();
+        assert_eq!(code, 0, "{err}");
+        assert!(err.is_empty(), "{err}");
+    }
+
     /// Waits for the process to end by itself (within `WAIT`); its exit code and stderr.
     fn exit(mut self) -> (i32, String) {
         let deadline = Instant::now() + WAIT;
@@ -926,9 +933,7 @@ fn a_watch_is_retried_after_the_retry_after_the_server_asks_for_capped() {
         pause >= Duration::from_millis(1950),
         "retried after {pause:?}"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
 
     let server = demo_server();
     let user = User::new(&server.kubeconfig("admin", None));
@@ -1001,9 +1006,7 @@ fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
             .any(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch=")),
         "the new kind is watched"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1139,9 +1142,7 @@ fn a_registry_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
     rows.insert(policy_key(&guard["object"]), guard["object"].clone());
     w.settles_on_get(&user, &mut rows);
     assert!(security_policy_watches(&server) > 0, "the kind is watched");
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1185,9 +1186,7 @@ fn a_registry_kind_whose_unlabelled_crd_comes_back_is_watched_again() {
         security_policy_watches(&server) > watched_before,
         "watched again"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1228,9 +1227,7 @@ fn a_declared_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
     assert_eq!(dot["type"], "ADDED", "{dot}");
     rows.insert(policy_key(&dot["object"]), dot["object"].clone());
     w.settles_on_get_with(&user, &mut rows, &declared);
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1263,9 +1260,7 @@ fn an_unknown_unlabelled_crd_appearing_while_watching_is_not_watched() {
         0,
         "an unknown unlabelled kind is never listed nor watched"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1331,9 +1326,7 @@ fn the_watches_started_for_a_policy_stop_when_it_is_gone() {
     );
     w.settles_on_get(&user, &mut rows);
     assert!(requests_to(&server, pods) > before, "watched again");
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1400,9 +1393,7 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
             .any(|t| t.starts_with("/api/v1/namespaces/app/pods?") && !t.contains("labelSelector")),
         "{pod_watches:#?}"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
