@@ -88,6 +88,13 @@ impl Watching {
         }
     }
 
+    /// The next event of the policy `name`, which is of type `kind`, taken into `rows`.
+    fn take_event_of(&self, name: &str, kind: &str, rows: &mut BTreeMap<String, Value>) {
+        let event = self.event_of(name);
+        assert_eq!(event["type"], kind, "{event}");
+        rows.insert(policy_key(&event["object"]), event["object"].clone());
+    }
+
     /// `n` lines.
     fn lines(&self, n: usize) -> Vec<String> {
         (0..n).map(|_| self.line()).collect()
@@ -1062,18 +1069,14 @@ fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
     let mut p = demo_object("RetryPolicy", "baker-orders-retries");
     p["spec"]["targetRef"]["name"] = json!("no-such-route");
     server.apply(p);
-    let changed = w.event_of("baker-orders-retries");
-    assert_eq!(changed["type"], "MODIFIED", "{changed}");
-    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.take_event_of("baker-orders-retries", "MODIFIED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     let watched_before = color_watches(&server);
     // The CRD back: the kind watched again, its policies ADDED.
     server.serve_again("example.io/v1", "ColorPolicy");
     server.apply(crd);
     server.apply(color("blue"));
-    let back = w.event_of("blue");
-    assert_eq!(back["type"], "ADDED", "{back}");
-    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.take_event_of("blue", "ADDED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert!(color_watches(&server) > watched_before, "watched again");
     let (code, err) = w.interrupt();
@@ -1137,9 +1140,7 @@ fn a_registry_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
     server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
     server.apply(security_policy_crd());
     server.apply(security_policy("guard", "oven"));
-    let guard = w.event_of("guard");
-    assert_eq!(guard["type"], "ADDED", "{guard}");
-    rows.insert(policy_key(&guard["object"]), guard["object"].clone());
+    w.take_event_of("guard", "ADDED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert!(security_policy_watches(&server) > 0, "the kind is watched");
     w.interrupt_quietly();
@@ -1178,9 +1179,7 @@ fn a_registry_kind_whose_unlabelled_crd_comes_back_is_watched_again() {
     server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
     server.apply(security_policy_crd());
     server.apply(security_policy("shield", "sprinkles"));
-    let back = w.event_of("shield");
-    assert_eq!(back["type"], "ADDED", "{back}");
-    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.take_event_of("shield", "ADDED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert!(
         security_policy_watches(&server) > watched_before,
@@ -1223,9 +1222,7 @@ fn a_declared_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
                      "creationTimestamp": "2026-02-01T00:00:00Z"},
         "spec": {"targetRef": {"group": "", "kind": "Service", "name": "oven"},
                  "color": "red"}}));
-    let dot = w.event_of("dot");
-    assert_eq!(dot["type"], "ADDED", "{dot}");
-    rows.insert(policy_key(&dot["object"]), dot["object"].clone());
+    w.take_event_of("dot", "ADDED", &mut rows);
     w.settles_on_get_with(&user, &mut rows, &declared);
     w.interrupt_quietly();
     only_gets(&server);
@@ -1251,9 +1248,7 @@ fn an_unknown_unlabelled_crd_appearing_while_watching_is_not_watched() {
     let mut p = demo_object("RetryPolicy", "baker-orders-retries");
     p["spec"]["targetRef"]["name"] = json!("no-such-route");
     server.apply(p);
-    let changed = w.event_of("baker-orders-retries");
-    assert_eq!(changed["type"], "MODIFIED", "{changed}");
-    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.take_event_of("baker-orders-retries", "MODIFIED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert_eq!(
         requests_to(&server, "/apis/example.io/v1/colorpolicies"),
