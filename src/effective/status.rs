@@ -218,26 +218,14 @@ impl Statuses {
                 )
             })
             .collect();
-        // Kinds fold independently (a policy has one kind): one per core at a time, the
-        // largest first, so that no core is left with a large one at the end (each core
-        // takes the oldest task of a FIFO scope). Joined in that order, as one by one.
-        let mut order: Vec<usize> = (0..kinds.len()).collect();
-        order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len));
-        let folded = std::sync::Mutex::new(Vec::with_capacity(kinds.len()));
-        rayon::scope_fifo(|s| {
-            for (turn, &k) in order.iter().enumerate() {
-                let (folded, kinds, reach, leaves) = (&folded, &kinds, &reach, &leaves);
-                s.spawn_fifo(move |_| {
-                    let f = &mut KindFold::for_statuses(topology, &kinds[k]);
-                    let kind = statuses_of_kind(f, &reach[k], leaves, keep_nodes);
-                    let mut folded = folded.lock().unwrap_or_else(|e| e.into_inner());
-                    folded.push((turn, kind));
-                });
-            }
+        // Kinds fold independently (a policy has one kind). Joined in the order folded,
+        // as one by one.
+        let sizes: Vec<usize> = reach.iter().map(|r| r.len).collect();
+        let folded = fold_largest_first(&sizes, |k| {
+            let f = &mut KindFold::for_statuses(topology, &kinds[k]);
+            statuses_of_kind(f, &reach[k], &leaves, keep_nodes)
         });
-        let mut folded = folded.into_inner().unwrap_or_else(|e| e.into_inner());
-        folded.sort_unstable_by_key(|&(turn, _)| turn);
-        for (_, kind) in folded {
+        for kind in folded {
             for (p, at) in kind.reached {
                 affects[p] = objects_reached(topology, &at, ordered);
                 reached[p] = at;
@@ -413,27 +401,37 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
         .par_iter()
         .map(|k| t.at_or_below(KindFold::new(t, k).starts()))
         .collect();
-    // As `Statuses::compute` folds them: one kind per core at a time, the largest first.
-    let mut order: Vec<usize> = (0..kinds.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(reach[k].len()));
-    let folded = std::sync::Mutex::new(Vec::with_capacity(kinds.len()));
-    rayon::scope_fifo(|s| {
-        for &k in &order {
-            let (folded, kinds, reach, leaves) = (&folded, &kinds, &reach, &leaves);
-            s.spawn_fifo(move |_| {
-                let kind = &kinds[k];
-                let sums = contributions_of_kind(t, kind, &reach[k], part_of, leaves, ordered);
-                let mut folded = folded.lock().unwrap_or_else(|e| e.into_inner());
-                folded.push(sums);
-            });
-        }
+    let sizes: Vec<usize> = reach.iter().map(Vec::len).collect();
+    let folded = fold_largest_first(&sizes, |k| {
+        contributions_of_kind(t, &kinds[k], &reach[k], part_of, &leaves, ordered)
     });
-    let folded = folded.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut per: Vec<Vec<(u32, Contribution)>> = vec![Vec::new(); np];
     for ((p, part), c) in folded.into_iter().flatten() {
         per[p].push((part, c));
     }
     per
+}
+
+/// `fold(k)` for every kind `k` (`sizes[k]`: how many nodes it folds over), one per
+/// core at a time, the largest first, so that no core is left with a large one at the
+/// end (each core takes the oldest task of a FIFO scope); in that order.
+fn fold_largest_first<T: Send>(sizes: &[usize], fold: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(sizes[k]));
+    let folded = std::sync::Mutex::new(Vec::with_capacity(sizes.len()));
+    let (folded_ref, fold) = (&folded, &fold);
+    rayon::scope_fifo(|s| {
+        for (turn, &k) in order.iter().enumerate() {
+            s.spawn_fifo(move |_| {
+                let out = fold(k);
+                let mut folded = folded_ref.lock().unwrap_or_else(|e| e.into_inner());
+                folded.push((turn, out));
+            });
+        }
+    });
+    let mut folded = folded.into_inner().unwrap_or_else(|e| e.into_inner());
+    folded.sort_unstable_by_key(|&(turn, _)| turn);
+    folded.into_iter().map(|(_, out)| out).collect()
 }
 
 /// `contributions` of the policies of one kind, folded over `nodes` (at or below where

@@ -159,6 +159,16 @@ fn taken_back(
     held.into_iter().chain(back).collect()
 }
 
+/// What `list` records as listed (`Snapshot::listed`).
+fn listed_entry(list: &WatchList) -> crate::model::Listed {
+    crate::model::Listed {
+        group: list.resource.group.clone(),
+        kind: list.resource.kind.clone(),
+        namespace: list.namespace.clone(),
+        file: None,
+    }
+}
+
 /// Whether `named` holds (`gk`, `ns`), or `gk` named in any namespace.
 fn is_named(named: &BTreeSet<(GroupKind, Option<String>)>, gk: GroupKind, ns: &str) -> bool {
     named.contains(&(gk.clone(), Some(ns.to_string()))) || named.contains(&(gk, None))
@@ -305,16 +315,14 @@ impl Watched {
                     if let Some(ns) = list.namespace.as_ref().filter(|_| list.is_pods()) {
                         if self.pods_read_in.insert(ns.clone()) {
                             changed = true;
-                            self.pending.any = true;
-                            self.pending.full = true;
+                            self.note_full();
                         }
                     }
                     // A kind listed where it was not (what a policy that came names,
                     // a Secret in another namespace): its references there are judged.
                     if self.note_listed(&list) {
                         changed = true;
-                        self.pending.any = true;
-                        self.pending.full = true;
+                        self.note_full();
                     }
                     let listed: BTreeMap<ObjRef, Object> = objects
                         .into_iter()
@@ -323,18 +331,7 @@ impl Watched {
                             (o.obj_ref(), o)
                         })
                         .collect();
-                    let gone: Vec<ObjRef> = self
-                        .objects
-                        .iter()
-                        .filter(|(r, o)| list.covers(o) && !listed.contains_key(*r))
-                        .map(|(r, _)| r.clone())
-                        .collect();
-                    for r in gone {
-                        if let Some(before) = self.objects.remove(&r) {
-                            changed = true;
-                            self.note(None, Some(before));
-                        }
-                    }
+                    changed |= self.forget_covered(&list, |r| listed.contains_key(r));
                     for (r, o) in listed {
                         if self.objects.get(&r).is_some_and(|old| same(old, &o)) {
                             continue;
@@ -362,17 +359,37 @@ impl Watched {
         let Some(listed) = &mut self.listed else {
             return false;
         };
-        let entry = crate::model::Listed {
-            group: list.resource.group.clone(),
-            kind: list.resource.kind.clone(),
-            namespace: list.namespace.clone(),
-            file: None,
-        };
+        let entry = listed_entry(list);
         let wide = crate::model::Listed {
             namespace: None,
             ..entry.clone()
         };
         !listed.contains(&wide) && listed.insert(entry)
+    }
+
+    /// Notes a change that must be answered in full (what was read or listed changed).
+    fn note_full(&mut self) {
+        self.pending.any = true;
+        self.pending.full = true;
+    }
+
+    /// Forgets the objects `list` covers but those `kept` (each a deletion); whether
+    /// any was forgotten.
+    fn forget_covered(&mut self, list: &WatchList, kept: impl Fn(&ObjRef) -> bool) -> bool {
+        let gone: Vec<ObjRef> = self
+            .objects
+            .iter()
+            .filter(|(r, o)| list.covers(o) && !kept(r))
+            .map(|(r, _)| r.clone())
+            .collect();
+        let mut changed = false;
+        for r in gone {
+            if let Some(before) = self.objects.remove(&r) {
+                changed = true;
+                self.note(None, Some(before));
+            }
+        }
+        changed
     }
 
     /// Notes what one object's change can touch.

@@ -88,6 +88,13 @@ impl Watching {
         }
     }
 
+    /// The next event of the policy `name`, which is of type `kind`, taken into `rows`.
+    fn take_event_of(&self, name: &str, kind: &str, rows: &mut BTreeMap<String, Value>) {
+        let event = self.event_of(name);
+        assert_eq!(event["type"], kind, "{event}");
+        rows.insert(policy_key(&event["object"]), event["object"].clone());
+    }
+
     /// `n` lines.
     fn lines(&self, n: usize) -> Vec<String> {
         (0..n).map(|_| self.line()).collect()
@@ -98,6 +105,13 @@ impl Watching {
         let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
         rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
         self.exit()
+    }
+
+    /// Ctrl-C: the watch ends with exit 0 and nothing on stderr.
+    fn interrupt_quietly(self) {
+        let (code, err) = self.interrupt();
+        assert_eq!(code, 0, "{err}");
+        assert!(err.is_empty(), "{err}");
     }
 
     /// Waits for the process to end by itself (within `WAIT`); its exit code and stderr.
@@ -926,9 +940,7 @@ fn a_watch_is_retried_after_the_retry_after_the_server_asks_for_capped() {
         pause >= Duration::from_millis(1950),
         "retried after {pause:?}"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
 
     let server = demo_server();
     let user = User::new(&server.kubeconfig("admin", None));
@@ -1001,9 +1013,7 @@ fn a_policy_kind_whose_crd_appears_while_watching_is_answered() {
             .any(|t| t.starts_with("/apis/example.io/v1/colorpolicies?") && t.contains("watch=")),
         "the new kind is watched"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1059,18 +1069,14 @@ fn a_policy_crd_deleted_while_watching_ends_its_policies_and_comes_back() {
     let mut p = demo_object("RetryPolicy", "baker-orders-retries");
     p["spec"]["targetRef"]["name"] = json!("no-such-route");
     server.apply(p);
-    let changed = w.event_of("baker-orders-retries");
-    assert_eq!(changed["type"], "MODIFIED", "{changed}");
-    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.take_event_of("baker-orders-retries", "MODIFIED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     let watched_before = color_watches(&server);
     // The CRD back: the kind watched again, its policies ADDED.
     server.serve_again("example.io/v1", "ColorPolicy");
     server.apply(crd);
     server.apply(color("blue"));
-    let back = w.event_of("blue");
-    assert_eq!(back["type"], "ADDED", "{back}");
-    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.take_event_of("blue", "ADDED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert!(color_watches(&server) > watched_before, "watched again");
     let (code, err) = w.interrupt();
@@ -1134,14 +1140,10 @@ fn a_registry_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
     server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
     server.apply(security_policy_crd());
     server.apply(security_policy("guard", "oven"));
-    let guard = w.event_of("guard");
-    assert_eq!(guard["type"], "ADDED", "{guard}");
-    rows.insert(policy_key(&guard["object"]), guard["object"].clone());
+    w.take_event_of("guard", "ADDED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert!(security_policy_watches(&server) > 0, "the kind is watched");
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1177,17 +1179,13 @@ fn a_registry_kind_whose_unlabelled_crd_comes_back_is_watched_again() {
     server.serve_again("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy");
     server.apply(security_policy_crd());
     server.apply(security_policy("shield", "sprinkles"));
-    let back = w.event_of("shield");
-    assert_eq!(back["type"], "ADDED", "{back}");
-    rows.insert(policy_key(&back["object"]), back["object"].clone());
+    w.take_event_of("shield", "ADDED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert!(
         security_policy_watches(&server) > watched_before,
         "watched again"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1224,13 +1222,9 @@ fn a_declared_kind_whose_unlabelled_crd_appears_while_watching_is_answered() {
                      "creationTimestamp": "2026-02-01T00:00:00Z"},
         "spec": {"targetRef": {"group": "", "kind": "Service", "name": "oven"},
                  "color": "red"}}));
-    let dot = w.event_of("dot");
-    assert_eq!(dot["type"], "ADDED", "{dot}");
-    rows.insert(policy_key(&dot["object"]), dot["object"].clone());
+    w.take_event_of("dot", "ADDED", &mut rows);
     w.settles_on_get_with(&user, &mut rows, &declared);
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1254,18 +1248,14 @@ fn an_unknown_unlabelled_crd_appearing_while_watching_is_not_watched() {
     let mut p = demo_object("RetryPolicy", "baker-orders-retries");
     p["spec"]["targetRef"]["name"] = json!("no-such-route");
     server.apply(p);
-    let changed = w.event_of("baker-orders-retries");
-    assert_eq!(changed["type"], "MODIFIED", "{changed}");
-    rows.insert(policy_key(&changed["object"]), changed["object"].clone());
+    w.take_event_of("baker-orders-retries", "MODIFIED", &mut rows);
     w.settles_on_get(&user, &mut rows);
     assert_eq!(
         requests_to(&server, "/apis/example.io/v1/colorpolicies"),
         0,
         "an unknown unlabelled kind is never listed nor watched"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1331,9 +1321,7 @@ fn the_watches_started_for_a_policy_stop_when_it_is_gone() {
     );
     w.settles_on_get(&user, &mut rows);
     assert!(requests_to(&server, pods) > before, "watched again");
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 
@@ -1400,9 +1388,7 @@ fn a_pod_picking_policy_that_appears_later_gets_its_pod_watch() {
             .any(|t| t.starts_with("/api/v1/namespaces/app/pods?") && !t.contains("labelSelector")),
         "{pod_watches:#?}"
     );
-    let (code, err) = w.interrupt();
-    assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "{err}");
+    w.interrupt_quietly();
     only_gets(&server);
 }
 

@@ -373,6 +373,11 @@ pub fn references(w: &World, name: &str) -> Vec<(String, Option<RefReason>)> {
         .collect()
 }
 
+/// `references`' answer for a policy with the one reference at `pointer`.
+pub fn one(pointer: &str, reason: Option<RefReason>) -> Vec<(String, Option<RefReason>)> {
+    vec![(pointer.to_string(), reason)]
+}
+
 /// (code, severity, message) of each finding on the object `name`.
 pub fn findings(w: &World, name: &str) -> Vec<(Code, Severity, String)> {
     w.topology

@@ -53,7 +53,7 @@ const POINTER: &str = "/spec/extAuth/http/backendRef";
 #[test]
 fn an_ext_auth_service_that_exists_with_its_port_resolves() {
     let w = world(&ext_auth("{name: auth, port: 8080}"));
-    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(references(&w, "sp"), one(POINTER, None));
     assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
     assert!(unchecked(&w).is_empty());
 }
@@ -63,7 +63,7 @@ fn a_missing_ext_auth_service_makes_the_policy_invalid() {
     let w = world(&ext_auth("{name: gone, port: 8080}"));
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::NotFound))]
+        one(POINTER, Some(RefReason::NotFound))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
     assert_eq!(codes(&w, "sp"), vec![(Code::Invalid, Severity::Error)]);
@@ -87,7 +87,7 @@ fn a_port_the_service_lacks_makes_the_policy_invalid() {
     let w = world(&ext_auth("{name: auth, port: 9999}"));
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+        one(POINTER, Some(RefReason::PortNotFound))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
 }
@@ -122,11 +122,11 @@ fn a_service_in_another_namespace_needs_a_reference_grant() {
     let without = analyzed(&[ext_auth(refer).as_str(), OTHER_NAMESPACE].concat());
     assert_eq!(
         references(&without, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::RefNotPermitted))]
+        one(POINTER, Some(RefReason::RefNotPermitted))
     );
     assert_eq!(status(&without, "sp"), PolicyStatus::Invalid);
     let with = analyzed(&[ext_auth(refer).as_str(), OTHER_NAMESPACE, GRANT].concat());
-    assert_eq!(references(&with, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(references(&with, "sp"), one(POINTER, None));
     assert_eq!(status(&with, "sp"), PolicyStatus::Enforced);
 }
 
@@ -204,10 +204,10 @@ fn a_reference_to_a_kind_the_input_does_not_hold_is_unchecked() {
     let w = world(&yaml);
     assert_eq!(
         references(&w, "tls"),
-        vec![(
-            "/spec/validation/caCertificateRefs/0".to_string(),
+        one(
+            "/spec/validation/caCertificateRefs/0",
             Some(RefReason::Unchecked)
-        )]
+        )
     );
     assert_eq!(status(&w, "tls"), PolicyStatus::Enforced);
     assert!(codes(&w, "tls").is_empty());
@@ -236,7 +236,7 @@ fn a_live_read_judges_only_where_it_listed_the_kind() {
     let w = kubectl_policies::analyze(elsewhere, &[], &loaded.malformed);
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::Unchecked))]
+        one(POINTER, Some(RefReason::Unchecked))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
     let mut here = loaded.snapshot.clone();
@@ -244,7 +244,7 @@ fn a_live_read_judges_only_where_it_listed_the_kind() {
     let w = kubectl_policies::analyze(here, &[], &loaded.malformed);
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::NotFound))]
+        one(POINTER, Some(RefReason::NotFound))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
 }
@@ -256,7 +256,7 @@ fn an_ext_auth_service_named_without_a_port_makes_the_policy_invalid() {
     let w = world(&ext_auth("{name: auth}"));
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+        one(POINTER, Some(RefReason::PortNotFound))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
 }
@@ -274,10 +274,7 @@ const AGENTGATEWAY_POINTER: &str = "/spec/traffic/extAuth/backendRef";
 #[test]
 fn an_agentgateway_ext_auth_service_that_exists_resolves() {
     let w = world(&agentgateway_ext_auth("{name: auth, port: 8080}"));
-    assert_eq!(
-        references(&w, "agp"),
-        vec![(AGENTGATEWAY_POINTER.to_string(), None)]
-    );
+    assert_eq!(references(&w, "agp"), one(AGENTGATEWAY_POINTER, None));
     assert!(codes(&w, "agp").is_empty(), "{:?}", codes(&w, "agp"));
 }
 
@@ -287,7 +284,7 @@ fn a_missing_agentgateway_ext_auth_service_is_warned_as_partially_valid() {
     let w = world(&agentgateway_ext_auth("{name: gone, port: 8080}"));
     assert_eq!(
         references(&w, "agp"),
-        vec![(AGENTGATEWAY_POINTER.to_string(), Some(RefReason::NotFound))]
+        one(AGENTGATEWAY_POINTER, Some(RefReason::NotFound))
     );
     assert_ne!(status(&w, "agp"), PolicyStatus::Invalid);
     assert_eq!(
@@ -314,7 +311,7 @@ fn a_tls_policy_issuer_or_cluster_issuer_that_exists_resolves() {
         let w = world(&tls_policy(issuer_ref));
         assert_eq!(
             references(&w, "tlsp"),
-            vec![("/spec/issuerRef".to_string(), None)],
+            one("/spec/issuerRef", None),
             "{issuer_ref}"
         );
         assert!(codes(&w, "tlsp").is_empty(), "{:?}", codes(&w, "tlsp"));
@@ -332,7 +329,7 @@ fn a_tls_policy_whose_issuer_is_missing_is_invalid() {
         let w = world(&tls_policy(issuer_ref));
         assert_eq!(
             references(&w, "tlsp"),
-            vec![("/spec/issuerRef".to_string(), Some(RefReason::NotFound))],
+            one("/spec/issuerRef", Some(RefReason::NotFound)),
             "{issuer_ref}"
         );
         assert_eq!(status(&w, "tlsp"), PolicyStatus::Invalid, "{issuer_ref}");
@@ -355,7 +352,7 @@ fn an_external_name_service_makes_an_envoy_gateway_policy_invalid() {
     let w = world(&ext_auth_with("{name: outside, port: 8080}", EXTERNAL_NAME));
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::UnsupportedType))]
+        one(POINTER, Some(RefReason::UnsupportedType))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
     let finding = &w
@@ -378,7 +375,7 @@ fn a_service_of_another_type_is_not_refused() {
         "type: NodePort, ",
     );
     let w = world(&ext_auth_with("{name: outside, port: 8080}", &more));
-    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(references(&w, "sp"), one(POINTER, None));
     assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
 }
 
@@ -390,10 +387,7 @@ fn an_external_name_service_is_refused_by_envoy_gateway_only() {
         agentgateway_ext_auth("{name: outside, port: 8080}")
     );
     let w = world(&yaml);
-    assert_eq!(
-        references(&w, "agp"),
-        vec![(AGENTGATEWAY_POINTER.to_string(), None)]
-    );
+    assert_eq!(references(&w, "agp"), one(AGENTGATEWAY_POINTER, None));
 }
 
 const SERVICE_IMPORT: &str = "apiVersion: multicluster.x-k8s.io/v1alpha1
@@ -406,19 +400,19 @@ spec: {type: ClusterSetIP, ports: [{name: grpc, port: 9000, protocol: TCP}]}
 fn a_service_import_port_is_checked_as_a_services_is() {
     let r = "{group: multicluster.x-k8s.io, kind: ServiceImport, name: imported, port: 9000}";
     let w = world(&ext_auth_with(r, SERVICE_IMPORT));
-    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(references(&w, "sp"), one(POINTER, None));
     assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
     let w = world(&ext_auth_with(&r.replace("9000", "9001"), SERVICE_IMPORT));
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+        one(POINTER, Some(RefReason::PortNotFound))
     );
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
     let no_port = r.replace(", port: 9000", "");
     let w = world(&ext_auth_with(&no_port, SERVICE_IMPORT));
     assert_eq!(
         references(&w, "sp"),
-        vec![(POINTER.to_string(), Some(RefReason::PortNotFound))]
+        one(POINTER, Some(RefReason::PortNotFound))
     );
 }
 
@@ -434,6 +428,6 @@ fn a_backend_port_is_not_matched_against_its_endpoints() {
     // reference names is a section name only.
     let r = "{group: gateway.envoyproxy.io, kind: Backend, name: remote, port: 8443}";
     let w = world(&ext_auth_with(r, BACKEND));
-    assert_eq!(references(&w, "sp"), vec![(POINTER.to_string(), None)]);
+    assert_eq!(references(&w, "sp"), one(POINTER, None));
     assert_eq!(status(&w, "sp"), PolicyStatus::Enforced);
 }

@@ -55,10 +55,7 @@ fn agentgateway_basic_auth_secret_resolves_when_it_exists() {
     ));
     assert_eq!(
         references(&w, "agp"),
-        [(
-            "/spec/traffic/basicAuthentication/secretRef".to_string(),
-            None
-        )]
+        one("/spec/traffic/basicAuthentication/secretRef", None)
     );
     assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
 }
@@ -72,10 +69,10 @@ fn agentgateway_keeps_basic_auth_without_its_secret_and_warns() {
     ));
     assert_eq!(
         references(&w, "agp"),
-        [(
-            "/spec/traffic/basicAuthentication/secretRef".to_string(),
+        one(
+            "/spec/traffic/basicAuthentication/secretRef",
             Some(RefReason::NotFound)
-        )]
+        )
     );
     assert_ne!(status(&w, "agp"), PolicyStatus::Invalid);
     assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
@@ -213,10 +210,7 @@ fn kgateway_backend_config_policy_tls_secret() {
         ))
     };
     let w = world(&policy("present"));
-    assert_eq!(
-        references(&w, "bcp"),
-        [("/spec/tls/secretRef".to_string(), None)]
-    );
+    assert_eq!(references(&w, "bcp"), one("/spec/tls/secretRef", None));
     assert_eq!(status(&w, "bcp"), PolicyStatus::Enforced);
     let w = world(&policy("gone"));
     assert_eq!(status(&w, "bcp"), PolicyStatus::Invalid);
@@ -256,11 +250,8 @@ fn kgateway_per_port_tracing_service_is_read_too() {
     ));
     assert_eq!(
         references(&w, "lp"),
-        [(
-            "/spec/perPort/0/listener/httpSettings/tracing/provider/openTelemetry/grpcService/backendRef"
-                .to_string(),
-            Some(RefReason::NotFound)
-        )]
+        one("/spec/perPort/0/listener/httpSettings/tracing/provider/openTelemetry/grpcService/backendRef"
+                , Some(RefReason::NotFound))
     );
     assert_eq!(status(&w, "lp"), PolicyStatus::Invalid);
 }
@@ -314,10 +305,7 @@ fn ai_gateway_api_key_secret_resolves_when_it_exists() {
     let w = world(&ai_gateway(
         "  type: APIKey\n  apiKey: {secretRef: {name: present}}\n",
     ));
-    assert_eq!(
-        references(&w, "bsp"),
-        [("/spec/apiKey/secretRef".to_string(), None)]
-    );
+    assert_eq!(references(&w, "bsp"), one("/spec/apiKey/secretRef", None));
     assert_eq!(status(&w, "bsp"), PolicyStatus::Enforced);
 }
 
@@ -403,10 +391,10 @@ fn linkerd_ignores_an_authorization_policy_whose_authentication_is_missing() {
     ));
     assert_eq!(
         references(&w, "authz"),
-        [(
-            "/spec/requiredAuthenticationRefs/0".to_string(),
+        one(
+            "/spec/requiredAuthenticationRefs/0",
             Some(RefReason::NotFound)
-        )]
+        )
     );
     assert_eq!(status(&w, "authz"), PolicyStatus::Invalid);
 }
@@ -416,10 +404,10 @@ fn linkerd_never_reads_a_service_account_so_a_missing_one_is_a_warning() {
     let w = world(&linkerd("[{kind: ServiceAccount, name: gone}]"));
     assert_eq!(
         references(&w, "authz"),
-        [(
-            "/spec/requiredAuthenticationRefs/0".to_string(),
+        one(
+            "/spec/requiredAuthenticationRefs/0",
             Some(RefReason::NotFound)
-        )]
+        )
     );
     assert_ne!(status(&w, "authz"), PolicyStatus::Invalid);
     let (code, severity, message) = findings(&w, "authz").remove(0);
@@ -440,10 +428,10 @@ fn linkerd_refuses_an_authentication_kind_it_does_not_know() {
     let w = world(&linkerd("[{kind: Pod, name: client}]"));
     assert_eq!(
         references(&w, "authz"),
-        [(
-            "/spec/requiredAuthenticationRefs/0".to_string(),
+        one(
+            "/spec/requiredAuthenticationRefs/0",
             Some(RefReason::InvalidKind)
-        )]
+        )
     );
     assert_eq!(status(&w, "authz"), PolicyStatus::Invalid);
 }
@@ -459,7 +447,7 @@ fn kgateway_s_copy_of_agentgateway_policy_reads_the_same_references() {
     let w = world(&policy("present"));
     assert_eq!(
         references(&w, "kagp"),
-        [("/spec/backend/auth/secretRef".to_string(), None)]
+        one("/spec/backend/auth/secretRef", None)
     );
     let w = world(&policy("gone"));
     assert_eq!(status(&w, "kagp"), PolicyStatus::Invalid);
@@ -479,7 +467,7 @@ fn agentgateway_reads_a_jwks_service_in_another_namespace_without_a_grant() {
     );
     let w = world(&present);
     let pointer = "/spec/traffic/jwtAuthentication/providers/0/jwks/remote/backendRef";
-    assert_eq!(references(&w, "agp"), [(pointer.to_string(), None)]);
+    assert_eq!(references(&w, "agp"), one(pointer, None));
     assert!(codes(&w, "agp").is_empty(), "{:?}", findings(&w, "agp"));
     let keys = ObjRef::new("", "Service", Some("auth"), "keys");
     let by: Vec<String> = describe_dependency(&w, &keys)
@@ -494,7 +482,7 @@ fn agentgateway_reads_a_jwks_service_in_another_namespace_without_a_grant() {
     ));
     assert_eq!(
         references(&w, "agp"),
-        [(pointer.to_string(), Some(RefReason::NotFound))]
+        one(pointer, Some(RefReason::NotFound))
     );
     assert_eq!(codes(&w, "agp"), [Code::UnresolvedReference]);
 }
@@ -508,10 +496,7 @@ fn wasm_plugin(secret: &str) -> String {
 #[test]
 fn istio_wasm_plugin_pull_secret_is_a_bare_name_that_resolves_when_it_exists() {
     let w = world(&wasm_plugin("present"));
-    assert_eq!(
-        references(&w, "wasm"),
-        [("/spec/imagePullSecret".to_string(), None)]
-    );
+    assert_eq!(references(&w, "wasm"), one("/spec/imagePullSecret", None));
     assert!(codes(&w, "wasm").is_empty(), "{:?}", findings(&w, "wasm"));
 }
 
@@ -522,10 +507,7 @@ fn istio_sends_a_wasm_plugin_without_its_missing_pull_secret_and_warns() {
     let w = world(&wasm_plugin("gone"));
     assert_eq!(
         references(&w, "wasm"),
-        [(
-            "/spec/imagePullSecret".to_string(),
-            Some(RefReason::NotFound)
-        )]
+        one("/spec/imagePullSecret", Some(RefReason::NotFound))
     );
     assert_ne!(status(&w, "wasm"), PolicyStatus::Invalid);
     let (code, severity, message) = findings(&w, "wasm").remove(0);
@@ -593,20 +575,14 @@ fn consul_refuses_a_gateway_policy_whose_jwt_provider_is_missing() {
     let w = world(&consul("auth0", true));
     assert_eq!(
         references(&w, "gp"),
-        [(
-            "/spec/default/jwt/providers/0".to_string(),
-            Some(RefReason::NotFound)
-        )]
+        one("/spec/default/jwt/providers/0", Some(RefReason::NotFound))
     );
     assert_eq!(status(&w, "gp"), PolicyStatus::Invalid);
     // With no JWTProvider in the input, whether one exists is not known.
     let w = world(&consul("auth0", false));
     assert_eq!(
         references(&w, "gp"),
-        [(
-            "/spec/default/jwt/providers/0".to_string(),
-            Some(RefReason::Unchecked)
-        )]
+        one("/spec/default/jwt/providers/0", Some(RefReason::Unchecked))
     );
     assert_ne!(status(&w, "gp"), PolicyStatus::Invalid);
 }
@@ -620,10 +596,7 @@ fn dns_policy(secret: &str) -> String {
 #[test]
 fn kuadrant_dns_policy_provider_secret_resolves_when_it_exists() {
     let w = world(&dns_policy("present"));
-    assert_eq!(
-        references(&w, "dns"),
-        [("/spec/providerRefs/0".to_string(), None)]
-    );
+    assert_eq!(references(&w, "dns"), one("/spec/providerRefs/0", None));
     assert!(codes(&w, "dns").is_empty(), "{:?}", findings(&w, "dns"));
     let secret = ObjRef::new("", "Secret", Some("app"), "present");
     let by: Vec<(String, Without)> = describe_dependency(&w, &secret)
@@ -641,10 +614,7 @@ fn kuadrant_does_not_enforce_a_dns_policy_without_its_provider_secret() {
     let w = world(&dns_policy("gone"));
     assert_eq!(
         references(&w, "dns"),
-        [(
-            "/spec/providerRefs/0".to_string(),
-            Some(RefReason::NotFound)
-        )]
+        one("/spec/providerRefs/0", Some(RefReason::NotFound))
     );
     assert_eq!(status(&w, "dns"), PolicyStatus::Invalid);
     let (code, severity, message) = findings(&w, "dns").remove(0);

@@ -42,10 +42,6 @@ fn with(policy: &str) -> String {
     format!("{BASE}---\n{policy}")
 }
 
-fn one(pointer: &str, reason: Option<RefReason>) -> Vec<(String, Option<RefReason>)> {
-    vec![(pointer.to_string(), reason)]
-}
-
 /// Asserts the policy `name` is Invalid with one error naming `pointer`.
 fn assert_refused(w: &World, name: &str, pointer: &str) {
     assert_eq!(status(w, name), PolicyStatus::Invalid);

@@ -36,17 +36,22 @@ fn full(objects: &[Object]) -> String {
     rows_json(&get_policies(&w, None))
 }
 
+/// A watch whose first read is `objects`, with no declared kinds.
+fn watched(objects: Vec<Object>) -> Watched {
+    Watched::new(
+        Snapshot {
+            objects,
+            ..Snapshot::default()
+        },
+        &[],
+    )
+}
+
 /// Deletes every namespaced object in turn and puts it back, checking the rows after
 /// each change; returns how many answers were incremental.
 fn every_object_out_and_back(yaml: &str) -> usize {
     let all = objects(yaml);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     assert_eq!(rows_json(&w.rows()), full(&all));
     for (i, o) in all.iter().enumerate() {
         let mut now = all.clone();
@@ -96,13 +101,7 @@ fn incremental_rows_equal_full_rows_on_the_fixtures() {
 #[test]
 fn a_route_added_under_a_gateway_is_answered_incrementally_with_the_gateway_policy() {
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     let route = objects(
         r#"
 apiVersion: gateway.networking.k8s.io/v1
@@ -168,13 +167,7 @@ spec:
 #[test]
 fn the_first_route_under_a_listener_takes_its_place_as_the_most_specific() {
     let mut all = objects(EMPTY_LISTENER);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     let status = |w: &Watched, name: &str| {
         let rows = w.rows();
         rows.iter().find(|r| r.policy.name == name).unwrap().status
@@ -237,13 +230,7 @@ metadata: {name: svc, namespace: app}
 spec: {ports: [{name: http, port: 80}]}
 "#,
     ));
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     assert_eq!(rows_json(&w.rows()), full(&all));
     let class = all
         .iter()
@@ -311,13 +298,7 @@ fn relisted(kind: &str, group: &str, plural: &str, objects: Vec<Object>) -> Chan
 #[test]
 fn a_fresh_list_is_answered_as_what_changed_since() {
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     let routes = |all: &[Object]| -> Vec<Object> {
         all.iter()
             .filter(|o| &*o.kind == "HTTPRoute")
@@ -350,13 +331,7 @@ fn find(all: &[Object], kind: &str, name: &str) -> usize {
 #[test]
 fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     // The first answer's world holds every object (lent to it, not copied).
     assert_eq!(w.world().topology.snapshot.objects.len(), all.len());
     assert_eq!(rows_json(&w.rows()), full(&all));
@@ -440,13 +415,7 @@ fn every_object_of_the_demo_changed_in_one_batch_is_answered_as_get() {
     // Changes everywhere, cluster-scoped objects among them, in one batch: answered in
     // full, each policy's last row kept only when nothing of it differs.
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     for round in 0..2 {
         let mut batch = Vec::new();
         let mut kept = Vec::new();
@@ -473,13 +442,7 @@ fn the_first_change_is_answered_from_the_state_counted_once_the_first_table_is_p
     // The first table is `get`'s; what later answers are counted from is counted when
     // its world is let go (`forget_first`, as the command line does after printing).
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     assert_eq!(rows_json(&w.rows()), full(&all));
     assert!(w.world().topology.policy_index.len() > 5, "the first world");
     w.forget_first();
@@ -512,13 +475,7 @@ spec:
     read.push(again.clone());
     let mut once = all.clone();
     once[at] = again;
-    let mut w = Watched::new(
-        Snapshot {
-            objects: read,
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(read);
     assert_ne!(full(&once), full(&all), "the second copy changes the rows");
     assert_eq!(rows_json(&w.rows()), full(&once));
     // And the state counted from it answers the next change as `get`.
@@ -534,13 +491,7 @@ fn after_an_answer_in_full_the_next_change_is_answered_from_the_state_counted_fr
     // until its rows are printed (`forget_first`) or the next change comes, and what
     // the next answers are counted from is counted from it then.
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
-    let mut w = Watched::new(
-        Snapshot {
-            objects: all.clone(),
-            ..Snapshot::default()
-        },
-        &[],
-    );
+    let mut w = watched(all.clone());
     // The class and a route deleted in one batch: answered in full (a cluster-scoped
     // object changed); what reached the route changes.
     let class = all.remove(find(&all, "GatewayClass", "cupcake-class"));

@@ -2,8 +2,7 @@
 //! policy needing it): the objects it covered are no longer known and it is no longer
 //! listed, as a fresh `get` would neither list it nor hold them.
 
-use super::Watched;
-use crate::model::{Listed, ObjRef};
+use super::{listed_entry, Watched};
 use crate::source::live::watch::WatchList;
 
 impl Watched {
@@ -14,31 +13,14 @@ impl Watched {
         if let (true, Some(ns)) = (list.is_pods(), &list.namespace) {
             changed |= self.pods_read_in.remove(ns);
         }
-        let entry = Listed {
-            group: list.resource.group.clone(),
-            kind: list.resource.kind.clone(),
-            namespace: list.namespace.clone(),
-            file: None,
-        };
+        let entry = listed_entry(list);
         if let Some(listed) = &mut self.listed {
             changed |= listed.remove(&entry);
         }
         if changed {
-            self.pending.any = true;
-            self.pending.full = true;
+            self.note_full();
         }
-        let gone: Vec<ObjRef> = self
-            .objects
-            .iter()
-            .filter(|(_, o)| list.covers(o))
-            .map(|(r, _)| r.clone())
-            .collect();
-        for r in gone {
-            if let Some(before) = self.objects.remove(&r) {
-                changed = true;
-                self.note(None, Some(before));
-            }
-        }
+        changed |= self.forget_covered(list, |_| false);
         changed
     }
 }

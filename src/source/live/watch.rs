@@ -237,28 +237,25 @@ fn event_of_metadata(
 }
 
 fn failure(error: &watcher::Error) -> Failure {
-    let client = match error {
-        watcher::Error::WatchError(status) if status.code == 410 => return Failure::Gone,
-        watcher::Error::WatchError(status) => {
-            return match status.code {
-                401 => Failure::Unauthorized,
-                403 | 404 => Failure::Denied(status.code, status.message.clone()),
-                _ => Failure::Transient(format!("{} {}", status.code, status.message)),
-            }
-        }
+    match error {
+        watcher::Error::WatchError(status) => failure_of(status),
         watcher::Error::InitialListFailed(error)
         | watcher::Error::WatchStartFailed(error)
-        | watcher::Error::WatchFailed(error) => error,
-        other => return Failure::Transient(other.to_string()),
-    };
-    match client {
-        kube::Error::Api(status) => match status.code {
-            410 => Failure::Gone,
-            401 => Failure::Unauthorized,
-            403 | 404 => Failure::Denied(status.code, status.message.clone()),
-            code => Failure::Transient(format!("{code} {}", status.message)),
+        | watcher::Error::WatchFailed(error) => match error {
+            kube::Error::Api(status) => failure_of(status),
+            other => Failure::Transient(super::api::transport_message(other)),
         },
-        other => Failure::Transient(super::api::transport_message(other)),
+        other => Failure::Transient(other.to_string()),
+    }
+}
+
+/// What a status the server answered means here.
+fn failure_of(status: &kube::core::Status) -> Failure {
+    match status.code {
+        410 => Failure::Gone,
+        401 => Failure::Unauthorized,
+        403 | 404 => Failure::Denied(status.code, status.message.clone()),
+        code => Failure::Transient(format!("{code} {}", status.message)),
     }
 }
 
