@@ -15,7 +15,7 @@ pub mod status;
 
 pub use combine::Acc;
 pub use joining::{Joining, Layer};
-pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
+pub use status::{Counts, PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;

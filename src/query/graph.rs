@@ -132,7 +132,7 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
         let references = policy_references(topology, p, &index, &mut named, &mut picture);
         picture.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
-            status: world.statuses.overall[p],
+            status: world.statuses().overall[p],
             targets,
             references,
         });

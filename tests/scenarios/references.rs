@@ -5,7 +5,7 @@
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
 use kubectl_policies::model::BlindReason;
-use kubectl_policies::query::World;
+use kubectl_policies::query::{Rebuildable, World};
 use kubectl_policies::topology::{Code, RefReason, Severity};
 
 const GATEWAY: &str = r#"
@@ -112,7 +112,7 @@ spec:
 
 // Built without the oracles of `world`: a reference into another namespace is one the
 // live plan and narrowing do not follow yet (narrowing then sets nothing aside).
-fn analyzed(yaml: &str) -> World {
+fn analyzed(yaml: &str) -> Rebuildable {
     kubectl_policies::analyze_yaml(yaml).unwrap()
 }
 

@@ -219,7 +219,7 @@ fn namespace_target_reaches_every_object_in_it() {
         .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
     // Two routes and the Service (sections count with their object).
-    assert_eq!(w.statuses.affects_count(p), 3);
+    assert_eq!(w.statuses().affects_count(p), 3);
     // The Gateway in infra is not reached.
     let gw = node(&w, "Gateway", Some("infra"), "gw", None);
     assert!(effective(&w, &gk("example.io", "RetryPolicy"), gw).is_empty());
