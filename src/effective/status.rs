@@ -1,7 +1,7 @@
 //! Computed status (GEP-713 §"Policy status"): per policy over every context it
 //! takes part in, and per (policy, object).
 
-use super::{Acc, KindFold};
+use super::{Acc, KindFold, NoPaths};
 use crate::catalog::{Class, Flow};
 use crate::model::{FastMap, FastSet, GroupKind};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
@@ -623,7 +623,7 @@ struct KindStatuses {
 /// kept if `keep_nodes`; else only how many objects it reaches (see
 /// `sections_follow_owners`).
 fn statuses_of_kind(
-    fold: &mut KindFold,
+    fold: &mut KindFold<NoPaths>,
     reach: &NodeSet,
     leaves: &[usize],
     keep_nodes: bool,
@@ -732,7 +732,7 @@ struct Tallies<'a> {
 type Survived = Vec<(PolicyId, Tally)>;
 
 impl<'a> Tallies<'a> {
-    fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
+    fn new(f: &KindFold<NoPaths>, leaves: &'a [usize]) -> Self {
         let mut conflicted: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
         for c in &f.conflicts {
             for m in conflict_nodes(f.topology, c.at) {
@@ -750,7 +750,7 @@ impl<'a> Tallies<'a> {
     /// Into `out`: (policy, tally) for every policy at `n`, one entry per policy.
     /// `out` is what the last call left there: it is kept as it is when `n` has the
     /// same single state as the node before.
-    fn at(&mut self, fold: &mut KindFold, node: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
+    fn at(&mut self, fold: &mut KindFold<NoPaths>, node: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
         let ctxs = fold.contexts(node);
         let single = match ctxs {
             [c] if !self.conflicted.contains_key(&node) => c.acc.as_ref().map(Rc::as_ptr),
