@@ -7,9 +7,11 @@ use kubectl_policies::topology::{Code, PolicyId, RefReason, Severity};
 use serde_json::Value;
 
 /// The world of a literal YAML. Every world a scenario test builds this way is also
-/// checked for `assert_incremental_matches_full`.
+/// checked for `assert_incremental_matches_full`, and every command answers on it in
+/// every format (`sweep::answer_everything`).
 pub fn world(yaml: &str) -> Rebuildable {
     let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
+    crate::sweep::answer_everything(&w);
     assert_skeleton_matches_nodes(&w);
     assert_incremental_matches_full(&w);
     assert_narrowed_matches_full(yaml, &w);

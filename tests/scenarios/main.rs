@@ -28,6 +28,7 @@ mod references;
 mod references_vendors;
 mod registry_kinds;
 mod reported;
+mod sweep;
 mod topology;
 mod vendor_references;
 mod watch;
