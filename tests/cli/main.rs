@@ -32,5 +32,6 @@ mod ports;
 mod references;
 mod reported;
 mod sizes;
+mod sweep;
 mod target_kinds;
 mod yaml_output;
