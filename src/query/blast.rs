@@ -141,13 +141,41 @@ pub fn delete_policy_by_reanalysis(
             .collect(),
     );
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
+    let mut candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
         .into_iter()
         .map(|n| world.topology.nodes[n].obj_ref.clone())
         .collect();
+    // A policy of its kind that its controller refused beside it, and accepts without
+    // it (or the other way round: its `SharedPort` rule), changes where it reaches.
+    candidates.extend(validity_changed(world, &after, &pol.kind));
     let kinds = vec![pol.kind.clone()];
     let changes = compare(world, &after, &candidates, &kinds);
     deleted(world, policy, changes)
+}
+
+/// The objects reached, before or after, by the policies of `kind` whose controller
+/// accepts them in one world and refuses them in the other.
+fn validity_changed(before: &World, after: &World, kind: &GroupKind) -> BTreeSet<ObjRef> {
+    let mut out = BTreeSet::new();
+    for (q, now) in after.topology.each_policy() {
+        if &now.kind != kind {
+            continue;
+        }
+        let Some(&p) = before.topology.policy_index.get(&now.obj_ref) else {
+            continue;
+        };
+        if before.topology.policies[p].rejected.is_some() == now.rejected.is_some() {
+            continue;
+        }
+        for (t, id) in [(&before.topology, p), (&after.topology, q)] {
+            out.extend(
+                reach_of_policy(t, id)
+                    .into_iter()
+                    .map(|n| t.nodes[n].obj_ref.clone()),
+            );
+        }
+    }
+    out
 }
 
 /// The answer for deleting `policy`, given what changes.
