@@ -75,6 +75,47 @@ impl AsRef<World> for World {
 /// never by `analyze_once`): the one stage a changed copy of the input can be made
 /// from and analysed again (`snapshot_of`), as `blast-radius` does. Every question a
 /// `World` answers, it answers (`Deref`: the world it holds, no work done).
+///
+/// ```
+/// use kubectl_policies::query::{analyze, blast};
+/// let kept = analyze(Default::default(), &[], &[]);
+/// let again = analyze(kept.snapshot_of(Vec::new()), &[], &[]);
+/// let none = kubectl_policies::model::ObjRef::new("", "Secret", Some("default"), "s");
+/// let _ = blast::delete_object(&again, &none, &[]);
+/// let _ = (again.counts().overall.len(), again.statuses().per_node().len());
+/// ```
+///
+/// A world analysed once is not built again: it is no `Rebuildable`,
+///
+/// ```compile_fail
+/// use kubectl_policies::query::{analyze, analyze_once};
+/// let once = analyze_once(Default::default(), &[], &[]);
+/// let again = analyze(once.snapshot_of(Vec::new()), &[], &[]);
+/// ```
+///
+/// nor does its topology hold a `Snapshot` (`model::Held`, not `Clone`),
+///
+/// ```compile_fail
+/// use kubectl_policies::query::{analyze, analyze_once};
+/// let once = analyze_once(Default::default(), &[], &[]);
+/// let again = analyze(once.topology.snapshot.clone(), &[], &[]);
+/// ```
+///
+/// nor does a blast radius take it;
+///
+/// ```compile_fail
+/// use kubectl_policies::query::{analyze_once, blast};
+/// let once = analyze_once(Default::default(), &[], &[]);
+/// let none = kubectl_policies::model::ObjRef::new("", "Secret", Some("default"), "s");
+/// let _ = blast::delete_object(&once, &none, &[]);
+/// ```
+///
+/// and statuses counted for `get` have no status per node.
+///
+/// ```compile_fail
+/// let once = kubectl_policies::query::analyze_once(Default::default(), &[], &[]);
+/// let _ = once.counts().per_node();
+/// ```
 pub struct Rebuildable {
     world: World,
 }
