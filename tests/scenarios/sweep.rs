@@ -26,9 +26,9 @@ fn data(what: &str, v: &impl Serialize) {
     assert!(!out.is_empty(), "{what}: nothing written");
 }
 
-/// `write` for people, in both styles.
-fn text(what: &str, write: impl Fn(&mut Vec<u8>, Style) -> io::Result<()>) {
-    for style in STYLES {
+/// `write` for people, in each of `styles`.
+fn text(what: &str, styles: &[Style], write: impl Fn(&mut Vec<u8>, Style) -> io::Result<()>) {
+    for &style in styles {
         let mut out = Vec::new();
         write(&mut out, style).unwrap_or_else(|e| panic!("{what} for people: {e}"));
     }
@@ -40,27 +40,42 @@ fn text(what: &str, write: impl Fn(&mut Vec<u8>, Style) -> io::Result<()>) {
 /// (and `-o tree`) and `blast-radius`; of every Secret, ConfigMap or Service a policy
 /// names (there or not), `describe` and `blast-radius`.
 pub fn answer_everything(w: &Rebuildable) {
-    everything(w);
+    answer_in(w, &STYLES);
+}
+
+/// `answer_everything`, the pages for people written in each of `styles`.
+fn answer_in(w: &Rebuildable, styles: &[Style]) {
+    everything(w, styles);
     let t = &w.topology;
     for n in NodeId::all(t.nodes.len()) {
-        object(w, n);
+        object(w, n, styles);
     }
     for p in PolicyId::all(t.policies.len()) {
-        policy(w, p);
+        policy(w, p, styles);
     }
+    named(w, styles);
+}
+
+/// `describe` and `blast-radius` of every object policies name (`named_objects`), the
+/// pages for people in each of `styles` (none: as data only).
+pub fn named(w: &Rebuildable, styles: &[Style]) {
     for object in named_objects(w) {
         let what = format!("deleting {object}");
         let d = dependents::describe_dependency(w, &object);
         data(&what, &d);
-        text(&what, |o, style| human::describe_dependency(o, &d, style));
+        text(&what, styles, |o, style| {
+            human::describe_dependency(o, &d, style)
+        });
         let b = blast::delete_object(w, &object, &[]);
         data(&what, &b);
-        text(&what, |o, style| human::blast_radius(o, &b, true, style));
+        text(&what, styles, |o, style| {
+            human::blast_radius(o, &b, true, style)
+        });
     }
 }
 
 /// The answers about everything in scope.
-fn everything(w: &World) {
+fn everything(w: &World, styles: &[Style]) {
     let rows = query::get_policies(w, None);
     let items: Vec<_> = rows
         .iter()
@@ -69,23 +84,25 @@ fn everything(w: &World) {
     let blind = &w.topology.snapshot.blind_spots;
     data("get", &query::ListOf::of_objects(&items, blind));
     for (wide, headers) in [(false, true), (true, true), (false, false)] {
-        text("get", |o, style| {
+        text("get", styles, |o, style| {
             human::get_policies(o, &rows, wide, headers, true, NOW, style, wide, None)
         });
     }
     let kinds = query::get_kinds(w);
     data("get kinds", &kinds);
-    text("get kinds", |o, style| {
+    text("get kinds", styles, |o, style| {
         human::get_kinds(o, &kinds, false, true, style)
     });
     let findings = query::check(w);
     data("check", &findings);
-    text("check", |o, style| {
+    text("check", styles, |o, style| {
         human::findings_table(o, &findings, true, style)
     });
     let roots = query::tree(w, None, None);
     data("tree", &roots);
-    text("tree", |o, style| render::tree::write(o, &roots, style));
+    text("tree", styles, |o, style| {
+        render::tree::write(o, &roots, style)
+    });
     graph("graph", w, None);
 }
 
@@ -99,39 +116,49 @@ fn graph(what: &str, w: &World, focus: Option<NodeId>) {
 }
 
 /// The answers about one object (or section) of the hierarchy.
-fn object(w: &World, n: NodeId) {
+fn object(w: &World, n: NodeId, styles: &[Style]) {
     let what = format!("{}", w.topology.nodes[n].obj_ref);
     let d = query::describe_target(w, n);
     data(&what, &d);
     for wide in [false, true] {
-        text(&what, |o, style| human::describe_target(o, &d, wide, style));
+        text(&what, styles, |o, style| {
+            human::describe_target(o, &d, wide, style)
+        });
     }
     let outline = outline::target(w, n, &d);
-    text(&what, |o, style| render::tree::write(o, &outline, style));
+    text(&what, styles, |o, style| {
+        render::tree::write(o, &outline, style)
+    });
     let e = query::effective(w, n, None);
     data(&what, &e);
-    text(&what, |o, style| {
+    text(&what, styles, |o, style| {
         human::effective(o, &e, &d.policies, style)
     });
     let below = query::tree(w, Some(n), None);
     data(&what, &below);
-    text(&what, |o, style| render::tree::write(o, &below, style));
+    text(&what, styles, |o, style| {
+        render::tree::write(o, &below, style)
+    });
     graph(&what, w, Some(n));
 }
 
 /// The answers about one policy: `describe` and `blast-radius`.
-fn policy(w: &Rebuildable, p: PolicyId) {
+fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
     let what = format!("{}", w.topology.policies[p].obj_ref);
     let d = query::describe_policy(w, p);
     data(&what, &d);
-    text(&what, |o, style| human::describe_policy(o, &d, NOW, style));
+    text(&what, styles, |o, style| {
+        human::describe_policy(o, &d, NOW, style)
+    });
     let outline = outline::policy(w, p);
-    text(&what, |o, style| {
+    text(&what, styles, |o, style| {
         render::tree::write_policy(o, &outline, style)
     });
     let b = blast::delete_policy(w, p, &[]);
     data(&what, &b);
-    text(&what, |o, style| human::blast_radius(o, &b, true, style));
+    text(&what, styles, |o, style| {
+        human::blast_radius(o, &b, true, style)
+    });
 }
 
 /// The Secrets, ConfigMaps, Services… policies' specs name, there or not, and those of
