@@ -268,3 +268,62 @@ fn the_blast_radius_of_a_shared_port_kind_answers_on_the_demo() {
     );
     assert!(text.contains("/tls/minVersion: \"1.3\" → -"), "{text}");
 }
+
+#[test]
+fn the_blast_radius_of_an_object_of_a_kind_known_only_from_the_input_answers() {
+    // `backend` resolves only once the input is read (no built-in kind is named so):
+    // it was analysed as a policy's reach, its links released, then deleted from a
+    // copy analysed again, and panicked.
+    let yaml = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: app}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: app}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: Backend
+metadata: {name: be, namespace: app}
+spec: {endpoints: [{fqdn: {hostname: x.example, port: 443}}]}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: EnvoyExtensionPolicy
+metadata: {name: ext, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}]
+  extProc: [{backendRefs: [{group: gateway.envoyproxy.io, kind: Backend, name: be, port: 443}]}]
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("backend.yaml");
+    std::fs::write(&file, yaml).unwrap();
+    let out = kp()
+        .arg("-f")
+        .arg(&file)
+        .args(["blast-radius", "backend/be", "-n", "app"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("Deleting Backend app/be makes EnvoyExtensionPolicy app/ext Invalid"),
+        "{text}"
+    );
+}
