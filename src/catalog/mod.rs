@@ -10,7 +10,7 @@ pub mod registry;
 pub use references::{RefField, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
-use crate::model::{GroupKind, POLICY_LABEL};
+use crate::model::{Crd, GroupKind, POLICY_LABEL};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -652,26 +652,18 @@ impl Catalog {
     /// then declarations, then objects that look like policies.
     pub fn build(objects: &[Object], declared: &[Declared]) -> Catalog {
         let mut kinds: BTreeMap<GroupKind, PolicyKind> = BTreeMap::new();
-        for crd in objects
-            .iter()
-            .filter(|crd| crd.kind == "CustomResourceDefinition")
-        {
-            let Some(class) = crd
+        for object in objects.iter().filter(|o| Crd::is_crd(o)) {
+            let Some(class) = object
                 .labels
                 .get(POLICY_LABEL)
                 .and_then(|v| parse_class_label(v))
             else {
                 continue;
             };
-            let group = crd
-                .spec
-                .get("group")
-                .and_then(|v| v.as_str())
-                .unwrap_or_default();
-            let Some(kind) = crd.spec.pointer("/names/kind").and_then(|v| v.as_str()) else {
+            let Some(crd) = Crd::read(object) else {
                 continue;
             };
-            let gk = GroupKind::new(group, kind);
+            let gk = crd.group_kind();
             // The label decides the class of a kind the registry does not know. For one
             // it knows, the controller's behaviour decides (issue 28: kgateway labels
             // TrafficPolicy Direct and inherits it); `label` keeps what the CRD says so
