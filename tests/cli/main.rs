@@ -32,5 +32,6 @@ mod ports;
 mod references;
 mod reported;
 mod sizes;
+mod source_tree;
 mod target_kinds;
 mod yaml_output;
