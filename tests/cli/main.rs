@@ -27,6 +27,7 @@ mod json_dialect;
 mod krew;
 mod kubectl_like;
 mod layers;
+mod module_docs;
 mod plugin;
 mod ports;
 mod references;
