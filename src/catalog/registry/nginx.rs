@@ -71,7 +71,7 @@ const PAYLOAD_PROCESSOR_REFS: &[RefField] = &[
         path: "/processors/*/extProcess/backendRef",
         kinds: SERVICE_KIND,
         kind_as_written: true,
-        group_of_kind: false,
+        groups: RefGroups::AsWritten,
         namespaces: RefNamespaces::Any,
         port: true,
         unresolved: Unresolved::RefusesPolicy,

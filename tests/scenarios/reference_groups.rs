@@ -1,0 +1,145 @@
+//! How a controller reads the group a reference writes beside its kind
+//! (`RefField::groups`): Envoy Gateway matches a backend's or a CA bundle's kind alone
+//! once the group is one it lets through, so a reference written without a group (an
+//! API server stores the `group: ""` its type defaults) names its own kind's object.
+
+use crate::common::*;
+use kubectl_policies::effective::PolicyStatus;
+use kubectl_policies::topology::{PolicyId, RefReason};
+
+const GATEWAY: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: shop}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: web, port: 8080, protocol: HTTP}]
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: Backend
+metadata: {name: processor, namespace: shop}
+spec:
+  endpoints: [{fqdn: {hostname: proc.example.net, port: 9443}}]
+"#;
+
+/// An EnvoyExtensionPolicy on the Gateway whose one ext-proc backend is `backend_ref`.
+fn ext_proc(backend_ref: &str) -> String {
+    format!(
+        "{GATEWAY}---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: EnvoyExtensionPolicy\nmetadata: {{name: ext, namespace: shop}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: edge}}]\n  extProc: [{{backendRefs: [{backend_ref}]}}]\n"
+    )
+}
+
+const EXT_PROC: &str = "/spec/extProc/0/backendRefs/0";
+
+#[test]
+fn an_ext_proc_backend_named_without_its_group_is_envoy_gateways_backend() {
+    for written in [
+        "{kind: Backend, name: processor, port: 9443}",
+        "{group: '', kind: Backend, name: processor, port: 9443}",
+        "{group: gateway.envoyproxy.io, kind: Backend, name: processor, port: 9443}",
+    ] {
+        let w = world(&ext_proc(written));
+        assert_eq!(references(&w, "ext"), one(EXT_PROC, None), "{written}");
+        assert_eq!(status(&w, "ext"), PolicyStatus::Enforced, "{written}");
+    }
+}
+
+#[test]
+fn a_group_less_backend_that_is_not_there_is_still_missing() {
+    let w = world(&ext_proc("{kind: Backend, name: elsewhere, port: 9443}"));
+    assert_eq!(
+        references(&w, "ext"),
+        one(EXT_PROC, Some(RefReason::NotFound))
+    );
+    assert_eq!(status(&w, "ext"), PolicyStatus::Invalid);
+}
+
+#[test]
+fn a_backend_of_a_group_envoy_gateway_does_not_let_through_is_refused() {
+    let w = world(&ext_proc(
+        "{group: proxies.example.org, kind: Backend, name: processor, port: 9443}",
+    ));
+    assert_eq!(
+        references(&w, "ext"),
+        one(EXT_PROC, Some(RefReason::InvalidKind))
+    );
+    assert_eq!(status(&w, "ext"), PolicyStatus::Invalid);
+}
+
+const BUNDLE: &str = r#"
+---
+apiVersion: certificates.k8s.io/v1beta1
+kind: ClusterTrustBundle
+metadata: {name: partner-roots}
+spec: {trustBundle: "not read here"}
+"#;
+
+/// A ClientTrafficPolicy on the Gateway validating clients with `ca_refs`.
+fn client_validation(ca_refs: &str) -> String {
+    format!(
+        "{GATEWAY}{BUNDLE}---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: mtls, namespace: shop}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: edge}}]\n  tls: {{clientValidation: {{caCertificateRefs: [{ca_refs}]}}}}\n"
+    )
+}
+
+const CA: &str = "/spec/tls/clientValidation/caCertificateRefs/0";
+
+#[test]
+fn a_cluster_trust_bundle_named_by_kind_alone_validates_clients() {
+    for written in [
+        "{kind: ClusterTrustBundle, name: partner-roots}",
+        "{group: '', kind: ClusterTrustBundle, name: partner-roots}",
+        // Cluster-scoped: a namespace written beside it is not read.
+        "{group: certificates.k8s.io, kind: ClusterTrustBundle, name: partner-roots, namespace: shop}",
+    ] {
+        let w = world(&client_validation(written));
+        assert_eq!(references(&w, "mtls"), one(CA, None), "{written}");
+        assert_eq!(status(&w, "mtls"), PolicyStatus::Enforced, "{written}");
+    }
+}
+
+#[test]
+fn a_cluster_trust_bundle_that_is_not_there_makes_the_policy_invalid() {
+    let w = world(&client_validation(
+        "{kind: ClusterTrustBundle, name: retired-roots}",
+    ));
+    assert_eq!(references(&w, "mtls"), one(CA, Some(RefReason::NotFound)));
+    assert_eq!(status(&w, "mtls"), PolicyStatus::Invalid);
+}
+
+#[test]
+fn a_ca_entry_naming_no_kind_is_still_a_secret() {
+    let yaml = format!(
+        "{}---\napiVersion: v1\nkind: Secret\nmetadata: {{name: client-ca, namespace: shop}}\n",
+        client_validation("{name: client-ca}, {kind: ClusterTrustBundle, name: partner-roots}")
+    );
+    let w = world(&yaml);
+    let got = references(&w, "mtls");
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got.iter().all(|(_, reason)| reason.is_none()), "{got:?}");
+    let pid = PolicyId::all(w.topology.policies.len())
+        .find(|&p| w.topology.policies[p].obj_ref.name == "mtls")
+        .unwrap();
+    let targets: Vec<String> = w
+        .topology
+        .references_of(pid)
+        .iter()
+        .map(|r| format!("{}/{}", r.target.group, r.target.kind))
+        .collect();
+    assert_eq!(
+        targets,
+        ["/Secret", "certificates.k8s.io/ClusterTrustBundle"]
+    );
+}
+
+#[test]
+fn a_backend_tls_policy_reads_a_core_grouped_cluster_trust_bundle_as_the_bundle() {
+    let yaml = format!(
+        "{GATEWAY}{BUNDLE}---\napiVersion: v1\nkind: Service\nmetadata: {{name: api, namespace: shop}}\nspec: {{ports: [{{port: 443}}]}}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: api-tls, namespace: shop}}\nspec:\n  targetRefs: [{{group: '', kind: Service, name: api}}]\n  validation:\n    hostname: api.shop.example\n    caCertificateRefs: [{{group: '', kind: ClusterTrustBundle, name: partner-roots}}]\n"
+    );
+    let w = world(&yaml);
+    assert_eq!(
+        references(&w, "api-tls"),
+        one("/spec/validation/caCertificateRefs/0", None),
+        "resolved against the bundle, not left unchecked as a core-group kind"
+    );
+}
