@@ -143,3 +143,53 @@ fn a_backend_tls_policy_reads_a_core_grouped_cluster_trust_bundle_as_the_bundle(
         "resolved against the bundle, not left unchecked as a core-group kind"
     );
 }
+
+/// A kgateway TrafficPolicy whose ext-auth names GatewayExtension `authz` by
+/// `extension_ref`, beside that GatewayExtension.
+fn kgateway_ext_auth(extension_ref: &str) -> String {
+    format!(
+        r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: front, namespace: web}}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{{name: http, port: 80, protocol: HTTP}}]
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {{name: authz, namespace: web}}
+spec: {{type: ExtAuth, extAuth: {{grpcService: {{backendRef: {{name: authz-svc, port: 9000}}}}}}}}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {{name: guard, namespace: web}}
+spec:
+  targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: front}}]
+  extAuth: {{extensionRef: {extension_ref}}}
+"#
+    )
+}
+
+#[test]
+fn a_kgateway_extension_ref_is_a_gateway_extension_whatever_kind_it_writes() {
+    // Its type has a name and a namespace only: kgateway reads a GatewayExtension.
+    for written in [
+        "{name: authz}",
+        "{name: authz, kind: Service}",
+        "{name: authz, group: '', kind: GatewayExtension}",
+    ] {
+        let w = world(&kgateway_ext_auth(written));
+        assert_eq!(
+            references(&w, "guard"),
+            one("/spec/extAuth/extensionRef", None),
+            "{written}"
+        );
+        assert_eq!(status(&w, "guard"), PolicyStatus::Enforced, "{written}");
+    }
+    let w = world(&kgateway_ext_auth("{name: gone, kind: GatewayExtension}"));
+    assert_eq!(
+        references(&w, "guard"),
+        one("/spec/extAuth/extensionRef", Some(RefReason::NotFound))
+    );
+}
