@@ -100,7 +100,9 @@ pub enum RefGroups {
     /// whatever group it wrote. A group outside `groups` names a kind the field may not
     /// name (`InvalidKind`). Envoy Gateway's backend references: it refuses a group
     /// other than the core one, `multicluster.x-k8s.io` and `gateway.envoyproxy.io`,
-    /// then switches on the kind alone, so `{kind: Backend}` is its Backend.
+    /// then switches on the kind alone, so `{kind: Backend}` is its Backend. A
+    /// ReferenceGrant into another namespace is asked for the group as written
+    /// (`SpecRef::grant_group`).
     KindAlone {
         /// The groups it lets through, core as `""`.
         groups: &'static [&'static str],
@@ -204,6 +206,10 @@ pub struct SpecRef {
     pub port: Option<u64>,
     /// Index of its field among the kind's `RefField`s.
     pub field: usize,
+    /// The group a ReferenceGrant must name to let the policy refer to it in another
+    /// namespace: the group it writes (an omitted one the core group) where its
+    /// controller matches the kind alone (`RefGroups::KindAlone`), else the object's.
+    pub grant_group: String,
 }
 
 /// The references `spec` holds in the kind's reference `fields`, in field order, each
@@ -343,6 +349,7 @@ fn read_one(
             target: ObjRef::new(default_group, default_kind, ns, name),
             port: None,
             field: index,
+            grant_group: default_group.to_string(),
         });
     }
     let name = entry
@@ -357,11 +364,20 @@ fn read_one(
     let port = entry.get("port").and_then(Val::as_u64);
     let section = port.map(|p| p.to_string());
     let target = ObjRef::new(group, kind, ns, name).with_section(section.as_deref());
+    // Envoy Gateway asks a ReferenceGrant for the group as written
+    // (`crossNamespaceTo{group: GroupDerefOr(backendRef.Group, "")}`).
+    let grant_group = match field.groups {
+        RefGroups::KindAlone { .. } => {
+            normalize_group(entry.get("group").and_then(Val::as_str).unwrap_or(""))
+        }
+        RefGroups::AsWritten | RefGroups::OmittedMeansKinds => group,
+    };
     Some(SpecRef {
         pointer,
         target,
         port,
         field: index,
+        grant_group: grant_group.to_string(),
     })
 }
 

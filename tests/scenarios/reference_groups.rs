@@ -193,3 +193,32 @@ fn a_kgateway_extension_ref_is_a_gateway_extension_whatever_kind_it_writes() {
         one("/spec/extAuth/extensionRef", Some(RefReason::NotFound))
     );
 }
+
+/// An ext-proc backend `{kind: Backend}` written without a group in namespace `procs`,
+/// with a ReferenceGrant there to Backends of `grant_group`.
+fn ext_proc_across(grant_group: &str) -> String {
+    format!(
+        "{}---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: Backend\nmetadata: {{name: shared-proc, namespace: procs}}\nspec: {{endpoints: [{{ip: {{address: 10.1.2.3, port: 9443}}}}]}}\n---\napiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata: {{name: from-shop, namespace: procs}}\nspec:\n  from: [{{group: gateway.envoyproxy.io, kind: EnvoyExtensionPolicy, namespace: shop}}]\n  to: [{{group: '{grant_group}', kind: Backend}}]\n",
+        ext_proc("{kind: Backend, name: shared-proc, namespace: procs, port: 9443}")
+    )
+}
+
+#[test]
+fn envoy_gateway_asks_a_reference_grant_for_the_group_as_written() {
+    // crossNamespaceTo{group: GroupDerefOr(backendRef.Group, "")}: a group-less
+    // Backend is let in by a grant to core-group Backends, not by one to its own group.
+    let w = analyze(&ext_proc_across(""));
+    assert_eq!(references(&w, "ext"), one(EXT_PROC, None));
+    let w = analyze(&ext_proc_across("gateway.envoyproxy.io"));
+    assert_eq!(
+        references(&w, "ext"),
+        one(EXT_PROC, Some(RefReason::RefNotPermitted))
+    );
+    assert_eq!(status(&w, "ext"), PolicyStatus::Invalid);
+}
+
+// Built without the oracles of `world`: a reference into another namespace is one the
+// live plan and narrowing do not follow yet.
+fn analyze(yaml: &str) -> kubectl_policies::query::World {
+    kubectl_policies::analyze_yaml(yaml).unwrap()
+}
