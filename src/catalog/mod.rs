@@ -7,7 +7,7 @@ pub mod policy;
 pub mod references;
 pub mod registry;
 
-pub use references::{RefField, RefNamespaces, RefusedReferent, Unresolved};
+pub use references::{RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
 use crate::model::{Crd, GroupKind, POLICY_LABEL};
