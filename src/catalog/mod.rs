@@ -7,7 +7,7 @@ pub mod policy;
 pub mod references;
 pub mod registry;
 
-pub use references::{RefField, RefNamespaces, RefusedReferent, Unresolved};
+pub use references::{Further, RefField, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
 use crate::model::{GroupKind, POLICY_LABEL};
@@ -578,6 +578,10 @@ pub struct PolicyKind {
     /// field (`RefusedReferent`: an ExternalName Service, for Envoy Gateway).
     #[serde(skip)]
     pub refused_referents: &'static [RefusedReferent],
+    /// What the objects its references name must themselves have resolve for its
+    /// controller to accept it (`Further`).
+    #[serde(skip)]
+    pub further: &'static [Further],
     /// The project that defines it, when the registry knows.
     #[serde(skip)]
     pub project: &'static str,
@@ -586,6 +590,15 @@ pub struct PolicyKind {
 impl PolicyKind {
     pub fn group_kind(&self) -> GroupKind {
         GroupKind::new(&self.group, &self.kind)
+    }
+
+    /// Whether one policy of this kind may decide whether its controller refuses
+    /// another (a listener's port shared, `SharedPort`; a route's policy merged with
+    /// a refused parent, `MergedParentFields`): deleting it is then answered by
+    /// building the world again.
+    pub fn verdicts_turn_on_others(&self) -> bool {
+        self.shared_port != SharedPort::Allowed
+            || registry::merged_parent_fields(&self.group, &self.kind).is_some()
     }
 }
 
@@ -813,6 +826,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         cite: "",
         references: &[],
         refused_referents: &[],
+        further: &[],
         project: "",
         when_merged: None,
     }

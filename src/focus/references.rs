@@ -5,8 +5,8 @@
 //! (and as metadata only: `source::live`), so the tool reads none that no policy names.
 
 use crate::catalog::references::{kind_allowed, read_references, SpecRef};
-use crate::catalog::{registry, RefField, RefNamespaces};
-use crate::model::{GroupKind, Object};
+use crate::catalog::{registry, Further, RefField, RefNamespaces};
+use crate::model::{is_cluster_scoped, normalize_group, GroupKind, ObjRef, Object};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
@@ -41,6 +41,7 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
             out.insert((GroupKind::new(&t.group, &t.kind), namespace));
         }
     }
+    out.extend(further_named(objects));
     // The parameters a GatewayClass or a Gateway names (an EnvoyProxy, whose
     // `mergeGateways` may decide a verdict), where they are named.
     out.extend(
@@ -48,6 +49,73 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
             .into_iter()
             .map(|(gk, ns)| (gk, Some(ns))),
     );
+    out
+}
+
+/// What the objects the policies' references name must themselves have resolve
+/// (`Further`), listed where it lies: a referent's own references (a kgateway
+/// GatewayExtension's backend, in the namespace it names, and the ReferenceGrants
+/// there), and the policy a rule looks for on a referent (a BackendTLSPolicy on an
+/// Envoy Gateway ext-auth Service) with the kinds its references may name, in the
+/// referent's namespace.
+fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
+    let mut out = BTreeSet::new();
+    for object in objects {
+        for (_, t) in referent_references(object) {
+            if let Some(ns) = &t.namespace {
+                out.insert((GroupKind::new(&t.group, &t.kind), Some(ns.to_string())));
+            }
+        }
+        let Some((_, refs)) = spec_references(object) else {
+            continue;
+        };
+        let rules = registry::further(normalize_group(object.group()));
+        for r in refs {
+            let t = &r.target;
+            let Some(ns) = t.namespace.as_deref() else {
+                continue;
+            };
+            for rule in rules.iter().filter(|rule| rule.covers(&t.group, &t.kind)) {
+                let Further::PolicyOnIt { policy, .. } = rule else {
+                    continue;
+                };
+                let gk = GroupKind::new(policy.0, policy.1);
+                let kinds = registry::lookup(&gk).map_or(&[][..], |k| k.references);
+                out.insert((gk, Some(ns.to_string())));
+                for (group, kind) in kinds.iter().flat_map(|f| f.kinds.iter()) {
+                    if !is_cluster_scoped(kind) {
+                        out.insert((GroupKind::new(group, kind), Some(ns.to_string())));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The references `object` makes in its own spec where a `Further::ItsReferences`
+/// rule reads them (a kgateway GatewayExtension's backend), each with its field.
+pub(super) fn referent_references(object: &Object) -> Vec<(RefField, ObjRef)> {
+    let group = normalize_group(object.group());
+    let mut out = Vec::new();
+    for rule in registry::further_rules() {
+        let Further::ItsReferences {
+            referent, fields, ..
+        } = rule
+        else {
+            continue;
+        };
+        if normalize_group(referent.0) != group || referent.1 != object.kind.as_str() {
+            continue;
+        }
+        let own = object.namespace.as_deref();
+        let refs = object.spec.with(|spec| {
+            spec.as_object()
+                .map(|m| read_references(m, fields, own))
+                .unwrap_or_default()
+        });
+        out.extend(refs.into_iter().map(|r| (fields[r.field], r.target)));
+    }
     out
 }
 
@@ -113,12 +181,19 @@ metadata: {name: unrelated, namespace: elsewhere}
             .into_iter()
             .map(|(gk, ns)| (gk.kind.to_string(), ns.unwrap_or_default()))
             .collect();
-        assert_eq!(
-            got,
-            vec![
-                ("Secret".to_string(), "apps".to_string()),
-                ("Service".to_string(), "auth".to_string()),
-            ]
-        );
+        // Beyond the ext-auth Service, where it lies: the BackendTLSPolicy Envoy Gateway
+        // applies to it and the kinds of CA certificates that policy may name.
+        let expected = [
+            ("ConfigMap", "auth"),
+            ("Secret", "apps"),
+            ("Secret", "auth"),
+            ("Service", "auth"),
+            ("BackendTLSPolicy", "auth"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(k, n)| (k.to_string(), n.to_string()))
+            .collect();
+        assert_eq!(got, expected);
     }
 }

@@ -25,6 +25,7 @@ mod narrow;
 mod overridden;
 mod reach;
 mod references;
+mod references_further;
 mod references_vendors;
 mod registry_kinds;
 mod reported;

@@ -80,14 +80,70 @@ const fn kgateway_ref(
 
 const GATEWAY_EXTENSION: &[(&str, &str)] = &[("gateway.kgateway.dev", "GatewayExtension")];
 
+/// A TrafficPolicy's Secret (`gwv1.SecretObjectReference`), read through kgateway's
+/// `SecretIndex.GetSecret` with the policy as the referrer: in another namespace only
+/// with a ReferenceGrant from TrafficPolicy, in kgateway's default `PERMISSIVE`
+/// `ReferenceGrantMode` ("enforces ReferenceGrant for cross-namespace BackendRef and
+/// SecretRef references"; only `ExtensionRef` is let through without one). A Secret
+/// that is missing or not granted fails its setting's construction, whose error joins
+/// the policy's, and the policy is not accepted. Not read here: `apiKeyAuth.
+/// secretSelector`, which picks Secrets by label in the policy's namespace and in those
+/// whose ReferenceGrants allow it (`GetSecretsBySelector`), refusing the policy when
+/// none matches.
+const fn kgateway_secret_ref(path: &'static str) -> RefField {
+    RefField::named(
+        path,
+        &[("", "Secret")],
+        RefNamespaces::WithGrant,
+        Unresolved::RefusesPolicy,
+        "kgateway-dev/kgateway@7a44f6cb api/settings/settings.go (ReferenceGrantPermissive, the default mode); @2979b00c pkg/krtcollections/secrets.go (SecretIndex.GetSecret: MissingReferenceGrantError, NotFoundError); @0975d4cc pkg/kgateway/extensions2/plugins/trafficpolicy/api_key_auth.go (constructAPIKeyAuth), basic_auth_policy.go",
+    )
+}
+
 const TRAFFIC_POLICY_REFS: &[RefField] = &[
     kgateway_ref("/extAuth/extensionRef", GATEWAY_EXTENSION),
     kgateway_ref("/extProc/extensionRef", GATEWAY_EXTENSION),
     kgateway_ref("/jwtAuth/extensionRef", GATEWAY_EXTENSION),
     kgateway_ref("/rateLimit/global/extensionRef", GATEWAY_EXTENSION),
-    kgateway_ref("/basicAuth/secretRef", &[("", "Secret")]),
-    kgateway_ref("/apiKeyAuth/secretRef", &[("", "Secret")]),
+    kgateway_secret_ref("/basicAuth/secretRef"),
+    kgateway_secret_ref("/apiKeyAuth/secretRef"),
 ];
+
+/// A GatewayExtension's own backend (`ExtGrpcService.BackendRef`, `ExtHttpService.
+/// BackendRef`: a `gwv1.BackendRef`, a Service or a kgateway Backend), resolved by
+/// `TranslateGatewayExtensionBuilder` through `BackendIndex.GetBackendFromRef` with the
+/// GatewayExtension as the referrer: another namespace only with a ReferenceGrant
+/// from GatewayExtension. One that does not resolve sets the extension's `Err`, which
+/// `FetchGatewayExtension` hands every TrafficPolicy naming it: that policy is not
+/// accepted.
+const fn extension_backend(path: &'static str) -> RefField {
+    RefField::named(
+        path,
+        &[("", "Service"), ("gateway.kgateway.dev", "Backend")],
+        RefNamespaces::WithGrant,
+        Unresolved::RefusesPolicy,
+        GATEWAY_EXTENSION_CITE,
+    )
+}
+
+const GATEWAY_EXTENSION_CITE: &str = "kgateway-dev/kgateway@049cb625 api/v1alpha1/kgateway/gateway_extensions_types.go (ExtGrpcService, ExtHttpService); @049cb625 pkg/kgateway/extensions2/plugins/trafficpolicy/gateway_extension.go (TranslateGatewayExtensionBuilder, ResolveExtGrpcService, ResolveExtHttpService: GetBackendFromRef); trafficpolicy/constructor.go (FetchGatewayExtension returns the extension's Err)";
+
+const GATEWAY_EXTENSION_REFS: &[RefField] = &[
+    extension_backend("/extAuth/grpcService/backendRef"),
+    extension_backend("/extAuth/httpService/backendRef"),
+    extension_backend("/extProc/grpcService/backendRef"),
+    extension_backend("/rateLimit/grpcService/backendRef"),
+];
+
+/// One step further than kgateway's references: a GatewayExtension's own backend.
+pub(super) static FURTHER: &[(&str, &[Further])] = &[(
+    "gateway.kgateway.dev",
+    &[Further::ItsReferences {
+        referent: ("gateway.kgateway.dev", "GatewayExtension"),
+        fields: GATEWAY_EXTENSION_REFS,
+        cite: GATEWAY_EXTENSION_CITE,
+    }],
+)];
 
 /// A BackendConfigPolicy's `tls.secretRef` (`corev1.LocalObjectReference`: "resolved
 /// in the policy's namespace", resource_refs.go). A Secret that is not there fails
