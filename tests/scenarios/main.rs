@@ -21,6 +21,7 @@ mod field_mutation_tests;
 mod gep2649_precedence;
 mod gep713_examples;
 mod hostile_input;
+mod kgateway_merging;
 mod narrow;
 mod overridden;
 mod reach;

@@ -245,14 +245,25 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         references: TRAFFIC_POLICY_REFS,
     },
     KnownKind {
+        // kgateway merges ListenerPolicies (several on one Gateway, oldest first) setting
+        // by setting: its `default` block field by field (`mergeListenerPolicy`:
+        // proxyProtocol, perConnectionBufferLimitBytes, the network RBAC filter, the
+        // internal flag, httpSettings) and `httpSettings` by each HTTP setting
+        // (`MergeHttpPolicies`: accessLog, tracing, upgradeConfig, useRemoteAddress, the
+        // timeouts...). Not as one field: a policy that sets the access log and one that
+        // sets tracing both act. The `perPort` list is taken whole here, where kgateway
+        // merges it port by port.
+        merge: MergeModel::KeyedFields {
+            rule_paths: &["/default/httpSettings"],
+        },
         references: LISTENER_POLICY_REFS,
         ..per_field(
         "ListenerPolicy",
         GATEWAY,
         SameTarget::OldestFieldWins,
-        "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway are undocumented: merged by top-level field, the oldest winning each, as kgateway's other kinds.",
+        "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway merge setting by setting (each field of default, each HTTP setting), the oldest winning each.",
         "https://kgateway.dev/docs/about/policies/",
-        "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go",
+        "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go; @2c302a02 pkg/kgateway/extensions2/plugins/listenerpolicy/merge.go (MergePolicies, mergeListenerPolicy); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
     )
     },
     KnownKind {
