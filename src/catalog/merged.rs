@@ -77,3 +77,19 @@ pub struct MergedParentFields {
     /// The vendor source the rule was read from.
     pub source: &'static str,
 }
+
+/// A policy kind some of whose settings a policy of another kind replaces where both
+/// attach (kgateway: a BackendTLSPolicy on a Service replaces a BackendConfigPolicy's
+/// `tls` there, and kgateway reports the BackendConfigPolicy overridden): there those
+/// settings are the other kind's, and the policy is Overridden for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShadowedBy {
+    /// The policy kind whose settings are replaced, (group, kind).
+    pub policy: (&'static str, &'static str),
+    /// The kind that replaces them, (group, kind).
+    pub by: (&'static str, &'static str),
+    /// The top-level spec fields replaced.
+    pub fields: &'static [&'static str],
+    /// The vendor source the rule was read from.
+    pub source: &'static str,
+}

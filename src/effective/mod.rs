@@ -330,7 +330,8 @@ impl<'t> KindFold<'t> {
             at_node,
             ns_policies,
             entries_by_place: merge::enters_by_place(model)
-                || pk.is_some_and(|k| !k.sections.spec_port_lists().is_empty()),
+                || pk.is_some_and(|k| !k.sections.spec_port_lists().is_empty())
+                || crate::catalog::registry::shadowed_by(&kind.group, &kind.kind).is_some(),
             entries: FastMap::default(),
             pushed: FastMap::default(),
             narrowed: FastMap::default(),

@@ -80,3 +80,31 @@ fn a_listener_policy_whose_every_setting_an_older_one_sets_is_overridden() {
     assert_eq!(status(&w, "first"), PolicyStatus::Enforced);
     assert_eq!(status(&w, "second"), PolicyStatus::Overridden);
 }
+
+/// Service `auth` with a BackendConfigPolicy of `spec`, and, if `with_tls`, a
+/// BackendTLSPolicy on the same Service.
+fn backend_config(spec: &str, with_tls: bool) -> String {
+    let tls = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: app}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {name: btls, namespace: app}\nspec:\n  targetRefs: [{group: '', kind: Service, name: auth}]\n  validation: {hostname: auth.example.com, caCertificateRefs: [{group: '', kind: ConfigMap, name: ca}]}\n";
+    format!(
+        "apiVersion: v1\nkind: Service\nmetadata: {{name: auth, namespace: app}}\nspec: {{ports: [{{name: http, port: 8080}}]}}\n---\napiVersion: gateway.kgateway.dev/v1alpha1\nkind: BackendConfigPolicy\nmetadata: {{name: bcp, namespace: app}}\nspec:\n  targetRefs: [{{group: '', kind: Service, name: auth}}]\n{spec}{}",
+        if with_tls { tls } else { "" }
+    )
+}
+
+#[test]
+fn a_backend_tls_policy_replaces_a_backend_config_policys_tls_only() {
+    let both = "  connectTimeout: 5s\n  tls: {insecureSkipVerify: true}\n";
+    let w = world(&backend_config(both, false));
+    assert_eq!(status(&w, "bcp"), PolicyStatus::Enforced);
+    let w = world(&backend_config(both, true));
+    // Its TLS is the BackendTLSPolicy's there; its timeout is enforced unchanged.
+    assert_eq!(status(&w, "bcp"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "btls"), PolicyStatus::Enforced);
+    let auth = node(&w, "Service", Some("app"), "auth", None);
+    let kind = gk("gateway.kgateway.dev", "BackendConfigPolicy");
+    let spec = &effective(&w, &kind, auth)[0].1;
+    assert_eq!(spec, &json!({"connectTimeout": "5s"}));
+    // A policy that sets only TLS is overridden there.
+    let w = world(&backend_config("  tls: {insecureSkipVerify: true}\n", true));
+    assert_eq!(status(&w, "bcp"), PolicyStatus::Overridden);
+}

@@ -344,3 +344,18 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         ..super::agentgateway::AGENTGATEWAY_POLICY
     },
 ];
+
+/// A BackendTLSPolicy on a Service replaces a BackendConfigPolicy's `tls` there:
+/// kgateway drops `spec.tls` "because a BackendTLSPolicy also targets the same
+/// backend" and sets `Overridden=True`, reason `ConflictedWithBackendTLSPolicy`, on the
+/// BackendConfigPolicy's ancestor (the plugin's `HasTLSConfig` lets the IR translator
+/// see the conflict); its other settings are "enforced unchanged". Only a
+/// BackendTLSPolicy on the same object (or, for a policy on a port, on its Service)
+/// counts here; one on a single port of a Service whose whole a BackendConfigPolicy
+/// targets is not modelled.
+pub(super) static SHADOWED_BY: &[ShadowedBy] = &[ShadowedBy {
+    policy: ("gateway.kgateway.dev", "BackendConfigPolicy"),
+    by: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+    fields: &["tls"],
+    source: "kgateway-dev/kgateway pkg/kgateway/extensions2/plugins/backendconfigpolicy (ConditionOverridden, ReasonConflictedWithBackendTLSPolicy, HasTLSConfig); kgateway docs, BackendConfigPolicy (\"the spec.tls field ... overridden by a BackendTLSPolicy\", the other fields \"enforced unchanged\")",
+}];

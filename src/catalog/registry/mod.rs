@@ -29,7 +29,9 @@ mod linkerd;
 mod nginx;
 mod solo;
 
-use super::merged::{ClassParameters, MergedParentFields, SectionByRefPort, WhenMerged};
+use super::merged::{
+    ClassParameters, MergedParentFields, SectionByRefPort, ShadowedBy, WhenMerged,
+};
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, Further, MergeModel, NamespaceRule,
     OtherTargetKinds, PolicyKind, RefField, RefNamespaces, RefusedOn, RefusedReferent, Refuses,
@@ -127,6 +129,14 @@ pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
 /// a route's backendRef.
 pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort> {
     envoy_gateway::SECTION_BY_REF_PORT.iter()
+}
+
+/// The settings of (`group`, `kind`) a policy of another kind replaces where both
+/// attach (`ShadowedBy`), if its kind has that rule.
+pub fn shadowed_by(group: &str, kind: &str) -> Option<&'static ShadowedBy> {
+    kgateway::SHADOWED_BY
+        .iter()
+        .find(|r| r.policy.0 == group && r.policy.1 == kind)
 }
 
 /// The parent's fields a route's `mergeType` policy of (`group`, `kind`) is translated
