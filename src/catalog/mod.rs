@@ -591,15 +591,6 @@ impl PolicyKind {
     pub fn group_kind(&self) -> GroupKind {
         GroupKind::new(&self.group, &self.kind)
     }
-
-    /// Whether one policy of this kind may decide whether its controller refuses
-    /// another (a listener's port shared, `SharedPort`; a route's policy merged with
-    /// a refused parent, `MergedParentFields`): deleting it is then answered by
-    /// building the world again.
-    pub fn verdicts_turn_on_others(&self) -> bool {
-        self.shared_port != SharedPort::Allowed
-            || registry::merged_parent_fields(&self.group, &self.kind).is_some()
-    }
 }
 
 /// Why a `--policy-kind` (`given`) is refused.

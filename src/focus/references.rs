@@ -6,7 +6,7 @@
 
 use crate::catalog::references::{kind_allowed, read_references, SpecRef};
 use crate::catalog::{registry, Further, RefField, RefNamespaces};
-use crate::model::{is_cluster_scoped, normalize_group, GroupKind, ObjRef, Object};
+use crate::model::{normalize_group, GroupKind, ObjRef, Object};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
@@ -56,8 +56,7 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
 /// (`Further`), listed where it lies: a referent's own references (a kgateway
 /// GatewayExtension's backend, in the namespace it names, and the ReferenceGrants
 /// there), and the policy a rule looks for on a referent (a BackendTLSPolicy on an
-/// Envoy Gateway ext-auth Service) with the kinds its references may name, in the
-/// referent's namespace.
+/// Envoy Gateway ext-auth Service), in the referent's namespace.
 fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     let mut out = BTreeSet::new();
     for object in objects {
@@ -79,14 +78,10 @@ fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
                 let Further::PolicyOnIt { policy, .. } = rule else {
                     continue;
                 };
-                let gk = GroupKind::new(policy.0, policy.1);
-                let kinds = registry::lookup(&gk).map_or(&[][..], |k| k.references);
-                out.insert((gk, Some(ns.to_string())));
-                for (group, kind) in kinds.iter().flat_map(|f| f.kinds.iter()) {
-                    if !is_cluster_scoped(kind) {
-                        out.insert((GroupKind::new(group, kind), Some(ns.to_string())));
-                    }
-                }
+                // Its own references are not followed from here: Secrets and ConfigMaps
+                // are listed only where a policy read names them (in the referent's
+                // namespace, where the policy naming the referent is, they are).
+                out.insert((GroupKind::new(policy.0, policy.1), Some(ns.to_string())));
             }
         }
     }
@@ -182,11 +177,9 @@ metadata: {name: unrelated, namespace: elsewhere}
             .map(|(gk, ns)| (gk.kind.to_string(), ns.unwrap_or_default()))
             .collect();
         // Beyond the ext-auth Service, where it lies: the BackendTLSPolicy Envoy Gateway
-        // applies to it and the kinds of CA certificates that policy may name.
+        // applies to it (not the Secrets and ConfigMaps it may name: none named yet).
         let expected = [
-            ("ConfigMap", "auth"),
             ("Secret", "apps"),
-            ("Secret", "auth"),
             ("Service", "auth"),
             ("BackendTLSPolicy", "auth"),
         ];

@@ -79,7 +79,7 @@ pub fn delete_policy(world: &World, policy: PolicyId, declared: &[Declared]) -> 
     let others_turn_on_it = topology
         .catalog
         .get(&pol.kind)
-        .is_some_and(|k| k.verdicts_turn_on_others());
+        .is_some_and(|k| k.shared_port != crate::catalog::SharedPort::Allowed);
     if others_turn_on_it {
         return delete_policy_by_reanalysis(world, policy, declared);
     }
