@@ -7,7 +7,7 @@ pub mod policy;
 pub mod references;
 pub mod registry;
 
-pub use references::{Further, RefField, RefNamespaces, RefusedReferent, Unresolved};
+pub use references::{Further, RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
 use crate::model::{GroupKind, POLICY_LABEL};

@@ -25,6 +25,7 @@ mod kgateway_merging;
 mod narrow;
 mod overridden;
 mod reach;
+mod reference_groups;
 mod references;
 mod references_further;
 mod references_vendors;

@@ -34,8 +34,8 @@ use super::merged::{
 };
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, Further, MergeModel, NamespaceRule,
-    OtherTargetKinds, PolicyKind, RefField, RefNamespaces, RefusedOn, RefusedReferent, Refuses,
-    SameTarget, Sections, SharedPort, Targeting, Unresolved, ValueKey,
+    OtherTargetKinds, PolicyKind, RefField, RefGroups, RefNamespaces, RefusedOn, RefusedReferent,
+    Refuses, SameTarget, Sections, SharedPort, Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
 

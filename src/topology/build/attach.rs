@@ -52,6 +52,7 @@ impl<'s> Builder<'s> {
         for (pid, mut resolved) in PolicyId::all(all.len()).zip(all) {
             self.refuse_on_shared_port(pid, &resolved, &claimed);
             self.refuse_when_merged(pid, &resolved);
+            self.unreach_sections_no_ref_names(pid, &mut resolved);
             self.attach_to_targets(pid, &resolved);
             resolved.shrink_to_fit();
             self.topology.targets[pid] = resolved;

@@ -137,7 +137,7 @@ impl<'s> Builder<'s> {
         }
         let ns = t.namespace.as_deref();
         if ns.is_some() && ns != policy.namespace.as_deref() {
-            let key = RefKey::new(&t.group, &t.kind, ns, &t.name);
+            let key = RefKey::new(&r.grant_group, &t.kind, ns, &t.name);
             let granted = match field.namespaces {
                 RefNamespaces::Any => true,
                 RefNamespaces::Own | RefNamespaces::ByName => false,
