@@ -93,3 +93,30 @@ pub struct ShadowedBy {
     /// The vendor source the rule was read from.
     pub source: &'static str,
 }
+
+/// A policy kind some of whose settings Envoy reads at every level rather than from the
+/// most specific only (kgateway's TrafficPolicy: its header modifiers, and its ext-auth,
+/// ext-proc, JWT and OAuth2 filters, one filter per provider). Where a less specific
+/// policy and a more specific one both set such a setting, both act, unless they
+/// configure the same provider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActsPerLevel {
+    /// The policy kind, (group, kind).
+    pub policy: (&'static str, &'static str),
+    /// Top-level spec fields whose value at every level acts: in the effective spec each
+    /// is held under the object (or section) its policy attaches to.
+    pub every_level: &'static [&'static str],
+    /// Top-level spec fields that configure the filter of one provider, named by the
+    /// reference at `provider_ref` inside them (a name, and a namespace defaulting to
+    /// the policy's): a more specific policy shadows only the same provider's. In the
+    /// effective spec each is held under the provider's `namespace/name`.
+    pub per_provider: &'static [&'static str],
+    /// The field inside a per-provider setting that names its provider.
+    pub provider_ref: &'static str,
+    /// The field inside a per-provider setting that turns every provider off: where
+    /// the most specific policy setting it prefers the child, the less specific
+    /// levels' providers are shadowed.
+    pub disables_all: &'static str,
+    /// The vendor source the rule was read from.
+    pub source: &'static str,
+}

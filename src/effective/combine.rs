@@ -13,7 +13,7 @@ use super::merge;
 use super::sourced::Sourced;
 use crate::catalog::policy::{spec_at_port, How, Intent, Mode};
 use crate::catalog::MergeModel;
-use crate::model::{FastMap, Val};
+use crate::model::{FastMap, GroupKind, Val};
 use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
@@ -217,7 +217,7 @@ fn at_paths(tree: &Rc<Sourced>, keep: &[&str], depth: usize) -> Option<Rc<Source
 /// entry changes where the fold starts, so adding them one at a time would fold
 /// everything again for each: ten thousand policies on one target would take ten
 /// thousand folds of up to ten thousand joins.)
-pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc> {
+pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel, kind: &GroupKind) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
     let mut expected = est.and_then(|a| a.expected.clone());
     // A policy read narrowed here can keep only what it sets here.
@@ -228,7 +228,7 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel) -> Rc<Acc>
     }
     entries.extend(es.iter().cloned());
     // From the most specific policy up, each joining as its kind's model says.
-    let folded = merge::fold(model, &entries);
+    let folded = merge::fold(model, kind, &entries);
     Rc::new(Acc {
         applied: entries
             .iter()
@@ -268,11 +268,21 @@ mod tests {
         })
     }
 
+    /// A policy kind with no vendor rule of its own.
+    fn kind() -> GroupKind {
+        GroupKind::new("example.com", "Policy")
+    }
+
     /// Folds entries given least specific first.
     fn fold(entries: &[Rc<Joining>], model: MergeModel) -> Value {
         let mut acc: Option<Rc<Acc>> = None;
         for e in entries {
-            acc = Some(push(acc.as_deref(), std::slice::from_ref(e), model));
+            acc = Some(push(
+                acc.as_deref(),
+                std::slice::from_ref(e),
+                model,
+                &kind(),
+            ));
         }
         acc.map(|a| a.result().to_value()).unwrap_or(Value::Null)
     }
@@ -448,6 +458,7 @@ mod tests {
             None,
             &[gw.clone(), route.clone()],
             MergeModel::EnvoyMergeType,
+            &kind(),
         );
         assert_eq!(acc.replaced_by(gw_id), Some(route_id), "both empty");
         assert_eq!(acc.replaced_by(route_id), None);
@@ -455,6 +466,7 @@ mod tests {
             None,
             &[gw.clone(), merging.clone()],
             MergeModel::EnvoyMergeType,
+            &kind(),
         );
         assert_eq!(acc.replaced_by(gw_id), None, "merged into, not replaced");
         // A kind without mergeType reads none.
@@ -462,11 +474,12 @@ mod tests {
             None,
             &[gw.clone(), merging],
             MergeModel::MostSpecificReplaces,
+            &kind(),
         );
         assert_eq!(acc.replaced_by(gw_id), Some(route_id));
         // The models that merge replace nothing whole: their policies lose setting by
         // setting.
-        let acc = push(None, &[gw, route], MergeModel::MostSpecificWins);
+        let acc = push(None, &[gw, route], MergeModel::MostSpecificWins, &kind());
         assert_eq!(acc.replaced_by(gw_id), None);
     }
 }

@@ -462,7 +462,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
         if let Some((.., pushed)) = self.pushed.get(&key) {
             return pushed.clone();
         }
-        let pushed = combine::push(acc.as_deref(), es, self.model);
+        let pushed = combine::push(acc.as_deref(), es, self.model, &self.kind);
         // The inputs are kept with the result, so their addresses stay their identity.
         self.pushed.insert(key, (acc, es.to_vec(), pushed.clone()));
         pushed

@@ -108,3 +108,131 @@ fn a_backend_tls_policy_replaces_a_backend_config_policys_tls_only() {
     let w = world(&backend_config("  tls: {insecureSkipVerify: true}\n", true));
     assert_eq!(status(&w, "bcp"), PolicyStatus::Overridden);
 }
+
+/// A Gateway with an HTTPRoute of two named rules, two GatewayExtensions (`ext-a`,
+/// `ext-b`) whose backend Service exists, and `policies`.
+fn traffic_world(policies: &[String]) -> String {
+    let mut yaml = String::from(GATEWAY);
+    yaml.push_str("---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: app}\nspec:\n  parentRefs: [{name: gw}]\n  rules:\n  - {name: one, backendRefs: [{name: web, port: 80}]}\n  - {name: two, backendRefs: [{name: web, port: 80}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: app}\nspec: {ports: [{port: 80}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: authz, namespace: app}\nspec: {ports: [{port: 9000}]}\n");
+    for ext in ["ext-a", "ext-b"] {
+        yaml.push_str(&format!("---\napiVersion: gateway.kgateway.dev/v1alpha1\nkind: GatewayExtension\nmetadata: {{name: {ext}, namespace: app}}\nspec:\n  type: ExtAuth\n  extAuth: {{grpcService: {{backendRef: {{name: authz, port: 9000}}}}}}\n"));
+    }
+    for p in policies {
+        yaml.push_str(p);
+    }
+    yaml
+}
+
+/// A TrafficPolicy on `target` (`kind/name` or `kind/name#section`) with `spec`.
+fn traffic_policy(name: &str, second: u8, target: &str, spec: &str) -> String {
+    let (kind, rest) = target.split_once('/').expect("kind/name");
+    let (target, section) = match rest.split_once('#') {
+        Some((n, s)) => (n, format!(", sectionName: {s}")),
+        None => (rest, String::new()),
+    };
+    format!(
+        "---\napiVersion: gateway.kgateway.dev/v1alpha1\nkind: TrafficPolicy\nmetadata: {{name: {name}, namespace: app, creationTimestamp: '2024-01-01T00:00:0{second}Z'}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}{section}}}]\n  {spec}\n"
+    )
+}
+
+#[test]
+fn header_modifiers_of_a_gateway_and_a_route_both_act() {
+    let yaml = traffic_world(&[
+        traffic_policy(
+            "gw-headers",
+            1,
+            "Gateway/gw",
+            "headerModifiers: {request: {add: [{name: x-gw, value: '1'}]}}",
+        ),
+        traffic_policy(
+            "route-headers",
+            2,
+            "HTTPRoute/r",
+            "headerModifiers: {request: {add: [{name: x-route, value: '1'}]}}",
+        ),
+    ]);
+    let w = world(&yaml);
+    // Envoy's header mutation filter evaluates every level's config: neither shadows.
+    assert_eq!(status(&w, "gw-headers"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "route-headers"), PolicyStatus::Enforced);
+    let r = node(&w, "HTTPRoute", Some("app"), "r", None);
+    let kind = gk("gateway.kgateway.dev", "TrafficPolicy");
+    let spec = &effective(&w, &kind, r)[0].1;
+    let levels = spec["headerModifiers"].as_object().expect("keyed by level");
+    assert_eq!(levels.len(), 2, "{spec}");
+    // Another setting both set is still the route's alone.
+    let yaml = traffic_world(&[
+        traffic_policy("gw-timeouts", 1, "Gateway/gw", "timeouts: {request: 10s}"),
+        traffic_policy(
+            "route-timeouts",
+            2,
+            "HTTPRoute/r",
+            "timeouts: {request: 5s}",
+        ),
+    ]);
+    let w = world(&yaml);
+    assert_eq!(status(&w, "gw-timeouts"), PolicyStatus::Overridden);
+    assert_eq!(status(&w, "route-timeouts"), PolicyStatus::Enforced);
+}
+
+#[test]
+fn a_gateways_ext_auth_provider_is_shadowed_only_by_the_same_provider() {
+    let gw = traffic_policy(
+        "gw-auth",
+        1,
+        "Gateway/gw",
+        "extAuth: {extensionRef: {name: ext-a}}",
+    );
+    // Another provider on the route: the Gateway's filter keeps running there.
+    let w = world(&traffic_world(&[
+        gw.clone(),
+        traffic_policy(
+            "route-auth",
+            2,
+            "HTTPRoute/r",
+            "extAuth: {extensionRef: {name: ext-b}}",
+        ),
+    ]));
+    assert_eq!(status(&w, "gw-auth"), PolicyStatus::Enforced);
+    assert_eq!(status(&w, "route-auth"), PolicyStatus::Enforced);
+    let r = node(&w, "HTTPRoute", Some("app"), "r", None);
+    let kind = gk("gateway.kgateway.dev", "TrafficPolicy");
+    let spec = &effective(&w, &kind, r)[0].1;
+    assert_eq!(
+        spec["extAuth"],
+        json!({
+            "app/ext-a": {"extensionRef": {"name": "ext-a"}},
+            "app/ext-b": {"extensionRef": {"name": "ext-b"}}
+        })
+    );
+    // The same provider (its namespace written out): the route's config wins there.
+    let w = world(&traffic_world(&[
+        gw.clone(),
+        traffic_policy(
+            "route-auth",
+            2,
+            "HTTPRoute/r",
+            "extAuth: {extensionRef: {name: ext-a, namespace: app}}",
+        ),
+    ]));
+    assert_eq!(status(&w, "gw-auth"), PolicyStatus::Overridden);
+    // `disable` on the route turns every provider off there.
+    let w = world(&traffic_world(&[
+        gw.clone(),
+        traffic_policy("route-off", 2, "HTTPRoute/r", "extAuth: {disable: {}}"),
+    ]));
+    assert_eq!(status(&w, "gw-auth"), PolicyStatus::Overridden);
+    assert_eq!(status(&w, "route-off"), PolicyStatus::Enforced);
+    // The same provider on one rule only: the Gateway's still runs on the other.
+    let w = world(&traffic_world(&[
+        gw,
+        traffic_policy(
+            "rule-auth",
+            2,
+            "HTTPRoute/r#one",
+            "extAuth: {extensionRef: {name: ext-a}}",
+        ),
+    ]));
+    assert_eq!(status(&w, "gw-auth"), PolicyStatus::PartiallyEnforced);
+    assert_eq!(status(&w, "rule-auth"), PolicyStatus::Enforced);
+}

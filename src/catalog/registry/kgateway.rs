@@ -373,3 +373,29 @@ pub(super) static SHADOWED_BY: &[ShadowedBy] = &[ShadowedBy {
     fields: &["tls"],
     source: "kgateway-dev/kgateway pkg/kgateway/extensions2/plugins/backendconfigpolicy (ConditionOverridden, ReasonConflictedWithBackendTLSPolicy, HasTLSConfig); kgateway docs, BackendConfigPolicy (\"the spec.tls field ... overridden by a BackendTLSPolicy\", the other fields \"enforced unchanged\")",
 }];
+
+/// A TrafficPolicy's settings that Envoy reads at every level. kgateway writes a
+/// Gateway's (or listener's) TrafficPolicy into the virtual host's typed per-filter
+/// config (`ApplyVhostPlugin`) and a route's into the route's (`ApplyForRoute`), each
+/// under its filter's name (`handlePolicies`). Envoy takes one filter's per-route
+/// config from the most specific level, so a route's policy shadows a Gateway's only
+/// for the filters both configure, with two exceptions read here:
+/// - header modifiers (`handleHeaderModifiers`: the `header_mutation` filter's
+///   `HeaderMutationPerRoute`), which Envoy evaluates "at all specified levels" (route,
+///   virtual host, route table): a route's and a Gateway's both act;
+/// - ext-auth, ext-proc, JWT and OAuth2, one filter per provider (`extAuthFilterName`,
+///   `extProcFilterName`, `jwtFilterName`, `oauthFilterName` of the GatewayExtension):
+///   a route's policy naming another provider leaves the Gateway's running; only one
+///   naming the same provider, or `disable` (the global disable filter's metadata,
+///   which turns every provider off), shadows it.
+///
+/// Several TrafficPolicies on one target still merge field by field first
+/// (`MergeTrafficPolicies`, `defaultMerge`: one policy's field whole), as before.
+pub(super) static ACTS_PER_LEVEL: &[ActsPerLevel] = &[ActsPerLevel {
+    policy: ("gateway.kgateway.dev", "TrafficPolicy"),
+    every_level: &["headerModifiers"],
+    per_provider: &["extAuth", "extProc", "jwtAuth", "oauth2"],
+    provider_ref: "extensionRef",
+    disables_all: "disable",
+    source: "kgateway-dev/kgateway@0ba18d7f pkg/kgateway/extensions2/plugins/trafficpolicy/traffic_policy_plugin.go (ApplyVhostPlugin, ApplyForRoute, handlePolicies, HttpFilters: one ext-auth, ext-proc, OAuth2 and JWT filter per provider, the global disable filters); @43143f46 trafficpolicy/header_modifiers.go (handleHeaderModifiers); @0c95bb55 trafficpolicy/merge.go (MergeTrafficPolicies); envoyproxy/envoy api/envoy/extensions/filters/http/header_mutation/v3/header_mutation.proto (HeaderMutationPerRoute at multiple route levels: \"header mutations at all specified levels are evaluated\")",
+}];

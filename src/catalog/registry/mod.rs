@@ -30,7 +30,7 @@ mod nginx;
 mod solo;
 
 use super::merged::{
-    ClassParameters, MergedParentFields, SectionByRefPort, ShadowedBy, WhenMerged,
+    ActsPerLevel, ClassParameters, MergedParentFields, SectionByRefPort, ShadowedBy, WhenMerged,
 };
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, Further, MergeModel, NamespaceRule,
@@ -135,6 +135,14 @@ pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort>
 /// attach (`ShadowedBy`), if its kind has that rule.
 pub fn shadowed_by(group: &str, kind: &str) -> Option<&'static ShadowedBy> {
     kgateway::SHADOWED_BY
+        .iter()
+        .find(|r| r.policy.0 == group && r.policy.1 == kind)
+}
+
+/// The settings of (`group`, `kind`) that act at every level (`ActsPerLevel`), if its
+/// kind has that rule.
+pub fn acts_per_level(group: &str, kind: &str) -> Option<&'static ActsPerLevel> {
+    kgateway::ACTS_PER_LEVEL
         .iter()
         .find(|r| r.policy.0 == group && r.policy.1 == kind)
 }

@@ -31,6 +31,7 @@ use super::joining::Layer;
 use super::sourced::Sourced;
 use super::Joining;
 use crate::catalog::MergeModel;
+use crate::model::GroupKind;
 use crate::topology::{NodeId, PolicyId, Topology};
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -47,7 +48,7 @@ pub(super) fn enters(
     read: Stanzas,
 ) -> Stanzas {
     match model {
-        MergeModel::KgatewayPriority => kgateway_priority::enters(topology, at, read),
+        MergeModel::KgatewayPriority => kgateway_priority::enters(topology, p, at, read),
         MergeModel::Accumulated => accumulated::enters(topology, p, read),
         // As read, with the strategy the policy declares or its model implies.
         MergeModel::None
@@ -95,8 +96,9 @@ impl Folded {
     }
 }
 
-/// The spec the entries of a context path make, `entries` least specific first.
-pub(super) fn fold(model: MergeModel, entries: &[Rc<Joining>]) -> Folded {
+/// The spec the entries of a context path make, `entries` least specific first, for
+/// policies of `kind`.
+pub(super) fn fold(model: MergeModel, kind: &GroupKind, entries: &[Rc<Joining>]) -> Folded {
     match model {
         MergeModel::None => Folded::merged(none::fold(entries)),
         MergeModel::Gep713 { rule_paths } => Folded::merged(gep713::fold(entries, rule_paths)),
@@ -107,7 +109,7 @@ pub(super) fn fold(model: MergeModel, entries: &[Rc<Joining>]) -> Folded {
         }
         MergeModel::EnvoyMergeType => envoy_merge_type::fold(entries),
         MergeModel::MostSpecificReplaces => most_specific_replaces::fold(entries),
-        MergeModel::KgatewayPriority => Folded::merged(kgateway_priority::fold(entries)),
+        MergeModel::KgatewayPriority => Folded::merged(kgateway_priority::fold(kind, entries)),
         MergeModel::Accumulated => Folded::merged(accumulated::fold(entries)),
     }
 }
