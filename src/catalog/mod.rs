@@ -65,6 +65,11 @@ pub struct RefusedOn {
     /// The spec fields refused there, any one of them set.
     pub fields: &'static [&'static str],
     pub refuses: Refuses,
+    /// Whether its controller runs the check again on the policy merged into its
+    /// closest parent's (a route policy with Envoy Gateway's `mergeType`): a field
+    /// refused there that the parent's policy sets refuses the route's policy on
+    /// that target, as one of its own would (`Refuses::ThatTarget` rules only).
+    pub after_merge: bool,
 }
 
 /// What a vendor refuses when a policy breaks one of its rules on one of its targets.
