@@ -592,6 +592,15 @@ impl PolicyKind {
     pub fn group_kind(&self) -> GroupKind {
         GroupKind::new(&self.group, &self.kind)
     }
+
+    /// Whether its vendor refuses one of its policies for what the others of the kind
+    /// are aimed at or set: its `SharedPort` rule, a `RefusedOn` rule checked again
+    /// after merging into a parent's policy. Deleting one may then refuse or restore
+    /// another.
+    pub fn others_turn_on_it(&self) -> bool {
+        self.shared_port != SharedPort::Allowed
+            || self.refused_on.iter().any(|rule| rule.after_merge)
+    }
 }
 
 /// Why a `--policy-kind` (`given`) is refused.

@@ -71,14 +71,13 @@ pub struct BlastRadius {
 /// Only what lies at or below the policy's attachment points can change, so only
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`declared` kinds are already in the world's catalog.) A kind
-/// whose vendor refuses a policy for what the others of its kind are aimed at (its
-/// `SharedPort` rule) is answered by rebuilding: deleting one may refuse another.
+/// whose vendor refuses a policy for what the others of its kind are aimed at or set
+/// (`PolicyKind::others_turn_on_it`) is answered by rebuilding: deleting one may
+/// refuse or restore another.
 pub fn delete_policy(world: &World, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
     let pol = &topology.policies[policy];
-    let others_turn_on_it =
-        topology.kind_of(policy).shared_port != crate::catalog::SharedPort::Allowed;
-    if others_turn_on_it {
+    if topology.kind_of(policy).others_turn_on_it() {
         return delete_policy_by_reanalysis(world, policy, declared);
     }
     let reach = reach_of_policy(topology, policy);

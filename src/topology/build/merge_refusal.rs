@@ -77,7 +77,9 @@ impl<'s> Builder<'s> {
             if self.topology.nodes[node].obj_ref.kind != rule.kind {
                 continue;
             }
-            let Some((parent, field)) = self.refusing_parent(node, (&policy_kind, rule.kind), parents) else {
+            let Some((parent, field)) =
+                self.refusing_parent(node, (&policy_kind, rule.kind), parents)
+            else {
                 continue;
             };
             rt.resolution = Resolution::NotFound(Code::Invalid);
