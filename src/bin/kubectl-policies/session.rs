@@ -64,8 +64,11 @@ impl Session {
 pub fn load(input: &Input, question: Question) -> Result<Session> {
     let (loaded, namespace) = read(input, question)?;
     warn_blind_spots(&loaded.snapshot.blind_spots);
+    // `blast-radius` of a policy may rebuild the world without it (a kind whose
+    // vendor refuses one policy for what another sets: `delete_policy`), so its
+    // world keeps its links, as `--apply`'s does.
     let analyze = match question {
-        Question::Changes => query::analyze,
+        Question::Changes | Question::Reach(_) => query::analyze,
         _ => query::analyze_once,
     };
     let world = analyze(loaded.snapshot, &input.policy_kinds, &loaded.malformed);
