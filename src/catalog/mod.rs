@@ -240,10 +240,6 @@ pub enum SameTarget {
     /// annotation on the policy, higher first (missing or unreadable: 0), then by age
     /// (kgateway's `kgateway.dev/policy-weight`).
     WeightedFieldWins { annotation: &'static str },
-    /// The one applied last (the newest creationTimestamp, then the last
-    /// `namespace/name`) applies whole; the others are Conflicted (kgateway
-    /// HTTPListenerPolicy: "only the policy that was last applied is enforced").
-    LastAppliedWins,
     /// All apply side by side, ordered by an integer field of the spec (missing: 0;
     /// lower first, or higher first), then by age: none is Overridden or Conflicted
     /// (Envoy Gateway's EnvoyPatchPolicy, Istio's WasmPlugin, EnvoyFilter,
@@ -288,7 +284,6 @@ impl SameTarget {
             SameTarget::WeightedFieldWins { .. } => {
                 "merged by field, the highest weight annotation then the oldest wins each field"
             }
-            SameTarget::LastAppliedWins => "the last applied applies, the others are Conflicted",
             SameTarget::AllByPriority { .. } => "all apply, ordered by priority",
             SameTarget::OnePerValue { .. } => {
                 "one per value of a field: the oldest applies, the others are Conflicted"
@@ -311,7 +306,6 @@ impl SameTarget {
                 "loses to",
                 "a later one setting a field an older one sets is Conflicted",
             ),
-            SameTarget::LastAppliedWins => ("loses to", "the last applied (newest) policy wins"),
             SameTarget::OnePerValue { .. } => (
                 "loses to",
                 "one per value of a field: the oldest with it wins",

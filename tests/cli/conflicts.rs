@@ -14,21 +14,22 @@ metadata: {name: web, namespace: app}
 spec: {parentRefs: [{name: gw}], rules: [{name: main}]}
 ";
 
-/// kgateway's HTTPListenerPolicy: the last applied wins, so the older one loses.
-const LAST_APPLIED: &str = "---
-apiVersion: gateway.kgateway.dev/v1alpha1
-kind: HTTPListenerPolicy
+/// NGINX Gateway Fabric's ClientSettingsPolicy: a newer one setting a field an older one
+/// sets loses.
+const DISJOINT: &str = "---
+apiVersion: gateway.nginx.org/v1alpha1
+kind: ClientSettingsPolicy
 metadata: {name: old, namespace: app, creationTimestamp: '2024-01-01T00:00:00Z'}
 spec:
-  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
-  xffNumTrustedHops: 1
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  body: {maxSize: 10m}
 ---
-apiVersion: gateway.kgateway.dev/v1alpha1
-kind: HTTPListenerPolicy
+apiVersion: gateway.nginx.org/v1alpha1
+kind: ClientSettingsPolicy
 metadata: {name: new, namespace: app, creationTimestamp: '2024-02-01T00:00:00Z'}
 spec:
-  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
-  xffNumTrustedHops: 2
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  body: {maxSize: 20m}
 ";
 
 /// APISIX's HTTPRoutePolicy: priorities that differ make every one Conflicted.
@@ -63,29 +64,32 @@ fn run(input: &str, args: &[&str]) -> (Option<i32>, String) {
 }
 
 #[test]
-fn a_policy_that_loses_to_a_newer_one_is_not_said_to_lose_to_an_older_one() {
-    let input = [GATEWAY, LAST_APPLIED].concat();
+fn a_policy_that_loses_by_its_kinds_rule_is_not_said_to_lose_to_the_oldest() {
+    let input = [GATEWAY, DISJOINT].concat();
     let (code, out) = run(&input, &["check", "-A"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains(
-            "loses to HTTPListenerPolicy app/new on Gateway app/gw: the last applied (newest) \
-             policy wins"
+            "loses to ClientSettingsPolicy app/old on Gateway app/gw: a later one setting a \
+             field an older one sets is Conflicted"
         ),
         "{out}"
     );
     assert!(!out.contains("oldest"), "{out}");
-    let (_, out) = run(&input, &["describe", "httplistenerpolicy/old", "-n", "app"]);
+    let (_, out) = run(
+        &input,
+        &["describe", "clientsettingspolicy/new", "-n", "app"],
+    );
     assert!(out.contains("Status:       Conflicted (computed)"), "{out}");
     assert!(
-        out.contains("              loses to HTTPListenerPolicy app/new\n"),
+        out.contains("              loses to ClientSettingsPolicy app/old\n"),
         "{out}"
     );
     assert!(
-        out.contains("(the last applied (newest) policy wins)"),
+        out.contains("(a later one setting a field an older one sets is Conflicted)"),
         "{out}"
     );
-    assert!(!out.contains("older"), "{out}");
+    assert!(!out.contains("oldest"), "{out}");
 }
 
 #[test]

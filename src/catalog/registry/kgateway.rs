@@ -292,16 +292,21 @@ pub(super) static ENTRIES: &[KnownKind] = &[
     )
     },
     KnownKind {
-        // Whole: one policy applies.
-        merge: MergeModel::None,
+        // kgateway reads an HTTPListenerPolicy as a ListenerPolicy whose `default` holds
+        // its spec as `httpSettings` (`NewListenerPolicyIR`), and merges several on one
+        // Gateway with ListenerPolicy's own `MergePolicies` (oldest first, no merge
+        // settings): setting by setting, as `MergeHttpPolicies` merges `httpSettings`.
+        // Its spec's top-level fields are those HTTP settings, each one rule. (kgateway's
+        // docs still say "only the HTTPListenerPolicy that was last applied is
+        // enforced"; its code merges them.)
         references: HTTP_LISTENER_POLICY_REFS,
         ..per_field(
         "HTTPListenerPolicy",
         GATEWAY,
-        SameTarget::LastAppliedWins,
-        "HTTP listener settings (access logs, upgrades) for every HTTP listener of a Gateway; only the one applied last is enforced. Deprecated in 2.2 for ListenerPolicy httpSettings.",
-        "https://kgateway.dev/docs/about/policies/ (\"only the HTTPListenerPolicy that was last applied is enforced\")",
-        "kgateway-dev/kgateway api/v1alpha1/kgateway/http_listener_policy_types.go",
+        SameTarget::OldestFieldWins,
+        "HTTP listener settings (access logs, upgrades) for every HTTP listener of a Gateway, read as a ListenerPolicy's httpSettings; several on one Gateway merge setting by setting, the oldest winning each. Deprecated in 2.2 for ListenerPolicy httpSettings.",
+        "https://kgateway.dev/docs/about/policies/",
+        "kgateway-dev/kgateway api/v1alpha1/kgateway/http_listener_policy_types.go; @32362ea9 pkg/kgateway/extensions2/plugins/httplistenerpolicy/httplistener_plugin.go (NewListenerPolicyIR of a ListenerPolicySpec whose Default.HTTPSettings is the spec; MergePolicies: listenerpolicy.MergePolicies); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
     )
     },
     KnownKind {

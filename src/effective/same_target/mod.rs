@@ -12,7 +12,6 @@
 mod all_by_priority;
 mod all_conflicted_on_mismatch;
 mod disjoint_fields;
-mod last_applied_wins;
 mod oldest_field_wins;
 mod oldest_wins;
 mod one_per_value;
@@ -45,7 +44,6 @@ pub(super) fn groups(topology: &Topology, mine: &[PolicyId], rule: SameTarget) -
         SameTarget::WeightedFieldWins { annotation } => {
             weighted_field_wins::groups(topology, mine, annotation)
         }
-        SameTarget::LastAppliedWins => last_applied_wins::groups(mine),
         SameTarget::AllByPriority {
             field,
             higher_first,
@@ -69,7 +67,6 @@ pub(super) fn merged(rule: SameTarget, entries: &[Joining], rule_paths: &[&str])
         // fields merge as disjoint ones would.
         SameTarget::Stack
         | SameTarget::OldestWins
-        | SameTarget::LastAppliedWins
         | SameTarget::AllByPriority { .. }
         | SameTarget::OnePerValue { .. }
         | SameTarget::AllConflictedOnMismatch { .. }

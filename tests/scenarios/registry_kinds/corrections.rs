@@ -4,7 +4,9 @@
 use super::{pol, s, statuses, ROUTES};
 use crate::common::*;
 use kubectl_policies::catalog::{Catalog, Class};
-use kubectl_policies::effective::PolicyStatus::{Conflicted, Enforced, PartiallyEnforced};
+use kubectl_policies::effective::PolicyStatus::{
+    Conflicted, Enforced, Overridden, PartiallyEnforced,
+};
 use serde_json::json;
 
 const KG: &str = "gateway.kgateway.dev/v1alpha1";
@@ -121,7 +123,7 @@ fn kgateway_backend_config_policies_merge_by_top_level_field_the_oldest_wins() {
 }
 
 #[test]
-fn kgateway_http_listener_policy_the_last_applied_is_enforced() {
+fn kgateway_http_listener_policies_merge_setting_by_setting() {
     let old = pol(
         KG,
         "HTTPListenerPolicy",
@@ -139,9 +141,24 @@ fn kgateway_http_listener_policy_the_last_applied_is_enforced() {
         "  xffNumTrustedHops: 2",
     );
     let w = world(&[ROUTES, &old, &new].concat());
+    // kgateway merges them as ListenerPolicies' HTTP settings: each sets its own.
     assert_eq!(
         statuses(&w),
-        [s("app/new", Enforced), s("app/old", Conflicted)]
+        [s("app/new", Enforced), s("app/old", Enforced)]
+    );
+    // Both set the same setting: the oldest keeps it, the newer is Overridden.
+    let newer = pol(
+        KG,
+        "HTTPListenerPolicy",
+        "new",
+        "Gateway/gw",
+        Some(2),
+        "  useRemoteAddress: false",
+    );
+    let w = world(&[ROUTES, &old, &newer].concat());
+    assert_eq!(
+        statuses(&w),
+        [s("app/new", Overridden), s("app/old", Enforced)]
     );
 }
 
