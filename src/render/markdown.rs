@@ -95,9 +95,9 @@ pub fn diff(out: &mut impl Write, d: &PolicyDiff, picture: &Graph) -> io::Result
             "\n#### Blind spots of the `{side}` side\n\nWhat it holds there is not compared:\n\n"
         );
         for b in spots {
-            let place = match (&b.file, b.document) {
-                (Some(f), Some(n)) => format!("{} document {n}: ", text(f)),
-                (Some(f), None) => format!("{}: ", text(f)),
+            // The message names the file and document where there is one.
+            let place = match &b.file {
+                Some(f) if !b.message.contains(f.as_str()) => format!("{}: ", text(f)),
                 _ => String::new(),
             };
             let kind = if b.group.is_empty() {
