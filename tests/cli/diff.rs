@@ -503,3 +503,90 @@ fn a_long_markdown_plan_stays_within_a_comment_and_says_what_it_left_out() {
         out.matches("</details>").count()
     );
 }
+
+/// The lines of `text` that run `kubectl policies diff` (or the plugin's executable) on
+/// `out/base` and `out/head`, as written (code blocks and `run:`/`script:` lines).
+fn documented_diffs(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.trim().trim_start_matches("- ").trim())
+        .filter(|l| l.contains("diff --from out/base --to out/head"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every diff command docs/ci.md and the two CI examples show, run as written on the
+/// fixtures laid out as the jobs lay out their sides (`out/base`, `out/head`).
+#[test]
+fn the_documented_ci_commands_run_on_the_fixtures() {
+    let work = tempfile::tempdir().unwrap();
+    for side in ["base", "head"] {
+        let to = work.path().join("out").join(side);
+        std::fs::create_dir_all(&to).unwrap();
+        for f in std::fs::read_dir(repo("tests/fixtures/diff").join(side)).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let mut commands = Vec::new();
+    for page in [
+        "docs/ci.md",
+        "examples/ci/github-actions.yaml",
+        "examples/ci/gitlab-ci.yml",
+    ] {
+        let found = documented_diffs(&std::fs::read_to_string(repo(page)).unwrap());
+        assert!(!found.is_empty(), "{page} shows no diff command");
+        commands.extend(found);
+    }
+    let expected = plan(&["-o", "markdown"])
+        .replace("<code>base</code>", "<code>out/base</code>")
+        .replace("<code>head</code>", "<code>out/head</code>");
+    for command in commands {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let args = match words.as_slice() {
+            ["kubectl", "policies", rest @ ..] | ["kubectl-policies", rest @ ..] => rest,
+            _ => panic!("{command}: not a kubectl policies command"),
+        };
+        // `> FILE` is the shell's: the test reads stdout.
+        let args: Vec<&str> = args.iter().take_while(|w| **w != ">").copied().collect();
+        let out = kp().current_dir(work.path()).args(&args).output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        if args.contains(&"--exit-code") {
+            assert_eq!(out.status.code(), Some(3), "{command}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        if args.contains(&"markdown") {
+            assert_eq!(stdout, expected, "{command}");
+        } else {
+            let d: Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(d["summary"]["newErrors"], 1, "{command}");
+        }
+    }
+}
+
+/// The README's tour shows `diff` on the fixtures with what it prints.
+#[test]
+fn the_readme_shows_the_diff_it_prints() {
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let command = "$ kubectl policies diff --from tests/fixtures/diff/base --to tests/fixtures/diff/head | head -16\n";
+    let at = readme.find(command).expect("the README's tour shows diff") + command.len();
+    let shown = readme[at..].split("```").next().unwrap();
+    let out = kp()
+        .current_dir(repo(""))
+        .args([
+            "diff",
+            "--from",
+            "tests/fixtures/diff/base",
+            "--to",
+            "tests/fixtures/diff/head",
+        ])
+        .output()
+        .unwrap();
+    let printed: String = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .take(16)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(shown, printed);
+}

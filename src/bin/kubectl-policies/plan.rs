@@ -219,31 +219,33 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
             from,
             to,
             exit_code,
-        } => {
-            let format = format("diff")?;
-            let stdin = |side: &[String]| side.iter().any(|p| p == "-");
-            if stdin(&from) && stdin(&to) {
-                bail!("diff: - (stdin) may be one side only, --from or --to");
-            }
-            if !flags.filename.is_empty() {
-                bail!("diff reads its sides from --from and --to; -f is not used (without --from, the live cluster or --demo is the side before)");
-            }
-            if flags.demo && !from.is_empty() {
-                bail!("diff: --demo is the side before when --from is not given; not both");
-            }
-            let task = Task::Diff {
-                from,
-                to,
-                exit_code,
-            };
-            (task, format)
-        }
+        } => (diff_task(flags, from, to, exit_code)?, format("diff")?),
         Command::Dump => (Task::Dump, format("dump")?),
         Command::Check => (Task::Check, format("check")?),
         Command::Graph { target } => (Task::Graph { target }, format("graph")?),
         Command::Completion { .. } | Command::Complete { .. } => {
             bail!("completion is answered before the command line is resolved")
         }
+    })
+}
+
+/// `diff`'s task: `-` on one side at most; the side before is `--from`, else the
+/// input (`--demo` or live), never `-f`.
+fn diff_task(flags: &Global, from: Vec<String>, to: Vec<String>, exit_code: bool) -> Result<Task> {
+    let stdin = |side: &[String]| side.iter().any(|p| p == "-");
+    if stdin(&from) && stdin(&to) {
+        bail!("diff: - (stdin) may be one side only, --from or --to");
+    }
+    if !flags.filename.is_empty() {
+        bail!("diff reads its sides from --from and --to; -f is not used (without --from, the live cluster or --demo is the side before)");
+    }
+    if flags.demo && !from.is_empty() {
+        bail!("diff: --demo is the side before when --from is not given; not both");
+    }
+    Ok(Task::Diff {
+        from,
+        to,
+        exit_code,
     })
 }
 
