@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark (issues #7, #17 and #27): kubectl-policies on synthetic clusters, side by
+"""The benchmark (issues #7, #17, #27 and #42): kubectl-policies on synthetic clusters, side by
 side with Python's json.load of the same dump (the floor), in one run; and on many
 policies of one target (merging, conflicting), held to a time, a memory and a growth.
 
@@ -168,6 +168,71 @@ def one_target_section(args, results):
     return failed
 
 
+# Issue 42: `diff` of two dumps of TARGET_SIZE routes that differ in one policy and one
+# route, side by side with `get -A` of one of them: at most this much of its time, and of
+# its peak memory (one analysis; diff holds two).
+DIFF_TIME_RATIO = 2.2
+DIFF_RSS_RATIO = 2.0
+
+
+def changed_dump(dump):
+    """`dump` with one policy changed (app-07's ns-retries: 3 attempts instead of 5) and
+    one route changed (route-00040's first rule matches /api/v2): diff's other side."""
+    path = dump[: -len(".json")] + "-changed.json"
+    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(dump):
+        return path
+    with open(dump, "rb") as f:
+        items = json.load(f)
+    found = set()
+    for item in items["items"]:
+        meta = item.get("metadata", {})
+        key = (item.get("kind"), meta.get("namespace"), meta.get("name"))
+        if key[0] == "RetryPolicy" and key[1:] == ("app-07", "ns-retries"):
+            item["spec"]["defaults"]["attempts"] = 3
+            found.add("policy")
+        elif key[0] == "HTTPRoute" and key[2] == "route-00040":
+            item["spec"]["rules"][0]["matches"][0]["path"]["value"] = "/api/v2"
+            found.add("route")
+    if found != {"policy", "route"}:
+        sys.exit(f"bench: {dump} has no {sorted({'policy', 'route'} - found)} to change")
+    with open(path + ".tmp", "w") as f:
+        json.dump(items, f)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def diff_section(args, results, dump):
+    """`diff --from DUMP --to CHANGED` beside `get -A -f DUMP`, interleaved; held to
+    DIFF_TIME_RATIO of its time and DIFF_RSS_RATIO of its peak RSS."""
+    changed = changed_dump(dump)
+    argvs = {
+        "get -A": [BIN, "-f", dump, "get", "-A"],
+        "diff": [BIN, "diff", "--from", dump, "--to", changed],
+    }
+    times, rss = {k: [] for k in argvs}, {k: 0.0 for k in argvs}
+    for _ in range(args.reps):
+        for name, argv in argvs.items():
+            wall, r, _ = run(argv)
+            times[name].append(wall)
+            rss[name] = max(rss[name], r)
+    secs = {k: statistics.median(v) for k, v in times.items()}
+    time_ratio = secs["diff"] / secs["get -A"]
+    rss_ratio = rss["diff"] / rss["get -A"]
+    ok_time, ok_rss = time_ratio <= DIFF_TIME_RATIO, rss_ratio <= DIFF_RSS_RATIO
+    print(f"\ndiff of two dumps differing in one policy and one route ({args.reps} repetitions):")
+    print("| what | median time | peak RSS |")
+    print("|---|---:|---:|")
+    for name in argvs:
+        print(f"| {name} | {secs[name] * 1000:.0f} ms | {rss[name]:.0f} MiB |")
+    print(f"diff / get -A: {time_ratio:.2f}× the time (target ≤ {DIFF_TIME_RATIO}×: "
+          f"{'ok' if ok_time else 'MISSED'}), {rss_ratio:.2f}× the peak RSS "
+          f"(target ≤ {DIFF_RSS_RATIO}×: {'ok' if ok_rss else 'MISSED'})")
+    results["diff"] = {"seconds": secs, "rss_mib": rss,
+                       "time_ratio": time_ratio, "rss_ratio": rss_ratio}
+    return [what for what, ok in [("diff's time", ok_time), ("diff's peak RSS", ok_rss)]
+            if not ok]
+
+
 def cases(dump, routes):
     """The questions timed, as argument lists for kubectl-policies.
 
@@ -261,6 +326,8 @@ def main():
                     help="skip the synthetic clusters of routes (and the live figures)")
     ap.add_argument("--no-one-target", action="store_true",
                     help="skip the many-policies-on-one-target shapes")
+    ap.add_argument("--no-diff", action="store_true",
+                    help="skip diff of two dumps of the target size")
     ap.add_argument("--bin", help="the kubectl-policies binary to time (default: the release build)")
     args = ap.parse_args()
     global BIN
@@ -339,6 +406,9 @@ def main():
         print(f"get -A -o yaml / get -A at {n} routes: {ratio:.2f}× the time, "
               f"{rss['get -A -o yaml'] / rss['get -A']:.2f}× the peak RSS")
         results.setdefault("yaml_to_table", {})[n] = ratio
+
+    if TARGET_SIZE in sizes and not args.no_diff:
+        failed += diff_section(args, results, dumps[TARGET_SIZE])
 
     live_section(args, results, dump_for(max(sizes), args.seed))
 

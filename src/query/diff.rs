@@ -466,8 +466,9 @@ const PICTURE_LIMIT: usize = 60;
 
 /// The part of the `--to` side's hierarchy a diff touches: the objects whose effective
 /// settings change, the objects changed or added, and where the policies whose verdict
-/// changes attach, with their ancestors (at most `PICTURE_LIMIT` of them to start from).
-pub fn picture(_before: &World, after: &World, answer: &PolicyDiff) -> super::graph::Graph {
+/// changes attach, with their ancestors (at most `PICTURE_LIMIT` of them to start from),
+/// and those policies, attached or not.
+pub fn picture(after: &World, answer: &PolicyDiff) -> super::graph::Graph {
     let t = &after.topology;
     let mut starts: BTreeSet<crate::topology::NodeId> = BTreeSet::new();
     let objects = answer.objects.iter().map(|o| &o.object);
@@ -486,5 +487,11 @@ pub fn picture(_before: &World, after: &World, answer: &PolicyDiff) -> super::gr
         }
     }
     let starts: Vec<_> = starts.into_iter().take(PICTURE_LIMIT).collect();
-    super::graph::around(after, &starts)
+    let policies: Vec<ObjRef> = answer
+        .verdicts
+        .iter()
+        .take(PICTURE_LIMIT)
+        .map(|v| v.policy.clone())
+        .collect();
+    super::graph::around(after, &starts, &policies)
 }

@@ -97,12 +97,13 @@ impl Graph {
 pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
     let keep = kept(&world.topology, focus, namespace);
     let scope = focus.is_none().then_some(namespace);
-    drawn(world, keep, scope)
+    drawn(world, keep, scope, &[])
 }
 
-/// `nodes` and their ancestors, with the policies attached to any of them: the part
-/// of the hierarchy a change touches (`diff -o markdown`).
-pub fn around(world: &World, nodes: &[NodeId]) -> Graph {
+/// `nodes` and their ancestors, with the policies attached to any of them, and the
+/// `policies` wherever they attach (or do not): the part of the hierarchy a change
+/// touches (`diff -o markdown`).
+pub fn around(world: &World, nodes: &[NodeId], policies: &[ObjRef]) -> Graph {
     let topology = &world.topology;
     let mut keep = vec![false; topology.nodes.len()];
     for &node in nodes {
@@ -111,12 +112,13 @@ pub fn around(world: &World, nodes: &[NodeId]) -> Graph {
             keep[m] = true;
         }
     }
-    drawn(world, keep, None)
+    drawn(world, keep, None, policies)
 }
 
 /// The picture of the objects `keep` marks, with the policies attached to them; with
-/// a `scope` (a namespace, or all of them), every policy of that scope as well.
-fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>) -> Graph {
+/// a `scope` (a namespace, or all of them), every policy of that scope as well, and
+/// the policies named in `also`.
+fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>, also: &[ObjRef]) -> Graph {
     let topology = &world.topology;
     let mut ids: Vec<NodeId> = NodeId::all(topology.nodes.len())
         .filter(|&node| keep[node])
@@ -147,7 +149,7 @@ fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>) -> Graph {
         let of_scope = scope.is_some_and(|namespace| {
             namespace.is_none() || pol.obj_ref.namespace.as_deref() == namespace
         });
-        if !attached && !of_scope {
+        if !attached && !of_scope && !also.contains(&pol.obj_ref) {
             continue;
         }
         let targets = policy_targets(topology, p, &index, &mut extra, &mut picture);

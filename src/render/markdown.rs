@@ -324,3 +324,17 @@ pub fn text(s: &str) -> String {
 fn code(s: &str) -> String {
     format!("<code>{}</code>", text(s))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_from_input_cannot_open_markup() {
+        assert_eq!(text("shop-api.v2/x"), "shop-api.v2/x");
+        assert_eq!(text("<b>|*x*`"), "&#60;b&#62;&#124;&#42;x&#42;&#96;");
+        assert_eq!(text("[a](http://e)"), "&#91;a&#93;(http&#58;//e)");
+        assert_eq!(text("a\nb\u{1b}"), "a\\nb\\u{1b}");
+        assert_eq!(text("@team"), "&#64;team");
+    }
+}

@@ -30,24 +30,19 @@ pub(super) fn diff(
     if let (Some(ns), false) = (&plan.input.namespace, plan.input.all_namespaces) {
         answer = answer.in_namespace(ns);
     }
-    write(plan, &answer, (&before, &after), out)?;
+    write(plan, &answer, &after, out)?;
     Ok(match exit_code && !answer.is_empty() {
         true => Outcome::Changes,
         false => Outcome::Answered,
     })
 }
 
-fn write(
-    plan: &Plan,
-    answer: &PolicyDiff,
-    (before, after): (&Session, &Session),
-    out: &mut impl Write,
-) -> Result<()> {
+fn write(plan: &Plan, answer: &PolicyDiff, after: &Session, out: &mut impl Write) -> Result<()> {
     let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
     match format {
         Format::Json | Format::Yaml => structured(out, format, answer)?,
         Format::Markdown => {
-            let picture = diff::picture(&before.world, &after.world, answer);
+            let picture = diff::picture(&after.world, answer);
             render::markdown::diff(out, answer, &picture)?
         }
         _ => human::diff(out, answer, headers, style)?,
