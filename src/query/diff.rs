@@ -11,7 +11,7 @@
 use super::blast::{self, Change};
 use super::{check, describe_policy, get_policies, PolicyRow, Source, World};
 use crate::model::BlindSpot;
-use crate::model::{plural, FastMap, ObjRef, Object};
+use crate::model::{FastMap, ObjRef, Object};
 use crate::topology::{Code, Finding, Severity};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -225,15 +225,13 @@ impl PolicyDiff {
                     how.push(format!("{n} {word}"));
                 }
             }
-            parts.push(format!(
-                "{} ({})",
-                counted(objects, "object"),
-                how.join(", ")
-            ));
+            let objects = counted(objects, "object", "objects");
+            parts.push(format!("{objects} ({})", how.join(", ")));
         }
         if s.verdicts > 0 {
             let verb = if s.verdicts == 1 { "changes" } else { "change" };
-            parts.push(format!("{} {verb} verdict", counted(s.verdicts, "policy")));
+            let policies = counted(s.verdicts, "policy", "policies");
+            parts.push(format!("{policies} {verb} verdict"));
         }
         if s.affected.objects > 0 {
             parts.push(format!(
@@ -242,34 +240,24 @@ impl PolicyDiff {
             ));
         }
         let others = s.findings_appeared - s.new_errors;
-        for (n, word) in [
-            (s.new_errors, "new error"),
-            (others, "new finding"),
-            (s.findings_cleared, "finding cleared"),
+        for (n, one, many) in [
+            (s.new_errors, "new error", "new errors"),
+            (others, "new finding", "new findings"),
+            (s.findings_cleared, "finding cleared", "findings cleared"),
         ] {
             if n > 0 {
-                parts.push(counted(n, word));
+                parts.push(counted(n, one, many));
             }
         }
         parts.join("; ")
     }
 }
 
-/// `1 policy`, `2 policies`; `3 findings cleared`.
-fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        return format!("1 {what}");
-    }
-    match what.split_once(' ') {
-        Some((first, rest)) => format!("{n} {} {rest}", plural_word(first)),
-        None => format!("{n} {}", plural_word(what)),
-    }
-}
-
-fn plural_word(word: &str) -> String {
-    match word {
-        "new" => "new".to_string(),
-        _ => plural(word),
+/// `1 policy`, `2 policies`: `n` and the word (`one`) or its plural (`many`).
+fn counted(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
     }
 }
 
@@ -494,4 +482,89 @@ pub fn picture(after: &World, answer: &PolicyDiff) -> super::graph::Graph {
         .map(|v| v.policy.clone())
         .collect();
     super::graph::around(after, &starts, &policies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::analyze_yaml;
+
+    const BASE: &str = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec: {gatewayClassName: eg, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: a}
+spec: {parentRefs: [{name: gw}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: b}
+spec: {parentRefs: [{name: gw}]}
+";
+
+    const RETRIES: &str = "
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: r}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: a}]
+  retry: {numRetries: 2}
+";
+
+    #[test]
+    fn a_policy_added_and_its_reach() {
+        let before = analyze_yaml(BASE).unwrap();
+        let after = analyze_yaml(&format!("{BASE}{RETRIES}")).unwrap();
+        let d = diff(&before, &after, vec![], vec![]);
+        assert_eq!(d.objects.len(), 1);
+        assert_eq!(d.objects[0].change, ObjectChangeKind::Added);
+        assert_eq!(d.verdicts[0].reasons, ["added"]);
+        // Route a and its rule, not route b: only what the policy reaches is compared.
+        let targets: BTreeSet<&str> = d.changes.iter().map(|c| &*c.change.target.name).collect();
+        assert_eq!(targets, BTreeSet::from(["a"]));
+        assert_eq!(d.changes[0].sources_after[0].policy.name, "r");
+        assert_eq!(
+            d.headline(),
+            "1 object (1 added); 1 policy changes verdict; effective settings change on 1 HTTPRoute in 1 namespace (default)"
+        );
+        // The other way round: deleted.
+        let back = diff(&after, &before, vec![], vec![]);
+        assert_eq!(back.verdicts[0].reasons, ["deleted"]);
+        assert_eq!(back.changes.len(), d.changes.len());
+        assert!(diff(&before, &before, vec![], vec![]).is_empty());
+        assert_eq!(
+            diff(&before, &before, vec![], vec![]).headline(),
+            "No changes"
+        );
+    }
+
+    #[test]
+    fn a_retargeted_policy_says_its_targets_and_the_finding_it_gets() {
+        let before = analyze_yaml(&format!("{BASE}{RETRIES}")).unwrap();
+        let after = analyze_yaml(&format!(
+            "{BASE}{}",
+            RETRIES.replace("name: a}", "name: gone}")
+        ))
+        .unwrap();
+        let d = diff(&before, &after, vec![], vec![]);
+        let v = &d.verdicts[0];
+        assert_eq!(v.after.as_ref().unwrap().status, "TargetNotFound");
+        assert!(
+            v.reasons[0].starts_with("TargetNotFound: "),
+            "{:?}",
+            v.reasons
+        );
+        assert_eq!(
+            v.reasons[1],
+            "targets HTTPRoute default/a → HTTPRoute default/gone"
+        );
+        assert_eq!(d.findings.appeared.len(), 1);
+        assert!(d.headline().ends_with("1 new error"), "{}", d.headline());
+        assert_eq!(d.in_namespace("elsewhere").verdicts.len(), 0);
+    }
 }
