@@ -590,3 +590,30 @@ fn the_readme_shows_the_diff_it_prints() {
         .collect();
     assert_eq!(shown, printed);
 }
+
+/// `--to <(kustomize build …)`: a side read from a pipe the shell names as a file.
+#[test]
+fn a_side_from_process_substitution() {
+    let Some(bash) = crate::command::on_path("bash") else {
+        eprintln!("skipped: no bash on PATH");
+        return;
+    };
+    let script = format!(
+        "{:?} diff --from base --to <(for f in head/*.yaml; do cat \"$f\"; echo ---; done) -o json",
+        crate::command::binary()
+    );
+    let out = crate::command::hermetic(bash)
+        .current_dir(repo("tests/fixtures/diff"))
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let piped: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Value = serde_json::from_str(&plan(&["-o", "json"])).unwrap();
+    assert_eq!(piped["verdicts"], files["verdicts"]);
+    assert_eq!(piped["changes"], files["changes"]);
+}
