@@ -18,8 +18,10 @@ pub(super) fn diff(
     exit_code: bool,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let before = side(plan, from, "--from")?;
-    let after = side(plan, to, "--to")?;
+    // The sides are read and analysed at once, each on the pool's threads as it frees
+    // them; a side that fails is reported, `--from` first.
+    let (before, after) = rayon::join(|| side(plan, from, "--from"), || side(plan, to, "--to"));
+    let (before, after) = (before?, after?);
     let from_names = match (from, &plan.input.source) {
         ([], Source::Demo) => vec!["demo".to_string()],
         ([], _) => vec!["cluster".to_string()],
