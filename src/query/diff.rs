@@ -35,7 +35,8 @@ pub struct PolicyDiff {
 }
 
 /// One object added, deleted or changed (its spec, labels, annotations or creation
-/// time: what the analysis reads).
+/// time: what the analysis reads; of a route's or backend's spec, once settled, its
+/// links: parents, rules, backends).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ObjectChange {
     pub object: ObjRef,
