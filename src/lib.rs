@@ -11,6 +11,8 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg_attr(not(test), deny(clippy::string_slice))]
+// No function over clippy.toml's `too-many-lines-threshold` lines of code.
+#![warn(clippy::too_many_lines)]
 
 pub mod catalog;
 pub mod effective;

@@ -7,10 +7,10 @@ pub mod policy;
 pub mod references;
 pub mod registry;
 
-pub use references::{RefField, RefNamespaces, RefusedReferent, Unresolved};
+pub use references::{RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
-use crate::model::{GroupKind, POLICY_LABEL};
+use crate::model::{Crd, GroupKind, POLICY_LABEL};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -652,26 +652,18 @@ impl Catalog {
     /// then declarations, then objects that look like policies.
     pub fn build(objects: &[Object], declared: &[Declared]) -> Catalog {
         let mut kinds: BTreeMap<GroupKind, PolicyKind> = BTreeMap::new();
-        for crd in objects
-            .iter()
-            .filter(|crd| crd.kind == "CustomResourceDefinition")
-        {
-            let Some(class) = crd
+        for object in objects.iter().filter(|o| Crd::is_crd(o)) {
+            let Some(class) = object
                 .labels
                 .get(POLICY_LABEL)
                 .and_then(|v| parse_class_label(v))
             else {
                 continue;
             };
-            let group = crd
-                .spec
-                .get("group")
-                .and_then(|v| v.as_str())
-                .unwrap_or_default();
-            let Some(kind) = crd.spec.pointer("/names/kind").and_then(|v| v.as_str()) else {
+            let Some(crd) = Crd::read(object) else {
                 continue;
             };
-            let gk = GroupKind::new(group, kind);
+            let gk = crd.group_kind();
             // The label decides the class of a kind the registry does not know. For one
             // it knows, the controller's behaviour decides (issue 28: kgateway labels
             // TrafficPolicy Direct and inherits it); `label` keeps what the CRD says so
@@ -764,14 +756,62 @@ impl Catalog {
             .collect()
     }
 
+    /// Whether `gk` is a policy kind, and what the tool knows of it. To read a policy's
+    /// own kind, `kind_of`.
     pub fn get(&self, gk: &GroupKind) -> Option<&PolicyKind> {
         self.kinds.get(gk)
+    }
+
+    /// The entry of policy kind `gk`. Every policy read has one (policies are read only
+    /// for the kinds of the catalog they are attached with); a kind the catalog does not
+    /// hold (one asked of a world whose input lost its last policy, blast radius' after)
+    /// has no policies, and gets GEP-713's defaults for an Inherited kind, `UNKNOWN_KIND`.
+    pub fn kind_of(&self, gk: &GroupKind) -> &PolicyKind {
+        self.kinds.get(gk).unwrap_or(&UNKNOWN_KIND)
     }
 
     pub(crate) fn is_policy(&self, object: &Object) -> bool {
         self.kinds.contains_key(&object.group_kind())
     }
 }
+
+/// The entry `Catalog::kind_of` gives a kind it does not hold: `generic`'s for an
+/// Inherited kind assumed by its name, unnamed (no policy is of it).
+pub static UNKNOWN_KIND: PolicyKind = PolicyKind {
+    group: String::new(),
+    kind: String::new(),
+    class: Class::Inherited,
+    source: ClassSource::Assumed,
+    flow: Flow::Down,
+    refused_on: &[],
+    shared_port: SharedPort::Allowed,
+    merge: MergeModel::Gep713 { rule_paths: &[] },
+    same_target: SameTarget::Stack,
+    targeting: GENERIC_TARGETING,
+    target_kinds: Vec::new(),
+    other_target_kinds: OtherTargetKinds::NotRefused,
+    namespaces: NamespaceRule::AnyNamespace,
+    sections: Sections::SectionName,
+    defaults_overrides: DefaultsOverrides::Gep713,
+    label: None,
+    cite: "",
+    references: &[],
+    refused_referents: &[],
+    project: "",
+    when_merged: None,
+};
+
+/// How a kind the registry does not know names its targets: any of GEP-713's fields.
+const GENERIC_TARGETING: Targeting = Targeting {
+    target_ref: true,
+    target_refs: true,
+    target_selectors: true,
+    workload_selector: false,
+    extension_ref: false,
+    target_annotation: None,
+    annotation_same_in_rule: false,
+    pod_selector: false,
+};
 
 /// A kind the registry does not know: GEP-713 defaults.
 fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
@@ -791,16 +831,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
             Class::Direct => SameTarget::OldestWins,
             Class::Inherited => SameTarget::Stack,
         },
-        targeting: Targeting {
-            target_ref: true,
-            target_refs: true,
-            target_selectors: true,
-            workload_selector: false,
-            extension_ref: false,
-            target_annotation: None,
-            annotation_same_in_rule: false,
-            pod_selector: false,
-        },
+        targeting: GENERIC_TARGETING,
         target_kinds: Vec::new(),
         other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
@@ -830,6 +861,23 @@ pub(crate) fn looks_like_policy(object: &Object) -> bool {
 #[cfg(test)]
 mod declared_tests {
     use super::*;
+
+    #[test]
+    fn a_kind_the_catalog_does_not_hold_gets_the_generic_inherited_entry() {
+        let catalog = Catalog::build(&[], &[]);
+        let nowhere = GroupKind::new("nowhere.example", "GhostPolicy");
+        assert!(catalog.get(&nowhere).is_none());
+        let unnamed = GroupKind::new("", "");
+        let generic = generic(&unnamed, Class::Inherited, ClassSource::Assumed);
+        assert_eq!(
+            format!("{:?}", catalog.kind_of(&nowhere)),
+            format!("{generic:?}")
+        );
+        // A kind it holds is its own entry.
+        let held = GroupKind::new("gateway.networking.k8s.io", "BackendTLSPolicy");
+        assert_eq!(catalog.kind_of(&held).group_kind(), held);
+        assert_eq!(catalog.kind_of(&held).class, Class::Direct);
+    }
 
     #[test]
     fn policy_kind_flags_read_or_say_what_is_wrong() {

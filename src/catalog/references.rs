@@ -23,11 +23,8 @@ pub struct RefField {
     /// controller reads it as the first of `kinds` whatever it writes, as Envoy Gateway
     /// reads a Lua `valueRef` as a ConfigMap).
     pub kind_as_written: bool,
-    /// Whether a kind written without a group means that kind's entry in `kinds` (the
-    /// group is optional whatever the kind, as in cert-manager's `ObjectReference`)
-    /// rather than the core group (`false`: Gateway API's references, where an
-    /// omitted group is the core one).
-    pub group_of_kind: bool,
+    /// How its controller reads the group a reference writes.
+    pub groups: RefGroups,
     /// Where the object named may be.
     pub namespaces: RefNamespaces,
     /// Whether the object it names must be named with a `port`, one of the object's
@@ -56,7 +53,7 @@ impl RefField {
             path,
             kinds,
             kind_as_written: false,
-            group_of_kind: false,
+            groups: RefGroups::AsWritten,
             namespaces: RefNamespaces::Own,
             port: false,
             unresolved,
@@ -77,13 +74,39 @@ impl RefField {
             path,
             kinds,
             kind_as_written: true,
-            group_of_kind: false,
+            groups: RefGroups::AsWritten,
             namespaces,
             port: false,
             unresolved,
             cite,
         }
     }
+}
+
+/// How a controller reads the group a reference writes beside its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefGroups {
+    /// The group written is the object's group, an omitted one the core group: Gateway
+    /// API's references, read by a controller that matches group and kind together.
+    AsWritten,
+    /// The group is optional whatever the kind: a kind written without one means that
+    /// kind's entry in `kinds` (cert-manager's `ObjectReference`); one written is the
+    /// object's group.
+    OmittedMeansKinds,
+    /// The controller matches the kind alone, once the group written (an omitted one
+    /// is the core group, which is also what an API server stores for a Gateway API
+    /// reference's defaulted `group: ""`) is one of `groups`: a reference whose group
+    /// is one of them and whose kind is one of `kinds` names that entry of `kinds`,
+    /// whatever group it wrote. A group outside `groups` names a kind the field may not
+    /// name (`InvalidKind`). Envoy Gateway's backend references: it refuses a group
+    /// other than the core one, `multicluster.x-k8s.io` and `gateway.envoyproxy.io`,
+    /// then switches on the kind alone, so `{kind: Backend}` is its Backend. A
+    /// ReferenceGrant into another namespace is asked for the group as written
+    /// (`SpecRef::grant_group`).
+    KindAlone {
+        /// The groups it lets through, core as `""`.
+        groups: &'static [&'static str],
+    },
 }
 
 /// Where the object a reference names may be.
@@ -183,6 +206,10 @@ pub struct SpecRef {
     pub port: Option<u64>,
     /// Index of its field among the kind's `RefField`s.
     pub field: usize,
+    /// The group a ReferenceGrant must name to let the policy refer to it in another
+    /// namespace: the group it writes (an omitted one the core group) where its
+    /// controller matches the kind alone (`RefGroups::KindAlone`), else the object's.
+    pub grant_group: String,
 }
 
 /// The references `spec` holds in the kind's reference `fields`, in field order, each
@@ -205,7 +232,7 @@ pub fn read_references(spec: &Map, fields: &[RefField], namespace: Option<&str>)
             let Some(spec_ref) = read_one(entry, field, index, pointer, namespace) else {
                 continue;
             };
-            if !claimed_elsewhere(fields, field, &spec_ref.target) {
+            if !claimed_elsewhere(fields, field, entry) {
                 out.push(spec_ref);
             }
         }
@@ -216,17 +243,27 @@ pub fn read_references(spec: &Map, fields: &[RefField], namespace: Option<&str>)
 /// Whether the entry naming `target` at `field`'s path is another field's: one list
 /// whose entries of different kinds their controller treats differently is one
 /// `RefField` per rule, at the same path. An entry is the field's that lists its
-/// kind; one of a kind no field lists is the first field's at that path.
-fn claimed_elsewhere(fields: &[RefField], field: &RefField, target: &ObjRef) -> bool {
-    let lists = |f: &RefField| kind_allowed(f, &target.group, &target.kind);
+/// kind (as that field reads the kind and group written); one naming no kind, or a
+/// kind no field lists, is the first field's at that path.
+fn claimed_elsewhere(fields: &[RefField], field: &RefField, entry: &Val) -> bool {
+    let same_path = || fields.iter().filter(|f| f.path == field.path);
+    let not_first = || {
+        same_path()
+            .next()
+            .is_some_and(|first| !std::ptr::eq(first, field))
+    };
+    // An entry naming no kind names the list's default kind: the first field's.
+    if entry.get("kind").and_then(Val::as_str).is_none() {
+        return not_first();
+    }
+    let lists = |f: &RefField| {
+        let (group, kind) = group_kind(entry, f);
+        kind_allowed(f, group, kind)
+    };
     if lists(field) {
         return false;
     }
-    let same_path = || fields.iter().filter(|f| f.path == field.path);
-    same_path().any(lists)
-        || same_path()
-            .next()
-            .is_some_and(|first| !std::ptr::eq(first, field))
+    same_path().any(lists) || not_first()
 }
 
 /// The settings of `spec` (JSON pointers from the object's top, `/spec/...`) that a
@@ -312,26 +349,14 @@ fn read_one(
             target: ObjRef::new(default_group, default_kind, ns, name),
             port: None,
             field: index,
+            grant_group: default_group.to_string(),
         });
     }
     let name = entry
         .get("name")
         .and_then(Val::as_str)
         .filter(|n| !n.is_empty())?;
-    let kind = entry.get("kind").and_then(Val::as_str);
-    let group = entry.get("group").and_then(Val::as_str);
-    // A group written without a kind keeps the default kind's group only when it is
-    // that group: the API types default both.
-    let (group, kind) = match (group, kind) {
-        _ if !field.kind_as_written => (default_group, default_kind),
-        (None, Some(k)) if field.group_of_kind => {
-            let group = field.kinds.iter().find(|&&(_, named)| named == k);
-            (group.map_or("", |&(g, _)| g), k)
-        }
-        (g, Some(k)) => (normalize_group(g.unwrap_or("")), k),
-        (Some(g), None) => (normalize_group(g), default_kind),
-        (None, None) => (default_group, default_kind),
-    };
+    let (group, kind) = group_kind(entry, field);
     let ns = match is_cluster_scoped(kind) {
         true => None,
         false => entry.get("namespace").and_then(Val::as_str).or(namespace),
@@ -339,12 +364,59 @@ fn read_one(
     let port = entry.get("port").and_then(Val::as_u64);
     let section = port.map(|p| p.to_string());
     let target = ObjRef::new(group, kind, ns, name).with_section(section.as_deref());
+    // Envoy Gateway asks a ReferenceGrant for the group as written
+    // (`crossNamespaceTo{group: GroupDerefOr(backendRef.Group, "")}`).
+    let grant_group = match field.groups {
+        RefGroups::KindAlone { .. } => {
+            normalize_group(entry.get("group").and_then(Val::as_str).unwrap_or(""))
+        }
+        RefGroups::AsWritten | RefGroups::OmittedMeansKinds => group,
+    };
     Some(SpecRef {
         pointer,
         target,
         port,
         field: index,
+        grant_group: grant_group.to_string(),
     })
+}
+
+/// The (group, kind) a reference object `entry` names through `field`, as its
+/// controller reads them (`kind_as_written`, `groups`).
+fn group_kind<'e>(entry: &'e Val, field: &RefField) -> (&'e str, &'e str) {
+    let (default_group, default_kind) = field.kinds.first().copied().unwrap_or(("", ""));
+    let kind = entry.get("kind").and_then(Val::as_str);
+    let group = entry.get("group").and_then(Val::as_str);
+    // A group written without a kind keeps the default kind's group only when it is
+    // that group: the API types default both.
+    match (group, kind) {
+        _ if !field.kind_as_written => (default_group, default_kind),
+        (g, k) if matches!(field.groups, RefGroups::KindAlone { .. }) => {
+            kind_alone(field, g, k.unwrap_or(default_kind))
+        }
+        (None, Some(k)) if field.groups == RefGroups::OmittedMeansKinds => {
+            let group = field.kinds.iter().find(|&&(_, named)| named == k);
+            (group.map_or("", |&(g, _)| g), k)
+        }
+        (g, Some(k)) => (normalize_group(g.unwrap_or("")), k),
+        (Some(g), None) => (normalize_group(g), default_kind),
+        (None, None) => (default_group, default_kind),
+    }
+}
+
+/// What a reference writing `group` (if any) and `kind` names through a field whose
+/// controller matches the kind alone (`RefGroups::KindAlone`): the entry of its kinds
+/// with that kind where the group is one it lets through, else the group as written.
+fn kind_alone<'k>(field: &RefField, group: Option<&'k str>, kind: &'k str) -> (&'k str, &'k str) {
+    let written = normalize_group(group.unwrap_or(""));
+    let RefGroups::KindAlone { groups } = field.groups else {
+        return (written, kind);
+    };
+    let let_through = groups.iter().any(|g| normalize_group(g) == written);
+    match field.kinds.iter().find(|&&(_, k)| k == kind) {
+        Some(&(own, _)) if let_through => (own, kind),
+        _ => (written, kind),
+    }
 }
 
 /// Whether `field` may name an object of (`group`, `kind`).
@@ -364,7 +436,7 @@ mod tests {
             path: "/extAuth/http/backendRefs/*",
             kinds: &[("", "Service")],
             kind_as_written: true,
-            group_of_kind: false,
+            groups: RefGroups::AsWritten,
             namespaces: RefNamespaces::WithGrant,
             port: true,
             unresolved: Unresolved::RefusesPolicy,
@@ -374,7 +446,7 @@ mod tests {
             path: "/validation/caCertificateRefs/*",
             kinds: &[("", "ConfigMap")],
             kind_as_written: true,
-            group_of_kind: false,
+            groups: RefGroups::AsWritten,
             namespaces: RefNamespaces::Own,
             port: false,
             unresolved: Unresolved::RefusesWhenNoneResolves,
@@ -455,7 +527,7 @@ mod tests {
             path: "/tls/secrets/*",
             kinds: &[("", "Secret")],
             kind_as_written: false,
-            group_of_kind: false,
+            groups: RefGroups::AsWritten,
             namespaces: RefNamespaces::Own,
             port: false,
             unresolved: Unresolved::RefusesPolicy,
@@ -487,7 +559,7 @@ mod tests {
             path: "/refs/*",
             kinds,
             kind_as_written: true,
-            group_of_kind: false,
+            groups: RefGroups::AsWritten,
             namespaces: RefNamespaces::Any,
             port: false,
             unresolved: Unresolved::RefusesPolicy,
@@ -509,6 +581,41 @@ mod tests {
                 ("/spec/refs/2".to_string(), 0),
                 ("/spec/refs/1".to_string(), 1),
             ]
+        );
+    }
+
+    #[test]
+    fn a_kind_read_alone_takes_its_entrys_group_where_the_group_is_let_through() {
+        let field = RefField {
+            path: "/refs/*",
+            kinds: &[("", "Service"), ("b.io", "Backend")],
+            kind_as_written: true,
+            groups: RefGroups::KindAlone {
+                groups: &["", "b.io", "m.io"],
+            },
+            namespaces: RefNamespaces::Own,
+            port: false,
+            unresolved: Unresolved::RefusesPolicy,
+            cite: "",
+        };
+        let spec = spec(
+            "refs: [{kind: Backend, name: a}, {group: m.io, kind: Backend, name: b}, {group: x.io, kind: Backend, name: c}, {name: d}, {group: core, kind: Service, name: e}]",
+        );
+        let got: Vec<(String, String)> = read_references(&spec, &[field], Some("n"))
+            .into_iter()
+            .map(|r| (r.target.group.to_string(), r.target.kind.to_string()))
+            .collect();
+        let want = [
+            ("b.io", "Backend"),
+            ("b.io", "Backend"),
+            ("x.io", "Backend"),
+            ("", "Service"),
+            ("", "Service"),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(g, k)| (g.to_string(), k.to_string())),
+            "a group it does not let through stays as written, and is then no kind it lists"
         );
     }
 }

@@ -256,14 +256,9 @@ impl<'t> KindFold<'t> {
     }
 
     fn with(topology: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
-        let pk = topology.catalog.get(kind);
-        let class = pk.map(|k| k.class).unwrap_or(Class::Inherited);
-        let flow = pk.map(|k| k.flow).unwrap_or(Flow::Down);
-        let model = pk
-            .map(|k| k.merge)
-            .unwrap_or(MergeModel::Gep713 { rule_paths: &[] });
-        let same_target = pk.map(|k| k.same_target).unwrap_or(SameTarget::Stack);
-        let port_level = pk.is_some_and(|k| k.sections.port_ranks_below_sections());
+        let pk = topology.catalog.kind_of(kind);
+        let (class, flow, model, same_target) = (pk.class, pk.flow, pk.merge, pk.same_target);
+        let port_level = pk.sections.port_ranks_below_sections();
         let of_kind = |p: PolicyId| &topology.policies[p].kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
         let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies.len())
@@ -330,7 +325,7 @@ impl<'t> KindFold<'t> {
             at_node,
             ns_policies,
             entries_by_place: merge::enters_by_place(model)
-                || pk.is_some_and(|k| !k.sections.spec_port_lists().is_empty()),
+                || !pk.sections.spec_port_lists().is_empty(),
             entries: FastMap::default(),
             pushed: FastMap::default(),
             narrowed: FastMap::default(),

@@ -14,7 +14,8 @@ use std::collections::BTreeSet;
 /// `RefNamespaces::ByName`), and the parameters kinds GatewayClasses and Gateways
 /// name (`parameters_named`). A reference its vendor refuses whatever exists (a kind
 /// its field may not name, another namespace where only the policy's own may be) needs
-/// nothing listed; one to a cluster-scoped kind neither (none is named today).
+/// nothing listed; one to a cluster-scoped kind (a ClusterTrustBundle of CA
+/// certificates) is not listed either, and reads `Unchecked` on a live read.
 pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     let mut out = BTreeSet::new();
     for policy in objects {

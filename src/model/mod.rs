@@ -2,6 +2,7 @@
 //! (`names`), objects and what could not be read (`object`), the links between
 //! namespaces routes make (`namespace_links`; what a route's spec says: `links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of any other module of the crate.
 
+mod crd;
 #[macro_use]
 mod ids;
 pub mod hash;
@@ -14,6 +15,7 @@ pub mod text;
 pub mod value;
 mod vocabulary;
 
+pub use crd::{Crd, CRD_GROUP, CRD_KIND};
 pub use hash::{key_hash, FastMap, FastSet, FastState};
 pub(crate) use ids::index_type;
 pub use ids::ObjectId;

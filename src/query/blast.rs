@@ -76,10 +76,8 @@ pub struct BlastRadius {
 pub fn delete_policy(world: &World, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
     let pol = &topology.policies[policy];
-    let others_turn_on_it = topology
-        .catalog
-        .get(&pol.kind)
-        .is_some_and(|k| k.shared_port != crate::catalog::SharedPort::Allowed);
+    let others_turn_on_it =
+        topology.kind_of(policy).shared_port != crate::catalog::SharedPort::Allowed;
     if others_turn_on_it {
         return delete_policy_by_reanalysis(world, policy, declared);
     }

@@ -2,7 +2,6 @@
 //! statuses that disagree with the computed ones).
 
 use super::*;
-use crate::catalog::SameTarget;
 use crate::topology::Conflict;
 
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
@@ -25,12 +24,7 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
     // Conflicts are sorted, so p's losses are one run of them.
     let from = statuses.conflicts.partition_point(|c| c.loser < policy);
     let mut seen = std::collections::BTreeSet::new();
-    // A kind no registry entry or label gives a rule to: GEP-713's None.
-    let (verb, why) = topology
-        .catalog
-        .get(&topology.policies[policy].kind)
-        .map_or(SameTarget::OldestWins, |k| k.same_target)
-        .conflict_words();
+    let (verb, why) = topology.kind_of(policy).same_target.conflict_words();
     for &Conflict { winner, at: n, .. } in statuses.conflicts[from..]
         .iter()
         .take_while(|c| c.loser == policy)

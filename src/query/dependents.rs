@@ -94,9 +94,9 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
         let refs = topology.references_of(pid);
         for r in refs.iter().filter(|r| names(&r.target, object)) {
             let rule = topology
-                .catalog
-                .get(&topology.policies[pid].kind)
-                .and_then(|k| k.references.get(r.field))
+                .kind_of(pid)
+                .references
+                .get(r.field)
                 .map(|f| f.unresolved);
             let without = match rule {
                 Some(Unresolved::DropsEntry) => Without::EntryDropped,
@@ -143,9 +143,7 @@ fn setting_dropped(
 ) -> Without {
     let topology = &world.topology;
     let policy = &topology.policies[pid];
-    let Some(kind) = topology.catalog.get(&policy.kind) else {
-        return Without::Invalid;
-    };
+    let kind = topology.kind_of(pid);
     let spec = &topology.snapshot.objects[policy.object].spec;
     let settings = spec.with(|s| {
         s.as_object()

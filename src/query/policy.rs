@@ -155,7 +155,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         })
         .collect();
     affects.sort_by(|a, b| a.target.cmp(&b.target));
-    let pk = topology.catalog.get(&pol.kind);
+    let pk = topology.kind_of(policy);
     let lost_to = world
         .statuses
         .conflicts
@@ -168,7 +168,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         policy: pol.obj_ref.clone(),
         class: pol.class,
         class_source: pol.class_source.as_str(),
-        label_class: pk.and_then(|k| k.label).filter(|&l| l != pol.class),
+        label_class: pk.label.filter(|&l| l != pol.class),
         targets,
         references: topology.references_of(policy).to_vec(),
         affects_count: world.statuses.affects_count(policy),
@@ -187,17 +187,15 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         findings: findings_on(world, &[&pol.obj_ref]),
         blind_spots: topology.snapshot.blind_spots.clone(),
         strategy: pol.strategy_name(),
-        merge: pk.map(|k| k.merge.describe()).unwrap_or_default(),
-        project: pk.map(|k| k.project).unwrap_or_default(),
-        same_target: pk.map(|k| k.same_target.describe()).unwrap_or_default(),
-        namespaces: pk.map(|k| k.namespaces.describe()).unwrap_or_default(),
-        cite: pk.map(|k| k.cite).unwrap_or_default(),
+        merge: pk.merge.describe(),
+        project: pk.project,
+        same_target: pk.same_target.describe(),
+        namespaces: pk.namespaces.describe(),
+        cite: pk.cite,
         settings: own_settings(topology, policy),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
-        lost_because: pk
-            .map_or(crate::catalog::SameTarget::OldestWins, |k| k.same_target)
-            .conflict_words(),
+        lost_because: pk.same_target.conflict_words(),
     }
 }
 
@@ -205,10 +203,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
 /// `targetSelectors`, and the workload selector of a kind that targets by one.
 fn own_settings(topology: &Topology, policy: PolicyId) -> Value {
     let pol = &topology.policies[policy];
-    let by_selector = topology
-        .catalog
-        .get(&pol.kind)
-        .is_some_and(|k| k.targeting.workload_selector);
+    let by_selector = topology.kind_of(policy).targeting.workload_selector;
     let targeting = |k: &str| match k {
         "targetRef" | "targetRefs" | "targetSelectors" => true,
         "selector" | "workloadSelector" => by_selector,

@@ -109,13 +109,15 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             // Bound by a workload selector, named by no object's annotation (Kong), or
             // naming nothing readable.
             let ns = pol.obj_ref.namespace.as_deref();
-            let by_annotation = topology.catalog.get(&pol.kind).and_then(|k| {
-                let annotation = k.targeting.target_annotation?;
-                let kind = k.target_kinds.first()?;
-                Some((
+            let by_annotation = {
+                let k = topology.catalog.kind_of(&pol.kind);
+                k.targeting.target_annotation.zip(k.target_kinds.first())
+            }
+            .map(|(annotation, kind)| {
+                (
                     kind.clone(),
                     format!("(no {annotation} annotation names it)"),
-                ))
+                )
             });
             let r = match (&pol.workload_selector, by_annotation) {
                 (Some(selector), _) => ObjRef::new("", "Workloads", ns, selector),

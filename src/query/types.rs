@@ -3,10 +3,10 @@
 //! lowercase kind, plural or `kind.group`.
 
 use crate::catalog::Catalog;
-use crate::model::Object;
 use crate::model::{
     resource_plural, GroupKind, BUILTIN_KINDS, GATEWAY_GROUP, REFERENCED_CORE_KINDS,
 };
+use crate::model::{Crd, Object};
 
 /// Why TYPE names no kind: none known by that name, or several.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -67,8 +67,15 @@ pub fn resolve_type(
             }
         }
     }
-    for (crd_group, kind, plural, shorts) in crd_names(objects) {
-        consider(crd_group, &kind, &plural, &shorts);
+    for crd in objects.iter().filter_map(Crd::read) {
+        let names = &crd.names;
+        let shorts: Vec<String> = names
+            .short_names
+            .iter()
+            .flatten()
+            .map(|s| s.to_lowercase())
+            .collect();
+        consider(&crd.group, &names.kind, &names.plural, &shorts);
     }
     for policy_kind in catalog.kinds.values() {
         let (kind_group, kind) = (&policy_kind.group, &policy_kind.kind);
@@ -110,50 +117,10 @@ pub fn resolve_type(
     }
 }
 
-/// The names each CRD in the input gives its kind: group, kind, plural, short names
-/// (lowercased).
-fn crd_names(objects: &[Object]) -> Vec<(&str, String, String, Vec<String>)> {
-    let mut names_of = Vec::new();
-    for crd in objects
-        .iter()
-        .filter(|o| o.kind == "CustomResourceDefinition")
-    {
-        let crd_group = crd
-            .spec
-            .get("group")
-            .and_then(|v| v.as_str())
-            .unwrap_or_default();
-        let names = crd.spec.get("names");
-        let field = |name_field: &str| {
-            names
-                .and_then(|n| n.get(name_field))
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
-        let shorts: Vec<String> = names
-            .and_then(|n| n.get("shortNames"))
-            .and_then(|v| v.as_array())
-            .map(|list| {
-                list.iter()
-                    .filter_map(|s| s.as_str().map(str::to_lowercase))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let kind = field("kind");
-        if !kind.is_empty() {
-            names_of.push((crd_group, kind, field("plural"), shorts));
-        }
-    }
-    names_of
-}
-
 /// `o` is an object of kind `gk`, or the CRD that defines it.
 fn defines_or_is(object: &Object, gk: &GroupKind) -> bool {
-    if object.kind == "CustomResourceDefinition" {
-        let spec = &object.spec;
-        spec.get("group").and_then(|v| v.as_str()) == Some(&*gk.group)
-            && spec.pointer("/names/kind").and_then(|v| v.as_str()) == Some(&*gk.kind)
+    if Crd::is_crd(object) {
+        Crd::read(object).is_some_and(|crd| crd.defines(&gk.group, &gk.kind))
     } else {
         object.group() == &*gk.group && object.kind == *gk.kind
     }

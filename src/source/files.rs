@@ -2,7 +2,7 @@
 
 use super::document::{Doc, MapOr};
 use super::{objects_from_document, MalformedObject, Origin, Snapshot};
-use crate::model::Val;
+use crate::model::Crd;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -70,21 +70,16 @@ impl Loaded {
     /// stay without one.
     pub fn place_in(&mut self, namespace: &str) {
         let objects = &mut self.snapshot.objects;
-        let declared_cluster: Vec<(String, String)> = objects
+        let declared_cluster: Vec<Crd> = objects
             .iter()
-            .filter(|crd| crd.kind == "CustomResourceDefinition")
-            .filter(|crd| crd.spec.get("scope").and_then(Val::as_str) == Some("Cluster"))
-            .filter_map(|crd| {
-                let group = crd.spec.get("group")?.as_str()?;
-                let kind = crd.spec.pointer("/names/kind")?.as_str()?;
-                Some((group.to_string(), kind.to_string()))
-            })
+            .filter_map(Crd::read)
+            .filter(|crd| crd.cluster_scoped)
             .collect();
         for object in objects.iter_mut().filter(|o| o.namespace.is_none()) {
             let cluster_scoped = crate::model::is_cluster_scoped(&object.kind)
                 || declared_cluster
                     .iter()
-                    .any(|(group, kind)| *kind == object.kind && group == object.group());
+                    .any(|crd| crd.defines(object.group(), &object.kind));
             if !cluster_scoped {
                 object.namespace = Some(namespace.to_string().into());
             }

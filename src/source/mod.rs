@@ -1,5 +1,13 @@
 //! Where objects come from: files, the bundled demo, a live cluster.
 //! The only stage that does I/O; it hands plain objects to the pure stages.
+//!
+//! A Pod is handed up as its name, namespace, labels and creation time only; a Secret or
+//! ConfigMap likewise, read and watched as metadata only (`PartialObjectMetadataList`),
+//! so their data is never requested. The live reader is handed what it needs from
+//! above (its policy kinds, how to follow references, which Pods to list: `live::Guide`).
+//! Its errors are `thiserror` enums carrying the server, file, namespace and status as
+//! data (`live::LiveError`, `live::ConfigError`, `live::CredentialError`); only the
+//! binary uses `anyhow`.
 
 pub mod demo;
 pub mod document;

@@ -102,7 +102,6 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     builder.topology.findings.extend(conflicts);
     builder.add_picked_pods(&mut policies);
     builder.attach_policies(policies);
-    builder.warn_on_sections_no_ref_names();
     let unchecked = std::mem::take(&mut builder.unchecked);
     let mut topology = builder.topology;
     // Grown by doubling, they would keep up to half again their size for good.

@@ -22,7 +22,7 @@ pub use index::{RefIndex, RefKey, Slot};
 pub use skeleton::{LevelId, Skeleton};
 
 use crate::catalog::policy::Policy;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, PolicyKind};
 use crate::model::Snapshot;
 use crate::model::{FastMap, ObjRef, ObjectId};
 use std::collections::{BTreeMap, HashSet};
@@ -284,6 +284,11 @@ impl Topology {
     /// Builds the hierarchy from a snapshot. Pure: no I/O.
     pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         build::build(snapshot, catalog)
+    }
+
+    /// What the catalog says of policy `pid`'s kind: every policy read has an entry.
+    pub fn kind_of(&self, pid: PolicyId) -> &PolicyKind {
+        self.catalog.kind_of(&self.policies[pid].kind)
     }
 
     /// Every policy with its id.

@@ -33,10 +33,7 @@ impl Topology {
         id: NodeId,
     ) -> Option<(Resolution, Option<Finding>)> {
         let policy = &self.policies[pid];
-        let by_number = self
-            .catalog
-            .get(&policy.kind)
-            .is_some_and(|pk| pk.sections.names_ports_by_number());
+        let by_number = self.kind_of(pid).sections.names_ports_by_number();
         let number: u64 = r.section.as_deref()?.parse().ok().filter(|_| by_number)?;
         let node = &self.nodes[id];
         let found = match node.role {
@@ -89,8 +86,9 @@ impl Topology {
         for policy in policies {
             let by_number = self
                 .catalog
-                .get(&policy.kind)
-                .is_some_and(|pk| pk.sections.names_ports_by_number());
+                .kind_of(&policy.kind)
+                .sections
+                .names_ports_by_number();
             if !by_number {
                 continue;
             }

@@ -2,8 +2,8 @@
 //! only the layers below it. Test modules (`#[cfg(test)]`, at the end of a file) may
 //! reach anything.
 
+use crate::source_tree;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// Each layer and the layers it may import, as ARCHITECTURE.md's table has them.
 const LAYERS: [(&str, &[&str]); 8] = [
@@ -75,29 +75,9 @@ fn top_level_items(group: &str) -> impl Iterator<Item = &str> {
     items.into_iter()
 }
 
-/// The code of a file up to its test module.
-fn non_test_code(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
-    match text.find("#[cfg(test)]") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_module_imports_only_the_layers_below_it() {
-    let src = crate::command::repo("src");
+    let src = source_tree::src();
     let all: BTreeSet<&str> = LAYERS.iter().map(|(l, _)| *l).collect();
     // Every module of the library is in a layer this test reads.
     for entry in std::fs::read_dir(&src).unwrap() {
@@ -110,11 +90,11 @@ fn every_module_imports_only_the_layers_below_it() {
     }
     let mut broken = Vec::new();
     for (layer, allowed) in LAYERS {
-        let mut files = Vec::new();
-        rust_files(&src.join(layer), &mut files);
+        let files = source_tree::rust_files(&src.join(layer), &[]);
         assert!(!files.is_empty(), "no files in src/{layer}");
         for file in files {
-            for named in layers_named(&non_test_code(&file)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for named in layers_named(source_tree::non_test_code(&text)) {
                 let is_layer = all.contains(named.as_str());
                 if is_layer && named != layer && !allowed.contains(&named.as_str()) {
                     broken.push(format!(
@@ -151,10 +131,11 @@ fn imports_are_read_in_both_spellings() {
 fn the_session_and_the_commands_never_see_the_flags() {
     let bin = crate::command::repo("src/bin/kubectl-policies");
     let mut files = vec![bin.join("session.rs"), bin.join("warn.rs")];
-    rust_files(&bin.join("commands"), &mut files);
+    files.extend(source_tree::rust_files(&bin.join("commands"), &[]));
     assert!(files.len() >= 3, "{files:?}");
     for file in files {
-        let code = non_test_code(&file);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = source_tree::non_test_code(&text);
         for flag_word in ["Global", "cli::", "Args", "flags."] {
             assert!(
                 !code.contains(flag_word),

@@ -420,6 +420,9 @@ fn a_backend_tls_policy_on_a_backend_port_no_backend_ref_names_gets_no_status() 
                 .to_string()
         )]
     );
+    // Attached to nothing there: it reaches no object, as Envoy Gateway writes it no
+    // status.
+    assert_eq!(status(&w, "tls-unnamed-port"), PolicyStatus::TargetNotFound);
     // The others are accepted: by the route's backendRef naming the port, or by a
     // policy's own backendRef (an OIDC provider's: its ext-service clusters take the
     // BackendTLSPolicy too), which the tool does not model and so never says unreached.

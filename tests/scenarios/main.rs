@@ -25,6 +25,7 @@ mod hostile_input;
 mod narrow;
 mod overridden;
 mod reach;
+mod reference_groups;
 mod references;
 mod references_vendors;
 mod registry_kinds;

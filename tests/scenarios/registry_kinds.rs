@@ -593,8 +593,22 @@ spec:
         [
             s("app/external-https", Enforced),
             s("app/external-whole", PartiallyEnforced),
-            s("app/idp-tls", Enforced),
+            // Its port found, as a section, but no route's backendRef names it, so
+            // Envoy Gateway applies the policy to no traffic there (SectionNotReached).
+            s("app/idp-tls", TargetNotFound),
         ]
+    );
+    let idp: Vec<_> = w
+        .topology
+        .findings
+        .iter()
+        .filter(|f| f.object.name == "idp-tls")
+        .map(|f| f.code)
+        .collect();
+    assert_eq!(
+        idp,
+        [kubectl_policies::topology::Code::SectionNotReached],
+        "found as a section, never SectionNotFound"
     );
 }
 

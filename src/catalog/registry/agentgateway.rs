@@ -25,7 +25,10 @@ const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> Ref
 /// (`buildBackendRef`) resolves a Service, an AgentgatewayBackend or an InferencePool
 /// in the namespace written (the policy's when none; no ReferenceGrant asked for),
 /// "unsupported backend" for any other kind; it requires a Service's `port` but does
-/// not look it up among the Service's ports.
+/// not look it up among the Service's ports. It switches on the whole GroupKind, an
+/// omitted group the core one (`ptr.OrDefault(ref.Group, "")`), so a group-less
+/// `{kind: AgentgatewayBackend}` is an unsupported backend (`RefGroups::AsWritten`,
+/// audited for issue 41).
 const fn backend_ref(path: &'static str, unresolved: Unresolved, cite: &'static str) -> RefField {
     RefField::named(
         path,

@@ -11,7 +11,7 @@ const fn jwt_provider(path: &'static str) -> RefField {
         path,
         kinds: &[("consul.hashicorp.com", "JWTProvider")],
         kind_as_written: false,
-        group_of_kind: false,
+        groups: RefGroups::AsWritten,
         namespaces: RefNamespaces::ByName,
         port: false,
         unresolved: Unresolved::RefusesPolicy,

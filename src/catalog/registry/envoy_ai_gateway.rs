@@ -30,7 +30,7 @@ const fn read_to_rotate(path: &'static str) -> RefField {
         path,
         kinds: &[("", "Secret")],
         kind_as_written: false,
-        group_of_kind: false,
+        groups: RefGroups::AsWritten,
         namespaces: RefNamespaces::Any,
         port: false,
         unresolved: Unresolved::RefusesPolicy,

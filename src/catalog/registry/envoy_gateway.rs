@@ -35,6 +35,20 @@ const SECRET: &[(&str, &str)] = &[("", "Secret")];
 /// A Gateway API `LocalObjectReference` to a ConfigMap.
 const CONFIG_MAP: &[(&str, &str)] = &[("", "ConfigMap")];
 
+/// How Envoy Gateway reads the group of a backend reference: it refuses one other than
+/// the core group, `multicluster.x-k8s.io` and `gateway.envoyproxy.io` ("Group is
+/// invalid, only the core API group, multicluster.x-k8s.io and gateway.envoyproxy.io are
+/// supported", `validateBackendRefGroup`), then checks and switches on the kind alone
+/// (`validateBackendRefKind`; ext_service.go `processExtServiceDestination` switches on
+/// `KindDerefOr(backendRef.Kind, "Service")`). A reference written `{kind: Backend}`
+/// with no group, which an API server stores with the `group: ""` the
+/// `BackendObjectReference` type defaults, is the Backend of that name: Envoy Gateway
+/// accepts such an ext-proc backend (translator testdata
+/// backendtrafficpolicy-dns-lookup-family, EnvoyExtensionPolicy `Accepted`).
+const EG_BACKEND_GROUPS: RefGroups = RefGroups::KindAlone {
+    groups: &["", "multicluster.x-k8s.io", "gateway.envoyproxy.io"],
+};
+
 /// A reference through `validateExtServiceBackendReference` / `validateBackendRef`
 /// (internal/gatewayapi/validate.go): the Service (or Backend, ServiceImport) exists,
 /// its port is one of the Service's or the ServiceImport's `spec.ports`
@@ -48,7 +62,7 @@ const fn eg_backend(path: &'static str, cite: &'static str) -> RefField {
         path,
         kinds: EG_BACKENDS,
         kind_as_written: true,
-        group_of_kind: false,
+        groups: EG_BACKEND_GROUPS,
         namespaces: RefNamespaces::WithGrant,
         port: true,
         unresolved: Unresolved::RefusesPolicy,
@@ -96,18 +110,35 @@ const SECURITY_POLICY_REFS: &[RefField] = &[
     eg_secret("/apiKeyAuth/credentialRefs/*", SP),
 ];
 
-/// ClientTrafficPolicy: the CA certificates a client's certificate is validated with.
-const CLIENT_TRAFFIC_POLICY_REFS: &[RefField] = &[RefField::named(
+/// ClientTrafficPolicy: the CA certificates a client's certificate is validated with,
+/// one list read two ways. A Secret (a reference naming no kind) or a ConfigMap is read
+/// by `validateSecretRef` / `validateConfigMapRef`, which match group and kind together
+/// (the core group), in the policy's namespace or another with a ReferenceGrant.
+const CTP_CA_CERTIFICATES: RefField = RefField::named(
     "/tls/clientValidation/caCertificateRefs/*",
-    &[
-        ("", "Secret"),
-        ("", "ConfigMap"),
-        ("certificates.k8s.io", "ClusterTrustBundle"),
-    ],
+    &[("", "Secret"), ("", "ConfigMap")],
     RefNamespaces::WithGrant,
     Unresolved::RefusesPolicy,
     CTP,
-)];
+);
+
+/// A ClusterTrustBundle in the same list is looked up by its kind and name alone
+/// (cluster-scoped: a `namespace` written beside it is not read): the
+/// `SecretObjectReference` the list holds defaults its group to the core one, and
+/// Envoy Gateway reads `{kind: ClusterTrustBundle}` with that group, or with none, as
+/// the `certificates.k8s.io` ClusterTrustBundle of that name (translator testdata
+/// clienttrafficpolicy-mtls-clustertrustbundle: four such policies `Accepted`;
+/// clienttrafficpolicy-invalid-settings: one naming a bundle that is not there
+/// refused, "ref ClusterTrustBundle [tls-ctb-1] not found").
+const CTP_CLUSTER_TRUST_BUNDLES: RefField = RefField {
+    kinds: &[("certificates.k8s.io", "ClusterTrustBundle")],
+    groups: RefGroups::KindAlone {
+        groups: &["", "certificates.k8s.io"],
+    },
+    ..CTP_CA_CERTIFICATES
+};
+
+const CLIENT_TRAFFIC_POLICY_REFS: &[RefField] = &[CTP_CA_CERTIFICATES, CTP_CLUSTER_TRUST_BUNDLES];
 
 /// BackendTrafficPolicy: a response override's body from a ConfigMap.
 const BACKEND_TRAFFIC_POLICY_REFS: &[RefField] = &[eg_local_config_map(

@@ -5,17 +5,23 @@ use super::*;
 /// What a BackendTLSPolicy's `caCertificateRefs` may name: a ConfigMap (core support),
 /// or where an implementation supports it a Secret or a ClusterTrustBundle. Anything
 /// else never resolves: Accepted=False, reason NoValidCACertificate (Gateway API
-/// conformance test BackendTLSPolicyInvalidKind). Envoy Gateway reads a reference by
-/// its kind alone (internal/gatewayapi/backendtlspolicy.go `getCaCertsFromCARefs`
-/// switches on `caRef.Kind`), so a ClusterTrustBundle named with the core group, as its
-/// own translator tests write it (testdata/backendtlspolicy-ca-clustertrustbundle), is
-/// as valid as one named with its API group.
+/// conformance test BackendTLSPolicyInvalidKind).
 const CA_CERTIFICATE_KINDS: &[(&str, &str)] = &[
     ("", "ConfigMap"),
     ("", "Secret"),
     ("certificates.k8s.io", "ClusterTrustBundle"),
-    ("", "ClusterTrustBundle"),
 ];
+
+/// Envoy Gateway reads a CA reference by its kind alone
+/// (internal/gatewayapi/backendtlspolicy.go `getCaCertsFromCARefs` switches on
+/// `caRef.Kind` and looks a ClusterTrustBundle up by name), so a ClusterTrustBundle
+/// named with the core group, as its own translator tests write it
+/// (testdata/backendtlspolicy-ca-clustertrustbundle, `Accepted`), is the
+/// `certificates.k8s.io` ClusterTrustBundle of that name, as one named with its API
+/// group is.
+const CA_CERTIFICATE_GROUPS: RefGroups = RefGroups::KindAlone {
+    groups: &["", "certificates.k8s.io"],
+};
 
 pub(super) static ENTRIES: &[KnownKind] = &[
     KnownKind {
@@ -43,7 +49,7 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             path: "/validation/caCertificateRefs/*",
             kinds: CA_CERTIFICATE_KINDS,
             kind_as_written: true,
-            group_of_kind: false,
+            groups: CA_CERTIFICATE_GROUPS,
             // A LocalObjectReference: "the object must be in the same namespace".
             namespaces: RefNamespaces::Own,
             port: false,

@@ -24,7 +24,7 @@ const fn gloo_ref(
         path,
         kinds,
         kind_as_written: false,
-        group_of_kind: false,
+        groups: RefGroups::AsWritten,
         namespaces: RefNamespaces::Any,
         port: false,
         unresolved: Unresolved::Undocumented,

@@ -80,11 +80,22 @@ const fn kgateway_ref(
 
 const GATEWAY_EXTENSION: &[(&str, &str)] = &[("gateway.kgateway.dev", "GatewayExtension")];
 
+/// A GatewayExtension reference: `shared.NamespacedObjectReference` has a name and a
+/// namespace and no kind or group (kgateway's `shared` API package), so kgateway reads
+/// a GatewayExtension whatever kind or group a manifest writes beside them (an API
+/// server prunes such fields, being none of the type's).
+const fn gateway_extension_ref(path: &'static str) -> RefField {
+    RefField {
+        kind_as_written: false,
+        ..kgateway_ref(path, GATEWAY_EXTENSION)
+    }
+}
+
 const TRAFFIC_POLICY_REFS: &[RefField] = &[
-    kgateway_ref("/extAuth/extensionRef", GATEWAY_EXTENSION),
-    kgateway_ref("/extProc/extensionRef", GATEWAY_EXTENSION),
-    kgateway_ref("/jwtAuth/extensionRef", GATEWAY_EXTENSION),
-    kgateway_ref("/rateLimit/global/extensionRef", GATEWAY_EXTENSION),
+    gateway_extension_ref("/extAuth/extensionRef"),
+    gateway_extension_ref("/extProc/extensionRef"),
+    gateway_extension_ref("/jwtAuth/extensionRef"),
+    gateway_extension_ref("/rateLimit/global/extensionRef"),
     kgateway_ref("/basicAuth/secretRef", &[("", "Secret")]),
     kgateway_ref("/apiKeyAuth/secretRef", &[("", "Secret")]),
 ];
@@ -105,7 +116,10 @@ const BACKEND_CONFIG_POLICY_REFS: &[RefField] = &[RefField::local(
 /// ReferenceGrant from the policy's kind ("ErrMissingReferenceGrant"); a Service or a
 /// kgateway Backend. One that does not resolve fails the access log or tracing
 /// conversion ("unresolved backend reference"); the error joins the policy's, which
-/// is not accepted.
+/// is not accepted. The group and kind are matched together as written, an omitted
+/// group the core one (`toFromBackendRef` makes the GroupKind the backend index is
+/// keyed by; an unknown one is `ErrUnknownBackendKind`): `{kind: Backend}` with no
+/// group is no kgateway Backend (`RefGroups::AsWritten`, audited for issue 41).
 const fn grpc_service_ref(path: &'static str) -> RefField {
     RefField::named(
         path,

@@ -103,7 +103,7 @@ const TLS_POLICY_REFS: &[RefField] = &[RefField {
         ("cert-manager.io", "ClusterIssuer"),
     ],
     kind_as_written: true,
-    group_of_kind: true,
+    groups: RefGroups::OmittedMeansKinds,
     namespaces: RefNamespaces::Own,
     port: false,
     unresolved: Unresolved::RefusesPolicy,

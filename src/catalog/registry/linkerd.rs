@@ -9,6 +9,12 @@ use super::*;
 /// ServiceAccount is never looked up: its mesh identity is made from the name
 /// (`service_account_identity`), so a missing one only matches no client. Any other
 /// kind is refused by the admission webhook ("unsupported authentication target").
+/// The group is matched with the kind, an omitted one the core group
+/// (`targets_kind`: `group.unwrap_or("core")` against the type's own), so a
+/// group-less `{kind: MeshTLSAuthentication}` is no MeshTLSAuthentication
+/// (`RefGroups::AsWritten`, audited for issue 41). Some releases compare both
+/// ignoring ASCII case (`eq_ignore_ascii_case`, policy-controller/k8s/api
+/// `TargetRef::targets_kind`); a kind spelled in another case is not read so here.
 const AUTHORIZATION_POLICY_REFS: &[RefField] = &[
     RefField::named(
         "/requiredAuthenticationRefs/*",

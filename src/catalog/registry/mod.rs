@@ -32,8 +32,8 @@ mod solo;
 use super::merged::{ClassParameters, SectionByRefPort, WhenMerged};
 use super::{
     Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
-    PolicyKind, RefField, RefNamespaces, RefusedOn, RefusedReferent, Refuses, SameTarget, Sections,
-    SharedPort, Targeting, Unresolved, ValueKey,
+    PolicyKind, RefField, RefGroups, RefNamespaces, RefusedOn, RefusedReferent, Refuses,
+    SameTarget, Sections, SharedPort, Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
 

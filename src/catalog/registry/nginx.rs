@@ -65,13 +65,18 @@ const WAF_POLICY_REFS: &[RefField] = &[
 /// it names (no ReferenceGrant is asked: `extProcessServiceNsName`), its port one of the
 /// Service's (`getServicePort`), and an optional auth-token Secret of the policy's
 /// namespace; either missing makes the policy invalid (`resolvePayloadProcessor`).
+/// The backendRef's group and kind are its CRD's to refuse ("backendRef.group must be
+/// core", `''` or `core`; "backendRef.kind must be Service": CEL on
+/// `ExtProcessConfig.BackendRef`): an API server stores no other, and the controller
+/// then looks a Service up by namespace and name (`RefGroups::AsWritten`, audited for
+/// issue 41).
 const NGF_PP: &str = "nginx/nginx-gateway-fabric@03b04bda internal/controller/state/graph/payloadprocessor.go (resolveExtProcessURL, resolveExtProcessAuthToken)";
 const PAYLOAD_PROCESSOR_REFS: &[RefField] = &[
     RefField {
         path: "/processors/*/extProcess/backendRef",
         kinds: SERVICE_KIND,
         kind_as_written: true,
-        group_of_kind: false,
+        groups: RefGroups::AsWritten,
         namespaces: RefNamespaces::Any,
         port: true,
         unresolved: Unresolved::RefusesPolicy,

@@ -1,3 +1,6 @@
+//! Tests of the registry as a whole: one entry per group and kind, each filed under its
+//! project with its source cited, and rules that agree with the kind's class.
+
 use super::*;
 use crate::catalog::parse_class_label;
 use std::collections::BTreeSet;

@@ -1,3 +1,6 @@
+//! Tests of the human pages' text helpers: words wrapped to the width, and `get`'s
+//! TARGETS column.
+
 use super::*;
 
 #[test]

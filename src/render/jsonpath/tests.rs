@@ -1,3 +1,6 @@
+//! Tests of `-o jsonpath` templates: kubectl's documented examples, filters, errors and
+//! escaping, on the JSON of a list of nodes.
+
 use super::*;
 use serde_json::json;
 

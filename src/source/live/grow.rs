@@ -25,7 +25,8 @@
 use super::change::{Change, WatchList};
 use super::discovery::{Discovery, Resource};
 use super::{Guide, PodLists};
-use crate::model::{GroupKind, ObjRef, Object, Val, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
+use crate::model::{Crd, GroupKind, ObjRef, Object, CRD_GROUP, CRD_KIND};
+use crate::model::{GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};
 use tokio::task::AbortHandle;
 
@@ -177,7 +178,7 @@ impl Growth {
                         self.crd_seen(o, &mut grown.start);
                     }
                 }
-                Change::Deleted(r) if r.kind.as_str() == "CustomResourceDefinition" => {
+                Change::Deleted(r) if is_crd_ref(r) => {
                     self.crds.remove(r.name.as_str());
                 }
                 Change::Unwatched(list) => self.unwatched(list, &mut grown.start),
@@ -194,20 +195,19 @@ impl Growth {
     /// ones only. An unlabelled CRD is left out, or deleted when it was labelled before;
     /// a relisting of CRDs keeps the labelled ones.
     fn only_labelled_crds(&mut self, batch: &mut Vec<Change>) {
-        let is_crd = |kind: &str| kind == "CustomResourceDefinition";
         batch.retain_mut(|change| match change {
-            Change::Applied(o) if is_crd(o.kind.as_str()) && !is_labelled_crd(o) => {
+            Change::Applied(o) if Crd::is_crd(o) && !is_labelled_crd(o) => {
                 if !self.labelled.remove(o.name.as_str()) {
                     return false;
                 }
                 *change = Change::Deleted(o.obj_ref());
                 true
             }
-            Change::Applied(o) if is_crd(o.kind.as_str()) => {
+            Change::Applied(o) if Crd::is_crd(o) => {
                 self.labelled.insert(o.name.to_string());
                 true
             }
-            Change::Deleted(r) if is_crd(r.kind.as_str()) => self.labelled.remove(r.name.as_str()),
+            Change::Deleted(r) if is_crd_ref(r) => self.labelled.remove(r.name.as_str()),
             Change::Relisted { list, objects } if is_crds(list) => {
                 objects.retain(is_labelled_crd);
                 self.labelled = objects.iter().map(|o| o.name.to_string()).collect();
@@ -220,9 +220,6 @@ impl Growth {
     /// A CRD added or changed: its policy kind watched if it is labelled or known, and
     /// not yet.
     fn crd_seen(&mut self, crd: &Object, start: &mut Vec<WatchList>) {
-        if crd.kind.as_str() != "CustomResourceDefinition" {
-            return;
-        }
         let Some(resource) = policy_kind(crd, &self.known) else {
             self.crds.remove(crd.name.as_str());
             return;
@@ -379,7 +376,12 @@ impl Growth {
 
 /// Whether `list` is of CRDs.
 fn is_crds(list: &WatchList) -> bool {
-    list.resource.kind == "CustomResourceDefinition"
+    list.resource.kind == CRD_KIND && list.resource.group == CRD_GROUP
+}
+
+/// Whether `r` names a CRD.
+fn is_crd_ref(r: &ObjRef) -> bool {
+    r.kind.as_str() == CRD_KIND && r.group.as_str() == CRD_GROUP
 }
 
 /// Keeps `kept`, the objects of `kinds`, as `change` leaves them.
@@ -456,7 +458,7 @@ impl Growth {
 
 /// Whether `o` is a CRD with the policy label.
 fn is_labelled_crd(o: &Object) -> bool {
-    o.kind == "CustomResourceDefinition" && o.labels.contains_key(POLICY_LABEL)
+    Crd::is_crd(o) && o.labels.contains_key(POLICY_LABEL)
 }
 
 /// The policy kind a CRD declares when it has the policy label or its kind is `known`,
@@ -469,25 +471,16 @@ fn policy_kind(crd: &Object, known: &BTreeSet<GroupKind>) -> Option<Resource> {
 /// The kind a CRD declares, as the API serves it: its group, kind, plural, scope and
 /// the version it stores (else the first it serves).
 fn declared_kind(crd: &Object) -> Option<Resource> {
-    if crd.kind != "CustomResourceDefinition" {
+    let crd = Crd::read(crd)?;
+    if crd.names.plural.is_empty() {
         return None;
     }
-    let spec: &Val = &crd.spec;
-    let text = |pointer: &str| spec.pointer(pointer).and_then(Val::as_str);
-    let versions = spec.get("versions").and_then(Val::as_array).unwrap_or(&[]);
-    let flag = |v: &Val, key: &str| v.get(key).and_then(Val::as_bool) == Some(true);
-    let version = versions
-        .iter()
-        .find(|v| flag(v, "storage"))
-        .or_else(|| versions.iter().find(|v| flag(v, "served")))
-        .and_then(|v| v.get("name").and_then(Val::as_str))
-        .or_else(|| text("/version"))?;
     Some(Resource {
-        group: text("/group")?.to_string(),
-        version: version.to_string(),
-        kind: text("/names/kind")?.to_string(),
-        plural: text("/names/plural")?.to_string(),
-        namespaced: text("/scope") != Some("Cluster"),
+        version: crd.version?,
+        namespaced: !crd.cluster_scoped,
+        group: crd.group,
+        kind: crd.names.kind,
+        plural: crd.names.plural,
     })
 }
 

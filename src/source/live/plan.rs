@@ -12,7 +12,7 @@ use super::list::ListRequest;
 use super::read::Reader;
 use super::{Guide, LiveError, ReadScope};
 use crate::model::{namespace_name_problem, BlindReason, BlindSpot, GroupKind, ObjRef, Object};
-use crate::model::{Val, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
+use crate::model::{Crd, CRD_GROUP, CRD_KIND, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::BTreeSet;
 
 /// At most this many rounds of a scoped read follow references to new namespaces.
@@ -20,7 +20,7 @@ const MAX_ROUNDS: usize = 65;
 
 /// The kind of CRDs, whose labelled ones name policy kinds.
 fn crd_kind() -> GroupKind {
-    GroupKind::new("apiextensions.k8s.io", "CustomResourceDefinition")
+    GroupKind::new(CRD_GROUP, CRD_KIND)
 }
 
 /// Where the first list of each kind is made, for one scope.
@@ -324,22 +324,9 @@ impl Reader<'_> {
     /// Policy kinds named by labelled CRDs that were not read yet.
     fn labelled_policy_kinds(&self) -> Vec<Resource> {
         let mut out = Vec::new();
-        for crd in self
-            .objects
-            .iter()
-            .filter(|o| o.kind == "CustomResourceDefinition" && o.labels.contains_key(POLICY_LABEL))
-        {
-            let group = crd
-                .spec
-                .get("group")
-                .and_then(Val::as_str)
-                .unwrap_or_default();
-            let kind = crd
-                .spec
-                .pointer("/names/kind")
-                .and_then(Val::as_str)
-                .unwrap_or_default();
-            let gk = GroupKind::new(group, kind);
+        let labelled = |o: &&Object| o.labels.contains_key(POLICY_LABEL);
+        for crd in self.objects.iter().filter(labelled).filter_map(Crd::read) {
+            let gk = crd.group_kind();
             if self.log.contains_key(&gk) {
                 continue;
             }

@@ -51,6 +51,7 @@ impl<'s> Builder<'s> {
         for (pid, mut resolved) in PolicyId::all(all.len()).zip(all) {
             self.refuse_on_shared_port(pid, &resolved, &claimed);
             self.refuse_when_merged(pid, &resolved);
+            self.unreach_sections_no_ref_names(pid, &mut resolved);
             self.attach_to_targets(pid, &resolved);
             resolved.shrink_to_fit();
             self.topology.targets[pid] = resolved;
@@ -245,11 +246,7 @@ impl<'s> Builder<'s> {
                     let Some(&pid) = self.topology.policy_index.get(&policy) else {
                         continue;
                     };
-                    let by_filter = self
-                        .topology
-                        .catalog
-                        .get(&policy.group_kind())
-                        .is_some_and(|k| k.targeting.extension_ref);
+                    let by_filter = self.topology.kind_of(pid).targeting.extension_ref;
                     let section = rule.section(j);
                     let rule_ref = RefKey::of(&node.obj_ref).with_section(Some(&section));
                     if let (true, Some(rule_id)) = (by_filter, self.topology.find(rule_ref)) {
@@ -269,8 +266,7 @@ impl<'s> Builder<'s> {
         }
         for pid in PolicyId::all(self.topology.policies.len()) {
             let policy = &self.topology.policies[pid];
-            let kind = self.topology.catalog.get(&policy.kind);
-            if kind.is_some_and(|k| k.targeting.extension_ref)
+            if self.topology.kind_of(pid).targeting.extension_ref
                 && self.topology.targets[pid].is_empty()
                 && policy.invalid.is_empty()
             {

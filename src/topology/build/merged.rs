@@ -75,12 +75,7 @@ impl<'s> Builder<'s> {
     /// one of its targets is such a target.
     pub(super) fn refuse_when_merged(&mut self, pid: PolicyId, resolved: &[ResolvedTarget]) {
         let policy = &self.topology.policies[pid];
-        let rule = self
-            .topology
-            .catalog
-            .get(&policy.kind)
-            .and_then(|k| k.when_merged);
-        let Some(rule) = rule else {
+        let Some(rule) = self.topology.kind_of(pid).when_merged else {
             return;
         };
         if policy.rejected.is_some() {

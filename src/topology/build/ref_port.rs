@@ -1,61 +1,64 @@
 //! A vendor rule: a policy's section on a backend is matched against the port a
 //! route's backendRef names (`SectionByRefPort`: Envoy Gateway's BackendTLSPolicy on a
-//! port of its Backend); a section no backendRef names gets nothing, and no status.
+//! port of its Backend); a section no backendRef names gets nothing, and no status:
+//! the target is left unresolved (`SectionNotReached`).
 //! The references policies make to backends (an OIDC provider's, an ext-auth
 //! service's) are not modelled: a port one of them may name is never said unreached.
 
 use super::Builder;
 use crate::catalog::registry::sections_by_ref_port;
 use crate::model::{normalize_group, Val};
-use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, Role};
+use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, ResolvedTarget, Role};
 
 impl<'s> Builder<'s> {
-    /// Tells, of each policy aimed at such a section, that no traffic comes through it.
-    pub(super) fn warn_on_sections_no_ref_names(&mut self) {
-        if sections_by_ref_port().next().is_none() {
+    /// Leaves unresolved each target of policy `pid` that is such a section no
+    /// backendRef names (`Code::SectionNotReached`), telling why: its controller applies
+    /// the policy to no traffic there and writes it no status, so it attaches nowhere
+    /// there and a policy with no other target reaches nothing.
+    pub(super) fn unreach_sections_no_ref_names(
+        &mut self,
+        pid: PolicyId,
+        resolved: &mut [ResolvedTarget],
+    ) {
+        let policy = &self.topology.policies[pid];
+        let (group, kind) = (
+            normalize_group(&policy.kind.group),
+            policy.kind.kind.as_str(),
+        );
+        let rules: Vec<_> = sections_by_ref_port()
+            .filter(|r| r.policy == (group, kind))
+            .collect();
+        if rules.is_empty() || policy.rejected.is_some() {
             return;
         }
         let mut found = Vec::new();
-        for pid in PolicyId::all(self.topology.policies.len()) {
-            let policy = &self.topology.policies[pid];
-            let (group, kind) = (
-                normalize_group(&policy.kind.group),
-                policy.kind.kind.as_str(),
-            );
-            let rules: Vec<_> = sections_by_ref_port()
-                .filter(|r| r.policy == (group, kind))
-                .collect();
-            if rules.is_empty() || policy.rejected.is_some() {
+        for rt in resolved.iter_mut() {
+            let Resolution::Node(port) = rt.resolution else {
                 continue;
-            }
-            for rt in &self.topology.targets[pid] {
-                let Resolution::Node(port) = rt.resolution else {
-                    continue;
-                };
-                let nodes = &self.topology.nodes;
-                let Some(backend) = nodes[port].owner.filter(|_| nodes[port].role == Role::Port)
-                else {
-                    continue;
-                };
-                let b = &nodes[backend].obj_ref;
-                let ruled = rules
-                    .iter()
-                    .any(|r| r.target == (normalize_group(&b.group), b.kind.as_str()));
-                if ruled
-                    && !self.a_backend_ref_names(backend, port)
-                    && !self.named_elsewhere(backend, port)
-                {
-                    found.push(Finding::new(
-                        Code::SectionNotReached,
-                        policy.obj_ref.clone(),
-                        format!(
-                            "names port {} of {} {}, which no route's backendRef names: its controller matches the sectionName against the port of the backendRef it translates (a backendRef naming no port does not match), so the policy applies to no traffic there and gets no status",
-                            nodes[port].obj_ref.section.as_deref().unwrap_or_default(),
-                            b.kind,
-                            b.ns_name()
-                        ),
-                    ));
-                }
+            };
+            let nodes = &self.topology.nodes;
+            let Some(backend) = nodes[port].owner.filter(|_| nodes[port].role == Role::Port) else {
+                continue;
+            };
+            let b = &nodes[backend].obj_ref;
+            let ruled = rules
+                .iter()
+                .any(|r| r.target == (normalize_group(&b.group), b.kind.as_str()));
+            if ruled
+                && !self.a_backend_ref_names(backend, port)
+                && !self.named_elsewhere(backend, port)
+            {
+                found.push(Finding::new(
+                    Code::SectionNotReached,
+                    self.topology.policies[pid].obj_ref.clone(),
+                    format!(
+                        "names port {} of {} {}, which no route's backendRef names: its controller matches the sectionName against the port of the backendRef it translates (a backendRef naming no port does not match), so the policy applies to no traffic there and gets no status",
+                        nodes[port].obj_ref.section.as_deref().unwrap_or_default(),
+                        b.kind,
+                        b.ns_name()
+                    ),
+                ));
+                rt.resolution = Resolution::NotFound(Code::SectionNotReached);
             }
         }
         self.topology.findings.extend(found);

@@ -31,9 +31,7 @@ impl<'s> Builder<'s> {
             BTreeMap::new();
         for pid in PolicyId::all(count) {
             let policy = &self.topology.policies[pid];
-            let Some(kind) = self.topology.catalog.get(&policy.kind) else {
-                continue;
-            };
+            let kind = self.topology.kind_of(pid);
             let fields = kind.references;
             if fields.is_empty() {
                 continue;
@@ -119,7 +117,7 @@ impl<'s> Builder<'s> {
         }
         let ns = t.namespace.as_deref();
         if ns.is_some() && ns != policy.namespace.as_deref() {
-            let key = RefKey::new(&t.group, &t.kind, ns, &t.name);
+            let key = RefKey::new(&r.grant_group, &t.kind, ns, &t.name);
             let granted = match field.namespaces {
                 RefNamespaces::Any => true,
                 RefNamespaces::Own | RefNamespaces::ByName => false,
@@ -152,8 +150,7 @@ impl<'s> Builder<'s> {
             return outcome(Some(RefReason::NotFound));
         };
         let links = self.objects[id].links();
-        let refused = self.topology.catalog.get(&self.topology.policies[pid].kind);
-        let refused = refused.map_or(&[][..], |k| k.refused_referents);
+        let refused = self.topology.kind_of(pid).refused_referents;
         if referent_refused(refused, &t.group, &t.kind, links.spec_type.as_deref()) {
             return outcome(Some(RefReason::UnsupportedType));
         }

@@ -18,12 +18,7 @@ impl<'s> Builder<'s> {
     pub(super) fn claimed_listeners(&self, resolved: &[Vec<ResolvedTarget>]) -> Claimed {
         let mut claimed = Claimed::default();
         for (policy, targets) in self.topology.policies.iter().zip(resolved) {
-            let rule = self
-                .topology
-                .catalog
-                .get(&policy.kind)
-                .map(|k| k.shared_port);
-            if rule.is_none_or(|r| r == SharedPort::Allowed) {
+            if self.topology.catalog.kind_of(&policy.kind).shared_port == SharedPort::Allowed {
                 continue;
             }
             for rt in targets {
@@ -50,10 +45,9 @@ impl<'s> Builder<'s> {
         claimed: &Claimed,
     ) {
         let kind = &self.topology.policies[pid].kind;
-        let rule = self.topology.catalog.get(kind).map(|k| k.shared_port);
-        match rule {
-            None | Some(SharedPort::Allowed) => return,
-            Some(SharedPort::RefusedOnSharedHttpListener) => {}
+        match self.topology.kind_of(pid).shared_port {
+            SharedPort::Allowed => return,
+            SharedPort::RefusedOnSharedHttpListener => {}
         }
         if self.topology.policies[pid].rejected.is_some() {
             return;
