@@ -61,3 +61,35 @@ pub struct SectionByRefPort {
     /// The vendor source the rule was read from.
     pub source: &'static str,
 }
+
+/// A policy kind whose route-level policy with `mergeType` is translated merged with
+/// its closest parent policy (Envoy Gateway's BackendTrafficPolicy), the parent owning
+/// each of `fields` that the route's policy leaves unset: a reference there that does
+/// not resolve fails the merged translation, and the route's policy is refused with
+/// the parent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergedParentFields {
+    /// The policy kind (group, kind).
+    pub policy: (&'static str, &'static str),
+    /// The top-level spec fields the parent owns when the route's policy leaves them
+    /// unset.
+    pub fields: &'static [&'static str],
+    /// The vendor source the rule was read from.
+    pub source: &'static str,
+}
+
+/// A policy kind some of whose settings a policy of another kind replaces where both
+/// attach (kgateway: a BackendTLSPolicy on a Service replaces a BackendConfigPolicy's
+/// `tls` there, and kgateway reports the BackendConfigPolicy overridden): there those
+/// settings are the other kind's, and the policy is Overridden for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShadowedBy {
+    /// The policy kind whose settings are replaced, (group, kind).
+    pub policy: (&'static str, &'static str),
+    /// The kind that replaces them, (group, kind).
+    pub by: (&'static str, &'static str),
+    /// The top-level spec fields replaced.
+    pub fields: &'static [&'static str],
+    /// The vendor source the rule was read from.
+    pub source: &'static str,
+}

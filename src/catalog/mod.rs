@@ -7,7 +7,7 @@ pub mod policy;
 pub mod references;
 pub mod registry;
 
-pub use references::{RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved};
+pub use references::{Further, RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved};
 
 use crate::model::Object;
 use crate::model::{Crd, GroupKind, POLICY_LABEL};
@@ -578,6 +578,10 @@ pub struct PolicyKind {
     /// field (`RefusedReferent`: an ExternalName Service, for Envoy Gateway).
     #[serde(skip)]
     pub refused_referents: &'static [RefusedReferent],
+    /// What the objects its references name must themselves have resolve for its
+    /// controller to accept it (`Further`).
+    #[serde(skip)]
+    pub further: &'static [Further],
     /// The project that defines it, when the registry knows.
     #[serde(skip)]
     pub project: &'static str,
@@ -797,6 +801,7 @@ pub static UNKNOWN_KIND: PolicyKind = PolicyKind {
     cite: "",
     references: &[],
     refused_referents: &[],
+    further: &[],
     project: "",
     when_merged: None,
 };
@@ -844,6 +849,7 @@ fn generic(gk: &GroupKind, class: Class, source: ClassSource) -> PolicyKind {
         cite: "",
         references: &[],
         refused_referents: &[],
+        further: &[],
         project: "",
         when_merged: None,
     }

@@ -179,6 +179,46 @@ pub struct RefusedReferent {
     pub cite: &'static str,
 }
 
+/// A vendor rule one step further than a reference: what the object a policy's
+/// reference names must itself have resolve for the controller to accept the policy.
+/// Judged only where the reference resolves; one the input cannot check leaves the
+/// verdict standing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Further {
+    /// The referent's own spec names objects (kgateway: a GatewayExtension's backend
+    /// Service), read with `fields` as a policy's are, from the referent's namespace,
+    /// a ReferenceGrant asked of the referent's kind. One of them that does not
+    /// resolve fails the referent, and every policy naming it with it.
+    ItsReferences {
+        /// The referent kind, (group, kind), core as `""`.
+        referent: (&'static str, &'static str),
+        fields: &'static [RefField],
+        cite: &'static str,
+    },
+    /// The policy of kind `policy` aimed at the referent (Envoy Gateway: a
+    /// BackendTLSPolicy on an ext-auth or ext-proc Service, matched as the controller
+    /// matches it: the whole object, or the section of the port the reference names),
+    /// the oldest where several are: one of its references naming an object that does
+    /// not exist, or none of them resolving, fails the policy naming the referent.
+    PolicyOnIt {
+        policy: (&'static str, &'static str),
+        /// The referent kinds it is looked for on.
+        referents: &'static [(&'static str, &'static str)],
+        cite: &'static str,
+    },
+}
+
+impl Further {
+    /// Whether the rule is about a referent of (`group`, `kind`).
+    pub fn covers(&self, group: &str, kind: &str) -> bool {
+        let is = |(g, k): &(&str, &str)| normalize_group(g) == group && *k == kind;
+        match self {
+            Further::ItsReferences { referent, .. } => is(referent),
+            Further::PolicyOnIt { referents, .. } => referents.iter().any(is),
+        }
+    }
+}
+
 /// Whether `rules` refuse an object of (`group`, `kind`) whose `spec.type` is `spec_type`.
 pub fn referent_refused(
     rules: &[RefusedReferent],

@@ -30,6 +30,11 @@ impl Joining {
                 .and_then(|port| spec_at_port(written, lists, port)),
         };
         let spec = narrowed.as_ref().unwrap_or(written);
+        // Settings another kind's policy replaces here leave; the policy still counts
+        // them among what it sets (`ShadowedBy`).
+        let shadowed = merge::without_shadowed(topology, p, at, spec);
+        let whole = spec;
+        let spec = shadowed.as_ref().unwrap_or(spec);
         let layer = |how: How, settings| {
             let tree = Sourced::from_settings(settings, p)?;
             Some(Layer { how, value: tree })
@@ -51,9 +56,10 @@ impl Joining {
                 layer(How::Patch, overrides.settings(spec)),
             ),
         };
-        let narrowed = match &narrowed {
-            Some(_) => vec![(p, policy.intent.leaf_count(spec))],
-            None => Vec::new(),
+        let narrowed = match (&shadowed, &narrowed) {
+            (Some(_), _) => vec![(p, policy.intent.leaf_count(whole))],
+            (None, Some(_)) => vec![(p, policy.intent.leaf_count(spec))],
+            (None, None) => Vec::new(),
         };
         let (defaults, overrides) = merge::enters(model, topology, p, at, read);
         Joining {

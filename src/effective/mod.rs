@@ -325,7 +325,8 @@ impl<'t> KindFold<'t> {
             at_node,
             ns_policies,
             entries_by_place: merge::enters_by_place(model)
-                || !pk.sections.spec_port_lists().is_empty(),
+                || !pk.sections.spec_port_lists().is_empty()
+                || crate::catalog::registry::shadowed_by(&kind.group, &kind.kind).is_some(),
             entries: FastMap::default(),
             pushed: FastMap::default(),
             narrowed: FastMap::default(),

@@ -57,7 +57,7 @@ pub fn keep_mask(objects: &[Object], catalog: &Catalog, focus: &ObjRef) -> Optio
     // answer depend on that namespace: nothing is set aside then.
     if objects
         .par_iter()
-        .any(|o| names_across_namespaces(o, catalog))
+        .any(|o| names_across_namespaces(o, catalog) || referent_names_across(o))
     {
         return None;
     }
@@ -140,6 +140,17 @@ fn names_across_namespaces(object: &Object, catalog: &Catalog) -> bool {
             })
         })
     })
+}
+
+/// Whether `object` is one a policy may name whose own references (read by a
+/// `Further::ItsReferences` rule: a kgateway GatewayExtension's backend) name an
+/// object in another namespace: the verdict of a policy naming it depends on that
+/// namespace.
+fn referent_names_across(object: &Object) -> bool {
+    let own = object.namespace.as_deref();
+    super::references::referent_references(object)
+        .iter()
+        .any(|(_, t)| t.namespace.as_deref().is_some_and(|n| Some(n) != own))
 }
 
 fn is(object: &Object, obj_ref: &ObjRef) -> bool {

@@ -5,8 +5,8 @@
 //! (and as metadata only: `source::live`), so the tool reads none that no policy names.
 
 use crate::catalog::references::{kind_allowed, read_references, SpecRef};
-use crate::catalog::{registry, RefField, RefNamespaces};
-use crate::model::{GroupKind, Object};
+use crate::catalog::{registry, Further, RefField, RefNamespaces};
+use crate::model::{normalize_group, GroupKind, ObjRef, Object};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
@@ -42,6 +42,7 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
             out.insert((GroupKind::new(&t.group, &t.kind), namespace));
         }
     }
+    out.extend(further_named(objects));
     // The parameters a GatewayClass or a Gateway names (an EnvoyProxy, whose
     // `mergeGateways` may decide a verdict), where they are named.
     out.extend(
@@ -49,6 +50,68 @@ pub fn referenced(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
             .into_iter()
             .map(|(gk, ns)| (gk, Some(ns))),
     );
+    out
+}
+
+/// What the objects the policies' references name must themselves have resolve
+/// (`Further`), listed where it lies: a referent's own references (a kgateway
+/// GatewayExtension's backend, in the namespace it names, and the ReferenceGrants
+/// there), and the policy a rule looks for on a referent (a BackendTLSPolicy on an
+/// Envoy Gateway ext-auth Service), in the referent's namespace.
+fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
+    let mut out = BTreeSet::new();
+    for object in objects {
+        for (_, t) in referent_references(object) {
+            if let Some(ns) = &t.namespace {
+                out.insert((GroupKind::new(&t.group, &t.kind), Some(ns.to_string())));
+            }
+        }
+        let Some((_, refs)) = spec_references(object) else {
+            continue;
+        };
+        let rules = registry::further(normalize_group(object.group()));
+        for r in refs {
+            let t = &r.target;
+            let Some(ns) = t.namespace.as_deref() else {
+                continue;
+            };
+            for rule in rules.iter().filter(|rule| rule.covers(&t.group, &t.kind)) {
+                let Further::PolicyOnIt { policy, .. } = rule else {
+                    continue;
+                };
+                // Its own references are not followed from here: Secrets and ConfigMaps
+                // are listed only where a policy read names them (in the referent's
+                // namespace, where the policy naming the referent is, they are).
+                out.insert((GroupKind::new(policy.0, policy.1), Some(ns.to_string())));
+            }
+        }
+    }
+    out
+}
+
+/// The references `object` makes in its own spec where a `Further::ItsReferences`
+/// rule reads them (a kgateway GatewayExtension's backend), each with its field.
+pub(super) fn referent_references(object: &Object) -> Vec<(RefField, ObjRef)> {
+    let group = normalize_group(object.group());
+    let mut out = Vec::new();
+    for rule in registry::further_rules() {
+        let Further::ItsReferences {
+            referent, fields, ..
+        } = rule
+        else {
+            continue;
+        };
+        if normalize_group(referent.0) != group || referent.1 != object.kind.as_str() {
+            continue;
+        }
+        let own = object.namespace.as_deref();
+        let refs = object.spec.with(|spec| {
+            spec.as_object()
+                .map(|m| read_references(m, fields, own))
+                .unwrap_or_default()
+        });
+        out.extend(refs.into_iter().map(|r| (fields[r.field], r.target)));
+    }
     out
 }
 
@@ -114,12 +177,17 @@ metadata: {name: unrelated, namespace: elsewhere}
             .into_iter()
             .map(|(gk, ns)| (gk.kind.to_string(), ns.unwrap_or_default()))
             .collect();
-        assert_eq!(
-            got,
-            vec![
-                ("Secret".to_string(), "apps".to_string()),
-                ("Service".to_string(), "auth".to_string()),
-            ]
-        );
+        // Beyond the ext-auth Service, where it lies: the BackendTLSPolicy Envoy Gateway
+        // applies to it (not the Secrets and ConfigMaps it may name: none named yet).
+        let expected = [
+            ("Secret", "apps"),
+            ("Service", "auth"),
+            ("BackendTLSPolicy", "auth"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(k, n)| (k.to_string(), n.to_string()))
+            .collect();
+        assert_eq!(got, expected);
     }
 }

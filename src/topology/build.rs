@@ -27,6 +27,7 @@ use resolve::Resolved;
 mod attach;
 mod backends;
 mod delegation;
+mod further;
 mod gateways;
 mod grants;
 mod listeners;

@@ -27,7 +27,7 @@ spec:
 apiVersion: v1
 kind: Service
 metadata: {name: auth, namespace: app}
-spec: {ports: [{name: http, port: 8080}]}
+spec: {ports: [{name: http, port: 8080}, {name: admin, port: 9443}]}
 ---
 apiVersion: v1
 kind: Secret
@@ -55,7 +55,9 @@ apiVersion: gateway.networking.k8s.io/v1
 kind: BackendTLSPolicy
 metadata: {name: tls, namespace: app}
 spec:
-  targetRefs: [{group: '', kind: Service, name: auth}]
+  # On the port the ext-auth policy does not use: Envoy Gateway would refuse that
+  # policy for this one's missing CA Secret (`Further::PolicyOnIt`).
+  targetRefs: [{group: '', kind: Service, name: auth, sectionName: admin}]
   validation:
     hostname: auth.example.com
     caCertificateRefs:

@@ -412,3 +412,35 @@ pub(super) static REFUSED_REFERENTS: &[(&str, &[RefusedReferent])] = &[(
         cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi (validateExtServiceBackendReference; translator testdata with an ExternalName Service)",
     }],
 )];
+
+/// One step further than Envoy Gateway's references: every backend of an ext-auth,
+/// ext-proc, OIDC provider or remote JWKS service goes through
+/// `translateExtServiceBackendRefs` → `processExtServiceDestination`, which applies the
+/// BackendTLSPolicy aimed at it (`applyBackendTLSSetting` → `processBackendTLSPolicy`,
+/// the first policy `getBackendTLSPolicy` matches: the whole Service or Backend, or the
+/// section the reference's port is, a Service port's name, a Backend's port number).
+/// Its CA certificates are read by `getCaCertsFromCARefs`, which fails on the first
+/// ConfigMap, Secret or ClusterTrustBundle that is not there ("configmap ca-cmap not
+/// found in namespace default") and when none gives a CA; the error is the policy's
+/// (Accepted=False, "ExtProc: ...", "ExtAuth: ...").
+pub(super) static FURTHER: &[(&str, &[Further])] = &[(
+    "gateway.envoyproxy.io",
+    &[Further::PolicyOnIt {
+        policy: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+        referents: &[("", "Service"), ("gateway.envoyproxy.io", "Backend")],
+        cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi/ext_service.go (processExtServiceDestination: applyBackendTLSSetting), internal/gatewayapi/backendtlspolicy.go (processBackendTLSPolicy, getBackendTLSPolicy, getBackendTLSBundle, getCaCertsFromCARefs)",
+    }],
+)];
+
+/// A route's BackendTrafficPolicy with `mergeType` is translated merged with its
+/// Gateway's (or listener's) policy, and `buildBackendTrafficPolicyOwners` makes the
+/// parent the owner of `responseOverride` when the route's policy sets none: the
+/// parent's response-override ConfigMap is then looked up for the merged policy too,
+/// and one that is not there fails both ("ResponseOverride: can't find the referenced
+/// configmap ...", on the parent and on the route's policy; translator test
+/// backendtrafficpolicy-with-response-override-merged-invalid-valueref).
+pub(super) static MERGED_PARENT_FIELDS: &[MergedParentFields] = &[MergedParentFields {
+    policy: ("gateway.envoyproxy.io", "BackendTrafficPolicy"),
+    fields: &["responseOverride"],
+    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/testdata/backendtrafficpolicy-with-response-override-merged-invalid-valueref.out.yaml (the route's merged policy refused with its parent's missing ConfigMap); a later internal/gatewayapi/backendtrafficpolicy.go (backendTrafficPolicyOwners, buildBackendTrafficPolicyOwners: the parent owns responseOverride unless the route's policy sets it; getCustomResponseBody)",
+}];

@@ -80,6 +80,26 @@ const fn kgateway_ref(
 
 const GATEWAY_EXTENSION: &[(&str, &str)] = &[("gateway.kgateway.dev", "GatewayExtension")];
 
+/// A TrafficPolicy's Secret (`gwv1.SecretObjectReference`), read through kgateway's
+/// `SecretIndex.GetSecret` with the policy as the referrer: in another namespace only
+/// with a ReferenceGrant from TrafficPolicy, in kgateway's default `PERMISSIVE`
+/// `ReferenceGrantMode` ("enforces ReferenceGrant for cross-namespace BackendRef and
+/// SecretRef references"; only `ExtensionRef` is let through without one). A Secret
+/// that is missing or not granted fails its setting's construction, whose error joins
+/// the policy's, and the policy is not accepted. Not read here: `apiKeyAuth.
+/// secretSelector`, which picks Secrets by label in the policy's namespace and in those
+/// whose ReferenceGrants allow it (`GetSecretsBySelector`), refusing the policy when
+/// none matches.
+const fn kgateway_secret_ref(path: &'static str) -> RefField {
+    RefField::named(
+        path,
+        &[("", "Secret")],
+        RefNamespaces::WithGrant,
+        Unresolved::RefusesPolicy,
+        "kgateway-dev/kgateway@7a44f6cb api/settings/settings.go (ReferenceGrantPermissive, the default mode); @2979b00c pkg/krtcollections/secrets.go (SecretIndex.GetSecret: MissingReferenceGrantError, NotFoundError); @0975d4cc pkg/kgateway/extensions2/plugins/trafficpolicy/api_key_auth.go (constructAPIKeyAuth), basic_auth_policy.go",
+    )
+}
+
 /// A GatewayExtension reference: `shared.NamespacedObjectReference` has a name and a
 /// namespace and no kind or group (kgateway's `shared` API package), so kgateway reads
 /// a GatewayExtension whatever kind or group a manifest writes beside them (an API
@@ -96,9 +116,45 @@ const TRAFFIC_POLICY_REFS: &[RefField] = &[
     gateway_extension_ref("/extProc/extensionRef"),
     gateway_extension_ref("/jwtAuth/extensionRef"),
     gateway_extension_ref("/rateLimit/global/extensionRef"),
-    kgateway_ref("/basicAuth/secretRef", &[("", "Secret")]),
-    kgateway_ref("/apiKeyAuth/secretRef", &[("", "Secret")]),
+    kgateway_secret_ref("/basicAuth/secretRef"),
+    kgateway_secret_ref("/apiKeyAuth/secretRef"),
 ];
+
+/// A GatewayExtension's own backend (`ExtGrpcService.BackendRef`, `ExtHttpService.
+/// BackendRef`: a `gwv1.BackendRef`, a Service or a kgateway Backend), resolved by
+/// `TranslateGatewayExtensionBuilder` through `BackendIndex.GetBackendFromRef` with the
+/// GatewayExtension as the referrer: another namespace only with a ReferenceGrant
+/// from GatewayExtension. One that does not resolve sets the extension's `Err`, which
+/// `FetchGatewayExtension` hands every TrafficPolicy naming it: that policy is not
+/// accepted.
+const fn extension_backend(path: &'static str) -> RefField {
+    RefField::named(
+        path,
+        &[("", "Service"), ("gateway.kgateway.dev", "Backend")],
+        RefNamespaces::WithGrant,
+        Unresolved::RefusesPolicy,
+        GATEWAY_EXTENSION_CITE,
+    )
+}
+
+const GATEWAY_EXTENSION_CITE: &str = "kgateway-dev/kgateway@049cb625 api/v1alpha1/kgateway/gateway_extensions_types.go (ExtGrpcService, ExtHttpService); @049cb625 pkg/kgateway/extensions2/plugins/trafficpolicy/gateway_extension.go (TranslateGatewayExtensionBuilder, ResolveExtGrpcService, ResolveExtHttpService: GetBackendFromRef); trafficpolicy/constructor.go (FetchGatewayExtension returns the extension's Err)";
+
+const GATEWAY_EXTENSION_REFS: &[RefField] = &[
+    extension_backend("/extAuth/grpcService/backendRef"),
+    extension_backend("/extAuth/httpService/backendRef"),
+    extension_backend("/extProc/grpcService/backendRef"),
+    extension_backend("/rateLimit/grpcService/backendRef"),
+];
+
+/// One step further than kgateway's references: a GatewayExtension's own backend.
+pub(super) static FURTHER: &[(&str, &[Further])] = &[(
+    "gateway.kgateway.dev",
+    &[Further::ItsReferences {
+        referent: ("gateway.kgateway.dev", "GatewayExtension"),
+        fields: GATEWAY_EXTENSION_REFS,
+        cite: GATEWAY_EXTENSION_CITE,
+    }],
+)];
 
 /// A BackendConfigPolicy's `tls.secretRef` (`corev1.LocalObjectReference`: "resolved
 /// in the policy's namespace", resource_refs.go). A Secret that is not there fails
@@ -203,14 +259,25 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         references: TRAFFIC_POLICY_REFS,
     },
     KnownKind {
+        // kgateway merges ListenerPolicies (several on one Gateway, oldest first) setting
+        // by setting: its `default` block field by field (`mergeListenerPolicy`:
+        // proxyProtocol, perConnectionBufferLimitBytes, the network RBAC filter, the
+        // internal flag, httpSettings) and `httpSettings` by each HTTP setting
+        // (`MergeHttpPolicies`: accessLog, tracing, upgradeConfig, useRemoteAddress, the
+        // timeouts...). Not as one field: a policy that sets the access log and one that
+        // sets tracing both act. The `perPort` list is taken whole here, where kgateway
+        // merges it port by port.
+        merge: MergeModel::KeyedFields {
+            rule_paths: &["/default/httpSettings"],
+        },
         references: LISTENER_POLICY_REFS,
         ..per_field(
         "ListenerPolicy",
         GATEWAY,
         SameTarget::OldestFieldWins,
-        "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway are undocumented: merged by top-level field, the oldest winning each, as kgateway's other kinds.",
+        "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway merge setting by setting (each field of default, each HTTP setting), the oldest winning each.",
         "https://kgateway.dev/docs/about/policies/",
-        "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go",
+        "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go; @2c302a02 pkg/kgateway/extensions2/plugins/listenerpolicy/merge.go (MergePolicies, mergeListenerPolicy); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
     )
     },
     KnownKind {
@@ -291,3 +358,18 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         ..super::agentgateway::AGENTGATEWAY_POLICY
     },
 ];
+
+/// A BackendTLSPolicy on a Service replaces a BackendConfigPolicy's `tls` there:
+/// kgateway drops `spec.tls` "because a BackendTLSPolicy also targets the same
+/// backend" and sets `Overridden=True`, reason `ConflictedWithBackendTLSPolicy`, on the
+/// BackendConfigPolicy's ancestor (the plugin's `HasTLSConfig` lets the IR translator
+/// see the conflict); its other settings are "enforced unchanged". Only a
+/// BackendTLSPolicy on the same object (or, for a policy on a port, on its Service)
+/// counts here; one on a single port of a Service whose whole a BackendConfigPolicy
+/// targets is not modelled.
+pub(super) static SHADOWED_BY: &[ShadowedBy] = &[ShadowedBy {
+    policy: ("gateway.kgateway.dev", "BackendConfigPolicy"),
+    by: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+    fields: &["tls"],
+    source: "kgateway-dev/kgateway pkg/kgateway/extensions2/plugins/backendconfigpolicy (ConditionOverridden, ReasonConflictedWithBackendTLSPolicy, HasTLSConfig); kgateway docs, BackendConfigPolicy (\"the spec.tls field ... overridden by a BackendTLSPolicy\", the other fields \"enforced unchanged\")",
+}];

@@ -29,11 +29,13 @@ mod linkerd;
 mod nginx;
 mod solo;
 
-use super::merged::{ClassParameters, SectionByRefPort, WhenMerged};
+use super::merged::{
+    ClassParameters, MergedParentFields, SectionByRefPort, ShadowedBy, WhenMerged,
+};
 use super::{
-    Class, ClassSource, DefaultsOverrides, Flow, MergeModel, NamespaceRule, OtherTargetKinds,
-    PolicyKind, RefField, RefGroups, RefNamespaces, RefusedOn, RefusedReferent, Refuses,
-    SameTarget, Sections, SharedPort, Targeting, Unresolved, ValueKey,
+    Class, ClassSource, DefaultsOverrides, Flow, Further, MergeModel, NamespaceRule,
+    OtherTargetKinds, PolicyKind, RefField, RefGroups, RefNamespaces, RefusedOn, RefusedReferent,
+    Refuses, SameTarget, Sections, SharedPort, Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
 
@@ -110,6 +112,7 @@ impl KnownKind {
             cite: self.source,
             references: self.references,
             refused_referents: refused_referents(self.group),
+            further: further(self.group),
             project: self.project,
             when_merged: when_merged(self.group, self.kind),
         }
@@ -128,11 +131,45 @@ pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort>
     envoy_gateway::SECTION_BY_REF_PORT.iter()
 }
 
+/// The settings of (`group`, `kind`) a policy of another kind replaces where both
+/// attach (`ShadowedBy`), if its kind has that rule.
+pub fn shadowed_by(group: &str, kind: &str) -> Option<&'static ShadowedBy> {
+    kgateway::SHADOWED_BY
+        .iter()
+        .find(|r| r.policy.0 == group && r.policy.1 == kind)
+}
+
+/// The parent's fields a route's `mergeType` policy of (`group`, `kind`) is translated
+/// with (`MergedParentFields`), if its kind has that rule.
+pub fn merged_parent_fields(group: &str, kind: &str) -> Option<&'static MergedParentFields> {
+    envoy_gateway::MERGED_PARENT_FIELDS
+        .iter()
+        .find(|r| r.policy.0 == group && r.policy.1 == kind)
+}
+
 /// The objects the controller of group `group`'s policies refuses their references to
 /// name (`RefusedReferent`), project by project.
 fn refused_referents(group: &str) -> &'static [RefusedReferent] {
     envoy_gateway::REFUSED_REFERENTS
         .iter()
+        .find(|(g, _)| *g == group)
+        .map_or(&[], |(_, rules)| rules)
+}
+
+/// Every `Further` rule of the registry, project by project.
+pub fn further_rules() -> impl Iterator<Item = &'static Further> {
+    [envoy_gateway::FURTHER, kgateway::FURTHER]
+        .into_iter()
+        .flatten()
+        .flat_map(|(_, rules)| rules.iter())
+}
+
+/// What the objects the references of group `group`'s policies name must themselves
+/// have resolve (`Further`), project by project.
+pub fn further(group: &str) -> &'static [Further] {
+    [envoy_gateway::FURTHER, kgateway::FURTHER]
+        .into_iter()
+        .flatten()
         .find(|(g, _)| *g == group)
         .map_or(&[], |(_, rules)| rules)
 }

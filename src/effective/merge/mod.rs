@@ -23,6 +23,9 @@ mod most_specific_replaces;
 mod most_specific_wins;
 mod none;
 mod patch_defaults;
+mod shadowed;
+
+pub(super) use shadowed::without_shadowed;
 
 use super::joining::Layer;
 use super::sourced::Sourced;

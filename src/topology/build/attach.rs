@@ -48,6 +48,7 @@ impl<'s> Builder<'s> {
         }
         // A vendor's refusal may turn on what other policies of the kind are aimed at.
         let claimed = self.claimed_listeners(&all);
+        self.refuse_merged_with_refused(&all);
         for (pid, mut resolved) in PolicyId::all(all.len()).zip(all) {
             self.refuse_on_shared_port(pid, &resolved, &claimed);
             self.refuse_when_merged(pid, &resolved);

@@ -2,13 +2,18 @@
 //! Gateway: the class's EnvoyProxy parameters with `mergeGateways`): the class's
 //! Gateways then share one proxy config, which the shared-port rule looks across, and
 //! a policy kind may refuse a target of one kind there (`WhenMerged`: an
-//! EnvoyPatchPolicy aimed at a Gateway, where it takes the GatewayClass).
+//! EnvoyPatchPolicy aimed at a Gateway, where it takes the GatewayClass). And a route's
+//! policy translated merged with its parent's (Envoy Gateway's `mergeType`), refused
+//! with the parent for a reference of a field the parent owns there
+//! (`MergedParentFields`).
 
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
-use crate::catalog::registry::class_parameters;
-use crate::model::{normalize_group, Val};
-use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, ResolvedTarget, Role};
+use crate::catalog::registry::{class_parameters, merged_parent_fields};
+use crate::model::{normalize_group, FastMap, Val};
+use crate::topology::{
+    Code, Finding, NodeId, PolicyId, PolicyReference, RefReason, Resolution, ResolvedTarget, Role,
+};
 
 impl<'s> Builder<'s> {
     /// The GatewayClass node above Gateway `gateway`, if the input holds it.
@@ -112,5 +117,128 @@ impl<'s> Builder<'s> {
             FieldProblem::Refused(why.clone()),
         ));
         policy.rejected = Some(why);
+    }
+}
+
+impl<'s> Builder<'s> {
+    /// Refuses each route policy with `mergeType` whose kind is translated merged with
+    /// its closest parent policy (`MergedParentFields`), where that parent is refused
+    /// for a reference in a field the route's policy leaves to it. `all`: every
+    /// policy's resolved targets, in policy order.
+    pub(super) fn refuse_merged_with_refused(&mut self, all: &[Vec<ResolvedTarget>]) {
+        let policies = &self.topology.policies;
+        let ruled = |pid: PolicyId| {
+            let kind = &policies[pid].kind;
+            merged_parent_fields(&kind.group, &kind.kind)
+        };
+        // The policies of kinds with the rule, refused or not, by the node they target.
+        let mut on_node: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
+        let mut any_refused = false;
+        for (pid, resolved) in PolicyId::all(all.len()).zip(all) {
+            if ruled(pid).is_none() {
+                continue;
+            }
+            any_refused |= policies[pid].rejected.is_some();
+            for rt in resolved {
+                if let Resolution::Node(node) = rt.resolution {
+                    on_node.entry(node).or_default().push(pid);
+                }
+            }
+        }
+        if !any_refused {
+            return;
+        }
+        let mut refusals = Vec::new();
+        for (pid, resolved) in PolicyId::all(all.len()).zip(all) {
+            let policy = &policies[pid];
+            let Some(rule) = ruled(pid) else {
+                continue;
+            };
+            if policy.rejected.is_some() || policy.merge_type.is_none() {
+                continue;
+            }
+            let left = |field: &&str| {
+                !self.objects[policy.object]
+                    .spec
+                    .with(|spec| spec.get(field).is_some_and(|v| !v.is_null()))
+            };
+            let fields: Vec<&str> = rule.fields.iter().copied().filter(left).collect();
+            let why = resolved.iter().find_map(|rt| match rt.resolution {
+                Resolution::Node(node) if self.topology.nodes[node].role == Role::Route => {
+                    self.refused_parent(pid, node, &on_node, &fields)
+                }
+                _ => None,
+            });
+            if let Some(why) = why {
+                refusals.push((pid, why));
+            }
+        }
+        for (pid, why) in refusals {
+            self.refuse_for_reference(pid, why);
+        }
+    }
+
+    /// Why the policy the route `route`'s policy `pid` merges into is refused for a
+    /// reference in one of `fields`: the closest policy of its kind above the route
+    /// (on a listener the route is attached to, else on its ListenerSet or Gateway).
+    fn refused_parent(
+        &self,
+        pid: PolicyId,
+        route: NodeId,
+        on_node: &FastMap<NodeId, Vec<PolicyId>>,
+        fields: &[&str],
+    ) -> Option<String> {
+        let nodes = &self.topology.nodes;
+        let policies = &self.topology.policies;
+        let kind = &policies[pid].kind;
+        let of_kind = |node: NodeId| {
+            on_node
+                .get(&node)?
+                .iter()
+                .copied()
+                .filter(|&p| policies[p].kind == *kind)
+                .min_by(|&a, &b| crate::catalog::policy::precedence(&policies[a], &policies[b]))
+        };
+        for &listener in &nodes[route].parents {
+            let mut level = Some(listener);
+            let parent = std::iter::from_fn(|| {
+                let at = level?;
+                level = match nodes[at].role {
+                    Role::Listener => nodes[at].owner,
+                    Role::ListenerSet => nodes[at]
+                        .parents
+                        .iter()
+                        .copied()
+                        .find(|&p| nodes[p].role == Role::Gateway),
+                    _ => None,
+                };
+                Some(at)
+            })
+            .find_map(of_kind);
+            let Some(parent) = parent else {
+                continue;
+            };
+            if policies[parent].rejected.is_none() {
+                continue;
+            }
+            let refs = self.topology.references.get(parent.index())?;
+            let failed = |r: &&PolicyReference| {
+                !matches!(r.reason, None | Some(RefReason::Unchecked))
+                    && fields.iter().any(|f| {
+                        r.path
+                            .strip_prefix("/spec/")
+                            .and_then(|rest| rest.strip_prefix(f))
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                    })
+            };
+            if let Some(bad) = refs.iter().find(failed) {
+                return Some(format!(
+                    "merged (mergeType) with {}, whose {}: its controller translates the two as one and refuses this policy too",
+                    policies[parent].obj_ref,
+                    bad.describe()
+                ));
+            }
+        }
+        None
     }
 }

@@ -12,13 +12,13 @@ use crate::catalog::policy::{FieldError, FieldProblem};
 use crate::catalog::references::{
     kind_allowed, read_references, referent_refused, setting_left, settings, SpecRef,
 };
-use crate::catalog::{RefField, RefNamespaces, Unresolved};
+use crate::catalog::{RefField, RefNamespaces, RefusedReferent, Unresolved};
 use crate::model::{listed_or_files, BlindReason, BlindSpot, FastSet, Links, ListField, ObjRef};
 use crate::topology::{Code, Finding, PolicyId, PolicyReference, RefKey, RefReason};
 use std::collections::BTreeMap;
 
 /// (group, kind, namespace or `None` for all, file or `None` for any) listed.
-type ListedSet = FastSet<(String, String, Option<String>, Option<String>)>;
+pub(super) type ListedSet = FastSet<(String, String, Option<String>, Option<String>)>;
 
 impl<'s> Builder<'s> {
     /// Resolves every policy's references, records them (`Topology::references`),
@@ -48,9 +48,13 @@ impl<'s> Builder<'s> {
                 continue;
             }
             let listed = listed.get_or_insert_with(|| self.listed_set());
+            let referrer = self.referrer_of(pid);
             let resolved: Vec<PolicyReference> = refs
                 .iter()
-                .map(|r| self.resolve_one(pid, r, &fields[r.field], listed))
+                .map(|r| match fields[r.field].namespaces {
+                    RefNamespaces::ByName => self.resolve_by_name(pid, r, listed),
+                    _ => self.resolve_one(&referrer, r, &fields[r.field], listed),
+                })
                 .collect();
             for (r, got) in refs.iter().zip(&resolved) {
                 if got.reason == Some(RefReason::Unchecked) {
@@ -74,7 +78,23 @@ impl<'s> Builder<'s> {
             }
             self.topology.references[pid.index()] = resolved;
         }
+        if let Some(listed) = &listed {
+            let on = self.policies_on_referents();
+            for pid in PolicyId::all(count) {
+                self.judge_further(pid, listed, &on);
+            }
+        }
         unchecked.into_iter().map(unchecked_spot).collect()
+    }
+
+    /// Who refers, for policy `pid`: the policy itself.
+    fn referrer_of(&self, pid: PolicyId) -> Referrer<'_> {
+        let policy = &self.topology.policies[pid];
+        Referrer {
+            obj: &policy.obj_ref,
+            file: &self.objects[policy.object].origin.file,
+            refused: self.topology.kind_of(pid).refused_referents,
+        }
     }
 
     /// The kinds the source listed, and where.
@@ -92,15 +112,15 @@ impl<'s> Builder<'s> {
             .collect()
     }
 
-    /// How reference `r` of policy `pid` resolves.
-    fn resolve_one(
+    /// How reference `r` of `referrer` resolves.
+    pub(super) fn resolve_one(
         &self,
-        pid: PolicyId,
+        referrer: &Referrer<'_>,
         r: &SpecRef,
         field: &RefField,
         listed: &ListedSet,
     ) -> PolicyReference {
-        let policy = &self.topology.policies[pid].obj_ref;
+        let policy = referrer.obj;
         let t = &r.target;
         let outcome = |reason: Option<RefReason>| PolicyReference {
             path: r.pointer.clone(),
@@ -111,9 +131,6 @@ impl<'s> Builder<'s> {
         };
         if !kind_allowed(field, &t.group, &t.kind) {
             return outcome(Some(RefReason::InvalidKind));
-        }
-        if field.namespaces == RefNamespaces::ByName {
-            return self.resolve_by_name(pid, r, listed);
         }
         let ns = t.namespace.as_deref();
         if ns.is_some() && ns != policy.namespace.as_deref() {
@@ -127,7 +144,7 @@ impl<'s> Builder<'s> {
                 return outcome(Some(RefReason::RefNotPermitted));
             }
         }
-        let file = &*self.objects[self.topology.policies[pid].object].origin.file;
+        let file = referrer.file;
         let was_listed = [None, ns].into_iter().any(|ns| {
             [None, Some(file)].into_iter().any(|file| {
                 let key = (
@@ -150,8 +167,12 @@ impl<'s> Builder<'s> {
             return outcome(Some(RefReason::NotFound));
         };
         let links = self.objects[id].links();
-        let refused = self.topology.kind_of(pid).refused_referents;
-        if referent_refused(refused, &t.group, &t.kind, links.spec_type.as_deref()) {
+        if referent_refused(
+            referrer.refused,
+            &t.group,
+            &t.kind,
+            links.spec_type.as_deref(),
+        ) {
             return outcome(Some(RefReason::UnsupportedType));
         }
         // The port must be named, and be one of the object's `spec.ports` ("A valid
@@ -285,14 +306,18 @@ impl<'s> Builder<'s> {
         if let Some(why) = self.drop_settings(pid, settings, &settings_dropped) {
             refused.get_or_insert(why);
         }
-        let Some((why, outcome)) = refused else {
-            return;
-        };
+        if let Some((why, outcome)) = refused {
+            self.refuse_for_reference(pid, format!("{why}; {outcome}"));
+        }
+    }
+
+    /// Refuses policy `pid` (Invalid) for `why`, a reference its controller cannot
+    /// use, unless it is refused already.
+    pub(super) fn refuse_for_reference(&mut self, pid: PolicyId, why: String) {
         let policy = &mut self.topology.policies[pid];
         if policy.rejected.is_some() {
             return;
         }
-        let why = format!("{why}; {outcome}");
         self.topology.findings.push(Finding::new(
             Code::Invalid,
             policy.obj_ref.clone(),
@@ -332,6 +357,15 @@ impl<'s> Builder<'s> {
             ));
         }
     }
+}
+
+/// The object a reference is made from: its name (the namespace a ReferenceGrant must
+/// allow it from), the file it was read from (what that file lists), and the objects
+/// its controller refuses to be named.
+pub(super) struct Referrer<'a> {
+    pub(super) obj: &'a ObjRef,
+    pub(super) file: &'a str,
+    pub(super) refused: &'static [RefusedReferent],
 }
 
 /// The blind spot of the references to (group, kind, namespace) that could not be
