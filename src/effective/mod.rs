@@ -15,7 +15,7 @@ pub mod status;
 
 pub use combine::Acc;
 pub use joining::{Joining, Layer};
-pub use status::{PolicyStatus, Reached, Statuses, StatusesAt};
+pub use status::{Counts, PolicyStatus, Reached, Statuses, StatusesAt};
 
 use crate::catalog::{Class, Flow, MergeModel, SameTarget};
 use crate::model::FastMap;
@@ -25,6 +25,7 @@ use crate::topology::{
 };
 use serde_json::Value;
 use smallvec::SmallVec;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 /// Policies that apply together at one place (most often one), held inline: looking
@@ -137,13 +138,34 @@ impl Ctx {
     }
 }
 
+/// Which links a fold keeps, as its type says: `WithPaths` (every context's, read by
+/// `KindFold::paths`) or `NoPaths` (a backend's alone: statuses and counts).
+pub trait Paths {
+    /// Every context's links are kept.
+    const KEPT: bool;
+}
+
+/// A fold whose contexts' paths can be read (`KindFold::new`).
+pub struct WithPaths;
+
+/// A fold for statuses and counts, which reads no paths (`KindFold::for_statuses`).
+pub struct NoPaths;
+
+impl Paths for WithPaths {
+    const KEPT: bool = true;
+}
+
+impl Paths for NoPaths {
+    const KEPT: bool = false;
+}
+
 /// The fold for one policy kind over the whole topology, computed on demand.
 ///
 /// Every node's contexts are stored one node after another in one list (`ctxs`,
 /// `memo` says where each node's are), and the links from a context to the parent
 /// contexts it continues likewise (`links`): a topology of a hundred thousand nodes
 /// makes a few large allocations, not a few small ones per node.
-pub struct KindFold<'t> {
+pub struct KindFold<'t, P: Paths = WithPaths> {
     pub topology: &'t Topology,
     pub kind: GroupKind,
     pub class: Class,
@@ -180,10 +202,10 @@ pub struct KindFold<'t> {
     /// (parent node, index among the parent's contexts), as 32-bit numbers: a large
     /// topology has hundreds of thousands.
     links: Vec<(NodeId, u32)>,
-    /// Whether every context's links are kept (`paths` reads them); else only those of
-    /// the contexts of backends, which the check of their ports reads
-    /// (`KindFold::for_statuses`).
-    paths_kept: bool,
+    /// Whether every context's links are kept (`WithPaths`: `paths` reads them); else
+    /// (`NoPaths`) only those of the contexts of backends, which the check of their
+    /// ports reads (`KindFold::for_statuses`).
+    paths: PhantomData<P>,
     seen: SeenSets,
     /// Per node being folded: each distinct arriving (state, seen) and the context
     /// it went to; and (context, parent link) pairs. Kept to reuse their memory.
@@ -226,17 +248,6 @@ impl<'t> KindFold<'t> {
         Self::with(topology, kind, None)
     }
 
-    /// `new`, for the folds that ask only for contexts and their states (statuses,
-    /// counts): no `paths`. The links from a context to its parents' are kept only
-    /// where the port check reads them (a backend's, for its ports): on a large
-    /// cluster the rest are megabytes per kind, and kinds fold two at a time.
-    pub fn for_statuses(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t> {
-        KindFold {
-            paths_kept: false,
-            ..Self::with(topology, kind, None)
-        }
-    }
-
     /// The fold as it would be if policy `removed` did not exist. Only nodes at or below
     /// where `removed` attaches can differ (`below[n]`); every other node's contexts are
     /// shared with `self`, not recomputed.
@@ -255,7 +266,38 @@ impl<'t> KindFold<'t> {
         f
     }
 
-    fn with(topology: &'t Topology, kind: &GroupKind, removed: Option<PolicyId>) -> KindFold<'t> {
+    /// Policy kinds that have at least one policy in the topology.
+    pub(crate) fn kinds_in_use(topology: &Topology) -> Vec<GroupKind> {
+        // A few kinds among tens of thousands of policies: each is looked for among
+        // those found so far, not every policy's kind sorted.
+        let mut kinds: Vec<GroupKind> = Vec::new();
+        for p in &topology.policies {
+            if !kinds.contains(&p.kind) {
+                kinds.push(p.kind.clone());
+            }
+        }
+        kinds.sort();
+        kinds
+    }
+}
+
+impl<'t> KindFold<'t, NoPaths> {
+    /// `new`, for the folds that ask only for contexts and their states (statuses,
+    /// counts): no `paths` (a `KindFold<NoPaths>` has none). The links from a context
+    /// to its parents' are kept only where the port check reads them (a backend's, for
+    /// its ports): on a large cluster the rest are megabytes per kind, and kinds fold
+    /// two at a time.
+    pub fn for_statuses(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t, NoPaths> {
+        Self::with(topology, kind, None)
+    }
+}
+
+impl<'t, P: Paths> KindFold<'t, P> {
+    fn with(
+        topology: &'t Topology,
+        kind: &GroupKind,
+        removed: Option<PolicyId>,
+    ) -> KindFold<'t, P> {
         let pk = topology.catalog.kind_of(kind);
         let (class, flow, model, same_target) = (pk.class, pk.flow, pk.merge, pk.same_target);
         let port_level = pk.sections.port_ranks_below_sections();
@@ -335,26 +377,12 @@ impl<'t> KindFold<'t> {
             walking: Vec::new(),
             walk: Vec::new(),
             links: Vec::new(),
-            paths_kept: true,
+            paths: PhantomData,
             seen: SeenSets::new(),
             arrived: Vec::new(),
             arrival_links: Vec::new(),
             conflicts,
         }
-    }
-
-    /// Policy kinds that have at least one policy in the topology.
-    pub(crate) fn kinds_in_use(topology: &Topology) -> Vec<GroupKind> {
-        // A few kinds among tens of thousands of policies: each is looked for among
-        // those found so far, not every policy's kind sorted.
-        let mut kinds: Vec<GroupKind> = Vec::new();
-        for p in &topology.policies {
-            if !kinds.contains(&p.kind) {
-                kinds.push(p.kind.clone());
-            }
-        }
-        kinds.sort();
-        kinds
     }
 
     /// Where policies of this kind enter the fold: the nodes they attach to, and for
@@ -611,7 +639,7 @@ impl<'t> KindFold<'t> {
             }
         }
         // Ports are sections of backends alone (`topology::build::nodes`).
-        if self.paths_kept || skeleton.role(node) == Role::Backend {
+        if P::KEPT || skeleton.role(node) == Role::Backend {
             self.record_links(start, &mut links);
         }
         self.arrived = arrived;
@@ -716,6 +744,55 @@ impl<'t> KindFold<'t> {
         (self.ctxs.len() - start - 1) as u32
     }
 
+    /// Does any policy of this kind reach node `n` on some path?
+    pub fn reaches(&mut self, node: NodeId) -> bool {
+        self.contexts(node).iter().any(|c| c.acc.is_some())
+    }
+}
+
+/// The paths, and the effective specs with them, read only from a fold that keeps
+/// every context's links (`WithPaths`): a fold for statuses (`NoPaths`) has none.
+impl<'t> KindFold<'t> {
+    /// The effective specs at `n`, contexts with equal results grouped.
+    pub fn effective_at(&mut self, n: NodeId) -> Vec<EffectiveGroup> {
+        let accs: Vec<Option<Rc<Acc>>> = self.contexts(n).iter().map(|c| c.acc.clone()).collect();
+        let mut groups: Vec<EffectiveGroup> = Vec::new();
+        for (i, acc) in accs.iter().enumerate() {
+            let Some(acc) = acc else { continue };
+            let result = acc.result();
+            let spec = result.to_value();
+            let sources = result.sources();
+            let paths = self.paths(n, i);
+            match groups
+                .iter_mut()
+                .find(|g| g.spec == spec && g.sources == sources)
+            {
+                Some(g) => {
+                    g.contexts.extend(paths);
+                    for p in &acc.applied {
+                        if !g.applied.contains(p) {
+                            g.applied.push(*p);
+                        }
+                    }
+                }
+                None => groups.push(EffectiveGroup {
+                    kind: self.kind.clone(),
+                    node: n,
+                    contexts: paths,
+                    spec,
+                    sources,
+                    applied: acc.applied.clone(),
+                }),
+            }
+        }
+        for g in &mut groups {
+            g.contexts.sort();
+            g.contexts.dedup();
+        }
+        groups.sort_by(|a, b| a.contexts.cmp(&b.contexts));
+        groups
+    }
+
     /// Every root→n path of context `i` of node `n`, as references (namespace levels
     /// included where a path enters a namespace).
     pub fn paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
@@ -727,7 +804,6 @@ impl<'t> KindFold<'t> {
     /// `paths` as steps: the same paths, named by node, without building references
     /// (two paths are equal exactly when their references are).
     pub(crate) fn step_paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<PathStep>> {
-        debug_assert!(self.paths_kept, "a fold for statuses keeps no paths");
         let mut out = Vec::new();
         self.walk_paths(node, i, &mut Vec::new(), &mut out);
         out
@@ -783,51 +859,6 @@ impl<'t> KindFold<'t> {
                 Work::Visit(p, j, port)
             }));
         }
-    }
-
-    /// The effective specs at `n`, contexts with equal results grouped.
-    pub fn effective_at(&mut self, n: NodeId) -> Vec<EffectiveGroup> {
-        let accs: Vec<Option<Rc<Acc>>> = self.contexts(n).iter().map(|c| c.acc.clone()).collect();
-        let mut groups: Vec<EffectiveGroup> = Vec::new();
-        for (i, acc) in accs.iter().enumerate() {
-            let Some(acc) = acc else { continue };
-            let result = acc.result();
-            let spec = result.to_value();
-            let sources = result.sources();
-            let paths = self.paths(n, i);
-            match groups
-                .iter_mut()
-                .find(|g| g.spec == spec && g.sources == sources)
-            {
-                Some(g) => {
-                    g.contexts.extend(paths);
-                    for p in &acc.applied {
-                        if !g.applied.contains(p) {
-                            g.applied.push(*p);
-                        }
-                    }
-                }
-                None => groups.push(EffectiveGroup {
-                    kind: self.kind.clone(),
-                    node: n,
-                    contexts: paths,
-                    spec,
-                    sources,
-                    applied: acc.applied.clone(),
-                }),
-            }
-        }
-        for g in &mut groups {
-            g.contexts.sort();
-            g.contexts.dedup();
-        }
-        groups.sort_by(|a, b| a.contexts.cmp(&b.contexts));
-        groups
-    }
-
-    /// Does any policy of this kind reach node `n` on some path?
-    pub fn reaches(&mut self, node: NodeId) -> bool {
-        self.contexts(node).iter().any(|c| c.acc.is_some())
     }
 }
 

@@ -1,7 +1,7 @@
 //! Computed status (GEP-713 §"Policy status"): per policy over every context it
 //! takes part in, and per (policy, object).
 
-use super::{Acc, KindFold};
+use super::{Acc, KindFold, NoPaths};
 use crate::catalog::{Class, Flow};
 use crate::model::{FastMap, FastSet, GroupKind};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
@@ -143,119 +143,139 @@ impl Reached {
     }
 }
 
-/// Statuses for every policy in a topology.
+/// Every policy's overall status, the objects each reaches counted, and the conflicts:
+/// what `get` and `check` show, without each policy's status at every node (`Statuses`
+/// adds those).
 #[derive(Debug, Default)]
-pub struct Statuses {
+pub struct Counts {
     /// Per policy: its computed status over the most specific objects it reaches.
     pub overall: Vec<PolicyStatus>,
-    /// Per policy: every node it reaches and its status there; None when computed for
-    /// counts only (`Statuses::counts`).
-    per_node: Option<Vec<Reached>>,
     /// Per policy: how many distinct objects it reaches (a section counts as its object).
     affects: Vec<usize>,
     /// Policies that lose to another on a target, sorted by loser.
     pub conflicts: Vec<Conflict>,
 }
 
-impl Statuses {
-    /// Every policy's statuses, at every node it reaches included.
-    pub fn compute(topology: &Topology) -> Statuses {
-        Self::computed(topology, true)
-    }
-
-    /// `compute`, without each policy's status at every node it reaches: the overall
-    /// statuses, the counts of objects reached and the conflicts, what `get` and
-    /// `check` show. On a large cluster the statuses per node are tens of megabytes.
-    pub fn counts(topology: &Topology) -> Statuses {
-        Self::computed(topology, false)
-    }
-
-    /// Every node policy `p` reaches and its status there. Only for statuses from
-    /// `compute` (an internal rule: `counts` keeps none).
-    pub fn reached(&self, policy: PolicyId) -> &Reached {
-        &self.per_node()[policy]
-    }
-
-    /// Per policy, `reached`.
-    pub fn per_node(&self) -> &[Reached] {
-        // An internal rule, not a user's error: the answers that read them compute them.
-        assert!(
-            self.per_node.is_some(),
-            "statuses per node were not kept (Statuses::counts)"
-        );
-        self.per_node.as_deref().unwrap_or_default()
+impl Counts {
+    /// `Statuses::compute`, without each policy's status at every node it reaches: on
+    /// a large cluster those are tens of megabytes.
+    pub fn compute(topology: &Topology) -> Counts {
+        computed(topology, false).0
     }
 
     /// The number of distinct objects a policy reaches (a section counts as its object).
     pub fn affects_count(&self, policy: PolicyId) -> usize {
         self.affects[policy]
     }
+}
 
-    fn computed(topology: &Topology, keep_nodes: bool) -> Statuses {
-        let np = topology.policies.len();
-        // Per policy, its status at every node it reaches, in node order (node numbers
-        // as 32 bits: there can be a million of these).
-        let mut reached: Vec<Reached> = Vec::new();
-        let mut affects = vec![0; np];
-        // Objects reached are counted as the nodes go by, when each section's node
-        // follows its object's; else they are counted from the nodes kept.
-        let ordered = sections_follow_owners(topology);
-        let keep_nodes = keep_nodes || !ordered;
-        if keep_nodes {
-            reached = vec![Reached::default(); np];
-        }
-        let mut leaf_tally = vec![Tally::default(); np];
-        let mut conflicts = Vec::new();
-        let leaves = leaf_counts(topology);
-        let kinds = KindFold::kinds_in_use(topology);
-        // Only nodes at or below where a kind's policies enter can hold one of them.
-        let reach: Vec<NodeSet> = kinds
-            .par_iter()
-            .map(|k| {
-                NodeSet::of(
-                    topology.nodes.len(),
-                    &topology.at_or_below(KindFold::new(topology, k).starts()),
-                )
-            })
-            .collect();
-        // Kinds fold independently (a policy has one kind). Joined in the order folded,
-        // as one by one.
-        let sizes: Vec<usize> = reach.iter().map(|r| r.len).collect();
-        let folded = fold_largest_first(&sizes, |k| {
-            let f = &mut KindFold::for_statuses(topology, &kinds[k]);
-            statuses_of_kind(f, &reach[k], &leaves, keep_nodes)
-        });
-        for kind in folded {
-            for (p, at) in kind.reached {
-                affects[p] = objects_reached(topology, &at, ordered);
-                reached[p] = at;
-            }
-            for (p, count) in kind.affects {
-                affects[p] = count;
-            }
-            for (p, tally) in kind.leaf_tally {
-                leaf_tally[p].add(tally);
-            }
-            conflicts.extend(kind.conflicts);
-        }
-        // A policy that loses to another on a target would have reached everything below
-        // it: whatever the most specific objects show, it is Conflicted there.
-        for c in &conflicts {
-            leaf_tally[c.loser].add(CONFLICTED);
-        }
-        let overall = leaf_tally
-            .iter()
-            .enumerate()
-            .map(|(p, leaf)| overall_status(topology, PolicyId::at(p), *leaf))
-            .collect();
-        conflicts.sort();
-        Statuses {
-            overall,
-            per_node: keep_nodes.then_some(reached),
-            affects,
-            conflicts,
-        }
+/// Statuses for every policy in a topology: its `Counts`, and its status at every node
+/// it reaches.
+#[derive(Debug, Default)]
+pub struct Statuses {
+    counts: Counts,
+    /// Per policy: every node it reaches and its status there.
+    per_node: Vec<Reached>,
+}
+
+/// The counts are part of the statuses: `statuses.overall` reads them (a field, no
+/// work done).
+impl std::ops::Deref for Statuses {
+    type Target = Counts;
+    fn deref(&self) -> &Counts {
+        &self.counts
     }
+}
+
+impl Statuses {
+    /// Every policy's statuses, at every node it reaches included.
+    pub fn compute(topology: &Topology) -> Statuses {
+        let (counts, per_node) = computed(topology, true);
+        Statuses { counts, per_node }
+    }
+
+    /// The overall statuses and counts alone.
+    pub fn counts(&self) -> &Counts {
+        &self.counts
+    }
+
+    /// Every node policy `p` reaches and its status there.
+    pub fn reached(&self, policy: PolicyId) -> &Reached {
+        &self.per_node[policy]
+    }
+
+    /// Per policy, `reached`.
+    pub fn per_node(&self) -> &[Reached] {
+        &self.per_node
+    }
+}
+
+/// The counts, and each policy's status at every node it reaches when `keep`
+/// (else none: empty).
+fn computed(topology: &Topology, keep: bool) -> (Counts, Vec<Reached>) {
+    let np = topology.policies.len();
+    // Per policy, its status at every node it reaches, in node order (node numbers
+    // as 32 bits: there can be a million of these).
+    let mut reached: Vec<Reached> = Vec::new();
+    let mut affects = vec![0; np];
+    // Objects reached are counted as the nodes go by, when each section's node
+    // follows its object's; else they are counted from the nodes kept.
+    let ordered = sections_follow_owners(topology);
+    let keep_nodes = keep || !ordered;
+    if keep_nodes {
+        reached = vec![Reached::default(); np];
+    }
+    let mut leaf_tally = vec![Tally::default(); np];
+    let mut conflicts = Vec::new();
+    let leaves = leaf_counts(topology);
+    let kinds = KindFold::kinds_in_use(topology);
+    // Only nodes at or below where a kind's policies enter can hold one of them.
+    let reach: Vec<NodeSet> = kinds
+        .par_iter()
+        .map(|k| {
+            NodeSet::of(
+                topology.nodes.len(),
+                &topology.at_or_below(KindFold::new(topology, k).starts()),
+            )
+        })
+        .collect();
+    // Kinds fold independently (a policy has one kind). Joined in the order folded,
+    // as one by one.
+    let sizes: Vec<usize> = reach.iter().map(|r| r.len).collect();
+    let folded = fold_largest_first(&sizes, |k| {
+        let f = &mut KindFold::for_statuses(topology, &kinds[k]);
+        statuses_of_kind(f, &reach[k], &leaves, keep_nodes)
+    });
+    for kind in folded {
+        for (p, at) in kind.reached {
+            affects[p] = objects_reached(topology, &at, ordered);
+            reached[p] = at;
+        }
+        for (p, count) in kind.affects {
+            affects[p] = count;
+        }
+        for (p, tally) in kind.leaf_tally {
+            leaf_tally[p].add(tally);
+        }
+        conflicts.extend(kind.conflicts);
+    }
+    // A policy that loses to another on a target would have reached everything below
+    // it: whatever the most specific objects show, it is Conflicted there.
+    for c in &conflicts {
+        leaf_tally[c.loser].add(CONFLICTED);
+    }
+    let overall = leaf_tally
+        .iter()
+        .enumerate()
+        .map(|(p, leaf)| overall_status(topology, PolicyId::at(p), *leaf))
+        .collect();
+    conflicts.sort();
+    let counts = Counts {
+        overall,
+        affects,
+        conflicts,
+    };
+    (counts, if keep { reached } else { Vec::new() })
 }
 
 /// A policy's computed status from its tally over the most specific objects it reaches
@@ -603,7 +623,7 @@ struct KindStatuses {
 /// kept if `keep_nodes`; else only how many objects it reaches (see
 /// `sections_follow_owners`).
 fn statuses_of_kind(
-    fold: &mut KindFold,
+    fold: &mut KindFold<NoPaths>,
     reach: &NodeSet,
     leaves: &[usize],
     keep_nodes: bool,
@@ -712,7 +732,7 @@ struct Tallies<'a> {
 type Survived = Vec<(PolicyId, Tally)>;
 
 impl<'a> Tallies<'a> {
-    fn new(f: &KindFold, leaves: &'a [usize]) -> Self {
+    fn new(f: &KindFold<NoPaths>, leaves: &'a [usize]) -> Self {
         let mut conflicted: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
         for c in &f.conflicts {
             for m in conflict_nodes(f.topology, c.at) {
@@ -730,7 +750,7 @@ impl<'a> Tallies<'a> {
     /// Into `out`: (policy, tally) for every policy at `n`, one entry per policy.
     /// `out` is what the last call left there: it is kept as it is when `n` has the
     /// same single state as the node before.
-    fn at(&mut self, fold: &mut KindFold, node: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
+    fn at(&mut self, fold: &mut KindFold<NoPaths>, node: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
         let ctxs = fold.contexts(node);
         let single = match ctxs {
             [c] if !self.conflicted.contains_key(&node) => c.acc.as_ref().map(Rc::as_ptr),

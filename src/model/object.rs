@@ -285,9 +285,6 @@ fn dropped_by_hash(objects: &[Object]) -> Option<Vec<usize>> {
 pub struct Snapshot {
     pub objects: Vec<Object>,
     pub blind_spots: Vec<BlindSpot>,
-    /// The routes' and backends' links were let go (`release_links`): the snapshot
-    /// can no longer be built into a topology.
-    pub links_released: bool,
     /// The namespaces whose Pods a live read listed (for the policies that pick Pods
     /// by label, with their selector): no Pod of one of them in `objects` means none
     /// matches, not that none was read.
@@ -297,6 +294,53 @@ pub struct Snapshot {
     /// missing. `None` for files (`listed_in_files`): a file that holds objects of a
     /// kind in a namespace says what exists of it there, for the policies of that file.
     pub listed: Option<std::collections::BTreeSet<Listed>>,
+}
+
+/// A snapshot as the topology built from it holds it: the same parts, of a type that
+/// is not a `Snapshot`, so it cannot be built into a topology again (`Topology::build`
+/// takes a `Snapshot`). A world whose links were released (`query::analyze_once`)
+/// holds one of these and nothing else: its routes and backends no longer say what
+/// they link, and a topology built from them would link nothing. A world that keeps
+/// them (`query::Rebuildable`) makes a `Snapshot` of its objects again (`Held` is not
+/// `Clone`: a copy is made only through that). The one thing the compiler does not see: an
+/// `Object` of a released world, cloned by hand into a new `Snapshot`.
+#[derive(Debug, Default)]
+pub struct Held {
+    pub objects: Vec<Object>,
+    pub blind_spots: Vec<BlindSpot>,
+    /// As `Snapshot::pods_read_in`.
+    pub pods_read_in: std::collections::BTreeSet<String>,
+    /// As `Snapshot::listed`.
+    pub listed: Option<std::collections::BTreeSet<Listed>>,
+}
+
+impl From<Snapshot> for Held {
+    fn from(s: Snapshot) -> Held {
+        let Snapshot {
+            objects,
+            blind_spots,
+            pods_read_in,
+            listed,
+        } = s;
+        Held {
+            objects,
+            blind_spots,
+            pods_read_in,
+            listed,
+        }
+    }
+}
+
+impl Held {
+    /// Lets go of what routes and backends said of the hierarchy (their links, all
+    /// that settling kept of their specs), once a topology has been built from them.
+    /// Only a world that is never built again does (`query::analyze_once`).
+    pub(crate) fn release_links(&mut self) {
+        // Read on every core (`settle`), let go on every core.
+        self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
+            o.links = std::sync::OnceLock::new();
+        });
+    }
 }
 
 /// A kind a source listed, in one namespace or (`namespace: None`) in all of them;
@@ -359,18 +403,6 @@ pub fn listed_or_files(
 }
 
 impl Snapshot {
-    /// Lets go of what routes and backends said of the hierarchy (their links, all
-    /// that settling kept of their specs), once a topology has been built from them.
-    /// Building one again from this snapshot, or a copy, would link nothing: the
-    /// topology's build refuses it (`links_released`).
-    pub fn release_links(&mut self) {
-        // Read on every core (`settle`), let go on every core.
-        self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            o.links = std::sync::OnceLock::new();
-        });
-        self.links_released = true;
-    }
-
     /// Builds every spec and status still held as text, and lets the text go: what is
     /// left after an answer has set aside what it does not need is all looked at;
     /// except routes and backends, whose specs are reduced to their links (the

@@ -2,12 +2,12 @@
 //! Builds the world as it would be after the change and compares, node by node and
 //! context by context, the effective spec of every policy kind involved.
 
-use super::{PolicyKindRef, World};
+use super::{PolicyKindRef, Rebuildable, World};
 use crate::catalog::Declared;
 use crate::effective::{Acc, KindFold, PathStep, PolicyStatus};
 use crate::model::FastMap;
 use crate::model::{plural, GroupKind, ObjRef, Text};
-use crate::model::{BlindSpot, Object, ObjectId, Snapshot};
+use crate::model::{BlindSpot, Held, Object, ObjectId};
 use crate::topology::{Finding, NodeId, PolicyId, Resolution, Severity, Topology};
 use serde::Serialize;
 use serde_json::Value;
@@ -72,12 +72,19 @@ pub struct BlastRadius {
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`declared` kinds are already in the world's catalog.) A kind
 /// whose vendor refuses a policy for what the others of its kind are aimed at (its
-/// `SharedPort` rule) is answered by rebuilding: deleting one may refuse another.
-pub fn delete_policy(world: &World, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
+/// `SharedPort` rule), or translates a route's policy merged with its parent's
+/// (`MergedParentFields`), is answered by rebuilding: deleting one may accept or refuse
+/// another; hence
+/// a `Rebuildable` world, whose links are kept (`analyze`, not `analyze_once`).
+pub fn delete_policy(world: &Rebuildable, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
     let pol = &topology.policies[policy];
-    let others_turn_on_it =
-        topology.kind_of(policy).shared_port != crate::catalog::SharedPort::Allowed;
+    // Its `SharedPort` rule, or a route's policy translated merged with its parent
+    // (`MergedParentFields`): deleting one may accept or refuse another.
+    let others_turn_on_it = topology.kind_of(policy).shared_port
+        != crate::catalog::SharedPort::Allowed
+        || crate::catalog::registry::merged_parent_fields(&pol.kind.group, &pol.kind.kind)
+            .is_some();
     if others_turn_on_it {
         return delete_policy_by_reanalysis(world, policy, declared);
     }
@@ -121,13 +128,13 @@ pub fn delete_policy(world: &World, policy: PolicyId, declared: &[Declared]) -> 
 /// The same answer as `delete_policy`, by rebuilding the whole world without the
 /// policy and comparing: slower, and obviously right. Tests hold the two equal.
 pub fn delete_policy_by_reanalysis(
-    world: &World,
+    world: &Rebuildable,
     policy: PolicyId,
     declared: &[Declared],
 ) -> BlastRadius {
     let pol = &world.topology.policies[policy];
-    let snapshot = Snapshot {
-        objects: world
+    let snapshot = world.snapshot_of(
+        world
             .topology
             .snapshot
             .objects
@@ -136,19 +143,43 @@ pub fn delete_policy_by_reanalysis(
             .filter(|&(_, i)| i != pol.object)
             .map(|(o, _)| o.clone())
             .collect(),
-        blind_spots: world.topology.snapshot.blind_spots.clone(),
-        links_released: world.topology.snapshot.links_released,
-        pods_read_in: world.topology.snapshot.pods_read_in.clone(),
-        listed: world.topology.snapshot.listed.clone(),
-    };
+    );
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
+    let mut candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
         .into_iter()
         .map(|n| world.topology.nodes[n].obj_ref.clone())
         .collect();
+    // A policy of its kind that its controller refused beside it, and accepts without
+    // it (or the other way round: its `SharedPort` rule), changes where it reaches.
+    candidates.extend(validity_changed(world, &after, &pol.kind));
     let kinds = vec![pol.kind.clone()];
     let changes = compare(world, &after, &candidates, &kinds);
     deleted(world, policy, changes)
+}
+
+/// The objects reached, before or after, by the policies of `kind` whose controller
+/// accepts them in one world and refuses them in the other.
+fn validity_changed(before: &World, after: &World, kind: &GroupKind) -> BTreeSet<ObjRef> {
+    let mut out = BTreeSet::new();
+    for (q, now) in after.topology.each_policy() {
+        if &now.kind != kind {
+            continue;
+        }
+        let Some(&p) = before.topology.policy_index.get(&now.obj_ref) else {
+            continue;
+        };
+        if before.topology.policies[p].rejected.is_some() == now.rejected.is_some() {
+            continue;
+        }
+        for (t, id) in [(&before.topology, p), (&after.topology, q)] {
+            out.extend(
+                reach_of_policy(t, id)
+                    .into_iter()
+                    .map(|n| t.nodes[n].obj_ref.clone()),
+            );
+        }
+    }
+    out
 }
 
 /// The answer for deleting `policy`, given what changes.
@@ -157,11 +188,11 @@ fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
-        let why = if world.statuses.overall[policy] == PolicyStatus::Overridden {
+        let why = if world.statuses().overall[policy] == PolicyStatus::Overridden {
             ": it is overridden everywhere it reaches"
-        } else if world.statuses.overall[policy] == PolicyStatus::Conflicted {
+        } else if world.statuses().overall[policy] == PolicyStatus::Conflicted {
             ": it loses to an older policy on every target (Conflicted)"
-        } else if world.statuses.reached(policy).is_empty() {
+        } else if world.statuses().reached(policy).is_empty() {
             ": it reaches no object"
         } else {
             ""
@@ -191,7 +222,7 @@ fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius
 /// What changes if `new_objects` (read from `paths`) are applied: objects with the
 /// same group, kind, namespace and name are replaced, the others added.
 pub fn apply_objects(
-    world: &World,
+    world: &Rebuildable,
     new_objects: Vec<Object>,
     paths: Vec<String>,
     declared: &[Declared],
@@ -205,12 +236,9 @@ pub fn apply_objects(
         }
     }
     let listed = applied_listed(&world.topology.snapshot, &new_objects);
-    let snapshot = Snapshot {
-        objects: applied(&world.topology.snapshot.objects, new_objects),
-        blind_spots: world.topology.snapshot.blind_spots.clone(),
-        links_released: world.topology.snapshot.links_released,
-        pods_read_in: world.topology.snapshot.pods_read_in.clone(),
+    let snapshot = crate::model::Snapshot {
         listed,
+        ..world.snapshot_of(applied(&world.topology.snapshot.objects, new_objects))
     };
     let after = super::analyze(snapshot, declared, &[]);
     // A diff from the input to the input with the objects applied (`diff`'s code).
@@ -238,14 +266,14 @@ pub fn apply_objects(
 /// What changes if `object` (a Secret, a ConfigMap, a Service… that policies' specs
 /// name) is deleted: the policies its controller then refuses (Invalid), the findings
 /// that brings (an entry dropped), and every effective change that follows.
-pub fn delete_object(world: &World, object: &ObjRef, declared: &[Declared]) -> BlastRadius {
+pub fn delete_object(world: &Rebuildable, object: &ObjRef, declared: &[Declared]) -> BlastRadius {
     deleting_object(world, object, declared, false)
 }
 
 /// The same answer as `delete_object`, comparing every object of both worlds for every
 /// kind in use: slower, and obviously right. Tests hold the two equal.
 pub fn delete_object_by_reanalysis(
-    world: &World,
+    world: &Rebuildable,
     object: &ObjRef,
     declared: &[Declared],
 ) -> BlastRadius {
@@ -255,7 +283,7 @@ pub fn delete_object_by_reanalysis(
 /// `delete_object`; `everywhere`: compared on every object for every kind, not only
 /// where the object's dependents reach and below the object.
 fn deleting_object(
-    world: &World,
+    world: &Rebuildable,
     object: &ObjRef,
     declared: &[Declared],
     everywhere: bool,
@@ -268,22 +296,21 @@ fn deleting_object(
             && o.group() == object.group.as_str()
     };
     let found = topology.snapshot.objects.iter().any(is_it);
-    let snapshot = Snapshot {
-        objects: topology
-            .snapshot
-            .objects
-            .iter()
-            .filter(|o| !is_it(o))
-            .cloned()
-            .collect(),
-        blind_spots: topology.snapshot.blind_spots.clone(),
-        links_released: topology.snapshot.links_released,
-        pods_read_in: topology.snapshot.pods_read_in.clone(),
+    let snapshot = crate::model::Snapshot {
         // What files said exists still says so: the object is gone, not unknown.
         listed: Some(match &topology.snapshot.listed {
             Some(listed) => listed.clone(),
             None => crate::model::listed_in_files(&topology.snapshot.objects),
         }),
+        ..world.snapshot_of(
+            topology
+                .snapshot
+                .objects
+                .iter()
+                .filter(|o| !is_it(o))
+                .cloned()
+                .collect(),
+        )
     };
     let after = super::analyze(snapshot, declared, &[]);
     let dependents = super::dependents::dependents(world, object);
@@ -407,10 +434,7 @@ fn object_headline(
 /// listed. From files: what each file holds, and for the applied files' policies what
 /// the input holds too (they are applied to the world it describes), so a reference
 /// they make to a missing Secret of a kind the input has is dangling, not unchecked.
-pub(super) fn applied_listed(
-    before: &Snapshot,
-    new_objects: &[Object],
-) -> Option<BTreeSet<crate::model::Listed>> {
+fn applied_listed(before: &Held, new_objects: &[Object]) -> Option<BTreeSet<crate::model::Listed>> {
     if before.listed.is_some() {
         return before.listed.clone();
     }

@@ -19,7 +19,7 @@ pub fn check(world: &World) -> Vec<Finding> {
 /// The findings on `policy` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
 pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
-    let (topology, statuses) = (&world.topology, world.statuses.counts());
+    let (topology, statuses) = (&world.topology, world.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
     let from = statuses.conflicts.partition_point(|c| c.loser < policy);

@@ -120,7 +120,7 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
             out.push(Dependent {
                 policy: topology.policies[pid].obj_ref.clone(),
                 path: r.path.clone(),
-                status: world.statuses.overall[pid],
+                status: world.statuses().overall[pid],
                 reason: r.reason,
                 without,
                 policy_id: pid,

@@ -391,7 +391,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             class: topology.policies[p].class,
             attached_to: r.clone(),
             relation: Relation::Direct,
-            status: world.statuses.overall[p],
+            status: world.statuses().overall[p],
             reported: reported_word(topology, p),
             attached_sections: Vec::new(),
         });

@@ -133,7 +133,7 @@ impl Serialize for RowMetadata<'_> {
 
 /// Every policy in scope (`namespace` None: all namespaces), sorted.
 pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
-    let (topology, statuses) = (&*world.topology, world.statuses.counts());
+    let (topology, statuses) = (&*world.topology, world.counts());
     let in_scope: Vec<PolicyId> = topology
         .each_policy()
         .filter(|(_, p)| namespace.is_none() || p.obj_ref.namespace.as_deref() == namespace)

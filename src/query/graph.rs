@@ -156,7 +156,7 @@ fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>, also: &[Ob
         let references = policy_references(topology, p, &index, &mut named, &mut picture);
         picture.policies.push(GraphPolicy {
             policy: pol.obj_ref.clone(),
-            status: world.statuses.overall[p],
+            status: world.statuses().overall[p],
             targets,
             references,
         });

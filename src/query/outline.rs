@@ -59,7 +59,7 @@ pub struct PolicyOutline {
 
 pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
     let topology = &world.topology;
-    let reached = world.statuses.reached(policy);
+    let reached = world.statuses().reached(policy);
     // Going down from a target: the nodes reached and the nodes on the way to them.
     let mut on_the_way = vec![false; topology.nodes.len()];
     for node in reached.nodes() {
@@ -114,7 +114,7 @@ pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
         .collect();
     PolicyOutline {
         policy: topology.policies[policy].obj_ref.clone(),
-        status: world.statuses.overall[policy],
+        status: world.statuses().overall[policy],
         reported: reported_word(topology, policy),
         targets,
     }

@@ -141,7 +141,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
             },
         })
         .collect();
-    let reached = world.statuses.reached(policy);
+    let reached = world.statuses().reached(policy);
     let mut lost = Losses::new(world, policy);
     let mut affects: Vec<Affected> = reached
         .iter()
@@ -157,7 +157,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
     affects.sort_by(|a, b| a.target.cmp(&b.target));
     let pk = topology.kind_of(policy);
     let lost_to = world
-        .statuses
+        .statuses()
         .conflicts
         .iter()
         .filter(|c| c.loser == policy)
@@ -171,10 +171,10 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         label_class: pk.label.filter(|&l| l != pol.class),
         targets,
         references: topology.references_of(policy).to_vec(),
-        affects_count: world.statuses.affects_count(policy),
+        affects_count: world.statuses().affects_count(policy),
         affects,
         status: {
-            let computed = world.statuses.overall[policy];
+            let computed = world.statuses().overall[policy];
             let reported = reported_status(topology, policy);
             let shown =
                 summarise(&reported).and_then(|w| shown_reason(computed, Some(&w)).map(shown_text));
@@ -237,7 +237,7 @@ impl<'w> Losses<'w> {
             world,
             policy,
             lost_to: world
-                .statuses
+                .statuses()
                 .conflicts
                 .iter()
                 .filter(|c| c.loser == policy)

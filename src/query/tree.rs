@@ -72,7 +72,7 @@ pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec
             true => topology.nodes[c].role != Role::Port || topology.port_shown(node, c),
             false => scope.is_none_or(|s| s[c]),
         },
-        policy: &|p| Some(world.statuses.overall[p]),
+        policy: &|p| Some(world.statuses().overall[p]),
         status: &|_| None,
         ns_entries: &entries,
     };
@@ -97,7 +97,7 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
         if attached || !in_scope {
             continue;
         }
-        let status = world.statuses.overall[p];
+        let status = world.statuses().overall[p];
         let mut targets: Vec<(ObjRef, PolicyStatus)> = topology.targets[p]
             .iter()
             .map(|r| match r.resolution {

@@ -24,7 +24,7 @@ mod unwatched;
 pub use answer::Answer;
 
 use super::get::policy_row;
-use super::{analyze, get_policies, PolicyRow, World};
+use super::{analyze, get_policies, PolicyRow, Rebuildable, World};
 use crate::catalog::Declared;
 use crate::effective::status::{leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
@@ -68,7 +68,7 @@ pub struct Watched {
     /// The world of the last answer in full (the first table's, or a change's), whole
     /// (its objects lent), until `forget_first` or the next change: what the answers
     /// after it are counted from is counted from it then.
-    first: Option<World>,
+    first: Option<Rebuildable>,
     /// What is counted per part; None: every change is answered in full.
     parts: Option<Parts>,
     pending: Pending,
@@ -236,7 +236,7 @@ impl Watched {
     /// applied (what the command line's TYPE and names are first read against), else
     /// what the watch keeps of it (its catalog and namespaces).
     pub fn world(&self) -> &World {
-        self.first.as_ref().unwrap_or(&self.world)
+        self.first.as_deref().unwrap_or(&self.world)
     }
 
     /// Lets the last answer in full's world go, its objects taken back; what the
@@ -273,7 +273,7 @@ impl Watched {
 
     /// The objects lent (`keys`, in their order) taken back from the world analysed
     /// from them, which is let go (the rest of its hierarchy while they are put back).
-    fn give_back(&mut self, keys: Vec<ObjRef>, world: World) {
+    fn give_back(&mut self, keys: Vec<ObjRef>, world: Rebuildable) {
         let (objects, rest) = match world.into_topology() {
             Ok(mut topology) => (
                 std::mem::take(&mut topology.snapshot.objects),
@@ -488,11 +488,10 @@ impl Watched {
     }
 
     /// `objects` analysed as a world of their own, with the kinds declared.
-    fn analyzed(&self, objects: Vec<Object>, blind_spots: Vec<BlindSpot>) -> World {
+    fn analyzed(&self, objects: Vec<Object>, blind_spots: Vec<BlindSpot>) -> Rebuildable {
         let snapshot = Snapshot {
             objects,
             blind_spots,
-            links_released: false,
             pods_read_in: self.pods_read_in.clone(),
             listed: self.listed.clone(),
         };

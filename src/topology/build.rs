@@ -66,11 +66,6 @@ struct Builder<'s> {
 type KindIn<'s> = (&'s str, &'s str, Option<&'s str>);
 
 pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
-    // An internal rule, not a user's error: only a finished world releases its links.
-    assert!(
-        !snapshot.links_released,
-        "a snapshot whose links were released cannot be built again"
-    );
     let mut builder = Builder {
         topology: Topology {
             catalog,
@@ -112,7 +107,7 @@ pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     topology.attached.shrink_to_fit();
     topology.skeleton = Skeleton::of(&topology.nodes);
     topology.port_traffic = topology.told_port_traffic();
-    topology.snapshot = snapshot;
+    topology.snapshot = snapshot.into();
     // Unchecked references are this build's own finding, made again each time.
     let spots = &mut topology.snapshot.blind_spots;
     spots.retain(|b| b.reason != crate::model::BlindReason::Unchecked);

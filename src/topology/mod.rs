@@ -23,8 +23,8 @@ pub use skeleton::{LevelId, Skeleton};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::{Catalog, PolicyKind};
-use crate::model::Snapshot;
 use crate::model::{FastMap, ObjRef, ObjectId};
+use crate::model::{Held, Snapshot};
 use std::collections::{BTreeMap, HashSet};
 
 /// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
@@ -208,7 +208,9 @@ pub struct NamespaceInfo {
 /// from it and where each attaches, and the findings: what every later stage reads.
 #[derive(Debug, Default)]
 pub struct Topology {
-    pub snapshot: Snapshot,
+    /// What it was built from, as a topology holds it: never built again from here
+    /// (`Held`; `query::Rebuildable` makes a `Snapshot` of it again).
+    pub snapshot: Held,
     pub catalog: Catalog,
     pub nodes: Vec<Node>,
     pub index: RefIndex,

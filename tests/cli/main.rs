@@ -35,5 +35,6 @@ mod references;
 mod reported;
 mod sizes;
 mod source_tree;
+mod sweep;
 mod target_kinds;
 mod yaml_output;

@@ -2,14 +2,16 @@
 
 use kubectl_policies::effective::{KindFold, PolicyStatus};
 use kubectl_policies::model::{GroupKind, ObjRef};
-use kubectl_policies::query::World;
+use kubectl_policies::query::{Rebuildable, World};
 use kubectl_policies::topology::{Code, PolicyId, RefReason, Severity};
 use serde_json::Value;
 
 /// The world of a literal YAML. Every world a scenario test builds this way is also
-/// checked for `assert_incremental_matches_full`.
-pub fn world(yaml: &str) -> World {
+/// checked for `assert_incremental_matches_full`, and every command answers on it in
+/// every format (`sweep::answer_everything`).
+pub fn world(yaml: &str) -> Rebuildable {
     let w = kubectl_policies::analyze_yaml(yaml).expect("test YAML parses");
+    crate::sweep::answer_everything(&w);
     assert_skeleton_matches_nodes(&w);
     assert_incremental_matches_full(&w);
     assert_narrowed_matches_full(yaml, &w);
@@ -130,7 +132,6 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
                 .cloned()
                 .collect(),
             blind_spots: Vec::new(),
-            links_released: false,
             pods_read_in: Default::default(),
             listed: None,
         };
@@ -155,7 +156,7 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
 /// can depend on (`kubectl_policies::focus`) equal those computed on the whole:
 /// `describe` of every namespaced object and policy, and the blast radius of deleting
 /// each policy. Returns how many (focus, objects set aside) pairs set something aside.
-pub fn assert_narrowed_matches_full(yaml: &str, w: &World) -> usize {
+pub fn assert_narrowed_matches_full(yaml: &str, w: &Rebuildable) -> usize {
     use kubectl_policies::query::{blast::delete_policy, describe_policy, describe_target};
     let mut loaded = kubectl_policies::source::files::Loaded::default();
     kubectl_policies::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();
@@ -215,18 +216,18 @@ fn json(v: &impl serde::Serialize) -> Value {
 /// and its sections (what `describe` folds) equal the whole topology's, and the blast
 /// radius of deleting each policy (folded again only below where it attaches) equals
 /// rebuilding the world without it.
-pub fn assert_incremental_matches_full(w: &World) {
+pub fn assert_incremental_matches_full(w: &Rebuildable) {
     use kubectl_policies::effective::StatusesAt;
     use kubectl_policies::query::blast::{delete_policy, delete_policy_by_reanalysis};
     use std::collections::BTreeMap;
     let t = &w.topology;
     // Counted without the statuses per node, every count is the same.
-    let counts = kubectl_policies::effective::Statuses::counts(t);
-    assert_eq!(counts.overall, w.statuses.overall);
-    assert_eq!(counts.conflicts, w.statuses.conflicts);
+    let counts = kubectl_policies::effective::Counts::compute(t);
+    assert_eq!(counts.overall, w.statuses().overall);
+    assert_eq!(counts.conflicts, w.statuses().conflicts);
     for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
         let objects: std::collections::BTreeSet<_> = w
-            .statuses
+            .statuses()
             .reached(p)
             .nodes()
             .map(|n| t.nodes[n].owner.unwrap_or(n))
@@ -236,7 +237,7 @@ pub fn assert_incremental_matches_full(w: &World) {
             objects.len(),
             "objects {p:?} reaches"
         );
-        assert_eq!(w.statuses.affects_count(p), objects.len());
+        assert_eq!(w.statuses().affects_count(p), objects.len());
     }
     for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
         let mut here = vec![n];
@@ -249,7 +250,7 @@ pub fn assert_incremental_matches_full(w: &World) {
         let at = StatusesAt::compute(t, &here);
         let mut per_node = BTreeMap::new();
         for (p, m) in
-            kubectl_policies::topology::PolicyId::all(usize::MAX).zip(w.statuses.per_node())
+            kubectl_policies::topology::PolicyId::all(usize::MAX).zip(w.statuses().per_node())
         {
             let mine: BTreeMap<_, _> = m.iter().filter(|(k, _)| here.contains(k)).collect();
             if !mine.is_empty() {
@@ -259,7 +260,7 @@ pub fn assert_incremental_matches_full(w: &World) {
         let object = &t.nodes[n].obj_ref;
         assert_eq!(at.per_node, per_node, "statuses at {object}");
         let conflicts: Vec<_> = w
-            .statuses
+            .statuses()
             .conflicts
             .iter()
             .filter(|c| here.contains(&c.at))
@@ -347,7 +348,7 @@ pub fn status(w: &World, name: &str) -> PolicyStatus {
         .iter()
         .position(|p| p.obj_ref.name == name)
         .unwrap_or_else(|| panic!("no policy {name}"));
-    w.statuses.overall[p]
+    w.statuses().overall[p]
 }
 
 pub fn gk(group: &str, kind: &str) -> GroupKind {

@@ -5,7 +5,7 @@
 
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
-use kubectl_policies::query::{self, World};
+use kubectl_policies::query::{self, Rebuildable, World};
 use kubectl_policies::topology::{Code, Finding, NodeId, PolicyId};
 
 const GATEWAY: &str = r#"
@@ -53,7 +53,7 @@ fn cycle_findings(w: &World) -> Vec<&Finding> {
 
 /// Every question the tool answers, on every node and policy: none may crash, and
 /// each walks a DAG.
-fn answer_everything(w: &World) {
+fn answer_everything(w: &Rebuildable) {
     let _ = query::get_policies(w, None);
     let _ = query::check(w);
     let _ = query::tree(w, None, None);

@@ -620,3 +620,64 @@ fn an_http_only_setting_refuses_a_security_policy_on_the_tcp_routes_its_selector
     let w = world(&[labelled.as_str(), &alone].concat());
     assert_eq!(status(&w, "picked"), PolicyStatus::Invalid);
 }
+
+#[test]
+fn deleting_a_client_traffic_policy_a_shared_port_leaves_to_makes_another_refused() {
+    let yaml = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec:
+  gatewayClassName: eg
+  allowedListeners: {namespaces: {from: Same}}
+  listeners:
+  - {name: a, port: 80, protocol: HTTP, hostname: a.example}
+  - {name: c, port: 8080, protocol: HTTP, hostname: c.example}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: ls, namespace: app}
+spec:
+  parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: b, port: 80, protocol: HTTP, hostname: b.example}
+"#;
+    let ctp = |name: &str, kind: &str, target: &str, section: &str| {
+        let section = match section {
+            "" => String::new(),
+            s => format!(", sectionName: {s}"),
+        };
+        format!("---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: ClientTrafficPolicy\nmetadata: {{name: {name}, namespace: app}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {kind}, name: {target}{section}}}]\n  timeout: {{http: {{idleTimeout: 5s}}}}\n")
+    };
+    let yaml = [
+        yaml,
+        &ctp("whole", "Gateway", "gw", ""),
+        &ctp("on-a", "Gateway", "gw", "a"),
+    ]
+    .concat();
+    // `world` also holds `delete_policy` equal to `delete_policy_by_reanalysis` here.
+    let w = world(&yaml);
+    // on-a is refused (its listener shares port 80 with b), and leaves listener a to
+    // itself: whole is accepted.
+    assert_eq!(status(&w, "on-a"), PolicyStatus::Invalid);
+    assert_eq!(status(&w, "whole"), PolicyStatus::Enforced);
+    let on_a = kubectl_policies::topology::PolicyId::all(w.topology.policies.len())
+        .find(|&p| w.topology.policies[p].obj_ref.name == "on-a")
+        .unwrap();
+    // Without on-a, whole is refused: every object it reached loses its settings,
+    // though on-a itself reached none.
+    let blast = kubectl_policies::query::blast::delete_policy(&w, on_a, &[]);
+    assert_eq!(
+        blast.headline,
+        "Deleting ClientTrafficPolicy app/on-a changes the effective ClientTrafficPolicy of 1 Gateway and 1 ListenerSet in 1 namespace (app)"
+    );
+    let changed: Vec<String> = blast.changes.iter().map(|c| c.target.to_string()).collect();
+    assert_eq!(changed.len(), 5, "{changed:?}");
+    for c in &blast.changes {
+        assert_eq!(
+            c.before.as_deref(),
+            Some(&json!({"timeout": {"http": {"idleTimeout": "5s"}}}))
+        );
+        assert_eq!(c.after, None);
+    }
+}

@@ -32,6 +32,7 @@ mod references_further;
 mod references_vendors;
 mod registry_kinds;
 mod reported;
+mod sweep;
 mod topology;
 mod vendor_references;
 mod watch;

@@ -95,7 +95,10 @@ fn client_traffic_policy_sets_the_client_side_and_only_http1_reaches_backends() 
     let p = pid(&w, "client");
     assert_eq!(status(&w, "client"), PolicyStatus::Enforced);
     let svc = node(&w, "Service", Some("app"), "svc", None);
-    assert_eq!(w.statuses.reached(p).get(svc), Some(PolicyStatus::Enforced));
+    assert_eq!(
+        w.statuses().reached(p).get(svc),
+        Some(PolicyStatus::Enforced)
+    );
 }
 
 #[test]
@@ -110,9 +113,9 @@ fn a_client_traffic_policy_without_http1_does_not_reach_backends() {
     let svc = node(&w, "Service", Some("app"), "svc", None);
     assert!(effective(&w, &k, svc).is_empty());
     let p = pid(&w, "client");
-    assert_eq!(w.statuses.reached(p).get(svc), None);
+    assert_eq!(w.statuses().reached(p).get(svc), None);
     // The Gateway, its two listeners and the two routes (sections with their object).
-    assert_eq!(w.statuses.affects_count(p), 3);
+    assert_eq!(w.statuses().affects_count(p), 3);
     assert_eq!(status(&w, "client"), PolicyStatus::Enforced);
 }
 
@@ -140,7 +143,7 @@ fn http1_reaches_backends_from_the_policy_that_wins_the_listener() {
     assert_eq!(at_port[0].1, json!({"http1": {"preserveHeaderCase": true}}));
     assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
     assert_eq!(status(&w, "listener"), PolicyStatus::Enforced);
-    assert_eq!(w.statuses.reached(pid(&w, "listener")).get(port), None);
+    assert_eq!(w.statuses().reached(pid(&w, "listener")).get(port), None);
 }
 
 #[test]
@@ -330,15 +333,15 @@ fn a_service_port_is_reached_through_the_ports_backend_refs_name() {
     // No route sends traffic to admin: the Gateway's policy does not reach it.
     assert!(effective(&w, &btp, admin).is_empty());
     let p = pid(&w, "btp");
-    assert_eq!(w.statuses.reached(p).get(admin), None);
+    assert_eq!(w.statuses().reached(p).get(admin), None);
     assert_eq!(
-        w.statuses.reached(p).get(http),
+        w.statuses().reached(p).get(http),
         Some(PolicyStatus::Enforced)
     );
     // A policy on the Service itself covers all its ports.
     let tls = pid(&w, "tls");
     assert_eq!(
-        w.statuses.reached(tls).get(admin),
+        w.statuses().reached(tls).get(admin),
         Some(PolicyStatus::Enforced)
     );
     // tree draws the port traffic reaches, not the other.

@@ -219,6 +219,8 @@ fn envoy_gateway_asks_a_reference_grant_for_the_group_as_written() {
 
 // Built without the oracles of `world`: a reference into another namespace is one the
 // live plan and narrowing do not follow yet.
-fn analyze(yaml: &str) -> kubectl_policies::query::World {
-    kubectl_policies::analyze_yaml(yaml).unwrap()
+fn analyze(yaml: &str) -> kubectl_policies::query::Rebuildable {
+    let w = kubectl_policies::analyze_yaml(yaml).unwrap();
+    crate::sweep::answer_everything(&w);
+    w
 }

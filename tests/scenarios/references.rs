@@ -5,7 +5,7 @@
 use crate::common::*;
 use kubectl_policies::effective::PolicyStatus;
 use kubectl_policies::model::BlindReason;
-use kubectl_policies::query::World;
+use kubectl_policies::query::{Rebuildable, World};
 use kubectl_policies::topology::{Code, RefReason, Severity};
 
 const GATEWAY: &str = r#"
@@ -112,8 +112,10 @@ spec:
 
 // Built without the oracles of `world`: a reference into another namespace is one the
 // live plan and narrowing do not follow yet (narrowing then sets nothing aside).
-fn analyzed(yaml: &str) -> World {
-    kubectl_policies::analyze_yaml(yaml).unwrap()
+fn analyzed(yaml: &str) -> Rebuildable {
+    let w = kubectl_policies::analyze_yaml(yaml).unwrap();
+    crate::sweep::answer_everything(&w);
+    w
 }
 
 #[test]
@@ -234,6 +236,7 @@ fn a_live_read_judges_only_where_it_listed_the_kind() {
     let mut elsewhere = loaded.snapshot.clone();
     elsewhere.listed = Some([listed("other")].into());
     let w = kubectl_policies::analyze(elsewhere, &[], &loaded.malformed);
+    crate::sweep::answer_everything(&w);
     assert_eq!(
         references(&w, "sp"),
         one(POINTER, Some(RefReason::Unchecked))
@@ -242,6 +245,7 @@ fn a_live_read_judges_only_where_it_listed_the_kind() {
     let mut here = loaded.snapshot.clone();
     here.listed = Some([listed("app")].into());
     let w = kubectl_policies::analyze(here, &[], &loaded.malformed);
+    crate::sweep::answer_everything(&w);
     assert_eq!(
         references(&w, "sp"),
         one(POINTER, Some(RefReason::NotFound))

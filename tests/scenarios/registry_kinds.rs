@@ -264,7 +264,7 @@ fn statuses(w: &kubectl_policies::query::World) -> Vec<(String, PolicyStatus)> {
         .policies
         .iter()
         .enumerate()
-        .map(|(p, pol)| (pol.obj_ref.ns_name(), w.statuses.overall[p]))
+        .map(|(p, pol)| (pol.obj_ref.ns_name(), w.statuses().overall[p]))
         .collect();
     out.sort();
     out
@@ -533,7 +533,7 @@ spec:
     assert_eq!(targets("all-granted"), ["shop/r1", "ops/own"]);
     use PolicyStatus::*;
     assert_eq!(
-        w.statuses.overall[w
+        w.statuses().overall[w
             .topology
             .policies
             .iter()
@@ -815,7 +815,7 @@ spec:
         .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
     // Route options are route config: the routes, not the Services behind them.
-    assert_eq!(w.statuses.affects_count(p), 2, "parent and child");
+    assert_eq!(w.statuses().affects_count(p), 2, "parent and child");
     let child = node(&w, "HTTPRoute", Some("a"), "child", None);
     assert_eq!(
         effective(&w, &gk("gateway.solo.io", "RouteOption"), child)[0].1,
@@ -854,7 +854,7 @@ fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
         let d = kubectl_policies::query::describe_policy(&w, p);
         (
             w.topology.policies[p].class,
-            w.statuses.affects_count(p),
+            w.statuses().affects_count(p),
             d.class_source,
             d.label_class,
         )

@@ -219,7 +219,7 @@ fn namespace_target_reaches_every_object_in_it() {
         .map(kubectl_policies::topology::PolicyId::at)
         .unwrap();
     // Two routes and the Service (sections count with their object).
-    assert_eq!(w.statuses.affects_count(p), 3);
+    assert_eq!(w.statuses().affects_count(p), 3);
     // The Gateway in infra is not reached.
     let gw = node(&w, "Gateway", Some("infra"), "gw", None);
     assert!(effective(&w, &gk("example.io", "RetryPolicy"), gw).is_empty());
@@ -266,6 +266,7 @@ fn a_target_behind_a_blind_spot_is_unknown_not_missing() {
             document: None,
         });
     let w = kubectl_policies::analyze(loaded.snapshot, &[], &[]);
+    crate::sweep::answer_everything(&w);
     let f = w
         .topology
         .findings

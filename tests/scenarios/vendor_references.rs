@@ -181,6 +181,7 @@ fn an_ngf_payload_processor_service_in_another_namespace_needs_no_grant() {
     // Built without the oracles of `world`: narrowing does not follow a reference into
     // another namespace yet.
     let w = kubectl_policies::analyze_yaml(&yaml).unwrap();
+    crate::sweep::answer_everything(&w);
     assert_eq!(references(&w, "pp")[0], (PP_BACKEND.to_string(), None));
     assert!(findings(&w, "pp").is_empty(), "{:?}", findings(&w, "pp"));
 }

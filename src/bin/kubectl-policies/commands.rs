@@ -111,6 +111,17 @@ fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
             Question::Everything
         }
     };
+    if let Task::BlastRadius {
+        targets,
+        apply,
+        exit_code,
+    } = &plan.task
+    {
+        // Analysed again without a policy or an object, or with objects applied: the
+        // world keeps its links.
+        let session = session::load_rebuildable(&plan.input, question)?;
+        return blast_radius(plan, &session, targets, apply, *exit_code, out);
+    }
     let session = session::load(&plan.input, question)?;
     let s = &session;
     match &plan.task {
@@ -119,15 +130,12 @@ fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
         Task::Describe { targets } => describe(plan, s, targets, out),
         Task::Effective { targets, kind } => effective(plan, s, targets, kind.as_deref(), out),
         Task::Tree { targets } => tree(plan, s, targets.as_deref(), out),
-        Task::BlastRadius {
-            targets,
-            apply,
-            exit_code,
-        } => blast_radius(plan, s, targets, apply, *exit_code, out),
         Task::Check => check(plan, s, out),
         Task::Graph { target } => graph(plan, s, target, out),
         // Answered above.
-        Task::Watch(_) | Task::Dump | Task::Diff { .. } => Ok(Outcome::Answered),
+        Task::Watch(_) | Task::Dump | Task::BlastRadius { .. } | Task::Diff { .. } => {
+            Ok(Outcome::Answered)
+        }
     }
 }
 
@@ -377,7 +385,7 @@ fn tree(
 
 fn blast_radius(
     plan: &Plan,
-    session: &Session,
+    session: &Session<query::Rebuildable>,
     targets: &[String],
     apply: &[String],
     exit_code: bool,

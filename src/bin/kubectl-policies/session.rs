@@ -5,10 +5,10 @@
 use crate::plan::{Input, Source};
 use crate::warn::{warn_blind_spots, warn_line};
 use anyhow::{anyhow, bail, Result};
-use kubectl_policies::catalog::Catalog;
+use kubectl_policies::catalog::{Catalog, Declared};
 use kubectl_policies::focus::{self, Need};
-use kubectl_policies::model::{namespace_name_problem, BlindReason, Snapshot};
-use kubectl_policies::query::{self, subject, World};
+use kubectl_policies::model::{namespace_name_problem, BlindReason, MalformedObject, Snapshot};
+use kubectl_policies::query::{self, subject, Rebuildable, World};
 use kubectl_policies::source::files::Loaded;
 use kubectl_policies::source::live::watch::Change;
 use kubectl_policies::source::live::{self, LiveOptions};
@@ -22,7 +22,8 @@ use std::time::Duration;
 pub enum Question<'a> {
     /// Everything in scope (`get`, `tree`, `check`, `graph`).
     Everything,
-    /// Everything in scope, to be analysed again with changes (`blast-radius --apply`).
+    /// Everything in scope, to be analysed again with changes (`blast-radius --apply`,
+    /// or of an object policies name).
     Changes,
     /// One object's answer (`describe`, `effective`).
     Object(&'a [String]),
@@ -32,17 +33,19 @@ pub enum Question<'a> {
     Namespace,
 }
 
-/// The analysed world and the namespace names resolve in.
-pub struct Session {
+/// The analysed world and the namespace names resolve in: a `World` (`load`), or for
+/// `blast-radius`, which analyses a changed copy of it again, a `Rebuildable`
+/// (`load_rebuildable`).
+pub struct Session<W = World> {
     /// Never dropped: a one-shot command leaves its memory to the OS at exit instead of
     /// freeing a large cluster object by object (as clang's -disable-free does).
-    pub world: ManuallyDrop<World>,
+    pub world: ManuallyDrop<W>,
     /// `-n`, else the context's namespace, else `default`.
     pub namespace: String,
     all_namespaces: bool,
 }
 
-impl Session {
+impl<W: AsRef<World>> Session<W> {
     /// The namespace in scope: none with `-A`.
     pub fn scope(&self) -> Option<&str> {
         (!self.all_namespaces).then_some(self.namespace.as_str())
@@ -50,27 +53,41 @@ impl Session {
 
     /// What `TYPE/NAME` names.
     pub fn subject(&self, words: &[String]) -> Result<subject::Subject> {
-        subject::find_subject(&self.world, words, &self.namespace).map_err(|e| anyhow!(e))
+        subject::find_subject((*self.world).as_ref(), words, &self.namespace)
+            .map_err(|e| anyhow!(e))
     }
 
     /// The object of the hierarchy `TYPE/NAME` names, for a command (`what`) that starts
     /// at one.
     pub fn node(&self, words: &[String], what: &str) -> Result<kubectl_policies::topology::NodeId> {
-        subject::node_of(&self.world, self.subject(words)?, what).map_err(|e| anyhow!(e))
+        subject::node_of((*self.world).as_ref(), self.subject(words)?, what).map_err(|e| anyhow!(e))
     }
 }
 
-/// Reads, warns about every blind spot on stderr, analyses.
+/// Reads, warns about every blind spot on stderr, analyses into a world answered from
+/// and never built again: its routes' and backends' links are let go
+/// (`query::analyze_once`).
 pub fn load(input: &Input, question: Question) -> Result<Session> {
+    load_with(input, question, query::analyze_once)
+}
+
+/// `load`, into a world that keeps its links (`query::analyze`): for `blast-radius`,
+/// which analyses a copy of it again without a policy or an object, or with objects
+/// applied.
+pub fn load_rebuildable(input: &Input, question: Question) -> Result<Session<Rebuildable>> {
+    load_with(input, question, query::analyze)
+}
+
+fn load_with<W: AsRef<World>>(
+    input: &Input,
+    question: Question,
+    analyze: fn(Snapshot, &[Declared], &[MalformedObject]) -> W,
+) -> Result<Session<W>> {
     let (loaded, namespace) = read(input, question)?;
     warn_blind_spots(&loaded.snapshot.blind_spots);
-    let analyze = match question {
-        Question::Changes => query::analyze,
-        _ => query::analyze_once,
-    };
     let world = analyze(loaded.snapshot, &input.policy_kinds, &loaded.malformed);
     // The references that could not be checked are known once analysed.
-    let unchecked = world.topology.snapshot.blind_spots.iter();
+    let unchecked = world.as_ref().topology.snapshot.blind_spots.iter();
     for spot in unchecked.filter(|b| b.reason == BlindReason::Unchecked) {
         warn_line(&format!("warning: {}", spot.message));
     }

@@ -80,13 +80,13 @@ impl Watched {
         deleted.sort_by(row_order);
         gone.retain(|o| deleted.iter().any(|r| r.policy == o.obj_ref()));
         Answer {
-            world: self.first.as_ref().unwrap_or(&self.world),
+            world: self.first.as_deref().unwrap_or(&self.world),
             changed,
             deleted,
             was,
             edited,
             objects: &self.objects,
-            first: self.first.as_ref(),
+            first: self.first.as_deref(),
             gone,
         }
     }

@@ -264,7 +264,6 @@ impl<'a> Reader<'a> {
             snapshot: crate::model::Snapshot {
                 objects,
                 blind_spots: spots,
-                links_released: false,
                 pods_read_in,
                 listed: Some(listed),
             },

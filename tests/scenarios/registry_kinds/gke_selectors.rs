@@ -154,9 +154,9 @@ fn pods_a_service_selects_are_targets_below_it_and_the_policy_is_enforced_there(
         };
         assert_eq!(w.topology.node(pod).role, Role::Pod);
         assert_eq!(&w.topology.node(pod).parents[..], [service]);
-        assert!(w.statuses.reached(PolicyId::at(0)).get(pod) == Some(Enforced));
+        assert!(w.statuses().reached(PolicyId::at(0)).get(pod) == Some(Enforced));
     }
-    assert_eq!(w.statuses.affects_count(PolicyId::at(0)), 2);
+    assert_eq!(w.statuses().affects_count(PolicyId::at(0)), 2);
     // Deleting it changes the two Pods, and nothing else.
     let blast = kubectl_policies::query::blast::delete_policy(&w, PolicyId::at(0), &[]);
     let changed: Vec<String> = blast.changes.iter().map(|c| c.target.to_string()).collect();
@@ -254,11 +254,11 @@ fn two_server_tls_policies_on_one_pod_the_oldest_applies() {
         ))
         .expect("pay-2 is a node");
     assert_eq!(
-        w.statuses.reached(PolicyId::at(1)).get(pay_2),
+        w.statuses().reached(PolicyId::at(1)).get(pay_2),
         Some(Conflicted)
     );
     let lost: Vec<_> = w
-        .statuses
+        .statuses()
         .conflicts
         .iter()
         .map(|c| (c.loser, c.winner, c.at))

@@ -265,8 +265,8 @@ fn status_and_reach(w: &kubectl_policies::query::World) -> Vec<(String, PolicySt
             let id = kubectl_policies::topology::PolicyId::at(i);
             (
                 p.obj_ref.ns_name(),
-                w.statuses.overall[i],
-                w.statuses.affects_count(id),
+                w.statuses().overall[i],
+                w.statuses().affects_count(id),
             )
         })
         .collect()

@@ -8,6 +8,7 @@ use crate::session::{self, Question, Session};
 use crate::settings::Format;
 use anyhow::{Context, Result};
 use kubectl_policies::query::diff::{self, PolicyDiff};
+use kubectl_policies::query::Rebuildable;
 use kubectl_policies::render::{self, human};
 use std::io::Write;
 
@@ -39,7 +40,12 @@ pub(super) fn diff(
     })
 }
 
-fn write(plan: &Plan, answer: &PolicyDiff, after: &Session, out: &mut impl Write) -> Result<()> {
+fn write(
+    plan: &Plan,
+    answer: &PolicyDiff,
+    after: &Session<Rebuildable>,
+    out: &mut impl Write,
+) -> Result<()> {
     let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
     match format {
         Format::Json | Format::Yaml => structured(out, format, answer)?,
@@ -54,10 +60,10 @@ fn write(plan: &Plan, answer: &PolicyDiff, after: &Session, out: &mut impl Write
 
 /// One side, read and analysed (its links kept: the sides are compared node by node);
 /// an error names the side.
-fn side(plan: &Plan, paths: &[String], name: &str) -> Result<Session> {
+fn side(plan: &Plan, paths: &[String], name: &str) -> Result<Session<Rebuildable>> {
     let input = match paths {
-        [] => session::load(&plan.input, Question::Changes),
-        _ => session::load(&plan.input.with_files(paths), Question::Changes),
+        [] => session::load_rebuildable(&plan.input, Question::Changes),
+        _ => session::load_rebuildable(&plan.input.with_files(paths), Question::Changes),
     };
     input.with_context(|| format!("the {name} side"))
 }
