@@ -6,7 +6,7 @@
 
 use crate::catalog::references::{kind_allowed, read_references, SpecRef};
 use crate::catalog::{registry, Further, RefField, RefNamespaces};
-use crate::model::{normalize_group, GroupKind, ObjRef, Object};
+use crate::model::{normalize_group, GroupKind, ObjRef, Object, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
@@ -84,6 +84,34 @@ fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
                 // namespace, where the policy naming the referent is, they are).
                 out.insert((GroupKind::new(policy.0, policy.1), Some(ns.to_string())));
             }
+        }
+    }
+    out
+}
+
+/// What a reference from another namespace to a (`gk`) in `namespace` further rests
+/// on there: the ReferenceGrants of `namespace` (one lets the reference in), and, for
+/// a kind a `Further::PolicyOnIt` rule looks for on a referent (a BackendTLSPolicy),
+/// what its own reference fields may name beside it (its CA ConfigMaps and Secrets).
+pub fn resting_on(gk: &GroupKind, namespace: &str) -> Vec<(GroupKind, Option<String>)> {
+    let at = |group: &str, kind: &str| {
+        (
+            GroupKind::new(normalize_group(group), kind),
+            Some(namespace.to_string()),
+        )
+    };
+    let mut out = vec![
+        at(GATEWAY_GROUP, "ReferenceGrant"),
+        at(GATEWAY_X_GROUP, "ReferenceGrant"),
+    ];
+    let looked_for = registry::further_rules().any(|rule| {
+        matches!(rule, Further::PolicyOnIt { policy, .. }
+            if normalize_group(policy.0) == gk.group.as_str() && policy.1 == gk.kind.as_str())
+    });
+    if looked_for {
+        let fields = registry::lookup(gk).map_or(&[][..], |k| k.references);
+        for field in fields {
+            out.extend(field.kinds.iter().map(|(g, k)| at(g, k)));
         }
     }
     out

@@ -25,10 +25,11 @@ pub use answer::Answer;
 
 use super::get::policy_row;
 use super::{analyze, get_policies, PolicyRow, Rebuildable, World};
-use crate::catalog::Declared;
+use crate::catalog::registry::shadowed_by;
+use crate::catalog::{Declared, Further};
 use crate::effective::status::{leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
-use crate::model::FastMap;
+use crate::model::{normalize_group, FastMap};
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::{Change, WatchList};
 use crate::topology::{NodeId, PolicyId, Topology};
@@ -112,18 +113,27 @@ impl Pending {
 }
 
 /// What the policies among `objects` name in another namespace than their own (`None`:
-/// in any namespace, a kind named by name alone), read on every core.
+/// in any namespace, a kind named by name alone), and what those references rest on
+/// there (`focus::resting_on`: the ReferenceGrants, a BackendTLSPolicy's CA), read on
+/// every core. A reference one step further (`catalog::Further`) is among them: what a
+/// kgateway GatewayExtension names, the BackendTLSPolicy on an ext-auth Service.
 fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     objects
         .par_iter()
         .with_min_len(1024)
         .fold(BTreeSet::new, |mut out, policy| {
             let named = crate::focus::referenced(std::slice::from_ref(policy));
-            out.extend(
-                named
-                    .into_iter()
-                    .filter(|(_, ns)| ns.is_none() || policy.namespace.as_deref() != ns.as_deref()),
-            );
+            for (gk, ns) in named {
+                if ns.is_some() && policy.namespace.as_deref() == ns.as_deref() {
+                    continue;
+                }
+                // What the reference rests on there (its grants, a BackendTLSPolicy's
+                // CA), judged in full with it.
+                if let Some(ns) = &ns {
+                    out.extend(crate::focus::resting_on(&gk, ns));
+                }
+                out.insert((gk, ns));
+            }
             out
         })
         .reduce(BTreeSet::new, |mut a, mut b| {
@@ -746,6 +756,7 @@ impl Watched {
         before: &[Object],
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
         self.parts.as_ref()?;
+        let kinds = &self.entangled(kinds);
         let gone = self.gone(before);
         // Every object but the policies of other kinds, lent to the analysis.
         self.forget_first();
@@ -757,6 +768,33 @@ impl Watched {
         let out = self.fold_kinds(&world, kinds, gone);
         self.give_back(keys, world);
         Some(out)
+    }
+
+    /// The policy kinds folded again with `kinds`: those of the policies in the input
+    /// whose verdict rests on a policy of one of them (a `Further::PolicyOnIt` rule's
+    /// kind, the BackendTLSPolicy on an ext-auth Service; a `ShadowedBy` rule's), and
+    /// the kinds theirs rest on (kept in the world they are judged in).
+    fn entangled(&self, kinds: &BTreeSet<GroupKind>) -> BTreeSet<GroupKind> {
+        let catalog = &self.world.topology.catalog;
+        let present: BTreeSet<GroupKind> = self.places.keys().map(ObjRef::group_kind).collect();
+        let mut out = kinds.clone();
+        for policy in present {
+            let further = catalog.kind_of(&policy).further.iter();
+            let rests_on: Vec<GroupKind> = further
+                .filter_map(|rule| match rule {
+                    Further::PolicyOnIt { policy, .. } => Some(policy),
+                    Further::ItsReferences { .. } => None,
+                })
+                .chain(shadowed_by(&policy.group, &policy.kind).map(|s| &s.by))
+                .map(|(group, kind)| GroupKind::new(normalize_group(group), kind))
+                .collect();
+            if kinds.contains(&policy) {
+                out.extend(rests_on);
+            } else if rests_on.iter().any(|k| kinds.contains(k)) {
+                out.insert(policy);
+            }
+        }
+        out
     }
 
     /// The policies of `before` gone now, that had a row.
