@@ -90,9 +90,10 @@ fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
 }
 
 /// What a reference from another namespace to a (`gk`) in `namespace` further rests
-/// on there: the ReferenceGrants of `namespace` (one lets the reference in), and, for
-/// a kind a `Further::PolicyOnIt` rule looks for on a referent (a BackendTLSPolicy),
-/// what its own reference fields may name beside it (its CA ConfigMaps and Secrets).
+/// on there: the ReferenceGrants of `namespace` (one lets the reference in), and what
+/// an object of the kind may name beside it when a `Further` rule reads its references
+/// (a BackendTLSPolicy's CA ConfigMaps and Secrets, a kgateway GatewayExtension's
+/// backend Services and Backends).
 pub fn resting_on(gk: &GroupKind, namespace: &str) -> Vec<(GroupKind, Option<String>)> {
     let at = |group: &str, kind: &str| {
         (
@@ -104,16 +105,25 @@ pub fn resting_on(gk: &GroupKind, namespace: &str) -> Vec<(GroupKind, Option<Str
         at(GATEWAY_GROUP, "ReferenceGrant"),
         at(GATEWAY_X_GROUP, "ReferenceGrant"),
     ];
-    let looked_for = registry::further_rules().any(|rule| {
-        matches!(rule, Further::PolicyOnIt { policy, .. }
-            if normalize_group(policy.0) == gk.group.as_str() && policy.1 == gk.kind.as_str())
-    });
-    if looked_for {
-        let fields = registry::lookup(gk).map_or(&[][..], |k| k.references);
+    let is = |(group, kind): &(&str, &str)| {
+        normalize_group(group) == gk.group.as_str() && *kind == gk.kind.as_str()
+    };
+    for rule in registry::further_rules() {
+        let fields = match rule {
+            Further::PolicyOnIt { policy, .. } if is(policy) => {
+                registry::lookup(gk).map_or(&[][..], |k| k.references)
+            }
+            Further::ItsReferences {
+                referent, fields, ..
+            } if is(referent) => fields,
+            _ => continue,
+        };
         for field in fields {
             out.extend(field.kinds.iter().map(|(g, k)| at(g, k)));
         }
     }
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -217,5 +227,38 @@ metadata: {name: unrelated, namespace: elsewhere}
             .map(|(k, n)| (k.to_string(), n.to_string()))
             .collect();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn what_a_reference_rests_on_one_step_further() {
+        let kinds = |gk: GroupKind| -> Vec<String> {
+            resting_on(&gk, "auth")
+                .into_iter()
+                .map(|(gk, ns)| {
+                    assert_eq!(ns.as_deref(), Some("auth"));
+                    format!("{}/{}", gk.group, gk.kind)
+                })
+                .collect()
+        };
+        let grants = [
+            "gateway.networking.k8s.io/ReferenceGrant",
+            "gateway.networking.x-k8s.io/ReferenceGrant",
+        ];
+        // A Secret rests on the grants alone.
+        assert_eq!(kinds(GroupKind::new("", "Secret")), grants);
+        // A BackendTLSPolicy (looked for on an ext-auth Service): its CA as well.
+        let tls = kinds(GroupKind::new(
+            "gateway.networking.k8s.io",
+            "BackendTLSPolicy",
+        ));
+        assert!(tls.contains(&"/ConfigMap".to_string()), "{tls:?}");
+        assert!(grants.iter().all(|g| tls.contains(&g.to_string())));
+        // A GatewayExtension: the backends it may name.
+        let ext = kinds(GroupKind::new("gateway.kgateway.dev", "GatewayExtension"));
+        assert!(ext.contains(&"/Service".to_string()), "{ext:?}");
+        assert!(
+            ext.contains(&"gateway.kgateway.dev/Backend".to_string()),
+            "{ext:?}"
+        );
     }
 }

@@ -814,3 +814,61 @@ fn a_backend_tls_policy_changed_with_a_class_wide_policy_is_answered_as_get() {
     assert_eq!(rows_json(&w.rows()), full(&all));
     assert!(w.answered.2 >= 1, "{:?}", w.answered);
 }
+
+/// A kgateway TrafficPolicy naming a GatewayExtension in another namespace, whose
+/// backend Service lies beside the GatewayExtension (with another Service there, so that
+/// one missing is known to be missing).
+const GATEWAY_EXTENSION_ACROSS: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: authz, namespace: auth}
+spec: {ports: [{name: grpc, port: 9000}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: metrics, namespace: auth}
+spec: {ports: [{name: http, port: 9090}]}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {name: ext, namespace: auth}
+spec:
+  extAuth: {grpcService: {backendRef: {name: authz, port: 9000}}}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  extAuth: {extensionRef: {name: ext, namespace: auth}}
+"#;
+
+#[test]
+fn a_gateway_extension_s_backend_beside_it_in_another_namespace_is_answered_as_get() {
+    let all = objects(GATEWAY_EXTENSION_ACROSS);
+    let authz = find(&all, "Service", "authz");
+    let mut without = all.clone();
+    without.remove(authz);
+    assert!(full(&without).contains("Invalid"), "{}", full(&without));
+    assert!(!full(&all).contains("Invalid"), "{}", full(&all));
+    every_object_out_and_back(GATEWAY_EXTENSION_ACROSS);
+}
