@@ -65,6 +65,11 @@ pub struct RefusedOn {
     /// The spec fields refused there, any one of them set.
     pub fields: &'static [&'static str],
     pub refuses: Refuses,
+    /// Whether its controller runs the check again on the policy merged into its
+    /// closest parent's (a route policy with Envoy Gateway's `mergeType`): a field
+    /// refused there that the parent's policy sets refuses the route's policy on
+    /// that target, as one of its own would (`Refuses::ThatTarget` rules only).
+    pub after_merge: bool,
 }
 
 /// What a vendor refuses when a policy breaks one of its rules on one of its targets.
@@ -590,6 +595,17 @@ pub struct PolicyKind {
 impl PolicyKind {
     pub fn group_kind(&self) -> GroupKind {
         GroupKind::new(&self.group, &self.kind)
+    }
+
+    /// Whether its vendor refuses one of its policies for what the others of the kind
+    /// are aimed at or set: its `SharedPort` rule, a `RefusedOn` rule checked again
+    /// after merging into a parent's policy, a route's policy translated merged with
+    /// its parent's (`MergedParentFields`). Deleting one may then refuse or restore
+    /// another.
+    pub fn others_turn_on_it(&self) -> bool {
+        self.shared_port != SharedPort::Allowed
+            || self.refused_on.iter().any(|rule| rule.after_merge)
+            || registry::merged_parent_fields(&self.group, &self.kind).is_some()
     }
 }
 

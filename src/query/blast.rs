@@ -71,21 +71,15 @@ pub struct BlastRadius {
 /// Only what lies at or below the policy's attachment points can change, so only
 /// that is folded again, without the policy; everything above is shared with the
 /// world as it is. (`declared` kinds are already in the world's catalog.) A kind
-/// whose vendor refuses a policy for what the others of its kind are aimed at (its
-/// `SharedPort` rule), or translates a route's policy merged with its parent's
-/// (`MergedParentFields`), is answered by rebuilding: deleting one may accept or refuse
-/// another; hence
-/// a `Rebuildable` world, whose links are kept (`analyze`, not `analyze_once`).
+/// whose vendor refuses a policy for what the others of its kind are aimed at or set,
+/// or translates a route's policy merged with its parent's
+/// (`PolicyKind::others_turn_on_it`), is answered by rebuilding: deleting one may
+/// accept or refuse another; hence a `Rebuildable` world, whose links are kept
+/// (`analyze`, not `analyze_once`).
 pub fn delete_policy(world: &Rebuildable, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
     let pol = &topology.policies[policy];
-    // Its `SharedPort` rule, or a route's policy translated merged with its parent
-    // (`MergedParentFields`): deleting one may accept or refuse another.
-    let others_turn_on_it = topology.kind_of(policy).shared_port
-        != crate::catalog::SharedPort::Allowed
-        || crate::catalog::registry::merged_parent_fields(&pol.kind.group, &pol.kind.kind)
-            .is_some();
-    if others_turn_on_it {
+    if topology.kind_of(policy).others_turn_on_it() {
         return delete_policy_by_reanalysis(world, policy, declared);
     }
     let reach = reach_of_policy(topology, policy);

@@ -6,7 +6,8 @@
 //! admit them (`listeners`, `parents`) and their rules' backends (`backends`,
 //! `delegation`, `grants`); last, policies are read, the Pods they pick by label made
 //! nodes below their Services (`pods`), and the policies attached (`attach`) where their
-//! targets resolve (`resolve`), unless a vendor rule refuses them (`shared_port`).
+//! targets resolve (`resolve`), unless a vendor rule refuses them (`shared_port`,
+//! `merged`, `merge_refusal`).
 //! What can be worked out apart is worked out on every core through a `View` and
 //! done by the `Builder` in input order, so the result does not depend on the cores.
 
@@ -31,6 +32,7 @@ mod further;
 mod gateways;
 mod grants;
 mod listeners;
+mod merge_refusal;
 mod merged;
 mod nodes;
 mod parents;

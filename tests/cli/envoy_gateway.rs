@@ -128,3 +128,60 @@ fn effective_names_the_policy_that_sets_nothing_where_it_is_all_there_is() {
     assert_eq!(traffic["sources"][0]["path"], "");
     assert_eq!(traffic["sources"][0]["policy"]["name"], "gateway-wide");
 }
+
+/// A TCP listener and a TCPRoute on it; the Gateway's SecurityPolicy sets basicAuth,
+/// the route's asks to be merged into it and sets authorization only.
+const MERGED_TCP: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: app}
+spec: {gatewayClassName: eg, listeners: [{name: tcp, port: 9000, protocol: TCP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: db, namespace: app}
+spec: {parentRefs: [{name: gw, sectionName: tcp}], rules: [{backendRefs: [{name: db, port: 5432}]}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: app}
+spec: {ports: [{port: 5432}]}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: gateway-basic, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  basicAuth: {users: {name: htpasswd}}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: route-allowlist, namespace: app}
+spec:
+  mergeType: StrategicMerge
+  targetRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: db}]
+  authorization: {defaultAction: Deny, rules: [{action: Allow, principal: {clientCIDRs: [10.0.0.0/8]}}]}
+";
+
+#[test]
+fn blast_radius_of_a_parent_that_refuses_a_merged_tcp_route_policy_shows_it_restored() {
+    // Merged with the Gateway's basicAuth, the route's policy fails Envoy Gateway's
+    // TCP check: deleting the Gateway's policy lets the route's authorization apply.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.yaml");
+    std::fs::write(&path, MERGED_TCP).unwrap();
+    let out = kp()
+        .args(["blast-radius", "-n", "app", "-o", "json", "-f"])
+        .arg(&path)
+        .arg("securitypolicy/gateway-basic")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at_db = report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["target"]["name"] == "db" && c["target"]["sectionName"].is_null())
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(at_db["after"]["authorization"]["defaultAction"], "Deny");
+}

@@ -8,6 +8,17 @@ use kubectl_policies::effective::PolicyStatus;
 use kubectl_policies::query::World;
 use serde_json::json;
 
+/// What policy `name`'s spec errors say, joined.
+fn invalid(w: &World, name: &str) -> String {
+    w.topology
+        .policies
+        .iter()
+        .filter(|p| p.obj_ref.name == name)
+        .flat_map(|p| p.invalid.iter().map(ToString::to_string))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Why policy `name` is refused whole, if it is.
 fn refusal(w: &World, name: &str) -> Option<String> {
     w.topology
@@ -235,6 +246,13 @@ fn merged_gateways_share_their_plain_http_ports() {
 /// A Gateway with a TCP listener, a TCPRoute on it, a Gateway SecurityPolicy that
 /// authorizes, and the TCPRoute's own SecurityPolicy with `route_spec`.
 fn tcp_with_route_policy(route_spec: &str) -> String {
+    let allowlist = "  authorization: {defaultAction: Deny, rules: [{action: Allow, principal: {clientCIDRs: [10.0.0.0/8]}}]}";
+    tcp_with_policies(allowlist, route_spec)
+}
+
+/// A Gateway with a TCP listener, a TCPRoute on it, a Gateway SecurityPolicy with
+/// `gateway_spec`, and the TCPRoute's own SecurityPolicy with `route_spec`.
+fn tcp_with_policies(gateway_spec: &str, route_spec: &str) -> String {
     format!(
         r#"
 apiVersion: gateway.networking.k8s.io/v1
@@ -261,7 +279,7 @@ kind: SecurityPolicy
 metadata: {{name: gateway-allowlist, namespace: app, creationTimestamp: "2026-03-01T00:00:00Z"}}
 spec:
   targetRefs: [{{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}]
-  authorization: {{defaultAction: Deny, rules: [{{action: Allow, principal: {{clientCIDRs: [10.0.0.0/8]}}}}]}}
+{gateway_spec}
 ---
 apiVersion: gateway.envoyproxy.io/v1alpha1
 kind: SecurityPolicy
@@ -303,6 +321,47 @@ fn a_tcp_routes_security_policy_refused_there_leaves_the_gateway_one_in_force() 
     let w = world(&tcp_with_route_policy(jwt));
     assert_eq!(status(&w, "route-own"), PolicyStatus::Invalid);
     assert_eq!(status(&w, "gateway-allowlist"), PolicyStatus::Enforced);
+}
+
+#[test]
+fn a_tcp_routes_security_policy_merged_with_an_http_only_parent_is_refused_there() {
+    // With mergeType, processSecurityPolicyForRoute merges the route policy into the
+    // closest parent policy (mergeSecurityPolicy) and validates the result again:
+    // the Gateway policy's basicAuth fails validateSecurityPolicyForTCP, the route
+    // policy reads Accepted=False there and is not translated.
+    let basic = "  basicAuth: {users: {name: htpasswd}}";
+    let merged = "  mergeType: StrategicMerge\n  authorization: {defaultAction: Deny, rules: [{action: Allow, principal: {clientCIDRs: [10.0.0.0/8]}}]}";
+    let w = world(&tcp_with_policies(basic, merged));
+    assert_eq!(status(&w, "route-own"), PolicyStatus::Invalid);
+    // Refused, it replaces nothing (as without mergeType, above): the Gateway policy
+    // keeps its reading. Envoy Gateway's status says Overridden=True there, for it
+    // records the route under the Gateway's scope before validating.
+    assert_eq!(status(&w, "gateway-allowlist"), PolicyStatus::Enforced);
+    let why = invalid(&w, "route-own");
+    assert!(
+        why.contains("merged into SecurityPolicy app/gateway-allowlist, which sets basicAuth"),
+        "{why}"
+    );
+    let kind = gk("gateway.envoyproxy.io", "SecurityPolicy");
+    let db = node(&w, "TCPRoute", Some("app"), "db", None);
+    let at_db = effective(&w, &kind, db);
+    assert!(
+        at_db
+            .iter()
+            .all(|(_, spec)| spec.get("authorization").is_none()),
+        "{at_db:?}"
+    );
+    // The same route policy without mergeType stands alone: nothing of the parent's
+    // is merged into it, and authorization alone passes the check.
+    let alone = merged.replace("  mergeType: StrategicMerge\n", "");
+    let w = world(&tcp_with_policies(basic, &alone));
+    assert_eq!(status(&w, "route-own"), PolicyStatus::Enforced);
+    // Merged into a parent that only authorizes, it passes too.
+    let w = world(&tcp_with_policies(
+        "  authorization: {defaultAction: Allow}",
+        merged,
+    ));
+    assert_eq!(status(&w, "route-own"), PolicyStatus::Enforced);
 }
 
 /// A route in edge sending to two Envoy Gateway Backends in `default` by backendRefs

@@ -9,6 +9,7 @@ const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> Ref
         kind,
         fields,
         refuses: Refuses::WholePolicy,
+        after_merge: false,
     }
 }
 

@@ -271,11 +271,19 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // authorization is supported for TCP (routes/listeners)". It is run per target
         // (processSecurityPolicyForRoute): a TCPRoute failing it gets a translation
         // error on its ancestors and is skipped; the policy's other targets are
-        // translated.
+        // translated. A route policy with `mergeType` is merged (mergeSecurityPolicy)
+        // into the closest parent policy of the route's listener (the listener's, else
+        // its Gateway's; for a ListenerSet listener, the ListenerSet listener's, the
+        // ListenerSet's, the Gateway's) and the merged policy is validated again
+        // (processSecurityPolicyForRoute: `validator(mergedPolicy)`): a parent setting
+        // basicAuth refuses an authorization-only route policy there, Accepted=False,
+        // reason Invalid, "Only authorization is supported for TCP (routes/listeners)."
+        // It is not translated there: the TCPRoute keeps no authorization of it.
         refused_on: &[RefusedOn {
             kind: "TCPRoute",
             fields: &["cors", "jwt", "oidc", "apiKeyAuth", "basicAuth", "extAuth"],
             refuses: Refuses::ThatTarget,
+            after_merge: true,
         }],
         shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,

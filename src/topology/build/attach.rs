@@ -49,9 +49,11 @@ impl<'s> Builder<'s> {
         // A vendor's refusal may turn on what other policies of the kind are aimed at.
         let claimed = self.claimed_listeners(&all);
         self.refuse_merged_with_refused(&all);
+        let parents = self.parent_policies(&all);
         for (pid, mut resolved) in PolicyId::all(all.len()).zip(all) {
             self.refuse_on_shared_port(pid, &resolved, &claimed);
             self.refuse_when_merged(pid, &resolved);
+            self.refuse_after_merge(pid, &mut resolved, &parents);
             self.unreach_sections_no_ref_names(pid, &mut resolved);
             self.attach_to_targets(pid, &resolved);
             resolved.shrink_to_fit();
