@@ -18,6 +18,7 @@
 
 mod answer;
 mod count;
+mod entangled;
 pub mod events;
 mod unwatched;
 
@@ -25,11 +26,10 @@ pub use answer::Answer;
 
 use super::get::policy_row;
 use super::{analyze, get_policies, PolicyRow, Rebuildable, World};
-use crate::catalog::registry::shadowed_by;
-use crate::catalog::{Declared, Further};
+use crate::catalog::Declared;
 use crate::effective::status::{leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
-use crate::model::{normalize_group, FastMap};
+use crate::model::FastMap;
 use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
 use crate::source::live::watch::{Change, WatchList};
 use crate::topology::{NodeId, PolicyId, Topology};
@@ -768,33 +768,6 @@ impl Watched {
         let out = self.fold_kinds(&world, kinds, gone);
         self.give_back(keys, world);
         Some(out)
-    }
-
-    /// The policy kinds folded again with `kinds`: those of the policies in the input
-    /// whose verdict rests on a policy of one of them (a `Further::PolicyOnIt` rule's
-    /// kind, the BackendTLSPolicy on an ext-auth Service; a `ShadowedBy` rule's), and
-    /// the kinds theirs rest on (kept in the world they are judged in).
-    fn entangled(&self, kinds: &BTreeSet<GroupKind>) -> BTreeSet<GroupKind> {
-        let catalog = &self.world.topology.catalog;
-        let present: BTreeSet<GroupKind> = self.places.keys().map(ObjRef::group_kind).collect();
-        let mut out = kinds.clone();
-        for policy in present {
-            let further = catalog.kind_of(&policy).further.iter();
-            let rests_on: Vec<GroupKind> = further
-                .filter_map(|rule| match rule {
-                    Further::PolicyOnIt { policy, .. } => Some(policy),
-                    Further::ItsReferences { .. } => None,
-                })
-                .chain(shadowed_by(&policy.group, &policy.kind).map(|s| &s.by))
-                .map(|(group, kind)| GroupKind::new(normalize_group(group), kind))
-                .collect();
-            if kinds.contains(&policy) {
-                out.extend(rests_on);
-            } else if rests_on.iter().any(|k| kinds.contains(k)) {
-                out.insert(policy);
-            }
-        }
-        out
     }
 
     /// The policies of `before` gone now, that had a row.
