@@ -29,7 +29,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l kubec
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -58,6 +58,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "d
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "blast-radius" -d 'What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied'
+complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "diff" -d 'What a whole change does: objects added, deleted and changed; policies whose verdict changes, and why; every effective change; findings that appear and clear'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "dump" -d 'Write everything read from the cluster as one YAML (or JSON) List, for -f later or a bug report'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "check" -d 'Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error'
 complete -c kubectl-policies -n "__fish_kubectl_policies_needs_command" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
@@ -69,7 +70,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand get" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -100,7 +101,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand descri
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand describe" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -129,7 +130,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effect
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand effective" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -157,7 +158,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" 
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand tree" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -186,7 +187,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -210,12 +211,43 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -l no-headers -d 'Tables without the header row'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand blast-radius" -s h -l help -d 'Print help'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l from -d 'The objects before: a file, a directory or -; repeatable (none: the live cluster, or --demo)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l to -d 'The objects after: a file, a directory or -; repeatable' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l policy-kind -d 'Declare a policy kind the registry and labels do not know: KIND.GROUP=direct|inherited (repeatable)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s l -l selector -d '`get`: only policies whose labels match, in kubectl\'s syntax (a=b, a!=b, \'a in (x,y)\', \'a notin (x)\', a, !a; commas AND them)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s s -l server -d 'The address and port of the Kubernetes API server' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l token -d 'Bearer token for authentication to the API server (replaces the user\'s credentials)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l user -d 'The name of the kubeconfig user to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l cluster -d 'The name of the kubeconfig cluster to use' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l client-certificate -d 'Path to a client certificate file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l client-key -d 'Path to a client key file for TLS' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l insecure-skip-tls-verify -d 'If true, the server\'s certificate will not be checked for validity. This will make your HTTPS connections insecure' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l tls-server-name -d 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l as -d 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l as-group -d 'Group to impersonate for the operation; repeat for several groups' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l exit-code -d 'Exit 3 when anything changes (for CI gates)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l demo -d 'Use the example cluster bundled in the binary (the GEP-713 parable; offline)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s A -l all-namespaces -d 'Every namespace'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -l no-headers -d 'Tables without the header row'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand diff" -s h -l help -d 'Print help'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s f -l filename -d 'Read objects from a file, a directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable. Offline: no cluster contact' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l kubeconfig -d 'Path to the kubeconfig file (KUBECONFIG, a colon list, is honoured too)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand dump" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -243,7 +275,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand check" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -271,7 +303,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph"
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand graph" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -299,7 +331,7 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand comple
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l request-timeout -d 'How long one request to the API server (or a credential plugin) may take' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s n -l namespace -d 'The namespace (default: the context\'s, else default)' -r
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid)' -r
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s o -l output -d 'Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown)' -r
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l color -d 'When to colour: auto (a terminal, and NO_COLOR unset), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -322,13 +354,14 @@ complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand comple
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s A -l all-namespaces -d 'Every namespace'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -l no-headers -d 'Tables without the header row'
 complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand completion" -s h -l help -d 'Print help'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "get" -d 'List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "describe" -d 'That, which and what for an object; class, targets and reach for a policy'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "blast-radius" -d 'What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "dump" -d 'Write everything read from the cluster as one YAML (or JSON) List, for -f later or a bug report'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "check" -d 'Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "completion" -d 'A completion script for kubectl-policies (see completions/ for `kubectl policies`)'
-complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius dump check graph completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "get" -d 'List policies (STATUS and AFFECTS computed), of one kind or by name, or the policy kinds known'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "describe" -d 'That, which and what for an object; class, targets and reach for a policy'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "effective" -d 'The effective spec of each policy kind at an object, per context path'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "tree" -d 'The hierarchy with policies on the nodes they attach to, whole or below one object'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "blast-radius" -d 'What changes if a policy is deleted (TYPE/NAME), or if the objects in --apply PATH were applied'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "diff" -d 'What a whole change does: objects added, deleted and changed; policies whose verdict changes, and why; every effective change; findings that appear and clear'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "dump" -d 'Write everything read from the cluster as one YAML (or JSON) List, for -f later or a bug report'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "check" -d 'Findings: dangling targets, missing sections, conflicts, missing ReferenceGrants, status that disagrees. Exit 1 on an error'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "graph" -d 'The hierarchy and its policies as a picture (-o dot for Graphviz, -o mermaid), whole or around one object'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "completion" -d 'A completion script for kubectl-policies (see completions/ for `kubectl policies`)'
+complete -c kubectl-policies -n "__fish_kubectl_policies_using_subcommand help; and not __fish_seen_subcommand_from get describe effective tree blast-radius diff dump check graph completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark (issues #7, #17 and #27): kubectl-policies on synthetic clusters, side by
+"""The benchmark (issues #7, #17, #27 and #42): kubectl-policies on synthetic clusters, side by
 side with Python's json.load of the same dump (the floor), in one run; and on many
 policies of one target (merging, conflicting), held to a time, a memory and a growth.
 
@@ -168,6 +168,80 @@ def one_target_section(args, results):
     return failed
 
 
+# Issue 42: `diff` of two dumps of TARGET_SIZE routes that differ in one policy and one
+# route, side by side with `get -A` of one of them: at most this much of its time, and of
+# its peak memory (one analysis; diff holds two).
+DIFF_TIME_RATIO = 2.2
+DIFF_RSS_RATIO = 2.0
+
+
+# Writes argv[2]: the dump argv[1] with one policy and one route changed. Run in a child,
+# so that the benchmark's own process never holds a parsed dump: a child it starts
+# would inherit that as its peak RSS (Linux keeps ru_maxrss across fork and exec).
+CHANGE_DUMP = (
+    "import json, sys\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
+    "    items = json.load(f)\n"
+    "found = set()\n"
+    "for item in items['items']:\n"
+    "    meta = item.get('metadata', {})\n"
+    "    kind, ns, name = item.get('kind'), meta.get('namespace'), meta.get('name')\n"
+    "    if kind == 'RetryPolicy' and (ns, name) == ('app-07', 'ns-retries'):\n"
+    "        item['spec']['defaults']['attempts'] = 3\n"
+    "        found.add('policy')\n"
+    "    elif kind == 'HTTPRoute' and name == 'route-00040':\n"
+    "        item['spec']['rules'][0]['name'] = 'api-v2'\n"
+    "        found.add('route')\n"
+    "if found != {'policy', 'route'}:\n"
+    "    sys.exit(f'no {sorted({\"policy\", \"route\"} - found)} to change')\n"
+    "with open(sys.argv[2], 'w') as f:\n"
+    "    json.dump(items, f)\n"
+)
+
+
+def changed_dump(dump):
+    """`dump` with one policy changed (app-07's ns-retries: 3 attempts instead of 5) and
+    one route changed (route-00040's first rule renamed api-v2): diff's other side."""
+    path = dump[: -len(".json")] + "-changed.json"
+    if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(dump):
+        return path
+    subprocess.run([sys.executable, "-c", CHANGE_DUMP, dump, path + ".tmp"], check=True)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def diff_section(args, results, dump):
+    """`diff --from DUMP --to CHANGED` beside `get -A -f DUMP`, interleaved; held to
+    DIFF_TIME_RATIO of its time and DIFF_RSS_RATIO of its peak RSS."""
+    changed = changed_dump(dump)
+    argvs = {
+        "get -A": [BIN, "-f", dump, "get", "-A"],
+        "diff": [BIN, "diff", "--from", dump, "--to", changed],
+    }
+    times, rss = {k: [] for k in argvs}, {k: 0.0 for k in argvs}
+    for _ in range(args.reps):
+        for name, argv in argvs.items():
+            wall, r, _ = run(argv)
+            times[name].append(wall)
+            rss[name] = max(rss[name], r)
+    secs = {k: statistics.median(v) for k, v in times.items()}
+    time_ratio = secs["diff"] / secs["get -A"]
+    rss_ratio = rss["diff"] / rss["get -A"]
+    ok_time, ok_rss = time_ratio <= DIFF_TIME_RATIO, rss_ratio <= DIFF_RSS_RATIO
+    print(f"\ndiff of two dumps differing in one policy and one route ({args.reps} repetitions):")
+    print("| what | median time | peak RSS |")
+    print("|---|---:|---:|")
+    for name in argvs:
+        print(f"| {name} | {secs[name] * 1000:.0f} ms | {rss[name]:.0f} MiB |")
+    print(f"diff / get -A: {time_ratio:.2f}× the time (target ≤ {DIFF_TIME_RATIO}×: "
+          f"{'ok' if ok_time else 'MISSED'}), {rss_ratio:.2f}× the peak RSS "
+          f"(target ≤ {DIFF_RSS_RATIO}×: {'ok' if ok_rss else 'MISSED'})")
+    results["diff"] = {"seconds": secs, "rss_mib": rss,
+                       "time_ratio": time_ratio, "rss_ratio": rss_ratio}
+    return [what for what, ok in [("diff's time", ok_time), ("diff's peak RSS", ok_rss)]
+            if not ok]
+
+
 def cases(dump, routes):
     """The questions timed, as argument lists for kubectl-policies.
 
@@ -261,6 +335,8 @@ def main():
                     help="skip the synthetic clusters of routes (and the live figures)")
     ap.add_argument("--no-one-target", action="store_true",
                     help="skip the many-policies-on-one-target shapes")
+    ap.add_argument("--no-diff", action="store_true",
+                    help="skip diff of two dumps of the target size")
     ap.add_argument("--bin", help="the kubectl-policies binary to time (default: the release build)")
     args = ap.parse_args()
     global BIN
@@ -339,6 +415,9 @@ def main():
         print(f"get -A -o yaml / get -A at {n} routes: {ratio:.2f}× the time, "
               f"{rss['get -A -o yaml'] / rss['get -A']:.2f}× the peak RSS")
         results.setdefault("yaml_to_table", {})[n] = ratio
+
+    if TARGET_SIZE in sizes and not args.no_diff:
+        failed += diff_section(args, results, dumps[TARGET_SIZE])
 
     live_section(args, results, dump_for(max(sizes), args.seed))
 

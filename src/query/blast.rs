@@ -235,12 +235,11 @@ pub fn apply_objects(
         ..world.snapshot_of(applied(&world.topology.snapshot.objects, new_objects))
     };
     let after = super::analyze(snapshot, declared, &[]);
-    let candidates = may_change(world, &after, &changed);
-    let mut kinds = KindFold::kinds_in_use(&world.topology);
-    kinds.extend(KindFold::kinds_in_use(&after.topology));
-    kinds.sort();
-    kinds.dedup();
-    let changes = compare(world, &after, &candidates, &kinds);
+    // A diff from the input to the input with the objects applied (`diff`'s code).
+    let changes: Vec<Change> = effective_changes(world, &after, &changed)
+        .into_iter()
+        .map(|c| c.change)
+        .collect();
     let summary = summarize(&changes);
     let findings = brought(world, &after);
     let headline = apply_headline(count, &paths, &changes, &summary, &findings, &applied_kinds);
@@ -448,7 +447,7 @@ fn applied_listed(before: &Held, new_objects: &[Object]) -> Option<BTreeSet<crat
 
 /// `objects` with `new_objects` applied: one with the same group, kind, namespace and
 /// name replaces the object there, the others are added.
-fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
+pub(super) fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
     let key = |o: &Object| {
         (
             o.group().to_string(),
@@ -471,7 +470,7 @@ fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
 /// The objects whose effective specs the `changed` objects may change, before or
 /// after: what a changed policy reaches, what lies below a changed object, a changed
 /// Namespace's objects; anything at all for any other kind (a CRD, a ReferenceGrant).
-fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
+pub(super) fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjRef> {
     let mut candidates = BTreeSet::new();
     for r in changed {
         let mut found = false;
@@ -505,6 +504,54 @@ fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BTreeSet<ObjR
         }
     }
     candidates
+}
+
+/// Every effective change `changed` objects make from `before` to `after` (`diff`, and
+/// `blast-radius --apply`: from the input to the input with its objects applied), with the
+/// policies behind the settings; compared only where they can change something.
+pub(super) fn effective_changes(
+    before: &World,
+    after: &World,
+    changed: &[ObjRef],
+) -> Vec<SourcedChange> {
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    let mut candidates = BTreeSet::new();
+    let mut others = Vec::new();
+    for r in changed {
+        match referenced_reach(before, after, r) {
+            Some(reach) => candidates.extend(reach),
+            None => others.push(r.clone()),
+        }
+    }
+    candidates.extend(may_change(before, after, &others));
+    let mut kinds: Vec<GroupKind> = KindFold::kinds_in_use(&before.topology);
+    kinds.extend(KindFold::kinds_in_use(&after.topology));
+    kinds.sort();
+    kinds.dedup();
+    compare_sourced(before, after, &candidates, &kinds)
+}
+
+/// For an object outside the hierarchy and no policy, of a kind policies' specs name
+/// (a Secret, a ConfigMap): what the policies naming it reach, on either side (all it
+/// can change). None for any other object.
+fn referenced_reach(before: &World, after: &World, r: &ObjRef) -> Option<BTreeSet<ObjRef>> {
+    let mut reach = BTreeSet::new();
+    for world in [before, after] {
+        let t = &world.topology;
+        if t.policy_index.contains_key(r) || t.lookup(r).is_some() {
+            return None;
+        }
+        if !super::dependents::is_referenced_kind(world, &r.group_kind()) {
+            return None;
+        }
+        for d in super::dependents::dependents(world, r) {
+            let nodes = reach_of_policy(t, d.policy_id);
+            reach.extend(nodes.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
+        }
+    }
+    Some(reach)
 }
 
 /// What applying does, in one sentence: the kinds whose effective specs change (in the
@@ -564,7 +611,7 @@ fn apply_headline(
 
 /// The findings of `after` that `before` does not have, by code and object: what
 /// applying brings (a finding that only changes its words is not new).
-fn brought(before: &World, after: &World) -> Vec<Finding> {
+pub(super) fn brought(before: &World, after: &World) -> Vec<Finding> {
     let had: BTreeSet<(crate::topology::Code, ObjRef)> = super::check(before)
         .into_iter()
         .map(|f| (f.code, f.object))
@@ -577,7 +624,7 @@ fn brought(before: &World, after: &World) -> Vec<Finding> {
 
 /// The nodes a policy can affect: its resolved targets (namespace targets: every
 /// object of the namespace) and everything below them, in node order.
-fn reach_of_policy(topology: &Topology, policy: PolicyId) -> Vec<NodeId> {
+pub(super) fn reach_of_policy(topology: &Topology, policy: PolicyId) -> Vec<NodeId> {
     let mut starts = Vec::new();
     for r in &topology.targets[policy] {
         match &r.resolution {
@@ -598,13 +645,22 @@ fn add_below(topology: &Topology, node: NodeId, out: &mut BTreeSet<ObjRef>) {
     );
 }
 
-/// Every context path of `node` with the spec it yields for the fold's kind.
-fn specs_by_context(fold: &mut KindFold, node: NodeId) -> BTreeMap<Vec<ObjRef>, Arc<Value>> {
+/// A context's effective spec, and who set each of its values.
+type Sided = (Arc<Value>, Arc<Vec<super::Source>>);
+
+/// Every context path of `node` with the spec it yields for the fold's kind, and the
+/// policy behind each of its settings (`Effective::sources`).
+fn specs_by_context(
+    world: &World,
+    fold: &mut KindFold,
+    node: NodeId,
+) -> BTreeMap<Vec<ObjRef>, Sided> {
     let mut out = BTreeMap::new();
-    for effective in fold.effective_at(node) {
-        let spec = Arc::new(effective.spec);
-        for c in effective.contexts {
-            out.insert(c, spec.clone());
+    for group in fold.effective_at(node) {
+        let sources = Arc::new(super::Effective::from_group(world, &group).sources);
+        let spec = Arc::new(group.spec);
+        for c in group.contexts {
+            out.insert(c, (spec.clone(), sources.clone()));
         }
     }
     out
@@ -655,6 +711,27 @@ fn compare(
     candidates: &BTreeSet<ObjRef>,
     kinds: &[GroupKind],
 ) -> Vec<Change> {
+    compare_sourced(before, after, candidates, kinds)
+        .into_iter()
+        .map(|c| c.change)
+        .collect()
+}
+
+/// A change, with the policy behind each setting before and after (those of the
+/// first of its contexts: its contexts share the specs, not always who set them).
+pub(super) struct SourcedChange {
+    pub change: Change,
+    pub before: Arc<Vec<super::Source>>,
+    pub after: Arc<Vec<super::Source>>,
+}
+
+/// `compare`, each change with the policies behind its settings (`diff`).
+pub(super) fn compare_sourced(
+    before: &World,
+    after: &World,
+    candidates: &BTreeSet<ObjRef>,
+    kinds: &[GroupKind],
+) -> Vec<SourcedChange> {
     // A node only a deleted policy made (an object outside the hierarchy it targeted,
     // a Pod it picked) is not in `after`, but its object still is: nothing applies to
     // it any more. One only an applied policy makes is not in `before`, though its
@@ -701,29 +778,34 @@ fn compare(
                     .any(|&p| &after.topology.policies[p].kind == kind)
             };
             let sb = match nb {
-                Some(nb) => specs_by_context(&mut fb, nb),
+                Some(nb) => specs_by_context(before, &mut fb, nb),
                 None if na.is_some_and(attached_here) => BTreeMap::new(),
                 None => continue,
             };
             let sa = match na {
-                Some(na) => specs_by_context(&mut fa, na),
+                Some(na) => specs_by_context(after, &mut fa, na),
                 None => BTreeMap::new(),
             };
             let here = diff(
                 sb.into_iter().collect(),
                 sa.into_iter().collect(),
-                |x, y| x == y,
+                |x, y| x.0 == y.0,
             );
-            changes.extend(here.into_iter().map(|(contexts, before, after)| Change {
-                target: r.clone(),
-                policy_kind: kind.into(),
-                contexts,
-                before,
-                after,
+            let none = Arc::new(Vec::new());
+            changes.extend(here.into_iter().map(|(contexts, b, a)| SourcedChange {
+                before: b.as_ref().map_or(none.clone(), |b| b.1.clone()),
+                after: a.as_ref().map_or(none.clone(), |a| a.1.clone()),
+                change: Change {
+                    target: r.clone(),
+                    policy_kind: kind.into(),
+                    contexts,
+                    before: b.map(|b| b.0),
+                    after: a.map(|a| a.0),
+                },
             }));
         }
     }
-    sort_changes(&mut changes);
+    changes.sort_by(|x, y| change_order(&x.change, &y.change));
     changes
 }
 
@@ -777,23 +859,26 @@ fn diff<P: Ord, S>(
 }
 
 fn sort_changes(changes: &mut [Change]) {
-    changes.sort_by(|x, y| {
-        (
-            &x.target,
-            &x.policy_kind.kind,
-            &x.policy_kind.group,
-            &x.contexts,
-        )
-            .cmp(&(
-                &y.target,
-                &y.policy_kind.kind,
-                &y.policy_kind.group,
-                &y.contexts,
-            ))
-    });
+    changes.sort_by(change_order);
 }
 
-fn summarize(changes: &[Change]) -> Summary {
+/// Changes in order: target, policy kind, contexts.
+fn change_order(x: &Change, y: &Change) -> Ordering {
+    (
+        &x.target,
+        &x.policy_kind.kind,
+        &x.policy_kind.group,
+        &x.contexts,
+    )
+        .cmp(&(
+            &y.target,
+            &y.policy_kind.kind,
+            &y.policy_kind.group,
+            &y.contexts,
+        ))
+}
+
+pub(super) fn summarize(changes: &[Change]) -> Summary {
     let objects: BTreeSet<ObjRef> = changes.iter().map(|c| c.target.object()).collect();
     let namespaces: BTreeSet<String> = objects
         .iter()
@@ -811,7 +896,7 @@ fn summarize(changes: &[Change]) -> Summary {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn join_and(items: &[String]) -> String {
+pub(super) fn join_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -820,7 +905,7 @@ fn join_and(items: &[String]) -> String {
 }
 
 /// `4 HTTPRoutes and 4 Services in 1 namespace (baker)`.
-fn describe_summary(summary: &Summary) -> String {
+pub(super) fn describe_summary(summary: &Summary) -> String {
     let parts: Vec<String> = summary
         .by_kind
         .iter()

@@ -95,8 +95,31 @@ impl Graph {
 /// scope of `namespace` (None: all), as `tree` selects it, plus every policy of that
 /// scope, dangling ones included.
 pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> Graph {
+    let keep = kept(&world.topology, focus, namespace);
+    let scope = focus.is_none().then_some(namespace);
+    drawn(world, keep, scope, &[])
+}
+
+/// `nodes` and their ancestors, with the policies attached to any of them, and the
+/// `policies` wherever they attach (or do not): the part of the hierarchy a change
+/// touches (`diff -o markdown`).
+pub fn around(world: &World, nodes: &[NodeId], policies: &[ObjRef]) -> Graph {
     let topology = &world.topology;
-    let keep = kept(topology, focus, namespace);
+    let mut keep = vec![false; topology.nodes.len()];
+    for &node in nodes {
+        keep[node] = true;
+        for m in topology.ancestors(node) {
+            keep[m] = true;
+        }
+    }
+    drawn(world, keep, None, policies)
+}
+
+/// The picture of the objects `keep` marks, with the policies attached to them; with
+/// a `scope` (a namespace, or all of them), every policy of that scope as well, and
+/// the policies named in `also`.
+fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>, also: &[ObjRef]) -> Graph {
+    let topology = &world.topology;
     let mut ids: Vec<NodeId> = NodeId::all(topology.nodes.len())
         .filter(|&node| keep[node])
         .collect();
@@ -123,9 +146,10 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
             Resolution::Namespace(ns) => drawn_namespaces.contains(ns.as_str()),
             Resolution::NotFound(_) => false,
         });
-        let of_scope = focus.is_none()
-            && (namespace.is_none() || pol.obj_ref.namespace.as_deref() == namespace);
-        if !attached && !of_scope {
+        let of_scope = scope.is_some_and(|namespace| {
+            namespace.is_none() || pol.obj_ref.namespace.as_deref() == namespace
+        });
+        if !attached && !of_scope && !also.contains(&pol.obj_ref) {
             continue;
         }
         let targets = policy_targets(topology, p, &index, &mut extra, &mut picture);

@@ -6,6 +6,7 @@ pub mod blast;
 mod check;
 pub mod dependents;
 mod describe;
+pub mod diff;
 mod effective;
 mod get;
 pub mod graph;

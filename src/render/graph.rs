@@ -40,6 +40,9 @@ fn policy_lines(policy: &ObjRef, status: PolicyStatus) -> Vec<String> {
     ]
 }
 
+/// The fill of a policy a change touches (`mermaid_marked`).
+const CHANGED: &str = "#fff3b0";
+
 /// The terminal's status colours as a picture's: (tint, Mermaid class, RGB).
 const PALETTE: [(Tint, &str, &str); 3] = [
     (Tint::Good, "good", "#2e7d32"),
@@ -260,6 +263,45 @@ fn mermaid_shape(kind: GraphNodeKind) -> (&'static str, &'static str) {
 
 /// A Mermaid flowchart (GitHub and GitLab render it in Markdown).
 pub fn mermaid(out: &mut impl Write, g: &Graph) -> io::Result<()> {
+    mermaid_with(out, g, mermaid_label, &[])
+}
+
+/// `mermaid` for a Markdown page (`diff -o markdown`): every character of a label
+/// that Markdown, HTML or the fence could read is an entity code, and the `marked`
+/// policies (those a change touches) are filled.
+pub fn mermaid_marked(out: &mut impl Write, g: &Graph, marked: &[ObjRef]) -> io::Result<()> {
+    let marked: Vec<usize> = (0..g.policies.len())
+        .filter(|&i| marked.contains(&g.policies[i].policy))
+        .collect();
+    mermaid_with(out, g, mermaid_label_strict, &marked)
+}
+
+/// A label with every character but letters, digits, spaces and `-./:` as Mermaid's
+/// entity code (`#60;`): nothing of a name can close the label, the fence or open HTML.
+fn mermaid_label_strict(lines: &[String]) -> String {
+    let text = lines
+        .iter()
+        .map(|l| {
+            l.chars()
+                .map(|c| match c {
+                    c if c.is_alphanumeric() || matches!(c, ' ' | '-' | '.' | '/' | ':') => {
+                        c.to_string()
+                    }
+                    c => format!("#{};", u32::from(c)),
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("<br/>");
+    format!("\"{text}\"")
+}
+
+fn mermaid_with(
+    out: &mut impl Write,
+    g: &Graph,
+    mermaid_label: fn(&[String]) -> String,
+    marked: &[usize],
+) -> io::Result<()> {
     writeln!(out, "flowchart TB")?;
     for (k, (ns, nodes, policies)) in by_namespace(g).into_iter().enumerate() {
         let indent = match ns {
@@ -319,6 +361,11 @@ pub fn mermaid(out: &mut impl Write, g: &Graph) -> io::Result<()> {
             writeln!(out, "  classDef {class} stroke:{rgb},stroke-width:2px")?;
             writeln!(out, "  class {} {class}", members.join(","))?;
         }
+    }
+    if !marked.is_empty() {
+        let members: Vec<String> = marked.iter().map(|i| format!("p{i}")).collect();
+        writeln!(out, "  classDef changed fill:{CHANGED}")?;
+        writeln!(out, "  class {} changed", members.join(","))?;
     }
     let unresolved: Vec<String> = (0..g.nodes.len())
         .filter(|&i| {

@@ -6,6 +6,7 @@ pub mod escape;
 pub mod graph;
 pub mod human;
 pub mod jsonpath;
+pub mod markdown;
 pub mod table;
 pub mod tree;
 

@@ -378,6 +378,7 @@ fn every_flag_is_documented_and_the_readme_names_only_real_ones() {
         "effective",
         "tree",
         "blast-radius",
+        "diff",
         "check",
         "graph",
     ] {

@@ -17,6 +17,7 @@ mod completion;
 mod conflicts;
 mod cycles;
 mod dependents;
+mod diff;
 mod docs;
 mod envoy_gateway;
 mod graph;

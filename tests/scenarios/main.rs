@@ -15,6 +15,7 @@ mod mutation;
 mod blast_radius;
 mod cycles;
 mod dependents;
+mod diff;
 mod envoy_gateway;
 mod envoy_gateway_translator;
 mod field_mutation_tests;

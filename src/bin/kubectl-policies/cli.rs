@@ -45,7 +45,7 @@ pub struct Global {
     /// Every namespace.
     #[arg(short = 'A', long = "all-namespaces", global = true)]
     pub all_namespaces: bool,
-    /// Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid).
+    /// Output format (per command: table, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=SPEC, custom-columns-file=PATH, tree, dot, mermaid, markdown).
     #[arg(short = 'o', long, global = true, value_name = "FORMAT")]
     pub output: Option<String>,
     /// When to colour: auto (a terminal, and NO_COLOR unset), always, never.
@@ -137,6 +137,7 @@ pub const FORMATS: &[(&str, &[&str])] = &[
     ("effective", &["human", "yaml", "json"]),
     ("tree", &["tree", "json", "yaml"]),
     ("blast-radius", &["human", "json", "yaml"]),
+    ("diff", &["human", "json", "yaml", "markdown"]),
     ("graph", &["dot", "mermaid"]),
     ("check", &["table", "json", "yaml"]),
     ("dump", &["yaml", "json"]),
@@ -256,6 +257,21 @@ pub enum Command {
         /// New or edited objects (policies, routes, Gateways): a file, a directory or -; repeatable.
         #[arg(long, value_name = "PATH")]
         apply: Vec<String>,
+        /// Exit 3 when anything changes (for CI gates).
+        #[arg(long)]
+        exit_code: bool,
+    },
+    /// What a whole change does: objects added, deleted and changed; policies whose verdict changes, and why; every effective change; findings that appear and clear.
+    #[command(
+        after_help = "Each side takes what -f takes: files, directories (recursive), - (on one side only), dumps; repeatable. Without --from: the live cluster (or --demo). Every namespace is shown unless -n is given.\n\nExamples:\n  kubectl policies diff --from base/ --to head/\n  kustomize build overlays/prod | kubectl policies diff --from live-dump.yaml --to -\n  kubectl policies diff --from base/ --to head/ -o markdown > plan.md\n  kubectl policies diff --to head/ --exit-code"
+    )]
+    Diff {
+        /// The objects before: a file, a directory or -; repeatable (none: the live cluster, or --demo).
+        #[arg(long, value_name = "PATH")]
+        from: Vec<String>,
+        /// The objects after: a file, a directory or -; repeatable.
+        #[arg(long, value_name = "PATH", required = true)]
+        to: Vec<String>,
         /// Exit 3 when anything changes (for CI gates).
         #[arg(long)]
         exit_code: bool,

@@ -2,6 +2,7 @@
 //! answer in the format asked for. Each returns what the answer was, and `main` alone
 //! turns that into an exit code.
 
+mod diff;
 mod get;
 
 use crate::cli::{Args, Command, Global};
@@ -92,6 +93,11 @@ fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
             let (loaded, _) = session::read_unsettled(&plan.input, Question::Namespace)?;
             return dump(plan, loaded, out);
         }
+        Task::Diff {
+            from,
+            to,
+            exit_code,
+        } => return diff::diff(plan, (from, to), *exit_code, out),
         Task::Describe { targets } | Task::Effective { targets, .. } => {
             question_for(targets, Question::Object)
         }
@@ -127,7 +133,9 @@ fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
         Task::Check => check(plan, s, out),
         Task::Graph { target } => graph(plan, s, target, out),
         // Answered above.
-        Task::Watch(_) | Task::Dump | Task::BlastRadius { .. } => Ok(Outcome::Answered),
+        Task::Watch(_) | Task::Dump | Task::BlastRadius { .. } | Task::Diff { .. } => {
+            Ok(Outcome::Answered)
+        }
     }
 }
 

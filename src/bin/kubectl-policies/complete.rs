@@ -592,6 +592,8 @@ fn flag_value(line: &Line<'_>, arg: &Arg, world: &dyn Fn() -> Option<Result<Worl
         "filename"
         | "kubeconfig"
         | "apply"
+        | "from"
+        | "to"
         | "certificate_authority"
         | "client_certificate"
         | "client_key" => (Vec::new(), FILES),

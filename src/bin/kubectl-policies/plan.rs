@@ -85,6 +85,12 @@ pub enum Task {
         apply: Vec<String>,
         exit_code: bool,
     },
+    /// `diff`: the sides' paths (`from` empty: the input, live or the demo).
+    Diff {
+        from: Vec<String>,
+        to: Vec<String>,
+        exit_code: bool,
+    },
     Dump,
     Check,
     Graph {
@@ -209,12 +215,37 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
             };
             (task, format)
         }
+        Command::Diff {
+            from,
+            to,
+            exit_code,
+        } => (diff_task(flags, from, to, exit_code)?, format("diff")?),
         Command::Dump => (Task::Dump, format("dump")?),
         Command::Check => (Task::Check, format("check")?),
         Command::Graph { target } => (Task::Graph { target }, format("graph")?),
         Command::Completion { .. } | Command::Complete { .. } => {
             bail!("completion is answered before the command line is resolved")
         }
+    })
+}
+
+/// `diff`'s task: `-` on one side at most; the side before is `--from`, else the
+/// input (`--demo` or live), never `-f`.
+fn diff_task(flags: &Global, from: Vec<String>, to: Vec<String>, exit_code: bool) -> Result<Task> {
+    let stdin = |side: &[String]| side.iter().any(|p| p == "-");
+    if stdin(&from) && stdin(&to) {
+        bail!("diff: - (stdin) may be one side only, --from or --to");
+    }
+    if !flags.filename.is_empty() {
+        bail!("diff reads its sides from --from and --to; -f is not used (without --from, the live cluster or --demo is the side before)");
+    }
+    if flags.demo && !from.is_empty() {
+        bail!("diff: --demo is the side before when --from is not given; not both");
+    }
+    Ok(Task::Diff {
+        from,
+        to,
+        exit_code,
     })
 }
 
@@ -256,6 +287,21 @@ impl Input {
             context: flags.context.clone(),
             policy_kinds: flags.policy_kind.clone(),
         })
+    }
+}
+
+impl Input {
+    /// The same input read from files instead (`diff`'s sides): the same namespace,
+    /// kubeconfig (for its context's namespace) and declared kinds.
+    pub fn with_files(&self, paths: &[String]) -> Input {
+        Input {
+            source: Source::Files(paths.to_vec()),
+            namespace: self.namespace.clone(),
+            all_namespaces: self.all_namespaces,
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.context.clone(),
+            policy_kinds: self.policy_kinds.clone(),
+        }
     }
 }
 

@@ -22,6 +22,8 @@ pub enum Format {
     Tree,
     Dot,
     Mermaid,
+    /// `diff`: a pull-request comment.
+    Markdown,
     /// `jsonpath=TEMPLATE`.
     JsonPath,
     /// `jsonpath-file=PATH`: the template read from a file.
@@ -46,6 +48,7 @@ impl Format {
             "tree" => Format::Tree,
             "dot" => Format::Dot,
             "mermaid" => Format::Mermaid,
+            "markdown" => Format::Markdown,
             "jsonpath=" => Format::JsonPath,
             "jsonpath-file=" => Format::JsonPathFile,
             "jsonpath-as-json=" => Format::JsonPathAsJson,
@@ -97,6 +100,7 @@ impl Format {
                 | Format::JsonPath
                 | Format::JsonPathFile
                 | Format::JsonPathAsJson
+                | Format::Markdown
         )
     }
 

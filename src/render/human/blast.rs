@@ -39,12 +39,25 @@ pub fn blast_radius(
         return Ok(());
     }
     writeln!(out)?;
-    let several_kinds = b
-        .changes
+    changes_table(&b.changes, None).write(out, style, headers)
+}
+
+/// One row per change: the object or section, the context it changes on (the
+/// shortest, and how many more), and the field-level differences; `by`: a BY column,
+/// a cell per change.
+pub(super) fn changes_table(
+    changes: &[crate::query::blast::Change],
+    by: Option<&[String]>,
+) -> Table {
+    let several_kinds = changes
         .iter()
-        .any(|c| c.policy_kind != b.changes[0].policy_kind);
-    let mut t = Table::new(vec!["KIND", "NAMESPACE", "NAME", "VIA", "BEFORE→AFTER"]);
-    for c in &b.changes {
+        .any(|c| c.policy_kind != changes[0].policy_kind);
+    let mut headers = vec!["KIND", "NAMESPACE", "NAME", "VIA", "BEFORE→AFTER"];
+    if by.is_some() {
+        headers.push("BY");
+    }
+    let mut t = Table::new(headers);
+    for (i, c) in changes.iter().enumerate() {
         let mut name = c.target.name.to_string();
         if let Some(s) = &c.target.section {
             name.push('#');
@@ -67,7 +80,7 @@ pub fn blast_radius(
         if several_kinds {
             diff = format!("{}: {diff}", c.policy_kind.kind);
         }
-        t.row(vec![
+        let mut cells = vec![
             (c.target.kind.to_string(), Tint::Plain),
             (
                 c.target.namespace.clone().unwrap_or_default().to_string(),
@@ -76,14 +89,43 @@ pub fn blast_radius(
             (name.to_string(), Tint::Plain),
             (via, Tint::Dim),
             (diff, Tint::Warn),
-        ]);
+        ];
+        if let Some(by) = by {
+            cells.push((by.get(i).cloned().unwrap_or_default(), Tint::Dim));
+        }
+        t.row(cells);
     }
-    t.write(out, style, headers)
+    t
 }
 
 /// Leaf-by-leaf differences as `pointer: old → new` (RFC 6901 pointers, arrays
 /// compared whole, `-` for absent).
 pub(super) fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: &mut Vec<String>) {
+    let mut lines = Vec::new();
+    value_changes(a, b, path, &mut lines);
+    out.extend(
+        lines
+            .into_iter()
+            .map(|(p, was, now)| format!("{p}: {was} → {now}")),
+    );
+}
+
+/// `value_diff`'s differences as (pointer, old, new).
+pub(crate) fn value_diff_lines(
+    a: Option<&Value>,
+    b: Option<&Value>,
+) -> Vec<(String, String, String)> {
+    let mut lines = Vec::new();
+    value_changes(a, b, "", &mut lines);
+    lines
+}
+
+fn value_changes(
+    a: Option<&Value>,
+    b: Option<&Value>,
+    path: &str,
+    out: &mut Vec<(String, String, String)>,
+) {
     if a == b {
         return;
     }
@@ -103,7 +145,7 @@ pub(super) fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: 
         }
         for k in keys {
             let p = format!("{path}/{}", k.replace('~', "~0").replace('/', "~1"));
-            value_diff(
+            value_changes(
                 a_obj.and_then(|m| m.get(k)),
                 b_obj.and_then(|m| m.get(k)),
                 &p,
@@ -114,5 +156,5 @@ pub(super) fn value_diff(a: Option<&Value>, b: Option<&Value>, path: &str, out: 
     }
     let show = |v: Option<&Value>| v.map(scalar).unwrap_or_else(|| "-".into());
     let p = if path.is_empty() { "/" } else { path };
-    out.push(format!("{p}: {} → {}", show(a), show(b)));
+    out.push((p.to_string(), show(a), show(b)));
 }

@@ -20,12 +20,14 @@ use std::io::{self, Write};
 mod blast;
 mod dependents;
 mod describe;
+mod diff;
 mod settings;
 mod tables;
 
 pub use blast::*;
 pub use dependents::*;
 pub use describe::*;
+pub use diff::diff;
 pub use settings::*;
 pub use tables::*;
 
