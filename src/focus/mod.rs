@@ -21,7 +21,7 @@ pub use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
 pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
 pub use pods::pod_lists;
-pub use references::{referenced, referring_kinds};
+pub use references::{referenced, referring_kinds, resting_on};
 
 use crate::catalog::references::kind_allowed;
 use crate::catalog::Catalog;

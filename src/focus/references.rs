@@ -6,7 +6,7 @@
 
 use crate::catalog::references::{kind_allowed, read_references, SpecRef};
 use crate::catalog::{registry, Further, RefField, RefNamespaces};
-use crate::model::{normalize_group, GroupKind, ObjRef, Object};
+use crate::model::{normalize_group, GroupKind, ObjRef, Object, GATEWAY_GROUP, GATEWAY_X_GROUP};
 use std::collections::BTreeSet;
 
 /// The kinds the policies among `objects` name in their references, each with a
@@ -86,6 +86,44 @@ fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
             }
         }
     }
+    out
+}
+
+/// What a reference from another namespace to a (`gk`) in `namespace` further rests
+/// on there: the ReferenceGrants of `namespace` (one lets the reference in), and what
+/// an object of the kind may name beside it when a `Further` rule reads its references
+/// (a BackendTLSPolicy's CA ConfigMaps and Secrets, a kgateway GatewayExtension's
+/// backend Services and Backends).
+pub fn resting_on(gk: &GroupKind, namespace: &str) -> Vec<(GroupKind, Option<String>)> {
+    let at = |group: &str, kind: &str| {
+        (
+            GroupKind::new(normalize_group(group), kind),
+            Some(namespace.to_string()),
+        )
+    };
+    let mut out = vec![
+        at(GATEWAY_GROUP, "ReferenceGrant"),
+        at(GATEWAY_X_GROUP, "ReferenceGrant"),
+    ];
+    let is = |(group, kind): &(&str, &str)| {
+        normalize_group(group) == gk.group.as_str() && *kind == gk.kind.as_str()
+    };
+    for rule in registry::further_rules() {
+        let fields = match rule {
+            Further::PolicyOnIt { policy, .. } if is(policy) => {
+                registry::lookup(gk).map_or(&[][..], |k| k.references)
+            }
+            Further::ItsReferences {
+                referent, fields, ..
+            } if is(referent) => fields,
+            _ => continue,
+        };
+        for field in fields {
+            out.extend(field.kinds.iter().map(|(g, k)| at(g, k)));
+        }
+    }
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -189,5 +227,38 @@ metadata: {name: unrelated, namespace: elsewhere}
             .map(|(k, n)| (k.to_string(), n.to_string()))
             .collect();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn what_a_reference_rests_on_one_step_further() {
+        let kinds = |gk: GroupKind| -> Vec<String> {
+            resting_on(&gk, "auth")
+                .into_iter()
+                .map(|(gk, ns)| {
+                    assert_eq!(ns.as_deref(), Some("auth"));
+                    format!("{}/{}", gk.group, gk.kind)
+                })
+                .collect()
+        };
+        let grants = [
+            "gateway.networking.k8s.io/ReferenceGrant",
+            "gateway.networking.x-k8s.io/ReferenceGrant",
+        ];
+        // A Secret rests on the grants alone.
+        assert_eq!(kinds(GroupKind::new("", "Secret")), grants);
+        // A BackendTLSPolicy (looked for on an ext-auth Service): its CA as well.
+        let tls = kinds(GroupKind::new(
+            "gateway.networking.k8s.io",
+            "BackendTLSPolicy",
+        ));
+        assert!(tls.contains(&"/ConfigMap".to_string()), "{tls:?}");
+        assert!(grants.iter().all(|g| tls.contains(&g.to_string())));
+        // A GatewayExtension: the backends it may name.
+        let ext = kinds(GroupKind::new("gateway.kgateway.dev", "GatewayExtension"));
+        assert!(ext.contains(&"/Service".to_string()), "{ext:?}");
+        assert!(
+            ext.contains(&"gateway.kgateway.dev/Backend".to_string()),
+            "{ext:?}"
+        );
     }
 }

@@ -18,6 +18,7 @@
 
 mod answer;
 mod count;
+mod entangled;
 pub mod events;
 mod unwatched;
 
@@ -112,18 +113,27 @@ impl Pending {
 }
 
 /// What the policies among `objects` name in another namespace than their own (`None`:
-/// in any namespace, a kind named by name alone), read on every core.
+/// in any namespace, a kind named by name alone), and what those references rest on
+/// there (`focus::resting_on`: the ReferenceGrants, a BackendTLSPolicy's CA), read on
+/// every core. A reference one step further (`catalog::Further`) is among them: what a
+/// kgateway GatewayExtension names, the BackendTLSPolicy on an ext-auth Service.
 fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
     objects
         .par_iter()
         .with_min_len(1024)
         .fold(BTreeSet::new, |mut out, policy| {
             let named = crate::focus::referenced(std::slice::from_ref(policy));
-            out.extend(
-                named
-                    .into_iter()
-                    .filter(|(_, ns)| ns.is_none() || policy.namespace.as_deref() != ns.as_deref()),
-            );
+            for (gk, ns) in named {
+                if ns.is_some() && policy.namespace.as_deref() == ns.as_deref() {
+                    continue;
+                }
+                // What the reference rests on there (its grants, a BackendTLSPolicy's
+                // CA), judged in full with it.
+                if let Some(ns) = &ns {
+                    out.extend(crate::focus::resting_on(&gk, ns));
+                }
+                out.insert((gk, ns));
+            }
             out
         })
         .reduce(BTreeSet::new, |mut a, mut b| {
@@ -746,6 +756,7 @@ impl Watched {
         before: &[Object],
     ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
         self.parts.as_ref()?;
+        let kinds = &self.entangled(kinds);
         let gone = self.gone(before);
         // Every object but the policies of other kinds, lent to the analysis.
         self.forget_first();

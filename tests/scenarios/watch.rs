@@ -527,3 +527,348 @@ fn after_an_answer_in_full_the_next_change_is_answered_from_the_state_counted_fr
     assert_eq!(w.answered, (3, 2, 0));
     assert_eq!(rows_json(&w.rows()), full(&all));
 }
+
+/// Policies whose verdict rests on objects one step beyond what they name
+/// (`catalog::Further`, and Envoy Gateway's merged parent): an Envoy Gateway ext-auth
+/// Service in another namespace with a BackendTLSPolicy and its CA ConfigMap there; a
+/// kgateway GatewayExtension whose backend Service lies in that namespace, let in by a
+/// ReferenceGrant; a route's BackendTrafficPolicy merged with its Gateway's, whose
+/// response-override ConfigMap lies with the Gateway.
+const ONE_STEP_FURTHER: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: eg}
+spec: {controllerName: gateway.envoyproxy.io/gatewayclass-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: authz, namespace: auth}
+spec: {ports: [{name: grpc, port: 9000}]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: ca, namespace: auth}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: unrelated, namespace: auth}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: authz-tls, namespace: auth, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  targetRefs: [{group: '', kind: Service, name: authz}]
+  validation: {hostname: authz.example.com, caCertificateRefs: [{group: '', kind: ConfigMap, name: ca}]}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: let-in, namespace: auth}
+spec:
+  from:
+  - {group: gateway.envoyproxy.io, kind: SecurityPolicy, namespace: shop}
+  - {group: gateway.kgateway.dev, kind: GatewayExtension, namespace: shop}
+  to: [{group: '', kind: Service}]
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: sp, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  extAuth: {grpc: {backendRef: {name: authz, namespace: auth, port: 9000}}}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {name: ext, namespace: shop}
+spec:
+  extAuth: {grpcService: {backendRef: {name: authz, namespace: auth, port: 9000}}}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  extAuth: {extensionRef: {name: ext}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: error-page, namespace: infra}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: other, namespace: infra}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: gateway-errors, namespace: infra, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  responseOverride:
+  - match: {statusCodes: [{type: Value, value: 503}]}
+    response: {body: {type: ValueRef, valueRef: {group: '', kind: ConfigMap, name: error-page}}}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata: {name: shop-limits, namespace: shop, creationTimestamp: '2024-01-01T00:00:01Z'}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  mergeType: StrategicMerge
+  rateLimit: {local: {rules: [{limit: {requests: 10, unit: Minute}}]}}
+"#;
+
+#[test]
+fn objects_one_step_beyond_a_policy_s_references_are_answered_as_get() {
+    // Each object out and back: the CA ConfigMap, the BackendTLSPolicy, the
+    // GatewayExtension, its backend Service, the ReferenceGrant, the Gateway's policy
+    // and its ConfigMap each turn a policy Invalid and back.
+    let all = objects(ONE_STEP_FURTHER);
+    let full_rows = full(&all);
+    for (name, policy) in [
+        ("ca", "sp"),
+        ("authz-tls", "sp"),
+        ("authz", "tp"),
+        ("let-in", "tp"),
+        ("error-page", "shop-limits"),
+    ] {
+        let i = all.iter().position(|o| &*o.name == name).unwrap();
+        let mut without = all.clone();
+        without.remove(i);
+        assert_ne!(
+            full(&without),
+            full_rows,
+            "without {name}, {policy}'s row differs"
+        );
+    }
+    every_object_out_and_back(ONE_STEP_FURTHER);
+}
+
+/// `ONE_STEP_FURTHER` with the document of `name` edited (`from` replaced by `to`),
+/// watched as one change and then changed back: the rows equal `get`'s each time.
+fn edited_and_back(name: &str, from: &str, to: &str) {
+    let all = objects(ONE_STEP_FURTHER);
+    let mut w = watched(all.clone());
+    let i = all.iter().position(|o| &*o.name == name).unwrap();
+    let document = ONE_STEP_FURTHER
+        .split("\n---\n")
+        .find(|d| d.contains(&format!("name: {name},")))
+        .unwrap();
+    assert!(document.contains(from), "{document}");
+    let mut now = all.clone();
+    now[i] = objects(&document.replace(from, to)).remove(0);
+    assert_ne!(full(&now), full(&all), "{name} edited changes a row");
+    w.apply(vec![Change::Applied(now[i].clone())]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&now), "{name} edited");
+    w.apply(vec![Change::Applied(all[i].clone())]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&all), "{name} back");
+}
+
+#[test]
+fn a_backend_tls_policy_changed_on_an_ext_auth_service_is_answered_as_get() {
+    // Its CA now a ConfigMap not there: nothing the SecurityPolicy names changed, only
+    // what its Service's BackendTLSPolicy names.
+    edited_and_back("authz-tls", "name: ca}", "name: gone}");
+}
+
+#[test]
+fn a_gateway_extension_changed_is_answered_as_get() {
+    // Its backend now a Service not there, then one the grant does not cover.
+    edited_and_back(
+        "ext",
+        "name: authz, namespace: auth",
+        "name: nowhere, namespace: auth",
+    );
+    edited_and_back("let-in", "kind: GatewayExtension", "kind: Backend");
+}
+
+#[test]
+fn a_gateway_policy_merged_with_a_route_s_is_answered_as_get() {
+    // The Gateway's response-override ConfigMap changed to one not there: the route's
+    // merged policy is refused with it.
+    edited_and_back("gateway-errors", "name: error-page}", "name: gone}");
+}
+
+/// An Envoy Gateway ext-auth Service beside its SecurityPolicy, with a BackendTLSPolicy
+/// whose CA is ConfigMap `ca`, and a policy on the GatewayClass: a change to it reaches
+/// every namespace, answered by folding again the kinds of the policies changed.
+const ONE_STEP_FURTHER_AT_HOME: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: retrypolicies.resilience.example.io
+  labels: {gateway.networking.k8s.io/policy: inherited}
+spec:
+  group: resilience.example.io
+  scope: Namespaced
+  names: {kind: RetryPolicy, plural: retrypolicies}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: eg}
+spec: {controllerName: gateway.envoyproxy.io/gatewayclass-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: authz, port: 9000}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: authz, namespace: shop}
+spec: {ports: [{name: grpc, port: 9000}]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: ca, namespace: shop}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: authz-tls, namespace: shop, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  targetRefs: [{group: '', kind: Service, name: authz}]
+  validation: {hostname: authz.example.com, caCertificateRefs: [{group: '', kind: ConfigMap, name: ca}]}
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: sp, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  extAuth: {grpc: {backendRef: {name: authz, port: 9000}}}
+---
+apiVersion: resilience.example.io/v1alpha1
+kind: RetryPolicy
+metadata: {name: class-retries, namespace: infra, creationTimestamp: "2025-12-01T00:00:00Z"}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: GatewayClass, name: eg}
+  overrides: {attempts: 9}
+"#;
+
+/// The document of `yaml` naming `name`, with `from` replaced by `to`, as an object.
+fn edited(yaml: &str, name: &str, from: &str, to: &str) -> Object {
+    let document = yaml
+        .split("\n---\n")
+        .find(|d| d.contains(&format!("name: {name},")))
+        .unwrap();
+    assert!(document.contains(from), "{document}");
+    objects(&document.replace(from, to)).remove(0)
+}
+
+#[test]
+fn a_backend_tls_policy_changed_with_a_class_wide_policy_is_answered_as_get() {
+    let yaml = ONE_STEP_FURTHER_AT_HOME;
+    let mut all = objects(yaml);
+    let mut w = watched(all.clone());
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    let class = find(&all, "RetryPolicy", "class-retries");
+    let tls = find(&all, "BackendTLSPolicy", "authz-tls");
+    let sp = find(&all, "SecurityPolicy", "sp");
+    // The BackendTLSPolicy's CA gone, with the class's policy: the SecurityPolicy,
+    // whose kind did not change, is refused.
+    all[class] = edited(yaml, "class-retries", "attempts: 9", "attempts: 8");
+    all[tls] = edited(yaml, "authz-tls", "name: ca}", "name: gone}");
+    let before = full(&all);
+    w.apply(vec![
+        Change::Applied(all[class].clone()),
+        Change::Applied(all[tls].clone()),
+    ]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), before);
+    assert!(before.contains("Invalid"), "{before}");
+    // The SecurityPolicy edited with the class's policy: judged with its Service's
+    // BackendTLSPolicy, a kind that did not change.
+    all[class] = edited(yaml, "class-retries", "attempts: 9", "attempts: 7");
+    all[sp] = edited(yaml, "sp", "port: 9000}}}", "port: 9000}}}\n  labels: {}");
+    w.apply(vec![
+        Change::Applied(all[class].clone()),
+        Change::Applied(all[sp].clone()),
+    ]);
+    w.answer();
+    assert_eq!(rows_json(&w.rows()), full(&all));
+    assert!(w.answered.2 >= 1, "{:?}", w.answered);
+}
+
+/// A kgateway TrafficPolicy naming a GatewayExtension in another namespace, whose
+/// backend Service lies beside the GatewayExtension (with another Service there, so that
+/// one missing is known to be missing).
+const GATEWAY_EXTENSION_ACROSS: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: authz, namespace: auth}
+spec: {ports: [{name: grpc, port: 9000}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: metrics, namespace: auth}
+spec: {ports: [{name: http, port: 9090}]}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {name: ext, namespace: auth}
+spec:
+  extAuth: {grpcService: {backendRef: {name: authz, port: 9000}}}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  extAuth: {extensionRef: {name: ext, namespace: auth}}
+"#;
+
+#[test]
+fn a_gateway_extension_s_backend_beside_it_in_another_namespace_is_answered_as_get() {
+    let all = objects(GATEWAY_EXTENSION_ACROSS);
+    let authz = find(&all, "Service", "authz");
+    let mut without = all.clone();
+    without.remove(authz);
+    assert!(full(&without).contains("Invalid"), "{}", full(&without));
+    assert!(!full(&all).contains("Invalid"), "{}", full(&all));
+    every_object_out_and_back(GATEWAY_EXTENSION_ACROSS);
+}

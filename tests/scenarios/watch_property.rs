@@ -8,7 +8,11 @@
 //! selectors read, a GatewayClass, a Gateway and a ListenerSet whose listeners come and
 //! go, routes across namespaces, Services, a ReferenceGrant, Pods, the CRD that makes a
 //! policy kind, policies of inherited, direct and Pod-picking kinds, and Secrets and
-//! ConfigMaps with the policies that name them, listed where those name them), then batches
+//! ConfigMaps with the policies that name them, listed where those name them, and what
+//! those references rest on one step further: the BackendTLSPolicy on an ext-auth
+//! Service and its CA ConfigMap, a kgateway GatewayExtension's backend, the
+//! ReferenceGrant letting them in, a Gateway's BackendTrafficPolicy a route's merges
+//! with and its ConfigMap), then batches
 //! of changes: each object put in one of its shapes or deleted (and recreated under
 //! the same name), one event at a time or a few at once, or missed and seen again in a
 //! fresh list (a 410 Gone), and the policy kind's CRD deleted with its kind no longer
@@ -34,8 +38,9 @@ const PODS_READ_IN: [&str; 2] = ["backends", "other"];
 /// Every object of the generated cluster: its shapes (`shape(slot, v)`, v below
 /// `SHAPES[slot]`) share a name, so putting one after another is a change to it, and a
 /// delete then a put is a recreation under the same name.
-const SHAPES: [u8; 28] = [
-    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 3, 2, 3,
+const SHAPES: [u8; 37] = [
+    3, 3, 2, 3, 2, 3, 2, 2, 2, 2, 2, 3, 2, 2, 3, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 3, 2, 3, 2, 3, 2, 2,
+    3, 2, 2, 2, 2,
 ];
 
 /// The label selector of `get -w -l`, which some policies' shapes match and others not
@@ -192,7 +197,56 @@ fn shape(slot: usize, v: u8) -> String {
             let name = if v == 0 { "users" } else { "gone" };
             format!("apiVersion: gateway.kgateway.dev/v1alpha1\nkind: TrafficPolicy\nmetadata: {{name: shop-auth, namespace: shop, creationTimestamp: \"2025-04-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{route}, name: shop}}]\n  basicAuth: {{secretRef: {{name: {name}, namespace: other}}}}\n")
         }
-        _ => namespace("backends", team(v)),
+        27 => namespace("backends", team(v)),
+        // References one step further (`catalog::Further`): the CA ConfigMap of the
+        // BackendTLSPolicy on Service `other/svc`, which a SecurityPolicy in `shop` names
+        // for ext-auth (slot 25's names it from its own namespace).
+        28 => format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: ext-ca, namespace: other, labels: {{v: \"{v}\"}}}}\n"),
+        29 => {
+            let (section, ca) = match v {
+                0 => ("", "ext-ca"),
+                1 => ("", "gone"),
+                _ => (", sectionName: alt", "gone"),
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1\nkind: BackendTLSPolicy\nmetadata: {{name: ext-tls, namespace: other, creationTimestamp: \"2024-01-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: \"\", kind: Service, name: svc{section}}}]\n  validation: {{hostname: svc.example.com, caCertificateRefs: [{{group: \"\", kind: ConfigMap, name: {ca}}}]}}\n")
+        }
+        30 => {
+            let port = if v == 0 { 80 } else { 8080 };
+            format!("apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata: {{name: far-auth, namespace: shop, creationTimestamp: \"2025-05-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{route}, name: shop}}]\n  extAuth: {{http: {{backendRef: {{name: svc, namespace: other, port: {port}}}}}}}\n")
+        }
+        // The grant that lets them into `other` (shape 1 lets routes alone).
+        31 => {
+            let from = match v {
+                0 => "[{group: gateway.envoyproxy.io, kind: SecurityPolicy, namespace: shop}, {group: gateway.kgateway.dev, kind: GatewayExtension, namespace: shop}]",
+                _ => "[{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]",
+            };
+            format!("apiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata: {{name: let-auth, namespace: other}}\nspec:\n  from: {from}\n  to: [{{group: \"\", kind: Service}}]\n")
+        }
+        // A kgateway GatewayExtension whose backend lies in `other`, nowhere, or at home,
+        // and a TrafficPolicy naming it (or one that is not there).
+        32 => {
+            let backend = match v {
+                0 => "{name: svc, namespace: other, port: 80}",
+                1 => "{name: nowhere, namespace: other, port: 80}",
+                _ => "{name: home, port: 80}",
+            };
+            format!("apiVersion: gateway.kgateway.dev/v1alpha1\nkind: GatewayExtension\nmetadata: {{name: ext, namespace: shop}}\nspec:\n  extAuth: {{grpcService: {{backendRef: {backend}}}}}\n")
+        }
+        33 => {
+            let name = if v == 0 { "ext" } else { "gone" };
+            format!("apiVersion: gateway.kgateway.dev/v1alpha1\nkind: TrafficPolicy\nmetadata: {{name: shop-ext, namespace: shop, creationTimestamp: \"2025-06-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{route}, name: shop}}]\n  extAuth: {{extensionRef: {{name: {name}}}}}\n")
+        }
+        // Envoy Gateway's merged BackendTrafficPolicies: the Gateway's, whose response
+        // override's ConfigMap may not be there, and the route's, merged with it or not.
+        34 => format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: error-page, namespace: infra, labels: {{v: \"{v}\"}}}}\n"),
+        35 => {
+            let name = if v == 0 { "error-page" } else { "gone" };
+            format!("apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {{name: gw-errors, namespace: infra, creationTimestamp: \"2024-01-01T00:00:00Z\"}}\nspec:\n  targetRefs: [{gw}}}]\n  responseOverride:\n  - match: {{statusCodes: [{{type: Value, value: 503}}]}}\n    response: {{body: {{type: ValueRef, valueRef: {{group: \"\", kind: ConfigMap, name: {name}}}}}}}\n")
+        }
+        _ => {
+            let merge = if v == 0 { "mergeType: StrategicMerge\n  " } else { "" };
+            format!("apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {{name: shop-limits, namespace: shop, creationTimestamp: \"2024-01-01T00:00:01Z\"}}\nspec:\n  targetRefs: [{route}, name: shop}}]\n  {merge}rateLimit: {{local: {{rules: [{{limit: {{requests: 10, unit: Minute}}}}]}}}}\n")
+        }
     }
 }
 
@@ -290,6 +344,10 @@ fn listed() -> BTreeSet<Listed> {
     .collect();
     listed.insert(at("", "Secret", Some("other")));
     listed.insert(at("", "ConfigMap", Some("backends")));
+    // What the references one step further name, where they name it.
+    listed.insert(at("", "ConfigMap", Some("other")));
+    listed.insert(at("", "ConfigMap", Some("infra")));
+    listed.insert(at("gateway.kgateway.dev", "GatewayExtension", Some("shop")));
     listed
 }
 
