@@ -130,7 +130,17 @@ pub struct DiffSummary {
 pub fn diff(before: &World, after: &World, from: Vec<String>, to: Vec<String>) -> PolicyDiff {
     let objects = object_changes(before, after);
     let changed: Vec<ObjRef> = objects.iter().map(|o| o.object.clone()).collect();
-    let changes = blast::effective_changes(before, after, &changed)
+    // The effective changes, and each side's findings and verdicts, are independent:
+    // worked out at once, as each folds few kinds and leaves cores idle on its own.
+    let (changes, (had, has, verdicts)) = rayon::join(
+        || blast::effective_changes(before, after, &changed),
+        || {
+            let (had, has) = rayon::join(|| findings_of(before), || findings_of(after));
+            let verdicts = verdict_changes(before, after, &had, &has);
+            (had, has, verdicts)
+        },
+    );
+    let changes = changes
         .into_iter()
         .map(|c| EffectiveChange {
             change: c.change,
@@ -138,8 +148,6 @@ pub fn diff(before: &World, after: &World, from: Vec<String>, to: Vec<String>) -
             sources_after: c.after,
         })
         .collect();
-    let (had, has) = (findings_of(before), findings_of(after));
-    let verdicts = verdict_changes(before, after, &had, &has);
     let findings = FindingChanges {
         appeared: new_in(&has, &had),
         cleared: new_in(&had, &has),
@@ -342,7 +350,7 @@ fn verdict_changes(
             .map(|r| (r.policy.clone(), r))
             .collect()
     };
-    let (old, new) = (rows(before), rows(after));
+    let (old, new) = rayon::join(|| rows(before), || rows(after));
     let refs: BTreeSet<&ObjRef> = old.keys().chain(new.keys()).collect();
     let mut out = Vec::new();
     for r in refs {
