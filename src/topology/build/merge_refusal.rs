@@ -133,21 +133,24 @@ impl<'s> Builder<'s> {
 
     /// The scopes whose policy a route attached through `listener` merges into, the
     /// closest first: the listener, its Gateway; or the listener, its ListenerSet and
-    /// the ListenerSet's Gateway (a Gateway listener beside it is not above it).
-    fn scopes_above(&self, listener: NodeId) -> Vec<NodeId> {
+    /// the ListenerSet's Gateway (a Gateway listener beside it is not above it). From a
+    /// ListenerSet itself: it and its Gateway; from any other node: that node alone.
+    pub(super) fn scopes_above(&self, listener: NodeId) -> Vec<NodeId> {
         let nodes = &self.topology.nodes;
-        let mut scopes = vec![listener];
-        if let Some(owner) = nodes[listener].owner {
-            scopes.push(owner);
-            if nodes[owner].role == Role::ListenerSet {
-                let gateway = nodes[owner]
+        let mut level = Some(listener);
+        std::iter::from_fn(|| {
+            let at = level?;
+            level = match nodes[at].role {
+                Role::Listener => nodes[at].owner,
+                Role::ListenerSet => nodes[at]
                     .parents
                     .iter()
                     .copied()
-                    .find(|&p| nodes[p].role == Role::Gateway);
-                scopes.extend(gateway);
-            }
-        }
-        scopes
+                    .find(|&p| nodes[p].role == Role::Gateway),
+                _ => None,
+            };
+            Some(at)
+        })
+        .collect()
     }
 }

@@ -200,21 +200,7 @@ impl<'s> Builder<'s> {
                 .min_by(|&a, &b| crate::catalog::policy::precedence(&policies[a], &policies[b]))
         };
         for &listener in &nodes[route].parents {
-            let mut level = Some(listener);
-            let parent = std::iter::from_fn(|| {
-                let at = level?;
-                level = match nodes[at].role {
-                    Role::Listener => nodes[at].owner,
-                    Role::ListenerSet => nodes[at]
-                        .parents
-                        .iter()
-                        .copied()
-                        .find(|&p| nodes[p].role == Role::Gateway),
-                    _ => None,
-                };
-                Some(at)
-            })
-            .find_map(of_kind);
+            let parent = self.scopes_above(listener).into_iter().find_map(of_kind);
             let Some(parent) = parent else {
                 continue;
             };
