@@ -242,7 +242,12 @@ pub fn apply_objects(
         .collect();
     let summary = summarize(&changes);
     let findings = brought(world, &after);
-    let headline = apply_headline(count, &paths, &changes, &summary, &findings, &applied_kinds);
+    let outcome = Outcome {
+        changes: &changes,
+        summary: &summary,
+        findings: &findings,
+    };
+    let headline = apply_headline(count, &paths, &applied_kinds, &outcome);
     BlastRadius {
         kind: "BlastRadius",
         policy: None,
@@ -348,14 +353,12 @@ fn deleting_object(
         .collect();
     let summary = summarize(&changes);
     let findings = brought(world, &after);
-    let headline = object_headline(
-        object,
-        found,
-        (dependents.len(), findings.len()),
-        &invalidated,
-        &changes,
-        &summary,
-    );
+    let outcome = Outcome {
+        changes: &changes,
+        summary: &summary,
+        findings: &findings,
+    };
+    let headline = object_headline(object, found, dependents.len(), &invalidated, &outcome);
     BlastRadius {
         kind: "BlastRadius",
         policy: None,
@@ -370,15 +373,26 @@ fn deleting_object(
     }
 }
 
-/// What deleting an object policies name does, in one sentence.
+/// What a change does, as its headline tells it: the effective changes, their summary,
+/// and the findings it brings.
+struct Outcome<'a> {
+    changes: &'a [Change],
+    summary: &'a Summary,
+    findings: &'a [Finding],
+}
+
+/// What deleting an object `named_by` policies name does, in one sentence.
 fn object_headline(
     object: &ObjRef,
     found: bool,
-    (named_by, brought): (usize, usize),
+    named_by: usize,
     invalidated: &[ObjRef],
-    changes: &[Change],
-    summary: &Summary,
+    outcome: &Outcome,
 ) -> String {
+    let Outcome {
+        changes, summary, ..
+    } = *outcome;
+    let brought = outcome.findings.len();
     let what = format!("Deleting {} {}", object.kind, object.ns_name());
     if !found {
         let by = match named_by {
@@ -560,11 +574,14 @@ fn referenced_reach(before: &World, after: &World, r: &ObjRef) -> Option<BTreeSe
 fn apply_headline(
     count: usize,
     paths: &[String],
-    changes: &[Change],
-    summary: &Summary,
-    findings: &[Finding],
     applied_kinds: &[Text],
+    outcome: &Outcome,
 ) -> String {
+    let Outcome {
+        changes,
+        summary,
+        findings,
+    } = *outcome;
     let objs = if count == 1 { "object" } else { "objects" };
     let from = if paths.is_empty() {
         String::new()
