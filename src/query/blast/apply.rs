@@ -2,7 +2,7 @@
 //! it, and the findings the applied objects bring.
 
 use super::compare::effective_changes;
-use super::{describe_summary, join_and, summarize, BlastRadius, Change, Summary};
+use super::{describe_summary, join_and, summarize, BlastRadius, Change, Outcome};
 use crate::catalog::Declared;
 use crate::model::{Held, ObjRef, Object, Text};
 use crate::query::{Rebuildable, World};
@@ -38,7 +38,12 @@ pub fn apply_objects(
         .collect();
     let summary = summarize(&changes);
     let findings = brought(world, &after);
-    let headline = apply_headline(count, &paths, &changes, &summary, &findings, &applied_kinds);
+    let outcome = Outcome {
+        changes: &changes,
+        summary: &summary,
+        findings: &findings,
+    };
+    let headline = apply_headline(count, &paths, &applied_kinds, &outcome);
     BlastRadius {
         kind: "BlastRadius",
         policy: None,
@@ -102,11 +107,14 @@ fn applied(objects: &[Object], new_objects: Vec<Object>) -> Vec<Object> {
 fn apply_headline(
     count: usize,
     paths: &[String],
-    changes: &[Change],
-    summary: &Summary,
-    findings: &[Finding],
     applied_kinds: &[Text],
+    outcome: &Outcome,
 ) -> String {
+    let Outcome {
+        changes,
+        summary,
+        findings,
+    } = *outcome;
     let objs = if count == 1 { "object" } else { "objects" };
     let from = if paths.is_empty() {
         String::new()

@@ -79,6 +79,14 @@ pub struct BlastRadius {
     pub headline: String,
 }
 
+/// What a change does, as its headline tells it (`object_headline`, `apply_headline`):
+/// the effective changes, their summary, and the findings it brings.
+struct Outcome<'a> {
+    changes: &'a [Change],
+    summary: &'a Summary,
+    findings: &'a [Finding],
+}
+
 pub(crate) fn summarize(changes: &[Change]) -> Summary {
     let objects: BTreeSet<ObjRef> = changes.iter().map(|c| c.target.object()).collect();
     let namespaces: BTreeSet<String> = objects

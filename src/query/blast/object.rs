@@ -4,7 +4,7 @@
 use super::apply::brought;
 use super::compare::compare;
 use super::reach::{may_change, reach_of_policy};
-use super::{describe_summary, join_and, summarize, BlastRadius, Change, Summary};
+use super::{describe_summary, join_and, summarize, BlastRadius, Outcome};
 use crate::catalog::Declared;
 use crate::effective::KindFold;
 use crate::model::{GroupKind, ObjRef, Object};
@@ -102,14 +102,12 @@ fn deleting_object(
         .collect();
     let summary = summarize(&changes);
     let findings = brought(world, &after);
-    let headline = object_headline(
-        object,
-        found,
-        (dependents.len(), findings.len()),
-        &invalidated,
-        &changes,
-        &summary,
-    );
+    let outcome = Outcome {
+        changes: &changes,
+        summary: &summary,
+        findings: &findings,
+    };
+    let headline = object_headline(object, found, dependents.len(), &invalidated, &outcome);
     BlastRadius {
         kind: "BlastRadius",
         policy: None,
@@ -124,15 +122,18 @@ fn deleting_object(
     }
 }
 
-/// What deleting an object policies name does, in one sentence.
+/// What deleting an object `named_by` policies name does, in one sentence.
 fn object_headline(
     object: &ObjRef,
     found: bool,
-    (named_by, brought): (usize, usize),
+    named_by: usize,
     invalidated: &[ObjRef],
-    changes: &[Change],
-    summary: &Summary,
+    outcome: &Outcome,
 ) -> String {
+    let Outcome {
+        changes, summary, ..
+    } = *outcome;
+    let brought = outcome.findings.len();
     let what = format!("Deleting {} {}", object.kind, object.ns_name());
     if !found {
         let by = match named_by {
