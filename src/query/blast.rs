@@ -78,12 +78,12 @@ pub struct BlastRadius {
 /// (`analyze`, not `analyze_once`).
 pub fn delete_policy(world: &Rebuildable, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
-    let pol = &topology.policies[policy];
+    let pol = topology.policy(policy);
     if topology.kind_of(policy).others_turn_on_it() {
         return delete_policy_by_reanalysis(world, policy, declared);
     }
     let reach = reach_of_policy(topology, policy);
-    let mut below = vec![false; topology.nodes.len()];
+    let mut below = vec![false; topology.nodes().len()];
     for &n in &reach {
         below[n] = true;
     }
@@ -99,7 +99,7 @@ pub fn delete_policy(world: &Rebuildable, policy: PolicyId, declared: &[Declared
     for &n in &present {
         let sb = specs.by_path(&mut before, n);
         let sa = specs.by_path(&mut after, n);
-        let target = &topology.nodes[n].obj_ref;
+        let target = &topology.node(n).obj_ref;
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
             let mut contexts: Vec<Vec<ObjRef>> = paths
                 .iter()
@@ -126,12 +126,11 @@ pub fn delete_policy_by_reanalysis(
     policy: PolicyId,
     declared: &[Declared],
 ) -> BlastRadius {
-    let pol = &world.topology.policies[policy];
+    let pol = world.topology.policy(policy);
     let snapshot = world.snapshot_of(
         world
             .topology
-            .snapshot
-            .objects
+            .objects()
             .iter()
             .zip(ObjectId::all(usize::MAX))
             .filter(|&(_, i)| i != pol.object)
@@ -141,7 +140,7 @@ pub fn delete_policy_by_reanalysis(
     let after = super::analyze(snapshot, declared, &[]);
     let mut candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
         .into_iter()
-        .map(|n| world.topology.nodes[n].obj_ref.clone())
+        .map(|n| world.topology.node(n).obj_ref.clone())
         .collect();
     // A policy of its kind that its controller refused beside it, and accepts without
     // it (or the other way round: its `SharedPort` rule), changes where it reaches.
@@ -159,17 +158,17 @@ fn validity_changed(before: &World, after: &World, kind: &GroupKind) -> BTreeSet
         if &now.kind != kind {
             continue;
         }
-        let Some(&p) = before.topology.policy_index.get(&now.obj_ref) else {
+        let Some(p) = before.topology.policy_id(&now.obj_ref) else {
             continue;
         };
-        if before.topology.policies[p].rejected.is_some() == now.rejected.is_some() {
+        if before.topology.policy(p).rejected.is_some() == now.rejected.is_some() {
             continue;
         }
         for (t, id) in [(&before.topology, p), (&after.topology, q)] {
             out.extend(
                 reach_of_policy(t, id)
                     .into_iter()
-                    .map(|n| t.nodes[n].obj_ref.clone()),
+                    .map(|n| t.node(n).obj_ref.clone()),
             );
         }
     }
@@ -178,7 +177,7 @@ fn validity_changed(before: &World, after: &World, kind: &GroupKind) -> BTreeSet
 
 /// The answer for deleting `policy`, given what changes.
 fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius {
-    let pol = &world.topology.policies[policy];
+    let pol = world.topology.policy(policy);
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
@@ -208,7 +207,7 @@ fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius
         changes,
         summary,
         findings: Vec::new(),
-        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot().blind_spots.clone(),
         headline,
     }
 }
@@ -229,10 +228,10 @@ pub fn apply_objects(
             applied_kinds.push(o.kind.clone());
         }
     }
-    let listed = applied_listed(&world.topology.snapshot, &new_objects);
+    let listed = applied_listed(world.topology.snapshot(), &new_objects);
     let snapshot = crate::model::Snapshot {
         listed,
-        ..world.snapshot_of(applied(&world.topology.snapshot.objects, new_objects))
+        ..world.snapshot_of(applied(world.topology.objects(), new_objects))
     };
     let after = super::analyze(snapshot, declared, &[]);
     // A diff from the input to the input with the objects applied (`diff`'s code).
@@ -252,7 +251,7 @@ pub fn apply_objects(
         changes,
         summary,
         findings,
-        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot().blind_spots.clone(),
         headline,
     }
 }
@@ -289,17 +288,16 @@ fn deleting_object(
             && o.namespace.as_deref() == object.namespace.as_deref()
             && o.group() == object.group.as_str()
     };
-    let found = topology.snapshot.objects.iter().any(is_it);
+    let found = topology.objects().iter().any(is_it);
     let snapshot = crate::model::Snapshot {
         // What files said exists still says so: the object is gone, not unknown.
-        listed: Some(match &topology.snapshot.listed {
+        listed: Some(match &topology.snapshot().listed {
             Some(listed) => listed.clone(),
-            None => crate::model::listed_in_files(&topology.snapshot.objects),
+            None => crate::model::listed_in_files(topology.objects()),
         }),
         ..world.snapshot_of(
             topology
-                .snapshot
-                .objects
+                .objects()
                 .iter()
                 .filter(|o| !is_it(o))
                 .cloned()
@@ -311,11 +309,11 @@ fn deleting_object(
     let mut candidates = BTreeSet::new();
     let mut kinds: Vec<GroupKind> = Vec::new();
     for d in &dependents {
-        let pol = &topology.policies[d.policy_id];
+        let pol = topology.policy(d.policy_id);
         candidates.extend(
             reach_of_policy(topology, d.policy_id)
                 .into_iter()
-                .map(|n| topology.nodes[n].obj_ref.clone()),
+                .map(|n| topology.node(n).obj_ref.clone()),
         );
         kinds.push(pol.kind.clone());
     }
@@ -326,7 +324,7 @@ fn deleting_object(
     }
     if everywhere {
         for t in [topology, &after.topology] {
-            candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            candidates.extend(t.nodes().iter().map(|n| n.obj_ref.clone()));
             kinds.extend(KindFold::kinds_in_use(t));
         }
     }
@@ -334,15 +332,14 @@ fn deleting_object(
     kinds.dedup();
     let changes = compare(world, &after, &candidates, &kinds);
     let invalidated: Vec<ObjRef> = topology
-        .policies
+        .policies()
         .iter()
         .filter(|p| p.rejected.is_none())
         .filter(|p| {
             after
                 .topology
-                .policy_index
-                .get(&p.obj_ref)
-                .is_some_and(|&q| after.topology.policies[q].rejected.is_some())
+                .policy_id(&p.obj_ref)
+                .is_some_and(|q| after.topology.policy(q).rejected.is_some())
         })
         .map(|p| p.obj_ref.clone())
         .collect();
@@ -365,7 +362,7 @@ fn deleting_object(
         changes,
         summary,
         findings,
-        blind_spots: topology.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot().blind_spots.clone(),
         headline,
     }
 }
@@ -475,11 +472,11 @@ pub(super) fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BT
     for r in changed {
         let mut found = false;
         for topology in [&world.topology, &after.topology] {
-            if let Some(&p) = topology.policy_index.get(r) {
+            if let Some(p) = topology.policy_id(r) {
                 candidates.extend(
                     reach_of_policy(topology, p)
                         .into_iter()
-                        .map(|n| topology.nodes[n].obj_ref.clone()),
+                        .map(|n| topology.node(n).obj_ref.clone()),
                 );
                 found = true;
             }
@@ -494,12 +491,12 @@ pub(super) fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BT
         if r.kind == "Namespace" && r.group.is_empty() {
             for topology in [&world.topology, &after.topology] {
                 let below = topology.at_or_below(topology.nodes_in_namespace(&r.name));
-                candidates.extend(below.into_iter().map(|n| topology.nodes[n].obj_ref.clone()));
+                candidates.extend(below.into_iter().map(|n| topology.node(n).obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
             for topology in [&world.topology, &after.topology] {
-                candidates.extend(topology.nodes.iter().map(|n| n.obj_ref.clone()));
+                candidates.extend(topology.nodes().iter().map(|n| n.obj_ref.clone()));
             }
         }
     }
@@ -540,7 +537,7 @@ fn referenced_reach(before: &World, after: &World, r: &ObjRef) -> Option<BTreeSe
     let mut reach = BTreeSet::new();
     for world in [before, after] {
         let t = &world.topology;
-        if t.policy_index.contains_key(r) || t.lookup(r).is_some() {
+        if t.policy_id(r).is_some() || t.lookup(r).is_some() {
             return None;
         }
         if !super::dependents::is_referenced_kind(world, &r.group_kind()) {
@@ -548,7 +545,7 @@ fn referenced_reach(before: &World, after: &World, r: &ObjRef) -> Option<BTreeSe
         }
         for d in super::dependents::dependents(world, r) {
             let nodes = reach_of_policy(t, d.policy_id);
-            reach.extend(nodes.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
+            reach.extend(nodes.into_iter().map(|n| t.node(n).obj_ref.clone()));
         }
     }
     Some(reach)
@@ -626,7 +623,7 @@ pub(super) fn brought(before: &World, after: &World) -> Vec<Finding> {
 /// object of the namespace) and everything below them, in node order.
 pub(super) fn reach_of_policy(topology: &Topology, policy: PolicyId) -> Vec<NodeId> {
     let mut starts = Vec::new();
-    for r in &topology.targets[policy] {
+    for r in topology.targets_of(policy) {
         match &r.resolution {
             Resolution::Node(node) => starts.push(*node),
             Resolution::Namespace(ns) => starts.extend(topology.nodes_in_namespace(ns)),
@@ -641,7 +638,7 @@ fn add_below(topology: &Topology, node: NodeId, out: &mut BTreeSet<ObjRef>) {
         topology
             .at_or_below([node])
             .into_iter()
-            .map(|d| topology.nodes[d].obj_ref.clone()),
+            .map(|d| topology.node(d).obj_ref.clone()),
     );
 }
 
@@ -747,8 +744,7 @@ pub(super) fn compare_sourced(
         true => BTreeSet::new(),
         false => before
             .topology
-            .snapshot
-            .objects
+            .objects()
             .iter()
             .map(Object::obj_ref)
             .filter(|r| new_nodes.contains(r))
@@ -772,10 +768,10 @@ pub(super) fn compare_sourced(
         let mut fa = KindFold::new(&after.topology, kind);
         for &(nb, na, r) in &pairs {
             let attached_here = |na: NodeId| {
-                let attached = &after.topology.attached[na];
+                let attached = after.topology.attached_to(na);
                 attached
                     .iter()
-                    .any(|&p| &after.topology.policies[p].kind == kind)
+                    .any(|&p| &after.topology.policy(p).kind == kind)
             };
             let sb = match nb {
                 Some(nb) => specs_by_context(before, &mut fb, nb),
