@@ -425,8 +425,14 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
         .map(|k| t.at_or_below(KindFold::new(t, k).starts()))
         .collect();
     let sizes: Vec<usize> = reach.iter().map(Vec::len).collect();
+    let counting = Counting {
+        topology: t,
+        part_of,
+        leaves: &leaves,
+        ordered,
+    };
     let folded = fold_largest_first(&sizes, |k| {
-        contributions_of_kind(t, &kinds[k], &reach[k], part_of, &leaves, ordered)
+        contributions_of_kind(&counting, &kinds[k], &reach[k])
     });
     let mut per: Vec<Vec<(u32, Contribution)>> = vec![Vec::new(); np];
     for ((p, part), c) in folded.into_iter().flatten() {
@@ -457,16 +463,29 @@ fn fold_largest_first<T: Send>(sizes: &[usize], fold: impl Fn(usize) -> T + Sync
     folded.into_iter().map(|(_, out)| out).collect()
 }
 
+/// What `contributions` counts with, the same for every kind: the topology, the part
+/// each node is counted in, how many settings each policy sets, and whether objects
+/// come in node order (`sections_follow_owners`).
+struct Counting<'a> {
+    topology: &'a Topology,
+    part_of: &'a [Option<u32>],
+    leaves: &'a [usize],
+    ordered: bool,
+}
+
 /// `contributions` of the policies of one kind, folded over `nodes` (at or below where
 /// they enter, in node order).
 fn contributions_of_kind(
-    t: &Topology,
+    counting: &Counting,
     k: &GroupKind,
     nodes: &[NodeId],
-    part_of: &[Option<u32>],
-    leaves: &[usize],
-    ordered: bool,
 ) -> FastMap<(PolicyId, u32), Contribution> {
+    let Counting {
+        topology: t,
+        part_of,
+        leaves,
+        ordered,
+    } = *counting;
     let np = t.policies().len();
     let f = &mut KindFold::for_statuses(t, k);
     let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();

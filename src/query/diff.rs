@@ -9,7 +9,7 @@
 //! code `blast-radius --apply` answers with too.
 
 use super::blast::{self, Change};
-use super::{check, describe_policy, get_policies, PolicyRow, Source, World};
+use super::{check, describe_policy, policy_rows, PolicyRow, Source, World};
 use crate::model::BlindSpot;
 use crate::model::{FastMap, ObjRef, Object};
 use crate::topology::{Code, Finding, Severity};
@@ -342,7 +342,7 @@ fn verdict_changes(
     has: &[Finding],
 ) -> Vec<VerdictChange> {
     let rows = |w: &World| -> BTreeMap<ObjRef, PolicyRow> {
-        get_policies(w, None)
+        policy_rows(w, None)
             .into_iter()
             .map(|r| (r.policy.clone(), r))
             .collect()

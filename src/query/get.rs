@@ -131,8 +131,9 @@ impl Serialize for RowMetadata<'_> {
     }
 }
 
-/// Every policy in scope (`namespace` None: all namespaces), sorted.
-pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
+/// `get`'s rows: every policy in scope (`namespace` None: all namespaces), sorted.
+/// Printed by `render::human::policies_table`.
+pub fn policy_rows(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     let (topology, statuses) = (&*world.topology, world.counts());
     let in_scope: Vec<PolicyId> = topology
         .each_policy()
@@ -210,7 +211,9 @@ pub struct KindRow {
     pub same_target: &'static str,
 }
 
-pub fn get_kinds(world: &World) -> Vec<KindRow> {
+/// `get kinds`' rows: every policy kind of the catalog, with how many policies of it
+/// there are. Printed by `render::human::kinds_table`.
+pub fn kind_rows(world: &World) -> Vec<KindRow> {
     let mut rows: Vec<KindRow> = world
         .topology
         .catalog()

@@ -106,7 +106,7 @@ pub fn select(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::get_policies;
+    use crate::query::policy_rows;
 
     const INPUT: &str = r#"
 apiVersion: gateway.networking.k8s.io/v1
@@ -131,7 +131,7 @@ spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
 
     fn names(world: &World, s: &str) -> (Vec<String>, Vec<String>) {
         let sel = read_selection(world, &words(s)).unwrap();
-        let (rows, missing) = select(world, get_policies(world, Some("team")), &sel, Some("team"));
+        let (rows, missing) = select(world, policy_rows(world, Some("team")), &sel, Some("team"));
         let listed = rows
             .iter()
             .map(|r| format!("{}/{}", r.policy.kind, r.policy.name))

@@ -25,7 +25,7 @@ mod unwatched;
 pub use answer::Answer;
 
 use super::get::policy_row;
-use super::{analyze, get_policies, PolicyRow, Rebuildable, World};
+use super::{analyze, policy_rows, PolicyRow, Rebuildable, World};
 use crate::catalog::Declared;
 use crate::effective::status::{leaf_contributions_at, Contribution, Own};
 use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
@@ -531,7 +531,7 @@ impl Watched {
     fn answered_in_full(&mut self, keys: Vec<ObjRef>, objects: Vec<Object>) -> Vec<PolicyRow> {
         self.answered.0 += 1;
         let world = self.analyzed(objects, self.blind_spots.clone());
-        let rows = get_policies(&world, None);
+        let rows = policy_rows(&world, None);
         // What later answers read of this world: its catalog and namespaces.
         self.world = World::new(light(&world.topology));
         self.lent = keys;

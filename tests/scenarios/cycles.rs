@@ -54,7 +54,7 @@ fn cycle_findings(w: &World) -> Vec<&Finding> {
 /// Every question the tool answers, on every node and policy: none may crash, and
 /// each walks a DAG.
 fn answer_everything(w: &Rebuildable) {
-    let _ = query::get_policies(w, None);
+    let _ = query::policy_rows(w, None);
     let _ = query::check(w);
     let _ = query::tree(w, None, None);
     let _ = query::graph::graph(w, None, None);

@@ -19,8 +19,8 @@ pub(crate) fn run_everything(text: &str) {
         return; // a syntax error is a clean answer (exit 1)
     }
     let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.malformed);
-    let _ = query::get_policies(&w, None);
-    let _ = query::get_kinds(&w);
+    let _ = query::policy_rows(&w, None);
+    let _ = query::kind_rows(&w);
     let _ = query::check(&w);
     let _ = query::tree(&w, None, None);
     for n in kubectl_policies::topology::NodeId::all(w.topology.nodes().len()) {

@@ -76,7 +76,7 @@ pub fn named(w: &Rebuildable, styles: &[Style]) {
 
 /// The answers about everything in scope.
 fn everything(w: &World, styles: &[Style]) {
-    let rows = query::get_policies(w, None);
+    let rows = query::policy_rows(w, None);
     let items: Vec<_> = rows
         .iter()
         .map(|r| query::policy_item(r, w.policy_object(&r.policy)))
@@ -85,13 +85,13 @@ fn everything(w: &World, styles: &[Style]) {
     data("get", &query::ListOf::of_objects(&items, blind));
     for (wide, headers) in [(false, true), (true, true), (false, false)] {
         text("get", styles, |o, style| {
-            human::get_policies(o, &rows, wide, headers, true, NOW, style, wide, None)
+            human::policies_table(o, &rows, wide, headers, true, NOW, style, wide, None)
         });
     }
-    let kinds = query::get_kinds(w);
+    let kinds = query::kind_rows(w);
     data("get kinds", &kinds);
     text("get kinds", styles, |o, style| {
-        human::get_kinds(o, &kinds, false, true, style)
+        human::kinds_table(o, &kinds, false, true, style)
     });
     let findings = query::check(w);
     data("check", &findings);

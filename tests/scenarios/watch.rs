@@ -5,7 +5,7 @@ use kubectl_policies::model::ObjRef;
 use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::Watched;
-use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::query::{analyze, policy_rows, PolicyRow};
 use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::source::files::{load_text, Loaded};
 use kubectl_policies::source::live::watch::Change;
@@ -33,7 +33,7 @@ fn full(objects: &[Object]) -> String {
         &[],
         &[],
     );
-    rows_json(&get_policies(&w, None))
+    rows_json(&policy_rows(&w, None))
 }
 
 /// A watch whose first read is `objects`, with no declared kinds.

@@ -61,8 +61,8 @@ pub fn describe_target(
             description.policies.len()
         )?;
         let t = match wide {
-            true => policies_table_wide(description),
-            false => policies_table(description),
+            true => reaching_table_wide(description),
+            false => reaching_table(description),
         };
         indented_table(out, t, style)?;
     }
@@ -100,7 +100,7 @@ pub fn describe_target(
 /// The policies that reach an object, within the page's width: each policy named
 /// in its namespace when that is not the object's, and how it reaches the object
 /// (`how_it_reaches`).
-pub(super) fn policies_table(description: &TargetDescription) -> Table {
+pub(super) fn reaching_table(description: &TargetDescription) -> Table {
     let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
     for p in &description.policies {
         let name = match p.policy.namespace == description.target.namespace {
@@ -141,8 +141,8 @@ pub(super) fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
     }
 }
 
-/// `policies_table` with the class, the relation and the attachment point in words.
-pub(super) fn policies_table_wide(description: &TargetDescription) -> Table {
+/// `reaching_table` with the class, the relation and the attachment point in words.
+pub(super) fn reaching_table_wide(description: &TargetDescription) -> Table {
     let mut t = Table::new(vec![
         "KIND",
         "POLICY",

@@ -9,8 +9,9 @@ const TARGETS_SHOWN: usize = 10;
 /// Rows made per task when a table is made on every core.
 const ROWS_PER_PART: usize = 1024;
 
+/// `get`'s table of the policies `query::policy_rows` lists.
 #[allow(clippy::too_many_arguments)]
-pub fn get_policies(
+pub fn policies_table(
     out: &mut impl Write,
     rows: &[PolicyRow],
     wide: bool,
@@ -129,7 +130,8 @@ pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, wide: bool, show_labels:
         && (!show_labels || a.labels == b.labels)
 }
 
-pub fn get_kinds(
+/// `get kinds`' table of the rows `query::kind_rows` lists.
+pub fn kinds_table(
     out: &mut impl Write,
     rows: &[KindRow],
     wide: bool,

@@ -20,13 +20,13 @@ use std::io::Write;
 
 pub(super) fn get_kinds(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome> {
     let format = plan.output.format;
-    let rows = query::get_kinds(&session.world);
+    let rows = query::kind_rows(&session.world);
     match format {
         Format::Json | Format::Yaml => {
             let blind = &session.world.topology.snapshot().blind_spots;
             structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
         }
-        _ => human::get_kinds(
+        _ => human::kinds_table(
             out,
             &rows,
             format == Format::Wide,
@@ -44,7 +44,7 @@ pub(super) fn get(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let selection = select::read_selection(&session.world, &get.words).map_err(|e| anyhow!(e))?;
-    let all = query::get_policies(&session.world, session.scope());
+    let all = query::policy_rows(&session.world, session.scope());
     let (mut rows, missing) = select::select(&session.world, all, &selection, session.scope());
     // kubectl answers for the names it finds and reports the others (exit 1 at the end).
     for not_found in &missing {
@@ -143,7 +143,7 @@ impl GetOutput<'_> {
                 warn_line(&nothing_found(scope))
             }
             _ if rows.is_empty() => warn_line(&no_policies_found(scope)),
-            _ => human::get_policies(
+            _ => human::policies_table(
                 out,
                 rows,
                 output.format == Format::Wide,
@@ -367,7 +367,7 @@ impl<'a, W: Write> Watch<'a, W> {
             }
             _ => {
                 let names: Vec<&str> = events.iter().map(|e| e.as_str()).collect();
-                human::get_policies(
+                human::policies_table(
                     &mut **out,
                     rows,
                     output.format == Format::Wide,
