@@ -56,10 +56,10 @@ pub fn answer_everything(w: &Rebuildable) {
 fn answer_in(w: &Rebuildable, styles: &[Style]) {
     everything(w, styles);
     let t = &w.topology;
-    for n in NodeId::all(t.nodes.len()) {
+    for n in NodeId::all(t.nodes().len()) {
         object(w, n, styles);
     }
-    for p in PolicyId::all(t.policies.len()) {
+    for p in PolicyId::all(t.policies().len()) {
         policy(w, p, styles);
     }
     named(w, styles);
@@ -90,7 +90,7 @@ fn everything(w: &World, styles: &[Style]) {
         .iter()
         .map(|r| query::policy_item(r, w.policy_object(&r.policy)))
         .collect();
-    let blind = &w.topology.snapshot.blind_spots;
+    let blind = &w.topology.snapshot().blind_spots;
     data("get", &query::ListOf::of_objects(&items, blind));
     for (wide, headers) in [(false, true), (true, true), (false, false)] {
         text("get", styles, |o, style| {
@@ -133,7 +133,7 @@ fn graph(what: &str, w: &World, focus: Option<NodeId>) {
 
 /// The answers about one object (or section) of the hierarchy.
 fn object(w: &World, n: NodeId, styles: &[Style]) {
-    let what = format!("{}", w.topology.nodes[n].obj_ref);
+    let what = format!("{}", w.topology.node(n).obj_ref);
     let d = query::describe_target(w, n);
     data(&what, &d);
     for wide in [false, true] {
@@ -167,7 +167,7 @@ fn object(w: &World, n: NodeId, styles: &[Style]) {
 
 /// The answers about one policy: `describe` and `blast-radius`.
 fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
-    let what = format!("{}", w.topology.policies[p].obj_ref);
+    let what = format!("{}", w.topology.policy(p).obj_ref);
     let d = query::describe_policy(w, p);
     data(&what, &d);
     text(&what, styles, |o, style| {
@@ -189,13 +189,12 @@ fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
 fn named_objects(w: &World) -> BTreeSet<ObjRef> {
     let t = &w.topology;
     let mut named: BTreeSet<ObjRef> = t
-        .snapshot
-        .objects
+        .objects()
         .iter()
         .map(|o| o.obj_ref())
         .filter(|r| dependents::is_referenced_kind(w, &r.group_kind()))
         .collect();
-    for p in PolicyId::all(t.policies.len()) {
+    for p in PolicyId::all(t.policies().len()) {
         let d = query::describe_policy(w, p);
         named.extend(d.references.iter().map(|r| r.target.clone()));
     }

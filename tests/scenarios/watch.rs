@@ -334,7 +334,7 @@ fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
     let mut w = watched(all.clone());
     // The first answer's world holds every object (lent to it, not copied).
-    assert_eq!(w.world().topology.snapshot.objects.len(), all.len());
+    assert_eq!(w.world().topology.objects().len(), all.len());
     assert_eq!(rows_json(&w.rows()), full(&all));
 
     // The Gateway every route attaches to, deleted, then back.
@@ -454,7 +454,7 @@ fn the_first_change_is_answered_from_the_state_counted_once_the_first_table_is_p
     let mut all = objects(kubectl_policies::source::demo::DEMO_YAML);
     let mut w = watched(all.clone());
     assert_eq!(rows_json(&w.rows()), full(&all));
-    assert!(w.world().topology.policy_index.len() > 5, "the first world");
+    assert!(w.world().topology.policies().len() > 5, "the first world");
     w.forget_first();
     assert_eq!(w.answered, (1, 0, 0));
     let at = find(&all, "HTTPRoute", "sprinkles");
@@ -517,7 +517,7 @@ fn after_an_answer_in_full_the_next_change_is_answered_from_the_state_counted_fr
         assert_eq!(object.obj_ref(), row.policy);
     }
     assert_eq!(w.answered, (2, 0, 0), "answered in full");
-    assert_eq!(w.world().topology.snapshot.objects.len(), all.len());
+    assert_eq!(w.world().topology.objects().len(), all.len());
     assert_eq!(rows_json(&w.rows()), full(&all));
     // The route back, without `forget_first` first: counted from the parts it touches.
     all.push(route.clone());

@@ -320,7 +320,7 @@ fn effective(
     let topology = &session.world.topology;
     let kind = kind
         .map(|k| {
-            resolve_type(k, &topology.catalog, &topology.snapshot.objects)
+            resolve_type(k, topology.catalog(), topology.objects())
                 .map_err(|e| anyhow!(hint::unknown_type(&session.world, k, e)))
         })
         .transpose()?;
@@ -409,7 +409,7 @@ fn blast_radius(
                     query::blast::delete_object(&session.world, &object, kinds)
                 }
                 Subject::Node(n) if deletable(&session.world, n) => {
-                    let object = session.world.topology.nodes[n].obj_ref.clone();
+                    let object = session.world.topology.node(n).obj_ref.clone();
                     query::blast::delete_object(&session.world, &object, kinds)
                 }
                 _ => bail!(
@@ -451,7 +451,7 @@ fn names_no_policy(targets: &[String]) -> bool {
 
 /// A node `blast-radius` deletes as an object policies' specs may name (a Service).
 fn deletable(world: &query::World, node: kubectl_policies::topology::NodeId) -> bool {
-    let r = &world.topology.nodes[node].obj_ref;
+    let r = &world.topology.node(node).obj_ref;
     r.section.is_none() && query::dependents::is_referenced_kind(world, &r.group_kind())
 }
 
@@ -471,7 +471,7 @@ fn dump(plan: &Plan, loaded: Loaded, out: &mut impl Write) -> Result<Outcome> {
 fn check(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome> {
     let format = plan.output.format;
     let findings = query::check_in(&session.world, session.scope());
-    let blind = &session.world.topology.snapshot.blind_spots;
+    let blind = &session.world.topology.snapshot().blind_spots;
     // A reference the input does not say exists or not leaves the verdict standing: the
     // input was read, and the answer holds.
     let unread = blind

@@ -23,7 +23,7 @@ pub(super) fn get_kinds(plan: &Plan, session: &Session, out: &mut impl Write) ->
     let rows = query::kind_rows(&session.world);
     match format {
         Format::Json | Format::Yaml => {
-            let blind = &session.world.topology.snapshot.blind_spots;
+            let blind = &session.world.topology.snapshot().blind_spots;
             structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
         }
         _ => human::kinds_table(out, &rows, &plan.output.printer)?,
@@ -50,7 +50,7 @@ pub(super) fn get(
     }
     if let Some(sort) = &plan.output.templates.sort_by {
         let listed = !one_named(&selection, &rows)
-            || !session.world.topology.snapshot.blind_spots.is_empty();
+            || !session.world.topology.snapshot().blind_spots.is_empty();
         let table = matches!(plan.output.format, Format::Table | Format::Wide);
         // kubectl sorts a table of more than one row, and any List it prints.
         let must_find = if table { rows.len() > 1 } else { listed };
@@ -89,7 +89,7 @@ impl GetOutput<'_> {
         some_missing: bool,
     ) -> Result<()> {
         let (output, scope) = (self.output, self.session.scope());
-        let blind = &self.session.world.topology.snapshot.blind_spots;
+        let blind = &self.session.world.topology.snapshot().blind_spots;
         // One policy asked for by name is answered as itself, as `kubectl get KIND NAME`
         // answers, when everything could be read; anything else as a List, with what
         // could not be read beside the items (docs/reference.md#blind-spots).
@@ -424,13 +424,7 @@ fn sorted_by<'o>(
 fn selected(world: &World, selector: &LabelSelector, policy: &ObjRef) -> bool {
     let topology = &world.topology;
     topology
-        .policy_index
-        .get(policy)
-        .and_then(|&id| {
-            topology
-                .snapshot
-                .objects
-                .get(topology.policies[id].object.index())
-        })
+        .policy_id(policy)
+        .and_then(|id| topology.objects().get(topology.policy(id).object.index()))
         .is_some_and(|o| selector.matches(&o.labels))
 }
