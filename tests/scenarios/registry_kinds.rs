@@ -855,7 +855,7 @@ fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
         (
             w.topology.policies[p].class,
             w.statuses().affects_count(p),
-            d.class_source,
+            d.class_origin,
             d.label_class,
         )
     };
