@@ -47,6 +47,7 @@ use super::{
     SharedPort, Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
+use std::sync::LazyLock;
 
 /// A project: its name, its policy kinds, and what it reads beside them.
 #[derive(Debug)]
@@ -75,15 +76,19 @@ pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
     PROJECTS.iter().flat_map(|p| p.class_parameters)
 }
 
-/// Every `Further` rule of the registry, each once, project by project.
+/// Every `Further` rule of the registry, each once, project by project (the entries of
+/// a project share theirs): gathered once, since a narrowing asks for them per object.
 pub fn further_rules() -> impl Iterator<Item = &'static Further> {
-    let mut rules: Vec<&'static Further> = Vec::new();
-    for rule in entries().flat_map(|e| e.further) {
-        if !rules.contains(&rule) {
-            rules.push(rule);
+    static RULES: LazyLock<Vec<&'static Further>> = LazyLock::new(|| {
+        let mut rules: Vec<&'static Further> = Vec::new();
+        for rule in entries().flat_map(|e| e.further) {
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
         }
-    }
-    rules.into_iter()
+        rules
+    });
+    RULES.iter().copied()
 }
 
 /// The projects, in the order `docs/policies.md`'s table lists them, each with its entries.
