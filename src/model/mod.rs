@@ -1,18 +1,21 @@
 //! The data every stage shares, at the bottom of the pipeline: names and references
-//! (`names`), objects and what could not be read (`object`), the links between
-//! namespaces routes make (`namespace_links`; what a route's spec says: `links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of any other module of the crate.
+//! (`names`), objects and what could not be read (`object`), the compact forms a spec is
+//! held in (`text`, `value`) and the one way a typed view of it is read (`view`), the
+//! links between namespaces routes make (`namespace_links`; what a route's spec says:
+//! `links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of
+//! any other module of the crate.
 
 mod crd;
 #[macro_use]
 mod ids;
 pub mod hash;
 mod links;
-mod links_text;
 mod names;
 mod namespace_links;
 mod object;
 pub mod text;
 pub mod value;
+mod view;
 mod vocabulary;
 
 pub use crd::{Crd, CRD_GROUP, CRD_KIND};

@@ -53,13 +53,10 @@ pub struct Object {
 
 impl Object {
     /// What the hierarchy reads of a route's or backend's spec, read the first time it
-    /// is asked for: when the spec is still text, straight from the text
-    /// (`Links::read_text`), no spec built; else from the built spec.
+    /// is asked for, as a view of the spec (`Lazy::read`): when the spec is still text,
+    /// straight from the text, no spec built.
     pub fn links(&self) -> &Links {
-        self.links.get_or_init(|| {
-            let from_text = self.spec.unbuilt_text().and_then(Links::read_text);
-            Box::new(from_text.unwrap_or_else(|| self.spec.with(Links::read)))
-        })
+        self.links.get_or_init(|| Box::new(self.spec.read()))
     }
 
     pub fn group(&self) -> &str {
