@@ -1,6 +1,6 @@
 //! The data every stage shares, at the bottom of the pipeline: names and references
-//! (`names`), objects and what could not be read (`object`), the compact forms a spec is
-//! held in (`text`, `value`) and the one way a typed view of it is read (`view`), the
+//! (`names`), objects and what could not be read (`object`), a spec by its state
+//! (`spec`), the compact forms it is held in (`text`, `value`) and the one way a typed view of it is read (`view`), the
 //! links between namespaces routes make (`namespace_links`; what a route's spec says:
 //! `links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of
 //! any other module of the crate.
@@ -13,6 +13,7 @@ mod links;
 mod names;
 mod namespace_links;
 mod object;
+mod spec;
 pub mod text;
 pub mod value;
 mod view;
@@ -28,6 +29,7 @@ pub use names::*;
 pub use namespace_links::NamespaceLinks;
 pub(crate) use namespace_links::{backend_refs, is_route_object, parent_refs};
 pub use object::*;
+pub use spec::Spec;
 pub use text::{text, Text};
 pub use value::{Lazy, Map, Val};
 pub use vocabulary::*;

@@ -2,9 +2,9 @@
 //! backendRefs), read from their objects' specs, and the links between namespaces they
 //! make: what an answer about one object follows to tell which namespaces it needs.
 
-use super::links::{reference, Links};
+use super::links::reference;
 use super::view::{self, MapOr};
-use super::{is_gateway_group, is_route, ObjRef, Object, Val, GATEWAY_GROUP};
+use super::{is_gateway_group, is_route, ObjRef, Object, Spec, Val, GATEWAY_GROUP};
 use rayon::prelude::*;
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -119,11 +119,7 @@ impl NamespaceLinks {
             return;
         }
         // A settled route or backend keeps its links, not its spec.
-        if let Some(links) = o
-            .links
-            .get()
-            .filter(|_| Links::kept_for(o.group(), &o.kind))
-        {
+        if let Spec::Links(links) = &o.spec {
             for p in links.parent_refs.items() {
                 self.add(ns, p.namespace.as_deref().unwrap_or(ns));
             }
