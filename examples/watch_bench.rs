@@ -5,7 +5,7 @@
 //! - the re-answer: `Watched::apply` and `Watched::answer` (the rows that changed);
 //!   after an answer in full, what the next answers are counted from is counted once
 //!   its rows are printed (`Watched::forget_first`): timed apart, in the last column;
-//! - a full `get -A` analysis of the same objects: `analyze` and `get_policies` (no
+//! - a full `get -A` analysis of the same objects: `analyze` and `policy_rows` (no
 //!   parsing: the objects are already in hand, as they are for the watch).
 //!
 //! Each re-answer is also checked against the full one (the same rows, or it fails).
@@ -24,7 +24,7 @@
 
 use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::query::watch::Watched;
-use kubectl_policies::query::{analyze, get_policies, PolicyRow};
+use kubectl_policies::query::{analyze, policy_rows, PolicyRow};
 use kubectl_policies::source::files::{self, load_text, Loaded};
 use kubectl_policies::source::live::watch::Change;
 use std::time::{Duration, Instant};
@@ -303,7 +303,7 @@ fn full_rows(objects: &[Object]) -> Vec<PolicyRow> {
         &[],
         &[],
     );
-    get_policies(&w, None)
+    policy_rows(&w, None)
 }
 
 fn json(rows: &[PolicyRow]) -> String {

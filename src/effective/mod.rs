@@ -50,7 +50,7 @@ impl PathStep {
                 None,
                 topology.namespace_level(n).unwrap_or_default(),
             ),
-            PathStep::Node(n) => topology.nodes[n].obj_ref.clone(),
+            PathStep::Node(n) => topology.node(n).obj_ref.clone(),
         }
     }
 
@@ -228,8 +228,9 @@ fn port_then_named(
     rule: SameTarget,
 ) -> same_target::Outcome {
     let by_port = |&p: &PolicyId| {
-        let policy = &t.policies[p];
-        let mut here = t.targets[p]
+        let policy = t.policy(p);
+        let mut here = t
+            .targets_of(p)
             .iter()
             .filter(|r| r.resolution == Resolution::Node(n))
             .peekable();
@@ -271,7 +272,7 @@ impl<'t> KindFold<'t> {
         // A few kinds among tens of thousands of policies: each is looked for among
         // those found so far, not every policy's kind sorted.
         let mut kinds: Vec<GroupKind> = Vec::new();
-        for p in &topology.policies {
+        for p in topology.policies() {
             if !kinds.contains(&p.kind) {
                 kinds.push(p.kind.clone());
             }
@@ -298,14 +299,14 @@ impl<'t, P: Paths> KindFold<'t, P> {
         kind: &GroupKind,
         removed: Option<PolicyId>,
     ) -> KindFold<'t, P> {
-        let pk = topology.catalog.kind_of(kind);
+        let pk = topology.catalog().kind_of(kind);
         let (class, flow, model, same_target) = (pk.class, pk.flow, pk.merge, pk.same_target);
         let port_level = pk.sections.port_ranks_below_sections();
-        let of_kind = |p: PolicyId| &topology.policies[p].kind == kind && Some(p) != removed;
+        let of_kind = |p: PolicyId| &topology.policy(p).kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
-        let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies.len())
+        let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies().len())
             .filter(|&p| of_kind(p))
-            .flat_map(|p| &topology.targets[p])
+            .flat_map(|p| topology.targets_of(p))
             .filter_map(|r| match r.resolution {
                 Resolution::Node(n) => Some(n),
                 Resolution::Namespace(_) | Resolution::NotFound(_) => None,
@@ -319,12 +320,13 @@ impl<'t, P: Paths> KindFold<'t, P> {
             if nodes.is_empty() {
                 0
             } else {
-                topology.nodes.len()
+                topology.nodes().len()
             }
         ];
         let mut conflicts = Vec::new();
         for n in nodes {
-            let mine: Vec<PolicyId> = topology.attached[n]
+            let mine: Vec<PolicyId> = topology
+                .attached_to(n)
                 .iter()
                 .copied()
                 .filter(|&p| of_kind(p))
@@ -343,14 +345,14 @@ impl<'t, P: Paths> KindFold<'t, P> {
         }
         let mut ns_policies = Vec::new();
         if class == Class::Inherited {
-            for (ns, ps) in &topology.ns_attached {
+            for (ns, ps) in topology.namespace_attachments() {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 // A namespace no node is in has no level to apply at.
-                let Some(level) = topology.skeleton.level_of(ns) else {
+                let Some(level) = topology.skeleton().level_of(ns) else {
                     continue;
                 };
                 if !mine.is_empty() {
-                    ns_policies.resize(topology.skeleton.levels(), Vec::new());
+                    ns_policies.resize(topology.skeleton().levels(), Vec::new());
                     // A namespace level is no object to be Conflicted on: its policies stack.
                     ns_policies[level as usize] = mine.into_iter().map(|p| vec![p]).collect();
                 }
@@ -393,7 +395,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
         let namespaces = if self.ns_policies.is_empty() {
             0
         } else {
-            t.nodes.len()
+            t.nodes().len()
         };
         let in_policy_namespace =
             NodeId::all(namespaces).filter(|&n| !self.ns_policies_at(n).is_empty());
@@ -414,7 +416,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
     /// level, if it has one.
     fn ns_policies_at(&self, node: NodeId) -> &[Vec<PolicyId>] {
         self.topology
-            .skeleton
+            .skeleton()
             .level(node)
             .map_or(&[], |l| self.ns_policies_of(l))
     }
@@ -526,14 +528,14 @@ impl<'t, P: Paths> KindFold<'t, P> {
     /// topology makes it) is passed over, so even a cycle ends.
     fn compute(&mut self, node: NodeId) -> (u32, u32) {
         if self.memo.is_empty() {
-            self.memo = vec![NOT_YET; self.topology.nodes.len()];
-            self.walking = vec![false; self.topology.nodes.len()];
+            self.memo = vec![NOT_YET; self.topology.nodes().len()];
+            self.walking = vec![false; self.topology.nodes().len()];
         }
         if self.memo[node] != NOT_YET {
             return self.memo[node];
         }
         let t = self.topology;
-        let skeleton = &t.skeleton;
+        let skeleton = t.skeleton();
         let mut stack = std::mem::take(&mut self.walk);
         stack.clear();
         stack.push(node);
@@ -558,7 +560,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
     /// Computes the contexts of `n`, those of its parents being computed.
     fn compute_here(&mut self, node: NodeId) -> (u32, u32) {
         let topology = self.topology;
-        let skeleton = &topology.skeleton;
+        let skeleton = topology.skeleton();
         let parents = skeleton.parents(node);
         let start = self.ctxs.len();
         let mut arrived = std::mem::take(&mut self.arrived);
@@ -579,9 +581,9 @@ impl<'t, P: Paths> KindFold<'t, P> {
         // A backend's port is reached through the ports the backendRefs name: a path
         // into the backend that names other ports brings only the backend's own
         // policies to this one.
-        let port_owner = match topology.backend_ports.is_empty() {
-            true => None,
-            false => skeleton
+        let port_owner = match topology.backend_refs_name_ports() {
+            false => None,
+            true => skeleton
                 .owner(node)
                 .filter(|_| matches!(skeleton.role(node), Role::Port)),
         };
@@ -598,11 +600,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
                 false => PortTraffic::Every,
-                true => topology
-                    .port_traffic
-                    .get(node.index())
-                    .copied()
-                    .unwrap_or_default(),
+                true => topology.port_traffic(node),
             };
             // The backend's own policies, for the contexts traffic does not reach this
             // port along: made once.
@@ -709,7 +707,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
         let mut seen_next = seen;
         let mut entered = false;
         let mut es: SmallVec<[Rc<Joining>; 2]> = SmallVec::new();
-        if let Some(ns) = self.topology.skeleton.level(n) {
+        if let Some(ns) = self.topology.skeleton().level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;
@@ -853,9 +851,9 @@ impl<'t> KindFold<'t> {
                 out.push(below.iter().rev().copied().collect());
             }
             let t = self.topology;
-            let is_port = t.skeleton.role(n) == Role::Port;
+            let is_port = t.skeleton().role(n) == Role::Port;
             work.extend(preds.into_iter().rev().map(|(p, j)| {
-                let port = (is_port && t.skeleton.owner(n) == Some(p)).then_some(n);
+                let port = (is_port && t.skeleton().owner(n) == Some(p)).then_some(n);
                 Work::Visit(p, j, port)
             }));
         }

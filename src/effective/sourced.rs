@@ -146,54 +146,60 @@ pub(crate) fn lost_leaves(
     result: &Sourced,
     policy: PolicyId,
 ) -> Vec<(String, Option<PolicyId>)> {
-    let mut out = Vec::new();
-    lost_walk(
-        own,
-        Some(result),
-        result,
+    let mut lost = Lost {
         policy,
-        &mut String::new(),
-        &mut out,
-    );
-    out
+        path: String::new(),
+        out: Vec::new(),
+    };
+    lost.walk(own, Some(result), result);
+    lost.out
 }
 
-fn lost_walk(
-    own: &Sourced,
-    here: Option<&Sourced>,
-    nearest: &Sourced,
+/// The walk of `lost_leaves`: the policy whose settings are looked for, the JSON
+/// pointer of the field walked now, and the settings found lost so far.
+struct Lost {
     policy: PolicyId,
-    path: &mut String,
-    out: &mut Vec<(String, Option<PolicyId>)>,
-) {
-    match (own, here) {
-        // A null sets nothing (it only deletes, in a patch).
-        (
-            Sourced::Leaf {
-                value: Val::Null, ..
-            },
-            _,
-        ) => {}
-        (_, Some(Sourced::Leaf { source, .. })) if *source == policy => {}
-        // Replaced whole, at this level or above.
-        (_, Some(Sourced::Leaf { source, .. })) => {
-            let mut lost = Vec::new();
-            own.set_leaves(path, &mut lost);
-            out.extend(lost.into_iter().map(|at| (at, Some(*source))));
-        }
-        (Sourced::Leaf { .. }, Some(other @ Sourced::Object(_))) => {
-            out.push((path.clone(), main_other(other, policy)))
-        }
-        (Sourced::Leaf { .. }, None) => out.push((path.clone(), main_other(nearest, policy))),
-        (Sourced::Object(fields), _) => {
-            let nearest = here.unwrap_or(nearest);
-            for (k, v) in fields {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                let below = here.and_then(|h| h.get(k)).map(|r| &**r);
-                lost_walk(v, below, nearest, policy, path, out);
-                path.truncate(len);
+    path: String,
+    out: Vec<(String, Option<PolicyId>)>,
+}
+
+impl Lost {
+    /// The lost settings of `own` (at `path`) against `here`, what the result has at
+    /// that path (none: nothing), `nearest` the closest object above it that it has.
+    fn walk(&mut self, own: &Sourced, here: Option<&Sourced>, nearest: &Sourced) {
+        let policy = self.policy;
+        match (own, here) {
+            // A null sets nothing (it only deletes, in a patch).
+            (
+                Sourced::Leaf {
+                    value: Val::Null, ..
+                },
+                _,
+            ) => {}
+            (_, Some(Sourced::Leaf { source, .. })) if *source == policy => {}
+            // Replaced whole, at this level or above.
+            (_, Some(Sourced::Leaf { source, .. })) => {
+                let mut lost = Vec::new();
+                own.set_leaves(&mut self.path, &mut lost);
+                self.out
+                    .extend(lost.into_iter().map(|at| (at, Some(*source))));
+            }
+            (Sourced::Leaf { .. }, Some(other @ Sourced::Object(_))) => self
+                .out
+                .push((self.path.clone(), main_other(other, policy))),
+            (Sourced::Leaf { .. }, None) => self
+                .out
+                .push((self.path.clone(), main_other(nearest, policy))),
+            (Sourced::Object(fields), _) => {
+                let nearest = here.unwrap_or(nearest);
+                for (k, v) in fields {
+                    let len = self.path.len();
+                    self.path.push('/');
+                    self.path.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    let below = here.and_then(|h| h.get(k)).map(|r| &**r);
+                    self.walk(v, below, nearest);
+                    self.path.truncate(len);
+                }
             }
         }
     }

@@ -213,7 +213,7 @@ impl Statuses {
 /// The counts, and each policy's status at every node it reaches when `keep`
 /// (else none: empty).
 fn computed(topology: &Topology, keep: bool) -> (Counts, Vec<Reached>) {
-    let np = topology.policies.len();
+    let np = topology.policies().len();
     // Per policy, its status at every node it reaches, in node order (node numbers
     // as 32 bits: there can be a million of these).
     let mut reached: Vec<Reached> = Vec::new();
@@ -234,7 +234,7 @@ fn computed(topology: &Topology, keep: bool) -> (Counts, Vec<Reached>) {
         .par_iter()
         .map(|k| {
             NodeSet::of(
-                topology.nodes.len(),
+                topology.nodes().len(),
                 &topology.at_or_below(KindFold::new(topology, k).starts()),
             )
         })
@@ -332,23 +332,27 @@ impl Own {
 
     /// What policy `policy` of `topology` takes from itself and its targets.
     pub fn of(topology: &Topology, policy: PolicyId) -> Own {
-        let attached = topology.targets[policy].iter().any(|r| match r.resolution {
-            Resolution::Node(_) | Resolution::Namespace(_) => true,
-            Resolution::NotFound(_) => false,
-        });
+        let attached = topology
+            .targets_of(policy)
+            .iter()
+            .any(|r| match r.resolution {
+                Resolution::Node(_) | Resolution::Namespace(_) => true,
+                Resolution::NotFound(_) => false,
+            });
         let unresolved = |code| {
-            topology.targets[policy]
+            topology
+                .targets_of(policy)
                 .iter()
                 .any(|r| r.resolution == Resolution::NotFound(code))
         };
         Own::Unattached(if attached {
             // Refused by its controller on a target that exists: Invalid.
             return Own::Attached {
-                rejected: topology.policies[policy].rejected.is_some(),
+                rejected: topology.policy(policy).rejected.is_some(),
                 conflicted_on_some: unresolved(Code::Conflicted),
                 invalid_on_some: unresolved(Code::Invalid),
             };
-        } else if topology.policies[policy].workload_selector.is_some() {
+        } else if topology.policy(policy).workload_selector.is_some() {
             PolicyStatus::SelectorBound
         } else if unresolved(Code::TargetNotFound) {
             PolicyStatus::TargetNotFound
@@ -359,8 +363,7 @@ impl Own {
         } else if unresolved(Code::Conflicted) {
             // Set Conflicted by its controller on every target (Kong).
             PolicyStatus::Conflicted
-        } else if !topology.policies[policy].invalid.is_empty() || unresolved(Code::TargetIsPolicy)
-        {
+        } else if !topology.policy(policy).invalid.is_empty() || unresolved(Code::TargetIsPolicy) {
             PolicyStatus::Invalid
         } else {
             // A selector that matched nothing: attached to nothing, so nothing to enforce.
@@ -411,7 +414,7 @@ impl Contribution {
 /// Per policy, per part of `t` (`part_of[n]`: the part node `n` is counted in, `None`
 /// for a node not counted), what the counted nodes contribute (see `Contribution`).
 pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Contribution)>> {
-    let np = t.policies.len();
+    let np = t.policies().len();
     let leaves = leaf_counts(t);
     let kinds = KindFold::kinds_in_use(t);
     // Objects reached are counted as the nodes go by when each section's node follows
@@ -422,8 +425,14 @@ pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Con
         .map(|k| t.at_or_below(KindFold::new(t, k).starts()))
         .collect();
     let sizes: Vec<usize> = reach.iter().map(Vec::len).collect();
+    let counting = Counting {
+        topology: t,
+        part_of,
+        leaves: &leaves,
+        ordered,
+    };
     let folded = fold_largest_first(&sizes, |k| {
-        contributions_of_kind(t, &kinds[k], &reach[k], part_of, &leaves, ordered)
+        contributions_of_kind(&counting, &kinds[k], &reach[k])
     });
     let mut per: Vec<Vec<(u32, Contribution)>> = vec![Vec::new(); np];
     for ((p, part), c) in folded.into_iter().flatten() {
@@ -454,17 +463,30 @@ fn fold_largest_first<T: Send>(sizes: &[usize], fold: impl Fn(usize) -> T + Sync
     folded.into_iter().map(|(_, out)| out).collect()
 }
 
+/// What `contributions` counts with, the same for every kind: the topology, the part
+/// each node is counted in, how many settings each policy sets, and whether objects
+/// come in node order (`sections_follow_owners`).
+struct Counting<'a> {
+    topology: &'a Topology,
+    part_of: &'a [Option<u32>],
+    leaves: &'a [usize],
+    ordered: bool,
+}
+
 /// `contributions` of the policies of one kind, folded over `nodes` (at or below where
 /// they enter, in node order).
 fn contributions_of_kind(
-    t: &Topology,
+    counting: &Counting,
     k: &GroupKind,
     nodes: &[NodeId],
-    part_of: &[Option<u32>],
-    leaves: &[usize],
-    ordered: bool,
 ) -> FastMap<(PolicyId, u32), Contribution> {
-    let np = t.policies.len();
+    let Counting {
+        topology: t,
+        part_of,
+        leaves,
+        ordered,
+    } = *counting;
+    let np = t.policies().len();
     let f = &mut KindFold::for_statuses(t, k);
     let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
     let mut tallies = Tallies::new(f, leaves);
@@ -481,7 +503,7 @@ fn contributions_of_kind(
         };
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.class, f.flow);
-        let object = t.skeleton.object(n);
+        let object = t.skeleton().object(n);
         for &(p, tally) in &here {
             let new_object = last_object[p.index()].replace(object) != Some(object)
                 && (ordered || seen.insert((p, object)));
@@ -547,7 +569,7 @@ pub fn leaf_contributions_at(topology: &Topology, node: NodeId) -> Vec<(PolicyId
 /// the nodes a policy reaches come in order too, and counting them takes no list.
 fn sections_follow_owners(topology: &Topology) -> bool {
     let mut object = None;
-    NodeId::all(topology.nodes.len()).all(|n| match topology.skeleton.owner(n) {
+    NodeId::all(topology.nodes().len()).all(|n| match topology.skeleton().owner(n) {
         None => {
             object = Some(n);
             true
@@ -559,7 +581,7 @@ fn sections_follow_owners(topology: &Topology) -> bool {
 /// How many distinct objects the nodes `at` holds are or belong to: counted as they go
 /// by when they come in order (`sections_follow_owners`), else sorted.
 fn objects_reached(topology: &Topology, at: &Reached, ordered: bool) -> usize {
-    let objects = at.nodes().map(|n| topology.skeleton.object(n));
+    let objects = at.nodes().map(|n| topology.skeleton().object(n));
     if ordered {
         let mut last = None;
         objects.filter(|&o| last.replace(o) != Some(o)).count()
@@ -629,7 +651,7 @@ fn statuses_of_kind(
     keep_nodes: bool,
 ) -> KindStatuses {
     let t = fold.topology;
-    let np = t.policies.len();
+    let np = t.policies().len();
     let mut reached: Vec<Reached> = Vec::new();
     // Per policy: the last object reached and how many so far.
     let mut objects: Vec<(Option<NodeId>, usize)> = Vec::new();
@@ -644,7 +666,7 @@ fn statuses_of_kind(
     for n in reach.iter() {
         tallies.at(fold, n, &mut here);
         let leaf = is_leaf(t, n, fold.class, fold.flow);
-        let object = t.skeleton.object(n);
+        let object = t.skeleton().object(n);
         for &(p, tally) in &here {
             if keep_nodes {
                 reached[p].push(n, tally.status());
@@ -656,7 +678,7 @@ fn statuses_of_kind(
             }
         }
     }
-    let of_kind = |p: &PolicyId| t.policies[*p].kind == fold.kind;
+    let of_kind = |p: &PolicyId| t.policy(*p).kind == fold.kind;
     let mine = || PolicyId::all(np).filter(of_kind);
     KindStatuses {
         reached: match keep_nodes {
@@ -785,10 +807,10 @@ impl<'a> Tallies<'a> {
 
 /// How many settings each policy sets.
 fn leaf_counts(topology: &Topology) -> Vec<usize> {
-    let spec = |p: &crate::catalog::policy::Policy| &topology.snapshot.objects[p.object].spec;
+    let spec = |p: &crate::catalog::policy::Policy| &topology.object(p.object).spec;
     // Every policy's spec is walked: on every core.
     topology
-        .policies
+        .policies()
         .par_iter()
         .with_min_len(1024)
         .map(|p| p.intent.leaf_count(spec(p)))
@@ -798,11 +820,11 @@ fn leaf_counts(topology: &Topology) -> Vec<usize> {
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
 fn conflict_nodes(topology: &Topology, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     let sections = topology
-        .skeleton
+        .skeleton()
         .children(node)
         .iter()
         .copied()
-        .filter(move |&c| topology.skeleton.owner(c) == Some(node));
+        .filter(move |&c| topology.skeleton().owner(c) == Some(node));
     std::iter::once(node).chain(sections)
 }
 
@@ -843,8 +865,8 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 /// nodes before the backends); for Direct kinds, a target's sections or the target
 /// itself.
 fn is_leaf(topology: &Topology, node: NodeId, class: Class, flow: Flow) -> bool {
-    let children = topology.skeleton.children(node);
-    let backend = |m: NodeId| topology.skeleton.role(m).is_backend_side();
+    let children = topology.skeleton().children(node);
+    let backend = |m: NodeId| topology.skeleton().role(m).is_backend_side();
     match (class, flow) {
         (Class::Inherited, Flow::Down) => children.is_empty(),
         (Class::Inherited, Flow::ClientSide { .. }) => {
@@ -852,7 +874,7 @@ fn is_leaf(topology: &Topology, node: NodeId, class: Class, flow: Flow) -> bool 
         }
         (Class::Direct, _) => !children
             .iter()
-            .any(|&c| topology.skeleton.owner(c) == Some(node)),
+            .any(|&c| topology.skeleton().owner(c) == Some(node)),
     }
 }
 

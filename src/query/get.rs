@@ -131,8 +131,9 @@ impl Serialize for RowMetadata<'_> {
     }
 }
 
-/// Every policy in scope (`namespace` None: all namespaces), sorted.
-pub fn get_policies(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
+/// `get`'s rows: every policy in scope (`namespace` None: all namespaces), sorted.
+/// Printed by `render::human::policies_table`.
+pub fn policy_rows(world: &World, namespace: Option<&str>) -> Vec<PolicyRow> {
     let (topology, statuses) = (&*world.topology, world.counts());
     let in_scope: Vec<PolicyId> = topology
         .each_policy()
@@ -169,13 +170,14 @@ pub(crate) fn policy_row(
     status: PolicyStatus,
     affects: usize,
 ) -> PolicyRow {
-    let policy = &topology.policies[id];
-    let object = topology.snapshot.objects.get(policy.object.index());
+    let policy = topology.policy(id);
+    let object = topology.objects().get(policy.object.index());
     PolicyRow {
         policy: policy.obj_ref.clone(),
         api_version: object.map(|o| o.api_version.clone()).unwrap_or_default(),
         class: policy.class,
-        targets: topology.targets[id]
+        targets: topology
+            .targets_of(id)
             .iter()
             .map(|r| r.target.clone())
             .collect(),
@@ -209,10 +211,12 @@ pub struct KindRow {
     pub same_target: &'static str,
 }
 
-pub fn get_kinds(world: &World) -> Vec<KindRow> {
+/// `get kinds`' rows: every policy kind of the catalog, with how many policies of it
+/// there are. Printed by `render::human::kinds_table`.
+pub fn kind_rows(world: &World) -> Vec<KindRow> {
     let mut rows: Vec<KindRow> = world
         .topology
-        .catalog
+        .catalog()
         .kinds
         .values()
         .map(|k| KindRow {
@@ -222,7 +226,7 @@ pub fn get_kinds(world: &World) -> Vec<KindRow> {
             source: k.source.as_str(),
             count: world
                 .topology
-                .policies
+                .policies()
                 .iter()
                 .filter(|p| p.kind == k.group_kind())
                 .count(),

@@ -33,7 +33,7 @@ pub use describe::{
 };
 pub use effective::{effective, EffectivePolicies};
 pub use get::{
-    get_kinds, get_policies, policy_item, KindRow, ListMeta, ListOf, PolicyItem, PolicyRow,
+    kind_rows, policy_item, policy_rows, KindRow, ListMeta, ListOf, PolicyItem, PolicyRow,
 };
 pub use name_error::NameError;
 pub use policy::{
@@ -116,7 +116,7 @@ impl Effective {
         }
         Effective {
             policy_kind: (&group.kind).into(),
-            target: world.topology.nodes[group.node].obj_ref.clone(),
+            target: world.topology.node(group.node).obj_ref.clone(),
             contexts: group.contexts.clone(),
             spec: group.spec.clone(),
             sources,

@@ -23,13 +23,13 @@ pub enum Selection {
 pub fn read_selection(world: &World, words: &[String]) -> Result<Selection, NameError> {
     let topology = &world.topology;
     let policy_kind = |ty: &str| -> Result<GroupKind, NameError> {
-        let gk = resolve_type(ty, &topology.catalog, &topology.snapshot.objects).map_err(|e| {
+        let gk = resolve_type(ty, topology.catalog(), topology.objects()).map_err(|e| {
             NameError::UnknownType {
                 typed: ty.to_string(),
                 message: super::hint::unknown_type(world, ty, e),
             }
         })?;
-        if topology.catalog.get(&gk).is_none() {
+        if topology.catalog().get(&gk).is_none() {
             return Err(NameError::NotAPolicyKind {
                 resource: resource_plural(&gk.kind),
                 kind: gk.kind.to_lowercase(),
@@ -106,7 +106,7 @@ pub fn select(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::get_policies;
+    use crate::query::policy_rows;
 
     const INPUT: &str = r#"
 apiVersion: gateway.networking.k8s.io/v1
@@ -131,7 +131,7 @@ spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
 
     fn names(world: &World, s: &str) -> (Vec<String>, Vec<String>) {
         let sel = read_selection(world, &words(s)).unwrap();
-        let (rows, missing) = select(world, get_policies(world, Some("team")), &sel, Some("team"));
+        let (rows, missing) = select(world, policy_rows(world, Some("team")), &sel, Some("team"));
         let listed = rows
             .iter()
             .map(|r| format!("{}/{}", r.policy.kind, r.policy.name))

@@ -270,10 +270,7 @@ impl<'s> Builder<'s> {
                     let backend = self.add_backend(b.target, b.object);
                     self.backend_edge(b.rule, backend, b.port);
                 }
-                RouteChange::Delegate(d) => {
-                    let ns = d.namespace.as_deref();
-                    self.delegate(d.rule, d.route, ns, &d.name, &d.rule_ref, &d.field)
-                }
+                RouteChange::Delegate(d) => self.delegate(&d),
             }
         }
     }

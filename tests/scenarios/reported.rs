@@ -3,7 +3,7 @@
 
 use crate::common::world;
 use kubectl_policies::effective::PolicyStatus;
-use kubectl_policies::query::{get_policies, Reported};
+use kubectl_policies::query::{policy_rows, Reported};
 
 /// A Service and a BackendTLSPolicy on it (generation `generation`, if any) whose
 /// controller wrote `Accepted=<accepted> (<reason>)` for `observed` (if any).
@@ -40,7 +40,7 @@ status:
 /// STATUS and the controller's word of the only policy.
 fn verdict(yaml: &str) -> (String, PolicyStatus, Option<Reported>) {
     let w = world(yaml);
-    let rows = get_policies(&w, None);
+    let rows = policy_rows(&w, None);
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
     (r.shown_status().into_owned(), r.status, r.reported.clone())

@@ -23,8 +23,9 @@
 use kubectl_policies::model::{Listed, ObjRef, Object, Snapshot};
 use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::{Answer, Watched};
-use kubectl_policies::query::{analyze, get_policies, policy_item, PolicyRow};
+use kubectl_policies::query::{analyze, policy_item, policy_rows, PolicyRow};
 use kubectl_policies::render::human::policy_cells_alike;
+use kubectl_policies::render::Printer;
 use kubectl_policies::source::files::{load_text, Loaded};
 use kubectl_policies::source::live::discovery::Resource;
 use kubectl_policies::source::live::watch::{Change, WatchList};
@@ -312,7 +313,7 @@ fn cluster() -> impl Strategy<Value = Vec<Option<u8>>> {
 /// What a fresh `get -A -o json` says of every policy of `objects`.
 fn full(objects: &BTreeMap<ObjRef, Object>) -> Vec<PolicyRow> {
     let w = analyze(snapshot(objects), &[], &[]);
-    get_policies(&w, None)
+    policy_rows(&w, None)
 }
 
 fn snapshot(objects: &BTreeMap<ObjRef, Object>) -> Snapshot {
@@ -358,7 +359,7 @@ fn gold(row: &PolicyRow) -> bool {
 
 /// A table's cells (`get -w` prints a row again when they differ).
 fn alike(a: &PolicyRow, b: &PolicyRow) -> bool {
-    policy_cells_alike(a, b, false, false)
+    policy_cells_alike(a, b, &Printer::default())
 }
 
 /// What `get -w` printed last: per policy in view, its last row, and its last item with

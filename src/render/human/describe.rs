@@ -3,14 +3,14 @@
 
 use super::*;
 
-/// `describe` of an object for people; `wide`: the policies' table with their class,
+/// `describe` of an object for people; `-o wide` (`printer.wide`): the policies' table with their class,
 /// how they reach the object and where they attach spelled out (wider than the page).
 pub fn describe_target(
     out: &mut impl Write,
     description: &TargetDescription,
-    wide: bool,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let (wide, style) = (printer.wide, printer.style);
     object_header(out, &description.target)?;
     if !description.parents.is_empty() {
         field(
@@ -61,8 +61,8 @@ pub fn describe_target(
             description.policies.len()
         )?;
         let t = match wide {
-            true => policies_table_wide(description),
-            false => policies_table(description),
+            true => reaching_table_wide(description),
+            false => reaching_table(description),
         };
         indented_table(out, t, style)?;
     }
@@ -100,7 +100,7 @@ pub fn describe_target(
 /// The policies that reach an object, within the page's width: each policy named
 /// in its namespace when that is not the object's, and how it reaches the object
 /// (`how_it_reaches`).
-pub(super) fn policies_table(description: &TargetDescription) -> Table {
+pub(super) fn reaching_table(description: &TargetDescription) -> Table {
     let mut t = Table::new(vec!["KIND", "POLICY", "HOW", "STATUS"]);
     for p in &description.policies {
         let name = match p.policy.namespace == description.target.namespace {
@@ -141,8 +141,8 @@ pub(super) fn how_it_reaches(p: &crate::query::ReachingPolicy) -> String {
     }
 }
 
-/// `policies_table` with the class, the relation and the attachment point in words.
-pub(super) fn policies_table_wide(description: &TargetDescription) -> Table {
+/// `reaching_table` with the class, the relation and the attachment point in words.
+pub(super) fn reaching_table_wide(description: &TargetDescription) -> Table {
     let mut t = Table::new(vec![
         "KIND",
         "POLICY",
@@ -229,12 +229,14 @@ pub(super) fn listeners_and_routes(
     Ok(())
 }
 
+/// `describe` of a policy for people: its fields (AGE from `printer`'s clock), its
+/// settings, its targets and what it reaches.
 pub fn describe_policy(
     out: &mut impl Write,
     description: &PolicyDescription,
-    now: i64,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let (now, style) = (printer.now(), printer.style);
     policy_fields(out, description, now)?;
     match &description.settings {
         Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,

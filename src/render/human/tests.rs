@@ -30,25 +30,19 @@ fn wrap_list_breaks_after_a_comma() {
 fn get_names_the_first_targets_and_how_many_more_unless_wide() {
     let yaml = "apiVersion: networking.gke.io/v1\nkind: GCPServerTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec: {targetRefs: [{kind: Pod, selector: {}}]}\n";
     let w = crate::query::analyze_yaml(yaml).unwrap();
-    let mut row = crate::query::get_policies(&w, None).remove(0);
+    let mut row = crate::query::policy_rows(&w, None).remove(0);
     row.targets = (0..12)
         .map(|i| ObjRef::new("", "Pod", Some("app"), &format!("pod-{i}")))
         .collect();
     let table = |wide: bool| {
         let mut out = Vec::new();
         let rows = std::slice::from_ref(&row);
-        get_policies(
-            &mut out,
-            rows,
+        let printer = Printer {
             wide,
-            true,
-            false,
-            0,
-            Style::default(),
-            false,
-            None,
-        )
-        .unwrap();
+            clock: crate::render::Clock::At(0),
+            ..Printer::default()
+        };
+        policies_table(&mut out, rows, None, &printer).unwrap();
         String::from_utf8(out).unwrap()
     };
     let narrow = table(false);

@@ -41,15 +41,9 @@ impl<'s> Builder<'s> {
     /// HTTPRoutes accepts only those parents. kgateway documents it in "Route
     /// delegation" (https://kgateway.dev/docs/traffic-management/route-delegation/);
     /// no ReferenceGrant is involved.
-    pub(super) fn delegate(
-        &mut self,
-        rule_id: NodeId,
-        route: NodeId,
-        ns: Option<&str>,
-        name: &str,
-        rule_ref: &ObjRef,
-        field: &str,
-    ) {
+    pub(super) fn delegate(&mut self, d: &Delegation) {
+        let (rule_id, route, rule_ref, field) = (d.rule, d.route, &d.rule_ref, &d.field);
+        let (ns, name) = (d.namespace.as_deref(), d.name.as_str());
         let parent = self.topology.nodes[route].obj_ref.clone();
         let candidates: Vec<ObjectId> = match self.by_kind().get(&(GATEWAY_GROUP, "HTTPRoute", ns))
         {

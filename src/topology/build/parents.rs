@@ -26,6 +26,14 @@ impl ParentRef<'_> {
     }
 }
 
+/// The route whose parentRefs are linked: its node, its reference and the hostnames it
+/// lists, which every listener it names is asked to admit.
+struct Child<'r> {
+    id: NodeId,
+    route: &'r ObjRef,
+    hostnames: &'r [&'r str],
+}
+
 impl<'s> View<'_, 's> {
     /// A route's parentRefs: the edges from the listeners (or parents) that admit it.
     pub(super) fn parents(
@@ -69,7 +77,14 @@ impl<'s> View<'_, 's> {
                 continue;
             }
             match self.gateway_parent(id, route, &parent_ref) {
-                Ok(parent) => self.link_listeners(id, route, &hostnames, parent, &parent_ref, out),
+                Ok(parent) => {
+                    let child = Child {
+                        id,
+                        route,
+                        hostnames: &hostnames,
+                    };
+                    self.link_listeners(&child, parent, &parent_ref, out)
+                }
                 Err(finding) => out.push(RouteChange::found(finding)),
             }
         }
@@ -144,17 +159,20 @@ impl<'s> View<'_, 's> {
         Ok(parent)
     }
 
-    /// The edges from the listeners of `parent` that admit route `id` (from `parent`
+    /// The edges from the listeners of `parent` that admit route `child` (from `parent`
     /// itself when it has no listeners), or the finding that none does and why.
     fn link_listeners(
         &self,
-        id: NodeId,
-        route: &ObjRef,
-        hostnames: &[&str],
+        child: &Child,
         parent: NodeId,
         parent_ref: &ParentRef,
         out: &mut Vec<RouteChange>,
     ) {
+        let Child {
+            id,
+            route,
+            hostnames,
+        } = *child;
         let listeners: Vec<NodeId> = self.topology.nodes[parent]
             .children
             .iter()
