@@ -430,7 +430,8 @@ impl Watched {
             }
             // A cluster-scoped target (a GatewayClass; a Namespace for a Direct kind,
             // which attaches to the Namespace itself): anywhere below it.
-            let direct = catalog.kind_of(&o.group_kind()).class == crate::catalog::Class::Direct;
+            let direct =
+                catalog.kind_of(&o.group_kind()).entry.class == crate::catalog::Class::Direct;
             if targets_cluster_scoped(o, direct) {
                 pending.wide = true;
             }
