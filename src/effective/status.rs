@@ -1,7 +1,8 @@
 //! Computed status (GEP-713 §"Policy status"): per policy over every context it
 //! takes part in, and per (policy, object).
 
-use super::{Acc, KindFold, NoPaths};
+use super::combine::StateKey;
+use super::{Acc, FoldConfig, KindFold, NoPaths};
 use crate::catalog::{Class, Flow};
 use crate::model::{FastMap, FastSet, GroupKind};
 use crate::topology::{Code, Conflict, NodeId, PolicyId, Resolution, Topology};
@@ -486,7 +487,7 @@ fn contributions_of_kind(
     let np = t.policies.len();
     let f = &mut KindFold::for_statuses(t, k);
     let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
-    let mut tallies = Tallies::new(f, leaves);
+    let mut tallies = Tallies::new(f.config(), leaves);
     let mut here = Vec::new();
     // Per policy: the last object it reached, and what it adds in the part it
     // was reached in last (added to `sums` when the part changes: the nodes
@@ -499,7 +500,7 @@ fn contributions_of_kind(
             continue;
         };
         tallies.at(f, n, &mut here);
-        let leaf = is_leaf(t, n, f.class, f.flow);
+        let leaf = is_leaf(t, n, f.config().class, f.config().flow);
         let object = t.skeleton.object(n);
         for &(p, tally) in &here {
             let new_object = last_object[p.index()].replace(object) != Some(object)
@@ -529,7 +530,7 @@ fn contributions_of_kind(
             sums.entry((PolicyId::at(i), at)).or_default().add(&c);
         }
     }
-    for c in &f.conflicts {
+    for c in &f.config().conflicts {
         if let Some(part) = part_of[c.at.index()] {
             sums.entry((c.loser, part))
                 .or_default()
@@ -548,10 +549,10 @@ pub fn leaf_contributions_at(topology: &Topology, node: NodeId) -> Vec<(PolicyId
     let mut here = Vec::new();
     for kind in KindFold::kinds_in_use(topology) {
         let f = &mut KindFold::for_statuses(topology, &kind);
-        if f.class != Class::Inherited {
+        if f.config().class != Class::Inherited {
             continue;
         }
-        let mut tallies = Tallies::new(f, &leaves);
+        let mut tallies = Tallies::new(f.config(), &leaves);
         tallies.at(f, node, &mut here);
         out.extend(
             here.iter()
@@ -647,7 +648,9 @@ fn statuses_of_kind(
     leaves: &[usize],
     keep_nodes: bool,
 ) -> KindStatuses {
-    let t = fold.topology;
+    let config = fold.config();
+    let (t, class, flow) = (config.topology, config.class, config.flow);
+    let kind = config.kind.clone();
     let np = t.policies.len();
     let mut reached: Vec<Reached> = Vec::new();
     // Per policy: the last object reached and how many so far.
@@ -658,11 +661,11 @@ fn statuses_of_kind(
         objects = vec![(None, 0); np];
     }
     let mut leaf_tally = vec![Tally::default(); np];
-    let mut tallies = Tallies::new(fold, leaves);
+    let mut tallies = Tallies::new(fold.config(), leaves);
     let mut here = Vec::new();
     for n in reach.iter() {
         tallies.at(fold, n, &mut here);
-        let leaf = is_leaf(t, n, fold.class, fold.flow);
+        let leaf = is_leaf(t, n, class, flow);
         let object = t.skeleton.object(n);
         for &(p, tally) in &here {
             if keep_nodes {
@@ -675,7 +678,7 @@ fn statuses_of_kind(
             }
         }
     }
-    let of_kind = |p: &PolicyId| t.policies[*p].kind == fold.kind;
+    let of_kind = |p: &PolicyId| t.policies[*p].kind == kind;
     let mine = || PolicyId::all(np).filter(of_kind);
     KindStatuses {
         reached: match keep_nodes {
@@ -693,7 +696,7 @@ fn statuses_of_kind(
             false => mine().map(|p| (p, objects[p].1)).collect(),
         },
         leaf_tally: mine().map(|p| (p, leaf_tally[p])).collect(),
-        conflicts: std::mem::take(&mut fold.conflicts),
+        conflicts: fold.take_conflicts(),
     }
 }
 
@@ -716,8 +719,9 @@ impl StatusesAt {
         let mut here = Vec::new();
         for kind in KindFold::kinds_in_use(topology) {
             let mut f = KindFold::for_statuses(topology, &kind);
-            conflicts.extend(f.conflicts.iter().filter(|c| nodes.contains(&c.at)));
-            let mut tallies = Tallies::new(&f, &leaves);
+            let config = f.config();
+            conflicts.extend(config.conflicts.iter().filter(|c| nodes.contains(&c.at)));
+            let mut tallies = Tallies::new(config, &leaves);
             for &n in nodes {
                 tallies.at(&mut f, n, &mut here);
                 for &(p, tally) in &here {
@@ -739,22 +743,23 @@ impl StatusesAt {
 /// kept alive here, so its address stays its identity).
 struct Tallies<'a> {
     leaves: &'a [usize],
-    measured: FastMap<*const Acc, (Rc<Acc>, Survived)>,
+    /// Each result measured, kept with it so that its key stays its identity.
+    measured: FastMap<StateKey, (Rc<Acc>, Survived)>,
     /// Per node, the policies that lose a Direct conflict there.
     conflicted: FastMap<NodeId, Vec<PolicyId>>,
     /// The one state the last node asked about had, if it had one and no conflict:
     /// the answer for it is still in `out` (a node mostly has its parent's state).
-    last: Option<*const Acc>,
+    last: Option<StateKey>,
 }
 
 /// Per policy folded into a result, how much of it survived there.
 type Survived = Vec<(PolicyId, Tally)>;
 
 impl<'a> Tallies<'a> {
-    fn new(f: &KindFold<NoPaths>, leaves: &'a [usize]) -> Self {
+    fn new(config: &FoldConfig, leaves: &'a [usize]) -> Self {
         let mut conflicted: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
-        for c in &f.conflicts {
-            for m in conflict_nodes(f.topology, c.at) {
+        for c in &config.conflicts {
+            for m in conflict_nodes(config.topology, c.at) {
                 conflicted.entry(m).or_default().push(c.loser);
             }
         }
@@ -772,7 +777,7 @@ impl<'a> Tallies<'a> {
     fn at(&mut self, fold: &mut KindFold<NoPaths>, node: NodeId, out: &mut Vec<(PolicyId, Tally)>) {
         let ctxs = fold.contexts(node);
         let single = match ctxs {
-            [c] if !self.conflicted.contains_key(&node) => c.acc.as_ref().map(Rc::as_ptr),
+            [c] if !self.conflicted.contains_key(&node) => c.acc.as_ref().map(StateKey::of),
             _ => None,
         };
         if single.is_some() && single == self.last {
@@ -785,7 +790,7 @@ impl<'a> Tallies<'a> {
             let leaves = self.leaves;
             let (_, survived) = self
                 .measured
-                .entry(Rc::as_ptr(acc))
+                .entry(StateKey::of(acc))
                 .or_insert_with(|| (acc.clone(), measure(acc, leaves)));
             out.extend(survived.iter().copied());
         }
