@@ -20,8 +20,8 @@ use std::rc::Rc;
 
 impl Joining {
     pub fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
-        let policy = &topology.policies[p];
-        let written: &Val = &topology.snapshot.objects[policy.object].spec;
+        let policy = topology.policy(p);
+        let written: &Val = &topology.object(policy.object).spec;
         // A kind whose spec lists settings per port: at a port, that port's entries only.
         let narrowed = match policy.spec_port_lists {
             [] => None,
@@ -67,7 +67,7 @@ impl Joining {
             defaults,
             overrides,
             merges_into_parent: policy.merge_type.is_some(),
-            route_level: route_level(topology.skeleton.role(at)),
+            route_level: route_level(topology.skeleton().role(at)),
             narrowed,
         }
     }

@@ -7,8 +7,8 @@ use crate::topology::Conflict;
 /// Every finding: the topology's, Direct conflicts, and controller statuses that the
 /// computation contradicts. Sorted.
 pub fn check(world: &World) -> Vec<Finding> {
-    let mut out = world.topology.findings.clone();
-    for p in PolicyId::all(world.topology.policies.len()) {
+    let mut out = world.topology.findings().to_vec();
+    for p in PolicyId::all(world.topology.policies().len()) {
         out.extend(policy_findings(world, p));
     }
     crate::topology::findings::sort_findings(&mut out);
@@ -34,12 +34,12 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
         }
         out.push(Finding::new(
             Code::Conflicted,
-            topology.policies[policy].obj_ref.clone(),
+            topology.policy(policy).obj_ref.clone(),
             format!(
                 "{verb} {} {} on {}: {why}",
-                topology.policies[winner].kind.kind,
-                topology.policies[winner].obj_ref.ns_name(),
-                topology.nodes[n].obj_ref.short()
+                topology.policy(winner).kind.kind,
+                topology.policy(winner).obj_ref.ns_name(),
+                topology.node(n).obj_ref.short()
             ),
         ));
     }
@@ -51,7 +51,7 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
     if let Some(reason) = shown_reason(computed, summarise(&reported).as_ref()) {
         out.push(Finding::new(
             Code::Refused,
-            topology.policies[policy].obj_ref.clone(),
+            topology.policy(policy).obj_ref.clone(),
             format!(
                 "a controller refuses its current generation ({reason}) while the computed status is {}",
                 computed.as_str()
@@ -76,7 +76,7 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
         if contradicts {
             out.push(Finding::new(
                 Code::StatusDisagrees,
-                topology.policies[policy].obj_ref.clone(),
+                topology.policy(policy).obj_ref.clone(),
                 format!(
                     "{} reports {}={}{} but the computed status is {}",
                     c.controller.as_deref().unwrap_or("a controller"),

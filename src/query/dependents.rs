@@ -90,7 +90,7 @@ fn names(target: &ObjRef, object: &ObjRef) -> bool {
 pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
     let topology = &world.topology;
     let mut out = Vec::new();
-    for pid in PolicyId::all(topology.policies.len()) {
+    for pid in PolicyId::all(topology.policies().len()) {
         let refs = topology.references_of(pid);
         for r in refs.iter().filter(|r| names(&r.target, object)) {
             let rule = topology
@@ -118,7 +118,7 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
                 Some(Unresolved::RefusesPolicy) | None => Without::Invalid,
             };
             out.push(Dependent {
-                policy: topology.policies[pid].obj_ref.clone(),
+                policy: topology.policy(pid).obj_ref.clone(),
                 path: r.path.clone(),
                 status: world.statuses().overall[pid],
                 reason: r.reason,
@@ -142,9 +142,9 @@ fn setting_dropped(
     object: &ObjRef,
 ) -> Without {
     let topology = &world.topology;
-    let policy = &topology.policies[pid];
+    let policy = topology.policy(pid);
     let kind = topology.kind_of(pid);
-    let spec = &topology.snapshot.objects[policy.object].spec;
+    let spec = &topology.object(policy.object).spec;
     let settings = spec.with(|s| {
         s.as_object()
             .map(|m| settings(m, kind.merge.rule_paths()))
@@ -168,7 +168,7 @@ fn setting_dropped(
 
 /// Whether any policy of the catalog may name objects of kind `gk` in its spec.
 pub fn is_referenced_kind(world: &World, gk: &GroupKind) -> bool {
-    world.topology.catalog.kinds.values().any(|k| {
+    world.topology.catalog().kinds.values().any(|k| {
         k.references
             .iter()
             .any(|f| crate::catalog::references::kind_allowed(f, &gk.group, &gk.kind))
@@ -177,7 +177,7 @@ pub fn is_referenced_kind(world: &World, gk: &GroupKind) -> bool {
 
 /// Whether the input holds `object`.
 pub fn in_input(world: &World, object: &ObjRef) -> bool {
-    world.topology.snapshot.objects.iter().any(|o| {
+    world.topology.objects().iter().any(|o| {
         o.name == object.name
             && o.kind == object.kind
             && o.namespace.as_deref() == object.namespace.as_deref()
@@ -189,7 +189,7 @@ pub fn in_input(world: &World, object: &ObjRef) -> bool {
 pub fn describe_dependency(world: &World, object: &ObjRef) -> DependencyDescription {
     let blind_spots = world
         .topology
-        .snapshot
+        .snapshot()
         .blind_spots
         .iter()
         .filter(|b| {
@@ -212,15 +212,12 @@ pub fn describe_dependency(world: &World, object: &ObjRef) -> DependencyDescript
 pub fn named_or_read(world: &World, gk: &GroupKind) -> Vec<ObjRef> {
     let topology = &world.topology;
     let read = topology
-        .snapshot
-        .objects
+        .objects()
         .iter()
         .filter(|o| o.kind == gk.kind.as_str() && o.group() == gk.group.as_str())
         .map(|o| o.obj_ref());
     let named = topology
-        .references
-        .iter()
-        .flatten()
+        .all_references()
         .map(|r| r.target.object())
         .filter(|r| r.group_kind() == *gk);
     let mut out: Vec<ObjRef> = read.chain(named).collect();

@@ -102,15 +102,16 @@ fn listeners_and_routes(
     topology: &Topology,
     id: NodeId,
 ) -> (Option<Vec<ListenerInfo>>, Option<Vec<AttachedRoute>>) {
-    let node = &topology.nodes[id];
+    let node = topology.node(id);
     let (owner, listeners) = match node.role {
         Role::Gateway | Role::ListenerSet => (id, super::sections::sections_of(topology, id)),
         Role::Listener => (node.owner.unwrap_or(id), vec![id]),
         _ => return (None, None),
     };
-    let spec = topology.nodes[owner]
+    let spec = topology
+        .node(owner)
         .object
-        .and_then(|o| topology.snapshot.objects[o].spec.get("listeners"))
+        .and_then(|o| topology.object(o).spec.get("listeners"))
         .and_then(Val::as_array);
     let spec_of = |name: &str| -> Option<&Val> {
         spec?
@@ -119,9 +120,10 @@ fn listeners_and_routes(
     };
     let mut routes: Vec<AttachedRoute> = Vec::new();
     let mut info = Vec::new();
-    let is_route = |c: &NodeId| topology.nodes[*c].role == Role::Route;
+    let is_route = |c: &NodeId| topology.node(*c).role == Role::Route;
     for &l in &listeners {
-        let name = topology.nodes[l]
+        let name = topology
+            .node(l)
             .obj_ref
             .section
             .as_deref()
@@ -132,7 +134,8 @@ fn listeners_and_routes(
                 .map(str::to_string)
         };
         let spec = spec_of(name);
-        let attached: Vec<NodeId> = topology.nodes[l]
+        let attached: Vec<NodeId> = topology
+            .node(l)
             .children
             .iter()
             .copied()
@@ -149,7 +152,7 @@ fn listeners_and_routes(
             attached_routes: attached.len(),
         });
         for r in attached {
-            let route = &topology.nodes[r].obj_ref;
+            let route = &topology.node(r).obj_ref;
             match routes.iter_mut().find(|a| &a.route == route) {
                 Some(a) => a.listeners.push(name.to_string()),
                 None => routes.push(AttachedRoute {
@@ -162,7 +165,7 @@ fn listeners_and_routes(
     // Routes attached to the object itself, through no listener.
     if node.role != Role::Listener {
         for &r in node.children.iter().filter(|c| is_route(c)) {
-            let route = &topology.nodes[r].obj_ref;
+            let route = &topology.node(r).obj_ref;
             if !routes.iter().any(|a| &a.route == route) {
                 routes.push(AttachedRoute {
                     route: route.clone(),
@@ -192,7 +195,7 @@ fn combined(statuses: impl Iterator<Item = PolicyStatus>) -> Option<PolicyStatus
 fn attachment_points(topology: &Topology, policy: PolicyId) -> (Vec<NodeId>, Vec<String>) {
     let mut nodes = Vec::new();
     let mut nss = Vec::new();
-    for r in &topology.targets[policy] {
+    for r in topology.targets_of(policy) {
         match &r.resolution {
             Resolution::Node(node) => nodes.push(*node),
             Resolution::Namespace(ns) => nss.push(ns.clone()),
@@ -205,14 +208,14 @@ fn attachment_points(topology: &Topology, policy: PolicyId) -> (Vec<NodeId>, Vec
 /// That / which / what, for one object.
 pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
     let topology = &world.topology;
-    let node = &topology.nodes[id];
+    let node = topology.node(id);
     let sections = super::sections::sections_of(topology, id);
     let policies = reaching_policies(world, id, &sections);
     let (effective, section_effective) = super::sections::effective_with_sections(world, id, None);
     let mut findings = findings_about(world, id, &sections);
     let reported_affected = node
         .object
-        .map(|o| affected_marks(&topology.snapshot.objects[o]))
+        .map(|o| affected_marks(topology.object(o)))
         .unwrap_or_default();
     findings.extend(reports_unmatched(
         node.obj_ref.clone(),
@@ -227,7 +230,7 @@ pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
         effective,
         sections: section_effective,
         findings,
-        blind_spots: topology.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot().blind_spots.clone(),
         reported_affected,
         listeners,
         routes,
@@ -238,21 +241,21 @@ pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
         parents: node
             .parents
             .iter()
-            .map(|&p| topology.nodes[p].obj_ref.clone())
+            .map(|&p| topology.node(p).obj_ref.clone())
             .collect(),
         children: node
             .children
             .iter()
-            .filter(|&&c| topology.nodes[c].owner != Some(id))
-            .map(|&c| topology.nodes[c].obj_ref.clone())
+            .filter(|&&c| topology.node(c).owner != Some(id))
+            .map(|&c| topology.node(c).obj_ref.clone())
             .collect(),
         pod_policies: node
             .children
             .iter()
-            .filter(|&&c| topology.nodes[c].role == Role::Pod)
+            .filter(|&&c| topology.node(c).role == Role::Pod)
             .map(|&c| {
-                let policies = topology.attached[c].iter().map(|&p| world.policy_ref(p));
-                (topology.nodes[c].obj_ref.clone(), policies.collect())
+                let policies = topology.attached_to(c).iter().map(|&p| world.policy_ref(p));
+                (topology.node(c).obj_ref.clone(), policies.collect())
             })
             .collect(),
     }
@@ -262,7 +265,7 @@ pub fn describe_target(world: &World, id: NodeId) -> TargetDescription {
 /// and its status over them, sorted by kind then policy.
 fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<ReachingPolicy> {
     let topology = &world.topology;
-    let node = &topology.nodes[id];
+    let node = topology.node(id);
     let mut here = vec![id];
     here.extend(sections);
     // Statuses at this object and its sections only: no need to fold the whole topology.
@@ -293,7 +296,7 @@ fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<Reac
         let (relation, attached_to) = if nodes.contains(&id) {
             (Relation::Direct, node.obj_ref.clone())
         } else if let Some(s) = sections.iter().find(|s| nodes.contains(s)) {
-            (Relation::Section, topology.nodes[*s].obj_ref.clone())
+            (Relation::Section, topology.node(*s).obj_ref.clone())
         } else if let Some(ns) = nss.first() {
             (Relation::Inherited, ObjRef::new("", "Namespace", None, ns))
         } else {
@@ -301,7 +304,7 @@ fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<Reac
             let from = nodes
                 .iter()
                 .find(|a| anc.contains(a))
-                .map(|&a| topology.nodes[a].obj_ref.clone())
+                .map(|&a| topology.node(a).obj_ref.clone())
                 .unwrap_or_else(|| node.obj_ref.clone());
             (Relation::Inherited, from)
         };
@@ -313,11 +316,11 @@ fn reaching_policies(world: &World, id: NodeId, sections: &[NodeId]) -> Vec<Reac
         let attached_sections = sections
             .iter()
             .filter(|s| nodes.contains(s))
-            .map(|&s| topology.nodes[s].obj_ref.clone())
+            .map(|&s| topology.node(s).obj_ref.clone())
             .collect();
         policies.push(ReachingPolicy {
-            policy: topology.policies[p].obj_ref.clone(),
-            class: topology.policies[p].class,
+            policy: topology.policy(p).obj_ref.clone(),
+            class: topology.policy(p).class,
             attached_to,
             relation,
             status,
@@ -363,7 +366,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
     let topology = &world.topology;
     let r = ObjRef::new("", "Namespace", None, name);
     let node = topology.lookup(&r);
-    if node.is_none() && !topology.namespaces.contains_key(name) {
+    if node.is_none() && !topology.namespaces().contains_key(name) {
         return None;
     }
     let mut description = match node {
@@ -375,7 +378,7 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             effective: Vec::new(),
             sections: Vec::new(),
             findings: findings_on(world, &[&r]),
-            blind_spots: topology.snapshot.blind_spots.clone(),
+            blind_spots: topology.snapshot().blind_spots.clone(),
             reported_affected: Vec::new(),
             listeners: None,
             routes: None,
@@ -385,10 +388,10 @@ pub fn describe_namespace(world: &World, name: &str) -> Option<TargetDescription
             pod_policies: Vec::new(),
         },
     };
-    for &p in topology.ns_attached.get(name).into_iter().flatten() {
+    for &p in topology.attached_to_namespace(name) {
         description.policies.push(ReachingPolicy {
-            policy: topology.policies[p].obj_ref.clone(),
-            class: topology.policies[p].class,
+            policy: topology.policy(p).obj_ref.clone(),
+            class: topology.policy(p).class,
             attached_to: r.clone(),
             relation: Relation::Direct,
             status: world.statuses().overall[p],
@@ -464,8 +467,8 @@ fn affected_marks(object: &crate::model::Object) -> Vec<ReportedCondition> {
 /// Findings on the object or its sections: what `check` reports on them, without
 /// checking everything else.
 fn findings_about(world: &World, node: NodeId, sections: &[NodeId]) -> Vec<Finding> {
-    let mut refs = vec![&world.topology.nodes[node].obj_ref];
-    refs.extend(sections.iter().map(|&s| &world.topology.nodes[s].obj_ref));
+    let mut refs = vec![&world.topology.node(node).obj_ref];
+    refs.extend(sections.iter().map(|&s| &world.topology.node(s).obj_ref));
     findings_on(world, &refs)
 }
 
@@ -473,7 +476,7 @@ fn findings_about(world: &World, node: NodeId, sections: &[NodeId]) -> Vec<Findi
 pub(crate) fn findings_on(world: &World, refs: &[&ObjRef]) -> Vec<Finding> {
     let topology = &world.topology;
     let mut out: Vec<Finding> = topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| refs.contains(&&f.object))
         .cloned()

@@ -153,8 +153,8 @@ pub fn diff(before: &World, after: &World, from: Vec<String>, to: Vec<String>) -
         cleared: new_in(&had, &has),
     };
     let blind_spots = SideBlindSpots {
-        from: before.topology.snapshot.blind_spots.clone(),
-        to: after.topology.snapshot.blind_spots.clone(),
+        from: before.topology.snapshot().blind_spots.clone(),
+        to: after.topology.snapshot().blind_spots.clone(),
     };
     let mut answer = PolicyDiff {
         kind: "PolicyDiff",
@@ -280,10 +280,7 @@ fn key(o: &Object) -> Key<'_> {
 /// Objects added, deleted and changed, sorted. Duplicates are already left as `apply`
 /// leaves them (the last copy: `analyze`).
 fn object_changes(before: &World, after: &World) -> Vec<ObjectChange> {
-    let (b, a) = (
-        &before.topology.snapshot.objects,
-        &after.topology.snapshot.objects,
-    );
+    let (b, a) = (before.topology.objects(), after.topology.objects());
     let old: FastMap<Key, &Object> = b.iter().map(|o| (key(o), o)).collect();
     let new: FastMap<Key, &Object> = a.iter().map(|o| (key(o), o)).collect();
     let mut out = Vec::new();
@@ -440,7 +437,7 @@ fn reasons(
 /// `overridden by P, Q`: the policies that hold the place of `policy`'s settings where
 /// it reaches, when any does.
 fn overridden_by(world: &World, policy: &ObjRef) -> Option<String> {
-    let &id = world.topology.policy_index.get(policy)?;
+    let id = world.topology.policy_id(policy)?;
     let description = describe_policy(world, id);
     let by: BTreeSet<String> = description
         .affects
@@ -474,10 +471,10 @@ pub fn picture(after: &World, answer: &PolicyDiff) -> super::graph::Graph {
         starts.extend(t.lookup(r));
     }
     for v in &answer.verdicts {
-        let Some(&p) = t.policy_index.get(&v.policy) else {
+        let Some(p) = t.policy_id(&v.policy) else {
             continue;
         };
-        for r in &t.targets[p] {
+        for r in t.targets_of(p) {
             if let crate::topology::Resolution::Node(n) = r.resolution {
                 starts.insert(n);
             }

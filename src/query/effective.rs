@@ -20,9 +20,9 @@ pub fn effective(world: &World, node: NodeId, kind: Option<&GroupKind>) -> Effec
     let (effective, sections) = super::sections::effective_with_sections(world, node, kind);
     EffectivePolicies {
         kind: "EffectivePolicies",
-        target: topology.nodes[node].obj_ref.clone(),
+        target: topology.node(node).obj_ref.clone(),
         effective,
         sections,
-        blind_spots: topology.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot().blind_spots.clone(),
     }
 }

@@ -170,13 +170,14 @@ pub(crate) fn policy_row(
     status: PolicyStatus,
     affects: usize,
 ) -> PolicyRow {
-    let policy = &topology.policies[id];
-    let object = topology.snapshot.objects.get(policy.object.index());
+    let policy = topology.policy(id);
+    let object = topology.objects().get(policy.object.index());
     PolicyRow {
         policy: policy.obj_ref.clone(),
         api_version: object.map(|o| o.api_version.clone()).unwrap_or_default(),
         class: policy.class,
-        targets: topology.targets[id]
+        targets: topology
+            .targets_of(id)
             .iter()
             .map(|r| r.target.clone())
             .collect(),
@@ -215,7 +216,7 @@ pub struct KindRow {
 pub fn kind_rows(world: &World) -> Vec<KindRow> {
     let mut rows: Vec<KindRow> = world
         .topology
-        .catalog
+        .catalog()
         .kinds
         .values()
         .map(|k| KindRow {
@@ -225,7 +226,7 @@ pub fn kind_rows(world: &World) -> Vec<KindRow> {
             source: k.source.as_str(),
             count: world
                 .topology
-                .policies
+                .policies()
                 .iter()
                 .filter(|p| p.kind == k.group_kind())
                 .count(),

@@ -105,7 +105,7 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
 /// touches (`diff -o markdown`).
 pub fn around(world: &World, nodes: &[NodeId], policies: &[ObjRef]) -> Graph {
     let topology = &world.topology;
-    let mut keep = vec![false; topology.nodes.len()];
+    let mut keep = vec![false; topology.nodes().len()];
     for &node in nodes {
         keep[node] = true;
         for m in topology.ancestors(node) {
@@ -120,7 +120,7 @@ pub fn around(world: &World, nodes: &[NodeId], policies: &[ObjRef]) -> Graph {
 /// the policies named in `also`.
 fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>, also: &[ObjRef]) -> Graph {
     let topology = &world.topology;
-    let mut ids: Vec<NodeId> = NodeId::all(topology.nodes.len())
+    let mut ids: Vec<NodeId> = NodeId::all(topology.nodes().len())
         .filter(|&node| keep[node])
         .collect();
     ids.sort_by(|a, b| role_then_ref(topology, *a, *b));
@@ -129,19 +129,15 @@ fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>, also: &[Ob
         .iter()
         .filter_map(|&node| topology.namespace_level(node))
         .collect();
-    let mut order: Vec<PolicyId> = PolicyId::all(topology.policies.len()).collect();
-    order.sort_by(|&a, &b| {
-        topology.policies[a]
-            .obj_ref
-            .cmp(&topology.policies[b].obj_ref)
-    });
+    let mut order: Vec<PolicyId> = PolicyId::all(topology.policies().len()).collect();
+    order.sort_by(|&a, &b| topology.policy(a).obj_ref.cmp(&topology.policy(b).obj_ref));
     // Namespace levels and unresolved targets, shared by the policies that name them.
     let mut extra: HashMap<(ObjRef, bool), usize> = HashMap::new();
     // The objects policies' specs name that the picture does not hold otherwise.
     let mut named: HashMap<ObjRef, usize> = HashMap::new();
     for p in order {
-        let pol = &topology.policies[p];
-        let attached = topology.targets[p].iter().any(|r| match &r.resolution {
+        let pol = topology.policy(p);
+        let attached = topology.targets_of(p).iter().any(|r| match &r.resolution {
             Resolution::Node(node) => keep[*node],
             Resolution::Namespace(ns) => drawn_namespaces.contains(ns.as_str()),
             Resolution::NotFound(_) => false,
@@ -171,7 +167,7 @@ fn drawn(world: &World, keep: Vec<bool>, scope: Option<Option<&str>>, also: &[Ob
 fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> Vec<bool> {
     let mut keep = match focus {
         Some(node) => {
-            let mut keep = vec![false; topology.nodes.len()];
+            let mut keep = vec![false; topology.nodes().len()];
             keep[node] = true;
             for m in topology
                 .ancestors(node)
@@ -184,10 +180,10 @@ fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> 
         }
         None => {
             let mut keep = nodes_in_scope(topology, namespace)
-                .unwrap_or_else(|| vec![true; topology.nodes.len()]);
+                .unwrap_or_else(|| vec![true; topology.nodes().len()]);
             // A kept object shows all its sections, as `tree` does.
-            for node in NodeId::all(topology.nodes.len()) {
-                if topology.nodes[node].owner.is_some_and(|o| keep[o]) {
+            for node in NodeId::all(topology.nodes().len()) {
+                if topology.node(node).owner.is_some_and(|o| keep[o]) {
                     keep[node] = true;
                 }
             }
@@ -196,8 +192,8 @@ fn kept(topology: &Topology, focus: Option<NodeId>, namespace: Option<&str>) -> 
     };
     // A backend's port no route sends traffic to, with no policy of its own, is left
     // out, as `tree` leaves it out (traffic reaches only the ports backendRefs name).
-    for id in NodeId::all(topology.nodes.len()) {
-        let node = &topology.nodes[id];
+    for id in NodeId::all(topology.nodes().len()) {
+        let node = topology.node(id);
         if let (true, Role::Port, Some(backend)) = (keep[id], node.role, node.owner) {
             keep[id] = Some(id) == focus || topology.port_shown(backend, id);
         }
@@ -212,15 +208,15 @@ fn objects(topology: &Topology, ids: &[NodeId]) -> (Graph, HashMap<NodeId, usize
     let mut index: HashMap<NodeId, usize> = HashMap::new();
     for &node in ids {
         index.insert(node, picture.nodes.len());
-        let r = &topology.nodes[node].obj_ref;
+        let r = &topology.node(node).obj_ref;
         picture.nodes.push(GraphNode {
             obj_ref: r.clone(),
-            kind: GraphNodeKind::Object(topology.nodes[node].role),
+            kind: GraphNodeKind::Object(topology.node(node).role),
             namespace: r.namespace.as_deref().map(str::to_string),
         });
     }
     for &node in ids {
-        for c in &topology.nodes[node].children {
+        for c in &topology.node(node).children {
             if let Some(&ci) = index.get(c) {
                 picture.edges.push((index[&node], ci));
             }
@@ -279,7 +275,7 @@ fn policy_targets(
     picture: &mut Graph,
 ) -> Vec<usize> {
     let mut targets = Vec::new();
-    for r in &topology.targets[policy] {
+    for r in topology.targets_of(policy) {
         let (key, kind, ns) = match &r.resolution {
             Resolution::Node(node) => {
                 // Outside the picture: drawing it would widen the picture.
@@ -329,13 +325,13 @@ fn namespace_levels(
         }
         let ns = level.namespace.as_deref();
         for &id in ids {
-            let node = &topology.nodes[id];
+            let node = topology.node(id);
             let first = !node.is_section()
                 && node.obj_ref.namespace.as_deref() == ns
                 && !node
                     .parents
                     .iter()
-                    .any(|&q| topology.nodes[q].obj_ref.namespace.as_deref() == ns);
+                    .any(|&q| topology.node(q).obj_ref.namespace.as_deref() == ns);
             if first {
                 levels.push((i, index[&id]));
             }

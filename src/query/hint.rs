@@ -79,7 +79,7 @@ pub fn unknown_type(world: &World, typed: &str, err: impl std::fmt::Display) -> 
 pub fn near_names(world: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> Vec<String> {
     let t = &world.topology;
     let ty = gk.kind.to_lowercase();
-    let word = match super::types::resolve_type(&ty, &t.catalog, &t.snapshot.objects) {
+    let word = match super::types::resolve_type(&ty, t.catalog(), t.objects()) {
         Ok(found) if found == *gk => ty,
         _ => format!("{ty}.{}", gk.group),
     };

@@ -116,7 +116,7 @@ impl Effective {
         }
         Effective {
             policy_kind: (&group.kind).into(),
-            target: world.topology.nodes[group.node].obj_ref.clone(),
+            target: world.topology.node(group.node).obj_ref.clone(),
             contexts: group.contexts.clone(),
             spec: group.spec.clone(),
             sources,

@@ -27,7 +27,7 @@ pub enum TypeSet {
 pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
     let registry;
     let (catalog, objects): (&Catalog, &[Object]) = match world {
-        Some(world) => (&world.topology.catalog, &world.topology.snapshot.objects),
+        Some(world) => (world.topology.catalog(), world.topology.objects()),
         None => {
             registry = Catalog::build(&[], &[]);
             (&registry, &[])
@@ -40,18 +40,9 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
             Some(world) => kinds.extend(
                 world
                     .topology
-                    .references
-                    .iter()
-                    .flatten()
+                    .all_references()
                     .map(|r| r.target.group_kind())
-                    .chain(
-                        world
-                            .topology
-                            .snapshot
-                            .objects
-                            .iter()
-                            .map(|o| o.group_kind()),
-                    )
+                    .chain(world.topology.objects().iter().map(|o| o.group_kind()))
                     .filter(|gk| super::dependents::is_referenced_kind(world, gk)),
             ),
             None => kinds.extend(
@@ -66,7 +57,7 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
             Some(world) => kinds.extend(
                 world
                     .topology
-                    .nodes
+                    .nodes()
                     .iter()
                     .filter(|n| !n.is_section())
                     .map(|n| n.obj_ref.group_kind()),
@@ -76,7 +67,7 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
     }
     if set != TypeSet::Hierarchy {
         match world {
-            Some(world) => kinds.extend(world.topology.policies.iter().map(|p| p.kind.clone())),
+            Some(world) => kinds.extend(world.topology.policies().iter().map(|p| p.kind.clone())),
             None => kinds.extend(catalog.kinds.values().map(|k| k.group_kind())),
         }
     }
@@ -103,12 +94,12 @@ pub fn type_words(world: Option<&World>, set: TypeSet) -> Vec<String> {
 /// Nothing for an unknown TYPE.
 pub fn objects(world: &World, type_word: &str, namespace: Option<&str>) -> Vec<ObjRef> {
     let topology = &world.topology;
-    let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
+    let Ok(gk) = resolve_type(type_word, topology.catalog(), topology.objects()) else {
         return Vec::new();
     };
     let named: Vec<ObjRef>;
-    let refs: Vec<&ObjRef> = if topology.catalog.get(&gk).is_some() {
-        topology.policies.iter().map(|p| &p.obj_ref).collect()
+    let refs: Vec<&ObjRef> = if topology.catalog().get(&gk).is_some() {
+        topology.policies().iter().map(|p| &p.obj_ref).collect()
     } else {
         // Objects policies' specs name (Secrets): those read, and those named.
         named = match super::dependents::is_referenced_kind(world, &gk) {
@@ -116,7 +107,7 @@ pub fn objects(world: &World, type_word: &str, namespace: Option<&str>) -> Vec<O
             false => Vec::new(),
         };
         topology
-            .nodes
+            .nodes()
             .iter()
             .filter(|n| !n.is_section())
             .map(|n| &n.obj_ref)
@@ -145,11 +136,11 @@ pub fn sections(
     namespace: Option<&str>,
 ) -> Vec<String> {
     let topology = &world.topology;
-    let Ok(gk) = resolve_type(type_word, &topology.catalog, &topology.snapshot.objects) else {
+    let Ok(gk) = resolve_type(type_word, topology.catalog(), topology.objects()) else {
         return Vec::new();
     };
     let mut found: Vec<String> = topology
-        .nodes
+        .nodes()
         .iter()
         .filter(|n| n.is_section())
         .map(|n| &n.obj_ref)
@@ -166,7 +157,7 @@ pub fn sections(
 
 /// Every namespace the input knows of.
 pub fn namespaces(world: &World) -> Vec<String> {
-    world.topology.namespaces.keys().cloned().collect()
+    world.topology.namespaces().keys().cloned().collect()
 }
 
 #[cfg(test)]

@@ -16,23 +16,23 @@ use std::collections::HashMap;
 /// (as `describe` lists them).
 pub fn target(world: &World, node: NodeId, description: &TargetDescription) -> Vec<TreeNode> {
     let topology = &world.topology;
-    let mut keep = vec![false; topology.nodes.len()];
+    let mut keep = vec![false; topology.nodes().len()];
     keep[node] = true;
     for a in topology.ancestors(node) {
         keep[a] = true;
     }
-    for &c in &topology.nodes[node].children {
-        if topology.nodes[c].owner == Some(node) {
+    for &c in &topology.node(node).children {
+        if topology.node(c).owner == Some(node) {
             keep[c] = true;
         }
     }
     let reaching: HashMap<PolicyId, PolicyStatus> = description
         .policies
         .iter()
-        .filter_map(|r| topology.policy_index.get(&r.policy).map(|&p| (p, r.status)))
+        .filter_map(|r| topology.policy_id(&r.policy).map(|p| (p, r.status)))
         .collect();
-    let mut roots: Vec<NodeId> = NodeId::all(topology.nodes.len())
-        .filter(|&i| keep[i] && !topology.nodes[i].parents.iter().any(|&p| keep[p]))
+    let mut roots: Vec<NodeId> = NodeId::all(topology.nodes().len())
+        .filter(|&i| keep[i] && !topology.node(i).parents.iter().any(|&p| keep[p]))
         .collect();
     roots.sort_by(|a, b| role_then_ref(topology, *a, *b));
     let entries = namespace_entries(topology);
@@ -61,7 +61,7 @@ pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
     let topology = &world.topology;
     let reached = world.statuses().reached(policy);
     // Going down from a target: the nodes reached and the nodes on the way to them.
-    let mut on_the_way = vec![false; topology.nodes.len()];
+    let mut on_the_way = vec![false; topology.nodes().len()];
     for node in reached.nodes() {
         on_the_way[node] = true;
         for a in topology.ancestors(node) {
@@ -75,8 +75,9 @@ pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
         status: &|node| reached.get(node),
         ns_entries: &entries,
     };
-    let mut expanded = vec![false; topology.nodes.len()];
-    let targets = topology.targets[policy]
+    let mut expanded = vec![false; topology.nodes().len()];
+    let targets = topology
+        .targets_of(policy)
         .iter()
         .map(|r| match &r.resolution {
             Resolution::Node(node) => view.node(world, *node, &mut expanded, 0),
@@ -113,7 +114,7 @@ pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {
         })
         .collect();
     PolicyOutline {
-        policy: topology.policies[policy].obj_ref.clone(),
+        policy: topology.policy(policy).obj_ref.clone(),
         status: world.statuses().overall[policy],
         reported: reported_word(topology, policy),
         targets,

@@ -129,8 +129,9 @@ pub struct PolicyDescription {
 
 pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
     let topology = &world.topology;
-    let pol: &Policy = &topology.policies[policy];
-    let targets = topology.targets[policy]
+    let pol: &Policy = topology.policy(policy);
+    let targets = topology
+        .targets_of(policy)
         .iter()
         .map(|r| TargetState {
             target: r.target.clone(),
@@ -146,7 +147,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
     let mut affects: Vec<Affected> = reached
         .iter()
         .map(|(n, s)| Affected {
-            target: topology.nodes[n].obj_ref.clone(),
+            target: topology.node(n).obj_ref.clone(),
             status: s,
             overridden: match s {
                 PolicyStatus::Enforced => Vec::new(),
@@ -161,7 +162,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         .conflicts
         .iter()
         .filter(|c| c.loser == policy)
-        .map(|c| topology.policies[c.winner].obj_ref.clone())
+        .map(|c| topology.policy(c.winner).obj_ref.clone())
         .collect();
     PolicyDescription {
         kind: "PolicyDescription",
@@ -185,7 +186,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
             }
         },
         findings: findings_on(world, &[&pol.obj_ref]),
-        blind_spots: topology.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot().blind_spots.clone(),
         strategy: pol.strategy_name(),
         merge: pk.merge.describe(),
         project: pk.project,
@@ -202,14 +203,14 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
 /// A policy's spec without its targeting fields: `targetRef`, `targetRefs`,
 /// `targetSelectors`, and the workload selector of a kind that targets by one.
 fn own_settings(topology: &Topology, policy: PolicyId) -> Value {
-    let pol = &topology.policies[policy];
+    let pol = topology.policy(policy);
     let by_selector = topology.kind_of(policy).targeting.workload_selector;
     let targeting = |k: &str| match k {
         "targetRef" | "targetRefs" | "targetSelectors" => true,
         "selector" | "workloadSelector" => by_selector,
         _ => false,
     };
-    match topology.snapshot.objects[pol.object].spec.to_value() {
+    match topology.object(pol.object).spec.to_value() {
         Value::Object(mut m) => {
             m.retain(|k, _| !targeting(k));
             Value::Object(m)
@@ -254,17 +255,17 @@ impl<'w> Losses<'w> {
         let topology = &*world.topology;
         let mut out: Vec<(String, PolicyId)> = Vec::new();
         // Lost on a target to an older policy (GEP-713's None): nothing of it applies here.
-        let object = topology.nodes[node].owner.unwrap_or(node);
+        let object = topology.node(node).owner.unwrap_or(node);
         let conflict = self.lost_to.iter().find(|c| c.at == node || c.at == object);
         if let Some(c) = conflict {
-            let joining = Joining::new(topology, policy, node, topology.policies[policy].merge);
+            let joining = Joining::new(topology, policy, node, topology.policy(policy).merge);
             let leaves = [&joining.defaults, &joining.overrides]
                 .into_iter()
                 .flatten()
                 .flat_map(|l| l.value.set_leaf_pointers());
             out.extend(leaves.map(|l| (l, c.winner)));
         } else {
-            let kind = &topology.policies[policy].kind;
+            let kind = &topology.policy(policy).kind;
             let fold = self
                 .fold
                 .get_or_insert_with(|| KindFold::new(topology, kind));
@@ -275,7 +276,7 @@ impl<'w> Losses<'w> {
                 }
                 let lost = self.measured.entry(Rc::as_ptr(acc)).or_insert_with(|| {
                     let joining =
-                        Joining::new(topology, policy, node, topology.policies[policy].merge);
+                        Joining::new(topology, policy, node, topology.policy(policy).merge);
                     let result = acc.result();
                     // Where no other policy holds the place, the most specific other one
                     // folded in took it (a patch's null).
@@ -315,8 +316,8 @@ impl<'w> Losses<'w> {
 /// controllerName) or plain `status.conditions`, each marked stale where it was written
 /// for another generation of the policy.
 pub fn reported_status(topology: &Topology, policy: PolicyId) -> Vec<ReportedCondition> {
-    let pol = &topology.policies[policy];
-    let object = &topology.snapshot.objects[pol.object];
+    let pol = topology.policy(policy);
+    let object = &topology.object(pol.object);
     let status = &object.status;
     let mut out = Vec::new();
     let of_status = status.get("observedGeneration").and_then(generation_of);

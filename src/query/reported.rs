@@ -88,7 +88,7 @@ pub fn summarise(conditions: &[ReportedCondition]) -> Option<Reported> {
 /// The one word controllers say of `policy` (`summarise`).
 pub fn reported_word(topology: &Topology, policy: PolicyId) -> Option<Reported> {
     // Most policies in files carry no status at all: nothing to read.
-    let object = &topology.snapshot.objects[topology.policies[policy].object];
+    let object = topology.policy_object(policy);
     if object.status.is_null() {
         return None;
     }

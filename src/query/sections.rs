@@ -14,11 +14,12 @@ pub struct SectionEffective {
 
 /// The sections of `node` (its children that it owns).
 pub(crate) fn sections_of(topology: &Topology, node: NodeId) -> Vec<NodeId> {
-    topology.nodes[node]
+    topology
+        .node(node)
         .children
         .iter()
         .copied()
-        .filter(|&c| topology.nodes[c].owner == Some(node))
+        .filter(|&c| topology.node(c).owner == Some(node))
         .collect()
 }
 
@@ -59,7 +60,8 @@ pub(crate) fn effective_with_sections(
         .zip(at_sections)
         .filter(|(_, e)| !e.is_empty())
         .map(|(&section, effective)| SectionEffective {
-            section_name: topology.nodes[section]
+            section_name: topology
+                .node(section)
                 .obj_ref
                 .section
                 .as_deref()

@@ -23,13 +23,13 @@ pub enum Selection {
 pub fn read_selection(world: &World, words: &[String]) -> Result<Selection, NameError> {
     let topology = &world.topology;
     let policy_kind = |ty: &str| -> Result<GroupKind, NameError> {
-        let gk = resolve_type(ty, &topology.catalog, &topology.snapshot.objects).map_err(|e| {
+        let gk = resolve_type(ty, topology.catalog(), topology.objects()).map_err(|e| {
             NameError::UnknownType {
                 typed: ty.to_string(),
                 message: super::hint::unknown_type(world, ty, e),
             }
         })?;
-        if topology.catalog.get(&gk).is_none() {
+        if topology.catalog().get(&gk).is_none() {
             return Err(NameError::NotAPolicyKind {
                 resource: resource_plural(&gk.kind),
                 kind: gk.kind.to_lowercase(),

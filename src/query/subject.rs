@@ -106,16 +106,15 @@ pub fn name_target(
 /// What `TYPE/NAME` names in the world, `ns` being the namespace in scope.
 pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject, NameError> {
     let topology = &world.topology;
-    let (gk, r) = name_target(words, &topology.catalog, &topology.snapshot.objects, ns).map_err(
-        |e| match e {
+    let (gk, r) =
+        name_target(words, topology.catalog(), topology.objects(), ns).map_err(|e| match e {
             NameError::UnknownType { typed, message } => NameError::UnknownType {
                 message: super::hint::unknown_type(world, &typed, message),
                 typed,
             },
             other => other,
-        },
-    )?;
-    if topology.catalog.get(&gk).is_some() {
+        })?;
+    if topology.catalog().get(&gk).is_some() {
         if let Some(section) = &r.section {
             return Err(NameError::PolicySection {
                 kind: gk.kind.to_lowercase(),
@@ -123,14 +122,14 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
                 section: section.to_string(),
             });
         }
-        return match topology.policy_index.get(&r) {
-            Some(&p) => Ok(Subject::Policy(p)),
+        return match topology.policy_id(&r) {
+            Some(p) => Ok(Subject::Policy(p)),
             None => Err(not_found(world, &gk, &r.name, r.namespace.as_deref())),
         };
     }
     if gk.group.is_empty()
         && gk.kind == "Namespace"
-        && topology.namespaces.contains_key(r.name.as_str())
+        && topology.namespaces().contains_key(r.name.as_str())
     {
         return Ok(Subject::Namespace(r.name.to_string()));
     }
@@ -166,7 +165,7 @@ pub fn find_subject(world: &World, words: &[String], ns: &str) -> Result<Subject
 /// found" where one of that name is in another namespace, or its list was refused).
 fn pod_not_in_hierarchy(world: &World, pod: &ObjRef) -> NameError {
     let namespace = pod.namespace.as_deref().unwrap_or_default().to_string();
-    let in_input = world.topology.snapshot.objects.iter().any(|o| {
+    let in_input = world.topology.objects().iter().any(|o| {
         o.is_pod() && o.name == pod.name && o.namespace.as_deref() == Some(namespace.as_str())
     });
     if !in_input {
@@ -230,13 +229,12 @@ pub(crate) fn not_found(world: &World, gk: &GroupKind, name: &str, ns: Option<&s
     };
     let topology = &world.topology;
     let elsewhere: Vec<String> = topology
-        .snapshot
-        .objects
+        .objects()
         .iter()
         .filter(|o| o.group_kind() == *gk && o.name == name)
         .filter_map(|o| o.namespace.as_deref().map(str::to_string))
         .collect();
-    let blind = topology.snapshot.blind_spots.iter().find(|b| {
+    let blind = topology.snapshot().blind_spots.iter().find(|b| {
         b.group == gk.group
             && b.kind == gk.kind
             && (b.namespace.is_none() || b.namespace.as_deref() == ns)

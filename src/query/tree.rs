@@ -66,10 +66,10 @@ pub fn tree(world: &World, root: Option<NodeId>, namespace: Option<&str>) -> Vec
     };
     let entries = namespace_entries(topology);
     let view = TreeView {
-        child: &|node, c| match topology.nodes[c].owner == Some(node) {
+        child: &|node, c| match topology.node(c).owner == Some(node) {
             // A backend's port no route sends traffic to, with no policy of its own,
             // is left out (traffic reaches only the ports backendRefs name).
-            true => topology.nodes[c].role != Role::Port || topology.port_shown(node, c),
+            true => topology.node(c).role != Role::Port || topology.port_shown(node, c),
             false => scope.is_none_or(|s| s[c]),
         },
         policy: &|p| Some(world.statuses().overall[p]),
@@ -90,7 +90,8 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
     let mut by_target: BTreeMap<ObjRef, TreeNode> = BTreeMap::new();
     for (p, pol) in topology.each_policy() {
         let attached = pol.rejected.is_none()
-            && topology.targets[p]
+            && topology
+                .targets_of(p)
                 .iter()
                 .any(|r| !matches!(r.resolution, Resolution::NotFound(_)));
         let in_scope = namespace.is_none_or(|ns| pol.obj_ref.namespace.as_deref() == Some(ns));
@@ -98,7 +99,8 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             continue;
         }
         let status = world.statuses().overall[p];
-        let mut targets: Vec<(ObjRef, PolicyStatus)> = topology.targets[p]
+        let mut targets: Vec<(ObjRef, PolicyStatus)> = topology
+            .targets_of(p)
             .iter()
             .map(|r| match r.resolution {
                 Resolution::NotFound(code) => (r.target.clone(), unresolved_status(code)),
@@ -110,7 +112,7 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             // naming nothing readable.
             let ns = pol.obj_ref.namespace.as_deref();
             let by_annotation = {
-                let k = topology.catalog.kind_of(&pol.kind);
+                let k = topology.catalog().kind_of(&pol.kind);
                 k.targeting.target_annotation.zip(k.target_kinds.first())
             }
             .map(|(annotation, kind)| {
@@ -148,21 +150,21 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
 }
 
 pub(crate) fn role_then_ref(topology: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
-    (topology.nodes[a].role, &topology.nodes[a].obj_ref)
-        .cmp(&(topology.nodes[b].role, &topology.nodes[b].obj_ref))
+    (topology.node(a).role, &topology.node(a).obj_ref)
+        .cmp(&(topology.node(b).role, &topology.node(b).obj_ref))
 }
 
 /// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
 /// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
 pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
     let ns = namespace?;
-    let mut in_scope = vec![false; topology.nodes.len()];
-    let mut stack: Vec<NodeId> = NodeId::all(topology.nodes.len())
-        .filter(|&node| topology.nodes[node].obj_ref.namespace.as_deref() == Some(ns))
+    let mut in_scope = vec![false; topology.nodes().len()];
+    let mut stack: Vec<NodeId> = NodeId::all(topology.nodes().len())
+        .filter(|&node| topology.node(node).obj_ref.namespace.as_deref() == Some(ns))
         .collect();
     while let Some(node) = stack.pop() {
         if !std::mem::replace(&mut in_scope[node], true) {
-            stack.extend(topology.nodes[node].parents.iter().copied());
+            stack.extend(topology.node(node).parents.iter().copied());
         }
     }
     Some(in_scope)
@@ -176,13 +178,13 @@ pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Op
 /// looked at, each by one walk up from its objects and one walk down from the roots
 /// among their ancestors (a Gateway's few nodes, not the whole topology).
 pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
-    let len = topology.nodes.len();
+    let len = topology.nodes().len();
     let mut entry = vec![false; len];
-    let mut wanted = vec![false; topology.skeleton.levels()];
+    let mut wanted = vec![false; topology.skeleton().levels()];
     let mut levels: Vec<LevelId> = Vec::new();
-    for (ns, policies) in &topology.ns_attached {
+    for (ns, policies) in topology.namespace_attachments() {
         if let Some(level) = topology
-            .skeleton
+            .skeleton()
             .level_of(ns)
             .filter(|_| !policies.is_empty())
         {
@@ -196,7 +198,7 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); wanted.len()];
     for node in NodeId::all(len) {
         if let Some(level) = topology
-            .skeleton
+            .skeleton()
             .level(node)
             .filter(|&l| wanted[l as usize])
         {
@@ -208,15 +210,15 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let mut free = vec![0u32; len];
     for (turn, &level) in levels.iter().enumerate() {
         let stamp = turn as u32 + 1;
-        let outside = |node: NodeId| topology.skeleton.level(node) != Some(level);
+        let outside = |node: NodeId| topology.skeleton().level(node) != Some(level);
         // Up: the ancestors of the namespace's objects reached without passing through it.
         let mut stack: Vec<NodeId> = Vec::new();
         let mut tops: Vec<NodeId> = Vec::new();
         let mut push_up = |from: NodeId, stack: &mut Vec<NodeId>, tops: &mut Vec<NodeId>| {
-            for &p in &topology.nodes[from].parents {
+            for &p in &topology.node(from).parents {
                 if outside(p) && std::mem::replace(&mut above[p], stamp) != stamp {
                     stack.push(p);
-                    if topology.nodes[p].parents.is_empty() {
+                    if topology.node(p).parents.is_empty() {
                         tops.push(p);
                     }
                 }
@@ -234,14 +236,14 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
             free[r] = stamp;
         }
         while let Some(q) = tops.pop() {
-            for &c in &topology.nodes[q].children {
+            for &c in &topology.node(q).children {
                 if above[c] == stamp && std::mem::replace(&mut free[c], stamp) != stamp {
                     tops.push(c);
                 }
             }
         }
         for &node in &members[level as usize] {
-            let parents = &topology.nodes[node].parents;
+            let parents = &topology.node(node).parents;
             entry[node] = parents.is_empty() || parents.iter().any(|&p| free[p] == stamp);
         }
     }
@@ -262,7 +264,7 @@ pub(crate) struct TreeView<'a> {
 impl TreeView<'_> {
     /// Each root drawn down; a node reached twice is expanded the first time only.
     pub(crate) fn forest(&self, world: &World, roots: Vec<NodeId>) -> Vec<TreeNode> {
-        let mut expanded = vec![false; world.topology.nodes.len()];
+        let mut expanded = vec![false; world.topology.nodes().len()];
         roots
             .into_iter()
             .map(|r| self.node(world, r, &mut expanded, 0))
@@ -277,17 +279,18 @@ impl TreeView<'_> {
         depth: usize,
     ) -> TreeNode {
         let topology = &world.topology;
-        let node = &topology.nodes[id];
+        let node = topology.node(id);
         let hang = |p: PolicyId, via_namespace: bool| {
             (self.policy)(p).map(|status| TreePolicy {
-                policy: topology.policies[p].obj_ref.clone(),
+                policy: topology.policy(p).obj_ref.clone(),
                 status,
                 reported: reported_word(topology, p),
                 via_namespace,
                 references: topology.references_of(p).to_vec(),
             })
         };
-        let mut policies: Vec<TreePolicy> = topology.attached[id]
+        let mut policies: Vec<TreePolicy> = topology
+            .attached_to(id)
             .iter()
             .filter_map(|&p| hang(p, false))
             .collect();
@@ -295,10 +298,8 @@ impl TreeView<'_> {
         if let Some(ns) = topology.namespace_level(id).filter(|_| self.ns_entries[id]) {
             policies.extend(
                 topology
-                    .ns_attached
-                    .get(ns)
-                    .into_iter()
-                    .flatten()
+                    .attached_to_namespace(ns)
+                    .iter()
                     .filter_map(|&p| hang(p, true)),
             );
         }

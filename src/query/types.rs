@@ -208,7 +208,7 @@ mod tests {
             "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: p, namespace: default}\nspec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]}\n",
         )
         .unwrap();
-        let (cat, objects) = (&w.topology.catalog, &w.topology.snapshot.objects);
+        let (cat, objects) = (w.topology.catalog(), &w.topology.objects());
         assert_eq!(resolve_type("backendtrafficpolicy", cat, objects), Ok(eg));
         // With neither in the input, the name is ambiguous (APISIX ships one too).
         let err = resolve_type("backendtrafficpolicy", cat, &[]).unwrap_err();

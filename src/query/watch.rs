@@ -145,11 +145,7 @@ fn named_across(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
 /// What a watch keeps of a world once its hierarchy is let go: its catalog (which
 /// tells policies from the rest) and its namespaces.
 fn light(topology: &Topology) -> Topology {
-    Topology {
-        catalog: topology.catalog.clone(),
-        namespaces: topology.namespaces.clone(),
-        ..Topology::default()
-    }
+    topology.catalog_and_namespaces()
 }
 
 /// The objects `held` and those lent back (`keys`, in their order), in one ordered map.
@@ -269,7 +265,7 @@ impl Watched {
             || {
                 rayon::join(
                     || places_now(known, topology),
-                    || named_across(&topology.snapshot.objects),
+                    || named_across(topology.objects()),
                 )
             },
             || count_parts(topology, |_| true, true),
@@ -285,11 +281,8 @@ impl Watched {
     /// from them, which is let go (the rest of its hierarchy while they are put back).
     fn give_back(&mut self, keys: Vec<ObjRef>, world: Rebuildable) {
         let (objects, rest) = match world.into_topology() {
-            Ok(mut topology) => (
-                std::mem::take(&mut topology.snapshot.objects),
-                Some(topology),
-            ),
-            Err(shared) => (shared.snapshot.objects.clone(), None),
+            Ok(mut topology) => (topology.take_objects(), Some(topology)),
+            Err(shared) => (shared.objects().to_vec(), None),
         };
         let held = std::mem::take(&mut self.objects);
         let (objects, ()) = rayon::join(|| taken_back(held, keys, objects), || drop(rest));
@@ -413,7 +406,7 @@ impl Watched {
                 .is_some_and(|ns| is_named(&self.named_across, o.group_kind(), ns));
             named || !named_across(std::slice::from_ref(o)).is_empty()
         });
-        let catalog = &self.world.topology.catalog;
+        let catalog = self.world.topology.catalog();
         let pending = &mut self.pending;
         pending.any = true;
         pending.full |= across;
@@ -519,7 +512,7 @@ impl Watched {
         let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
             .last
             .keys()
-            .filter(|p| !world.topology.policy_index.contains_key(*p))
+            .filter(|p| world.topology.policy_id(p).is_none())
             .map(|p| (p.clone(), None))
             .collect();
         // A row the same as the last is not answered again (an edited policy's is, by
@@ -610,7 +603,7 @@ impl Watched {
         }
         let touched = namespaces_below(&links, starts);
         let keep = namespace_closure(&links, &touched);
-        if keep.len() > WIDE && keep.len() * 2 > self.world.topology.namespaces.len() {
+        if keep.len() > WIDE && keep.len() * 2 > self.world.topology.namespaces().len() {
             return None;
         }
         Some((touched, keep))
@@ -697,7 +690,7 @@ impl Parts {
         for Flip { node, id, leaf } in flips {
             let part: Part = node.namespace.as_deref().map(str::to_string);
             for (p, c) in leaf_contributions_at(topology, id) {
-                let policy = topology.policies[p].obj_ref.clone();
+                let policy = topology.policy(p).obj_ref.clone();
                 let per = self.contrib.entry(policy.clone()).or_default();
                 let mine = per.entry(part.clone()).or_default();
                 match leaf {
@@ -723,7 +716,7 @@ impl Parts {
     ) -> BTreeMap<ObjRef, PolicyRow> {
         let mut rows: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
         for i in exact {
-            let policy = topology.policies[i].obj_ref.clone();
+            let policy = topology.policy(i).obj_ref.clone();
             self.own.insert(policy.clone(), Own::of(topology, i));
             rows.insert(
                 policy.clone(),
@@ -817,7 +810,7 @@ impl Watched {
             .into_par_iter()
             .with_min_len(256)
             .filter_map(|policy| {
-                let &id = topology.policy_index.get(&policy)?;
+                let id = topology.policy_id(&policy)?;
                 let total = parts.total(&policy);
                 let own = Own::of(topology, id);
                 let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
@@ -897,7 +890,7 @@ fn leaf_flips(
         // in parts not counted again.
         let mine = part_of(topology, id);
         let at_home = topology
-            .skeleton
+            .skeleton()
             .children(id)
             .iter()
             .any(|&c| part_of(topology, c) == mine);
@@ -919,8 +912,9 @@ fn leaf_flips(
 
 /// The namespace of the object `node` is or belongs to; None: cluster-scoped.
 fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
-    let object = topology.skeleton.object(node);
-    topology.nodes[object]
+    let object = topology.skeleton().object(node);
+    topology
+        .node(object)
         .obj_ref
         .namespace
         .as_deref()

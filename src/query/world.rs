@@ -51,17 +51,14 @@ impl World {
     }
 
     pub(crate) fn policy_ref(&self, policy: PolicyId) -> ObjRef {
-        self.topology.policies[policy].obj_ref.clone()
+        self.topology.policy(policy).obj_ref.clone()
     }
 
     /// The object a policy was read from, as read.
     pub fn policy_object(&self, policy: &ObjRef) -> Option<&crate::model::Object> {
         let topology = &self.topology;
-        let &id = topology.policy_index.get(policy)?;
-        topology
-            .snapshot
-            .objects
-            .get(topology.policies[id].object.index())
+        let id = topology.policy_id(policy)?;
+        topology.objects().get(topology.policy(id).object.index())
     }
 }
 
@@ -98,7 +95,7 @@ impl AsRef<World> for World {
 /// ```compile_fail
 /// use kubectl_policies::query::{analyze, analyze_once};
 /// let once = analyze_once(Default::default(), &[], &[]);
-/// let again = analyze(once.topology.snapshot.clone(), &[], &[]);
+/// let again = analyze(once.topology.snapshot().clone(), &[], &[]);
 /// ```
 ///
 /// nor does a blast radius take it;
@@ -138,7 +135,7 @@ impl Rebuildable {
     /// the rest of what this world was read with (blind spots, Pods and kinds listed):
     /// links held, so it can be analysed again.
     pub fn snapshot_of(&self, objects: Vec<Object>) -> Snapshot {
-        let held = &self.world.topology.snapshot;
+        let held = &self.world.topology.snapshot();
         Snapshot {
             objects,
             blind_spots: held.blind_spots.clone(),
@@ -184,7 +181,7 @@ pub fn analyze_once(
     malformed: &[MalformedObject],
 ) -> World {
     let mut topology = topology_of(snapshot, declared, malformed);
-    topology.snapshot.release_links();
+    topology.release_links();
     World::new(topology)
 }
 
@@ -198,7 +195,7 @@ fn topology_of(
     let mut topology = Topology::build(snapshot, catalog);
     for duplicate in duplicates {
         let earlier: Vec<String> = duplicate.dropped.iter().map(|o| o.to_string()).collect();
-        topology.findings.push(Finding::new(
+        topology.add_finding(Finding::new(
             Code::DuplicateObject,
             duplicate.object,
             format!(
@@ -209,7 +206,7 @@ fn topology_of(
         ));
     }
     for e in malformed {
-        topology.findings.push(Finding::new(
+        topology.add_finding(Finding::new(
             Code::Invalid,
             ObjRef::new("", "Document", None, &e.origin.to_string()),
             format!("field {}: {}", e.field, e.message),

@@ -12,19 +12,13 @@ mod skeleton;
 
 pub use findings::{Code, Finding, Severity};
 
-impl Topology {
-    /// The references policy `pid` names besides its targets, as they resolved.
-    pub fn references_of(&self, pid: PolicyId) -> &[PolicyReference] {
-        self.references.get(pid.index()).map_or(&[], Vec::as_slice)
-    }
-}
 pub use index::{RefIndex, RefKey, Slot};
 pub use skeleton::{LevelId, Skeleton};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::{Catalog, PolicyKind};
 use crate::model::{FastMap, ObjRef, ObjectId};
-use crate::model::{Held, Snapshot};
+use crate::model::{Held, Object, Snapshot};
 use std::collections::{BTreeMap, HashSet};
 
 /// A node of the hierarchy: an index into `Topology::nodes` (and every per-node list).
@@ -210,38 +204,39 @@ pub struct NamespaceInfo {
 pub struct Topology {
     /// What it was built from, as a topology holds it: never built again from here
     /// (`Held`; `query::Rebuildable` makes a `Snapshot` of it again).
-    pub snapshot: Held,
-    pub catalog: Catalog,
-    pub nodes: Vec<Node>,
-    pub index: RefIndex,
-    pub namespaces: BTreeMap<String, NamespaceInfo>,
-    pub policies: Vec<Policy>,
-    pub policy_index: FastMap<ObjRef, PolicyId>,
+    pub(in crate::topology) snapshot: Held,
+    pub(in crate::topology) catalog: Catalog,
+    pub(in crate::topology) nodes: Vec<Node>,
+    pub(in crate::topology) index: RefIndex,
+    pub(in crate::topology) namespaces: BTreeMap<String, NamespaceInfo>,
+    pub(in crate::topology) policies: Vec<Policy>,
+    pub(in crate::topology) policy_index: FastMap<ObjRef, PolicyId>,
     /// Per policy, how each of its targets resolved.
-    pub targets: Vec<Vec<ResolvedTarget>>,
+    pub(in crate::topology) targets: Vec<Vec<ResolvedTarget>>,
     /// Per node, the policies attached to it directly (sorted: oldest first, then namespace/name).
-    pub attached: Vec<Vec<PolicyId>>,
+    pub(in crate::topology) attached: Vec<Vec<PolicyId>>,
     /// Per namespace, the policies that target the Namespace.
-    pub ns_attached: BTreeMap<String, Vec<PolicyId>>,
+    pub(in crate::topology) ns_attached: BTreeMap<String, Vec<PolicyId>>,
     /// Per edge from a rule to a backend whose backendRefs name a port: the port
     /// sections they name (traffic reaches only those). An edge not here, or one
     /// of whose backendRefs names no port, reaches every port. Held in place up to
     /// two (a large cluster has an edge like this per route rule, mostly naming one).
-    pub backend_ports: FastMap<(NodeId, NodeId), smallvec::SmallVec<[NodeId; 2]>>,
+    pub(in crate::topology) backend_ports:
+        FastMap<(NodeId, NodeId), smallvec::SmallVec<[NodeId; 2]>>,
     /// Per node, how traffic reaches it if it is a backend's port (`PortTraffic`), told
     /// once from `backend_ports`: every fold asks it of every port.
-    pub port_traffic: Vec<PortTraffic>,
+    pub(in crate::topology) port_traffic: Vec<PortTraffic>,
     /// Nodes that exist only because a policy targets them (a kind outside the
     /// hierarchy, such as an Istio ServiceEntry), in node order.
-    pub target_only: Vec<NodeId>,
-    pub findings: Vec<Finding>,
+    pub(in crate::topology) target_only: Vec<NodeId>,
+    pub(in crate::topology) findings: Vec<Finding>,
     /// Per policy (by `PolicyId` index), the objects its spec names besides its
     /// targets and how each resolved; empty for one that names none (the list may be
     /// shorter than the policies: those past its end name none).
-    pub references: Vec<Vec<PolicyReference>>,
+    pub(in crate::topology) references: Vec<Vec<PolicyReference>>,
     /// The nodes' edges, owners and namespace levels in compact form, made once the
     /// nodes are final: what the walks over every node read.
-    pub skeleton: Skeleton,
+    pub(in crate::topology) skeleton: Skeleton,
 }
 
 /// How traffic reaches a port of a backend from the rules into that backend.
@@ -254,6 +249,175 @@ pub enum PortTraffic {
     None,
     /// From some: rule by rule.
     Some,
+}
+
+/// What a topology answers. Its parts are built together (`build`) and read only through
+/// these: a caller asks for one node, one policy, what one policy targets or what one
+/// node has attached, never for the parallel lists behind them.
+impl Topology {
+    /// What the topology was built from, as it holds it.
+    #[inline]
+    pub fn snapshot(&self) -> &Held {
+        &self.snapshot
+    }
+
+    /// Every object of the snapshot, in `ObjectId` order.
+    #[inline]
+    pub fn objects(&self) -> &[Object] {
+        &self.snapshot.objects
+    }
+
+    /// Object `id` of the snapshot.
+    #[inline]
+    pub fn object(&self, id: ObjectId) -> &Object {
+        &self.snapshot.objects[id]
+    }
+
+    /// The object policy `pid` was read from.
+    #[inline]
+    pub fn policy_object(&self, pid: PolicyId) -> &Object {
+        self.object(self.policy(pid).object)
+    }
+
+    /// The policy kinds the topology was built with.
+    #[inline]
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Every node, in `NodeId` order.
+    #[inline]
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// The nodes' edges, owners and namespace levels in compact form.
+    #[inline]
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// The namespaces the input knows of, by name.
+    #[inline]
+    pub fn namespaces(&self) -> &BTreeMap<String, NamespaceInfo> {
+        &self.namespaces
+    }
+
+    /// Every policy, in `PolicyId` order.
+    #[inline]
+    pub fn policies(&self) -> &[Policy] {
+        &self.policies
+    }
+
+    #[inline]
+    pub fn policy(&self, pid: PolicyId) -> &Policy {
+        &self.policies[pid]
+    }
+
+    /// The policy `obj_ref` names, if it is one the topology read.
+    #[inline]
+    pub fn policy_id(&self, obj_ref: &ObjRef) -> Option<PolicyId> {
+        self.policy_index.get(obj_ref).copied()
+    }
+
+    /// How each target of policy `pid` resolved, in the order it names them.
+    #[inline]
+    pub fn targets_of(&self, pid: PolicyId) -> &[ResolvedTarget] {
+        &self.targets[pid]
+    }
+
+    /// The policies attached to node `id` directly (oldest first, then namespace/name).
+    #[inline]
+    pub fn attached_to(&self, id: NodeId) -> &[PolicyId] {
+        &self.attached[id]
+    }
+
+    /// The policies that target the Namespace `ns`.
+    #[inline]
+    pub fn attached_to_namespace(&self, ns: &str) -> &[PolicyId] {
+        self.ns_attached.get(ns).map_or(&[], Vec::as_slice)
+    }
+
+    /// Each namespace some policy targets, by name, with those policies.
+    pub fn namespace_attachments(&self) -> impl Iterator<Item = (&str, &[PolicyId])> {
+        self.ns_attached
+            .iter()
+            .map(|(ns, ps)| (ns.as_str(), ps.as_slice()))
+    }
+
+    /// Whether some rule's backendRefs name a port: if none does, traffic into a backend
+    /// reaches every port of it.
+    #[inline]
+    pub fn backend_refs_name_ports(&self) -> bool {
+        !self.backend_ports.is_empty()
+    }
+
+    /// How traffic reaches node `id` if it is a backend's port (`PortTraffic::Every`
+    /// for any other node).
+    #[inline]
+    pub fn port_traffic(&self, id: NodeId) -> PortTraffic {
+        self.port_traffic
+            .get(id.index())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Nodes that exist only because a policy targets them, in node order.
+    #[inline]
+    pub fn target_only(&self) -> &[NodeId] {
+        &self.target_only
+    }
+
+    /// What the hierarchy's build found wrong or worth saying.
+    #[inline]
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// The references policy `pid` names besides its targets, as they resolved.
+    #[inline]
+    pub fn references_of(&self, pid: PolicyId) -> &[PolicyReference] {
+        self.references.get(pid.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every reference of every policy, policy by policy.
+    pub fn all_references(&self) -> impl Iterator<Item = &PolicyReference> {
+        self.references.iter().flatten()
+    }
+}
+
+/// What a topology's holder may change once it is built: never its hierarchy.
+impl Topology {
+    /// Lets go what the snapshot's routes and backends said of the hierarchy, now that it
+    /// is built (memory on large clusters: `query::analyze_once`).
+    pub(crate) fn release_links(&mut self) {
+        self.snapshot.release_links();
+    }
+
+    /// A finding about the input the topology was built from that only its reader saw
+    /// (an object defined twice, a document that does not parse).
+    pub(crate) fn add_finding(&mut self, finding: Finding) {
+        self.findings.push(finding);
+    }
+
+    /// A topology with no object: this one's catalog and namespaces alone.
+    pub(crate) fn catalog_and_namespaces(&self) -> Topology {
+        Topology {
+            catalog: self.catalog.clone(),
+            namespaces: self.namespaces.clone(),
+            ..Topology::default()
+        }
+    }
+
+    /// The snapshot's objects, taken out of a topology that is about to be let go.
+    pub(crate) fn take_objects(&mut self) -> Vec<Object> {
+        std::mem::take(&mut self.snapshot.objects)
+    }
 }
 
 impl Topology {
@@ -296,10 +460,6 @@ impl Topology {
     /// Every policy with its id.
     pub(crate) fn each_policy(&self) -> impl Iterator<Item = (PolicyId, &Policy)> {
         PolicyId::all(self.policies.len()).zip(&self.policies)
-    }
-
-    pub fn node(&self, id: NodeId) -> &Node {
-        &self.nodes[id]
     }
 
     pub fn lookup(&self, obj_ref: &ObjRef) -> Option<NodeId> {

@@ -29,7 +29,7 @@ fn example_2() -> Rebuildable {
 
 fn pid(w: &World, kind: &str, name: &str) -> kubectl_policies::topology::PolicyId {
     w.topology
-        .policies
+        .policies()
         .iter()
         .position(|p| p.obj_ref.kind == kind && p.obj_ref.name == name)
         .map(kubectl_policies::topology::PolicyId::at)
@@ -302,8 +302,7 @@ fn demo_deleting_ns_retries_changes_every_route_and_service_in_baker() {
     kubectl_policies::render::human::blast_radius(
         &mut out,
         &b,
-        true,
-        kubectl_policies::render::Style { color: false },
+        &kubectl_policies::render::Printer::default(),
     )
     .unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -396,8 +395,7 @@ fn human_output_lists_field_differences() {
     kubectl_policies::render::human::blast_radius(
         &mut out,
         &b,
-        true,
-        kubectl_policies::render::Style { color: false },
+        &kubectl_policies::render::Printer::default(),
     )
     .unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -433,10 +431,10 @@ fn a_world_analysed_once_answers_as_one_kept_for_changes() {
     let once = kubectl_policies::query::analyze_once(snapshot(), &[], &[]);
     let edges = |w: &World| -> Vec<(String, Vec<String>)> {
         let t = &w.topology;
-        t.nodes
+        t.nodes()
             .iter()
             .map(|n| {
-                let parents = n.parents.iter().map(|&p| t.nodes[p].obj_ref.to_string());
+                let parents = n.parents.iter().map(|&p| t.node(p).obj_ref.to_string());
                 (n.obj_ref.to_string(), parents.collect())
             })
             .collect()

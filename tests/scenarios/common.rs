@@ -23,31 +23,33 @@ pub fn world(yaml: &str) -> Rebuildable {
 /// the same parents and children in the same order, owners and namespace levels.
 pub fn assert_skeleton_matches_nodes(w: &World) {
     let t = &w.topology;
-    for (i, node) in t.nodes.iter().enumerate() {
+    for (i, node) in t.nodes().iter().enumerate() {
         let n = kubectl_policies::topology::NodeId(i as u32);
         let name = &node.obj_ref;
         assert_eq!(
-            t.skeleton.parents(n),
+            t.skeleton().parents(n),
             &node.parents[..],
             "parents of {name}"
         );
         assert_eq!(
-            t.skeleton.children(n),
+            t.skeleton().children(n),
             &node.children[..],
             "children of {name}"
         );
-        assert_eq!(t.skeleton.role(n), node.role, "role of {name}");
-        assert_eq!(t.skeleton.owner(n), node.owner, "owner of {name}");
+        assert_eq!(t.skeleton().role(n), node.role, "role of {name}");
+        assert_eq!(t.skeleton().owner(n), node.owner, "owner of {name}");
         assert_eq!(
-            t.skeleton.object(n),
+            t.skeleton().object(n),
             node.owner.unwrap_or(n),
             "object of {name}"
         );
-        let level = t.skeleton.level(n);
-        let by_name = t.namespace_level(n).and_then(|ns| t.skeleton.level_of(ns));
+        let level = t.skeleton().level(n);
+        let by_name = t
+            .namespace_level(n)
+            .and_then(|ns| t.skeleton().level_of(ns));
         assert_eq!(level, by_name, "namespace level of {name}");
         assert_eq!(level.is_some(), t.namespace_level(n).is_some(), "{name}");
-        assert!(level.is_none_or(|l| (l as usize) < t.skeleton.levels()));
+        assert!(level.is_none_or(|l| (l as usize) < t.skeleton().levels()));
     }
 }
 
@@ -75,9 +77,9 @@ pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
         .map(|(gk, _)| gk)
         .collect();
     let t = &w.topology;
-    for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
-        let r = &t.nodes[n].obj_ref;
-        if r.namespace.is_none() || t.nodes[n].owner.is_some() || t.nodes[n].object.is_none() {
+    for n in kubectl_policies::topology::NodeId::all(t.nodes().len()) {
+        let r = &t.node(n).obj_ref;
+        if r.namespace.is_none() || t.node(n).owner.is_some() || t.node(n).object.is_none() {
             continue;
         }
         let ns = r.namespace.as_deref().unwrap().to_string();
@@ -175,9 +177,9 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &Rebuildable) -> usize {
     };
     let t = &w.topology;
     let mut narrowed_some = 0;
-    for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
-        let r = &t.nodes[n].obj_ref;
-        if r.namespace.is_none() || t.nodes[n].owner.is_some() {
+    for n in kubectl_policies::topology::NodeId::all(t.nodes().len()) {
+        let r = &t.node(n).obj_ref;
+        if r.namespace.is_none() || t.node(n).owner.is_some() {
             continue;
         }
         let (small, dropped) = narrowed(r);
@@ -191,12 +193,12 @@ pub fn assert_narrowed_matches_full(yaml: &str, w: &Rebuildable) -> usize {
         assert_eq!(full.parents, part.parents, "parents of {r}");
         assert_eq!(full.children, part.children, "children of {r}");
     }
-    for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
-        let r = &t.policies[p].obj_ref;
+    for p in kubectl_policies::topology::PolicyId::all(t.policies().len()) {
+        let r = &t.policy(p).obj_ref;
         let (small, dropped) = narrowed(r);
         narrowed_some += usize::from(dropped > 0);
-        let q = kubectl_policies::topology::PolicyId::all(small.topology.policies.len())
-            .find(|&q| &small.topology.policies[q].obj_ref == r)
+        let q = kubectl_policies::topology::PolicyId::all(small.topology.policies().len())
+            .find(|&q| &small.topology.policy(q).obj_ref == r)
             .unwrap_or_else(|| panic!("{r} set aside"));
         let (full, part) = (describe_policy(w, p), describe_policy(&small, q));
         assert_eq!(json(&full), json(&part), "describe {r}");
@@ -225,12 +227,12 @@ pub fn assert_incremental_matches_full(w: &Rebuildable) {
     let counts = kubectl_policies::effective::Counts::compute(t);
     assert_eq!(counts.overall, w.statuses().overall);
     assert_eq!(counts.conflicts, w.statuses().conflicts);
-    for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
+    for p in kubectl_policies::topology::PolicyId::all(t.policies().len()) {
         let objects: std::collections::BTreeSet<_> = w
             .statuses()
             .reached(p)
             .nodes()
-            .map(|n| t.nodes[n].owner.unwrap_or(n))
+            .map(|n| t.node(n).owner.unwrap_or(n))
             .collect();
         assert_eq!(
             counts.affects_count(p),
@@ -239,13 +241,13 @@ pub fn assert_incremental_matches_full(w: &Rebuildable) {
         );
         assert_eq!(w.statuses().affects_count(p), objects.len());
     }
-    for n in kubectl_policies::topology::NodeId::all(t.nodes.len()) {
+    for n in kubectl_policies::topology::NodeId::all(t.nodes().len()) {
         let mut here = vec![n];
         here.extend(
-            t.nodes[n]
+            t.node(n)
                 .children
                 .iter()
-                .filter(|&&c| t.nodes[c].owner == Some(n)),
+                .filter(|&&c| t.node(c).owner == Some(n)),
         );
         let at = StatusesAt::compute(t, &here);
         let mut per_node = BTreeMap::new();
@@ -257,7 +259,7 @@ pub fn assert_incremental_matches_full(w: &Rebuildable) {
                 per_node.insert(p, mine);
             }
         }
-        let object = &t.nodes[n].obj_ref;
+        let object = &t.node(n).obj_ref;
         assert_eq!(at.per_node, per_node, "statuses at {object}");
         let conflicts: Vec<_> = w
             .statuses()
@@ -268,10 +270,10 @@ pub fn assert_incremental_matches_full(w: &Rebuildable) {
             .collect();
         assert_eq!(at.conflicts, conflicts, "conflicts at {object}");
     }
-    for p in kubectl_policies::topology::PolicyId::all(t.policies.len()) {
+    for p in kubectl_policies::topology::PolicyId::all(t.policies().len()) {
         let fast = delete_policy(w, p, &[]);
         let full = delete_policy_by_reanalysis(w, p, &[]);
-        let policy = &t.policies[p].obj_ref;
+        let policy = &t.policy(p).obj_ref;
         assert_eq!(fast.headline, full.headline, "deleting {policy}");
         assert_eq!(json(&fast), json(&full), "deleting {policy}");
     }
@@ -332,19 +334,14 @@ pub fn sources(
     groups[0]
         .sources
         .iter()
-        .map(|(p, pid)| {
-            (
-                p.clone(),
-                w.topology.policies[*pid].obj_ref.name.to_string(),
-            )
-        })
+        .map(|(p, pid)| (p.clone(), w.topology.policy(*pid).obj_ref.name.to_string()))
         .collect()
 }
 
 pub fn status(w: &World, name: &str) -> PolicyStatus {
     let p = w
         .topology
-        .policies
+        .policies()
         .iter()
         .position(|p| p.obj_ref.name == name)
         .unwrap_or_else(|| panic!("no policy {name}"));
@@ -364,8 +361,8 @@ pub const DIRECT_COLOR_CRD: &str = include_str!("../fixtures/direct-color-crd.ya
 
 /// (pointer, reason) of each reference of the policy `name`.
 pub fn references(w: &World, name: &str) -> Vec<(String, Option<RefReason>)> {
-    let pid = PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == name)
+    let pid = PolicyId::all(w.topology.policies().len())
+        .find(|&p| w.topology.policy(p).obj_ref.name == name)
         .unwrap();
     w.topology
         .references_of(pid)
@@ -382,7 +379,7 @@ pub fn one(pointer: &str, reason: Option<RefReason>) -> Vec<(String, Option<RefR
 /// (code, severity, message) of each finding on the object `name`.
 pub fn findings(w: &World, name: &str) -> Vec<(Code, Severity, String)> {
     w.topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name == name)
         .map(|f| (f.code, f.severity, f.message.clone()))

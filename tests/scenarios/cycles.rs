@@ -45,7 +45,7 @@ spec:
 
 fn cycle_findings(w: &World) -> Vec<&Finding> {
     w.topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == Code::Cycle)
         .collect()
@@ -58,12 +58,12 @@ fn answer_everything(w: &Rebuildable) {
     let _ = query::check(w);
     let _ = query::tree(w, None, None);
     let _ = query::graph::graph(w, None, None);
-    for n in NodeId::all(w.topology.nodes.len()) {
+    for n in NodeId::all(w.topology.nodes().len()) {
         let _ = query::describe_target(w, n);
         let _ = query::effective(w, n, None);
         let _ = query::graph::graph(w, Some(n), None);
     }
-    for p in PolicyId::all(w.topology.policies.len()) {
+    for p in PolicyId::all(w.topology.policies().len()) {
         let _ = query::describe_policy(w, p);
         let _ = query::outline::policy(w, p);
         let _ = query::blast::delete_policy(w, p, &[]);
@@ -311,7 +311,7 @@ fn a_policy_that_targets_itself_or_another_policy_is_a_finding() {
     answer_everything(&w);
     let found: Vec<(&str, &str)> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == Code::TargetIsPolicy)
         .map(|f| (f.object.name.as_str(), f.message.as_str()))
@@ -334,7 +334,7 @@ fn a_policy_that_targets_itself_or_another_policy_is_a_finding() {
         .any(|f| f.code == Code::TargetIsPolicy && f.object.name == "me"));
     let me = w
         .topology
-        .policies
+        .policies()
         .iter()
         .position(|p| p.obj_ref.name == "me")
         .map(PolicyId::at)

@@ -47,8 +47,8 @@ fn diff_changes_are_the_full_comparison_on_the_demo_with_each_object_deleted() {
                 .map(|c| c.change.target.clone())
                 .filter(|t| before.topology.lookup(t).is_some())
                 .collect();
-            let full: BTreeSet<ObjRef> = NodeId::all(before.topology.nodes.len())
-                .map(|n| before.topology.nodes[n].obj_ref.clone())
+            let full: BTreeSet<ObjRef> = NodeId::all(before.topology.nodes().len())
+                .map(|n| before.topology.node(n).obj_ref.clone())
                 .filter(|r| specs_at(before, r) != specs_at(after, r))
                 .collect();
             assert_eq!(said, full, "deleting (or adding back) {gone}");

@@ -112,7 +112,7 @@ fn security_policy_on_a_tcp_route_supports_only_authorization() {
     assert_eq!(status(&w, "jwt-http"), PolicyStatus::Enforced);
     let why: Vec<&str> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name == "jwt-tcp")
         .map(|f| f.message.as_str())
@@ -146,7 +146,9 @@ fn an_http_only_setting_refuses_a_security_policy_on_its_tcp_route_alone() {
     let jwt = "  jwt: {providers: [{name: p, remoteJWKS: {uri: \"https://example/jwks\"}}]}";
     let both = security_policy_on("both", &[("HTTPRoute", "h"), ("TCPRoute", "t")], jwt);
     let w = world(&[TCP, &both].concat());
-    let policy = &w.topology.policies[kubectl_policies::topology::PolicyId::at(0)];
+    let policy = w
+        .topology
+        .policy(kubectl_policies::topology::PolicyId::at(0));
     assert_eq!(policy.rejected, None, "not refused whole");
     // Its settings apply on the HTTPRoute, not on the TCPRoute.
     let sp = gk("gateway.envoyproxy.io", "SecurityPolicy");
@@ -158,17 +160,18 @@ fn an_http_only_setting_refuses_a_security_policy_on_its_tcp_route_alone() {
     );
     assert!(effective(&w, &sp, t).iter().all(|(_, s)| *s == json!({})));
     // The TCPRoute is an Invalid target; the policy holds elsewhere: PartiallyEnforced.
-    let targets: Vec<(String, Option<kubectl_policies::topology::Code>)> = w.topology.targets
-        [kubectl_policies::topology::PolicyId::at(0)]
-    .iter()
-    .map(|r| {
-        let code = match r.resolution {
-            kubectl_policies::topology::Resolution::NotFound(code) => Some(code),
-            _ => None,
-        };
-        (r.target.name.to_string(), code)
-    })
-    .collect();
+    let targets: Vec<(String, Option<kubectl_policies::topology::Code>)> = w
+        .topology
+        .targets_of(kubectl_policies::topology::PolicyId::at(0))
+        .iter()
+        .map(|r| {
+            let code = match r.resolution {
+                kubectl_policies::topology::Resolution::NotFound(code) => Some(code),
+                _ => None,
+            };
+            (r.target.name.to_string(), code)
+        })
+        .collect();
     assert_eq!(
         targets,
         [
@@ -182,7 +185,7 @@ fn an_http_only_setting_refuses_a_security_policy_on_its_tcp_route_alone() {
     assert_eq!(status(&w, "both"), PolicyStatus::PartiallyEnforced);
     let findings: Vec<String> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name == "both")
         .map(|f| format!("{:?}: {}", f.code, f.message))
@@ -237,7 +240,7 @@ fn a_backend_tls_policy_may_name_a_cluster_trust_bundle() {
     // The refusal names the field, the object and why.
     let why = w
         .topology
-        .policies
+        .policies()
         .iter()
         .find(|p| p.obj_ref.name == "deployment")
         .and_then(|p| p.rejected.clone())
@@ -356,7 +359,7 @@ spec:
     assert_eq!(status(&w, "on-secure"), PolicyStatus::Enforced);
     let why = w
         .topology
-        .policies
+        .policies()
         .iter()
         .find(|p| p.obj_ref.name == "on-a")
         .and_then(|p| p.rejected.clone())
@@ -381,8 +384,8 @@ fn affects(
     name: &str,
 ) -> Vec<(String, PolicyStatus, Vec<String>)> {
     let t = &w.topology;
-    let p = kubectl_policies::topology::PolicyId::all(t.policies.len())
-        .find(|&p| t.policies[p].obj_ref.name == name)
+    let p = kubectl_policies::topology::PolicyId::all(t.policies().len())
+        .find(|&p| t.policy(p).obj_ref.name == name)
         .unwrap();
     kubectl_policies::query::describe_policy(w, p)
         .affects
@@ -569,8 +572,8 @@ fn a_client_traffic_policy_has_no_merge_type_to_read() {
     );
     assert_eq!(status(&w, "gateway"), PolicyStatus::PartiallyEnforced);
     let t = &w.topology;
-    let p = kubectl_policies::topology::PolicyId::all(t.policies.len())
-        .find(|&p| t.policies[p].obj_ref.name == "http")
+    let p = kubectl_policies::topology::PolicyId::all(t.policies().len())
+        .find(|&p| t.policy(p).obj_ref.name == "http")
         .unwrap();
     let d = kubectl_policies::query::describe_policy(&w, p);
     assert!(!d.merge.contains("mergeType"), "{}", d.merge);
@@ -596,7 +599,7 @@ fn an_http_only_setting_refuses_a_security_policy_on_the_tcp_routes_its_selector
     assert_eq!(status(&w, "picked"), PolicyStatus::PartiallyEnforced);
     let findings: Vec<&str> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name == "picked")
         .map(|f| f.message.as_str())
@@ -661,8 +664,8 @@ spec:
     // itself: whole is accepted.
     assert_eq!(status(&w, "on-a"), PolicyStatus::Invalid);
     assert_eq!(status(&w, "whole"), PolicyStatus::Enforced);
-    let on_a = kubectl_policies::topology::PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == "on-a")
+    let on_a = kubectl_policies::topology::PolicyId::all(w.topology.policies().len())
+        .find(|&p| w.topology.policy(p).obj_ref.name == "on-a")
         .unwrap();
     // Without on-a, whole is refused: every object it reached loses its settings,
     // though on-a itself reached none.

@@ -11,7 +11,7 @@ use serde_json::json;
 /// What policy `name`'s spec errors say, joined.
 fn invalid(w: &World, name: &str) -> String {
     w.topology
-        .policies
+        .policies()
         .iter()
         .filter(|p| p.obj_ref.name == name)
         .flat_map(|p| p.invalid.iter().map(ToString::to_string))
@@ -22,7 +22,7 @@ fn invalid(w: &World, name: &str) -> String {
 /// Why policy `name` is refused whole, if it is.
 fn refusal(w: &World, name: &str) -> Option<String> {
     w.topology
-        .policies
+        .policies()
         .iter()
         .find(|p| p.obj_ref.name == name)
         .and_then(|p| p.rejected.clone())
@@ -463,7 +463,7 @@ fn a_backend_tls_policy_on_a_backend_port_no_backend_ref_names_gets_no_status() 
     let w = world(BACKENDS);
     let why: Vec<(String, String)> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == kubectl_policies::topology::Code::SectionNotReached)
         .map(|f| (f.object.name.to_string(), f.message.clone()))

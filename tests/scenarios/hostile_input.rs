@@ -23,11 +23,11 @@ pub(crate) fn run_everything(text: &str) {
     let _ = query::kind_rows(&w);
     let _ = query::check(&w);
     let _ = query::tree(&w, None, None);
-    for n in kubectl_policies::topology::NodeId::all(w.topology.nodes.len()) {
+    for n in kubectl_policies::topology::NodeId::all(w.topology.nodes().len()) {
         let _ = query::describe_target(&w, n);
         let _ = query::effective(&w, n, None);
     }
-    for p in kubectl_policies::topology::PolicyId::all(w.topology.policies.len()) {
+    for p in kubectl_policies::topology::PolicyId::all(w.topology.policies().len()) {
         let _ = query::describe_policy(&w, p);
         let _ = query::blast::delete_policy(&w, p, &[]);
     }
@@ -115,7 +115,7 @@ fn the_mutator_makes_cycles_and_policies_on_policies_and_every_stage_answers() {
         let mut loaded = Loaded::default();
         load_text(&mutated(ms), "mutated.yaml", &mut loaded).expect("still YAML");
         let w = kubectl_policies::analyze(loaded.snapshot, &[], &loaded.malformed);
-        let codes: Vec<Code> = w.topology.findings.iter().map(|f| f.code).collect();
+        let codes: Vec<Code> = w.topology.findings().iter().map(|f| f.code).collect();
         codes
     };
     for kind in 0..3 {

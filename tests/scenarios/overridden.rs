@@ -17,8 +17,8 @@ fn policy(name: &str, ts: &str, kind: &str, target: &str, spec: &str) -> String 
 fn losses(yaml: &str, name: &str) -> Vec<(String, Vec<String>)> {
     let w = world(yaml);
     let t = &w.topology;
-    let p = kubectl_policies::topology::PolicyId::all(t.policies.len())
-        .find(|&p| t.policies[p].obj_ref.name == name)
+    let p = kubectl_policies::topology::PolicyId::all(t.policies().len())
+        .find(|&p| t.policy(p).obj_ref.name == name)
         .unwrap();
     describe_policy(&w, p)
         .affects

@@ -48,7 +48,7 @@ fn ctp(name: &str, section: Option<&str>, day: u32, spec: &str) -> String {
 fn pid(w: &World, name: &str) -> PolicyId {
     let i = w
         .topology
-        .policies
+        .policies()
         .iter()
         .position(|p| p.obj_ref.name == name)
         .unwrap_or_else(|| panic!("no policy {name}"));

@@ -116,8 +116,8 @@ fn a_ca_entry_naming_no_kind_is_still_a_secret() {
     let got = references(&w, "mtls");
     assert_eq!(got.len(), 2, "{got:?}");
     assert!(got.iter().all(|(_, reason)| reason.is_none()), "{got:?}");
-    let pid = PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == "mtls")
+    let pid = PolicyId::all(w.topology.policies().len())
+        .find(|&p| w.topology.policy(p).obj_ref.name == "mtls")
         .unwrap();
     let targets: Vec<String> = w
         .topology

@@ -31,7 +31,7 @@ fn ext_auth(backend_ref: &str) -> String {
 
 fn codes(w: &World, name: &str) -> Vec<(Code, Severity)> {
     w.topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name == name)
         .map(|f| (f.code, f.severity))
@@ -40,7 +40,7 @@ fn codes(w: &World, name: &str) -> Vec<(Code, Severity)> {
 
 fn unchecked(w: &World) -> Vec<String> {
     w.topology
-        .snapshot
+        .snapshot()
         .blind_spots
         .iter()
         .filter(|b| b.reason == BlindReason::Unchecked)
@@ -69,7 +69,7 @@ fn a_missing_ext_auth_service_makes_the_policy_invalid() {
     assert_eq!(codes(&w, "sp"), vec![(Code::Invalid, Severity::Error)]);
     let finding = &w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.object.name == "sp")
         .unwrap()
@@ -361,7 +361,7 @@ fn an_external_name_service_makes_an_envoy_gateway_policy_invalid() {
     assert_eq!(status(&w, "sp"), PolicyStatus::Invalid);
     let finding = &w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.object.name == "sp")
         .unwrap()

@@ -250,7 +250,7 @@ fn workload_selector_policies_are_shown_not_resolved() {
     assert_eq!(status(&w, "by-label"), PolicyStatus::SelectorBound);
     assert!(w
         .topology
-        .findings
+        .findings()
         .iter()
         .any(|f| f.code == kubectl_policies::topology::Code::SelectorBound));
 }
@@ -261,7 +261,7 @@ fn workload_selector_policies_are_shown_not_resolved() {
 fn statuses(w: &kubectl_policies::query::World) -> Vec<(String, PolicyStatus)> {
     let mut out: Vec<(String, PolicyStatus)> = w
         .topology
-        .policies
+        .policies()
         .iter()
         .enumerate()
         .map(|(p, pol)| (pol.obj_ref.ns_name(), w.statuses().overall[p]))
@@ -389,9 +389,9 @@ fn nginx_policies_on_one_target_merge_unless_they_set_the_same_field() {
         json!({"zoneSize": "2m", "keepAlive": {"connections": 3}, "loadBalancingMethod": "random"})
     );
     assert!(
-        w.topology.findings.is_empty()
+        w.topology.findings().is_empty()
             || w.topology
-                .findings
+                .findings()
                 .iter()
                 .all(|f| f.code != kubectl_policies::topology::Code::Invalid)
     );
@@ -516,11 +516,12 @@ spec:
     let targets = |name: &str| -> Vec<String> {
         let p = w
             .topology
-            .policies
+            .policies()
             .iter()
             .position(|p| p.obj_ref.name == name)
             .unwrap();
-        w.topology.targets[p]
+        w.topology
+            .targets_of(kubectl_policies::topology::PolicyId(p as u32))
             .iter()
             .map(|r| r.target.ns_name())
             .collect()
@@ -535,7 +536,7 @@ spec:
     assert_eq!(
         w.statuses().overall[w
             .topology
-            .policies
+            .policies()
             .iter()
             .position(|p| p.obj_ref.name == "bank-denied")
             .unwrap()],
@@ -543,7 +544,7 @@ spec:
     );
     let refused: Vec<&str> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == kubectl_policies::topology::Code::RefNotPermitted)
         .map(|f| f.object.name.as_str())
@@ -600,7 +601,7 @@ spec:
     );
     let idp: Vec<_> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name == "idp-tls")
         .map(|f| f.code)
@@ -656,7 +657,7 @@ spec:
             "shop",
         ))
         .expect("a Namespace node for the namespace-wide policies");
-    assert_eq!(w.topology.attached[ns].len(), 2);
+    assert_eq!(w.topology.attached_to(ns).len(), 2);
 }
 
 #[test]
@@ -809,7 +810,7 @@ spec:
     let w = world(yaml);
     let p = w
         .topology
-        .policies
+        .policies()
         .iter()
         .position(|p| p.obj_ref.name == "faults")
         .map(kubectl_policies::topology::PolicyId::at)
@@ -823,7 +824,7 @@ spec:
     );
     let refuser = node(&w, "HTTPRoute", Some("a"), "other-parent-only", None);
     assert!(
-        w.topology.nodes[refuser].parents.is_empty(),
+        w.topology.node(refuser).parents.is_empty(),
         "it accepts another parent only"
     );
 }
@@ -846,14 +847,14 @@ fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
         let w = world(yaml);
         let p = w
             .topology
-            .policies
+            .policies()
             .iter()
             .position(|p| p.obj_ref.name == "gw-policy")
             .map(kubectl_policies::topology::PolicyId::at)
             .unwrap();
         let d = kubectl_policies::query::describe_policy(&w, p);
         (
-            w.topology.policies[p].class,
+            w.topology.policy(p).class,
             w.statuses().affects_count(p),
             d.class_source,
             d.label_class,
@@ -890,12 +891,12 @@ fn a_listener_set_attaches_only_where_its_gateway_allows_listener_sets() {
         let ls = node(&w, "ListenerSet", Some("app"), "extra", None);
         let codes: Vec<_> = w
             .topology
-            .findings
+            .findings()
             .iter()
             .map(|f| f.code)
             .filter(|&c| c == kubectl_policies::topology::Code::NotAdmitted)
             .collect();
-        (w.topology.nodes[ls].parents.len(), codes)
+        (w.topology.node(ls).parents.len(), codes)
     };
     use kubectl_policies::topology::Code::NotAdmitted;
     assert_eq!(parents(&yaml("")), (0, vec![NotAdmitted]), "unset: None");

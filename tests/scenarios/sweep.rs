@@ -6,7 +6,7 @@
 
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::{self, blast, dependents, outline, Rebuildable, World};
-use kubectl_policies::render::{self, human, Style};
+use kubectl_policies::render::{self, human, Clock, Printer, Style};
 use kubectl_policies::topology::{NodeId, PolicyId};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -14,6 +14,15 @@ use std::io;
 
 /// A fixed "now" for ages, as the binary's tests fix theirs.
 const NOW: i64 = 1_795_000_000;
+
+/// The printer of the pages for people: `style`, AGE from `NOW`, kubectl's defaults.
+fn printer(style: Style) -> Printer {
+    Printer {
+        style,
+        clock: Clock::At(NOW),
+        ..Printer::default()
+    }
+}
 
 /// Both styles, for every renderer that colours.
 const STYLES: [Style; 2] = [Style { color: false }, Style { color: true }];
@@ -47,10 +56,10 @@ pub fn answer_everything(w: &Rebuildable) {
 fn answer_in(w: &Rebuildable, styles: &[Style]) {
     everything(w, styles);
     let t = &w.topology;
-    for n in NodeId::all(t.nodes.len()) {
+    for n in NodeId::all(t.nodes().len()) {
         object(w, n, styles);
     }
-    for p in PolicyId::all(t.policies.len()) {
+    for p in PolicyId::all(t.policies().len()) {
         policy(w, p, styles);
     }
     named(w, styles);
@@ -64,12 +73,12 @@ pub fn named(w: &Rebuildable, styles: &[Style]) {
         let d = dependents::describe_dependency(w, &object);
         data(&what, &d);
         text(&what, styles, |o, style| {
-            human::describe_dependency(o, &d, style)
+            human::describe_dependency(o, &d, &printer(style))
         });
         let b = blast::delete_object(w, &object, &[]);
         data(&what, &b);
         text(&what, styles, |o, style| {
-            human::blast_radius(o, &b, true, style)
+            human::blast_radius(o, &b, &printer(style))
         });
     }
 }
@@ -81,27 +90,34 @@ fn everything(w: &World, styles: &[Style]) {
         .iter()
         .map(|r| query::policy_item(r, w.policy_object(&r.policy)))
         .collect();
-    let blind = &w.topology.snapshot.blind_spots;
+    let blind = &w.topology.snapshot().blind_spots;
     data("get", &query::ListOf::of_objects(&items, blind));
     for (wide, headers) in [(false, true), (true, true), (false, false)] {
         text("get", styles, |o, style| {
-            human::policies_table(o, &rows, wide, headers, true, NOW, style, wide, None)
+            let printer = Printer {
+                wide,
+                headers,
+                with_namespace: true,
+                show_labels: wide,
+                ..printer(style)
+            };
+            human::policies_table(o, &rows, None, &printer)
         });
     }
     let kinds = query::kind_rows(w);
     data("get kinds", &kinds);
     text("get kinds", styles, |o, style| {
-        human::kinds_table(o, &kinds, false, true, style)
+        human::kinds_table(o, &kinds, &printer(style))
     });
     let findings = query::check(w);
     data("check", &findings);
     text("check", styles, |o, style| {
-        human::findings_table(o, &findings, true, style)
+        human::findings_table(o, &findings, &printer(style))
     });
     let roots = query::tree(w, None, None);
     data("tree", &roots);
     text("tree", styles, |o, style| {
-        render::tree::write(o, &roots, style)
+        render::tree::write(o, &roots, &printer(style))
     });
     graph("graph", w, None);
 }
@@ -117,47 +133,54 @@ fn graph(what: &str, w: &World, focus: Option<NodeId>) {
 
 /// The answers about one object (or section) of the hierarchy.
 fn object(w: &World, n: NodeId, styles: &[Style]) {
-    let what = format!("{}", w.topology.nodes[n].obj_ref);
+    let what = format!("{}", w.topology.node(n).obj_ref);
     let d = query::describe_target(w, n);
     data(&what, &d);
     for wide in [false, true] {
         text(&what, styles, |o, style| {
-            human::describe_target(o, &d, wide, style)
+            human::describe_target(
+                o,
+                &d,
+                &Printer {
+                    wide,
+                    ..printer(style)
+                },
+            )
         });
     }
     let outline = outline::target(w, n, &d);
     text(&what, styles, |o, style| {
-        render::tree::write(o, &outline, style)
+        render::tree::write(o, &outline, &printer(style))
     });
     let e = query::effective(w, n, None);
     data(&what, &e);
     text(&what, styles, |o, style| {
-        human::effective(o, &e, &d.policies, style)
+        human::effective(o, &e, &d.policies, &printer(style))
     });
     let below = query::tree(w, Some(n), None);
     data(&what, &below);
     text(&what, styles, |o, style| {
-        render::tree::write(o, &below, style)
+        render::tree::write(o, &below, &printer(style))
     });
     graph(&what, w, Some(n));
 }
 
 /// The answers about one policy: `describe` and `blast-radius`.
 fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
-    let what = format!("{}", w.topology.policies[p].obj_ref);
+    let what = format!("{}", w.topology.policy(p).obj_ref);
     let d = query::describe_policy(w, p);
     data(&what, &d);
     text(&what, styles, |o, style| {
-        human::describe_policy(o, &d, NOW, style)
+        human::describe_policy(o, &d, &printer(style))
     });
     let outline = outline::policy(w, p);
     text(&what, styles, |o, style| {
-        render::tree::write_policy(o, &outline, style)
+        render::tree::write_policy(o, &outline, &printer(style))
     });
     let b = blast::delete_policy(w, p, &[]);
     data(&what, &b);
     text(&what, styles, |o, style| {
-        human::blast_radius(o, &b, true, style)
+        human::blast_radius(o, &b, &printer(style))
     });
 }
 
@@ -166,13 +189,12 @@ fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
 fn named_objects(w: &World) -> BTreeSet<ObjRef> {
     let t = &w.topology;
     let mut named: BTreeSet<ObjRef> = t
-        .snapshot
-        .objects
+        .objects()
         .iter()
         .map(|o| o.obj_ref())
         .filter(|r| dependents::is_referenced_kind(w, &r.group_kind()))
         .collect();
-    for p in PolicyId::all(t.policies.len()) {
+    for p in PolicyId::all(t.policies().len()) {
         let d = query::describe_policy(w, p);
         named.extend(d.references.iter().map(|r| r.target.clone()));
     }

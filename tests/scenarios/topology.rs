@@ -40,7 +40,7 @@ fn route(ns: &str, name: &str, parent: &str) -> String {
 
 fn codes(w: &kubectl_policies::query::World) -> Vec<(Code, String)> {
     w.topology
-        .findings
+        .findings()
         .iter()
         .map(|f| (f.code, f.object.name.to_string()))
         .collect()
@@ -55,11 +55,14 @@ fn route_attaches_to_the_listeners_that_admit_it() {
     .concat();
     let w = world(&yaml);
     let r = node(&w, "HTTPRoute", Some("shop"), "web", None);
-    let parents: Vec<String> = w.topology.nodes[r]
+    let parents: Vec<String> = w
+        .topology
+        .node(r)
         .parents
         .iter()
         .map(|&p| {
-            w.topology.nodes[p]
+            w.topology
+                .node(p)
                 .obj_ref
                 .section
                 .as_deref()
@@ -86,11 +89,13 @@ fn section_name_and_port_narrow_the_listeners() {
     let w = world(&yaml);
     let sec = |n: &str| {
         let r = node(&w, "HTTPRoute", Some("shop"), n, None);
-        w.topology.nodes[r]
+        w.topology
+            .node(r)
             .parents
             .iter()
             .map(|&p| {
-                w.topology.nodes[p]
+                w.topology
+                    .node(p)
                     .obj_ref
                     .section
                     .clone()
@@ -116,7 +121,7 @@ fn disallowed_namespace_is_not_admitted_and_says_why() {
     let w = world(&yaml);
     let f = w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.code == Code::NotAdmitted)
         .expect("NotAdmitted");
@@ -127,7 +132,7 @@ fn disallowed_namespace_is_not_admitted_and_says_why() {
         f.message
     );
     let r = node(&w, "HTTPRoute", Some("other"), "nope", None);
-    assert!(w.topology.nodes[r].parents.is_empty());
+    assert!(w.topology.node(r).parents.is_empty());
 }
 
 #[test]
@@ -149,7 +154,7 @@ fn cross_namespace_backend_needs_a_reference_grant() {
     assert!(codes(&without).contains(&(Code::RefNotPermitted, "web".into())));
     let db = node(&without, "Service", Some("data"), "db", None);
     assert!(
-        without.topology.nodes[db].parents.is_empty(),
+        without.topology.node(db).parents.is_empty(),
         "no edge without a grant"
     );
 
@@ -159,7 +164,7 @@ fn cross_namespace_backend_needs_a_reference_grant() {
         .iter()
         .any(|(c, _)| *c == Code::RefNotPermitted));
     let db = node(&with, "Service", Some("data"), "db", None);
-    assert_eq!(with.topology.nodes[db].parents.len(), 1);
+    assert_eq!(with.topology.node(db).parents.len(), 1);
 }
 
 #[test]
@@ -191,7 +196,7 @@ spec:
     let w = world(yaml);
     let r = node(&w, "HTTPRoute", Some("mesh"), "split", None);
     let api = node(&w, "Service", Some("mesh"), "api", None);
-    assert_eq!(w.topology.nodes[r].parents.as_slice(), [api]);
+    assert_eq!(w.topology.node(r).parents.as_slice(), [api]);
     // The policy on the parent Service flows to the route and its other backend; the
     // route's edge back to its own parent would be a cycle and is not drawn.
     let v2 = node(&w, "Service", Some("mesh"), "api-v2", None);
@@ -213,7 +218,7 @@ fn namespace_target_reaches_every_object_in_it() {
     let w = world(&yaml);
     let p = w
         .topology
-        .policies
+        .policies()
         .iter()
         .position(|p| p.obj_ref.name == "ns-wide")
         .map(kubectl_policies::topology::PolicyId::at)
@@ -269,7 +274,7 @@ fn a_target_behind_a_blind_spot_is_unknown_not_missing() {
     crate::sweep::answer_everything(&w);
     let f = w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.object.name == "unseen")
         .unwrap();
@@ -294,7 +299,7 @@ fn wrong_shape_is_an_invalid_finding_naming_the_field() {
     let w = world(&yaml);
     let f = w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.object.name == "bad")
         .expect("finding for bad");
@@ -315,8 +320,10 @@ fn target_selectors_match_labels_in_the_policy_namespace() {
     ]
     .concat();
     let w = world(&yaml);
-    let p = w.topology.policy_index.values().copied().next().unwrap();
-    let targets: Vec<String> = w.topology.targets[p]
+    let p = kubectl_policies::topology::PolicyId(0);
+    let targets: Vec<String> = w
+        .topology
+        .targets_of(p)
         .iter()
         .map(|t| t.target.name.to_string())
         .collect();
@@ -327,12 +334,16 @@ fn target_selectors_match_labels_in_the_policy_namespace() {
 fn registry_kinds_need_no_crd_and_labels_are_read_case_insensitively() {
     let crd = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: quotas.example.io\n  labels: {gateway.networking.k8s.io/policy: DIRECT}\nspec: {group: example.io, names: {kind: Quota, plural: quotas}}\n";
     let w = world(&[GATEWAY, crd].concat());
-    let k = w.topology.catalog.get(&gk("example.io", "Quota")).unwrap();
+    let k = w
+        .topology
+        .catalog()
+        .get(&gk("example.io", "Quota"))
+        .unwrap();
     assert_eq!(k.class, kubectl_policies::catalog::Class::Direct);
     assert_eq!(k.source, kubectl_policies::catalog::ClassSource::Label);
     let btls = w
         .topology
-        .catalog
+        .catalog()
         .get(&gk("gateway.networking.k8s.io", "BackendTLSPolicy"))
         .unwrap();
     assert_eq!(
@@ -406,8 +417,8 @@ spec:
     let pool = w.topology.lookup(&pool_ref).expect("the pool is a node");
     let rule = node(&w, "HTTPRoute", Some("app"), "first", Some("rule-1"));
     let second = node(&w, "HTTPRoute", Some("app"), "second", None);
-    assert_eq!(w.topology.nodes[pool].parents.as_slice(), [rule]);
-    assert_eq!(w.topology.nodes[second].parents.as_slice(), [pool]);
+    assert_eq!(w.topology.node(pool).parents.as_slice(), [rule]);
+    assert_eq!(w.topology.node(second).parents.as_slice(), [pool]);
     assert!(codes(&w).is_empty(), "{:?}", codes(&w));
 }
 
@@ -457,7 +468,7 @@ fn a_namespace_policy_hangs_at_the_same_place_whatever_the_tree_is_drawn_from() 
     assert!(!whole.contains(&on("service/shop/svc")), "{whole:?}");
     // Drawn from any node, or around any node (`describe -o tree`), the policy
     // hangs on exactly the nodes of that drawing it hangs on in the whole tree.
-    for i in 0..w.topology.nodes.len() {
+    for i in 0..w.topology.nodes().len() {
         let n = kubectl_policies::topology::NodeId(i as u32);
         for (what, forest) in [
             ("tree", kubectl_policies::query::tree(&w, Some(n), None)),
@@ -485,7 +496,7 @@ fn a_namespace_policy_hangs_at_the_same_place_whatever_the_tree_is_drawn_from() 
                 .collect();
             let got: Vec<(String, String)> =
                 drawn.into_iter().filter(|(_, p)| p == "ns-wide").collect();
-            assert_eq!(got, expected, "{what} {}", w.topology.nodes[n].obj_ref);
+            assert_eq!(got, expected, "{what} {}", w.topology.node(n).obj_ref);
         }
     }
 }
@@ -521,7 +532,7 @@ fn a_gateway_refuses_listener_sets_its_allowed_listeners_leave_out() {
     let w = world(&yaml);
     let mut refused: Vec<(String, String)> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == Code::NotAdmitted && f.object.kind == "ListenerSet")
         .map(|f| (f.object.name.to_string(), f.message.clone()))
@@ -544,7 +555,7 @@ fn a_gateway_refuses_listener_sets_its_allowed_listeners_leave_out() {
     ] {
         let set = node(&w, "ListenerSet", Some(ns), name, None);
         let gateway = node(&w, "Gateway", Some("infra"), gateway, None);
-        assert_eq!(w.topology.nodes[set].parents.to_vec(), [gateway], "{name}");
+        assert_eq!(w.topology.node(set).parents.to_vec(), [gateway], "{name}");
     }
 }
 
@@ -582,7 +593,7 @@ spec:
     let w = world(&yaml);
     let mut refused: Vec<(String, String)> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == Code::NotAdmitted)
         .map(|f| (f.object.name.to_string(), f.message.clone()))

@@ -87,7 +87,7 @@ fn load_with<W: AsRef<World>>(
     warn_blind_spots(&loaded.snapshot.blind_spots);
     let world = analyze(loaded.snapshot, &input.policy_kinds, &loaded.malformed);
     // The references that could not be checked are known once analysed.
-    let unchecked = world.as_ref().topology.snapshot.blind_spots.iter();
+    let unchecked = world.as_ref().topology.snapshot().blind_spots.iter();
     for spot in unchecked.filter(|b| b.reason == BlindReason::Unchecked) {
         warn_line(&format!("warning: {}", spot.message));
     }

@@ -44,14 +44,14 @@ impl<'t> FoldConfig<'t> {
         kind: &GroupKind,
         removed: Option<PolicyId>,
     ) -> FoldConfig<'t> {
-        let pk = topology.catalog.kind_of(kind);
+        let pk = topology.catalog().kind_of(kind);
         let (class, flow, model, same_target) = (pk.class, pk.flow, pk.merge, pk.same_target);
         let port_level = pk.sections.port_ranks_below_sections();
-        let of_kind = |p: PolicyId| &topology.policies[p].kind == kind && Some(p) != removed;
+        let of_kind = |p: PolicyId| &topology.policy(p).kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
-        let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies.len())
+        let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies().len())
             .filter(|&p| of_kind(p))
-            .flat_map(|p| &topology.targets[p])
+            .flat_map(|p| topology.targets_of(p))
             .filter_map(|r| match r.resolution {
                 Resolution::Node(n) => Some(n),
                 Resolution::Namespace(_) | Resolution::NotFound(_) => None,
@@ -65,12 +65,13 @@ impl<'t> FoldConfig<'t> {
             if nodes.is_empty() {
                 0
             } else {
-                topology.nodes.len()
+                topology.nodes().len()
             }
         ];
         let mut conflicts = Vec::new();
         for n in nodes {
-            let mine: Vec<PolicyId> = topology.attached[n]
+            let mine: Vec<PolicyId> = topology
+                .attached_to(n)
                 .iter()
                 .copied()
                 .filter(|&p| of_kind(p))
@@ -89,14 +90,14 @@ impl<'t> FoldConfig<'t> {
         }
         let mut ns_policies = Vec::new();
         if class == Class::Inherited {
-            for (ns, ps) in &topology.ns_attached {
+            for (ns, ps) in topology.namespace_attachments() {
                 let mine: Vec<PolicyId> = ps.iter().copied().filter(|&p| of_kind(p)).collect();
                 // A namespace no node is in has no level to apply at.
-                let Some(level) = topology.skeleton.level_of(ns) else {
+                let Some(level) = topology.skeleton().level_of(ns) else {
                     continue;
                 };
                 if !mine.is_empty() {
-                    ns_policies.resize(topology.skeleton.levels(), Vec::new());
+                    ns_policies.resize(topology.skeleton().levels(), Vec::new());
                     // A namespace level is no object to be Conflicted on: its policies stack.
                     ns_policies[level as usize] = mine.into_iter().map(|p| vec![p]).collect();
                 }
@@ -127,7 +128,7 @@ impl<'t> FoldConfig<'t> {
         let namespaces = if self.ns_policies.is_empty() {
             0
         } else {
-            t.nodes.len()
+            t.nodes().len()
         };
         let in_policy_namespace =
             NodeId::all(namespaces).filter(|&n| !self.ns_policies_at(n).is_empty());
@@ -148,7 +149,7 @@ impl<'t> FoldConfig<'t> {
     /// level, if it has one.
     fn ns_policies_at(&self, node: NodeId) -> &[Vec<PolicyId>] {
         self.topology
-            .skeleton
+            .skeleton()
             .level(node)
             .map_or(&[], |l| self.ns_policies_of(l))
     }
@@ -172,8 +173,9 @@ fn port_then_named(
     rule: SameTarget,
 ) -> same_target::Outcome {
     let by_port = |&p: &PolicyId| {
-        let policy = &t.policies[p];
-        let mut here = t.targets[p]
+        let policy = t.policy(p);
+        let mut here = t
+            .targets_of(p)
             .iter()
             .filter(|r| r.resolution == Resolution::Node(n))
             .peekable();

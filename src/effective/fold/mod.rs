@@ -80,7 +80,7 @@ impl<'t> KindFold<'t> {
         // A few kinds among tens of thousands of policies: each is looked for among
         // those found so far, not every policy's kind sorted.
         let mut kinds: Vec<GroupKind> = Vec::new();
-        for p in &topology.policies {
+        for p in topology.policies() {
             if !kinds.contains(&p.kind) {
                 kinds.push(p.kind.clone());
             }

@@ -28,7 +28,7 @@ impl PathStep {
                 None,
                 topology.namespace_level(n).unwrap_or_default(),
             ),
-            PathStep::Node(n) => topology.nodes[n].obj_ref.clone(),
+            PathStep::Node(n) => topology.node(n).obj_ref.clone(),
         }
     }
 
@@ -152,9 +152,9 @@ impl KindFold<'_> {
             if preds.is_empty() {
                 out.push(below.iter().rev().copied().collect());
             }
-            let is_port = t.skeleton.role(n) == Role::Port;
+            let is_port = t.skeleton().role(n) == Role::Port;
             work.extend(preds.into_iter().rev().map(|(p, j)| {
-                let port = (is_port && t.skeleton.owner(n) == Some(p)).then_some(n);
+                let port = (is_port && t.skeleton().owner(n) == Some(p)).then_some(n);
                 Work::Visit(p, j, port)
             }));
         }

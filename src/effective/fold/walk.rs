@@ -210,13 +210,13 @@ impl<P: Paths> FoldWalk<P> {
     ) -> (u32, u32) {
         let t = config.topology;
         if self.ranges.is_empty() {
-            self.ranges = vec![NOT_YET; t.nodes.len()];
-            self.walking = vec![false; t.nodes.len()];
+            self.ranges = vec![NOT_YET; t.nodes().len()];
+            self.walking = vec![false; t.nodes().len()];
         }
         if self.ranges[node] != NOT_YET {
             return self.ranges[node];
         }
-        let skeleton = &t.skeleton;
+        let skeleton = t.skeleton();
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         stack.push(node);
@@ -241,7 +241,7 @@ impl<P: Paths> FoldWalk<P> {
     /// Computes the contexts of `n`, those of its parents being computed.
     fn compute_here(&mut self, config: &FoldConfig, memo: &mut FoldMemo, node: NodeId) {
         let topology = config.topology;
-        let skeleton = &topology.skeleton;
+        let skeleton = topology.skeleton();
         let parents = skeleton.parents(node);
         let at = At {
             node,
@@ -269,9 +269,9 @@ impl<P: Paths> FoldWalk<P> {
         // A backend's port is reached through the ports the backendRefs name: a path
         // into the backend that names other ports brings only the backend's own
         // policies to this one.
-        let port_owner = match topology.backend_ports.is_empty() {
-            true => None,
-            false => skeleton
+        let port_owner = match topology.backend_refs_name_ports() {
+            false => None,
+            true => skeleton
                 .owner(node)
                 .filter(|_| matches!(skeleton.role(node), Role::Port)),
         };
@@ -288,11 +288,7 @@ impl<P: Paths> FoldWalk<P> {
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
                 false => PortTraffic::Every,
-                true => topology
-                    .port_traffic
-                    .get(node.index())
-                    .copied()
-                    .unwrap_or_default(),
+                true => topology.port_traffic(node),
             };
             // The backend's own policies, for the contexts traffic does not reach this
             // port along: made once.
@@ -388,7 +384,7 @@ impl<P: Paths> FoldWalk<P> {
         let mut seen_next = seen;
         let mut entered = false;
         let mut es = Entries::new();
-        if let Some(ns) = config.topology.skeleton.level(n) {
+        if let Some(ns) = config.topology.skeleton().level(n) {
             if !self.seen.contains(seen, ns) {
                 seen_next = self.seen.enter(seen, ns);
                 entered = true;

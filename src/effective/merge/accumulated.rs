@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 /// Policy `p`'s spec under its own name, merged rule by rule beside the others.
 pub(super) fn enters(topology: &Topology, p: PolicyId, (defaults, overrides): Stanzas) -> Stanzas {
-    let policy = &topology.policies[p];
+    let policy = topology.policy(p);
     let named = |stanza: Layer| Layer {
         how: How::Merge,
         value: Rc::new(Sourced::Object(vec![(

@@ -36,7 +36,7 @@ pub(super) fn enters(
     (defaults, overrides): Stanzas,
 ) -> Stanzas {
     let picked = priority(topology, at);
-    let kind = &topology.policies[p].kind;
+    let kind = &topology.policy(p).kind;
     let tree = defaults.or(overrides).map(|s| s.value);
     let tree = match acts_per_level(&kind.group, &kind.kind) {
         Some(rule) => tree.map(|t| keyed(topology, p, at, rule, &t)),
@@ -56,19 +56,15 @@ pub(super) fn enters(
 /// to it.
 fn priority(topology: &Topology, at: NodeId) -> Strategy {
     let owner = topology
-        .nodes
+        .nodes()
         .get(at.index())
         .and_then(|n| n.owner)
         .unwrap_or(at);
     let annotation = topology
-        .nodes
+        .nodes()
         .get(owner.index())
         .and_then(|n| n.object)
-        .and_then(|o| {
-            topology.snapshot.objects[o]
-                .annotations
-                .get(KGATEWAY_PRIORITY)
-        })
+        .and_then(|o| topology.object(o).annotations.get(KGATEWAY_PRIORITY))
         .map(String::as_str);
     let (mode, how) = match annotation {
         Some("ShallowMergePreferParent") => (Mode::Overrides, How::Merge),
@@ -94,7 +90,7 @@ fn keyed(
     };
     let key_of = |field: &str, value: &Rc<Sourced>| -> Option<Text> {
         if rule.every_level.contains(&field) {
-            return Some(topology.nodes[at.index()].obj_ref.to_string().into());
+            return Some(topology.node(at).obj_ref.to_string().into());
         }
         if !rule.per_provider.contains(&field) {
             return None;
@@ -103,7 +99,7 @@ fn keyed(
         let name = string_leaf(child(reference, "name")?)?;
         let namespace = child(reference, "namespace")
             .and_then(string_leaf)
-            .or_else(|| topology.policies[p].obj_ref.namespace.clone())
+            .or_else(|| topology.policy(p).obj_ref.namespace.clone())
             .unwrap_or_default();
         Some(format!("{namespace}/{name}").into())
     };

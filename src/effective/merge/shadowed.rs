@@ -15,18 +15,13 @@ pub(crate) fn without_shadowed(
     at: NodeId,
     spec: &Val,
 ) -> Option<Val> {
-    let kind = &topology.policies[p].kind;
+    let kind = &topology.policy(p).kind;
     let rule = shadowed_by(&kind.group, &kind.kind)?;
-    let nodes = [
-        Some(at),
-        topology.nodes.get(at.index()).and_then(|n| n.owner),
-    ];
+    let nodes = [Some(at), topology.node(at).owner];
     let replaced = nodes.into_iter().flatten().any(|n| {
-        topology.attached.get(n.index()).is_some_and(|ps| {
-            ps.iter().any(|&q| {
-                let gk = &topology.policies[q].kind;
-                gk.group == rule.by.0 && gk.kind == rule.by.1
-            })
+        topology.attached_to(n).iter().any(|&q| {
+            let gk = &topology.policy(q).kind;
+            gk.group == rule.by.0 && gk.kind == rule.by.1
         })
     });
     let fields = spec.as_object()?;

@@ -61,8 +61,8 @@ pub(super) fn merged(entries: &[Joining]) -> Joining {
 /// The fields policy `p` sets among `fields` (JSON pointers into its spec proper; none
 /// listed: every leaf it sets).
 fn set_fields(topology: &Topology, p: PolicyId, fields: &[&str]) -> Vec<String> {
-    let policy = &topology.policies[p];
-    let spec = &topology.snapshot.objects[policy.object].spec;
+    let policy = topology.policy(p);
+    let spec = &topology.object(policy.object).spec;
     let proper = Val::Object(
         policy
             .intent

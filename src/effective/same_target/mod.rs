@@ -81,6 +81,6 @@ fn each_alone(mine: impl IntoIterator<Item = PolicyId>) -> Vec<Vec<PolicyId>> {
 
 /// A value of the policy's spec (a JSON pointer into `spec`).
 fn spec_value<'t>(topology: &'t Topology, policy: PolicyId, field: &str) -> Option<&'t Val> {
-    let spec: &Val = &topology.snapshot.objects[topology.policies[policy].object].spec;
+    let spec: &Val = &topology.policy_object(policy).spec;
     spec.pointer(field).filter(|v| !v.is_null())
 }

@@ -11,7 +11,7 @@ use crate::topology::{PolicyId, Topology};
 /// sort is stable, and `mine` is oldest first); none loses.
 pub(super) fn groups(topology: &Topology, mine: &[PolicyId], annotation: &str) -> Outcome {
     let weight = |p: PolicyId| {
-        let o = &topology.snapshot.objects[topology.policies[p].object];
+        let o = topology.policy_object(p);
         o.annotations
             .get(annotation)
             .and_then(|w| w.trim().parse::<i64>().ok())

@@ -152,23 +152,27 @@ impl Own {
 
     /// What policy `policy` of `topology` takes from itself and its targets.
     pub fn of(topology: &Topology, policy: PolicyId) -> Own {
-        let attached = topology.targets[policy].iter().any(|r| match r.resolution {
-            Resolution::Node(_) | Resolution::Namespace(_) => true,
-            Resolution::NotFound(_) => false,
-        });
+        let attached = topology
+            .targets_of(policy)
+            .iter()
+            .any(|r| match r.resolution {
+                Resolution::Node(_) | Resolution::Namespace(_) => true,
+                Resolution::NotFound(_) => false,
+            });
         let unresolved = |code| {
-            topology.targets[policy]
+            topology
+                .targets_of(policy)
                 .iter()
                 .any(|r| r.resolution == Resolution::NotFound(code))
         };
         Own::Unattached(if attached {
             // Refused by its controller on a target that exists: Invalid.
             return Own::Attached {
-                rejected: topology.policies[policy].rejected.is_some(),
+                rejected: topology.policy(policy).rejected.is_some(),
                 conflicted_on_some: unresolved(Code::Conflicted),
                 invalid_on_some: unresolved(Code::Invalid),
             };
-        } else if topology.policies[policy].workload_selector.is_some() {
+        } else if topology.policy(policy).workload_selector.is_some() {
             PolicyStatus::SelectorBound
         } else if unresolved(Code::TargetNotFound) {
             PolicyStatus::TargetNotFound
@@ -179,8 +183,7 @@ impl Own {
         } else if unresolved(Code::Conflicted) {
             // Set Conflicted by its controller on every target (Kong).
             PolicyStatus::Conflicted
-        } else if !topology.policies[policy].invalid.is_empty() || unresolved(Code::TargetIsPolicy)
-        {
+        } else if !topology.policy(policy).invalid.is_empty() || unresolved(Code::TargetIsPolicy) {
             PolicyStatus::Invalid
         } else {
             // A selector that matched nothing: attached to nothing, so nothing to enforce.

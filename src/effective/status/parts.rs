@@ -45,7 +45,7 @@ impl Contribution {
 /// Per policy, per part of `t` (`part_of[n]`: the part node `n` is counted in, `None`
 /// for a node not counted), what the counted nodes contribute (see `Contribution`).
 pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Contribution)>> {
-    let np = t.policies.len();
+    let np = t.policies().len();
     let leaves = leaf_counts(t);
     let kinds = KindFold::kinds_in_use(t);
     // Objects reached are counted as the nodes go by when each section's node follows
@@ -95,7 +95,7 @@ fn contributions_of_kind(
         leaves,
         ordered,
     } = *counting;
-    let np = t.policies.len();
+    let np = t.policies().len();
     let f = &mut KindFold::for_statuses(t, k);
     let mut sums: FastMap<(PolicyId, u32), Contribution> = FastMap::default();
     let mut tallies = Tallies::new(f.config(), leaves);
@@ -112,7 +112,7 @@ fn contributions_of_kind(
         };
         tallies.at(f, n, &mut here);
         let leaf = is_leaf(t, n, f.config().class, f.config().flow);
-        let object = t.skeleton.object(n);
+        let object = t.skeleton().object(n);
         for &(p, tally) in &here {
             let new_object = last_object[p.index()].replace(object) != Some(object)
                 && (ordered || seen.insert((p, object)));

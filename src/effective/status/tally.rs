@@ -88,10 +88,10 @@ impl<'a> Tallies<'a> {
 
 /// How many settings each policy sets.
 pub(super) fn leaf_counts(topology: &Topology) -> Vec<usize> {
-    let spec = |p: &crate::catalog::policy::Policy| &topology.snapshot.objects[p.object].spec;
+    let spec = |p: &crate::catalog::policy::Policy| &topology.object(p.object).spec;
     // Every policy's spec is walked: on every core.
     topology
-        .policies
+        .policies()
         .par_iter()
         .with_min_len(1024)
         .map(|p| p.intent.leaf_count(spec(p)))
@@ -101,11 +101,11 @@ pub(super) fn leaf_counts(topology: &Topology) -> Vec<usize> {
 /// A conflict on node `n` makes the loser Conflicted on `n` and on its sections.
 fn conflict_nodes(topology: &Topology, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     let sections = topology
-        .skeleton
+        .skeleton()
         .children(node)
         .iter()
         .copied()
-        .filter(move |&c| topology.skeleton.owner(c) == Some(node));
+        .filter(move |&c| topology.skeleton().owner(c) == Some(node));
     std::iter::once(node).chain(sections)
 }
 
@@ -146,8 +146,8 @@ fn measure(acc: &Acc, leaves: &[usize]) -> Survived {
 /// nodes before the backends); for Direct kinds, a target's sections or the target
 /// itself.
 pub(super) fn is_leaf(topology: &Topology, node: NodeId, class: Class, flow: Flow) -> bool {
-    let children = topology.skeleton.children(node);
-    let backend = |m: NodeId| topology.skeleton.role(m).is_backend_side();
+    let children = topology.skeleton().children(node);
+    let backend = |m: NodeId| topology.skeleton().role(m).is_backend_side();
     match (class, flow) {
         (Class::Inherited, Flow::Down) => children.is_empty(),
         (Class::Inherited, Flow::ClientSide { .. }) => {
@@ -155,6 +155,6 @@ pub(super) fn is_leaf(topology: &Topology, node: NodeId, class: Class, flow: Flo
         }
         (Class::Direct, _) => !children
             .iter()
-            .any(|&c| topology.skeleton.owner(c) == Some(node)),
+            .any(|&c| topology.skeleton().owner(c) == Some(node)),
     }
 }

@@ -139,7 +139,7 @@ impl Statuses {
 /// The counts, and each policy's status at every node it reaches when `keep`
 /// (else none: empty).
 fn computed(topology: &Topology, keep: bool) -> (Counts, Vec<Reached>) {
-    let np = topology.policies.len();
+    let np = topology.policies().len();
     // Per policy, its status at every node it reaches, in node order (node numbers
     // as 32 bits: there can be a million of these).
     let mut reached: Vec<Reached> = Vec::new();
@@ -160,7 +160,7 @@ fn computed(topology: &Topology, keep: bool) -> (Counts, Vec<Reached>) {
         .par_iter()
         .map(|k| {
             NodeSet::of(
-                topology.nodes.len(),
+                topology.nodes().len(),
                 &topology.at_or_below(KindFold::new(topology, k).starts()),
             )
         })
@@ -234,7 +234,7 @@ pub(super) fn fold_largest_first<T: Send>(
 /// the nodes a policy reaches come in order too, and counting them takes no list.
 pub(super) fn sections_follow_owners(topology: &Topology) -> bool {
     let mut object = None;
-    NodeId::all(topology.nodes.len()).all(|n| match topology.skeleton.owner(n) {
+    NodeId::all(topology.nodes().len()).all(|n| match topology.skeleton().owner(n) {
         None => {
             object = Some(n);
             true
@@ -246,7 +246,7 @@ pub(super) fn sections_follow_owners(topology: &Topology) -> bool {
 /// How many distinct objects the nodes `at` holds are or belong to: counted as they go
 /// by when they come in order (`sections_follow_owners`), else sorted.
 fn objects_reached(topology: &Topology, at: &Reached, ordered: bool) -> usize {
-    let objects = at.nodes().map(|n| topology.skeleton.object(n));
+    let objects = at.nodes().map(|n| topology.skeleton().object(n));
     if ordered {
         let mut last = None;
         objects.filter(|&o| last.replace(o) != Some(o)).count()
@@ -318,7 +318,7 @@ fn statuses_of_kind(
     let config = fold.config();
     let (t, class, flow) = (config.topology, config.class, config.flow);
     let kind = config.kind.clone();
-    let np = t.policies.len();
+    let np = t.policies().len();
     let mut reached: Vec<Reached> = Vec::new();
     // Per policy: the last object reached and how many so far.
     let mut objects: Vec<(Option<NodeId>, usize)> = Vec::new();
@@ -333,7 +333,7 @@ fn statuses_of_kind(
     for n in reach.iter() {
         tallies.at(fold, n, &mut here);
         let leaf = is_leaf(t, n, class, flow);
-        let object = t.skeleton.object(n);
+        let object = t.skeleton().object(n);
         for &(p, tally) in &here {
             if keep_nodes {
                 reached[p].push(n, tally.status());
@@ -345,7 +345,7 @@ fn statuses_of_kind(
             }
         }
     }
-    let of_kind = |p: &PolicyId| t.policies[*p].kind == kind;
+    let of_kind = |p: &PolicyId| t.policy(*p).kind == kind;
     let mine = || PolicyId::all(np).filter(of_kind);
     KindStatuses {
         reached: match keep_nodes {

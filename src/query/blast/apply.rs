@@ -25,10 +25,10 @@ pub fn apply_objects(
             applied_kinds.push(o.kind.clone());
         }
     }
-    let listed = applied_listed(&world.topology.snapshot, &new_objects);
+    let listed = applied_listed(world.topology.snapshot(), &new_objects);
     let snapshot = crate::model::Snapshot {
         listed,
-        ..world.snapshot_of(applied(&world.topology.snapshot.objects, new_objects))
+        ..world.snapshot_of(applied(world.topology.objects(), new_objects))
     };
     let after = crate::query::analyze(snapshot, declared, &[]);
     // A diff from the input to the input with the objects applied (`diff`'s code).
@@ -53,7 +53,7 @@ pub fn apply_objects(
         changes,
         summary,
         findings,
-        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot().blind_spots.clone(),
         headline,
     }
 }

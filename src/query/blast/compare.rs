@@ -146,8 +146,7 @@ fn compare_sourced(
         true => BTreeSet::new(),
         false => before
             .topology
-            .snapshot
-            .objects
+            .objects()
             .iter()
             .map(Object::obj_ref)
             .filter(|r| new_nodes.contains(r))
@@ -171,10 +170,10 @@ fn compare_sourced(
         let mut fa = KindFold::new(&after.topology, kind);
         for &(nb, na, r) in &pairs {
             let attached_here = |na: NodeId| {
-                let attached = &after.topology.attached[na];
+                let attached = after.topology.attached_to(na);
                 attached
                     .iter()
-                    .any(|&p| &after.topology.policies[p].kind == kind)
+                    .any(|&p| &after.topology.policy(p).kind == kind)
             };
             let sb = match nb {
                 Some(nb) => specs_by_context(before, &mut fb, nb),

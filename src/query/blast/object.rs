@@ -43,17 +43,16 @@ fn deleting_object(
             && o.namespace.as_deref() == object.namespace.as_deref()
             && o.group() == object.group.as_str()
     };
-    let found = topology.snapshot.objects.iter().any(is_it);
+    let found = topology.objects().iter().any(is_it);
     let snapshot = crate::model::Snapshot {
         // What files said exists still says so: the object is gone, not unknown.
-        listed: Some(match &topology.snapshot.listed {
+        listed: Some(match &topology.snapshot().listed {
             Some(listed) => listed.clone(),
-            None => crate::model::listed_in_files(&topology.snapshot.objects),
+            None => crate::model::listed_in_files(topology.objects()),
         }),
         ..world.snapshot_of(
             topology
-                .snapshot
-                .objects
+                .objects()
                 .iter()
                 .filter(|o| !is_it(o))
                 .cloned()
@@ -65,11 +64,11 @@ fn deleting_object(
     let mut candidates = BTreeSet::new();
     let mut kinds: Vec<GroupKind> = Vec::new();
     for d in &dependents {
-        let pol = &topology.policies[d.policy_id];
+        let pol = topology.policy(d.policy_id);
         candidates.extend(
             reach_of_policy(topology, d.policy_id)
                 .into_iter()
-                .map(|n| topology.nodes[n].obj_ref.clone()),
+                .map(|n| topology.node(n).obj_ref.clone()),
         );
         kinds.push(pol.kind.clone());
     }
@@ -80,7 +79,7 @@ fn deleting_object(
     }
     if everywhere {
         for t in [topology, &after.topology] {
-            candidates.extend(t.nodes.iter().map(|n| n.obj_ref.clone()));
+            candidates.extend(t.nodes().iter().map(|n| n.obj_ref.clone()));
             kinds.extend(KindFold::kinds_in_use(t));
         }
     }
@@ -88,15 +87,14 @@ fn deleting_object(
     kinds.dedup();
     let changes = compare(world, &after, &candidates, &kinds);
     let invalidated: Vec<ObjRef> = topology
-        .policies
+        .policies()
         .iter()
         .filter(|p| p.rejected.is_none())
         .filter(|p| {
             after
                 .topology
-                .policy_index
-                .get(&p.obj_ref)
-                .is_some_and(|&q| after.topology.policies[q].rejected.is_some())
+                .policy_id(&p.obj_ref)
+                .is_some_and(|q| after.topology.policy(q).rejected.is_some())
         })
         .map(|p| p.obj_ref.clone())
         .collect();
@@ -117,7 +115,7 @@ fn deleting_object(
         changes,
         summary,
         findings,
-        blind_spots: topology.snapshot.blind_spots.clone(),
+        blind_spots: topology.snapshot().blind_spots.clone(),
         headline,
     }
 }

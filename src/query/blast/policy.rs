@@ -24,12 +24,12 @@ use std::collections::BTreeSet;
 /// (`analyze`, not `analyze_once`).
 pub fn delete_policy(world: &Rebuildable, policy: PolicyId, declared: &[Declared]) -> BlastRadius {
     let topology = &world.topology;
-    let pol = &topology.policies[policy];
+    let pol = topology.policy(policy);
     if topology.kind_of(policy).others_turn_on_it() {
         return delete_policy_by_reanalysis(world, policy, declared);
     }
     let reach = reach_of_policy(topology, policy);
-    let mut below = vec![false; topology.nodes.len()];
+    let mut below = vec![false; topology.nodes().len()];
     for &n in &reach {
         below[n] = true;
     }
@@ -45,7 +45,7 @@ pub fn delete_policy(world: &Rebuildable, policy: PolicyId, declared: &[Declared
     for &n in &present {
         let sb = specs.by_path(&mut before, n);
         let sa = specs.by_path(&mut after, n);
-        let target = &topology.nodes[n].obj_ref;
+        let target = &topology.node(n).obj_ref;
         for (paths, b, a) in diff(sb, sa, |x, y| specs.same(*x, *y)) {
             let mut contexts: Vec<Vec<ObjRef>> = paths
                 .iter()
@@ -72,12 +72,11 @@ pub fn delete_policy_by_reanalysis(
     policy: PolicyId,
     declared: &[Declared],
 ) -> BlastRadius {
-    let pol = &world.topology.policies[policy];
+    let pol = world.topology.policy(policy);
     let snapshot = world.snapshot_of(
         world
             .topology
-            .snapshot
-            .objects
+            .objects()
             .iter()
             .zip(ObjectId::all(usize::MAX))
             .filter(|&(_, i)| i != pol.object)
@@ -87,7 +86,7 @@ pub fn delete_policy_by_reanalysis(
     let after = crate::query::analyze(snapshot, declared, &[]);
     let mut candidates: BTreeSet<ObjRef> = reach_of_policy(&world.topology, policy)
         .into_iter()
-        .map(|n| world.topology.nodes[n].obj_ref.clone())
+        .map(|n| world.topology.node(n).obj_ref.clone())
         .collect();
     // A policy of its kind that its controller refused beside it, and accepts without
     // it (or the other way round: its `SharedPort` rule), changes where it reaches.
@@ -105,17 +104,17 @@ fn validity_changed(before: &World, after: &World, kind: &GroupKind) -> BTreeSet
         if &now.kind != kind {
             continue;
         }
-        let Some(&p) = before.topology.policy_index.get(&now.obj_ref) else {
+        let Some(p) = before.topology.policy_id(&now.obj_ref) else {
             continue;
         };
-        if before.topology.policies[p].rejected.is_some() == now.rejected.is_some() {
+        if before.topology.policy(p).rejected.is_some() == now.rejected.is_some() {
             continue;
         }
         for (t, id) in [(&before.topology, p), (&after.topology, q)] {
             out.extend(
                 reach_of_policy(t, id)
                     .into_iter()
-                    .map(|n| t.nodes[n].obj_ref.clone()),
+                    .map(|n| t.node(n).obj_ref.clone()),
             );
         }
     }
@@ -124,7 +123,7 @@ fn validity_changed(before: &World, after: &World, kind: &GroupKind) -> BTreeSet
 
 /// The answer for deleting `policy`, given what changes.
 fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius {
-    let pol = &world.topology.policies[policy];
+    let pol = world.topology.policy(policy);
     let summary = summarize(&changes);
     let what = format!("Deleting {} {}", pol.kind.kind, pol.obj_ref.ns_name());
     let headline = if changes.is_empty() {
@@ -154,7 +153,7 @@ fn deleted(world: &World, policy: PolicyId, changes: Vec<Change>) -> BlastRadius
         changes,
         summary,
         findings: Vec::new(),
-        blind_spots: world.topology.snapshot.blind_spots.clone(),
+        blind_spots: world.topology.snapshot().blind_spots.clone(),
         headline,
     }
 }

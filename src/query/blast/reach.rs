@@ -15,11 +15,11 @@ pub(super) fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BT
     for r in changed {
         let mut found = false;
         for topology in [&world.topology, &after.topology] {
-            if let Some(&p) = topology.policy_index.get(r) {
+            if let Some(p) = topology.policy_id(r) {
                 candidates.extend(
                     reach_of_policy(topology, p)
                         .into_iter()
-                        .map(|n| topology.nodes[n].obj_ref.clone()),
+                        .map(|n| topology.node(n).obj_ref.clone()),
                 );
                 found = true;
             }
@@ -34,12 +34,12 @@ pub(super) fn may_change(world: &World, after: &World, changed: &[ObjRef]) -> BT
         if r.kind == "Namespace" && r.group.is_empty() {
             for topology in [&world.topology, &after.topology] {
                 let below = topology.at_or_below(topology.nodes_in_namespace(&r.name));
-                candidates.extend(below.into_iter().map(|n| topology.nodes[n].obj_ref.clone()));
+                candidates.extend(below.into_iter().map(|n| topology.node(n).obj_ref.clone()));
             }
         } else {
             // A CRD, a ReferenceGrant, anything else: it may change anything.
             for topology in [&world.topology, &after.topology] {
-                candidates.extend(topology.nodes.iter().map(|n| n.obj_ref.clone()));
+                candidates.extend(topology.nodes().iter().map(|n| n.obj_ref.clone()));
             }
         }
     }
@@ -57,7 +57,7 @@ pub(super) fn referenced_reach(
     let mut reach = BTreeSet::new();
     for world in [before, after] {
         let t = &world.topology;
-        if t.policy_index.contains_key(r) || t.lookup(r).is_some() {
+        if t.policy_id(r).is_some() || t.lookup(r).is_some() {
             return None;
         }
         if !crate::query::dependents::is_referenced_kind(world, &r.group_kind()) {
@@ -65,7 +65,7 @@ pub(super) fn referenced_reach(
         }
         for d in crate::query::dependents::dependents(world, r) {
             let nodes = reach_of_policy(t, d.policy_id);
-            reach.extend(nodes.into_iter().map(|n| t.nodes[n].obj_ref.clone()));
+            reach.extend(nodes.into_iter().map(|n| t.node(n).obj_ref.clone()));
         }
     }
     Some(reach)
@@ -75,7 +75,7 @@ pub(super) fn referenced_reach(
 /// object of the namespace) and everything below them, in node order.
 pub(super) fn reach_of_policy(topology: &Topology, policy: PolicyId) -> Vec<NodeId> {
     let mut starts = Vec::new();
-    for r in &topology.targets[policy] {
+    for r in topology.targets_of(policy) {
         match &r.resolution {
             Resolution::Node(node) => starts.push(*node),
             Resolution::Namespace(ns) => starts.extend(topology.nodes_in_namespace(ns)),
@@ -90,6 +90,6 @@ fn add_below(topology: &Topology, node: NodeId, out: &mut BTreeSet<ObjRef>) {
         topology
             .at_or_below([node])
             .into_iter()
-            .map(|d| topology.nodes[d].obj_ref.clone()),
+            .map(|d| topology.node(d).obj_ref.clone()),
     );
 }

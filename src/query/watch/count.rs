@@ -15,10 +15,9 @@ pub(super) fn places_now(
     mut known: FastMap<ObjRef, TargetPlaces>,
     topology: &Topology,
 ) -> FastMap<ObjRef, TargetPlaces> {
-    let place =
-        |p: &crate::catalog::policy::Policy| target_places(&topology.snapshot.objects[p.object]);
+    let place = |p: &crate::catalog::policy::Policy| target_places(topology.object(p.object));
     let mut read: Vec<(usize, TargetPlaces)> = topology
-        .policies
+        .policies()
         .par_iter()
         .with_min_len(256)
         .enumerate()
@@ -27,8 +26,8 @@ pub(super) fn places_now(
         .collect();
     read.reverse();
     let mut places = FastMap::default();
-    places.reserve(topology.policies.len());
-    for (i, p) in topology.policies.iter().enumerate() {
+    places.reserve(topology.policies().len());
+    for (i, p) in topology.policies().iter().enumerate() {
         let at = match read.last() {
             Some((j, _)) if *j == i => read.pop().map(|(_, at)| at),
             _ => known.remove(&p.obj_ref),
@@ -65,13 +64,13 @@ pub(super) fn count_parts(
     let mut numbers: FastMap<Option<&str>, Option<u32>> = FastMap::default();
     let mut names: Vec<Part> = Vec::new();
     let mut last: Option<(NodeId, Option<u32>)> = None;
-    let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes.len())
+    let part_of: Vec<Option<u32>> = NodeId::all(topology.nodes().len())
         .map(|node| {
-            let object = topology.skeleton.object(node);
+            let object = topology.skeleton().object(node);
             match last {
                 Some((o, part)) if o == object => part,
                 _ => {
-                    let ns = topology.nodes[object].obj_ref.namespace.as_deref();
+                    let ns = topology.node(object).obj_ref.namespace.as_deref();
                     let part = *numbers.entry(ns).or_insert_with(|| {
                         counted(ns).then(|| {
                             names.push(ns.map(str::to_string));
@@ -105,7 +104,7 @@ pub(super) fn count_parts(
                 .map(|(part, c)| (names[part as usize].clone(), c))
                 .collect();
             (
-                topology.policies[id].obj_ref.clone(),
+                topology.policy(id).obj_ref.clone(),
                 mine,
                 Own::of(topology, id),
             )
@@ -120,7 +119,7 @@ pub(super) fn count_parts(
     let mut per_part: Vec<FastMap<ObjRef, u32>> = vec![FastMap::default(); names.len()];
     for ((part, parent), n) in per_node {
         *per_part[part as usize]
-            .entry(topology.nodes[parent].obj_ref.clone())
+            .entry(topology.node(parent).obj_ref.clone())
             .or_default() += n;
     }
     parts.edges = names.into_iter().zip(per_part).collect();
@@ -130,11 +129,11 @@ pub(super) fn count_parts(
 /// Per part (by number) and node of another part: how many of its children are in it.
 fn edges_by_node(topology: &Topology, part_of: &[Option<u32>]) -> FastMap<(u32, NodeId), u32> {
     let mut per_node: FastMap<(u32, NodeId), u32> = FastMap::default();
-    for child in NodeId::all(topology.nodes.len()) {
+    for child in NodeId::all(topology.nodes().len()) {
         let Some(part) = part_of[child.index()] else {
             continue;
         };
-        for &parent in topology.skeleton.parents(child) {
+        for &parent in topology.skeleton().parents(child) {
             if part_of[parent.index()] != Some(part) {
                 *per_node.entry((part, parent)).or_default() += 1;
             }

@@ -14,7 +14,7 @@ impl Watched {
     /// kind, the BackendTLSPolicy on an ext-auth Service; a `ShadowedBy` rule's), and
     /// the kinds theirs rest on (kept in the world they are judged in).
     pub(super) fn entangled(&self, kinds: &BTreeSet<GroupKind>) -> BTreeSet<GroupKind> {
-        let catalog = &self.world.topology.catalog;
+        let catalog = self.world.topology.catalog();
         let present: BTreeSet<GroupKind> = self.places.keys().map(ObjRef::group_kind).collect();
         let mut out = kinds.clone();
         for policy in present {

@@ -21,7 +21,7 @@ fn a_namespace_entry_with_an_empty_selector_targets_the_policys_namespace() {
     let policy = server_tls("whole", "{kind: Namespace, selector: {}}", 1);
     let w = world(&[ROUTES, &policy].concat());
     assert_eq!(statuses(&w), [s("app/whole", Enforced)]);
-    let target = &w.topology.targets[PolicyId::at(0)][0];
+    let target = &w.topology.targets_of(PolicyId::at(0))[0];
     assert_eq!(target.target.to_string(), "namespace/app");
     // Direct on a Namespace: the Namespace's own node, as GCPClientTLSPolicy's is.
     let Resolution::Node(n) = target.resolution else {
@@ -47,7 +47,7 @@ fn a_pod_selector_stays_selector_bound_and_says_its_labels() {
     assert_eq!(statuses(&w), [s("app/pods", SelectorBound)]);
     let said = w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.code == Code::SelectorBound)
         .expect("a SelectorBound finding");
@@ -66,7 +66,7 @@ fn a_pod_selector_beside_a_named_target_is_said_too() {
     assert_eq!(statuses(&w), [s("app/both", Enforced)]);
     assert!(w
         .topology
-        .findings
+        .findings()
         .iter()
         .any(|f| f.code == Code::SelectorBound
             && f.message
@@ -81,11 +81,11 @@ fn match_labels_on_a_namespace_entry_is_invalid_but_the_namespace_is_taken() {
         1,
     );
     let w = world(&[ROUTES, &policy].concat());
-    let invalid = &w.topology.policies[PolicyId::at(0)].invalid;
+    let invalid = &w.topology.policy(PolicyId::at(0)).invalid;
     assert_eq!(invalid.len(), 1, "{invalid:?}");
     assert_eq!(invalid[0].field, "spec.targetRefs[0].selector.matchLabels");
     assert_eq!(
-        w.topology.targets[PolicyId::at(0)][0].target.to_string(),
+        w.topology.targets_of(PolicyId::at(0))[0].target.to_string(),
         "namespace/app"
     );
 }
@@ -130,7 +130,8 @@ spec: {containers: [{name: c, image: pay}]}
 "#;
 
 fn targets(w: &kubectl_policies::query::World, p: usize) -> Vec<String> {
-    w.topology.targets[PolicyId::at(p)]
+    w.topology
+        .targets_of(PolicyId::at(p))
         .iter()
         .map(|t| t.target.to_string())
         .collect()
@@ -148,7 +149,7 @@ fn pods_a_service_selects_are_targets_below_it_and_the_policy_is_enforced_there(
     // The Pods of its own namespace only, each a node of its own below the Service.
     assert_eq!(targets(&w, 0), ["pod/app/pay-1", "pod/app/pay-2"]);
     let service = node(&w, "Service", Some("app"), "payments", None);
-    for t in &w.topology.targets[PolicyId::at(0)] {
+    for t in w.topology.targets_of(PolicyId::at(0)) {
         let Resolution::Node(pod) = t.resolution else {
             panic!("{t:?}")
         };
@@ -164,7 +165,7 @@ fn pods_a_service_selects_are_targets_below_it_and_the_policy_is_enforced_there(
     // A Pod no policy picks is no node.
     assert!(w
         .topology
-        .nodes
+        .nodes()
         .iter()
         .all(|n| n.obj_ref.name.as_str() != "batch-1"));
 }
@@ -179,7 +180,7 @@ fn a_pod_no_service_selects_is_a_target_all_the_same() {
     let w = world(&[PODS, &policy].concat());
     assert_eq!(statuses(&w), [s("app/batch", Enforced)]);
     assert_eq!(targets(&w, 0), ["pod/app/batch-1"]);
-    let Resolution::Node(pod) = w.topology.targets[PolicyId::at(0)][0].resolution else {
+    let Resolution::Node(pod) = w.topology.targets_of(PolicyId::at(0))[0].resolution else {
         panic!("resolved")
     };
     assert!(w.topology.node(pod).parents.is_empty());
@@ -196,7 +197,7 @@ fn pods_read_but_none_matching_is_target_not_found_not_selector_bound() {
     assert_eq!(statuses(&w), [s("app/nobody", TargetNotFound)]);
     let said: Vec<_> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.object.name.as_str() == "nobody")
         .collect();
@@ -273,12 +274,12 @@ fn a_kind_the_registry_does_not_say_picks_pods_stays_selector_bound() {
     let client = "---\napiVersion: networking.gke.io/v1\nkind: GCPClientTLSPolicy\nmetadata: {name: client, namespace: app}\nspec:\n  targetRefs: [{kind: Pod, selector: {matchLabels: {app: payments}}}]\n";
     let w = world(&[PODS, client].concat());
     assert_eq!(statuses(&w), [s("app/client", SelectorBound)]);
-    assert!(w.topology.findings.iter().any(|f| f.code == Code::SelectorBound
+    assert!(w.topology.findings().iter().any(|f| f.code == Code::SelectorBound
         && f.message.contains(
             "spec.targetRefs[0].selector (Pods labelled app=payments; the registry does not say its kind picks Pods)"
         )));
     // No policy picks Pods: none is a node.
-    assert!(w.topology.nodes.iter().all(|n| n.role != Role::Pod));
+    assert!(w.topology.nodes().iter().all(|n| n.role != Role::Pod));
 }
 
 #[test]

@@ -31,10 +31,11 @@ spec: {ports: [{name: http, port: 80}, {name: admin, port: 9090}, {port: 8443}]}
 /// The nodes each target of policy `name` resolved to (section names), or `!` for one
 /// that did not resolve.
 fn reached(w: &kubectl_policies::query::World, name: &str) -> Vec<String> {
-    let p = PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == name)
+    let p = PolicyId::all(w.topology.policies().len())
+        .find(|&p| w.topology.policy(p).obj_ref.name == name)
         .expect("policy");
-    w.topology.targets[p]
+    w.topology
+        .targets_of(p)
         .iter()
         .map(|t| match &t.resolution {
             Resolution::Node(n) => {
@@ -64,7 +65,7 @@ fn a_ports_list_on_a_target_ref_reaches_just_those_ports() {
     assert_eq!(effective(&w, &kind, admin).len(), 1);
     // The Service as a whole is not its target.
     let whole = node(&w, "Service", Some("app"), "svc", None);
-    assert!(w.topology.attached[whole.index()].is_empty());
+    assert!(w.topology.attached_to(whole).is_empty());
 }
 
 #[test]
@@ -74,7 +75,7 @@ fn a_port_the_service_does_not_have_is_a_finding() {
     assert_eq!(reached(&w, "lb"), ["http", "!7000"]);
     let finding = w
         .topology
-        .findings
+        .findings()
         .iter()
         .find(|f| f.code == Code::SectionNotFound)
         .expect("a SectionNotFound finding");
@@ -121,7 +122,7 @@ fn an_agentgateway_port_scopes_a_gateway_policy_to_the_listeners_on_it() {
     let w = world(&[GATEWAY, &policy.replace("port: 80}", "port: 81}")].concat());
     assert_eq!(reached(&w, "agw"), ["!81"]);
     assert_eq!(statuses(&w), [s("app/agw", SectionNotFound)]);
-    assert!(w.topology.findings.iter().any(|f| f
+    assert!(w.topology.findings().iter().any(|f| f
         .message
         .contains("Gateway app/gw has no listener on port 81")));
 }
@@ -131,13 +132,16 @@ fn an_agentgateway_port_on_a_service_makes_the_policy_invalid_whole() {
     // Its CRD: "Only valid on frontend policies targeting a Gateway".
     let policy = "---\napiVersion: agentgateway.dev/v1alpha1\nkind: AgentgatewayPolicy\nmetadata: {name: agw, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, port: 9090}]\n  backend: {tcp: {connectTimeout: 5s}}\n";
     let w = world(&[SERVICE, policy].concat());
-    let invalid = &w.topology.policies[PolicyId::at(0)].invalid;
+    let invalid = &w.topology.policy(PolicyId::at(0)).invalid;
     assert_eq!(invalid.len(), 1, "{invalid:?}");
     assert_eq!(invalid[0].field, "spec.targetRefs[0].port");
     // The CRD refuses the object: the API server stores nothing, so it is Invalid whole
     // and attached nowhere (not to the Service the reference names).
     assert_eq!(statuses(&w), [s("app/agw", Invalid)]);
-    assert!(w.topology.attached.iter().all(|on| on.is_empty()));
+    assert!((0..w.topology.nodes().len()).all(|i| w
+        .topology
+        .attached_to(kubectl_policies::topology::NodeId(i as u32))
+        .is_empty()));
     // A sectionName names a Service's port by its name, as before.
     let by_name = policy.replace("port: 9090", "sectionName: http");
     let w = world(&[SERVICE, &by_name].concat());
@@ -177,7 +181,9 @@ fn a_bad_port_number_is_invalid_and_named_by_its_field() {
     let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: BackendLoadBalancingPolicy\nmetadata: {name: lb, namespace: app}\nspec:\n  targetRefs: [{group: \"\", kind: Service, name: svc, ports: [{port: 80}, {port: http}, {port: 70000}, 443]}]\n";
     let w = world(&[SERVICE, policy].concat());
     assert_eq!(reached(&w, "lb"), ["http"]);
-    let invalid: Vec<&str> = w.topology.policies[PolicyId::at(0)]
+    let invalid: Vec<&str> = w
+        .topology
+        .policy(PolicyId::at(0))
         .invalid
         .iter()
         .map(|error| error.field.as_str())

@@ -31,7 +31,7 @@ fn a_services_annotation_attaches_its_kong_upstream_policy() {
     );
     assert!(w
         .topology
-        .findings
+        .findings()
         .iter()
         .any(|f| f.object.name == "unused" && f.message.contains("konghq.com/upstream-policy")));
 }
@@ -45,7 +45,9 @@ fn a_target_ref_with_section_names_names_each_listener() {
     );
     let policy = "---\napiVersion: alb.networking.azure.io/v1\nkind: FrontendTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionNames: [http, https]}\n  default: {policyType: {type: predefined, name: 2023-06}}\n";
     let w = world(&[&gw, policy].concat());
-    let reached: Vec<String> = w.topology.targets[kubectl_policies::topology::PolicyId::at(0)]
+    let reached: Vec<String> = w
+        .topology
+        .targets_of(kubectl_policies::topology::PolicyId::at(0))
         .iter()
         .map(|t| t.target.to_string())
         .collect();
@@ -112,7 +114,7 @@ fn a_target_ref_with_a_label_selector_binds_workloads_outside_the_hierarchy() {
     );
     assert!(w
         .topology
-        .findings
+        .findings()
         .iter()
         .all(|f| f.code != kubectl_policies::topology::Code::Invalid));
 }
@@ -140,7 +142,9 @@ fn a_flomesh_target_ref_names_a_route_rule_by_its_rule_field() {
     let tcp = "---\napiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {name: db, namespace: app}\nspec: {parentRefs: [{name: gw}], rules: [{name: primary, backendRefs: [{name: coffee, port: 80}]}, {name: replica, backendRefs: [{name: coffee, port: 80}]}]}\n";
     let policy = "---\napiVersion: gateway.flomesh.io/v1alpha2\nkind: RouteRuleFilterPolicy\nmetadata: {name: filters, namespace: app}\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: db, rule: primary}]\n  filterRefs: [{group: extension.gateway.flomesh.io, kind: Filter, name: f}]\n";
     let w = world(&[ROUTES, tcp, policy].concat());
-    let targets: Vec<String> = w.topology.targets[kubectl_policies::topology::PolicyId::at(0)]
+    let targets: Vec<String> = w
+        .topology
+        .targets_of(kubectl_policies::topology::PolicyId::at(0))
         .iter()
         .map(|t| t.target.to_string())
         .collect();
@@ -183,7 +187,7 @@ fn kong(rules: &[&[&str]]) -> String {
 fn conflicts(yaml: &str) -> Vec<(String, String)> {
     let w = world(yaml);
     w.topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == kubectl_policies::topology::Code::Conflicted)
         .map(|f| (f.object.name.to_string(), f.message.clone()))
@@ -258,7 +262,7 @@ fn kong_spread(rules: &[&[&str]]) -> String {
 /// `namespace/name`.
 fn status_and_reach(w: &kubectl_policies::query::World) -> Vec<(String, PolicyStatus, usize)> {
     w.topology
-        .policies
+        .policies()
         .iter()
         .enumerate()
         .map(|(i, p)| {
@@ -297,13 +301,18 @@ fn kong_refuses_an_upstream_policy_on_the_services_of_a_rule_that_disagree_only(
         json!({"algorithm": "round-robin"})
     );
     // Its target a is Conflicted (not attached), d resolved.
-    let p1 = w.topology.policy_index[&kubectl_policies::model::ObjRef::new(
-        "configuration.konghq.com",
-        "KongUpstreamPolicy",
-        Some("app"),
-        "p1",
-    )];
-    let targets: Vec<(String, Option<Code>)> = w.topology.targets[p1]
+    let p1 = w
+        .topology
+        .policy_id(&kubectl_policies::model::ObjRef::new(
+            "configuration.konghq.com",
+            "KongUpstreamPolicy",
+            Some("app"),
+            "p1",
+        ))
+        .unwrap();
+    let targets: Vec<(String, Option<Code>)> = w
+        .topology
+        .targets_of(p1)
         .iter()
         .map(|r| {
             let code = match r.resolution {
@@ -342,7 +351,7 @@ fn kong_refuses_an_upstream_policy_on_the_services_of_a_rule_that_disagree_only(
     );
     let told: Vec<&str> = w
         .topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == Code::Conflicted)
         .map(|f| f.message.as_str())

@@ -29,7 +29,7 @@ spec: {ports: [{name: http, port: 80}]}
 
 fn invalid_findings(w: &kubectl_policies::query::World) -> Vec<&Finding> {
     w.topology
-        .findings
+        .findings()
         .iter()
         .filter(|f| f.code == Code::Invalid)
         .collect()
@@ -38,10 +38,11 @@ fn invalid_findings(w: &kubectl_policies::query::World) -> Vec<&Finding> {
 /// How each target of policy `name` resolved: the target's kind, `!` before it when it
 /// did not resolve, with the code.
 fn resolutions(w: &kubectl_policies::query::World, name: &str) -> Vec<String> {
-    let p = PolicyId::all(w.topology.policies.len())
-        .find(|&p| w.topology.policies[p].obj_ref.name == name)
+    let p = PolicyId::all(w.topology.policies().len())
+        .find(|&p| w.topology.policy(p).obj_ref.name == name)
         .expect("policy");
-    w.topology.targets[p]
+    w.topology
+        .targets_of(p)
         .iter()
         .map(|t| match &t.resolution {
             Resolution::NotFound(code) => format!("!{} {code:?}", t.target.kind),
@@ -72,9 +73,12 @@ spec:
     let gateway = node(&w, "Gateway", Some("app"), "gw", None);
     assert!(effective(&w, &kind, gateway).is_empty());
     for attached_to in [gateway, node(&w, "HTTPRoute", Some("app"), "web", None)] {
-        assert!(!w.topology.attached[attached_to.index()]
-            .iter()
-            .any(|&p| w.topology.policies[p].obj_ref.name == "ctp"));
+        assert!(!w.topology.attached_to(attached_to).iter().any(|&p| w
+            .topology
+            .policy(p)
+            .obj_ref
+            .name
+            == "ctp"));
     }
     let findings = invalid_findings(&w);
     assert_eq!(findings.len(), 1, "{findings:?}");
@@ -136,7 +140,7 @@ spec:
     // Nothing says the Service selector matched nothing: it was refused, not empty.
     assert!(!w
         .topology
-        .findings
+        .findings()
         .iter()
         .any(|f| f.code == Code::SelectorMatchesNothing));
 }
@@ -250,8 +254,12 @@ fn agentgateway_refuses_a_section_on_a_kind_its_crd_does_not_allow_it_on() {
     );
     let w = world(&[GATEWAY_AND_ROUTE, &both].concat());
     assert_eq!(statuses(&w), [s("app/frontend-both", Invalid)]);
-    assert!(w.topology.policies[0].rejected.is_some());
-    let policy = &w.topology.policies[0];
+    assert!(w
+        .topology
+        .policy(kubectl_policies::topology::PolicyId(0))
+        .rejected
+        .is_some());
+    let policy = w.topology.policy(kubectl_policies::topology::PolicyId(0));
     assert!(policy
         .rare
         .as_ref()
