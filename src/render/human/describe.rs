@@ -272,13 +272,13 @@ fn policy_fields(
         "Kind",
         &format!("{} ({})", description.policy.kind, description.policy.group),
     )?;
-    let source = match description.class_source {
+    let origin = match description.class_origin {
         "label" => "from the CRD's gateway.networking.k8s.io/policy label",
         "registry" => "from the built-in registry",
         "declared" => "declared with --policy-kind",
         _ => "assumed: the name ends in Policy and it has a target",
     };
-    field(out, "Class", &format!("{:?} ({source})", description.class))?;
+    field(out, "Class", &format!("{:?} ({origin})", description.class))?;
     if let Some(label) = description.label_class {
         field(
             out,

@@ -93,7 +93,7 @@ pub fn policies_table(
                     let word = r.reported.as_ref().map_or("<none>", Reported::as_str);
                     t.cell(&one_line(word), Tint::Plain);
                     t.cell(&r.strategy, Tint::Plain);
-                    t.cell(r.class_source, Tint::Plain);
+                    t.cell(r.class_origin, Tint::Plain);
                 }
                 if show_labels {
                     t.cell(&crate::render::columns::labels_cell(&r.labels), Tint::Plain);
@@ -132,7 +132,7 @@ pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, printer: &Printer) -> bo
         && (!wide
             || (a.reported == b.reported
                 && a.strategy == b.strategy
-                && a.class_source == b.class_source))
+                && a.class_origin == b.class_origin))
         && (!show_labels || a.labels == b.labels)
 }
 
@@ -154,7 +154,7 @@ pub fn kinds_table(out: &mut impl Write, rows: &[KindRow], printer: &Printer) ->
             (r.kind.clone(), Tint::Plain),
             (r.group.clone(), Tint::Plain),
             (format!("{:?}", r.class), Tint::Plain),
-            (r.source.to_string(), Tint::Plain),
+            (r.origin.to_string(), Tint::Plain),
             (
                 r.count.to_string(),
                 if r.count > 0 { Tint::Bold } else { Tint::Plain },
