@@ -11,9 +11,11 @@ mod links_text;
 mod names;
 mod namespace_links;
 mod object;
+pub mod read;
 pub mod text;
 pub mod value;
 mod vocabulary;
+pub mod watch;
 
 pub use crd::{Crd, CRD_GROUP, CRD_KIND};
 pub use hash::{key_hash, FastMap, FastSet, FastState};
