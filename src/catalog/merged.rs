@@ -1,9 +1,10 @@
 //! Vendor rules that turn on more than a policy and its target: a GatewayClass merging
 //! its Gateways into one proxy (Envoy Gateway: the class's EnvoyProxy parameters with
 //! `mergeGateways: true`), a section matched against the port of a route's backendRef.
-//! The rules are registry data (`registry::class_parameters`, `registry::when_merged`,
-//! `registry::sections_by_ref_port`);
-//! this module holds their shapes and reads a parameters object with them.
+//! The rules are registry data: a project's `class_parameters`, an entry's
+//! `when_merged`, `sections_by_ref_port`, `merged_parent_fields`, `shadowed_by` and
+//! `acts_per_level`; this module holds their shapes and reads a parameters object with
+//! them.
 
 use crate::model::{Object, Val};
 
@@ -16,7 +17,7 @@ pub struct ClassParameters {
     /// The boolean that merges the class's Gateways, as a JSON pointer into the spec.
     pub merges_gateways: &'static str,
     /// The vendor source the rule was read from.
-    pub source: &'static str,
+    pub cite: &'static str,
 }
 
 impl ClassParameters {
@@ -54,12 +55,10 @@ pub struct WhenMerged {
 /// translates such a backendRef: a section no backendRef names gets nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SectionByRefPort {
-    /// The policy kind (group, kind).
-    pub policy: (&'static str, &'static str),
     /// The target kind (group, kind).
     pub target: (&'static str, &'static str),
     /// The vendor source the rule was read from.
-    pub source: &'static str,
+    pub cite: &'static str,
 }
 
 /// A policy kind whose route-level policy with `mergeType` is translated merged with
@@ -69,13 +68,11 @@ pub struct SectionByRefPort {
 /// the parent's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MergedParentFields {
-    /// The policy kind (group, kind).
-    pub policy: (&'static str, &'static str),
     /// The top-level spec fields the parent owns when the route's policy leaves them
     /// unset.
     pub fields: &'static [&'static str],
     /// The vendor source the rule was read from.
-    pub source: &'static str,
+    pub cite: &'static str,
 }
 
 /// A policy kind some of whose settings a policy of another kind replaces where both
@@ -84,14 +81,12 @@ pub struct MergedParentFields {
 /// settings are the other kind's, and the policy is Overridden for them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShadowedBy {
-    /// The policy kind whose settings are replaced, (group, kind).
-    pub policy: (&'static str, &'static str),
     /// The kind that replaces them, (group, kind).
     pub by: (&'static str, &'static str),
     /// The top-level spec fields replaced.
     pub fields: &'static [&'static str],
     /// The vendor source the rule was read from.
-    pub source: &'static str,
+    pub cite: &'static str,
 }
 
 /// A policy kind some of whose settings Envoy reads at every level rather than from the
@@ -101,8 +96,6 @@ pub struct ShadowedBy {
 /// configure the same provider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActsPerLevel {
-    /// The policy kind, (group, kind).
-    pub policy: (&'static str, &'static str),
     /// Top-level spec fields whose value at every level acts: in the effective spec each
     /// is held under the object (or section) its policy attaches to.
     pub every_level: &'static [&'static str],
@@ -118,5 +111,5 @@ pub struct ActsPerLevel {
     /// levels' providers are shadowed.
     pub disables_all: &'static str,
     /// The vendor source the rule was read from.
-    pub source: &'static str,
+    pub cite: &'static str,
 }

@@ -300,8 +300,13 @@ impl<'t, P: Paths> KindFold<'t, P> {
         removed: Option<PolicyId>,
     ) -> KindFold<'t, P> {
         let pk = topology.catalog().kind_of(kind);
-        let (class, flow, model, same_target) = (pk.class, pk.flow, pk.merge, pk.same_target);
-        let port_level = pk.sections.port_ranks_below_sections();
+        let (class, flow, model, same_target) = (
+            pk.entry.class,
+            pk.entry.flow,
+            pk.entry.merge,
+            pk.entry.same_target,
+        );
+        let port_level = pk.entry.sections.port_ranks_below_sections();
         let of_kind = |p: PolicyId| &topology.policy(p).kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
         let mut nodes: Vec<NodeId> = PolicyId::all(topology.policies().len())
@@ -369,8 +374,8 @@ impl<'t, P: Paths> KindFold<'t, P> {
             at_node,
             ns_policies,
             entries_by_place: merge::enters_by_place(model)
-                || !pk.sections.spec_port_lists().is_empty()
-                || crate::catalog::registry::shadowed_by(&kind.group, &kind.kind).is_some(),
+                || !pk.entry.sections.spec_port_lists().is_empty()
+                || pk.entry.shadowed_by.is_some(),
             entries: FastMap::default(),
             pushed: FastMap::default(),
             narrowed: FastMap::default(),

@@ -64,7 +64,8 @@ pub fn live_scope(
             // may be in any namespace a ReferenceGrant lets in.
             let only_named = !hierarchy_kinds().any(|h| h == gk)
                 && catalog.kinds.values().any(|k| {
-                    k.references
+                    k.entry
+                        .references
                         .iter()
                         .any(|f| kind_allowed(f, &gk.group, &gk.kind))
                 });

@@ -125,19 +125,22 @@ fn names_across_namespaces(object: &Object, catalog: &Catalog) -> bool {
     let Some(kind) = catalog.get(&object.group_kind()) else {
         return false;
     };
-    if kind.references.is_empty() {
+    if kind.entry.references.is_empty() {
         return false;
     }
     let ns = object.namespace.as_deref();
     object.spec.with(|spec| {
         spec.as_object().is_some_and(|spec| {
-            read_references(spec, kind.references, ns).iter().any(|r| {
-                let by_name = kind
-                    .references
-                    .get(r.field)
-                    .is_some_and(|f| f.namespaces == crate::catalog::RefNamespaces::ByName);
-                by_name || r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns)
-            })
+            read_references(spec, kind.entry.references, ns)
+                .iter()
+                .any(|r| {
+                    let by_name = kind
+                        .entry
+                        .references
+                        .get(r.field)
+                        .is_some_and(|f| f.namespaces == crate::catalog::RefNamespaces::ByName);
+                    by_name || r.target.namespace.as_deref().is_some_and(|n| Some(n) != ns)
+                })
         })
     })
 }

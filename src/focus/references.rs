@@ -69,7 +69,7 @@ fn further_named(objects: &[Object]) -> BTreeSet<(GroupKind, Option<String>)> {
         let Some((_, refs)) = spec_references(object) else {
             continue;
         };
-        let rules = registry::further(normalize_group(object.group()));
+        let rules = registry::lookup(&object.group_kind()).map_or(&[][..], |e| e.further);
         for r in refs {
             let t = &r.target;
             let Some(ns) = t.namespace.as_deref() else {

@@ -24,7 +24,7 @@ pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
     // Conflicts are sorted, so p's losses are one run of them.
     let from = statuses.conflicts.partition_point(|c| c.loser < policy);
     let mut seen = std::collections::BTreeSet::new();
-    let (verb, why) = topology.kind_of(policy).same_target.conflict_words();
+    let (verb, why) = topology.kind_of(policy).entry.same_target.conflict_words();
     for &Conflict { winner, at: n, .. } in statuses.conflicts[from..]
         .iter()
         .take_while(|c| c.loser == policy)

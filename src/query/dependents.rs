@@ -95,6 +95,7 @@ pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
         for r in refs.iter().filter(|r| names(&r.target, object)) {
             let rule = topology
                 .kind_of(pid)
+                .entry
                 .references
                 .get(r.field)
                 .map(|f| f.unresolved);
@@ -147,11 +148,12 @@ fn setting_dropped(
     let spec = &topology.object(policy.object).spec;
     let settings = spec.with(|s| {
         s.as_object()
-            .map(|m| settings(m, kind.merge.rule_paths()))
+            .map(|m| settings(m, kind.entry.merge.rule_paths()))
             .unwrap_or_default()
     });
     let drops = |o: &PolicyReference| {
-        kind.references
+        kind.entry
+            .references
             .get(o.field)
             .is_some_and(|f| f.unresolved == Unresolved::DropsSetting)
             && (names(&o.target, object) || !matches!(o.reason, None | Some(RefReason::Unchecked)))
@@ -169,7 +171,8 @@ fn setting_dropped(
 /// Whether any policy of the catalog may name objects of kind `gk` in its spec.
 pub fn is_referenced_kind(world: &World, gk: &GroupKind) -> bool {
     world.topology.catalog().kinds.values().any(|k| {
-        k.references
+        k.entry
+            .references
             .iter()
             .any(|f| crate::catalog::references::kind_allowed(f, &gk.group, &gk.kind))
     })

@@ -24,7 +24,8 @@ pub struct PolicyRow {
     /// The policy's labels (what `-l` and `--show-labels` read).
     pub labels: BTreeMap<String, String>,
     pub strategy: String,
-    pub class_source: &'static str,
+    /// Where the tool learned its kind is a policy (`ClassOrigin`).
+    pub class_origin: &'static str,
 }
 
 /// `get`'s ITEM (docs/reference.md): the policy object as read (apiVersion, kind,
@@ -75,7 +76,8 @@ impl Serialize for PolicyItem<'_> {
 #[serde(rename_all = "camelCase")]
 struct Computed<'a> {
     class: Class,
-    class_source: &'static str,
+    #[serde(rename = "classSource")]
+    class_origin: &'static str,
     targets: &'a [ObjRef],
     status: PolicyStatus,
     affects: usize,
@@ -88,7 +90,7 @@ impl<'a> Computed<'a> {
     fn of(row: &'a PolicyRow) -> Computed<'a> {
         Computed {
             class: row.class,
-            class_source: row.class_source,
+            class_origin: row.class_origin,
             targets: &row.targets,
             status: row.status,
             affects: row.affects,
@@ -187,7 +189,7 @@ pub(crate) fn policy_row(
         creation_timestamp: policy.creation_timestamp.clone(),
         labels: object.map(|o| o.labels.clone()).unwrap_or_default(),
         strategy: policy.strategy_name(),
-        class_source: policy.class_source.as_str(),
+        class_origin: policy.class_origin.as_str(),
     }
 }
 
@@ -200,7 +202,9 @@ pub struct KindRow {
     pub kind: String,
     pub group: String,
     pub class: Class,
-    pub source: &'static str,
+    /// Where the tool learned it is a policy (`ClassOrigin`).
+    #[serde(rename = "source")]
+    pub origin: &'static str,
     pub count: usize,
     #[serde(skip)]
     pub merge: &'static str,
@@ -220,19 +224,19 @@ pub fn kind_rows(world: &World) -> Vec<KindRow> {
         .kinds
         .values()
         .map(|k| KindRow {
-            kind: k.kind.clone(),
-            group: k.group.clone(),
-            class: k.class,
-            source: k.source.as_str(),
+            kind: k.kind().to_string(),
+            group: k.group().to_string(),
+            class: k.entry.class,
+            origin: k.origin.as_str(),
             count: world
                 .topology
                 .policies()
                 .iter()
                 .filter(|p| p.kind == k.group_kind())
                 .count(),
-            merge: k.merge.describe(),
-            project: k.project,
-            same_target: k.same_target.describe(),
+            merge: k.entry.merge.describe(),
+            project: k.entry.project,
+            same_target: k.entry.same_target.describe(),
         })
         .collect();
     rows.sort_by(|a, b| (&a.kind, &a.group).cmp(&(&b.kind, &b.group)));

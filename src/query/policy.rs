@@ -83,7 +83,7 @@ pub struct PolicyDescription {
     pub policy: ObjRef,
     pub class: Class,
     #[serde(rename = "classSource")]
-    pub class_source: &'static str,
+    pub class_origin: &'static str,
     /// The class the kind's `gateway.networking.k8s.io/policy` label states (its CRD's
     /// in the input, else the one its project ships), only where it differs from how
     /// the controller behaves (`class`).
@@ -168,8 +168,8 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         kind: "PolicyDescription",
         policy: pol.obj_ref.clone(),
         class: pol.class,
-        class_source: pol.class_source.as_str(),
-        label_class: pk.label.filter(|&l| l != pol.class),
+        class_origin: pol.class_origin.as_str(),
+        label_class: pk.label().filter(|&l| l != pol.class),
         targets,
         references: topology.references_of(policy).to_vec(),
         affects_count: world.statuses().affects_count(policy),
@@ -188,15 +188,15 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
         findings: findings_on(world, &[&pol.obj_ref]),
         blind_spots: topology.snapshot().blind_spots.clone(),
         strategy: pol.strategy_name(),
-        merge: pk.merge.describe(),
-        project: pk.project,
-        same_target: pk.same_target.describe(),
-        namespaces: pk.namespaces.describe(),
-        cite: pk.cite,
+        merge: pk.entry.merge.describe(),
+        project: pk.entry.project,
+        same_target: pk.entry.same_target.describe(),
+        namespaces: pk.entry.namespaces.describe(),
+        cite: pk.entry.cite,
         settings: own_settings(topology, policy),
         creation_timestamp: pol.creation_timestamp.clone(),
         lost_to,
-        lost_because: pk.same_target.conflict_words(),
+        lost_because: pk.entry.same_target.conflict_words(),
     }
 }
 
@@ -204,7 +204,7 @@ pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {
 /// `targetSelectors`, and the workload selector of a kind that targets by one.
 fn own_settings(topology: &Topology, policy: PolicyId) -> Value {
     let pol = topology.policy(policy);
-    let by_selector = topology.kind_of(policy).targeting.workload_selector;
+    let by_selector = topology.kind_of(policy).entry.targeting.workload_selector;
     let targeting = |k: &str| match k {
         "targetRef" | "targetRefs" | "targetSelectors" => true,
         "selector" | "workloadSelector" => by_selector,

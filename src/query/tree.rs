@@ -113,11 +113,14 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
             let ns = pol.obj_ref.namespace.as_deref();
             let by_annotation = {
                 let k = topology.catalog().kind_of(&pol.kind);
-                k.targeting.target_annotation.zip(k.target_kinds.first())
+                k.entry
+                    .targeting
+                    .target_annotation
+                    .zip(k.entry.target_kinds.first())
             }
             .map(|(annotation, kind)| {
                 (
-                    kind.clone(),
+                    kind.to_string(),
                     format!("(no {annotation} annotation names it)"),
                 )
             });

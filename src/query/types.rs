@@ -60,7 +60,7 @@ pub fn resolve_type(
         consider(kind_group, kind, &resource_plural(kind), &shorts);
     }
     for policy_kind in catalog.kinds.values() {
-        for field in policy_kind.references {
+        for field in policy_kind.entry.references {
             for &(kind_group, kind) in field.kinds {
                 let kind_group = crate::model::normalize_group(kind_group);
                 consider(kind_group, kind, &resource_plural(kind), &[]);
@@ -78,8 +78,10 @@ pub fn resolve_type(
         consider(&crd.group, &names.kind, &names.plural, &shorts);
     }
     for policy_kind in catalog.kinds.values() {
-        let (kind_group, kind) = (&policy_kind.group, &policy_kind.kind);
-        let shorts: Vec<String> = crate::catalog::registry::short_names(kind_group, kind)
+        let (kind_group, kind) = (policy_kind.group(), policy_kind.kind());
+        let shorts: Vec<String> = policy_kind
+            .entry
+            .short_names
             .iter()
             .map(|s| s.to_string())
             .collect();

@@ -15,38 +15,33 @@
 //! object, a policy on one, a fresh list after 410) is answered in full, as is every
 //! change when some policy selects targets across namespaces. Tests hold the answers
 //! equal to `get`'s on the whole input after every change.
+//!
+//! Here: the state (`Watched`: the objects as last seen, the rows last answered, what
+//! changed since) and how a batch of changes is noted. How it is answered (in full, by
+//! parts, by kinds): `recount`; what is kept per part: `parts`, counted by `count`;
+//! what a batch did to the rows: `answer`; which rows are printed: `events`.
 
 mod answer;
 mod count;
 mod entangled;
 pub mod events;
+mod parts;
+mod recount;
 mod unwatched;
 
 pub use answer::Answer;
 
-use super::get::policy_row;
-use super::{analyze, policy_rows, PolicyRow, Rebuildable, World};
+use super::{PolicyRow, Rebuildable, World};
 use crate::catalog::Declared;
-use crate::effective::status::{leaf_contributions_at, Contribution, Own};
-use crate::focus::{namespace_closure, namespaces_below, target_places, TargetPlaces};
+use crate::focus::{target_places, TargetPlaces};
 use crate::model::watch::{Change, WatchList};
 use crate::model::FastMap;
-use crate::model::{BlindSpot, GroupKind, NamespaceLinks, ObjRef, Object, Snapshot};
-use crate::topology::{NodeId, PolicyId, Topology};
-use count::{count_parts, lend, places_now};
+use crate::model::{BlindSpot, GroupKind, ObjRef, Object, Snapshot};
+use crate::topology::Topology;
+use count::{count_parts, places_now};
+use parts::{Part, Parts};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Rows answered again, by policy (None: the policy is gone).
-type Rows = Vec<(ObjRef, Option<PolicyRow>)>;
-
-/// Past this many namespaces, a change that reaches more than half of them is not
-/// answered by namespaces.
-const WIDE: usize = 8;
-
-/// The part of a topology a node is counted in: the namespace of its object (None:
-/// cluster-scoped).
-type Part = Option<String>;
 
 /// The objects the watches last saw, and the rows last answered from them.
 pub struct Watched {
@@ -178,17 +173,6 @@ fn listed_entry(list: &WatchList) -> crate::model::Listed {
 /// Whether `named` holds (`gk`, `ns`), or `gk` named in any namespace.
 fn is_named(named: &BTreeSet<(GroupKind, Option<String>)>, gk: GroupKind, ns: &str) -> bool {
     named.contains(&(gk.clone(), Some(ns.to_string()))) || named.contains(&(gk, None))
-}
-
-/// Per policy, what each part contributes to its status and reach, how its targets
-/// resolved; per part, the hierarchy's edges from a node to a child counted there.
-#[derive(Default)]
-struct Parts {
-    contrib: FastMap<ObjRef, BTreeMap<Part, Contribution>>,
-    own: FastMap<ObjRef, Own>,
-    /// Per part of the children: each node of another part (by reference) with
-    /// children in that part, and how many.
-    edges: FastMap<Part, FastMap<ObjRef, u32>>,
 }
 
 impl Watched {
@@ -430,7 +414,8 @@ impl Watched {
             }
             // A cluster-scoped target (a GatewayClass; a Namespace for a Direct kind,
             // which attaches to the Namespace itself): anywhere below it.
-            let direct = catalog.kind_of(&o.group_kind()).class == crate::catalog::Class::Direct;
+            let direct =
+                catalog.kind_of(&o.group_kind()).entry.class == crate::catalog::Class::Direct;
             if targets_cluster_scoped(o, direct) {
                 pending.wide = true;
             }
@@ -449,476 +434,6 @@ impl Watched {
             }
         }
     }
-
-    /// The rows of the policies the changes pending may have changed (None: gone),
-    /// what the changed objects were, and the policies whose objects changed.
-    fn answer_pending(&mut self) -> (Rows, Vec<Object>, BTreeSet<ObjRef>) {
-        let mut pending = std::mem::replace(&mut self.pending, Pending::new());
-        let rows = self.rows_pending(&pending);
-        let edited = std::mem::take(&mut pending.edited);
-        (rows, std::mem::take(&mut pending.before), edited)
-    }
-
-    /// The rows of the policies `pending` may have changed (None: gone).
-    fn rows_pending(&mut self, pending: &Pending) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        if !pending.any {
-            Vec::new()
-        } else if pending.full || self.parts.is_none() {
-            self.answer_full()
-        } else {
-            let by_namespaces = match pending.wide {
-                true => None,
-                false => self.answer_parts(&pending.starts, &pending.before),
-            };
-            let by_kinds = || match &pending.policy_kinds {
-                Some(kinds) if !kinds.is_empty() => Some(kinds),
-                _ => None,
-            };
-            match by_namespaces {
-                Some(rows) => {
-                    self.answered.1 += 1;
-                    rows
-                }
-                None => match by_kinds().and_then(|k| self.answer_kinds(k, &pending.before)) {
-                    Some(rows) => {
-                        self.answered.2 += 1;
-                        rows
-                    }
-                    None => self.answer_full(),
-                },
-            }
-        }
-    }
-
-    /// `objects` analysed as a world of their own, with the kinds declared.
-    fn analyzed(&self, objects: Vec<Object>, blind_spots: Vec<BlindSpot>) -> Rebuildable {
-        let snapshot = Snapshot {
-            objects,
-            blind_spots,
-            pods_read_in: self.pods_read_in.clone(),
-            listed: self.listed.clone(),
-        };
-        analyze(snapshot, &self.declared, &[])
-    }
-
-    /// Everything analysed again. Returns every policy's row, and None for the
-    /// policies gone. What the answers after it are counted from is counted when its
-    /// world is let go (`forget_first`: once the rows are printed, or at the next change).
-    fn answer_full(&mut self) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        self.forget_first();
-        let (keys, objects) = std::mem::take(&mut self.objects).into_iter().unzip();
-        let rows = self.answered_in_full(keys, objects);
-        let world = self.world();
-        let mut out: Vec<(ObjRef, Option<PolicyRow>)> = self
-            .last
-            .keys()
-            .filter(|p| world.topology.policy_id(p).is_none())
-            .map(|p| (p.clone(), None))
-            .collect();
-        // A row the same as the last is not answered again (an edited policy's is, by
-        // `answer`, from the last).
-        let last = &self.last;
-        out.extend(
-            rows.into_iter()
-                .filter(|r| last.get(&r.policy) != Some(r))
-                .map(|r| (r.policy.clone(), Some(r))),
-        );
-        out
-    }
-
-    /// `get`'s rows of the objects lent (`keys`, in their order; no copy is made),
-    /// analysed in full; their world is kept (`first`) until `forget_first`.
-    fn answered_in_full(&mut self, keys: Vec<ObjRef>, objects: Vec<Object>) -> Vec<PolicyRow> {
-        self.answered.0 += 1;
-        let world = self.analyzed(objects, self.blind_spots.clone());
-        let rows = policy_rows(&world, None);
-        // What later answers read of this world: its catalog and namespaces.
-        self.world = World::new(light(&world.topology));
-        self.lent = keys;
-        self.first = Some(world);
-        rows
-    }
-
-    /// The parts a change in `starts` can touch counted again (see the module's
-    /// comment). None: it must be answered in full.
-    fn answer_parts(
-        &mut self,
-        starts: &BTreeSet<String>,
-        before: &[Object],
-    ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
-        let (touched, keep) = self.namespaces_to_count(starts, before)?;
-        let world = self.analyzed(self.objects_kept(&keep), Vec::new());
-        let topology = &*world.topology;
-        let parts = self.parts.as_mut()?;
-        let exact = policies_judged_whole(topology, &self.places, &keep, &touched)?;
-        let in_touched = |ns: Option<&str>| ns.is_some_and(|ns| touched.contains(ns));
-        let counted = count_parts(topology, in_touched, true);
-        let touched_parts: Vec<Part> = touched.iter().map(|ns| Some(ns.clone())).collect();
-        let flips = leaf_flips(topology, parts, &counted, &touched_parts, &touched)?;
-        let mut changed = parts.replace(counted, touched_parts);
-        parts.apply_flips(topology, flips, &mut changed);
-        let mut judged = parts.judge(topology, exact, &mut changed);
-        // Policies gone.
-        let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for object in before {
-            let gone = object.obj_ref();
-            if !self.objects.contains_key(&gone) && self.last.contains_key(&gone) {
-                parts.forget(&gone);
-                changed.remove(&gone);
-                out.push((gone, None));
-            }
-        }
-        // Each policy counted again: its row (made anew when judged here, else the last)
-        // with the status and reach its parts now sum to.
-        for policy in changed {
-            let Some(own) = parts.own.get(&policy).copied() else {
-                continue;
-            };
-            let total = parts.total(&policy);
-            let row = judged
-                .remove(&policy)
-                .or_else(|| self.last.get(&policy).cloned());
-            if let Some(mut row) = row {
-                row.status = own.status_of(&total);
-                row.affects = total.objects as usize;
-                out.push((policy, Some(row)));
-            }
-        }
-        Some(out)
-    }
-
-    /// The namespaces a change in `starts` can touch (where it is counted again), and
-    /// those whose objects their answer depends on (`keep`: they and every namespace
-    /// above). None: the change reaches most namespaces (a Gateway many routes attach
-    /// to), answered sooner by folding the kinds of the policies changed again, or in
-    /// full.
-    fn namespaces_to_count(
-        &self,
-        starts: &BTreeSet<String>,
-        before: &[Object],
-    ) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
-        let mut links = NamespaceLinks::default();
-        for o in self.objects.values().chain(before) {
-            links.note(o);
-        }
-        let touched = namespaces_below(&links, starts);
-        let keep = namespace_closure(&links, &touched);
-        if keep.len() > WIDE && keep.len() * 2 > self.world.topology.namespaces().len() {
-            return None;
-        }
-        Some((touched, keep))
-    }
-
-    /// The objects the parts in `keep` are counted on: the cluster-scoped ones, those
-    /// in `keep`, and the policies elsewhere that target something there.
-    fn objects_kept(&self, keep: &BTreeSet<String>) -> Vec<Object> {
-        self.objects
-            .iter()
-            .filter(|(r, o)| match o.namespace.as_deref() {
-                None => true,
-                Some(ns) if keep.contains(ns) => true,
-                // What a policy names across namespaces: its references judged as in full.
-                Some(ns) if is_named(&self.named_across, o.group_kind(), ns) => true,
-                // A policy elsewhere that targets something kept.
-                Some(_) => match self.places.get(*r) {
-                    Some(TargetPlaces::Within {
-                        namespaces,
-                        cluster,
-                    }) => *cluster || !namespaces.is_disjoint(keep),
-                    Some(TargetPlaces::Anywhere) => true,
-                    None => false,
-                },
-            })
-            .map(|(_, o)| o.clone())
-            .collect()
-    }
-}
-
-impl Parts {
-    /// What every part contributes to `policy`.
-    fn total(&self, policy: &ObjRef) -> Contribution {
-        let mut total = Contribution::default();
-        for c in self
-            .contrib
-            .get(policy)
-            .into_iter()
-            .flat_map(BTreeMap::values)
-        {
-            total.add(c);
-        }
-        total
-    }
-
-    /// The parts counted again (`touched`) replace what was counted there. Returns the
-    /// policies counted in them, before or now.
-    fn replace(&mut self, mut counted: Parts, touched: Vec<Part>) -> BTreeSet<ObjRef> {
-        let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
-        // What was counted in those parts is let go.
-        for (policy, per) in self.contrib.iter_mut() {
-            let counted_there = per.len();
-            per.retain(|part, _| !touched.contains(part));
-            if per.len() != counted_there {
-                changed.insert(policy.clone());
-            }
-        }
-        for part in touched {
-            match counted.edges.remove(&part) {
-                Some(e) => self.edges.insert(part, e),
-                None => self.edges.remove(&part),
-            };
-        }
-        for (policy, per) in counted.contrib {
-            for (part, c) in per {
-                self.contrib
-                    .entry(policy.clone())
-                    .or_default()
-                    .insert(part, c);
-            }
-            changed.insert(policy);
-        }
-        changed
-    }
-
-    /// A node that became, or stopped being, one of the most specific: its part gains
-    /// or loses what it adds there, for each policy (noted in `changed`).
-    fn apply_flips(
-        &mut self,
-        topology: &Topology,
-        flips: Vec<Flip>,
-        changed: &mut BTreeSet<ObjRef>,
-    ) {
-        for Flip { node, id, leaf } in flips {
-            let part: Part = node.namespace.as_deref().map(str::to_string);
-            for (p, c) in leaf_contributions_at(topology, id) {
-                let policy = topology.policy(p).obj_ref.clone();
-                let per = self.contrib.entry(policy.clone()).or_default();
-                let mine = per.entry(part.clone()).or_default();
-                match leaf {
-                    true => mine.add(&c),
-                    false => mine.subtract(&c),
-                }
-                if mine.is_empty() {
-                    per.remove(&part);
-                }
-                changed.insert(policy);
-            }
-        }
-    }
-
-    /// The policies whose targets were judged whole (`exact`): what they say of
-    /// themselves is read again, and their rows made anew (noted in `changed`); their
-    /// status and reach are the parts' sums, set afterwards.
-    fn judge(
-        &mut self,
-        topology: &Topology,
-        exact: Vec<PolicyId>,
-        changed: &mut BTreeSet<ObjRef>,
-    ) -> BTreeMap<ObjRef, PolicyRow> {
-        let mut rows: BTreeMap<ObjRef, PolicyRow> = BTreeMap::new();
-        for i in exact {
-            let policy = topology.policy(i).obj_ref.clone();
-            self.own.insert(policy.clone(), Own::of(topology, i));
-            rows.insert(
-                policy.clone(),
-                policy_row(
-                    topology,
-                    i,
-                    Own::of(topology, i).status_of(&Contribution::default()),
-                    0,
-                ),
-            );
-            changed.insert(policy);
-        }
-        rows
-    }
-
-    /// A policy gone: nothing is counted for it any more.
-    fn forget(&mut self, policy: &ObjRef) {
-        self.contrib.remove(policy);
-        self.own.remove(policy);
-    }
-}
-
-impl Watched {
-    /// A change to policies of `kinds` alone: the hierarchy is as it was, and policies
-    /// of other kinds fold on their own, so only these kinds are folded again, over
-    /// the whole hierarchy. None: it must be answered in full.
-    fn answer_kinds(
-        &mut self,
-        kinds: &BTreeSet<GroupKind>,
-        before: &[Object],
-    ) -> Option<Vec<(ObjRef, Option<PolicyRow>)>> {
-        self.parts.as_ref()?;
-        let kinds = &self.entangled(kinds);
-        let gone = self.gone(before);
-        // Every object but the policies of other kinds, lent to the analysis.
-        self.forget_first();
-        let places = &self.places;
-        let (keys, kept) = lend(&mut self.objects, |r| {
-            !places.contains_key(r) || kinds.contains(&r.group_kind())
-        });
-        let world = self.analyzed(kept, Vec::new());
-        let out = self.fold_kinds(&world, kinds, gone);
-        self.give_back(keys, world);
-        Some(out)
-    }
-
-    /// The policies of `before` gone now, that had a row.
-    fn gone(&self, before: &[Object]) -> Vec<ObjRef> {
-        before
-            .iter()
-            .map(Object::obj_ref)
-            .filter(|r| !self.objects.contains_key(r) && self.last.contains_key(r))
-            .collect()
-    }
-
-    /// `answer_kinds` on the world of the hierarchy and the policies of `kinds`.
-    fn fold_kinds(
-        &mut self,
-        world: &World,
-        kinds: &BTreeSet<GroupKind>,
-        gone: Vec<ObjRef>,
-    ) -> Vec<(ObjRef, Option<PolicyRow>)> {
-        let topology = &*world.topology;
-        let Some(parts) = self.parts.as_mut() else {
-            return Vec::new();
-        };
-        let counted = count_parts(topology, |_| true, false);
-        let mut changed: BTreeSet<ObjRef> = BTreeSet::new();
-        for (policy, per) in parts.contrib.iter_mut() {
-            if !kinds.contains(&policy.group_kind()) {
-                continue;
-            }
-            per.clear();
-            changed.insert(policy.clone());
-        }
-        for (policy, per) in counted.contrib {
-            parts.contrib.insert(policy.clone(), per);
-            changed.insert(policy);
-        }
-        parts.own.extend(counted.own);
-        let mut out: Vec<(ObjRef, Option<PolicyRow>)> = Vec::new();
-        for gone in gone {
-            parts.contrib.remove(&gone);
-            parts.own.remove(&gone);
-            changed.remove(&gone);
-            out.push((gone, None));
-        }
-        let changed: Vec<ObjRef> = changed.into_iter().collect();
-        let parts = &*parts;
-        let rows: Vec<(ObjRef, Option<PolicyRow>)> = changed
-            .into_par_iter()
-            .with_min_len(256)
-            .filter_map(|policy| {
-                let id = topology.policy_id(&policy)?;
-                let total = parts.total(&policy);
-                let own = Own::of(topology, id);
-                let row = policy_row(topology, id, own.status_of(&total), total.objects as usize);
-                Some((policy, Some(row)))
-            })
-            .collect();
-        out.extend(rows);
-        out
-    }
-}
-
-/// The policies of `topology` (read from the namespaces in `keep`) whose targets all
-/// lie in what was read: their targets are judged here. A policy whose targets lie
-/// partly outside cannot have its targets judged here; None when one of them has a
-/// target where things changed (`touched`): it needs them all, in full.
-fn policies_judged_whole(
-    topology: &Topology,
-    places: &FastMap<ObjRef, TargetPlaces>,
-    keep: &BTreeSet<String>,
-    touched: &BTreeSet<String>,
-) -> Option<Vec<PolicyId>> {
-    let mut exact: Vec<PolicyId> = Vec::new();
-    for (i, p) in topology.each_policy() {
-        match places.get(&p.obj_ref) {
-            Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_subset(keep) => {
-                exact.push(i)
-            }
-            Some(TargetPlaces::Within { namespaces, .. }) if namespaces.is_disjoint(touched) => {}
-            _ => return None,
-        }
-    }
-    Some(exact)
-}
-
-/// A node outside the parts counted again that became (`leaf`), or stopped being, one
-/// of the most specific objects: its children there were all it had.
-struct Flip {
-    node: ObjRef,
-    id: NodeId,
-    leaf: bool,
-}
-
-/// The nodes above the parts counted again (`touched_parts`, the namespaces
-/// `touched`) that gained their first child or lost their last, from the edges into
-/// those parts as last counted (`parts`) and now (`counted`). None: such a node is not
-/// in what was read (nothing has been changed yet: answered otherwise).
-fn leaf_flips(
-    topology: &Topology,
-    parts: &Parts,
-    counted: &Parts,
-    touched_parts: &[Part],
-    touched: &BTreeSet<String>,
-) -> Option<Vec<Flip>> {
-    // Per node above the parts counted again: its children there, before and now.
-    let mut counts: FastMap<&ObjRef, (u32, u32)> = FastMap::default();
-    for part in touched_parts {
-        for (parent, n) in parts.edges.get(part).into_iter().flatten() {
-            counts.entry(parent).or_default().0 += n;
-        }
-        for (parent, n) in counted.edges.get(part).into_iter().flatten() {
-            counts.entry(parent).or_default().1 += n;
-        }
-    }
-    let mut flips: Vec<Flip> = Vec::new();
-    for (parent, (old, new)) in counts {
-        if parent
-            .namespace
-            .as_deref()
-            .is_some_and(|ns| touched.contains(ns))
-            || (old > 0) == (new > 0)
-        {
-            continue;
-        }
-        // Each such node is in what was read (it is above a part counted again).
-        let id = topology.lookup(parent)?;
-        // Its children elsewhere: in its own namespace (read whole), or counted
-        // in parts not counted again.
-        let mine = part_of(topology, id);
-        let at_home = topology
-            .skeleton()
-            .children(id)
-            .iter()
-            .any(|&c| part_of(topology, c) == mine);
-        let elsewhere = parts
-            .edges
-            .iter()
-            .filter(|(part, _)| !part.as_ref().is_some_and(|ns| touched.contains(ns)))
-            .any(|(_, e)| e.contains_key(parent));
-        if !at_home && !elsewhere {
-            flips.push(Flip {
-                node: parent.clone(),
-                id,
-                leaf: new == 0,
-            });
-        }
-    }
-    Some(flips)
-}
-
-/// The namespace of the object `node` is or belongs to; None: cluster-scoped.
-fn part_of(topology: &Topology, node: NodeId) -> Option<String> {
-    let object = topology.skeleton().object(node);
-    topology
-        .node(object)
-        .obj_ref
-        .namespace
-        .as_deref()
-        .map(str::to_string)
 }
 
 /// Whether a policy names a cluster-scoped target: a GatewayClass; a Namespace, for a

@@ -4,7 +4,7 @@
 
 use super::jsonpath::{self, Path, TemplateError};
 use super::table::Table;
-use super::{Style, Tint};
+use super::{Printer, Tint};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -101,14 +101,14 @@ impl Columns {
         Ok(Columns { columns })
     }
 
-    /// One row per item.
+    /// One row per item (the user's headers first unless `--no-headers`).
     pub fn write(
         &self,
         out: &mut impl Write,
         items: &[Value],
-        headers: bool,
-        style: Style,
+        printer: &Printer,
     ) -> io::Result<()> {
+        let (headers, style) = (printer.headers, printer.style);
         // The headers are the user's words: written as the first row of a table whose
         // own header row is not printed.
         let mut table = Table::new(vec![""; self.columns.len()]);
@@ -168,8 +168,7 @@ mod tests {
             json!({"policy": {"name": "bbbb"}, "targets": []}),
         ];
         let mut out = Vec::new();
-        cols.write(&mut out, &items, true, Style::default())
-            .unwrap();
+        cols.write(&mut out, &items, &Printer::default()).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "NAME   TARGETS   X\na      t1,t2     <none>\nbbbb   <none>    <none>\n"
@@ -204,8 +203,7 @@ mod tests {
             Columns::parse_file("NAME   TEAM\r\n.policy.name\t{.labels.team}\nignored\n").unwrap();
         let items = [json!({"policy": {"name": "a"}, "labels": {"team": "web"}})];
         let mut out = Vec::new();
-        cols.write(&mut out, &items, true, Style::default())
-            .unwrap();
+        cols.write(&mut out, &items, &Printer::default()).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "NAME   TEAM\na      web\n");
         assert_eq!(
             Columns::parse_file("").unwrap_err(),

@@ -7,15 +7,18 @@ pub mod graph;
 pub mod human;
 pub mod jsonpath;
 pub mod markdown;
+pub mod printer;
 pub mod table;
 pub mod tree;
+
+pub use printer::{Clock, Printer};
 
 use crate::effective::PolicyStatus;
 use owo_colors::OwoColorize;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// Colour, decided once by the CLI and handed to every renderer.
+/// Colour, decided once by the CLI and handed to every renderer (in its `Printer`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Style {
     pub color: bool,

@@ -1,7 +1,7 @@
 //! `tree`: the hierarchy with policies hung on the nodes they attach to.
 
 use super::human::{human_ref, section_word};
-use super::{status_painted, status_tint, Style, Tint};
+use super::{status_painted, status_tint, Printer, Style, Tint};
 use crate::query::outline::PolicyOutline;
 use crate::query::TreeNode;
 use crate::topology::{PolicyReference, RefReason};
@@ -19,7 +19,9 @@ fn label(n: &TreeNode, top: bool) -> String {
     }
 }
 
-pub fn write(out: &mut impl Write, roots: &[TreeNode], style: Style) -> io::Result<()> {
+/// `tree` (and `describe -o tree` of an object): each root with what hangs below it.
+pub fn write(out: &mut impl Write, roots: &[TreeNode], printer: &Printer) -> io::Result<()> {
+    let style = printer.style;
     for r in roots {
         node(out, r, "", None, style)?;
     }
@@ -27,7 +29,8 @@ pub fn write(out: &mut impl Write, roots: &[TreeNode], style: Style) -> io::Resu
 }
 
 /// `describe POLICY -o tree`: the policy, then its targets with what it reaches below.
-pub fn write_policy(out: &mut impl Write, o: &PolicyOutline, style: Style) -> io::Result<()> {
+pub fn write_policy(out: &mut impl Write, o: &PolicyOutline, printer: &Printer) -> io::Result<()> {
+    let style = printer.style;
     writeln!(
         out,
         "◆ {}  {}",

@@ -18,12 +18,12 @@ pub(super) fn attach_by_target_annotations(
     policies: &mut [Policy],
 ) -> Vec<Finding> {
     // (policy kind, annotation, the kinds that may carry it), usually none.
-    let kinds: Vec<(GroupKind, &str, &[String])> = catalog
+    let kinds: Vec<(GroupKind, &str, &[&str])> = catalog
         .kinds
         .values()
         .filter_map(|k| {
-            let a = k.targeting.target_annotation?;
-            Some((k.group_kind(), a, k.target_kinds.as_slice()))
+            let a = k.entry.targeting.target_annotation?;
+            Some((k.group_kind(), a, k.entry.target_kinds))
         })
         .collect();
     if kinds.is_empty() || !policies.iter().any(|p| kinds.iter().any(|k| k.0 == p.kind)) {
@@ -39,7 +39,7 @@ pub(super) fn attach_by_target_annotations(
             let Some(name) = object.annotations.get(*annotation) else {
                 continue;
             };
-            if !carriers.iter().any(|c| *c == *object.kind) {
+            if !carriers.contains(&object.kind.as_str()) {
                 continue;
             }
             named
@@ -90,8 +90,8 @@ pub(super) fn rule_annotation_conflicts<'o>(
     let kinds: Vec<(GroupKind, &str)> = catalog
         .kinds
         .values()
-        .filter(|k| k.targeting.annotation_same_in_rule)
-        .filter_map(|k| Some((k.group_kind(), k.targeting.target_annotation?)))
+        .filter(|k| k.entry.targeting.annotation_same_in_rule)
+        .filter_map(|k| Some((k.group_kind(), k.entry.targeting.target_annotation?)))
         .collect();
     if kinds.is_empty() || !policies.iter().any(|p| kinds.iter().any(|k| k.0 == p.kind)) {
         return Vec::new();

@@ -33,7 +33,7 @@ impl Topology {
         id: NodeId,
     ) -> Option<(Resolution, Option<Finding>)> {
         let policy = &self.policies[pid];
-        let by_number = self.kind_of(pid).sections.names_ports_by_number();
+        let by_number = self.kind_of(pid).entry.sections.names_ports_by_number();
         let number: u64 = r.section.as_deref()?.parse().ok().filter(|_| by_number)?;
         let node = &self.nodes[id];
         let found = match node.role {
@@ -87,6 +87,7 @@ impl Topology {
             let by_number = self
                 .catalog
                 .kind_of(&policy.kind)
+                .entry
                 .sections
                 .names_ports_by_number();
             if !by_number {

@@ -302,8 +302,7 @@ fn demo_deleting_ns_retries_changes_every_route_and_service_in_baker() {
     kubectl_policies::render::human::blast_radius(
         &mut out,
         &b,
-        true,
-        kubectl_policies::render::Style { color: false },
+        &kubectl_policies::render::Printer::default(),
     )
     .unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -396,8 +395,7 @@ fn human_output_lists_field_differences() {
     kubectl_policies::render::human::blast_radius(
         &mut out,
         &b,
-        true,
-        kubectl_policies::render::Style { color: false },
+        &kubectl_policies::render::Printer::default(),
     )
     .unwrap();
     let text = String::from_utf8(out).unwrap();

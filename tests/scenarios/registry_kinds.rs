@@ -856,7 +856,7 @@ fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
         (
             w.topology.policy(p).class,
             w.statuses().affects_count(p),
-            d.class_source,
+            d.class_origin,
             d.label_class,
         )
     };

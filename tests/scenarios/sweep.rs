@@ -6,7 +6,7 @@
 
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::query::{self, blast, dependents, outline, Rebuildable, World};
-use kubectl_policies::render::{self, human, Style};
+use kubectl_policies::render::{self, human, Clock, Printer, Style};
 use kubectl_policies::topology::{NodeId, PolicyId};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -14,6 +14,15 @@ use std::io;
 
 /// A fixed "now" for ages, as the binary's tests fix theirs.
 const NOW: i64 = 1_795_000_000;
+
+/// The printer of the pages for people: `style`, AGE from `NOW`, kubectl's defaults.
+fn printer(style: Style) -> Printer {
+    Printer {
+        style,
+        clock: Clock::At(NOW),
+        ..Printer::default()
+    }
+}
 
 /// Both styles, for every renderer that colours.
 const STYLES: [Style; 2] = [Style { color: false }, Style { color: true }];
@@ -64,12 +73,12 @@ pub fn named(w: &Rebuildable, styles: &[Style]) {
         let d = dependents::describe_dependency(w, &object);
         data(&what, &d);
         text(&what, styles, |o, style| {
-            human::describe_dependency(o, &d, style)
+            human::describe_dependency(o, &d, &printer(style))
         });
         let b = blast::delete_object(w, &object, &[]);
         data(&what, &b);
         text(&what, styles, |o, style| {
-            human::blast_radius(o, &b, true, style)
+            human::blast_radius(o, &b, &printer(style))
         });
     }
 }
@@ -85,23 +94,30 @@ fn everything(w: &World, styles: &[Style]) {
     data("get", &query::ListOf::of_objects(&items, blind));
     for (wide, headers) in [(false, true), (true, true), (false, false)] {
         text("get", styles, |o, style| {
-            human::policies_table(o, &rows, wide, headers, true, NOW, style, wide, None)
+            let printer = Printer {
+                wide,
+                headers,
+                with_namespace: true,
+                show_labels: wide,
+                ..printer(style)
+            };
+            human::policies_table(o, &rows, None, &printer)
         });
     }
     let kinds = query::kind_rows(w);
     data("get kinds", &kinds);
     text("get kinds", styles, |o, style| {
-        human::kinds_table(o, &kinds, false, true, style)
+        human::kinds_table(o, &kinds, &printer(style))
     });
     let findings = query::check(w);
     data("check", &findings);
     text("check", styles, |o, style| {
-        human::findings_table(o, &findings, true, style)
+        human::findings_table(o, &findings, &printer(style))
     });
     let roots = query::tree(w, None, None);
     data("tree", &roots);
     text("tree", styles, |o, style| {
-        render::tree::write(o, &roots, style)
+        render::tree::write(o, &roots, &printer(style))
     });
     graph("graph", w, None);
 }
@@ -122,22 +138,29 @@ fn object(w: &World, n: NodeId, styles: &[Style]) {
     data(&what, &d);
     for wide in [false, true] {
         text(&what, styles, |o, style| {
-            human::describe_target(o, &d, wide, style)
+            human::describe_target(
+                o,
+                &d,
+                &Printer {
+                    wide,
+                    ..printer(style)
+                },
+            )
         });
     }
     let outline = outline::target(w, n, &d);
     text(&what, styles, |o, style| {
-        render::tree::write(o, &outline, style)
+        render::tree::write(o, &outline, &printer(style))
     });
     let e = query::effective(w, n, None);
     data(&what, &e);
     text(&what, styles, |o, style| {
-        human::effective(o, &e, &d.policies, style)
+        human::effective(o, &e, &d.policies, &printer(style))
     });
     let below = query::tree(w, Some(n), None);
     data(&what, &below);
     text(&what, styles, |o, style| {
-        render::tree::write(o, &below, style)
+        render::tree::write(o, &below, &printer(style))
     });
     graph(&what, w, Some(n));
 }
@@ -148,16 +171,16 @@ fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
     let d = query::describe_policy(w, p);
     data(&what, &d);
     text(&what, styles, |o, style| {
-        human::describe_policy(o, &d, NOW, style)
+        human::describe_policy(o, &d, &printer(style))
     });
     let outline = outline::policy(w, p);
     text(&what, styles, |o, style| {
-        render::tree::write_policy(o, &outline, style)
+        render::tree::write_policy(o, &outline, &printer(style))
     });
     let b = blast::delete_policy(w, p, &[]);
     data(&what, &b);
     text(&what, styles, |o, style| {
-        human::blast_radius(o, &b, true, style)
+        human::blast_radius(o, &b, &printer(style))
     });
 }
 

@@ -339,16 +339,16 @@ fn registry_kinds_need_no_crd_and_labels_are_read_case_insensitively() {
         .catalog()
         .get(&gk("example.io", "Quota"))
         .unwrap();
-    assert_eq!(k.class, kubectl_policies::catalog::Class::Direct);
-    assert_eq!(k.source, kubectl_policies::catalog::ClassSource::Label);
+    assert_eq!(k.entry.class, kubectl_policies::catalog::Class::Direct);
+    assert_eq!(k.origin, kubectl_policies::catalog::ClassOrigin::Label);
     let btls = w
         .topology
         .catalog()
         .get(&gk("gateway.networking.k8s.io", "BackendTLSPolicy"))
         .unwrap();
     assert_eq!(
-        btls.source,
-        kubectl_policies::catalog::ClassSource::Registry
+        btls.origin,
+        kubectl_policies::catalog::ClassOrigin::Registry
     );
 }
 

@@ -8,6 +8,7 @@ use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::Watched;
 use kubectl_policies::query::{analyze, policy_rows, PolicyRow};
 use kubectl_policies::render::human::policy_cells_alike;
+use kubectl_policies::render::Printer;
 use kubectl_policies::source::files::{load_text, Loaded};
 
 fn objects(yaml: &str) -> Vec<Object> {
@@ -374,11 +375,20 @@ fn a_gateway_deleted_and_a_gateway_class_changed_are_answered_as_get() {
     let was = &answer.was[&policy];
     assert_eq!(was.labels.get("team"), None);
     let mut shown = Shown::new(&w_rows_before);
-    let narrow = |a: &PolicyRow, b: &PolicyRow| policy_cells_alike(a, b, false, false);
+    let narrow = |a: &PolicyRow, b: &PolicyRow| policy_cells_alike(a, b, &Printer::default());
     assert!(shown
         .events(&answer, |_| true, Shows::Cells(&narrow))
         .is_empty());
-    let labelled = |a: &PolicyRow, b: &PolicyRow| policy_cells_alike(a, b, false, true);
+    let labelled = |a: &PolicyRow, b: &PolicyRow| {
+        policy_cells_alike(
+            a,
+            b,
+            &Printer {
+                show_labels: true,
+                ..Printer::default()
+            },
+        )
+    };
     let printed = shown.events(&answer, |_| true, Shows::Cells(&labelled));
     assert_eq!(printed.len(), 1);
     assert_eq!(printed[0].1, Event::Modified);

@@ -27,6 +27,7 @@ use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::{Answer, Watched};
 use kubectl_policies::query::{analyze, policy_item, policy_rows, PolicyRow};
 use kubectl_policies::render::human::policy_cells_alike;
+use kubectl_policies::render::Printer;
 use kubectl_policies::source::files::{load_text, Loaded};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -358,7 +359,7 @@ fn gold(row: &PolicyRow) -> bool {
 
 /// A table's cells (`get -w` prints a row again when they differ).
 fn alike(a: &PolicyRow, b: &PolicyRow) -> bool {
-    policy_cells_alike(a, b, false, false)
+    policy_cells_alike(a, b, &Printer::default())
 }
 
 /// What `get -w` printed last: per policy in view, its last row, and its last item with

@@ -7,7 +7,7 @@ mod get;
 
 use crate::cli::{Args, Command, Global};
 use crate::complete;
-use crate::plan::{Input, Plan, Task};
+use crate::plan::{BlastPlan, Input, Plan, Task};
 use crate::session::{self, Question, Session};
 use crate::settings::{self, Format};
 use crate::warn::{warn_blind_spots, warn_line};
@@ -17,7 +17,7 @@ use kubectl_policies::query::hint;
 use kubectl_policies::query::subject::Subject;
 use kubectl_policies::query::{self, outline, types::resolve_type, CheckResult};
 use kubectl_policies::render::escape::SafeWriter;
-use kubectl_policies::render::{self, age, human};
+use kubectl_policies::render::{self, human};
 use kubectl_policies::source::dump::DumpList;
 use kubectl_policies::source::files::{self, Loaded};
 use kubectl_policies::topology::Severity;
@@ -101,26 +101,21 @@ fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
         Task::Describe { targets } | Task::Effective { targets, .. } => {
             question_for(targets, Question::Object)
         }
-        Task::BlastRadius { targets, apply, .. } => match apply.as_slice() {
+        Task::BlastRadius(blast) => match blast.apply.as_slice() {
             // An object policies name (a Secret) is deleted from a copy analysed again.
-            [] if names_no_policy(targets) => Question::Changes,
-            [] => question_for(targets, Question::Reach),
+            [] if names_no_policy(&blast.targets) => Question::Changes,
+            [] => question_for(&blast.targets, Question::Reach),
             _ => Question::Changes,
         },
         Task::GetKinds | Task::Get(_) | Task::Tree { .. } | Task::Check | Task::Graph { .. } => {
             Question::Everything
         }
     };
-    if let Task::BlastRadius {
-        targets,
-        apply,
-        exit_code,
-    } = &plan.task
-    {
+    if let Task::BlastRadius(blast) = &plan.task {
         // Analysed again without a policy or an object, or with objects applied: the
         // world keeps its links.
         let session = session::load_rebuildable(&plan.input, question)?;
-        return blast_radius(plan, &session, targets, apply, *exit_code, out);
+        return blast_radius(plan, &session, blast, out);
     }
     let session = session::load(&plan.input, question)?;
     let s = &session;
@@ -133,7 +128,7 @@ fn route(plan: &Plan, out: &mut impl Write) -> Result<Outcome> {
         Task::Check => check(plan, s, out),
         Task::Graph { target } => graph(plan, s, target, out),
         // Answered above.
-        Task::Watch(_) | Task::Dump | Task::BlastRadius { .. } | Task::Diff { .. } => {
+        Task::Watch(_) | Task::Dump | Task::BlastRadius(_) | Task::Diff { .. } => {
             Ok(Outcome::Answered)
         }
     }
@@ -267,7 +262,7 @@ fn describe(
     targets: &[String],
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let (format, style) = (plan.output.format, plan.output.style);
+    let (format, printer) = (plan.output.format, &plan.output.printer);
     let world = &session.world;
     let data = matches!(format, Format::Json | Format::Yaml);
     answer_each(targets, format, out, |target| {
@@ -277,9 +272,9 @@ fn describe(
                 match format {
                     _ if data => One::data(&description),
                     Format::Tree => One::text(|o| {
-                        render::tree::write_policy(o, &outline::policy(world, policy), style)
+                        render::tree::write_policy(o, &outline::policy(world, policy), printer)
                     }),
-                    _ => One::text(|o| human::describe_policy(o, &description, age::now(), style)),
+                    _ => One::text(|o| human::describe_policy(o, &description, printer)),
                 }
             }
             Subject::Node(node) => {
@@ -287,18 +282,16 @@ fn describe(
                 match format {
                     _ if data => One::data(&description),
                     Format::Tree => One::text(|o| {
-                        render::tree::write(o, &outline::target(world, node, &description), style)
+                        render::tree::write(o, &outline::target(world, node, &description), printer)
                     }),
-                    _ => One::text(|o| {
-                        human::describe_target(o, &description, format == Format::Wide, style)
-                    }),
+                    _ => One::text(|o| human::describe_target(o, &description, printer)),
                 }
             }
             Subject::Referenced(object) => {
                 let description = query::dependents::describe_dependency(world, &object);
                 match format {
                     _ if data => One::data(&description),
-                    _ => One::text(|o| human::describe_dependency(o, &description, style)),
+                    _ => One::text(|o| human::describe_dependency(o, &description, printer)),
                 }
             }
             Subject::Namespace(ns) => {
@@ -307,11 +300,9 @@ fn describe(
                 match format {
                     _ if data => One::data(&description),
                     Format::Tree => One::text(|o| {
-                        render::tree::write(o, &outline::namespace(&description), style)
+                        render::tree::write(o, &outline::namespace(&description), printer)
                     }),
-                    _ => One::text(|o| {
-                        human::describe_target(o, &description, format == Format::Wide, style)
-                    }),
+                    _ => One::text(|o| human::describe_target(o, &description, printer)),
                 }
             }
         }
@@ -325,7 +316,7 @@ fn effective(
     kind: Option<&str>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let (format, style) = (plan.output.format, plan.output.style);
+    let (format, printer) = (plan.output.format, &plan.output.printer);
     let topology = &session.world.topology;
     let kind = kind
         .map(|k| {
@@ -346,7 +337,7 @@ fn effective(
             _ => {
                 // How each policy arrives is what describe tells of the object.
                 let reaching = query::describe_target(&session.world, node).policies;
-                One::text(|o| human::effective(o, &answer, &reaching, style))
+                One::text(|o| human::effective(o, &answer, &reaching, printer))
             }
         }
     })
@@ -358,7 +349,7 @@ fn tree(
     targets: Option<&[String]>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let (format, style) = (plan.output.format, plan.output.style);
+    let (format, printer) = (plan.output.format, &plan.output.printer);
     let Some(targets) = targets else {
         let ns = session.scope();
         let roots = query::tree(&session.world, None, ns);
@@ -368,7 +359,7 @@ fn tree(
                 if roots.is_empty() {
                     warn_line(&nothing_found(ns));
                 }
-                render::tree::write(out, &roots, style)?
+                render::tree::write(out, &roots, printer)?
             }
         }
         return Ok(Outcome::Answered);
@@ -378,7 +369,7 @@ fn tree(
         match format {
             // One object's tree is its list of roots (as before); several, a List of them.
             Format::Json | Format::Yaml => One::data(&roots),
-            _ => One::text(|o| render::tree::write(o, &roots, style)),
+            _ => One::text(|o| render::tree::write(o, &roots, printer)),
         }
     })
 }
@@ -386,12 +377,15 @@ fn tree(
 fn blast_radius(
     plan: &Plan,
     session: &Session<query::Rebuildable>,
-    targets: &[String],
-    apply: &[String],
-    exit_code: bool,
+    blast: &BlastPlan,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
+    let (format, printer) = (plan.output.format, &plan.output.printer);
+    let BlastPlan {
+        targets,
+        apply,
+        exit_code,
+    } = blast;
     let kinds = &plan.input.policy_kinds;
     let mut changed = false;
     let mut write = |blast: &query::blast::BlastRadius| -> Result<One> {
@@ -402,7 +396,7 @@ fn blast_radius(
         changed |= !blast.changes.is_empty() || errors || brought;
         match format {
             Format::Json | Format::Yaml => One::data(blast),
-            _ => One::text(|o| human::blast_radius(o, blast, headers, style)),
+            _ => One::text(|o| human::blast_radius(o, blast, printer)),
         }
     };
     let outcome = if apply.is_empty() {
@@ -440,7 +434,7 @@ fn blast_radius(
         answer_each(&["--apply".to_string()], format, out, |_| write(&blast))?
     };
     Ok(match outcome {
-        Outcome::Answered if exit_code && changed => Outcome::Changes,
+        Outcome::Answered if *exit_code && changed => Outcome::Changes,
         other => other,
     })
 }
@@ -475,7 +469,7 @@ fn dump(plan: &Plan, loaded: Loaded, out: &mut impl Write) -> Result<Outcome> {
 }
 
 fn check(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome> {
-    let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
+    let format = plan.output.format;
     let findings = query::check_in(&session.world, session.scope());
     let blind = &session.world.topology.snapshot().blind_spots;
     // A reference the input does not say exists or not leaves the verdict standing: the
@@ -494,7 +488,7 @@ fn check(plan: &Plan, session: &Session, out: &mut impl Write) -> Result<Outcome
             if unread == 1 { "" } else { "s" }
         )?,
         _ if findings.is_empty() => writeln!(out, "No findings.")?,
-        _ => human::findings_table(out, &findings, headers, style)?,
+        _ => human::findings_table(out, &findings, &plan.output.printer)?,
     }
     // docs/reference.md#exit-codes-and-streams: exit 1 on an error-level finding, or when part of the input was not read.
     let errors = findings.iter().any(|f| f.severity == Severity::Error) || unread > 0;

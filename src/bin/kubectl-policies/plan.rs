@@ -1,7 +1,9 @@
 //! The command line resolved once, before any command runs (as ripgrep resolves its flags
 //! into `HiArgs`): where objects come from (files, the demo, or a live cluster with its
-//! connection settings), the scope, the output (format, colour, headers), and the
-//! command's own options (`-l`, `--sort-by` and `-o`'s templates, the TYPE/NAME words).
+//! connection settings), the scope, the output (kubectl's printer flags: the format and
+//! its templates, `--sort-by`, colour, headers, labels, as one `Output` whose
+//! `render::Printer` every renderer takes), and the command's own options (`-l`, the
+//! TYPE/NAME words).
 //! A combination the command line cannot mean is refused here, in one place, with one
 //! message; the commands receive a `Plan` and never the flags.
 
@@ -11,7 +13,7 @@ use anyhow::{anyhow, bail, Result};
 use kubectl_policies::catalog::policy::LabelSelector;
 use kubectl_policies::catalog::Declared;
 use kubectl_policies::query::subject;
-use kubectl_policies::render::{columns, jsonpath, Style};
+use kubectl_policies::render::{columns, jsonpath, Clock, Printer, Style};
 use kubectl_policies::source::live::{self, LiveOptions};
 use std::path::PathBuf;
 
@@ -45,19 +47,20 @@ pub enum Source {
     Live(Box<LiveOptions>),
 }
 
-/// How answers are written.
+/// How answers are written: kubectl's printer flags, resolved once.
 pub struct Output {
     pub format: Format,
     /// The text after `=` of `-o jsonpath=…` and the like.
     pub argument: String,
-    /// The colours of the format asked for: never for structured output.
-    pub style: Style,
-    /// Tables with their header row (not `--no-headers`).
-    pub headers: bool,
+    /// `--sort-by` and `-o`'s templates (`get`'s), read before anything is loaded.
+    pub templates: Templates,
     /// JSON and YAML are written exact; everything else a person reads goes through the
     /// terminal-safe writer (render::escape), coloured or not (`colour`).
     pub exact: bool,
     pub colour: bool,
+    /// What every human renderer is given: colour (never for structured output),
+    /// headers, `-o wide`, `--show-labels`, the NAMESPACE column of `-A`, the clock.
+    pub printer: Printer,
 }
 
 /// What the command is, with its own options resolved.
@@ -79,12 +82,7 @@ pub enum Task {
     Tree {
         targets: Option<Vec<String>>,
     },
-    BlastRadius {
-        /// The policies to delete (empty with `--apply`).
-        targets: Vec<String>,
-        apply: Vec<String>,
-        exit_code: bool,
-    },
+    BlastRadius(BlastPlan),
     /// `diff`: the sides' paths (`from` empty: the input, live or the demo).
     Diff {
         from: Vec<String>,
@@ -98,13 +96,19 @@ pub enum Task {
     },
 }
 
-/// `get`'s own options: what it lists, which rows, in what order and how.
+/// `blast-radius`'s own options: what is deleted or applied.
+pub struct BlastPlan {
+    /// The policies (or objects policies name) to delete (empty with `--apply`).
+    pub targets: Vec<String>,
+    pub apply: Vec<String>,
+    pub exit_code: bool,
+}
+
+/// `get`'s own options: what it lists and which rows (how: `Output`).
 pub struct GetPlan {
     pub words: Vec<String>,
     /// `-l`.
     pub selector: Option<LabelSelector>,
-    pub templates: Templates,
-    pub show_labels: bool,
     /// `--output-watch-events`: with -w, each row as kubectl's watch event (accepted and
     /// ignored without -w, as kubectl).
     pub events: bool,
@@ -139,9 +143,18 @@ impl Plan {
             );
         }
         settings::check_namespace(flags.namespace.as_deref())?;
+        // `get`'s printer flags (`get kinds` takes none of them).
+        let (sort_by, show_labels) = match &command {
+            Command::Get {
+                sort_by,
+                show_labels,
+                ..
+            } if get_policies => (sort_by.clone(), *show_labels),
+            _ => (None, false),
+        };
         let (task, format) = task(&flags, command)?;
+        let output = Output::resolve(&flags, format, sort_by.as_deref(), show_labels)?;
         let input = Input::resolve(&flags)?;
-        let output = Output::resolve(&flags, format);
         Ok(Plan {
             input,
             output,
@@ -159,10 +172,9 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
         Command::Get { words, .. } if is_kinds(&words) => (Task::GetKinds, format("get kinds")?),
         Command::Get {
             words,
-            sort_by,
-            show_labels,
             watch,
             output_watch_events,
+            ..
         } => {
             let format = match watch {
                 true => watch_format(flags)?,
@@ -171,8 +183,6 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
             let get = GetPlan {
                 words,
                 selector: settings::label_selector(flags.selector.as_deref())?,
-                templates: Templates::read(output, format, sort_by.as_deref())?,
-                show_labels,
                 events: output_watch_events,
             };
             match watch {
@@ -208,11 +218,11 @@ fn task(flags: &Global, command: Command) -> Result<(Task, Format)> {
                 [] => targets(&target)?,
                 _ => Vec::new(),
             };
-            let task = Task::BlastRadius {
+            let task = Task::BlastRadius(BlastPlan {
                 targets,
                 apply,
                 exit_code,
-            };
+            });
             (task, format)
         }
         Command::Diff {
@@ -306,18 +316,33 @@ impl Input {
 }
 
 impl Output {
-    fn resolve(flags: &Global, format: Format) -> Output {
+    /// The printer flags of a command answering in `format` (`get`'s `--sort-by` and
+    /// `--show-labels` given); a template that cannot be read is refused here.
+    fn resolve(
+        flags: &Global,
+        format: Format,
+        sort_by: Option<&str>,
+        show_labels: bool,
+    ) -> Result<Output> {
+        let output = flags.output.as_deref();
         let colour = settings::colour(flags.color);
-        Output {
+        Ok(Output {
             format,
-            argument: Format::argument(flags.output.as_deref()).to_string(),
-            style: Style {
-                color: colour && !format.structured(),
-            },
-            headers: !flags.no_headers,
+            argument: Format::argument(output).to_string(),
+            templates: Templates::read(output, format, sort_by)?,
             exact: matches!(format, Format::Json | Format::Yaml),
             colour,
-        }
+            printer: Printer {
+                style: Style {
+                    color: colour && !format.structured(),
+                },
+                headers: !flags.no_headers,
+                wide: format == Format::Wide,
+                show_labels,
+                with_namespace: flags.all_namespaces,
+                clock: Clock::System,
+            },
+        })
     }
 }
 

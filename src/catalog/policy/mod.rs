@@ -3,7 +3,7 @@
 //! still listed (never dropped). Where it attaches is read in `targets`, how it merges
 //! in `intent`.
 
-use super::{Class, ClassSource, MergeModel, NamespaceRule, PolicyKind, Refuses};
+use super::{Class, ClassOrigin, MergeModel, NamespaceRule, PolicyKind, Refuses};
 use crate::model::Object;
 use crate::model::{canonical_kind, GroupKind, ObjRef, ObjectId};
 use crate::model::{Map, Val};
@@ -30,7 +30,7 @@ pub struct Policy {
     pub obj_ref: ObjRef,
     pub kind: GroupKind,
     pub class: Class,
-    pub class_source: ClassSource,
+    pub class_origin: ClassOrigin,
     pub merge: MergeModel,
     pub creation_timestamp: Option<String>,
     pub targets: Vec<TargetSpec>,
@@ -225,10 +225,14 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
     let no_spec = Map::new();
     let spec = spec_of(object, pk, &no_spec, &mut invalid);
     let obj_ref = object.obj_ref();
-    let mut targets =
-        read_shaped_targets(spec, object.namespace.as_deref(), pk.sections, &mut invalid);
+    let mut targets = read_shaped_targets(
+        spec,
+        object.namespace.as_deref(),
+        pk.entry.sections,
+        &mut invalid,
+    );
     // Pods picked by label are targets only for the kinds the registry says pick them.
-    let pods_resolved = pk.targeting.pod_selector;
+    let pods_resolved = pk.entry.targeting.pod_selector;
     if !pods_resolved {
         targets.retain(|t| !matches!(t, TargetSpec::Pods(_)));
     }
@@ -243,13 +247,15 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         .filter(|_| targets.is_empty())
         .or_else(|| workload_selector_ref(spec, pods_resolved));
     let untargeted = targets.is_empty() && workload_selector.is_none() && invalid.is_empty();
-    if untargeted && pk.targeting.workload_selector {
+    if untargeted && pk.entry.targeting.workload_selector {
         // Istio: a workload policy with neither a selector nor a targetRef applies to
         // every workload of its namespace (the whole mesh in the root namespace).
         if let Some(ns) = &object.namespace {
             targets.push(TargetSpec::Ref(ObjRef::new("", "Namespace", None, ns)));
         }
-    } else if untargeted && !pk.targeting.extension_ref && pk.targeting.target_annotation.is_none()
+    } else if untargeted
+        && !pk.entry.targeting.extension_ref
+        && pk.entry.targeting.target_annotation.is_none()
     {
         invalid.push(FieldError::new("spec.targetRefs", FieldProblem::NoTarget));
     }
@@ -257,16 +263,16 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         .get("mergeType")
         .and_then(Val::as_str)
         .map(str::to_string);
-    let intent = read_intent(spec, pk.merge, &mut invalid);
+    let intent = read_intent(spec, pk.entry.merge, &mut invalid);
     let refused_kinds = refused_target_kinds(spec, pk, &mut invalid);
     let refused_on_kinds = refused_on_kinds(spec, pk);
     let (refused_targets, rejected) = refusals(spec, object, &targets, pk, &mut invalid);
     Policy {
         obj_ref,
         kind: pk.group_kind(),
-        class: pk.class,
-        class_source: pk.source,
-        merge: pk.merge,
+        class: pk.entry.class,
+        class_origin: pk.origin,
+        merge: pk.entry.merge,
         creation_timestamp: object.creation_timestamp.clone(),
         targets,
         workload_selector,
@@ -275,7 +281,7 @@ pub(crate) fn read_policy(object: &Object, index: ObjectId, pk: &PolicyKind) -> 
         invalid,
         rejected,
         rare: Rare::of(refused_kinds, refused_targets, refused_on_kinds),
-        spec_port_lists: pk.sections.spec_port_lists(),
+        spec_port_lists: pk.entry.sections.spec_port_lists(),
         object: index,
     }
 }
@@ -292,7 +298,7 @@ fn spec_of<'o>(
         Val::Object(m) => m,
         // Istio's workload policies may leave out their spec: they then apply, as they
         // are, to every workload of the namespace.
-        Val::Null if pk.targeting.workload_selector => no_spec,
+        Val::Null if pk.entry.targeting.workload_selector => no_spec,
         Val::Null => {
             invalid.push(FieldError::new("spec", FieldProblem::Missing));
             no_spec
@@ -325,7 +331,7 @@ fn refusals(
         }
         invalid.push(refused);
     }
-    ports::refused_sections(spec, pk.sections, invalid);
+    ports::refused_sections(spec, pk.entry.sections, invalid);
     // A field its CRD refuses (a target's kind, a port where none may be, a setting on
     // a kind of target): the API server refuses the object whole.
     let refused_whole = invalid
@@ -344,15 +350,13 @@ fn refusals(
 
 /// Whether `kind` (as a reference writes it, canonical) is among `allowed`; the
 /// experimental `XListenerSet` is taken for the `ListenerSet` it became, and back.
-pub(crate) fn kind_allowed(allowed: &[String], kind: &str) -> bool {
+pub(crate) fn kind_allowed(allowed: &[&str], kind: &str) -> bool {
     let alias = match kind {
         "ListenerSet" => Some("XListenerSet"),
         "XListenerSet" => Some("ListenerSet"),
         _ => None,
     };
-    allowed
-        .iter()
-        .any(|a| a == kind || Some(a.as_str()) == alias)
+    allowed.iter().any(|&a| a == kind || Some(a) == alias)
 }
 
 /// The kinds the policy's `targetRef`, `targetRefs` and `targetSelectors` name that its
@@ -360,10 +364,10 @@ pub(crate) fn kind_allowed(allowed: &[String], kind: &str) -> bool {
 /// `target_kinds`), each reference a `FieldError` at its `kind`. Nothing when the
 /// vendor accepts other kinds or what it does is not known.
 fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldError>) -> Vec<String> {
-    let Some(by) = pk.other_target_kinds.refused_by() else {
+    let Some(by) = pk.entry.other_target_kinds.refused_by() else {
         return Vec::new();
     };
-    if pk.target_kinds.is_empty() {
+    if pk.entry.target_kinds.is_empty() {
         return Vec::new();
     }
     let mut refused = Vec::new();
@@ -377,16 +381,21 @@ fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldErro
             continue;
         };
         let kind = canonical_kind(written);
-        if kind_allowed(&pk.target_kinds, &kind) {
+        if kind_allowed(pk.entry.target_kinds, &kind) {
             continue;
         }
         invalid.push(FieldError::new(
             format!("{field}.kind"),
             FieldProblem::TargetKindNotAllowed {
                 named: kind.to_string(),
-                allowed: pk.target_kinds.clone(),
+                allowed: pk
+                    .entry
+                    .target_kinds
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect(),
                 by,
-                whole: pk.other_target_kinds.refuses_whole(),
+                whole: pk.entry.other_target_kinds.refuses_whole(),
             },
         ));
         if !refused.iter().any(|k| *k == *kind) {
@@ -401,7 +410,7 @@ fn refused_target_kinds(spec: &Map, pk: &PolicyKind, invalid: &mut Vec<FieldErro
 /// target and field found; for its controller's, one for each target so refused.
 fn refused_on_targets(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Vec<FieldError> {
     let mut refused = Vec::new();
-    for rule in pk.refused_on {
+    for rule in pk.entry.refused_on {
         let Some(field) = rule
             .fields
             .iter()
@@ -435,7 +444,8 @@ fn refused_on_targets(spec: &Map, targets: &[TargetSpec], pk: &PolicyKind) -> Ve
 /// (target kind, the setting refused there) for each of the kind's `refused_on` rules
 /// that refuse a target alone and whose settings the policy sets.
 fn refused_on_kinds(spec: &Map, pk: &PolicyKind) -> Vec<(&'static str, &'static str)> {
-    pk.refused_on
+    pk.entry
+        .refused_on
         .iter()
         .filter(|rule| rule.refuses == Refuses::ThatTarget)
         .filter_map(|rule| {
@@ -456,7 +466,7 @@ fn refused_namespace(
     policy_ns: Option<&str>,
     pk: &PolicyKind,
 ) -> Option<FieldError> {
-    if pk.namespaces != NamespaceRule::OwnOrMeshRoot {
+    if pk.entry.namespaces != NamespaceRule::OwnOrMeshRoot {
         return None;
     }
     targets.iter().find_map(|t| match t {

@@ -3,6 +3,13 @@
 
 use super::*;
 
+/// agentgateway's kind.
+const BASE: Entry = Entry {
+    group: "agentgateway.dev",
+    project: "agentgateway",
+    ..Entry::INHERITED
+};
+
 /// Settings its CRD's CEL refuses on a target of `kind`: the policy is refused whole.
 const fn crd_refuses(kind: &'static str, fields: &'static [&'static str]) -> RefusedOn {
     RefusedOn {
@@ -145,8 +152,7 @@ const AGENTGATEWAY_POLICY_REFS: &[RefField] = &[
 
 /// AgentgatewayPolicy as its controller reads it, whichever group ships it: labelled
 /// Direct, inherited in behaviour; its sub-sections merge field by field.
-pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
-    group: "agentgateway.dev",
+pub(super) const AGENTGATEWAY_POLICY: Entry = Entry {
     kind: "AgentgatewayPolicy",
     class: Class::Inherited,
     // `frontend` configures the Gateway's listeners, `traffic` the listeners and
@@ -170,7 +176,6 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
         crd_refuses("Service", &["frontend", "traffic"]),
         crd_refuses("AgentgatewayBackend", &["frontend", "traffic"]),
     ],
-    shared_port: SharedPort::Allowed,
     targeting: REFS_OR_SELECTORS,
     target_kinds: &[
         "Gateway",
@@ -181,7 +186,6 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
         "AgentgatewayBackend",
         "InferencePool",
     ],
-    other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     // targetRefs[].port: "Only valid on frontend policies targeting a Gateway", it
     // scopes the policy to the listeners on that port (agentgateway PR #2363, in
@@ -213,12 +217,12 @@ pub(super) const AGENTGATEWAY_POLICY: KnownKind = KnownKind {
     same_target: SameTarget::OldestFieldWins,
     defaults_overrides: DefaultsOverrides::Inheritance,
     label: Some("Direct"),
-    project: "agentgateway",
     status_shape: "ancestors",
     note: "Labelled Direct but inherited: precedence Gateway < port < listener < route < rule < backend, each sub-section (frontend, traffic, backend) merged field by field; strategy.inheritance Override blocks more specific traffic policies. Its backend.ai.defaults/overrides are request-body fields, not GEP-713.",
     documented: "https://agentgateway.dev/docs/kubernetes/latest/reference/api/ (AgentgatewayPolicy)",
-    source: "agentgateway/agentgateway@75b4e6ce (v1.4.1) AgentgatewayPolicy API types and CEL (a targetRef's port only with frontend; no sectionName with frontend connect/http/networkAuthorization/proxyProtocol/tcp/tls: the website's target-merge page; older CRDs, @005d0299, have no port and refuse any frontend with a sectionName); policyselection/selector.go (HasHigherPriority)",
+    cite: "agentgateway/agentgateway@75b4e6ce (v1.4.1) AgentgatewayPolicy API types and CEL (a targetRef's port only with frontend; no sectionName with frontend connect/http/networkAuthorization/proxyProtocol/tcp/tls: the website's target-merge page; older CRDs, @005d0299, have no port and refuse any frontend with a sectionName); policyselection/selector.go (HasHigherPriority)",
     references: AGENTGATEWAY_POLICY_REFS,
+    ..BASE
 };
 
-pub(super) static ENTRIES: &[KnownKind] = &[AGENTGATEWAY_POLICY];
+pub(super) static ENTRIES: &[Entry] = &[AGENTGATEWAY_POLICY];

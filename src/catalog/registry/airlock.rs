@@ -5,32 +5,23 @@
 
 use super::*;
 
-const fn airlock(kind: &'static str, note: &'static str) -> KnownKind {
-    KnownKind {
-        group: "microgateway.airlock.com",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting: REFS,
-        target_kinds: HTTPROUTE,
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces: NamespaceRule::Own,
-        sections: Sections::None,
-        merge: MergeModel::None,
-        same_target: SameTarget::OldestWins,
-        defaults_overrides: DefaultsOverrides::None,
-        label: Some("direct"),
-        project: "Airlock",
-        status_shape: "unknown",
-        note,
-        documented: "https://docs.airlock.com/microgateway/latest/",
-        source: "airlock/microgateway@9ac212e7 deploy/charts/airlock-microgateway/crds/<plural>.microgateway.airlock.com.yaml",
-        // Each entry below says what it names.
-        references: &[],
-    }
-}
+const BASE: Entry = Entry {
+    group: "microgateway.airlock.com",
+    class: Class::Direct,
+    targeting: REFS,
+    target_kinds: HTTPROUTE,
+    namespaces: NamespaceRule::Own,
+    sections: Sections::None,
+    merge: MergeModel::None,
+    same_target: SameTarget::OldestWins,
+    defaults_overrides: DefaultsOverrides::None,
+    label: Some("direct"),
+    project: "Airlock",
+    status_shape: "unknown",
+    documented: "https://docs.airlock.com/microgateway/latest/",
+    cite: "airlock/microgateway@9ac212e7 deploy/charts/airlock-microgateway/crds/<plural>.microgateway.airlock.com.yaml",
+    ..Entry::INHERITED
+};
 
 /// An Airlock object of the policy's namespace named by `name` alone (`{name}`). The
 /// controller is closed source and its documentation does not say what a policy whose
@@ -110,70 +101,63 @@ const ICAP_REFS: &[RefField] = &[airlock_ref(
     "https://docs.airlock.com/microgateway/5.0/index/api/crds/icap-policy/v1alpha1/index.html (ICAPPolicy.spec.policies[].request.actions[].icapProviderRef, \"selects the ICAP provider\"; its example)",
 )];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        kind: "AccessControlPolicy",
         // Its OIDC relying parties, identity propagations and JWTs (the TokenExchange
         // references of later releases not read: where `tokenExchange` sits was not
         // found in what was read).
         references: ACCESS_CONTROL_REFS,
-        ..airlock(
-            "AccessControlPolicy",
-            "Authorization (and the identity it needs) for the HTTPRoutes it names.",
-        )
+        note: "Authorization (and the identity it needs) for the HTTPRoutes it names.",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "ContentSecurityPolicy",
         // The objects of its WAF functions (`csrfProtectionRef` not read).
         references: CONTENT_SECURITY_REFS,
-        ..airlock(
-            "ContentSecurityPolicy",
-            "Request filtering and validation (the WAF functions) for the HTTPRoutes it names.",
-        )
+        note: "Request filtering and validation (the WAF functions) for the HTTPRoutes it names.",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "CustomResponsePolicy",
         // The CustomResponses of its local rules, as its documentation's example
         // writes them (its CRD, 74k characters and more, not read: other fields
         // naming objects, if any, are not checked).
         references: CUSTOM_RESPONSE_REFS,
-        ..airlock(
-            "CustomResponsePolicy",
-            "Custom error responses for the HTTPRoutes it names.",
-        )
+        note: "Custom error responses for the HTTPRoutes it names.",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "EnvoyExtensionPolicy",
         // Its CRD (74k characters and more) was not read for the objects it names:
         // not checked (docs/limits.md).
         references: &[],
-        ..airlock(
-            "EnvoyExtensionPolicy",
-            "Not Envoy Gateway's kind of the same name: Envoy extensions for the HTTPRoutes it names.",
-        )
+        note: "Not Envoy Gateway's kind of the same name: Envoy extensions for the HTTPRoutes it names.",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "ICAPPolicy",
         // The ICAPProvider of each request action (its reference documentation's
         // tables; its CRD not read: other fields naming objects, if any, are not
         // checked).
         references: ICAP_REFS,
-        ..airlock(
-            "ICAPPolicy",
-            "ICAP content scanning for the HTTPRoutes it names.",
-        )
+        note: "ICAP content scanning for the HTTPRoutes it names.",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "LogMaskingPolicy",
         // Its CRD (74k characters and more) was not read for the objects it names:
         // not checked (docs/limits.md).
         references: &[],
-        ..airlock(
-            "LogMaskingPolicy",
-            "Masking of sensitive values in the access log for the HTTPRoutes it names.",
-        )
+        note: "Masking of sensitive values in the access log for the HTTPRoutes it names.",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "RateLimitPolicy",
         // Its CRD (74k characters and more) was not read for the objects it names:
         // not checked (docs/limits.md).
         references: &[],
-        ..airlock(
-            "RateLimitPolicy",
-            "Not Kuadrant's or NGINX Gateway Fabric's kind of the same name (new in 2026): rate limits for the HTTPRoutes it names.",
-        )
+        note: "Not Kuadrant's or NGINX Gateway Fabric's kind of the same name (new in 2026): rate limits for the HTTPRoutes it names.",
+        ..BASE
     },
 ];

@@ -6,81 +6,65 @@
 
 use super::*;
 
-const fn lattice(
-    kind: &'static str,
-    target_kinds: &'static [&'static str],
-    merge: MergeModel,
-    same_target: SameTarget,
-    note: &'static str,
-    documented: &'static str,
-    source: &'static str,
-) -> KnownKind {
-    KnownKind {
-        group: "application-networking.k8s.aws",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting: REF,
-        target_kinds,
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces: NamespaceRule::Own,
-        sections: Sections::None,
-        merge,
-        same_target,
-        defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "AWS VPC Lattice",
-        status_shape: "conditions",
-        note,
-        documented,
-        source,
-        // Names no Kubernetes object: what its spec names are AWS resources (security
-        // group IDs, log destination ARNs) or settings (its API types).
-        references: &[],
-    }
-}
+/// A VPC Lattice kind: Direct, one `targetRef` in the policy's namespace, no section.
+const BASE: Entry = Entry {
+    group: "application-networking.k8s.aws",
+    class: Class::Direct,
+    targeting: REF,
+    namespaces: NamespaceRule::Own,
+    sections: Sections::None,
+    defaults_overrides: DefaultsOverrides::None,
+    project: "AWS VPC Lattice",
+    status_shape: "conditions",
+    // Names no Kubernetes object: what its spec names are AWS resources (security
+    // group IDs, log destination ARNs) or settings (its API types).
+    references: &[],
+    ..Entry::INHERITED
+};
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    lattice(
-        "TargetGroupPolicy",
-        &["Service", "ServiceExport"],
-        MergeModel::None,
-        SameTarget::OldestWins,
-        "Target group settings (protocol, health checks) for a Service or ServiceExport; the oldest on one target applies.",
-        "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/target-group-policy/",
-        "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/targetgrouppolicy_types.go",
-    ),
-    lattice(
-        "VpcAssociationPolicy",
-        GATEWAY,
-        MergeModel::None,
-        SameTarget::OldestWins,
-        "How a Gateway's service network is associated with the VPC (security groups); the oldest on one Gateway applies.",
-        "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/vpc-association-policy/",
-        "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/vpcassociationpolicy_types.go",
-    ),
-    lattice(
-        "IAMAuthPolicy",
-        GATEWAY_AND_ROUTES,
-        MergeModel::None,
-        SameTarget::OldestWins,
-        "An IAM auth policy for a Gateway's service network or a route's service: Lattice evaluates both, neither is inherited by the other; the oldest on one target applies.",
-        "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/iam-auth-policy/",
-        "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/authpolicy_types.go",
-    ),
-    lattice(
-        "AccessLogPolicy",
-        GATEWAY_AND_ROUTES,
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        kind: "TargetGroupPolicy",
+        target_kinds: &["Service", "ServiceExport"],
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        note: "Target group settings (protocol, health checks) for a Service or ServiceExport; the oldest on one target applies.",
+        documented: "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/target-group-policy/",
+        cite: "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/targetgrouppolicy_types.go",
+        ..BASE
+    },
+    Entry {
+        kind: "VpcAssociationPolicy",
+        target_kinds: GATEWAY,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        note: "How a Gateway's service network is associated with the VPC (security groups); the oldest on one Gateway applies.",
+        documented: "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/vpc-association-policy/",
+        cite: "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/vpcassociationpolicy_types.go",
+        ..BASE
+    },
+    Entry {
+        kind: "IAMAuthPolicy",
+        target_kinds: GATEWAY_AND_ROUTES,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        note: "An IAM auth policy for a Gateway's service network or a route's service: Lattice evaluates both, neither is inherited by the other; the oldest on one target applies.",
+        documented: "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/iam-auth-policy/",
+        cite: "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/authpolicy_types.go",
+        ..BASE
+    },
+    Entry {
+        kind: "AccessLogPolicy",
+        target_kinds: GATEWAY_AND_ROUTES,
         // Different destinations log side by side.
-        MergeModel::Accumulated,
-        SameTarget::OnePerValue {
+        merge: MergeModel::Accumulated,
+        same_target: SameTarget::OnePerValue {
             field: "/destinationArn",
             key: ValueKey::ArnService,
         },
-        "Access logs of a Gateway (all its routes) or a route: one per destination type (S3, CloudWatch, Firehose) per target, a second of the same type is Conflicted.",
-        "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/access-log-policy/",
-        "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/accesslogpolicy_types.go",
-    ),
+        note: "Access logs of a Gateway (all its routes) or a route: one per destination type (S3, CloudWatch, Firehose) per target, a second of the same type is Conflicted.",
+        documented: "https://www.gateway-api-controller.eks.aws.dev/latest/api-types/access-log-policy/",
+        cite: "aws/aws-application-networking-k8s@03d6abec pkg/apis/applicationnetworking/v1alpha1/accesslogpolicy_types.go",
+        ..BASE
+    },
 ];

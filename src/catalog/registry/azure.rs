@@ -7,41 +7,18 @@ use super::*;
 
 const SRC: &str = "closed source: learn.microsoft.com/azure/application-gateway/for-containers/api-specification-kubernetes";
 
-#[allow(clippy::too_many_arguments)]
-const fn alb(
-    kind: &'static str,
-    targeting: Targeting,
-    target_kinds: &'static [&'static str],
-    sections: Sections,
-    defaults_overrides: DefaultsOverrides,
-    note: &'static str,
-    documented: &'static str,
-) -> KnownKind {
-    KnownKind {
-        group: "alb.networking.azure.io",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting,
-        target_kinds,
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces: NamespaceRule::AnyNamespace,
-        sections,
-        merge: MergeModel::None,
-        same_target: SameTarget::OldestWins,
-        defaults_overrides,
-        label: None,
-        project: "Azure AGC",
-        status_shape: "unknown",
-        note,
-        documented,
-        source: SRC,
-        // Each entry below says what it names.
-        references: &[],
-    }
-}
+/// An Application Gateway for Containers kind: Direct, one policy per target.
+const BASE: Entry = Entry {
+    group: "alb.networking.azure.io",
+    class: Class::Direct,
+    namespaces: NamespaceRule::AnyNamespace,
+    merge: MergeModel::None,
+    same_target: SameTarget::OldestWins,
+    project: "Azure AGC",
+    status_shape: "unknown",
+    cite: SRC,
+    ..Entry::INHERITED
+};
 
 /// A certificate Secret named as Gateway API names one (`{group: "", kind: Secret, name}`,
 /// a `namespace` too in the frontend mTLS example). The controller is closed source and
@@ -77,88 +54,82 @@ const FRONTEND_TLS_POLICY_REFS: &[RefField] = &[alb_secret(
     FRONTEND_MTLS,
 )];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        kind: "BackendTLSPolicy",
         // Its client certificate and CA Secrets.
         references: BACKEND_TLS_POLICY_REFS,
-        ..alb(
-            "BackendTLSPolicy",
-            REF,
-            SERVICE,
-            // default.ports: [{port: 443}] (the backend mTLS how-to's examples).
-            Sections::SpecPorts {
+        targeting: REF,
+        target_kinds: SERVICE,
+        // default.ports: [{port: 443}] (the backend mTLS how-to's examples).
+        sections: Sections::SpecPorts {
                 lists: &["/default/ports", "/override/ports"],
                 whole: None,
             },
-            DefaultsOverrides::DefaultAndOverride,
-            "Not Gateway API's kind of the same name: backend TLS for a Service (ports in its settings), with default and override blocks. Several on one Service are undocumented: the oldest is taken to apply.",
-            "https://learn.microsoft.com/azure/application-gateway/for-containers/how-to-backend-mtls-gateway-api",
-        )
+        defaults_overrides: DefaultsOverrides::DefaultAndOverride,
+        note: "Not Gateway API's kind of the same name: backend TLS for a Service (ports in its settings), with default and override blocks. Several on one Service are undocumented: the oldest is taken to apply.",
+        documented: "https://learn.microsoft.com/azure/application-gateway/for-containers/how-to-backend-mtls-gateway-api",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "FrontendTLSPolicy",
         // Its client-validation CA Secret.
         references: FRONTEND_TLS_POLICY_REFS,
-        ..alb(
-            "FrontendTLSPolicy",
-            REF,
-            GATEWAY,
-            Sections::SectionNames,
-            DefaultsOverrides::DefaultOnly,
-            "Frontend TLS for a Gateway's listeners named in sectionNames; several on one target are undocumented: the oldest is taken to apply.",
-            "https://learn.microsoft.com/azure/application-gateway/for-containers/tls-policy",
-        )
+        targeting: REF,
+        target_kinds: GATEWAY,
+        sections: Sections::SectionNames,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        note: "Frontend TLS for a Gateway's listeners named in sectionNames; several on one target are undocumented: the oldest is taken to apply.",
+        documented: "https://learn.microsoft.com/azure/application-gateway/for-containers/tls-policy",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "HealthCheckPolicy",
         // Names no object: probe settings.
         references: &[],
-        ..alb(
-            "HealthCheckPolicy",
-            REF,
-            SERVICE,
-            Sections::None,
-            DefaultsOverrides::DefaultOnly,
-            "Not GKE's or Flomesh's kind of the same name: a custom health probe for a Service.",
-            "https://learn.microsoft.com/azure/application-gateway/for-containers/custom-health-probe",
-        )
+        targeting: REF,
+        target_kinds: SERVICE,
+        sections: Sections::None,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        note: "Not GKE's or Flomesh's kind of the same name: a custom health probe for a Service.",
+        documented: "https://learn.microsoft.com/azure/application-gateway/for-containers/custom-health-probe",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "RoutePolicy",
         // Names no object: session affinity and timeouts.
         references: &[],
-        ..alb(
-            "RoutePolicy",
-            REF,
-            HTTPROUTE,
-            Sections::None,
-            DefaultsOverrides::DefaultOnly,
-            "Route settings (session affinity, timeouts) for an HTTPRoute.",
-            "https://learn.microsoft.com/azure/application-gateway/for-containers/session-affinity",
-        )
+        targeting: REF,
+        target_kinds: HTTPROUTE,
+        sections: Sections::None,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        note: "Route settings (session affinity, timeouts) for an HTTPRoute.",
+        documented: "https://learn.microsoft.com/azure/application-gateway/for-containers/session-affinity",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "WebApplicationFirewallPolicy",
         // Names no Kubernetes object: `webApplicationFirewall.id` is an Azure resource ID.
         references: &[],
-        ..alb(
-            "WebApplicationFirewallPolicy",
-            REF,
-            GATEWAY_AND_HTTPROUTE,
-            Sections::SectionNames,
-            DefaultsOverrides::None,
-            "Binds a WAF policy to a Gateway's listeners or an HTTPRoute's rules named in sectionNames.",
-            "https://learn.microsoft.com/azure/application-gateway/for-containers/web-application-firewall",
-        )
+        targeting: REF,
+        target_kinds: GATEWAY_AND_HTTPROUTE,
+        sections: Sections::SectionNames,
+        defaults_overrides: DefaultsOverrides::None,
+        note: "Binds a WAF policy to a Gateway's listeners or an HTTPRoute's rules named in sectionNames.",
+        documented: "https://learn.microsoft.com/azure/application-gateway/for-containers/web-application-firewall",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "BackendLoadBalancingPolicy",
         // Names no object: load balancing settings.
         references: &[],
-        ..alb(
-            "BackendLoadBalancingPolicy",
-            REFS,
-            SERVICE,
-            Sections::Ports,
-            DefaultsOverrides::None,
-            "Load balancing for a Service (2025), its targetRefs naming the ports it covers in a ports list (ports: [{port: 443}]).",
-            // The examples of the load balancing strategies article: targetRefs[].ports[].port.
-            "https://learn.microsoft.com/azure/application-gateway/for-containers/load-balancing-strategies",
-        )
+        targeting: REFS,
+        target_kinds: SERVICE,
+        sections: Sections::Ports,
+        defaults_overrides: DefaultsOverrides::None,
+        note: "Load balancing for a Service (2025), its targetRefs naming the ports it covers in a ports list (ports: [{port: 443}]).",
+        // The examples of the load balancing strategies article: targetRefs[].ports[].port.
+        documented: "https://learn.microsoft.com/azure/application-gateway/for-containers/load-balancing-strategies",
+        ..BASE
     },
 ];

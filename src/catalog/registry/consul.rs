@@ -24,46 +24,42 @@ const GATEWAY_POLICY_REFS: &[RefField] = &[
     jwt_provider("/override/jwt/providers/*"),
 ];
 
-const fn gateway_policy(kind: &'static str, note: &'static str) -> KnownKind {
-    KnownKind {
-        group: "consul.hashicorp.com",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting: REF,
-        target_kinds: GATEWAY,
-        // Its targetRef carries a namespace.
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces: NamespaceRule::AnyNamespace,
-        // In effect required: the controller looks policies up by Gateway and
-        // listener name, so one without a sectionName never applies.
-        sections: Sections::SectionName,
-        merge: MergeModel::None,
-        // One per listener: a map overwritten in list order, the last listed wins
-        // (undocumented); the oldest is shown winning until that order is modelled.
-        same_target: SameTarget::OldestWins,
-        defaults_overrides: DefaultsOverrides::DefaultAndOverride,
-        label: None,
-        project: "Consul",
-        status_shape: "conditions",
-        note,
-        documented: "https://developer.hashicorp.com/consul/docs/connect/gateways/api-gateway/configuration/gatewaypolicy",
-        source: "hashicorp/consul-k8s@a507b1d1 control-plane/api/v1alpha1/gatewaypolicy_types.go",
-        // Its `default`/`override` `jwt.providers[].name` name JWTProviders (a
-        // namespaced CRD, crd-jwtproviders.yaml), looked up by name in any namespace.
-        references: GATEWAY_POLICY_REFS,
-    }
-}
+/// A Consul gateway policy kind: settings for one listener of a Gateway.
+const GATEWAY_POLICY: Entry = Entry {
+    group: "consul.hashicorp.com",
+    class: Class::Direct,
+    targeting: REF,
+    target_kinds: GATEWAY,
+    // Its targetRef carries a namespace.
+    other_target_kinds: OtherTargetKinds::NotRefused,
+    namespaces: NamespaceRule::AnyNamespace,
+    // In effect required: the controller looks policies up by Gateway and
+    // listener name, so one without a sectionName never applies.
+    sections: Sections::SectionName,
+    merge: MergeModel::None,
+    // One per listener: a map overwritten in list order, the last listed wins
+    // (undocumented); the oldest is shown winning until that order is modelled.
+    same_target: SameTarget::OldestWins,
+    defaults_overrides: DefaultsOverrides::DefaultAndOverride,
+    project: "Consul",
+    status_shape: "conditions",
+    documented: "https://developer.hashicorp.com/consul/docs/connect/gateways/api-gateway/configuration/gatewaypolicy",
+    cite: "hashicorp/consul-k8s@a507b1d1 control-plane/api/v1alpha1/gatewaypolicy_types.go",
+    // Its `default`/`override` `jwt.providers[].name` name JWTProviders (a
+    // namespaced CRD, crd-jwtproviders.yaml), looked up by name in any namespace.
+    references: GATEWAY_POLICY_REFS,
+    ..Entry::INHERITED
+};
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    gateway_policy(
-        "GatewayPolicy",
-        "Settings (JWT providers in default and override blocks) for one listener of a Gateway, named by sectionName; one per listener, the controller keeping the last one it lists.",
-    ),
-    gateway_policy(
-        "CustomGatewayPolicy",
-        "The same spec as GatewayPolicy, shipped in the custom (OpenShift) CRD set consul-crd-gatewaypolicies.yaml.",
-    ),
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        kind: "GatewayPolicy",
+        note: "Settings (JWT providers in default and override blocks) for one listener of a Gateway, named by sectionName; one per listener, the controller keeping the last one it lists.",
+        ..GATEWAY_POLICY
+    },
+    Entry {
+        kind: "CustomGatewayPolicy",
+        note: "The same spec as GatewayPolicy, shipped in the custom (OpenShift) CRD set consul-crd-gatewaypolicies.yaml.",
+        ..GATEWAY_POLICY
+    },
 ];

@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// Envoy AI Gateway's kinds.
+const BASE: Entry = Entry {
+    group: "aigateway.envoyproxy.io",
+    project: "Envoy AI Gateway",
+    ..Entry::INHERITED
+};
+
 /// An API key or credentials file the Gateway controller reads when it builds the
 /// ext-proc filter config (`bspToFilterAPIBackendAuth`), by name in the policy's own
 /// namespace whatever namespace the reference writes. When the Secret is not there it
@@ -52,53 +59,43 @@ const BACKEND_SECURITY_POLICY_REFS: &[RefField] = &[
     ),
 ];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "aigateway.envoyproxy.io",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "BackendSecurityPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["AIServiceBackend", "InferencePool"],
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
         same_target: SameTarget::SeveralConflict,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("direct"),
-        project: "Envoy AI Gateway",
         status_shape: "conditions",
         note: "Credentials for calling an AI backend (or an InferencePool); \"multiple on the same resource is invalid\": the controller refuses to reconcile the backend.",
         documented: "https://aigateway.envoyproxy.io/docs/api/#backendsecuritypolicy",
-        source: "envoyproxy/ai-gateway@c217da8a api/v1beta1/backendsecurity_policy.go",
+        cite: "envoyproxy/ai-gateway@c217da8a api/v1beta1/backendsecurity_policy.go",
         references: BACKEND_SECURITY_POLICY_REFS,
+        ..BASE
     },
-    KnownKind {
-        group: "aigateway.envoyproxy.io",
+    Entry {
         kind: "QuotaPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["AIServiceBackend"],
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("direct"),
-        project: "Envoy AI Gateway",
         status_shape: "conditions",
         note: "Token quotas for an AI backend; its perModelQuotas refine the service quota inside one policy (not GEP-713 overrides). Several on one backend are undocumented: GEP-713's oldest-wins is assumed.",
         documented: "https://aigateway.envoyproxy.io/docs/api/#quotapolicy",
-        source: "envoyproxy/ai-gateway@c217da8a api/v1alpha1/quota_policy.go",
+        cite: "envoyproxy/ai-gateway@c217da8a api/v1alpha1/quota_policy.go",
         // Its spec names nothing but its targets: per-model quotas, CEL cost expressions
         // and client selectors (envoyproxy/ai-gateway@2515dd30 api/v1alpha1/quota_policy.go).
         references: &[],
+        ..BASE
     },
 ];

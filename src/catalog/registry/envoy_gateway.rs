@@ -2,6 +2,18 @@
 
 use super::*;
 
+/// Envoy Gateway's kinds. Its controller refuses any reference of theirs to an
+/// ExternalName Service (`REFUSED_REFERENTS`) and looks one step beyond what they name
+/// (`FURTHER`). Their short names are api/v1alpha1/*_types.go's kubebuilder
+/// `shortName=` markers.
+const BASE: Entry = Entry {
+    group: "gateway.envoyproxy.io",
+    project: "Envoy Gateway",
+    refused_referents: REFUSED_REFERENTS,
+    further: FURTHER,
+    ..Entry::INHERITED
+};
+
 /// Envoy Gateway accepts all three Gateway API shapes.
 const EG_TARGETING: Targeting = Targeting {
     target_ref: true,
@@ -161,9 +173,8 @@ const ENVOY_EXTENSION_POLICY_REFS: &[RefField] = &[
     ),
 ];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "gateway.envoyproxy.io",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "ClientTrafficPolicy",
         class: Class::Inherited,
         // "settings for configuring the behavior of the connection between the downstream
@@ -175,7 +186,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         flow: Flow::ClientSide {
             to_backends: &["http1"],
         },
-        refused_on: &[],
         // validatePortOverlapForClientTrafficPolicy (internal/gatewayapi/
         // clienttrafficpolicy.go): one aimed at a listener that shares its port with
         // other plain HTTP listeners (of the Gateway or its ListenerSets: one Envoy
@@ -201,16 +211,15 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         merge: MergeModel::MostSpecificReplaces,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Envoy Gateway",
         status_shape: "ancestors",
         note: "Nothing is merged: a policy aimed at a listener replaces one aimed at its ListenerSet or Gateway; of several on the same target the oldest applies and the others are Conflicted.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/client-traffic-policy/",
-        source: "envoyproxy/gateway@d32f2829 api/v1alpha1/clienttrafficpolicy_types.go",
+        cite: "envoyproxy/gateway@d32f2829 api/v1alpha1/clienttrafficpolicy_types.go",
         references: CLIENT_TRAFFIC_POLICY_REFS,
+        short_names: &["ctp"],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.envoyproxy.io",
+    Entry {
         kind: "BackendTrafficPolicy",
         class: Class::Inherited,
         // Its settings are set on the routes' xDS config (rate limit, fault injection,
@@ -238,8 +247,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
                 "useClientProtocol",
             ],
         },
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
@@ -249,16 +256,16 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         merge: MergeModel::EnvoyMergeType,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Envoy Gateway",
         status_shape: "ancestors",
         note: "A route-level policy that sets mergeType is folded into the nearest parent's policy; without mergeType the closest policy wins outright; of several on the same target the oldest applies and the others are Conflicted.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/backend-traffic-policy/ (Precedence; Multiple Policies at the Same Level; mergeType)",
-        source: "envoyproxy/gateway@d32f2829 api/v1alpha1/backendtrafficpolicy_types.go",
+        cite: "envoyproxy/gateway@d32f2829 api/v1alpha1/backendtrafficpolicy_types.go",
         references: BACKEND_TRAFFIC_POLICY_REFS,
+        short_names: &["btp"],
+        merged_parent_fields: Some(BTP_MERGED_PARENT_FIELDS),
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.envoyproxy.io",
+    Entry {
         kind: "SecurityPolicy",
         class: Class::Inherited,
         // HTTP filters on the listener, enabled and configured per route (internal/
@@ -285,7 +292,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             refuses: Refuses::ThatTarget,
             after_merge: true,
         }],
-        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: &["Gateway", "ListenerSet", "HTTPRoute", "GRPCRoute", "TCPRoute"],
         // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
@@ -295,16 +301,15 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         merge: MergeModel::EnvoyMergeType,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Envoy Gateway",
         status_shape: "ancestors",
         note: "Same scheme as BackendTrafficPolicy: route policies opt into merging with the parent through mergeType.",
         documented: "https://gateway.envoyproxy.io/docs/concepts/gateway_api_extensions/security-policy/",
-        source: "envoyproxy/gateway@d32f2829 api/v1alpha1/securitypolicy_types.go",
+        cite: "envoyproxy/gateway@d32f2829 api/v1alpha1/securitypolicy_types.go",
         references: SECURITY_POLICY_REFS,
+        short_names: &["sp"],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.envoyproxy.io",
+    Entry {
         kind: "EnvoyExtensionPolicy",
         class: Class::Inherited,
         // Wasm, ExtProc, Lua and dynamic modules are HTTP filters on the listener,
@@ -312,8 +317,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // dynamicmodule.go, the Wasm filter); no setting reaches the routes' upstream
         // clusters (`asClusterArgs` reads none of them).
         flow: Flow::ClientSide { to_backends: &[] },
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: EG_TARGETING,
         target_kinds: EG_ALL_TARGETS,
         // CEL on targetRef(s).kind: "this policy can only have a targetRef.kind of ..." (api/v1alpha1/*_types.go).
@@ -323,24 +326,19 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         merge: MergeModel::EnvoyMergeType,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Envoy Gateway",
         status_shape: "ancestors",
         note: "Extension settings follow the mergeType rule: merged into the parent when a route policy asks for it, otherwise most specific wins.",
         documented: "https://gateway.envoyproxy.io/docs/api/extension_types/#envoyextensionpolicy",
-        source: "envoyproxy/gateway@d32f2829 api/v1alpha1/envoyextensionypolicy_types.go",
+        cite: "envoyproxy/gateway@d32f2829 api/v1alpha1/envoyextensionypolicy_types.go",
         references: ENVOY_EXTENSION_POLICY_REFS,
+        short_names: &["eep"],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.envoyproxy.io",
+    Entry {
         kind: "EnvoyPatchPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: &["Gateway", "GatewayClass"],
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::Accumulated,
@@ -350,13 +348,13 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             higher_first: false,
         },
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Envoy Gateway",
         status_shape: "ancestors",
         note: "Raw xDS patches applied to the generated config of a Gateway (or of every Gateway of a class with mergeGateways); all of them apply, their priority only orders them.",
         documented: "https://gateway.envoyproxy.io/contributions/design/envoy-patch-policy/",
-        source: "envoyproxy/gateway@d32f2829 api/v1alpha1/envoypatchpolicy_types.go",
-        references: &[],
+        cite: "envoyproxy/gateway@d32f2829 api/v1alpha1/envoypatchpolicy_types.go",
+        short_names: &["epp"],
+        when_merged: Some(EPP_WHEN_MERGED),
+        ..BASE
     },
 ];
 
@@ -371,7 +369,7 @@ pub(super) static CLASS_PARAMETERS: &[ClassParameters] = &[ClassParameters {
     group: "gateway.envoyproxy.io",
     kind: "EnvoyProxy",
     merges_gateways: "/mergeGateways",
-    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/helpers.go (IsMergeGatewaysEnabled), api/v1alpha1/envoyproxy_types.go (mergeGateways)",
+    cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi/helpers.go (IsMergeGatewaysEnabled), api/v1alpha1/envoyproxy_types.go (mergeGateways)",
 }];
 
 /// Targets refused while the target's class merges its Gateways.
@@ -381,15 +379,11 @@ pub(super) static CLASS_PARAMETERS: &[ClassParameters] = &[ClassParameters {
 /// `Accepted=False`, reason `Invalid`, "TargetRef.Group:gateway.networking.k8s.io
 /// TargetRef.Kind:Gateway, only TargetRef.Group:gateway.networking.k8s.io and
 /// TargetRef.Kind:GatewayClass is supported.", on the class as its ancestor.
-pub(super) static WHEN_MERGED: &[(&str, &str, WhenMerged)] = &[(
-    "gateway.envoyproxy.io",
-    "EnvoyPatchPolicy",
-    WhenMerged {
-        refused: "Gateway",
-        instead: "GatewayClass",
-        reason: "Invalid",
-    },
-)];
+const EPP_WHEN_MERGED: WhenMerged = WhenMerged {
+    refused: "Gateway",
+    instead: "GatewayClass",
+    reason: "Invalid",
+};
 
 /// A BackendTLSPolicy's sectionName on an Envoy Gateway Backend is a port number ("SectionName
 /// is port number for EG Backend object"), and the controller matches it against the
@@ -401,10 +395,10 @@ pub(super) static WHEN_MERGED: &[(&str, &str, WhenMerged)] = &[(
 /// policy on a port no backendRef names gets no TLS applied and no status at all
 /// (testdata backendtlspolicy-default-ns: a Backend in `default` reached by a
 /// backendRef without a port, its `sectionName: "3443"` policy left with no ancestors).
-pub(super) static SECTION_BY_REF_PORT: &[SectionByRefPort] = &[SectionByRefPort {
-    policy: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+/// A rule of Gateway API's BackendTLSPolicy entry (`sections_by_ref_port`).
+pub(super) const BACKEND_TLS_BY_REF_PORT: &[SectionByRefPort] = &[SectionByRefPort {
     target: ("gateway.envoyproxy.io", "Backend"),
-    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/backendtlspolicy.go (getBackendTLSPolicy, processBackendTLSPolicy), internal/gatewayapi/route.go (GetTargetBackendReference)",
+    cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi/backendtlspolicy.go (getBackendTLSPolicy, processBackendTLSPolicy), internal/gatewayapi/route.go (GetTargetBackendReference)",
 }];
 
 /// The objects Envoy Gateway refuses its policies' references to name: an
@@ -412,14 +406,11 @@ pub(super) static SECTION_BY_REF_PORT: &[SectionByRefPort] = &[SectionByRefPort 
 /// external service (ext-auth, ext-proc, OIDC provider, remote JWKS) to. The policy
 /// referring to one is refused (Accepted=False) as for any reference that does not
 /// resolve; its translator test data holds such refusals (issue 34's count of 43).
-pub(super) static REFUSED_REFERENTS: &[(&str, &[RefusedReferent])] = &[(
-    "gateway.envoyproxy.io",
-    &[RefusedReferent {
-        kind: ("", "Service"),
-        types: &["ExternalName"],
-        cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi (validateExtServiceBackendReference; translator testdata with an ExternalName Service)",
-    }],
-)];
+const REFUSED_REFERENTS: &[RefusedReferent] = &[RefusedReferent {
+    kind: ("", "Service"),
+    types: &["ExternalName"],
+    cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi (validateExtServiceBackendReference; translator testdata with an ExternalName Service)",
+}];
 
 /// One step further than Envoy Gateway's references: every backend of an ext-auth,
 /// ext-proc, OIDC provider or remote JWKS service goes through
@@ -431,14 +422,11 @@ pub(super) static REFUSED_REFERENTS: &[(&str, &[RefusedReferent])] = &[(
 /// ConfigMap, Secret or ClusterTrustBundle that is not there ("configmap ca-cmap not
 /// found in namespace default") and when none gives a CA; the error is the policy's
 /// (Accepted=False, "ExtProc: ...", "ExtAuth: ...").
-pub(super) static FURTHER: &[(&str, &[Further])] = &[(
-    "gateway.envoyproxy.io",
-    &[Further::PolicyOnIt {
-        policy: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
-        referents: &[("", "Service"), ("gateway.envoyproxy.io", "Backend")],
-        cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi/ext_service.go (processExtServiceDestination: applyBackendTLSSetting), internal/gatewayapi/backendtlspolicy.go (processBackendTLSPolicy, getBackendTLSPolicy, getBackendTLSBundle, getCaCertsFromCARefs)",
-    }],
-)];
+const FURTHER: &[Further] = &[Further::PolicyOnIt {
+    policy: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
+    referents: &[("", "Service"), ("gateway.envoyproxy.io", "Backend")],
+    cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi/ext_service.go (processExtServiceDestination: applyBackendTLSSetting), internal/gatewayapi/backendtlspolicy.go (processBackendTLSPolicy, getBackendTLSPolicy, getBackendTLSBundle, getCaCertsFromCARefs)",
+}];
 
 /// A route's BackendTrafficPolicy with `mergeType` is translated merged with its
 /// Gateway's (or listener's) policy, and `buildBackendTrafficPolicyOwners` makes the
@@ -447,8 +435,7 @@ pub(super) static FURTHER: &[(&str, &[Further])] = &[(
 /// and one that is not there fails both ("ResponseOverride: can't find the referenced
 /// configmap ...", on the parent and on the route's policy; translator test
 /// backendtrafficpolicy-with-response-override-merged-invalid-valueref).
-pub(super) static MERGED_PARENT_FIELDS: &[MergedParentFields] = &[MergedParentFields {
-    policy: ("gateway.envoyproxy.io", "BackendTrafficPolicy"),
+const BTP_MERGED_PARENT_FIELDS: MergedParentFields = MergedParentFields {
     fields: &["responseOverride"],
-    source: "envoyproxy/gateway@d32f2829 internal/gatewayapi/testdata/backendtrafficpolicy-with-response-override-merged-invalid-valueref.out.yaml (the route's merged policy refused with its parent's missing ConfigMap); a later internal/gatewayapi/backendtrafficpolicy.go (backendTrafficPolicyOwners, buildBackendTrafficPolicyOwners: the parent owns responseOverride unless the route's policy sets it; getCustomResponseBody)",
-}];
+    cite: "envoyproxy/gateway@d32f2829 internal/gatewayapi/testdata/backendtrafficpolicy-with-response-override-merged-invalid-valueref.out.yaml (the route's merged policy refused with its parent's missing ConfigMap); a later internal/gatewayapi/backendtrafficpolicy.go (backendTrafficPolicyOwners, buildBackendTrafficPolicyOwners: the parent owns responseOverride unless the route's policy sets it; getCustomResponseBody)",
+};

@@ -3,39 +3,20 @@
 
 use super::*;
 
-const fn fsm(
-    kind: &'static str,
-    target_kinds: &'static [&'static str],
-    namespaces: NamespaceRule,
-    sections: Sections,
-    note: &'static str,
-    source: &'static str,
-) -> KnownKind {
-    KnownKind {
-        group: "gateway.flomesh.io",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting: REFS,
-        target_kinds,
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces,
-        sections,
-        merge: MergeModel::None,
-        same_target: SameTarget::OldestWins,
-        defaults_overrides: DefaultsOverrides::None,
-        label: Some("Direct"),
-        project: "Flomesh",
-        status_shape: "ancestors",
-        note,
-        documented: "https://fsm-docs.flomesh.io/",
-        source,
-        // Each entry below says what it names.
-        references: &[],
-    }
-}
+/// A Flomesh kind: Direct, a `targetRefs` list, one policy per target.
+const BASE: Entry = Entry {
+    group: "gateway.flomesh.io",
+    class: Class::Direct,
+    targeting: REFS,
+    merge: MergeModel::None,
+    same_target: SameTarget::OldestWins,
+    defaults_overrides: DefaultsOverrides::None,
+    label: Some("Direct"),
+    project: "Flomesh",
+    status_shape: "ancestors",
+    documented: "https://fsm-docs.flomesh.io/",
+    ..Entry::INHERITED
+};
 
 /// RouteRuleFilterPolicy's `filterRefs` (`LocalFilterReference`: group
 /// `extension.gateway.flomesh.io`, kind `Filter`, its CRD's enums). The gateway's config
@@ -50,46 +31,43 @@ const ROUTE_RULE_FILTER_POLICY_REFS: &[RefField] = &[RefField::named(
     "flomesh-io/fsm@b624ed84 pkg/gateway/processor/v2/tcproute.go and udproute.go (toV2TCPRouteFilters: a Filter FilterRefToFilter cannot get is skipped, `continue`); route_filter_policy.go (Process returns the policy's filterRefs); pkg/gateway/utils (FilterRefToFilter: the route's namespace, \"Failed to get Filter\" logged); pkg/apis/policyattachment/v1alpha2 (LocalFilterReference enums)",
 )];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        kind: "BackendLBPolicy",
         // Names no object: algorithm and session persistence.
         references: &[],
-        ..fsm(
-            "BackendLBPolicy",
-            // And implementation-specific backends.
-            SERVICE_AND_IMPORT,
-            NamespaceRule::Own,
-            Sections::None,
-            "Not Gateway API's retired kind of the same name: load balancing (algorithm, session persistence) for the backends it names.",
-            "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/backendlb.go",
-        )
+        // And implementation-specific backends.
+        target_kinds: SERVICE_AND_IMPORT,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        note: "Not Gateway API's retired kind of the same name: load balancing (algorithm, session persistence) for the backends it names.",
+        cite: "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/backendlb.go",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "HealthCheckPolicy",
         // Names no object: health check settings per port.
         references: &[],
-        ..fsm(
-            "HealthCheckPolicy",
-            SERVICE,
-            // NamespacedPolicyTargetReference.
-            NamespaceRule::AnyNamespace,
-            // ports[].port in the spec; healthCheck covers every port.
-            Sections::SpecPorts {
+        target_kinds: SERVICE,
+        // NamespacedPolicyTargetReference.
+        namespaces: NamespaceRule::AnyNamespace,
+        // ports[].port in the spec; healthCheck covers every port.
+        sections: Sections::SpecPorts {
                 lists: &["/ports"],
                 whole: Some("/healthCheck"),
             },
-            "Not GKE's or Azure's kind of the same name: health checks for the Services it names, a default one and one per port number (a ports list in its spec).",
-            "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/healthcheck.go",
-        )
+        note: "Not GKE's or Azure's kind of the same name: health checks for the Services it names, a default one and one per port number (a ports list in its spec).",
+        cite: "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/healthcheck.go",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "RouteRuleFilterPolicy",
         references: ROUTE_RULE_FILTER_POLICY_REFS,
-        ..fsm(
-            "RouteRuleFilterPolicy",
-            &["TCPRoute", "UDPRoute"],
-            NamespaceRule::Own,
-            Sections::Rule,
-            "Filters for the rules of TCP and UDP routes, each targetRef naming one rule by name in its rule field.",
-            "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/routerulefilter.go",
-        )
+        target_kinds: &["TCPRoute", "UDPRoute"],
+        namespaces: NamespaceRule::Own,
+        sections: Sections::Rule,
+        note: "Filters for the rules of TCP and UDP routes, each targetRef naming one rule by name in its rule field.",
+        cite: "flomesh-io/fsm@f1b55bd8 pkg/apis/policyattachment/v1alpha2/routerulefilter.go",
+        ..BASE
     },
 ];

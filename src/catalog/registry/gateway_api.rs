@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// Gateway API's own kinds: the standard group unless an entry says otherwise.
+const BASE: Entry = Entry {
+    group: "gateway.networking.k8s.io",
+    project: "Gateway API",
+    ..Entry::INHERITED
+};
+
 /// What a BackendTLSPolicy's `caCertificateRefs` may name: a ConfigMap (core support),
 /// or where an implementation supports it a Secret or a ClusterTrustBundle. Anything
 /// else never resolves: Accepted=False, reason NoValidCACertificate (Gateway API
@@ -23,28 +30,22 @@ const CA_CERTIFICATE_GROUPS: RefGroups = RefGroups::KindAlone {
     groups: &["", "certificates.k8s.io"],
 };
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "gateway.networking.k8s.io",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "BackendTLSPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("Direct"),
-        project: "Gateway API",
         status_shape: "ancestors",
         note: "One policy per Service (or Service port); the oldest one applies and any later one is marked Conflicted.",
         documented: "https://gateway-api.sigs.k8s.io/api-types/backendtlspolicy/ (GEP-1897)",
-        source: "kubernetes-sigs/gateway-api@4564255a apis/v1/backendtlspolicy_types.go",
+        cite: "kubernetes-sigs/gateway-api@4564255a apis/v1/backendtlspolicy_types.go",
         references: &[RefField {
             path: "/validation/caCertificateRefs/*",
             kinds: CA_CERTIFICATE_KINDS,
@@ -61,52 +62,45 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             unresolved: Unresolved::RefusesWhenNoneResolves,
             cite: "kubernetes-sigs/gateway-api@4564255a apis/v1/backendtlspolicy_types.go (BackendTLSPolicyValidation.CACertificateRefs)",
         }],
+        // config/crd: backendtlspolicies (shortNames).
+        short_names: &["btlspolicy"],
+        sections_by_ref_port: super::envoy_gateway::BACKEND_TLS_BY_REF_PORT,
+        ..BASE
     },
-    KnownKind {
+    Entry {
         group: "gateway.networking.x-k8s.io",
         kind: "XBackendTrafficPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         // And implementation-specific backends.
         target_kinds: SERVICE_AND_IMPORT,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("Direct"),
-        project: "Gateway API",
         status_shape: "ancestors",
         note: "Experimental per-backend traffic settings (a Service, a ServiceImport or an implementation's backend) that attach directly and are never combined (\"no Override or Default\").",
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-3388/",
-        source: "kubernetes-sigs/gateway-api@4564255a apisx/v1alpha1/xbackendtrafficpolicy_types.go",
-        references: &[],
+        cite: "kubernetes-sigs/gateway-api@4564255a apisx/v1alpha1/xbackendtrafficpolicy_types.go",
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.networking.k8s.io",
+    Entry {
         kind: "BackendLBPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("Direct"),
-        project: "Gateway API",
         status_shape: "ancestors",
         note: "Retired experimental load-balancing settings for a Service (removed by #3705, absent from v1.3.0 on); attached directly with no merging.",
         documented: "https://gateway-api.sigs.k8s.io/geps/gep-1619/",
-        source: "kubernetes-sigs/gateway-api v1.2 apis/v1alpha2/backendlbpolicy_types.go (removed by #3705)",
-        references: &[],
+        cite: "kubernetes-sigs/gateway-api v1.2 apis/v1alpha2/backendlbpolicy_types.go (removed by #3705)",
+        ..BASE
     },
 ];

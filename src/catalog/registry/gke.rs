@@ -7,45 +7,14 @@ use super::*;
 const SRC: &str = "GoogleCloudPlatform/gke-gateway-api@fc40d606";
 
 /// A GKE kind: Direct, one policy per target.
-#[allow(clippy::too_many_arguments)]
-const fn gke(
-    kind: &'static str,
-    targeting: Targeting,
-    target_kinds: &'static [&'static str],
-    namespaces: NamespaceRule,
-    sections: Sections,
-    merge: MergeModel,
-    same_target: SameTarget,
-    defaults_overrides: DefaultsOverrides,
-    label: Option<&'static str>,
-    note: &'static str,
-    documented: &'static str,
-) -> KnownKind {
-    KnownKind {
-        group: "networking.gke.io",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting,
-        target_kinds,
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces,
-        sections,
-        merge,
-        same_target,
-        defaults_overrides,
-        label,
-        project: "GKE",
-        status_shape: "unknown",
-        note,
-        documented,
-        source: SRC,
-        // Each entry below says what it names.
-        references: &[],
-    }
-}
+const BASE: Entry = Entry {
+    group: "networking.gke.io",
+    class: Class::Direct,
+    project: "GKE",
+    status_shape: "unknown",
+    cite: SRC,
+    ..Entry::INHERITED
+};
 
 /// A `targetRefs` list whose entries may pick Pods by a label `selector`
 /// (`PolicyTargetReferenceWithLabelSelectors`: `{kind: Pod, selector: {matchLabels}}`).
@@ -93,177 +62,167 @@ const AUTHZ_POLICY_REFS: &[RefField] = &[RefField::named(
     "GoogleCloudPlatform/gke-gateway-api@5e7b070e apis/networking/v1/gcpauthzpolicy_types.go (GCPAuthzPolicyCustomProviders.ExtensionRefs, []gwv1.LocalObjectReference); the kind GCPAuthzExtension (networking.gke.io) as GKE's authorization-extension documentation's CUSTOM example names it",
 )];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        kind: "GCPBackendPolicy",
         status_shape: "ancestors",
         references: BACKEND_POLICY_REFS,
-        ..gke(
-            "GCPBackendPolicy",
-            REF,
-            SERVICE_AND_IMPORT,
-            NamespaceRule::AnyNamespace,
-            Sections::None,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::DefaultOnly,
-            Some("Direct"),
-            "Load balancer backend settings for a Service or ServiceImport (its targetRef may name another namespace); only a default block, one policy per backend.",
-            RESOURCES_DOC,
-        )
+        targeting: REF,
+        target_kinds: SERVICE_AND_IMPORT,
+        namespaces: NamespaceRule::AnyNamespace,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        label: Some("Direct"),
+        note: "Load balancer backend settings for a Service or ServiceImport (its targetRef may name another namespace); only a default block, one policy per backend.",
+        documented: RESOURCES_DOC,
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "HealthCheckPolicy",
         status_shape: "conditions",
         // Names no object: probe settings.
         references: &[],
-        ..gke(
-            "HealthCheckPolicy",
-            REF,
-            SERVICE_AND_IMPORT,
-            NamespaceRule::AnyNamespace,
-            Sections::None,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::DefaultOnly,
-            Some("Direct"),
-            "Health check settings for a backend Service; its default block is not a GEP-713 inherited default.",
-            RESOURCES_DOC,
-        )
+        targeting: REF,
+        target_kinds: SERVICE_AND_IMPORT,
+        namespaces: NamespaceRule::AnyNamespace,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        label: Some("Direct"),
+        note: "Health check settings for a backend Service; its default block is not a GEP-713 inherited default.",
+        documented: RESOURCES_DOC,
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPGatewayPolicy",
         status_shape: "conditions",
         // Names no Kubernetes object: `sslPolicy` is a Google Cloud SSL policy's name.
         references: &[],
-        ..gke(
-            "GCPGatewayPolicy",
-            REF,
-            GATEWAY,
-            // GKE's docs: the policy must be in the Gateway's namespace.
-            NamespaceRule::Own,
-            Sections::None,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::DefaultOnly,
-            Some("Direct"),
-            "Load balancer settings for a whole Gateway, in the Gateway's namespace, applied directly with no combining.",
-            RESOURCES_DOC,
-        )
+        targeting: REF,
+        target_kinds: GATEWAY,
+        // GKE's docs: the policy must be in the Gateway's namespace.
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        label: Some("Direct"),
+        note: "Load balancer settings for a whole Gateway, in the Gateway's namespace, applied directly with no combining.",
+        documented: RESOURCES_DOC,
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPTrafficDistributionPolicy",
         // Names no object: traffic distribution settings.
         references: &[],
-        ..gke(
-            "GCPTrafficDistributionPolicy",
-            REFS,
-            SERVICE,
-            NamespaceRule::Own,
-            Sections::None,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::DefaultOnly,
-            Some("Direct"),
-            "Traffic distribution (load balancing across zones and backends) for a Service; one policy per Service.",
-            RESOURCES_DOC,
-        )
+        targeting: REFS,
+        target_kinds: SERVICE,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::DefaultOnly,
+        label: Some("Direct"),
+        note: "Traffic distribution (load balancing across zones and backends) for a Service; one policy per Service.",
+        documented: RESOURCES_DOC,
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPSessionAffinityPolicy",
         // Names no object: affinity settings.
         references: &[],
-        ..gke(
-            "GCPSessionAffinityPolicy",
-            REF,
-            SERVICE,
-            NamespaceRule::AnyNamespace,
-            Sections::None,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::None,
-            Some("Direct"),
-            "Session affinity for a Service (route rules use the GCPSessionAffinityFilter instead, by ExtensionRef).",
-            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_session_affinity",
-        )
+        targeting: REF,
+        target_kinds: SERVICE,
+        namespaces: NamespaceRule::AnyNamespace,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        note: "Session affinity for a Service (route rules use the GCPSessionAffinityFilter instead, by ExtensionRef).",
+        documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources#configure_session_affinity",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPTrafficExtension",
         // Its callout Services.
         references: EXTENSION_REFS,
-        ..gke(
-            "GCPTrafficExtension",
-            REFS,
-            GATEWAY,
-            NamespaceRule::Own,
-            Sections::None,
-            MergeModel::Accumulated,
-            SameTarget::Stack,
-            DefaultsOverrides::None,
-            Some("Direct"),
-            "A policy kind whose name does not end in Policy: callouts chained on a Gateway's traffic; every extension applies, the first whose match fits handles a request.",
-            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
-        )
+        targeting: REFS,
+        target_kinds: GATEWAY,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::Accumulated,
+        same_target: SameTarget::Stack,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("Direct"),
+        note: "A policy kind whose name does not end in Policy: callouts chained on a Gateway's traffic; every extension applies, the first whose match fits handles a request.",
+        documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPRoutingExtension",
         // Its callout Services.
         references: EXTENSION_REFS,
-        ..gke(
-            "GCPRoutingExtension",
-            REFS,
-            GATEWAY,
-            NamespaceRule::Own,
-            Sections::None,
-            MergeModel::Accumulated,
-            SameTarget::Stack,
-            DefaultsOverrides::None,
-            Some("true"),
-            "A policy kind whose name does not end in Policy, labelled with the non-standard value \"true\": routing callouts on a Gateway, chained as GCPTrafficExtension's.",
-            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
-        )
+        targeting: REFS,
+        target_kinds: GATEWAY,
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::Accumulated,
+        same_target: SameTarget::Stack,
+        defaults_overrides: DefaultsOverrides::None,
+        label: Some("true"),
+        note: "A policy kind whose name does not end in Policy, labelled with the non-standard value \"true\": routing callouts on a Gateway, chained as GCPTrafficExtension's.",
+        documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gke-service-extensions",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPAuthzPolicy",
         references: AUTHZ_POLICY_REFS,
-        ..gke(
-            "GCPAuthzPolicy",
-            REFS_OR_POD_SELECTOR,
-            &["Gateway", "Pod"],
-            NamespaceRule::Own,
-            Sections::None,
-            MergeModel::Accumulated,
-            SameTarget::Stack,
-            DefaultsOverrides::None,
-            None,
-            "Authorization for a Gateway or for the Pods a label selector picks; every policy is evaluated (ALLOW, DENY, CUSTOM, DENY_BY_DEFAULT), none replaces another.",
-            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
-        )
+        targeting: REFS_OR_POD_SELECTOR,
+        target_kinds: &["Gateway", "Pod"],
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::Accumulated,
+        same_target: SameTarget::Stack,
+        defaults_overrides: DefaultsOverrides::None,
+        label: None,
+        note: "Authorization for a Gateway or for the Pods a label selector picks; every policy is evaluated (ALLOW, DENY, CUSTOM, DENY_BY_DEFAULT), none replaces another.",
+        documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPClientTLSPolicy",
         // Names no object: SANs and a TLS mode (gcpclienttlspolicy_types.go).
         references: &[],
-        ..gke(
-            "GCPClientTLSPolicy",
-            REFS,
-            &["Service", "Namespace"],
-            NamespaceRule::Own,
-            Sections::SectionName,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::None,
-            None,
-            "Backend TLS for a Service (or one of its ports) or a whole Namespace: a port's beats its Service's, which beats its Namespace's; at one level the oldest applies.",
-            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
-        )
+        targeting: REFS,
+        target_kinds: &["Service", "Namespace"],
+        namespaces: NamespaceRule::Own,
+        sections: Sections::SectionName,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: None,
+        note: "Backend TLS for a Service (or one of its ports) or a whole Namespace: a port's beats its Service's, which beats its Namespace's; at one level the oldest applies.",
+        documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "GCPServerTLSPolicy",
         // Names no object: an mTLS mode and port overrides (gcpservertlspolicy_types.go).
         references: &[],
-        ..gke(
-            "GCPServerTLSPolicy",
-            REFS_OR_POD_SELECTOR,
-            &["Pod", "Namespace"],
-            NamespaceRule::Own,
-            Sections::None,
-            MergeModel::None,
-            SameTarget::OldestWins,
-            DefaultsOverrides::None,
-            None,
-            "Server TLS for the Pods a label selector picks (or a whole Namespace with an empty selector), exactly one targetRef: a workload port's beats its workload's, which beats its Namespace's; at one level the oldest creationTimestamp applies.",
-            "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
-        )
+        targeting: REFS_OR_POD_SELECTOR,
+        target_kinds: &["Pod", "Namespace"],
+        namespaces: NamespaceRule::Own,
+        sections: Sections::None,
+        merge: MergeModel::None,
+        same_target: SameTarget::OldestWins,
+        defaults_overrides: DefaultsOverrides::None,
+        label: None,
+        note: "Server TLS for the Pods a label selector picks (or a whole Namespace with an empty selector), exactly one targetRef: a workload port's beats its workload's, which beats its Namespace's; at one level the oldest creationTimestamp applies.",
+        documented: "https://cloud.google.com/kubernetes-engine/docs/how-to/configure-gateway-resources",
+        ..BASE
     },
 ];

@@ -3,6 +3,13 @@
 
 use super::*;
 
+/// Gloo's kinds.
+const BASE: Entry = Entry {
+    group: "gateway.solo.io",
+    project: "Gloo",
+    ..Entry::INHERITED
+};
+
 /// `targetRefs`, or a route rule's `ExtensionRef` filter naming the policy.
 const REFS_OR_EXTENSION_REF: Targeting = Targeting {
     extension_ref: true,
@@ -58,9 +65,8 @@ const HTTP_LISTENER_OPTION_REFS: &[RefField] = &[
     ),
 ];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "gateway.solo.io",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "RouteOption",
         class: Class::Inherited,
         // Route config, not the upstream clusters: its plugin is a RoutePlugin that
@@ -68,11 +74,8 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // projects/gateway2/translator/plugins/routeoptions/route_options_plugin.go
         // `ApplyRoutePlugin`: `outputRoute.Options = routeOptions`).
         flow: Flow::ClientSide { to_backends: &[] },
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS_OR_EXTENSION_REF,
         target_kinds: &["HTTPRoute"],
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::AnyNamespace,
         sections: Sections::None,
         merge: MergeModel::KeyedFields {
@@ -80,24 +83,18 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         },
         same_target: SameTarget::OldestFieldWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Gloo",
         status_shape: "statuses map",
         note: "Options for an HTTPRoute, by targetRefs or a rule's ExtensionRef filter (the rule's win); several on one target merge by option, the oldest setting each; a route that delegates to child routes passes them down.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/routeoption/ (projects/gateway2/translator/plugins/routeoptions/query/query.go; golden outputs/route_options/merge.yaml)",
-        source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
+        cite: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
         references: OPTION_REFS,
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.solo.io",
+    Entry {
         kind: "VirtualHostOption",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::KeyedFields {
@@ -105,59 +102,46 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         },
         same_target: SameTarget::OldestFieldWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Gloo",
         status_shape: "statuses map",
         note: "Virtual host settings for a Gateway or one of its listeners; several on one target merge by option, the oldest setting each, and a listener's beat the Gateway's option by option.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/virtualhostoption/",
-        source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
+        cite: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
         references: OPTION_REFS,
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.solo.io",
+    Entry {
         kind: "ListenerOption",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Gloo",
         status_shape: "statuses map",
         note: "Listener-level settings for a Gateway or a single listener, with no merging across policies.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/listeneroption/",
-        source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
+        cite: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
         // Names no object: socket, buffer and proxy-protocol settings of a listener.
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.solo.io",
+    Entry {
         kind: "HttpListenerOption",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Gloo",
         status_shape: "statuses map",
         note: "HTTP connection settings for a Gateway or listener; one policy per target.",
         documented: "https://docs.solo.io/gateway/latest/about/policies/httplisteneroption/",
-        source: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
+        cite: "kgateway-dev/kgateway install/helm/gloo/crds/ (Gloo Gateway 1.x CRDs in its history)",
         references: HTTP_LISTENER_OPTION_REFS,
+        ..BASE
     },
 ];

@@ -4,6 +4,12 @@
 
 use super::*;
 
+/// Istio's kinds.
+const BASE: Entry = Entry {
+    project: "Istio",
+    ..Entry::INHERITED
+};
+
 /// Istio security/telemetry/extension kinds: a workload `selector`, or Gateway API refs.
 const ISTIO_TARGETING: Targeting = Targeting {
     target_ref: true,
@@ -40,71 +46,46 @@ const TRAFFIC_EXTENSION_REFS: &[RefField] = &[pull_secret("/wasm/imagePullSecret
 const ISTIO_TARGETS: &[&str] = &["Gateway", "GatewayClass", "Service", "ServiceEntry"];
 
 /// An Istio kind whose policies all apply side by side (the proxy evaluates them).
-const fn side_by_side(
-    group: &'static str,
-    kind: &'static str,
-    targeting: Targeting,
-    same_target: SameTarget,
-    note: &'static str,
-    documented: &'static str,
-    source: &'static str,
-) -> KnownKind {
-    KnownKind {
-        group,
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting,
-        target_kinds: ISTIO_TARGETS,
-        // CEL on targetRef(s): "Support kinds are core/Service, gateway.networking.k8s.io/Gateway..." (type/v1beta1/selector.proto).
-        other_target_kinds: OtherTargetKinds::RefusedByCrd,
-        namespaces: NamespaceRule::OwnOrMeshRoot,
-        sections: Sections::None,
-        merge: MergeModel::Accumulated,
-        same_target,
-        defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Istio",
-        status_shape: "conditions",
-        note,
-        documented,
-        source,
-        // Each entry below says what it names.
-        references: &[],
-    }
-}
+const SIDE_BY_SIDE: Entry = Entry {
+    class: Class::Direct,
+    target_kinds: ISTIO_TARGETS,
+    // CEL on targetRef(s): "Support kinds are core/Service, gateway.networking.k8s.io/Gateway..." (type/v1beta1/selector.proto).
+    other_target_kinds: OtherTargetKinds::RefusedByCrd,
+    namespaces: NamespaceRule::OwnOrMeshRoot,
+    sections: Sections::None,
+    merge: MergeModel::Accumulated,
+    defaults_overrides: DefaultsOverrides::None,
+    status_shape: "conditions",
+    ..BASE
+};
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
+        group: "security.istio.io",
+        kind: "AuthorizationPolicy",
         // Names no object: a CUSTOM action's `provider.name` is a MeshConfig extension
         // provider, not a Kubernetes object.
         references: &[],
-        ..side_by_side(
-            "security.istio.io",
-            "AuthorizationPolicy",
-            ISTIO_TARGETING,
-            SameTarget::Stack,
-            "All matching policies are evaluated together by the proxy (CUSTOM, then DENY, then ALLOW); nothing is merged.",
-            "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
-            "istio/api@b8f8791d security/v1beta1/authorization.proto",
-        )
+        targeting: ISTIO_TARGETING,
+        same_target: SameTarget::Stack,
+        note: "All matching policies are evaluated together by the proxy (CUSTOM, then DENY, then ALLOW); nothing is merged.",
+        documented: "https://istio.io/latest/docs/reference/config/security/authorization-policy/",
+        cite: "istio/api@b8f8791d security/v1beta1/authorization.proto",
+        ..SIDE_BY_SIDE
     },
-    KnownKind {
+    Entry {
+        group: "security.istio.io",
+        kind: "RequestAuthentication",
         // Names no object: JWKS come from `jwksUri` URLs or inline `jwks`.
         references: &[],
-        ..side_by_side(
-            "security.istio.io",
-            "RequestAuthentication",
-            ISTIO_TARGETING,
-            SameTarget::Stack,
-            "Every JWT rule that reaches a workload is accepted side by side; policies do not override each other.",
-            "https://istio.io/latest/docs/reference/config/security/request_authentication/",
-            "istio/api@b8f8791d security/v1beta1/request_authentication.proto",
-        )
+        targeting: ISTIO_TARGETING,
+        same_target: SameTarget::Stack,
+        note: "Every JWT rule that reaches a workload is accepted side by side; policies do not override each other.",
+        documented: "https://istio.io/latest/docs/reference/config/security/request_authentication/",
+        cite: "istio/api@b8f8791d security/v1beta1/request_authentication.proto",
+        ..SIDE_BY_SIDE
     },
-    KnownKind {
+    Entry {
         group: "telemetry.istio.io",
         kind: "Telemetry",
         // Istio folds root namespace -> namespace -> workload/targetRef itself: a
@@ -116,8 +97,6 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // the upstream cluster among their labels), and a Service (waypoint) is
         // itself a target.
         flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: ISTIO_TARGETING,
         target_kinds: ISTIO_TARGETS,
         // CEL on targetRef(s): "Support kinds are core/Service, gateway.networking.k8s.io/Gateway..." (type/v1beta1/selector.proto).
@@ -131,64 +110,60 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // the extras are ignored (istio/istio#50414, analyzer IST0159).
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Istio",
         status_shape: "conditions",
         note: "Applied root namespace, then namespace, then workload or targetRef: the most specific wins per telemetry type (tracing, metrics, accessLogging); of several on one workload (or selector-less in one namespace) only one is used, the others are ignored.",
         documented: "https://istio.io/latest/docs/reference/config/telemetry/ (istio/istio#50414; analyzer IST0159 ConflictingTelemetryWorkloadSelectors)",
-        source: "istio/api@b8f8791d telemetry/v1alpha1/telemetry.proto",
+        cite: "istio/api@b8f8791d telemetry/v1alpha1/telemetry.proto",
         // Names no object: its `providers` are MeshConfig extension provider names.
         references: &[],
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        group: "extensions.istio.io",
+        kind: "WasmPlugin",
         // `imagePullSecret` names a Secret of its namespace as a bare string.
         references: WASM_PLUGIN_REFS,
-        ..side_by_side(
-            "extensions.istio.io",
-            "WasmPlugin",
-            ISTIO_TARGETING,
-            // "applied by priority, in descending order" (within a phase).
-            SameTarget::AllByPriority {
+        targeting: ISTIO_TARGETING,
+        // "applied by priority, in descending order" (within a phase).
+        same_target: SameTarget::AllByPriority {
                 field: "/priority",
                 higher_first: true,
             },
-            "Each plugin that selects a workload is loaded alongside the others, ordered by phase and priority.",
-            "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
-            "istio/api@b8f8791d extensions/v1alpha1/wasm.proto",
-        )
+        note: "Each plugin that selects a workload is loaded alongside the others, ordered by phase and priority.",
+        documented: "https://istio.io/latest/docs/reference/config/proxy_extensions/wasm-plugin/",
+        cite: "istio/api@b8f8791d extensions/v1alpha1/wasm.proto",
+        ..SIDE_BY_SIDE
     },
-    KnownKind {
+    Entry {
+        group: "networking.istio.io",
+        kind: "EnvoyFilter",
         // Names no object: its `configPatches` are raw Envoy config.
         references: &[],
-        ..side_by_side(
-            "networking.istio.io",
-            "EnvoyFilter",
-            SELECTOR_OR_REFS,
-            // Lower priority first (negative before the default 0).
-            SameTarget::AllByPriority {
+        targeting: SELECTOR_OR_REFS,
+        // Lower priority first (negative before the default 0).
+        same_target: SameTarget::AllByPriority {
                 field: "/priority",
                 higher_first: false,
             },
-            "Every matching filter patches the generated Envoy config in turn, ordered by priority; none replaces another.",
-            "https://istio.io/latest/docs/reference/config/networking/envoy-filter/",
-            "istio/api@b8f8791d networking/v1alpha3/envoy_filter.proto",
-        )
+        note: "Every matching filter patches the generated Envoy config in turn, ordered by priority; none replaces another.",
+        documented: "https://istio.io/latest/docs/reference/config/networking/envoy-filter/",
+        cite: "istio/api@b8f8791d networking/v1alpha3/envoy_filter.proto",
+        ..SIDE_BY_SIDE
     },
-    KnownKind {
+    Entry {
+        group: "extensions.istio.io",
+        kind: "TrafficExtension",
         // `wasm.imagePullSecret` is a bare string as in WasmPlugin; `lua` is inline code.
         references: TRAFFIC_EXTENSION_REFS,
-        ..side_by_side(
-            "extensions.istio.io",
-            "TrafficExtension",
-            SELECTOR_OR_REFS,
-            // As WasmPlugin, which it supersedes.
-            SameTarget::AllByPriority {
+        targeting: SELECTOR_OR_REFS,
+        // As WasmPlugin, which it supersedes.
+        same_target: SameTarget::AllByPriority {
                 field: "/priority",
                 higher_first: true,
             },
-            "New in 1.30 (superseding WasmPlugin, Wasm or Lua): every extension that selects a workload is loaded, ordered by phase and priority.",
-            "https://istio.io/latest/docs/reference/config/proxy_extensions/",
-            "istio/api@b8f8791d extensions/v1alpha1/traffic_extension.proto",
-        )
+        note: "New in 1.30 (superseding WasmPlugin, Wasm or Lua): every extension that selects a workload is loaded, ordered by phase and priority.",
+        documented: "https://istio.io/latest/docs/reference/config/proxy_extensions/",
+        cite: "istio/api@b8f8791d extensions/v1alpha1/traffic_extension.proto",
+        ..SIDE_BY_SIDE
     },
 ];

@@ -4,6 +4,14 @@
 
 use super::*;
 
+/// kgateway's kinds. Its controller looks one step beyond what they name (`FURTHER`).
+const BASE: Entry = Entry {
+    group: "gateway.kgateway.dev",
+    project: "kgateway",
+    further: FURTHER,
+    ..Entry::INHERITED
+};
+
 /// TrafficPolicy: `targetRefs`, `targetSelectors` or an `ExtensionRef` filter.
 const REFS_SELECTORS_OR_EXTENSION_REF: Targeting = Targeting {
     extension_ref: true,
@@ -25,39 +33,18 @@ pub(super) const WEIGHTED: SameTarget = SameTarget::WeightedFieldWins {
 pub(super) const ROUTE_FILTERS_ONLY: Flow = Flow::ClientSide { to_backends: &[] };
 
 /// A Direct kgateway kind whose policies on one target merge by top-level field.
-const fn per_field(
-    kind: &'static str,
-    target_kinds: &'static [&'static str],
-    same_target: SameTarget,
-    note: &'static str,
-    documented: &'static str,
-    source: &'static str,
-) -> KnownKind {
-    KnownKind {
-        group: "gateway.kgateway.dev",
-        kind,
-        class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
-        targeting: REFS_OR_SELECTORS,
-        target_kinds,
-        other_target_kinds: OtherTargetKinds::NotRefused,
-        namespaces: NamespaceRule::Own,
-        sections: Sections::None,
-        // Each top-level field is one rule.
-        merge: MergeModel::KeyedFields { rule_paths: &[] },
-        same_target,
-        defaults_overrides: DefaultsOverrides::None,
-        label: Some("Direct"),
-        project: "kgateway",
-        status_shape: "ancestors",
-        note,
-        documented,
-        source,
-        references: &[],
-    }
-}
+const PER_FIELD: Entry = Entry {
+    class: Class::Direct,
+    targeting: REFS_OR_SELECTORS,
+    namespaces: NamespaceRule::Own,
+    sections: Sections::None,
+    // Each top-level field is one rule.
+    merge: MergeModel::KeyedFields { rule_paths: &[] },
+    defaults_overrides: DefaultsOverrides::None,
+    label: Some("Direct"),
+    status_shape: "ancestors",
+    ..BASE
+};
 
 /// A TrafficPolicy's references (`shared.NamespacedObjectReference`: another namespace
 /// allowed; a ReferenceGrant is asked for only in kgateway's strict
@@ -147,14 +134,11 @@ const GATEWAY_EXTENSION_REFS: &[RefField] = &[
 ];
 
 /// One step further than kgateway's references: a GatewayExtension's own backend.
-pub(super) static FURTHER: &[(&str, &[Further])] = &[(
-    "gateway.kgateway.dev",
-    &[Further::ItsReferences {
-        referent: ("gateway.kgateway.dev", "GatewayExtension"),
-        fields: GATEWAY_EXTENSION_REFS,
-        cite: GATEWAY_EXTENSION_CITE,
-    }],
-)];
+const FURTHER: &[Further] = &[Further::ItsReferences {
+    referent: ("gateway.kgateway.dev", "GatewayExtension"),
+    fields: GATEWAY_EXTENSION_REFS,
+    cite: GATEWAY_EXTENSION_CITE,
+}];
 
 /// A BackendConfigPolicy's `tls.secretRef` (`corev1.LocalObjectReference`: "resolved
 /// in the policy's namespace", resource_refs.go). A Secret that is not there fails
@@ -231,14 +215,11 @@ const HTTP_LISTENER_POLICY_REFS: &[RefField] = &[
     grpc_service_ref("/tracing/provider/openTelemetry/grpcService/backendRef"),
 ];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "gateway.kgateway.dev",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "TrafficPolicy",
         class: Class::Inherited,
         flow: ROUTE_FILTERS_ONLY,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         // Any kind ending in ListenerSet (`kind.endsWith('ListenerSet')`).
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
@@ -251,14 +232,16 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: WEIGHTED,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("Direct"),
-        project: "kgateway",
         status_shape: "ancestors",
         note: "Despite its Direct label it is inherited: an annotation on the parent chooses shallow or deep merging and whether child or parent wins (shallow, child by default); several on one target merge by top-level field, the oldest winning each.",
         documented: "https://kgateway.dev/docs/about/policies/ (Policy priority and merging rules; kgateway.dev/inherited-policy-priority)",
-        source: "kgateway-dev/kgateway@181f64ab api/v1alpha1/kgateway/traffic_policy_types.go",
+        cite: "kgateway-dev/kgateway@181f64ab api/v1alpha1/kgateway/traffic_policy_types.go",
         references: TRAFFIC_POLICY_REFS,
+        acts_per_level: Some(TRAFFIC_POLICY_ACTS_PER_LEVEL),
+        ..BASE
     },
-    KnownKind {
+    Entry {
+        kind: "ListenerPolicy",
         // kgateway merges ListenerPolicies (several on one Gateway, oldest first) setting
         // by setting: its `default` block field by field (`mergeListenerPolicy`:
         // proxyProtocol, perConnectionBufferLimitBytes, the network RBAC filter, the
@@ -271,27 +254,26 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             rule_paths: &["/default/httpSettings"],
         },
         references: LISTENER_POLICY_REFS,
-        ..per_field(
-        "ListenerPolicy",
-        GATEWAY,
-        SameTarget::OldestFieldWins,
-        "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway merge setting by setting (each field of default, each HTTP setting), the oldest winning each.",
-        "https://kgateway.dev/docs/about/policies/",
-        "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go; @2c302a02 pkg/kgateway/extensions2/plugins/listenerpolicy/merge.go (MergePolicies, mergeListenerPolicy); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
-    )
+        target_kinds: GATEWAY,
+        same_target: SameTarget::OldestFieldWins,
+        note: "Listener settings for a Gateway (httpSettings absorbed HTTPListenerPolicy), per-port entries refining its own default block. Several on one Gateway merge setting by setting (each field of default, each HTTP setting), the oldest winning each.",
+        documented: "https://kgateway.dev/docs/about/policies/",
+        cite: "kgateway-dev/kgateway@028d2df5 api/v1alpha1/kgateway/listener_policy_types.go; @2c302a02 pkg/kgateway/extensions2/plugins/listenerpolicy/merge.go (MergePolicies, mergeListenerPolicy); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
+        ..PER_FIELD
     },
-    KnownKind {
+    Entry {
+        kind: "BackendConfigPolicy",
         references: BACKEND_CONFIG_POLICY_REFS,
-        ..per_field(
-        "BackendConfigPolicy",
-        &["Service", "Backend", "Hostname"],
-        SameTarget::OldestFieldWins,
-        "Connection settings for a Service, a kgateway Backend or an Istio Hostname; several on one backend merge by top-level field, the oldest winning each (ties by name). A BackendTLSPolicy on the same backend overrides its tls (Overridden, reason ConflictedWithBackendTLSPolicy).",
-        "https://kgateway.dev/docs/about/policies/backendconfigpolicy/",
-        "kgateway-dev/kgateway@007f5591 api/v1alpha1/kgateway/backend_config_policy_types.go",
-    )
+        target_kinds: &["Service", "Backend", "Hostname"],
+        same_target: SameTarget::OldestFieldWins,
+        note: "Connection settings for a Service, a kgateway Backend or an Istio Hostname; several on one backend merge by top-level field, the oldest winning each (ties by name). A BackendTLSPolicy on the same backend overrides its tls (Overridden, reason ConflictedWithBackendTLSPolicy).",
+        documented: "https://kgateway.dev/docs/about/policies/backendconfigpolicy/",
+        cite: "kgateway-dev/kgateway@007f5591 api/v1alpha1/kgateway/backend_config_policy_types.go",
+        shadowed_by: Some(BACKEND_CONFIG_SHADOWED_BY),
+        ..PER_FIELD
     },
-    KnownKind {
+    Entry {
+        kind: "HTTPListenerPolicy",
         // kgateway reads an HTTPListenerPolicy as a ListenerPolicy whose `default` holds
         // its spec as `httpSettings` (`NewListenerPolicyIR`), and merges several on one
         // Gateway with ListenerPolicy's own `MergePolicies` (oldest first, no merge
@@ -300,41 +282,35 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         // docs still say "only the HTTPListenerPolicy that was last applied is
         // enforced"; its code merges them.)
         references: HTTP_LISTENER_POLICY_REFS,
-        ..per_field(
-        "HTTPListenerPolicy",
-        GATEWAY,
-        SameTarget::OldestFieldWins,
-        "HTTP listener settings (access logs, upgrades) for every HTTP listener of a Gateway, read as a ListenerPolicy's httpSettings; several on one Gateway merge setting by setting, the oldest winning each. Deprecated in 2.2 for ListenerPolicy httpSettings.",
-        "https://kgateway.dev/docs/about/policies/",
-        "kgateway-dev/kgateway api/v1alpha1/kgateway/http_listener_policy_types.go; @32362ea9 pkg/kgateway/extensions2/plugins/httplistenerpolicy/httplistener_plugin.go (NewListenerPolicyIR of a ListenerPolicySpec whose Default.HTTPSettings is the spec; MergePolicies: listenerpolicy.MergePolicies); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
-    )
+        target_kinds: GATEWAY,
+        same_target: SameTarget::OldestFieldWins,
+        note: "HTTP listener settings (access logs, upgrades) for every HTTP listener of a Gateway, read as a ListenerPolicy's httpSettings; several on one Gateway merge setting by setting, the oldest winning each. Deprecated in 2.2 for ListenerPolicy httpSettings.",
+        documented: "https://kgateway.dev/docs/about/policies/",
+        cite: "kgateway-dev/kgateway api/v1alpha1/kgateway/http_listener_policy_types.go; @32362ea9 pkg/kgateway/extensions2/plugins/httplistenerpolicy/httplistener_plugin.go (NewListenerPolicyIR of a ListenerPolicySpec whose Default.HTTPSettings is the spec; MergePolicies: listenerpolicy.MergePolicies); @24691451 listenerpolicy/merge_http.go (MergeHttpPolicies)",
+        ..PER_FIELD
     },
-    KnownKind {
-        group: "gateway.kgateway.dev",
+    Entry {
         kind: "RoutePolicy",
         class: Class::Inherited,
         flow: ROUTE_FILTERS_ONLY,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS_SELECTORS_OR_EXTENSION_REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::SectionName,
         merge: MergeModel::KgatewayPriority,
         same_target: WEIGHTED,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("Direct"),
-        project: "kgateway",
         status_shape: "ancestors",
         note: "The pre-2.0 name of TrafficPolicy: route settings inherited down the hierarchy as TrafficPolicy's are, though its CRD is labelled Direct.",
         documented: "https://kgateway.dev/docs/about/policies/",
-        source: "kgateway-dev/kgateway api/v1alpha1/route_policy_types.go",
+        cite: "kgateway-dev/kgateway api/v1alpha1/route_policy_types.go",
         // Its spec (pre-2.0, `api/v1alpha1/route_policy_types.go`) was not read for
         // references: none checked.
         references: &[],
+        ..BASE
     },
-    KnownKind {
+    Entry {
         group: "gateway.kgateway.dev",
         kind: "AgentgatewayPolicy",
         target_kinds: &[
@@ -352,9 +328,10 @@ pub(super) static ENTRIES: &[KnownKind] = &[
             no_section_name_with: &["/frontend"],
         },
         project: "kgateway",
+        further: FURTHER,
         note: "kgateway 2.1's transitional group for agentgateway's AgentgatewayPolicy (October 2025 CRD): labelled Direct, inherited, merged per sub-section as agentgateway's.",
         documented: "https://kgateway.dev/docs/agentgateway/",
-        source: "kgateway-dev/kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go",
+        cite: "kgateway-dev/kgateway@0c6aa135 api/v1alpha1/agentgateway/agentgateway_policy_types.go",
         // Its references are agentgateway's: kgateway's own translation of the kind
         // (kgateway-dev/kgateway@08540069 pkg/agentgateway/plugins/traffic_plugin.go,
         // TranslateAgentgatewayPolicy, and backend_policies.go, frontend_policies.go
@@ -372,12 +349,11 @@ pub(super) static ENTRIES: &[KnownKind] = &[
 /// BackendTLSPolicy on the same object (or, for a policy on a port, on its Service)
 /// counts here; one on a single port of a Service whose whole a BackendConfigPolicy
 /// targets is not modelled.
-pub(super) static SHADOWED_BY: &[ShadowedBy] = &[ShadowedBy {
-    policy: ("gateway.kgateway.dev", "BackendConfigPolicy"),
+const BACKEND_CONFIG_SHADOWED_BY: ShadowedBy = ShadowedBy {
     by: ("gateway.networking.k8s.io", "BackendTLSPolicy"),
     fields: &["tls"],
-    source: "kgateway-dev/kgateway pkg/kgateway/extensions2/plugins/backendconfigpolicy (ConditionOverridden, ReasonConflictedWithBackendTLSPolicy, HasTLSConfig); kgateway docs, BackendConfigPolicy (\"the spec.tls field ... overridden by a BackendTLSPolicy\", the other fields \"enforced unchanged\")",
-}];
+    cite: "kgateway-dev/kgateway pkg/kgateway/extensions2/plugins/backendconfigpolicy (ConditionOverridden, ReasonConflictedWithBackendTLSPolicy, HasTLSConfig); kgateway docs, BackendConfigPolicy (\"the spec.tls field ... overridden by a BackendTLSPolicy\", the other fields \"enforced unchanged\")",
+};
 
 /// A TrafficPolicy's settings that Envoy reads at every level. kgateway writes a
 /// Gateway's (or listener's) TrafficPolicy into the virtual host's typed per-filter
@@ -396,11 +372,10 @@ pub(super) static SHADOWED_BY: &[ShadowedBy] = &[ShadowedBy {
 ///
 /// Several TrafficPolicies on one target still merge field by field first
 /// (`MergeTrafficPolicies`, `defaultMerge`: one policy's field whole), as before.
-pub(super) static ACTS_PER_LEVEL: &[ActsPerLevel] = &[ActsPerLevel {
-    policy: ("gateway.kgateway.dev", "TrafficPolicy"),
+const TRAFFIC_POLICY_ACTS_PER_LEVEL: ActsPerLevel = ActsPerLevel {
     every_level: &["headerModifiers"],
     per_provider: &["extAuth", "extProc", "jwtAuth", "oauth2"],
     provider_ref: "extensionRef",
     disables_all: "disable",
-    source: "kgateway-dev/kgateway@0ba18d7f pkg/kgateway/extensions2/plugins/trafficpolicy/traffic_policy_plugin.go (ApplyVhostPlugin, ApplyForRoute, handlePolicies, HttpFilters: one ext-auth, ext-proc, OAuth2 and JWT filter per provider, the global disable filters); @43143f46 trafficpolicy/header_modifiers.go (handleHeaderModifiers); @0c95bb55 trafficpolicy/merge.go (MergeTrafficPolicies); envoyproxy/envoy api/envoy/extensions/filters/http/header_mutation/v3/header_mutation.proto (HeaderMutationPerRoute at multiple route levels: \"header mutations at all specified levels are evaluated\")",
-}];
+    cite: "kgateway-dev/kgateway@0ba18d7f pkg/kgateway/extensions2/plugins/trafficpolicy/traffic_policy_plugin.go (ApplyVhostPlugin, ApplyForRoute, handlePolicies, HttpFilters: one ext-auth, ext-proc, OAuth2 and JWT filter per provider, the global disable filters); @43143f46 trafficpolicy/header_modifiers.go (handleHeaderModifiers); @0c95bb55 trafficpolicy/merge.go (MergeTrafficPolicies); envoyproxy/envoy api/envoy/extensions/filters/http/header_mutation/v3/header_mutation.proto (HeaderMutationPerRoute at multiple route levels: \"header mutations at all specified levels are evaluated\")",
+};

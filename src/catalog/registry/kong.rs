@@ -2,13 +2,16 @@
 
 use super::*;
 
-pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
+/// Kong's kind.
+const BASE: Entry = Entry {
     group: "configuration.konghq.com",
+    project: "Kong",
+    ..Entry::INHERITED
+};
+
+pub(super) static ENTRIES: &[Entry] = &[Entry {
     kind: "KongUpstreamPolicy",
     class: Class::Direct,
-    flow: Flow::Down,
-    refused_on: &[],
-    shared_port: SharedPort::Allowed,
     // No targetRef: the Service's annotation names the policy.
     targeting: Targeting {
         target_ref: false,
@@ -22,18 +25,17 @@ pub(super) static ENTRIES: &[KnownKind] = &[KnownKind {
         ..REF
     },
     target_kinds: &["Service", "KongServiceFacade"],
-    other_target_kinds: OtherTargetKinds::NotRefused,
     namespaces: NamespaceRule::Own,
     sections: Sections::None,
     merge: MergeModel::None,
     same_target: SameTarget::OldestWins,
     defaults_overrides: DefaultsOverrides::None,
     label: Some("direct"),
-    project: "Kong",
     status_shape: "ancestors",
     note: "Upstream (load balancing, health check) settings attached from the target's side: a Service's konghq.com/upstream-policy annotation names it; all Services behind one route rule must name the same one, or it is ignored.",
     documented: "https://developer.konghq.com/kubernetes-ingress-controller/reference/custom-resources/#kongupstreampolicy",
-    source: "Kong/kubernetes-configuration@b6e8d4f7 api/configuration/v1beta1/kongupstreampolicy_types.go",
+    cite: "Kong/kubernetes-configuration@b6e8d4f7 api/configuration/v1beta1/kongupstreampolicy_types.go",
     // Names no object: balancing algorithm, hash inputs and health checks (its API type).
     references: &[],
+    ..BASE
 }];

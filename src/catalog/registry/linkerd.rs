@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// Linkerd's kinds.
+const BASE: Entry = Entry {
+    group: "policy.linkerd.io",
+    project: "Linkerd",
+    ..Entry::INHERITED
+};
+
 /// An AuthorizationPolicy's `requiredAuthenticationRefs` (`NamespacedTargetRef`: the
 /// namespace written, the policy's when none; no ReferenceGrant). A MeshTLSAuthentication
 /// or NetworkAuthentication that is not there makes the policy "Illegal
@@ -45,51 +52,39 @@ const RATE_LIMIT_POLICY_REFS: &[RefField] = &[RefField::named(
     "linkerd/linkerd2@81ebc08b policy-controller/k8s/api/src/policy/ratelimit_policy.rs (Override.client_refs); @01afd230 policy-controller/k8s/index/src/inbound/ratelimit_policy.rs (client_ref: ClientRef::ServiceAccount { namespace, name })",
 )];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "policy.linkerd.io",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "AuthorizationPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: &["Server", "Namespace", "HTTPRoute", "GRPCRoute"],
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::Accumulated,
         same_target: SameTarget::Stack,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Linkerd",
         status_shape: "none",
         note: "Each grants access to the resource it names; several on one resource add up (any one that matches allows), so none conflicts or overrides another.",
         documented: "https://linkerd.io/2-edge/reference/authorization-policy/",
-        source: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/authorization_policy.rs",
+        cite: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/authorization_policy.rs",
         references: AUTHORIZATION_POLICY_REFS,
+        ..BASE
     },
-    KnownKind {
-        group: "policy.linkerd.io",
+    Entry {
         kind: "HTTPLocalRateLimitPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: &["Server"],
-        other_target_kinds: OtherTargetKinds::NotRefused,
         namespaces: NamespaceRule::Own,
         sections: Sections::None,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
-        label: None,
-        project: "Linkerd",
         status_shape: "conditions",
         note: "A rate limit for one Server; its overrides list is about specific clients, not GEP-713 overrides.",
         documented: "https://linkerd.io/2-edge/reference/rate-limiting/",
-        source: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/ratelimit_policy.rs (reason RateLimitReasonAlreadyExists)",
+        cite: "linkerd/linkerd2@b24cd405 policy-controller/k8s/api/src/policy/ratelimit_policy.rs (reason RateLimitReasonAlreadyExists)",
         references: RATE_LIMIT_POLICY_REFS,
+        ..BASE
     },
 ];

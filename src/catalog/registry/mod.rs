@@ -6,8 +6,17 @@
 //!
 //! Entries are keyed by group + kind, because the same kind name is reused by
 //! unrelated projects (three `RateLimitPolicy` kinds, three `HealthCheckPolicy` kinds).
-//! One file per project; every entry cites the vendor source it was read from (the
-//! survey `../shared/reference/policy-kinds.md` lists the snapshot commits).
+//! One file per project; every entry cites the vendor source it was read from (`cite`;
+//! the survey `../shared/reference/policy-kinds.md` lists the snapshot commits).
+//!
+//! Each file writes its entries with struct-update syntax from a base of its
+//! project's (`const BASE: Entry = Entry { project: "GKE", ..Entry::INHERITED }`, then
+//! `Entry { kind: "GCPBackendPolicy", merge: ..., ..BASE }`): every rule of a kind is
+//! a field of its `Entry` (what its controller refuses while a class merges its
+//! Gateways, the parent's fields a merged route policy is translated with, the
+//! settings another kind's policy replaces, its short names), none in a table beside
+//! it. What a project reads beside its kinds (the GatewayClass parameters that merge a
+//! class's Gateways) is its `Project`'s.
 
 mod agentgateway;
 mod airlock;
@@ -33,88 +42,30 @@ use super::merged::{
     ActsPerLevel, ClassParameters, MergedParentFields, SectionByRefPort, ShadowedBy, WhenMerged,
 };
 use super::{
-    Class, ClassSource, DefaultsOverrides, Flow, Further, MergeModel, NamespaceRule,
-    OtherTargetKinds, PolicyKind, RefField, RefGroups, RefNamespaces, RefusedOn, RefusedReferent,
-    Refuses, SameTarget, Sections, SharedPort, Targeting, Unresolved, ValueKey,
+    Class, DefaultsOverrides, Entry, Flow, Further, MergeModel, NamespaceRule, OtherTargetKinds,
+    RefField, RefGroups, RefNamespaces, RefusedOn, RefusedReferent, Refuses, SameTarget, Sections,
+    SharedPort, Targeting, Unresolved, ValueKey,
 };
 use crate::model::GroupKind;
+use std::sync::LazyLock;
 
-/// One row of the built-in registry.
+/// A project: its name, its policy kinds, and what it reads beside them.
 #[derive(Debug)]
-pub struct KnownKind {
-    pub group: &'static str,
-    pub kind: &'static str,
-    /// The class as the project's controller behaves (not necessarily its label).
-    pub class: Class,
-    /// How far down an Inherited kind's settings flow, with the vendor source that
-    /// says so where it is not every level.
-    pub flow: Flow,
-    /// Settings its vendor refuses on a target of a kind (target kind, spec fields),
-    /// and whether that refuses the policy whole (its CRD) or that target (its
-    /// controller).
-    pub refused_on: &'static [RefusedOn],
-    /// Whether one aimed at a listener may share its port with other listeners.
-    pub shared_port: SharedPort,
-    pub targeting: Targeting,
-    /// The kinds it may target (by kind name; the group is the usual one for the kind).
-    pub target_kinds: &'static [&'static str],
-    /// Whether its vendor refuses a target of a kind not in `target_kinds` (the CRD's
-    /// validation or the controller): then such a target is Invalid.
-    pub other_target_kinds: OtherTargetKinds,
-    /// The namespaces its policies may reach.
-    pub namespaces: NamespaceRule,
-    /// What part of a target its references may name.
-    pub sections: Sections,
-    pub merge: MergeModel,
-    /// How several policies of the kind on one target combine.
-    pub same_target: SameTarget,
-    /// Its `default`/`override` stanzas, GEP-713's or not.
-    pub defaults_overrides: DefaultsOverrides,
-    /// The label its shipped CRD carries, as written (e.g. Some("Direct"),
-    /// Some("inherited"), Some("true")); None: no label, or not seen (closed source).
-    pub label: Option<&'static str>,
-    /// The project that ships it; one of `PROJECTS`.
-    pub project: &'static str,
-    pub status_shape: &'static str, // "ancestors", "conditions", "statuses map", "none", "unknown"
-    /// what the project documents about how the kind merges, one sentence in your own words
-    pub note: &'static str,
-    /// Where the project documents the rules above (a page a user can open).
-    pub documented: &'static str,
-    /// The vendor source the entry was read from: `owner/repo@commit path`, or the
-    /// documentation set for closed-source projects.
-    pub source: &'static str,
-    /// The objects its spec names besides its targets: each reference field, the kinds
-    /// it may name, where they may be, and what the controller does when one does not
-    /// resolve; with the vendor source each was read from.
-    pub references: &'static [RefField],
+pub struct Project {
+    /// As `docs/policies.md`'s table names it; every entry's `project`.
+    pub name: &'static str,
+    pub entries: &'static [Entry],
+    /// The GatewayClass parameters kinds that can merge a class's Gateways into one
+    /// proxy, and the field that says so.
+    pub class_parameters: &'static [ClassParameters],
 }
 
-impl KnownKind {
-    /// The catalog's view of this entry, tagged with where the knowledge came from.
-    pub(crate) fn to_policy_kind(&self, source: ClassSource) -> PolicyKind {
-        PolicyKind {
-            group: self.group.to_string(),
-            kind: self.kind.to_string(),
-            class: self.class,
-            source,
-            flow: self.flow,
-            refused_on: self.refused_on,
-            shared_port: self.shared_port,
-            merge: self.merge,
-            same_target: self.same_target,
-            targeting: self.targeting,
-            target_kinds: self.target_kinds.iter().map(|k| k.to_string()).collect(),
-            other_target_kinds: self.other_target_kinds,
-            namespaces: self.namespaces,
-            sections: self.sections,
-            defaults_overrides: self.defaults_overrides,
-            label: self.label.and_then(super::parse_class_label),
-            cite: self.source,
-            references: self.references,
-            refused_referents: refused_referents(self.group),
-            further: further(self.group),
-            project: self.project,
-            when_merged: when_merged(self.group, self.kind),
+impl Project {
+    const fn of(name: &'static str, entries: &'static [Entry]) -> Project {
+        Project {
+            name,
+            entries,
+            class_parameters: &[],
         }
     }
 }
@@ -122,133 +73,58 @@ impl KnownKind {
 /// The GatewayClass parameters kinds that can merge a class's Gateways into one proxy,
 /// and the field that says so, project by project.
 pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
-    envoy_gateway::CLASS_PARAMETERS.iter()
+    PROJECTS.iter().flat_map(|p| p.class_parameters)
 }
 
-/// The policy kinds whose sectionName on a target kind is matched against the port of
-/// a route's backendRef.
-pub fn sections_by_ref_port() -> impl Iterator<Item = &'static SectionByRefPort> {
-    envoy_gateway::SECTION_BY_REF_PORT.iter()
-}
-
-/// The settings of (`group`, `kind`) a policy of another kind replaces where both
-/// attach (`ShadowedBy`), if its kind has that rule.
-pub fn shadowed_by(group: &str, kind: &str) -> Option<&'static ShadowedBy> {
-    kgateway::SHADOWED_BY
-        .iter()
-        .find(|r| r.policy.0 == group && r.policy.1 == kind)
-}
-
-/// The settings of (`group`, `kind`) that act at every level (`ActsPerLevel`), if its
-/// kind has that rule.
-pub fn acts_per_level(group: &str, kind: &str) -> Option<&'static ActsPerLevel> {
-    kgateway::ACTS_PER_LEVEL
-        .iter()
-        .find(|r| r.policy.0 == group && r.policy.1 == kind)
-}
-
-/// The parent's fields a route's `mergeType` policy of (`group`, `kind`) is translated
-/// with (`MergedParentFields`), if its kind has that rule.
-pub fn merged_parent_fields(group: &str, kind: &str) -> Option<&'static MergedParentFields> {
-    envoy_gateway::MERGED_PARENT_FIELDS
-        .iter()
-        .find(|r| r.policy.0 == group && r.policy.1 == kind)
-}
-
-/// The objects the controller of group `group`'s policies refuses their references to
-/// name (`RefusedReferent`), project by project.
-fn refused_referents(group: &str) -> &'static [RefusedReferent] {
-    envoy_gateway::REFUSED_REFERENTS
-        .iter()
-        .find(|(g, _)| *g == group)
-        .map_or(&[], |(_, rules)| rules)
-}
-
-/// Every `Further` rule of the registry, project by project.
+/// Every `Further` rule of the registry, each once, project by project (the entries of
+/// a project share theirs): gathered once, since a narrowing asks for them per object.
 pub fn further_rules() -> impl Iterator<Item = &'static Further> {
-    [envoy_gateway::FURTHER, kgateway::FURTHER]
-        .into_iter()
-        .flatten()
-        .flat_map(|(_, rules)| rules.iter())
-}
-
-/// What the objects the references of group `group`'s policies name must themselves
-/// have resolve (`Further`), project by project.
-pub fn further(group: &str) -> &'static [Further] {
-    [envoy_gateway::FURTHER, kgateway::FURTHER]
-        .into_iter()
-        .flatten()
-        .find(|(g, _)| *g == group)
-        .map_or(&[], |(_, rules)| rules)
-}
-
-/// What kind `group`/`kind`'s controller refuses while its target's class merges its
-/// Gateways, if anything.
-fn when_merged(group: &str, kind: &str) -> Option<WhenMerged> {
-    envoy_gateway::WHEN_MERGED
-        .iter()
-        .find(|(g, k, _)| *g == group && *k == kind)
-        .map(|(_, _, rule)| *rule)
+    static RULES: LazyLock<Vec<&'static Further>> = LazyLock::new(|| {
+        let mut rules: Vec<&'static Further> = Vec::new();
+        for rule in entries().flat_map(|e| e.further) {
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+        rules
+    });
+    RULES.iter().copied()
 }
 
 /// The projects, in the order `docs/policies.md`'s table lists them, each with its entries.
-pub static PROJECTS: &[(&str, &[KnownKind])] = &[
-    ("Gateway API", gateway_api::ENTRIES),
-    ("Envoy Gateway", envoy_gateway::ENTRIES),
-    ("Envoy AI Gateway", envoy_ai_gateway::ENTRIES),
-    ("Kuadrant", kuadrant::ENTRIES),
-    ("NGINX Gateway Fabric", nginx::ENTRIES),
-    ("Istio", istio::ENTRIES),
-    ("Gloo", gloo::ENTRIES),
-    ("kgateway", kgateway::ENTRIES),
-    ("agentgateway", agentgateway::ENTRIES),
-    ("Solo Enterprise", solo::ENTRIES),
-    ("Linkerd", linkerd::ENTRIES),
-    ("GKE", gke::ENTRIES),
-    ("AWS VPC Lattice", aws::ENTRIES),
-    ("Azure AGC", azure::ENTRIES),
-    ("Consul", consul::ENTRIES),
-    ("Kong", kong::ENTRIES),
-    ("APISIX", apisix::ENTRIES),
-    ("Airlock", airlock::ENTRIES),
-    ("Flomesh", flomesh::ENTRIES),
+pub static PROJECTS: &[Project] = &[
+    Project::of("Gateway API", gateway_api::ENTRIES),
+    Project {
+        class_parameters: envoy_gateway::CLASS_PARAMETERS,
+        ..Project::of("Envoy Gateway", envoy_gateway::ENTRIES)
+    },
+    Project::of("Envoy AI Gateway", envoy_ai_gateway::ENTRIES),
+    Project::of("Kuadrant", kuadrant::ENTRIES),
+    Project::of("NGINX Gateway Fabric", nginx::ENTRIES),
+    Project::of("Istio", istio::ENTRIES),
+    Project::of("Gloo", gloo::ENTRIES),
+    Project::of("kgateway", kgateway::ENTRIES),
+    Project::of("agentgateway", agentgateway::ENTRIES),
+    Project::of("Solo Enterprise", solo::ENTRIES),
+    Project::of("Linkerd", linkerd::ENTRIES),
+    Project::of("GKE", gke::ENTRIES),
+    Project::of("AWS VPC Lattice", aws::ENTRIES),
+    Project::of("Azure AGC", azure::ENTRIES),
+    Project::of("Consul", consul::ENTRIES),
+    Project::of("Kong", kong::ENTRIES),
+    Project::of("APISIX", apisix::ENTRIES),
+    Project::of("Airlock", airlock::ENTRIES),
+    Project::of("Flomesh", flomesh::ENTRIES),
 ];
 
 /// Every policy kind the tool knows without being told, project by project.
-pub fn entries() -> impl Iterator<Item = &'static KnownKind> {
-    PROJECTS.iter().flat_map(|(_, entries)| entries.iter())
-}
-
-/// The short names the projects' CRDs declare for their policy kinds (`kubectl get btp`),
-/// from each CRD's `names.shortNames` (kubebuilder's `shortName=` markers). A CRD in
-/// the input declares its own and is read as well.
-pub(crate) const SHORT_NAMES: &[(&str, &str, &[&str])] = &[
-    // gateway-api config/crd: backendtlspolicies
-    (
-        "gateway.networking.k8s.io",
-        "BackendTLSPolicy",
-        &["btlspolicy"],
-    ),
-    // envoyproxy/gateway api/v1alpha1/*_types.go
-    ("gateway.envoyproxy.io", "BackendTrafficPolicy", &["btp"]),
-    ("gateway.envoyproxy.io", "ClientTrafficPolicy", &["ctp"]),
-    ("gateway.envoyproxy.io", "SecurityPolicy", &["sp"]),
-    ("gateway.envoyproxy.io", "EnvoyPatchPolicy", &["epp"]),
-    ("gateway.envoyproxy.io", "EnvoyExtensionPolicy", &["eep"]),
-];
-
-/// The short names of a policy kind, from [`SHORT_NAMES`].
-pub(crate) fn short_names(group: &str, kind: &str) -> &'static [&'static str] {
-    SHORT_NAMES
-        .iter()
-        .find(|(g, k, _)| *g == group && *k == kind)
-        .map(|(_, _, s)| *s)
-        .unwrap_or_default()
+pub fn entries() -> impl Iterator<Item = &'static Entry> {
+    PROJECTS.iter().flat_map(|p| p.entries)
 }
 
 /// The registry entry for exactly this group and kind, if there is one.
 /// `gk.group` is expected to be normalised already (`""` for the core group).
-pub fn lookup(gk: &GroupKind) -> Option<&'static KnownKind> {
+pub fn lookup(gk: &GroupKind) -> Option<&'static Entry> {
     entries().find(|e| e.group == gk.group && e.kind == gk.kind)
 }
 

@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// NGINX Gateway Fabric's kinds.
+const BASE: Entry = Entry {
+    group: "gateway.nginx.org",
+    project: "NGINX Gateway Fabric",
+    ..Entry::INHERITED
+};
+
 /// The fields two policies of a kind on one target may not both set (its `Conflicts`
 /// per kind, internal/controller/nginx/config/policies/*/validator.go).
 const CSP_FIELDS: &[&str] = &[
@@ -88,14 +95,11 @@ const PAYLOAD_PROCESSOR_REFS: &[RefField] = &[
 /// What PayloadProcessor's `backendRef` may name (its CEL: "backendRef.kind must be Service").
 const SERVICE_KIND: &[(&str, &str)] = &[("", "Service")];
 
-pub(super) static ENTRIES: &[KnownKind] = &[
-    KnownKind {
-        group: "gateway.nginx.org",
+pub(super) static ENTRIES: &[Entry] = &[
+    Entry {
         kind: "ClientSettingsPolicy",
         class: Class::Inherited,
         flow: HTTP_SERVER_LOCATION,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY_AND_ROUTES,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -106,21 +110,17 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::DisjointFields(CSP_FIELDS),
         defaults_overrides: DefaultsOverrides::None,
         label: Some("inherited"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Settings on a route take precedence field by field over the ones set on its Gateway; several on one target merge unless they set the same field, and then the later one (creation time, then name) is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (Merging Policies; internal/controller/state/graph/policies.go markConflictedPolicies; policies/clientsettings/validator.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/clientsettingspolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/clientsettingspolicy_types.go",
         // Its spec names no object besides its targets (read from its API type).
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "ObservabilityPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: &["HTTPRoute", "GRPCRoute"],
         // Its CEL asks only that some reference be an HTTPRoute or GRPCRoute
@@ -132,21 +132,18 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::DisjointFields(&["/tracing"]),
         defaults_overrides: DefaultsOverrides::None,
         label: Some("direct"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Tracing settings for the routes it names; two that both set tracing on one route conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/observability/validator.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha2/observabilitypolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha2/observabilitypolicy_types.go",
         // Its spec names no object besides its targets (read from its API type).
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "ProxySettingsPolicy",
         class: Class::Inherited,
         flow: HTTP_SERVER_LOCATION,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -157,21 +154,18 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::DisjointFields(PSP_FIELDS),
         defaults_overrides: DefaultsOverrides::None,
         label: Some("inherited"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Settings on a route replace the Gateway's field by field (NGINX directive inheritance); several on one target merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/proxysettings/validator.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/proxysettingspolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/proxysettingspolicy_types.go",
         // Its spec names no object besides its targets (read from its API type).
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "RateLimitPolicy",
         class: Class::Inherited,
         flow: HTTP_SERVER_LOCATION,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -182,21 +176,17 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::DisjointFields(NGF_RLP_FIELDS),
         defaults_overrides: DefaultsOverrides::None,
         label: Some("inherited"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Unrelated to Kuadrant's kind of the same name: a route's policy applies alongside the Gateway's, its dryRun, logLevel and rejectCode taking precedence; several on one target merge unless they set one of those, and then the later one is Conflicted whole. (Rule lists that add up across levels are shown as the route's replacing the Gateway's.)",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/traffic-management/rate-limit/ (policies/ratelimit/validator.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/ratelimitpolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/ratelimitpolicy_types.go",
         // Its spec names no object besides its targets (read from its API type).
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "SnippetsPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -207,21 +197,17 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::Stack,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("direct"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Raw NGINX snippets injected for one Gateway; several on one Gateway never conflict, all of them apply.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/snippetspolicy/validator.go: never conflicts)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/snippetspolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/snippetspolicy_types.go",
         // Its spec names no object besides its targets (read from its API type).
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "UpstreamSettingsPolicy",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: SERVICE,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -232,21 +218,18 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::DisjointFields(USP_FIELDS),
         defaults_overrides: DefaultsOverrides::None,
         label: Some("direct"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Upstream connection settings for a Service (its group may be spelt core); several on one Service merge unless they set the same field, and then the later one is Conflicted whole.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/upstreamsettings/validator.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/upstreamsettingspolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/upstreamsettingspolicy_types.go",
         // Its spec names no object besides its targets (read from its API type).
         references: &[],
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "WAFPolicy",
         class: Class::Inherited,
         flow: HTTP_SERVER_LOCATION,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY_AND_ROUTES,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -257,20 +240,17 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::Stack,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("inherited"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "Firewall protection inherited from the Gateway unless a route carries its own, which then replaces it; several on one target are all accepted (its Conflicts() returns false, although the design doc docs/proposals/nap-waf.md says Conflicted: the code is what runs).",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/wafpolicy_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/wafpolicy_types.go",
         references: WAF_POLICY_REFS,
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "PayloadProcessor",
         class: Class::Inherited,
         flow: HTTP_SERVER_LOCATION,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REF,
         target_kinds: GATEWAY_AND_HTTPROUTE,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -281,20 +261,16 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("inherited"),
-        project: "NGINX Gateway Fabric",
         status_shape: "ancestors",
         note: "A policy kind whose name does not end in Policy: request and response processing inherited from a Gateway by its routes; two on one target always conflict, the later one is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/overview/custom-policies/ (policies/payloadprocessor/validator.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/payloadprocessor_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/payloadprocessor_types.go",
         references: PAYLOAD_PROCESSOR_REFS,
+        ..BASE
     },
-    KnownKind {
-        group: "gateway.nginx.org",
+    Entry {
         kind: "ExternalLoadBalancer",
         class: Class::Direct,
-        flow: Flow::Down,
-        refused_on: &[],
-        shared_port: SharedPort::Allowed,
         targeting: REFS,
         target_kinds: GATEWAY,
         // CEL on targetRef(s): "TargetRef Kind must be one of: ..." (apis/v1alpha*/*_types.go).
@@ -305,13 +281,13 @@ pub(super) static ENTRIES: &[KnownKind] = &[
         same_target: SameTarget::OldestWins,
         defaults_overrides: DefaultsOverrides::None,
         label: Some("direct"),
-        project: "NGINX Gateway Fabric",
         status_shape: "conditions",
         note: "A policy kind whose name does not end in Policy: the external load balancer for one Gateway; the oldest applies, any other on the same Gateway is Conflicted.",
         documented: "https://docs.nginx.com/nginx-gateway-fabric/ (internal/controller/state/graph/externalloadbalancer.go)",
-        source: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/externalloadbalancer_types.go",
+        cite: "nginx/nginx-gateway-fabric@e55bfe33 apis/v1alpha1/externalloadbalancer_types.go",
         // `gatewayLink.tls.clientSSLs`/`serverSSLs` name Secrets as bare strings when
         // `reference: secret`: not a `{name}` reference, so not checked (docs/limits.md).
         references: &[],
+        ..BASE
     },
 ];

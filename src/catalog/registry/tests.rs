@@ -5,7 +5,7 @@ use super::*;
 use crate::catalog::parse_class_label;
 use std::collections::BTreeSet;
 
-fn get(group: &str, kind: &str) -> &'static KnownKind {
+fn get(group: &str, kind: &str) -> &'static Entry {
     lookup(&GroupKind::new(group, kind))
         .unwrap_or_else(|| panic!("no registry entry for {kind}.{group}"))
 }
@@ -70,13 +70,14 @@ fn kind_names_shared_by_projects_are_told_apart_by_group() {
 #[test]
 fn every_entry_is_filed_under_its_project_and_cites_its_source() {
     const SHAPES: &[&str] = &["ancestors", "conditions", "statuses map", "none", "unknown"];
-    for (project, list) in PROJECTS {
+    for p in PROJECTS {
+        let (project, list) = (&p.name, p.entries);
         assert!(!list.is_empty(), "{project}");
-        for e in *list {
+        for e in list {
             let g = format!("{}.{}", e.kind, e.group);
             assert_eq!(e.project, *project, "{g}");
             assert!(e.documented.starts_with("https://"), "{g}");
-            assert!(!e.source.is_empty() && !e.note.is_empty(), "{g}");
+            assert!(!e.cite.is_empty() && !e.note.is_empty(), "{g}");
             assert!(SHAPES.contains(&e.status_shape), "{g}");
             assert!(!e.target_kinds.is_empty(), "{g}");
             let t = e.targeting;
@@ -155,19 +156,17 @@ fn labels_that_differ_from_the_behaviour_are_the_known_ones() {
 }
 
 #[test]
-fn to_policy_kind_copies_fields() {
+fn the_catalog_hands_out_the_registry_entry_itself() {
     let e = get("gateway.kgateway.dev", "TrafficPolicy");
-    let pk = e.to_policy_kind(ClassSource::Registry);
+    let catalog = crate::catalog::Catalog::build(&[], &[]);
+    let pk = catalog.kind_of(&GroupKind::new(e.group, e.kind));
+    assert!(std::ptr::eq(&*pk.entry, e), "a copy, not the entry");
     assert_eq!(pk.group_kind(), GroupKind::new(e.group, e.kind));
-    assert_eq!(pk.class, Class::Inherited);
-    assert_eq!(pk.label, Some(Class::Direct));
-    assert_eq!(pk.source, ClassSource::Registry);
-    assert_eq!(pk.merge, MergeModel::KgatewayPriority);
-    assert_eq!(pk.same_target, e.same_target);
-    assert_eq!(pk.namespaces, NamespaceRule::OwnOrGlobalNamespace);
-    assert_eq!(pk.sections, Sections::SectionName);
-    assert_eq!(pk.cite, e.source);
-    assert_eq!(pk.project, "kgateway");
+    assert_eq!(pk.entry.class, Class::Inherited);
+    assert_eq!(pk.label(), Some(Class::Direct));
+    assert_eq!(pk.origin, crate::catalog::ClassOrigin::Registry);
+    assert_eq!(pk.entry.merge, MergeModel::KgatewayPriority);
+    assert_eq!(pk.entry.project, "kgateway");
 }
 
 #[test]

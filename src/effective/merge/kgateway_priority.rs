@@ -15,7 +15,7 @@
 use super::{gep713, Stanzas};
 use crate::catalog::merged::ActsPerLevel;
 use crate::catalog::policy::{How, Mode, Strategy};
-use crate::catalog::registry::acts_per_level;
+use crate::catalog::registry;
 use crate::effective::joining::Layer;
 use crate::effective::sourced::Sourced;
 use crate::effective::Joining;
@@ -36,9 +36,8 @@ pub(super) fn enters(
     (defaults, overrides): Stanzas,
 ) -> Stanzas {
     let picked = priority(topology, at);
-    let kind = &topology.policy(p).kind;
     let tree = defaults.or(overrides).map(|s| s.value);
-    let tree = match acts_per_level(&kind.group, &kind.kind) {
+    let tree = match &topology.kind_of(p).entry.acts_per_level {
         Some(rule) => tree.map(|t| keyed(topology, p, at, rule, &t)),
         None => tree,
     };
@@ -139,7 +138,8 @@ fn string_leaf(tree: &Rc<Sourced>) -> Option<Text> {
 /// settings that act at every level merged key by key, a `disable` at the most
 /// specific level that sets such a provider field leaving only itself.
 pub(super) fn fold(kind: &GroupKind, entries: &[Rc<Joining>]) -> Rc<Sourced> {
-    let Some(rule) = acts_per_level(&kind.group, &kind.kind) else {
+    // A kind with this merge model is always the registry's.
+    let Some(rule) = registry::lookup(kind).and_then(|e| e.acts_per_level) else {
         return gep713::fold(entries, &[]);
     };
     let paths: SmallVec<[String; 8]> = rule

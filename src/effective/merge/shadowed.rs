@@ -3,7 +3,6 @@
 //! BackendTLSPolicy on the same Service). There the policy enters the fold without
 //! them, and counts them among what it could set: it is Overridden for them.
 
-use crate::catalog::registry::shadowed_by;
 use crate::model::{Map, Val};
 use crate::topology::{NodeId, PolicyId, Topology};
 
@@ -15,8 +14,7 @@ pub(crate) fn without_shadowed(
     at: NodeId,
     spec: &Val,
 ) -> Option<Val> {
-    let kind = &topology.policy(p).kind;
-    let rule = shadowed_by(&kind.group, &kind.kind)?;
+    let rule = topology.kind_of(p).entry.shadowed_by?;
     let nodes = [Some(at), topology.node(at).owner];
     let replaced = nodes.into_iter().flatten().any(|n| {
         topology.attached_to(n).iter().any(|&q| {

@@ -3,7 +3,6 @@
 //! it when a change to policies alone is answered by folding their kinds again.
 
 use super::Watched;
-use crate::catalog::registry::shadowed_by;
 use crate::catalog::Further;
 use crate::model::{normalize_group, GroupKind, ObjRef};
 use std::collections::BTreeSet;
@@ -18,13 +17,14 @@ impl Watched {
         let present: BTreeSet<GroupKind> = self.places.keys().map(ObjRef::group_kind).collect();
         let mut out = kinds.clone();
         for policy in present {
-            let further = catalog.kind_of(&policy).further.iter();
+            let entry = &catalog.kind_of(&policy).entry;
+            let further = entry.further.iter();
             let rests_on: Vec<GroupKind> = further
                 .filter_map(|rule| match rule {
                     Further::PolicyOnIt { policy, .. } => Some(policy),
                     Further::ItsReferences { .. } => None,
                 })
-                .chain(shadowed_by(&policy.group, &policy.kind).map(|s| &s.by))
+                .chain(entry.shadowed_by.as_ref().map(|s| &s.by))
                 .map(|(group, kind)| GroupKind::new(normalize_group(group), kind))
                 .collect();
             if kinds.contains(&policy) {

@@ -4,13 +4,13 @@
 use super::*;
 
 /// `blast-radius`: the headline, blind spots (loudly), then one row per change with
-/// the field-level differences (`headers`: the table's header row).
+/// the field-level differences (`printer.headers`: the table's header row).
 pub fn blast_radius(
     out: &mut impl Write,
     b: &crate::query::blast::BlastRadius,
-    headers: bool,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let (style, headers) = (printer.style, printer.headers);
     writeln!(out, "{}", style.paint(&b.headline, Tint::Bold))?;
     if !b.blind_spots.is_empty() {
         writeln!(out)?;
@@ -33,7 +33,7 @@ pub fn blast_radius(
     if !b.findings.is_empty() {
         writeln!(out)?;
         writeln!(out, "Findings it would bring:")?;
-        findings_table(out, &b.findings, headers, style)?;
+        findings_table(out, &b.findings, printer)?;
     }
     if b.changes.is_empty() {
         return Ok(());

@@ -9,8 +9,9 @@ use crate::query::dependents::{DependencyDescription, Dependent};
 pub fn describe_dependency(
     out: &mut impl Write,
     d: &DependencyDescription,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let style = printer.style;
     object_header(out, &d.object)?;
     if !d.found {
         field(

@@ -3,14 +3,14 @@
 
 use super::*;
 
-/// `describe` of an object for people; `wide`: the policies' table with their class,
+/// `describe` of an object for people; `-o wide` (`printer.wide`): the policies' table with their class,
 /// how they reach the object and where they attach spelled out (wider than the page).
 pub fn describe_target(
     out: &mut impl Write,
     description: &TargetDescription,
-    wide: bool,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let (wide, style) = (printer.wide, printer.style);
     object_header(out, &description.target)?;
     if !description.parents.is_empty() {
         field(
@@ -229,12 +229,14 @@ pub(super) fn listeners_and_routes(
     Ok(())
 }
 
+/// `describe` of a policy for people: its fields (AGE from `printer`'s clock), its
+/// settings, its targets and what it reaches.
 pub fn describe_policy(
     out: &mut impl Write,
     description: &PolicyDescription,
-    now: i64,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let (now, style) = (printer.now(), printer.style);
     policy_fields(out, description, now)?;
     match &description.settings {
         Value::Object(m) if m.is_empty() => field(out, "Settings", "none")?,
@@ -270,13 +272,13 @@ fn policy_fields(
         "Kind",
         &format!("{} ({})", description.policy.kind, description.policy.group),
     )?;
-    let source = match description.class_source {
+    let origin = match description.class_origin {
         "label" => "from the CRD's gateway.networking.k8s.io/policy label",
         "registry" => "from the built-in registry",
         "declared" => "declared with --policy-kind",
         _ => "assumed: the name ends in Policy and it has a target",
     };
-    field(out, "Class", &format!("{:?} ({source})", description.class))?;
+    field(out, "Class", &format!("{:?} ({origin})", description.class))?;
     if let Some(label) = description.label_class {
         field(
             out,

@@ -8,7 +8,8 @@ use crate::query::diff::{EffectiveChange, PolicyDiff};
 use crate::query::Source;
 
 /// `diff`: the headline, blind spots (loudly), then one table per part that changes.
-pub fn diff(out: &mut impl Write, d: &PolicyDiff, headers: bool, style: Style) -> io::Result<()> {
+pub fn diff(out: &mut impl Write, d: &PolicyDiff, printer: &Printer) -> io::Result<()> {
+    let (style, headers) = (printer.style, printer.headers);
     writeln!(out, "{}", style.paint(&d.headline(), Tint::Bold))?;
     for (side, spots) in [("--from", &d.blind_spots.from), ("--to", &d.blind_spots.to)] {
         if spots.is_empty() {
@@ -49,7 +50,7 @@ pub fn diff(out: &mut impl Write, d: &PolicyDiff, headers: bool, style: Style) -
     ] {
         if !findings.is_empty() {
             writeln!(out, "\n{title}")?;
-            findings_table(out, findings, headers, style)?;
+            findings_table(out, findings, printer)?;
         }
     }
     Ok(())

@@ -6,7 +6,7 @@
 use super::age::age;
 use super::escape::one_line;
 use super::table::Table;
-use super::{status_painted, status_tint, Style, Tint};
+use super::{status_painted, status_tint, Printer, Style, Tint};
 use crate::model::BlindSpot;
 use crate::model::ObjRef;
 use crate::query::{

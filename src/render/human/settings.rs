@@ -192,8 +192,9 @@ pub fn effective(
     out: &mut impl Write,
     e: &crate::query::EffectivePolicies,
     reaching: &[crate::query::ReachingPolicy],
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let style = printer.style;
     object_header(out, &e.target)?;
     writeln!(out)?;
     if e.effective.is_empty() && e.sections.is_empty() {

@@ -9,19 +9,24 @@ const TARGETS_SHOWN: usize = 10;
 /// Rows made per task when a table is made on every core.
 const ROWS_PER_PART: usize = 1024;
 
-/// `get`'s table of the policies `query::policy_rows` lists.
-#[allow(clippy::too_many_arguments)]
+/// `get`'s table of the policies `query::policy_rows` lists, as `printer` says (wide,
+/// headers, labels, the NAMESPACE column); `events`: `--output-watch-events`' EVENT
+/// column, a word per row.
 pub fn policies_table(
     out: &mut impl Write,
     rows: &[PolicyRow],
-    wide: bool,
-    headers: bool,
-    all_ns: bool,
-    now: i64,
-    style: Style,
-    show_labels: bool,
     events: Option<&[&str]>,
+    printer: &Printer,
 ) -> io::Result<()> {
+    let Printer {
+        style,
+        headers,
+        wide,
+        show_labels,
+        with_namespace: all_ns,
+        ..
+    } = *printer;
+    let now = printer.now();
     // `--output-watch-events`: kubectl's EVENT column, before every other.
     let mut h = match events {
         Some(_) => vec!["EVENT"],
@@ -88,7 +93,7 @@ pub fn policies_table(
                     let word = r.reported.as_ref().map_or("<none>", Reported::as_str);
                     t.cell(&one_line(word), Tint::Plain);
                     t.cell(&r.strategy, Tint::Plain);
-                    t.cell(r.class_source, Tint::Plain);
+                    t.cell(r.class_origin, Tint::Plain);
                 }
                 if show_labels {
                     t.cell(&crate::render::columns::labels_cell(&r.labels), Tint::Plain);
@@ -104,10 +109,11 @@ pub fn policies_table(
     t.write(out, style, headers)
 }
 
-/// Whether `get`'s table shows two rows of a policy with the same cells (`wide`, with
-/// `--show-labels`), AGE compared by the creation time it counts from: `get -w` prints
-/// a row again only when they differ.
-pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, wide: bool, show_labels: bool) -> bool {
+/// Whether `get`'s table, as `printer` prints it (wide, with `--show-labels`), shows two
+/// rows of a policy with the same cells, AGE compared by the creation time it counts
+/// from: `get -w` prints a row again only when they differ.
+pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, printer: &Printer) -> bool {
+    let (wide, show_labels) = (printer.wide, printer.show_labels);
     let status = |r: &PolicyRow| status_painted(r.status, r.reported.as_ref()).0;
     let shown = match wide {
         true => a.targets.len(),
@@ -126,18 +132,18 @@ pub fn policy_cells_alike(a: &PolicyRow, b: &PolicyRow, wide: bool, show_labels:
         && (!wide
             || (a.reported == b.reported
                 && a.strategy == b.strategy
-                && a.class_source == b.class_source))
+                && a.class_origin == b.class_origin))
         && (!show_labels || a.labels == b.labels)
 }
 
 /// `get kinds`' table of the rows `query::kind_rows` lists.
-pub fn kinds_table(
-    out: &mut impl Write,
-    rows: &[KindRow],
-    wide: bool,
-    headers: bool,
-    style: Style,
-) -> io::Result<()> {
+pub fn kinds_table(out: &mut impl Write, rows: &[KindRow], printer: &Printer) -> io::Result<()> {
+    let Printer {
+        style,
+        headers,
+        wide,
+        ..
+    } = *printer;
     let mut h = vec!["KIND", "GROUP", "CLASS", "SOURCE", "COUNT"];
     if wide {
         h.extend(["PROJECT", "MERGE", "SAME TARGET"]);
@@ -148,7 +154,7 @@ pub fn kinds_table(
             (r.kind.clone(), Tint::Plain),
             (r.group.clone(), Tint::Plain),
             (format!("{:?}", r.class), Tint::Plain),
-            (r.source.to_string(), Tint::Plain),
+            (r.origin.to_string(), Tint::Plain),
             (
                 r.count.to_string(),
                 if r.count > 0 { Tint::Bold } else { Tint::Plain },
@@ -171,11 +177,11 @@ pub fn kinds_table(
     t.write(out, style, headers)
 }
 
+/// `check`'s table of findings (and those a blast radius would bring).
 pub fn findings_table(
     out: &mut impl Write,
     findings: &[Finding],
-    headers: bool,
-    style: Style,
+    printer: &Printer,
 ) -> io::Result<()> {
     let mut t = Table::new(vec!["SEVERITY", "CODE", "OBJECT", "MESSAGE"]);
     for f in findings {
@@ -187,5 +193,5 @@ pub fn findings_table(
             (f.message.clone(), Tint::Plain),
         ]);
     }
-    t.write(out, style, headers)
+    t.write(out, printer.style, printer.headers)
 }

@@ -37,18 +37,12 @@ fn get_names_the_first_targets_and_how_many_more_unless_wide() {
     let table = |wide: bool| {
         let mut out = Vec::new();
         let rows = std::slice::from_ref(&row);
-        policies_table(
-            &mut out,
-            rows,
+        let printer = Printer {
             wide,
-            true,
-            false,
-            0,
-            Style::default(),
-            false,
-            None,
-        )
-        .unwrap();
+            clock: crate::render::Clock::At(0),
+            ..Printer::default()
+        };
+        policies_table(&mut out, rows, None, &printer).unwrap();
         String::from_utf8(out).unwrap()
     };
     let narrow = table(false);

@@ -249,7 +249,7 @@ impl<'s> Builder<'s> {
                     let Some(&pid) = self.topology.policy_index.get(&policy) else {
                         continue;
                     };
-                    let by_filter = self.topology.kind_of(pid).targeting.extension_ref;
+                    let by_filter = self.topology.kind_of(pid).entry.targeting.extension_ref;
                     let section = rule.section(j);
                     let rule_ref = RefKey::of(&node.obj_ref).with_section(Some(&section));
                     if let (true, Some(rule_id)) = (by_filter, self.topology.find(rule_ref)) {
@@ -269,7 +269,7 @@ impl<'s> Builder<'s> {
         }
         for pid in PolicyId::all(self.topology.policies.len()) {
             let policy = &self.topology.policies[pid];
-            if self.topology.kind_of(pid).targeting.extension_ref
+            if self.topology.kind_of(pid).entry.targeting.extension_ref
                 && self.topology.targets[pid].is_empty()
                 && policy.invalid.is_empty()
             {

@@ -25,7 +25,7 @@ impl Builder<'_> {
         let catalog = &self.topology.catalog;
         let mut wanted: Vec<(&str, &str)> = Vec::new();
         for policy in &self.topology.policies {
-            let rules = catalog.kind_of(&policy.kind).further;
+            let rules = catalog.kind_of(&policy.kind).entry.further;
             for rule in rules {
                 if let Further::PolicyOnIt { policy, .. } = rule {
                     if !wanted.contains(policy) {
@@ -67,7 +67,7 @@ impl Builder<'_> {
         if policy.rejected.is_some() {
             return;
         }
-        let rules = self.topology.kind_of(pid).further;
+        let rules = self.topology.kind_of(pid).entry.further;
         let Some(refs) = self.topology.references.get(pid.index()) else {
             return;
         };

@@ -46,6 +46,7 @@ impl<'s> Builder<'s> {
     fn merge_rule(&self, pid: PolicyId) -> Option<&'static RefusedOn> {
         self.topology
             .kind_of(pid)
+            .entry
             .refused_on
             .iter()
             .find(|rule| rule.after_merge && rule.refuses == Refuses::ThatTarget)

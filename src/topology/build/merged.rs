@@ -9,7 +9,7 @@
 
 use super::Builder;
 use crate::catalog::policy::{FieldError, FieldProblem};
-use crate::catalog::registry::{class_parameters, merged_parent_fields};
+use crate::catalog::registry::class_parameters;
 use crate::model::{normalize_group, FastMap, Val};
 use crate::topology::{
     Code, Finding, NodeId, PolicyId, PolicyReference, RefReason, Resolution, ResolvedTarget, Role,
@@ -80,7 +80,7 @@ impl<'s> Builder<'s> {
     /// one of its targets is such a target.
     pub(super) fn refuse_when_merged(&mut self, pid: PolicyId, resolved: &[ResolvedTarget]) {
         let policy = &self.topology.policies[pid];
-        let Some(rule) = self.topology.kind_of(pid).when_merged else {
+        let Some(rule) = self.topology.kind_of(pid).entry.when_merged else {
             return;
         };
         if policy.rejected.is_some() {
@@ -127,10 +127,8 @@ impl<'s> Builder<'s> {
     /// policy's resolved targets, in policy order.
     pub(super) fn refuse_merged_with_refused(&mut self, all: &[Vec<ResolvedTarget>]) {
         let policies = &self.topology.policies;
-        let ruled = |pid: PolicyId| {
-            let kind = &policies[pid].kind;
-            merged_parent_fields(&kind.group, &kind.kind)
-        };
+        let topology = &self.topology;
+        let ruled = |pid: PolicyId| topology.kind_of(pid).entry.merged_parent_fields;
         // The policies of kinds with the rule, refused or not, by the node they target.
         let mut on_node: FastMap<NodeId, Vec<PolicyId>> = FastMap::default();
         let mut any_refused = false;

@@ -6,7 +6,6 @@
 //! service's) are not modelled: a port one of them may name is never said unreached.
 
 use super::Builder;
-use crate::catalog::registry::sections_by_ref_port;
 use crate::model::{normalize_group, Val};
 use crate::topology::{Code, Finding, NodeId, PolicyId, Resolution, ResolvedTarget, Role};
 
@@ -21,13 +20,7 @@ impl<'s> Builder<'s> {
         resolved: &mut [ResolvedTarget],
     ) {
         let policy = &self.topology.policies[pid];
-        let (group, kind) = (
-            normalize_group(&policy.kind.group),
-            policy.kind.kind.as_str(),
-        );
-        let rules: Vec<_> = sections_by_ref_port()
-            .filter(|r| r.policy == (group, kind))
-            .collect();
+        let rules = self.topology.kind_of(pid).entry.sections_by_ref_port;
         if rules.is_empty() || policy.rejected.is_some() {
             return;
         }

@@ -32,11 +32,11 @@ impl<'s> Builder<'s> {
         for pid in PolicyId::all(count) {
             let policy = &self.topology.policies[pid];
             let kind = self.topology.kind_of(pid);
-            let fields = kind.references;
+            let fields = kind.entry.references;
             if fields.is_empty() {
                 continue;
             }
-            let rule_paths = kind.merge.rule_paths();
+            let rule_paths = kind.entry.merge.rule_paths();
             let object = &self.objects[policy.object];
             let ns = policy.obj_ref.namespace.as_deref();
             let (refs, settings) = object.spec.with(|spec| {
@@ -93,7 +93,7 @@ impl<'s> Builder<'s> {
         Referrer {
             obj: &policy.obj_ref,
             file: &self.objects[policy.object].origin.file,
-            refused: self.topology.kind_of(pid).refused_referents,
+            refused: self.topology.kind_of(pid).entry.refused_referents,
         }
     }
 

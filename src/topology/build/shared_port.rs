@@ -18,7 +18,14 @@ impl<'s> Builder<'s> {
     pub(super) fn claimed_listeners(&self, resolved: &[Vec<ResolvedTarget>]) -> Claimed {
         let mut claimed = Claimed::default();
         for (policy, targets) in self.topology.policies.iter().zip(resolved) {
-            if self.topology.catalog.kind_of(&policy.kind).shared_port == SharedPort::Allowed {
+            if self
+                .topology
+                .catalog
+                .kind_of(&policy.kind)
+                .entry
+                .shared_port
+                == SharedPort::Allowed
+            {
                 continue;
             }
             for rt in targets {
@@ -45,7 +52,7 @@ impl<'s> Builder<'s> {
         claimed: &Claimed,
     ) {
         let kind = &self.topology.policies[pid].kind;
-        match self.topology.kind_of(pid).shared_port {
+        match self.topology.kind_of(pid).entry.shared_port {
             SharedPort::Allowed => return,
             SharedPort::RefusedOnSharedHttpListener => {}
         }

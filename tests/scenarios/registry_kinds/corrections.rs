@@ -204,17 +204,21 @@ fn registry_data_corrected_from_the_survey() {
     let k = |g: &str, kind: &str| c.get(&gk(g, kind)).unwrap();
     // Kuadrant's TelemetryPolicy accepts only Gateways (CEL self.kind == 'Gateway').
     assert_eq!(
-        k("extensions.kuadrant.io", "TelemetryPolicy").target_kinds,
+        k("extensions.kuadrant.io", "TelemetryPolicy")
+            .entry
+            .target_kinds,
         ["Gateway"]
     );
     // kgateway's BackendConfigPolicy also targets Istio Hostnames.
     assert!(k("gateway.kgateway.dev", "BackendConfigPolicy")
+        .entry
         .target_kinds
-        .iter()
-        .any(|t| t == "Hostname"));
+        .contains(&"Hostname"));
     // XBackendTrafficPolicy: Service or ServiceImport.
     assert_eq!(
-        k("gateway.networking.x-k8s.io", "XBackendTrafficPolicy").target_kinds,
+        k("gateway.networking.x-k8s.io", "XBackendTrafficPolicy")
+            .entry
+            .target_kinds,
         ["Service", "ServiceImport"]
     );
     // GCPGatewayPolicy lives in its Gateway's namespace: read per namespace.
@@ -230,7 +234,10 @@ fn registry_data_corrected_from_the_survey() {
     assert!(!namespaced("networking.gke.io", "GCPBackendPolicy"));
     // Istio's kinds reach a GatewayClass (from the root namespace): never per namespace.
     assert!(!namespaced("telemetry.istio.io", "Telemetry"));
-    assert_eq!(k("telemetry.istio.io", "Telemetry").class, Class::Inherited);
+    assert_eq!(
+        k("telemetry.istio.io", "Telemetry").entry.class,
+        Class::Inherited
+    );
 }
 
 #[test]

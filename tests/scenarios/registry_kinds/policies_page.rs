@@ -13,8 +13,9 @@ fn rendered() -> String {
     let mut out = String::from(
         "| Project | Kind | Group | Class | Several on one target |\n|---|---|---|---|---|\n",
     );
-    for (project, kinds) in PROJECTS {
-        for k in *kinds {
+    for p in PROJECTS {
+        let project = p.name;
+        for k in p.entries {
             let class = match k.label.and_then(parse_class_label) {
                 Some(label) if label != k.class => {
                     format!("{:?} (labelled {label:?})", k.class)

@@ -2,7 +2,7 @@
 //! no CRD in the input, with the class its controller behaves as. The table is this
 //! test's own, typed from the survey; the registry must hold exactly these kinds.
 
-use kubectl_policies::catalog::{Catalog, Class, ClassSource};
+use kubectl_policies::catalog::{Catalog, Class, ClassOrigin};
 use kubectl_policies::model::GroupKind;
 
 use Class::{Direct as D, Inherited as I};
@@ -133,10 +133,10 @@ fn every_kind_of_the_survey_is_known_offline_with_its_class() {
         let k = catalog
             .get(&GroupKind::new(group, kind))
             .unwrap_or_else(|| panic!("{kind}.{group} is not known"));
-        assert_eq!(k.class, class, "{kind}.{group}");
-        assert_eq!(k.source, ClassSource::Registry, "{kind}.{group}");
+        assert_eq!(k.entry.class, class, "{kind}.{group}");
+        assert_eq!(k.origin, ClassOrigin::Registry, "{kind}.{group}");
         assert!(
-            !k.project.is_empty() && !k.cite.is_empty(),
+            !k.entry.project.is_empty() && !k.entry.cite.is_empty(),
             "{kind}.{group}"
         );
     }

@@ -46,14 +46,14 @@ fn write(
     after: &Session<Rebuildable>,
     out: &mut impl Write,
 ) -> Result<()> {
-    let (format, style, headers) = (plan.output.format, plan.output.style, plan.output.headers);
+    let format = plan.output.format;
     match format {
         Format::Json | Format::Yaml => structured(out, format, answer)?,
         Format::Markdown => {
             let picture = diff::picture(&after.world, answer);
             render::markdown::diff(out, answer, &picture)?
         }
-        _ => human::diff(out, answer, headers, style)?,
+        _ => human::diff(out, answer, &plan.output.printer)?,
     }
     Ok(())
 }

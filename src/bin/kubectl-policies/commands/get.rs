@@ -13,7 +13,7 @@ use kubectl_policies::model::{ObjRef, Object, Snapshot};
 use kubectl_policies::query::select::{self, Selection};
 use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::{self, ListOf, NameError, PolicyItem, PolicyRow, World};
-use kubectl_policies::render::{self, age, human, jsonpath};
+use kubectl_policies::render::{self, human, jsonpath, Printer};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -26,13 +26,7 @@ pub(super) fn get_kinds(plan: &Plan, session: &Session, out: &mut impl Write) ->
             let blind = &session.world.topology.snapshot().blind_spots;
             structured(out, format, &ListOf::new("PolicyKindList", &rows, blind))?
         }
-        _ => human::kinds_table(
-            out,
-            &rows,
-            format == Format::Wide,
-            plan.output.headers,
-            plan.output.style,
-        )?,
+        _ => human::kinds_table(out, &rows, &plan.output.printer)?,
     }
     Ok(Outcome::Answered)
 }
@@ -54,7 +48,7 @@ pub(super) fn get(
     if let Some(sel) = &get.selector {
         rows.retain(|r| selected(&session.world, sel, &r.policy));
     }
-    if let Some(sort) = &get.templates.sort_by {
+    if let Some(sort) = &plan.output.templates.sort_by {
         let listed = !one_named(&selection, &rows)
             || !session.world.topology.snapshot().blind_spots.is_empty();
         let table = matches!(plan.output.format, Format::Table | Format::Wide);
@@ -69,7 +63,6 @@ pub(super) fn get(
     }
     let output = GetOutput {
         output: &plan.output,
-        get,
         session,
     };
     output.policies(out, &selection, &rows, !missing.is_empty())?;
@@ -82,7 +75,6 @@ pub(super) fn get(
 /// How `get` writes the policies it lists.
 struct GetOutput<'a> {
     output: &'a Output,
-    get: &'a GetPlan,
     session: &'a Session,
 }
 
@@ -134,26 +126,16 @@ impl GetOutput<'_> {
             _ if rows.is_empty() && some_missing => {}
             Format::CustomColumns | Format::CustomColumnsFile if !rows.is_empty() => {
                 let items = serde_json::to_value(&items)?;
-                if let Some(columns) = &self.get.templates.columns {
+                if let Some(columns) = &output.templates.columns {
                     let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-                    columns.write(out, items, output.headers, output.style)?;
+                    columns.write(out, items, &output.printer)?;
                 }
             }
             _ if rows.is_empty() && *selection != Selection::All => {
                 warn_line(&nothing_found(scope))
             }
             _ if rows.is_empty() => warn_line(&no_policies_found(scope)),
-            _ => human::policies_table(
-                out,
-                rows,
-                output.format == Format::Wide,
-                output.headers,
-                scope.is_none(),
-                age::now(),
-                output.style,
-                self.get.show_labels,
-                None,
-            )?,
+            _ => human::policies_table(out, rows, None, &output.printer)?,
         }
         Ok(())
     }
@@ -161,7 +143,7 @@ impl GetOutput<'_> {
     /// kubectl's template, over the `-o json` answer; its text is written as it is
     /// (escaped on a terminal, as all text).
     fn template(&self, out: &mut impl Write, list: &serde_json::Value) -> Result<()> {
-        let Some(template) = &self.get.templates.jsonpath else {
+        let Some(template) = &self.output.templates.jsonpath else {
             return Ok(());
         };
         let text = match self.output.format {
@@ -252,7 +234,7 @@ impl<'a, W: Write> Watch<'a, W> {
             warn_line(&format!("Error from server (NotFound): {m}"));
         }
         let object = |r: &ObjRef| watched.object(r);
-        if let Some(sort) = &self.get.templates.sort_by {
+        if let Some(sort) = &self.output.templates.sort_by {
             let table = matches!(self.output.format, Format::Table | Format::Wide);
             let sorting = Sorting {
                 by: sort,
@@ -266,7 +248,7 @@ impl<'a, W: Write> Watch<'a, W> {
         }
         let shown = Shown::new(&rows);
         let events = vec![Event::Added; rows.len()];
-        self.write(&rows, &events, scope.as_deref(), true, &object)?;
+        self.write(&rows, &events, true, &object)?;
         let mut watched = watched;
         watched.forget_first();
         Ok(FirstAnswer {
@@ -296,8 +278,8 @@ impl<'a, W: Write> Watch<'a, W> {
             scope,
         );
         let in_view: BTreeSet<ObjRef> = in_view.into_iter().map(|r| r.policy).collect();
-        let (wide, labels) = (self.output.format == Format::Wide, self.get.show_labels);
-        let alike = |a: &PolicyRow, b: &PolicyRow| human::policy_cells_alike(a, b, wide, labels);
+        let printer = &self.output.printer;
+        let alike = |a: &PolicyRow, b: &PolicyRow| human::policy_cells_alike(a, b, printer);
         let shows = match self.output.format {
             Format::Json => Shows::Items,
             _ => Shows::Cells(&alike),
@@ -307,7 +289,7 @@ impl<'a, W: Write> Watch<'a, W> {
             .events(&answer, |r| in_view.contains(&r.policy), shows);
         if !printed.is_empty() {
             let (rows, events): (Vec<PolicyRow>, Vec<Event>) = printed.into_iter().unzip();
-            self.write(&rows, &events, scope, false, &|r| answer.object(r))?;
+            self.write(&rows, &events, false, &|r| answer.object(r))?;
         }
         // After an answer in full, what the next answers are counted from is counted
         // now that its rows are printed.
@@ -342,7 +324,6 @@ impl<'a, W: Write> Watch<'a, W> {
         &self,
         rows: &[PolicyRow],
         events: &[Event],
-        scope: Option<&str>,
         headers: bool,
         object: &dyn Fn(&ObjRef) -> Option<&'o Object>,
     ) -> Result<()> {
@@ -367,17 +348,13 @@ impl<'a, W: Write> Watch<'a, W> {
             }
             _ => {
                 let names: Vec<&str> = events.iter().map(|e| e.as_str()).collect();
-                human::policies_table(
-                    &mut **out,
-                    rows,
-                    output.format == Format::Wide,
-                    headers && output.headers,
-                    scope.is_none(),
-                    age::now(),
-                    output.style,
-                    self.get.show_labels,
-                    self.get.events.then_some(&names[..]),
-                )?
+                // The header with the first answer only, as `kubectl get -w`.
+                let printer = Printer {
+                    headers: headers && output.printer.headers,
+                    ..output.printer
+                };
+                let events = self.get.events.then_some(&names[..]);
+                human::policies_table(&mut **out, rows, events, &printer)?
             }
         }
         out.flush().context("writing output")?;
