@@ -210,9 +210,9 @@ pub fn target_places(o: &Object) -> TargetPlaces {
 /// Whether a policy outside the kept namespaces targets anything kept.
 fn targets_within(object: &Object, keep: &BTreeSet<String>) -> bool {
     let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));
-    // Most policies are set aside: their targets are read from the spec's text alone
-    // when its shape allows, without building the spec.
-    if let Some(refs) = object.spec.unbuilt_text().and_then(TargetRefsText::read) {
+    // Most policies are set aside: their targets are read as a view of the spec when
+    // its shape allows, without building the spec if it is still text.
+    if let Some(refs) = TargetRefsText::read(object) {
         let policy_ns = object.namespace.as_deref();
         return refs
             .target_ref
@@ -221,13 +221,20 @@ fn targets_within(object: &Object, keep: &BTreeSet<String>) -> bool {
             .filter_map(|r| r.namespace(policy_ns))
             .any(|ns| within(ns.as_deref()));
     }
+    targets_read_within(object, keep)
+}
+
+/// `targets_within`, the targets read the full way (`read_targets`).
+fn targets_read_within(object: &Object, keep: &BTreeSet<String>) -> bool {
+    let within = |ns: Option<&str>| ns.is_none_or(|ns| keep.contains(ns));
     targets(object).iter().any(|t| within(target_namespace(t)))
 }
 
-/// A policy's `targetRef` and `targetRefs`, read from its spec's JSON text, every
-/// other field skipped. Reading fails on any shape `read_targets` may read otherwise
-/// (`targetSelectors`, a reference that is not a mapping, a field that is not a
-/// string, a key written twice): the caller then reads the built spec.
+/// A policy's `targetRef` and `targetRefs`: a view of its spec (`model::view`), every
+/// other field skipped. Strict: reading fails on any shape `read_targets` may read
+/// otherwise (`targetSelectors`, a reference that is not a mapping, a field that is
+/// not a string; in text, a key written twice): the caller then reads the targets the
+/// full way.
 #[derive(serde::Deserialize)]
 struct TargetRefsText<'t> {
     #[serde(borrow, rename = "targetRef", default)]
@@ -254,8 +261,8 @@ struct RefText<'t> {
 }
 
 impl<'t> TargetRefsText<'t> {
-    fn read(text: &'t str) -> Option<TargetRefsText<'t>> {
-        let refs: TargetRefsText = serde_json::from_str(text).ok()?;
+    fn read(policy: &'t Object) -> Option<TargetRefsText<'t>> {
+        let refs: TargetRefsText = policy.spec.view()?;
         refs.target_selectors.is_none().then_some(refs)
     }
 }
@@ -293,7 +300,7 @@ mod tests {
             .iter()
             .map(|k| k.iter().map(|s| s.to_string()).collect())
             .collect();
-        // (spec, read from its text alone)
+        // (spec, read as a view: text or value)
         let specs = [
             (
                 r#"{"targetRef":{"group":"","kind":"Service","name":"s"}}"#,
@@ -325,7 +332,7 @@ mod tests {
             (r#"{"targetRef":null,"targetRefs":null}"#, true),
             (r#"{"settings":{"a":1}}"#, true),
             (r#"{"targetRefs":[],"targetSelectors":null}"#, true),
-            // Shapes left to the built spec.
+            // Shapes left to the full reading.
             (
                 r#"{"targetSelectors":[{"kind":"HTTPRoute","matchLabels":{"a":"b"}}]}"#,
                 false,
@@ -344,18 +351,16 @@ mod tests {
             (r#"null"#, false),
             (r#""text""#, false),
         ];
-        for (spec, from_text) in specs {
+        for (spec, as_view) in specs {
             let (text, built) = (policy(spec), policy(spec));
             let _ = &*built.spec;
             assert_eq!(built.spec.unbuilt_text(), None);
-            let read = text.spec.unbuilt_text().and_then(TargetRefsText::read);
-            assert_eq!(read.is_some(), from_text, "{spec}");
+            assert_eq!(TargetRefsText::read(&text).is_some(), as_view, "{spec}");
+            assert!(text.spec.unbuilt_text().is_some(), "{spec}");
             for keep in &keeps {
-                assert_eq!(
-                    targets_within(&text, keep),
-                    targets_within(&built, keep),
-                    "{spec} {keep:?}"
-                );
+                let full = targets_read_within(&built, keep);
+                assert_eq!(targets_within(&text, keep), full, "{spec} {keep:?}");
+                assert_eq!(targets_within(&built, keep), full, "{spec} {keep:?}");
             }
         }
     }

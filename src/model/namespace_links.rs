@@ -2,9 +2,12 @@
 //! backendRefs), read from their objects' specs, and the links between namespaces they
 //! make: what an answer about one object follows to tell which namespaces it needs.
 
-use super::links::{namespace_of, reference, Links};
-use super::{is_gateway_group, is_route, ObjRef, Object, Val, GATEWAY_GROUP};
+use super::links::reference;
+use super::view::{self, MapOr};
+use super::{is_gateway_group, is_route, ObjRef, Object, Spec, Val, GATEWAY_GROUP};
 use rayon::prelude::*;
+use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A route of the Gateway API, standard or experimental.
@@ -46,36 +49,33 @@ pub(crate) fn backend_refs(object: &Object) -> Vec<ObjRef> {
         .collect()
 }
 
-/// The namespaces a route's or ListenerSet's references name, read from its spec's
-/// JSON text (every other field skipped). Reading fails on any shape it does not
-/// expect (a reference that is not a mapping, a namespace that is not a string, a key
-/// written twice): the caller then reads the built spec.
-#[derive(serde::Deserialize)]
+/// The namespaces a route's or ListenerSet's references name: a view of its spec
+/// (`model::view`), read from its JSON text without building it. As leniently as
+/// `parent_ref_values` and `backend_ref_values` read the built spec: a reference
+/// that is not a mapping, or whose namespace is not a string, names its route's own.
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 struct RefNamespaces<'t> {
-    #[serde(borrow, rename = "parentRefs", default)]
+    #[serde(borrow, deserialize_with = "view::list_of")]
     parent_refs: Option<Vec<RefNamespace<'t>>>,
-    #[serde(borrow, rename = "parentRef", default)]
+    #[serde(borrow, deserialize_with = "view::present")]
     parent_ref: Option<RefNamespace<'t>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, deserialize_with = "view::list_of")]
     rules: Option<Vec<RuleRefs<'t>>>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 struct RuleRefs<'t> {
-    #[serde(borrow, rename = "backendRefs", default)]
+    #[serde(borrow, deserialize_with = "view::list_of")]
     backend_refs: Option<Vec<RefNamespace<'t>>>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct RefNamespace<'t> {
-    #[serde(borrow, default)]
-    namespace: Option<std::borrow::Cow<'t, str>>,
-}
-
-impl<'t> RefNamespaces<'t> {
-    fn read(text: &'t str) -> Option<RefNamespaces<'t>> {
-        serde_json::from_str(text).ok()
-    }
+    #[serde(borrow, deserialize_with = "view::borrowed_string")]
+    namespace: Option<Cow<'t, str>>,
 }
 
 /// The hierarchy's links between namespaces, each from a child's namespace to its
@@ -119,11 +119,7 @@ impl NamespaceLinks {
             return;
         }
         // A settled route or backend keeps its links, not its spec.
-        if let Some(links) = o
-            .links
-            .get()
-            .filter(|_| Links::kept_for(o.group(), &o.kind))
-        {
+        if let Spec::Links(links) = &o.spec {
             for p in links.parent_refs.items() {
                 self.add(ns, p.namespace.as_deref().unwrap_or(ns));
             }
@@ -133,10 +129,10 @@ impl NamespaceLinks {
             }
             return;
         }
-        // A spec still held as text is read for its references' namespaces alone,
-        // without building it (an answer about one object may never look at it); any
-        // shape that reading does not expect is read the full way.
-        if let Some(refs) = o.spec.unbuilt_text().and_then(RefNamespaces::read) {
+        // Read for its references' namespaces alone: from a spec still held as text
+        // without building it (an answer about one object may never look at it), a
+        // key written twice from a value built for the read.
+        let mut add = |refs: RefNamespaces| {
             for p in refs.parent_refs.iter().flatten().chain(&refs.parent_ref) {
                 self.add(ns, p.namespace.as_deref().unwrap_or(ns));
             }
@@ -144,13 +140,12 @@ impl NamespaceLinks {
             for b in rules.flat_map(|r| r.backend_refs.iter().flatten()) {
                 self.add(b.namespace.as_deref().unwrap_or(ns), ns);
             }
-            return;
-        }
-        for p in parent_ref_values(o) {
-            self.add(ns, namespace_of(p, ns));
-        }
-        for b in backend_ref_values(o) {
-            self.add(namespace_of(b, ns), ns);
+        };
+        match o.spec.view::<MapOr<RefNamespaces>>() {
+            Some(MapOr(refs)) => add(refs),
+            None => o
+                .spec
+                .with(|spec| add(spec.view::<MapOr<_>>().unwrap_or_default().0)),
         }
     }
 
@@ -178,5 +173,76 @@ impl NamespaceLinks {
         }
         let parents = self.up.entry(child.to_string()).or_default();
         parents.insert(parent.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::links::namespace_of;
+    use crate::source::files::{load_text, Loaded};
+
+    /// A route in namespace `a` with `spec`, read from JSON: its spec still text.
+    fn route(kind: &str, spec: &str) -> Object {
+        let json = format!(
+            r#"{{"apiVersion":"gateway.networking.k8s.io/v1","kind":"{kind}","metadata":{{"name":"r","namespace":"a"}},"spec":{spec}}}"#
+        );
+        let mut loaded = Loaded::default();
+        load_text(&json, "r.json", &mut loaded).unwrap();
+        loaded.snapshot.objects.remove(0)
+    }
+
+    /// The links read from the references' values of the built spec, one by one.
+    fn by_hand(o: &Object) -> NamespaceLinks {
+        let mut links = NamespaceLinks::default();
+        let ns = o.namespace.as_deref().unwrap_or_default();
+        for p in parent_ref_values(o) {
+            links.add(ns, namespace_of(p, ns));
+        }
+        for b in backend_ref_values(o) {
+            links.add(namespace_of(b, ns), ns);
+        }
+        links
+    }
+
+    #[test]
+    fn namespaces_read_as_a_view_of_text_or_value_are_those_of_the_references() {
+        for (kind, spec) in [
+            (
+                "HTTPRoute",
+                r#"{"parentRefs":[{"name":"gw","namespace":"infra"},{"name":"x"}],
+                "rules":[{"backendRefs":[{"name":"s","namespace":"b"},{"name":"t"}]},
+                {"matches":[]}],"other":{"deep":[1]}}"#,
+            ),
+            (
+                "HTTPRoute",
+                r#"{"parentRefs":[null,1,"gw",{"namespace":5},{"namespace":"c\u0064"}],
+                "rules":[null,{"backendRefs":{"namespace":"z"}},{"backendRefs":[7,{"namespace":null},
+                {"namespace":"e"}]}]}"#,
+            ),
+            (
+                "HTTPRoute",
+                r#"{"parentRefs":{"namespace":"z"},"rules":"r","parentRef":{"namespace":"y"}}"#,
+            ),
+            (
+                "HTTPRoute",
+                r#"{"parentRefs":[{"namespace":"p","namespace":"q"}],"rules":[{"backendRefs":
+                [{"namespace":"m"}],"backendRefs":[{"namespace":"n"}]}]}"#,
+            ),
+            (
+                "XListenerSet",
+                r#"{"parentRef":{"name":"gw","namespace":"infra"}}"#,
+            ),
+            ("XListenerSet", r#"{"parentRef":null}"#),
+            ("HTTPRoute", r#"null"#),
+            ("HTTPRoute", r#"[{"parentRefs":[{"namespace":"z"}]}]"#),
+        ] {
+            let (text, built) = (route(kind, spec), route(kind, spec));
+            let expected = by_hand(&built);
+            let from_text = NamespaceLinks::of(std::slice::from_ref(&text));
+            assert!(text.spec.unbuilt_text().is_some(), "not built: {spec}");
+            assert_eq!(from_text, expected, "{spec}");
+            assert_eq!(NamespaceLinks::of(&[built]), expected, "{spec}");
+        }
     }
 }

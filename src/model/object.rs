@@ -1,7 +1,9 @@
 //! Objects as every stage after the source sees them: what was read, from where, and
 //! what could not be read. Plain data, no I/O.
 
-use super::{group_of_api_version, normalize_group, text, GroupKind, Lazy, Links, ObjRef, Text};
+use super::{
+    group_of_api_version, normalize_group, text, GroupKind, Lazy, Links, ObjRef, Spec, Text,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -42,24 +44,18 @@ pub struct Object {
     pub generation: Option<i64>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
     pub creation_timestamp: Option<String>,
-    /// Null for a route or backend once the snapshot is settled: its links are kept (a
-    /// Service's spec is kept too when the input holds Pods: its `selector` places them).
-    pub spec: Lazy,
+    /// Whole, but for a route or backend once the snapshot is settled: its links are
+    /// kept instead (a Service's spec is kept whole when the input holds Pods: its
+    /// `selector` places them).
+    pub spec: Spec,
     pub status: Lazy,
-    /// What the hierarchy reads of a route's or backend's spec (`links`).
-    pub(crate) links: std::sync::OnceLock<Box<Links>>,
     pub origin: Origin,
 }
 
 impl Object {
-    /// What the hierarchy reads of a route's or backend's spec, read the first time it
-    /// is asked for: when the spec is still text, straight from the text
-    /// (`Links::read_text`), no spec built; else from the built spec.
+    /// What the hierarchy reads of a route's or backend's spec (`Spec::links`).
     pub fn links(&self) -> &Links {
-        self.links.get_or_init(|| {
-            let from_text = self.spec.unbuilt_text().and_then(Links::read_text);
-            Box::new(from_text.unwrap_or_else(|| self.spec.with(Links::read)))
-        })
+        self.spec.links()
     }
 
     pub fn group(&self) -> &str {
@@ -338,7 +334,7 @@ impl Held {
     pub(crate) fn release_links(&mut self) {
         // Read on every core (`settle`), let go on every core.
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            o.links = std::sync::OnceLock::new();
+            o.spec.release_links();
         });
     }
 }
@@ -406,19 +402,17 @@ impl Snapshot {
     /// Builds every spec and status still held as text, and lets the text go: what is
     /// left after an answer has set aside what it does not need is all looked at;
     /// except routes and backends, whose specs are reduced to their links (the
-    /// answers read nothing else of them): after this their `spec` is null and
-    /// `links()` is what they keep (but a Service's, when the input holds Pods). Answers that write objects back (`dump`) do not
+    /// answers read nothing else of them): after this their `spec` is `Spec::Links`
+    /// (but a Service's, when the input holds Pods). Answers that write objects back (`dump`) do not
     /// settle the snapshot. Built on every core: building is most of the cost of reading.
     pub fn settle(&mut self) {
         // A Service's `selector` places the Pods a policy picks below it: kept with the
         // rest of its spec when the input holds Pods (else no answer reads it).
         let pods = self.objects.par_iter().any(Object::is_pod);
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            if Links::kept_for(o.group(), &o.kind) && !(pods && o.is_service()) {
-                o.links();
-                o.spec = Lazy::default();
-            } else {
-                o.spec.settle();
+            let links = Links::kept_for(o.group(), &o.kind) && !(pods && o.is_service());
+            o.spec.settle(links);
+            if !links {
                 o.status.settle();
             }
         });

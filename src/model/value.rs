@@ -374,16 +374,28 @@ impl<'de> Deserialize<'de> for Val {
 
 // ------------------------------------------------------------ read when first looked at
 
-/// A spec or status read from JSON text: kept as that text, and built into a [`Val`]
-/// the first time it is looked at (through `Deref`). An answer about one object sets
-/// aside most of a large input before looking at it, and what is set aside is never
-/// built. [`Lazy::settle`] builds it and lets the text go.
-#[derive(Default)]
-pub struct Lazy {
-    text: Option<Box<serde_json::value::RawValue>>,
-    /// The value once built: boxed, and none for null, so that a `Lazy` is four words
-    /// (every object holds two, most never built or null).
-    val: std::sync::OnceLock<Option<Box<Val>>>,
+/// A spec or status, in one of two states: JSON text as read ([`Lazy::Text`]), built
+/// into a [`Val`] the first time it is looked at (through `Deref`), or a value
+/// ([`Lazy::Built`]). An answer about one object sets aside most of a large input
+/// before looking at it, and what is set aside is never built; its views
+/// (`model::view`) are read from the text. [`Lazy::settle`] builds it and lets the text
+/// go.
+pub enum Lazy {
+    /// JSON text read as valid JSON. `built`: the value once looked at (boxed, and none
+    /// for null, so that a `Lazy` is four words: every object holds two, most never
+    /// built or null); the text is kept with it until settled.
+    Text {
+        text: Box<serde_json::value::RawValue>,
+        built: std::sync::OnceLock<Option<Box<Val>>>,
+    },
+    /// A value (none: null).
+    Built(Option<Box<Val>>),
+}
+
+impl Default for Lazy {
+    fn default() -> Lazy {
+        Lazy::NULL
+    }
 }
 
 /// A built value as it is kept.
@@ -392,19 +404,22 @@ fn kept(v: Val) -> Option<Box<Val>> {
 }
 
 impl Lazy {
+    /// Null.
+    pub const NULL: Lazy = Lazy::Built(None);
+
     /// Text read as valid JSON, to be built when first looked at.
     pub fn from_text(text: Box<serde_json::value::RawValue>) -> Lazy {
-        Lazy {
-            text: Some(text),
-            val: std::sync::OnceLock::new(),
+        Lazy::Text {
+            text,
+            built: std::sync::OnceLock::new(),
         }
     }
 
     /// The JSON text, while the value is not built yet.
     pub fn unbuilt_text(&self) -> Option<&str> {
-        match self.built() {
-            Some(_) => None,
-            None => self.text.as_deref().map(serde_json::value::RawValue::get),
+        match self {
+            Lazy::Text { text, built } if built.get().is_none() => Some(text.get()),
+            _ => None,
         }
     }
 
@@ -422,26 +437,31 @@ impl Lazy {
     /// Whether the value is null, told from the text when it is not built yet (JSON text
     /// read as one value is exactly `null` then), so asking builds nothing.
     pub fn is_null(&self) -> bool {
-        match (self.built(), &self.text) {
+        match (self.built(), self) {
             (Some(v), _) => v.is_null(),
-            (None, Some(text)) => text.get() == "null",
-            (None, None) => true,
+            (None, Lazy::Text { text, .. }) => text.get() == "null",
+            (None, Lazy::Built(_)) => true,
         }
     }
 
     /// Builds the value now, and drops the text it came from.
     pub fn settle(&mut self) {
-        let _ = &**self;
-        self.text = None;
+        if let Lazy::Text { built, .. } = self {
+            let value = built.take().unwrap_or_else(|| kept(self.build()));
+            *self = Lazy::Built(value);
+        }
     }
 
     /// The value, if built.
     fn built(&self) -> Option<&Val> {
-        self.val.get().map(|v| v.as_deref().unwrap_or(&NULL))
+        match self {
+            Lazy::Text { built, .. } => built.get().map(|v| v.as_deref().unwrap_or(&NULL)),
+            Lazy::Built(v) => Some(v.as_deref().unwrap_or(&NULL)),
+        }
     }
 
     fn build(&self) -> Val {
-        let Some(text) = &self.text else {
+        let Lazy::Text { text, .. } = self else {
             return Val::Null;
         };
         let mut d = serde_json::Deserializer::from_str(text.get());
@@ -454,17 +474,17 @@ impl Lazy {
 
 impl From<Val> for Lazy {
     fn from(v: Val) -> Lazy {
-        Lazy {
-            text: None,
-            val: std::sync::OnceLock::from(kept(v)),
-        }
+        Lazy::Built(kept(v))
     }
 }
 
 impl std::ops::Deref for Lazy {
     type Target = Val;
     fn deref(&self) -> &Val {
-        let v = self.val.get_or_init(|| kept(self.build()));
+        let v = match self {
+            Lazy::Text { built, .. } => built.get_or_init(|| kept(self.build())),
+            Lazy::Built(v) => v,
+        };
         v.as_deref().unwrap_or(&NULL)
     }
 }

@@ -113,7 +113,7 @@ impl Serialize for Item<'_> {
         item.serialize_entry("kind", o.kind.as_str())?;
         item.serialize_entry("metadata", &Metadata(o))?;
         if spec {
-            item.serialize_entry("spec", &Passed(&o.spec))?;
+            item.serialize_entry("spec", &Passed(o.spec.lazy()))?;
         }
         if status {
             item.serialize_entry("status", &Passed(&o.status))?;

@@ -16,7 +16,7 @@ pub mod files;
 pub mod live;
 mod split;
 
-use crate::model::{BlindSpot, Lazy, MalformedObject, Object, Origin, Snapshot, Text};
+use crate::model::{BlindSpot, Lazy, MalformedObject, Object, Origin, Snapshot, Spec, Text};
 use document::{Doc, Item, Items, MapOr};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -338,9 +338,8 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         uid,
         generation,
         creation_timestamp,
-        spec: doc.spec.take().unwrap_or_default(),
+        spec: Spec::whole(doc.spec.take().unwrap_or_default()),
         status: doc.status.take().unwrap_or_default(),
-        links: Default::default(),
         origin: origin.clone(),
     };
     if object.is_pod() {
@@ -348,7 +347,7 @@ fn object_shape(doc: &mut Doc, origin: &Origin) -> Result<Option<Object>, Malfor
         // name, namespace and labels are all that is kept.
         object.annotations = BTreeMap::new();
         (object.uid, object.generation) = (None, None);
-        object.spec = Lazy::default();
+        object.spec = Spec::default();
         object.status = Lazy::default();
     }
     Ok(Some(object))
