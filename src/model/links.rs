@@ -104,10 +104,11 @@ impl From<MapOr<LinksView>> for Links {
             ListField::NotAList => ListField::NotAList,
             ListField::Items(v) => ListField::Items(v.iter().map(PortView::section).collect()),
         };
-        let hostnames = spec.hostnames.into_iter().flatten();
+        let hostnames = spec.hostnames.into_iter().flatten().filter_map(|Str(s)| s);
         Links {
             parent_refs: spec.parent_refs,
-            hostnames: hostnames.filter_map(|Str(s)| s).collect(),
+            // Cut to size: kept for the whole command.
+            hostnames: hostnames.collect::<Vec<_>>().into_boxed_slice().into_vec(),
             rules: spec.rules,
             ports,
             port_numbers,

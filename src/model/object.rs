@@ -410,9 +410,10 @@ impl Snapshot {
         // rest of its spec when the input holds Pods (else no answer reads it).
         let pods = self.objects.par_iter().any(Object::is_pod);
         self.objects.par_iter_mut().with_min_len(256).for_each(|o| {
-            let links = Links::kept_for(o.group(), &o.kind) && !(pods && o.is_service());
-            o.spec.settle(links);
-            if !links {
+            if Links::kept_for(o.group(), &o.kind) && !(pods && o.is_service()) {
+                o.spec.keep_links();
+            } else {
+                o.spec.settle();
                 o.status.settle();
             }
         });

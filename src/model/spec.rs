@@ -61,16 +61,18 @@ impl Spec {
         }
     }
 
-    /// Settles the whole spec: built, its text let go (`Lazy::settle`); or, for a
-    /// route or backend (`links`), reduced to its links.
-    pub fn settle(&mut self, links: bool) {
-        match self {
-            Spec::Whole { links: read, spec } if links => {
-                let links = read.take().unwrap_or_else(|| Box::new(spec.read()));
-                *self = Spec::Links(links);
-            }
-            Spec::Whole { spec, .. } => spec.settle(),
-            Spec::Links(_) | Spec::Released => {}
+    /// Settles a whole spec: built, its text let go (`Lazy::settle`).
+    pub fn settle(&mut self) {
+        if let Spec::Whole { spec, .. } = self {
+            spec.settle();
+        }
+    }
+
+    /// Reduces a whole spec to its links (a route's or backend's, once settled).
+    pub fn keep_links(&mut self) {
+        if let Spec::Whole { links, spec } = self {
+            let links = links.take().unwrap_or_else(|| Box::new(spec.read()));
+            *self = Spec::Links(links);
         }
     }
 
@@ -189,7 +191,7 @@ mod tests {
         let links = spec.links().clone();
         assert_eq!(links.parent_refs.items().len(), 1);
         assert_eq!(spec.unbuilt_text(), Some(ROUTE), "links read from the text");
-        spec.settle(true);
+        spec.keep_links();
         assert!(matches!(&spec, Spec::Links(l) if **l == links));
         assert!(spec.is_null() && spec.get("parentRefs").is_none());
         spec.release_links();
@@ -201,7 +203,7 @@ mod tests {
     fn a_whole_spec_settles_built_and_keeps_no_text() {
         let mut spec = text(r#"{"a":1}"#);
         let _ = spec.links();
-        spec.settle(false);
+        spec.settle();
         assert!(matches!(
             &spec,
             Spec::Whole {
@@ -217,7 +219,7 @@ mod tests {
     #[test]
     fn specs_are_the_same_when_whole_values_or_links_are() {
         let mut settled = text(ROUTE);
-        settled.settle(true);
+        settled.keep_links();
         assert_eq!(settled, settled.clone());
         assert_eq!(
             text(ROUTE),
@@ -225,11 +227,11 @@ mod tests {
         );
         assert_ne!(settled, text(ROUTE));
         let mut other = text(r#"{"parentRefs":[{"name":"other"}]}"#);
-        other.settle(true);
+        other.keep_links();
         assert_ne!(settled, other);
         // A spec with no links is the null one, reduced or not.
         let mut empty = text("{}");
-        empty.settle(true);
+        empty.keep_links();
         assert_eq!(empty, Spec::default());
         assert_eq!(Spec::Released, Spec::default());
     }
