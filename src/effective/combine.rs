@@ -105,6 +105,23 @@ pub struct Acc {
     pub expected: Option<Rc<FastMap<PolicyId, usize>>>,
 }
 
+/// A state's identity while it is held: its address. The fold interns states by it
+/// (`push` and `only` once per input state, contexts that arrive alike folded once,
+/// each result measured once for statuses). A numbered arena would serve too, but
+/// states are shared by `Rc` among the contexts of many nodes, between a fold and its
+/// copy without one policy (`KindFold::without`), and with the callers that read
+/// contexts: each would have to read a state through the fold that numbered it. An
+/// address is a key only while the state is alive, so whoever keys by it keeps the
+/// `Rc` with the key (in the map's value, or the context that holds it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct StateKey(std::ptr::NonNull<Acc>);
+
+impl StateKey {
+    pub(crate) fn of(acc: &Rc<Acc>) -> StateKey {
+        StateKey(std::ptr::NonNull::from(&**acc))
+    }
+}
+
 impl PartialEq for Acc {
     /// Two states with the same entries make the same result.
     fn eq(&self, other: &Self) -> bool {
