@@ -272,6 +272,32 @@ mod tests {
     }
 
     #[test]
+    fn a_kind_known_only_by_its_label_or_declared_gets_its_class_generic_static_entry() {
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: quotas.example.io\n  labels: {gateway.networking.k8s.io/policy: Direct}\nspec: {group: example.io, names: {kind: Quota, plural: quotas}}\n";
+        let mut loaded = crate::source::files::Loaded::default();
+        crate::source::files::load_text(crd, "crd.yaml", &mut loaded).unwrap();
+        let declared = Declared {
+            group_kind: GroupKind::new("example.io", "Throttle"),
+            class: Class::Inherited,
+        };
+        let catalog = Catalog::build(&loaded.snapshot.objects, &[declared]);
+        let quota = catalog.kind_of(&GroupKind::new("example.io", "Quota"));
+        assert!(std::ptr::eq(&*quota.entry, Entry::generic(Class::Direct)));
+        assert_eq!(quota.group_kind(), GroupKind::new("example.io", "Quota"));
+        assert_eq!((quota.group(), quota.kind()), ("example.io", "Quota"));
+        assert_eq!(quota.origin, ClassOrigin::Label);
+        assert_eq!(quota.label(), Some(Class::Direct));
+        let throttle = catalog.kind_of(&GroupKind::new("example.io", "Throttle"));
+        assert!(std::ptr::eq(
+            &*throttle.entry,
+            Entry::generic(Class::Inherited)
+        ));
+        assert_eq!(throttle.kind(), "Throttle");
+        assert_eq!(throttle.origin, ClassOrigin::Declared);
+        assert_eq!(throttle.label(), None);
+    }
+
+    #[test]
     fn a_registry_kind_declared_of_the_other_class_keeps_its_rules_but_how_it_combines() {
         let gk = GroupKind::new("gateway.networking.k8s.io", "BackendTLSPolicy");
         let declared = Declared {

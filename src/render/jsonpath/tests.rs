@@ -1,6 +1,7 @@
 //! Tests of `-o jsonpath` templates: kubectl's documented examples, filters, errors and
 //! escaping, on the JSON of a list of nodes.
 
+use super::sort::natural;
 use super::*;
 use serde_json::json;
 
