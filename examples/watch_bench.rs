@@ -22,11 +22,11 @@
 //! ratio of the CPU time the process's threads ran (Linux), which depends less on what
 //! else runs on the machine.
 
+use kubectl_policies::model::watch::Change;
 use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::query::watch::Watched;
 use kubectl_policies::query::{analyze, policy_rows, PolicyRow};
 use kubectl_policies::source::files::{self, load_text, Loaded};
-use kubectl_policies::source::live::watch::Change;
 use std::time::{Duration, Instant};
 
 fn main() {

@@ -23,4 +23,16 @@ pub mod render;
 pub mod source;
 pub mod topology;
 
-pub use query::{analyze, analyze_yaml};
+pub use query::analyze;
+
+use source::files::{load_text, Loaded, SyntaxError};
+
+/// Literal YAML in, analysed world out (objects without a namespace in `default`): for
+/// tests and examples. Here, above every layer, as it joins the reading of text
+/// (`source`) to the pure analysis (`query`), which never imports `source`.
+pub fn analyze_yaml(yaml: &str) -> Result<query::Rebuildable, SyntaxError> {
+    let mut loaded = Loaded::default();
+    load_text(yaml, "<literal>", &mut loaded)?;
+    loaded.place_in("default");
+    Ok(analyze(loaded.snapshot, &[], &loaded.malformed))
+}

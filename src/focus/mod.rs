@@ -25,8 +25,8 @@ pub use references::{referenced, referring_kinds, resting_on};
 
 use crate::catalog::references::kind_allowed;
 use crate::catalog::Catalog;
+use crate::model::read::ReadScope;
 use crate::model::{hierarchy_kinds, is_cluster_scoped, is_gateway_group, is_listener_set, ObjRef};
-use crate::source::live::ReadScope;
 
 /// What a command's answer depends on.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 //! asks for. No such policy read, no Pod listed.
 
 use crate::catalog::policy::pod_selector_queries;
+use crate::model::read::PodLists;
 use crate::model::{GroupKind, Object, Val};
-use crate::source::live::PodLists;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The namespaces whose Pods an answer needs, each with the label selector to list

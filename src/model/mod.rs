@@ -2,8 +2,9 @@
 //! (`names`), objects and what could not be read (`object`), a spec by its state
 //! (`spec`), the compact forms it is held in (`text`, `value`) and the one way a typed view of it is read (`view`), the
 //! links between namespaces routes make (`namespace_links`; what a route's spec says:
-//! `links`), and the Gateway API's vocabulary (`vocabulary`). No I/O, and no import of
-//! any other module of the crate.
+//! `links`), the Gateway API's vocabulary (`vocabulary`), and what a live read is asked
+//! for and reports (`read`, `watch`), which the pure layers share with `source` without
+//! importing it. No I/O, and no import of any other module of the crate.
 
 mod crd;
 #[macro_use]
@@ -13,11 +14,13 @@ mod links;
 mod names;
 mod namespace_links;
 mod object;
+pub mod read;
 mod spec;
 pub mod text;
 pub mod value;
 mod view;
 mod vocabulary;
+pub mod watch;
 
 pub use crd::{Crd, CRD_GROUP, CRD_KIND};
 pub use hash::{key_hash, FastMap, FastSet, FastState};

@@ -492,7 +492,7 @@ pub fn picture(after: &World, answer: &PolicyDiff) -> super::graph::Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::analyze_yaml;
+    use crate::analyze_yaml;
 
     const BASE: &str = "
 apiVersion: gateway.networking.k8s.io/v1

@@ -46,7 +46,7 @@ pub use reported::{
 pub use sections::SectionEffective;
 pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
-pub use world::{analyze, analyze_once, analyze_yaml, Rebuildable, World};
+pub use world::{analyze, analyze_once, Rebuildable, World};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::Class;

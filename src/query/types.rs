@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn a_shared_kind_name_resolves_to_the_one_the_input_holds() {
         let eg = GroupKind::new("gateway.envoyproxy.io", "BackendTrafficPolicy");
-        let w = crate::query::analyze_yaml(
+        let w = crate::analyze_yaml(
             "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: p, namespace: default}\nspec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]}\n",
         )
         .unwrap();

@@ -5,7 +5,6 @@
 use crate::catalog::{Catalog, Declared};
 use crate::effective::{Counts, Statuses};
 use crate::model::{drop_duplicates, MalformedObject, ObjRef, Object, Snapshot};
-use crate::source::files::{load_text, Loaded, SyntaxError};
 use crate::topology::{Code, Finding, PolicyId, Topology};
 use std::sync::{Arc, OnceLock};
 
@@ -213,13 +212,4 @@ fn topology_of(
         ));
     }
     topology
-}
-
-/// Literal YAML in, analysed world out (objects without a namespace in `default`): for
-/// tests and examples.
-pub fn analyze_yaml(yaml: &str) -> Result<Rebuildable, SyntaxError> {
-    let mut loaded = Loaded::default();
-    load_text(yaml, "<literal>", &mut loaded)?;
-    loaded.place_in("default");
-    Ok(analyze(loaded.snapshot, &[], &loaded.malformed))
 }

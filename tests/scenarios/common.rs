@@ -63,7 +63,7 @@ pub fn assert_skeleton_matches_nodes(w: &World) {
 pub fn assert_live_plan_matches_full(yaml: &str, w: &World) {
     use kubectl_policies::catalog::Catalog;
     use kubectl_policies::focus::{live_scope, needed_namespaces, Need};
-    use kubectl_policies::source::live::ReadScope;
+    use kubectl_policies::model::read::ReadScope;
     use std::collections::BTreeSet;
     let mut loaded = kubectl_policies::source::files::Loaded::default();
     kubectl_policies::source::files::load_text(yaml, "<literal>", &mut loaded).unwrap();

@@ -1,6 +1,7 @@
 //! `get -w`'s incremental answers: after every change, the rows `Watched` answers from
 //! the parts a change can touch are `get`'s rows computed on the whole input.
 
+use kubectl_policies::model::watch::Change;
 use kubectl_policies::model::ObjRef;
 use kubectl_policies::model::{Object, Snapshot};
 use kubectl_policies::query::watch::events::{Event, Shown, Shows};
@@ -9,7 +10,6 @@ use kubectl_policies::query::{analyze, policy_rows, PolicyRow};
 use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::render::Printer;
 use kubectl_policies::source::files::{load_text, Loaded};
-use kubectl_policies::source::live::watch::Change;
 
 fn objects(yaml: &str) -> Vec<Object> {
     let mut loaded = Loaded::default();
@@ -278,8 +278,8 @@ spec: {ports: [{name: http, port: 80}]}
 
 /// A watch's fresh list (its first, or after 410 Gone) as `Change::Relisted`.
 fn relisted(kind: &str, group: &str, plural: &str, objects: Vec<Object>) -> Change {
-    use kubectl_policies::source::live::discovery::Resource;
-    use kubectl_policies::source::live::watch::WatchList;
+    use kubectl_policies::model::read::Resource;
+    use kubectl_policies::model::watch::WatchList;
     Change::Relisted {
         list: WatchList {
             resource: Resource {

@@ -20,6 +20,8 @@
 //! answer is compared with a full analysis. proptest shrinks a failure to the fewest changes; the seed is fixed, so
 //! every run tries the same sequences (PROPTEST_RNG_SEED picks others).
 
+use kubectl_policies::model::read::Resource;
+use kubectl_policies::model::watch::{Change, WatchList};
 use kubectl_policies::model::{Listed, ObjRef, Object, Snapshot};
 use kubectl_policies::query::watch::events::{Event, Shown, Shows};
 use kubectl_policies::query::watch::{Answer, Watched};
@@ -27,8 +29,6 @@ use kubectl_policies::query::{analyze, policy_item, policy_rows, PolicyRow};
 use kubectl_policies::render::human::policy_cells_alike;
 use kubectl_policies::render::Printer;
 use kubectl_policies::source::files::{load_text, Loaded};
-use kubectl_policies::source::live::discovery::Resource;
-use kubectl_policies::source::live::watch::{Change, WatchList};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,7 @@
 //! listed, as a fresh `get` would neither list it nor hold them.
 
 use super::{listed_entry, Watched};
-use crate::source::live::watch::WatchList;
+use crate::model::watch::WatchList;
 
 impl Watched {
     /// Forgets `list`: its objects (each a deletion), that it was listed, and, for

@@ -29,7 +29,7 @@ fn wrap_list_breaks_after_a_comma() {
 #[test]
 fn get_names_the_first_targets_and_how_many_more_unless_wide() {
     let yaml = "apiVersion: networking.gke.io/v1\nkind: GCPServerTLSPolicy\nmetadata: {name: tls, namespace: app}\nspec: {targetRefs: [{kind: Pod, selector: {}}]}\n";
-    let w = crate::query::analyze_yaml(yaml).unwrap();
+    let w = crate::analyze_yaml(yaml).unwrap();
     let mut row = crate::query::policy_rows(&w, None).remove(0);
     row.targets = (0..12)
         .map(|i| ObjRef::new("", "Pod", Some("app"), &format!("pod-{i}")))

@@ -1,7 +1,7 @@
 //! What could not be read, said once per kind and cause: the blind spots of a read.
 
 use super::api::ApiError;
-use super::discovery::Resource;
+use crate::model::read::Resource;
 use crate::model::{BlindReason, BlindSpot};
 use std::collections::BTreeMap;
 

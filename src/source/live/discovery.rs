@@ -5,6 +5,7 @@
 
 use super::api::{Api, ApiError};
 use super::error::DiscoveryError;
+use crate::model::read::Resource;
 use crate::model::GroupKind;
 use crate::model::{BlindReason, BlindSpot};
 use serde::Deserialize;
@@ -19,45 +20,8 @@ pub(crate) const ACCEPT_METADATA_LIST: &str =
 /// Asks for aggregated discovery first; a server without it answers plain JSON.
 pub(crate) const ACCEPT_DISCOVERY: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
-/// One listable resource, at the version the tool reads it in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Resource {
-    pub group: String,
-    pub version: String,
-    pub kind: String,
-    pub plural: String,
-    pub namespaced: bool,
-}
-
+/// How the API server is asked for a list of a resource.
 impl Resource {
-    pub fn group_kind(&self) -> GroupKind {
-        GroupKind::new(&self.group, &self.kind)
-    }
-
-    pub fn api_version(&self) -> String {
-        if self.group.is_empty() {
-            self.version.clone()
-        } else {
-            format!("{}/{}", self.group, self.version)
-        }
-    }
-
-    /// `httproutes.gateway.networking.k8s.io`, `services`: as kubectl names it.
-    pub fn display(&self) -> String {
-        if self.group.is_empty() {
-            self.plural.clone()
-        } else {
-            format!("{}.{}", self.plural, self.group)
-        }
-    }
-
-    /// Whether its objects are read as metadata only (`PartialObjectMetadataList`):
-    /// Secrets and ConfigMaps, whose data the tool never asks for, holds or prints
-    /// (a policy's reference to one needs only that it exists).
-    pub fn metadata_only(&self) -> bool {
-        self.group.is_empty() && matches!(self.kind.as_str(), "Secret" | "ConfigMap")
-    }
-
     /// The `Accept` a list of it is asked with: metadata only, as kube-rs's
     /// `list_metadata` asks, for [`metadata_only`](Self::metadata_only) kinds.
     pub(crate) fn list_accept(&self) -> &'static str {

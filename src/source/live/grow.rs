@@ -22,9 +22,11 @@
 //! `Change::Unwatched`: what it covered is no longer known, as a fresh `get` would not
 //! list it.
 
-use super::change::{Change, WatchList};
-use super::discovery::{Discovery, Resource};
-use super::{Guide, PodLists};
+use super::discovery::Discovery;
+use super::Guide;
+use crate::model::read::PodLists;
+use crate::model::read::Resource;
+use crate::model::watch::{Change, WatchList};
 use crate::model::{Crd, GroupKind, ObjRef, Object, CRD_GROUP, CRD_KIND};
 use crate::model::{GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::{BTreeMap, BTreeSet};

@@ -5,8 +5,8 @@
 //! (with Retry-After) are the client's (`api.rs`).
 
 use super::api::{Api, ApiError};
-use super::discovery::Resource;
 use super::page::{read_page, Page};
+use crate::model::read::Resource;
 use crate::model::{GroupKind, MalformedObject, Object, Origin};
 use std::collections::BTreeSet;
 use std::sync::Arc;

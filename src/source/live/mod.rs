@@ -15,7 +15,6 @@
 
 pub mod api;
 mod blind_spots;
-mod change;
 pub mod config;
 mod connect;
 pub mod discovery;
@@ -31,9 +30,9 @@ mod retry_after;
 mod runtime;
 pub mod watch;
 
+use crate::model::read::{PodLists, ReadScope, Resource};
 use crate::model::{GroupKind, ObjRef, Object};
-use discovery::Resource;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -67,22 +66,6 @@ impl Default for LiveOptions {
         }
     }
 }
-
-/// What to read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadScope {
-    /// Every namespace; a kind the user may not list cluster-wide is read in
-    /// `fallback` (the namespaces in scope) instead.
-    Cluster { fallback: Vec<String> },
-    /// One namespace, and the namespaces its objects' ancestors live in.
-    Namespace(String),
-    /// What the answer for one object needs: its namespace and its ancestors'.
-    Object(ObjRef),
-}
-
-/// The namespaces whose Pods a read lists, each with the label selector to list them
-/// with, in kubectl's syntax (none: every Pod of the namespace).
-pub type PodLists = BTreeMap<String, Option<String>>;
 
 /// Kinds named in policies' specs, each with the namespace named in (`None`: every
 /// namespace, a kind named by name alone).

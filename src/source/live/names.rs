@@ -2,8 +2,8 @@
 //! and the objects of one kind (`describe httproute/<TAB>`), each read with one GET of a
 //! list's metadata (after discovery, for a kind).
 
-use super::discovery::Resource;
 use super::{connect, LiveError, LiveOptions};
+use crate::model::read::Resource;
 use crate::model::{GroupKind, ObjRef};
 
 /// How a list's metadata is asked for: names and namespaces only.

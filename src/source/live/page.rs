@@ -3,7 +3,7 @@
 //! leaves out of a built-in kind's items, and a CRD's schemas dropped.
 
 use super::api::ApiError;
-use super::discovery::Resource;
+use crate::model::read::Resource;
 use crate::model::{Lazy, MalformedObject, Object, Origin, Text, Val};
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;

@@ -7,10 +7,11 @@
 //! no new one appears. Last, the Pods the policies read pick by label, in their
 //! namespaces only.
 
-use super::discovery::{Discovery, Resource};
+use super::discovery::Discovery;
 use super::list::ListRequest;
 use super::read::Reader;
 use super::{Guide, LiveError, ReadScope};
+use crate::model::read::Resource;
 use crate::model::{namespace_name_problem, BlindReason, BlindSpot, GroupKind, ObjRef, Object};
 use crate::model::{Crd, CRD_GROUP, CRD_KIND, GATEWAY_GROUP, GATEWAY_X_GROUP, POLICY_LABEL};
 use std::collections::BTreeSet;

@@ -8,11 +8,11 @@
 //! watch (403, 404) is reported once as a blind spot and its objects stay as last seen;
 //! a server that cannot be reached again within the give-up time ends the watch.
 
-pub use super::change::{Change, WatchList};
-use super::discovery::Resource;
 use super::grow::{Growth, Running};
 use super::retry_after::RetryAfters;
 use super::{complete_item, Cluster, LiveError};
+use crate::model::read::Resource;
+pub use crate::model::watch::{Change, WatchList};
 use crate::model::{BlindReason, BlindSpot, MalformedObject, ObjRef, Object, Origin};
 use crate::source::document::{Doc, MapOr};
 use crate::source::objects_from_document;

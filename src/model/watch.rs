@@ -1,9 +1,10 @@
-//! What `get -w`'s watches report: the lists they follow (`WatchList`) and the changes
-//! they see (`Change`). Below `watch`, which makes them, and `grow`, which reads them to
-//! tell what else to watch.
+//! What `get -w`'s watches report, as plain data: the lists they follow (`WatchList`)
+//! and the changes they see (`Change`). The live reader (`source::live::watch`) makes
+//! them and reads them to tell what else to watch (`grow`); `query::watch` answers
+//! them, with no I/O.
 
-use super::discovery::Resource;
-use crate::model::{BlindSpot, ObjRef, Object};
+use super::read::Resource;
+use super::{BlindSpot, ObjRef, Object};
 
 /// One list the read made, watched the same way (same kind, namespace and selector).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +24,7 @@ impl WatchList {
     /// Whether `o` is one of the objects this list covers.
     pub fn covers(&self, object: &Object) -> bool {
         object.kind == self.resource.kind
-            && crate::model::normalize_group(object.group()) == self.resource.group
+            && super::normalize_group(object.group()) == self.resource.group
             && (self.namespace.is_none()
                 || object.namespace.as_deref() == self.namespace.as_deref())
     }
