@@ -106,13 +106,26 @@ struct Arrival {
     pred: Option<(NodeId, u32)>,
 }
 
-/// The scratch of folding one node, kept between nodes to reuse its memory: each
-/// distinct arriving (state, seen) and the context it went to; and (context, parent
-/// link) pairs.
-#[derive(Default)]
+/// The scratch of folding one node, kept between nodes to reuse its memory: the node,
+/// each distinct arriving (state, seen) and the context it went to; and (context,
+/// parent link) pairs.
 struct Arrivals {
+    at: At,
     arrived: Vec<(Option<StateKey>, SeenId, u32)>,
     links: Vec<(u32, (NodeId, u32))>,
+}
+
+impl Arrivals {
+    fn new() -> Self {
+        Arrivals {
+            at: At {
+                node: NodeId::at(0),
+                start: 0,
+            },
+            arrived: Vec::new(),
+            links: Vec::new(),
+        }
+    }
 }
 
 /// The contexts of one kind's fold computed so far, and the walk's scratch.
@@ -145,7 +158,7 @@ impl<P: Paths> FoldWalk<P> {
             links: Vec::new(),
             paths: PhantomData,
             seen: SeenSets::new(),
-            scratch: Arrivals::default(),
+            scratch: Arrivals::new(),
         }
     }
 
@@ -165,7 +178,7 @@ impl<P: Paths> FoldWalk<P> {
             links: self.links.clone(),
             paths: PhantomData,
             seen: self.seen.clone(),
-            scratch: Arrivals::default(),
+            scratch: Arrivals::new(),
         }
     }
 
@@ -247,7 +260,8 @@ impl<P: Paths> FoldWalk<P> {
             node,
             start: self.ctxs.len(),
         };
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch = std::mem::replace(&mut self.scratch, Arrivals::new());
+        scratch.at = at;
         scratch.arrived.clear();
         scratch.links.clear();
         if parents.is_empty() {
@@ -256,7 +270,7 @@ impl<P: Paths> FoldWalk<P> {
                 seen: 0,
                 pred: None,
             };
-            self.arrive(config, memo, at, &mut scratch, root);
+            self.arrive(config, memo, &mut scratch, root);
         }
         // An Inherited kind's settings go only as far down as its vendor configures
         // them (`Flow`): into a backend from a rule, past the client side, only some.
@@ -314,7 +328,7 @@ impl<P: Paths> FoldWalk<P> {
                     (false, Some(keep), Some(acc)) => memo.only(acc, keep),
                 };
                 let pred = Some((p, j - a));
-                self.arrive(config, memo, at, &mut scratch, Arrival { acc, seen, pred });
+                self.arrive(config, memo, &mut scratch, Arrival { acc, seen, pred });
             }
         }
         // Ports are sections of backends alone (`topology::build::nodes`).
@@ -349,27 +363,28 @@ impl<P: Paths> FoldWalk<P> {
         &mut self,
         config: &FoldConfig,
         memo: &mut FoldMemo,
-        at: At,
         scratch: &mut Arrivals,
         arrival: Arrival,
     ) {
-        // The parent context holds the state alive while its key is in `arrived`.
+        // The parent context (or the memo, for a state narrowed or made of a backend's
+        // own policies) holds the state alive while its key is in `arrived`.
         let key = (arrival.acc.as_ref().map(StateKey::of), arrival.seen);
+        let pred = arrival.pred;
         let i = match scratch.arrived.iter().find(|a| (a.0, a.1) == key) {
             Some(a) => a.2,
             None => {
-                let i = self.fold_here(config, memo, at, arrival.acc, arrival.seen);
+                let i = self.fold_here(config, memo, scratch.at, arrival);
                 scratch.arrived.push((key.0, key.1, i));
                 i
             }
         };
-        if let Some(pred) = arrival.pred {
+        if let Some(pred) = pred {
             scratch.links.push((i, pred));
         }
     }
 
-    /// Folds the policies that apply at the node (its namespace level the first time a
-    /// path enters it, then its own) onto one arriving state; returns the index among
+    /// Folds the policies that apply at node `at` (its namespace level the first time a
+    /// path enters it, then its own) onto the state of one arriving context; returns the index among
     /// the node's contexts of the one it belongs to: an equal one already there, or a
     /// new one.
     fn fold_here(
@@ -377,9 +392,9 @@ impl<P: Paths> FoldWalk<P> {
         config: &FoldConfig,
         memo: &mut FoldMemo,
         at: At,
-        mut acc: Option<Rc<Acc>>,
-        seen: SeenId,
+        arrival: Arrival,
     ) -> u32 {
+        let Arrival { mut acc, seen, .. } = arrival;
         let n = at.node;
         let mut seen_next = seen;
         let mut entered = false;
