@@ -244,11 +244,11 @@ pub struct Topology {
 pub enum PortTraffic {
     /// From every rule into the backend (or the node is no port).
     #[default]
-    Every,
+    FromEveryRule,
     /// From none of them: only what starts at the backend reaches it.
-    None,
-    /// From some: rule by rule.
-    Some,
+    FromNoRule,
+    /// From some of them: each context is asked whether its rule names the port.
+    RuleByRule,
 }
 
 /// What a topology answers. Its parts are built together (`build`) and read only through
@@ -357,7 +357,7 @@ impl Topology {
         !self.backend_ports.is_empty()
     }
 
-    /// How traffic reaches node `id` if it is a backend's port (`PortTraffic::Every`
+    /// How traffic reaches node `id` if it is a backend's port (`PortTraffic::FromEveryRule`
     /// for any other node).
     #[inline]
     pub fn port_traffic(&self, id: NodeId) -> PortTraffic {
@@ -423,7 +423,7 @@ impl Topology {
 impl Topology {
     /// `port_traffic` of every node, from the backend ports the rules name.
     pub(crate) fn told_port_traffic(&self) -> Vec<PortTraffic> {
-        let mut out = vec![PortTraffic::Every; self.nodes.len()];
+        let mut out = vec![PortTraffic::FromEveryRule; self.nodes.len()];
         if self.backend_ports.is_empty() {
             return out;
         }
@@ -437,11 +437,11 @@ impl Topology {
             let into = self.skeleton.parents(backend);
             let reach = |q: &NodeId| self.reaches_port(*q, backend, n);
             out[n.index()] = if into.iter().all(reach) {
-                PortTraffic::Every
+                PortTraffic::FromEveryRule
             } else if !into.iter().any(reach) {
-                PortTraffic::None
+                PortTraffic::FromNoRule
             } else {
-                PortTraffic::Some
+                PortTraffic::RuleByRule
             };
         }
         out

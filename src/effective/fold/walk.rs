@@ -301,7 +301,7 @@ impl<P: Paths> FoldWalk<P> {
             // contexts: told once per topology when every rule into `p`, or none,
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
-                false => PortTraffic::Every,
+                false => PortTraffic::FromEveryRule,
                 true => topology.port_traffic(node),
             };
             // The backend's own policies, for the contexts traffic does not reach this
@@ -312,9 +312,9 @@ impl<P: Paths> FoldWalk<P> {
                 let seen = c.seen();
                 let mut acc = c.acc.clone();
                 let reached = match reach {
-                    PortTraffic::Every => true,
-                    PortTraffic::None => self.preds(j as usize).next().is_none(),
-                    PortTraffic::Some => self.traffic_reaches(topology, j as usize, p, node),
+                    PortTraffic::FromEveryRule => true,
+                    PortTraffic::FromNoRule => self.preds(j as usize).next().is_none(),
+                    PortTraffic::RuleByRule => self.traffic_reaches(topology, j as usize, p, node),
                 };
                 if !reached {
                     acc = match &own {
