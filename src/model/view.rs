@@ -4,9 +4,8 @@
 //! nothing built) and from a built [`Val`] (a `Deserializer` over `&Val`, strings
 //! borrowed from it).
 //!
-//! The views of the hierarchy read a spec leniently, as Kubernetes' own readers
-//! never see a spec the API server refused but files may hold anything: a field of
-//! the wrong shape reads as absent. The readers of that here ([`string`], [`uint`],
+//! The views of the hierarchy read a spec leniently (files may hold what an API server
+//! would refuse): a field of the wrong shape reads as absent. The readers of that here ([`string`], [`uint`],
 //! [`MapOr`], [`list`]) skip the value they do not take, so a lenient view never fails
 //! on a shape. A view fails on JSON text only where serde_json's reading and the built
 //! value part: a key written twice (a derived view refuses it; the built value keeps
@@ -299,5 +298,92 @@ pub(crate) struct Str(pub Option<Text>);
 impl<'de> Deserialize<'de> for Str {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
         string(d).map(Str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    /// A strict view of every shape.
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Every<'a> {
+        #[serde(borrow)]
+        name: Cow<'a, str>,
+        count: u64,
+        delta: i64,
+        ratio: f64,
+        on: bool,
+        absent: Option<u64>,
+        null: Option<String>,
+        list: Vec<Option<u8>>,
+        #[serde(borrow)]
+        nested: Option<Box<Every<'a>>>,
+    }
+
+    #[test]
+    fn a_view_reads_alike_from_text_and_from_the_built_value() {
+        let json = r#"{"name":"a","count":1,"delta":-2,"ratio":0.5,"on":true,"null":null,
+            "list":[1,null],"skipped":{"x":[1]},"nested":{"name":"b\u00e9","count":3,
+            "delta":4,"ratio":1e300,"on":false,"list":[]}}"#;
+        let from_text: Every = serde_json::from_str(json).unwrap();
+        let built: Val = serde_json::from_str(json).unwrap();
+        let from_value: Every = built.view().unwrap();
+        assert_eq!(from_value, from_text);
+        assert!(matches!(from_value.name, Cow::Borrowed("a")), "borrowed");
+        // Refused alike: a field of the wrong shape, a missing one.
+        for bad in [r#"{"name":1}"#, r#"{"name":"a"}"#, "[]", "null"] {
+            let built: Val = serde_json::from_str(bad).unwrap();
+            assert!(serde_json::from_str::<Every>(bad).is_err(), "{bad}");
+            assert_eq!(built.view::<Every>(), None, "{bad}");
+        }
+    }
+
+    /// The lenient readers take their shape and skip any other, from text as from
+    /// the value.
+    #[test]
+    fn lenient_readers_skip_what_they_do_not_take() {
+        #[derive(Debug, Default, PartialEq, Deserialize)]
+        #[serde(default)]
+        struct Lenient {
+            #[serde(deserialize_with = "string")]
+            s: Option<Text>,
+            #[serde(deserialize_with = "uint")]
+            u: Option<u64>,
+            #[serde(deserialize_with = "list_of")]
+            l: Option<Vec<Inner>>,
+            #[serde(deserialize_with = "present")]
+            p: Option<Inner>,
+        }
+        #[derive(Debug, Default, PartialEq, Deserialize)]
+        #[serde(default)]
+        struct Inner {
+            #[serde(deserialize_with = "string")]
+            s: Option<Text>,
+        }
+        let good = r#"{"s":"x","u":7,"l":[{"s":"y"},3,null],"p":null}"#;
+        let bad = r#"{"s":{"a":[1]},"u":-1,"l":{"s":"y"},"other":[{}]}"#;
+        for (json, expected) in [
+            (
+                good,
+                Lenient {
+                    s: Some(text("x")),
+                    u: Some(7),
+                    l: Some(vec![
+                        Inner { s: Some(text("y")) },
+                        Inner::default(),
+                        Inner::default(),
+                    ]),
+                    p: Some(Inner::default()),
+                },
+            ),
+            (bad, Lenient::default()),
+        ] {
+            let built: Val = serde_json::from_str(json).unwrap();
+            assert_eq!(serde_json::from_str::<Lenient>(json).unwrap(), expected);
+            assert_eq!(built.view::<Lenient>(), Some(expected), "{json}");
+        }
     }
 }

@@ -73,7 +73,7 @@ pub fn named(w: &Rebuildable, styles: &[Style]) {
         let d = dependents::describe_dependency(w, &object);
         data(&what, &d);
         text(&what, styles, |o, style| {
-            human::describe_dependency(o, &d, &printer(style))
+            human::dependency_page(o, &d, &printer(style))
         });
         let b = blast::delete_object(w, &object, &[]);
         data(&what, &b);
@@ -138,7 +138,7 @@ fn object(w: &World, n: NodeId, styles: &[Style]) {
     data(&what, &d);
     for wide in [false, true] {
         text(&what, styles, |o, style| {
-            human::describe_target(
+            human::target_page(
                 o,
                 &d,
                 &Printer {
@@ -155,7 +155,7 @@ fn object(w: &World, n: NodeId, styles: &[Style]) {
     let e = query::effective(w, n, None);
     data(&what, &e);
     text(&what, styles, |o, style| {
-        human::effective(o, &e, &d.policies, &printer(style))
+        human::effective_page(o, &e, &d.policies, &printer(style))
     });
     let below = query::tree(w, Some(n), None);
     data(&what, &below);
@@ -171,7 +171,7 @@ fn policy(w: &Rebuildable, p: PolicyId, styles: &[Style]) {
     let d = query::describe_policy(w, p);
     data(&what, &d);
     text(&what, styles, |o, style| {
-        human::describe_policy(o, &d, &printer(style))
+        human::policy_page(o, &d, &printer(style))
     });
     let outline = outline::policy(w, p);
     text(&what, styles, |o, style| {

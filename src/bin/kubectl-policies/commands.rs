@@ -274,7 +274,7 @@ fn describe(
                     Format::Tree => One::text(|o| {
                         render::tree::write_policy(o, &outline::policy(world, policy), printer)
                     }),
-                    _ => One::text(|o| human::describe_policy(o, &description, printer)),
+                    _ => One::text(|o| human::policy_page(o, &description, printer)),
                 }
             }
             Subject::Node(node) => {
@@ -284,14 +284,14 @@ fn describe(
                     Format::Tree => One::text(|o| {
                         render::tree::write(o, &outline::target(world, node, &description), printer)
                     }),
-                    _ => One::text(|o| human::describe_target(o, &description, printer)),
+                    _ => One::text(|o| human::target_page(o, &description, printer)),
                 }
             }
             Subject::Referenced(object) => {
                 let description = query::dependents::describe_dependency(world, &object);
                 match format {
                     _ if data => One::data(&description),
-                    _ => One::text(|o| human::describe_dependency(o, &description, printer)),
+                    _ => One::text(|o| human::dependency_page(o, &description, printer)),
                 }
             }
             Subject::Namespace(ns) => {
@@ -302,7 +302,7 @@ fn describe(
                     Format::Tree => One::text(|o| {
                         render::tree::write(o, &outline::namespace(&description), printer)
                     }),
-                    _ => One::text(|o| human::describe_target(o, &description, printer)),
+                    _ => One::text(|o| human::target_page(o, &description, printer)),
                 }
             }
         }
@@ -337,7 +337,7 @@ fn effective(
             _ => {
                 // How each policy arrives is what describe tells of the object.
                 let reaching = query::describe_target(&session.world, node).policies;
-                One::text(|o| human::effective(o, &answer, &reaching, printer))
+                One::text(|o| human::effective_page(o, &answer, &reaching, printer))
             }
         }
     })

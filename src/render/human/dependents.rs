@@ -5,8 +5,8 @@ use super::*;
 use crate::query::dependents::{DependencyDescription, Dependent};
 
 /// `describe secret/NAME` (any object policies' specs name that is no object of the
-/// hierarchy).
-pub fn describe_dependency(
+/// hierarchy): the page of `query::dependents::describe_dependency`'s description.
+pub fn dependency_page(
     out: &mut impl Write,
     d: &DependencyDescription,
     printer: &Printer,

@@ -3,9 +3,10 @@
 
 use super::*;
 
-/// `describe` of an object for people; `-o wide` (`printer.wide`): the policies' table with their class,
-/// how they reach the object and where they attach spelled out (wider than the page).
-pub fn describe_target(
+/// `describe` of an object for people: the page of `query::describe_target`'s
+/// description; `-o wide` (`printer.wide`): the policies' table with their class, how
+/// they reach the object and where they attach spelled out (wider than the page).
+pub fn target_page(
     out: &mut impl Write,
     description: &TargetDescription,
     printer: &Printer,
@@ -229,9 +230,10 @@ pub(super) fn listeners_and_routes(
     Ok(())
 }
 
-/// `describe` of a policy for people: its fields (AGE from `printer`'s clock), its
-/// settings, its targets and what it reaches.
-pub fn describe_policy(
+/// `describe` of a policy for people: the page of `query::describe_policy`'s
+/// description, its fields (AGE from `printer`'s clock), its settings, its targets and
+/// what it reaches.
+pub fn policy_page(
     out: &mut impl Write,
     description: &PolicyDescription,
     printer: &Printer,

@@ -186,9 +186,10 @@ pub(super) fn effective_blocks_labelled(
     Ok(())
 }
 
-/// `effective` for people: the object, then each policy kind's settings with, beside
-/// each, the policy that set it and how that policy arrives here.
-pub fn effective(
+/// `effective` for people (the page of `query::effective`'s answer): the object, then
+/// each policy kind's settings with, beside each, the policy that set it and how that
+/// policy arrives here.
+pub fn effective_page(
     out: &mut impl Write,
     e: &crate::query::EffectivePolicies,
     reaching: &[crate::query::ReachingPolicy],
