@@ -6,19 +6,16 @@
 
 use super::value::Lazy;
 use super::{Links, Val};
+use once_cell::race::OnceBox;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::{Serialize, Serializer};
 use std::fmt;
-use std::sync::OnceLock;
 
 /// An object's spec, by state.
 pub enum Spec {
     /// The whole spec as read. `links`: what the hierarchy reads of it, read the first
-    /// time it is asked for (`Spec::links`).
-    Whole {
-        spec: Lazy,
-        links: OnceLock<Box<Links>>,
-    },
+    /// time it is asked for (`Spec::links`); a `OnceBox`, one word on every object.
+    Whole { spec: Lazy, links: OnceBox<Links> },
     /// A route's or backend's once the snapshot is settled (`Snapshot::settle`): what
     /// the hierarchy reads of it, all any answer reads.
     Links(Box<Links>),
@@ -38,7 +35,7 @@ impl Spec {
     pub fn whole(spec: Lazy) -> Spec {
         Spec::Whole {
             spec,
-            links: OnceLock::new(),
+            links: OnceBox::new(),
         }
     }
 
@@ -71,8 +68,8 @@ impl Spec {
     /// Reduces a whole spec to its links (a route's or backend's, once settled).
     pub fn keep_links(&mut self) {
         if let Spec::Whole { links, spec } = self {
-            let links = links.take().unwrap_or_else(|| Box::new(spec.read()));
-            *self = Spec::Links(links);
+            let read = links.get().map(|l| Box::new(l.clone()));
+            *self = Spec::Links(read.unwrap_or_else(|| Box::new(spec.read())));
         }
     }
 
@@ -80,7 +77,7 @@ impl Spec {
     /// spec's are read again if asked for.
     pub fn release_links(&mut self) {
         match self {
-            Spec::Whole { links, .. } => *links = OnceLock::new(),
+            Spec::Whole { links, .. } => *links = OnceBox::new(),
             Spec::Links(_) => *self = Spec::Released,
             Spec::Released => {}
         }
@@ -184,6 +181,15 @@ mod tests {
     }
 
     const ROUTE: &str = r#"{"parentRefs":[{"name":"gw"}],"rules":[{"matches":[]}]}"#;
+
+    /// An object holds its spec in six words, as it held a spec and its links apart.
+    #[test]
+    fn a_spec_is_six_words() {
+        assert_eq!(
+            std::mem::size_of::<Spec>(),
+            6 * std::mem::size_of::<usize>()
+        );
+    }
 
     #[test]
     fn a_route_spec_goes_from_text_to_its_links_to_nothing() {
