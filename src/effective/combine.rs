@@ -12,8 +12,8 @@ use super::joining::{Joining, Layer};
 use super::merge;
 use super::sourced::Sourced;
 use crate::catalog::policy::{spec_at_port, How, Intent, Mode};
-use crate::catalog::MergeModel;
-use crate::model::{FastMap, GroupKind, Val};
+use crate::catalog::{Entry, MergeModel};
+use crate::model::{FastMap, Val};
 use crate::topology::{NodeId, PolicyId, Role, Topology};
 
 use std::rc::Rc;
@@ -234,7 +234,7 @@ fn at_paths(tree: &Rc<Sourced>, keep: &[&str], depth: usize) -> Option<Rc<Source
 /// entry changes where the fold starts, so adding them one at a time would fold
 /// everything again for each: ten thousand policies on one target would take ten
 /// thousand folds of up to ten thousand joins.)
-pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel, kind: &GroupKind) -> Rc<Acc> {
+pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], rules: &Entry) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
     let mut expected = est.and_then(|a| a.expected.clone());
     // A policy read narrowed here can keep only what it sets here.
@@ -245,7 +245,7 @@ pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], model: MergeModel, kind: &Gro
     }
     entries.extend(es.iter().cloned());
     // From the most specific policy up, each joining as its kind's model says.
-    let folded = merge::fold(model, kind, &entries);
+    let folded = merge::fold(rules, &entries);
     Rc::new(Acc {
         applied: entries
             .iter()
@@ -285,21 +285,19 @@ mod tests {
         })
     }
 
-    /// A policy kind with no vendor rule of its own.
-    fn kind() -> GroupKind {
-        GroupKind::new("example.com", "Policy")
+    /// The rules of a policy kind with no vendor rule of its own but its merge model.
+    fn rules(model: MergeModel) -> Entry {
+        Entry {
+            merge: model,
+            ..Entry::INHERITED
+        }
     }
 
     /// Folds entries given least specific first.
     fn fold(entries: &[Rc<Joining>], model: MergeModel) -> Value {
         let mut acc: Option<Rc<Acc>> = None;
         for e in entries {
-            acc = Some(push(
-                acc.as_deref(),
-                std::slice::from_ref(e),
-                model,
-                &kind(),
-            ));
+            acc = Some(push(acc.as_deref(), std::slice::from_ref(e), &rules(model)));
         }
         acc.map(|a| a.result().to_value()).unwrap_or(Value::Null)
     }
@@ -474,29 +472,26 @@ mod tests {
         let acc = push(
             None,
             &[gw.clone(), route.clone()],
-            MergeModel::EnvoyMergeType,
-            &kind(),
+            &rules(MergeModel::EnvoyMergeType),
         );
         assert_eq!(acc.replaced_by(gw_id), Some(route_id), "both empty");
         assert_eq!(acc.replaced_by(route_id), None);
         let acc = push(
             None,
             &[gw.clone(), merging.clone()],
-            MergeModel::EnvoyMergeType,
-            &kind(),
+            &rules(MergeModel::EnvoyMergeType),
         );
         assert_eq!(acc.replaced_by(gw_id), None, "merged into, not replaced");
         // A kind without mergeType reads none.
         let acc = push(
             None,
             &[gw.clone(), merging],
-            MergeModel::MostSpecificReplaces,
-            &kind(),
+            &rules(MergeModel::MostSpecificReplaces),
         );
         assert_eq!(acc.replaced_by(gw_id), Some(route_id));
         // The models that merge replace nothing whole: their policies lose setting by
         // setting.
-        let acc = push(None, &[gw, route], MergeModel::MostSpecificWins, &kind());
+        let acc = push(None, &[gw, route], &rules(MergeModel::MostSpecificWins));
         assert_eq!(acc.replaced_by(gw_id), None);
     }
 }

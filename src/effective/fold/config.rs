@@ -3,7 +3,7 @@
 //! groups of the kind's policies that enter at each node and namespace level). Made
 //! once per kind, read-only afterwards.
 
-use crate::catalog::{Class, Flow, MergeModel, SameTarget};
+use crate::catalog::{Class, Entry, Flow, MergeModel, SameTarget};
 use crate::effective::same_target;
 use crate::model::GroupKind;
 use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology};
@@ -16,6 +16,8 @@ pub struct FoldConfig<'t> {
     /// How far down the kind's settings flow.
     pub flow: Flow,
     pub model: MergeModel,
+    /// The kind's rules (its registry entry, or its class's generic one).
+    pub rules: &'t Entry,
     /// How several of this kind on one target combine.
     pub same_target: SameTarget,
     /// Whether a policy enters the fold differently from one place to another (its
@@ -114,6 +116,7 @@ impl<'t> FoldConfig<'t> {
             class,
             flow,
             model,
+            rules: &pk.entry,
             same_target,
             entries_by_place: crate::effective::merge::enters_by_place(model)
                 || !pk.entry.sections.spec_port_lists().is_empty()

@@ -88,7 +88,7 @@ impl FoldMemo {
             .iter()
             .map(|e| self.entries[e.0 as usize].clone())
             .collect();
-        let pushed = combine::push(acc.as_deref(), &joinings, config.model, &config.kind);
+        let pushed = combine::push(acc.as_deref(), &joinings, config.rules);
         self.pushed.insert(key, (acc, pushed.clone()));
         pushed
     }

@@ -15,11 +15,10 @@
 use super::{gep713, Stanzas};
 use crate::catalog::merged::ActsPerLevel;
 use crate::catalog::policy::{How, Mode, Strategy};
-use crate::catalog::registry;
 use crate::effective::joining::Layer;
 use crate::effective::sourced::Sourced;
 use crate::effective::Joining;
-use crate::model::{GroupKind, Text, Val};
+use crate::model::{Text, Val};
 use crate::topology::{NodeId, PolicyId, Topology};
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -137,9 +136,8 @@ fn string_leaf(tree: &Rc<Sourced>) -> Option<Text> {
 /// GEP-713's fold, each policy with the strategy its parent's annotation picked; the
 /// settings that act at every level merged key by key, a `disable` at the most
 /// specific level that sets such a provider field leaving only itself.
-pub(super) fn fold(kind: &GroupKind, entries: &[Rc<Joining>]) -> Rc<Sourced> {
-    // A kind with this merge model is always the registry's.
-    let Some(rule) = registry::lookup(kind).and_then(|e| e.acts_per_level) else {
+pub(super) fn fold(acts_per_level: Option<&ActsPerLevel>, entries: &[Rc<Joining>]) -> Rc<Sourced> {
+    let Some(rule) = acts_per_level else {
         return gep713::fold(entries, &[]);
     };
     let paths: SmallVec<[String; 8]> = rule

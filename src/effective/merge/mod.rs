@@ -30,8 +30,7 @@ pub(super) use shadowed::without_shadowed;
 use super::joining::Layer;
 use super::sourced::Sourced;
 use super::Joining;
-use crate::catalog::MergeModel;
-use crate::model::GroupKind;
+use crate::catalog::{Entry, MergeModel};
 use crate::topology::{NodeId, PolicyId, Topology};
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -97,9 +96,9 @@ impl Folded {
 }
 
 /// The spec the entries of a context path make, `entries` least specific first, for
-/// policies of `kind`.
-pub(super) fn fold(model: MergeModel, kind: &GroupKind, entries: &[Rc<Joining>]) -> Folded {
-    match model {
+/// policies of a kind whose rules are `rules`.
+pub(super) fn fold(rules: &Entry, entries: &[Rc<Joining>]) -> Folded {
+    match rules.merge {
         MergeModel::None => Folded::merged(none::fold(entries)),
         MergeModel::Gep713 { rule_paths } => Folded::merged(gep713::fold(entries, rule_paths)),
         MergeModel::MostSpecificWins => Folded::merged(most_specific_wins::fold(entries)),
@@ -109,7 +108,10 @@ pub(super) fn fold(model: MergeModel, kind: &GroupKind, entries: &[Rc<Joining>])
         }
         MergeModel::EnvoyMergeType => envoy_merge_type::fold(entries),
         MergeModel::MostSpecificReplaces => most_specific_replaces::fold(entries),
-        MergeModel::KgatewayPriority => Folded::merged(kgateway_priority::fold(kind, entries)),
+        MergeModel::KgatewayPriority => Folded::merged(kgateway_priority::fold(
+            rules.acts_per_level.as_ref(),
+            entries,
+        )),
         MergeModel::Accumulated => Folded::merged(accumulated::fold(entries)),
     }
 }
