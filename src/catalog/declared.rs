@@ -18,8 +18,8 @@ pub enum DeclaredError {
 /// A user's `--policy-kind KIND.GROUP=direct|inherited`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Declared {
-    pub group_kind: GroupKind,
-    pub class: Class,
+    pub(crate) group_kind: GroupKind,
+    pub(crate) class: Class,
 }
 
 impl std::str::FromStr for Declared {

@@ -25,31 +25,31 @@ pub struct Entry {
     pub class: Class,
     /// How far down an Inherited kind's settings flow, with the vendor source that
     /// says so where it is not every level.
-    pub flow: Flow,
+    pub(crate) flow: Flow,
     /// Settings its vendor refuses on a target of a kind (target kind, spec fields),
     /// and whether that refuses the policy whole (its CRD) or that target (its
     /// controller).
-    pub refused_on: &'static [RefusedOn],
+    pub(crate) refused_on: &'static [RefusedOn],
     /// Whether one aimed at a listener may share its port with other listeners.
-    pub shared_port: SharedPort,
+    pub(crate) shared_port: SharedPort,
     /// How it names its targets.
-    pub targeting: Targeting,
+    pub(crate) targeting: Targeting,
     /// The kinds it may target (by kind name; the group is the usual one for the
     /// kind). Empty: not known.
     pub target_kinds: &'static [&'static str],
     /// Whether its vendor refuses a target of a kind not in `target_kinds` (the CRD's
     /// validation or the controller): then such a target is Invalid.
-    pub other_target_kinds: OtherTargetKinds,
+    pub(crate) other_target_kinds: OtherTargetKinds,
     /// The namespaces its policies may reach.
-    pub namespaces: NamespaceRule,
+    pub(crate) namespaces: NamespaceRule,
     /// What part of a target its references may name.
-    pub sections: Sections,
+    pub(crate) sections: Sections,
     /// How its policies combine from level to level.
-    pub merge: MergeModel,
+    pub(crate) merge: MergeModel,
     /// How several policies of the kind on one target combine.
     pub same_target: SameTarget,
     /// Its `default`/`override` stanzas, GEP-713's or not.
-    pub defaults_overrides: DefaultsOverrides,
+    pub(crate) defaults_overrides: DefaultsOverrides,
     /// The label its shipped CRD carries, as written (e.g. Some("Direct"),
     /// Some("inherited"), Some("true")); None: no label, or not seen (closed source).
     pub label: Option<&'static str>,
@@ -57,40 +57,40 @@ pub struct Entry {
     pub project: &'static str,
     /// The shape of its status: "ancestors", "conditions", "statuses map", "none",
     /// "unknown".
-    pub status_shape: &'static str,
+    pub(crate) status_shape: &'static str,
     /// What the project documents about how the kind merges, one sentence in our own
     /// words.
-    pub note: &'static str,
+    pub(crate) note: &'static str,
     /// Where the project documents the rules above (a page a user can open).
-    pub documented: &'static str,
+    pub(crate) documented: &'static str,
     /// The vendor source the entry was read from: `owner/repo@commit path`, or the
     /// documentation set for closed-source projects.
     pub cite: &'static str,
     /// The objects its spec names besides its targets: each reference field, the kinds
     /// it may name, where they may be, and what the controller does when one does not
     /// resolve; with the vendor source each was read from.
-    pub references: &'static [RefField],
+    pub(crate) references: &'static [RefField],
     /// The objects its controller refuses any reference of its to name, whatever the
     /// field (`RefusedReferent`: an ExternalName Service, for Envoy Gateway).
-    pub refused_referents: &'static [RefusedReferent],
+    pub(crate) refused_referents: &'static [RefusedReferent],
     /// What the objects its references name must themselves have resolve for its
     /// controller to accept it (`Further`).
-    pub further: &'static [Further],
+    pub(crate) further: &'static [Further],
     /// A target kind its controller refuses while the target's GatewayClass merges
     /// its Gateways into one proxy, and the one it takes instead.
-    pub when_merged: Option<WhenMerged>,
+    pub(crate) when_merged: Option<WhenMerged>,
     /// The parent's fields a route's `mergeType` policy of the kind is translated
     /// with (`MergedParentFields`).
-    pub merged_parent_fields: Option<MergedParentFields>,
+    pub(crate) merged_parent_fields: Option<MergedParentFields>,
     /// The settings of its a policy of another kind replaces where both attach.
-    pub shadowed_by: Option<ShadowedBy>,
+    pub(crate) shadowed_by: Option<ShadowedBy>,
     /// Its settings that act at every level, not only at the most specific one.
-    pub acts_per_level: Option<ActsPerLevel>,
+    pub(crate) acts_per_level: Option<ActsPerLevel>,
     /// The target kinds on which its controller matches a `sectionName` against the
     /// port of a route's backendRef (`SectionByRefPort`).
-    pub sections_by_ref_port: &'static [SectionByRefPort],
+    pub(crate) sections_by_ref_port: &'static [SectionByRefPort],
     /// The short names its CRD declares (`kubectl get btp`), from `names.shortNames`.
-    pub short_names: &'static [&'static str],
+    pub(crate) short_names: &'static [&'static str],
 }
 
 /// How a kind the registry does not know names its targets: any of GEP-713's fields.
@@ -108,7 +108,7 @@ const GENERIC_TARGETING: Targeting = Targeting {
 impl Entry {
     /// GEP-713's defaults for an Inherited kind, unnamed: what a kind the registry does
     /// not know gets, and where a project's base entry starts.
-    pub const INHERITED: Entry = Entry {
+    pub(crate) const INHERITED: Entry = Entry {
         group: "",
         kind: "",
         class: Class::Inherited,
@@ -142,7 +142,7 @@ impl Entry {
 
     /// GEP-713's defaults for a Direct kind, unnamed: one policy per target, the
     /// oldest wins.
-    pub const DIRECT: Entry = Entry {
+    pub(crate) const DIRECT: Entry = Entry {
         class: Class::Direct,
         merge: MergeModel::None,
         same_target: SameTarget::OldestWins,
@@ -152,7 +152,7 @@ impl Entry {
 
     /// The generic entry of `class`: a kind found only through its CRD's label,
     /// `--policy-kind` or its name.
-    pub fn generic(class: Class) -> &'static Entry {
+    pub(crate) fn generic(class: Class) -> &'static Entry {
         match class {
             Class::Direct => &GENERIC_DIRECT,
             Class::Inherited => &GENERIC_INHERITED,

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// How policies of one kind combine when several reach the same object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum MergeModel {
+pub(crate) enum MergeModel {
     /// GEP-713 None: one policy per target; the oldest wins (then `namespace/name`),
     /// the others are Conflicted. A policy on a section beats one on the whole object
     /// for that section (GEP-2648). Direct policies reach only their target.
@@ -60,7 +60,7 @@ impl MergeModel {
     }
 
     /// One line for `get kinds -o wide` and `describe` of a policy.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             MergeModel::None => "none: a section beats its object",
             MergeModel::Gep713 { .. } => {
@@ -163,7 +163,7 @@ impl SameTarget {
     /// How a Conflicted policy of a kind with this rule stands to the one it is
     /// paired with, and why, as `check` and `describe` say it: `loses to X: the
     /// oldest policy wins`, `conflicts with X: their priority differs, ...`.
-    pub fn conflict_words(self) -> (&'static str, &'static str) {
+    pub(crate) fn conflict_words(self) -> (&'static str, &'static str) {
         const OLDEST: &str = "the oldest policy wins (GEP-713 None)";
         match self {
             SameTarget::OldestWins => ("loses to", OLDEST),
@@ -194,7 +194,7 @@ impl SameTarget {
 
 /// The `default`/`override` stanzas a kind's spec has, whether GEP-713's or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum DefaultsOverrides {
+pub(crate) enum DefaultsOverrides {
     /// None: the spec proper is the settings.
     None,
     /// GEP-713 `defaults` / `overrides`, each with a `strategy`.
@@ -208,14 +208,4 @@ pub enum DefaultsOverrides {
     Inheritance,
 }
 
-impl DefaultsOverrides {
-    pub fn describe(self) -> &'static str {
-        match self {
-            DefaultsOverrides::None => "none",
-            DefaultsOverrides::Gep713 => "defaults/overrides (GEP-713)",
-            DefaultsOverrides::DefaultOnly => "default only",
-            DefaultsOverrides::DefaultAndOverride => "default/override",
-            DefaultsOverrides::Inheritance => "strategy.inheritance Default|Override",
-        }
-    }
-}
+impl DefaultsOverrides {}

@@ -8,21 +8,23 @@
 mod class;
 mod declared;
 mod entry;
-pub mod merged;
+pub(crate) mod merged;
 mod merging;
 pub mod policy;
 mod reach;
-pub mod references;
+pub(crate) mod references;
 pub mod registry;
 
 pub use class::{parse_class_label, Class, ClassOrigin};
 pub use declared::{Declared, DeclaredError};
-pub use entry::Entry;
-pub use merging::{DefaultsOverrides, MergeModel, SameTarget, ValueKey};
-pub use reach::{
+pub(crate) use entry::Entry;
+pub(crate) use merging::{DefaultsOverrides, MergeModel, SameTarget, ValueKey};
+pub(crate) use reach::{
     Flow, NamespaceRule, OtherTargetKinds, RefusedOn, Refuses, Sections, SharedPort, Targeting,
 };
-pub use references::{Further, RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved};
+pub(crate) use references::{
+    Further, RefField, RefGroups, RefNamespaces, RefusedReferent, Unresolved,
+};
 
 use crate::model::Object;
 use crate::model::{Crd, GroupKind, POLICY_LABEL};
@@ -70,15 +72,15 @@ impl PolicyKind {
         }
     }
 
-    pub fn group(&self) -> &str {
+    pub(crate) fn group(&self) -> &str {
         self.named.as_ref().map_or(self.entry.group, |gk| &gk.group)
     }
 
-    pub fn kind(&self) -> &str {
+    pub(crate) fn kind(&self) -> &str {
         self.named.as_ref().map_or(self.entry.kind, |gk| &gk.kind)
     }
 
-    pub fn group_kind(&self) -> GroupKind {
+    pub(crate) fn group_kind(&self) -> GroupKind {
         match &self.named {
             Some(gk) => gk.clone(),
             None => GroupKind::new(self.entry.group, self.entry.kind),
@@ -88,7 +90,7 @@ impl PolicyKind {
     /// The class the `gateway.networking.k8s.io/policy` label states: the label of the
     /// CRD in the input, else the one the project ships (registry). May differ from the
     /// entry's class when the controller behaves otherwise (then the behaviour decides).
-    pub fn label(&self) -> Option<Class> {
+    pub(crate) fn label(&self) -> Option<Class> {
         self.crd_label
             .or_else(|| self.entry.label.and_then(parse_class_label))
     }
@@ -98,7 +100,7 @@ impl PolicyKind {
     /// after merging into a parent's policy, a route's policy translated merged with
     /// its parent's (`MergedParentFields`). Deleting one may then refuse or restore
     /// another.
-    pub fn others_turn_on_it(&self) -> bool {
+    pub(crate) fn others_turn_on_it(&self) -> bool {
         self.entry.shared_port != SharedPort::Allowed
             || self.entry.refused_on.iter().any(|rule| rule.after_merge)
             || self.entry.merged_parent_fields.is_some()
@@ -224,7 +226,7 @@ impl Catalog {
     /// for the kinds of the catalog they are attached with); a kind the catalog does not
     /// hold (one asked of a world whose input lost its last policy, blast radius' after)
     /// has no policies, and gets GEP-713's defaults for an Inherited kind, `UNKNOWN_KIND`.
-    pub fn kind_of(&self, gk: &GroupKind) -> &PolicyKind {
+    pub(crate) fn kind_of(&self, gk: &GroupKind) -> &PolicyKind {
         self.kinds.get(gk).unwrap_or(&UNKNOWN_KIND)
     }
 
@@ -235,7 +237,7 @@ impl Catalog {
 
 /// The entry `Catalog::kind_of` gives a kind it does not hold: the generic entry of an
 /// Inherited kind assumed by its name, unnamed (no policy is of it).
-pub static UNKNOWN_KIND: PolicyKind = PolicyKind {
+pub(crate) static UNKNOWN_KIND: PolicyKind = PolicyKind {
     entry: Cow::Borrowed(&Entry::INHERITED),
     named: None,
     origin: ClassOrigin::Assumed,

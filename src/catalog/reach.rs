@@ -9,7 +9,7 @@ use serde::Serialize;
 /// attach: the levels its vendor configures with them, and no lower. Direct kinds
 /// reach their target and its sections whatever this says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     /// Every level below the target: listeners, routes, their rules, backends and
     /// their ports.
     Down,
@@ -27,7 +27,7 @@ pub enum Flow {
 /// What the controller does with a policy aimed at one listener that shares its port
 /// with other listeners (which the proxy serves as one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SharedPort {
+pub(crate) enum SharedPort {
     /// Nothing particular: each listener takes its own.
     Allowed,
     /// Refused when its settings would reach plain HTTP listeners it is not aimed at
@@ -43,22 +43,22 @@ pub enum SharedPort {
 /// Settings a vendor refuses on a target of one kind (Envoy Gateway's SecurityPolicy
 /// on a TCPRoute: authorization only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RefusedOn {
+pub(crate) struct RefusedOn {
     /// The target's kind.
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// The spec fields refused there, any one of them set.
-    pub fields: &'static [&'static str],
-    pub refuses: Refuses,
+    pub(crate) fields: &'static [&'static str],
+    pub(crate) refuses: Refuses,
     /// Whether its controller runs the check again on the policy merged into its
     /// closest parent's (a route policy with Envoy Gateway's `mergeType`): a field
     /// refused there that the parent's policy sets refuses the route's policy on
     /// that target, as one of its own would (`Refuses::ThatTarget` rules only).
-    pub after_merge: bool,
+    pub(crate) after_merge: bool,
 }
 
 /// What a vendor refuses when a policy breaks one of its rules on one of its targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refuses {
+pub(crate) enum Refuses {
     /// The whole policy: its CRD's validation fails the request, so the API server
     /// stores nothing and none of its targets stands.
     WholePolicy,
@@ -70,14 +70,11 @@ pub enum Refuses {
 /// What its vendor does with a policy that names a target of a kind outside the
 /// kind's `target_kinds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OtherTargetKinds {
+pub(crate) enum OtherTargetKinds {
     /// Its CRD refuses it (CEL or enum validation on the reference's kind): the API
     /// server refuses the whole object (a validation rule fails the request), so none
     /// of its targets stands.
     RefusedByCrd,
-    /// Its controller refuses that target (the reference is accepted by the API
-    /// server, then reported invalid).
-    RefusedByController,
     /// Accepted (implementation-specific kinds), or what happens is not known:
     /// nothing is refused.
     NotRefused,
@@ -85,50 +82,49 @@ pub enum OtherTargetKinds {
 
 impl OtherTargetKinds {
     /// Who refuses, as the finding says it (`its CRD allows ...`); none: nobody.
-    pub fn refused_by(self) -> Option<&'static str> {
+    pub(crate) fn refused_by(self) -> Option<&'static str> {
         match self {
             OtherTargetKinds::RefusedByCrd => Some("its CRD"),
-            OtherTargetKinds::RefusedByController => Some("its controller"),
             OtherTargetKinds::NotRefused => None,
         }
     }
 
     /// Whether the refusal is the whole policy's (the API server's validation), not
     /// the one target's (its controller's).
-    pub fn refuses_whole(self) -> bool {
+    pub(crate) fn refuses_whole(self) -> bool {
         match self {
             OtherTargetKinds::RefusedByCrd => true,
-            OtherTargetKinds::RefusedByController | OtherTargetKinds::NotRefused => false,
+            OtherTargetKinds::NotRefused => false,
         }
     }
 }
 
 /// How a kind names its targets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Targeting {
-    pub target_ref: bool,
-    pub target_refs: bool,
-    pub target_selectors: bool,
+pub(crate) struct Targeting {
+    pub(crate) target_ref: bool,
+    pub(crate) target_refs: bool,
+    pub(crate) target_selectors: bool,
     /// Istio `selector` / `workloadSelector`: outside the Gateway API hierarchy.
-    pub workload_selector: bool,
+    pub(crate) workload_selector: bool,
     /// A route rule's `ExtensionRef` filter naming the policy attaches it to that rule.
-    pub extension_ref: bool,
+    pub(crate) extension_ref: bool,
     /// Attached from the target's side: this annotation on the target names the policy
     /// (Kong's `konghq.com/upstream-policy` on a Service). Such a policy has no targetRef.
-    pub target_annotation: Option<&'static str>,
+    pub(crate) target_annotation: Option<&'static str>,
     /// Every Service a route rule sends to must carry the same `target_annotation`
     /// value: where they differ (or one has none), its controller refuses the policy
     /// on those Services (Kong: one KongUpstreamPolicy per rule's upstream).
-    pub annotation_same_in_rule: bool,
+    pub(crate) annotation_same_in_rule: bool,
     /// A `targetRefs` entry `{kind: Pod, selector}` picks the Pods of the policy's
     /// namespace whose labels match (GKE's `PolicyTargetReferenceWithLabelSelectors`):
     /// resolved when Pods are in the input.
-    pub pod_selector: bool,
+    pub(crate) pod_selector: bool,
 }
 
 /// Which namespaces a kind's policies may reach from their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum NamespaceRule {
+pub(crate) enum NamespaceRule {
     /// Only objects of the policy's own namespace (a local reference, or a `namespace`
     /// field that must equal the policy's).
     Own,
@@ -148,7 +144,7 @@ pub enum NamespaceRule {
 
 impl NamespaceRule {
     /// May a policy of the kind reach an object in another namespace than its own?
-    pub fn reaches_other_namespaces(self) -> bool {
+    pub(crate) fn reaches_other_namespaces(self) -> bool {
         match self {
             NamespaceRule::Own => false,
             NamespaceRule::AnyNamespace
@@ -159,7 +155,7 @@ impl NamespaceRule {
     }
 
     /// One line for `describe` of a policy and the guide's table of kinds (`docs/policies.md`).
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             NamespaceRule::Own => "own namespace only",
             NamespaceRule::AnyNamespace => "may name another namespace",
@@ -176,7 +172,7 @@ impl NamespaceRule {
 
 /// What part of a target a kind's reference may name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Sections {
+pub(crate) enum Sections {
     /// The whole object only.
     None,
     /// `sectionName`: a listener, a route rule, a Service port.
@@ -211,7 +207,7 @@ pub enum Sections {
 impl Sections {
     /// Whether its references' sections may be port numbers, resolved to the port of
     /// that number (`ports` lists, agentgateway's `port`).
-    pub fn names_ports_by_number(self) -> bool {
+    pub(crate) fn names_ports_by_number(self) -> bool {
         match self {
             Sections::Ports | Sections::SpecPorts { .. } | Sections::SectionNameOrPort { .. } => {
                 true
@@ -228,7 +224,7 @@ impl Sections {
     /// Listener", PR #2363), where it wins over the Gateway's and loses to the
     /// listener's as the kind's merge model says. Otherwise such a policy sits at the
     /// listeners' level.
-    pub fn port_ranks_below_sections(self) -> bool {
+    pub(crate) fn port_ranks_below_sections(self) -> bool {
         match self {
             Sections::SectionNameOrPort { .. } => true,
             Sections::None
@@ -242,7 +238,7 @@ impl Sections {
 
     /// The JSON pointers to the spec's per-port lists (`SpecPorts`), none for the other
     /// shapes: where a policy's settings differ from one port of its target to another.
-    pub fn spec_port_lists(self) -> &'static [&'static str] {
+    pub(crate) fn spec_port_lists(self) -> &'static [&'static str] {
         match self {
             Sections::SpecPorts { lists, .. } => lists,
             Sections::None
@@ -251,18 +247,6 @@ impl Sections {
             | Sections::Ports
             | Sections::Rule
             | Sections::SectionNameOrPort { .. } => &[],
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            Sections::None => "none",
-            Sections::SectionName => "sectionName",
-            Sections::SectionNames => "sectionNames list",
-            Sections::Ports => "ports list",
-            Sections::SpecPorts { .. } => "ports list in the spec",
-            Sections::Rule => "rule",
-            Sections::SectionNameOrPort { .. } => "sectionName or port",
         }
     }
 }

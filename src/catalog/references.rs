@@ -9,41 +9,41 @@ use crate::model::{is_cluster_scoped, normalize_group, Map, ObjRef, Val};
 
 /// One reference field of a policy kind, as its vendor's API and controller treat it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RefField {
+pub(crate) struct RefField {
     /// Where the field is, from the spec's top level, as a JSON pointer in which `*`
     /// stands for each entry of a list (`/extAuth/http/backendRefs/*`). The value
     /// there is a reference object (`{name, namespace, kind, group, port}`), or a
     /// string that is the name itself (Istio's `imagePullSecret: pull-creds`), which
     /// names the first of `kinds` in the policy's namespace.
-    pub path: &'static str,
+    pub(crate) path: &'static str,
     /// The kinds it may name, (group, kind), core as `""`; the first is the one a
     /// reference means when it names no kind (its API type's default).
-    pub kinds: &'static [(&'static str, &'static str)],
+    pub(crate) kinds: &'static [(&'static str, &'static str)],
     /// Whether the kind a reference writes is the kind it names (`false`: its
     /// controller reads it as the first of `kinds` whatever it writes, as Envoy Gateway
     /// reads a Lua `valueRef` as a ConfigMap).
-    pub kind_as_written: bool,
+    pub(crate) kind_as_written: bool,
     /// How its controller reads the group a reference writes.
-    pub groups: RefGroups,
+    pub(crate) groups: RefGroups,
     /// Where the object named may be.
-    pub namespaces: RefNamespaces,
+    pub(crate) namespaces: RefNamespaces,
     /// Whether the object it names must be named with a `port`, one of the object's
     /// own `spec.ports` where it has that list (a Service's, a ServiceImport's; the
     /// model's backends, `Links::kept_for`, must have one). An object without a
     /// `ports` list (an Envoy Gateway Backend, whose endpoints carry their own ports)
     /// is not matched.
-    pub port: bool,
+    pub(crate) port: bool,
     /// What the controller does when the reference does not resolve.
-    pub unresolved: Unresolved,
+    pub(crate) unresolved: Unresolved,
     /// The vendor source the rule was read from (`owner/repo@commit path`).
-    pub cite: &'static str,
+    pub(crate) cite: &'static str,
 }
 
 impl RefField {
     /// A reference by name alone in the policy's own namespace (a
     /// `LocalObjectReference`, or a bare name): read as the first of `kinds` whatever
     /// kind it writes, with no port.
-    pub const fn local(
+    pub(crate) const fn local(
         path: &'static str,
         kinds: &'static [(&'static str, &'static str)],
         unresolved: Unresolved,
@@ -63,7 +63,7 @@ impl RefField {
 
     /// A reference object that names its kind (an omitted group: the core one), with
     /// no port, to an object of `namespaces`.
-    pub const fn named(
+    pub(crate) const fn named(
         path: &'static str,
         kinds: &'static [(&'static str, &'static str)],
         namespaces: RefNamespaces,
@@ -85,7 +85,7 @@ impl RefField {
 
 /// How a controller reads the group a reference writes beside its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RefGroups {
+pub(crate) enum RefGroups {
     /// The group written is the object's group, an omitted one the core group: Gateway
     /// API's references, read by a controller that matches group and kind together.
     AsWritten,
@@ -111,7 +111,7 @@ pub enum RefGroups {
 
 /// Where the object a reference names may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RefNamespaces {
+pub(crate) enum RefNamespaces {
     /// The policy's own namespace only (a `LocalObjectReference`, or a controller that
     /// refuses any other).
     Own,
@@ -131,7 +131,7 @@ pub enum RefNamespaces {
 
 /// What the controller does with a policy one of whose references does not resolve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unresolved {
+pub(crate) enum Unresolved {
     /// It refuses the whole policy (Accepted=False): Invalid.
     RefusesPolicy,
     /// It drops that entry and applies the rest: a warning.
@@ -170,13 +170,13 @@ pub enum Unresolved {
 /// Service). Such a reference does not resolve (`UnsupportedType`) and its field's
 /// `Unresolved` rule decides the verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RefusedReferent {
+pub(crate) struct RefusedReferent {
     /// The kind, (group, kind), core as `""`.
-    pub kind: (&'static str, &'static str),
+    pub(crate) kind: (&'static str, &'static str),
     /// The values of its `spec.type` refused.
-    pub types: &'static [&'static str],
+    pub(crate) types: &'static [&'static str],
     /// The vendor source the rule was read from.
-    pub cite: &'static str,
+    pub(crate) cite: &'static str,
 }
 
 /// A vendor rule one step further than a reference: what the object a policy's
@@ -184,7 +184,7 @@ pub struct RefusedReferent {
 /// Judged only where the reference resolves; one the input cannot check leaves the
 /// verdict standing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Further {
+pub(crate) enum Further {
     /// The referent's own spec names objects (kgateway: a GatewayExtension's backend
     /// Service), read with `fields` as a policy's are, from the referent's namespace,
     /// a ReferenceGrant asked of the referent's kind. One of them that does not
@@ -210,7 +210,7 @@ pub enum Further {
 
 impl Further {
     /// Whether the rule is about a referent of (`group`, `kind`).
-    pub fn covers(&self, group: &str, kind: &str) -> bool {
+    pub(crate) fn covers(&self, group: &str, kind: &str) -> bool {
         let is = |(g, k): &(&str, &str)| normalize_group(g) == group && *k == kind;
         match self {
             Further::ItsReferences { referent, .. } => is(referent),
@@ -220,7 +220,7 @@ impl Further {
 }
 
 /// Whether `rules` refuse an object of (`group`, `kind`) whose `spec.type` is `spec_type`.
-pub fn referent_refused(
+pub(crate) fn referent_refused(
     rules: &[RefusedReferent],
     group: &str,
     kind: &str,
@@ -236,26 +236,30 @@ pub fn referent_refused(
 
 /// One reference a policy's spec holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecRef {
+pub(crate) struct SpecRef {
     /// The JSON pointer to it from the object's top (`/spec/extAuth/http/backendRef`).
-    pub pointer: String,
+    pub(crate) pointer: String,
     /// The object it names, the namespace resolved (the policy's when it names none);
     /// `section` is the port it names, if any.
-    pub target: ObjRef,
+    pub(crate) target: ObjRef,
     /// The port it names.
-    pub port: Option<u64>,
+    pub(crate) port: Option<u64>,
     /// Index of its field among the kind's `RefField`s.
-    pub field: usize,
+    pub(crate) field: usize,
     /// The group a ReferenceGrant must name to let the policy refer to it in another
     /// namespace: the group it writes (an omitted one the core group) where its
     /// controller matches the kind alone (`RefGroups::KindAlone`), else the object's.
-    pub grant_group: String,
+    pub(crate) grant_group: String,
 }
 
 /// The references `spec` holds in the kind's reference `fields`, in field order, each
 /// with its JSON pointer; the namespace a reference names none of is `namespace`'s.
 /// An entry with no name is left out (the CRD requires one; it names nothing).
-pub fn read_references(spec: &Map, fields: &[RefField], namespace: Option<&str>) -> Vec<SpecRef> {
+pub(crate) fn read_references(
+    spec: &Map,
+    fields: &[RefField],
+    namespace: Option<&str>,
+) -> Vec<SpecRef> {
     let mut out = Vec::new();
     for (index, field) in fields.iter().enumerate() {
         let mut parts = field.path.trim_start_matches('/').split('/');
@@ -310,7 +314,7 @@ fn claimed_elsewhere(fields: &[RefField], field: &RefField, entry: &Val) -> bool
 /// `DropsSetting` reference may take away: the children of each of `rule_paths`, or,
 /// when there are none, the top-level fields other than those saying where the
 /// policy attaches or how it merges.
-pub fn settings(spec: &Map, rule_paths: &[&str]) -> Vec<String> {
+pub(crate) fn settings(spec: &Map, rule_paths: &[&str]) -> Vec<String> {
     if rule_paths.is_empty() {
         return spec
             .iter()
@@ -338,7 +342,7 @@ pub fn settings(spec: &Map, rule_paths: &[&str]) -> Vec<String> {
 }
 
 /// The setting of `settings` the reference at `pointer` is in.
-pub fn setting_of<'s>(settings: &'s [String], pointer: &str) -> Option<&'s str> {
+pub(crate) fn setting_of<'s>(settings: &'s [String], pointer: &str) -> Option<&'s str> {
     settings
         .iter()
         .find(|s| {
@@ -351,7 +355,10 @@ pub fn setting_of<'s>(settings: &'s [String], pointer: &str) -> Option<&'s str> 
 
 /// Whether a setting of `settings` is left once the references at `taken` (their JSON
 /// pointers) take away the settings they are in (`Unresolved::DropsSetting`).
-pub fn setting_left<'p>(settings: &[String], taken: impl IntoIterator<Item = &'p str>) -> bool {
+pub(crate) fn setting_left<'p>(
+    settings: &[String],
+    taken: impl IntoIterator<Item = &'p str>,
+) -> bool {
     let gone: Vec<Option<&str>> = taken.into_iter().map(|p| setting_of(settings, p)).collect();
     settings.iter().any(|s| !gone.contains(&Some(s.as_str())))
 }
@@ -460,7 +467,7 @@ fn kind_alone<'k>(field: &RefField, group: Option<&'k str>, kind: &'k str) -> (&
 }
 
 /// Whether `field` may name an object of (`group`, `kind`).
-pub fn kind_allowed(field: &RefField, group: &str, kind: &str) -> bool {
+pub(crate) fn kind_allowed(field: &RefField, group: &str, kind: &str) -> bool {
     field
         .kinds
         .iter()

@@ -19,7 +19,7 @@ use crate::topology::{NodeId, PolicyId, Role, Topology};
 use std::rc::Rc;
 
 impl Joining {
-    pub fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
+    pub(crate) fn new(topology: &Topology, p: PolicyId, at: NodeId, model: MergeModel) -> Joining {
         let policy = topology.policy(p);
         let written: &Val = &topology.object(policy.object).spec;
         // A kind whose spec lists settings per port: at a port, that port's entries only.
@@ -91,18 +91,18 @@ fn route_level(role: Role) -> bool {
 
 /// The fold's state on a path: the policies met so far and what they make together.
 #[derive(Clone, Debug)]
-pub struct Acc {
+pub(crate) struct Acc {
     /// The entries folded in, least specific first.
     entries: Vec<Rc<Joining>>,
     /// Their policies, least specific first.
-    pub applied: Vec<PolicyId>,
+    pub(crate) applied: Vec<PolicyId>,
     result: Rc<Sourced>,
     /// Policies a more specific one replaced whole here (Envoy Gateway's models), each
     /// with the policy that replaced it: Overridden here, even if they set nothing.
     replaced: Vec<(PolicyId, PolicyId)>,
     /// Past the levels a kind configures whole (`Flow::ClientSide`): how many of its
     /// settings each policy could set here, the fields that flow on; none: all of them.
-    pub expected: Option<Rc<FastMap<PolicyId, usize>>>,
+    pub(crate) expected: Option<Rc<FastMap<PolicyId, usize>>>,
 }
 
 /// A state's identity while it is held: its address. The fold interns states by it
@@ -136,13 +136,13 @@ impl PartialEq for Acc {
 
 impl Acc {
     /// The effective spec proper.
-    pub fn result(&self) -> Rc<Sourced> {
+    pub(crate) fn result(&self) -> Rc<Sourced> {
         self.result.clone()
     }
 
     /// The policy that replaced policy `p` whole here, if one did (Envoy Gateway's
     /// models: a more specific policy that does not merge into it).
-    pub fn replaced_by(&self, policy: PolicyId) -> Option<PolicyId> {
+    pub(crate) fn replaced_by(&self, policy: PolicyId) -> Option<PolicyId> {
         self.replaced
             .iter()
             .find(|&&(q, _)| q == policy)
@@ -151,7 +151,7 @@ impl Acc {
 
     /// How many settings policy `p` could set here (`all`: its whole spec's count,
     /// unless only some of its fields flow this far).
-    pub fn expected(&self, policy: PolicyId, all: usize) -> usize {
+    pub(crate) fn expected(&self, policy: PolicyId, all: usize) -> usize {
         self.expected
             .as_ref()
             .map_or(all, |e| e.get(&policy).copied().unwrap_or(all))
@@ -162,7 +162,7 @@ impl Acc {
     /// effective result flow on (`Flow::ClientSide`), held by the policies that set
     /// them; None when none of them is set. What is below joins it as one entry, as
     /// it would the policy whose settings these are.
-    pub fn only(&self, keep: &[&str]) -> Option<Rc<Acc>> {
+    pub(crate) fn only(&self, keep: &[&str]) -> Option<Rc<Acc>> {
         let result = at_paths(&self.result, keep, 0)?;
         let mut holds = FastMap::default();
         result.count_by_source(&mut holds);
@@ -234,7 +234,7 @@ fn at_paths(tree: &Rc<Sourced>, keep: &[&str], depth: usize) -> Option<Rc<Source
 /// entry changes where the fold starts, so adding them one at a time would fold
 /// everything again for each: ten thousand policies on one target would take ten
 /// thousand folds of up to ten thousand joins.)
-pub fn push(est: Option<&Acc>, es: &[Rc<Joining>], rules: &Entry) -> Rc<Acc> {
+pub(crate) fn push(est: Option<&Acc>, es: &[Rc<Joining>], rules: &Entry) -> Rc<Acc> {
     let mut entries = est.map(|a| a.entries.clone()).unwrap_or_default();
     let mut expected = est.and_then(|a| a.expected.clone());
     // A policy read narrowed here can keep only what it sets here.

@@ -8,28 +8,16 @@
 //! configuration, its memo and its walks, each a type of its own); `combine` one
 //! path's state; `status` the computed statuses read from it.
 
-pub mod combine;
+pub(crate) mod combine;
 mod fold;
 mod joining;
 mod merge;
 mod same_target;
-pub mod sourced;
-pub mod status;
+pub(crate) mod sourced;
+pub(crate) mod status;
 
-pub use combine::Acc;
+pub(crate) use combine::Acc;
 pub(crate) use fold::PathStep;
 pub use fold::{Ctx, EffectiveGroup, FoldConfig, KindFold, NoPaths, Paths, WithPaths};
-pub use joining::{Joining, Layer};
+pub(crate) use joining::Joining;
 pub use status::{Counts, PolicyStatus, Reached, Statuses, StatusesAt};
-
-use crate::topology::{NodeId, Topology};
-
-/// Effective specs of every policy kind that reaches `n`.
-pub fn effective_at(topology: &Topology, node: NodeId) -> Vec<EffectiveGroup> {
-    let mut out = Vec::new();
-    for kind in KindFold::kinds_in_use(topology) {
-        let mut f = KindFold::new(topology, &kind);
-        out.extend(f.effective_at(node));
-    }
-    out
-}

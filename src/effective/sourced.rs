@@ -14,7 +14,7 @@ use std::rc::Rc;
 /// A JSON value whose every leaf remembers the policy that set it: what the merge
 /// strategies combine, so that the effective spec can say who set each setting.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Sourced {
+pub(crate) enum Sourced {
     Leaf { value: Val, source: PolicyId },
     Object(Vec<(Text, Rc<Sourced>)>),
 }
@@ -48,7 +48,7 @@ impl Sourced {
         (!fields.is_empty()).then(|| Rc::new(Sourced::Object(fields)))
     }
 
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             Sourced::Leaf { value, .. } => value.to_value(),
             Sourced::Object(fields) => Value::Object(
@@ -61,7 +61,7 @@ impl Sourced {
     }
 
     /// True when the tree sets nothing (`{}`): such a policy has no opinion.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         match self {
             Sourced::Leaf { value, .. } => value.as_object().is_some_and(|m| m.is_empty()),
             Sourced::Object(f) => f.is_empty(),
@@ -77,7 +77,7 @@ impl Sourced {
     }
 
     /// Every leaf as (JSON pointer per RFC 6901, source).
-    pub fn sources(&self) -> Vec<(String, PolicyId)> {
+    pub(crate) fn sources(&self) -> Vec<(String, PolicyId)> {
         let mut out = Vec::new();
         self.walk_sources(&mut String::new(), &mut out);
         out

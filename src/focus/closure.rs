@@ -9,7 +9,10 @@ use std::collections::{BTreeSet, HashMap};
 /// descendants may live), then every namespace above those (where the ancestors of
 /// any of them may live). Namespaces are linked whole, so the result only ever errs
 /// on the wide side.
-pub fn namespace_closure(links: &NamespaceLinks, starts: &BTreeSet<String>) -> BTreeSet<String> {
+pub(crate) fn namespace_closure(
+    links: &NamespaceLinks,
+    starts: &BTreeSet<String>,
+) -> BTreeSet<String> {
     let mut down: HashMap<&str, Vec<&str>> = HashMap::new();
     for (child, parents) in links.parents() {
         for parent in parents {
@@ -21,7 +24,10 @@ pub fn namespace_closure(links: &NamespaceLinks, starts: &BTreeSet<String>) -> B
 }
 
 /// `starts` and the namespaces below them: where their descendants may live.
-pub fn namespaces_below(links: &NamespaceLinks, starts: &BTreeSet<String>) -> BTreeSet<String> {
+pub(crate) fn namespaces_below(
+    links: &NamespaceLinks,
+    starts: &BTreeSet<String>,
+) -> BTreeSet<String> {
     let mut down: HashMap<&str, Vec<&str>> = HashMap::new();
     for (child, parents) in links.parents() {
         for parent in parents {

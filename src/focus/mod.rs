@@ -17,7 +17,7 @@ mod parameters;
 mod pods;
 mod references;
 
-pub use closure::{namespace_closure, namespaces_below};
+pub(crate) use closure::{namespace_closure, namespaces_below};
 pub use follow::needed_namespaces;
 pub use narrow::{keep_mask, narrow, target_places, TargetPlaces};
 pub use pods::pod_lists;

@@ -8,33 +8,33 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use serde::Deserialize;
 
 /// The group of CustomResourceDefinitions.
-pub const CRD_GROUP: &str = "apiextensions.k8s.io";
+pub(crate) const CRD_GROUP: &str = "apiextensions.k8s.io";
 /// Their kind.
-pub const CRD_KIND: &str = "CustomResourceDefinition";
+pub(crate) const CRD_KIND: &str = "CustomResourceDefinition";
 
 /// What a CRD's spec declares of the kind it defines.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Crd {
+pub(crate) struct Crd {
     /// `spec.group`.
-    pub group: String,
+    pub(crate) group: String,
     /// `spec.names`: `kind` and `plural` (empty when missing), `shortNames`, ...
-    pub names: CustomResourceDefinitionNames,
+    pub(crate) names: CustomResourceDefinitionNames,
     /// `spec.scope` is `Cluster`.
-    pub cluster_scoped: bool,
+    pub(crate) cluster_scoped: bool,
     /// The version it stores, else the first it serves, else `spec.version` (the
     /// v1beta1 shape); none: none is written.
-    pub version: Option<String>,
+    pub(crate) version: Option<String>,
 }
 
 impl Crd {
     /// Whether `object` is a CRD: its kind in its group.
-    pub fn is_crd(object: &Object) -> bool {
+    pub(crate) fn is_crd(object: &Object) -> bool {
         object.kind == CRD_KIND && object.group() == CRD_GROUP
     }
 
     /// The CRD `object` is; none when it is not one, or its spec names no group or
     /// kind (both required by the API server).
-    pub fn read(object: &Object) -> Option<Crd> {
+    pub(crate) fn read(object: &Object) -> Option<Crd> {
         if !Crd::is_crd(object) {
             return None;
         }
@@ -69,12 +69,12 @@ impl Crd {
     }
 
     /// The kind it defines.
-    pub fn group_kind(&self) -> GroupKind {
+    pub(crate) fn group_kind(&self) -> GroupKind {
         GroupKind::new(&self.group, &self.names.kind)
     }
 
     /// Whether it defines kind `kind` of group `group`.
-    pub fn defines(&self, group: &str, kind: &str) -> bool {
+    pub(crate) fn defines(&self, group: &str, kind: &str) -> bool {
         self.group == group && self.names.kind == kind
     }
 }

@@ -12,19 +12,19 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 
 /// Builds the hashers of [`FastMap`] and [`FastSet`]: foldhash's variant for tables.
-pub type FastState = foldhash::fast::FixedState;
+pub(crate) type FastState = foldhash::fast::FixedState;
 
 /// A `HashMap` with foldhash (fast variant, fixed seed).
-pub type FastMap<K, V> = HashMap<K, V, FastState>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, FastState>;
 
 /// A `HashSet` with foldhash (fast variant, fixed seed).
-pub type FastSet<K> = HashSet<K, FastState>;
+pub(crate) type FastSet<K> = HashSet<K, FastState>;
 
 /// The 64 bits of `value` kept as a key of its own, in place of the value (the node
 /// index, the duplicate check, the shared strings' table): foldhash's quality variant,
 /// which mixes every bit into every other, the low ones a table picks buckets by
 /// included.
-pub fn key_hash<T: Hash + ?Sized>(value: &T) -> u64 {
+pub(crate) fn key_hash<T: Hash + ?Sized>(value: &T) -> u64 {
     foldhash::quality::FixedState::default().hash_one(value)
 }
 

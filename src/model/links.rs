@@ -46,18 +46,18 @@ pub(crate) fn namespace_of<'o>(v: &'o Val, from_ns: &'o str) -> &'o str {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(from = "MapOr<LinksView>")]
 pub struct Links {
-    pub parent_refs: ListField<RefFields>,
+    pub(crate) parent_refs: ListField<RefFields>,
     /// The strings among `hostnames`.
-    pub hostnames: Vec<Text>,
-    pub rules: ListField<RuleLinks>,
+    pub(crate) hostnames: Vec<Text>,
+    pub(crate) rules: ListField<RuleLinks>,
     /// Each `ports` entry's section name (`name`, else `port`): none when it has neither.
-    pub ports: ListField<Option<Text>>,
+    pub(crate) ports: ListField<Option<Text>>,
     /// The named ports' numbers (section name, `port`): what a backendRef's `port`
     /// names.
-    pub port_numbers: Vec<(Text, u64)>,
+    pub(crate) port_numbers: Vec<(Text, u64)>,
     /// Its `type`, when that is a non-empty string (a Service's `ExternalName`): what a
     /// controller may refuse a reference to (`catalog::RefusedReferent`).
-    pub spec_type: Option<Text>,
+    pub(crate) spec_type: Option<Text>,
 }
 
 /// The spec as `Links` reads it: a mapping (anything else reads as one with no field).
@@ -120,7 +120,7 @@ impl From<MapOr<LinksView>> for Links {
 /// A list field of a spec: absent (or null), not a list, or its entries (each read as
 /// a mapping, `MapOr`).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub enum ListField<T> {
+pub(crate) enum ListField<T> {
     #[default]
     Absent,
     NotAList,
@@ -129,7 +129,7 @@ pub enum ListField<T> {
 
 impl<T> ListField<T> {
     /// The entries (none unless it is a list).
-    pub fn items(&self) -> &[T] {
+    pub(crate) fn items(&self) -> &[T] {
         match self {
             ListField::Items(v) => v,
             _ => &[],
@@ -191,16 +191,16 @@ pub(crate) fn port_section(p: &Val) -> Option<Text> {
 /// One rule of a route.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct RuleLinks {
+pub(crate) struct RuleLinks {
     /// Its `name`, when that is a non-empty string.
     #[serde(deserialize_with = "view::nonempty_string")]
-    pub name: Option<Text>,
+    pub(crate) name: Option<Text>,
     /// Its `backendRefs`, when that is a list.
     #[serde(deserialize_with = "view::list_of")]
-    pub backend_refs: Option<Vec<RefFields>>,
+    pub(crate) backend_refs: Option<Vec<RefFields>>,
     /// The `extensionRef` of each of its `filters` that has one.
     #[serde(rename = "filters", deserialize_with = "extension_refs")]
-    pub extension_refs: Vec<RefFields>,
+    pub(crate) extension_refs: Vec<RefFields>,
 }
 
 /// The `extensionRef` of each filter that has the key, whatever its value.
@@ -222,7 +222,7 @@ fn extension_refs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<RefField
 impl RuleLinks {
     /// The rule's section name: its `name`, else its position (`rule-1` first, as
     /// policy-machinery names them). Only a real name can be targeted by sectionName.
-    pub fn section(&self, index: usize) -> String {
+    pub(crate) fn section(&self, index: usize) -> String {
         match &self.name {
             Some(n) => n.to_string(),
             None => format!("rule-{}", index + 1),
@@ -234,25 +234,25 @@ impl RuleLinks {
 /// hierarchy reads; a field that is not a string (a number) reads as absent.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-pub struct RefFields {
+pub(crate) struct RefFields {
     #[serde(deserialize_with = "view::string")]
-    pub name: Option<Text>,
+    pub(crate) name: Option<Text>,
     #[serde(deserialize_with = "view::string")]
-    pub group: Option<Text>,
+    pub(crate) group: Option<Text>,
     #[serde(deserialize_with = "view::string")]
-    pub kind: Option<Text>,
+    pub(crate) kind: Option<Text>,
     #[serde(deserialize_with = "view::string")]
-    pub namespace: Option<Text>,
+    pub(crate) namespace: Option<Text>,
     #[serde(deserialize_with = "view::string")]
-    pub section_name: Option<Text>,
+    pub(crate) section_name: Option<Text>,
     #[serde(deserialize_with = "view::uint")]
-    pub port: Option<u64>,
+    pub(crate) port: Option<u64>,
 }
 
 impl Links {
     /// The objects whose links are kept instead of their specs: routes and the
     /// backends the hierarchy models (Services, ServiceImports).
-    pub fn kept_for(group: &str, kind: &str) -> bool {
+    pub(crate) fn kept_for(group: &str, kind: &str) -> bool {
         is_route(group, kind)
             || (kind == "Service" && group.is_empty())
             || (kind == "ServiceImport" && group == "multicluster.x-k8s.io")

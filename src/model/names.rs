@@ -7,8 +7,8 @@ use std::fmt;
 /// A kind qualified by its API group (`""` is the core group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GroupKind {
-    pub group: Text,
-    pub kind: Text,
+    pub(crate) group: Text,
+    pub(crate) kind: Text,
 }
 
 impl GroupKind {
@@ -153,7 +153,7 @@ impl fmt::Display for ObjRef {
 
 impl ObjRef {
     /// A short human form: `HTTPRoute baker/baker#rule-1`.
-    pub fn short(&self) -> String {
+    pub(crate) fn short(&self) -> String {
         let mut s = format!("{} {}", self.kind, self.ns_name());
         if let Some(sec) = &self.section {
             s.push('#');

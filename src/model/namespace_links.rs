@@ -84,14 +84,14 @@ struct RefNamespace<'t> {
 /// only by an answer that narrows (`of`, on every core, from the specs' text): an
 /// answer about everything never pays for them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NamespaceLinks {
+pub(crate) struct NamespaceLinks {
     /// Child namespace → its parents' namespaces (never itself).
     up: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl NamespaceLinks {
     /// The links `objects` make, read on every core.
-    pub fn of(objects: &[Object]) -> NamespaceLinks {
+    pub(crate) fn of(objects: &[Object]) -> NamespaceLinks {
         let parts: Vec<NamespaceLinks> = objects
             .par_chunks(1024)
             .map(|run| {
@@ -110,7 +110,7 @@ impl NamespaceLinks {
     }
 
     /// Adds the links `o` makes (a route's, a ListenerSet's; other objects make none).
-    pub fn note(&mut self, o: &Object) {
+    pub(crate) fn note(&mut self, o: &Object) {
         let Some(ns) = o.namespace.as_deref() else {
             return;
         };
@@ -150,14 +150,14 @@ impl NamespaceLinks {
     }
 
     /// Adds `other`'s links.
-    pub fn extend(&mut self, other: NamespaceLinks) {
+    pub(crate) fn extend(&mut self, other: NamespaceLinks) {
         for (child, parents) in other.up {
             self.up.entry(child).or_default().extend(parents);
         }
     }
 
     /// Each namespace and the namespaces of its parents (never itself).
-    pub fn parents(&self) -> impl Iterator<Item = (&str, &BTreeSet<String>)> {
+    pub(crate) fn parents(&self) -> impl Iterator<Item = (&str, &BTreeSet<String>)> {
         self.up.iter().map(|(c, ps)| (c.as_str(), ps))
     }
 

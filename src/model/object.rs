@@ -11,11 +11,11 @@ use std::fmt;
 
 /// Where an object was read from, so errors and findings can point at it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Origin {
+pub(crate) struct Origin {
     /// A file path, `<stdin>`, `<demo>` or a cluster URL.
-    pub file: std::sync::Arc<str>,
+    pub(crate) file: std::sync::Arc<str>,
     /// 1-based document number inside the file (0 when it does not apply).
-    pub document: usize,
+    pub(crate) document: usize,
 }
 
 impl fmt::Display for Origin {
@@ -36,40 +36,40 @@ pub struct Object {
     pub name: Text,
     pub namespace: Option<Text>,
     pub labels: BTreeMap<String, String>,
-    pub annotations: BTreeMap<String, String>,
+    pub(crate) annotations: BTreeMap<String, String>,
     /// `metadata.uid`, when the input has one (a cluster's objects do; files often not).
-    pub uid: Option<Text>,
+    pub(crate) uid: Option<Text>,
     /// `metadata.generation`, when the input has one: which version of its spec the
     /// object is, what a controller's `observedGeneration` is compared with.
-    pub generation: Option<i64>,
+    pub(crate) generation: Option<i64>,
     /// RFC 3339, as the API server writes it; compared as text (same format, so same order).
-    pub creation_timestamp: Option<String>,
+    pub(crate) creation_timestamp: Option<String>,
     /// Whole, but for a route or backend once the snapshot is settled: its links are
     /// kept instead (a Service's spec is kept whole when the input holds Pods: its
     /// `selector` places them).
     pub spec: Spec,
-    pub status: Lazy,
-    pub origin: Origin,
+    pub(crate) status: Lazy,
+    pub(crate) origin: Origin,
 }
 
 impl Object {
     /// What the hierarchy reads of a route's or backend's spec (`Spec::links`).
-    pub fn links(&self) -> &Links {
+    pub(crate) fn links(&self) -> &Links {
         self.spec.links()
     }
 
-    pub fn group(&self) -> &str {
+    pub(crate) fn group(&self) -> &str {
         group_of_api_version(&self.api_version)
     }
 
     /// A core Service.
-    pub fn is_service(&self) -> bool {
+    pub(crate) fn is_service(&self) -> bool {
         self.kind == "Service" && self.group().is_empty()
     }
 
     /// A core Pod: read for the policies that pick Pods by label, kept as its name,
     /// namespace and labels only.
-    pub fn is_pod(&self) -> bool {
+    pub(crate) fn is_pod(&self) -> bool {
         self.kind == "Pod" && self.group().is_empty()
     }
 
@@ -96,7 +96,7 @@ impl Object {
 /// An object's metadata as JSON again: name, namespace, uid, generation, labels,
 /// annotations, creationTimestamp, each only when set (`managedFields` and kubectl's
 /// last-applied annotation are never kept). What `dump` writes and `get`'s items show.
-pub struct Metadata<'a>(pub &'a Object);
+pub(crate) struct Metadata<'a>(pub &'a Object);
 
 impl Serialize for Metadata<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -136,7 +136,7 @@ impl Serialize for Metadata<'_> {
 
 /// An RFC 3339 time as `creationTimestamp` holds it (`2026-02-03T09:00:00Z`, fractions
 /// and offsets allowed), read by jiff; None when it is not one.
-pub fn parse_timestamp(s: &str) -> Option<jiff::Timestamp> {
+pub(crate) fn parse_timestamp(s: &str) -> Option<jiff::Timestamp> {
     s.parse().ok()
 }
 
@@ -179,11 +179,11 @@ pub struct BlindSpot {
 /// namespace and name, whatever the version).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Duplicate {
-    pub object: ObjRef,
+    pub(crate) object: ObjRef,
     /// Where the copies that were set aside came from, in input order.
-    pub dropped: Vec<Origin>,
+    pub(crate) dropped: Vec<Origin>,
     /// Where the copy in use came from: the last, as `kubectl apply` would leave it.
-    pub used: Origin,
+    pub(crate) used: Origin,
 }
 
 /// Keeps the last copy of every object defined more than once (as applying the files
@@ -302,12 +302,12 @@ pub struct Snapshot {
 /// `Object` of a released world, cloned by hand into a new `Snapshot`.
 #[derive(Debug, Default)]
 pub struct Held {
-    pub objects: Vec<Object>,
+    pub(crate) objects: Vec<Object>,
     pub blind_spots: Vec<BlindSpot>,
     /// As `Snapshot::pods_read_in`.
-    pub pods_read_in: std::collections::BTreeSet<String>,
+    pub(crate) pods_read_in: std::collections::BTreeSet<String>,
     /// As `Snapshot::listed`.
-    pub listed: Option<std::collections::BTreeSet<Listed>>,
+    pub(crate) listed: Option<std::collections::BTreeSet<Listed>>,
 }
 
 impl From<Snapshot> for Held {
@@ -358,7 +358,7 @@ pub struct Listed {
 /// conformance suite makes its CA ConfigMaps at run time, beside a file that holds
 /// another ConfigMap in the same namespace): only the file a policy is in says what
 /// exists for it.
-pub fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed> {
+pub(crate) fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed> {
     let held: super::FastSet<(&str, &str, Option<&str>, &str)> = objects
         .iter()
         .map(|o| {
@@ -384,7 +384,7 @@ pub fn listed_in_files(objects: &[Object]) -> std::collections::BTreeSet<Listed>
 /// What says which kinds exist where: a live read's `listed` as it is; for files,
 /// what they hold (`listed_in_files`), with what a `dump` read back recorded its read
 /// listed (entries of a file: `file` set).
-pub fn listed_or_files(
+pub(crate) fn listed_or_files(
     listed: Option<&std::collections::BTreeSet<Listed>>,
     objects: &[Object],
 ) -> std::collections::BTreeSet<Listed> {
@@ -423,20 +423,20 @@ impl Snapshot {
 /// A readable document whose shape is wrong for a Kubernetes object.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MalformedObject {
-    pub origin: Origin,
-    pub field: String,
-    pub message: String,
+    pub(crate) origin: Origin,
+    pub(crate) field: String,
+    pub(crate) message: String,
     /// What the document says it is, when it says so.
-    pub says: Option<Box<DocumentSays>>,
+    pub(crate) says: Option<Box<DocumentSays>>,
 }
 
 /// The group, kind and namespace a document that is not a valid object says it has
 /// (empty when it does not say).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DocumentSays {
-    pub group: String,
-    pub kind: String,
-    pub namespace: Option<String>,
+pub(crate) struct DocumentSays {
+    pub(crate) group: String,
+    pub(crate) kind: String,
+    pub(crate) namespace: Option<String>,
 }
 
 impl fmt::Display for MalformedObject {
@@ -449,7 +449,7 @@ impl MalformedObject {
     /// What every answer says of this document: it could not be read, where, and why
     /// (docs/reference.md, Blind spots: `b.yaml document 4: metadata.name: must be a string; this
     /// object is not shown`).
-    pub fn blind_spot(&self) -> BlindSpot {
+    pub(crate) fn blind_spot(&self) -> BlindSpot {
         let (file, document) = (self.origin.file.to_string(), self.origin.document);
         let place = match document {
             0 => file.clone(),

@@ -20,7 +20,7 @@ pub enum ReadScope {
 
 /// The namespaces whose Pods a read lists, each with the label selector to list them
 /// with, in kubectl's syntax (none: every Pod of the namespace).
-pub type PodLists = BTreeMap<String, Option<String>>;
+pub(crate) type PodLists = BTreeMap<String, Option<String>>;
 
 /// One listable resource, at the version the tool reads it in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,11 +33,11 @@ pub struct Resource {
 }
 
 impl Resource {
-    pub fn group_kind(&self) -> GroupKind {
+    pub(crate) fn group_kind(&self) -> GroupKind {
         GroupKind::new(&self.group, &self.kind)
     }
 
-    pub fn api_version(&self) -> String {
+    pub(crate) fn api_version(&self) -> String {
         if self.group.is_empty() {
             self.version.clone()
         } else {
@@ -46,7 +46,7 @@ impl Resource {
     }
 
     /// `httproutes.gateway.networking.k8s.io`, `services`: as kubectl names it.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         if self.group.is_empty() {
             self.plural.clone()
         } else {
@@ -57,7 +57,7 @@ impl Resource {
     /// Whether its objects are read as metadata only (`PartialObjectMetadataList`):
     /// Secrets and ConfigMaps, whose data the tool never asks for, holds or prints
     /// (a policy's reference to one needs only that it exists).
-    pub fn metadata_only(&self) -> bool {
+    pub(crate) fn metadata_only(&self) -> bool {
         self.group.is_empty() && matches!(self.kind.as_str(), "Secret" | "ConfigMap")
     }
 }

@@ -7,7 +7,7 @@
 use super::value::Lazy;
 use super::{Links, Val};
 use once_cell::race::OnceBox;
-use serde::de::{Deserialize, DeserializeOwned};
+use serde::de::Deserialize;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -32,7 +32,7 @@ static NO_LINKS: std::sync::LazyLock<Links> = std::sync::LazyLock::new(Links::de
 
 impl Spec {
     /// The whole spec held as `spec`.
-    pub fn whole(spec: Lazy) -> Spec {
+    pub(crate) fn whole(spec: Lazy) -> Spec {
         Spec::Whole {
             spec,
             links: OnceBox::new(),
@@ -40,7 +40,7 @@ impl Spec {
     }
 
     /// The whole spec; null once reduced to links or let go.
-    pub fn lazy(&self) -> &Lazy {
+    pub(crate) fn lazy(&self) -> &Lazy {
         match self {
             Spec::Whole { spec, .. } => spec,
             Spec::Links(_) | Spec::Released => &NULL,
@@ -50,7 +50,7 @@ impl Spec {
     /// What the hierarchy reads of a route's or backend's spec: read the first time it
     /// is asked for, as a view of the whole spec (`Lazy::read`: straight from its text
     /// when it is still text, nothing built); none once let go.
-    pub fn links(&self) -> &Links {
+    pub(crate) fn links(&self) -> &Links {
         match self {
             Spec::Whole { spec, links } => links.get_or_init(|| Box::new(spec.read())),
             Spec::Links(links) => links,
@@ -59,14 +59,14 @@ impl Spec {
     }
 
     /// Settles a whole spec: built, its text let go (`Lazy::settle`).
-    pub fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         if let Spec::Whole { spec, .. } = self {
             spec.settle();
         }
     }
 
     /// Reduces a whole spec to its links (a route's or backend's, once settled).
-    pub fn keep_links(&mut self) {
+    pub(crate) fn keep_links(&mut self) {
         if let Spec::Whole { links, spec } = self {
             let read = links.get().map(|l| Box::new(l.clone()));
             *self = Spec::Links(read.unwrap_or_else(|| Box::new(spec.read())));
@@ -75,7 +75,7 @@ impl Spec {
 
     /// Lets go of its links: a route's or backend's (all it kept) go, and a whole
     /// spec's are read again if asked for.
-    pub fn release_links(&mut self) {
+    pub(crate) fn release_links(&mut self) {
         match self {
             Spec::Whole { links, .. } => *links = OnceBox::new(),
             Spec::Links(_) => *self = Spec::Released,
@@ -84,28 +84,24 @@ impl Spec {
     }
 
     /// The view `T` of the whole spec (`Lazy::view`).
-    pub fn view<'s, T: Deserialize<'s>>(&'s self) -> Option<T> {
+    pub(crate) fn view<'s, T: Deserialize<'s>>(&'s self) -> Option<T> {
         self.lazy().view()
     }
 
-    /// The lenient view `T` of the whole spec (`Lazy::read`).
-    pub fn read<T: DeserializeOwned + Default>(&self) -> T {
-        self.lazy().read()
-    }
-
     /// `Lazy::with` of the whole spec.
-    pub fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
         self.lazy().with(f)
     }
 
+    #[cfg(test)]
     /// `Lazy::unbuilt_text` of the whole spec.
-    pub fn unbuilt_text(&self) -> Option<&str> {
+    pub(crate) fn unbuilt_text(&self) -> Option<&str> {
         self.lazy().unbuilt_text()
     }
 
     /// Whether the whole spec is null (`Lazy::is_null`: asking builds nothing); it is
     /// once reduced to links or let go.
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         self.lazy().is_null()
     }
 }

@@ -154,7 +154,7 @@ thread_local! {
 }
 
 /// `s` as a shared string: the copy already read, or a new one kept for the next.
-pub fn text(s: &str) -> Text {
+pub(crate) fn text(s: &str) -> Text {
     if s.len() > SHARED_UP_TO {
         return Text(Arc::new(Box::from(s)));
     }

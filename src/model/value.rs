@@ -32,34 +32,34 @@ pub struct Map(Box<[(Text, Val)]>);
 
 impl Map {
     /// The value of `key`, if the mapping has it.
-    pub fn get(&self, key: &str) -> Option<&Val> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Val> {
         self.0.iter().find(|(k, _)| &**k == key).map(|(_, v)| v)
     }
 
-    pub fn contains_key(&self, key: &str) -> bool {
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
 
     /// The members, in the order written.
-    pub fn iter(&self) -> impl Iterator<Item = (&Text, &Val)> + Clone {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Text, &Val)> + Clone {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
     /// The values, in the order written.
-    pub fn values(&self) -> impl Iterator<Item = &Val> + Clone {
+    pub(crate) fn values(&self) -> impl Iterator<Item = &Val> + Clone {
         self.0.iter().map(|(_, v)| v)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
     }
 
     /// An empty mapping.
-    pub fn new() -> Map {
+    pub(crate) fn new() -> Map {
         Map::default()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }
@@ -83,7 +83,7 @@ impl<'a> IntoIterator for &'a Map {
 
 impl Val {
     /// A member of a mapping (none for anything else), as `serde_json::Value::get`.
-    pub fn get(&self, key: &str) -> Option<&Val> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Val> {
         match self {
             Val::Object(m) => m.get(key),
             _ => None,
@@ -115,45 +115,46 @@ impl Val {
         }
     }
 
-    pub fn as_array(&self) -> Option<&[Val]> {
+    pub(crate) fn as_array(&self) -> Option<&[Val]> {
         match self {
             Val::Array(a) => Some(a),
             _ => None,
         }
     }
 
-    pub fn as_object(&self) -> Option<&Map> {
+    pub(crate) fn as_object(&self) -> Option<&Map> {
         match self {
             Val::Object(m) => Some(m),
             _ => None,
         }
     }
 
-    pub fn as_u64(&self) -> Option<u64> {
+    pub(crate) fn as_u64(&self) -> Option<u64> {
         match self {
             Val::Number(n) => n.as_u64(),
             _ => None,
         }
     }
 
-    pub fn as_bool(&self) -> Option<bool> {
+    pub(crate) fn as_bool(&self) -> Option<bool> {
         match self {
             Val::Bool(b) => Some(*b),
             _ => None,
         }
     }
 
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         matches!(self, Val::Null)
     }
 
-    pub fn is_object(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_object(&self) -> bool {
         matches!(self, Val::Object(_))
     }
 
     /// The same value as a `serde_json::Value` (to print it, or to hand it to code that
     /// takes one).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             Val::Null => Value::Null,
             Val::Bool(b) => Value::Bool(*b),
@@ -169,7 +170,7 @@ impl Val {
     }
 
     /// A `serde_json::Value` held compactly (a YAML document is decoded into one first).
-    pub fn from_value(v: Value) -> Val {
+    pub(crate) fn from_value(v: Value) -> Val {
         match v {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(b),
@@ -253,11 +254,11 @@ impl Serialize for Val {
 
 /// Reads a value with its mappings and lists allocated once, at their final size:
 /// members are gathered on stacks shared by the values nested in one another.
-pub struct ValSeed<'s>(pub &'s mut Scratch);
+pub(crate) struct ValSeed<'s>(pub &'s mut Scratch);
 
 /// The stacks `ValSeed` gathers members on.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     members: Vec<(Text, Val)>,
     elements: Vec<Val>,
 }
@@ -405,10 +406,10 @@ fn kept(v: Val) -> Option<Box<Val>> {
 
 impl Lazy {
     /// Null.
-    pub const NULL: Lazy = Lazy::Built(None);
+    pub(crate) const NULL: Lazy = Lazy::Built(None);
 
     /// Text read as valid JSON, to be built when first looked at.
-    pub fn from_text(text: Box<serde_json::value::RawValue>) -> Lazy {
+    pub(crate) fn from_text(text: Box<serde_json::value::RawValue>) -> Lazy {
         Lazy::Text {
             text,
             built: std::sync::OnceLock::new(),
@@ -416,7 +417,7 @@ impl Lazy {
     }
 
     /// The JSON text, while the value is not built yet.
-    pub fn unbuilt_text(&self) -> Option<&str> {
+    pub(crate) fn unbuilt_text(&self) -> Option<&str> {
         match self {
             Lazy::Text { text, built } if built.get().is_none() => Some(text.get()),
             _ => None,
@@ -427,7 +428,7 @@ impl Lazy {
     /// one built for `f` alone and dropped after (the text stays). For what only passes
     /// a value through (`dump` writes each object once), so the cluster is never held
     /// built and as text at once.
-    pub fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&Val) -> R) -> R {
         match self.built() {
             Some(v) => f(v),
             None => f(&self.build()),
@@ -436,7 +437,7 @@ impl Lazy {
 
     /// Whether the value is null, told from the text when it is not built yet (JSON text
     /// read as one value is exactly `null` then), so asking builds nothing.
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         match (self.built(), self) {
             (Some(v), _) => v.is_null(),
             (None, Lazy::Text { text, .. }) => text.get() == "null",
@@ -445,7 +446,7 @@ impl Lazy {
     }
 
     /// Builds the value now, and drops the text it came from.
-    pub fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         if let Lazy::Text { built, .. } = self {
             let value = built.take().unwrap_or_else(|| kept(self.build()));
             *self = Lazy::Built(value);

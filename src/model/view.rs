@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 
 impl Val {
     /// The view `T` of this value; `None` when `T` refuses its shape.
-    pub fn view<'v, T: Deserialize<'v>>(&'v self) -> Option<T> {
+    pub(crate) fn view<'v, T: Deserialize<'v>>(&'v self) -> Option<T> {
         T::deserialize(self).ok()
     }
 }
@@ -31,7 +31,7 @@ impl Lazy {
     /// nothing built), else from the built value. `None` when `T` refuses its shape:
     /// a strict view then leaves the caller to read it another way; for a lenient one,
     /// the text has a key written twice ([`Lazy::read`] reads the built value then).
-    pub fn view<'s, T: Deserialize<'s>>(&'s self) -> Option<T> {
+    pub(crate) fn view<'s, T: Deserialize<'s>>(&'s self) -> Option<T> {
         match self.unbuilt_text() {
             Some(text) => serde_json::from_str(text).ok(),
             None => (**self).view(),
@@ -40,7 +40,7 @@ impl Lazy {
 
     /// The lenient view `T` of the value: `view`, else (text with a key written twice)
     /// read from a value built for the read alone and dropped after.
-    pub fn read<T: DeserializeOwned + Default>(&self) -> T {
+    pub(crate) fn read<T: DeserializeOwned + Default>(&self) -> T {
         self.view()
             .or_else(|| self.with(|v| v.view()))
             .unwrap_or_default()

@@ -130,7 +130,7 @@ pub(crate) fn hierarchy_kinds() -> impl Iterator<Item = GroupKind> {
 
 /// The English plural of a kind, its case kept: `HTTPRoute` → `HTTPRoutes`,
 /// `RetryPolicy` → `RetryPolicies`, `GatewayClass` → `GatewayClasses`.
-pub fn plural(kind: &str) -> String {
+pub(crate) fn plural(kind: &str) -> String {
     let lower = kind.to_ascii_lowercase();
     if let Some(stem) = kind.strip_suffix(['y', 'Y']) {
         let vowel_y = lower

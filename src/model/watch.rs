@@ -17,7 +17,7 @@ pub struct WatchList {
 
 impl WatchList {
     /// Whether this list is of Pods.
-    pub fn is_pods(&self) -> bool {
+    pub(crate) fn is_pods(&self) -> bool {
         self.resource.group.is_empty() && self.resource.kind == "Pod"
     }
 

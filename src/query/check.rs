@@ -18,7 +18,7 @@ pub fn check(world: &World) -> Vec<Finding> {
 
 /// The findings on `policy` that the computation adds to the topology's: the Direct
 /// conflicts it loses, and a controller status that the computed one contradicts.
-pub(crate) fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
+pub fn policy_findings(world: &World, policy: PolicyId) -> Vec<Finding> {
     let (topology, statuses) = (&world.topology, world.counts());
     let mut out = Vec::new();
     // Conflicts are sorted, so p's losses are one run of them.
@@ -113,10 +113,10 @@ pub fn check_in(world: &World, namespace: Option<&str>) -> Vec<Finding> {
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckResult<'a> {
     /// Always `CheckResult`.
-    pub kind: &'static str,
-    pub findings: &'a [Finding],
+    pub(crate) kind: &'static str,
+    pub(crate) findings: &'a [Finding],
     #[serde(rename = "blindSpots")]
-    pub blind_spots: &'a [BlindSpot],
+    pub(crate) blind_spots: &'a [BlindSpot],
 }
 
 impl<'a> CheckResult<'a> {

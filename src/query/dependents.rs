@@ -53,28 +53,28 @@ impl Without {
 pub struct Dependent {
     pub policy: ObjRef,
     pub path: String,
-    pub status: PolicyStatus,
+    pub(crate) status: PolicyStatus,
     /// How it resolves now: `null` when it does (`NotFound`, `Unchecked`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<RefReason>,
     #[serde(rename = "withoutIt")]
     pub without: Without,
     #[serde(skip)]
-    pub policy_id: PolicyId,
+    pub(crate) policy_id: PolicyId,
 }
 
 /// `describe secret/NAME`, `configmap/NAME`, or any object that is no object of the
 /// hierarchy: the policies that name it.
 #[derive(Clone, Debug, Serialize)]
 pub struct DependencyDescription {
-    pub kind: &'static str,
-    pub object: ObjRef,
+    pub(crate) kind: &'static str,
+    pub(crate) object: ObjRef,
     /// Whether the input holds the object.
     pub found: bool,
     #[serde(rename = "referencedBy")]
     pub referenced_by: Vec<Dependent>,
     #[serde(rename = "blindSpots")]
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
 }
 
 /// Whether references to `object` are references to `target` (a port of it too).
@@ -87,7 +87,7 @@ fn names(target: &ObjRef, object: &ObjRef) -> bool {
 
 /// Every reference to `object` (a port of it too) in the policies' specs, in policy
 /// then field order.
-pub fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
+pub(crate) fn dependents(world: &World, object: &ObjRef) -> Vec<Dependent> {
     let topology = &world.topology;
     let mut out = Vec::new();
     for pid in PolicyId::all(topology.policies().len()) {
@@ -179,7 +179,7 @@ pub fn is_referenced_kind(world: &World, gk: &GroupKind) -> bool {
 }
 
 /// Whether the input holds `object`.
-pub fn in_input(world: &World, object: &ObjRef) -> bool {
+pub(crate) fn in_input(world: &World, object: &ObjRef) -> bool {
     world.topology.objects().iter().any(|o| {
         o.name == object.name
             && o.kind == object.kind
@@ -212,7 +212,7 @@ pub fn describe_dependency(world: &World, object: &ObjRef) -> DependencyDescript
 }
 
 /// The objects of kind `gk` the input holds or a policy's spec names.
-pub fn named_or_read(world: &World, gk: &GroupKind) -> Vec<ObjRef> {
+pub(crate) fn named_or_read(world: &World, gk: &GroupKind) -> Vec<ObjRef> {
     let topology = &world.topology;
     let read = topology
         .objects()

@@ -18,36 +18,36 @@ pub enum Relation {
 /// One policy that reaches the described object, how, and its status there.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReachingPolicy {
-    pub policy: ObjRef,
-    pub class: Class,
+    pub(crate) policy: ObjRef,
+    pub(crate) class: Class,
     #[serde(rename = "attachedTo")]
-    pub attached_to: ObjRef,
-    pub relation: Relation,
-    pub status: PolicyStatus,
+    pub(crate) attached_to: ObjRef,
+    pub(crate) relation: Relation,
+    pub(crate) status: PolicyStatus,
     /// What controllers say of the policy's current generation: where it refuses the
     /// policy, STATUS shows that (`shown_status`), as `get` does.
     #[serde(skip_serializing_if = "Reported::is_none")]
-    pub reported: Option<Reported>,
+    pub(crate) reported: Option<Reported>,
     /// Every section of the described object it attaches to (`attached_to` names the
     /// first): a page of one section's settings says the section the policy is on.
     #[serde(skip)]
-    pub attached_sections: Vec<ObjRef>,
+    pub(crate) attached_sections: Vec<ObjRef>,
 }
 
 /// `describe` of an object: that policies reach it, which and how, and what they make
 /// together (the effective spec per policy kind, with the policy behind each setting).
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetDescription {
-    pub kind: &'static str,
-    pub target: ObjRef,
+    pub(crate) kind: &'static str,
+    pub(crate) target: ObjRef,
     pub policies: Vec<ReachingPolicy>,
-    pub effective: Vec<Effective>,
+    pub(crate) effective: Vec<Effective>,
     /// The sections whose effective spec differs from the object's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sections: Vec<super::SectionEffective>,
+    pub(crate) sections: Vec<super::SectionEffective>,
     pub findings: Vec<Finding>,
     #[serde(rename = "blindSpots")]
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
     /// What controllers wrote on the target: `<Kind>PolicyAffected` (or `...Affected`)
     /// conditions and annotations (GEP-713's "on targeted resources").
     #[serde(rename = "reportedAffected", skip_serializing_if = "Vec::is_empty")]
@@ -55,10 +55,10 @@ pub struct TargetDescription {
     /// A Gateway's or ListenerSet's listeners (a listener's own, when the listener is
     /// described), none for other objects.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub listeners: Option<Vec<ListenerInfo>>,
+    pub(crate) listeners: Option<Vec<ListenerInfo>>,
     /// The routes attached to those listeners (or to the object itself).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub routes: Option<Vec<AttachedRoute>>,
+    pub(crate) routes: Option<Vec<AttachedRoute>>,
     /// The policies whose spec names the object (an ext-auth Service, a Backend).
     #[serde(rename = "referencedBy", skip_serializing_if = "Vec::is_empty")]
     pub referenced_by: Vec<super::dependents::Dependent>,
@@ -69,31 +69,31 @@ pub struct TargetDescription {
     /// The Pods among `children` that policies pick (a Service's, GKE), each with the
     /// policies attached to it: they reach the Pods, not the object.
     #[serde(skip)]
-    pub pod_policies: Vec<(ObjRef, Vec<ObjRef>)>,
+    pub(crate) pod_policies: Vec<(ObjRef, Vec<ObjRef>)>,
 }
 
 /// One listener of a Gateway or ListenerSet: what its spec says and how many routes
 /// attach to it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ListenerInfo {
-    pub name: String,
+    pub(crate) name: String,
     #[serde(skip_serializing_if = "Value::is_null")]
-    pub port: Value,
+    pub(crate) port: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<String>,
+    pub(crate) protocol: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hostname: Option<String>,
+    pub(crate) hostname: Option<String>,
     /// The routes attached to it (that it admits).
     #[serde(rename = "attachedRoutes")]
-    pub attached_routes: usize,
+    pub(crate) attached_routes: usize,
 }
 
 /// A route attached to a described Gateway or ListenerSet, and through which of its
 /// listeners.
 #[derive(Clone, Debug, Serialize)]
 pub struct AttachedRoute {
-    pub route: ObjRef,
-    pub listeners: Vec<String>,
+    pub(crate) route: ObjRef,
+    pub(crate) listeners: Vec<String>,
 }
 
 /// The listeners of a Gateway or ListenerSet node (or the one listener a listener node

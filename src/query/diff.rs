@@ -21,17 +21,17 @@ use std::sync::Arc;
 /// other. Lists are sorted (kind, namespace, name, section).
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyDiff {
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// What each side was read from (`--from`, `--to`): paths, `-`, or `cluster`/`demo`.
-    pub from: Vec<String>,
-    pub to: Vec<String>,
-    pub summary: DiffSummary,
+    pub(crate) from: Vec<String>,
+    pub(crate) to: Vec<String>,
+    pub(crate) summary: DiffSummary,
     pub objects: Vec<ObjectChange>,
-    pub verdicts: Vec<VerdictChange>,
+    pub(crate) verdicts: Vec<VerdictChange>,
     pub changes: Vec<EffectiveChange>,
-    pub findings: FindingChanges,
+    pub(crate) findings: FindingChanges,
     #[serde(rename = "blindSpots")]
-    pub blind_spots: SideBlindSpots,
+    pub(crate) blind_spots: SideBlindSpots,
 }
 
 /// One object added, deleted or changed (its spec, labels, annotations or creation
@@ -39,13 +39,13 @@ pub struct PolicyDiff {
 /// links: parents, rules, backends).
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ObjectChange {
-    pub object: ObjRef,
-    pub change: ObjectChangeKind,
+    pub(crate) object: ObjRef,
+    pub(crate) change: ObjectChangeKind,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
-pub enum ObjectChangeKind {
+pub(crate) enum ObjectChangeKind {
     Added,
     Deleted,
     Changed,
@@ -63,20 +63,20 @@ impl ObjectChangeKind {
 
 /// A policy's verdict on one side: STATUS (as `get` shows it), AFFECTS, its targets.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Verdict {
-    pub status: String,
-    pub affects: usize,
-    pub targets: Vec<ObjRef>,
+pub(crate) struct Verdict {
+    pub(crate) status: String,
+    pub(crate) affects: usize,
+    pub(crate) targets: Vec<ObjRef>,
 }
 
 /// A policy whose verdict changes: before and after (null where it is not on that
 /// side), and why.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct VerdictChange {
-    pub policy: ObjRef,
-    pub before: Option<Verdict>,
-    pub after: Option<Verdict>,
-    pub reasons: Vec<String>,
+pub(crate) struct VerdictChange {
+    pub(crate) policy: ObjRef,
+    pub(crate) before: Option<Verdict>,
+    pub(crate) after: Option<Verdict>,
+    pub(crate) reasons: Vec<String>,
 }
 
 /// An effective change (as `blast-radius` reports one), with the policies behind
@@ -86,43 +86,43 @@ pub struct EffectiveChange {
     #[serde(flatten)]
     pub change: Change,
     #[serde(rename = "sourcesBefore")]
-    pub sources_before: Arc<Vec<Source>>,
+    pub(crate) sources_before: Arc<Vec<Source>>,
     #[serde(rename = "sourcesAfter")]
-    pub sources_after: Arc<Vec<Source>>,
+    pub(crate) sources_after: Arc<Vec<Source>>,
 }
 
 /// Findings of the `--to` side the `--from` side did not have (by code and object),
 /// and the reverse.
 #[derive(Clone, Debug, Serialize, Default)]
-pub struct FindingChanges {
-    pub appeared: Vec<Finding>,
-    pub cleared: Vec<Finding>,
+pub(crate) struct FindingChanges {
+    pub(crate) appeared: Vec<Finding>,
+    pub(crate) cleared: Vec<Finding>,
 }
 
 /// What each side could not read (a document that is not an object, a kind not
 /// listed, a reference that could not be checked).
 #[derive(Clone, Debug, Serialize, Default)]
-pub struct SideBlindSpots {
-    pub from: Vec<BlindSpot>,
-    pub to: Vec<BlindSpot>,
+pub(crate) struct SideBlindSpots {
+    pub(crate) from: Vec<BlindSpot>,
+    pub(crate) to: Vec<BlindSpot>,
 }
 
 /// The counts the headline says.
 #[derive(Clone, Debug, Serialize, Default, PartialEq)]
-pub struct DiffSummary {
-    pub added: usize,
-    pub deleted: usize,
-    pub changed: usize,
+pub(crate) struct DiffSummary {
+    pub(crate) added: usize,
+    pub(crate) deleted: usize,
+    pub(crate) changed: usize,
     /// Policies whose verdict changes.
-    pub verdicts: usize,
+    pub(crate) verdicts: usize,
     /// Objects whose effective settings change, by kind, and their namespaces.
-    pub affected: super::blast::Summary,
+    pub(crate) affected: super::blast::Summary,
     #[serde(rename = "newErrors")]
-    pub new_errors: usize,
+    pub(crate) new_errors: usize,
     #[serde(rename = "findingsAppeared")]
-    pub findings_appeared: usize,
+    pub(crate) findings_appeared: usize,
     #[serde(rename = "findingsCleared")]
-    pub findings_cleared: usize,
+    pub(crate) findings_cleared: usize,
 }
 
 /// What changes from `before` (read from `from`) to `after` (read from `to`). Both
@@ -216,7 +216,7 @@ impl PolicyDiff {
     /// One line for people: `3 objects change (1 added, 1 deleted, 1 changed); 2
     /// policies change verdict; effective settings change on 4 HTTPRoutes in 1
     /// namespace (baker); 1 new error`, or `No changes`.
-    pub fn headline(&self) -> String {
+    pub(crate) fn headline(&self) -> String {
         if self.is_empty() {
             return "No changes".to_string();
         }

@@ -5,14 +5,14 @@ use super::*;
 /// `effective`: the effective spec of each policy kind at one object, per context path.
 #[derive(Clone, Debug, Serialize)]
 pub struct EffectivePolicies {
-    pub kind: &'static str,
-    pub target: ObjRef,
+    pub(crate) kind: &'static str,
+    pub(crate) target: ObjRef,
     pub effective: Vec<Effective>,
     /// The sections whose effective spec differs from the object's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sections: Vec<super::SectionEffective>,
+    pub(crate) sections: Vec<super::SectionEffective>,
     #[serde(rename = "blindSpots")]
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
 }
 
 pub fn effective(world: &World, node: NodeId, kind: Option<&GroupKind>) -> EffectivePolicies {

@@ -12,20 +12,20 @@ use rayon::prelude::*;
 pub struct PolicyRow {
     pub policy: ObjRef,
     /// The policy's apiVersion, as read.
-    pub api_version: Text,
-    pub class: Class,
-    pub targets: Vec<ObjRef>,
+    pub(crate) api_version: Text,
+    pub(crate) class: Class,
+    pub(crate) targets: Vec<ObjRef>,
     pub status: PolicyStatus,
     /// What controllers say of its current generation (`Accepted`, a refusal's reason,
     /// `Unknown`); absent where no report is of the current generation.
     pub reported: Option<Reported>,
-    pub affects: usize,
-    pub creation_timestamp: Option<String>,
+    pub(crate) affects: usize,
+    pub(crate) creation_timestamp: Option<String>,
     /// The policy's labels (what `-l` and `--show-labels` read).
     pub labels: BTreeMap<String, String>,
-    pub strategy: String,
+    pub(crate) strategy: String,
     /// Where the tool learned its kind is a policy (`ClassOrigin`).
-    pub class_origin: &'static str,
+    pub(crate) class_origin: &'static str,
 }
 
 /// `get`'s ITEM (docs/reference.md): the policy object as read (apiVersion, kind,
@@ -199,20 +199,20 @@ pub(crate) fn policy_row(
 /// many policies of it are in the input.
 #[derive(Clone, Debug, Serialize)]
 pub struct KindRow {
-    pub kind: String,
-    pub group: String,
-    pub class: Class,
+    pub(crate) kind: String,
+    pub(crate) group: String,
+    pub(crate) class: Class,
     /// Where the tool learned it is a policy (`ClassOrigin`).
     #[serde(rename = "source")]
-    pub origin: &'static str,
-    pub count: usize,
+    pub(crate) origin: &'static str,
+    pub(crate) count: usize,
     #[serde(skip)]
-    pub merge: &'static str,
+    pub(crate) merge: &'static str,
     #[serde(skip)]
-    pub project: &'static str,
+    pub(crate) project: &'static str,
     /// What several policies of the kind on one target do.
     #[serde(skip)]
-    pub same_target: &'static str,
+    pub(crate) same_target: &'static str,
 }
 
 /// `get kinds`' rows: every policy kind of the catalog, with how many policies of it
@@ -248,13 +248,13 @@ pub fn kind_rows(world: &World) -> Vec<KindRow> {
 #[derive(Clone, Debug, Serialize)]
 pub struct ListOf<'a, T> {
     #[serde(rename = "apiVersion")]
-    pub api_version: &'static str,
-    pub kind: &'static str,
-    pub metadata: ListMeta,
-    pub items: &'a [T],
+    pub(crate) api_version: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) metadata: ListMeta,
+    pub(crate) items: &'a [T],
     /// What could not be read (docs/reference.md, Blind spots): the rows may be incomplete.
     #[serde(rename = "blindSpots")]
-    pub blind_spots: &'a [BlindSpot],
+    pub(crate) blind_spots: &'a [BlindSpot],
 }
 
 /// What kind of rows a `ListOf` holds: none for objects of their own kinds (`get`'s
@@ -262,7 +262,7 @@ pub struct ListOf<'a, T> {
 #[derive(Clone, Debug, Serialize)]
 pub struct ListMeta {
     #[serde(rename = "listKind", skip_serializing_if = "Option::is_none")]
-    pub list_kind: Option<&'static str>,
+    pub(crate) list_kind: Option<&'static str>,
 }
 
 impl<'a, T> ListOf<'a, T> {

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// What a node of the picture stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GraphNodeKind {
+pub(crate) enum GraphNodeKind {
     /// An object or a section of the hierarchy.
     Object(Role),
     /// The namespace level a Namespace-targeted policy attaches to.
@@ -27,31 +27,31 @@ pub enum GraphNodeKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphNode {
     pub obj_ref: ObjRef,
-    pub kind: GraphNodeKind,
+    pub(crate) kind: GraphNodeKind,
     /// The namespace it is drawn in (None: cluster-scoped).
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
 }
 
 /// A policy in the picture, with the nodes it attaches to and its status.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GraphPolicy {
-    pub policy: ObjRef,
-    pub status: PolicyStatus,
+pub(crate) struct GraphPolicy {
+    pub(crate) policy: ObjRef,
+    pub(crate) status: PolicyStatus,
     /// Indices into `Graph::nodes`.
-    pub targets: Vec<usize>,
+    pub(crate) targets: Vec<usize>,
     /// What its spec names besides its targets: an edge of its own kind each.
-    pub references: Vec<GraphReference>,
+    pub(crate) references: Vec<GraphReference>,
 }
 
 /// An edge from a policy to an object its spec names (`Topology::references_of`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct GraphReference {
+pub(crate) struct GraphReference {
     /// Index into `Graph::nodes`: the object drawn, or a node of its own.
-    pub node: usize,
+    pub(crate) node: usize,
     /// The field, as a JSON pointer.
-    pub path: String,
+    pub(crate) path: String,
     /// Why it does not resolve, where it does not.
-    pub reason: Option<RefReason>,
+    pub(crate) reason: Option<RefReason>,
 }
 
 /// `graph`: what the picture holds; the renderers only draw it.
@@ -61,12 +61,12 @@ pub struct Graph {
     /// unresolved targets in the order the policies name them.
     pub nodes: Vec<GraphNode>,
     /// Parent → child, as indices into `nodes`, sorted.
-    pub edges: Vec<(usize, usize)>,
+    pub(crate) edges: Vec<(usize, usize)>,
     /// A namespace level → the first objects of that namespace below it (GEP-713: the
     /// level sits above the first object of its namespace on every path), sorted.
-    pub levels: Vec<(usize, usize)>,
+    pub(crate) levels: Vec<(usize, usize)>,
     /// Sorted by reference.
-    pub policies: Vec<GraphPolicy>,
+    pub(crate) policies: Vec<GraphPolicy>,
 }
 
 impl Graph {
@@ -103,7 +103,7 @@ pub fn graph(world: &World, focus: Option<NodeId>, namespace: Option<&str>) -> G
 /// `nodes` and their ancestors, with the policies attached to any of them, and the
 /// `policies` wherever they attach (or do not): the part of the hierarchy a change
 /// touches (`diff -o markdown`).
-pub fn around(world: &World, nodes: &[NodeId], policies: &[ObjRef]) -> Graph {
+pub(crate) fn around(world: &World, nodes: &[NodeId], policies: &[ObjRef]) -> Graph {
     let topology = &world.topology;
     let mut keep = vec![false; topology.nodes().len()];
     for &node in nodes {

@@ -11,7 +11,10 @@ const MOST: usize = 3;
 /// The candidates nearest to `word` (case ignored), those at the least distance, by name; none
 /// farther than a third of the word's length (at least 2 edits), so that a hint is a
 /// likely slip and not a guess.
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+pub(crate) fn nearest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<String> {
     let word = word.to_lowercase();
     let limit = (word.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &str)> = candidates
@@ -33,7 +36,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// ` (did you mean a, b or c?)`, or nothing.
-pub fn did_you_mean(found: &[String]) -> String {
+pub(crate) fn did_you_mean(found: &[String]) -> String {
     match found {
         [] => String::new(),
         [one] => format!("; did you mean {one}?"),
@@ -76,7 +79,12 @@ pub fn unknown_type(world: &World, typed: &str, err: impl std::fmt::Display) -> 
 }
 
 /// The nearest names of kind `gk` in `ns` (every namespace: None), as `type/name`.
-pub fn near_names(world: &World, gk: &GroupKind, name: &str, ns: Option<&str>) -> Vec<String> {
+pub(crate) fn near_names(
+    world: &World,
+    gk: &GroupKind,
+    name: &str,
+    ns: Option<&str>,
+) -> Vec<String> {
     let t = &world.topology;
     let ty = gk.kind.to_lowercase();
     let word = match super::types::resolve_type(&ty, t.catalog(), t.objects()) {

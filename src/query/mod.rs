@@ -24,7 +24,7 @@ pub mod types;
 pub mod watch;
 mod world;
 
-pub(crate) use check::policy_findings;
+pub use check::policy_findings;
 pub use check::{check, check_in, CheckResult};
 pub(crate) use describe::{condition, findings_on};
 pub use describe::{
@@ -44,7 +44,7 @@ pub use reported::{
     is_failure, reported_word, shown_reason, shown_status, shown_text, summarise, Reported,
 };
 pub use sections::SectionEffective;
-pub(crate) use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
+pub use tree::{namespace_entries, nodes_in_scope, role_then_ref, TreeView};
 pub use tree::{tree, TreeNode, TreePolicy, MAX_DEPTH};
 pub use world::{analyze, analyze_once, Rebuildable, World};
 
@@ -61,7 +61,7 @@ use std::collections::BTreeMap;
 /// A policy kind in the JSON answers: `{"group", "kind"}`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PolicyKindRef {
-    pub group: String,
+    pub(crate) group: String,
     pub kind: String,
 }
 
@@ -76,9 +76,9 @@ impl From<&GroupKind> for PolicyKindRef {
 
 /// Who set one leaf of an effective spec: its JSON pointer and the policy.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Source {
-    pub path: String,
-    pub policy: ObjRef,
+pub(crate) struct Source {
+    pub(crate) path: String,
+    pub(crate) policy: ObjRef,
 }
 
 /// The effective spec of one policy kind at one object (or section), for the contexts
@@ -88,10 +88,10 @@ pub struct Effective {
     #[serde(rename = "policyKind")]
     pub policy_kind: PolicyKindRef,
     /// The object or section this effective spec is for.
-    pub target: ObjRef,
+    pub(crate) target: ObjRef,
     pub contexts: Vec<Vec<ObjRef>>,
     pub spec: Value,
-    pub sources: Vec<Source>,
+    pub(crate) sources: Vec<Source>,
 }
 
 impl Effective {

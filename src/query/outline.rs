@@ -49,12 +49,12 @@ pub fn target(world: &World, node: NodeId, description: &TargetDescription) -> V
 /// the objects the policy reaches with its status at every one.
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyOutline {
-    pub policy: ObjRef,
-    pub status: PolicyStatus,
+    pub(crate) policy: ObjRef,
+    pub(crate) status: PolicyStatus,
     /// What controllers say of its current generation (shown as `get` shows it).
     #[serde(skip_serializing_if = "Reported::is_none")]
-    pub reported: Option<Reported>,
-    pub targets: Vec<TreeNode>,
+    pub(crate) reported: Option<Reported>,
+    pub(crate) targets: Vec<TreeNode>,
 }
 
 pub fn policy(world: &World, policy: PolicyId) -> PolicyOutline {

@@ -11,10 +11,10 @@ use std::rc::Rc;
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetState {
     #[serde(rename = "ref")]
-    pub target: ObjRef,
-    pub resolved: bool,
+    pub(crate) target: ObjRef,
+    pub(crate) resolved: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Code>,
+    pub(crate) reason: Option<Code>,
 }
 
 /// One object a described policy reaches, with its status there and the settings of
@@ -43,45 +43,45 @@ pub struct Overridden {
 #[derive(Clone, Debug, Serialize)]
 pub struct ReportedCondition {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub controller: Option<String>,
+    pub(crate) controller: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ancestor: Option<ObjRef>,
+    pub(crate) ancestor: Option<ObjRef>,
     #[serde(rename = "type")]
     pub type_: String,
     pub status: String,
     #[serde(skip_serializing_if = "String::is_empty")]
-    pub reason: String,
+    pub(crate) reason: String,
     #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
+    pub(crate) message: String,
     /// The generation of the policy the condition was written for (the condition's
     /// own `observedGeneration`, else the status's).
     #[serde(rename = "observedGeneration", skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
+    pub(crate) observed_generation: Option<i64>,
     /// Written for another generation than the policy's (`metadata.generation`): it
     /// says nothing of the policy as it is now (docs/status.md, The controller's word).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub stale: bool,
+    pub(crate) stale: bool,
 }
 
 /// A policy's status as the tool computes it and as controllers report it.
 #[derive(Clone, Debug, Serialize)]
 pub struct StatusPair {
-    pub computed: PolicyStatus,
-    pub reported: Vec<ReportedCondition>,
+    pub(crate) computed: PolicyStatus,
+    pub(crate) reported: Vec<ReportedCondition>,
     /// What STATUS shows where a controller's refusal of the current generation
     /// replaces the computed verdict (`Invalid (reported)`); absent where it is the
     /// computed one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shown: Option<String>,
+    pub(crate) shown: Option<String>,
 }
 
 /// `describe` of a policy: its class, targets, what it reaches and how many objects,
 /// computed vs reported status, and the conflicts it loses.
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyDescription {
-    pub kind: &'static str,
-    pub policy: ObjRef,
-    pub class: Class,
+    pub(crate) kind: &'static str,
+    pub(crate) policy: ObjRef,
+    pub(crate) class: Class,
     #[serde(rename = "classSource")]
     pub class_origin: &'static str,
     /// The class the kind's `gateway.networking.k8s.io/policy` label states (its CRD's
@@ -89,42 +89,42 @@ pub struct PolicyDescription {
     /// the controller behaves (`class`).
     #[serde(rename = "labelClass", skip_serializing_if = "Option::is_none")]
     pub label_class: Option<Class>,
-    pub targets: Vec<TargetState>,
+    pub(crate) targets: Vec<TargetState>,
     /// The objects its spec names besides its targets, and how each resolved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<crate::topology::PolicyReference>,
     pub affects: Vec<Affected>,
     #[serde(rename = "affectsCount")]
-    pub affects_count: usize,
-    pub status: StatusPair,
-    pub findings: Vec<Finding>,
+    pub(crate) affects_count: usize,
+    pub(crate) status: StatusPair,
+    pub(crate) findings: Vec<Finding>,
     #[serde(rename = "blindSpots")]
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
     #[serde(skip)]
     pub strategy: String,
     #[serde(skip)]
     pub merge: &'static str,
     #[serde(skip)]
-    pub project: &'static str,
+    pub(crate) project: &'static str,
     /// What several of its kind on one target do, the namespaces it may reach and
     /// the vendor source the registry read them from (empty: not a registry kind).
     #[serde(skip)]
-    pub same_target: &'static str,
+    pub(crate) same_target: &'static str,
     #[serde(skip)]
-    pub namespaces: &'static str,
+    pub(crate) namespaces: &'static str,
     #[serde(skip)]
-    pub cite: &'static str,
+    pub(crate) cite: &'static str,
     /// Its own settings: its spec without the fields that say what it targets.
-    pub settings: Value,
+    pub(crate) settings: Value,
     #[serde(skip)]
-    pub creation_timestamp: Option<String>,
+    pub(crate) creation_timestamp: Option<String>,
     /// Policies this one lost to (Direct conflicts).
     #[serde(skip)]
-    pub lost_to: Vec<ObjRef>,
+    pub(crate) lost_to: Vec<ObjRef>,
     /// How it stands to each of `lost_to` and why, as its kind's same-target rule says
     /// (`SameTarget::conflict_words`).
     #[serde(skip)]
-    pub lost_because: (&'static str, &'static str),
+    pub(crate) lost_because: (&'static str, &'static str),
 }
 
 pub fn describe_policy(world: &World, policy: PolicyId) -> PolicyDescription {

@@ -34,7 +34,7 @@ impl Reported {
     }
 
     /// No word of the current generation (JSON leaves it out).
-    pub fn is_none(word: &Option<Reported>) -> bool {
+    pub(crate) fn is_none(word: &Option<Reported>) -> bool {
         matches!(word, None | Some(Reported::Stale))
     }
 }

@@ -8,8 +8,8 @@ use super::*;
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SectionEffective {
     #[serde(rename = "sectionName")]
-    pub section_name: String,
-    pub effective: Vec<Effective>,
+    pub(crate) section_name: String,
+    pub(crate) effective: Vec<Effective>,
 }
 
 /// The sections of `node` (its children that it owns).

@@ -12,12 +12,12 @@ pub struct TreeNode {
     /// The status of one policy at this node, in a tree drawn for that policy
     /// (`describe POLICY -o tree`); for an unresolved target, why.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<PolicyStatus>,
+    pub(crate) status: Option<PolicyStatus>,
     pub policies: Vec<TreePolicy>,
     pub children: Vec<TreeNode>,
     /// Shown once already elsewhere in this tree (a DAG node with several parents).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub repeated: bool,
+    pub(crate) repeated: bool,
     /// It has children, left out: the tree is `MAX_DEPTH` levels deep here.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -34,17 +34,17 @@ pub const MAX_DEPTH: usize = 64;
 #[derive(Clone, Debug, Serialize)]
 pub struct TreePolicy {
     pub policy: ObjRef,
-    pub status: PolicyStatus,
+    pub(crate) status: PolicyStatus,
     /// What controllers say of its current generation (`Reported`): where it refuses
     /// the policy, STATUS shows that (`shown_status`), as `get` does.
     #[serde(skip_serializing_if = "Reported::is_none")]
-    pub reported: Option<Reported>,
+    pub(crate) reported: Option<Reported>,
     #[serde(rename = "viaNamespace", skip_serializing_if = "std::ops::Not::not")]
-    pub via_namespace: bool,
+    pub(crate) via_namespace: bool,
     /// The objects its spec names besides its targets (`Topology::references_of`): the
     /// edges of what it depends on, drawn under it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub references: Vec<PolicyReference>,
+    pub(crate) references: Vec<PolicyReference>,
 }
 
 /// The hierarchy from `root` (or every root in scope) down, policies hung on nodes.
@@ -152,14 +152,14 @@ fn unattached(world: &World, namespace: Option<&str>) -> Vec<TreeNode> {
     by_target.into_values().collect()
 }
 
-pub(crate) fn role_then_ref(topology: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
+pub fn role_then_ref(topology: &Topology, a: NodeId, b: NodeId) -> std::cmp::Ordering {
     (topology.node(a).role, &topology.node(a).obj_ref)
         .cmp(&(topology.node(b).role, &topology.node(b).obj_ref))
 }
 
 /// The nodes in scope of `-n ns` (none: every node): a node is when it or anything
 /// below it lives in ns. One walk up from the nodes of ns, not one walk down per node.
-pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
+pub fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Option<Vec<bool>> {
     let ns = namespace?;
     let mut in_scope = vec![false; topology.nodes().len()];
     let mut stack: Vec<NodeId> = NodeId::all(topology.nodes().len())
@@ -180,7 +180,7 @@ pub(crate) fn nodes_in_scope(topology: &Topology, namespace: Option<&str>) -> Op
 /// `tree TYPE/NAME` and `describe -o tree`. Only namespaces with such policies are
 /// looked at, each by one walk up from its objects and one walk down from the roots
 /// among their ancestors (a Gateway's few nodes, not the whole topology).
-pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
+pub fn namespace_entries(topology: &Topology) -> Vec<bool> {
     let len = topology.nodes().len();
     let mut entry = vec![false; len];
     let mut wanted = vec![false; topology.skeleton().levels()];
@@ -256,7 +256,7 @@ pub(crate) fn namespace_entries(topology: &Topology) -> Vec<bool> {
 /// What one drawing of the hierarchy shows: which children to go down into (given
 /// the parent), which policies to hang on a node and with what status, and a status
 /// for the node itself.
-pub(crate) struct TreeView<'a> {
+pub struct TreeView<'a> {
     pub(crate) child: &'a dyn Fn(NodeId, NodeId) -> bool,
     pub(crate) policy: &'a dyn Fn(PolicyId) -> Option<PolicyStatus>,
     pub(crate) status: &'a dyn Fn(NodeId) -> Option<PolicyStatus>,

@@ -23,7 +23,7 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(topology: Topology) -> World {
+    pub(crate) fn new(topology: Topology) -> World {
         World {
             topology: Arc::new(topology),
             statuses: OnceLock::new(),
@@ -42,7 +42,7 @@ impl World {
     /// `get` and `check` show: those of `statuses()` if they were computed, else
     /// computed by this call the first time without each policy's status at every node
     /// (`Counts::compute`: on a large cluster those are tens of megabytes).
-    pub fn counts(&self) -> &Counts {
+    pub(crate) fn counts(&self) -> &Counts {
         match self.statuses.get() {
             Some(all) => all.counts(),
             None => self.counts.get_or_init(|| Counts::compute(&self.topology)),
@@ -133,7 +133,7 @@ impl Rebuildable {
     /// A snapshot of `objects` (this world's, some left out, changed or added) with
     /// the rest of what this world was read with (blind spots, Pods and kinds listed):
     /// links held, so it can be analysed again.
-    pub fn snapshot_of(&self, objects: Vec<Object>) -> Snapshot {
+    pub(crate) fn snapshot_of(&self, objects: Vec<Object>) -> Snapshot {
         let held = &self.world.topology.snapshot();
         Snapshot {
             objects,
@@ -141,11 +141,6 @@ impl Rebuildable {
             pods_read_in: held.pods_read_in.clone(),
             listed: held.listed.clone(),
         }
-    }
-
-    /// The world, as one that is not built again (its links kept all the same).
-    pub fn into_world(self) -> World {
-        self.world
     }
 
     /// The topology itself, when nothing else holds it: what a caller that lent it its

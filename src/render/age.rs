@@ -64,7 +64,7 @@ pub(crate) fn human_duration(seconds: i64) -> String {
 }
 
 /// AGE for a creationTimestamp, `<unknown>` as kubectl prints for none.
-pub fn age(ts: Option<&str>, now: i64) -> String {
+pub(crate) fn age(ts: Option<&str>, now: i64) -> String {
     match ts.and_then(parse_rfc3339) {
         Some(t) => human_duration(now - t),
         None => "<unknown>".into(),
@@ -72,7 +72,7 @@ pub fn age(ts: Option<&str>, now: i64) -> String {
 }
 
 /// Now, or `KUBECTL_POLICIES_NOW` (RFC 3339) so snapshots of AGE stay stable.
-pub fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     if let Some(t) = std::env::var("KUBECTL_POLICIES_NOW")
         .ok()
         .and_then(|s| parse_rfc3339(&s))

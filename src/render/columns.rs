@@ -141,7 +141,7 @@ impl Columns {
 
 /// The LABELS cell of `--show-labels`: `k=v,k=v` in key order, `<none>` for none, as
 /// kubectl prints it; control characters escaped.
-pub fn labels_cell(labels: &BTreeMap<String, String>) -> String {
+pub(crate) fn labels_cell(labels: &BTreeMap<String, String>) -> String {
     if labels.is_empty() {
         return "<none>".into();
     }

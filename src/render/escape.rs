@@ -69,7 +69,7 @@ pub fn terminal_safe(s: &str) -> Cow<'_, str> {
 /// `s` on one line: each line feed written `\n`, so text from a server (a status
 /// message, a reason) cannot start a line of output that seems the tool's own. Every
 /// other control character is left to [`SafeWriter`].
-pub fn one_line(s: &str) -> Cow<'_, str> {
+pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
     match s.contains('\n') {
         true => Cow::Owned(s.replace('\n', "\\n")),
         false => Cow::Borrowed(s),
@@ -102,19 +102,20 @@ pub struct SafeWriter<W: Write> {
 }
 
 impl<W: Write> SafeWriter<W> {
+    /// Writes what is held (an incomplete sequence at the very end, escaped) and hands
+    /// back the inner writer.
+    #[cfg(test)]
+    pub(crate) fn into_inner(mut self) -> io::Result<W> {
+        self.flush_pending()?;
+        Ok(self.inner)
+    }
+
     pub fn new(inner: W, colour: bool) -> Self {
         SafeWriter {
             inner,
             colour,
             pending: Vec::new(),
         }
-    }
-
-    /// Writes what is held (an incomplete sequence at the very end, escaped) and hands
-    /// back the inner writer.
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.flush_pending()?;
-        Ok(self.inner)
     }
 
     fn flush_pending(&mut self) -> io::Result<()> {

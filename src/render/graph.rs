@@ -269,7 +269,7 @@ pub fn mermaid(out: &mut impl Write, g: &Graph) -> io::Result<()> {
 /// `mermaid` for a Markdown page (`diff -o markdown`): every character of a label
 /// that Markdown, HTML or the fence could read is an entity code, and the `marked`
 /// policies (those a change touches) are filled.
-pub fn mermaid_marked(out: &mut impl Write, g: &Graph, marked: &[ObjRef]) -> io::Result<()> {
+pub(crate) fn mermaid_marked(out: &mut impl Write, g: &Graph, marked: &[ObjRef]) -> io::Result<()> {
     let marked: Vec<usize> = (0..g.policies.len())
         .filter(|&i| marked.contains(&g.policies[i].policy))
         .collect();

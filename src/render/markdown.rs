@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 /// GitHub's limit for a comment's body, in characters.
-pub const LIMIT: usize = 65_536;
+pub(crate) const LIMIT: usize = 65_536;
 
 /// What is kept for the closing note of what was left out.
 const RESERVE: usize = 600;
@@ -29,7 +29,7 @@ const RESERVE: usize = 600;
 const FOLD: usize = 3;
 
 /// The first line of every plan: a comment posting step finds its earlier comment by it.
-pub const MARKER: &str = "<!-- kubectl-policies diff -->";
+pub(crate) const MARKER: &str = "<!-- kubectl-policies diff -->";
 
 /// `diff -o markdown`.
 pub fn diff(out: &mut impl Write, d: &PolicyDiff, picture: &Graph) -> io::Result<()> {
@@ -301,7 +301,7 @@ fn objects(d: &PolicyDiff) -> String {
 /// Text from the input, safe in Markdown and in HTML: each character that could open
 /// markup (`` \`*_[]<>&|~#!@"'{}= ``, a `:` before `/`: an autolink) as a numeric
 /// entity, line breaks and other control characters as their escaped spelling (`\n`).
-pub fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {

@@ -1,14 +1,14 @@
 //! Output. Renderers write to a `&mut impl Write`; they never decide or fetch.
 
-pub mod age;
+pub(crate) mod age;
 pub mod columns;
 pub mod escape;
 pub mod graph;
 pub mod human;
 pub mod jsonpath;
 pub mod markdown;
-pub mod printer;
-pub mod table;
+pub(crate) mod printer;
+pub(crate) mod table;
 pub mod tree;
 
 pub use printer::{Clock, Printer};
@@ -26,7 +26,7 @@ pub struct Style {
 
 /// What a cell should look like when colour is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tint {
+pub(crate) enum Tint {
     Plain,
     Good,
     Warn,

@@ -53,7 +53,7 @@ impl Default for Printer {
 
 impl Printer {
     /// The instant AGE counts from, in seconds since the epoch.
-    pub fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         match self.clock {
             Clock::System => age::now(),
             Clock::At(t) => t,

@@ -9,8 +9,8 @@ use std::io::{self, Write};
 ///
 /// The cells are held one after another in one string: a table of every policy of a
 /// large cluster has hundreds of thousands of cells, and each is not an allocation.
-pub struct Table {
-    pub headers: Vec<&'static str>,
+pub(crate) struct Table {
+    pub(crate) headers: Vec<&'static str>,
     /// Every cell's text, one after another.
     text: String,
     /// Each cell: where its text ends in `text`, and its tint.
@@ -20,7 +20,7 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn new(headers: Vec<&'static str>) -> Table {
+    pub(crate) fn new(headers: Vec<&'static str>) -> Table {
         Table {
             headers,
             text: String::new(),
@@ -29,7 +29,7 @@ impl Table {
         }
     }
 
-    pub fn row(&mut self, cells: Vec<(String, Tint)>) {
+    pub(crate) fn row(&mut self, cells: Vec<(String, Tint)>) {
         self.start_row();
         for (c, tint) in cells {
             self.cell(&c, tint);
@@ -37,18 +37,18 @@ impl Table {
     }
 
     /// Starts a row: the cells that follow are its own.
-    pub fn start_row(&mut self) {
+    pub(crate) fn start_row(&mut self) {
         self.rows.push(self.cells.len());
     }
 
     /// A cell of the current row.
-    pub fn cell(&mut self, text: &str, tint: Tint) {
+    pub(crate) fn cell(&mut self, text: &str, tint: Tint) {
         self.cell_with(tint, |s| s.push_str(text));
     }
 
     /// A cell of the current row, its text written by `write` in place.
     /// Text from input is escaped here, so columns are measured as they will be shown.
-    pub fn cell_with(&mut self, tint: Tint, write: impl FnOnce(&mut String)) {
+    pub(crate) fn cell_with(&mut self, tint: Tint, write: impl FnOnce(&mut String)) {
         let start = self.text.len();
         write(&mut self.text);
         let written = self.text.get(start..).unwrap_or_default();
@@ -60,7 +60,7 @@ impl Table {
     }
 
     /// The rows of `other` after this table's own (the headers are this table's).
-    pub fn append(&mut self, other: Table) {
+    pub(crate) fn append(&mut self, other: Table) {
         let (text, cells) = (self.text.len(), self.cells.len());
         self.text.push_str(&other.text);
         self.cells.extend(

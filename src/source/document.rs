@@ -19,7 +19,7 @@ use std::marker::PhantomData;
 
 /// A mapping read as `T`, or anything else kept as it is (so its shape can be reported).
 #[derive(Debug)]
-pub enum MapOr<T> {
+pub(crate) enum MapOr<T> {
     Map(T),
     Other(Value),
 }
@@ -27,30 +27,30 @@ pub enum MapOr<T> {
 /// The fields of one document (an object, or a List of them) the tool reads.
 /// Each is `None` when absent; present, it is kept as written (`null` included).
 #[derive(Debug, Default)]
-pub struct Doc {
-    pub kind: Option<Value>,
-    pub api_version: Option<Value>,
-    pub metadata: Option<MapOr<Meta>>,
-    pub spec: Option<Lazy>,
-    pub status: Option<Lazy>,
-    pub items: Option<Items>,
+pub(crate) struct Doc {
+    pub(crate) kind: Option<Value>,
+    pub(crate) api_version: Option<Value>,
+    pub(crate) metadata: Option<MapOr<Meta>>,
+    pub(crate) spec: Option<Lazy>,
+    pub(crate) status: Option<Lazy>,
+    pub(crate) items: Option<Items>,
 }
 
 /// The metadata fields the tool reads, each as it came.
 #[derive(Debug, Default)]
-pub struct Meta {
-    pub name: Option<Value>,
-    pub namespace: Option<Value>,
-    pub uid: Option<Value>,
-    pub generation: Option<Value>,
-    pub creation_timestamp: Option<Value>,
-    pub labels: Option<Value>,
-    pub annotations: Option<Value>,
+pub(crate) struct Meta {
+    pub(crate) name: Option<Value>,
+    pub(crate) namespace: Option<Value>,
+    pub(crate) uid: Option<Value>,
+    pub(crate) generation: Option<Value>,
+    pub(crate) creation_timestamp: Option<Value>,
+    pub(crate) labels: Option<Value>,
+    pub(crate) annotations: Option<Value>,
 }
 
 /// A List's `items`: documents, or something that is not a list.
 #[derive(Debug)]
-pub enum Items {
+pub(crate) enum Items {
     List {
         items: Vec<Item>,
         /// The objects of the items converted as they were read, in order: they are
@@ -62,7 +62,7 @@ pub enum Items {
 
 /// One item of a List.
 #[derive(Debug)]
-pub enum Item {
+pub(crate) enum Item {
     Doc(Box<MapOr<Doc>>),
     /// Converted as it was read, because nothing of the List changes it (it carries
     /// its own apiVersion and kind): an object (`true`, the List's next `read` one),

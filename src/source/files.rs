@@ -74,11 +74,11 @@ impl Loaded {
 /// The files a `-f` argument names, and the entries of its directories passed over.
 #[derive(Debug, Default)]
 pub(crate) struct Expanded {
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Entries named like manifests that are not regular files (a FIFO, a device, a
     /// link to one or to a directory): never opened, since reading one could hang or
     /// never end. Each is a blind spot of the answer.
-    pub skipped: Vec<(PathBuf, &'static str)>,
+    pub(crate) skipped: Vec<(PathBuf, &'static str)>,
 }
 
 /// Lists the files a `-f` argument names: the path itself (read whatever it is, as

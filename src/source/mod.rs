@@ -10,7 +10,7 @@
 //! binary uses `anyhow`.
 
 pub mod demo;
-pub mod document;
+pub(crate) mod document;
 pub mod dump;
 pub mod files;
 pub mod live;

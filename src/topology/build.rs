@@ -67,7 +67,7 @@ struct Builder<'s> {
 /// (group, kind, namespace), borrowed from the objects.
 type KindIn<'s> = (&'s str, &'s str, Option<&'s str>);
 
-pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
+pub(crate) fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
     let mut builder = Builder {
         topology: Topology {
             catalog,

@@ -60,7 +60,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         match self {
             Code::TargetNotFound
             | Code::SectionNotFound
@@ -93,7 +93,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(code: Code, object: ObjRef, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: Code, object: ObjRef, message: impl Into<String>) -> Self {
         Finding {
             severity: code.severity(),
             code,

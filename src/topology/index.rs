@@ -8,17 +8,22 @@ use crate::model::{normalize_group, ObjRef};
 
 /// A reference as borrowed parts: what a lookup needs.
 #[derive(Clone, Copy, Debug)]
-pub struct RefKey<'a> {
-    pub group: &'a str,
-    pub kind: &'a str,
-    pub namespace: Option<&'a str>,
-    pub name: &'a str,
-    pub section: Option<&'a str>,
+pub(crate) struct RefKey<'a> {
+    pub(crate) group: &'a str,
+    pub(crate) kind: &'a str,
+    pub(crate) namespace: Option<&'a str>,
+    pub(crate) name: &'a str,
+    pub(crate) section: Option<&'a str>,
 }
 
 impl<'a> RefKey<'a> {
     /// As `ObjRef::new` would make it (`core` is the core group, `""`).
-    pub fn new(group: &'a str, kind: &'a str, namespace: Option<&'a str>, name: &'a str) -> Self {
+    pub(crate) fn new(
+        group: &'a str,
+        kind: &'a str,
+        namespace: Option<&'a str>,
+        name: &'a str,
+    ) -> Self {
         RefKey {
             group: normalize_group(group),
             kind,
@@ -28,7 +33,7 @@ impl<'a> RefKey<'a> {
         }
     }
 
-    pub fn of(r: &'a ObjRef) -> RefKey<'a> {
+    pub(crate) fn of(r: &'a ObjRef) -> RefKey<'a> {
         RefKey {
             group: &r.group,
             kind: &r.kind,
@@ -39,12 +44,12 @@ impl<'a> RefKey<'a> {
     }
 
     /// The same reference with `section` instead of its own.
-    pub fn with_section(self, section: Option<&'a str>) -> RefKey<'a> {
+    pub(crate) fn with_section(self, section: Option<&'a str>) -> RefKey<'a> {
         RefKey { section, ..self }
     }
 
     /// `namespace/name`, as `ObjRef::ns_name`.
-    pub fn ns_name(&self) -> String {
+    pub(crate) fn ns_name(&self) -> String {
         match self.namespace {
             Some(ns) => format!("{ns}/{}", self.name),
             None => self.name.to_string(),
@@ -59,7 +64,7 @@ impl<'a> RefKey<'a> {
     /// another core, it is given to `RefIndex::probe_hashed`). The index keeps only this
     /// number, so it is the hash kept as a key (`key_hash`): names made to a pattern do
     /// not collide.
-    pub fn hash(&self) -> u64 {
+    pub(crate) fn hash(&self) -> u64 {
         key_hash(&(
             self.group,
             self.kind,
@@ -81,7 +86,7 @@ impl<'a> RefKey<'a> {
 /// Nodes by reference, hashed once: the index the topology finds nodes by, without a
 /// second copy of every reference.
 #[derive(Debug, Default)]
-pub struct RefIndex {
+pub(crate) struct RefIndex {
     by_hash: FastMap<u64, NodeId>,
     /// Nodes whose reference hashes like an earlier node's: practically never, but
     /// they are still found.
@@ -89,18 +94,18 @@ pub struct RefIndex {
 }
 
 impl RefIndex {
-    pub fn get(&self, nodes: &[Node], key: RefKey) -> Option<NodeId> {
+    pub(crate) fn get(&self, nodes: &[Node], key: RefKey) -> Option<NodeId> {
         self.probe(nodes, key).ok()
     }
 
     /// The node `key` names, or the place to index a new node under that name.
-    pub fn probe(&self, nodes: &[Node], key: RefKey) -> Result<NodeId, Slot> {
+    pub(crate) fn probe(&self, nodes: &[Node], key: RefKey) -> Result<NodeId, Slot> {
         self.probe_with(nodes, key.hash(), |n| key.names(n))
     }
 
     /// `probe` of `r`, its hash taken beforehand (`RefKey::hash`): `r`'s names are read only
     /// when a node has that hash (a new node's are not read at all).
-    pub fn probe_hashed(
+    pub(crate) fn probe_hashed(
         &self,
         nodes: &[Node],
         obj_ref: &ObjRef,
@@ -128,17 +133,17 @@ impl RefIndex {
             .ok_or(Slot { hash, taken: true })
     }
 
-    pub fn shrink_to_fit(&mut self) {
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.by_hash.shrink_to_fit();
     }
 
     /// Room for `more` nodes, made at once.
-    pub fn reserve(&mut self, more: usize) {
+    pub(crate) fn reserve(&mut self, more: usize) {
         self.by_hash.reserve(more);
     }
 
     /// Indexes node `id` at the place `probe` gave for its name.
-    pub fn insert(&mut self, slot: Slot, id: NodeId) {
+    pub(crate) fn insert(&mut self, slot: Slot, id: NodeId) {
         if slot.taken {
             self.collided.push(id);
         } else {
@@ -149,7 +154,7 @@ impl RefIndex {
 
 /// Where a name not yet indexed goes.
 #[derive(Clone, Copy, Debug)]
-pub struct Slot {
+pub(crate) struct Slot {
     hash: u64,
     /// Another name has the same hash.
     taken: bool,

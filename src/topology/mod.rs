@@ -5,15 +5,15 @@
 mod annotation;
 mod build;
 mod cycles;
-pub mod findings;
+pub(crate) mod findings;
 mod index;
 mod ports;
 mod skeleton;
 
 pub use findings::{Code, Finding, Severity};
 
-pub use index::{RefIndex, RefKey, Slot};
-pub use skeleton::{LevelId, Skeleton};
+pub(crate) use index::{RefIndex, RefKey};
+pub(crate) use skeleton::{LevelId, Skeleton};
 
 use crate::catalog::policy::Policy;
 use crate::catalog::{Catalog, PolicyKind};
@@ -66,7 +66,7 @@ impl Role {
     }
 
     /// A backend, one of its ports or its Pods: the upstream side of the proxy.
-    pub fn is_backend_side(self) -> bool {
+    pub(crate) fn is_backend_side(self) -> bool {
         match self {
             Role::Backend | Role::Port | Role::Pod => true,
             Role::Namespace
@@ -96,7 +96,7 @@ pub struct Node {
 
 /// A node's parents or children: up to four held in the node itself (most nodes have
 /// one parent and few children), more on the heap.
-pub type Edges = smallvec::SmallVec<[NodeId; 4]>;
+pub(crate) type Edges = smallvec::SmallVec<[NodeId; 4]>;
 
 impl Node {
     pub(crate) fn is_section(&self) -> bool {
@@ -123,13 +123,13 @@ pub struct PolicyReference {
     #[serde(rename = "ref")]
     pub target: ObjRef,
     /// Whether it names an object that exists (where it may, as its kind allows).
-    pub resolved: bool,
+    pub(crate) resolved: bool,
     /// Why not, when not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<RefReason>,
     /// Index of its field among the kind's reference fields (`RefField`).
     #[serde(skip)]
-    pub field: usize,
+    pub(crate) field: usize,
 }
 
 /// Why a policy's reference does not resolve, or was not checked.
@@ -152,7 +152,7 @@ pub enum RefReason {
 
 impl PolicyReference {
     /// `/spec/…: names service/ns/auth#8080, which does not exist (NotFound)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let why = match self.reason {
             None => "which resolves",
             Some(RefReason::NotFound) => "which does not exist (NotFound)",
@@ -193,9 +193,9 @@ pub enum Resolution {
 /// A namespace the input knows of (from a Namespace object or from the objects in it).
 #[derive(Clone, Debug, Default)]
 pub struct NamespaceInfo {
-    pub labels: BTreeMap<String, String>,
+    pub(crate) labels: BTreeMap<String, String>,
     /// There is a Namespace object for it (not just objects inside it).
-    pub has_object: bool,
+    pub(crate) has_object: bool,
 }
 
 /// The hierarchy a snapshot makes (GEP-713's DAG of targetables), the policies read
@@ -241,14 +241,14 @@ pub struct Topology {
 
 /// How traffic reaches a port of a backend from the rules into that backend.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PortTraffic {
+pub(crate) enum PortTraffic {
     /// From every rule into the backend (or the node is no port).
     #[default]
-    FromEveryRule,
+    AllRules,
     /// From none of them: only what starts at the backend reaches it.
-    FromNoRule,
+    NoRule,
     /// From some of them: each context is asked whether its rule names the port.
-    RuleByRule,
+    PerRule,
 }
 
 /// What a topology answers. Its parts are built together (`build`) and read only through
@@ -269,13 +269,13 @@ impl Topology {
 
     /// Object `id` of the snapshot.
     #[inline]
-    pub fn object(&self, id: ObjectId) -> &Object {
+    pub(crate) fn object(&self, id: ObjectId) -> &Object {
         &self.snapshot.objects[id]
     }
 
     /// The object policy `pid` was read from.
     #[inline]
-    pub fn policy_object(&self, pid: PolicyId) -> &Object {
+    pub(crate) fn policy_object(&self, pid: PolicyId) -> &Object {
         self.object(self.policy(pid).object)
     }
 
@@ -339,12 +339,12 @@ impl Topology {
 
     /// The policies that target the Namespace `ns`.
     #[inline]
-    pub fn attached_to_namespace(&self, ns: &str) -> &[PolicyId] {
+    pub(crate) fn attached_to_namespace(&self, ns: &str) -> &[PolicyId] {
         self.ns_attached.get(ns).map_or(&[], Vec::as_slice)
     }
 
     /// Each namespace some policy targets, by name, with those policies.
-    pub fn namespace_attachments(&self) -> impl Iterator<Item = (&str, &[PolicyId])> {
+    pub(crate) fn namespace_attachments(&self) -> impl Iterator<Item = (&str, &[PolicyId])> {
         self.ns_attached
             .iter()
             .map(|(ns, ps)| (ns.as_str(), ps.as_slice()))
@@ -353,24 +353,18 @@ impl Topology {
     /// Whether some rule's backendRefs name a port: if none does, traffic into a backend
     /// reaches every port of it.
     #[inline]
-    pub fn backend_refs_name_ports(&self) -> bool {
+    pub(crate) fn backend_refs_name_ports(&self) -> bool {
         !self.backend_ports.is_empty()
     }
 
-    /// How traffic reaches node `id` if it is a backend's port (`PortTraffic::FromEveryRule`
+    /// How traffic reaches node `id` if it is a backend's port (`PortTraffic::AllRules`
     /// for any other node).
     #[inline]
-    pub fn port_traffic(&self, id: NodeId) -> PortTraffic {
+    pub(crate) fn port_traffic(&self, id: NodeId) -> PortTraffic {
         self.port_traffic
             .get(id.index())
             .copied()
             .unwrap_or_default()
-    }
-
-    /// Nodes that exist only because a policy targets them, in node order.
-    #[inline]
-    pub fn target_only(&self) -> &[NodeId] {
-        &self.target_only
     }
 
     /// What the hierarchy's build found wrong or worth saying.
@@ -386,7 +380,7 @@ impl Topology {
     }
 
     /// Every reference of every policy, policy by policy.
-    pub fn all_references(&self) -> impl Iterator<Item = &PolicyReference> {
+    pub(crate) fn all_references(&self) -> impl Iterator<Item = &PolicyReference> {
         self.references.iter().flatten()
     }
 }
@@ -423,7 +417,7 @@ impl Topology {
 impl Topology {
     /// `port_traffic` of every node, from the backend ports the rules name.
     pub(crate) fn told_port_traffic(&self) -> Vec<PortTraffic> {
-        let mut out = vec![PortTraffic::FromEveryRule; self.nodes.len()];
+        let mut out = vec![PortTraffic::AllRules; self.nodes.len()];
         if self.backend_ports.is_empty() {
             return out;
         }
@@ -437,23 +431,23 @@ impl Topology {
             let into = self.skeleton.parents(backend);
             let reach = |q: &NodeId| self.reaches_port(*q, backend, n);
             out[n.index()] = if into.iter().all(reach) {
-                PortTraffic::FromEveryRule
+                PortTraffic::AllRules
             } else if !into.iter().any(reach) {
-                PortTraffic::FromNoRule
+                PortTraffic::NoRule
             } else {
-                PortTraffic::RuleByRule
+                PortTraffic::PerRule
             };
         }
         out
     }
 
     /// Builds the hierarchy from a snapshot. Pure: no I/O.
-    pub fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
+    pub(crate) fn build(snapshot: Snapshot, catalog: Catalog) -> Topology {
         build::build(snapshot, catalog)
     }
 
     /// What the catalog says of policy `pid`'s kind: every policy read has an entry.
-    pub fn kind_of(&self, pid: PolicyId) -> &PolicyKind {
+    pub(crate) fn kind_of(&self, pid: PolicyId) -> &PolicyKind {
         self.catalog.kind_of(&self.policies[pid].kind)
     }
 
@@ -467,7 +461,7 @@ impl Topology {
     }
 
     /// `lookup` from borrowed parts.
-    pub fn find(&self, key: RefKey) -> Option<NodeId> {
+    pub(crate) fn find(&self, key: RefKey) -> Option<NodeId> {
         self.index.get(&self.nodes, key)
     }
 
@@ -478,7 +472,7 @@ impl Topology {
     }
 
     /// Every node below `id` (not `id` itself), each once, in a stable order.
-    pub fn descendants(&self, id: NodeId) -> Vec<NodeId> {
+    pub(crate) fn descendants(&self, id: NodeId) -> Vec<NodeId> {
         let mut seen = vec![false; self.nodes.len()];
         let mut out = Vec::new();
         let mut stack: Vec<NodeId> = self.nodes[id].children.iter().rev().copied().collect();
@@ -494,7 +488,7 @@ impl Topology {
 
     /// Every node above `id`, each once. (A node has few ancestors: the work is
     /// proportional to them, not to the size of the topology.)
-    pub fn ancestors(&self, id: NodeId) -> Vec<NodeId> {
+    pub(crate) fn ancestors(&self, id: NodeId) -> Vec<NodeId> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         let mut stack: Vec<NodeId> = self.nodes[id].parents.to_vec();
@@ -515,7 +509,7 @@ impl Topology {
 
     /// Every node at or below any of `starts`, each once, in node order: one walk
     /// however many starting points share their descendants.
-    pub fn at_or_below(&self, starts: impl IntoIterator<Item = NodeId>) -> Vec<NodeId> {
+    pub(crate) fn at_or_below(&self, starts: impl IntoIterator<Item = NodeId>) -> Vec<NodeId> {
         let mut seen = vec![false; self.nodes.len()];
         let mut stack: Vec<NodeId> = starts.into_iter().collect();
         while let Some(n) = stack.pop() {
@@ -528,7 +522,7 @@ impl Topology {
     }
 
     /// Nodes with no parents: where every context path starts.
-    pub fn roots(&self) -> Vec<NodeId> {
+    pub(crate) fn roots(&self) -> Vec<NodeId> {
         NodeId::all(self.nodes.len())
             .filter(|&i| self.nodes[i].parents.is_empty())
             .collect()
@@ -536,7 +530,7 @@ impl Topology {
 
     /// Whether traffic from `parent` into backend `backend` reaches its port section
     /// `port` (the ports its backendRefs name; every port when they name none).
-    pub fn reaches_port(&self, parent: NodeId, backend: NodeId, port: NodeId) -> bool {
+    pub(crate) fn reaches_port(&self, parent: NodeId, backend: NodeId, port: NodeId) -> bool {
         self.backend_ports
             .get(&(parent, backend))
             .is_none_or(|ports| ports.contains(&port))

@@ -10,7 +10,7 @@ impl Topology {
     /// Whether `tree` and `graph` draw port section `port` of backend `backend`: some
     /// path into the backend sends traffic to it (or none comes in), or a policy
     /// attaches to it.
-    pub fn port_shown(&self, backend: NodeId, port: NodeId) -> bool {
+    pub(crate) fn port_shown(&self, backend: NodeId, port: NodeId) -> bool {
         let parents = &self.nodes[backend].parents;
         parents.is_empty()
             || !self.attached[port].is_empty()

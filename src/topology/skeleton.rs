@@ -38,7 +38,7 @@ const NONE: u32 = u32::MAX;
 
 /// A namespace that is the namespace level of at least one node: an index into
 /// `Skeleton::namespaces`.
-pub type LevelId = u32;
+pub(crate) type LevelId = u32;
 
 /// Parents, children, owner and namespace level of every node, as 32-bit numbers in
 /// a few arrays. Made from the nodes once they are final (`Skeleton::of`).
@@ -59,7 +59,7 @@ pub struct Skeleton {
 impl Skeleton {
     /// One pass over the nodes. Namespaces are numbered as they come: nodes of one
     /// namespace mostly come together, so most nodes cost one comparison with the last.
-    pub fn of(nodes: &[Node]) -> Skeleton {
+    pub(crate) fn of(nodes: &[Node]) -> Skeleton {
         let mut owner = Vec::with_capacity(nodes.len());
         let mut level = Vec::with_capacity(nodes.len());
         let role: Vec<Role> = nodes.iter().map(|n| n.role).collect();

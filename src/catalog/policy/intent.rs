@@ -8,14 +8,14 @@ use crate::model::{Map, Text, Val};
 
 /// defaults vs overrides (GEP-713 strategy families).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
+pub(crate) enum Mode {
     Defaults,
     Overrides,
 }
 
 /// How the spec proper combines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum How {
+pub(crate) enum How {
     Atomic,
     /// RFC 7396 JSON Merge Patch.
     Patch,
@@ -25,14 +25,14 @@ pub enum How {
 
 /// A merge strategy as a policy declares it (or as its kind implies).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Strategy {
-    pub mode: Mode,
-    pub how: How,
+pub(crate) struct Strategy {
+    pub(crate) mode: Mode,
+    pub(crate) how: How,
 }
 
 impl Strategy {
     /// GEP-713's names: "Atomic Defaults", "Patch Overrides"...
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match (self.how, self.mode) {
             (How::Atomic, Mode::Defaults) => "Atomic Defaults",
             (How::Atomic, Mode::Overrides) => "Atomic Overrides",
@@ -46,7 +46,7 @@ impl Strategy {
 
 /// What a policy asks for, read per its kind's merge model.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Intent {
+pub(crate) enum Intent {
     /// One spec proper with one strategy (GEP-713's current shape, bare specs, and
     /// every kind whose model has no per-policy strategy).
     Stack { strategy: Strategy, spec: Stanza },
@@ -57,7 +57,7 @@ pub enum Intent {
 /// Where settings are in a policy's spec. They are read from the policy's object
 /// when needed, never copied.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Stanza {
+pub(crate) enum Stanza {
     /// The spec itself (`None`) or the mapping under this field of it, without the
     /// fields that say where the policy attaches or how it merges.
     Proper(Option<&'static str>),
@@ -68,7 +68,7 @@ pub enum Stanza {
 impl Stanza {
     /// The settings in `spec` (the policy object's), in the order they are written.
     /// An empty mapping has none.
-    pub fn settings(self, spec: &Val) -> impl Iterator<Item = (&Text, &Val)> {
+    pub(crate) fn settings(self, spec: &Val) -> impl Iterator<Item = (&Text, &Val)> {
         let (field, proper) = match self {
             Stanza::Proper(field) => (field, true),
             Stanza::Whole(field) => (Some(field), false),
@@ -90,7 +90,7 @@ impl Stanza {
 
 impl Intent {
     /// Every setting the policy makes, across its stanzas (`spec` is the object's).
-    pub fn settings<'v>(&self, spec: &'v Val) -> Vec<(&'v Text, &'v Val)> {
+    pub(crate) fn settings<'v>(&self, spec: &'v Val) -> Vec<(&'v Text, &'v Val)> {
         match self {
             Intent::Stack { spec: s, .. } => s.settings(spec).collect(),
             Intent::Dual { default, overrides } => default

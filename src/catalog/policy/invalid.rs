@@ -10,11 +10,11 @@ use crate::model::ObjRef;
 pub struct FieldError {
     /// The field's path from the object's root: `spec.targetRefs[0].kind`.
     pub field: String,
-    pub problem: FieldProblem,
+    pub(crate) problem: FieldProblem,
 }
 
 impl FieldError {
-    pub fn new(field: impl Into<String>, problem: FieldProblem) -> FieldError {
+    pub(crate) fn new(field: impl Into<String>, problem: FieldProblem) -> FieldError {
         FieldError {
             field: field.into(),
             problem,
@@ -24,7 +24,7 @@ impl FieldError {
 
 /// What is wrong with a [`FieldError`]'s field, said after its path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FieldProblem {
+pub(crate) enum FieldProblem {
     #[error("is missing")]
     Missing,
     /// The value is not of the shape the field takes: what it must be (`a mapping`).
@@ -67,13 +67,6 @@ pub enum FieldProblem {
     /// A reference to `target` in another namespace, which the kind's CRD refuses.
     #[error("names {target} in another namespace: its CRD accepts no namespace in a reference (cross-namespace references are not supported)")]
     CrossNamespace { target: ObjRef },
-    /// A reference to a kind (`named`: `group/Kind`) outside the kinds it may name.
-    #[error("names {named}, a kind it cannot refer to ({}): its controller refuses the policy", .allowed.join(", "))]
-    KindNotAllowed {
-        named: String,
-        /// `group/kind` (core kinds bare), as the message names them.
-        allowed: Vec<String>,
-    },
     /// A target of a kind (`named`) its vendor refuses (`by`: "its CRD", "its
     /// controller"), which allows only `allowed`. `whole`: the API server refuses the
     /// whole policy (a CRD's validation fails the request); else that target is
@@ -113,7 +106,7 @@ impl FieldProblem {
     /// Whether the API server refuses the whole object for it (a CRD's validation
     /// rule fails the request, so `kubectl apply` stores nothing): the policy then
     /// applies nowhere, whatever its other targets.
-    pub fn refused_by_api_server(&self) -> bool {
+    pub(crate) fn refused_by_api_server(&self) -> bool {
         match self {
             FieldProblem::TargetKindNotAllowed { whole, .. } => *whole,
             FieldProblem::UnsupportedOnTarget { whole, .. } => *whole,

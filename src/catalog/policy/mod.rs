@@ -16,9 +16,9 @@ mod target_spec;
 mod targets;
 
 use intent::read_intent;
-pub use intent::*;
-pub use invalid::{FieldError, FieldProblem};
-pub use ports::spec_at_port;
+pub(crate) use intent::*;
+pub(crate) use invalid::{FieldError, FieldProblem};
+pub(crate) use ports::spec_at_port;
 pub(crate) use selector_refs::pod_selector_queries;
 use selector_refs::workload_selector_ref;
 pub use target_spec::*;
@@ -28,19 +28,19 @@ pub(crate) use targets::{read_shaped_targets, read_targets, ref_namespace};
 #[derive(Clone, Debug)]
 pub struct Policy {
     pub obj_ref: ObjRef,
-    pub kind: GroupKind,
+    pub(crate) kind: GroupKind,
     pub class: Class,
-    pub class_origin: ClassOrigin,
-    pub merge: MergeModel,
-    pub creation_timestamp: Option<String>,
-    pub targets: Vec<TargetSpec>,
+    pub(crate) class_origin: ClassOrigin,
+    pub(crate) merge: MergeModel,
+    pub(crate) creation_timestamp: Option<String>,
+    pub(crate) targets: Vec<TargetSpec>,
     /// `selector` / `workloadSelector`, or a targetRefs entry picking workloads the tool
     /// does not resolve (Pods, when none of the policy's namespace is in the input):
     /// outside the hierarchy, shown but not resolved.
-    pub workload_selector: Option<String>,
-    pub intent: Intent,
+    pub(crate) workload_selector: Option<String>,
+    pub(crate) intent: Intent,
     /// Envoy Gateway `mergeType`, when set.
-    pub merge_type: Option<String>,
+    pub(crate) merge_type: Option<String>,
     /// Fields that could not be read, or that its controller refuses.
     pub invalid: Vec<FieldError>,
     /// Why its controller refuses it whole, if it does (a reference to a kind the
@@ -52,7 +52,7 @@ pub struct Policy {
     /// For a kind whose spec lists settings per port (`Sections::SpecPorts`), the JSON
     /// pointers to those lists: at each port only that port's entries apply
     /// (`spec_at_port`). Empty for the other kinds.
-    pub spec_port_lists: &'static [&'static str],
+    pub(crate) spec_port_lists: &'static [&'static str],
     /// Index of the object in the snapshot.
     pub object: ObjectId,
 }
@@ -65,7 +65,7 @@ pub struct Rare {
     /// `other_target_kinds`): those targets are Invalid; its others stand only where
     /// its controller, not its CRD, refuses them (a CRD refuses the whole policy,
     /// `rejected`).
-    pub refused_kinds: Vec<String>,
+    pub(crate) refused_kinds: Vec<String>,
     /// Targets its vendor refuses it on while its other targets stand, each with what
     /// it is there (a setting its controller refuses on the target's kind: Invalid;
     /// Kong's Services of one rule naming different policies: Conflicted). The
@@ -74,10 +74,10 @@ pub struct Rare {
     /// Kinds of target its controller refuses it on alone, each with the setting it
     /// refuses there (the kind's `refused_on`, `Refuses::ThatTarget`): what a
     /// `targetSelectors` entry picks of such a kind is refused as it is picked.
-    pub refused_on_kinds: Vec<(&'static str, &'static str)>,
+    pub(crate) refused_on_kinds: Vec<(&'static str, &'static str)>,
     /// The listener targets only a port number reached (agentgateway's `port` on a
     /// Gateway reference, made one target per listener on that port), not a name.
-    pub by_port: Vec<ObjRef>,
+    pub(crate) by_port: Vec<ObjRef>,
 }
 
 /// What a policy is on a target its vendor refuses it on (`Rare::refused_targets`).
@@ -101,7 +101,7 @@ pub(crate) fn value_leaf_count(v: &Val) -> usize {
 
 /// GEP-713's conflict resolution between two policies at the same level: the older
 /// creationTimestamp first, then `namespace/name`. A missing timestamp sorts last.
-pub fn precedence(a: &Policy, b: &Policy) -> std::cmp::Ordering {
+pub(crate) fn precedence(a: &Policy, b: &Policy) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     match (&a.creation_timestamp, &b.creation_timestamp) {
         (Some(x), Some(y)) => x.cmp(y),
@@ -143,7 +143,7 @@ impl Rare {
 
 impl Policy {
     /// What it is on `target` if its vendor refuses it there alone (`refused_targets`).
-    pub fn refusal_on(&self, target: &ObjRef) -> Option<TargetRefusal> {
+    pub(crate) fn refusal_on(&self, target: &ObjRef) -> Option<TargetRefusal> {
         self.rare
             .as_deref()?
             .refused_targets
@@ -153,25 +153,25 @@ impl Policy {
     }
 
     /// Refuses it on `target` alone (once), as `refusal`.
-    pub fn refuse_on(&mut self, target: ObjRef, refusal: TargetRefusal) {
+    pub(crate) fn refuse_on(&mut self, target: ObjRef, refusal: TargetRefusal) {
         if self.refusal_on(&target).is_none() {
             self.rare_mut().refused_targets.push((target, refusal));
         }
     }
 
     /// Its `rare` part, made when first needed.
-    pub fn rare_mut(&mut self) -> &mut Rare {
+    pub(crate) fn rare_mut(&mut self) -> &mut Rare {
         self.rare.get_or_insert_with(Box::default)
     }
 
     /// The listener targets only a port number reached (`Rare::by_port`).
-    pub fn by_port(&self) -> &[ObjRef] {
+    pub(crate) fn by_port(&self) -> &[ObjRef] {
         self.rare.as_deref().map_or(&[], |rare| &rare.by_port)
     }
 
     /// (the kind, the setting) its controller refuses on a target of `kind` alone, if
     /// it sets one (`refused_on_kinds`).
-    pub fn setting_refused_on(&self, kind: &str) -> Option<(&'static str, &'static str)> {
+    pub(crate) fn setting_refused_on(&self, kind: &str) -> Option<(&'static str, &'static str)> {
         self.rare
             .as_deref()?
             .refused_on_kinds
@@ -181,7 +181,7 @@ impl Policy {
     }
 
     /// Whether its vendor refuses its targets of `kind` (`refused_kinds`).
-    pub fn refuses_kind(&self, kind: &str) -> bool {
+    pub(crate) fn refuses_kind(&self, kind: &str) -> bool {
         self.rare
             .as_deref()
             .is_some_and(|rare| rare.refused_kinds.iter().any(|k| k == kind))

@@ -215,7 +215,7 @@ fn spec_fields(pointers: &[&str]) -> String {
 /// else the spec sets stays (the settings for every port: Flomesh HealthCheckPolicy's
 /// `healthCheck`, Azure BackendTLSPolicy's `default.sni`). None: nothing to narrow (no
 /// list, or none set), the spec applies as written.
-pub fn spec_at_port(spec: &Val, lists: &[&str], port: Option<u64>) -> Option<Val> {
+pub(crate) fn spec_at_port(spec: &Val, lists: &[&str], port: Option<u64>) -> Option<Val> {
     let mut narrowed: Option<Val> = None;
     for list in lists {
         let current = narrowed.as_ref().unwrap_or(spec);

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// What a target entry names.
 #[derive(Clone, Debug, PartialEq)]
-pub enum TargetSpec {
+pub(crate) enum TargetSpec {
     /// `targetRef` / `targetRefs[i]`, namespace filled in, group normalised.
     Ref(ObjRef),
     /// `targetSelectors[i]`: objects of this kind whose labels match, in the namespaces
@@ -28,23 +28,23 @@ pub enum TargetSpec {
 
 /// A targetRefs entry that picks Pods by label, as read (`TargetSpec::Pods`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct PodSelector {
+pub(crate) struct PodSelector {
     /// Where it is written: `spec.targetRefs[i]`.
-    pub field: String,
+    pub(crate) field: String,
     /// The policy's namespace, where the Pods are looked for (none: a cluster-scoped
     /// policy, which picks none).
-    pub namespace: Option<String>,
-    pub selector: LabelSelector,
+    pub(crate) namespace: Option<String>,
+    pub(crate) selector: LabelSelector,
     /// What it picks, for people: "Pods labelled app=payments", "every Pod of the
     /// namespace".
-    pub picks: String,
+    pub(crate) picks: String,
 }
 
 /// The namespaces a `targetSelectors` entry looks in: Envoy Gateway's
 /// `namespaces: {from: Same | All | Selector, selector}` (a match in another namespace
 /// than the policy's needs a ReferenceGrant there).
 #[derive(Clone, Debug, PartialEq)]
-pub enum SelectorScope {
+pub(crate) enum SelectorScope {
     /// The policy's namespace (none: a cluster-scoped kind).
     Same(Option<String>),
     All,
@@ -64,7 +64,7 @@ impl LabelSelector {
     /// without values is read as an empty set (In then matches nothing, NotIn
     /// everything), as the tool always has; values beside Exists or DoesNotExist are
     /// ignored.
-    pub fn parse(value: &Val, field: &str) -> Result<LabelSelector, FieldError> {
+    pub(crate) fn parse(value: &Val, field: &str) -> Result<LabelSelector, FieldError> {
         let Some(mapping) = value.as_object() else {
             return Err(FieldError::new(field, FieldProblem::MustBe("a mapping")));
         };

@@ -57,7 +57,7 @@ pub struct Project {
     pub entries: &'static [Entry],
     /// The GatewayClass parameters kinds that can merge a class's Gateways into one
     /// proxy, and the field that says so.
-    pub class_parameters: &'static [ClassParameters],
+    pub(crate) class_parameters: &'static [ClassParameters],
 }
 
 impl Project {
@@ -72,13 +72,13 @@ impl Project {
 
 /// The GatewayClass parameters kinds that can merge a class's Gateways into one proxy,
 /// and the field that says so, project by project.
-pub fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
+pub(crate) fn class_parameters() -> impl Iterator<Item = &'static ClassParameters> {
     PROJECTS.iter().flat_map(|p| p.class_parameters)
 }
 
 /// Every `Further` rule of the registry, each once, project by project (the entries of
 /// a project share theirs): gathered once, since a narrowing asks for them per object.
-pub fn further_rules() -> impl Iterator<Item = &'static Further> {
+pub(crate) fn further_rules() -> impl Iterator<Item = &'static Further> {
     static RULES: LazyLock<Vec<&'static Further>> = LazyLock::new(|| {
         let mut rules: Vec<&'static Further> = Vec::new();
         for rule in entries().flat_map(|e| e.further) {
@@ -124,7 +124,7 @@ pub fn entries() -> impl Iterator<Item = &'static Entry> {
 
 /// The registry entry for exactly this group and kind, if there is one.
 /// `gk.group` is expected to be normalised already (`""` for the core group).
-pub fn lookup(gk: &GroupKind) -> Option<&'static Entry> {
+pub(crate) fn lookup(gk: &GroupKind) -> Option<&'static Entry> {
     entries().find(|e| e.group == gk.group && e.kind == gk.kind)
 }
 

@@ -10,16 +10,16 @@ use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology}
 
 /// One kind's configuration and attachment index.
 pub struct FoldConfig<'t> {
-    pub topology: &'t Topology,
-    pub kind: GroupKind,
-    pub class: Class,
+    pub(crate) topology: &'t Topology,
+    pub(crate) kind: GroupKind,
+    pub(crate) class: Class,
     /// How far down the kind's settings flow.
-    pub flow: Flow,
-    pub model: MergeModel,
+    pub(crate) flow: Flow,
+    pub(crate) model: MergeModel,
     /// The kind's rules (its registry entry, or its class's generic one).
-    pub rules: &'t Entry,
+    pub(crate) rules: &'t Entry,
     /// How several of this kind on one target combine.
-    pub same_target: SameTarget,
+    pub(crate) same_target: SameTarget,
     /// Whether a policy enters the fold differently from one place to another (its
     /// merge model's `enters_by_place`, or a spec that lists settings per port): then
     /// its entries are kept per place.
@@ -35,7 +35,7 @@ pub struct FoldConfig<'t> {
     /// empty if none does.
     ns_policies: Vec<Vec<Vec<PolicyId>>>,
     /// Direct policies that lost to an older one on the same target: (loser, winner, node).
-    pub conflicts: Vec<Conflict>,
+    pub(crate) conflicts: Vec<Conflict>,
 }
 
 impl<'t> FoldConfig<'t> {
@@ -131,7 +131,7 @@ impl<'t> FoldConfig<'t> {
     /// Where policies of this kind enter the fold: the nodes they attach to, and for
     /// a Namespace-level one every object of that namespace. What they may reach is at
     /// or below these.
-    pub fn starts(&self) -> Vec<NodeId> {
+    pub(crate) fn starts(&self) -> Vec<NodeId> {
         let t = self.topology;
         let namespaces = if self.ns_policies.is_empty() {
             0

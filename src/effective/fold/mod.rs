@@ -66,7 +66,7 @@ impl<'t> KindFold<'t> {
     /// The fold as it would be if policy `removed` did not exist. Only nodes at or below
     /// where `removed` attaches can differ (`below[n]`); every other node's contexts are
     /// shared with `self`, not recomputed.
-    pub fn without(&self, removed: PolicyId, below: &[bool]) -> KindFold<'t> {
+    pub(crate) fn without(&self, removed: PolicyId, below: &[bool]) -> KindFold<'t> {
         let c = &self.config;
         KindFold {
             config: FoldConfig::new(c.topology, &c.kind, Some(removed)),
@@ -96,7 +96,7 @@ impl<'t> KindFold<'t, NoPaths> {
     /// to its parents' are kept only where the port check reads them (a backend's, for
     /// its ports): on a large cluster the rest are megabytes per kind, and kinds fold
     /// two at a time.
-    pub fn for_statuses(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t, NoPaths> {
+    pub(crate) fn for_statuses(topology: &'t Topology, kind: &GroupKind) -> KindFold<'t, NoPaths> {
         Self::with(FoldConfig::new(topology, kind, None))
     }
 }
@@ -112,7 +112,7 @@ impl<'t, P: Paths> KindFold<'t, P> {
 
     /// What the fold is configured with: its kind, the kind's rules, the topology, and
     /// where its policies attach.
-    pub fn config(&self) -> &FoldConfig<'t> {
+    pub(crate) fn config(&self) -> &FoldConfig<'t> {
         &self.config
     }
 
@@ -123,18 +123,13 @@ impl<'t, P: Paths> KindFold<'t, P> {
     }
 
     /// Where policies of this kind enter the fold (`FoldConfig::starts`).
-    pub fn starts(&self) -> Vec<NodeId> {
+    pub(crate) fn starts(&self) -> Vec<NodeId> {
         self.config.starts()
     }
 
     /// The contexts of node `n`: every root→n path, grouped where they fold alike.
-    pub fn contexts(&mut self, node: NodeId) -> &[Ctx] {
+    pub(crate) fn contexts(&mut self, node: NodeId) -> &[Ctx] {
         let range = self.walk.compute(&self.config, &mut self.memo, node);
         self.walk.slice(range)
-    }
-
-    /// Does any policy of this kind reach node `n` on some path?
-    pub fn reaches(&mut self, node: NodeId) -> bool {
-        self.contexts(node).iter().any(|c| c.acc.is_some())
     }
 }

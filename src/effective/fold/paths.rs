@@ -20,7 +20,7 @@ pub(crate) enum PathStep {
 
 impl PathStep {
     /// The reference a path shows for this step.
-    pub fn obj_ref(self, topology: &Topology) -> ObjRef {
+    pub(crate) fn obj_ref(self, topology: &Topology) -> ObjRef {
         match self {
             PathStep::Namespace(n) => ObjRef::new(
                 "",
@@ -41,14 +41,14 @@ impl PathStep {
 /// The effective spec of one kind at one node, for the contexts that share it.
 #[derive(Clone, Debug)]
 pub struct EffectiveGroup {
-    pub kind: GroupKind,
-    pub node: NodeId,
+    pub(crate) kind: GroupKind,
+    pub(crate) node: NodeId,
     pub contexts: Vec<Vec<ObjRef>>,
     pub spec: Value,
     /// Each leaf's JSON pointer and the policy that set it.
     pub sources: Vec<(String, PolicyId)>,
     /// The policies folded in, least specific first.
-    pub applied: Vec<PolicyId>,
+    pub(crate) applied: Vec<PolicyId>,
 }
 
 impl KindFold<'_> {
@@ -94,7 +94,7 @@ impl KindFold<'_> {
 
     /// Every root→n path of context `i` of node `n`, as references (namespace levels
     /// included where a path enters a namespace).
-    pub fn paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
+    pub(crate) fn paths(&mut self, node: NodeId, i: usize) -> Vec<Vec<ObjRef>> {
         let t = self.config.topology;
         let steps = self.step_paths(node, i);
         steps.iter().map(|p| PathStep::refs(t, p)).collect()

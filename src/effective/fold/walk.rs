@@ -66,7 +66,7 @@ const NOT_YET: (u32, u32) = (u32::MAX, 0);
 /// Two words: a large topology has a million of these.
 #[derive(Clone, Debug)]
 pub struct Ctx {
-    pub acc: Option<Rc<Acc>>,
+    pub(crate) acc: Option<Rc<Acc>>,
     /// The namespaces passed (`SeenId`), and in the top bit whether this node's
     /// namespace level is on the path here (the path enters the namespace at this node).
     seen_entered: u32,
@@ -85,7 +85,7 @@ impl Ctx {
     }
 
     /// This node's namespace level is on the path here.
-    pub fn entered_ns(&self) -> bool {
+    pub(crate) fn entered_ns(&self) -> bool {
         self.seen_entered & ENTERED != 0
     }
 }
@@ -301,7 +301,7 @@ impl<P: Paths> FoldWalk<P> {
             // contexts: told once per topology when every rule into `p`, or none,
             // names it (`Topology::port_traffic`).
             let reach = match port_owner == Some(p) {
-                false => PortTraffic::FromEveryRule,
+                false => PortTraffic::AllRules,
                 true => topology.port_traffic(node),
             };
             // The backend's own policies, for the contexts traffic does not reach this
@@ -312,9 +312,9 @@ impl<P: Paths> FoldWalk<P> {
                 let seen = c.seen();
                 let mut acc = c.acc.clone();
                 let reached = match reach {
-                    PortTraffic::FromEveryRule => true,
-                    PortTraffic::FromNoRule => self.preds(j as usize).next().is_none(),
-                    PortTraffic::RuleByRule => self.traffic_reaches(topology, j as usize, p, node),
+                    PortTraffic::AllRules => true,
+                    PortTraffic::NoRule => self.preds(j as usize).next().is_none(),
+                    PortTraffic::PerRule => self.traffic_reaches(topology, j as usize, p, node),
                 };
                 if !reached {
                     acc = match &own {

@@ -12,7 +12,7 @@ mod tally;
 mod whole;
 
 pub use at_nodes::StatusesAt;
-pub use parts::{contributions, leaf_contributions_at, Contribution};
+pub(crate) use parts::{contributions, leaf_contributions_at, Contribution};
 pub use whole::{Counts, Reached, Statuses};
 
 use crate::topology::{Code, PolicyId, Resolution, Topology};
@@ -56,7 +56,7 @@ impl PolicyStatus {
 
 /// How much of a policy survived in the contexts of one node.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     full: u32,
     partial: u32,
     none: u32,
@@ -107,7 +107,7 @@ fn overall_status(topology: &Topology, policy: PolicyId, leaf: Tally) -> PolicyS
 /// What a policy's overall status takes from the policy itself and how its targets
 /// resolved, whatever it reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Own {
+pub(crate) enum Own {
     /// Attached somewhere: its status is its tally's (Invalid when its controller
     /// refused it whole), with the targets its vendor refuses it on alone counted as
     /// targets where nothing of it holds.
@@ -125,7 +125,7 @@ pub enum Own {
 }
 
 impl Own {
-    pub fn status_of(self, c: &Contribution) -> PolicyStatus {
+    pub(crate) fn status_of(self, c: &Contribution) -> PolicyStatus {
         self.status(c.tally)
     }
 
@@ -151,7 +151,7 @@ impl Own {
     }
 
     /// What policy `policy` of `topology` takes from itself and its targets.
-    pub fn of(topology: &Topology, policy: PolicyId) -> Own {
+    pub(crate) fn of(topology: &Topology, policy: PolicyId) -> Own {
         let attached = topology
             .targets_of(policy)
             .iter()

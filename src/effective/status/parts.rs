@@ -16,23 +16,23 @@ use rayon::prelude::*;
 /// the objects it reaches there. Sums of parts are the whole (`get -w` answers a change
 /// by counting again only the parts it can touch).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Contribution {
+pub(crate) struct Contribution {
     pub(super) tally: Tally,
-    pub objects: u32,
+    pub(crate) objects: u32,
 }
 
 impl Contribution {
-    pub fn add(&mut self, o: &Contribution) {
+    pub(crate) fn add(&mut self, o: &Contribution) {
         self.tally.add(o.tally);
         self.objects += o.objects;
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         *self == Contribution::default()
     }
 
     /// `self` less `o` (which it holds).
-    pub fn subtract(&mut self, o: &Contribution) {
+    pub(crate) fn subtract(&mut self, o: &Contribution) {
         let t = &mut self.tally;
         t.full = t.full.saturating_sub(o.tally.full);
         t.partial = t.partial.saturating_sub(o.tally.partial);
@@ -44,7 +44,10 @@ impl Contribution {
 
 /// Per policy, per part of `t` (`part_of[n]`: the part node `n` is counted in, `None`
 /// for a node not counted), what the counted nodes contribute (see `Contribution`).
-pub fn contributions(t: &Topology, part_of: &[Option<u32>]) -> Vec<Vec<(u32, Contribution)>> {
+pub(crate) fn contributions(
+    t: &Topology,
+    part_of: &[Option<u32>],
+) -> Vec<Vec<(u32, Contribution)>> {
     let np = t.policies().len();
     let leaves = leaf_counts(t);
     let kinds = KindFold::kinds_in_use(t);
@@ -154,7 +157,10 @@ fn contributions_of_kind(
 
 /// Per policy of an inherited kind that reaches node `n`: what `n` would add to its
 /// tally were it one of the most specific nodes (a leaf).
-pub fn leaf_contributions_at(topology: &Topology, node: NodeId) -> Vec<(PolicyId, Contribution)> {
+pub(crate) fn leaf_contributions_at(
+    topology: &Topology,
+    node: NodeId,
+) -> Vec<(PolicyId, Contribution)> {
     let leaves = leaf_counts(topology);
     let mut out = Vec::new();
     let mut here = Vec::new();

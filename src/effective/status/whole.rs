@@ -21,6 +21,11 @@ pub struct Reached {
 }
 
 impl Reached {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Adds node `n`, after every node already in.
     pub(crate) fn push(&mut self, n: NodeId, status: PolicyStatus) {
         debug_assert!(self.nodes.last().is_none_or(|&m| m < n), "in node order");
@@ -60,11 +65,7 @@ impl Reached {
         self.nodes.iter().copied()
     }
 
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
 }
@@ -115,13 +116,13 @@ impl std::ops::Deref for Statuses {
 
 impl Statuses {
     /// Every policy's statuses, at every node it reaches included.
-    pub fn compute(topology: &Topology) -> Statuses {
+    pub(crate) fn compute(topology: &Topology) -> Statuses {
         let (counts, per_node) = computed(topology, true);
         Statuses { counts, per_node }
     }
 
     /// The overall statuses and counts alone.
-    pub fn counts(&self) -> &Counts {
+    pub(crate) fn counts(&self) -> &Counts {
         &self.counts
     }
 

@@ -55,11 +55,11 @@ pub struct Summary {
 /// is deleted or the objects of `--apply` are applied, before and after, per context.
 #[derive(Clone, Debug, Serialize)]
 pub struct BlastRadius {
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<ObjRef>,
+    pub(crate) policy: Option<ObjRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub apply: Option<Vec<String>>,
+    pub(crate) apply: Option<Vec<String>>,
     /// An object policies' specs name (a Secret, a ConfigMap, a Service), deleted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjRef>,
@@ -73,7 +73,7 @@ pub struct BlastRadius {
     /// that the world before did not have. None for a deletion.
     pub findings: Vec<Finding>,
     #[serde(rename = "blindSpots")]
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
     /// One sentence for people: what the change does.
     #[serde(skip)]
     pub headline: String,

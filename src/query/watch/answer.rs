@@ -21,7 +21,7 @@ pub struct Answer<'w> {
     pub was: BTreeMap<ObjRef, PolicyRow>,
     /// The policies of `changed` whose objects changed (spec, labels, annotations, the
     /// status controllers wrote).
-    pub edited: BTreeSet<ObjRef>,
+    pub(crate) edited: BTreeSet<ObjRef>,
     /// The objects now held (the changed rows' policies among them), but for those
     /// lent to the world of an answer in full (`first`).
     pub(super) objects: &'w BTreeMap<ObjRef, Object>,

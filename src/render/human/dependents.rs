@@ -25,7 +25,7 @@ pub fn dependency_page(
 }
 
 /// The `Referenced by` block: one row per reference, or a line saying none names it.
-pub fn referenced_by(
+pub(crate) fn referenced_by(
     out: &mut impl Write,
     object: &ObjRef,
     refs: &[Dependent],

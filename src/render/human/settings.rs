@@ -3,18 +3,6 @@
 
 use super::*;
 
-/// A YAML-ish rendering of a spec, each setting followed by the policy that set it.
-pub fn settings(
-    out: &mut impl Write,
-    effective: &Effective,
-    indent: usize,
-    style: Style,
-) -> io::Result<()> {
-    settings_labelled(out, effective, indent, style, &|p| {
-        format!("{} {}", p.kind, p.ns_name())
-    })
-}
-
 /// `settings`, each setting's policy written by `label`.
 pub(super) fn settings_labelled(
     out: &mut impl Write,

@@ -6,14 +6,14 @@
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", describe(.reason, .text, *.position))]
 pub struct TemplateError {
-    pub text: String,
-    pub position: usize,
-    pub reason: TemplateReason,
+    pub(crate) text: String,
+    pub(crate) position: usize,
+    pub(crate) reason: TemplateReason,
 }
 
 /// What is wrong at a [`TemplateError`]'s position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TemplateReason {
+pub(crate) enum TemplateReason {
     /// The whole template is empty.
     Empty,
     /// A `{` at the position without its `}`.

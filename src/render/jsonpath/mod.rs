@@ -24,10 +24,10 @@ mod print;
 mod quantity;
 mod sort;
 
-pub use error::{EvalError, TemplateError, TemplateReason};
+pub(crate) use error::{EvalError, TemplateError, TemplateReason};
 use parse::Parser;
 use print::push_json_array;
-pub use print::{print_value, sprint};
+pub(crate) use print::{print_value, sprint};
 pub use sort::{sort_order, unsortable};
 
 /// A parsed template: text and actions, ranges nested.
@@ -271,7 +271,7 @@ impl Path {
     /// Parses a path: `.a.b`, `$.a`, `@.a`, `a.b` (kubectl's relaxed form), `['a']`,
     /// `[0]`, `[-1]`, `[1:3]`, `[*]`, `.*`, `..a`, `[?(@.a=="x")]`, `[?(@.a)]`,
     /// `['a','b']`; `\.` keeps a dot in a key (`.labels.app\.kubernetes\.io/name`).
-    pub fn parse(text: &str) -> Result<Path, TemplateError> {
+    pub(crate) fn parse(text: &str) -> Result<Path, TemplateError> {
         let mut parser = Parser {
             text: text.trim(),
             at: 0,

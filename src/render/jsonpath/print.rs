@@ -37,7 +37,7 @@ fn go_json_escapes(json: &str) -> String {
 
 /// One result as kubectl's `-o jsonpath` prints it: a string bare, a number or boolean
 /// as text, a map or list as compact JSON with its keys sorted.
-pub fn print_value(value: &Value, out: &mut String) {
+pub(crate) fn print_value(value: &Value, out: &mut String) {
     match value {
         Value::String(text) => push_escaped(text, out),
         Value::Array(_) | Value::Object(_) => {
@@ -53,7 +53,7 @@ pub fn print_value(value: &Value, out: &mut String) {
 
 /// One result as Go's `fmt.Sprint` prints it (custom columns): maps as `map[k:v]` in
 /// key order, lists as `[a b]`.
-pub fn sprint(value: &Value, out: &mut String) {
+pub(crate) fn sprint(value: &Value, out: &mut String) {
     match value {
         Value::String(text) => push_escaped(text, out),
         Value::Null => out.push_str("<nil>"),

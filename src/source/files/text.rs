@@ -12,10 +12,10 @@ use std::fmt;
 /// A file that cannot be decoded at all: exit 1 with this line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
-    pub file: String,
-    pub document: usize,
-    pub line: Option<u64>,
-    pub message: String,
+    pub(crate) file: String,
+    pub(crate) document: usize,
+    pub(crate) line: Option<u64>,
+    pub(crate) message: String,
 }
 
 impl fmt::Display for SyntaxError {
@@ -214,10 +214,10 @@ pub(crate) fn yaml_options(len: usize) -> serde_saphyr::Options {
 
 /// One YAML document of a stream, with where it starts.
 pub(crate) struct YamlDoc<'a> {
-    pub number: usize,
+    pub(crate) number: usize,
     /// 1-based line of the file where `text` starts.
-    pub first_line: u64,
-    pub text: &'a str,
+    pub(crate) first_line: u64,
+    pub(crate) text: &'a str,
 }
 
 /// Splits a YAML stream at `---` markers in column 0. A block scalar cannot hold a

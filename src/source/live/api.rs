@@ -50,7 +50,7 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    pub fn code(&self) -> Option<u16> {
+    pub(crate) fn code(&self) -> Option<u16> {
         match self {
             ApiError::Status { code, .. } => Some(*code),
             ApiError::Retried { last, .. } => last.code(),
@@ -130,14 +130,14 @@ struct StatusBody {
 
 /// A client that only ever sends GET.
 #[derive(Clone)]
-pub struct Api {
+pub(crate) struct Api {
     client: kube::Client,
     timeout: Duration,
 }
 
 /// `kubectl-policies/VERSION (OS/ARCH)`, as client-go's default user agent names the
 /// program, with the platform spelled as Go spells it (`linux/amd64`, `darwin/arm64`).
-pub fn user_agent() -> String {
+pub(crate) fn user_agent() -> String {
     format!(
         "kubectl-policies/{} ({}/{})",
         env!("CARGO_PKG_VERSION"),
@@ -170,7 +170,7 @@ fn go_arch(arch: &str, little_endian: bool) -> &str {
 }
 
 impl Api {
-    pub fn new(client: kube::Client, timeout: Duration) -> Api {
+    pub(crate) fn new(client: kube::Client, timeout: Duration) -> Api {
         Api { client, timeout }
     }
 
@@ -180,7 +180,11 @@ impl Api {
     }
 
     /// GET `path_and_query` (which starts with `/`), returning the body of a 2xx answer.
-    pub async fn get(&self, path_and_query: &str, accept: &str) -> Result<Vec<u8>, ApiError> {
+    pub(crate) async fn get(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+    ) -> Result<Vec<u8>, ApiError> {
         // One deadline for the request and its retries: the timeout bounds them all.
         let deadline = tokio::time::Instant::now() + self.timeout;
         let (mut retries, mut lost) = (0, 0);

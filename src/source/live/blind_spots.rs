@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 #[derive(Default)]
 pub(super) struct KindLog {
     /// Whether it is a policy kind (the warning says "policies").
-    pub policy: bool,
+    pub(crate) policy: bool,
     /// Its cluster-wide list, when one was made.
-    pub cluster: Option<Result<(), ApiError>>,
+    pub(crate) cluster: Option<Result<(), ApiError>>,
     /// Its lists per namespace.
-    pub namespaces: BTreeMap<String, Result<(), ApiError>>,
+    pub(crate) namespaces: BTreeMap<String, Result<(), ApiError>>,
 }
 
 /// The reason a failed list gives a blind spot.

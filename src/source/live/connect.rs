@@ -10,7 +10,7 @@ use super::{config, exec, ConfigError, DiscoveryError, LiveError, LiveOptions};
 pub struct Cluster {
     pub(super) api: Api,
     /// The API server's URL, for messages.
-    pub server: String,
+    pub(crate) server: String,
     /// The context's namespace, else `default` (in-cluster: the pod's namespace).
     pub default_namespace: String,
     pub(super) concurrency: usize,
@@ -137,7 +137,7 @@ fn run_credential_plugin(
 impl Cluster {
     /// Discovers what the cluster serves. Fails (naming the server) only when the
     /// discovery roots cannot be read at all.
-    pub async fn discover(&self) -> Result<Discovery, LiveError> {
+    pub(crate) async fn discover(&self) -> Result<Discovery, LiveError> {
         discovery::discover(&self.api, self.concurrency)
             .await
             .map_err(|e| self.fatal(e))

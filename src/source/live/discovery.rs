@@ -49,14 +49,14 @@ impl Resource {
 /// that serves it) and the group versions it could not discover.
 #[derive(Clone, Debug, Default)]
 pub struct Discovery {
-    pub resources: BTreeMap<GroupKind, Resource>,
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) resources: BTreeMap<GroupKind, Resource>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
     /// True when the server answered aggregated discovery.
-    pub aggregated: bool,
+    pub(crate) aggregated: bool,
 }
 
 impl Discovery {
-    pub fn get(&self, gk: &GroupKind) -> Option<&Resource> {
+    pub(crate) fn get(&self, gk: &GroupKind) -> Option<&Resource> {
         self.resources.get(gk)
     }
 
@@ -257,7 +257,7 @@ fn add_aggregated(discovery: &mut Discovery, list: AggList) {
 
 /// Discovers the core group and every API group. Only a failure of the roots
 /// (`/api`, `/apis`) is fatal; a failing group version is a blind spot.
-pub async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, DiscoveryError> {
+pub(crate) async fn discover(api: &Api, concurrency: usize) -> Result<Discovery, DiscoveryError> {
     let mut discovery = Discovery::default();
     let (core, groups) = tokio::join!(
         api.get("/api", ACCEPT_DISCOVERY),

@@ -102,7 +102,7 @@ pub enum DiscoveryError {
 }
 
 impl DiscoveryError {
-    pub fn api(path: &str, error: ApiError) -> DiscoveryError {
+    pub(crate) fn api(path: &str, error: ApiError) -> DiscoveryError {
         DiscoveryError::Api {
             path: path.to_string(),
             error,

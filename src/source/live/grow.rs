@@ -34,22 +34,22 @@ use tokio::task::AbortHandle;
 
 /// A watch running: its number (what it reports under) and how to stop it.
 #[derive(Clone, Debug)]
-pub struct Running {
-    pub id: u64,
-    pub abort: AbortHandle,
+pub(crate) struct Running {
+    pub(crate) id: u64,
+    pub(crate) abort: AbortHandle,
 }
 
 /// What a batch of changes calls for: the lists to start, and the watches to stop
 /// (with the list each covered, when what it covered is no longer known: None for a
 /// list replaced by another of the same objects).
 #[derive(Default)]
-pub struct Grown {
-    pub start: Vec<WatchList>,
-    pub stop: Vec<(Running, Option<WatchList>)>,
+pub(crate) struct Grown {
+    pub(crate) start: Vec<WatchList>,
+    pub(crate) stop: Vec<(Running, Option<WatchList>)>,
 }
 
 /// The kinds and Pod lists watched, and the Pod-picking policies as last seen.
-pub struct Growth {
+pub(crate) struct Growth {
     pod_picking_kinds: Vec<GroupKind>,
     pod_lists: fn(&[Object], &[GroupKind]) -> PodLists,
     /// The Pods' resource, when the server serves them.
@@ -92,7 +92,7 @@ pub struct Growth {
 
 impl Growth {
     /// What the first read listed (`lists`) and the objects it read.
-    pub fn new(
+    pub(crate) fn new(
         guide: &Guide,
         discovery: &Discovery,
         lists: &[WatchList],
@@ -146,7 +146,7 @@ impl Growth {
     }
 
     /// Notes a list now watched (with its watch, to stop it).
-    pub fn watching(&mut self, list: &WatchList, task: Option<Running>) {
+    pub(crate) fn watching(&mut self, list: &WatchList, task: Option<Running>) {
         self.kinds.insert(list.resource.group_kind());
         self.watched
             .insert((list.resource.group_kind(), list.namespace.clone()));
@@ -167,7 +167,7 @@ impl Growth {
     /// policies now need another list or none, and what policies now name or no longer
     /// name where their kinds were not listed. The CRDs not labelled are then taken out
     /// of `batch` (`only_labelled_crds`).
-    pub fn grow(&mut self, batch: &mut Vec<Change>) -> Grown {
+    pub(crate) fn grow(&mut self, batch: &mut Vec<Change>) -> Grown {
         self.batches += 1;
         let mut grown = Grown::default();
         for change in batch.iter() {

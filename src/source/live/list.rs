@@ -19,14 +19,14 @@ const PAGE_SIZE: usize = 500;
 /// label selector or not.
 #[derive(Clone, Debug)]
 pub(super) struct ListRequest {
-    pub resource: Resource,
-    pub namespace: Option<String>,
-    pub selector: Option<String>,
+    pub(crate) resource: Resource,
+    pub(crate) namespace: Option<String>,
+    pub(crate) selector: Option<String>,
 }
 
 impl ListRequest {
     /// The list of every object of `resource`, in `namespace` or cluster-wide.
-    pub fn of(resource: &Resource, namespace: Option<String>) -> ListRequest {
+    pub(crate) fn of(resource: &Resource, namespace: Option<String>) -> ListRequest {
         ListRequest {
             resource: resource.clone(),
             namespace,
@@ -35,7 +35,7 @@ impl ListRequest {
     }
 
     /// Which list it is, to file its result under.
-    pub fn key(&self) -> ListKey {
+    pub(crate) fn key(&self) -> ListKey {
         ListKey {
             gk: self.resource.group_kind(),
             namespace: self.namespace.clone(),
@@ -46,8 +46,8 @@ impl ListRequest {
 /// One list: a kind, cluster-wide or in one namespace.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct ListKey {
-    pub gk: GroupKind,
-    pub namespace: Option<String>,
+    pub(crate) gk: GroupKind,
+    pub(crate) namespace: Option<String>,
 }
 
 /// What one list gave.
@@ -61,12 +61,12 @@ pub(super) enum Listing {
 /// What every list shares: the client, the bound on requests in flight, and what
 /// decides whether a long list is sharded.
 pub(super) struct ListContext {
-    pub api: Api,
-    pub permits: Arc<Semaphore>,
-    pub server: String,
+    pub(crate) api: Api,
+    pub(crate) permits: Arc<Semaphore>,
+    pub(crate) server: String,
     /// How many namespaces a sharded list would be read in.
-    pub shard_namespaces: usize,
-    pub concurrency: usize,
+    pub(crate) shard_namespaces: usize,
+    pub(crate) concurrency: usize,
 }
 
 /// How one pass through a list's pages ended.

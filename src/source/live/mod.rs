@@ -13,12 +13,12 @@
 //! `runtime`: all of it for a caller without a runtime; `names`: shell completion's
 //! names; `error`: why there is no answer.
 
-pub mod api;
+pub(crate) mod api;
 mod blind_spots;
 pub mod config;
 mod connect;
-pub mod discovery;
-pub mod error;
+pub(crate) mod discovery;
+pub(crate) mod error;
 mod exec;
 mod grow;
 mod list;
@@ -28,7 +28,7 @@ mod plan;
 mod read;
 mod retry_after;
 mod runtime;
-pub mod watch;
+pub(crate) mod watch;
 
 use crate::model::read::{PodLists, ReadScope, Resource};
 use crate::model::{GroupKind, ObjRef, Object};
@@ -36,10 +36,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use config::ConfigError;
+pub(crate) use config::ConfigError;
 pub use connect::{connect, context_namespace, Cluster};
-pub use error::{DiscoveryError, LiveError};
-pub use exec::{AnswerProblem, CredentialError, PluginStderr};
+pub(crate) use error::{DiscoveryError, LiveError};
 pub(crate) use page::complete_item;
 pub use runtime::{load, load_and_watch};
 
@@ -69,7 +68,7 @@ impl Default for LiveOptions {
 
 /// Kinds named in policies' specs, each with the namespace named in (`None`: every
 /// namespace, a kind named by name alone).
-pub type Named = BTreeSet<(GroupKind, Option<String>)>;
+pub(crate) type Named = BTreeSet<(GroupKind, Option<String>)>;
 
 /// What the layers above tell the live reader: the policy kinds to look for before any
 /// CRD is read (as the caller's catalog knows them: the registry's and the declared

@@ -25,16 +25,16 @@ pub(super) fn read_page(body: &[u8], page: Page<'_>) -> Result<ListPage, ApiErro
 #[derive(Deserialize)]
 pub(super) struct ListMeta {
     #[serde(default, rename = "continue")]
-    pub continue_token: Option<String>,
+    pub(crate) continue_token: Option<String>,
     #[serde(default, rename = "remainingItemCount")]
-    pub remaining_item_count: Option<u64>,
+    pub(crate) remaining_item_count: Option<u64>,
 }
 
 /// One page of a list, read by [`Page`].
 pub(super) struct ListPage {
-    pub metadata: Option<ListMeta>,
+    pub(crate) metadata: Option<ListMeta>,
     /// How many items it held.
-    pub items: usize,
+    pub(crate) items: usize,
 }
 
 /// Reads one page of a list. Its items are read straight into documents (no
@@ -43,10 +43,10 @@ pub(super) struct ListPage {
 /// and kind out of the items of built-in lists, so an item without them gets its
 /// kind's, and a CRD's schemas are dropped.
 pub(super) struct Page<'p> {
-    pub resource: &'p Resource,
-    pub origin: &'p Origin,
-    pub objects: &'p mut Vec<Object>,
-    pub errors: &'p mut Vec<MalformedObject>,
+    pub(crate) resource: &'p Resource,
+    pub(crate) origin: &'p Origin,
+    pub(crate) objects: &'p mut Vec<Object>,
+    pub(crate) errors: &'p mut Vec<MalformedObject>,
 }
 
 impl Page<'_> {

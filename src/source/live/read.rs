@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 impl Cluster {
     /// Reads what `scope` needs: the objects the analysis uses (Gateway API kinds,
     /// Services, Namespaces, policy CRDs and every policy kind), with the blind spots.
-    pub async fn read(
+    pub(crate) async fn read(
         &self,
         discovery: &Discovery,
         scope: &ReadScope,
@@ -30,7 +30,7 @@ impl Cluster {
     }
 
     /// `read`, and the lists it made that succeeded, to be watched (`get -w`).
-    pub async fn read_watched(
+    pub(crate) async fn read_watched(
         &self,
         discovery: &Discovery,
         scope: &ReadScope,
@@ -54,17 +54,17 @@ type Outcome = Result<(Vec<Object>, Vec<MalformedObject>), ApiError>;
 
 /// One read of the cluster: what was read so far, and what was tried for each kind.
 pub(super) struct Reader<'a> {
-    pub cluster: &'a Cluster,
-    pub discovery: &'a Discovery,
-    pub guide: &'a Guide,
+    pub(crate) cluster: &'a Cluster,
+    pub(crate) discovery: &'a Discovery,
+    pub(crate) guide: &'a Guide,
     permits: Arc<Semaphore>,
-    pub objects: Vec<Object>,
+    pub(crate) objects: Vec<Object>,
     malformed: Vec<MalformedObject>,
-    pub log: BTreeMap<GroupKind, KindLog>,
-    pub blind_spots: Vec<BlindSpot>,
+    pub(crate) log: BTreeMap<GroupKind, KindLog>,
+    pub(crate) blind_spots: Vec<BlindSpot>,
     /// The namespaces whose Pods were listed, each with the selector they were listed
     /// with (`plan::read_pods`).
-    pub pod_lists: super::PodLists,
+    pub(crate) pod_lists: super::PodLists,
 }
 
 impl<'a> Reader<'a> {

@@ -14,11 +14,11 @@ const HEARD_FOR: Duration = Duration::from_secs(5);
 
 /// Per request path, the last `Retry-After` a 429 or 5xx asked for, and when.
 #[derive(Clone, Default)]
-pub struct RetryAfters(Arc<Mutex<HashMap<String, (Instant, Duration)>>>);
+pub(crate) struct RetryAfters(Arc<Mutex<HashMap<String, (Instant, Duration)>>>);
 
 impl RetryAfters {
     /// What the last failed request to `path` asked for (if it was just now), forgotten.
-    pub fn take(&self, path: &str) -> Option<Duration> {
+    pub(crate) fn take(&self, path: &str) -> Option<Duration> {
         let (when, wait) = self.0.lock().ok()?.remove(path)?;
         (when.elapsed() < HEARD_FOR).then_some(wait)
     }
@@ -43,7 +43,7 @@ impl<S> tower::Layer<S> for RetryAfters {
 
 /// The client's stack, with `RetryAfters` noting what its failed answers ask for.
 #[derive(Clone)]
-pub struct Heeding<S> {
+pub(crate) struct Heeding<S> {
     inner: S,
     heard: RetryAfters,
 }

@@ -42,7 +42,7 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 /// Watches `lists` until Ctrl-C (Ok) or until the server cannot be reached again within
 /// `give_up` (Err), handing each batch of changes to `on_changes`; and, from then on, the
 /// kinds and Pods `growth` says the changes call for.
-pub async fn watch<E: From<LiveError>>(
+pub(crate) async fn watch<E: From<LiveError>>(
     cluster: &Cluster,
     lists: &[WatchList],
     mut growth: Growth,

@@ -157,8 +157,8 @@ impl fmt::Display for KubeconfigLocation {
 /// when `KUBECONFIG` listed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KubeconfigPath {
-    pub path: PathBuf,
-    pub from_env: bool,
+    pub(crate) path: PathBuf,
+    pub(crate) from_env: bool,
 }
 
 impl fmt::Display for KubeconfigPath {
@@ -176,9 +176,9 @@ impl fmt::Display for KubeconfigPath {
 /// (None: a reason that would, or none at all).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct YamlProblem {
-    pub line: Option<u64>,
-    pub column: Option<u64>,
-    pub reason: Option<String>,
+    pub(crate) line: Option<u64>,
+    pub(crate) column: Option<u64>,
+    pub(crate) reason: Option<String>,
 }
 
 impl fmt::Display for YamlProblem {

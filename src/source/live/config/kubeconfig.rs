@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 /// A kubeconfig, and where it was read.
 pub(crate) struct KubeconfigFile {
-    pub kubeconfig: Kubeconfig,
-    pub location: KubeconfigLocation,
+    pub(crate) kubeconfig: Kubeconfig,
+    pub(crate) location: KubeconfigLocation,
 }
 
 /// `--kubeconfig`, else `KUBECONFIG` (a colon list, merged: the first file to set a value

@@ -9,8 +9,8 @@ mod error;
 mod in_cluster;
 mod kubeconfig;
 
-pub use error::{ConfigError, ConfigOrigin};
-pub use error::{InClusterError, KubeconfigLocation, KubeconfigPath, YamlProblem};
+pub(crate) use error::InClusterError;
+pub(crate) use error::{ConfigError, ConfigOrigin};
 pub(crate) use in_cluster::{in_cluster, SERVICE_ACCOUNT_DIR};
 pub(crate) use kubeconfig::{config_error, load_kubeconfig, KubeconfigFile};
 
@@ -67,17 +67,17 @@ impl fmt::Debug for Overrides {
 /// The cluster, user and namespace to connect with, once the flags are applied.
 #[derive(Clone, Debug)]
 pub(crate) struct Chosen {
-    pub cluster: Cluster,
-    pub user: AuthInfo,
-    pub namespace: String,
+    pub(crate) cluster: Cluster,
+    pub(crate) user: AuthInfo,
+    pub(crate) namespace: String,
     /// Where it came from, for messages.
-    pub origin: ConfigOrigin,
+    pub(crate) origin: ConfigOrigin,
 }
 
 impl Chosen {
     /// The same as a kubeconfig of one context, for kube to load (CA bundles, client
     /// certificates, proxy-url and an exec plugin's cluster information as it always does).
-    pub fn kubeconfig(&self) -> Kubeconfig {
+    pub(crate) fn kubeconfig(&self) -> Kubeconfig {
         let name = "kubectl-policies".to_string();
         Kubeconfig {
             clusters: vec![NamedCluster {
@@ -108,7 +108,7 @@ impl Chosen {
 
 /// `text` with the user information of every URL in it (`https://user:password@host`)
 /// replaced by `***`: it may be a password or a token.
-pub fn redact_userinfo(text: &str) -> String {
+pub(crate) fn redact_userinfo(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("://") {
@@ -402,6 +402,7 @@ fn check_chosen(chosen: &Chosen) -> Result<(), ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::live::config::error::KubeconfigLocation;
 
     fn kubeconfig() -> KubeconfigFile {
         let yaml = r#"
