@@ -184,15 +184,28 @@ fn timestamp_tie_goes_to_namespace_name_order() {
     assert_eq!(got.as_deref(), Some("alpha"));
 }
 
-fn kind_policy(
-    kind: &str,
-    group: &str,
-    name: &str,
-    target: &str,
-    section: Option<&str>,
-    ts: &str,
-    spec: &str,
-) -> String {
+/// A policy of any kind in `appns`, created at `ts`, targeting `target` ("gw", "route"
+/// or the Service) or its `section`, with `spec` appended under `spec:`.
+struct KindPolicy<'a> {
+    kind: &'a str,
+    group: &'a str,
+    name: &'a str,
+    target: &'a str,
+    section: Option<&'a str>,
+    ts: &'a str,
+    spec: &'a str,
+}
+
+fn kind_policy(p: KindPolicy<'_>) -> String {
+    let KindPolicy {
+        kind,
+        group,
+        name,
+        target,
+        section,
+        ts,
+        spec,
+    } = p;
     let (tkind, tgroup) = match target {
         "gw" => ("Gateway", "gateway.networking.k8s.io"),
         "route" => ("HTTPRoute", "gateway.networking.k8s.io"),
@@ -212,24 +225,24 @@ fn listener_section_beats_the_gateway() {
     // listener; the Gateway-wide one to the other listener.
     let yaml = [
         BASE,
-        &kind_policy(
-            "ClientTrafficPolicy",
-            "gateway.envoyproxy.io",
-            "whole",
-            "gw",
-            None,
-            T1,
-            "  timeout: {idle: 10s}",
-        ),
-        &kind_policy(
-            "ClientTrafficPolicy",
-            "gateway.envoyproxy.io",
-            "tls-only",
-            "gw",
-            Some("https"),
-            T2,
-            "  timeout: {idle: 60s}",
-        ),
+        &kind_policy(KindPolicy {
+            kind: "ClientTrafficPolicy",
+            group: "gateway.envoyproxy.io",
+            name: "whole",
+            target: "gw",
+            section: None,
+            ts: T1,
+            spec: "  timeout: {idle: 10s}",
+        }),
+        &kind_policy(KindPolicy {
+            kind: "ClientTrafficPolicy",
+            group: "gateway.envoyproxy.io",
+            name: "tls-only",
+            target: "gw",
+            section: Some("https"),
+            ts: T2,
+            spec: "  timeout: {idle: 60s}",
+        }),
     ]
     .concat();
     let w = world(&yaml);
@@ -284,24 +297,24 @@ fn direct_policy_on_a_port_beats_the_one_on_the_service() {
     let yaml = [
         BASE,
         svc,
-        &kind_policy(
-            "BackendTLSPolicy",
-            "gateway.networking.k8s.io",
-            "whole",
-            "svc",
-            None,
-            T1,
-            "  validation: {hostname: a}",
-        ),
-        &kind_policy(
-            "BackendTLSPolicy",
-            "gateway.networking.k8s.io",
-            "port",
-            "svc",
-            Some("https"),
-            T2,
-            "  validation: {hostname: b}",
-        ),
+        &kind_policy(KindPolicy {
+            kind: "BackendTLSPolicy",
+            group: "gateway.networking.k8s.io",
+            name: "whole",
+            target: "svc",
+            section: None,
+            ts: T1,
+            spec: "  validation: {hostname: a}",
+        }),
+        &kind_policy(KindPolicy {
+            kind: "BackendTLSPolicy",
+            group: "gateway.networking.k8s.io",
+            name: "port",
+            target: "svc",
+            section: Some("https"),
+            ts: T2,
+            spec: "  validation: {hostname: b}",
+        }),
     ]
     .concat();
     let w = world(&yaml);

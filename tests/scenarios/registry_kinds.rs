@@ -24,7 +24,15 @@ metadata: {name: route, namespace: app}
 spec: {parentRefs: [{name: gw}], rules: [{name: main}]}
 "#;
 
-fn on(api: &str, kind: &str, name: &str, target_kind: &str, target: &str, spec: &str) -> String {
+/// A policy's kind: its `apiVersion` and `kind`, which always travel together.
+#[derive(Clone, Copy)]
+struct Kind<'a> {
+    api: &'a str,
+    kind: &'a str,
+}
+
+fn on(kind: Kind<'_>, name: &str, target_kind: &str, target: &str, spec: &str) -> String {
+    let Kind { api, kind } = kind;
     format!(
         "---\napiVersion: {api}\nkind: {kind}\nmetadata: {{name: {name}, namespace: app, creationTimestamp: \"2026-01-0{}T00:00:00Z\"}}\nspec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: {target_kind}, name: {target}}}]\n{spec}\n",
         if target_kind == "Gateway" { 1 } else { 2 }
@@ -43,16 +51,20 @@ fn at_route(yaml: &str, group: &str, kind: &str) -> serde_json::Value {
 fn envoy_gateway_merge_type_merges_into_the_parent() {
     let eg = "gateway.envoyproxy.io/v1alpha1";
     let gw = on(
-        eg,
-        "BackendTrafficPolicy",
+        Kind {
+            api: eg,
+            kind: "BackendTrafficPolicy",
+        },
         "gw-btp",
         "Gateway",
         "gw",
         "  timeout: {http: {requestTimeout: 10s}}\n  retry: {numRetries: 1}",
     );
     let merged = on(
-        eg,
-        "BackendTrafficPolicy",
+        Kind {
+            api: eg,
+            kind: "BackendTrafficPolicy",
+        },
         "route-btp",
         "HTTPRoute",
         "route",
@@ -68,8 +80,10 @@ fn envoy_gateway_merge_type_merges_into_the_parent() {
     );
     // Without mergeType the route's policy wins whole.
     let whole = on(
-        eg,
-        "BackendTrafficPolicy",
+        Kind {
+            api: eg,
+            kind: "BackendTrafficPolicy",
+        },
         "route-btp",
         "HTTPRoute",
         "route",
@@ -89,14 +103,16 @@ fn envoy_gateway_merge_type_merges_into_the_parent() {
 fn kuadrant_merge_strategy_is_keyed_by_limit_name() {
     let k = "kuadrant.io/v1";
     let route = on(
-        k,
-        "RateLimitPolicy",
+        Kind {
+            api: k,
+            kind: "RateLimitPolicy",
+        },
         "route-rlp",
         "HTTPRoute",
         "route",
         "  limits: {global: {rates: [{limit: 5, window: 10s}]}}",
     );
-    let gw_defaults = on(k, "RateLimitPolicy", "gw-rlp", "Gateway", "gw",
+    let gw_defaults = on(Kind { api: k, kind: "RateLimitPolicy" }, "gw-rlp", "Gateway", "gw",
         "  defaults:\n    strategy: merge\n    limits: {global: {rates: [{limit: 100, window: 1m}]}, per-user: {rates: [{limit: 10, window: 1m}]}}");
     assert_eq!(
         at_route(
@@ -131,16 +147,20 @@ fn kuadrant_merge_strategy_is_keyed_by_limit_name() {
 fn kgateway_priority_annotation_on_the_parent_picks_the_merge() {
     let kg = "gateway.kgateway.dev/v1alpha1";
     let gw_pol = on(
-        kg,
-        "TrafficPolicy",
+        Kind {
+            api: kg,
+            kind: "TrafficPolicy",
+        },
         "gw-tp",
         "Gateway",
         "gw",
         "  timeouts: {request: 10s, idle: 30s}\n  retry: {attempts: 1}",
     );
     let route_pol = on(
-        kg,
-        "TrafficPolicy",
+        Kind {
+            api: kg,
+            kind: "TrafficPolicy",
+        },
         "route-tp",
         "HTTPRoute",
         "route",
@@ -180,16 +200,20 @@ fn kgateway_priority_annotation_on_the_parent_picks_the_merge() {
 fn nginx_client_settings_route_settings_beat_gateway_settings_per_field() {
     let ngf = "gateway.nginx.org/v1alpha1";
     let gw = on(
-        ngf,
-        "ClientSettingsPolicy",
+        Kind {
+            api: ngf,
+            kind: "ClientSettingsPolicy",
+        },
         "gw-csp",
         "Gateway",
         "gw",
         "  body: {maxSize: 1m, timeout: 30s}",
     );
     let route = on(
-        ngf,
-        "ClientSettingsPolicy",
+        Kind {
+            api: ngf,
+            kind: "ClientSettingsPolicy",
+        },
         "route-csp",
         "HTTPRoute",
         "route",
@@ -292,7 +316,8 @@ spec: {ports: [{name: http, port: 80}]}
 "#;
 
 /// A policy on one target, created at `day` of January 2026 (None: no timestamp).
-fn pol(api: &str, kind: &str, name: &str, target: &str, day: Option<u8>, spec: &str) -> String {
+fn pol(kind: Kind<'_>, name: &str, target: &str, day: Option<u8>, spec: &str) -> String {
+    let Kind { api, kind } = kind;
     let (tgroup, tkind, tname) = match target.split_once('/') {
         Some(("Service", n)) => ("core", "Service", n),
         Some((k, n)) => ("gateway.networking.k8s.io", k, n),
@@ -315,24 +340,30 @@ fn nginx_policies_on_one_target_merge_unless_they_set_the_same_field() {
     let yaml = [
         ROUTES,
         &pol(
-            ngf,
-            csp,
+            Kind {
+                api: ngf,
+                kind: csp,
+            },
             "size",
             "HTTPRoute/coffee",
             Some(1),
             "  body: {maxSize: 10m}",
         ),
         &pol(
-            ngf,
-            csp,
+            Kind {
+                api: ngf,
+                kind: csp,
+            },
             "keepalive",
             "HTTPRoute/coffee",
             Some(2),
             "  keepAlive: {requests: 5}",
         ),
         &pol(
-            ngf,
-            csp,
+            Kind {
+                api: ngf,
+                kind: csp,
+            },
             "size-again",
             "HTTPRoute/coffee",
             Some(3),
@@ -340,24 +371,30 @@ fn nginx_policies_on_one_target_merge_unless_they_set_the_same_field() {
         ),
         // No timestamps: name order decides, `a-...` before `z-...`.
         &pol(
-            ngf,
-            "UpstreamSettingsPolicy",
+            Kind {
+                api: ngf,
+                kind: "UpstreamSettingsPolicy",
+            },
             "z-zone",
             "Service/coffee",
             None,
             "  zoneSize: 1m",
         ),
         &pol(
-            ngf,
-            "UpstreamSettingsPolicy",
+            Kind {
+                api: ngf,
+                kind: "UpstreamSettingsPolicy",
+            },
             "a-zone",
             "Service/coffee",
             None,
             "  zoneSize: 2m\n  keepAlive: {connections: 3}",
         ),
         &pol(
-            ngf,
-            "UpstreamSettingsPolicy",
+            Kind {
+                api: ngf,
+                kind: "UpstreamSettingsPolicy",
+            },
             "m-lb",
             "Service/coffee",
             None,
@@ -402,10 +439,10 @@ fn nginx_snippets_never_conflict_and_kinds_not_named_policy_are_known() {
     let ngf = "gateway.nginx.org/v1alpha1";
     let yaml = [
         ROUTES,
-        &pol(ngf, "SnippetsPolicy", "first", "Gateway/gw", Some(1), "  snippets: [{context: http, value: a}]"),
-        &pol(ngf, "SnippetsPolicy", "second", "Gateway/gw", Some(2), "  snippets: [{context: http, value: b}]"),
-        &pol(ngf, "ExternalLoadBalancer", "elb-old", "Gateway/gw", Some(1), "  addresses: [a]"),
-        &pol(ngf, "ExternalLoadBalancer", "elb-new", "Gateway/gw", Some(2), "  addresses: [b]"),
+        &pol(Kind { api: ngf, kind: "SnippetsPolicy" }, "first", "Gateway/gw", Some(1), "  snippets: [{context: http, value: a}]"),
+        &pol(Kind { api: ngf, kind: "SnippetsPolicy" }, "second", "Gateway/gw", Some(2), "  snippets: [{context: http, value: b}]"),
+        &pol(Kind { api: ngf, kind: "ExternalLoadBalancer" }, "elb-old", "Gateway/gw", Some(1), "  addresses: [a]"),
+        &pol(Kind { api: ngf, kind: "ExternalLoadBalancer" }, "elb-new", "Gateway/gw", Some(2), "  addresses: [b]"),
         "---\napiVersion: gateway.nginx.org/v1alpha1\nkind: PayloadProcessor\nmetadata: {name: guard, namespace: app}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: coffee}\n  processors: [x]\n",
     ]
     .concat();
@@ -429,16 +466,20 @@ fn envoy_gateway_several_on_one_target_the_oldest_applies() {
     let yaml = [
         ROUTES,
         &pol(
-            eg,
-            "BackendTrafficPolicy",
+            Kind {
+                api: eg,
+                kind: "BackendTrafficPolicy",
+            },
             "newer",
             "HTTPRoute/coffee",
             Some(2),
             "  retry: {numRetries: 2}",
         ),
         &pol(
-            eg,
-            "BackendTrafficPolicy",
+            Kind {
+                api: eg,
+                kind: "BackendTrafficPolicy",
+            },
             "older",
             "HTTPRoute/coffee",
             Some(1),
@@ -835,8 +876,10 @@ fn the_controllers_behaviour_decides_the_class_over_a_labelled_crd() {
     // its CRD is labelled Direct: the behaviour decides, with or without the CRD in the
     // input, and `describe` says the label differs (issue 28).
     let policy = pol(
-        "gateway.kgateway.dev/v1alpha1",
-        "TrafficPolicy",
+        Kind {
+            api: "gateway.kgateway.dev/v1alpha1",
+            kind: "TrafficPolicy",
+        },
         "gw-policy",
         "Gateway/gw",
         Some(1),
@@ -928,16 +971,20 @@ fn virtual_host_options_on_one_gateway_merge_by_option_the_oldest_first() {
     let yaml = [
         ROUTES,
         &pol(
-            solo,
-            "VirtualHostOption",
+            Kind {
+                api: solo,
+                kind: "VirtualHostOption",
+            },
             "older",
             "Gateway/gw",
             Some(1),
             "  options: {cors: {allowOrigin: [a]}, retries: {numRetries: 1}}",
         ),
         &pol(
-            solo,
-            "VirtualHostOption",
+            Kind {
+                api: solo,
+                kind: "VirtualHostOption",
+            },
             "newer",
             "Gateway/gw",
             Some(2),

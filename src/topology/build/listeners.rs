@@ -168,17 +168,25 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// What a parentRef names within its Gateway: a listener by `section` (its
+/// `sectionName`) and `port`, either may be unset.
+#[derive(Clone, Copy)]
+pub(super) struct ParentSection<'v> {
+    pub(super) section: Option<&'v str>,
+    pub(super) port: Option<u64>,
+}
+
 impl<'s> View<'_, 's> {
-    /// Whether listener `id` admits route `route` that a parentRef naming `section`
-    /// and `port` (either may be unset) attaches to the listener's Gateway.
+    /// Whether listener `id` admits route `route` that a parentRef naming `named`
+    /// attaches to the listener's Gateway.
     pub(super) fn admits<'a>(
         &'a self,
         id: NodeId,
         route: &'a ObjRef,
         route_hosts: &[&str],
-        section: Option<&str>,
-        port: Option<u64>,
+        named: ParentSection<'_>,
     ) -> Admission<'a> {
+        let ParentSection { section, port } = named;
         let topology = self.topology;
         let lname = topology.nodes[id]
             .obj_ref

@@ -1,7 +1,7 @@
 //! A route's parentRefs: the edges from the listeners that admit it (or from the
 //! Service it is a mesh route of), and why none does when none does.
 
-use super::listeners::{Admission, ListenerRefusal};
+use super::listeners::{Admission, ListenerRefusal, ParentSection};
 use super::{invalid, listed, Borrowed, RouteChange, View};
 use crate::model::{
     is_gateway_group, normalize_group, Links, ObjRef, GATEWAY_GROUP, GATEWAY_X_GROUP,
@@ -185,14 +185,12 @@ impl<'s> View<'_, 's> {
         }
         let mut admitted = 0;
         let mut reasons = Vec::new();
+        let named = ParentSection {
+            section: parent_ref.section,
+            port: parent_ref.port,
+        };
         for listener in listeners {
-            match self.admits(
-                listener,
-                route,
-                hostnames,
-                parent_ref.section,
-                parent_ref.port,
-            ) {
+            match self.admits(listener, route, hostnames, named) {
                 Admission::Admitted => {
                     out.push(RouteChange::Edge(listener, id));
                     admitted += 1;

@@ -72,7 +72,11 @@ impl<'s> Builder<'s> {
                     entry.0 += 1;
                 }
             }
-            self.judge(pid, fields, &refs, &resolved, &settings);
+            let both = Resolved {
+                refs: &refs,
+                got: &resolved,
+            };
+            self.judge(pid, fields, both, &settings);
             if self.topology.references.len() < count {
                 self.topology.references.resize(count, Vec::new());
             }
@@ -239,10 +243,10 @@ impl<'s> Builder<'s> {
         &mut self,
         pid: PolicyId,
         fields: &[RefField],
-        refs: &[SpecRef],
-        got: &[PolicyReference],
+        resolved: Resolved<'_>,
         settings: &[String],
     ) {
+        let Resolved { refs, got } = resolved;
         let failed = |r: &PolicyReference| !matches!(r.reason, None | Some(RefReason::Unchecked));
         let mut refused: Option<(String, &str)> = None;
         let refuses = "its controller refuses the policy";
@@ -357,6 +361,14 @@ impl<'s> Builder<'s> {
             ));
         }
     }
+}
+
+/// A policy's references as read (`refs`) and as they resolve (`got`), index for
+/// index.
+#[derive(Clone, Copy)]
+struct Resolved<'a> {
+    refs: &'a [SpecRef],
+    got: &'a [PolicyReference],
 }
 
 /// The object a reference is made from: its name (the namespace a ReferenceGrant must

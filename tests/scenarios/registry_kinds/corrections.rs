@@ -1,7 +1,7 @@
 //! The rules issue 28 corrected, and the same-target rules it added, each on a fixture
 //! of its own, as the vendor documents them.
 
-use super::{pol, s, statuses, ROUTES};
+use super::{pol, s, statuses, Kind, ROUTES};
 use crate::common::*;
 use kubectl_policies::catalog::{Catalog, Class};
 use kubectl_policies::effective::PolicyStatus::{
@@ -18,16 +18,20 @@ fn route_node(w: &kubectl_policies::query::World) -> kubectl_policies::topology:
 #[test]
 fn kgateway_traffic_policies_on_one_target_merge_by_field_the_oldest_first() {
     let old = pol(
-        KG,
-        "TrafficPolicy",
+        Kind {
+            api: KG,
+            kind: "TrafficPolicy",
+        },
         "old",
         "Gateway/gw",
         Some(1),
         "  timeouts: {request: 10s}\n  retry: {attempts: 1}",
     );
     let new = pol(
-        KG,
-        "TrafficPolicy",
+        Kind {
+            api: KG,
+            kind: "TrafficPolicy",
+        },
         "new",
         "Gateway/gw",
         Some(2),
@@ -52,16 +56,20 @@ fn kgateway_traffic_policies_on_one_target_merge_by_field_the_oldest_first() {
 #[test]
 fn kgateway_policy_weight_orders_traffic_policies_before_age() {
     let old = pol(
-        KG,
-        "TrafficPolicy",
+        Kind {
+            api: KG,
+            kind: "TrafficPolicy",
+        },
         "old",
         "Gateway/gw",
         Some(1),
         "  timeouts: {request: 10s}",
     );
     let heavy = pol(
-        KG,
-        "TrafficPolicy",
+        Kind {
+            api: KG,
+            kind: "TrafficPolicy",
+        },
         "heavy",
         "Gateway/gw",
         Some(2),
@@ -93,16 +101,20 @@ fn kgateway_policy_weight_orders_traffic_policies_before_age() {
 #[test]
 fn kgateway_backend_config_policies_merge_by_top_level_field_the_oldest_wins() {
     let old = pol(
-        KG,
-        "BackendConfigPolicy",
+        Kind {
+            api: KG,
+            kind: "BackendConfigPolicy",
+        },
         "old",
         "Service/coffee",
         Some(1),
         "  connectTimeout: 5s\n  tcpKeepalive: {keepAliveTime: 10s}",
     );
     let new = pol(
-        KG,
-        "BackendConfigPolicy",
+        Kind {
+            api: KG,
+            kind: "BackendConfigPolicy",
+        },
         "new",
         "Service/coffee",
         Some(2),
@@ -125,16 +137,20 @@ fn kgateway_backend_config_policies_merge_by_top_level_field_the_oldest_wins() {
 #[test]
 fn kgateway_http_listener_policies_merge_setting_by_setting() {
     let old = pol(
-        KG,
-        "HTTPListenerPolicy",
+        Kind {
+            api: KG,
+            kind: "HTTPListenerPolicy",
+        },
         "old",
         "Gateway/gw",
         Some(1),
         "  useRemoteAddress: true",
     );
     let new = pol(
-        KG,
-        "HTTPListenerPolicy",
+        Kind {
+            api: KG,
+            kind: "HTTPListenerPolicy",
+        },
         "new",
         "Gateway/gw",
         Some(2),
@@ -148,8 +164,10 @@ fn kgateway_http_listener_policies_merge_setting_by_setting() {
     );
     // Both set the same setting: the oldest keeps it, the newer is Overridden.
     let newer = pol(
-        KG,
-        "HTTPListenerPolicy",
+        Kind {
+            api: KG,
+            kind: "HTTPListenerPolicy",
+        },
         "new",
         "Gateway/gw",
         Some(2),
@@ -168,8 +186,10 @@ fn istio_telemetry_the_most_specific_wins_per_telemetry_type() {
     // the Gateway's tracing replaces the namespace's, the namespace's metrics stay.
     let ns_wide = "---\napiVersion: telemetry.istio.io/v1\nkind: Telemetry\nmetadata: {name: mesh, namespace: app, creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec:\n  tracing: [{randomSamplingPercentage: 1}]\n  metrics: [{providers: [{name: prometheus}]}]\n";
     let on_gw = pol(
-        "telemetry.istio.io/v1",
-        "Telemetry",
+        Kind {
+            api: "telemetry.istio.io/v1",
+            kind: "Telemetry",
+        },
         "gw",
         "Gateway/gw",
         Some(2),
@@ -184,8 +204,10 @@ fn istio_telemetry_the_most_specific_wins_per_telemetry_type() {
     );
     // Two on one workload: only one is used (the oldest), the other is ignored.
     let again = pol(
-        "telemetry.istio.io/v1",
-        "Telemetry",
+        Kind {
+            api: "telemetry.istio.io/v1",
+            kind: "Telemetry",
+        },
         "gw2",
         "Gateway/gw",
         Some(3),
@@ -244,8 +266,10 @@ fn registry_data_corrected_from_the_survey() {
 fn envoy_patch_policies_all_apply_none_overridden() {
     let eg = "gateway.envoyproxy.io/v1alpha1";
     let a = pol(
-        eg,
-        "EnvoyPatchPolicy",
+        Kind {
+            api: eg,
+            kind: "EnvoyPatchPolicy",
+        },
         "a",
         "Gateway/gw",
         Some(1),
@@ -254,8 +278,10 @@ fn envoy_patch_policies_all_apply_none_overridden() {
     .replace("targetRefs: [", "targetRef: ")
     .replace("}]\n", "}\n");
     let b = pol(
-        eg,
-        "EnvoyPatchPolicy",
+        Kind {
+            api: eg,
+            kind: "EnvoyPatchPolicy",
+        },
         "b",
         "Gateway/gw",
         Some(2),
@@ -272,8 +298,10 @@ fn aws_access_logs_one_per_destination_type() {
     let aws = "application-networking.k8s.aws/v1alpha1";
     let log = |name: &str, day: u8, arn: &str| {
         pol(
-            aws,
-            "AccessLogPolicy",
+            Kind {
+                api: aws,
+                kind: "AccessLogPolicy",
+            },
             name,
             "Gateway/gw",
             Some(day),
@@ -301,8 +329,10 @@ fn apisix_route_policies_stack_until_their_priorities_differ() {
     let ax = "apisix.apache.org/v1alpha1";
     let p = |name: &str, day: u8, prio: u8| {
         pol(
-            ax,
-            "HTTPRoutePolicy",
+            Kind {
+                api: ax,
+                kind: "HTTPRoutePolicy",
+            },
             name,
             "HTTPRoute/coffee",
             Some(day),
@@ -323,16 +353,20 @@ fn envoy_ai_backend_security_policies_several_on_one_backend_all_conflict() {
     // A Service stands for the backend: the rule is about the count, not the kind.
     let ai = "aigateway.envoyproxy.io/v1beta1";
     let one = pol(
-        ai,
-        "BackendSecurityPolicy",
+        Kind {
+            api: ai,
+            kind: "BackendSecurityPolicy",
+        },
         "one",
         "Service/coffee",
         Some(1),
         "  type: APIKey",
     );
     let two = pol(
-        ai,
-        "BackendSecurityPolicy",
+        Kind {
+            api: ai,
+            kind: "BackendSecurityPolicy",
+        },
         "two",
         "Service/coffee",
         Some(2),
