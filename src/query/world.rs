@@ -42,7 +42,7 @@ impl World {
     /// `get` and `check` show: those of `statuses()` if they were computed, else
     /// computed by this call the first time without each policy's status at every node
     /// (`Counts::compute`: on a large cluster those are tens of megabytes).
-    pub(crate) fn counts(&self) -> &Counts {
+    pub fn counts(&self) -> &Counts {
         match self.statuses.get() {
             Some(all) => all.counts(),
             None => self.counts.get_or_init(|| Counts::compute(&self.topology)),
@@ -133,7 +133,7 @@ impl Rebuildable {
     /// A snapshot of `objects` (this world's, some left out, changed or added) with
     /// the rest of what this world was read with (blind spots, Pods and kinds listed):
     /// links held, so it can be analysed again.
-    pub(crate) fn snapshot_of(&self, objects: Vec<Object>) -> Snapshot {
+    pub fn snapshot_of(&self, objects: Vec<Object>) -> Snapshot {
         let held = &self.world.topology.snapshot();
         Snapshot {
             objects,
