@@ -3,7 +3,7 @@
 //! groups of the kind's policies that enter at each node and namespace level). Made
 //! once per kind, read-only afterwards.
 
-use crate::catalog::{Class, Entry, Flow, MergeModel, SameTarget};
+use crate::catalog::{Class, Entry, SameTarget};
 use crate::effective::same_target;
 use crate::model::GroupKind;
 use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology};
@@ -12,14 +12,9 @@ use crate::topology::{Conflict, LevelId, NodeId, PolicyId, Resolution, Topology}
 pub struct FoldConfig<'t> {
     pub(crate) topology: &'t Topology,
     pub(crate) kind: GroupKind,
-    pub(crate) class: Class,
-    /// How far down the kind's settings flow.
-    pub(crate) flow: Flow,
-    pub(crate) model: MergeModel,
-    /// The kind's rules (its registry entry, or its class's generic one).
+    /// The kind's rules (its registry entry, or its class's generic one): its class,
+    /// how far down its settings flow, its merge model and same-target rule.
     pub(crate) rules: &'t Entry,
-    /// How several of this kind on one target combine.
-    pub(crate) same_target: SameTarget,
     /// Whether a policy enters the fold differently from one place to another (its
     /// merge model's `enters_by_place`, or a spec that lists settings per port): then
     /// its entries are kept per place.
@@ -47,12 +42,7 @@ impl<'t> FoldConfig<'t> {
         removed: Option<PolicyId>,
     ) -> FoldConfig<'t> {
         let pk = topology.catalog().kind_of(kind);
-        let (class, flow, model, same_target) = (
-            pk.entry.class,
-            pk.entry.flow,
-            pk.entry.merge,
-            pk.entry.same_target,
-        );
+        let (class, model, same_target) = (pk.entry.class, pk.entry.merge, pk.entry.same_target);
         let port_level = pk.entry.sections.port_ranks_below_sections();
         let of_kind = |p: PolicyId| &topology.policy(p).kind == kind && Some(p) != removed;
         // The nodes policies of this kind attach to, in node order.
@@ -113,11 +103,7 @@ impl<'t> FoldConfig<'t> {
         FoldConfig {
             topology,
             kind: kind.clone(),
-            class,
-            flow,
-            model,
             rules: &pk.entry,
-            same_target,
             entries_by_place: crate::effective::merge::enters_by_place(model)
                 || !pk.entry.sections.spec_port_lists().is_empty()
                 || pk.entry.shadowed_by.is_some(),

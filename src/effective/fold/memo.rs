@@ -53,7 +53,7 @@ impl FoldMemo {
         if let Some(&id) = self.entry_ids.get(&key) {
             return id;
         }
-        let (t, model) = (config.topology, config.model);
+        let (t, model) = (config.topology, config.rules.merge);
         let e = match key.0[..] {
             [p] => Joining::new(t, p, at, model),
             _ => {
@@ -62,7 +62,7 @@ impl FoldMemo {
                     .iter()
                     .map(|&p| Joining::new(t, p, at, model))
                     .collect();
-                same_target::merged(config.same_target, &each, model.rule_paths())
+                same_target::merged(config.rules.same_target, &each, model.rule_paths())
             }
         };
         let id = EntryId(self.entries.len() as u32);

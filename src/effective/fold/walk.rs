@@ -274,7 +274,7 @@ impl<P: Paths> FoldWalk<P> {
         }
         // An Inherited kind's settings go only as far down as its vendor configures
         // them (`Flow`): into a backend from a rule, past the client side, only some.
-        let into_backend = match (config.class, config.flow) {
+        let into_backend = match (config.rules.class, config.rules.flow) {
             (Class::Direct, _) | (Class::Inherited, Flow::Down) => None,
             (Class::Inherited, Flow::ClientSide { to_backends }) => {
                 skeleton.role(node).is_backend_side().then_some(to_backends)
@@ -295,7 +295,7 @@ impl<P: Paths> FoldWalk<P> {
                 continue;
             }
             // Direct policies reach only their target and its sections.
-            let cut = config.class == Class::Direct && skeleton.owner(node) != Some(p);
+            let cut = config.rules.class == Class::Direct && skeleton.owner(node) != Some(p);
             let keep = into_backend.filter(|_| !skeleton.role(p).is_backend_side());
             // Whether traffic reaches this port of backend `p` along each of its
             // contexts: told once per topology when every rule into `p`, or none,

@@ -114,7 +114,7 @@ fn contributions_of_kind(
             continue;
         };
         tallies.at(f, n, &mut here);
-        let leaf = is_leaf(t, n, f.config().class, f.config().flow);
+        let leaf = is_leaf(t, n, f.config().rules.class, f.config().rules.flow);
         let object = t.skeleton().object(n);
         for &(p, tally) in &here {
             let new_object = last_object[p.index()].replace(object) != Some(object)
@@ -166,7 +166,7 @@ pub(crate) fn leaf_contributions_at(
     let mut here = Vec::new();
     for kind in KindFold::kinds_in_use(topology) {
         let f = &mut KindFold::for_statuses(topology, &kind);
-        if f.config().class != Class::Inherited {
+        if f.config().rules.class != Class::Inherited {
             continue;
         }
         let mut tallies = Tallies::new(f.config(), &leaves);

@@ -317,7 +317,7 @@ fn statuses_of_kind(
     keep_nodes: bool,
 ) -> KindStatuses {
     let config = fold.config();
-    let (t, class, flow) = (config.topology, config.class, config.flow);
+    let (t, class, flow) = (config.topology, config.rules.class, config.rules.flow);
     let kind = config.kind.clone();
     let np = t.policies().len();
     let mut reached: Vec<Reached> = Vec::new();

@@ -2,7 +2,7 @@
 //! it, and the findings the applied objects bring.
 
 use super::compare::effective_changes;
-use super::{describe_summary, join_and, summarize, BlastRadius, Change, Outcome};
+use super::{describe_summary, join_and, BlastRadius, Change, Outcome};
 use crate::catalog::Declared;
 use crate::model::{Held, ObjRef, Object, Text};
 use crate::query::{Rebuildable, World};
@@ -36,14 +36,13 @@ pub fn apply_objects(
         .into_iter()
         .map(|c| c.change)
         .collect();
-    let summary = summarize(&changes);
-    let findings = brought(world, &after);
-    let outcome = Outcome {
-        changes: &changes,
-        summary: &summary,
-        findings: &findings,
-    };
+    let outcome = Outcome::of(world, &after, changes);
     let headline = apply_headline(count, &paths, &applied_kinds, &outcome);
+    let Outcome {
+        changes,
+        summary,
+        findings,
+    } = outcome;
     BlastRadius {
         kind: "BlastRadius",
         policy: None,
@@ -114,7 +113,7 @@ fn apply_headline(
         changes,
         summary,
         findings,
-    } = *outcome;
+    } = outcome;
     let objs = if count == 1 { "object" } else { "objects" };
     let from = if paths.is_empty() {
         String::new()

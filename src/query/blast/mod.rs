@@ -81,10 +81,26 @@ pub struct BlastRadius {
 
 /// What a change does, as its headline tells it (`object_headline`, `apply_headline`):
 /// the effective changes, their summary, and the findings it brings.
-struct Outcome<'a> {
-    changes: &'a [Change],
-    summary: &'a Summary,
-    findings: &'a [Finding],
+struct Outcome {
+    changes: Vec<Change>,
+    summary: Summary,
+    findings: Vec<Finding>,
+}
+
+impl Outcome {
+    /// The outcome of going from `before` to `after`, whose effective changes are
+    /// `changes`.
+    fn of(
+        before: &crate::query::World,
+        after: &crate::query::World,
+        changes: Vec<Change>,
+    ) -> Outcome {
+        Outcome {
+            summary: summarize(&changes),
+            findings: apply::brought(before, after),
+            changes,
+        }
+    }
 }
 
 pub(crate) fn summarize(changes: &[Change]) -> Summary {

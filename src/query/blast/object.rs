@@ -1,10 +1,9 @@
 //! Deleting an object policies' specs name (a Secret, a ConfigMap, a Service): the
 //! policies its controller then refuses, and every effective change that follows.
 
-use super::apply::brought;
 use super::compare::compare;
 use super::reach::{may_change, reach_of_policy};
-use super::{describe_summary, join_and, summarize, BlastRadius, Outcome};
+use super::{describe_summary, join_and, BlastRadius, Outcome};
 use crate::catalog::Declared;
 use crate::effective::KindFold;
 use crate::model::{GroupKind, ObjRef, Object};
@@ -98,14 +97,13 @@ fn deleting_object(
         })
         .map(|p| p.obj_ref.clone())
         .collect();
-    let summary = summarize(&changes);
-    let findings = brought(world, &after);
-    let outcome = Outcome {
-        changes: &changes,
-        summary: &summary,
-        findings: &findings,
-    };
+    let outcome = Outcome::of(world, &after, changes);
     let headline = object_headline(object, found, dependents.len(), &invalidated, &outcome);
+    let Outcome {
+        changes,
+        summary,
+        findings,
+    } = outcome;
     BlastRadius {
         kind: "BlastRadius",
         policy: None,
@@ -130,7 +128,7 @@ fn object_headline(
 ) -> String {
     let Outcome {
         changes, summary, ..
-    } = *outcome;
+    } = outcome;
     let brought = outcome.findings.len();
     let what = format!("Deleting {} {}", object.kind, object.ns_name());
     if !found {
